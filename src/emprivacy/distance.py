@@ -96,6 +96,7 @@ def earth_movers_distance(bag_a: Sequence[str] | np.ndarray, bag_b: Sequence[str
 
     >>> earth_movers_distance(np.array([[0.0], [1.0]]), np.array([[2.0], [3.0]]))
     2.0
+
     Bags of different sizes: all the mass moves to the right, so in 1-D the cost
     is the difference of the means, 2.5 − 0.5:
 
