@@ -215,6 +215,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     first, _, rest = head.partition(b"\n")
     parts = first.split()
     if len(parts) == 2 and all(x.isdigit() for x in parts):
+        if b"\x00" in rest:  # text never holds NUL bytes; float32 rows often do
+            return "word2vec-binary"
         try:
             rest[: max(0, len(rest) - 4)].decode("utf-8")
         except UnicodeDecodeError:
@@ -263,6 +265,10 @@ def _load_gensim(path: Path, fmt: str, vocab_size: int | None) -> Embeddings:
             break
         limit *= 2  # too many non-words among the first rows: read further
         del kv
+    if len(keep) == 0:
+        raise EmbeddingsFormatError(
+            f"embeddings file {str(path)!r} holds no real words (only punctuation or number "
+            f"tokens among its {len(words)} rows); {_EXPECTED}")
     vectors = kv.vectors
     del kv
     vectors = _compact_rows(vectors, keep)
