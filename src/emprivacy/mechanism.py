@@ -122,8 +122,13 @@ class EarthMoversPrivacy:
                              f"dimension; got {X.shape}")
         return generate_private_bag(X, self.epsilon, rng=self.rng)
 
-    def privatize_indices(self, indices: np.ndarray | Sequence[int]) -> np.ndarray:
-        """Alg. 2 on vocabulary row indices: returns the row indices of the output words."""
+    def noisy_vectors(self, indices: np.ndarray | Sequence[int], *,
+                      rng: np.random.Generator | None = None) -> np.ndarray:
+        """Alg. 1 applied to ``Vec*(b)``: the noisy vectors of a bag given by row indices.
+
+        ``rng`` overrides the mechanism's generator for this call (used to give
+        every document of a corpus its own noise stream).  Returns (N, n) float32.
+        """
         idx = np.asarray(indices, dtype=np.int64)
         if idx.ndim != 1:
             raise ValueError(f"indices must be 1-D; got shape {idx.shape}")
@@ -132,11 +137,18 @@ class EarthMoversPrivacy:
         if idx.min() < 0 or idx.max() >= len(self.embeddings):
             raise ValueError(f"indices must lie in [0, {len(self.embeddings)}); got "
                              f"[{idx.min()}, {idx.max()}]")
-        X = self.embeddings.vectors[idx]
-        noisy = X + laplace_noise(self.dim, self.epsilon, size=idx.size, rng=self.rng)
-        return self.decoder.decode(noisy.astype(np.float32))
+        noise = laplace_noise(self.dim, self.epsilon, size=idx.size,
+                              rng=self.rng if rng is None else rng)
+        noise += self.embeddings.vectors[idx]
+        return noise.astype(np.float32)
 
-    def privatize(self, words: Sequence[str]) -> list[str]:
+    def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
+                          rng: np.random.Generator | None = None) -> np.ndarray:
+        """Alg. 2 on vocabulary row indices: returns the row indices of the output words."""
+        return self.decoder.decode(self.noisy_vectors(indices, rng=rng))
+
+    def privatize(self, words: Sequence[str], *,
+                  rng: np.random.Generator | None = None) -> list[str]:
         """Alg. 2, ``GenerateNoisyBagOfWords``: a noisy bag of the same size N.
 
         Every word must be in the vocabulary: the caller decides what to do with
@@ -156,7 +168,7 @@ class EarthMoversPrivacy:
                                  f"{self.embeddings.name!r}; drop it or choose an "
                                  "out-of-vocabulary policy before privatizing")
             idx[i] = j
-        out = self.privatize_indices(idx)
+        out = self.privatize_indices(idx, rng=rng)
         vocab = self.embeddings.words
         return [vocab[i] for i in out]
 

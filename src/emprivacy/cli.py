@@ -1,0 +1,372 @@
+"""The ``emprivacy`` command line: a thin layer over the library.
+
+Exit codes: 0 success; 2 usage errors and bad input (one line on stderr naming
+the problem); 130 interrupted.  Nothing of an input document's text is ever
+written to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from . import __version__
+from .corpus import InputError, iter_documents, read_text_file
+from .exceptions import EmbeddingsFormatError
+
+__all__ = ["app", "main", "run"]
+
+app = typer.Typer(
+    name="emprivacy",
+    help="Release text under Earth Mover's privacy (Fernandes, Dras, McIver 2019).",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+PROGRESS_MIN_DOCUMENTS = 5
+PROGRESS_MIN_BYTES = 200_000
+
+
+class CLIError(Exception):
+    """A user-facing error: printed as one line, exit code 2."""
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str) -> NoReturn:
+    raise CLIError(message)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"emprivacy {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version_callback,
+                                          is_eager=True, help="Show the version and exit.")
+                       ] = False,
+) -> None:
+    """Release text under Earth Mover's privacy (Fernandes, Dras, McIver 2019)."""
+
+
+# -- shared options -------------------------------------------------------------------------
+EmbeddingsOpt = Annotated[Path | None, typer.Option(
+    "--embeddings", help="word2vec .bin/.txt, GloVe .txt or fastText .vec file "
+    "(default: built-in GloVe 6B 50d).", show_default=False)]
+VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
+                                        help="Keep the K most frequent real words.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
+
+
+def _check_epsilon(epsilon: float) -> float:
+    if not math.isfinite(epsilon) or epsilon <= 0:
+        _fail(f"epsilon must be a finite number > 0; got {epsilon!r}")
+    return epsilon
+
+
+def _load(embeddings: Path | None, vocab_size: int, quiet: bool):
+    from .embeddings import load_embeddings
+
+    console = _stderr()
+    if quiet:
+        return load_embeddings(embeddings, vocab_size=vocab_size)
+    label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
+    with console.status(f"Loading embeddings ({label}, {vocab_size} words)…"):
+        return load_embeddings(embeddings, vocab_size=vocab_size)
+
+
+def _count_documents(inputs: list[str]) -> tuple[int, int, bool]:
+    """(documents, bytes, structured) of the inputs, cheaply; structured = dir or JSONL."""
+    docs = size = 0
+    structured = False
+    for item in inputs:
+        if item == "-":
+            docs += 1
+            continue
+        p = Path(item)
+        if p.is_dir():
+            structured = True
+            files = [f for f in p.rglob("*.txt") if f.is_file()]
+            docs += len(files)
+            size += sum(f.stat().st_size for f in files)
+        elif p.is_file():
+            size += p.stat().st_size
+            if p.suffix.lower() == ".jsonl":
+                structured = True
+                with open(p, "rb") as fh:
+                    docs += sum(1 for line in fh if line.strip())
+            else:
+                docs += 1
+        else:
+            _fail(f"input file {item!r} does not exist")
+    return docs, size, structured
+
+
+@app.command()
+def obfuscate(
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="Text files, directories (every *.txt inside), '-' for stdin, or .jsonl files "
+        "({\"id\": ..., \"text\": ...} per line).", show_default=False)] = None,
+    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word privacy "
+                                           "parameter ε (> 0).", show_default=False)] = math.nan,
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = 100_000,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every bag "
+                                             "to its first N in-vocabulary words (the paper's "
+                                             "fixed N).", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible noise. Not "
+                                             "for real releases.", show_default=False)] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
+                                                "(atomically) instead of stdout.",
+                                                show_default=False)] = None,
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="bag: noisy words, one "
+                                            "document per line; jsonl: one JSON record per "
+                                            "document [default: jsonl for several documents, "
+                                            "bag for one].", show_default=False)] = None,
+    decoder: Annotated[str, typer.Option("--decoder", help="exact or approximate nearest-word "
+                                         "decoding (post-processing; same guarantee).")
+                       ] = "exact",
+    quiet: QuietOpt = False,
+) -> None:
+    """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
+
+    For two documents whose bags both have size N, the output probabilities differ
+    by at most exp(ε·N·E), E the Earth Mover's distance between the bags.
+    Words not in the embedding vocabulary are dropped and counted, never released.
+    """
+    from .mechanism import EarthMoversPrivacy
+    from .obfuscation import Obfuscator
+    from .outputs import atomic_output, format_record
+
+    if math.isnan(epsilon):
+        _fail("missing option '--epsilon'")
+    _check_epsilon(epsilon)
+    if fmt is not None and fmt not in ("bag", "jsonl"):
+        _fail(f"format must be one of 'bag', 'jsonl'; got {fmt!r}")
+    if decoder not in ("exact", "approximate"):
+        _fail(f"decoder must be one of 'exact', 'approximate'; got {decoder!r}")
+    inputs = list(inputs or ["-"])
+    n_docs, n_bytes, structured = _count_documents(inputs)
+    if fmt is None:
+        fmt = "jsonl" if structured or n_docs > 1 else "bag"
+    console = _stderr()
+    emb = _load(embeddings, vocab_size, quiet)
+    mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
+    if seed is not None and not quiet:
+        console.print("emprivacy: note: --seed makes the noise reproducible; do not use it "
+                      "for a real release")
+    warn = (lambda msg: None) if quiet else (
+        lambda msg: console.print(f"emprivacy: warning: {msg}"))
+    obf = Obfuscator(mech, size=size, seed=seed, on_warning=warn)
+    records = obf.obfuscate(iter_documents(inputs))
+    show = not quiet and (n_docs > PROGRESS_MIN_DOCUMENTS or n_bytes > PROGRESS_MIN_BYTES)
+    with atomic_output(output) as out:
+        for record in _with_progress(records, n_docs, show, console):
+            out.write(format_record(record, fmt))
+            out.write("\n")
+    if not quiet and output is not None:
+        console.print(f"emprivacy: wrote {obf.documents_written} document(s) to {output}"
+                      + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
+                         else ""))
+
+
+def _with_progress(records: Iterator[dict[str, Any]], total: int, show: bool,
+                   console: Console) -> Iterator[dict[str, Any]]:
+    if not show:
+        yield from records
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                  transient=True) as progress:
+        task = progress.add_task("Obfuscating", total=total)
+        for record in records:
+            progress.advance(task)
+            yield record
+
+
+@app.command()
+def distance(
+    a: Annotated[Path, typer.Argument(help="First text file.", show_default=False)],
+    b: Annotated[Path, typer.Argument(help="Second text file.", show_default=False)],
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = 100_000,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1,
+                                             help="Truncate both bags to N words.",
+                                             show_default=False)] = None,
+    epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Also print the "
+                                                  "privacy multiplier exp(ε·N·E).",
+                                                  show_default=False)] = None,
+    metric: Annotated[str, typer.Option("--metric", help="euclidean or manhattan ground "
+                                        "distance.")] = "euclidean",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Earth Mover's distance E between the bags of two text files (Def. 3)."""
+    from .distance import earth_movers_distance
+    from .mechanism import EarthMoversPrivacy
+    from .obfuscation import prepare_bag
+
+    if epsilon is not None:
+        _check_epsilon(epsilon)
+    if metric not in ("euclidean", "manhattan"):
+        _fail(f"metric must be one of 'euclidean', 'manhattan'; got {metric!r}")
+    texts = [read_text_file(a), read_text_file(b)]
+    emb = _load(embeddings, vocab_size, quiet)
+    mech = EarthMoversPrivacy(emb, epsilon=1.0, rng=0)  # only for bag preparation
+    bags = [prepare_bag(t, mech, size=size) for t in texts]
+    for path, bag in zip((a, b), bags, strict=True):
+        if bag.indices.size == 0:
+            _fail(f"document {str(path)!r} has no word in the vocabulary of {emb.name!r}")
+    vec = [emb.vectors[bag.indices] for bag in bags]
+    value = earth_movers_distance(vec[0], vec[1], metric=metric)
+    result: dict[str, Any] = {
+        "earth_movers_distance": value,
+        "metric": metric,
+        "n_words": [int(bag.indices.size) for bag in bags],
+        "oov_dropped": [bag.oov_dropped for bag in bags],
+        "embeddings": {"name": emb.name, "vocab_size": len(emb)},
+    }
+    sizes_equal = bags[0].indices.size == bags[1].indices.size
+    if epsilon is not None:
+        if sizes_equal:
+            from .guarantees import privacy_multiplier
+
+            n = int(bags[0].indices.size)
+            result["epsilon"] = epsilon
+            result["privacy_multiplier"] = privacy_multiplier(epsilon, n, value)
+        else:
+            result["privacy_multiplier"] = None
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"earth_movers_distance: {value:.6g}  ({metric}, {emb.name}, "
+               f"{len(emb)} words)")
+    typer.echo(f"n_words: {result['n_words'][0]} {result['n_words'][1]}   "
+               f"oov_dropped: {result['oov_dropped'][0]} {result['oov_dropped'][1]}")
+    if epsilon is not None:
+        if sizes_equal:
+            typer.echo(f"privacy_multiplier exp(ε·N·E): {result['privacy_multiplier']:.6g}  "
+                       f"(ε = {epsilon:g}, N = {result['n_words'][0]})")
+        else:
+            typer.echo("privacy_multiplier: not defined — the guarantee compares bags of the "
+                       "same size N; use --size N")
+
+
+@app.command()
+def guarantee(
+    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word ε (> 0).",
+                                           show_default=False)] = math.nan,
+    size: Annotated[int, typer.Option("--size", "-N", min=1, help="Bag size N.",
+                                      show_default=False)] = 0,
+    delta: Annotated[float, typer.Option("--delta", "-d", help="Utility radius Δ (Earth "
+                                         "Mover's distance, ≥ 0).", show_default=False)
+                     ] = math.nan,
+    dim: Annotated[int, typer.Option("--dim", "-n", min=1, help="Embedding dimension n.")
+                   ] = 50,
+    dist: Annotated[float | None, typer.Option("--distance", help="Earth Mover's distance E "
+                                               "between two inputs: also print exp(ε·N·E).",
+                                               show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """The paper's guarantees for given ε, N, Δ and n (Thm. 1, Thm. 3, App. A)."""
+    import warnings
+
+    from .guarantees import (
+        appendix_utility_bound,
+        paper_utility_bound,
+        privacy_multiplier,
+        utility_bound,
+    )
+
+    if math.isnan(epsilon):
+        _fail("missing option '--epsilon'")
+    if size == 0:
+        _fail("missing option '--size'")
+    if math.isnan(delta):
+        _fail("missing option '--delta'")
+    _check_epsilon(epsilon)
+    if not math.isfinite(delta) or delta < 0:
+        _fail(f"delta must be a finite number >= 0; got {delta!r}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paper = paper_utility_bound(epsilon, size, delta, dim)
+    x = epsilon * size * delta
+    result: dict[str, Any] = {
+        "epsilon": epsilon, "N": size, "delta": delta, "dim": dim,
+        "epsilon_total": epsilon * size,
+        "utility_bound": utility_bound(epsilon, size, delta, dim),
+        "paper_thm3_expression": paper,
+        "paper_thm3_condition_holds": x <= dim / math.e,
+        "appendix_expression": appendix_utility_bound(epsilon, size, delta, dim),
+    }
+    if dist is not None:
+        if not math.isfinite(dist) or dist < 0:
+            _fail(f"distance must be a finite number >= 0; got {dist!r}")
+        result["distance"] = dist
+        result["privacy_multiplier"] = privacy_multiplier(epsilon, size, dist)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"ε = {epsilon:g}, N = {size}, Δ = {delta:g}, n = {dim}; ε·N = {epsilon * size:g}")
+    typer.echo(f"utility lower bound P[E(b, Alg1(b)) ≤ Δ] ≥ {result['utility_bound']:.6g}  "
+               "(valid: P(N·n, ε·N·Δ))")
+    cond = "holds" if result["paper_thm3_condition_holds"] else "does not hold"
+    typer.echo(f"paper's Thm. 3 expression: {paper:.6g}  (NOT a valid bound; its condition "
+               f"εNΔ ≤ n/e {cond})")
+    typer.echo(f"appendix expression before simplification: "
+               f"{result['appendix_expression']:.6g}  (valid, often ≤ 0)")
+    if dist is not None:
+        typer.echo(f"privacy multiplier exp(ε·N·E) for E = {dist:g}: "
+                   f"{result['privacy_multiplier']:.6g}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the CLI, turning errors into one line on stderr and exit code 2."""
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
+    except typer.Exit as exc:
+        return int(exc.exit_code or 0)
+    except typer.Abort:
+        print("emprivacy: interrupted", file=sys.stderr)
+        return 130
+    except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
+        format_message = getattr(exc, "format_message", None)
+        message = format_message() if callable(format_message) else str(exc)
+        hint = f" (see '{exc.ctx.command_path} --help')" if getattr(exc, "ctx", None) else ""
+        if message:
+            print(f"emprivacy: error: {message}{hint}", file=sys.stderr)
+        return 2
+    except (CLIError, InputError, EmbeddingsFormatError, ValueError, TypeError) as exc:
+        print(f"emprivacy: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("emprivacy: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
