@@ -134,8 +134,9 @@ def obfuscate(
                                                 show_default=False)] = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help="bag: noisy words, one "
                                             "document per line; jsonl: one JSON record per "
-                                            "document [default: jsonl for several documents, "
-                                            "bag for one].", show_default=False)] = None,
+                                            "document (default: jsonl for several documents, "
+                                            "a directory or JSONL; bag for one).",
+                                            show_default=False)] = None,
     decoder: Annotated[str, typer.Option("--decoder", help="exact or approximate nearest-word "
                                          "decoding (post-processing; same guarantee).")
                        ] = "exact",

@@ -72,8 +72,10 @@ def tokenize(text: str) -> Iterator[Token]:
     Characters between tokens (whitespace, punctuation) are not tokens.  A word
     ending in an English clitic yields the stem and the clitic as two tokens.
 
-    >>> [(t.kind, t.text) for t in tokenize("Don't e-mail me at a@b.org, 2 times!")]
-    [('word', 'Do'), ('word', "n't"), ('word', 'e-mail'), ('word', 'me'), ('word', 'at'), ('email', 'a@b.org'), ('number', '2'), ('word', 'times')]
+    >>> [(t.kind, t.text) for t in tokenize("Don't e-mail a@b.org 2 times!")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'Do'), ('word', "n't"), ('word', 'e-mail'), ('email', 'a@b.org'),
+     ('number', '2'), ('word', 'times')]
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
