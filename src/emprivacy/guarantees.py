@@ -30,6 +30,9 @@ from scipy.special import gammainc, gammaincc, gammaln, logsumexp
 
 from ._validation import check_epsilon, check_nonnegative_number, check_positive_int
 
+#: Largest x with ``exp(x)`` finite in float64.
+_LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
+
 __all__ = [
     "appendix_utility_bound",
     "ball_probability",
@@ -136,7 +139,8 @@ def laplace_constant(n: int, epsilon: float, *, log: bool = False) -> float:
                \\qquad S_{n-1}(1) = \\frac{2\\pi^{n/2}}{\\Gamma(n/2)}
 
     Computed in log space; with ``log=True`` returns ``log c_n^ε`` (use it for
-    n = 300, where ``c_n^ε`` itself underflows).
+    n = 300, where ``c_n^ε`` itself underflows to 0, or
+    overflows to ``inf`` for large ε).
 
     >>> round(laplace_constant(1, 2.0), 12), round(laplace_constant(2, 1.0), 12)
     (1.0, 0.159154943092)
@@ -145,7 +149,9 @@ def laplace_constant(n: int, epsilon: float, *, log: bool = False) -> float:
     epsilon = check_epsilon(epsilon)
     log_surface = math.log(2.0) + (n / 2) * math.log(math.pi) - float(gammaln(n / 2))
     value = n * math.log(epsilon) - float(gammaln(n)) - log_surface
-    return value if log else math.exp(value)
+    if log:
+        return value
+    return math.exp(value) if value < _LOG_FLOAT_MAX else math.inf
 
 
 def ball_probability(n: int, epsilon: float, R: float, *, log: bool = False) -> float:
