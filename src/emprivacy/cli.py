@@ -120,8 +120,9 @@ def obfuscate(
     inputs: Annotated[list[str] | None, typer.Argument(
         help="Text files, directories (every *.txt inside), '-' for stdin, or .jsonl files "
         "({\"id\": ..., \"text\": ...} per line).", show_default=False)] = None,
-    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word privacy "
-                                           "parameter ε (> 0).", show_default=False)] = math.nan,
+    epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Per-word privacy "
+                                                  "parameter ε (> 0).", show_default=False)
+                       ] = None,
     embeddings: EmbeddingsOpt = None,
     vocab_size: VocabOpt = 100_000,
     size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every bag "
@@ -152,7 +153,7 @@ def obfuscate(
     from .obfuscation import Obfuscator
     from .outputs import atomic_output, format_record
 
-    if math.isnan(epsilon):
+    if epsilon is None:
         _fail("missing option '--epsilon'")
     _check_epsilon(epsilon)
     if fmt is not None and fmt not in ("bag", "jsonl"):
@@ -270,13 +271,13 @@ def distance(
 
 @app.command()
 def guarantee(
-    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word ε (> 0).",
-                                           show_default=False)] = math.nan,
+    epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Per-word ε (> 0).",
+                                                  show_default=False)] = None,
     size: Annotated[int, typer.Option("--size", "-N", min=1, help="Bag size N.",
                                       show_default=False)] = 0,
-    delta: Annotated[float, typer.Option("--delta", "-d", help="Utility radius Δ (Earth "
-                                         "Mover's distance, ≥ 0).", show_default=False)
-                     ] = math.nan,
+    delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
+                                                "(Earth Mover's distance, ≥ 0).",
+                                                show_default=False)] = None,
     dim: Annotated[int, typer.Option("--dim", "-n", min=1, help="Embedding dimension n.")
                    ] = 50,
     dist: Annotated[float | None, typer.Option("--distance", help="Earth Mover's distance E "
@@ -294,11 +295,11 @@ def guarantee(
         utility_bound,
     )
 
-    if math.isnan(epsilon):
+    if epsilon is None:
         _fail("missing option '--epsilon'")
     if size == 0:
         _fail("missing option '--size'")
-    if math.isnan(delta):
+    if delta is None:
         _fail("missing option '--delta'")
     _check_epsilon(epsilon)
     if not math.isfinite(delta) or delta < 0:
@@ -340,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI, turning errors into one line on stderr and exit code 2."""
     command = typer.main.get_command(app)
     try:
-        command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
+        rv = command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
+        if rv == 130:  # typer turns KeyboardInterrupt into Exit(130) and returns its code
+            print("emprivacy: interrupted", file=sys.stderr)
+            return 130
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:

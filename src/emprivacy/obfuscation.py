@@ -102,6 +102,11 @@ class Obfuscator:
             "seeded": self.seed is not None,
         }
 
+    def _warn_skipped(self, skipped: list[str]) -> None:
+        for doc_id in skipped:
+            self._warn(f"document {doc_id!r} is empty after normalisation; skipped")
+        skipped.clear()
+
     def _record(self, doc_id: str, bag: PreparedBag, out: np.ndarray,
                 shared: dict[str, Any]) -> dict[str, Any]:
         vocab = self.mechanism.embeddings.words
@@ -130,6 +135,8 @@ class Obfuscator:
         chunks: list[np.ndarray] = []
         n_pending = 0
         seen_any = False
+        skipped: list[str] = []  # warnings wait until a document is written: if every
+        # document is empty, the single error below says so instead
 
         def flush() -> Iterator[dict[str, Any]]:
             nonlocal pending, chunks, n_pending
@@ -152,17 +159,20 @@ class Obfuscator:
                     raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
                                      f"{mech.embeddings.name!r}")
                 self.documents_skipped += 1
-                self._warn(f"document {doc.id!r} is empty after normalisation; skipped")
+                skipped.append(doc.id)
+                if pending or self.documents_written:
+                    self._warn_skipped(skipped)
                 continue
             rng = document_generator(self.run_key, doc.id)
             chunks.append(mech.noisy_vectors(bag.indices, rng=rng))
             pending.append((doc.id, bag))
+            self._warn_skipped(skipped)
             n_pending += bag.indices.size
             if n_pending >= self.batch_words:
                 yield from flush()
         yield from flush()
         if seen_any and self.documents_written == 0:
-            raise InputError("every input document is empty after normalisation; nothing to "
-                             "release")
+            raise InputError(f"every input document is empty after normalisation "
+                             f"({len(skipped)}, first {skipped[0]!r}); nothing to release")
         if not seen_any:
             raise InputError("no input documents")
