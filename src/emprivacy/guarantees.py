@@ -26,7 +26,7 @@ import math
 import warnings
 
 import numpy as np
-from scipy.special import gammainc, gammaincc, gammaln, logsumexp
+from scipy.special import gammainc, gammaln, logsumexp
 
 from ._validation import check_epsilon, check_nonnegative_number, check_positive_int
 
@@ -47,7 +47,7 @@ def privacy_multiplier(epsilon: float, N: int, distance: float) -> float:
     """The privacy multiplier ``exp(ε·N·E)`` of Thm. 1 (and the b1/b2 example of §3).
 
     For input bags of size N at Earth Mover's distance E, the probability of any
-    set of outputs differs by at most this factor.
+    set of outputs differs by at most this factor (``inf`` when it exceeds float64).
 
     >>> round(privacy_multiplier(1 / 16, 4, 2.816), 2)
     2.02
@@ -55,7 +55,8 @@ def privacy_multiplier(epsilon: float, N: int, distance: float) -> float:
     epsilon = check_epsilon(epsilon)
     N = check_positive_int(N, "N")
     distance = check_nonnegative_number(distance, "distance")
-    return math.exp(epsilon * N * distance)
+    exponent = epsilon * N * distance
+    return math.exp(exponent) if exponent < _LOG_FLOAT_MAX else math.inf
 
 
 def _x(epsilon: float, N: int, delta: float) -> float:
@@ -122,7 +123,9 @@ def appendix_utility_bound(epsilon: float, N: int, delta: float, n: int) -> floa
     n = check_positive_int(n, "n")
     if x == 0.0:
         return 0.0
-    log_tail = math.log(gammaincc(n, x)) if gammaincc(n, x) > 0 else -math.inf
+    # log(e^{−x} e_{n−1}(x)) summed in log space: Q(n, x) itself underflows for large x
+    k = np.arange(n)
+    log_tail = -x + float(logsumexp(k * math.log(x) - gammaln(k + 1)))
     log_cv = n * math.log(x) - float(gammaln(n + 1))
     # log of the geometric sum Σ_{k<N} (cV)^k
     log_sum = float(logsumexp(np.arange(N) * log_cv))
