@@ -1,0 +1,90 @@
+"""Text → tokens → bag of words (Def. 1, end of §2)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from emprivacy import bag_of_words, tokenize
+from emprivacy.text import STOPWORDS, is_word, normalise_word
+
+
+def test_the_papers_example():
+    # §2: "The President greets the press in Chicago" → ⟨President, greets, press, Chicago⟩
+    assert bag_of_words("The President greets the press in Chicago.") == [
+        "president", "greets", "press", "chicago"]
+
+
+def test_lowercases_and_drops_punctuation_numbers_urls_and_emails():
+    text = ("Hello, WORLD!!! Call 555-1234 or e-mail bob@example.com; see "
+            "https://example.org/page?id=3 -- 42 apples, 3.5% growth (1990s).")
+    assert bag_of_words(text) == ["hello", "world", "e-mail", "apples", "growth"]
+
+
+def test_stopwords_are_scikit_learns_list():
+    assert frozenset(ENGLISH_STOP_WORDS) <= STOPWORDS
+    words = sorted(ENGLISH_STOP_WORDS)
+    assert bag_of_words(" ".join(words)) == []
+    assert bag_of_words("The cat and THE dog") == ["cat", "dog"]
+
+
+def test_clitics_are_split_and_dropped():
+    assert bag_of_words("Don't stop: the cat's toy isn't here, we'll drink tea") == [
+        "stop", "cat", "toy", "drink", "tea"]
+    assert [t.text for t in tokenize("can’t")] == ["ca", "n’t"]
+
+
+def test_order_of_occurrence_and_repeats_are_kept():
+    assert bag_of_words("zebra apple zebra mango apple") == [
+        "zebra", "apple", "zebra", "mango", "apple"]
+
+
+def test_truncation_keeps_the_first_n_words():
+    text = "zebra apple zebra mango apple kiwi"
+    assert bag_of_words(text, size=3) == ["zebra", "apple", "zebra"]
+    assert bag_of_words(text, size=100) == bag_of_words(text)
+    assert bag_of_words("", size=2) == []
+
+
+def test_unicode_letters_and_typographic_apostrophes():
+    assert bag_of_words("Café naïve O’Clock Zürich") == ["café", "naïve", "o'clock", "zürich"]
+
+
+def test_tokens_carry_their_spans():
+    text = "Mail a@b.org at 10:30, see www.x.com now!"
+    tokens = list(tokenize(text))
+    assert [(t.kind, t.text) for t in tokens] == [
+        ("word", "Mail"), ("email", "a@b.org"), ("word", "at"), ("number", "10:30"),
+        ("word", "see"), ("url", "www.x.com"), ("word", "now")]
+    for t in tokens:
+        assert text[t.start:t.end] == t.text
+
+
+def test_is_word_and_normalise_word():
+    assert is_word("cat") and is_word("e-mail") and is_word("o'clock") and is_word("Zürich")
+    for token in (",", ".", "1.5", "42", "'s", "-", "a1", "cat-", "--", "", "x_y"):
+        assert not is_word(token), token
+    assert normalise_word("O’Clock") == "o'clock"
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200), st.integers(1, 20))
+def test_bag_properties_on_arbitrary_text(text, size):
+    bag = bag_of_words(text)
+    for w in bag:
+        assert is_word(w)
+        assert w == normalise_word(w)
+        assert w not in STOPWORDS
+    assert bag_of_words(text, size=size) == bag[:size]
+
+
+def test_bad_input():
+    with pytest.raises(TypeError, match=r"^text must be a str; got bytes$"):
+        bag_of_words(b"the cat")
+    with pytest.raises(ValueError, match=r"^size must be an integer >= 1; got 0$"):
+        bag_of_words("cat", size=0)
+    with pytest.raises(TypeError, match=r"^size must be an integer >= 1; got 1\.5"):
+        bag_of_words("cat", size=1.5)
+    with pytest.raises(TypeError, match=r"^size must be an integer >= 1; got True"):
+        bag_of_words("cat", size=True)
