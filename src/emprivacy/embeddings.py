@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -252,14 +253,22 @@ def _load_gensim(path: Path, fmt: str, vocab_size: int | None) -> Embeddings:
 
     limit = None if vocab_size is None else max(2 * vocab_size, vocab_size + 1000)
     while True:
-        try:
-            kv = KeyedVectors.load_word2vec_format(
-                str(path), binary=(fmt == "word2vec-binary"), no_header=(fmt == "glove-text"),
-                limit=limit, datatype=np.float32)
-        except (ValueError, EOFError, UnicodeDecodeError, OSError, IndexError) as exc:
+        error = None
+        # gensim (4.4) re-opens a header-less (GloVe) file without closing it; the handle
+        # is closed when gensim's frame is freed, inside this block, with a
+        # ResourceWarning that is silenced here.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ResourceWarning)
+            try:
+                kv = KeyedVectors.load_word2vec_format(
+                    str(path), binary=(fmt == "word2vec-binary"),
+                    no_header=(fmt == "glove-text"), limit=limit, datatype=np.float32)
+            except (ValueError, EOFError, UnicodeDecodeError, OSError, IndexError) as exc:
+                error = str(exc)  # raised below, once gensim's frames (and file) are freed
+        if error is not None:
             raise EmbeddingsFormatError(
                 f"could not read embeddings file {str(path)!r} as {fmt} (corrupt or truncated?): "
-                f"{exc}; {_EXPECTED}") from None
+                f"{error}; {_EXPECTED}")
         words = list(kv.index_to_key)
         keep = _select_real_words(words, vocab_size)
         exhausted = limit is None or len(words) < limit
