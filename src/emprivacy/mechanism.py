@@ -35,6 +35,8 @@ def generate_noisy_vector(v: np.ndarray | Sequence[float], epsilon: float, *,
     v = np.asarray(v, dtype=np.float64)
     if v.ndim != 1:
         raise ValueError(f"v must be a 1-D vector; got shape {v.shape}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError("v must be finite; found NaN or infinity")
     return v + laplace_noise(v.shape[0], epsilon, size=1, rng=rng)[0]
 
 
@@ -58,6 +60,8 @@ def generate_private_bag(X: np.ndarray | Sequence[Sequence[float]], epsilon: flo
         raise ValueError(f"X must be a 2-D array (N × n); got shape {X.shape}")
     if X.shape[0] == 0:
         raise ValueError("the bag must hold at least one vector; got an empty bag")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite; found NaN or infinity")
     return X + laplace_noise(X.shape[1], epsilon, size=X.shape[0], rng=rng)
 
 
