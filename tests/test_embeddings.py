@@ -272,6 +272,11 @@ def test_vectors_are_read_only_float32(tiny_embeddings):
     assert tiny_embeddings.vectors.flags.c_contiguous
     with pytest.raises(ValueError, match="read-only"):
         tiny_embeddings.vectors[0, 0] = 1.0
+    # without touching the flags of the caller's array, nor copying a float32 one
+    mine = np.ones((2, 3), dtype=np.float32)
+    emb = Embeddings(["a", "b"], mine)
+    assert mine.flags.writeable
+    assert np.shares_memory(emb.vectors, mine)
 
 
 def test_nearest_words_is_exact_and_keeps_the_query_word(tiny_embeddings):

@@ -81,7 +81,8 @@ class Embeddings:
             if w in key_to_index:
                 raise ValueError(f"words must be unique; {w!r} appears twice")
             key_to_index[w] = i
-        self._vectors = np.ascontiguousarray(vectors)
+        # a read-only view: the caller's own array (if it was already float32) keeps its flags
+        self._vectors = np.ascontiguousarray(vectors).view()
         self._vectors.flags.writeable = False
         self._words = words
         self._key_to_index = key_to_index
