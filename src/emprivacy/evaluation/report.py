@@ -1,0 +1,244 @@
+"""Writing an experiment's results: Table 3, a plot, the App. B tables and the run JSON.
+
+Files written into the output directory (each atomically: a temporary file in
+the same directory renamed over the destination):
+
+``table3.md`` / ``table3.csv``
+    Laid out like the paper's Table 3: rows ε, columns SRauth, SRtopic, DRauth,
+    DRtopic for every author set — the mean number of correct predictions over
+    the trials ± the sample standard deviation, with the chance baselines.
+``trials.csv``
+    Every count: set, ε, trial, attack, correct, out of.
+``accuracy.png``
+    Accuracy (fraction correct) against ε for each attack and set, with
+    error bars (± sd) and the chance lines.
+``appendix_b.md``
+    The paper's App. B tables: the three nearest known texts (Earth Mover's
+    distance, author) of sample unmodified snippets; the first words of one
+    snippet at each ε (first trial).
+``run.json``
+    Every setting, the seed, versions, the selected documents and all counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .experiment import ATTACKS, ExperimentResult, SetResult, epsilon_label
+
+__all__ = ["REPORT_FILES", "format_table3", "write_report"]
+
+#: The files :func:`write_report` writes.
+REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
+                                 "appendix_b.md", "run.json")
+
+_PAPER_NAMES = {"SRauth": "1-NN by Earth Mover's distance, author",
+                "SRtopic": "5-NN by Earth Mover's distance, topic",
+                "DRauth": "Koppel et al. (2011) character 4-grams, author",
+                "DRtopic": "fastText classifier, topic"}
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _fmt(mean: float, sd: float) -> str:
+    return f"{mean:.1f}" if math.isnan(sd) else f"{mean:.1f} ± {sd:.1f}"
+
+
+def format_table3(result: ExperimentResult) -> str:
+    """Table 3 as Markdown: one table per author set, rows ε, columns the four attacks."""
+    cfg = result.config
+    lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
+             f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
+             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", ""]
+    for s in result.sets:
+        mean, sd = s.mean(), s.sd()
+        lines += [f"## {s.n_authors}-author set (N = {s.N} words per text and snippet)", "",
+                  "| ε | " + " | ".join(ATTACKS) + " |",
+                  "|---|" + "---:|" * len(ATTACKS)]
+        for i, e in enumerate(s.epsilons):
+            cells = [_fmt(mean[i, a], sd[i, a]) for a in range(len(ATTACKS))]
+            lines.append(f"| {epsilon_label(e)} | " + " | ".join(cells) + " |")
+        ch = s.chance
+        lines.append(f"| chance | {ch['author']:g} | {ch['topic']:g} | {ch['author']:g} | "
+                     f"{ch['topic']:g} |")
+        val = np.asarray(s.fasttext_validation)
+        lines += ["", f"Out of {s.n_authors} snippets.  fastText validation accuracy "
+                  f"{val.mean():.3f}" + (f" ± {val.std(ddof=1):.3f}" if val.size > 1 else "")
+                  + f" ({s.fasttext_docs.get('validation_documents', 0)} held-out documents, "
+                  f"{s.fasttext_docs.get('validation_chunks', 0)} chunks of {s.N} words).", ""]
+    lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
+    return "\n".join(lines)
+
+
+def _table3_csv(result: ExperimentResult) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header = ["epsilon"]
+    for s in result.sets:
+        for a in ATTACKS:
+            header += [f"{s.n_authors}-author {a} mean", f"{s.n_authors}-author {a} sd"]
+    w.writerow(header)
+    labels = [epsilon_label(e) for e in result.config.epsilons]
+    stats = [(s.mean(), s.sd()) for s in result.sets]
+    for i, label in enumerate(labels):
+        row: list[str] = [label]
+        for mean, sd in stats:
+            for a in range(len(ATTACKS)):
+                row += [repr(float(mean[i, a])),
+                        "" if math.isnan(sd[i, a]) else repr(float(sd[i, a]))]
+        w.writerow(row)
+    row = ["chance"]
+    for s in result.sets:
+        for a in ATTACKS:
+            row += [repr(s.chance["author" if a.endswith("auth") else "topic"]), ""]
+    w.writerow(row)
+    return buf.getvalue()
+
+
+def _trials_csv(result: ExperimentResult) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["authors", "epsilon", "trial", "attack", "correct", "out_of"])
+    for s in result.sets:
+        for i, e in enumerate(s.epsilons):
+            for t in range(s.correct.shape[1]):
+                for a, name in enumerate(ATTACKS):
+                    w.writerow([s.n_authors, epsilon_label(e), t + 1, name,
+                                int(s.correct[i, t, a]), s.n_authors])
+    return buf.getvalue()
+
+
+def _appendix_b(result: ExperimentResult) -> str:
+    lines = [f"# Examples (App. B of the paper) — {result.dataset}", ""]
+    for s in result.sets:
+        lines += [f"## {s.n_authors}-author set: nearest known texts of sample snippets", "",
+                  "Unmodified snippets; d_i is the Earth Mover's distance to the i-th closest "
+                  "known-author text, a_i its author (✓ = the snippet's own author).", "",
+                  "| snippet (author) | i | d_i | a_i |", "|---|---:|---:|---|"]
+        for item in s.nearest:
+            first = True
+            for nb in item["neighbours"]:
+                mark = " ✓" if nb["author"] == item["author"] else ""
+                head = f"{item['doc_id']} ({item['author']})" if first else ""
+                lines.append(f"| {head} | {nb['rank']} | {nb['distance']:.3f} | "
+                             f"{nb['author']}{mark} |")
+                first = False
+        lines += ["", f"## {s.n_authors}-author set: the first words of snippet "
+                  f"{s.sample['doc_id']} ({s.sample['author']}) at each ε (trial "
+                  f"{s.sample['trial']})", ""]
+        rows = s.sample["rows"]
+        width = max((len(r["words"]) for r in rows), default=0)
+        lines += ["| ε | " + " | ".join(str(i + 1) for i in range(width)) + " |",
+                  "|---|" + "---|" * width]
+        any_passed = False
+        for r in rows:
+            cells = []
+            for word, passed in r["words"]:
+                any_passed |= bool(passed)
+                cells.append(f"*{word}*†" if passed else word)
+            cells += [""] * (width - len(cells))
+            lines.append(f"| {r['epsilon']} | " + " | ".join(cells) + " |")
+        if any_passed:
+            lines += ["", "† out of vocabulary: passed through the mechanism unchanged "
+                      "(OOV policy `keep`)."]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _plot(result: ExperimentResult) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    sets: Sequence[SetResult] = result.sets
+    fig = Figure(figsize=(5.2 * len(sets), 4.0), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, len(sets), squeeze=False)[0]
+    labels = [epsilon_label(e) for e in result.config.epsilons]
+    x = np.arange(len(labels))
+    styles = {"SRauth": ("tab:red", "o", "-"), "SRtopic": ("tab:blue", "o", "-"),
+              "DRauth": ("tab:red", "s", "--"), "DRtopic": ("tab:blue", "s", "--")}
+    for ax, s in zip(axes, sets, strict=True):
+        mean, sd = s.mean() / s.n_authors, np.nan_to_num(s.sd()) / s.n_authors
+        for a, name in enumerate(ATTACKS):
+            color, marker, ls = styles[name]
+            ax.errorbar(x, mean[:, a], yerr=sd[:, a], color=color, marker=marker, linestyle=ls,
+                        capsize=3, label=name)
+        ax.axhline(s.chance["author"] / s.n_authors, color="tab:red", linestyle=":",
+                   linewidth=1, label="chance (author)")
+        ax.axhline(s.chance["topic"] / s.n_authors, color="tab:blue", linestyle=":",
+                   linewidth=1, label="chance (topic)")
+        ax.set_xticks(x, labels)
+        ax.set_xlabel("ε (per word; 'none' = unmodified)")
+        ax.set_ylabel("accuracy (fraction correct)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"{result.dataset}: {s.n_authors} authors, N = {s.N}, OOV {result.config.oov}")
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(loc="lower left", fontsize="small")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
+                 command: str | None = None) -> dict[str, Path]:
+    """Write the report files (see the module docstring) into ``out_dir`` (created if needed).
+
+    Parameters
+    ----------
+    result : ExperimentResult
+    out_dir : path-like
+    command : str, optional
+        The command line that made the run, recorded in ``run.json`` and the tables.
+
+    Returns
+    -------
+    dict mapping each file name of :data:`REPORT_FILES` to its path.
+    """
+    if not isinstance(result, ExperimentResult):
+        raise TypeError(f"result must be an ExperimentResult; got {type(result).__name__}")
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"output path {str(out)!r} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    table = format_table3(result)
+    if command:
+        table += f"\nMade by: `{command}`\n"
+    payload = result.to_dict()
+    if command:
+        payload["command"] = command
+    contents = {
+        "table3.md": table.encode(),
+        "table3.csv": _table3_csv(result).encode(),
+        "trials.csv": _trials_csv(result).encode(),
+        "accuracy.png": _plot(result),
+        "appendix_b.md": _appendix_b(result).encode(),
+        "run.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
+    }
+    paths = {}
+    for name in REPORT_FILES:
+        path = out / name
+        _atomic_write(path, contents[name])
+        paths[name] = path
+    return paths
