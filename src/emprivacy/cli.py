@@ -337,6 +337,11 @@ def guarantee(
                    f"{result['privacy_multiplier']:.6g}")
 
 
+from .evaluation.cli import register as _register_evaluate  # noqa: E402
+
+_register_evaluate(app)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI, turning errors into one line on stderr and exit code 2."""
     command = typer.main.get_command(app)
