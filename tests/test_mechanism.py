@@ -267,3 +267,11 @@ def test_bad_embeddings_and_decoder(tiny_embeddings):
     with pytest.raises(TypeError, match=r"^decoder must be 'exact', 'approximate' or a Decoder; "
                                         r"got int$"):
         EarthMoversPrivacy(tiny_embeddings, epsilon=1.0, decoder=3)
+
+
+def test_privatize_indices_rejects_float_indices(tiny_embeddings) -> None:
+    from emprivacy import EarthMoversPrivacy
+
+    mech = EarthMoversPrivacy(tiny_embeddings, epsilon=1.0, rng=0)
+    with pytest.raises(TypeError, match="indices must be integers; got dtype float64"):
+        mech.privatize_indices(np.array([0.7, 1.0]))

@@ -9,7 +9,7 @@ class PrivacyLeakWarning(UserWarning):
     """A word is released without going through the privacy mechanism.
 
     Raised whenever the user explicitly asks for something that the privacy
-    guarantee (Thm. 1 / Cor. 1 of the paper) does not cover, such as keeping
+    guarantee (Thm. 1 / Cor. 2 / Thm. 4 of the paper) does not cover, such as keeping
     out-of-vocabulary words unchanged.
     """
 

@@ -1,10 +1,10 @@
 """The paper's guarantees as computable functions (§3, §4.2, Appendix A).
 
-* Privacy: Thm. 1 / Cor. 1 / Thm. 4 — for bags b, b' of size N,
+* Privacy: Thm. 1 / Cor. 2 / Thm. 4 — for bags b, b' of size N,
   ``P[K(b) ∈ Z] ≤ exp(ε·N·E(b, b'))·P[K(b') ∈ Z]``.  :func:`privacy_multiplier`.
 * Utility: Thm. 3 — a lower bound on ``P[E(b, K(b)) ≤ Δ]`` for Alg. 1.
 
-About Thm. 3.  The appendix shows ``Z_M ⊆ Z_E`` (Eq. (5)): every output whose
+About Thm. 3.  The appendix shows ``Z_M ⊆ Z_E`` (in the proof of Thm. 3): every output whose
 Manhattan distance ``M = Σᵢ‖zᵢ − bᵢ‖`` is at most NΔ has Earth Mover's distance
 at most Δ.  Under Alg. 1, ``‖zᵢ − bᵢ‖`` are N independent Gamma(n, 1/ε) radii,
 so M ~ Gamma(N·n, 1/ε) and, exactly,
@@ -71,7 +71,7 @@ def utility_bound(epsilon: float, N: int, delta: float, n: int) -> float:
 
     where P is the regularised lower incomplete gamma function: the Manhattan
     distance of Alg. 1's output is a sum of N independent Gamma(n, 1/ε) radii,
-    i.e. Gamma(Nn, 1/ε), and ``Z_M ⊆ Z_E`` (Eq. (5), App. A).  No condition on
+    i.e. Gamma(Nn, 1/ε), and ``Z_M ⊆ Z_E`` (proof of Thm. 3, App. A).  No condition on
     εNΔ is needed.  It bounds the noisy *vectors* of Alg. 1; the decoded words
     of Alg. 2 are post-processed and are not covered by this bound.
 
@@ -136,7 +136,7 @@ def appendix_utility_bound(epsilon: float, N: int, delta: float, n: int) -> floa
 
 
 def laplace_constant(n: int, epsilon: float, *, log: bool = False) -> float:
-    """The normalising constant ``c_n^ε`` of ``Lap_n^ε`` (Def. 6, Cor. A.1).
+    """The normalising constant ``c_n^ε`` of ``Lap_n^ε`` (Def. 5; the corollary on c_n^ε in App. A).
 
     .. math::  c_n^\\varepsilon = \\frac{\\varepsilon^n}{(n-1)!\\,S_{n-1}(1)},
                \\qquad S_{n-1}(1) = \\frac{2\\pi^{n/2}}{\\Gamma(n/2)}

@@ -2,11 +2,11 @@
 
 * Alg. 1 ``GenerateNoisyVector`` / ``GeneratePrivateBag``: add n-dimensional
   Laplace noise (Thm. 2) to every vector of a bag.  On bags of size N this is
-  εN·E‖·‖-private (Thm. 1, Cor. 1).
+  εN·E‖·‖-private (Thm. 1, Cor. 2).
 * Alg. 2 ``GenerateNoisyBagOfWords``: map a bag of words to its embeddings,
   run Alg. 1, and map every noisy vector back to its nearest vocabulary word.
   This is εN·E_{d_S}-private for bags of size N (Thm. 4); decoding is
-  post-processing (Lemma 2).
+  post-processing (Lemma 3).
 """
 
 from __future__ import annotations
@@ -42,14 +42,14 @@ def generate_noisy_vector(v: np.ndarray | Sequence[float], epsilon: float, *,
 
 def generate_private_bag(X: np.ndarray | Sequence[Sequence[float]], epsilon: float, *,
                          rng: RandomState = None) -> np.ndarray:
-    """Alg. 1, ``GeneratePrivateBag(X, n, ε)``: noise every vector of the bag (Cor. 1).
+    """Alg. 1, ``GeneratePrivateBag(X, n, ε)``: noise every vector of the bag (Cor. 2).
 
     Parameters
     ----------
     X : (N, n) array-like
         A bag of N vectors in R^n (one row per occurrence).
     epsilon : float
-        Per-vector ε; the bag-level guarantee is εN·E‖·‖ (Cor. 1).
+        Per-vector ε; the bag-level guarantee is εN·E‖·‖ (Cor. 2).
 
     Returns
     -------
@@ -119,7 +119,7 @@ class EarthMoversPrivacy:
                 f"decoder={self.decoder.name!r})")
 
     def privatize_vectors(self, X: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
-        """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 1)."""
+        """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 2)."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.dim:
             raise ValueError(f"X must have shape (N, {self.dim}) to match the embedding "
@@ -133,7 +133,10 @@ class EarthMoversPrivacy:
         ``rng`` overrides the mechanism's generator for this call (used to give
         every document of a corpus its own noise stream).  Returns (N, n) float32.
         """
-        idx = np.asarray(indices, dtype=np.int64)
+        idx = np.asarray(indices)
+        if idx.size and idx.dtype.kind not in "iu":
+            raise TypeError(f"indices must be integers; got dtype {idx.dtype}")
+        idx = idx.astype(np.int64, copy=False)
         if idx.ndim != 1:
             raise ValueError(f"indices must be 1-D; got shape {idx.shape}")
         if idx.size == 0:

@@ -1,8 +1,8 @@
-"""n-dimensional Laplace noise (Def. 6, Lemma 3 and Thm. 2 of the paper).
+"""n-dimensional Laplace noise (Def. 5, Lemma 4 and Thm. 2 of the paper).
 
 The density ``Lap_n^ε(v) = c_n^ε · exp(−ε‖v‖)`` is sampled as ``r·u`` with the
-radius ``r ~ Gamma(n, scale 1/ε)`` (Def. 7) and the direction ``u`` uniform on
-the unit sphere ``B^n`` (Def. 8), drawn as a normalised standard normal vector
+radius ``r ~ Gamma(n, scale 1/ε)`` (Def. 6) and the direction ``u`` uniform on
+the unit sphere ``B^n`` (Def. 7), drawn as a normalised standard normal vector
 (Marsaglia 1972).  Adding it to a vector is ε‖·‖-private (Thm. 2).
 """
 
@@ -17,7 +17,7 @@ __all__ = ["laplace_noise", "uniform_sphere"]
 
 
 def uniform_sphere(n: int, *, size: int, rng: RandomState = None) -> np.ndarray:
-    """``size`` points drawn uniformly on the unit sphere ``B^n`` (Def. 8).
+    """``size`` points drawn uniformly on the unit sphere ``B^n`` (Def. 7).
 
     Returns
     -------
@@ -38,13 +38,13 @@ def uniform_sphere(n: int, *, size: int, rng: RandomState = None) -> np.ndarray:
 
 
 def laplace_noise(n: int, epsilon: float, *, size: int, rng: RandomState = None) -> np.ndarray:
-    """Draw ``size`` vectors from the n-dimensional Laplacian ``Lap_n^ε`` (Def. 6).
+    """Draw ``size`` vectors from the n-dimensional Laplacian ``Lap_n^ε`` (Def. 5).
 
     .. math::
 
         X = r\\,u,\\qquad r \\sim \\Gamma(n, 1/\\epsilon),\\quad u \\sim \\mathcal U(B^n)
 
-    (Lemma 3: this realises the density ``c_n^ε e^{−ε‖v‖}``; Thm. 2: adding it to
+    (Lemma 4: this realises the density ``c_n^ε e^{−ε‖v‖}``; Thm. 2: adding it to
     ``x`` is ε‖·‖-private).  One vectorised draw for the whole bag.
 
     Parameters
