@@ -1,7 +1,8 @@
 """The ``emprivacy`` command line: a thin layer over the library.
 
-Exit codes: 0 success; 2 usage errors and bad input (one line on stderr naming
-the problem); 130 interrupted.  Nothing of an input document's text is ever
+Exit codes: 0 success; 1 a distributed run failed (completed partitions are
+kept; re-run with ``--resume``); 2 usage errors and bad input (one line on stderr
+naming the problem); 130 interrupted.  Nothing of an input document's text is ever
 written to stderr.
 """
 
@@ -118,8 +119,9 @@ def _count_documents(inputs: list[str]) -> tuple[int, int, bool]:
 @app.command()
 def obfuscate(
     inputs: Annotated[list[str] | None, typer.Argument(
-        help="Text files, directories (every *.txt inside), '-' for stdin, or .jsonl files "
-        "({\"id\": ..., \"text\": ...} per line).", show_default=False)] = None,
+        help="Text files, directories (every *.txt inside), '-' for stdin, .jsonl files "
+        "({\"id\": ..., \"text\": ...} per line) or .parquet files (id and text columns).",
+        show_default=False)] = None,
     epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Per-word privacy "
                                                   "parameter ε (> 0).", show_default=False)
                        ] = None,
@@ -136,12 +138,25 @@ def obfuscate(
     fmt: Annotated[str | None, typer.Option("--format", "-f", help="bag: noisy words, one "
                                             "document per line; jsonl: one JSON record per "
                                             "document (default: jsonl for several documents, "
-                                            "a directory or JSONL; bag for one).",
+                                            "a directory or JSONL; bag for one); parquet: "
+                                            "a directory of Parquet files (default when "
+                                            "--output ends in .parquet).",
                                             show_default=False)] = None,
     decoder: Annotated[str, typer.Option("--decoder", help="exact or approximate nearest-word "
                                          "decoding (post-processing; same guarantee).")
                        ] = "exact",
     quiet: QuietOpt = False,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask "
+                                                  "cluster (tcp://host:8786); inputs, "
+                                                  "embeddings and --output must be on storage "
+                                                  "every worker can read.",
+                                                  show_default=False)] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Run on a local Dask "
+                                                "cluster of K worker processes.",
+                                                show_default=False)] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
+                                         "the same --output: complete partitions are kept.")
+                      ] = False,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -156,6 +171,12 @@ def obfuscate(
     if epsilon is None:
         _fail("missing option '--epsilon'")
     _check_epsilon(epsilon)
+    if _is_corpus_run(inputs, output, fmt, scheduler, workers, resume):
+        _obfuscate_corpus(inputs or [], epsilon=epsilon, embeddings=embeddings,
+                          vocab_size=vocab_size, size=size, seed=seed, output=output, fmt=fmt,
+                          decoder=decoder, scheduler=scheduler, workers=workers, resume=resume,
+                          quiet=quiet)
+        return
     if fmt is not None and fmt not in ("bag", "jsonl"):
         _fail(f"format must be one of 'bag', 'jsonl'; got {fmt!r}")
     if decoder not in ("exact", "approximate"):
@@ -199,6 +220,81 @@ def _with_progress(records: Iterator[dict[str, Any]], total: int, show: bool,
         for record in records:
             progress.advance(task)
             yield record
+
+
+def _is_corpus_run(inputs: list[str] | None, output: Path | None, fmt: str | None,
+                   scheduler: str | None, workers: int | None, resume: bool) -> bool:
+    """Whether ``obfuscate`` goes through :mod:`emprivacy.distributed`: a cluster,
+    ``--resume``, or Parquet input or output."""
+    if scheduler is not None or workers is not None or resume or fmt == "parquet":
+        return True
+    if output is not None and output.suffix.lower() == ".parquet":
+        return True
+    for item in inputs or []:
+        p = Path(item)
+        if p.suffix.lower() == ".parquet" or (p.is_dir() and not any(p.rglob("*.txt"))
+                                              and any(p.rglob("*.parquet"))):
+            return True
+    return False
+
+
+def _obfuscate_corpus(inputs: list[str], *, epsilon: float, embeddings: Path | None,
+                      vocab_size: int, size: int | None, seed: int | None,
+                      output: Path | None, fmt: str | None, decoder: str,
+                      scheduler: str | None, workers: int | None, resume: bool,
+                      quiet: bool) -> None:
+    """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
+
+    Every worker loads the embeddings itself from the same path (once per process).
+    """
+    import contextlib
+
+    from .distributed import CorpusRunError, MechanismSettings, dask_client, obfuscate_corpus
+
+    if output is None:
+        _fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
+              "files are written next to it)")
+    if scheduler is not None and workers is not None:
+        _fail("give either --scheduler or --workers, not both")
+    if decoder not in ("exact", "approximate"):
+        _fail(f"decoder must be one of 'exact', 'approximate'; got {decoder!r}")
+    console = _stderr()
+    settings = MechanismSettings(epsilon=epsilon, vocab_size=vocab_size, decoder=decoder,
+                                 embeddings=None if embeddings is None
+                                 else str(embeddings.absolute()))
+    if seed is not None and not quiet:
+        console.print("emprivacy: note: --seed makes the noise reproducible; do not use it "
+                      "for a real release")
+    cluster = (contextlib.nullcontext(None) if scheduler is None and workers is None
+               else dask_client(scheduler=scheduler, n_workers=workers))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    bar = Progress("[progress.description]{task.description}", BarColumn(),
+                   MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                   transient=True, disable=quiet)
+    try:
+        with cluster as client:
+            if client is not None and not quiet:
+                console.print(f"emprivacy: Dask dashboard: {client.dashboard_link}")
+            with bar:
+                task = bar.add_task("Obfuscating", total=None)
+                summary = obfuscate_corpus(
+                    inputs, output, mechanism=settings, client=client, size=size, seed=seed,
+                    format=fmt, resume=resume,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except CorpusRunError as exc:
+        console.print(f"emprivacy: error: {exc}")
+        raise typer.Exit(1) from None
+    if not quiet:
+        for doc_id in summary.skipped[:20]:
+            console.print(f"emprivacy: warning: document {doc_id!r} is empty after "
+                          "normalisation; skipped")
+        if len(summary.skipped) > 20:
+            console.print(f"emprivacy: warning: … and {len(summary.skipped) - 20} more")
+        console.print(f"emprivacy: wrote {summary.documents_written} document(s) to {output} "
+                      f"({summary.partitions_computed} partition(s) obfuscated"
+                      + (f", {summary.partitions_reused} kept" if summary.partitions_reused
+                         else "") + ")")
 
 
 @app.command()

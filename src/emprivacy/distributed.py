@@ -78,16 +78,19 @@ __all__ = [
     "MechanismSettings",
     "Partition",
     "dask_client",
+    "default_partition_bytes",
     "obfuscate_corpus",
     "plan_partitions",
     "read_partition",
 ]
 
-#: Default amount of input text per partition (bytes): about 170,000 words, i.e.
+#: Largest default amount of input per partition (bytes): about 170,000 words, i.e.
 #: tens of seconds of work for one core with 100k-word exact decoding.
 DEFAULT_PARTITION_BYTES = 1 << 20
+#: Smallest default partition (bytes), so that per-task overheads stay negligible.
+MIN_DEFAULT_PARTITION_BYTES = 1 << 16
 
-_FORMATS = ("jsonl", "bag", "text", "parquet")
+_FORMATS = ("jsonl", "bag", "parquet")
 _STATUS_DIR = "_status"
 _RUN_FILE = "_run.json"
 _MANIFEST = "_manifest.json"
@@ -331,12 +334,28 @@ def _plan_parquet(path: Path, partition_bytes: int) -> Iterator[tuple[int, int]]
         row += n
 
 
+def default_partition_bytes(total_bytes: int) -> int:
+    """The default partition size for ``total_bytes`` of input: 1/64 of it, within
+    [64 KiB, 1 MiB] — at least 64 tasks for a corpus of 4 MiB or more, so that the
+    work spreads over a few dozen workers; depends on the input only, so that a
+    resumed run finds the same partitions.
+
+    >>> default_partition_bytes(6_000_000), default_partition_bytes(10**10)
+    (93750, 1048576)
+    """
+    return min(DEFAULT_PARTITION_BYTES, max(MIN_DEFAULT_PARTITION_BYTES, total_bytes // 64))
+
+
 def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
-                    partition_bytes: int = DEFAULT_PARTITION_BYTES) -> list[Partition]:
+                    partition_bytes: int | None = None) -> list[Partition]:
     """Cut the inputs into partitions of about ``partition_bytes`` of input each.
 
+    ``partition_bytes=None`` uses :func:`default_partition_bytes` of the total
+    input size.
+
     Text files (one document each) are grouped in input order; JSONL files are
-    cut at line boundaries; Parquet files at row boundaries.  Documents keep the
+    cut at line boundaries; Parquet files at row boundaries.  Partitions refer
+    to files by absolute path, so that workers in another directory find them.  Documents keep the
     identifiers of the single-process reader (:func:`emprivacy.corpus.iter_documents`):
     the file path for a text file, the ``id`` field (or ``"<file name>:<line>"``)
     for JSONL, the ``id`` column (as a string) for Parquet.
@@ -344,7 +363,11 @@ def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
     The plan is deterministic: the same inputs (same sizes and modification
     times) give the same partitions, which is what ``resume`` relies on.
     """
-    partition_bytes = check_positive_int(partition_bytes, "partition_bytes")
+    if partition_bytes is not None:
+        partition_bytes = check_positive_int(partition_bytes, "partition_bytes")
+    files = list(_expand_inputs(inputs))
+    if partition_bytes is None:
+        partition_bytes = default_partition_bytes(sum(_file_stamp(f)[0] for _, f in files))
     parts: list[Partition] = []
     pending: list[tuple[str, str]] = []
     stamps: list[Any] = []
@@ -357,10 +380,10 @@ def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
                                    n_documents=len(pending), stamp=tuple(stamps)))
         pending, stamps, pending_bytes = [], [], 0
 
-    for kind, path in _expand_inputs(inputs):
+    for kind, path in files:
         if kind == "text":
             size, mtime = _file_stamp(path)
-            pending.append((str(path), str(path)))
+            pending.append((str(path), os.path.abspath(path)))  # id as given; read anywhere
             stamps.append([size, mtime])
             pending_bytes += size
             if pending_bytes >= partition_bytes:
@@ -370,11 +393,11 @@ def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
         stamp = _file_stamp(path)
         if kind == "jsonl":
             for start, stop, first, docs in _plan_jsonl(path, partition_bytes):
-                parts.append(Partition(len(parts), "jsonl", str(path), start, stop, first,
-                                       n_documents=docs, stamp=stamp))
+                parts.append(Partition(len(parts), "jsonl", os.path.abspath(path), start, stop,
+                                       first, n_documents=docs, stamp=stamp))
         else:
             for start, stop in _plan_parquet(path, partition_bytes):
-                parts.append(Partition(len(parts), "parquet", str(path), start, stop,
+                parts.append(Partition(len(parts), "parquet", os.path.abspath(path), start, stop,
                                        n_documents=stop - start, stamp=stamp))
     flush_text()
     return parts
@@ -680,8 +703,8 @@ def _prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
         raise ValueError(f"{str(parts_dir)!r} already holds an interrupted run; pass "
                          "resume=True (--resume) to continue it, or remove it")
     if busy and existing != run_info:
-        what = "other inputs" if existing and existing.get("plan") != run_info["plan"] else \
-            "other settings" if existing else "files that are not an emprivacy run"
+        what = ("other inputs" if existing and existing.get("plan") != run_info["plan"]
+                else "other settings" if existing else "files that are not an emprivacy run")
         raise ValueError(f"cannot resume: {str(parts_dir)!r} was written with {what}; use a "
                          "new output, or remove it to start again")
     (parts_dir / _STATUS_DIR).mkdir(parents=True, exist_ok=True)
@@ -700,7 +723,7 @@ def obfuscate_corpus(
     seed: int | None = None,
     format: str | None = None,
     resume: bool = False,
-    partition_bytes: int = DEFAULT_PARTITION_BYTES,
+    partition_bytes: int | None = None,
     retries: int = 2,
     obfuscator_options: Mapping[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -739,15 +762,16 @@ def obfuscate_corpus(
         Reproducible noise — **not for real releases**.  ``None``: a secret
         random run key, sent to the workers with the job (use TLS on an
         untrusted network) and never written to disk.
-    format : {"jsonl", "bag", "text", "parquet"}, optional
-        Output format (``"bag"``/``"text"``: one line per document, as the
+    format : {"jsonl", "bag", "parquet"}, optional
+        Output format (``"bag"``: the noisy words, one line per document, as the
         single-process command line).
     resume : bool
         Keep the partitions already complete in the output directory (verified by
         their SHA-256) and obfuscate only the others.  Resume with the same
         ``seed``: it is not stored and cannot be checked.
-    partition_bytes : int
-        About this much input per partition (and per task).
+    partition_bytes : int, optional
+        About this much input per partition (and per task); by default 1/64 of
+        the input, within [64 KiB, 1 MiB] (:func:`default_partition_bytes`).
     retries : int
         Dask re-runs a task that raised up to this many times; tasks of a worker
         that died are re-run by the scheduler (``distributed.scheduler.allowed-failures``).
@@ -801,7 +825,7 @@ def obfuscate_corpus(
         raise InputError("no input documents")
     plan_digest = _digest([p.descriptor() for p in plan])
     run_key = None if seed is not None else secrets.token_bytes(32)
-    job = _Job(mechanism, seed, run_key, size, options, kind, str(parts_dir))
+    job = _Job(mechanism, seed, run_key, size, options, kind, str(parts_dir.absolute()))
 
     with _Runner(client, job) as runner:
         probe = runner.probe()
@@ -1063,6 +1087,6 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None
         return
     n_workers = check_positive_int(n_workers, "n_workers")
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster, \
             Client(cluster) as client:
         yield client

@@ -1,0 +1,186 @@
+"""Scale-out benchmark: words per second, single process vs 1 and 2 local Dask workers.
+
+One synthetic corpus of about 1M words (JSONL, words drawn from the embedding
+vocabulary with a Zipf-like law), one seed, four runs measured side by side:
+
+* ``single-process``: :class:`emprivacy.obfuscation.Obfuscator` over
+  :func:`emprivacy.corpus.iter_documents`, writing JSONL — the path of
+  ``emprivacy obfuscate`` without ``--workers`` (BLAS may use every core);
+* ``partitioned, in-process``: :func:`emprivacy.distributed.obfuscate_corpus`
+  without a cluster (the cost of partition files, verification and merge);
+* ``dask, 1 worker`` and ``dask, 2 workers``: the same on a ``LocalCluster`` of
+  1 or 2 worker processes with one thread each (Dask limits each worker's BLAS to
+  one thread), every worker loading the embeddings itself.
+
+The Dask times include the workers loading the embeddings (once per worker per
+run) but not starting the cluster, which is reported apart.  The outputs of all
+runs must be identical (same seed); the script checks it.
+
+Usage::
+
+    python benchmarks/scale.py [--words 1000000] [--vocab-size 100000] [--epsilon 10]
+
+Prints a table and writes ``benchmarks/results/scale.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from emprivacy import EarthMoversPrivacy, load_embeddings
+from emprivacy.corpus import iter_documents
+from emprivacy.distributed import MechanismSettings, obfuscate_corpus
+from emprivacy.obfuscation import Obfuscator
+from emprivacy.outputs import atomic_output, format_record
+
+SEED = 12345
+WORDS_PER_DOCUMENT = 200
+
+
+def make_corpus(path: Path, words: tuple[str, ...], n_words: int, rng: np.random.Generator
+                ) -> tuple[int, int]:
+    """A JSONL corpus of ``n_words`` words from ``words`` (Zipf-like ranks); (docs, words)."""
+    ranks = np.arange(1, len(words) + 1, dtype=np.float64)
+    p = 1.0 / ranks
+    p /= p.sum()
+    n_docs = 0
+    written = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        while written < n_words:
+            n = min(int(rng.integers(WORDS_PER_DOCUMENT // 2, 3 * WORDS_PER_DOCUMENT // 2)),
+                    n_words - written)
+            idx = rng.choice(len(words), size=n, p=p)
+            fh.write(json.dumps({"id": f"doc{n_docs:06d}",
+                                 "text": " ".join(words[i] for i in idx)}) + "\n")
+            n_docs += 1
+            written += n
+    return n_docs, written
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_single(corpus: Path, out: Path, mech: EarthMoversPrivacy) -> float:
+    t = time.perf_counter()
+    obf = Obfuscator(mech, seed=SEED)
+    with atomic_output(out) as fh:
+        for record in obf.obfuscate(iter_documents([corpus])):
+            fh.write(format_record(record, "jsonl"))
+            fh.write("\n")
+    return time.perf_counter() - t
+
+
+def run_partitioned(corpus: Path, out: Path, mechanism, client=None) -> tuple[float, int]:
+    t = time.perf_counter()
+    summary = obfuscate_corpus([corpus], out, mechanism=mechanism, client=client, seed=SEED)
+    return time.perf_counter() - t, summary.partitions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--words", type=int, default=1_000_000)
+    parser.add_argument("--vocab-size", type=int, default=100_000)
+    parser.add_argument("--epsilon", type=float, default=10.0)
+    parser.add_argument("--output", type=Path,
+                        default=Path(__file__).parent / "results" / "scale.json")
+    args = parser.parse_args(argv)
+
+    from distributed import Client, LocalCluster
+
+    load_before = os.getloadavg()
+    emb = load_embeddings(vocab_size=args.vocab_size)
+    mech = EarthMoversPrivacy(emb, epsilon=args.epsilon)
+    settings = MechanismSettings(epsilon=args.epsilon, vocab_size=args.vocab_size)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="emprivacy-scale-") as tmp:
+        tmp_path = Path(tmp)
+        corpus = tmp_path / "corpus.jsonl"
+        n_docs, n_words = make_corpus(corpus, emb.words[:50_000], args.words,
+                                      np.random.default_rng(0))
+        print(f"corpus: {n_docs} documents, {n_words} words, "
+              f"{corpus.stat().st_size / 2**20:.1f} MiB; embeddings {emb.name} "
+              f"{len(emb)} words x {emb.dim}; epsilon {args.epsilon}", flush=True)
+
+        outputs = {}
+        seconds = run_single(corpus, tmp_path / "single.jsonl", mech)
+        outputs["single-process"] = tmp_path / "single.jsonl"
+        rows.append({"name": "single-process", "seconds": seconds, "partitions": None})
+        print(f"single-process: {seconds:.1f} s", flush=True)
+
+        seconds, parts = run_partitioned(corpus, tmp_path / "inproc.jsonl", mech)
+        outputs["partitioned, in-process"] = tmp_path / "inproc.jsonl"
+        rows.append({"name": "partitioned, in-process", "seconds": seconds,
+                     "partitions": parts})
+        print(f"partitioned, in-process: {seconds:.1f} s", flush=True)
+
+        for n_workers in (1, 2):
+            t = time.perf_counter()
+            with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                              dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster, \
+                    Client(cluster) as client:
+                startup = time.perf_counter() - t
+                out = tmp_path / f"dask{n_workers}.jsonl"
+                seconds, parts = run_partitioned(corpus, out, settings, client)
+            name = f"dask, {n_workers} worker{'s' if n_workers > 1 else ''}"
+            outputs[name] = out
+            rows.append({"name": name, "seconds": seconds, "partitions": parts,
+                         "cluster_startup_seconds": startup})
+            print(f"{name}: {seconds:.1f} s (cluster start {startup:.1f} s)", flush=True)
+
+        digests = {name: digest(path) for name, path in outputs.items()}
+        identical = len(set(digests.values())) == 1
+
+    for row in rows:
+        row["words_per_second"] = n_words / row["seconds"]
+    by = {r["name"]: r["words_per_second"] for r in rows}
+    ratios = {
+        "dask 1 worker / single-process": by["dask, 1 worker"] / by["single-process"],
+        "dask 2 workers / single-process": by["dask, 2 workers"] / by["single-process"],
+        "dask 2 workers / dask 1 worker": by["dask, 2 workers"] / by["dask, 1 worker"],
+        "partitioned in-process / single-process":
+            by["partitioned, in-process"] / by["single-process"],
+    }
+    load_after = os.getloadavg()
+    print()
+    print(f"{'run':<26} {'seconds':>8} {'words/s':>10} {'partitions':>10}")
+    for r in rows:
+        print(f"{r['name']:<26} {r['seconds']:>8.1f} {r['words_per_second']:>10.0f} "
+              f"{r['partitions'] if r['partitions'] is not None else '-':>10}")
+    for k, v in ratios.items():
+        print(f"{k}: {v:.2f}")
+    print(f"identical output in all runs: {identical}")
+    print(f"load average before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
+          f"on {os.cpu_count()} CPUs")
+    result = {
+        "benchmark": "scale",
+        "corpus": {"documents": n_docs, "words": n_words, "format": "jsonl"},
+        "embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},
+        "epsilon": args.epsilon,
+        "decoder": "exact",
+        "runs": rows,
+        "ratios": ratios,
+        "identical_output": identical,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                    "load_average_1min_before": load_before[0],
+                    "load_average_1min_after": load_after[0]},
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0 if identical else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,531 @@
+"""Tests of emprivacy.distributed: partitioning, exactly-once output, resume, Dask clusters.
+
+The reference for every output is the single-process path: the documents read by
+:func:`emprivacy.corpus.iter_documents` (or built directly from the Parquet rows)
+obfuscated by :class:`emprivacy.obfuscation.Obfuscator` with the same seed.  The
+cluster tests start a ``LocalCluster`` of 2 worker processes (one per module).
+Budget: about 40 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from emprivacy import EarthMoversPrivacy, Embeddings, load_embeddings
+from emprivacy.cli import main
+from emprivacy.corpus import Document, InputError, iter_documents
+from emprivacy.distributed import (
+    CorpusRunError,
+    MechanismSettings,
+    obfuscate_corpus,
+    plan_partitions,
+    read_partition,
+)
+from emprivacy.obfuscation import Obfuscator
+from emprivacy.outputs import format_record
+
+EPSILON = 10.0
+SEED = 20190401
+VOCAB = 20_000
+PART_BYTES = 2048  # ~10 documents per partition: a few dozen partitions
+
+
+# -- fixtures ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def emb20k() -> Embeddings:
+    return load_embeddings(vocab_size=VOCAB)
+
+
+@pytest.fixture(scope="module")
+def mech20k(emb20k: Embeddings) -> EarthMoversPrivacy:
+    return EarthMoversPrivacy(emb20k, epsilon=EPSILON)
+
+
+def _random_text(rng: np.random.Generator, words: tuple[str, ...]) -> str:
+    n = int(rng.integers(3, 40))
+    tokens = list(rng.choice(words[:3000], n))
+    if rng.random() < 0.3:  # some out-of-vocabulary words, dropped and counted
+        tokens.insert(int(rng.integers(0, n)), "qzxvbnm")
+    return " ".join(tokens).capitalize() + "."
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory, emb20k: Embeddings) -> dict:
+    """330 documents: 80 text files (one empty), 150 JSONL lines, 100 Parquet rows."""
+    root = tmp_path_factory.mktemp("corpus")
+    rng = np.random.default_rng(7)
+    texts = root / "texts"
+    (texts / "sub").mkdir(parents=True)
+    for i in range(80):
+        where = texts / "sub" if i % 3 == 0 else texts
+        body = "!!! 123 ..." if i == 41 else _random_text(rng, emb20k.words)
+        (where / f"doc{i:03d}.txt").write_text(body, encoding="utf-8")
+    lines = []
+    for i in range(150):
+        record: dict = {"text": _random_text(rng, emb20k.words)}
+        if i % 7:  # every 7th line has no id: "<file name>:<line>"
+            record["id"] = f"j{i}" if i % 2 else i + 10_000
+        lines.append(json.dumps(record))
+        if i % 37 == 0:
+            lines.append("   ")  # blank lines are skipped but counted in line numbers
+    jsonl = root / "docs.jsonl"
+    jsonl.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rows = [(20_000 + i, _random_text(rng, emb20k.words)) for i in range(100)]
+    parquet = root / "docs.parquet"
+    pq.write_table(pa.table({"id": [r[0] for r in rows], "text": [r[1] for r in rows]}),
+                   parquet, row_group_size=30)
+    docs = list(iter_documents([texts, jsonl])) + [Document(str(i), t) for i, t in rows]
+    return {"inputs": [str(texts), str(jsonl), str(parquet)], "docs": docs,
+            "empty_id": str(texts / "doc041.txt")}
+
+
+def _reference(mech: EarthMoversPrivacy, docs: list[Document], seed: int = SEED) -> list[dict]:
+    warned: list[str] = []
+    records = list(Obfuscator(mech, seed=seed, on_warning=warned.append).obfuscate(docs))
+    assert len(warned) == 1  # the one empty document
+    return records
+
+
+@pytest.fixture(scope="module")
+def reference(mech20k: EarthMoversPrivacy, corpus: dict) -> list[str]:
+    """The single-process output, one JSON line per document."""
+    return [format_record(r, "jsonl") for r in _reference(mech20k, corpus["docs"])]
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A local Dask cluster of 2 worker processes, 1 thread each; closed after the module."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as cluster, \
+            Client(cluster) as c:
+        yield c
+
+
+def _settings() -> MechanismSettings:
+    return MechanismSettings(epsilon=EPSILON, vocab_size=VOCAB)
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+# -- partitioning --------------------------------------------------------------------------
+def test_partitions_cover_every_document_in_order(corpus: dict) -> None:
+    parts = plan_partitions(corpus["inputs"], partition_bytes=PART_BYTES)
+    assert len(parts) > 10
+    assert [p.index for p in parts] == list(range(len(parts)))
+    got = [d for p in parts for d in read_partition(p)]
+    assert got == corpus["docs"]
+    assert sum(p.n_documents for p in parts) == len(corpus["docs"])
+    assert {p.kind for p in parts} == {"text", "jsonl", "parquet"}
+
+
+def test_one_partition_when_large(corpus: dict) -> None:
+    parts = plan_partitions([corpus["inputs"][1]], partition_bytes=1 << 30)
+    assert len(parts) == 1
+    assert read_partition(parts[0]) == list(iter_documents([corpus["inputs"][1]]))
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.one_of(
+    st.builds(lambda i, t: json.dumps({"id": i, "text": t}), st.integers(0, 10**6),
+              st.text(max_size=30)),
+    st.builds(lambda t: json.dumps({"text": t}, ensure_ascii=False), st.text(max_size=30)),
+    st.sampled_from(["", "  ", "\t", "\u00a0"])), max_size=30),
+    part_bytes=st.integers(1, 400), crlf=st.booleans())
+def test_jsonl_partitions_read_like_the_single_process_reader(tmp_path: Path, lines: list[str],
+                                                              part_bytes: int,
+                                                              crlf: bool) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(("\r\n" if crlf else "\n").join(lines).encode("utf-8"))
+    try:
+        expected = list(iter_documents([path]))
+    except InputError:  # duplicate ids: found at the end of a distributed run instead
+        return
+    parts = plan_partitions([path], partition_bytes=part_bytes)
+    assert [d for p in parts for d in read_partition(p)] == expected
+    assert sum(p.n_documents for p in parts) == len(expected)
+
+
+def test_parquet_input_needs_id_and_text_columns(tmp_path: Path) -> None:
+    pq.write_table(pa.table({"id": [1], "body": ["a"]}), tmp_path / "a.parquet")
+    with pytest.raises(InputError, match="has no 'text' column"):
+        plan_partitions([tmp_path / "a.parquet"])
+    pq.write_table(pa.table({"id": [1.5], "text": ["a"]}), tmp_path / "b.parquet")
+    with pytest.raises(InputError, match="'id' must hold strings or integers"):
+        plan_partitions([tmp_path / "b.parquet"])
+    pq.write_table(pa.table({"id": ["x", None], "text": ["a", "b"]}), tmp_path / "c.parquet")
+    (part,) = plan_partitions([tmp_path / "c.parquet"])
+    with pytest.raises(InputError, match=r"row 1: 'id' is null"):
+        read_partition(part)
+
+
+def test_directory_of_parquet_files(tmp_path: Path) -> None:
+    for k in range(2):
+        pq.write_table(pa.table({"id": [f"{k}a", f"{k}b"], "text": ["cat", "dog"]}),
+                       tmp_path / f"p{k}.parquet")
+    parts = plan_partitions([tmp_path])
+    assert [d.id for p in parts for d in read_partition(p)] == ["0a", "0b", "1a", "1b"]
+
+
+def test_bad_inputs_rejected(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="standard input cannot be partitioned"):
+        plan_partitions(["-"])
+    with pytest.raises(InputError, match="does not exist"):
+        plan_partitions([tmp_path / "nope.jsonl"])
+    with pytest.raises(InputError, match=r"holds no \*\.txt or \*\.parquet file"):
+        plan_partitions([tmp_path])
+    with pytest.raises(ValueError, match="partition_bytes must be"):
+        plan_partitions([tmp_path], partition_bytes=0)
+
+
+# -- in this process -----------------------------------------------------------------------
+def test_in_process_jsonl_matches_single_process(tmp_path: Path, corpus: dict,
+                                                  mech20k: EarthMoversPrivacy,
+                                                  reference: list[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                               partition_bytes=PART_BYTES)
+    assert _lines(out) == reference
+    assert summary.documents == len(corpus["docs"])
+    assert summary.documents_written == len(reference)
+    assert summary.skipped == (corpus["empty_id"],)
+    assert summary.words == sum(json.loads(r)["n_words"] for r in reference)
+    assert summary.partitions_computed == summary.partitions > 10
+    assert not (tmp_path / "out.jsonl.parts").exists()  # merged, then removed
+    # the seed matters: another seed gives another release
+    other = obfuscate_corpus(corpus["inputs"], tmp_path / "other.jsonl", mechanism=mech20k,
+                             seed=SEED + 1, partition_bytes=PART_BYTES)
+    assert other.documents_written == summary.documents_written
+    assert _lines(tmp_path / "other.jsonl") != reference
+
+
+def test_unseeded_run_is_consistent_and_not_reproducible(tmp_path: Path, corpus: dict,
+                                                          mech20k: EarthMoversPrivacy) -> None:
+    docs = corpus["inputs"][1:2]
+    runs = []
+    for k in range(2):
+        obfuscate_corpus(docs, tmp_path / f"u{k}.jsonl", mechanism=mech20k,
+                         partition_bytes=PART_BYTES)
+        runs.append([json.loads(line) for line in _lines(tmp_path / f"u{k}.jsonl")])
+    assert [r["id"] for r in runs[0]] == [r["id"] for r in runs[1]]
+    assert all(not r["seeded"] for r in runs[0])
+    assert [r["bag"] for r in runs[0]] != [r["bag"] for r in runs[1]]
+
+
+def test_bag_format_merges_like_the_command_line(tmp_path: Path, corpus: dict,
+                                                 mech20k: EarthMoversPrivacy,
+                                                 reference: list[str]) -> None:
+    out = tmp_path / "out.txt"
+    obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED, format="bag",
+                     partition_bytes=PART_BYTES)
+    assert _lines(out) == [" ".join(json.loads(r)["bag"]) for r in reference]
+
+
+def test_size_truncates_like_single_process(tmp_path: Path, corpus: dict,
+                                            mech20k: EarthMoversPrivacy) -> None:
+    docs = corpus["docs"][80:]
+    expected = [format_record(r, "jsonl") for r in
+                Obfuscator(mech20k, size=5, seed=SEED).obfuscate(docs)]
+    obfuscate_corpus(corpus["inputs"][1:], tmp_path / "n5.jsonl", mechanism=mech20k, size=5,
+                     seed=SEED, partition_bytes=PART_BYTES)
+    assert _lines(tmp_path / "n5.jsonl") == expected
+    assert {json.loads(x)["n_words"] for x in expected} <= set(range(1, 6))
+
+
+def test_in_process_parquet_matches_single_process(tmp_path: Path, corpus: dict,
+                                                    mech20k: EarthMoversPrivacy,
+                                                    reference: list[str]) -> None:
+    out = tmp_path / "out.parquet"
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                               partition_bytes=PART_BYTES)
+    assert summary.format == "parquet"
+    rows = ds.dataset(out, format="parquet").to_table().to_pylist()
+    assert [format_record(r, "jsonl") for r in rows] == reference
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert manifest["documents_written"] == len(reference)
+    assert manifest["skipped"] == [corpus["empty_id"]]
+    assert manifest["metadata"]["seeded"] is True
+    assert sum(p["records"] for p in manifest["partitions"]) == len(reference)
+    names = sorted(os.listdir(out))
+    files = sorted(p["file"] for p in manifest["partitions"] if p["file"])
+    assert names == ["_manifest.json", *files]
+
+
+def test_errors_match_the_single_process_path(tmp_path: Path, mech20k: EarthMoversPrivacy,
+                                              ) -> None:
+    oov = tmp_path / "oov.jsonl"
+    oov.write_text('{"id": "a", "text": "cat"}\n{"id": "b", "text": "qzxvbnm qzxvbnm"}\n')
+    with pytest.raises(InputError) as single:
+        list(Obfuscator(mech20k, seed=1).obfuscate(iter_documents([oov])))
+    with pytest.raises(InputError) as dist:
+        obfuscate_corpus([oov], tmp_path / "o.jsonl", mechanism=mech20k, seed=1)
+    assert str(dist.value) == str(single.value) == \
+        "document 'b' has no word in the vocabulary of 'glove-6b-50d'"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text('{"text": "!!"}\n{"text": "..."}\n')
+    with pytest.raises(InputError, match="every input document is empty"):
+        obfuscate_corpus([empty], tmp_path / "e.jsonl", mechanism=mech20k, partition_bytes=1)
+    # the same id in two partitions: found when the output is verified, nothing published
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text('{"id": "x", "text": "cat"}\n{"id": "x", "text": "dog"}\n')
+    with pytest.raises(InputError, match="duplicate document id 'x'; ids must be unique"):
+        obfuscate_corpus([dup], tmp_path / "d.jsonl", mechanism=mech20k, partition_bytes=1)
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+def test_bad_parameters_rejected(tmp_path: Path, corpus: dict,
+                                 mech20k: EarthMoversPrivacy) -> None:
+    inputs = corpus["inputs"][1:2]
+    with pytest.raises(TypeError, match="mechanism must be an EarthMoversPrivacy or a "
+                                        "MechanismSettings; got str"):
+        obfuscate_corpus(inputs, tmp_path / "o", mechanism="exact")
+    with pytest.raises(ValueError, match="format must be one of"):
+        obfuscate_corpus(inputs, tmp_path / "o", mechanism=mech20k, format="csv")
+    with pytest.raises(TypeError, match=r"client must be a distributed\.Client"):
+        obfuscate_corpus(inputs, tmp_path / "o", mechanism=mech20k, client="tcp://x:1")
+    with pytest.raises(ValueError, match="is a directory; give a file name"):
+        obfuscate_corpus(inputs, tmp_path, mechanism=mech20k)
+    with pytest.raises(ValueError, match=r"epsilon must be a finite number > 0; got -1\.0"):
+        MechanismSettings(epsilon=-1.0)
+    with pytest.raises(ValueError, match="decoder must be one of"):
+        MechanismSettings(epsilon=1.0, decoder="fast")
+    with pytest.raises(InputError, match="no input documents"):
+        obfuscate_corpus([], tmp_path / "o", mechanism=mech20k)
+
+
+# -- resume --------------------------------------------------------------------------------
+class Interrupted(Exception):
+    pass
+
+
+def _interrupt_after(n_partitions: int):
+    """A progress callback that stops the run once ``n_partitions`` are complete."""
+    calls = []
+
+    def progress(done: int, total: int) -> None:
+        calls.append(done)  # the first call reports what was done before the run
+        if len(calls) > n_partitions:
+            raise Interrupted
+
+    return progress
+
+
+def _status_files(parts_dir: Path) -> dict[str, tuple[int, int]]:
+    """name -> (inode, mtime_ns) of every completed partition's data file."""
+    out = {}
+    for f in sorted((parts_dir / "_status").glob("part-*.json")):
+        status = json.loads(f.read_text())
+        if status["file"]:
+            st = (parts_dir / status["file"]).stat()
+            out[status["file"]] = (st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: dict,
+                                                       mech20k: EarthMoversPrivacy,
+                                                       reference: list[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    parts_dir = tmp_path / "out.jsonl.parts"
+    with pytest.raises(Interrupted):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES, progress=_interrupt_after(6))
+    assert not out.exists()
+    before = _status_files(parts_dir)
+    assert len(before) == 6
+    # a damaged partition file is not trusted: it is obfuscated again
+    damaged = sorted(before)[0]
+    (parts_dir / damaged).write_bytes(b"garbage\n")
+    with pytest.raises(ValueError, match="already holds an interrupted run; pass resume=True"):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES)
+    with pytest.raises(ValueError, match=r"cannot resume: .* was written with other settings"):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED, size=3,
+                         partition_bytes=PART_BYTES, resume=True)
+    with pytest.raises(ValueError, match=r"cannot resume: .* was written with other inputs"):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES * 2, resume=True)
+    after: dict[str, tuple[int, int]] = {}
+
+    def snapshot(done: int, total: int) -> None:
+        if not after:
+            after.update(_status_files(parts_dir))
+
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                               partition_bytes=PART_BYTES, resume=True, progress=snapshot)
+    assert summary.partitions_reused == 5
+    assert summary.partitions_computed == summary.partitions - 5
+    kept = {k: v for k, v in before.items() if k != damaged}
+    assert {k: after[k] for k in kept} == kept  # untouched: not written again
+    assert _lines(out) == reference
+    with pytest.raises(ValueError, match="nothing to resume"):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES, resume=True)
+
+
+def test_resume_of_a_completed_parquet_run_does_nothing(tmp_path: Path, corpus: dict,
+                                                        mech20k: EarthMoversPrivacy) -> None:
+    out = tmp_path / "out.parquet"
+    first = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                             partition_bytes=PART_BYTES)
+    stamp = (out / "_manifest.json").stat().st_mtime_ns
+    again = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                             partition_bytes=PART_BYTES, resume=True)
+    assert again.partitions_computed == 0
+    assert again.documents_written == first.documents_written
+    assert (out / "_manifest.json").stat().st_mtime_ns == stamp
+    with pytest.raises(ValueError, match="already holds a completed run"):
+        obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES)
+
+
+def test_a_data_file_changed_after_its_task_fails_the_run(tmp_path: Path, corpus: dict,
+                                                          mech20k: EarthMoversPrivacy) -> None:
+    out = tmp_path / "out.parquet"
+
+    def tamper(done: int, total: int) -> None:
+        if done == total:  # every partition written, not yet verified
+            victim = sorted(out.glob("part-*.parquet"))[1]
+            victim.write_bytes(victim.read_bytes()[:-8] + b"tampered")
+
+    with pytest.raises(CorpusRunError, match="does not match its status"):
+        obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                         partition_bytes=PART_BYTES, progress=tamper)
+    assert not (out / "_manifest.json").exists()
+    summary = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                               partition_bytes=PART_BYTES, resume=True)
+    assert summary.partitions_computed == 1
+
+
+# -- on a cluster of 2 worker processes ----------------------------------------------------
+def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corpus: dict,
+                                                    reference: list[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
+                               seed=SEED, partition_bytes=PART_BYTES)
+    assert _lines(out) == reference
+    assert summary.skipped == (corpus["empty_id"],)
+    assert summary.metadata["embeddings"] == {"name": "glove-6b-50d", "vocab_size": VOCAB}
+    # the embeddings were loaded on the workers, and their cache freed at the end
+    from emprivacy import distributed
+
+    assert client.run(lambda: len(distributed._CACHE)) == dict.fromkeys(
+        client.scheduler_info()["workers"], 0)
+
+
+def test_cluster_scattered_mechanism_to_parquet(tmp_path: Path, client, corpus: dict,
+                                                mech20k: EarthMoversPrivacy,
+                                                reference: list[str]) -> None:
+    out = tmp_path / "out.parquet"
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, client=client,
+                               seed=SEED, partition_bytes=PART_BYTES)
+    assert summary.documents_written == len(reference)
+    rows = pq.read_table(out).to_pylist()
+    assert [format_record(r, "jsonl") for r in rows] == reference
+
+
+def test_cluster_input_error_is_reported(tmp_path: Path, client,
+                                         mech20k: EarthMoversPrivacy) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "text": "cat"}\nnot json\n')
+    with pytest.raises(InputError, match=r"bad\.jsonl:2: not a valid JSON object"):
+        obfuscate_corpus([bad], tmp_path / "o.jsonl", mechanism=_settings(), client=client)
+
+
+def _wait_idle(client, timeout: float = 30.0) -> None:
+    """Until no worker executes a task (cancelled tasks finish on their worker)."""
+    deadline = time.monotonic() + timeout
+    while any(client.run(lambda dask_worker: dask_worker.state.executing_count).values()):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_cluster_resume_after_interrupted_run(tmp_path: Path, client, corpus: dict,
+                                              reference: list[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    parts_dir = tmp_path / "out.jsonl.parts"
+    with pytest.raises(Interrupted):
+        obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
+                         seed=SEED, partition_bytes=PART_BYTES, progress=_interrupt_after(4))
+    _wait_idle(client)
+    before = _status_files(parts_dir)
+    n_parts = len(plan_partitions(corpus["inputs"], partition_bytes=PART_BYTES))
+    assert 3 <= len(before) < n_parts
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
+                               seed=SEED, partition_bytes=PART_BYTES, resume=True)
+    assert summary.partitions_reused >= len(before)
+    assert summary.partitions_reused + summary.partitions_computed == n_parts
+    assert summary.partitions_computed > 0
+    assert _lines(out) == reference
+
+
+def _task_transitions(client) -> list[tuple[str, str, str, float]]:
+    """(key, from, to, time) of the scheduler's transitions of partition tasks."""
+    return client.run_on_scheduler(lambda dask_scheduler: [
+        (str(t[0]), t[1], t[2], t[-1]) for t in dask_scheduler.transition_log
+        if str(t[0]).startswith("emprivacy-part")])
+
+
+def test_cluster_exactly_once_after_a_worker_is_killed(tmp_path: Path, client, corpus: dict,
+                                                       reference: list[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    killed: list[int] = []
+
+    def kill_a_busy_worker(done: int, total: int) -> None:
+        if killed or done == 0:
+            return
+        busy = [w for w, keys in client.processing().items() if keys]
+        pids = client.run(os.getpid)
+        pid = pids[busy[0] if busy else next(iter(pids))]
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    seen_before = set(_task_transitions(client))
+    summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
+                               seed=SEED, partition_bytes=PART_BYTES, progress=kill_a_busy_worker)
+    assert killed
+    lost = [t for t in _task_transitions(client) if t not in seen_before
+            and t[1:3] == ("processing", "released")]
+    assert lost  # at least one task died with its worker, and was run again
+    client.wait_for_workers(2, timeout=60)
+    assert killed[0] not in client.run(os.getpid).values()  # the nanny started a new one
+    assert summary.partitions_computed == summary.partitions
+    lines = _lines(out)
+    ids = [json.loads(line)["id"] for line in lines]
+    assert len(ids) == len(set(ids)) == len(reference)
+    assert lines == reference
+
+
+# -- command line --------------------------------------------------------------------------
+def test_cli_workers_and_parquet(tmp_path: Path, corpus: dict, reference: list[str],
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["-e", str(EPSILON), "--vocab-size", str(VOCAB), "--seed", str(SEED), "-q"]
+    out = tmp_path / "out.jsonl"
+    assert main(["obfuscate", *corpus["inputs"], *common, "--workers", "2", "-o",
+                 str(out)]) == 0
+    assert _lines(out) == reference
+    pout = tmp_path / "out.parquet"
+    assert main(["obfuscate", *corpus["inputs"], *common, "-o", str(pout)]) == 0
+    rows = pq.read_table(pout).to_pylist()
+    assert [format_record(r, "jsonl") for r in rows] == reference
+    assert main(["obfuscate", *corpus["inputs"], *common, "-o", str(pout)]) == 2
+    assert "already holds a completed run" in capsys.readouterr().err
+    assert main(["obfuscate", *corpus["inputs"], *common, "-o", str(pout), "--resume"]) == 0
+    assert main(["obfuscate", *corpus["inputs"], *common, "--workers", "2"]) == 2
+    assert "--output" in capsys.readouterr().err
