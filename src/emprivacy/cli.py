@@ -446,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         if rv == 130:  # typer turns KeyboardInterrupt into Exit(130) and returns its code
             print("emprivacy: interrupted", file=sys.stderr)
             return 130
+        if isinstance(rv, int):  # a command's typer.Exit(code) is returned here, not raised
+            return rv
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:
