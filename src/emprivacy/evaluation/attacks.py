@@ -289,25 +289,46 @@ class KoppelAttribution:
         self.known_ = self._matrix(texts)
         return self
 
-    def _masks(self, gen: np.random.Generator) -> np.ndarray:
+    def masks(self, *, rng: RandomState = None) -> np.ndarray:
+        """Random feature subsets: an (iterations, n_features) bool array, each row keeping
+        ``floor(feature_fraction · n_features)`` features (at least 1)."""
+        self._check_fitted()
+        gen = check_random_state(rng)
         F = len(self.features_)
         keep = max(1, int(F * self.feature_fraction))
         base = np.zeros((self.iterations, F), dtype=bool)
         base[:, :keep] = True
         return gen.permuted(base, axis=1)
 
-    def wins(self, snippets: Sequence[str], *, rng: RandomState = None) -> np.ndarray:
-        """Number of rounds won by each candidate: an (m, k) int array, rows sum to iterations."""
+    def _check_fitted(self) -> None:
         if not hasattr(self, "known_"):
-            raise RuntimeError("call fit() before predict()")
+            raise RuntimeError("call fit() before using the attack")
+
+    def similarities(self, snippets: Sequence[str], masks: np.ndarray) -> np.ndarray:
+        """Similarity of every snippet to every known text on every feature subset.
+
+        Parameters
+        ----------
+        snippets : sequence of m str
+        masks : (I, n_features) bool array
+            One feature subset per row (see :meth:`masks`).
+
+        Returns
+        -------
+        (m, k, I) float64 array
+        """
+        self._check_fitted()
         if isinstance(snippets, str):
             raise TypeError("snippets must be a sequence of str, not a single str")
-        gen = check_random_state(rng)
+        masks = np.asarray(masks, dtype=bool)
+        if masks.ndim != 2 or masks.shape[1] != len(self.features_):
+            raise ValueError(f"masks must have shape (iterations, {len(self.features_)}); got "
+                             f"{masks.shape}")
         S = self._matrix(list(snippets))
         T = self.known_
-        M = self._masks(gen).T.astype(np.float64)  # (F, I)
+        M = masks.T.astype(np.float64)  # (F, I)
         k = T.shape[0]
-        out = np.zeros((S.shape[0], k), dtype=np.int64)
+        out = np.zeros((S.shape[0], k, M.shape[1]))
         if self.similarity == "cosine":
             t_norm = np.sqrt(T.power(2) @ M)  # (k, I)
             s_norm = np.sqrt(S.power(2) @ M)  # (m, I)
@@ -317,16 +338,22 @@ class KoppelAttribution:
         for j in range(S.shape[0]):
             s = S.getrow(j)
             if self.similarity == "cosine":
-                num = T.multiply(s).tocsr() @ M  # (k, I)
+                num = T.multiply(s).tocsr() @ M  # (k, I): Σ_f∈F x_f y_f
                 den = t_norm * s_norm[j]
             else:
-                rep = sp.vstack([s] * k, format="csr")
-                num = T.minimum(rep) @ M
-                den = t_sum + s_sum[j] - num
-            sim = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
-            winners = np.argmax(sim, axis=0)  # (I,)
-            out[j] = np.bincount(winners, minlength=k)
+                num = T.minimum(sp.vstack([s] * k, format="csr")) @ M  # Σ min
+                den = t_sum + s_sum[j] - num  # Σ max = Σ x + Σ y − Σ min
+            np.divide(num, den, out=out[j], where=den > 0)
         return out
+
+    def wins(self, snippets: Sequence[str], *, rng: RandomState = None) -> np.ndarray:
+        """Number of rounds won by each candidate: an (m, k) int array, rows sum to iterations."""
+        self._check_fitted()
+        sims = self.similarities(snippets, self.masks(rng=rng))
+        k = sims.shape[1]
+        winners = np.argmax(sims, axis=1)  # (m, I): first maximum on ties
+        return np.stack([np.bincount(w, minlength=k) for w in winners]) if len(winners) else \
+            np.zeros((0, k), dtype=np.int64)
 
     def predict(self, snippets: Sequence[str], *, rng: RandomState = None) -> list[str]:
         """The author with most won rounds, for each snippet."""

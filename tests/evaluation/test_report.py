@@ -1,0 +1,128 @@
+"""The report files exist and hold exactly the numbers the runner computed."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+from emprivacy.evaluation.experiment import ATTACKS
+from emprivacy.evaluation.report import REPORT_FILES, format_table3, write_report
+
+
+@pytest.fixture(scope="module")
+def report(synth_result, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "results"
+    paths = write_report(synth_result, out, command="emprivacy evaluate --seed 7")
+    return out, paths
+
+
+def test_all_files_written_and_nothing_else(report):
+    out, paths = report
+    assert sorted(paths) == sorted(REPORT_FILES)
+    assert sorted(p.name for p in out.iterdir()) == sorted(REPORT_FILES)  # no temp leftovers
+    assert all(p.stat().st_size > 0 for p in paths.values())
+
+
+def test_table3_csv_holds_the_runner_means_and_sds(report, synth_result):
+    out, _ = report
+    (s,) = synth_result.sets
+    with open(out / "table3.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["epsilon"] for r in rows] == ["none", "0.005", "chance"]
+    mean, sd = s.mean(), s.sd()
+    for i in range(2):
+        for a, name in enumerate(ATTACKS):
+            assert float(rows[i][f"6-author {name} mean"]) == mean[i, a]
+            assert float(rows[i][f"6-author {name} sd"]) == pytest.approx(sd[i, a], abs=0)
+    assert float(rows[2]["6-author SRauth mean"]) == 1.0
+    assert float(rows[2]["6-author DRtopic mean"]) == 3.0
+
+
+def test_trials_csv_holds_every_count(report, synth_result):
+    out, _ = report
+    (s,) = synth_result.sets
+    with open(out / "trials.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == s.correct.size
+    labels = {"none": 0, "0.005": 1}
+    for r in rows:
+        e, t, a = labels[r["epsilon"]], int(r["trial"]) - 1, ATTACKS.index(r["attack"])
+        assert int(r["correct"]) == s.correct[e, t, a] and r["out_of"] == "6"
+
+
+def test_table3_markdown_shows_mean_sd_chance_and_command(report, synth_result):
+    out, _ = report
+    (s,) = synth_result.sets
+    text = (out / "table3.md").read_text()
+    assert "| ε | SRauth | SRtopic | DRauth | DRtopic |" in text
+    row = f"| none | {s.mean()[0, 0]:.1f} ± {s.sd()[0, 0]:.1f} | "
+    assert row in text
+    noisy = " | ".join(f"{m:.1f} ± {d:.1f}" for m, d in zip(s.mean()[1], s.sd()[1], strict=True))
+    assert f"| 0.005 | {noisy} |" in text
+    assert "| chance | 1 | 3 | 1 | 3 |" in text
+    assert f"N = {s.N} words" in text
+    assert "Made by: `emprivacy evaluate --seed 7`" in text
+    assert format_table3(synth_result) in text
+
+
+def test_run_json_is_the_result(report, synth_result):
+    out, _ = report
+    data = json.loads((out / "run.json").read_text())
+    expected = json.loads(json.dumps(synth_result.to_dict()))
+    assert data["command"] == "emprivacy evaluate --seed 7"
+    del data["command"]
+    assert data == expected
+    s = synth_result.sets[0]
+    assert data["sets"][0]["correct"]["0.005"]["DRauth"] == s.correct[1, :, 2].tolist()
+
+
+def test_appendix_b_tables(report, synth_result):
+    out, _ = report
+    (s,) = synth_result.sets
+    text = (out / "appendix_b.md").read_text()
+    first = s.nearest[0]
+    nb = first["neighbours"][0]
+    assert f"| {first['doc_id']} ({first['author']}) | 1 | {nb['distance']:.3f} | " in text
+    assert len(first["neighbours"]) == 3
+    assert [n["distance"] for n in first["neighbours"]] == sorted(
+        n["distance"] for n in first["neighbours"])
+    for row in s.sample["rows"]:
+        assert f"| {row['epsilon']} | " + " | ".join(w for w, _ in row["words"]) in text
+
+
+def test_plot_is_a_png_with_one_panel_per_set(report):
+    import matplotlib.image
+
+    out, _ = report
+    assert (out / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    img = matplotlib.image.imread(out / "accuracy.png")
+    assert img.ndim == 3 and img.shape[1] > img.shape[0] > 100
+
+
+def test_sd_is_blank_for_a_single_trial(synth_result, tmp_path):
+    import copy
+
+    one = copy.deepcopy(synth_result)
+    one.sets[0].correct = one.sets[0].correct[:, :1]
+    assert np.isnan(one.sets[0].sd()).all()
+    write_report(one, tmp_path)
+    with open(tmp_path / "table3.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows[0]["6-author SRauth sd"] == ""
+    assert "± nan" not in (tmp_path / "table3.md").read_text()
+    assert json.loads((tmp_path / "run.json").read_text())["sets"][0]["sd"]["none"][
+        "SRauth"] is None
+    assert not math.isnan(float(rows[0]["6-author SRauth mean"]))
+
+
+def test_write_report_errors(synth_result, tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(ValueError, match="exists and is not a directory"):
+        write_report(synth_result, f)
+    with pytest.raises(TypeError, match="result must be an ExperimentResult"):
+        write_report({}, tmp_path)
