@@ -308,6 +308,12 @@ def test_bad_parameters_rejected(tmp_path: Path, corpus: dict,
         MechanismSettings(epsilon=1.0, decoder="fast")
     with pytest.raises(InputError, match="no input documents"):
         obfuscate_corpus([], tmp_path / "o", mechanism=mech20k)
+    mine = tmp_path / "mine.parquet"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("someone else's file")
+    with pytest.raises(ValueError, match="is not empty and holds no interrupted run"):
+        obfuscate_corpus(inputs, mine, mechanism=mech20k, resume=True)
+    assert os.listdir(mine) == ["notes.txt"]
 
 
 # -- resume --------------------------------------------------------------------------------

@@ -699,12 +699,14 @@ def _prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
         raise ValueError(f"output directory {str(parts_dir.parent)!r} does not exist")
     existing = _read_json(parts_dir / _RUN_FILE)
     busy = parts_dir.is_dir() and any(parts_dir.iterdir())
+    if busy and existing is None:
+        raise ValueError(f"output directory {str(parts_dir)!r} is not empty and holds no "
+                         "interrupted run; choose a new or empty directory")
     if busy and not resume:
         raise ValueError(f"{str(parts_dir)!r} already holds an interrupted run; pass "
                          "resume=True (--resume) to continue it, or remove it")
     if busy and existing != run_info:
-        what = ("other inputs" if existing and existing.get("plan") != run_info["plan"]
-                else "other settings" if existing else "files that are not an emprivacy run")
+        what = "other inputs" if existing.get("plan") != run_info["plan"] else "other settings"
         raise ValueError(f"cannot resume: {str(parts_dir)!r} was written with {what}; use a "
                          "new output, or remove it to start again")
     (parts_dir / _STATUS_DIR).mkdir(parents=True, exist_ok=True)
