@@ -535,3 +535,19 @@ def test_cli_workers_and_parquet(tmp_path: Path, corpus: dict, reference: list[s
     assert main(["obfuscate", *corpus["inputs"], *common, "-o", str(pout), "--resume"]) == 0
     assert main(["obfuscate", *corpus["inputs"], *common, "--workers", "2"]) == 2
     assert "--output" in capsys.readouterr().err
+
+
+def test_cli_scheduler_address(tmp_path: Path, client, corpus: dict, reference: list[str],
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    address = client.scheduler.address
+    assert main(["obfuscate", *corpus["inputs"], "-e", str(EPSILON), "--vocab-size",
+                 str(VOCAB), "--seed", str(SEED), "--scheduler", address, "-o", str(out)]) == 0
+    assert _lines(out) == reference
+    err = capsys.readouterr().err
+    assert "Dask dashboard: http" in err
+    assert f"warning: document {corpus['empty_id']!r} is empty" in err
+    assert f"wrote {len(reference)} document(s)" in err
+    assert main(["obfuscate", *corpus["inputs"], "-e", "1", "--scheduler", address,
+                 "--workers", "2", "-o", str(out)]) == 2
+    assert "not both" in capsys.readouterr().err
