@@ -17,6 +17,7 @@ author sets depend on ``selection_seed`` alone, so they stay fixed across runs.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import platform
@@ -25,7 +26,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -202,6 +203,7 @@ class SetResult:
     nearest: list[dict[str, Any]]
     sample: dict[str, Any]
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def chance(self) -> dict[str, float]:
@@ -410,6 +412,16 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
              embeddings: Embeddings, decoder: ExactDecoder, run_key: bytes, vec_path: Path,
              step: Callable[[str], None]) -> SetResult:
     t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def _clock(phase: str) -> Iterator[None]:  # accumulates wall time per phase
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            timings[phase] = timings.get(phase, 0.0) + time.perf_counter() - start
+
     K = len(p)
     name = f"set-{K}"
     texts_str = [" ".join(t) for t in p.texts]
@@ -417,7 +429,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                                iterations=config.koppel_iterations,
                                feature_fraction=config.koppel_feature_fraction,
                                similarity=config.similarity).fit(texts_str, p.authors)
-    clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
+    with _clock("earth_movers_distances"):
+        clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
 
     # topic classifier data: texts holding no snippet of this set, as chunks of N words
     pool = training_pool(corpus, corpus_set, known_fraction=config.known_fraction)
@@ -439,8 +452,9 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             (val_y if h else train_y).extend([topic] * len(chunks))
         clf = FastTextTopicClassifier(embeddings=embeddings, epoch=config.fasttext_epoch,
                                       lr=config.fasttext_lr, pretrained_path=vec_path)
-        clf.fit(train_x, train_y, rng=ft_gen)
-        validation.append(clf.score(val_x, val_y))
+        with _clock("fasttext_training"):
+            clf.fit(train_x, train_y, rng=ft_gen)
+            validation.append(clf.score(val_x, val_y))
         fasttext_docs = {"train_documents": int((~held).sum()),
                          "validation_documents": int(held.sum()),
                          "train_chunks": len(train_x), "validation_chunks": len(val_x),
@@ -455,8 +469,11 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                 mech = EarthMoversPrivacy(
                     embeddings, epsilon=eps, decoder=decoder,
                     rng=document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
-                snippets, _ = _obfuscate(p, mech, embeddings)
-                D = earth_movers_distances(snippets, p.texts, embeddings, n_jobs=config.n_jobs)
+                with _clock("mechanism"):
+                    snippets, _ = _obfuscate(p, mech, embeddings)
+                with _clock("earth_movers_distances"):
+                    D = earth_movers_distances(snippets, p.texts, embeddings,
+                                               n_jobs=config.n_jobs)
             if t == 0:
                 sample_rows.append({"epsilon": label, "words": [
                     [w, w not in embeddings] for w in snippets[0][:config.app_b_words]]})
@@ -466,10 +483,13 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                                       p.topics)
             step(f"{where} · SRtopic")
             k_gen = document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/koppel")
-            pred = koppel.predict([" ".join(s) for s in snippets], rng=k_gen)
+            with _clock("koppel"):
+                pred = koppel.predict([" ".join(s) for s in snippets], rng=k_gen)
             correct[e, t, 2] = _count(pred, p.authors)
             step(f"{where} · DRauth")
-            correct[e, t, 3] = _count(clf.predict(snippets), p.topics)
+            with _clock("fasttext_prediction"):
+                topic_pred = clf.predict(snippets)
+            correct[e, t, 3] = _count(topic_pred, p.topics)
             step(f"{where} · DRtopic")
 
     # App. B: nearest known texts of sample (unmodified) snippets
@@ -487,4 +507,5 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         fasttext_docs=fasttext_docs, nearest=nearest,
         sample={"doc_id": p.doc_ids[0], "author": p.authors[0], "trial": 1,
                 "rows": sample_rows},
-        seconds=round(time.perf_counter() - t0, 1))
+        seconds=round(time.perf_counter() - t0, 1),
+        timings={k: round(v, 2) for k, v in sorted(timings.items())})
