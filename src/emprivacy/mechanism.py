@@ -179,6 +179,26 @@ class EarthMoversPrivacy:
         vocab = self.embeddings.words
         return [vocab[i] for i in out]
 
+    def privatize_text(self, text: str, *, oov: str = "placeholder",
+                       perturb_stopwords: bool = False, rng: RandomState = None) -> str:
+        """Readable output: every perturbed word replaced in place, the layout kept.
+
+        Alg. 2 applied position by position; for two texts with the same layout
+        whose perturbed words are x₁…x_M and x'₁…x'_M, output probabilities differ
+        by at most ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (the Manhattan lift of §3).  Numbers,
+        URLs and e-mail addresses always become placeholders; ``oov`` is
+        ``"placeholder"``, ``"drop"`` or ``"keep"`` (which raises a
+        :class:`~emprivacy.exceptions.PrivacyLeakWarning`).  See
+        :func:`emprivacy.readable.privatize_text`.
+
+        >>> emb = Embeddings(["cat", "dog", "car"], [[0, 0], [1, 0], [9, 9]], name="toy")
+        >>> EarthMoversPrivacy(emb, epsilon=1e6).privatize_text("The CAT, the Car; 3 cats!")
+        'The CAT, the Car; [NUM] [UNK]!'
+        """
+        from .readable import privatize_text
+
+        return privatize_text(self, text, oov=oov, perturb_stopwords=perturb_stopwords, rng=rng)
+
 
 def generate_noisy_bag_of_words(bag: Sequence[str], epsilon: float, embeddings: Embeddings, *,
                                 rng: RandomState = None) -> list[str]:

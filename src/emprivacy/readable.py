@@ -1,0 +1,312 @@
+"""Readable text: Alg. 2 applied word by word, in place (text mode).
+
+The paper releases a noisy *bag* of words and names readable output as its next
+step (§8).  Text mode keeps the document's layout and replaces every
+in-vocabulary content word, position by position, with the nearest word to its
+noisy embedding (Alg. 2 on one word at a time); whitespace, punctuation and line
+breaks stay where they were, and the capitalisation pattern of the original
+token (``Title``, ``UPPER`` or ``lower``) is applied to its replacement.
+
+What is released besides the noisy words — the *layout* — is: the characters
+between tokens (whitespace, punctuation, symbols; never a letter or a digit),
+the stopwords (kept by default: they carry no topic, but they do carry style;
+``perturb_stopwords=True`` sends them through the mechanism too), the
+capitalisation pattern and apostrophe style of each perturbed word, and a
+placeholder where a number, URL, e-mail address or out-of-vocabulary word was.
+
+Guarantee.  The M perturbed words are privatised independently, each by the
+single-word mechanism, which is ``ε·d``-private with ``d`` the Euclidean distance
+between embeddings (Thm. 2; decoding is post-processing).  The component-wise
+lift ``K*`` of §3 (Eq. (2), ``K*(v){v'} = Πᵢ K(vᵢ){v'ᵢ}``) therefore satisfies the
+Manhattan guarantee stated just after it: for two texts with the same layout
+whose perturbed words are ``x₁…x_M`` and ``x'₁…x'_M``,
+
+.. math::  P[K^\\star(x) \\in Z] \\le e^{\\varepsilon \\sum_{i=1}^{M} d(x_i, x'_i)}\\,
+           P[K^\\star(x') \\in Z].
+
+Forgetting the positions, the bag of the M output words is ``εM·E``-private
+(Thm. 1 and Thm. 4, with N = M).
+
+Out-of-vocabulary words (:data:`OOV_POLICIES`): ``"placeholder"`` (the default in
+text mode) writes :data:`OOV_PLACEHOLDER`; ``"drop"`` removes the word (the
+characters around it stay); ``"keep"`` releases it unchanged — outside the
+guarantee, so a :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised.
+Numbers, URLs and e-mail addresses are never released as they are, whatever the
+policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``, ``[EMAIL]``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from ._validation import check_choice
+from .embeddings import Embeddings
+from .exceptions import PrivacyLeakWarning
+from .randomness import RandomState, check_random_state
+from .text import STOPWORDS, normalise_word, tokenize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .mechanism import EarthMoversPrivacy
+
+__all__ = [
+    "OOV_PLACEHOLDER",
+    "OOV_POLICIES",
+    "PLACEHOLDERS",
+    "TEXT_GUARANTEE",
+    "TextTemplate",
+    "apply_case",
+    "case_pattern",
+    "prepare_text",
+    "privatize_text",
+    "text_metadata",
+    "warn_kept",
+]
+
+#: What may happen to a word that is not in the embedding vocabulary.
+OOV_POLICIES: tuple[str, ...] = ("drop", "placeholder", "keep")
+
+#: The token written in place of an out-of-vocabulary word under ``oov="placeholder"``.
+OOV_PLACEHOLDER = "[UNK]"
+
+#: Tokens that are never released as they are, whatever the OOV policy.
+PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]"}
+
+#: The guarantee of text mode, as recorded in output metadata.
+TEXT_GUARANTEE = (
+    "Text mode: for two texts with the same layout (identical except for their M perturbed "
+    "words x_1..x_M and x'_1..x'_M), the probability of any output differs by at most "
+    "exp(ε·Σ_i d(x_i, x'_i)), d the Euclidean distance between the words' embeddings (the "
+    "component-wise Manhattan lift of §3, Eq. (2) of the paper); the bag of the M output "
+    "words is εM·E-private (Thm. 1, Thm. 4). The layout — whitespace, punctuation, kept "
+    "stopwords, placeholders, capitalisation patterns — is released as it is, and so are "
+    "out-of-vocabulary words under oov='keep', which the guarantee does not cover."
+)
+
+CasePattern = Literal["lower", "title", "upper"]
+
+
+def case_pattern(token: str) -> CasePattern:
+    """The capitalisation pattern of a token: ``"upper"``, ``"title"`` or ``"lower"``.
+
+    ``"upper"``: at least two cased letters, all upper case (``NASA``);
+    ``"title"``: otherwise, the first cased letter is upper case (``Paris``,
+    ``I``, ``McDonald``); ``"lower"``: everything else (``cat``, ``iPhone``).
+
+    >>> case_pattern("NASA"), case_pattern("Paris"), case_pattern("I"), case_pattern("iPhone")
+    ('upper', 'title', 'title', 'lower')
+    """
+    cased = [c for c in token if c.lower() != c.upper()]
+    if len(cased) >= 2 and all(c.isupper() for c in cased):
+        return "upper"
+    if cased and cased[0].isupper():
+        return "title"
+    return "lower"
+
+
+def apply_case(word: str, pattern: CasePattern) -> str:
+    """Write ``word`` with the capitalisation ``pattern`` (see :func:`case_pattern`).
+
+    >>> apply_case("o'clock", "title"), apply_case("e-mail", "upper"), apply_case("Cat", "lower")
+    ("O'clock", 'E-MAIL', 'cat')
+    """
+    if pattern == "upper":
+        return word.upper()
+    lowered = word.lower()
+    if pattern == "title":
+        for i, c in enumerate(lowered):
+            if c.lower() != c.upper():
+                return lowered[:i] + c.upper() + lowered[i + 1:]
+        return lowered
+    return lowered
+
+
+@dataclass(frozen=True, slots=True)
+class TextTemplate:
+    """A text cut into its fixed layout and the M slots of its perturbed words.
+
+    ``render(rows)`` writes ``pieces[0] w₁ pieces[1] w₂ … w_M pieces[M]``, each
+    ``wᵢ`` the vocabulary word of ``rows[i]`` in the capitalisation of slot i.
+
+    Attributes
+    ----------
+    pieces : tuple of str, length M + 1
+        The released layout between the slots.
+    indices : (M,) int64 array
+        Vocabulary rows of the perturbed words ``x₁…x_M``, in text order.
+    cases : tuple of {"lower", "title", "upper"}, length M
+        Capitalisation pattern of each slot.
+    curly : tuple of bool, length M
+        Whether the original word used the typographic apostrophe ``’``.
+    counts : dict
+        ``stopwords_kept``, ``oov_placeholders``, ``oov_dropped``, ``oov_kept``,
+        ``numbers``, ``urls``, ``emails`` (the last three became placeholders).
+    """
+
+    pieces: tuple[str, ...]
+    indices: np.ndarray
+    cases: tuple[CasePattern, ...]
+    curly: tuple[bool, ...]
+    counts: dict[str, int]
+
+    @property
+    def words_perturbed(self) -> int:
+        """M, the number of words that go through the mechanism."""
+        return int(self.indices.size)
+
+    def render(self, rows: Sequence[int] | np.ndarray, vocabulary: Sequence[str]) -> str:
+        """The text with slot i filled by ``vocabulary[rows[i]]`` in slot i's capitalisation."""
+        if len(rows) != self.words_perturbed:
+            raise ValueError(f"rows must hold one word per slot ({self.words_perturbed}); got "
+                             f"{len(rows)}")
+        out = [self.pieces[0]]
+        for i, row in enumerate(rows):
+            word = apply_case(vocabulary[int(row)], self.cases[i])
+            if self.curly[i]:
+                word = word.replace("'", "’")
+            out.append(word)
+            out.append(self.pieces[i + 1])
+        return "".join(out)
+
+
+def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
+                 perturb_stopwords: bool = False) -> TextTemplate:
+    """Split ``text`` into its released layout and the words to perturb.
+
+    Tokens come from :func:`emprivacy.text.tokenize`; a word is looked up after
+    :func:`~emprivacy.text.normalise_word`.  Numbers, URLs and e-mail addresses
+    become :data:`PLACEHOLDERS`; stopwords are kept unless ``perturb_stopwords``;
+    in-vocabulary words become slots; out-of-vocabulary words follow ``oov``.
+
+    Parameters
+    ----------
+    text : str
+    embeddings : Embeddings
+        The vocabulary that decides which words can be perturbed.
+    oov : {"placeholder", "drop", "keep"}
+    perturb_stopwords : bool
+        Send stopwords through the mechanism as well (those not in the
+        vocabulary then follow ``oov`` like any other word).
+
+    Examples
+    --------
+    >>> emb = Embeddings(["cat", "dog", "met"], [[0, 0], [1, 0], [5, 5]], name="toy")
+    >>> t = prepare_text("The Cat met Snape at 10.", emb)
+    >>> t.pieces, t.indices.tolist(), t.cases
+    (('The ', ' ', ' [UNK] at [NUM].'), [0, 2], ('title', 'lower'))
+    >>> t.render([1, 2], emb.words)
+    'The Dog met [UNK] at [NUM].'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    if not isinstance(embeddings, Embeddings):
+        raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+    check_choice(oov, "oov", OOV_POLICIES)
+    if not isinstance(perturb_stopwords, bool):
+        raise TypeError(f"perturb_stopwords must be a bool; got {type(perturb_stopwords).__name__}")
+    counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0, "oov_kept": 0,
+              "numbers": 0, "urls": 0, "emails": 0}
+    pieces: list[str] = []
+    rows: list[int] = []
+    cases: list[CasePattern] = []
+    curly: list[bool] = []
+    fixed: list[str] = []
+    pos = 0
+    for tok in tokenize(text):
+        fixed.append(text[pos:tok.start])
+        pos = tok.end
+        if tok.kind != "word":
+            fixed.append(PLACEHOLDERS[tok.kind])
+            counts[tok.kind + "s"] += 1
+            continue
+        word = normalise_word(tok.text)
+        if not perturb_stopwords and word in STOPWORDS:
+            fixed.append(tok.text)
+            counts["stopwords_kept"] += 1
+            continue
+        row = embeddings.get_index(word)
+        if row >= 0:
+            pieces.append("".join(fixed))
+            fixed = []
+            rows.append(row)
+            cases.append(case_pattern(tok.text))
+            curly.append("’" in tok.text)
+        elif oov == "placeholder":
+            fixed.append(OOV_PLACEHOLDER)
+            counts["oov_placeholders"] += 1
+        elif oov == "keep":
+            fixed.append(tok.text)
+            counts["oov_kept"] += 1
+        else:
+            counts["oov_dropped"] += 1
+    fixed.append(text[pos:])
+    pieces.append("".join(fixed))
+    return TextTemplate(tuple(pieces), np.asarray(rows, dtype=np.int64), tuple(cases),
+                        tuple(curly), counts)
+
+
+def warn_kept(n_kept: int, *, stacklevel: int = 2) -> None:
+    """Raise the :class:`PrivacyLeakWarning` for ``n_kept`` words released unchanged.
+
+    The message gives the count only, never the words.
+    """
+    warnings.warn(f"{n_kept} out-of-vocabulary word(s) released unchanged (oov='keep'): the "
+                  "privacy guarantee does not cover them", PrivacyLeakWarning,
+                  stacklevel=stacklevel + 1)
+
+
+def text_metadata(template: TextTemplate, *, epsilon: float, oov: str,
+                  perturb_stopwords: bool) -> dict[str, Any]:
+    """The per-document metadata of a text-mode release (counts, never words)."""
+    m = template.words_perturbed
+    return {
+        "mode": "text",
+        "n_words": m,
+        "words_perturbed": m,
+        "epsilon_total": epsilon * m,
+        "oov": oov,
+        "perturb_stopwords": perturb_stopwords,
+        **template.counts,
+        "guarantee": TEXT_GUARANTEE,
+    }
+
+
+def privatize_text(mechanism: EarthMoversPrivacy, text: str, *, oov: str = "placeholder",
+                   perturb_stopwords: bool = False, rng: RandomState = None) -> str:
+    """Readable output: the text with every perturbed word replaced in place (text mode).
+
+    Each in-vocabulary content word ``xᵢ`` becomes ``Vec⁻¹(Vec(xᵢ) + Lap_n^ε)``
+    (Alg. 2 applied position by position; one noise draw and one decoding call
+    for the whole text); the layout stays.  For two texts with the same layout
+    the outputs satisfy ``P[K(x) ∈ Z] ≤ exp(ε·Σᵢ d(xᵢ, x'ᵢ))·P[K(x') ∈ Z]`` (the
+    Manhattan lift, §3, Eq. (2)); see the module docstring for what the layout
+    reveals.
+
+    Parameters
+    ----------
+    mechanism : EarthMoversPrivacy
+    text : str
+    oov : {"placeholder", "drop", "keep"}, default "placeholder"
+        ``"keep"`` releases out-of-vocabulary words unchanged and raises a
+        :class:`~emprivacy.exceptions.PrivacyLeakWarning` when it does.
+    perturb_stopwords : bool, default False
+    rng : None, int or numpy.random.Generator
+        ``None``: the mechanism's own generator.  An int seeds a reproducible run.
+
+    Returns
+    -------
+    str
+    """
+    template = prepare_text(text, mechanism.embeddings, oov=oov,
+                            perturb_stopwords=perturb_stopwords)
+    if template.counts["oov_kept"]:
+        warn_kept(template.counts["oov_kept"], stacklevel=3)
+    if template.words_perturbed == 0:
+        return template.render([], mechanism.embeddings.words)
+    gen = None if rng is None else check_random_state(rng)
+    out = mechanism.privatize_indices(template.indices, rng=gen)
+    return template.render(out, mechanism.embeddings.words)
