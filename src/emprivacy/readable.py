@@ -40,7 +40,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -63,7 +63,6 @@ __all__ = [
     "case_pattern",
     "prepare_text",
     "privatize_text",
-    "text_metadata",
     "warn_kept",
 ]
 
@@ -257,22 +256,6 @@ def warn_kept(n_kept: int, *, stacklevel: int = 2) -> None:
     warnings.warn(f"{n_kept} out-of-vocabulary word(s) released unchanged (oov='keep'): the "
                   "privacy guarantee does not cover them", PrivacyLeakWarning,
                   stacklevel=stacklevel + 1)
-
-
-def text_metadata(template: TextTemplate, *, epsilon: float, oov: str,
-                  perturb_stopwords: bool) -> dict[str, Any]:
-    """The per-document metadata of a text-mode release (counts, never words)."""
-    m = template.words_perturbed
-    return {
-        "mode": "text",
-        "n_words": m,
-        "words_perturbed": m,
-        "epsilon_total": epsilon * m,
-        "oov": oov,
-        "perturb_stopwords": perturb_stopwords,
-        **template.counts,
-        "guarantee": TEXT_GUARANTEE,
-    }
 
 
 def privatize_text(mechanism: EarthMoversPrivacy, text: str, *, oov: str = "placeholder",
