@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from emprivacy import EarthMoversPrivacy, Embeddings, load_embeddings
+from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning, load_embeddings
 from emprivacy.cli import main
 from emprivacy.corpus import Document, InputError, iter_documents
 from emprivacy.distributed import (
@@ -249,6 +249,22 @@ def test_size_truncates_like_single_process(tmp_path: Path, corpus: dict,
     assert {json.loads(x)["n_words"] for x in expected} <= set(range(1, 6))
 
 
+@pytest.mark.parametrize("options", [{"mode": "text"}, {"oov": "placeholder"},
+                                     {"mode": "text", "oov": "drop", "perturb_stopwords": True}])
+def test_obfuscator_options_as_single_process(tmp_path: Path, corpus: dict,
+                                               mech20k: EarthMoversPrivacy,
+                                               options: dict) -> None:
+    docs = corpus["docs"][80:]
+    expected = [format_record(r, "jsonl") for r in
+                Obfuscator(mech20k, seed=SEED, **options).obfuscate(docs)]
+    out = tmp_path / "out.parquet"
+    obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
+                     partition_bytes=PART_BYTES, obfuscator_options=options)
+    rows = pq.read_table(out).to_pylist()
+    assert [format_record(r, "jsonl") for r in rows] == expected
+    assert {r["mode"] for r in rows} == {options.get("mode", "bag")}
+
+
 def test_in_process_parquet_matches_single_process(tmp_path: Path, corpus: dict,
                                                     mech20k: EarthMoversPrivacy,
                                                     reference: list[str]) -> None:
@@ -444,6 +460,25 @@ def test_cluster_scattered_mechanism_to_parquet(tmp_path: Path, client, corpus: 
     assert summary.documents_written == len(reference)
     rows = pq.read_table(out).to_pylist()
     assert [format_record(r, "jsonl") for r in rows] == reference
+
+
+def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path, client,
+                                                                 corpus: dict,
+                                                                 mech20k: EarthMoversPrivacy
+                                                                 ) -> None:
+    docs = corpus["docs"][80:230]
+    with pytest.warns(PrivacyLeakWarning):
+        expected = [format_record(r, "jsonl") for r in
+                    Obfuscator(mech20k, seed=SEED, oov="keep").obfuscate(docs)]
+    out = tmp_path / "out.jsonl"
+    with pytest.warns(PrivacyLeakWarning, match="released unchanged"):
+        obfuscate_corpus(corpus["inputs"][1:2], out, mechanism=_settings(), client=client,
+                         seed=SEED, partition_bytes=PART_BYTES,
+                         obfuscator_options={"oov": "keep"})
+    assert _lines(out) == expected
+    records = [json.loads(line) for line in expected]
+    assert all(r["oov"] == "keep" for r in records)
+    assert sum(r["oov_kept"] for r in records) > 0
 
 
 def test_cluster_input_error_is_reported(tmp_path: Path, client,

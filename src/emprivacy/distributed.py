@@ -56,6 +56,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,7 @@ from typing import TYPE_CHECKING, Any
 from ._validation import check_choice, check_epsilon, check_positive_int
 from .corpus import Document, InputError, read_text_file
 from .embeddings import Embeddings, load_embeddings
+from .exceptions import PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
 from .obfuscation import Obfuscator
 from .outputs import atomic_output, format_record
@@ -820,6 +822,10 @@ def obfuscate_corpus(
                          "format='parquet' for a directory of Parquet files")
     kind, parts_dir = _output_layout(output, format)
     options = tuple(sorted((obfuscator_options or {}).items()))
+    if client is not None and dict(options).get("oov") == "keep":  # workers warn in their logs
+        warnings.warn("out-of-vocabulary words are released unchanged (oov='keep'): the "
+                      "privacy guarantee does not cover them; each record counts them in "
+                      "'oov_kept'", PrivacyLeakWarning, stacklevel=2)
 
     plan = plan_partitions(inputs, partition_bytes=partition_bytes)
     total_docs = sum(p.n_documents for p in plan)
@@ -995,6 +1001,12 @@ class _IdChecker:
         self.seen.add(doc_id)
 
 
+def _all_empty(skipped: list[str]) -> InputError:
+    """The single-process path's error for a corpus of empty documents."""
+    return InputError(f"every input document is empty after normalisation ({len(skipped)}, "
+                      f"first {skipped[0]!r}); nothing to release")
+
+
 def _finish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str, job: _Job,
             digests: tuple[str, str], probe: dict[str, Any], run_info: dict[str, Any], *,
             computed: int, reused: int) -> CorpusSummary:
@@ -1026,8 +1038,7 @@ def _finish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str, job:
             parts_meta.append({k: status[k] for k in ("file", "sha256", "bytes", "documents",
                                                       "records", "words")})
         if written == 0:
-            raise InputError("every input document is empty after normalisation; nothing to "
-                             "release")
+            raise _all_empty(skipped)
         manifest = {"run": run_info, "metadata": probe["metadata"], "documents": len(ids.seen),
                     "documents_written": written, "words": words, "skipped": skipped,
                     "partitions": parts_meta, "size": job.size, "seeded": job.seed is not None}
@@ -1041,8 +1052,7 @@ def _finish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str, job:
                 stray.unlink()
     else:
         if not any(s["records"] for s in statuses):
-            raise InputError("every input document is empty after normalisation; nothing to "
-                             "release")
+            raise _all_empty([i for s in statuses for i in s["skipped"]])
         with atomic_output(output) as out:
             for part, status in zip(plan, statuses, strict=True):
                 if status["file"] is not None:
