@@ -141,6 +141,13 @@ def main(argv: list[str] | None = None) -> int:
 
         digests = {name: digest(path) for name, path in outputs.items()}
         identical = len(set(digests.values())) == 1
+        reference = outputs["single-process"].read_text(encoding="utf-8").splitlines()
+        for row in rows:  # records that differ from the single-process run's
+            lines = outputs[row["name"]].read_text(encoding="utf-8").splitlines()
+            row["records"] = len(lines)
+            row["records_differing_from_single_process"] = (
+                abs(len(lines) - len(reference))
+                + sum(a != b for a, b in zip(lines, reference, strict=False)))
 
     for row in rows:
         row["words_per_second"] = n_words / row["seconds"]
@@ -160,7 +167,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['partitions'] if r['partitions'] is not None else '-':>10}")
     for k, v in ratios.items():
         print(f"{k}: {v:.2f}")
-    print(f"identical output in all runs: {identical}")
+    print(f"identical output in all runs: {identical}"
+          + ("" if identical else " (records differing from single-process: "
+             + ", ".join(f"{r['name']} {r['records_differing_from_single_process']}"
+                         for r in rows) + ")"))
     print(f"load average before/after: {load_before[0]:.2f} / {load_after[0]:.2f} "
           f"on {os.cpu_count()} CPUs")
     result = {
