@@ -306,6 +306,33 @@ def test_errors_match_the_single_process_path(tmp_path: Path, mech20k: EarthMove
     assert not (tmp_path / "d.jsonl").exists()
 
 
+def test_an_input_changed_during_the_run_fails_it(tmp_path: Path,
+                                                  mech20k: EarthMoversPrivacy) -> None:
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    for k in range(4):
+        (texts / f"{k}.txt").write_text("the cat sat on the mat " * 20)
+
+    def edit(done: int, total: int) -> None:
+        if done == 1:
+            (texts / "3.txt").write_text("a dog")
+
+    with pytest.raises(InputError, match=r"changed since the run was planned"):
+        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_bytes=1,
+                         progress=edit)
+    with pytest.raises(ValueError, match="was written with other inputs"):
+        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_bytes=1,
+                         resume=True)
+
+    def delete(done: int, total: int) -> None:
+        if done == 1:
+            (texts / "2.txt").unlink()
+
+    with pytest.raises(InputError, match=r"2\.txt' does not exist"):
+        obfuscate_corpus([texts], tmp_path / "o2.jsonl", mechanism=mech20k, partition_bytes=1,
+                         progress=delete)
+
+
 def test_bad_parameters_rejected(tmp_path: Path, corpus: dict,
                                  mech20k: EarthMoversPrivacy) -> None:
     inputs = corpus["inputs"][1:2]

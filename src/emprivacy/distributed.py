@@ -540,6 +540,21 @@ def _encode_records(records: list[dict[str, Any]], kind: str) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
+def _sizes_planned(part: Partition) -> list[int]:
+    if part.kind == "text":
+        return [int(stamp[0]) for stamp in part.stamp]
+    return [int(part.stamp[0])]
+
+
+def _sizes_now(part: Partition) -> list[int] | None:
+    """Sizes of the partition's files now; ``None`` if one is missing (reading names it)."""
+    paths = [path for _, path in part.files] if part.kind == "text" else [part.path]
+    try:
+        return [os.stat(path).st_size for path in paths]
+    except OSError:
+        return None
+
+
 def _process_partition(part: Partition, job: _Job, digests: tuple[str, str]
                        ) -> dict[str, Any]:
     """Obfuscate one partition, write its data file and status file atomically.
@@ -548,6 +563,10 @@ def _process_partition(part: Partition, job: _Job, digests: tuple[str, str]
     retrying cannot fix).
     """
     mech = job.get_mechanism()
+    sizes = _sizes_now(part)
+    if sizes is not None and sizes != _sizes_planned(part):
+        return {"error": f"input {part.describe()} changed since the run was planned (its size "
+                         "differs); start a new run", "partition": part.index}
     try:
         docs = read_partition(part)
     except InputError as exc:
