@@ -545,6 +545,7 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter
 
     dest = Path(path)
     directory = dest.parent if str(dest.parent) else Path(".")
@@ -579,6 +580,11 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
              label="median S_w")
     ax2.plot([r.epsilon for r in pts], [r.mean_distinct for r in pts], "s--", label="mean S_w")
     ax2.set_xscale("log")
+    plain = FuncFormatter(lambda v, _pos: f"{v:g}")
+    for ax in (ax1, ax2):
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(plain)
+        ax.tick_params(axis="x", which="minor", labelsize="x-small")
     ax2.set_xlabel("ε (per word)")
     ax2.set_ylabel("S_w: distinct outputs")
     ax2.legend(loc="upper right", fontsize="small")

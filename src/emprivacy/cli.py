@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -20,7 +21,7 @@ from rich.console import Console
 
 from . import __version__
 from .corpus import InputError, iter_documents, read_text_file
-from .exceptions import EmbeddingsFormatError
+from .exceptions import EmbeddingsFormatError, PrivacyLeakWarning
 
 __all__ = ["app", "main", "run"]
 
@@ -116,6 +117,29 @@ def _count_documents(inputs: list[str]) -> tuple[int, int, bool]:
     return docs, size, structured
 
 
+OOV_KEEP_WARNING = ("emprivacy: warning: --oov keep releases out-of-vocabulary words unchanged; "
+                    "the privacy guarantee does not cover them (counted in 'oov_kept')")
+
+
+def _mode_options(*, text_mode: bool, fmt: str | None, oov: str | None,
+                  perturb_stopwords: bool, size: int | None) -> dict[str, Any]:
+    """Validate the text-mode and OOV options of ``obfuscate``; the Obfuscator's keywords."""
+    if oov is not None and oov not in ("drop", "placeholder", "keep"):
+        _fail(f"oov must be one of 'drop', 'placeholder', 'keep'; got {oov!r}")
+    if text_mode and fmt == "bag":
+        _fail("--readable releases text; use --format text, jsonl or parquet")
+    if perturb_stopwords and not text_mode:
+        _fail("--perturb-stopwords applies to text mode (--format text or --readable)")
+    if text_mode and size is not None:
+        _fail("--size applies to bags of words; text mode releases the whole text")
+    options: dict[str, Any] = {"mode": "text" if text_mode else "bag"}
+    if oov is not None:
+        options["oov"] = oov
+    if perturb_stopwords:
+        options["perturb_stopwords"] = True
+    return options
+
+
 @app.command()
 def obfuscate(
     inputs: Annotated[list[str] | None, typer.Argument(
@@ -138,10 +162,24 @@ def obfuscate(
     fmt: Annotated[str | None, typer.Option("--format", "-f", help="bag: noisy words, one "
                                             "document per line; jsonl: one JSON record per "
                                             "document (default: jsonl for several documents, "
-                                            "a directory or JSONL; bag for one); parquet: "
+                                            "a directory or JSONL; bag for one); text: "
+                                            "readable text, the layout kept and each word "
+                                            "replaced in place; parquet: "
                                             "a directory of Parquet files (default when "
                                             "--output ends in .parquet).",
                                             show_default=False)] = None,
+    readable: Annotated[bool, typer.Option("--readable", help="Text mode with any record "
+                                           "format: records carry the readable 'text' "
+                                           "(implied by --format text).")] = False,
+    oov: Annotated[str | None, typer.Option("--oov", help="Out-of-vocabulary words: drop "
+                                            "(default for bags), placeholder ([UNK], default "
+                                            "for text) or keep (released unchanged, NOT "
+                                            "covered by the guarantee).", show_default=False)
+                   ] = None,
+    perturb_stopwords: Annotated[bool, typer.Option("--perturb-stopwords", help="Text mode: "
+                                                    "send stopwords through the mechanism "
+                                                    "too (kept by default: no topic, but "
+                                                    "style).")] = False,
     decoder: Annotated[str, typer.Option("--decoder", help="exact or approximate nearest-word "
                                          "decoding (post-processing; same guarantee).")
                        ] = "exact",
@@ -162,7 +200,13 @@ def obfuscate(
 
     For two documents whose bags both have size N, the output probabilities differ
     by at most exp(ε·N·E), E the Earth Mover's distance between the bags.
-    Words not in the embedding vocabulary are dropped and counted, never released.
+    Words not in the embedding vocabulary are dropped and counted, never released
+    (--oov placeholder writes [UNK]; --oov keep releases them, outside the guarantee).
+
+    Text mode (--format text or --readable) keeps the layout and replaces each of
+    the M perturbed words in place: for two texts with the same layout the output
+    probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
+    addresses always become placeholders.
     """
     from .mechanism import EarthMoversPrivacy
     from .obfuscation import Obfuscator
@@ -171,20 +215,30 @@ def obfuscate(
     if epsilon is None:
         _fail("missing option '--epsilon'")
     _check_epsilon(epsilon)
+    text_mode = readable or fmt == "text"
+    options = _mode_options(text_mode=text_mode, fmt=fmt, oov=oov,
+                            perturb_stopwords=perturb_stopwords, size=size)
     if _is_corpus_run(inputs, output, fmt, scheduler, workers, resume):
-        _obfuscate_corpus(inputs or [], epsilon=epsilon, embeddings=embeddings,
-                          vocab_size=vocab_size, size=size, seed=seed, output=output, fmt=fmt,
-                          decoder=decoder, scheduler=scheduler, workers=workers, resume=resume,
-                          quiet=quiet)
+        if fmt == "text":
+            _fail("--format text writes one stream of text; with --workers, --scheduler, "
+                  "--resume or Parquet use --readable with --format jsonl or parquet")
+        if oov == "keep":
+            _stderr().print(OOV_KEEP_WARNING)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            _obfuscate_corpus(inputs or [], epsilon=epsilon, embeddings=embeddings,
+                              vocab_size=vocab_size, size=size, seed=seed, output=output,
+                              fmt=fmt, decoder=decoder, scheduler=scheduler, workers=workers,
+                              resume=resume, quiet=quiet, options=options)
         return
-    if fmt is not None and fmt not in ("bag", "jsonl"):
-        _fail(f"format must be one of 'bag', 'jsonl'; got {fmt!r}")
+    if fmt is not None and fmt not in ("bag", "jsonl", "text"):
+        _fail(f"format must be one of 'bag', 'jsonl', 'text'; got {fmt!r}")
     if decoder not in ("exact", "approximate"):
         _fail(f"decoder must be one of 'exact', 'approximate'; got {decoder!r}")
     inputs = list(inputs or ["-"])
     n_docs, n_bytes, structured = _count_documents(inputs)
     if fmt is None:
-        fmt = "jsonl" if structured or n_docs > 1 else "bag"
+        fmt = "jsonl" if structured or n_docs > 1 else "text" if text_mode else "bag"
     console = _stderr()
     emb = _load(embeddings, vocab_size, quiet)
     mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
@@ -193,17 +247,24 @@ def obfuscate(
                       "for a real release")
     warn = (lambda msg: None) if quiet else (
         lambda msg: console.print(f"emprivacy: warning: {msg}"))
-    obf = Obfuscator(mech, size=size, seed=seed, on_warning=warn)
+    obf = Obfuscator(mech, size=size, seed=seed, on_warning=warn, **options)
+    if obf.oov == "keep":
+        console.print(OOV_KEEP_WARNING)
     records = obf.obfuscate(iter_documents(inputs))
     show = not quiet and (n_docs > PROGRESS_MIN_DOCUMENTS or n_bytes > PROGRESS_MIN_BYTES)
-    with atomic_output(output) as out:
+    with atomic_output(output) as out, warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
         for record in _with_progress(records, n_docs, show, console):
-            out.write(format_record(record, fmt))
-            out.write("\n")
+            line = format_record(record, fmt)
+            out.write(line)
+            if not (fmt == "text" and line.endswith("\n")):
+                out.write("\n")
     if not quiet and output is not None:
         console.print(f"emprivacy: wrote {obf.documents_written} document(s) to {output}"
                       + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
-                         else ""))
+                         else "")
+                      + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
+                         if obf.oov == "keep" else ""))
 
 
 def _with_progress(records: Iterator[dict[str, Any]], total: int, show: bool,
@@ -242,7 +303,7 @@ def _obfuscate_corpus(inputs: list[str], *, epsilon: float, embeddings: Path | N
                       vocab_size: int, size: int | None, seed: int | None,
                       output: Path | None, fmt: str | None, decoder: str,
                       scheduler: str | None, workers: int | None, resume: bool,
-                      quiet: bool) -> None:
+                      quiet: bool, options: dict[str, Any] | None = None) -> None:
     """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
 
     Every worker loads the embeddings itself from the same path (once per process).
@@ -280,7 +341,7 @@ def _obfuscate_corpus(inputs: list[str], *, epsilon: float, embeddings: Path | N
                 task = bar.add_task("Obfuscating", total=None)
                 summary = obfuscate_corpus(
                     inputs, output, mechanism=settings, client=client, size=size, seed=seed,
-                    format=fmt, resume=resume,
+                    format=fmt, resume=resume, obfuscator_options=options,
                     progress=lambda done, total: bar.update(task, completed=done, total=total))
     except CorpusRunError as exc:
         console.print(f"emprivacy: error: {exc}")
@@ -431,6 +492,119 @@ def guarantee(
     if dist is not None:
         typer.echo(f"privacy multiplier exp(ε·N·E) for E = {dist:g}: "
                    f"{result['privacy_multiplier']:.6g}")
+
+
+def _parse_epsilons(text: str) -> list[float]:
+    values: list[float] = []
+    for item in text.replace(",", " ").split():
+        try:
+            value = float(item)
+        except ValueError:
+            _fail(f"epsilons must be numbers separated by commas or spaces; got {item!r}")
+        values.append(_check_epsilon(value))
+    if not values:
+        _fail("epsilons must hold at least one value; got none")
+    return sorted(set(values))
+
+
+@app.command()
+def calibrate(
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = 100_000,
+    epsilons: Annotated[str | None, typer.Option("--epsilons", help="Values of ε, separated "
+                                                 "by commas or spaces (default: 7 values from "
+                                                 "median N_w 0.05 to 0.95).",
+                                                 show_default=False)] = None,
+    words_file: Annotated[Path | None, typer.Option("--words", help="File of words to study "
+                                                    "(whitespace-separated; default: words "
+                                                    "drawn by frequency from the vocabulary).",
+                                                    show_default=False)] = None,
+    n_words: Annotated[int, typer.Option("--n-words", min=1, help="Words drawn when --words "
+                                         "is not given.")] = 1000,
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Runs of the mechanism per "
+                                        "word.")] = 100,
+    size: Annotated[int, typer.Option("--size", "-N", min=1, help="Document size N for ε·N "
+                                      "and the utility bound.")] = 100,
+    delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
+                                                "(default: median distance from a studied "
+                                                "word to its nearest other word).",
+                                                show_default=False)] = None,
+    target: Annotated[float | None, typer.Option("--target-unchanged", help="Find the ε at "
+                                                 "which the median N_w equals P (0 < P < 1).",
+                                                 show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
+                                             show_default=False)] = None,
+    plot: Annotated[Path, typer.Option("--plot", help="Write the PNG plot of N_w and S_w "
+                                       "against ε here.")] = Path("calibration.png"),
+    no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Choose ε: how often the mechanism leaves a word unchanged (Feyisetan et al. 2020).
+
+    For each studied word w and --trials runs of the word-level mechanism: N_w, the
+    fraction of runs returning w; S_w, the number of distinct words it turns into;
+    the mean embedding distance moved; and, for a document of N words, ε·N and the
+    valid utility lower bound P(N·n, ε·N·Δ). Printed as a table, plotted as a PNG.
+    """
+    import contextlib
+
+    from .calibration import DeniabilityStudy, calibration_table, plot_calibration
+
+    eps_list = None if epsilons is None else _parse_epsilons(epsilons)
+    if target is not None and not (0.0 < target < 1.0):
+        _fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
+    if delta is not None and (not math.isfinite(delta) or delta < 0):
+        _fail(f"delta must be a finite number >= 0; got {delta!r}")
+    if not no_plot and plot.parent != Path("") and not plot.parent.is_dir():
+        _fail(f"plot directory {str(plot.parent)!r} does not exist")
+    console = _stderr()
+    emb = _load(embeddings, vocab_size, quiet)
+    words = None
+    if words_file is not None:
+        from .text import normalise_word
+
+        given = list(dict.fromkeys(normalise_word(w) for w in read_text_file(words_file).split()))
+        words = [w for w in given if w in emb]
+        if not words:
+            _fail(f"no word of {str(words_file)!r} is in the vocabulary of {emb.name!r}")
+        if len(words) < len(given) and not quiet:
+            console.print(f"emprivacy: note: {len(given) - len(words)} of the {len(given)} "
+                          "words are not in the vocabulary; skipped")
+    status = (contextlib.nullcontext() if quiet
+              else console.status("Studying the mechanism…"))
+    with status:
+        study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words, size=size,
+                                 delta=delta, rng=seed)
+        if eps_list is None and target is None:
+            eps_list = study.default_epsilons()
+        results = [study.measure(e) for e in eps_list or []]
+        found = None if target is None else study.measure(study.epsilon_for(target))
+        if not no_plot:
+            plot_calibration(study, results, plot, target=found)
+    info = {"embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},
+            "words": len(study.words), "trials": study.trials, "N": study.size,
+            "delta": study.delta, "delta_is_default": delta is None}
+    if as_json:
+        payload: dict[str, Any] = {**info, "results": [r.summary() for r in results]}
+        if found is not None:
+            payload["target"] = {"target_unchanged": target, **found.summary()}
+        payload["plot"] = None if no_plot else str(plot)
+        typer.echo(json.dumps(payload))
+    else:
+        what = ("median distance to the nearest other word" if delta is None else "given")
+        typer.echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(study.words)} words × "
+                   f"{study.trials} trials; N = {study.size}, Δ = {study.delta:.4g} ({what})")
+        typer.echo("N_w: fraction of trials returning the word; S_w: distinct outputs; "
+                   "distance: mean embedding distance moved; utility: P(N·n, ε·N·Δ), a valid "
+                   "lower bound on P[E(b, Alg1(b)) ≤ Δ]")
+        typer.echo(calibration_table(results, target=found))
+        if found is not None:
+            typer.echo(f"target median N_w = {target:g}: ε = {found.epsilon:.4g} (measured "
+                       f"median N_w = {found.median_unchanged:.3f}; ε·N = "
+                       f"{found.epsilon_total:.4g})")
+    if not no_plot and not quiet:
+        console.print(f"emprivacy: wrote plot to {plot}")
 
 
 from .evaluation.cli import register as _register_evaluate  # noqa: E402
