@@ -275,12 +275,16 @@ class DeniabilityStudy:
                       else check_nonnegative_number(delta, "delta"))
 
     def _pass(self, memory_budget: int) -> tuple[np.ndarray, np.ndarray]:
-        """``1/t*`` per trial (≥ 0; huge for a duplicate vector) and nearest-word distances.
+        """``1/t*`` per trial (≥ 0) and nearest-word distances.
 
         For word w (vector x) and direction u, ``1/t* = max_v s_v·(u·v − u·x)`` with
         ``s_v = 2/‖v − x‖²``: one product ``[u, −u·x]·[v, 1]ᵀ`` per vocabulary tile
         (a tile stays in the CPU cache), scaled by ``s_v``, with a running maximum.
         Blocks of words run on all cores, each thread with a single-threaded BLAS.
+
+        A word whose vector is also the vector of an *earlier* row never comes back
+        (the decoders break ties towards the lower row): ``1/t* = ∞``.  For the
+        first of such duplicates the others do not bound its cell.
         """
         from concurrent.futures import ThreadPoolExecutor
 
@@ -298,6 +302,10 @@ class DeniabilityStudy:
         k, t = self.radii.shape
         inv_t = np.empty((k, t), dtype=np.float64)
         nearest = np.empty(k, dtype=np.float64)
+        as_bytes = np.ascontiguousarray(vec).view(np.dtype((np.void, vec.itemsize * n))).ravel()
+        _, first, group, count = np.unique(as_bytes, return_index=True, return_inverse=True,
+                                           return_counts=True)
+        group = group.ravel()
         try:
             cores = max(1, len(os.sched_getaffinity(0)))
         except (AttributeError, OSError):  # pragma: no cover - not Linux
@@ -313,6 +321,11 @@ class DeniabilityStudy:
             nearest[start:start + b] = np.sqrt(np.maximum(dist2.min(axis=1), 0.0))
             scale = (2.0 / np.maximum(dist2, 1e-30)).astype(np.float32)
             scale[np.arange(b), rows] = 0.0
+            later = np.zeros(b, dtype=bool)
+            for i, r in enumerate(rows):
+                if count[group[r]] > 1:  # exact duplicates of this vector
+                    scale[i, group == group[r]] = 0.0
+                    later[i] = first[group[r]] != r
             d = self.directions[start:start + b].astype(np.float32)  # (b, t, n)
             a = np.empty((b, t, n + 1), dtype=np.float32)
             a[:, :, :n] = d
@@ -330,6 +343,7 @@ class DeniabilityStudy:
                 np.maximum(acc, out.max(axis=1), out=acc)
                 col += c
             inv_t[start:start + b] = acc.reshape(b, t)
+            inv_t[start:start + b][later] = np.inf
 
         with threadpool_limits(limits=1, user_api="blas"), \
                 ThreadPoolExecutor(max_workers=cores) as pool:
@@ -370,14 +384,14 @@ class DeniabilityStudy:
         rtol = check_positive_number(rtol, "rtol")
         finite = self.critical[np.isfinite(self.critical) & (self.critical > 0)]
         if finite.size == 0:
-            raise ValueError("every trial is unchanged at every ε (the mechanism never changes "
-                             "these words); no ε to calibrate")
+            raise ValueError(f"the median N_w of these words is {self.median_unchanged(1.0):g} "
+                             "at every ε; no ε to calibrate")
         lo, hi = float(finite.min()) / 2, float(finite.max()) * 2
         if self.median_unchanged(lo) >= p:
             return lo
         if self.median_unchanged(hi) < p:
-            raise ValueError(f"a median N_w of {p:g} is not reached at any ε: some words have a "
-                             "duplicate vector in the vocabulary")
+            raise ValueError(f"a median N_w of {p:g} is not reached at any ε: too many words "
+                             "share their vector with a more frequent word")
         while hi / lo - 1.0 > rtol:
             mid = math.sqrt(lo * hi)
             if self.median_unchanged(mid) >= p:
