@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .calibration import calibrate_epsilon, plausible_deniability
 from .decoding import Decoder, ExactDecoder
 from .distance import earth_movers_distance
 from .embeddings import Embeddings, load_embeddings
@@ -49,6 +50,7 @@ __all__ = [
     "appendix_utility_bound",
     "bag_of_words",
     "ball_probability",
+    "calibrate_epsilon",
     "check_random_state",
     "earth_movers_distance",
     "generate_noisy_bag_of_words",
@@ -58,6 +60,7 @@ __all__ = [
     "laplace_noise",
     "load_embeddings",
     "paper_utility_bound",
+    "plausible_deniability",
     "privacy_multiplier",
     "secure_generator",
     "tokenize",
