@@ -608,6 +608,9 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
             fig.savefig(fh, format="png", dpi=100)
             fh.flush()
             os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for secrets; a plot is not one
         os.replace(tmp, dest)
     except BaseException:
         if os.path.exists(tmp):
