@@ -465,15 +465,25 @@ def test_a_data_file_changed_after_its_task_fails_the_run(tmp_path: Path, corpus
 # -- on a cluster of 2 worker processes ----------------------------------------------------
 def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corpus: dict,
                                                     reference: list[str]) -> None:
+    from emprivacy import distributed
+
     out = tmp_path / "out.jsonl"
+    threads: list[dict] = []
+
+    def decoder_threads(done: int, total: int) -> None:
+        if done and not threads:  # while running: each worker's cached decoder
+            threads.append(client.run(lambda: [m.decoder.n_threads
+                                               for m in distributed._CACHE.values()]))
+
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
-                               seed=SEED, partition_bytes=PART_BYTES)
+                               seed=SEED, partition_bytes=PART_BYTES, progress=decoder_threads)
     assert _lines(out) == reference
     assert summary.skipped == (corpus["empty_id"],)
     assert summary.metadata["embeddings"] == {"name": "glove-6b-50d", "vocab_size": VOCAB}
+    # one decoder thread per single-threaded worker
+    assert threads and all(v in ([], [1]) for v in threads[0].values())
+    assert [1] in threads[0].values()
     # the embeddings were loaded on the workers, and their cache freed at the end
-    from emprivacy import distributed
-
     assert client.run(lambda: len(distributed._CACHE)) == dict.fromkeys(
         client.scheduler_info()["workers"], 0)
 

@@ -39,7 +39,13 @@ each task:
 * an :class:`~emprivacy.mechanism.EarthMoversPrivacy` instance (convenient for
   in-memory or hand-built embeddings): it is scattered once to every worker
   (``client.scatter(..., broadcast=True)``); a replacement worker copies it from
-  a peer.
+  a peer.  Its decoder keeps the thread count it was built with: build it with
+  ``ExactDecoder(embeddings, n_threads=1)`` for single-threaded workers.
+
+A worker process obfuscates one partition at a time (the decoder is not meant to
+be called from two threads at once); with settings, its exact decoder uses the
+worker's threads.  One thread per worker process, one process per core, is the
+intended shape.
 
 Either way the workers report the SHA-256 fingerprint of the embeddings they
 used; a run whose partitions disagree fails instead of mixing two vocabularies.
@@ -64,6 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._validation import check_choice, check_epsilon, check_positive_int
 from .corpus import Document, InputError, read_text_file
+from .decoding import ExactDecoder
 from .embeddings import Embeddings, load_embeddings
 from .exceptions import PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
@@ -164,19 +171,40 @@ class MechanismSettings:
             h.update(cloudpickle.dumps(self.loader))
         return h.hexdigest()
 
-    def build(self) -> EarthMoversPrivacy:
-        """Load the embeddings and build the mechanism (what a worker does once)."""
+    def build(self, *, n_threads: int | None = None) -> EarthMoversPrivacy:
+        """Load the embeddings and build the mechanism (what a worker does once).
+
+        ``n_threads``: threads of the exact decoder (default: every core); a Dask
+        worker passes its own thread count, so that K worker processes of one
+        thread each use K cores, not K².
+        """
         if self.loader is not None:
             emb = self.loader()
             if not isinstance(emb, Embeddings):
                 raise TypeError(f"loader must return an Embeddings; got {type(emb).__name__}")
         else:
             emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size)
-        return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=self.decoder)
+        decoder: str | ExactDecoder = self.decoder
+        if decoder == "exact" and n_threads is not None:
+            decoder = ExactDecoder(emb, n_threads=n_threads)
+        return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
 
 
 _CACHE: dict[str, EarthMoversPrivacy] = {}
 _CACHE_LOCK = threading.Lock()
+#: One partition at a time per process: a decoder is used from one thread at a time, and
+#: it already uses the worker's threads itself.
+_TASK_LOCK = threading.Lock()
+
+
+def _worker_threads() -> int | None:
+    """The thread count of the Dask worker running this code, or ``None`` outside one."""
+    try:
+        from distributed import get_worker
+
+        return int(get_worker().state.nthreads)
+    except (ImportError, ValueError):
+        return None
 
 
 def _cached_mechanism(settings: MechanismSettings) -> EarthMoversPrivacy:
@@ -186,7 +214,7 @@ def _cached_mechanism(settings: MechanismSettings) -> EarthMoversPrivacy:
         mech = _CACHE.get(key)
         if mech is None:
             _CACHE.clear()  # one mechanism per process: bounded memory on shared clusters
-            mech = _CACHE[key] = settings.build()
+            mech = _CACHE[key] = settings.build(n_threads=_worker_threads())
         return mech
 
 
@@ -585,7 +613,8 @@ def _process_partition(part: Partition, job: _Job, digests: tuple[str, str]
     records: list[dict[str, Any]] = []
     if docs:
         try:
-            records.extend(obf.obfuscate(docs))
+            with _TASK_LOCK:
+                records.extend(obf.obfuscate(docs))
         except InputError as exc:
             # a partition of only empty documents is not an error (the corpus may have others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
