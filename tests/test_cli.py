@@ -46,9 +46,9 @@ def assert_no_secret(err: str) -> None:
 def test_single_file_defaults_to_bag(corpus: Path, capsys) -> None:
     code, out, err = run(["obfuscate", str(corpus / "a.txt"), "-e", "1e4", "--seed", "1"], capsys)
     assert code == 0
-    # huge ε: the noisy bag is the bag itself
-    assert out.split() == ["zeppelin", "carried", "marmalade", "saxophone", "glacier", "map",
-                           "past", "volcano", "tangerine", "dusk"]
+    # huge ε: the noisy bag is the bag itself, released in sorted order (a bag, not a list)
+    assert out.split() == sorted(["zeppelin", "carried", "marmalade", "saxophone", "glacier",
+                                  "map", "past", "volcano", "tangerine", "dusk"])
     assert "do not use it for a real release" in err
     assert_no_secret(err)
 
@@ -72,14 +72,15 @@ def test_size_truncates_every_bag(corpus: Path, capsys) -> None:
                        capsys)
     assert code == 0
     bags = [json.loads(line)["bag"] for line in out.splitlines()]
-    assert bags == [["zeppelin", "carried"], ["chief", "speaks"], ["president", "greets"]]
+    # truncation keeps the first N words of the text; the release is sorted
+    assert bags == [["carried", "zeppelin"], ["chief", "speaks"], ["greets", "president"]]
 
 
 def test_format_bag_for_directory(corpus: Path, capsys) -> None:
     code, out, _ = run(["obfuscate", str(corpus), "-e", "1e4", "-f", "bag", "-q", "--seed", "0"],
                        capsys)
     assert code == 0
-    assert out.splitlines()[1].split() == ["chief", "speaks", "media", "illinois"]
+    assert out.splitlines()[1].split() == ["chief", "illinois", "media", "speaks"]
 
 
 def test_stdin(capsys, monkeypatch) -> None:
@@ -87,7 +88,7 @@ def test_stdin(capsys, monkeypatch) -> None:
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("The President greets the press in Chicago."))
     code, out, _ = run(["obfuscate", "-", "-e", "1e4", "-q"], capsys)
-    assert code == 0 and out.split() == ["president", "greets", "press", "chicago"]
+    assert code == 0 and out.split() == ["chicago", "greets", "president", "press"]
 
 
 def test_jsonl_input_keeps_ids(tmp_path: Path, capsys) -> None:
@@ -99,7 +100,7 @@ def test_jsonl_input_keeps_ids(tmp_path: Path, capsys) -> None:
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in records] == ["x1", "7"]
-    assert records[0]["bag"] == ["chef", "breaks", "cooking", "record"]
+    assert records[0]["bag"] == ["breaks", "chef", "cooking", "record"]
 
 
 def test_oov_words_are_dropped_and_counted(tmp_path: Path, capsys) -> None:
@@ -108,7 +109,7 @@ def test_oov_words_are_dropped_and_counted(tmp_path: Path, capsys) -> None:
     code, out, _ = run(["obfuscate", str(src), "-e", "1e4", "-f", "jsonl", "-q"], capsys)
     assert code == 0
     record = json.loads(out)
-    assert record["oov_dropped"] == 2 and record["bag"] == ["met", "near", "harbour"]
+    assert record["oov_dropped"] == 2 and record["bag"] == ["harbour", "met", "near"]
     assert "qwxzzyq" not in out.lower() and "plorbington" not in out.lower()
 
 
@@ -121,6 +122,7 @@ def test_same_seed_same_output_and_default_is_random(corpus: Path, capsys) -> No
 
 
 def test_output_file_is_written_atomically(corpus: Path, tmp_path: Path, capsys) -> None:
+    old_mask = os.umask(0o022)
     dest = tmp_path / "out.jsonl"
     code, out, err = run(["obfuscate", str(corpus), "-e", "10", "-o", str(dest), "--seed", "1"],
                          capsys)
@@ -129,6 +131,8 @@ def test_output_file_is_written_atomically(corpus: Path, tmp_path: Path, capsys)
     assert "wrote 3 document(s)" in err
     assert_no_secret(err)
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    os.umask(old_mask)
+    assert dest.stat().st_mode & 0o777 == 0o644  # usual permissions, not mkstemp's 0600
 
 
 def test_interrupted_run_leaves_no_partial_file(corpus: Path, tmp_path: Path, capsys,
@@ -285,7 +289,7 @@ def _subprocess(args: list[str], **kw) -> subprocess.CompletedProcess[str]:
 def test_subprocess_obfuscate_stdin_and_errors(corpus: Path) -> None:
     done = _subprocess(["obfuscate", "-", "-e", "1e4", "--seed", "0"], input=SECRET_TEXT)
     assert done.returncode == 0
-    assert done.stdout.split()[:3] == ["zeppelin", "carried", "marmalade"]
+    assert {"zeppelin", "carried", "marmalade"} <= set(done.stdout.split())
     assert_no_secret(done.stderr)
     bad = _subprocess(["obfuscate", str(corpus), "-e", "0"])
     assert bad.returncode == 2

@@ -160,6 +160,11 @@ class EarthMoversPrivacy:
 
         Every word must be in the vocabulary: the caller decides what to do with
         out-of-vocabulary words (the error names the first one).
+
+        The i-th output word is the noisy image of the i-th input word.  Released in
+        that order, the list is a vector and carries the Manhattan guarantee
+        ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (§3); to get the εN·E guarantee of Thm. 4 release it
+        as a bag, e.g. ``sorted(...)`` (what the command line does).
         """
         if isinstance(words, str):
             raise TypeError("words must be a sequence of words, not a single str; "

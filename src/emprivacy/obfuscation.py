@@ -178,7 +178,10 @@ class Obfuscator:
             "oov_dropped": bag.oov_dropped,
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
-            "bag": [vocab[i] for i in out] + list(bag.fixed),
+            # released in sorted order: a function of the multiset only, so the output is a
+            # bag and the εN·E guarantee of Thm. 4 applies (an ordered list would pair each
+            # output word with its input position and only carry the Manhattan lift, §3)
+            "bag": sorted([vocab[i] for i in out] + list(bag.fixed)),
         }
 
     def _prepare(self, doc: Document) -> PreparedBag | TextTemplate | None:

@@ -20,6 +20,12 @@ from typing import Any, TextIO
 __all__ = ["atomic_output", "format_record"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str] | None, *, stdout: TextIO | None = None
                   ) -> Iterator[TextIO]:
@@ -33,6 +39,7 @@ def atomic_output(path: str | os.PathLike[str] | None, *, stdout: TextIO | None 
         raise ValueError(f"output directory {str(directory)!r} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             yield fh
             fh.flush()
