@@ -131,10 +131,9 @@ def test_thread_counts_agree():
 # -- interface and validation ---------------------------------------------------------
 def test_interface(tiny_embeddings):
     dec = ExactDecoder(tiny_embeddings)
-    assert isinstance(dec, Decoder) and dec.name == "exact" and dec.uses_sources is False
+    assert isinstance(dec, Decoder) and dec.name == "exact"
     assert dec.decode([0.9, 0.1]).tolist() == [1]  # a single point as a 1-D vector
     assert dec.decode(np.empty((0, 2))).shape == (0,)
-    assert dec.decode([[10.4, 10.0]], sources=np.array([0])).tolist() == [2]  # sources ignored
     assert dec.decode(np.array([[11, 10]], dtype=np.int64)).tolist() == [3]
     assert "ExactDecoder" in repr(dec)
 

@@ -52,11 +52,10 @@ _FLOAT32_SAFE = 1e30
 class Decoder(Protocol):
     """What the mechanism needs from a decoder: a name and a ``decode`` method.
 
-    A decoder that can use the *source* words (the vocabulary row each noisy
-    vector was made from) sets ``uses_sources = True`` and accepts
-    ``decode(points, *, sources=...)``;
-    :meth:`emprivacy.EarthMoversPrivacy.privatize_indices` then passes them.
-    Decoders without that attribute are called as ``decode(points)``.
+    ``decode`` must be a function of the noisy points alone (and of public
+    data such as the vocabulary): that is what makes decoding post-processing
+    (Lemma 4).  A decoder that also looked at the words the points were made
+    from would no longer be covered by the guarantee.
     """
 
     name: str
@@ -170,7 +169,6 @@ class ExactDecoder:
     """
 
     name = "exact"
-    uses_sources = False
 
     def __init__(self, embeddings: Embeddings, *, memory_budget: int = DEFAULT_MEMORY_BUDGET,
                  n_threads: int | None = None, block_rows: int | None = None,
@@ -211,8 +209,7 @@ class ExactDecoder:
         return (f"ExactDecoder({self.embeddings!r}, n_threads={self.n_threads}, "
                 f"tile={self.block_rows}x{self.block_cols})")
 
-    def decode(self, points: np.ndarray | object, *,
-               sources: np.ndarray | None = None) -> np.ndarray:
+    def decode(self, points: np.ndarray | object) -> np.ndarray:
         """Row index of the nearest vocabulary word of each point (exact argmin).
 
         Parameters
@@ -220,14 +217,11 @@ class ExactDecoder:
         points : (m, n) array-like
             Noisy vectors; float64 points are decoded exactly as given (no
             rounding to float32 before the final decision).
-        sources : ignored
-            Accepted for interface compatibility with decoders that use them.
 
         Returns
         -------
         (m,) int64 array of vocabulary row indices.
         """
-        del sources
         z = _check_points(points, self.embeddings.dim)
         m = z.shape[0]
         out = np.empty(m, dtype=np.int64)

@@ -1,0 +1,206 @@
+"""The approximate decoder: agreement with exact decoding, the on-disk index cache."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from emprivacy import EarthMoversPrivacy, Embeddings
+from emprivacy.approximate import ApproximateDecoder, IndexCacheWarning, default_cache_dir
+from emprivacy.decoding import Decoder, ExactDecoder
+
+V, DIM = 12_000, 16
+#: Documented floor for this small seeded case (docs/DECODERS.md): agreement with the exact
+#: decoder wherever the exact decoder leaves at least half of the words unchanged.
+RECALL_FLOOR = 0.99
+
+
+def clustered_vectors(seed: int = 1, n_words: int = V, dim: int = DIM) -> np.ndarray:
+    """Words in 200 Gaussian clusters of different spreads (like real embeddings, not uniform)."""
+    gen = np.random.default_rng(seed)
+    centers = gen.normal(size=(200, dim)) * 2
+    spread = gen.uniform(0.3, 1.5, (n_words, 1))
+    return (centers[gen.integers(0, 200, n_words)]
+            + gen.normal(size=(n_words, dim)) * spread).astype(np.float32)
+
+
+def make_embeddings(vectors: np.ndarray) -> Embeddings:
+    return Embeddings([f"w{i}" for i in range(len(vectors))], vectors, name="clusters")
+
+
+def noisy(vectors: np.ndarray, scale: float, m: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``Vec(x) + r·u`` with r ~ Gamma(n, scale/n) (Laplace-shaped noise of mean radius scale)."""
+    gen = np.random.default_rng(seed)
+    n = vectors.shape[1]
+    src = gen.integers(0, len(vectors), m)
+    u = gen.normal(size=(m, n))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    return vectors[src] + u * gen.gamma(n, scale / n, m)[:, None], src
+
+
+@pytest.fixture(scope="module")
+def embeddings() -> Embeddings:
+    return make_embeddings(clustered_vectors())
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("ivf-cache")
+
+
+@pytest.fixture(scope="module")
+def decoder(embeddings, cache) -> ApproximateDecoder:
+    return ApproximateDecoder(embeddings, cache_dir=cache, calibration_queries=2000)
+
+
+# -- agreement with exact decoding --------------------------------------------------------
+def test_agreement_with_exact_above_the_documented_floor(embeddings, decoder):
+    exact = ExactDecoder(embeddings)
+    checked = 0
+    for k, scale in enumerate((0.3, 1.0, 2.0, 3.0, 4.0)):
+        Z, src = noisy(embeddings.vectors, scale, 2000, seed=100 + k)
+        e, a = exact.decode(Z), decoder.decode(Z)
+        if np.mean(e == src) >= 0.5:
+            checked += 1
+            assert np.mean(a == e) >= RECALL_FLOOR, scale
+        # and an approximate answer is never absurd: no farther than the source word
+        d_a = np.linalg.norm(embeddings.vectors[a] - Z, axis=1)
+        d_src = np.linalg.norm(embeddings.vectors[src] - Z, axis=1)
+        assert np.mean(d_a <= d_src + 1e-4) >= RECALL_FLOOR
+    assert checked >= 3  # the floor was really tested at several noise levels
+
+
+def test_output_statistics_far_from_the_vocabulary(embeddings, decoder):
+    """Where exact decoding is nearly random, the approximate one matches its statistics."""
+    Z, src = noisy(embeddings.vectors, 8.0, 4000, seed=7)
+    e = ExactDecoder(embeddings).decode(Z)
+    a = decoder.decode(Z)
+    W = embeddings.vectors.astype(np.float64)
+    moved_e = np.linalg.norm(W[e] - W[src], axis=1).mean()
+    moved_a = np.linalg.norm(W[a] - W[src], axis=1).mean()
+    assert abs(moved_a / moved_e - 1) < 0.02
+    assert abs(np.mean(a == src) - np.mean(e == src)) <= 0.01
+
+
+def test_decoding_depends_on_each_point_only(embeddings, decoder):
+    Z, _ = noisy(embeddings.vectors, 3.0, 3000, seed=3)
+    out = decoder.decode(Z)
+    perm = np.random.default_rng(0).permutation(len(Z))
+    np.testing.assert_array_equal(decoder.decode(Z[perm]), out[perm])
+    np.testing.assert_array_equal(decoder.decode(Z[:7]), out[:7])
+    np.testing.assert_array_equal(decoder.decode(Z.astype(np.float32)), out)
+
+
+def test_exact_duplicates_resolve_to_the_lowest_index(tmp_path):
+    W = clustered_vectors(seed=2, n_words=3000, dim=8)
+    W[2500] = W[10]
+    W[2999] = W[10]
+    dec = ApproximateDecoder(make_embeddings(W), cache_dir=tmp_path, calibration_queries=500)
+    assert dec.decode(W[[10, 2500, 2999]]).tolist() == [10, 10, 10]
+    assert dec.decode(W[:2000]).tolist() == list(range(2000))  # every word decodes to itself
+
+
+def test_tiny_vocabularies_are_decoded_exactly(tiny_embeddings, tmp_path):
+    dec = ApproximateDecoder(tiny_embeddings, cache_dir=tmp_path)
+    Z = np.random.default_rng(0).normal(size=(50, 2)) * 8
+    np.testing.assert_array_equal(dec.decode(Z), ExactDecoder(tiny_embeddings).decode(Z))
+    assert dec.nlist == 0 and not list(tmp_path.iterdir())  # nothing to cache
+
+
+# -- the cache ---------------------------------------------------------------------------
+def test_second_construction_loads_the_cache(embeddings, decoder, cache):
+    assert decoder.cache_path is not None and decoder.cache_path.parent == cache
+    again = ApproximateDecoder(embeddings, cache_dir=cache, calibration_queries=2000)
+    assert again.build_seconds == 0.0 and 0.0 < again.load_seconds < 2.0
+    Z, _ = noisy(embeddings.vectors, 2.0, 500, seed=9)
+    np.testing.assert_array_equal(again.decode(Z), decoder.decode(Z))
+    # other parameters are another index, built next to the first one
+    other = ApproximateDecoder(embeddings, cache_dir=cache, calibration_queries=1000)
+    assert other.build_seconds > 0 and other.cache_path != decoder.cache_path
+
+
+def test_changed_embeddings_invalidate_the_cache(embeddings, decoder, cache):
+    W = embeddings.vectors.copy()
+    W[123, 0] += 0.5  # one coordinate of one word
+    changed = make_embeddings(W)
+    assert changed.fingerprint != embeddings.fingerprint
+    dec = ApproximateDecoder(changed, cache_dir=cache, calibration_queries=2000)
+    assert dec.build_seconds > 0 and dec.cache_path != decoder.cache_path
+    # a file built for other embeddings, found under this name, is not used
+    dec.cache_path.write_bytes(decoder.cache_path.read_bytes())
+    with pytest.warns(IndexCacheWarning, match="built for other embeddings"):
+        rebuilt = ApproximateDecoder(changed, cache_dir=cache, calibration_queries=2000)
+    assert rebuilt.build_seconds > 0
+    assert rebuilt.decode(W[[123]]).tolist() == [123]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_corrupt_cache_is_rebuilt_with_a_warning(tmp_path, damage):
+    emb = make_embeddings(clustered_vectors(seed=4, n_words=3000, dim=8))
+    first = ApproximateDecoder(emb, cache_dir=tmp_path, calibration_queries=500)
+    path = first.cache_path
+    data = bytearray(path.read_bytes())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":  # one byte inside the stored index: the checksum catches it
+        data[len(data) // 2] ^= 0xFF
+    else:
+        data = bytearray(b"not an index at all")
+    path.write_bytes(bytes(data))
+    with pytest.warns(IndexCacheWarning, match="unusable"):
+        second = ApproximateDecoder(emb, cache_dir=tmp_path, calibration_queries=500)
+    assert second.build_seconds > 0
+    Z, _ = noisy(emb.vectors, 1.0, 300, seed=5)
+    np.testing.assert_array_equal(second.decode(Z), first.decode(Z))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the rewritten file is sound again
+        third = ApproximateDecoder(emb, cache_dir=tmp_path, calibration_queries=500)
+    assert third.build_seconds == 0.0
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]  # atomic writes
+
+
+def test_default_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("EMPRIVACY_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "emprivacy"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert default_cache_dir() == Path.home() / ".cache" / "emprivacy"
+    monkeypatch.setenv("EMPRIVACY_CACHE_DIR", str(tmp_path / "mine"))
+    assert default_cache_dir() == tmp_path / "mine"
+
+
+def test_mechanism_uses_the_cache_directory_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("EMPRIVACY_CACHE_DIR", str(tmp_path))
+    emb = make_embeddings(clustered_vectors(seed=6, n_words=2500, dim=8))
+    mech = EarthMoversPrivacy(emb, epsilon=1e6, rng=0, decoder="approximate")
+    assert isinstance(mech.decoder, ApproximateDecoder) and isinstance(mech.decoder, Decoder)
+    assert mech.decoder.name == "approximate"
+    assert mech.decoder.cache_path.parent == tmp_path and mech.decoder.cache_path.exists()
+    assert mech.privatize(["w1", "w2000", "w7"]) == ["w1", "w2000", "w7"]
+
+
+# -- validation --------------------------------------------------------------------------
+def test_bad_parameters_rejected(embeddings, tmp_path):
+    with pytest.raises(TypeError, match="embeddings must be an Embeddings"):
+        ApproximateDecoder(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"target_recall must lie in \(0, 1\)"):
+        ApproximateDecoder(embeddings, cache_dir=tmp_path, target_recall=1.0)
+    with pytest.raises(ValueError, match=r"max_probe_fraction must lie in \(0, 1\]"):
+        ApproximateDecoder(embeddings, cache_dir=tmp_path, max_probe_fraction=1.5)
+    with pytest.raises(ValueError, match="nlist must be at most the number of distinct words"):
+        ApproximateDecoder(embeddings, cache_dir=tmp_path, nlist=V + 1)
+    with pytest.raises(ValueError, match="calibration_queries must be an integer >= 100"):
+        ApproximateDecoder(embeddings, cache_dir=tmp_path, calibration_queries=10)
+    with pytest.raises(TypeError, match="rerank must be an integer"):
+        ApproximateDecoder(embeddings, cache_dir=tmp_path, rerank="many")
+
+
+def test_bad_points_rejected(decoder):
+    with pytest.raises(ValueError, match=r"points must have shape \(m, 16\)"):
+        decoder.decode(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="points must be finite"):
+        decoder.decode(np.full((1, DIM), np.nan))
+    assert decoder.decode(np.empty((0, DIM))).shape == (0,)
