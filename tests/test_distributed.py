@@ -518,6 +518,42 @@ def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path,
     assert sum(r["oov_kept"] for r in records) > 0
 
 
+def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
+        tmp_path: Path, client) -> None:
+    from emprivacy import distributed
+    from emprivacy.approximate import ApproximateDecoder
+
+    emb = load_embeddings(vocab_size=2500)  # the smallest vocabulary that gets an index
+    cache = tmp_path / "index-cache"
+    decoder = ApproximateDecoder(emb, cache_dir=cache)  # built here, cached on "shared" disk
+    assert decoder.build_seconds > 0 and decoder.nlist > 0
+    rng = np.random.default_rng(3)
+    docs = [Document(f"a{i}", _random_text(rng, emb.words[:2000])) for i in range(60)]
+    corpus = tmp_path / "a.jsonl"
+    corpus.write_text("".join(json.dumps({"id": d.id, "text": d.text}) + "\n" for d in docs))
+    expected = [format_record(r, "jsonl") for r in Obfuscator(
+        EarthMoversPrivacy(emb, epsilon=EPSILON, decoder=decoder), seed=SEED).obfuscate(docs)]
+    seen: list[dict] = []
+
+    def decoders(done: int, total: int) -> None:
+        if done:
+            seen.append(client.run(lambda: [(m.decoder.name, m.decoder.build_seconds,
+                                              m.decoder.load_seconds)
+                                             for m in distributed._CACHE.values()]))
+
+    out = tmp_path / "out.jsonl"
+    obfuscate_corpus([corpus], out, client=client, seed=SEED, partition_bytes=512,
+                     progress=decoders,
+                     mechanism=MechanismSettings(epsilon=EPSILON, vocab_size=2500,
+                                                 decoder="approximate",
+                                                 index_cache_dir=str(cache)))
+    assert _lines(out) == expected
+    loaded = [d for snapshot in seen for ds in snapshot.values() for d in ds]
+    assert loaded and all(name == "approximate" and built == 0 and load > 0
+                          for name, built, load in loaded)
+    assert len(list(cache.glob("ivf-*.npz"))) == 1
+
+
 def test_cluster_input_error_is_reported(tmp_path: Path, client,
                                          mech20k: EarthMoversPrivacy) -> None:
     bad = tmp_path / "bad.jsonl"

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._validation import check_choice, check_epsilon, check_positive_int
 from .corpus import Document, InputError, read_text_file
-from .decoding import ExactDecoder
+from .decoding import Decoder, ExactDecoder
 from .embeddings import Embeddings, load_embeddings
 from .exceptions import PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
@@ -135,6 +135,12 @@ class MechanismSettings:
         :class:`~emprivacy.embeddings.Embeddings` (e.g. a
         ``functools.partial`` of a module-level function); replaces
         ``embeddings``/``vocab_size``.
+    index_cache_dir : str or path-like, optional
+        Where the approximate decoder's index is cached
+        (:class:`~emprivacy.approximate.ApproximateDecoder`); default: each
+        worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a
+        directory every worker shares, the index is built once for the cluster
+        (by the run's first task) and loaded by every other worker.
 
     Notes
     -----
@@ -148,11 +154,14 @@ class MechanismSettings:
     vocab_size: int | None = 100_000
     decoder: str = "exact"
     loader: Callable[[], Embeddings] | None = field(default=None, compare=False)
+    index_cache_dir: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
         if self.embeddings is not None:
             object.__setattr__(self, "embeddings", os.fspath(self.embeddings))
+        if self.index_cache_dir is not None:
+            object.__setattr__(self, "index_cache_dir", os.fspath(self.index_cache_dir))
         if self.vocab_size is not None:
             object.__setattr__(self, "vocab_size", check_positive_int(self.vocab_size,
                                                                       "vocab_size"))
@@ -166,7 +175,7 @@ class MechanismSettings:
         import cloudpickle
 
         h = hashlib.sha256(repr((self.epsilon, self.embeddings, self.vocab_size,
-                                 self.decoder)).encode())
+                                 self.decoder, self.index_cache_dir)).encode())
         if self.loader is not None:
             h.update(cloudpickle.dumps(self.loader))
         return h.hexdigest()
@@ -184,9 +193,13 @@ class MechanismSettings:
                 raise TypeError(f"loader must return an Embeddings; got {type(emb).__name__}")
         else:
             emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size)
-        decoder: str | ExactDecoder = self.decoder
+        decoder: str | Decoder = self.decoder
         if decoder == "exact" and n_threads is not None:
             decoder = ExactDecoder(emb, n_threads=n_threads)
+        elif decoder == "approximate":  # loaded from the cache, or built and cached
+            from .approximate import ApproximateDecoder
+
+            decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir)
         return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
 
 
