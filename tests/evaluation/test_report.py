@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -25,6 +26,9 @@ def test_all_files_written_and_nothing_else(report):
     assert sorted(paths) == sorted(REPORT_FILES)
     assert sorted(p.name for p in out.iterdir()) == sorted(REPORT_FILES)  # no temp leftovers
     assert all(p.stat().st_size > 0 for p in paths.values())
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert {p.stat().st_mode & 0o777 for p in paths.values()} == {0o666 & ~umask}
 
 
 def test_table3_csv_holds_the_runner_means_and_sds(report, synth_result):

@@ -48,9 +48,16 @@ _PAPER_NAMES = {"SRauth": "1-NN by Earth Mover's distance, author",
                 "DRtopic": "fastText classifier, topic"}
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; results are ordinary files
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
