@@ -32,6 +32,7 @@ bytes) on load; a corrupt or mismatching file is rebuilt with an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -39,13 +40,15 @@ import os
 import tempfile
 import time
 import warnings
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ._validation import check_positive_int, check_positive_number
-from .decoding import ExactDecoder, _check_points
+from .decoding import ExactDecoder, _blas_controller, _check_points, available_cores
 from .embeddings import Embeddings
 from .randomness import check_random_state
 
@@ -59,6 +62,24 @@ MIN_INDEXED_WORDS = 2000
 
 #: Queries decoded per chunk (bounds the per-call scratch memory to a few tens of MiB).
 _CHUNK = 4096
+
+
+@contextlib.contextmanager
+def _faiss_single_thread() -> Iterator[None]:
+    """faiss (OpenMP) on one thread in the calling thread; the previous setting restored.
+
+    All parallelism is ours (one Python thread per core, like the exact decoder):
+    idle OpenMP and OpenBLAS thread pools spin-wait, and two pools spinning in
+    turn on the same cores made index builds up to 25× slower in our measurements.
+    """
+    import faiss
+
+    previous = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(previous)
 
 
 class IndexCacheWarning(UserWarning):
@@ -133,8 +154,8 @@ class ApproximateDecoder:
     made from), so this decoder is post-processing and keeps the mechanism's
     guarantee.  Ties between exact duplicates resolve to the lowest index
     (duplicates are indexed once, under their first row).  Vocabularies with
-    fewer than 2000 distinct vectors are decoded exactly.  Decode from one
-    thread at a time (faiss parallelises each call over all cores).
+    fewer than 2000 distinct vectors are decoded exactly.  Each call uses every
+    core (one thread per core); decode from one thread at a time.
 
     Examples
     --------
@@ -168,6 +189,7 @@ class ApproximateDecoder:
         self.load_seconds = 0.0
         self.cache_path: Path | None = None
         self._index: Any = None
+        self._cent: tuple[np.ndarray, np.ndarray] | None = None
         self._exact: ExactDecoder | None = None
 
         vectors = embeddings.vectors
@@ -267,6 +289,7 @@ class ApproximateDecoder:
         self._index = index
         self._edges = edges.astype(np.float64)
         self._probes = probes.astype(np.int64)
+        self._centroid_arrays()
 
     # -- build ---------------------------------------------------------------------------
     def _build(self) -> None:
@@ -278,9 +301,11 @@ class ApproximateDecoder:
         index = faiss.IndexIVFPQFastScan(quantizer, dim, self.nlist, self.pq_m, 4)
         index.by_residual = False
         index.cp.max_points_per_centroid = 64  # k-means on ≤ 64 points per cell: fast, enough
-        index.train(x)
-        index.add_with_ids(x, self._ids)
+        with _faiss_single_thread():
+            index.train(x)
+            index.add_with_ids(x, self._ids)
         self._index = index
+        self._centroid_arrays()
         self._calibrate()
 
     def _calibration_set(self) -> np.ndarray:
@@ -310,7 +335,8 @@ class ApproximateDecoder:
               - 2.0 * z32 @ cent.T)
         own = d2[np.arange(len(z)), cells]
         need = (d2 < own[:, None]).sum(axis=1) + 1
-        _, d1 = self._first_pass(z, z32)
+        d1 = np.empty(len(z))
+        self._parallel(z, d1, lambda zc: self._first_pass(zc, zc.astype(np.float32))[1])
         n_bins = 32
         edges = np.unique(np.quantile(d1, np.linspace(0, 1, n_bins + 1)[1:-1]))
         bins = np.searchsorted(edges, d1, side="right")
@@ -329,8 +355,9 @@ class ApproximateDecoder:
         return faiss.downcast_index(self._index.quantizer).reconstruct_n(0, self.nlist)
 
     def _cells_of(self, rows: np.ndarray) -> np.ndarray:
-        _, cells = self._index.quantizer.search(
-            np.ascontiguousarray(self.embeddings.vectors[rows]), 1)
+        with _faiss_single_thread():
+            _, cells = self._index.quantizer.search(
+                np.ascontiguousarray(self.embeddings.vectors[rows]), 1)
         return cells[:, 0]
 
     # -- search --------------------------------------------------------------------------
@@ -346,9 +373,24 @@ class ApproximateDecoder:
         return pick, np.sqrt(best)
 
     def _search(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
-        self._index.nprobe = cells.shape[1]
-        _, ids = self._index.search_preassigned(z32, self.rerank, np.ascontiguousarray(cells),
-                                                np.ascontiguousarray(cell_d))
+        """The ``rerank`` best words of the given cells by fast-scan code distance.
+
+        The number of cells goes in per-call search parameters, not in the shared
+        index, so that threads can search at once.
+        """
+        import faiss
+
+        n, nprobe = cells.shape
+        params = faiss.SearchParametersIVF()
+        params.nprobe = nprobe
+        z32 = np.ascontiguousarray(z32, dtype=np.float32)
+        cells = np.ascontiguousarray(cells, dtype=np.int64)
+        cell_d = np.ascontiguousarray(cell_d, dtype=np.float32)
+        dist = np.empty((n, self.rerank), dtype=np.float32)
+        ids = np.empty((n, self.rerank), dtype=np.int64)
+        self._index.search_preassigned_c(n, faiss.swig_ptr(z32), self.rerank,
+                                         faiss.swig_ptr(cells), faiss.swig_ptr(cell_d),
+                                         faiss.swig_ptr(dist), faiss.swig_ptr(ids), False, params)
         return ids
 
     def _first_pass(self, z: np.ndarray, z32: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -375,15 +417,42 @@ class ApproximateDecoder:
         if self._exact is not None:
             return self._exact.decode(points)
         z_all = _check_points(points, self.embeddings.dim)
-        m = z_all.shape[0]
-        out = np.empty(m, dtype=np.int64)
-        for start in range(0, m, _CHUNK):
-            z = z_all[start:start + _CHUNK].astype(np.float64)
-            if not np.all(np.abs(z) < 1e30):
-                raise ValueError("points must be finite (and below 1e30 in magnitude); "
-                                 "found NaN, infinity or a huge value")
-            out[start:start + len(z)] = self._decode_chunk(z)
+        out = np.empty(z_all.shape[0], dtype=np.int64)
+        self._parallel(z_all, out, self._decode_chunk)
         return out
+
+    def _parallel(self, z_all: np.ndarray, out: np.ndarray,
+                  fn: Any) -> None:
+        """``out[s:e] = fn(z_all[s:e] as float64)`` over chunks, on every core.
+
+        One Python thread per core, each with single-threaded faiss and BLAS, takes
+        every n-th chunk; each query's answer depends on that query only.
+        """
+        m = z_all.shape[0]
+        if m == 0:
+            return
+        n_threads = available_cores()
+        size = min(_CHUNK, max(1, -(-m // n_threads)))
+        chunks = [(s, min(s + size, m)) for s in range(0, m, size)]
+        n_workers = min(n_threads, len(chunks))
+
+        def work(part: list[tuple[int, int]]) -> None:
+            with _faiss_single_thread():
+                for start, stop in part:
+                    z = z_all[start:stop].astype(np.float64)
+                    if not np.all(np.abs(z) < 1e30):
+                        raise ValueError("points must be finite (and below 1e30 in magnitude); "
+                                         "found NaN, infinity or a huge value")
+                    out[start:stop] = fn(z)
+
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            if n_workers == 1:
+                work(chunks)
+            else:
+                with ThreadPoolExecutor(max_workers=n_workers) as pool:
+                    futures = [pool.submit(work, chunks[k::n_workers]) for k in range(n_workers)]
+                    for f in futures:
+                        f.result()
 
     def _decode_chunk(self, z: np.ndarray) -> np.ndarray:
         z32 = np.ascontiguousarray(z, dtype=np.float32)
@@ -392,13 +461,23 @@ class ApproximateDecoder:
         more = np.flatnonzero(probes > self.first_probes)
         if more.size == 0:
             return best
-        zm = z32[more]
-        cell_d, cells = self._index.quantizer.search(zm, int(probes[more].max()))
+        # second pass: the p nearest cells (a set: the first pass's cells come again, cheaply);
+        # ‖c‖² − 2 z·c ranks the cells like ‖z − c‖², with one matrix product
+        cent, cent_sq = self._centroid_arrays()
+        scores = cent_sq - 2.0 * (z32[more] @ cent.T)
         for p in np.unique(probes[more]):
             sel = np.flatnonzero(probes[more] == p)
-            ids = self._search(zm[sel], cells[sel, self.first_probes:p],
-                               cell_d[sel, self.first_probes:p])
+            s = scores[sel]
+            cells = (np.argpartition(s, p - 1, axis=1)[:, :p] if p < self.nlist
+                     else np.broadcast_to(np.arange(self.nlist), s.shape))
             rows = more[sel]
+            ids = self._search(z32[rows], cells, np.take_along_axis(s, cells, axis=1))
             cand = np.concatenate([best[rows, None], ids], axis=1)
             best[rows], _ = self._rerank(z[rows], cand)
         return best
+
+    def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._cent is None:
+            cent = np.ascontiguousarray(self._centroids(), dtype=np.float32)
+            self._cent = (cent, np.einsum("ij,ij->i", cent, cent))
+        return self._cent

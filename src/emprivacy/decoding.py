@@ -38,10 +38,10 @@ __all__ = ["DEFAULT_MEMORY_BUDGET", "Decoder", "ExactDecoder", "available_cores"
 #: Default bound on the decoder's scratch memory (bytes), whatever the number of queries.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
-#: Tile shape: queries × words.  256 × 2048 float32 is 2 MiB, one core's L2 cache on the
-#: machines we measured (docs/BENCHMARKS.md); larger tiles spill to L3 with no gain.
-_TILE_ROWS = 256
-_TILE_COLS = 2048
+#: Tile shape: queries × words.  1024 × 512 float32 is 2 MiB, one core's L2 cache on the
+#: machine we measured (docs/BENCHMARKS.md); it was the fastest of the shapes tried there.
+_TILE_ROWS = 1024
+_TILE_COLS = 512
 
 _UNIT_ROUNDOFF32 = 2.0**-24
 #: Largest query coordinate accepted: products with word coordinates stay finite in float32.
@@ -135,7 +135,7 @@ class ExactDecoder:
         Threads decoding tiles in parallel (each with a single-threaded BLAS);
         default: every core this process may use.
     block_rows, block_cols : int, optional
-        Tile shape (queries × words); defaults 256 × 2048, shrunk to fit
+        Tile shape (queries × words); defaults 1024 × 512, shrunk to fit
         ``memory_budget``.  Exposed for tests and tuning.
 
     Notes

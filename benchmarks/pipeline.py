@@ -1,0 +1,206 @@
+"""End-to-end benchmark: ``emprivacy obfuscate`` on a 1M-word corpus vs decoding alone.
+
+A synthetic JSONL corpus (documents of 100–300 words drawn from the 100k-word
+default vocabulary with a Zipf law, like running text) is obfuscated by the CLI
+in a subprocess::
+
+    emprivacy obfuscate corpus.jsonl --epsilon 10 --decoder D --format jsonl \\
+        --output out.jsonl --quiet --seed 1
+
+and, in this process, the same words (their noisy vectors, made by the same
+mechanism) are decoded by the same decoder in batches of the CLI's size, so that
+``end-to-end words/s ÷ decoder-only words/s`` says how much of the run the rest
+of the pipeline takes (interpreter start, loading embeddings and index, reading
+and tokenising, noise, writing).  Both are measured in wall-clock time and in CPU
+seconds (the subprocess's from ``getrusage``): CPU seconds are not inflated by
+other processes competing for the cores.  The decoder-only rate is measured
+before and after the CLI run; the faster counts.
+
+Usage::
+
+    python benchmarks/pipeline.py [--words 1000000] [--decoders exact,approximate]
+                                  [--decode-sample 200000] [--profile]
+
+Prints a table, writes ``benchmarks/results/pipeline.json`` and the table of
+``docs/BENCHMARKS.md`` (between the ``pipeline`` markers).  ``--profile`` also
+runs the CLI in-process under cProfile on a 200k-word slice and prints where the
+time goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from emprivacy import EarthMoversPrivacy, load_embeddings
+from emprivacy.outputs import atomic_output
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from decode import DOC, ROOT, machine_info
+
+RESULTS = ROOT / "benchmarks" / "results" / "pipeline.json"
+BEGIN, END = "<!-- pipeline:begin -->", "<!-- pipeline:end -->"
+EPSILON = 10.0
+BATCH = 16384  # the Obfuscator's default batch_words
+
+
+def make_corpus(path: Path, words: tuple[str, ...], n_words: int, seed: int) -> np.ndarray:
+    """Write a JSONL corpus of ``n_words`` vocabulary words; return their row indices."""
+    gen = np.random.default_rng(seed)
+    p = 1.0 / (np.arange(len(words)) + 2.7)
+    idx = gen.choice(len(words), size=n_words, p=p / p.sum())
+    with open(path, "w", encoding="utf-8") as fh:
+        start, doc = 0, 0
+        while start < n_words:
+            n = min(int(gen.integers(100, 301)), n_words - start)
+            text = " ".join(words[i] for i in idx[start:start + n])
+            fh.write(json.dumps({"id": f"doc{doc:06d}", "text": text}) + "\n")
+            start, doc = start + n, doc + 1
+    return idx
+
+
+def run_cli(corpus: Path, out: Path, decoder: str, env: dict[str, str]) -> dict[str, float]:
+    cmd = [sys.executable, "-m", "emprivacy", "obfuscate", str(corpus), "--epsilon", str(EPSILON),
+           "--decoder", decoder, "--format", "jsonl", "--output", str(out), "--quiet",
+           "--seed", "1"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"emprivacy obfuscate failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"seconds": wall, "cpu_seconds": cpu}
+
+
+def decode_only(mech: EarthMoversPrivacy, idx: np.ndarray) -> dict[str, float]:
+    """Decode the noisy vectors of ``idx`` in CLI-sized batches; time the decoding only."""
+    wall = cpu = 0.0
+    gen = np.random.default_rng(7)
+    for s in range(0, len(idx), BATCH):
+        z = mech.noisy_vectors(idx[s:s + BATCH], rng=gen)
+        t0, c0 = time.perf_counter(), time.process_time()
+        mech.decoder.decode(z)
+        wall += time.perf_counter() - t0
+        cpu += time.process_time() - c0
+    return {"seconds": wall, "cpu_seconds": cpu, "words": len(idx)}
+
+
+def profile_cli(corpus: Path, decoder: str, words: int, tmp: Path) -> str:
+    from emprivacy.cli import main as cli_main
+
+    lines = corpus.read_text(encoding="utf-8").splitlines()
+    part, total = [], 0
+    for line in lines:
+        part.append(line)
+        total += len(json.loads(line)["text"].split())
+        if total >= words:
+            break
+    small = tmp / "profile.jsonl"
+    small.write_text("\n".join(part) + "\n", encoding="utf-8")
+    prof = cProfile.Profile()
+    prof.enable()
+    cli_main(["obfuscate", str(small), "--epsilon", str(EPSILON), "--decoder", decoder,
+              "--format", "jsonl", "--output", str(tmp / "profile.out.jsonl"), "--quiet",
+              "--seed", "1"])
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(25)
+    return buf.getvalue()
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [f"Measured {report['date']}; {report['words']:,} words in {report['documents']:,} "
+             f"documents, ε = {EPSILON:g}, vocabulary 100k × 50, load average at start / end "
+             f"{report['load_average_start']:.1f} / {report['load_average_end']:.1f}.",
+             "",
+             "| decoder | end-to-end w/s | decoder-only w/s | ratio | end-to-end w/CPU-s "
+             "| decoder-only w/CPU-s | ratio (CPU) |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in report["runs"]:
+        lines.append(f"| {r['decoder']} | {r['end_to_end_wps']:,.0f} | {r['decoder_wps']:,.0f} "
+                     f"| {r['ratio']:.2f} | {r['end_to_end_wpcs']:,.0f} | {r['decoder_wpcs']:,.0f} "
+                     f"| {r['ratio_cpu']:.2f} |")
+    return "\n".join(lines)
+
+
+def write_doc(table: str) -> None:
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
+    if BEGIN not in text or END not in text:
+        text += f"\n{BEGIN}\n{END}\n"
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with atomic_output(DOC) as fh:
+        fh.write(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--words", type=int, default=1_000_000)
+    parser.add_argument("--decoders", default="exact,approximate")
+    parser.add_argument("--decode-sample", type=int, default=200_000,
+                        help="words of the corpus decoded alone (the rate is what counts)")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+    emb = load_embeddings(vocab_size=100_000)
+    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": machine_info(),
+                              "words": args.words, "epsilon": EPSILON, "runs": [],
+                              "load_average_start": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory(prefix="emprivacy-pipeline-") as tmp_name:
+        tmp = Path(tmp_name)
+        corpus = tmp / "corpus.jsonl"
+        idx = make_corpus(corpus, emb.words, args.words, seed=1)
+        report["documents"] = sum(1 for _ in open(corpus, encoding="utf-8"))
+        env = dict(os.environ, EMPRIVACY_CACHE_DIR=str(tmp / "cache"))
+        os.environ["EMPRIVACY_CACHE_DIR"] = str(tmp / "cache")  # the same index for both
+        sample = idx[:args.decode_sample]
+        for decoder in args.decoders.split(","):
+            mech = EarthMoversPrivacy(emb, epsilon=EPSILON, rng=0, decoder=decoder)  # builds
+            first = decode_only(mech, sample)
+            cli = run_cli(corpus, tmp / "out.jsonl", decoder, env)
+            second = decode_only(mech, sample)
+            dec = min(first, second, key=lambda r: r["seconds"])
+            dec_cpu = min(first["cpu_seconds"], second["cpu_seconds"])
+            run = {"decoder": decoder, "cli": cli, "decode_only": [first, second],
+                   "end_to_end_wps": args.words / cli["seconds"],
+                   "decoder_wps": len(sample) / dec["seconds"],
+                   "end_to_end_wpcs": args.words / cli["cpu_seconds"],
+                   "decoder_wpcs": len(sample) / dec_cpu}
+            run["ratio"] = run["end_to_end_wps"] / run["decoder_wps"]
+            run["ratio_cpu"] = run["end_to_end_wpcs"] / run["decoder_wpcs"]
+            report["runs"].append(run)
+            print(f"{decoder}: end to end {run['end_to_end_wps']:,.0f} w/s "
+                  f"({cli['seconds']:.1f} s), decoder only {run['decoder_wps']:,.0f} w/s: "
+                  f"ratio {run['ratio']:.2f} (CPU-time ratio {run['ratio_cpu']:.2f})", flush=True)
+            if args.profile:
+                print(profile_cli(corpus, decoder, 200_000, tmp))
+    report["load_average_end"] = os.getloadavg()[0]
+    table = markdown(report)
+    print("\n" + table)
+    if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_output(RESULTS) as fh:
+            json.dump(report, fh, indent=1)
+            fh.write("\n")
+        write_doc(table)
+        print(f"\nwrote {RESULTS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
