@@ -279,6 +279,10 @@ def test_in_process_parquet_matches_single_process(tmp_path: Path, corpus: dict,
     assert manifest["skipped"] == [corpus["empty_id"]]
     assert manifest["metadata"]["seeded"] is True
     assert sum(p["records"] for p in manifest["partitions"]) == len(reference)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert {(out / name).stat().st_mode & 0o777 for name in os.listdir(out)} == \
+        {0o666 & ~umask}  # not mkstemp's 0600: others may read the release
     names = sorted(os.listdir(out))
     files = sorted(p["file"] for p in manifest["partitions"] if p["file"])
     assert names == ["_manifest.json", *files]

@@ -556,9 +556,21 @@ def _probe(job: _Job) -> dict[str, Any]:
             "fingerprint": mech.embeddings.fingerprint}
 
 
+def _read_umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+#: Read once, at import: changing the umask to read it is not thread-safe.
+_UMASK = _read_umask()
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
