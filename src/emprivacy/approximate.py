@@ -55,7 +55,7 @@ from .randomness import check_random_state
 __all__ = ["ApproximateDecoder", "IndexCacheWarning", "default_cache_dir"]
 
 #: Bumped whenever the index layout or the calibration changes: old cache files are ignored.
-INDEX_FORMAT_VERSION = 2
+INDEX_FORMAT_VERSION = 4
 
 #: Below this many distinct vectors an index does not pay off: decoding is exact.
 MIN_INDEXED_WORDS = 2000
@@ -388,8 +388,10 @@ class ApproximateDecoder:
         probes = np.empty(len(edges) + 1, dtype=np.int64)
         for b in range(len(edges) + 1):
             sel = need[bins == b]
-            probes[b] = (math.ceil(float(np.quantile(sel, self.target_recall))) if sel.size
-                         else self._cap)
+            q = float(np.quantile(sel, self.target_recall)) if sel.size else self._cap
+            # beyond the first pass, a 25 % margin: the quantile of a few hundred samples is
+            # itself uncertain (within the first pass there is nothing to save)
+            probes[b] = math.ceil(q if q <= self.first_probes else 1.25 * q)
         probes = np.maximum.accumulate(probes)  # farther from every word: never fewer cells
         self._edges = edges.astype(np.float64)
         self._probes = np.clip(probes, self.first_probes, self._cap)
