@@ -253,6 +253,7 @@ class ExactDecoder:
         aug_t = self._aug_t
         zq = np.ones((rows, dim + 1), dtype=np.float32)
         tile = np.empty((rows, cols), dtype=np.float32)
+        tile_min = np.empty((rows, -(-n_words // cols)), dtype=np.float32)  # per row, per tile
         arange = np.arange(rows)
         for start, stop in blocks:
             b = stop - start
@@ -265,12 +266,13 @@ class ExactDecoder:
             best = np.full(b, np.inf, dtype=np.float32)
             second = np.full(b, np.inf, dtype=np.float32)
             best_idx = np.zeros(b, dtype=np.int64)
-            for c0 in range(0, n_words, cols):
+            for k, c0 in enumerate(range(0, n_words, cols)):
                 c1 = min(c0 + cols, n_words)
                 t = tile[:b, :c1 - c0]
                 np.matmul(zq[:b], aug_t[:, c0:c1], out=t)
                 i = np.argmin(t, axis=1)
                 v = t[ar, i]
+                tile_min[:b, k] = v
                 if c1 - c0 > 1:
                     t[ar, i] = np.inf
                     v2 = np.min(t, axis=1)
@@ -281,17 +283,35 @@ class ExactDecoder:
                 best[better] = v[better]
                 best_idx[better] = i[better] + c0
             znorm = np.sqrt(np.einsum("ij,ij->i", zc, zc))
-            err = self._err_scale * (2.0 * znorm * self._radius + self._radius**2)
+            slack = 2.0 * self._err_scale * (2.0 * znorm * self._radius + self._radius**2)
             gap = second.astype(np.float64) - best
-            near = np.flatnonzero(~(gap > 2.0 * err))  # NaN gaps (overflow) are re-decided too
+            near = np.flatnonzero(~(gap > slack))  # NaN gaps (overflow) are re-decided too
             for r in near:
-                best_idx[r] = self._float64_argmin(z[start + r], zq[r], 2.0 * err[r])
+                limit = float(best[r]) + slack[r]
+                tiles = np.flatnonzero(~(tile_min[r, :] > limit))
+                best_idx[r] = self._float64_argmin(z[start + r], zq[r], tiles, limit)
             out[start:stop] = best_idx
 
-    def _float64_argmin(self, z: np.ndarray, zq: np.ndarray, slack: float) -> int:
-        """Float64 argmin among the words within ``slack`` of the float32 minimum (a near-tie)."""
-        scores = zq @ self._aug_t  # (V,) float32, same rounding bound as the tiles
-        cand = np.flatnonzero(scores <= scores.min() + slack)
-        diff = self.embeddings.vectors[cand].astype(np.float64) - np.asarray(z, np.float64)
+    def _float64_argmin(self, z: np.ndarray, zq: np.ndarray, tiles: np.ndarray,
+                        limit: float) -> int:
+        """Float64 argmin of a near-tie, among the words that can be the true argmin.
+
+        With ``e`` the rounding bound and ``m`` the float32 minimum, the true argmin ``j``
+        has ``s_j ≤ m + e``, so its float32 value is at most ``m + 2e = limit`` both in
+        the tiles (only tiles whose minimum is within ``limit`` can hold it) and when
+        its tile is recomputed here.
+        """
+        cols = self.block_cols
+        n_words = len(self.embeddings)
+        cand = []
+        for k in tiles:
+            c0 = int(k) * cols
+            c1 = min(c0 + cols, n_words)
+            scores = zq @ self._aug_t[:, c0:c1]  # same rounding bound as the tiles
+            cand.append(c0 + np.flatnonzero(~(scores > limit)))  # NaN (overflow) included
+        idx = np.concatenate(cand) if cand else np.arange(n_words)
+        if idx.size == 0:  # overflowed scores (inf): fall back to every word
+            idx = np.arange(n_words)
+        diff = self.embeddings.vectors[idx].astype(np.float64) - np.asarray(z, np.float64)
         d2 = np.einsum("ij,ij->i", diff, diff)
-        return int(cand[np.argmin(d2)])
+        return int(idx[np.argmin(d2)])
