@@ -16,10 +16,14 @@ suffice.  The decoder therefore searches twice: a first pass over the
 the nearest word, and ``d₁`` — a function of ``z`` only — selects how many
 cells the second pass scans.  That table is *calibrated* when the index is
 built: noisy vectors at noise radii spanning the useful range are decoded
-exactly and by the index, and for each range of ``d₁`` the number of cells is
-the ``target_recall`` quantile of the rank of the cell holding the exact
-answer, capped at ``max_probe_fraction`` of the cells (below which ε the exact
-output is nearly random and only its statistics matter).
+exactly, and for each range of ``d₁`` the number of cells is 1.25× the
+``target_recall`` quantile of the rank of the cell holding the exact answer,
+capped at ``max_probe_fraction`` of the cells (that far from every word the
+exact output is nearly random and only its statistics matter).  The whole
+search is then checked on the same noisy vectors, and more candidates are
+re-ranked, or the cap raised, until agreement with exact decoding (uncapped
+ranges) and the output statistics (capped ranges) meet their targets.  See
+docs/DECODERS.md.
 
 The index and its calibration are cached on disk, keyed by the embeddings'
 :attr:`~emprivacy.Embeddings.fingerprint` and the index parameters, in
@@ -133,9 +137,11 @@ class ApproximateDecoder:
     target_recall : float in (0, 1), default 0.999
         Per-range quantile used by the calibration (see the module notes): the
         share of calibration queries, within each range of ``d₁``, whose exact
-        answer lies in the cells scanned.
+        answer lies in the cells scanned; the whole search must then agree with
+        exact decoding on ``1 − 2(1 − target_recall)`` of them.
     max_probe_fraction : float in (0, 1], default 0.25
-        Cap on the share of cells scanned for one query.
+        Cap on the share of cells scanned for one query (raised by the
+        calibration if the output statistics need it).
     first_probes : int, optional
         Cells scanned by the first pass; default ``max(4, nlist // 256)``.
     rerank : int, default 16
@@ -151,6 +157,8 @@ class ApproximateDecoder:
         Time spent loading it from the cache (0 when it was built).
     cache_path : Path or None
         The cache file used.
+    effective_rerank, effective_max_probes : int
+        ``rerank`` and the cap on cells after calibration.
 
     Notes
     -----
