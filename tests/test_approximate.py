@@ -85,9 +85,12 @@ def test_output_statistics_far_from_the_vocabulary(embeddings, decoder):
     assert abs(np.mean(a == src) - np.mean(e == src)) <= 0.01
 
 
-def test_decoding_depends_on_each_point_only(embeddings, decoder):
+def test_decoding_depends_on_each_point_only(embeddings, decoder, cache):
     Z, _ = noisy(embeddings.vectors, 3.0, 3000, seed=3)
     out = decoder.decode(Z)
+    one = ApproximateDecoder(embeddings, cache_dir=cache, calibration_queries=2000, n_threads=1)
+    assert one.build_seconds == 0.0  # the thread count is not part of the index
+    np.testing.assert_array_equal(one.decode(Z), out)
     perm = np.random.default_rng(0).permutation(len(Z))
     np.testing.assert_array_equal(decoder.decode(Z[perm]), out[perm])
     np.testing.assert_array_equal(decoder.decode(Z[:7]), out[:7])

@@ -148,6 +148,9 @@ class ApproximateDecoder:
         Candidates per pass re-ranked with exact float64 distances.
     calibration_queries : int, default 8000
         Noisy vectors decoded exactly to calibrate the index at build time.
+    n_threads : int, optional
+        Threads searching in parallel (each with single-threaded faiss and BLAS);
+        default: every core this process may use.  The answers do not depend on it.
 
     Attributes
     ----------
@@ -181,7 +184,8 @@ class ApproximateDecoder:
     def __init__(self, embeddings: Embeddings, *, cache_dir: str | os.PathLike[str] | None = None,
                  nlist: int | None = None, target_recall: float = 0.999,
                  max_probe_fraction: float = 0.25, first_probes: int | None = None,
-                 rerank: int = 16, calibration_queries: int = 8000) -> None:
+                 rerank: int = 16, calibration_queries: int = 8000,
+                 n_threads: int | None = None) -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         self.embeddings = embeddings
@@ -196,6 +200,8 @@ class ApproximateDecoder:
         self.rerank = check_positive_int(rerank, "rerank")
         self.calibration_queries = check_positive_int(calibration_queries,
                                                       "calibration_queries", minimum=100)
+        self.n_threads = (available_cores() if n_threads is None
+                          else check_positive_int(n_threads, "n_threads"))
         self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else None
         self.build_seconds = 0.0
         self.load_seconds = 0.0
@@ -496,7 +502,7 @@ class ApproximateDecoder:
         m = z_all.shape[0]
         if m == 0:
             return
-        n_threads = available_cores()
+        n_threads = self.n_threads
         size = min(_CHUNK, max(1, -(-m // n_threads)))
         chunks = [(s, min(s + size, m)) for s in range(0, m, size)]
         n_workers = min(n_threads, len(chunks))
