@@ -663,3 +663,11 @@ def test_cli_scheduler_address(tmp_path: Path, client, corpus: dict, reference: 
     assert main(["obfuscate", *corpus["inputs"], "-e", "1", "--scheduler", address,
                  "--workers", "2", "-o", str(out)]) == 2
     assert "not both" in capsys.readouterr().err
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert main(["obfuscate", *corpus["inputs"], "-e", "1", "--scheduler",
+                     "tcp://127.0.0.1:1", "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("emprivacy: error: cannot connect to the Dask scheduler at "
+                              "'tcp://127.0.0.1:1'")

@@ -1158,7 +1158,9 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None
     """A client of a running cluster (``scheduler``) or of a new local cluster of processes.
 
     ``n_workers`` local worker processes with one thread each (Dask's nanny limits
-    each worker's BLAS to one thread too); the cluster is closed on exit.
+    each worker's BLAS to one thread too); the cluster is closed on exit.  A
+    scheduler that cannot be reached (within ``distributed.comm.timeouts.connect``)
+    raises :class:`CorpusRunError`.
     """
     import logging
 
@@ -1167,7 +1169,12 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None
     if (scheduler is None) == (n_workers is None):
         raise ValueError("give exactly one of scheduler and n_workers")
     if scheduler is not None:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler)
+        except (OSError, TimeoutError) as exc:
+            raise CorpusRunError(f"cannot connect to the Dask scheduler at {scheduler!r}: "
+                                 f"{exc}") from None
+        with client:
             yield client
         return
     n_workers = check_positive_int(n_workers, "n_workers")
