@@ -542,7 +542,7 @@ def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
     def decoders(done: int, total: int) -> None:
         if done:
             seen.append(client.run(lambda: [(m.decoder.name, m.decoder.build_seconds,
-                                              m.decoder.load_seconds)
+                                              m.decoder.load_seconds, m.decoder.n_threads)
                                              for m in distributed._CACHE.values()]))
 
     out = tmp_path / "out.jsonl"
@@ -553,8 +553,8 @@ def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
                                                  index_cache_dir=str(cache)))
     assert _lines(out) == expected
     loaded = [d for snapshot in seen for ds in snapshot.values() for d in ds]
-    assert loaded and all(name == "approximate" and built == 0 and load > 0
-                          for name, built, load in loaded)
+    assert loaded and all(name == "approximate" and built == 0 and load > 0 and threads == 1
+                          for name, built, load, threads in loaded)
     assert len(list(cache.glob("ivf-*.npz"))) == 1
 
 

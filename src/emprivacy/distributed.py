@@ -43,7 +43,7 @@ each task:
   ``ExactDecoder(embeddings, n_threads=1)`` for single-threaded workers.
 
 A worker process obfuscates one partition at a time (the decoder is not meant to
-be called from two threads at once); with settings, its exact decoder uses the
+be called from two threads at once); with settings, its decoder uses the
 worker's threads.  One thread per worker process, one process per core, is the
 intended shape.
 
@@ -183,9 +183,9 @@ class MechanismSettings:
     def build(self, *, n_threads: int | None = None) -> EarthMoversPrivacy:
         """Load the embeddings and build the mechanism (what a worker does once).
 
-        ``n_threads``: threads of the exact decoder (default: every core); a Dask
-        worker passes its own thread count, so that K worker processes of one
-        thread each use K cores, not K².
+        ``n_threads``: threads of the decoder (default: every core); a Dask worker
+        passes its own thread count, so that K worker processes of one thread each
+        use K cores, not K × cores.
         """
         if self.loader is not None:
             emb = self.loader()
@@ -199,7 +199,8 @@ class MechanismSettings:
         elif decoder == "approximate":  # loaded from the cache, or built and cached
             from .approximate import ApproximateDecoder
 
-            decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir)
+            decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir,
+                                         n_threads=n_threads)
         return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
 
 
