@@ -131,7 +131,8 @@ class EarthMoversPrivacy:
         """Alg. 1 applied to ``Vec*(b)``: the noisy vectors of a bag given by row indices.
 
         ``rng`` overrides the mechanism's generator for this call (used to give
-        every document of a corpus its own noise stream).  Returns (N, n) float32.
+        every document of a corpus its own noise stream).  Returns (N, n) float64: the
+        decoders decide on the unrounded noisy point.
         """
         idx = np.asarray(indices)
         if idx.size and idx.dtype.kind not in "iu":
@@ -147,7 +148,7 @@ class EarthMoversPrivacy:
         noise = laplace_noise(self.dim, self.epsilon, size=idx.size,
                               rng=self.rng if rng is None else rng)
         noise += self.embeddings.vectors[idx]
-        return noise.astype(np.float32)
+        return noise
 
     def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
                           rng: np.random.Generator | None = None) -> np.ndarray:
