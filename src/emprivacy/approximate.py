@@ -41,7 +41,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 import warnings
 from collections.abc import Iterator
@@ -54,6 +53,7 @@ import numpy as np
 from ._validation import check_positive_int, check_positive_number
 from .decoding import ExactDecoder, _blas_controller, _check_points, available_cores
 from .embeddings import Embeddings
+from .outputs import atomic_file, user_cache_dir
 from .randomness import check_random_state
 
 __all__ = ["ApproximateDecoder", "IndexCacheWarning", "default_cache_dir"]
@@ -91,18 +91,12 @@ class IndexCacheWarning(UserWarning):
 
 
 def default_cache_dir() -> Path:
-    """Where indexes are cached: ``$EMPRIVACY_CACHE_DIR``, ``$XDG_CACHE_HOME/emprivacy``
-    or ``~/.cache/emprivacy``, in that order.
+    """Where indexes are cached: :func:`emprivacy.outputs.user_cache_dir`.
 
     >>> isinstance(default_cache_dir(), Path)
     True
     """
-    env = os.environ.get("EMPRIVACY_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "emprivacy"
+    return user_cache_dir()
 
 
 def _default_nlist(n_words: int) -> int:
@@ -278,15 +272,9 @@ class ApproximateDecoder:
                 "sha256": hashlib.sha256(blob.tobytes()).hexdigest(),
                 "rerank": self._k, "max_probes": self._cap}
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, index=blob, edges=self._edges, probes=self._probes,
-                         meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_file(path, "wb") as fh:
+            np.savez(fh, index=blob, edges=self._edges, probes=self._probes,
+                     meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     def _load(self, path: Path) -> None:
         import faiss

@@ -36,7 +36,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -55,6 +54,7 @@ from .decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
 from .embeddings import Embeddings
 from .guarantees import utility_bound
 from .noise import uniform_sphere
+from .outputs import atomic_file
 from .randomness import RandomState, check_random_state
 from .text import STOPWORDS
 
@@ -602,17 +602,5 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
     ax2.set_xlabel("ε (per word)")
     ax2.set_ylabel("S_w: distinct outputs")
     ax2.legend(loc="upper right", fontsize="small")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=100)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for secrets; a plot is not one
-        os.replace(tmp, dest)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_file(dest, "wb") as fh:
+        fig.savefig(fh, format="png", dpi=100)

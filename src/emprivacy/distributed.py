@@ -60,7 +60,6 @@ import json
 import os
 import secrets
 import shutil
-import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -75,7 +74,7 @@ from .embeddings import Embeddings, load_embeddings
 from .exceptions import PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
 from .obfuscation import Obfuscator
-from .outputs import atomic_output, format_record
+from .outputs import atomic_output, format_record, write_bytes_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -129,7 +128,7 @@ class MechanismSettings:
     vocab_size : int or None, default 100_000
         As for :func:`emprivacy.load_embeddings`.
     decoder : {"exact", "approximate"}
-        How ``Vec⁻¹`` is computed (post-processing; same guarantee, Lemma 2).
+        How ``Vec⁻¹`` is computed (post-processing; same guarantee, Lemma 3).
     loader : callable, optional
         A picklable function of no argument returning the
         :class:`~emprivacy.embeddings.Embeddings` (e.g. a
@@ -557,32 +556,6 @@ def _probe(job: _Job) -> dict[str, Any]:
             "fingerprint": mech.embeddings.fingerprint}
 
 
-def _read_umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-#: Read once, at import: changing the umask to read it is not thread-safe.
-_UMASK = _read_umask()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def _encode_records(records: list[dict[str, Any]], kind: str) -> bytes:
     if kind == "jsonl":
         return "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")
@@ -651,7 +624,7 @@ def _process_partition(part: Partition, job: _Job, digests: tuple[str, str]
     data_name = f"{part.name}.{job.kind}"
     if records:
         data = _encode_records(records, job.kind)
-        _write_atomic(parts_dir / data_name, data)
+        write_bytes_atomic(parts_dir / data_name, data)
         digest, nbytes = hashlib.sha256(data).hexdigest(), len(data)
     else:
         with contextlib.suppress(FileNotFoundError):
@@ -670,7 +643,7 @@ def _process_partition(part: Partition, job: _Job, digests: tuple[str, str]
         "words": sum(int(r["n_words"]) for r in records),
         "skipped": skipped,
     }
-    _write_atomic(parts_dir / _STATUS_DIR / f"{part.name}.json",
+    write_bytes_atomic(parts_dir / _STATUS_DIR / f"{part.name}.json",
                   json.dumps(status, ensure_ascii=False).encode("utf-8"))
     return status
 
@@ -787,7 +760,7 @@ def _prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
                          "new output, or remove it to start again")
     (parts_dir / _STATUS_DIR).mkdir(parents=True, exist_ok=True)
     if existing is None:
-        _write_atomic(parts_dir / _RUN_FILE, json.dumps(run_info, sort_keys=True).encode())
+        write_bytes_atomic(parts_dir / _RUN_FILE, json.dumps(run_info, sort_keys=True).encode())
     return None
 
 
@@ -1116,7 +1089,7 @@ def _finish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str, job:
         manifest = {"run": run_info, "metadata": probe["metadata"], "documents": len(ids.seen),
                     "documents_written": written, "words": words, "skipped": skipped,
                     "partitions": parts_meta, "size": job.size, "seeded": job.seed is not None}
-        _write_atomic(output / _MANIFEST, json.dumps(manifest, ensure_ascii=False,
+        write_bytes_atomic(output / _MANIFEST, json.dumps(manifest, ensure_ascii=False,
                                                      indent=1).encode("utf-8"))
         shutil.rmtree(output / _STATUS_DIR, ignore_errors=True)
         with contextlib.suppress(FileNotFoundError):

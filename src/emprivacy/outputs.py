@@ -15,15 +15,71 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
-__all__ = ["atomic_output", "format_record"]
+__all__ = ["atomic_file", "atomic_output", "format_record", "user_cache_dir",
+           "write_bytes_atomic"]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
+def _read_umask() -> int:
+    mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+#: Read once, at import: changing the umask to read it is not thread-safe.
+_UMASK = _read_umask()
+
+
+def user_cache_dir() -> Path:
+    """The user cache directory of emprivacy (indexes, fetched corpora).
+
+    ``$EMPRIVACY_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/emprivacy``, else
+    ``~/.cache/emprivacy``.
+
+    >>> isinstance(user_cache_dir(), Path)
+    True
+    """
+    env = os.environ.get("EMPRIVACY_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "emprivacy"
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and an atomic rename.
+
+    The file gets the usual permissions (``0666 & ~umask``), not ``mkstemp``'s 0600.
+    """
+    with atomic_file(Path(path), "wb") as fh:
+        fh.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
+    """Open ``dest`` for writing through a temporary file renamed into place at the end.
+
+    On any error or interruption the temporary file is removed and ``dest`` is left
+    as it was.  ``mode`` is ``"wb"`` or ``"w"`` (UTF-8, ``\\n`` line ends).
+    """
+    directory = dest.parent if str(dest.parent) else Path(".")
+    if not directory.is_dir():
+        raise ValueError(f"output directory {str(directory)!r} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions
+        kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 @contextlib.contextmanager
@@ -33,22 +89,8 @@ def atomic_output(path: str | os.PathLike[str] | None, *, stdout: TextIO | None 
     if path is None or str(path) == "-":
         yield stdout if stdout is not None else sys.stdout
         return
-    dest = Path(path)
-    directory = dest.parent if str(dest.parent) else Path(".")
-    if not directory.is_dir():
-        raise ValueError(f"output directory {str(directory)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    with atomic_file(Path(path), "w") as fh:
+        yield fh  # type: ignore[misc]
 
 
 def format_record(record: dict[str, Any], fmt: str) -> str:

@@ -18,7 +18,7 @@ Different representation:
 
 The obfuscated snippet reaches every attack as the mechanism outputs it, a bag
 of words; the character n-grams and fastText features are computed from that
-bag, which is post-processing (Lemma 2 of the paper, §5).
+bag, which is post-processing (Lemma 3 of the paper, §5).
 """
 
 from __future__ import annotations

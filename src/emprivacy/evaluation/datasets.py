@@ -53,6 +53,7 @@ import numpy as np
 
 from .._validation import check_choice, check_positive_int
 from ..embeddings import Embeddings
+from ..outputs import user_cache_dir
 from ..randomness import check_random_state
 from ..text import bag_of_words, tokenize
 
@@ -275,13 +276,8 @@ def load_corpus(path: str | os.PathLike[str]) -> Corpus:
 
 # -- the Brown corpus ---------------------------------------------------------------------
 def cache_dir() -> Path:
-    """The user cache directory: ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``."""
-    env = os.environ.get("EMPRIVACY_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "emprivacy"
+    """The user cache directory: :func:`emprivacy.outputs.user_cache_dir`."""
+    return user_cache_dir()
 
 
 def _integrity(path: Path) -> str:

@@ -22,18 +22,17 @@ the same directory renamed over the destination):
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import math
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from ..outputs import write_bytes_atomic
 from .experiment import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
 __all__ = ["REPORT_FILES", "format_table3", "write_report"]
@@ -46,27 +45,6 @@ _PAPER_NAMES = {"SRauth": "1-NN by Earth Mover's distance, author",
                 "SRtopic": "5-NN by Earth Mover's distance, topic",
                 "DRauth": "Koppel et al. (2011) character 4-grams, author",
                 "DRtopic": "fastText classifier, topic"}
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; results are ordinary files
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def _fmt(mean: float, sd: float) -> str:
@@ -246,6 +224,6 @@ def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
     paths = {}
     for name in REPORT_FILES:
         path = out / name
-        _atomic_write(path, contents[name])
+        write_bytes_atomic(path, contents[name])
         paths[name] = path
     return paths
