@@ -319,3 +319,31 @@ def test_subprocess_sigint_leaves_no_partial_output(tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert not dest.exists()
     assert [p.name for p in tmp_path.iterdir()] == ["big.jsonl"]
+
+
+def test_subprocess_distance_and_guarantee(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("President greets press Chicago", encoding="utf-8")
+    b.write_text("Chief speaks media Illinois", encoding="utf-8")
+    done = _subprocess(["distance", str(a), str(b), "-e", "0.0625", "--json", "-q"])
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["n_words"] == [4, 4]
+    done = _subprocess(["guarantee", "-e", "1", "-N", "2", "-d", "0.35", "-n", "2", "--json"])
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["paper_thm3_expression"] > json.loads(done.stdout)[
+        "utility_bound"]
+    bad = _subprocess(["guarantee", "-e", "1", "-N", "2"])
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "emprivacy: error: missing option '--delta'"
+
+
+def test_console_script_is_installed() -> None:
+    import shutil
+
+    from emprivacy import __version__
+
+    script = shutil.which("emprivacy", path=os.pathsep.join(
+        [str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    assert script is not None, "the 'emprivacy' console script is not installed"
+    done = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == f"emprivacy {__version__}"
