@@ -5,7 +5,7 @@
 product-quantised fast-scan codes), the best candidates re-ranked with exact
 float64 distances.  Decoding is post-processing: the output is a deterministic
 function of the noisy vector ``z`` alone, so the privacy guarantee of the
-mechanism is unchanged (Lemma 4); only utility can differ from exact decoding,
+mechanism is unchanged (Lemma 3); only utility can differ from exact decoding,
 and how much is measured and reported (docs/BENCHMARKS.md).
 
 Why adaptive.  The noisy vectors lie far from every word when ε is small

@@ -2,7 +2,7 @@
 
 ``Vec⁻¹(z) = argmin_w ‖z − Vec(w)‖`` over the whole vocabulary.  Decoding is
 post-processing of the noisy vectors, so it never weakens the privacy guarantee
-(Lemma 4 of the paper); a decoder only affects utility.
+(Lemma 3 of the paper); a decoder only affects utility.
 
 The exact decoder expands ``‖z − w‖² = ‖z′‖² − 2 z′·w′ + ‖w′‖²`` with
 ``z′ = z − μ`` and ``w′ = w − μ`` (μ the mean word vector: centring changes no
@@ -54,7 +54,7 @@ class Decoder(Protocol):
 
     ``decode`` must be a function of the noisy points alone (and of public
     data such as the vocabulary): that is what makes decoding post-processing
-    (Lemma 4).  A decoder that also looked at the words the points were made
+    (Lemma 3).  A decoder that also looked at the words the points were made
     from would no longer be covered by the guarantee.
     """
 
