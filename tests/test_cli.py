@@ -163,6 +163,7 @@ def test_progress_bar_only_on_larger_inputs(tmp_path: Path, capsys) -> None:
     code, _, err = run(["obfuscate", str(d), "-e", "10", "--seed", "0"], capsys)
     assert code == 0
     assert_no_secret(err)
+    assert "" not in err.splitlines()  # no stray blank line from a bar on a non-terminal
     code, _, err = run(["obfuscate", str(d), "-e", "10", "--seed", "0", "--quiet"], capsys)
     assert code == 0 and err == ""
 

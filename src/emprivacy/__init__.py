@@ -34,6 +34,16 @@ from .noise import laplace_noise
 from .randomness import check_random_state, secure_generator
 from .text import bag_of_words, tokenize
 
+
+def __getattr__(name: str) -> object:
+    # obfuscate_corpus needs Dask: imported on first use, not with the package
+    if name == "obfuscate_corpus":
+        from .distributed import obfuscate_corpus
+
+        return obfuscate_corpus
+    raise AttributeError(f"module 'emprivacy' has no attribute {name!r}")
+
+
 try:
     __version__ = version("emprivacy")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
@@ -59,6 +69,7 @@ __all__ = [
     "laplace_constant",
     "laplace_noise",
     "load_embeddings",
+    "obfuscate_corpus",
     "paper_utility_bound",
     "plausible_deniability",
     "privacy_multiplier",

@@ -269,7 +269,7 @@ def obfuscate(
 
 def _with_progress(records: Iterator[dict[str, Any]], total: int, show: bool,
                    console: Console) -> Iterator[dict[str, Any]]:
-    if not show:
+    if not show or not console.is_terminal:  # a bar is for people; logs get no control chars
         yield from records
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
