@@ -304,14 +304,20 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_doc(table: str) -> None:
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
-    if BEGIN not in text or END not in text:
-        text += f"\n{BEGIN}\n{END}\n"
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+def publish(report: dict[str, Any], table: str, results: Path, begin: str, end: str) -> None:
+    """Write ``report`` as JSON to ``results`` and ``table`` between the markers of the doc."""
+    results.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_output(results) as fh:
+        json.dump(report, fh, indent=1)
+        fh.write("\n")
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
+    if begin not in text or end not in text:
+        text += f"\n{begin}\n{end}\n"
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
     with atomic_output(DOC) as fh:
-        fh.write(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+        fh.write(f"{head}{begin}\n{table}\n{end}{tail}")
+    print(f"\nwrote {results.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,12 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     table = markdown(report)
     print("\n" + table)
     if not args.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_output(RESULTS) as fh:
-            json.dump(report, fh, indent=1)
-            fh.write("\n")
-        write_doc(table)
-        print(f"\nwrote {RESULTS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+        publish(report, table, RESULTS, BEGIN, END)
     return 0
 
 

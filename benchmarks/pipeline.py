@@ -48,10 +48,9 @@ from typing import Any
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, bag_of_words, load_embeddings
-from emprivacy.outputs import atomic_output
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from decode import DOC, ROOT, machine_info
+from decode import ROOT, machine_info, publish
 
 RESULTS = ROOT / "benchmarks" / "results" / "pipeline.json"
 BEGIN, END = "<!-- pipeline:begin -->", "<!-- pipeline:end -->"
@@ -183,16 +182,6 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_doc(table: str) -> None:
-    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    if BEGIN not in text or END not in text:
-        text += f"\n{BEGIN}\n{END}\n"
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    with atomic_output(DOC) as fh:
-        fh.write(f"{head}{BEGIN}\n{table}\n{END}{tail}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--words", type=int, default=1_000_000)
@@ -249,12 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     table = markdown(report)
     print("\n" + table)
     if not args.no_write:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_output(RESULTS) as fh:
-            json.dump(report, fh, indent=1)
-            fh.write("\n")
-        write_doc(table)
-        print(f"\nwrote {RESULTS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+        publish(report, table, RESULTS, BEGIN, END)
     return 0
 
 
