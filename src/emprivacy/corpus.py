@@ -15,9 +15,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-__all__ = ["Document", "InputError", "iter_documents", "read_text_file"]
+__all__ = ["Document", "InputError", "iter_documents", "iter_json_objects", "read_text_file"]
 
 
 class InputError(ValueError):
@@ -45,7 +45,12 @@ def read_text_file(path: Path) -> str:
         raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
 
 
-def _iter_jsonl(path: Path) -> Iterator[Document]:
+def iter_json_objects(path: Path, *, expected: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line of a JSONL file.
+
+    Raises :class:`InputError` naming the file (and line) when it cannot be read, is
+    not UTF-8, or a line is not a JSON object (``expected`` says what it should hold).
+    """
     try:
         fh = open(path, encoding="utf-8")
     except OSError as exc:
@@ -59,16 +64,23 @@ def _iter_jsonl(path: Path) -> Iterator[Document]:
                     record = json.loads(line)
                 except json.JSONDecodeError:
                     raise InputError(f"{path}:{lineno}: not a valid JSON object") from None
-                if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-                    raise InputError(f"{path}:{lineno}: expected a JSON object with a string "
-                                     "'text' field")
-                doc_id = record.get("id", f"{path.name}:{lineno}")
-                if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
-                    raise InputError(f"{path}:{lineno}: 'id' must be a string or an integer")
-                yield Document(str(doc_id), record["text"])
+                if not isinstance(record, dict):
+                    raise InputError(f"{path}:{lineno}: expected a JSON object with {expected}")
+                yield lineno, record
         except UnicodeDecodeError as exc:
             raise InputError(f"input file {str(path)!r} is not valid UTF-8 (byte {exc.start})") \
                 from None
+
+
+def _iter_jsonl(path: Path) -> Iterator[Document]:
+    for lineno, record in iter_json_objects(path, expected="a string 'text' field"):
+        if not isinstance(record.get("text"), str):
+            raise InputError(f"{path}:{lineno}: expected a JSON object with a string "
+                             "'text' field")
+        doc_id = record.get("id", f"{path.name}:{lineno}")
+        if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+            raise InputError(f"{path}:{lineno}: 'id' must be a string or an integer")
+        yield Document(str(doc_id), record["text"])
 
 
 def _expand(inputs: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, Path | None]]:

@@ -37,7 +37,6 @@ import base64
 import csv
 import hashlib
 import html
-import json
 import os
 import re
 import shutil
@@ -52,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_positive_int
+from ..corpus import iter_json_objects
 from ..embeddings import Embeddings
 from ..outputs import user_cache_dir
 from ..randomness import check_random_state
@@ -248,19 +248,8 @@ def load_corpus(path: str | os.PathLike[str]) -> Corpus:
                                      "text")
                 rows = list(reader)
         elif suffix in (".jsonl", ".ndjson"):
-            rows = []
-            with open(p, encoding="utf-8") as fh:
-                for lineno, line in enumerate(fh, start=1):
-                    if not line.strip():
-                        continue
-                    try:
-                        obj = json.loads(line)
-                    except json.JSONDecodeError:
-                        raise ValueError(f"{p}:{lineno}: not a valid JSON object") from None
-                    if not isinstance(obj, dict):
-                        raise ValueError(f"{p}:{lineno}: expected a JSON object with author, "
-                                         "topic and text fields")
-                    rows.append(obj)
+            rows = [obj for _, obj in iter_json_objects(
+                p, expected="author, topic and text fields")]
         else:
             raise ValueError(f"dataset file {str(p)!r} must be .csv or .jsonl; got "
                              f"{suffix or 'no extension'!r}")
