@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from pathlib import Path
 
@@ -9,7 +10,12 @@ import numpy as np
 import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings
-from emprivacy.approximate import ApproximateDecoder, IndexCacheWarning, default_cache_dir
+from emprivacy.approximate import (
+    ApproximateDecoder,
+    IndexCacheWarning,
+    _cells_between,
+    default_cache_dir,
+)
 from emprivacy.decoding import Decoder, ExactDecoder
 
 V, DIM = 12_000, 16
@@ -95,6 +101,59 @@ def test_decoding_depends_on_each_point_only(embeddings, decoder, cache):
     np.testing.assert_array_equal(decoder.decode(Z[perm]), out[perm])
     np.testing.assert_array_equal(decoder.decode(Z[:7]), out[:7])
     np.testing.assert_array_equal(decoder.decode(Z.astype(np.float32)), out)
+
+
+def test_search_is_the_calibrated_stop_rule_replayed(embeddings, decoder):
+    """The staged search stops exactly where the calibration's replay of its rule says:
+    what was calibrated is what runs."""
+    stages = decoder.stages
+    assert stages[0] == decoder.first_probes and stages[-1] == decoder.effective_max_probes
+    assert all(b == min(4 * a, stages[-1]) for a, b in itertools.pairwise(stages))
+    rule = decoder.stop_rule
+    assert rule["tau"] > 1.0 and rule["far_distance"] > 0
+    assert 1 <= rule["far_stages"] <= len(stages)
+    Z, _ = noisy(embeddings.vectors, 2.0, 3000, seed=21)
+    picks, dist, nxt = decoder._trace(Z)
+    # every stage only improves the best word found, and the full search is the best of all
+    assert np.all(np.diff(dist, axis=1) <= 1e-12)
+    reached = decoder._replay(dist, nxt, rule["tau"], rule["far_distance"], rule["far_stages"])
+    np.testing.assert_array_equal(decoder.decode(Z), picks[np.arange(len(Z)), reached])
+    assert 0 < np.mean(reached == 0) < 1  # some stop at once, some search on
+
+
+def test_replay_of_stop_rules(decoder):
+    dist = np.array([[1.0, 1.0, 1.0], [1.0, 0.9, 0.9], [3.0, 3.0, 3.0]])
+    nxt = np.array([[1.5, 9.0, np.inf], [1.0, 0.5, np.inf], [9.5, 9.5, np.inf]])
+    # tau 2, no far rule: row 0 goes on once (1.5 <= 2·1²) then stops (9 > 2); rows 1 and 2
+    # go to the end (row 2: 9.5 <= 2·3²)
+    assert decoder._replay(dist, nxt, 2.0, np.inf, 3).tolist() == [1, 2, 2]
+    # far distance 2 after the first stage: row 2 (best word at 3) stops there
+    assert decoder._replay(dist, nxt, 2.0, 2.0, 1).tolist() == [1, 2, 0]
+    assert decoder._replay(dist, nxt, np.inf, np.inf, 3).tolist() == [2, 2, 2]
+
+
+def test_cells_between_ranks_with_ties_and_padding():
+    scores = np.array([[5.0, 1.0, 3.0, 3.0, 2.0, 9.0],
+                       [0.0, 4.0, 6.0, 8.0, 7.0, 1.0]], dtype=np.float32)
+    cells, d = _cells_between(scores, np.array([1.0, 1.0]), np.array([3.0, 6.0]))
+    # row 0: 2.0 and the tie 3.0, 3.0 (all three at once); row 1: 4.0 and 6.0, padded
+    assert sorted(cells[0].tolist()) == [2, 3, 4]
+    assert sorted(c for c in cells[1].tolist() if c >= 0) == [1, 2] and cells[1, 2] == -1
+    assert np.isinf(d[1, 2]) and d[0].tolist() == scores[0, cells[0]].tolist()
+    empty, _ = _cells_between(scores, np.array([9.0, 9.0]), np.array([9.0, 9.0]))
+    assert empty.shape == (2, 1) and np.all(empty == -1)
+
+
+def test_padded_cells_are_skipped_by_the_index(embeddings, decoder):
+    """-1 marks no cell: the fast-scan search ignores it (the padding of tied ranks)."""
+    Z, _ = noisy(embeddings.vectors, 1.0, 50, seed=22)
+    z32 = Z.astype(np.float32)
+    cell_d, cells = decoder._index.quantizer.search(z32, 4)
+    padded = np.concatenate([cells, np.full((len(Z), 3), -1)], axis=1)
+    padded_d = np.concatenate([cell_d, np.full((len(Z), 3), np.inf, np.float32)], axis=1)
+    a = decoder._rerank(Z, decoder._search(z32, cells, cell_d))[0]
+    b = decoder._rerank(Z, decoder._search(z32, padded, padded_d))[0]
+    np.testing.assert_array_equal(a, b)
 
 
 def test_exact_duplicates_resolve_to_the_lowest_index(tmp_path):

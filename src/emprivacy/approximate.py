@@ -8,22 +8,25 @@ function of the noisy vector ``z`` alone, so the privacy guarantee of the
 mechanism is unchanged (Lemma 3); only utility can differ from exact decoding,
 and how much is measured and reported (docs/BENCHMARKS.md).
 
-Why adaptive.  The noisy vectors lie far from every word when ε is small
+Why staged.  The noisy vectors lie far from every word when ε is small
 (noise radius ≈ n/ε), and there an index must scan a large part of the
 vocabulary to find the nearest word; near a word (large ε) a few cells
-suffice.  The decoder therefore searches twice: a first pass over the
-``first_probes`` nearest cells gives an upper bound ``d₁`` on the distance to
-the nearest word, and ``d₁`` — a function of ``z`` only — selects how many
-cells the second pass scans.  That table is *calibrated* when the index is
+suffice, and which case a vector is in shows only during the search.  The
+decoder therefore scans cells in stages, nearest centres first — the
+``first_probes`` nearest, then 4× as many, and so on up to
+``max_probe_fraction`` of the cells — and after each stage decides from what
+it has seen, a function of ``z`` only, whether to go on: it goes on while the
+next unscanned centre is close compared with the best word found so far,
+``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word), unless ``d`` shows
+the vector is far from every word and it has had its ``far_stages`` stages.
+The stop rule (τ, far distance, far stages) is *calibrated* when the index is
 built: noisy vectors at noise radii spanning the useful range are decoded
-exactly, and for each range of ``d₁`` the number of cells is 1.25× the
-``target_recall`` quantile of the rank of the cell holding the exact answer,
-capped at ``max_probe_fraction`` of the cells (that far from every word the
-exact output is nearly random and only its statistics matter).  The whole
-search is then checked on the same noisy vectors, and more candidates are
-re-ranked, or the cap raised, until agreement with exact decoding (uncapped
-ranges) and the output statistics (capped ranges) meet their targets.  See
-docs/DECODERS.md.
+exactly and searched through every stage once, and every candidate rule is
+replayed on that record; the cheapest rule is kept among those that agree with
+exact decoding on ``1 − 2(1 − target_recall)`` of the vectors near the words
+(noise radius at most that where exact decoding still returns the source word
+for half of them) and, beyond, keep the share of unchanged words and the mean
+distance moved within 1 % of exact decoding's.  See docs/DECODERS.md.
 
 The index and its calibration are cached on disk, keyed by the embeddings'
 :attr:`~emprivacy.Embeddings.fingerprint` and the index parameters, in
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -59,7 +63,7 @@ from .randomness import check_random_state
 __all__ = ["ApproximateDecoder", "IndexCacheWarning", "default_cache_dir"]
 
 #: Bumped whenever the index layout or the calibration changes: old cache files are ignored.
-INDEX_FORMAT_VERSION = 4
+INDEX_FORMAT_VERSION = 5
 
 #: Below this many distinct vectors an index does not pay off: decoding is exact.
 MIN_INDEXED_WORDS = 2000
@@ -84,6 +88,26 @@ def _faiss_single_thread() -> Iterator[None]:
         yield
     finally:
         faiss.omp_set_num_threads(previous)
+
+
+def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the columns with ``lo < score ≤ hi`` and their scores, padded with −1 / inf.
+
+    >>> c, d = _cells_between(np.array([[3., 1., 2., 5.]]), np.array([1.]), np.array([3.]))
+    >>> c.tolist(), d.tolist()
+    ([[0, 2]], [[3.0, 2.0]])
+    """
+    rows, cols = np.nonzero((scores > lo[:, None]) & (scores <= hi[:, None]))
+    counts = np.bincount(rows, minlength=len(scores))
+    width = max(1, int(counts.max(initial=0)))
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slot = np.arange(len(rows)) - starts[rows]
+    cells = np.full((len(scores), width), -1, dtype=np.int64)
+    cell_d = np.full((len(scores), width), np.inf, dtype=np.float32)
+    cells[rows, slot] = cols
+    cell_d[rows, slot] = scores[rows, cols]
+    return cells, cell_d
 
 
 class IndexCacheWarning(UserWarning):
@@ -118,7 +142,7 @@ def _default_pq_m(dim: int) -> int:
 
 
 class ApproximateDecoder:
-    """Fast approximate nearest-word decoder: adaptive IVF with fast-scan codes, exact re-rank.
+    """Fast approximate nearest-word decoder: staged IVF search with fast-scan codes, exact re-rank.
 
     Parameters
     ----------
@@ -129,17 +153,17 @@ class ApproximateDecoder:
     nlist : int, optional
         Number of k-means cells; default about ``4√V`` (2048 for 400k words).
     target_recall : float in (0, 1), default 0.999
-        Per-range quantile used by the calibration (see the module notes): the
-        share of calibration queries, within each range of ``d₁``, whose exact
-        answer lies in the cells scanned; the whole search must then agree with
-        exact decoding on ``1 − 2(1 − target_recall)`` of them.
+        Sets the calibration's agreement target (see the module notes): near the
+        words, the search must agree with exact decoding on
+        ``1 − 2(1 − target_recall)`` of the calibration vectors.
     max_probe_fraction : float in (0, 1], default 0.25
-        Cap on the share of cells scanned for one query (raised by the
-        calibration if the output statistics need it).
+        Share of the cells scanned by the last stage (the most for one vector).
     first_probes : int, optional
-        Cells scanned by the first pass; default ``max(4, nlist // 256)``.
+        Cells scanned by the first stage; default ``max(4, nlist // 256)``.  Each
+        further stage scans up to 4× as many in all.
     rerank : int, default 16
-        Candidates per pass re-ranked with exact float64 distances.
+        Candidates per stage re-ranked with exact float64 distances (raised by the
+        calibration if the full search misses its agreement target).
     calibration_queries : int, default 8000
         Noisy vectors decoded exactly to calibrate the index at build time.
     n_threads : int, optional
@@ -154,8 +178,12 @@ class ApproximateDecoder:
         Time spent loading it from the cache (0 when it was built).
     cache_path : Path or None
         The cache file used.
+    stages : list of int
+        Cells scanned after each stage (cumulative), e.g. ``[8, 32, 128, 512]``.
+    stop_rule : dict
+        The calibrated ``tau``, ``far_distance`` and ``far_stages``.
     effective_rerank, effective_max_probes : int
-        ``rerank`` and the cap on cells after calibration.
+        ``rerank`` after calibration, and the cells scanned by the last stage.
 
     Notes
     -----
@@ -222,7 +250,11 @@ class ApproximateDecoder:
                              else check_positive_int(first_probes, "first_probes"))
         self.first_probes = min(self.first_probes, self.nlist)
         self.max_probes = max(self.first_probes, round(self.max_probe_fraction * self.nlist))
-        self._k, self._cap = self.rerank, self.max_probes  # raised by the calibration if needed
+        self._stages = [self.first_probes]  # cells scanned after each stage: ×4 each time
+        while self._stages[-1] < self.max_probes:
+            self._stages.append(min(self.max_probes, 4 * self._stages[-1]))
+        self._k = self.rerank  # raised by the calibration if needed
+        self._tau, self._far, self._far_stages = math.inf, math.inf, len(self._stages)
         self.pq_m = _default_pq_m(embeddings.dim)
         self._load_or_build()
 
@@ -270,11 +302,10 @@ class ApproximateDecoder:
         blob = faiss.serialize_index(self._index)
         meta = {"fingerprint": self.embeddings.fingerprint, "params": self._params(),
                 "sha256": hashlib.sha256(blob.tobytes()).hexdigest(),
-                "rerank": self._k, "max_probes": self._cap}
+                "rerank": self._k, "stop_rule": [self._tau, self._far, self._far_stages]}
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(path, "wb") as fh:
-            np.savez(fh, index=blob, edges=self._edges, probes=self._probes,
-                     meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
+            np.savez(fh, index=blob, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
 
     def _load(self, path: Path) -> None:
         import faiss
@@ -282,25 +313,23 @@ class ApproximateDecoder:
         with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
             meta = json.loads(data["meta"].tobytes().decode())
             blob = data["index"]
-            edges, probes = data["edges"], data["probes"]
         if meta.get("fingerprint") != self.embeddings.fingerprint:
             raise ValueError("it was built for other embeddings")
         if meta.get("params") != self._params():
             raise ValueError("it was built with other parameters")
         if hashlib.sha256(blob.tobytes()).hexdigest() != meta.get("sha256"):
             raise ValueError("checksum mismatch")
-        if edges.ndim != 1 or probes.shape != (len(edges) + 1,):
-            raise ValueError("malformed calibration table")
-        k, cap = meta.get("rerank"), meta.get("max_probes")
-        if not (isinstance(k, int) and isinstance(cap, int) and 0 < k and 0 < cap <= self.nlist):
+        k, rule = meta.get("rerank"), meta.get("stop_rule")
+        if not (isinstance(k, int) and 0 < k and isinstance(rule, list) and len(rule) == 3
+                and all(isinstance(v, (int, float)) for v in rule)
+                and rule[0] > 0 and rule[1] > 0 and rule[2] in range(1, len(self._stages) + 1)):
             raise ValueError("malformed search parameters")
         index = faiss.deserialize_index(blob)
         if index.ntotal != len(self._ids) or index.d != self.embeddings.dim:
             raise ValueError("index size does not match the embeddings")
         self._index = index
-        self._edges = edges.astype(np.float64)
-        self._probes = probes.astype(np.int64)
-        self._k, self._cap = k, cap
+        self._k = k
+        self._tau, self._far, self._far_stages = float(rule[0]), float(rule[1]), int(rule[2])
         self._centroid_arrays()
 
     # -- build ---------------------------------------------------------------------------
@@ -320,10 +349,10 @@ class ApproximateDecoder:
         self._centroid_arrays()
         self._calibrate()
 
-    def _calibration_set(self) -> tuple[np.ndarray, np.ndarray]:
+    def _calibration_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Noisy vectors ``Vec(x) + r·u`` and their sources x: x uniform over the vocabulary,
         u uniform on the sphere, r log-uniform from 0.1× to 4× the median distance between
-        two words (from nearly unchanged to nearly random outputs)."""
+        two words (from nearly unchanged to nearly random outputs); also returns x and r."""
         gen = check_random_state(20190101)  # fixed: the same index for the same embeddings
         vectors = self.embeddings.vectors
         n_words, dim = vectors.shape
@@ -335,68 +364,125 @@ class ApproximateDecoder:
         u = gen.standard_normal((q, dim))
         u /= np.linalg.norm(u, axis=1, keepdims=True)
         radius = scale * np.exp(gen.uniform(math.log(0.1), math.log(4.0), size=q))
-        return vectors[src].astype(np.float64) + u * radius[:, None], src
+        return vectors[src].astype(np.float64) + u * radius[:, None], src, radius
 
     def _calibrate(self) -> None:
-        """Fit the ``d₁`` → cells table, then check the whole search on the calibration set.
+        """Choose the stop rule (τ, far distance) and the re-rank depth on the calibration set.
 
-        Where the table is not capped, agreement with exact decoding must reach
-        ``1 − 2(1 − target_recall)``; otherwise more candidates are re-ranked (the
-        fast-scan codes are coarse in high dimension).  Where it is capped (far
-        from every word), the share of unchanged words and the mean distance moved
-        must be within 1 % of exact decoding's; otherwise the cap is raised.
+        Every calibration vector is searched through all stages once, recording after each
+        stage the best word found, its distance and the distance to the next unscanned
+        cell; each candidate rule is then replayed on these records.  Near the words
+        (noise radius at most ``r½``, where exact decoding still returns the source word
+        for half of the vectors) agreement with exact decoding must reach
+        ``1 − 2(1 − target_recall)``; beyond, the share of unchanged words and the mean
+        distance moved must be within 1 % of exact decoding's.  Among the rules that
+        pass, the one scanning the fewest cells on average is kept.  If even the full
+        search (no early stop) misses the agreement target, more candidates are
+        re-ranked (the fast-scan codes are coarse in high dimension); if no rule passes,
+        every vector is searched through all stages.
         """
-        z, src = self._calibration_set()
+        z, src, radius = self._calibration_set()
         exact = ExactDecoder(self.embeddings).decode(z)
-        z32 = z.astype(np.float32)
-        cells = self._cells_of(exact)
-        cent, cent_sq = self._centroid_arrays()
-        # rank of the exact answer's cell among all cells, by distance to z (1 = nearest)
-        scores = cent_sq[None, :] - 2.0 * (z32 @ cent.T)
-        own = scores[np.arange(len(z)), cells]
-        need = (scores < own[:, None]).sum(axis=1) + 1
-        del scores
         vectors = self.embeddings.vectors.astype(np.float64)
         moved_exact = np.linalg.norm(vectors[exact] - vectors[src], axis=1)
+        near = radius <= self._half_radius(radius, exact == src)
+        far = ~near
         min_agreement = 1.0 - 2.0 * (1.0 - self.target_recall)
-        for _ in range(8):
-            d1 = np.empty(len(z))
-            self._parallel(z, d1, lambda zc: self._first_pass(zc, zc.astype(np.float32))[1])
-            self._fit_table(d1, need)
-            out = np.empty(len(z), dtype=np.int64)
-            self._parallel(z, out, self._decode_chunk)
-            capped = self.probes_for(d1) >= self._cap
-            free = ~capped
-            if free.any() and np.mean(out[free] == exact[free]) < min_agreement \
-                    and self._k < 256:
-                self._k *= 2
-                continue
-            if capped.any() and self._cap < self.nlist:
-                same_e = int(np.sum(exact[capped] == src[capped]))
-                same_a = int(np.sum(out[capped] == src[capped]))
-                moved_a = np.linalg.norm(vectors[out[capped]] - vectors[src[capped]], axis=1).sum()
-                moved_e = moved_exact[capped].sum()
-                if (abs(same_a - same_e) > max(2, 0.01 * same_e)
-                        or abs(moved_a - moved_e) > 0.01 * moved_e):
-                    self._cap = min(self.nlist, 2 * self._cap)
-                    continue
-            break
+        stages = self._stages
+        while True:
+            picks, dist, nxt = self._trace(z)
+            full = picks[:, -1]
+            if np.mean(full[near] == exact[near]) >= min_agreement or self._k >= 256:
+                break
+            self._k *= 2
+        # candidate rules; the cost of one is the mean number of cells scanned
+        d_first = dist[:, 0]
+        far_grid = sorted({float(np.quantile(d_first, q)) for q in
+                           (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)} | {math.inf})
+        best_rule: tuple[float, float, float, int] | None = None
+        for tau in (1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.25, 2.5, 3.0, 4.0,
+                        math.inf):
+            for far_d in far_grid:
+                for far_stages in range(1, len(stages) + 1):
+                    if far_d == math.inf and far_stages > 1:
+                        break  # no far rule: the same search whatever far_stages is
+                    reached = self._replay(dist, nxt, tau, far_d, far_stages)
+                    out = picks[np.arange(len(z)), reached]
+                    if np.mean(out[near] == exact[near]) < min_agreement:
+                        continue
+                    if far.any():
+                        same_e = int(np.sum(exact[far] == src[far]))
+                        same_a = int(np.sum(out[far] == src[far]))
+                        moved_a = np.linalg.norm(vectors[out[far]] - vectors[src[far]],
+                                                 axis=1).sum()
+                        moved_e = moved_exact[far].sum()
+                        if (abs(same_a - same_e) > max(2, 0.01 * same_e)
+                                or abs(moved_a - moved_e) > 0.01 * moved_e):
+                            continue
+                    cost = float(np.mean(np.asarray(stages)[reached]))
+                    if best_rule is None or cost < best_rule[0]:
+                        best_rule = (cost, tau, far_d, far_stages)
+        if best_rule is None:  # pragma: no cover - the full search passes unless codes fail
+            self._tau, self._far, self._far_stages = math.inf, math.inf, len(stages)
+        else:
+            _, self._tau, self._far, self._far_stages = best_rule
 
-    def _fit_table(self, d1: np.ndarray, need: np.ndarray) -> None:
-        """Cells per range of ``d₁``: the ``target_recall`` quantile of ``need``, monotone."""
-        n_bins = 32
-        edges = np.unique(np.quantile(d1, np.linspace(0, 1, n_bins + 1)[1:-1]))
-        bins = np.searchsorted(edges, d1, side="right")
-        probes = np.empty(len(edges) + 1, dtype=np.int64)
-        for b in range(len(edges) + 1):
-            sel = need[bins == b]
-            q = float(np.quantile(sel, self.target_recall)) if sel.size else self._cap
-            # beyond the first pass, a 25 % margin: the quantile of a few hundred samples is
-            # itself uncertain (within the first pass there is nothing to save)
-            probes[b] = math.ceil(q if q <= self.first_probes else 1.25 * q)
-        probes = np.maximum.accumulate(probes)  # farther from every word: never fewer cells
-        self._edges = edges.astype(np.float64)
-        self._probes = np.clip(probes, self.first_probes, self._cap)
+    @staticmethod
+    def _half_radius(radius: np.ndarray, unchanged: np.ndarray) -> float:
+        """Noise radius below which exact decoding returns the source word for ≥ half the
+        vectors (the regime where agreement, not statistics, is the yardstick)."""
+        edges = np.quantile(radius, np.linspace(0, 1, 21))
+        half = float(edges[0])
+        for lo, hi in itertools.pairwise(edges):
+            sel = (radius >= lo) & (radius <= hi)
+            if sel.any() and np.mean(unchanged[sel]) < 0.5:
+                break
+            half = float(hi)
+        return half
+
+    def _replay(self, dist: np.ndarray, nxt: np.ndarray, tau: float, far_d: float,
+                far_stages: int) -> np.ndarray:
+        """The stage (0-based) at which each traced vector stops under a stop rule."""
+        m, n_stages = dist.shape
+        reached = np.zeros(m, dtype=np.int64)
+        going = np.ones(m, dtype=bool)
+        for k in range(n_stages - 1):
+            going &= self._continues(dist[:, k], nxt[:, k], k, tau, far_d, far_stages)
+            reached[going] = k + 1
+        return reached
+
+    @staticmethod
+    def _continues(best_d: np.ndarray, next_d2: np.ndarray, k: int, tau: float,
+                   far_d: float, far_stages: int) -> np.ndarray:
+        """Whether a vector searched through stage ``k`` (0-based) goes on to the next one.
+
+        It goes on while the next unscanned cell's centre is close compared with the best
+        word found (``‖z − c‖² ≤ τ·d²``) — unless it is far from every word (``d`` above
+        the far distance) and has already had its ``far_stages`` stages.
+        """
+        go = next_d2 <= tau * best_d * best_d
+        if k + 1 >= far_stages:
+            go &= best_d <= far_d
+        return go
+
+    def _trace(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Search every vector through all stages; per stage: best word, its distance, and
+        the squared distance to the nearest cell not yet scanned (inf if none)."""
+        n_stages = len(self._stages)
+        picks = np.empty((len(z), n_stages), dtype=np.int64)
+        dist = np.empty((len(z), n_stages))
+        nxt = np.empty((len(z), n_stages))
+        out = np.empty((len(z), 3 * n_stages))
+
+        def fn(zc: np.ndarray) -> np.ndarray:
+            p, d, x = self._search_stages(zc, trace=True)
+            return np.concatenate([p, d, x], axis=1)
+
+        self._parallel(z, out, fn)
+        picks[:] = out[:, :n_stages].astype(np.int64)
+        dist[:] = out[:, n_stages:2 * n_stages]
+        nxt[:] = out[:, 2 * n_stages:]
+        return picks, dist, nxt
 
     def _centroids(self) -> np.ndarray:
         import faiss
@@ -442,24 +528,27 @@ class ApproximateDecoder:
                                          faiss.swig_ptr(dist), faiss.swig_ptr(ids), False, params)
         return ids
 
-    def _first_pass(self, z: np.ndarray, z32: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Scan the ``first_probes`` nearest cells: best word and its distance ``d₁``."""
-        cell_d, cells = self._index.quantizer.search(z32, self.first_probes)
-        return self._rerank(z, self._search(z32, cells, cell_d))
-
     @property
     def effective_rerank(self) -> int:
-        """Candidates re-ranked per pass, as raised by the calibration (≥ ``rerank``)."""
+        """Candidates re-ranked per stage, as raised by the calibration (≥ ``rerank``)."""
         return self._k if self._exact is None else 0
 
     @property
     def effective_max_probes(self) -> int:
-        """Most cells scanned for one query, as raised by the calibration."""
-        return self._cap if self._exact is None else 0
+        """Most cells scanned for one query (the last stage)."""
+        return self._stages[-1] if self._exact is None else 0
 
-    def probes_for(self, d1: np.ndarray) -> np.ndarray:
-        """Cells scanned for queries whose first pass found a word at distance ``d1``."""
-        return self._probes[np.searchsorted(self._edges, d1, side="right")]
+    @property
+    def stages(self) -> list[int]:
+        """Cells scanned after each stage of the search (cumulative), e.g. ``[8, 32, 128, 512]``."""
+        return list(self._stages) if self._exact is None else []
+
+    @property
+    def stop_rule(self) -> dict[str, float]:
+        """The calibrated stop rule: ``tau``, ``far_distance`` and ``far_stages``."""
+        if self._exact is not None:
+            return {}
+        return {"tau": self._tau, "far_distance": self._far, "far_stages": self._far_stages}
 
     def decode(self, points: np.ndarray | object) -> np.ndarray:
         """Row index of the (approximately) nearest vocabulary word of each point.
@@ -514,26 +603,67 @@ class ApproximateDecoder:
                         f.result()
 
     def _decode_chunk(self, z: np.ndarray) -> np.ndarray:
+        return self._search_stages(z)[0]
+
+    def _search_stages(self, z: np.ndarray, *, trace: bool = False
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Search vectors stage by stage, nearest cells first, each stopping by the stop rule.
+
+        Stage ``k`` scans the cells ranked ``stages[k-1]`` to ``stages[k]`` by distance
+        of their centre to ``z`` and re-ranks the best candidates together with the best
+        word so far.  With ``trace``, every vector goes through every stage and the
+        per-stage best word, its distance and the squared distance to the next cell are
+        returned (the calibration replays stop rules on them); otherwise the best word of
+        each vector (and, unused, its distance).
+        """
+        stages = self._stages
+        n_stages = len(stages)
+        m = len(z)
         z32 = np.ascontiguousarray(z, dtype=np.float32)
-        best, d1 = self._first_pass(z, z32)
-        probes = self.probes_for(d1)
-        more = np.flatnonzero(probes > self.first_probes)
-        if more.size == 0:
-            return best
-        # second pass: the p nearest cells (a set: the first pass's cells come again, cheaply);
-        # ‖c‖² − 2 z·c ranks the cells like ‖z − c‖², with one matrix product
-        cent, cent_sq = self._centroid_arrays()
-        scores = cent_sq - 2.0 * (z32[more] @ cent.T)
-        for p in np.unique(probes[more]):
-            sel = np.flatnonzero(probes[more] == p)
-            s = scores[sel]
-            cells = (np.argpartition(s, p - 1, axis=1)[:, :p] if p < self.nlist
-                     else np.broadcast_to(np.arange(self.nlist), s.shape))
-            rows = more[sel]
-            ids = self._search(z32[rows], cells, np.take_along_axis(s, cells, axis=1))
-            cand = np.concatenate([best[rows, None], ids], axis=1)
-            best[rows], _ = self._rerank(z[rows], cand)
-        return best
+        first = stages[0]
+        n_first = min(first + 1, self.nlist)
+        cell_d, cells = self._index.quantizer.search(z32, n_first)
+        best, best_d = self._rerank(z, self._search(z32, cells[:, :first], cell_d[:, :first]))
+        next_d2 = (cell_d[:, first].astype(np.float64) if first < self.nlist
+                   else np.full(m, np.inf))
+        if trace:
+            picks, dist, nxt = (np.empty((m, n_stages), dtype=np.int64), np.empty((m, n_stages)),
+                                np.empty((m, n_stages)))
+            picks[:, 0], dist[:, 0], nxt[:, 0] = best, best_d, next_d2
+            active = np.arange(m)
+        else:
+            active = np.flatnonzero(self._continues(best_d, next_d2, 0, self._tau, self._far,
+                                                    self._far_stages))
+        if n_stages > 1 and active.size:
+            # the later stages' cells, by rank: stage k takes the cells whose score lies
+            # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once)
+            cent, cent_sq = self._centroid_arrays()
+            za = z32[active]
+            scores = cent_sq - 2.0 * (za @ cent.T)
+            ranked_s = np.sort(scores, axis=1)
+            z_sq = np.einsum("ij,ij->i", za, za).astype(np.float64)
+            pos = np.arange(len(active))  # rows of `scores` for the active vectors
+            for k in range(1, n_stages):
+                lo, hi = stages[k - 1], stages[k]
+                rows = active
+                cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
+                                               ranked_s[pos, hi - 1])
+                cand = self._search(z32[rows], cells, cell_d + z_sq[pos, None])
+                cand = np.concatenate([best[rows, None], cand], axis=1)
+                best[rows], best_d[rows] = self._rerank(z[rows], cand)
+                next_d2 = (ranked_s[pos, hi] + z_sq[pos] if hi < self.nlist
+                           else np.full(len(rows), np.inf))
+                if trace:
+                    picks[:, k], dist[:, k], nxt[:, k] = best, best_d, next_d2
+                    continue
+                go = self._continues(best_d[rows], next_d2, k, self._tau, self._far,
+                                     self._far_stages)
+                active, pos = active[go], pos[go]
+                if not active.size:
+                    break
+        if trace:
+            return picks, dist, nxt
+        return best, best_d, np.empty(0)
 
     def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         if self._cent is None:
