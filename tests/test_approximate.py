@@ -109,14 +109,12 @@ def test_search_is_the_calibrated_stop_rule_replayed(embeddings, decoder):
     stages = decoder.stages
     assert stages[0] == decoder.first_probes and stages[-1] == decoder.effective_max_probes
     assert all(b == min(4 * a, stages[-1]) for a, b in itertools.pairwise(stages))
-    rule = decoder.stop_rule
-    assert rule["tau"] > 1.0 and rule["far_distance"] > 0
-    assert 1 <= rule["far_stages"] <= len(stages)
+    assert 1.0 < decoder.tau < np.inf
     Z, _ = noisy(embeddings.vectors, 2.0, 3000, seed=21)
     picks, dist, nxt = decoder._trace(Z)
     # every stage only improves the best word found, and the full search is the best of all
     assert np.all(np.diff(dist, axis=1) <= 1e-12)
-    reached = decoder._replay(dist, nxt, rule["tau"], rule["far_distance"], rule["far_stages"])
+    reached = decoder._replay(dist, nxt, decoder.tau)
     np.testing.assert_array_equal(decoder.decode(Z), picks[np.arange(len(Z)), reached])
     assert 0 < np.mean(reached == 0) < 1  # some stop at once, some search on
 
@@ -124,12 +122,12 @@ def test_search_is_the_calibrated_stop_rule_replayed(embeddings, decoder):
 def test_replay_of_stop_rules(decoder):
     dist = np.array([[1.0, 1.0, 1.0], [1.0, 0.9, 0.9], [3.0, 3.0, 3.0]])
     nxt = np.array([[1.5, 9.0, np.inf], [1.0, 0.5, np.inf], [9.5, 9.5, np.inf]])
-    # tau 2, no far rule: row 0 goes on once (1.5 <= 2·1²) then stops (9 > 2); rows 1 and 2
-    # go to the end (row 2: 9.5 <= 2·3²)
-    assert decoder._replay(dist, nxt, 2.0, np.inf, 3).tolist() == [1, 2, 2]
-    # far distance 2 after the first stage: row 2 (best word at 3) stops there
-    assert decoder._replay(dist, nxt, 2.0, 2.0, 1).tolist() == [1, 2, 0]
-    assert decoder._replay(dist, nxt, np.inf, np.inf, 3).tolist() == [2, 2, 2]
+    # τ = 2: row 0 goes on once (1.5 <= 2·1²) then stops (9 > 2); rows 1 and 2 go to the
+    # end (row 2: 9.5 <= 2·3²)
+    assert decoder._replay(dist, nxt, 2.0).tolist() == [1, 2, 2]
+    # τ = 1: row 1 still goes on (1.0 <= 1, 0.5 <= 0.81), row 2 stops at once
+    assert decoder._replay(dist, nxt, 1.0).tolist() == [0, 2, 0]
+    assert decoder._replay(dist, nxt, np.inf).tolist() == [2, 2, 2]
 
 
 def test_cells_between_ranks_with_ties_and_padding():

@@ -17,16 +17,16 @@ decoder therefore scans cells in stages, nearest centres first — the
 ``max_probe_fraction`` of the cells — and after each stage decides from what
 it has seen, a function of ``z`` only, whether to go on: it goes on while the
 next unscanned centre is close compared with the best word found so far,
-``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word), unless ``d`` shows
-the vector is far from every word and it has had its ``far_stages`` stages.
-The stop rule (τ, far distance, far stages) is *calibrated* when the index is
-built: noisy vectors at noise radii spanning the useful range are decoded
-exactly and searched through every stage once, and every candidate rule is
-replayed on that record; the cheapest rule is kept among those that agree with
-exact decoding on ``1 − 2(1 − target_recall)`` of the vectors near the words
-(noise radius at most that where exact decoding still returns the source word
-for half of them) and, beyond, keep the share of unchanged words and the mean
-distance moved within 1 % of exact decoding's.  See docs/DECODERS.md.
+``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word).  Far from every
+word all centres look alike (the ratio tends to 1), so such vectors are
+searched through every stage.  The stop rule τ is *calibrated* when the index
+is built: noisy vectors at noise radii spanning the useful range are decoded
+exactly and searched through every stage once, and candidate values of τ are
+replayed on that record; the smallest is kept that agrees with exact decoding
+on ``1 − 2(1 − target_recall)`` of the vectors near the words (noise radius at
+most that where exact decoding still returns the source word for half of them)
+and, beyond, keeps the share of unchanged words and the mean distance moved
+within 1 % of exact decoding's.  See docs/DECODERS.md.
 
 The index and its calibration are cached on disk, keyed by the embeddings'
 :attr:`~emprivacy.Embeddings.fingerprint` and the index parameters, in
@@ -180,8 +180,8 @@ class ApproximateDecoder:
         The cache file used.
     stages : list of int
         Cells scanned after each stage (cumulative), e.g. ``[8, 32, 128, 512]``.
-    stop_rule : dict
-        The calibrated ``tau``, ``far_distance`` and ``far_stages``.
+    tau : float
+        The calibrated stop rule (see the module notes).
     effective_rerank, effective_max_probes : int
         ``rerank`` after calibration, and the cells scanned by the last stage.
 
@@ -254,7 +254,7 @@ class ApproximateDecoder:
         while self._stages[-1] < self.max_probes:
             self._stages.append(min(self.max_probes, 4 * self._stages[-1]))
         self._k = self.rerank  # raised by the calibration if needed
-        self._tau, self._far, self._far_stages = math.inf, math.inf, len(self._stages)
+        self._tau = math.inf  # the stop rule, calibrated
         self.pq_m = _default_pq_m(embeddings.dim)
         self._load_or_build()
 
@@ -302,7 +302,7 @@ class ApproximateDecoder:
         blob = faiss.serialize_index(self._index)
         meta = {"fingerprint": self.embeddings.fingerprint, "params": self._params(),
                 "sha256": hashlib.sha256(blob.tobytes()).hexdigest(),
-                "rerank": self._k, "stop_rule": [self._tau, self._far, self._far_stages]}
+                "rerank": self._k, "tau": self._tau}
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(path, "wb") as fh:
             np.savez(fh, index=blob, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8))
@@ -319,17 +319,15 @@ class ApproximateDecoder:
             raise ValueError("it was built with other parameters")
         if hashlib.sha256(blob.tobytes()).hexdigest() != meta.get("sha256"):
             raise ValueError("checksum mismatch")
-        k, rule = meta.get("rerank"), meta.get("stop_rule")
-        if not (isinstance(k, int) and 0 < k and isinstance(rule, list) and len(rule) == 3
-                and all(isinstance(v, (int, float)) for v in rule)
-                and rule[0] > 0 and rule[1] > 0 and rule[2] in range(1, len(self._stages) + 1)):
+        k, tau = meta.get("rerank"), meta.get("tau")
+        if not (isinstance(k, int) and 0 < k and isinstance(tau, (int, float)) and tau > 1):
             raise ValueError("malformed search parameters")
         index = faiss.deserialize_index(blob)
         if index.ntotal != len(self._ids) or index.d != self.embeddings.dim:
             raise ValueError("index size does not match the embeddings")
         self._index = index
         self._k = k
-        self._tau, self._far, self._far_stages = float(rule[0]), float(rule[1]), int(rule[2])
+        self._tau = float(tau)
         self._centroid_arrays()
 
     # -- build ---------------------------------------------------------------------------
@@ -367,19 +365,18 @@ class ApproximateDecoder:
         return vectors[src].astype(np.float64) + u * radius[:, None], src, radius
 
     def _calibrate(self) -> None:
-        """Choose the stop rule (τ, far distance) and the re-rank depth on the calibration set.
+        """Choose the stop rule τ and the re-rank depth on the calibration set.
 
         Every calibration vector is searched through all stages once, recording after each
         stage the best word found, its distance and the distance to the next unscanned
-        cell; each candidate rule is then replayed on these records.  Near the words
+        cell; each candidate τ is then replayed on these records.  Near the words
         (noise radius at most ``r½``, where exact decoding still returns the source word
         for half of the vectors) agreement with exact decoding must reach
         ``1 − 2(1 − target_recall)``; beyond, the share of unchanged words and the mean
-        distance moved must be within 1 % of exact decoding's.  Among the rules that
-        pass, the one scanning the fewest cells on average is kept.  If even the full
-        search (no early stop) misses the agreement target, more candidates are
-        re-ranked (the fast-scan codes are coarse in high dimension); if no rule passes,
-        every vector is searched through all stages.
+        distance moved must be within 1 % of exact decoding's.  The smallest τ that
+        passes is kept (τ = inf, the full search, if none does).  If even the full
+        search misses the agreement target, more candidates are re-ranked (the
+        fast-scan codes are coarse in high dimension).
         """
         z, src, radius = self._calibration_set()
         exact = ExactDecoder(self.embeddings).decode(z)
@@ -388,44 +385,28 @@ class ApproximateDecoder:
         near = radius <= self._half_radius(radius, exact == src)
         far = ~near
         min_agreement = 1.0 - 2.0 * (1.0 - self.target_recall)
-        stages = self._stages
         while True:
             picks, dist, nxt = self._trace(z)
             full = picks[:, -1]
             if np.mean(full[near] == exact[near]) >= min_agreement or self._k >= 256:
                 break
             self._k *= 2
-        # candidate rules; the cost of one is the mean number of cells scanned
-        d_first = dist[:, 0]
-        far_grid = sorted({float(np.quantile(d_first, q)) for q in
-                           (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99)} | {math.inf})
-        best_rule: tuple[float, float, float, int] | None = None
-        for tau in (1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.25, 2.5, 3.0, 4.0,
-                        math.inf):
-            for far_d in far_grid:
-                for far_stages in range(1, len(stages) + 1):
-                    if far_d == math.inf and far_stages > 1:
-                        break  # no far rule: the same search whatever far_stages is
-                    reached = self._replay(dist, nxt, tau, far_d, far_stages)
-                    out = picks[np.arange(len(z)), reached]
-                    if np.mean(out[near] == exact[near]) < min_agreement:
-                        continue
-                    if far.any():
-                        same_e = int(np.sum(exact[far] == src[far]))
-                        same_a = int(np.sum(out[far] == src[far]))
-                        moved_a = np.linalg.norm(vectors[out[far]] - vectors[src[far]],
-                                                 axis=1).sum()
-                        moved_e = moved_exact[far].sum()
-                        if (abs(same_a - same_e) > max(2, 0.01 * same_e)
-                                or abs(moved_a - moved_e) > 0.01 * moved_e):
-                            continue
-                    cost = float(np.mean(np.asarray(stages)[reached]))
-                    if best_rule is None or cost < best_rule[0]:
-                        best_rule = (cost, tau, far_d, far_stages)
-        if best_rule is None:  # pragma: no cover - the full search passes unless codes fail
-            self._tau, self._far, self._far_stages = math.inf, math.inf, len(stages)
-        else:
-            _, self._tau, self._far, self._far_stages = best_rule
+        # the smallest τ that passes is the cheapest (a larger τ only ever searches on)
+        self._tau = math.inf
+        for tau in (1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.25, 2.5, 3.0, 4.0):
+            out = picks[np.arange(len(z)), self._replay(dist, nxt, tau)]
+            if np.mean(out[near] == exact[near]) < min_agreement:
+                continue
+            if far.any():
+                same_e = int(np.sum(exact[far] == src[far]))
+                same_a = int(np.sum(out[far] == src[far]))
+                moved_a = np.linalg.norm(vectors[out[far]] - vectors[src[far]], axis=1).sum()
+                moved_e = moved_exact[far].sum()
+                if (abs(same_a - same_e) > max(2, 0.01 * same_e)
+                        or abs(moved_a - moved_e) > 0.01 * moved_e):
+                    continue
+            self._tau = tau
+            break
 
     @staticmethod
     def _half_radius(radius: np.ndarray, unchanged: np.ndarray) -> float:
@@ -440,30 +421,22 @@ class ApproximateDecoder:
             half = float(hi)
         return half
 
-    def _replay(self, dist: np.ndarray, nxt: np.ndarray, tau: float, far_d: float,
-                far_stages: int) -> np.ndarray:
-        """The stage (0-based) at which each traced vector stops under a stop rule."""
+    @classmethod
+    def _replay(cls, dist: np.ndarray, nxt: np.ndarray, tau: float) -> np.ndarray:
+        """The stage (0-based) at which each traced vector stops with the stop rule ``τ``."""
         m, n_stages = dist.shape
         reached = np.zeros(m, dtype=np.int64)
         going = np.ones(m, dtype=bool)
         for k in range(n_stages - 1):
-            going &= self._continues(dist[:, k], nxt[:, k], k, tau, far_d, far_stages)
+            going &= cls._continues(dist[:, k], nxt[:, k], tau)
             reached[going] = k + 1
         return reached
 
     @staticmethod
-    def _continues(best_d: np.ndarray, next_d2: np.ndarray, k: int, tau: float,
-                   far_d: float, far_stages: int) -> np.ndarray:
-        """Whether a vector searched through stage ``k`` (0-based) goes on to the next one.
-
-        It goes on while the next unscanned cell's centre is close compared with the best
-        word found (``‖z − c‖² ≤ τ·d²``) — unless it is far from every word (``d`` above
-        the far distance) and has already had its ``far_stages`` stages.
-        """
-        go = next_d2 <= tau * best_d * best_d
-        if k + 1 >= far_stages:
-            go &= best_d <= far_d
-        return go
+    def _continues(best_d: np.ndarray, next_d2: np.ndarray, tau: float) -> np.ndarray:
+        """Whether a vector goes on to the next stage: while the next unscanned cell's
+        centre is close compared with the best word found, ``‖z − c‖² ≤ τ·d²``."""
+        return next_d2 <= tau * best_d * best_d
 
     def _trace(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Search every vector through all stages; per stage: best word, its distance, and
@@ -544,11 +517,9 @@ class ApproximateDecoder:
         return list(self._stages) if self._exact is None else []
 
     @property
-    def stop_rule(self) -> dict[str, float]:
-        """The calibrated stop rule: ``tau``, ``far_distance`` and ``far_stages``."""
-        if self._exact is not None:
-            return {}
-        return {"tau": self._tau, "far_distance": self._far, "far_stages": self._far_stages}
+    def tau(self) -> float:
+        """The calibrated stop rule: search on while ``‖z − c_next‖² ≤ τ·d²`` (inf: always)."""
+        return self._tau if self._exact is None else math.inf
 
     def decode(self, points: np.ndarray | object) -> np.ndarray:
         """Row index of the (approximately) nearest vocabulary word of each point.
@@ -632,8 +603,7 @@ class ApproximateDecoder:
             picks[:, 0], dist[:, 0], nxt[:, 0] = best, best_d, next_d2
             active = np.arange(m)
         else:
-            active = np.flatnonzero(self._continues(best_d, next_d2, 0, self._tau, self._far,
-                                                    self._far_stages))
+            active = np.flatnonzero(self._continues(best_d, next_d2, self._tau))
         if n_stages > 1 and active.size:
             # the later stages' cells, by rank: stage k takes the cells whose score lies
             # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once)
@@ -656,8 +626,7 @@ class ApproximateDecoder:
                 if trace:
                     picks[:, k], dist[:, k], nxt[:, k] = best, best_d, next_d2
                     continue
-                go = self._continues(best_d[rows], next_d2, k, self._tau, self._far,
-                                     self._far_stages)
+                go = self._continues(best_d[rows], next_d2, self._tau)
                 active, pos = active[go], pos[go]
                 if not active.size:
                     break
