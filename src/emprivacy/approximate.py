@@ -63,7 +63,7 @@ from .randomness import check_random_state
 __all__ = ["ApproximateDecoder", "IndexCacheWarning", "default_cache_dir"]
 
 #: Bumped whenever the index layout or the calibration changes: old cache files are ignored.
-INDEX_FORMAT_VERSION = 5
+INDEX_FORMAT_VERSION = 6
 
 #: Below this many distinct vectors an index does not pay off: decoding is exact.
 MIN_INDEXED_WORDS = 2000
@@ -90,15 +90,23 @@ def _faiss_single_thread() -> Iterator[None]:
         faiss.omp_set_num_threads(previous)
 
 
-def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the columns with ``lo < score ≤ hi`` and their scores, padded with −1 / inf.
+
+    Columns listed in a row of ``exclude`` are left out.
 
     >>> c, d = _cells_between(np.array([[3., 1., 2., 5.]]), np.array([1.]), np.array([3.]))
     >>> c.tolist(), d.tolist()
     ([[0, 2]], [[3.0, 2.0]])
+    >>> _cells_between(np.array([[3., 1., 2., 5.]]), np.array([-np.inf]), np.array([3.]),
+    ...                exclude=np.array([[1]]))[0].tolist()
+    [[0, 2]]
     """
-    rows, cols = np.nonzero((scores > lo[:, None]) & (scores <= hi[:, None]))
+    mask = (scores > lo[:, None]) & (scores <= hi[:, None])
+    if exclude is not None:
+        mask[np.arange(len(scores))[:, None], exclude] = False
+    rows, cols = np.nonzero(mask)
     counts = np.bincount(rows, minlength=len(scores))
     width = max(1, int(counts.max(initial=0)))
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
@@ -594,7 +602,8 @@ class ApproximateDecoder:
         first = stages[0]
         n_first = min(first + 1, self.nlist)
         cell_d, cells = self._index.quantizer.search(z32, n_first)
-        best, best_d = self._rerank(z, self._search(z32, cells[:, :first], cell_d[:, :first]))
+        first_cells = cells[:, :first]
+        best, best_d = self._rerank(z, self._search(z32, first_cells, cell_d[:, :first]))
         next_d2 = (cell_d[:, first].astype(np.float64) if first < self.nlist
                    else np.full(m, np.inf))
         if trace:
@@ -606,7 +615,9 @@ class ApproximateDecoder:
             active = np.flatnonzero(self._continues(best_d, next_d2, self._tau))
         if n_stages > 1 and active.size:
             # the later stages' cells, by rank: stage k takes the cells whose score lies
-            # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once)
+            # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once);
+            # the second stage, those up to the stages[1]-th not scanned by the first (whose
+            # ranking, by faiss, may differ from ours in the last bit)
             cent, cent_sq = self._centroid_arrays()
             za = z32[active]
             scores = cent_sq - 2.0 * (za @ cent.T)
@@ -616,8 +627,12 @@ class ApproximateDecoder:
             for k in range(1, n_stages):
                 lo, hi = stages[k - 1], stages[k]
                 rows = active
-                cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
-                                               ranked_s[pos, hi - 1])
+                if k == 1:  # the first stage's cells came from faiss: leave out exactly them
+                    cells, cell_d = _cells_between(scores[pos], np.full(len(pos), -np.inf),
+                                                   ranked_s[pos, hi - 1], first_cells[rows])
+                else:
+                    cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
+                                                   ranked_s[pos, hi - 1])
                 cand = self._search(z32[rows], cells, cell_d + z_sq[pos, None])
                 cand = np.concatenate([best[rows, None], cand], axis=1)
                 best[rows], best_d[rows] = self._rerank(z[rows], cand)
