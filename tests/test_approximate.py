@@ -294,17 +294,33 @@ def test_calibration_raises_the_rerank_depth_and_the_cache_keeps_it(tmp_path):
     assert again.calibration == dec.calibration
 
 
-def test_an_unreachable_calibration_target_is_said_not_hidden(tmp_path):
-    """Scanning 1 % of the cells cannot agree with exact decoding: a warning says so, on
-    the build and on every reload, and the figures are in ``calibration``."""
+def test_calibration_widens_a_search_that_scans_too_few_cells(tmp_path):
+    """Capped at 1 % of the cells the search cannot agree with exact decoding: the
+    calibration adds stages (4× the cells each) until it does, and the cache keeps them."""
     emb = make_embeddings(clustered_vectors(seed=6, n_words=4000, dim=8))
     kwargs = {"cache_dir": tmp_path, "nlist": 64, "max_probe_fraction": 0.01,
               "calibration_queries": 500}
+    dec = ApproximateDecoder(emb, **kwargs)
+    assert dec.stages[0] == dec.first_probes == 4 and len(dec.stages) > 1
+    assert dec.calibration["met"] and dec.effective_max_probes == dec.stages[-1]
+    again = ApproximateDecoder(emb, **kwargs)
+    assert again.build_seconds == 0.0 and again.stages == dec.stages
+
+
+def test_an_unreachable_calibration_target_is_said_not_hidden(tmp_path, monkeypatch):
+    """A search that cannot agree with exact decoding even over every cell (here: made to
+    return one candidate only) is reported — on the build and on every reload — with its
+    figures, and falls back to searching every stage."""
+    search = ApproximateDecoder._search
+    monkeypatch.setattr(ApproximateDecoder, "_search",
+                        lambda self, *a: search(self, *a)[:, :1])
+    emb = make_embeddings(clustered_vectors(seed=6, n_words=4000, dim=8))
+    kwargs = {"cache_dir": tmp_path, "nlist": 64, "calibration_queries": 500}
     with pytest.warns(CalibrationWarning, match="misses its calibration targets"):
         dec = ApproximateDecoder(emb, **kwargs)
     cal = dec.calibration
     assert not cal["met"] and cal["near_agreement"] < cal["targets"]["near"]
-    assert dec.tau == np.inf and dec.effective_rerank == 256
+    assert dec.tau == np.inf and dec.effective_rerank == 256 and dec.stages[-1] == 64
     with pytest.warns(CalibrationWarning):
         again = ApproximateDecoder(emb, **kwargs)
     assert again.build_seconds == 0.0

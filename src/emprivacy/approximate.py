@@ -66,7 +66,7 @@ from .randomness import check_random_state
 __all__ = ["ApproximateDecoder", "CalibrationWarning", "IndexCacheWarning", "default_cache_dir"]
 
 #: Bumped whenever the index layout or the calibration changes: old cache files are ignored.
-INDEX_FORMAT_VERSION = 7
+INDEX_FORMAT_VERSION = 8
 
 #: Below this many distinct vectors an index does not pay off: decoding is exact.
 MIN_INDEXED_WORDS = 2000
@@ -179,7 +179,8 @@ class ApproximateDecoder:
         ``1 − 2(1 − target_recall)`` of the calibration vectors.
     max_probe_fraction : float in (0, 1], default 0.25
         Share of the cells scanned by the last stage (the most for one vector; at
-        least ``first_probes`` cells, and ties between centres may add one).
+        least ``first_probes`` cells, and ties between centres may add one).  The
+        calibration adds stages if its targets need more.
     first_probes : int, optional
         Cells scanned by the first stage; default ``max(4, nlist // 256)``.  Each
         further stage scans up to 4× as many in all.
@@ -329,7 +330,8 @@ class ApproximateDecoder:
         import faiss
 
         blob = faiss.serialize_index(self._index)
-        search = {"rerank": self._k, "tau": self._tau, "calibration": self.calibration}
+        search = {"rerank": self._k, "tau": self._tau, "stages": self._stages,
+                  "calibration": self.calibration}
         meta = {"fingerprint": self.embeddings.fingerprint, "params": self._params(),
                 "sha256": self._checksum(blob, search), "search": search}
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -350,8 +352,13 @@ class ApproximateDecoder:
         if not isinstance(search, dict) or self._checksum(blob, search) != meta.get("sha256"):
             raise ValueError("checksum mismatch")
         k, tau, calibration = search.get("rerank"), search.get("tau"), search.get("calibration")
+        stages = search.get("stages")
+        grown = list(self._stages)  # the stages the calibration may have added: ×4 each
+        while isinstance(stages, list) and len(grown) < len(stages) and grown[-1] < self.nlist:
+            grown.append(min(self.nlist, 4 * grown[-1]))
         if not (type(k) is int and self.rerank <= k <= max(self.rerank, MAX_RERANK)
-                and (tau == math.inf or tau in TAU_GRID) and isinstance(calibration, dict)):
+                and (tau == math.inf or tau in TAU_GRID) and isinstance(calibration, dict)
+                and stages == grown):
             raise ValueError("malformed search parameters")
         index = faiss.deserialize_index(blob)
         if index.ntotal != len(self._ids) or index.d != self.embeddings.dim:
@@ -359,6 +366,7 @@ class ApproximateDecoder:
         self._index = index
         self._k = k
         self._tau = float(tau)
+        self._stages = grown
         self.calibration = calibration
         self._centroid_arrays()
 
@@ -415,9 +423,11 @@ class ApproximateDecoder:
         below ``r½``); beyond ``r½``, the share of unchanged words (to within 1 % or two
         words) and the mean distance moved (to within 1 %) must match exact decoding's.
         The smallest τ that passes is kept.  If even the full search (every stage) fails,
-        more candidates are re-ranked, up to 256 (the fast-scan codes are coarse in high
-        dimension); if it still fails, τ = inf and a :class:`CalibrationWarning` says so.
-        The figures are kept in :attr:`calibration`.
+        it is widened: by another stage (4× the cells) when the missed answers lie beyond
+        the last stage or the statistics are off, by more re-ranked candidates (up to 256;
+        the fast-scan codes are coarse in high dimension) when they lie within it; if it
+        fails with every cell and 256 candidates, τ = inf and a :class:`CalibrationWarning`
+        says so.  The figures are kept in :attr:`calibration`.
         """
         z, src, radius = self._calibration_set()
         exact = ExactDecoder(self.embeddings).decode(z)
@@ -446,12 +456,34 @@ class ApproximateDecoder:
                               and abs(moved_a - moved_e) <= 0.01 * moved_e)
             return fig
 
+        # rank of the cell holding the exact answer among all cells, by centre distance to z
+        cent, cent_sq = self._centroid_arrays()
+        answer_rank = np.empty(len(z), dtype=np.int64)
+        cells = self._cells_of(exact)
+        for start in range(0, len(z), 1024):
+            sc = cent_sq[None, :] - 2.0 * (z[start:start + 1024].astype(np.float32) @ cent.T)
+            own = sc[np.arange(len(sc)), cells[start:start + 1024]]
+            answer_rank[start:start + 1024] = (sc < own[:, None]).sum(axis=1) + 1
         while True:
             picks, dist, nxt = self._trace(z)
             full = figures(picks[:, -1])
-            if full["met"] or self._k >= MAX_RERANK:
+            if full["met"]:
                 break
-            self._k = min(MAX_RERANK, 2 * self._k)
+            # a miss whose answer lies beyond the last stage needs more cells; one within
+            # them, more candidates; statistics far from the words, more cells
+            missed = near & (picks[:, -1] != exact)
+            beyond = int(np.sum(missed & (answer_rank > self._stages[-1])))
+            within = int(np.sum(missed)) - beyond
+            only_statistics = (full["near_agreement"] >= targets["near"]
+                               and full["edge_agreement"] >= targets["edge"])
+            if (beyond >= within or only_statistics) and self._stages[-1] < self.nlist:
+                self._stages.append(min(self.nlist, 4 * self._stages[-1]))
+            elif within and self._k < MAX_RERANK:
+                self._k = min(MAX_RERANK, 2 * self._k)
+            elif self._stages[-1] < self.nlist:
+                self._stages.append(min(self.nlist, 4 * self._stages[-1]))
+            else:
+                break
         # the smallest τ that passes is the cheapest (a larger τ only ever searches on)
         self._tau, chosen = math.inf, full
         if full["met"] and len(self._stages) > 1:  # one stage: nothing to decide
