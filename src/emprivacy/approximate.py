@@ -497,16 +497,19 @@ class ApproximateDecoder:
         self._warn_if_unmet(stacklevel=6)
 
     def _warn_if_unmet(self, *, stacklevel: int) -> None:
-        """A :class:`CalibrationWarning` if even the full search missed the calibration's
-        targets (the decoder then scans every stage for every vector)."""
+        """A :class:`CalibrationWarning` if even the widest search (every cell, 256
+        candidates) missed the calibration's targets; the decoder then scans every stage
+        for every vector."""
         cal = self.calibration
         if cal and not cal.get("met", True):
+            (same_a, same_e), targets = cal["far_unchanged"], cal["targets"]
             warnings.warn(
-                f"the approximate decoder misses its calibration targets even scanning "
-                f"{self.effective_max_probes} of {self.nlist} cells (agreement with exact "
-                f"decoding {cal['near_agreement']:.4f} near the words, target "
-                f"{cal['targets']['near']:.4f}); raise max_probe_fraction or decode exactly",
-                CalibrationWarning, stacklevel=stacklevel)
+                f"the approximate decoder misses its calibration targets even scanning every "
+                f"cell with {self._k} candidates (agreement with exact decoding "
+                f"{cal['near_agreement']:.4f} near the words, target {targets['near']:.4f}; "
+                f"{cal['edge_agreement']:.4f} at the hardest radii, target "
+                f"{targets['edge']:.4f}; {same_a} vs {same_e} words unchanged far from them); "
+                "use the exact decoder", CalibrationWarning, stacklevel=stacklevel)
 
     @staticmethod
     def _half_radius(radius: np.ndarray, unchanged: np.ndarray) -> float:
