@@ -99,6 +99,19 @@ def _faiss_single_thread() -> Iterator[None]:
         faiss.omp_set_num_threads(previous)
 
 
+def _stages_up_to(limit: int, stages: list[int], *, count: int | None = None) -> list[int]:
+    """``stages`` extended by stages of 4× the cells each (capped at ``limit``) until the last
+    reaches ``limit``, or by at most ``count`` stages.
+
+    >>> _stages_up_to(512, [8]), _stages_up_to(2048, [8, 32, 128, 512], count=1)
+    ([8, 32, 128, 512], [8, 32, 128, 512, 2048])
+    """
+    out = list(stages)
+    while out[-1] < limit and (count is None or len(out) < len(stages) + count):
+        out.append(min(limit, 4 * out[-1]))
+    return out
+
+
 def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray,
                    exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the columns with ``lo < score ≤ hi`` and their scores, padded with −1 / inf.
@@ -278,9 +291,7 @@ class ApproximateDecoder:
                              else check_positive_int(first_probes, "first_probes"))
         self.first_probes = min(self.first_probes, self.nlist)
         self.max_probes = max(self.first_probes, round(self.max_probe_fraction * self.nlist))
-        self._stages = [self.first_probes]  # cells scanned after each stage: ×4 each time
-        while self._stages[-1] < self.max_probes:
-            self._stages.append(min(self.max_probes, 4 * self._stages[-1]))
+        self._stages = _stages_up_to(self.max_probes, [self.first_probes])
         self._k = self.rerank  # raised by the calibration if needed
         self._tau = math.inf  # the stop rule, calibrated
         self.pq_m = _default_pq_m(embeddings.dim)
@@ -353,9 +364,10 @@ class ApproximateDecoder:
             raise ValueError("checksum mismatch")
         k, tau, calibration = search.get("rerank"), search.get("tau"), search.get("calibration")
         stages = search.get("stages")
-        grown = list(self._stages)  # the stages the calibration may have added: ×4 each
+        # the stages the calibration may have added, one at a time
+        grown = list(self._stages)
         while isinstance(stages, list) and len(grown) < len(stages) and grown[-1] < self.nlist:
-            grown.append(min(self.nlist, 4 * grown[-1]))
+            grown = _stages_up_to(self.nlist, grown, count=1)
         if not (type(k) is int and self.rerank <= k <= max(self.rerank, MAX_RERANK)
                 and (tau == math.inf or tau in TAU_GRID) and isinstance(calibration, dict)
                 and stages == grown):
@@ -476,12 +488,12 @@ class ApproximateDecoder:
             within = int(np.sum(missed)) - beyond
             only_statistics = (full["near_agreement"] >= targets["near"]
                                and full["edge_agreement"] >= targets["edge"])
-            if (beyond >= within or only_statistics) and self._stages[-1] < self.nlist:
-                self._stages.append(min(self.nlist, 4 * self._stages[-1]))
-            elif within and self._k < MAX_RERANK:
+            more_candidates = within > 0 and self._k < MAX_RERANK
+            if self._stages[-1] < self.nlist and (beyond >= within or only_statistics
+                                                  or not more_candidates):
+                self._stages = _stages_up_to(self.nlist, self._stages, count=1)
+            elif more_candidates:
                 self._k = min(MAX_RERANK, 2 * self._k)
-            elif self._stages[-1] < self.nlist:
-                self._stages.append(min(self.nlist, 4 * self._stages[-1]))
             else:
                 break
         # the smallest τ that passes is the cheapest (a larger τ only ever searches on)
@@ -545,20 +557,15 @@ class ApproximateDecoder:
         """Search every vector through all stages; per stage: best word, its distance, and
         the squared distance to the nearest cell not yet scanned (inf if none)."""
         n_stages = len(self._stages)
-        picks = np.empty((len(z), n_stages), dtype=np.int64)
-        dist = np.empty((len(z), n_stages))
-        nxt = np.empty((len(z), n_stages))
-        out = np.empty((len(z), 3 * n_stages))
+        out = np.empty((len(z), 3 * n_stages))  # picks (exact in float64), dist, nxt
 
         def fn(zc: np.ndarray) -> np.ndarray:
             p, d, x = self._search_stages(zc, trace=True)
             return np.concatenate([p, d, x], axis=1)
 
         self._parallel(z, out, fn)
-        picks[:] = out[:, :n_stages].astype(np.int64)
-        dist[:] = out[:, n_stages:2 * n_stages]
-        nxt[:] = out[:, 2 * n_stages:]
-        return picks, dist, nxt
+        return (out[:, :n_stages].astype(np.int64), out[:, n_stages:2 * n_stages],
+                out[:, 2 * n_stages:])
 
     def _centroids(self) -> np.ndarray:
         import faiss
