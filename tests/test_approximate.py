@@ -12,12 +12,11 @@ import pytest
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.approximate import (
     ApproximateDecoder,
-    CalibrationWarning,
-    IndexCacheWarning,
     _cells_between,
     default_cache_dir,
 )
 from emprivacy.decoding import Decoder, ExactDecoder
+from emprivacy.exceptions import CalibrationWarning, IndexCacheWarning
 
 V, DIM = 12_000, 16
 #: Documented floor for this small seeded case (docs/DECODERS.md): agreement with the exact

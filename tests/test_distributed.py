@@ -26,14 +26,14 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning, load_embeddings
 from emprivacy.cli import main
-from emprivacy.corpus import Document, InputError, iter_documents
+from emprivacy.corpus import Document, iter_documents
 from emprivacy.distributed import (
-    CorpusRunError,
     MechanismSettings,
     obfuscate_corpus,
     plan_partitions,
     read_partition,
 )
+from emprivacy.exceptions import CorpusRunError, InputError
 from emprivacy.obfuscation import Obfuscator
 from emprivacy.outputs import format_record
 

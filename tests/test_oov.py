@@ -152,7 +152,7 @@ def test_bag_mode_records_per_policy():
 
 
 def test_bag_mode_all_oov_document_is_still_an_error():
-    from emprivacy.corpus import InputError
+    from emprivacy.exceptions import InputError
 
     mech = EarthMoversPrivacy(VOCAB, epsilon=1.0)
     for oov in ("drop", "placeholder"):

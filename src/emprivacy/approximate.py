@@ -60,10 +60,11 @@ import numpy as np
 from ._validation import check_positive_int, check_positive_number
 from .decoding import ExactDecoder, _blas_controller, _check_points, available_cores
 from .embeddings import Embeddings
+from .exceptions import CalibrationWarning, IndexCacheWarning
 from .outputs import atomic_file, user_cache_dir
 from .randomness import check_random_state
 
-__all__ = ["ApproximateDecoder", "CalibrationWarning", "IndexCacheWarning", "default_cache_dir"]
+__all__ = ["ApproximateDecoder", "default_cache_dir"]
 
 #: Bumped whenever the index layout or the calibration changes: old cache files are ignored.
 INDEX_FORMAT_VERSION = 8
@@ -138,14 +139,6 @@ def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray,
     cells[rows, slot] = cols
     cell_d[rows, slot] = scores[rows, cols]
     return cells, cell_d
-
-
-class IndexCacheWarning(UserWarning):
-    """A cached approximate-decoding index was unusable (corrupt, stale) and is rebuilt."""
-
-
-class CalibrationWarning(UserWarning):
-    """The approximate decoder could not meet its calibration targets (see its notes)."""
 
 
 def default_cache_dir() -> Path:

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["Document", "InputError", "iter_documents", "iter_json_objects", "read_text_file"]
+from .exceptions import InputError
 
-
-class InputError(ValueError):
-    """An input file or document is missing, unreadable, malformed or duplicated."""
+__all__ = ["Document", "iter_documents", "iter_json_objects", "read_text_file"]
 
 
 @dataclass(frozen=True, slots=True)

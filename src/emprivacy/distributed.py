@@ -68,10 +68,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._validation import check_choice, check_epsilon, check_positive_int
-from .corpus import Document, InputError, read_text_file
+from .corpus import Document, read_text_file
 from .decoding import Decoder, ExactDecoder
 from .embeddings import Embeddings, load_embeddings
-from .exceptions import PrivacyLeakWarning
+from .exceptions import CorpusRunError, InputError, PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
 from .obfuscation import Obfuscator
 from .outputs import atomic_output, format_record, write_bytes_atomic
@@ -81,7 +81,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "DEFAULT_PARTITION_BYTES",
-    "CorpusRunError",
     "CorpusSummary",
     "MechanismSettings",
     "Partition",
@@ -103,14 +102,6 @@ _STATUS_DIR = "_status"
 _RUN_FILE = "_run.json"
 _MANIFEST = "_manifest.json"
 _LAYOUT_VERSION = 1
-
-
-class CorpusRunError(RuntimeError):
-    """A corpus run failed (a task failed for good, or the output did not verify).
-
-    Completed partitions are kept in the output (or ``<output>.parts``) directory;
-    a re-run with ``resume=True`` continues from them.
-    """
 
 
 # -- how the workers get the mechanism ----------------------------------------------------

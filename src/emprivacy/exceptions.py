@@ -1,8 +1,58 @@
-"""Warnings and errors specific to emprivacy."""
+"""Every error and warning of emprivacy, in one place.
+
+Errors that a user's input or environment can cause derive from :class:`EmprivacyError`;
+the command line turns exactly those (and nothing else) into one line on stderr.
+Each also derives from the builtin a caller would expect (``ValueError`` for bad
+input, ``OSError`` for an unavailable data set, ``RuntimeError`` for a failed run),
+so ``except ValueError`` keeps working.
+"""
 
 from __future__ import annotations
 
-__all__ = ["EmbeddingsFormatError", "PrivacyLeakWarning"]
+__all__ = [
+    "CalibrationWarning",
+    "CorpusRunError",
+    "DatasetUnavailableError",
+    "EmbeddingsFormatError",
+    "EmprivacyError",
+    "IndexCacheWarning",
+    "InputError",
+    "MissingExtraError",
+    "PrivacyLeakWarning",
+    "UsageError",
+]
+
+
+class EmprivacyError(Exception):
+    """Base class of the errors a user's input or environment can cause."""
+
+
+class UsageError(EmprivacyError, ValueError):
+    """A command-line usage error: options that do not go together, a bad value."""
+
+
+class InputError(EmprivacyError, ValueError):
+    """An input file or document is missing, unreadable, malformed or duplicated."""
+
+
+class EmbeddingsFormatError(EmprivacyError, ValueError):
+    """An embeddings file is missing, truncated, corrupt or of an unknown format."""
+
+
+class CorpusRunError(EmprivacyError, RuntimeError):
+    """A corpus run failed (a task failed for good, or the output did not verify).
+
+    Completed partitions are kept in the output (or ``<output>.parts``) directory;
+    a re-run with ``resume=True`` continues from them.
+    """
+
+
+class DatasetUnavailableError(EmprivacyError, OSError):
+    """A data set could not be fetched or read (no network, corrupt download)."""
+
+
+class MissingExtraError(EmprivacyError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
 
 
 class PrivacyLeakWarning(UserWarning):
@@ -14,5 +64,9 @@ class PrivacyLeakWarning(UserWarning):
     """
 
 
-class EmbeddingsFormatError(ValueError):
-    """An embeddings file is missing, truncated, corrupt or of an unknown format."""
+class IndexCacheWarning(UserWarning):
+    """A cached approximate-decoding index was unusable (corrupt, stale) and is rebuilt."""
+
+
+class CalibrationWarning(UserWarning):
+    """The approximate decoder could not meet its calibration targets (see its notes)."""

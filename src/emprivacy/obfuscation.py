@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from ._validation import check_choice, check_positive_int
-from .corpus import Document, InputError
-from .exceptions import PrivacyLeakWarning
+from .corpus import Document
+from .exceptions import InputError, PrivacyLeakWarning
 from .mechanism import EarthMoversPrivacy
 from .randomness import document_generator, run_key_from_seed
 from .readable import OOV_PLACEHOLDER, OOV_POLICIES, TEXT_GUARANTEE, TextTemplate, prepare_text

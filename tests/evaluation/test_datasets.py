@@ -17,7 +17,6 @@ from emprivacy import Embeddings
 from emprivacy.evaluation import datasets
 from emprivacy.evaluation.datasets import (
     Corpus,
-    DatasetUnavailableError,
     Document,
     brown,
     chunk_bag,
@@ -31,6 +30,7 @@ from emprivacy.evaluation.datasets import (
     stratified_holdout,
     training_pool,
 )
+from emprivacy.exceptions import DatasetUnavailableError
 
 from .conftest import BROWN_FIXTURE
 

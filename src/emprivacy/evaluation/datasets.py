@@ -53,6 +53,7 @@ import numpy as np
 from .._validation import check_choice, check_positive_int
 from ..corpus import iter_json_objects
 from ..embeddings import Embeddings
+from ..exceptions import DatasetUnavailableError
 from ..outputs import user_cache_dir
 from ..randomness import check_random_state
 from ..text import bag_of_words, tokenize
@@ -63,7 +64,6 @@ __all__ = [
     "BROWN_TOPICS",
     "OOV_POLICIES",
     "Corpus",
-    "DatasetUnavailableError",
     "Document",
     "PreparedSet",
     "brown",
@@ -91,10 +91,6 @@ BROWN_TOPICS: tuple[str, ...] = ("adventure", "romance")
 OOV_POLICIES: tuple[str, ...] = ("drop", "keep")
 
 _REQUIRED_COLUMNS = ("author", "topic", "text")
-
-
-class DatasetUnavailableError(OSError):
-    """A data set could not be fetched or read (no npm, no network, corrupt download)."""
 
 
 @dataclass(frozen=True, slots=True)

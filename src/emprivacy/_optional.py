@@ -1,0 +1,37 @@
+"""Optional dependencies: imported on first use, with one message naming the extra.
+
+The core install (``pip install emprivacy``) holds what the mechanism needs; the
+heavy parts are extras: ``approximate`` (faiss), ``distributed`` (Dask),
+``evaluation`` (fastText, POT, matplotlib, scikit-learn) and ``all``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from .exceptions import MissingExtraError
+
+__all__ = ["import_optional"]
+
+
+def import_optional(module: str, *, extra: str, purpose: str) -> ModuleType:
+    """Import ``module``, or raise :class:`MissingExtraError` naming the extra to install.
+
+    >>> import_optional("math", extra="all", purpose="arithmetic").sqrt(4.0)
+    2.0
+    >>> import_optional("no_such_module_xyz", extra="evaluation", purpose="the experiment")
+    Traceback (most recent call last):
+    ...
+    emprivacy.exceptions.MissingExtraError: the experiment needs the optional dependency \
+'no_such_module_xyz'; install it with: pip install 'emprivacy[evaluation]'
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        top = module.split(".")[0]
+        if exc.name is None or exc.name.split(".")[0] != top:
+            raise  # the module is there but one of *its* imports is broken: a real bug
+        raise MissingExtraError(
+            f"{purpose} needs the optional dependency {top!r}; install it with: "
+            f"pip install 'emprivacy[{extra}]'") from None
