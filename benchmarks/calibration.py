@@ -29,7 +29,7 @@ import numpy as np
 from emprivacy import EarthMoversPrivacy, load_embeddings
 from emprivacy.calibration import DeniabilityStudy
 from emprivacy.corpus import Document
-from emprivacy.obfuscation import Obfuscator
+from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.text import STOPWORDS
 
 
@@ -118,7 +118,7 @@ def part_text_mode(emb, corpus_words: int) -> None:
         dec = CountingDecoder(EarthMoversPrivacy(emb, epsilon=10).decoder)
         mech = EarthMoversPrivacy(emb, epsilon=10, decoder=dec)
         t0 = time.perf_counter()
-        records = list(Obfuscator(mech, seed=0, mode=mode).obfuscate(docs))
+        records = list(Obfuscator(mech, ObfuscationConfig(mode=mode), seed=0).obfuscate(docs))
         dt = time.perf_counter() - t0
         perturbed = sum(r["n_words"] for r in records)
         print(f"{mode:>4} mode: {dt:6.1f} s, {perturbed} words perturbed, "

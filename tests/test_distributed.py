@@ -34,7 +34,7 @@ from emprivacy.distributed import (
     read_partition,
 )
 from emprivacy.exceptions import CorpusRunError, InputError
-from emprivacy.obfuscation import Obfuscator
+from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.outputs import format_record
 
 EPSILON = 10.0
@@ -242,7 +242,7 @@ def test_size_truncates_like_single_process(tmp_path: Path, corpus: dict,
                                             mech20k: EarthMoversPrivacy) -> None:
     docs = corpus["docs"][80:]
     expected = [format_record(r, "jsonl") for r in
-                Obfuscator(mech20k, size=5, seed=SEED).obfuscate(docs)]
+                Obfuscator(mech20k, ObfuscationConfig(size=5), seed=SEED).obfuscate(docs)]
     obfuscate_corpus(corpus["inputs"][1:], tmp_path / "n5.jsonl", mechanism=mech20k, size=5,
                      seed=SEED, partition_bytes=PART_BYTES)
     assert _lines(tmp_path / "n5.jsonl") == expected
@@ -256,7 +256,7 @@ def test_obfuscator_options_as_single_process(tmp_path: Path, corpus: dict,
                                                options: dict) -> None:
     docs = corpus["docs"][80:]
     expected = [format_record(r, "jsonl") for r in
-                Obfuscator(mech20k, seed=SEED, **options).obfuscate(docs)]
+                Obfuscator(mech20k, ObfuscationConfig(**options), seed=SEED).obfuscate(docs)]
     out = tmp_path / "out.parquet"
     obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
                      partition_bytes=PART_BYTES, obfuscator_options=options)
@@ -510,7 +510,7 @@ def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path,
     docs = corpus["docs"][80:230]
     with pytest.warns(PrivacyLeakWarning):
         expected = [format_record(r, "jsonl") for r in
-                    Obfuscator(mech20k, seed=SEED, oov="keep").obfuscate(docs)]
+                    Obfuscator(mech20k, ObfuscationConfig(oov="keep"), seed=SEED).obfuscate(docs)]
     out = tmp_path / "out.jsonl"
     with pytest.warns(PrivacyLeakWarning, match="released unchanged"):
         obfuscate_corpus(corpus["inputs"][1:2], out, mechanism=_settings(), client=client,

@@ -10,7 +10,7 @@ import pytest
 from gensim.models import KeyedVectors
 
 import emprivacy
-from emprivacy import Embeddings, EmbeddingsFormatError, load_embeddings
+from emprivacy import Embeddings, EmbeddingsFormatError, ExactDecoder, load_embeddings
 from emprivacy.embeddings import DEFAULT_EMBEDDINGS_NAME, detect_format
 from emprivacy.text import is_word
 
@@ -242,7 +242,7 @@ def test_default_vocab_size_is_a_frequency_prefix(default_embeddings):
 def test_default_nearest_word_of_a_words_vector_is_the_word(default_embeddings):
     emb = default_embeddings
     idx = np.random.default_rng(0).choice(len(emb), size=200, replace=False)
-    np.testing.assert_array_equal(emb.nearest(emb.vectors[idx]), idx)
+    np.testing.assert_array_equal(ExactDecoder(emb).decode(emb.vectors[idx]), idx)
 
 
 def test_top_level_default_is_importable():
@@ -282,9 +282,10 @@ def test_vectors_are_read_only_float32(tiny_embeddings):
 def test_nearest_words_is_exact_and_keeps_the_query_word(tiny_embeddings):
     emb = tiny_embeddings
     # unlike gensim's most_similar, a word's own vector decodes to the word itself
-    assert emb.nearest_words(emb.vectors) == list(emb.words)
-    assert emb.nearest_words([[0.4, 0.0], [0.6, 0.0], [10.6, 9.0], [-3.0, 3.0]]) == [
-        "cat", "dog", "bus", "cat"]
+    dec = ExactDecoder(emb)
+    assert [emb.words[i] for i in dec.decode(emb.vectors)] == list(emb.words)
+    assert [emb.words[i] for i in dec.decode([[0.4, 0.0], [0.6, 0.0], [10.6, 9.0],
+                                               [-3.0, 3.0]])] == ["cat", "dog", "bus", "cat"]
 
 
 def test_fingerprint_identifies_words_and_vectors(tiny_embeddings):

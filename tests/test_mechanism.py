@@ -241,7 +241,7 @@ def test_dimension_mismatch(tiny_embeddings):
         mech.privatize_vectors(np.zeros(2))
     with pytest.raises(ValueError, match=r"^points must have shape \(m, 2\) to match the "
                                          r"embedding dimension; got \(1, 3\)$"):
-        tiny_embeddings.nearest([[0.0, 0.0, 0.0]])
+        mech.decoder.decode([[0.0, 0.0, 0.0]])
 
 
 def test_bad_vectors_and_indices(tiny_embeddings):

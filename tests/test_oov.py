@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning
 from emprivacy.cli import main
 from emprivacy.corpus import Document
-from emprivacy.obfuscation import Obfuscator, prepare_bag
-from emprivacy.readable import OOV_PLACEHOLDER, PLACEHOLDERS
-from emprivacy.text import STOPWORDS, tokenize
+from emprivacy.embeddings import OOV_PLACEHOLDER
+from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+from emprivacy.readable import PLACEHOLDERS
+from emprivacy.text import STOPWORDS, bag_of_words, tokenize
 
 VOCAB = Embeddings(("met", "near", "harbour", "city", "house", "boat", "river"),
                    [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]], name="tiny-oov")
@@ -78,9 +79,10 @@ def test_obfuscator_text_mode_counts_per_policy():
     mech = EarthMoversPrivacy(VOCAB, epsilon=1e9)
     by_policy = {}
     for oov in ("drop", "placeholder"):
-        by_policy[oov] = list(Obfuscator(mech, seed=0, mode="text", oov=oov).obfuscate(docs))
+        obf = Obfuscator(mech, ObfuscationConfig(mode="text", oov=oov), seed=0)
+        by_policy[oov] = list(obf.obfuscate(docs))
     with pytest.warns(PrivacyLeakWarning) as caught:
-        obf = Obfuscator(mech, seed=0, mode="text", oov="keep")
+        obf = Obfuscator(mech, ObfuscationConfig(mode="text", oov="keep"), seed=0)
         by_policy["keep"] = list(obf.obfuscate([*docs, Document("c", TEXT)]))
     assert len(caught) == 1  # once per run, not per document
     assert obf.oov_kept == 12
@@ -121,6 +123,10 @@ def test_no_word_outside_the_vocabulary_is_ever_released(parts, oov, perturb, se
 
 
 # -- bag mode -----------------------------------------------------------------------------
+def prepare_bag(text, mech, **options):
+    return mech.embeddings.lookup(bag_of_words(text), **options)
+
+
 def test_prepare_bag_policies(mech):
     drop = prepare_bag(TEXT, mech)
     assert drop.indices.tolist() == [0, 1, 2] and drop.oov_dropped == 6 and drop.fixed == ()
@@ -141,11 +147,11 @@ def test_bag_mode_records_per_policy():
     drop = next(Obfuscator(mech, seed=0).obfuscate(docs))
     # bags are released sorted (a multiset, so the εN·E guarantee applies)
     assert drop["bag"] == ["harbour", "met", "near"] and drop["oov"] == "drop"
-    ph = next(Obfuscator(mech, seed=0, oov="placeholder").obfuscate(docs))
+    ph = next(Obfuscator(mech, ObfuscationConfig(oov="placeholder"), seed=0).obfuscate(docs))
     assert ph["bag"] == sorted(["met", "near", "harbour", *[OOV_PLACEHOLDER] * 6])
     assert ph["n_words"] == 3 and ph["epsilon_total"] == pytest.approx(3e9)
     with pytest.warns(PrivacyLeakWarning, match="does not cover them"):
-        keep = next(Obfuscator(mech, seed=0, oov="keep").obfuscate(docs))
+        keep = next(Obfuscator(mech, ObfuscationConfig(oov="keep"), seed=0).obfuscate(docs))
     assert keep["oov_kept"] == 6 and "qwxzzyq" in keep["bag"]
     for r in (drop, ph):
         assert leaked(" ".join(r["bag"])) == []
@@ -157,7 +163,8 @@ def test_bag_mode_all_oov_document_is_still_an_error():
     mech = EarthMoversPrivacy(VOCAB, epsilon=1.0)
     for oov in ("drop", "placeholder"):
         with pytest.raises(InputError, match="document 'x' has no word in the vocabulary"):
-            list(Obfuscator(mech, oov=oov).obfuscate([Document("x", "Qwxzzyq Zzvrax")]))
+            list(Obfuscator(mech, ObfuscationConfig(oov=oov)).obfuscate(
+                [Document("x", "Qwxzzyq Zzvrax")]))
 
 
 def test_placeholders_are_fixed_tokens():

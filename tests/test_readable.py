@@ -14,13 +14,12 @@ from hypothesis import strategies as st
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
 from emprivacy.corpus import Document
-from emprivacy.obfuscation import Obfuscator
+from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import (
     TEXT_GUARANTEE,
     apply_case,
     case_pattern,
     prepare_text,
-    privatize_text,
 )
 from emprivacy.text import STOPWORDS, tokenize
 
@@ -183,9 +182,10 @@ def test_obfuscator_text_mode_batches_and_does_not_depend_on_batching(emb):
     docs = [Document(f"d{i}", f"The cat and the DOG, {i} buses; Sun? Bus! car") for i in range(7)]
     dec = CountingDecoder(EarthMoversPrivacy(emb, epsilon=1).decoder)
     mech = EarthMoversPrivacy(emb, epsilon=0.5, decoder=dec)
-    big = list(Obfuscator(mech, seed=4, mode="text").obfuscate(docs))
+    big = list(Obfuscator(mech, ObfuscationConfig(mode="text"), seed=4).obfuscate(docs))
     assert dec.calls == 1  # one decoding call for the whole batch
-    small = list(Obfuscator(mech, seed=4, mode="text", batch_words=1).obfuscate(docs))
+    small = list(Obfuscator(mech, ObfuscationConfig(mode="text", batch_words=1),
+                            seed=4).obfuscate(docs))
     assert dec.calls == 1 + 7
     assert big == small
     assert [r["id"] for r in big] == [d.id for d in docs]
@@ -202,8 +202,8 @@ def test_obfuscator_text_mode_batches_and_does_not_depend_on_batching(emb):
 def test_obfuscator_text_mode_keeps_documents_without_perturbed_words(emb):
     docs = [Document("a", "the and 42"), Document("b", " ... \n"), Document("c", "cat")]
     with pytest.warns(UserWarning, match="document 'b' is empty after normalisation"):
-        records = list(Obfuscator(EarthMoversPrivacy(emb, epsilon=1e9), seed=0,
-                                  mode="text").obfuscate(docs))
+        records = list(Obfuscator(EarthMoversPrivacy(emb, epsilon=1e9),
+                                  ObfuscationConfig(mode="text"), seed=0).obfuscate(docs))
     assert [(r["id"], r["text"], r["n_words"]) for r in records] == [
         ("a", "the and [NUM]", 0), ("c", "cat", 1)]
 
@@ -245,13 +245,13 @@ def test_bad_input(emb):
     with pytest.raises(TypeError, match="text must be a str; got list"):
         mech.privatize_text(["cat"])
     with pytest.raises(TypeError, match="perturb_stopwords must be a bool; got str"):
-        privatize_text(mech, "cat", perturb_stopwords="yes")
+        mech.privatize_text("cat", perturb_stopwords="yes")
     with pytest.raises(ValueError, match="size applies to bags of words"):
-        Obfuscator(mech, mode="text", size=3)
+        Obfuscator(mech, ObfuscationConfig(mode="text", size=3))
     with pytest.raises(ValueError, match="perturb_stopwords applies to text mode"):
-        Obfuscator(mech, perturb_stopwords=True)
+        Obfuscator(mech, ObfuscationConfig(perturb_stopwords=True))
     with pytest.raises(ValueError, match="mode must be one of 'bag', 'text'; got 'html'"):
-        Obfuscator(mech, mode="html")
+        Obfuscator(mech, ObfuscationConfig(mode="html"))
 
 
 # -- command line -------------------------------------------------------------------------

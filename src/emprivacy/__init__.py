@@ -24,7 +24,7 @@ from .guarantees import (
     privacy_multiplier,
     utility_bound,
 )
-from .mechanism import (
+from .mechanisms import (
     EarthMoversPrivacy,
     generate_noisy_bag_of_words,
     generate_noisy_vector,

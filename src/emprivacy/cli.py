@@ -208,8 +208,8 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from .mechanism import EarthMoversPrivacy
-    from .obfuscation import Obfuscator
+    from .mechanisms import EarthMoversPrivacy
+    from .obfuscation import ObfuscationConfig, Obfuscator
     from .outputs import atomic_output, format_record
 
     if epsilon is None:
@@ -247,8 +247,8 @@ def obfuscate(
                       "for a real release")
     warn = (lambda msg: None) if quiet else (
         lambda msg: console.print(f"emprivacy: warning: {msg}"))
-    obf = Obfuscator(mech, size=size, seed=seed, on_warning=warn, **options)
-    if obf.oov == "keep":
+    obf = Obfuscator(mech, ObfuscationConfig(size=size, **options), seed=seed, on_warning=warn)
+    if obf.config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
     records = obf.obfuscate(iter_documents(inputs))
     show = not quiet and (n_docs > PROGRESS_MIN_DOCUMENTS or n_bytes > PROGRESS_MIN_BYTES)
@@ -264,7 +264,7 @@ def obfuscate(
                       + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
                          else "")
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
-                         if obf.oov == "keep" else ""))
+                         if obf.config.oov == "keep" else ""))
 
 
 def _with_progress(records: Iterator[dict[str, Any]], total: int, show: bool,
@@ -377,8 +377,7 @@ def distance(
 ) -> None:
     """Earth Mover's distance E between the bags of two text files (Def. 3)."""
     from .distance import earth_movers_distance
-    from .mechanism import EarthMoversPrivacy
-    from .obfuscation import prepare_bag
+    from .text import bag_of_words
 
     if epsilon is not None:
         _check_epsilon(epsilon)
@@ -386,8 +385,7 @@ def distance(
         _fail(f"metric must be one of 'euclidean', 'manhattan'; got {metric!r}")
     texts = [read_text_file(a), read_text_file(b)]
     emb = _load(embeddings, vocab_size, quiet)
-    mech = EarthMoversPrivacy(emb, epsilon=1.0, rng=0)  # only for bag preparation
-    bags = [prepare_bag(t, mech, size=size) for t in texts]
+    bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
     for path, bag in zip((a, b), bags, strict=True):
         if bag.indices.size == 0:
             _fail(f"document {str(path)!r} has no word in the vocabulary of {emb.name!r}")

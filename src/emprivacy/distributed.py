@@ -72,8 +72,8 @@ from .corpus import Document, read_text_file
 from .decoding import Decoder, ExactDecoder
 from .embeddings import Embeddings, load_embeddings
 from .exceptions import CorpusRunError, InputError, PrivacyLeakWarning
-from .mechanism import EarthMoversPrivacy
-from .obfuscation import Obfuscator
+from .mechanisms import EarthMoversPrivacy
+from .obfuscation import ObfuscationConfig, Obfuscator
 from .outputs import atomic_output, format_record, write_bytes_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -533,11 +533,9 @@ class _Job:
         return self.mechanism
 
     def obfuscator(self, mech: EarthMoversPrivacy) -> Obfuscator:
-        obf = Obfuscator(mech, size=self.size, seed=self.seed, on_warning=lambda msg: None,
-                         **dict(self.options))
-        if self.run_key is not None:  # unseeded run: the one secret key shared by all tasks
-            obf.run_key = self.run_key
-        return obf
+        # an unseeded run: the one secret key shared by all tasks
+        return Obfuscator(mech, ObfuscationConfig(size=self.size, **dict(self.options)),
+                          seed=self.seed, run_key=self.run_key, on_warning=lambda msg: None)
 
 
 def _probe(job: _Job) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import hashlib
 import os
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -23,7 +24,15 @@ from ._validation import check_choice, check_positive_int
 from .exceptions import EmbeddingsFormatError
 from .text import is_word
 
-__all__ = ["DEFAULT_EMBEDDINGS_NAME", "Embeddings", "detect_format", "load_embeddings"]
+__all__ = [
+    "DEFAULT_EMBEDDINGS_NAME",
+    "OOV_PLACEHOLDER",
+    "OOV_POLICIES",
+    "Embeddings",
+    "PreparedBag",
+    "detect_format",
+    "load_embeddings",
+]
 
 EmbeddingsFormat = Literal["auto", "word2vec-binary", "word2vec-text", "glove-text", "default"]
 _FORMATS: tuple[str, ...] = ("auto", "word2vec-binary", "word2vec-text", "glove-text")
@@ -54,8 +63,6 @@ class Embeddings:
     >>> emb = Embeddings(["cat", "dog"], [[0.0, 1.0], [1.0, 0.0]], name="toy")
     >>> emb.dim, len(emb), emb.index_of("dog"), "cow" in emb
     (2, 2, 1, False)
-    >>> emb.nearest_words([[0.1, 0.9], [2.0, 0.0]])
-    ['cat', 'dog']
     """
 
     def __init__(self, words: Sequence[str], vectors: np.ndarray | Sequence[Sequence[float]],
@@ -147,20 +154,73 @@ class Embeddings:
         h.update(self._vectors.tobytes())
         return h.hexdigest()
 
-    # -- nearest-word lookup (Vec⁻¹ of Alg. 2) ----------------------------------------
-    def nearest(self, points: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
-        """Row index of the Euclidean-nearest vocabulary word of each point (exact).
+    # -- the vocabulary lookup, with the out-of-vocabulary policy -------------------
+    def rows(self, words: Iterable[str]) -> np.ndarray:
+        """Row of each word (int64), ``-1`` where it is not in the vocabulary.
 
-        ``Vec⁻¹(z) = argmin_w ‖z − Vec(w)‖`` (Alg. 2, line 4); see
-        :class:`emprivacy.decoding.ExactDecoder`.
+        The one vocabulary lookup of emprivacy: bags, text mode, the distance and
+        the evaluation all go through it (or :meth:`lookup`, which applies an
+        out-of-vocabulary policy on top).
+
+        >>> Embeddings(["cat", "dog"], [[0.0], [1.0]]).rows(["dog", "cow", "cat"]).tolist()
+        [1, -1, 0]
         """
-        from .decoding import ExactDecoder  # decoding sits downstream of embeddings
+        get = self._key_to_index.get
+        return np.fromiter((get(w, -1) for w in words), dtype=np.int64)
 
-        return ExactDecoder(self).decode(points)
+    def lookup(self, words: Iterable[str], *, oov: str = "drop",
+               size: int | None = None) -> PreparedBag:
+        """A bag's in-vocabulary words as rows, with its out-of-vocabulary words' fate.
 
-    def nearest_words(self, points: np.ndarray | Sequence[Sequence[float]]) -> list[str]:
-        """The Euclidean-nearest vocabulary word of each point (exact)."""
-        return [self._words[i] for i in self.nearest(points)]
+        Out-of-vocabulary words met before the ``size``-th in-vocabulary word are
+        counted and, by ``oov`` (:data:`OOV_POLICIES`): dropped (``"drop"``: never
+        released), replaced by :data:`OOV_PLACEHOLDER` (``"placeholder"``) or kept
+        unchanged (``"keep"``: outside the guarantee).  They never count towards
+        the bag size N.
+
+        >>> emb = Embeddings(["cat", "dog"], [[0.0], [1.0]])
+        >>> bag = emb.lookup(["dog", "cow", "cat", "dog"], oov="placeholder", size=2)
+        >>> bag.indices.tolist(), bag.fixed, bag.oov_placeholders
+        ([1, 0], ('[UNK]',), 1)
+        """
+        check_choice(oov, "oov", OOV_POLICIES)
+        if size is not None:
+            size = check_positive_int(size, "size")
+        words = list(words)
+        rows = self.rows(words)
+        known = np.flatnonzero(rows >= 0)
+        if size is not None and known.size > size:
+            cut = int(known[size - 1]) + 1  # everything after the size-th known word is unseen
+            words, rows, known = words[:cut], rows[:cut], known[:size]
+        unknown = [w for w, r in zip(words, rows, strict=True) if r < 0]
+        if oov == "drop":
+            return PreparedBag(rows[known], len(unknown))
+        fixed = (OOV_PLACEHOLDER,) * len(unknown) if oov == "placeholder" else tuple(unknown)
+        return PreparedBag(rows[known], 0, fixed,
+                           len(fixed) if oov == "placeholder" else 0,
+                           len(fixed) if oov == "keep" else 0)
+
+
+#: What may happen to a word that is not in the embedding vocabulary.
+OOV_POLICIES: tuple[str, ...] = ("drop", "placeholder", "keep")
+
+#: The token written in place of an out-of-vocabulary word under ``oov="placeholder"``.
+OOV_PLACEHOLDER = "[UNK]"
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBag:
+    """A bag's in-vocabulary words as row indices, with its out-of-vocabulary words' fate.
+
+    ``fixed`` holds what is released for out-of-vocabulary words without going
+    through the mechanism: placeholders, or the words themselves under ``keep``.
+    """
+
+    indices: np.ndarray
+    oov_dropped: int
+    fixed: tuple[str, ...] = ()
+    oov_placeholders: int = 0
+    oov_kept: int = 0
 
 
 # -- loading ------------------------------------------------------------------------------

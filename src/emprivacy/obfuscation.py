@@ -1,15 +1,15 @@
-"""Obfuscating documents: Alg. 2 over a corpus, batched, one noise stream per document.
+"""Obfuscating documents: a mechanism over a corpus, batched, one noise stream per document.
 
 Each document is normalised to its bag of words (Def. 1), the words outside the
 embedding vocabulary are dropped and counted (never released; other policies:
 ``oov="placeholder"`` or ``"keep"``), the bag is optionally truncated to N words,
-and Alg. 2 is applied.  In text mode (``mode="text"``, :mod:`emprivacy.readable`)
-every perturbed word of the text is replaced in place and the layout is kept.
-Every document draws its noise from its own ChaCha20 stream keyed by the run's
-secret key and the document's identifier
+and the mechanism (Alg. 2 for the paper's) is applied.  In text mode
+(``mode="text"``, :mod:`emprivacy.readable`) every perturbed word of the text is
+replaced in place and the layout is kept.  Every document draws its noise from its
+own ChaCha20 stream keyed by the run's secret key and the document's identifier
 (:func:`emprivacy.randomness.document_generator`), so the output does not depend
-on batching, order or partitioning.  Noisy vectors of many
-documents are decoded together, in large batches, for speed.
+on batching, order or partitioning.  Many documents are privatised together
+(:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
 """
 
 from __future__ import annotations
@@ -17,85 +17,31 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ._validation import check_choice, check_positive_int
 from .corpus import Document
+from .embeddings import OOV_POLICIES, PreparedBag
 from .exceptions import InputError, PrivacyLeakWarning
-from .mechanism import EarthMoversPrivacy
+from .mechanisms import WordMechanism
 from .randomness import document_generator, run_key_from_seed
-from .readable import OOV_PLACEHOLDER, OOV_POLICIES, TEXT_GUARANTEE, TextTemplate, prepare_text
+from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text
 from .text import bag_of_words
 
-__all__ = ["Obfuscator", "PreparedBag", "prepare_bag"]
+__all__ = ["DEFAULT_VOCAB_SIZE", "ObfuscationConfig", "Obfuscator"]
+
+#: How many of the most frequent real words of an embeddings file are kept by default.
+DEFAULT_VOCAB_SIZE = 100_000
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedBag:
-    """A document's bag as vocabulary row indices, with its out-of-vocabulary words' fate.
-
-    ``fixed`` holds what is released for out-of-vocabulary words without going
-    through the mechanism: placeholders, or the words themselves under ``keep``.
-    """
-
-    indices: np.ndarray
-    oov_dropped: int
-    fixed: tuple[str, ...] = ()
-    oov_placeholders: int = 0
-    oov_kept: int = 0
-
-
-def prepare_bag(text: str, mechanism: EarthMoversPrivacy, *, size: int | None = None,
-                oov: str = "drop") -> PreparedBag:
-    """Bag of in-vocabulary words of ``text`` (first ``size`` of them), as row indices.
-
-    Out-of-vocabulary words met before the ``size``-th in-vocabulary word are
-    counted and, by ``oov``: dropped (``"drop"``, the default: never released),
-    replaced by :data:`~emprivacy.readable.OOV_PLACEHOLDER` (``"placeholder"``) or
-    kept unchanged (``"keep"``: outside the guarantee).  They never count towards
-    the bag size N.
-    """
-    check_choice(oov, "oov", OOV_POLICIES)
-    emb = mechanism.embeddings
-    rows: list[int] = []
-    fixed: list[str] = []
-    dropped = 0
-    for word in bag_of_words(text):
-        j = emb.get_index(word)
-        if j < 0:
-            if oov == "drop":
-                dropped += 1
-            else:
-                fixed.append(OOV_PLACEHOLDER if oov == "placeholder" else word)
-            continue
-        rows.append(j)
-        if size is not None and len(rows) >= size:
-            break
-    n_fixed = len(fixed)
-    return PreparedBag(np.asarray(rows, dtype=np.int64), dropped, tuple(fixed),
-                       n_fixed if oov == "placeholder" else 0, n_fixed if oov == "keep" else 0)
-
-
-class Obfuscator:
-    """Apply Alg. 2 to a stream of documents and produce output records.
+@dataclass(frozen=True, kw_only=True)
+class ObfuscationConfig:
+    """What a run releases for each document; validated on construction.
 
     Parameters
     ----------
-    mechanism : EarthMoversPrivacy
-        Embeddings, ε and decoder.
-    size : int, optional
-        The fixed bag size N: every bag is truncated to its first N in-vocabulary
-        words.  ``None``: N is each document's own bag size.
-    seed : int, optional
-        Derive the run key from a seed: reproducible, **not for real releases**.
-        ``None``: a secret random run key.
-    batch_words : int
-        Noisy vectors are decoded in batches of about this many words.
-    on_warning : callable, optional
-        Receives one-line warnings (an empty document skipped); default
-        :func:`warnings.warn`.
     mode : {"bag", "text"}, default "bag"
         ``"bag"``: records hold the noisy bag (``bag``).  ``"text"``: records hold
         the readable text (``text``) with every perturbed word replaced in place
@@ -105,35 +51,95 @@ class Obfuscator:
         for text.  ``"keep"`` releases them unchanged, outside the guarantee: a
         :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised (once, with a
         count, never the words) and each record counts them in ``oov_kept``.
+    size : int, optional
+        The fixed bag size N: every bag is truncated to its first N in-vocabulary
+        words.  ``None``: N is each document's own bag size.  Bags only.
     perturb_stopwords : bool, default False
         Text mode: send stopwords through the mechanism too (by default they
         are kept: they carry no topic, but they do carry style).
+    batch_words : int, default 16384
+        Documents are privatised together in batches of about this many words.
+
+    Examples
+    --------
+    >>> ObfuscationConfig(mode="text").oov
+    'placeholder'
+    >>> ObfuscationConfig(mode="text", size=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: size applies to bags of words; text mode releases the whole text
     """
 
-    def __init__(self, mechanism: EarthMoversPrivacy, *, size: int | None = None,
-                 seed: int | None = None, batch_words: int = 16384,
-                 on_warning: Callable[[str], None] | None = None, mode: str = "bag",
-                 oov: str | None = None, perturb_stopwords: bool = False) -> None:
-        if not isinstance(mechanism, EarthMoversPrivacy):
-            raise TypeError("mechanism must be an EarthMoversPrivacy; got "
-                            f"{type(mechanism).__name__}")
-        self.mechanism = mechanism
-        self.mode = check_choice(mode, "mode", ("bag", "text"))
-        self.oov = check_choice("drop" if oov is None and mode == "bag" else
-                                "placeholder" if oov is None else oov, "oov", OOV_POLICIES)
-        if not isinstance(perturb_stopwords, bool):
+    mode: Literal["bag", "text"] = "bag"
+    oov: str | None = None
+    size: int | None = None
+    perturb_stopwords: bool = False
+    batch_words: int = 16384
+
+    def __post_init__(self) -> None:
+        check_choice(self.mode, "mode", ("bag", "text"))
+        default = "drop" if self.mode == "bag" else "placeholder"
+        object.__setattr__(self, "oov", check_choice(
+            default if self.oov is None else self.oov, "oov", OOV_POLICIES))
+        if not isinstance(self.perturb_stopwords, bool):
             raise TypeError("perturb_stopwords must be a bool; got "
-                            f"{type(perturb_stopwords).__name__}")
-        if perturb_stopwords and mode == "bag":
+                            f"{type(self.perturb_stopwords).__name__}")
+        if self.perturb_stopwords and self.mode == "bag":
             raise ValueError("perturb_stopwords applies to text mode; a bag of words has no "
                              "stopwords (Def. 1)")
-        self.perturb_stopwords = perturb_stopwords
-        if size is not None and mode == "text":
-            raise ValueError("size applies to bags of words; text mode releases the whole text")
-        self.size = None if size is None else check_positive_int(size, "size")
+        if self.size is not None:
+            if self.mode == "text":
+                raise ValueError("size applies to bags of words; text mode releases the "
+                                 "whole text")
+            object.__setattr__(self, "size", check_positive_int(self.size, "size"))
+        object.__setattr__(self, "batch_words", check_positive_int(self.batch_words,
+                                                                   "batch_words"))
+
+    def metadata(self) -> dict[str, Any]:
+        """The fields of every record that describe this configuration."""
+        return {"mode": self.mode, "oov": self.oov,
+                **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
+                   else {})}
+
+
+class Obfuscator:
+    """Apply a mechanism to a stream of documents and produce output records.
+
+    Parameters
+    ----------
+    mechanism : WordMechanism
+        Embeddings, ε and how words are privatised (e.g.
+        :class:`~emprivacy.mechanisms.EarthMoversPrivacy`).
+    config : ObfuscationConfig, optional
+        Mode, out-of-vocabulary policy, bag size, batching; default
+        ``ObfuscationConfig()`` (bags, OOV words dropped).
+    seed : int, optional
+        Derive the run key from a seed: reproducible, **not for real releases**.
+    run_key : bytes, optional
+        The run's secret key (shared by every worker of a distributed run).  With
+        neither ``seed`` nor ``run_key``: a fresh secret random key.
+    on_warning : callable, optional
+        Receives one-line warnings (an empty document skipped); default
+        :func:`warnings.warn`.
+    """
+
+    def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
+                 seed: int | None = None, run_key: bytes | None = None,
+                 on_warning: Callable[[str], None] | None = None) -> None:
+        if not isinstance(mechanism, WordMechanism):
+            raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
+                            f"{type(mechanism).__name__}")
+        config = ObfuscationConfig() if config is None else config
+        if not isinstance(config, ObfuscationConfig):
+            raise TypeError(f"config must be an ObfuscationConfig; got {type(config).__name__}")
+        if seed is not None and run_key is not None:
+            raise ValueError("give seed or run_key, not both")
+        if run_key is not None and (not isinstance(run_key, bytes) or len(run_key) < 16):
+            raise ValueError("run_key must be bytes of length >= 16")
+        self.mechanism = mechanism
+        self.config = config
         self.seed = seed
-        self.run_key = run_key_from_seed(seed)
-        self.batch_words = check_positive_int(batch_words, "batch_words")
+        self.run_key = run_key if run_key is not None else run_key_from_seed(seed)
         self._warn = on_warning or (lambda msg: warnings.warn(msg, UserWarning, stacklevel=3))
         self.documents_written = 0
         self.documents_skipped = 0
@@ -147,10 +153,8 @@ class Obfuscator:
             "epsilon": m.epsilon,
             "dim": m.dim,
             "embeddings": {"name": m.embeddings.name, "vocab_size": len(m.embeddings)},
-            "decoder": m.decoder.name,
-            "mode": self.mode,
-            "oov": self.oov,
-            **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text" else {}),
+            **m.record_fields(),
+            **self.config.metadata(),
             "seeded": self.seed is not None,
         }
 
@@ -186,15 +190,16 @@ class Obfuscator:
 
     def _prepare(self, doc: Document) -> PreparedBag | TextTemplate | None:
         """A document's bag or text template; ``None`` for an empty document."""
-        mech = self.mechanism
-        if self.mode == "text":
-            template = prepare_text(doc.text, mech.embeddings, oov=self.oov,
-                                    perturb_stopwords=self.perturb_stopwords)
+        mech, config = self.mechanism, self.config
+        if config.mode == "text":
+            template = prepare_text(doc.text, mech.embeddings, oov=str(config.oov),
+                                    perturb_stopwords=config.perturb_stopwords)
             if template.words_perturbed + sum(template.counts.values()) == 0:
                 return None  # no token at all: nothing to release
             kept = template.counts["oov_kept"]
         else:
-            bag = prepare_bag(doc.text, mech, size=self.size, oov=self.oov)
+            bag = mech.embeddings.lookup(bag_of_words(doc.text), oov=str(config.oov),
+                                         size=config.size)
             if bag.indices.size == 0:
                 if bag.oov_dropped or bag.fixed:
                     raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
@@ -222,25 +227,25 @@ class Obfuscator:
         shared = self.metadata()
         mech = self.mechanism
         pending: list[tuple[str, PreparedBag | TextTemplate]] = []
-        chunks: list[np.ndarray] = []
         n_pending = 0
         seen_any = False
         skipped: list[str] = []  # warnings wait until a document is written: if every
         # document is empty, the single error below says so instead
 
         def flush() -> Iterator[dict[str, Any]]:
-            nonlocal pending, chunks, n_pending
+            nonlocal pending, n_pending
             if not pending:
                 return
-            decoded = (mech.decoder.decode(np.concatenate(chunks)) if chunks
-                       else np.empty(0, dtype=np.int64))
-            offset = 0
+            # text mode: a text of stopwords and placeholders has no word to privatise
+            todo = [(doc_id, bag) for doc_id, bag in pending if bag.indices.size]
+            released = iter(mech.privatize_batches(
+                [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
+            empty = np.empty(0, dtype=np.int64)
             for doc_id, bag in pending:
-                n = bag.indices.size
-                yield self._record(doc_id, bag, decoded[offset:offset + n], shared)
-                offset += n
+                out = next(released) if bag.indices.size else empty
+                yield self._record(doc_id, bag, out, shared)
             self.documents_written += len(pending)
-            pending, chunks, n_pending = [], [], 0
+            pending, n_pending = [], 0
 
         for doc in documents:
             seen_any = True
@@ -251,13 +256,10 @@ class Obfuscator:
                 if pending or self.documents_written:
                     self._warn_skipped(skipped)
                 continue
-            if bag.indices.size:  # text mode: a text of stopwords and placeholders has none
-                rng = document_generator(self.run_key, doc.id)
-                chunks.append(mech.noisy_vectors(bag.indices, rng=rng))
             pending.append((doc.id, bag))
             self._warn_skipped(skipped)
             n_pending += bag.indices.size
-            if n_pending >= self.batch_words:
+            if n_pending >= self.config.batch_words:
                 yield from flush()
         yield from flush()
         if seen_any and self.documents_written == 0:

@@ -40,37 +40,24 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
 from ._validation import check_choice
-from .embeddings import Embeddings
+from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
 from .exceptions import PrivacyLeakWarning
-from .randomness import RandomState, check_random_state
 from .text import STOPWORDS, normalise_word, tokenize
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .mechanism import EarthMoversPrivacy
-
 __all__ = [
-    "OOV_PLACEHOLDER",
-    "OOV_POLICIES",
     "PLACEHOLDERS",
     "TEXT_GUARANTEE",
     "TextTemplate",
     "apply_case",
     "case_pattern",
     "prepare_text",
-    "privatize_text",
     "warn_kept",
 ]
-
-#: What may happen to a word that is not in the embedding vocabulary.
-OOV_POLICIES: tuple[str, ...] = ("drop", "placeholder", "keep")
-
-#: The token written in place of an out-of-vocabulary word under ``oov="placeholder"``.
-OOV_PLACEHOLDER = "[UNK]"
 
 #: Tokens that are never released as they are, whatever the OOV policy.
 PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]"}
@@ -215,19 +202,20 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     curly: list[bool] = []
     fixed: list[str] = []
     pos = 0
-    for tok in tokenize(text):
+    tokens = list(tokenize(text))
+    words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
+    rows_of = embeddings.rows(words)
+    for tok, word, row in zip(tokens, words, rows_of.tolist(), strict=True):
         fixed.append(text[pos:tok.start])
         pos = tok.end
         if tok.kind != "word":
             fixed.append(PLACEHOLDERS[tok.kind])
             counts[tok.kind + "s"] += 1
             continue
-        word = normalise_word(tok.text)
         if not perturb_stopwords and word in STOPWORDS:
             fixed.append(tok.text)
             counts["stopwords_kept"] += 1
             continue
-        row = embeddings.get_index(word)
         if row >= 0:
             pieces.append("".join(fixed))
             fixed = []
@@ -256,40 +244,3 @@ def warn_kept(n_kept: int, *, stacklevel: int = 2) -> None:
     warnings.warn(f"{n_kept} out-of-vocabulary word(s) released unchanged (oov='keep'): the "
                   "privacy guarantee does not cover them", PrivacyLeakWarning,
                   stacklevel=stacklevel + 1)
-
-
-def privatize_text(mechanism: EarthMoversPrivacy, text: str, *, oov: str = "placeholder",
-                   perturb_stopwords: bool = False, rng: RandomState = None) -> str:
-    """Readable output: the text with every perturbed word replaced in place (text mode).
-
-    Each in-vocabulary content word ``xᵢ`` becomes ``Vec⁻¹(Vec(xᵢ) + Lap_n^ε)``
-    (Alg. 2 applied position by position; one noise draw and one decoding call
-    for the whole text); the layout stays.  For two texts with the same layout
-    the outputs satisfy ``P[K(x) ∈ Z] ≤ exp(ε·Σᵢ d(xᵢ, x'ᵢ))·P[K(x') ∈ Z]`` (the
-    Manhattan lift, §3, Eq. (2)); see the module docstring for what the layout
-    reveals.
-
-    Parameters
-    ----------
-    mechanism : EarthMoversPrivacy
-    text : str
-    oov : {"placeholder", "drop", "keep"}, default "placeholder"
-        ``"keep"`` releases out-of-vocabulary words unchanged and raises a
-        :class:`~emprivacy.exceptions.PrivacyLeakWarning` when it does.
-    perturb_stopwords : bool, default False
-    rng : None, int or numpy.random.Generator
-        ``None``: the mechanism's own generator.  An int seeds a reproducible run.
-
-    Returns
-    -------
-    str
-    """
-    template = prepare_text(text, mechanism.embeddings, oov=oov,
-                            perturb_stopwords=perturb_stopwords)
-    if template.counts["oov_kept"]:
-        warn_kept(template.counts["oov_kept"], stacklevel=3)
-    if template.words_perturbed == 0:
-        return template.render([], mechanism.embeddings.words)
-    gen = None if rng is None else check_random_state(rng)
-    out = mechanism.privatize_indices(template.indices, rng=gen)
-    return template.render(out, mechanism.embeddings.words)

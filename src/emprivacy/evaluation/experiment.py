@@ -39,7 +39,7 @@ from .._validation import check_choice, check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import PrivacyLeakWarning
-from ..mechanism import EarthMoversPrivacy
+from ..mechanisms import EarthMoversPrivacy
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
     SIMILARITIES,

@@ -1,4 +1,4 @@
-"""The Earth Mover's privacy mechanism: Algorithms 1 and 2 of the paper.
+"""The paper's mechanism ("Madlib", multivariate Laplace): Algorithms 1 and 2.
 
 * Alg. 1 ``GenerateNoisyVector`` / ``GeneratePrivateBag``: add n-dimensional
   Laplace noise (Thm. 2) to every vector of a bag.  On bags of size N this is
@@ -15,11 +15,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._validation import check_choice, check_epsilon
-from .decoding import Decoder, ExactDecoder
-from .embeddings import Embeddings
-from .noise import laplace_noise
-from .randomness import RandomState, check_random_state
+from .._validation import check_choice
+from ..decoding import Decoder, ExactDecoder
+from ..embeddings import Embeddings
+from ..noise import laplace_noise
+from ..randomness import RandomState
+from .base import WordMechanism
 
 __all__ = [
     "EarthMoversPrivacy",
@@ -65,8 +66,14 @@ def generate_private_bag(X: np.ndarray | Sequence[Sequence[float]], epsilon: flo
     return X + laplace_noise(X.shape[1], epsilon, size=X.shape[0], rng=rng)
 
 
-class EarthMoversPrivacy:
-    """Earth Mover's privacy on bags of words (Alg. 2, Thm. 4).
+class EarthMoversPrivacy(WordMechanism):
+    """Earth Mover's privacy on bags of words (Alg. 2, Thm. 4): the paper's mechanism.
+
+    Each word x becomes ``Vec⁻¹(Vec(x) + r·u)``, r ~ Gamma(n, 1/ε) and u uniform on
+    the unit sphere (Alg. 1, Thm. 2), decoded to the nearest vocabulary word
+    (Alg. 2; post-processing, Lemma 3).  Feyisetan et al. (WSDM 2020) call the same
+    per-word step "Madlib".  Guarantee: ε·d per word, d the Euclidean distance;
+    εN·E for bags of size N (Thm. 4).
 
     Parameters
     ----------
@@ -78,7 +85,7 @@ class EarthMoversPrivacy:
     rng : None, int or numpy.random.Generator
         ``None`` (default): a cryptographically secure generator.  An int seeds a
         reproducible run (not for real releases).
-    decoder : "exact" or a Decoder, default "exact"
+    decoder : "exact", "approximate" or a Decoder, default "exact"
         How ``Vec⁻¹`` is computed.  Any decoder keeps the guarantee (post-processing).
 
     Examples
@@ -87,21 +94,21 @@ class EarthMoversPrivacy:
     >>> mech = EarthMoversPrivacy(emb, epsilon=1e6, rng=0)
     >>> mech.privatize(["cat", "car", "cat"])
     ['cat', 'car', 'cat']
+    >>> EarthMoversPrivacy(emb, epsilon=1e6).privatize_text("The CAT, the Car; 3 cats!")
+    'The CAT, the Car; [NUM] [UNK]!'
     """
+
+    name = "madlib"
 
     def __init__(self, embeddings: Embeddings, *, epsilon: float, rng: RandomState = None,
                  decoder: str | Decoder = "exact") -> None:
-        if not isinstance(embeddings, Embeddings):
-            raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
-        self.embeddings = embeddings
-        self.epsilon = check_epsilon(epsilon)
-        self.rng = check_random_state(rng)
+        super().__init__(embeddings, epsilon=epsilon, rng=rng)
         if isinstance(decoder, str):
             check_choice(decoder, "decoder", ("exact", "approximate"))
             if decoder == "exact":
                 decoder = ExactDecoder(embeddings)
             else:
-                from .approximate import ApproximateDecoder
+                from ..approximate import ApproximateDecoder
 
                 decoder = ApproximateDecoder(embeddings)
         elif not isinstance(decoder, Decoder):
@@ -109,14 +116,13 @@ class EarthMoversPrivacy:
                             f"{type(decoder).__name__}")
         self.decoder = decoder
 
-    @property
-    def dim(self) -> int:
-        """The embedding dimension n."""
-        return self.embeddings.dim
-
     def __repr__(self) -> str:
         return (f"EarthMoversPrivacy(embeddings={self.embeddings!r}, epsilon={self.epsilon!r}, "
                 f"decoder={self.decoder.name!r})")
+
+    def record_fields(self) -> dict[str, str]:
+        """Output records name the decoder (a choice of speed, not of guarantee)."""
+        return {"decoder": self.decoder.name}
 
     def privatize_vectors(self, X: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 2)."""
@@ -134,17 +140,7 @@ class EarthMoversPrivacy:
         every document of a corpus its own noise stream).  Returns (N, n) float64: the
         decoders decide on the unrounded noisy point.
         """
-        idx = np.asarray(indices)
-        if idx.size and idx.dtype.kind not in "iu":
-            raise TypeError(f"indices must be integers; got dtype {idx.dtype}")
-        idx = idx.astype(np.int64, copy=False)
-        if idx.ndim != 1:
-            raise ValueError(f"indices must be 1-D; got shape {idx.shape}")
-        if idx.size == 0:
-            raise ValueError("the bag must hold at least one word; got an empty bag")
-        if idx.min() < 0 or idx.max() >= len(self.embeddings):
-            raise ValueError(f"indices must lie in [0, {len(self.embeddings)}); got "
-                             f"[{idx.min()}, {idx.max()}]")
+        idx = self.check_indices(indices)
         noise = laplace_noise(self.dim, self.epsilon, size=idx.size,
                               rng=self.rng if rng is None else rng)
         noise += self.embeddings.vectors[idx]
@@ -155,55 +151,15 @@ class EarthMoversPrivacy:
         """Alg. 2 on vocabulary row indices: returns the row indices of the output words."""
         return self.decoder.decode(self.noisy_vectors(indices, rng=rng))
 
-    def privatize(self, words: Sequence[str], *,
-                  rng: np.random.Generator | None = None) -> list[str]:
-        """Alg. 2, ``GenerateNoisyBagOfWords``: a noisy bag of the same size N.
-
-        Every word must be in the vocabulary: the caller decides what to do with
-        out-of-vocabulary words (the error names the first one).
-
-        The i-th output word is the noisy image of the i-th input word.  Released in
-        that order, the list is a vector and carries the Manhattan guarantee
-        ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (§3); to get the εN·E guarantee of Thm. 4 release it
-        as a bag, e.g. ``sorted(...)`` (what the command line does).
-        """
-        if isinstance(words, str):
-            raise TypeError("words must be a sequence of words, not a single str; "
-                            "use emprivacy.bag_of_words(text) first")
-        words = list(words)
-        if not words:
-            raise ValueError("the bag must hold at least one word; got an empty bag")
-        idx = np.empty(len(words), dtype=np.int64)
-        for i, w in enumerate(words):
-            j = self.embeddings.get_index(w)
-            if j < 0:
-                raise ValueError(f"word {w!r} is not in the vocabulary of "
-                                 f"{self.embeddings.name!r}; drop it or choose an "
-                                 "out-of-vocabulary policy before privatizing")
-            idx[i] = j
-        out = self.privatize_indices(idx, rng=rng)
-        vocab = self.embeddings.words
-        return [vocab[i] for i in out]
-
-    def privatize_text(self, text: str, *, oov: str = "placeholder",
-                       perturb_stopwords: bool = False, rng: RandomState = None) -> str:
-        """Readable output: every perturbed word replaced in place, the layout kept.
-
-        Alg. 2 applied position by position; for two texts with the same layout
-        whose perturbed words are x₁…x_M and x'₁…x'_M, output probabilities differ
-        by at most ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (the Manhattan lift of §3).  Numbers,
-        URLs and e-mail addresses always become placeholders; ``oov`` is
-        ``"placeholder"``, ``"drop"`` or ``"keep"`` (which raises a
-        :class:`~emprivacy.exceptions.PrivacyLeakWarning`).  See
-        :func:`emprivacy.readable.privatize_text`.
-
-        >>> emb = Embeddings(["cat", "dog", "car"], [[0, 0], [1, 0], [9, 9]], name="toy")
-        >>> EarthMoversPrivacy(emb, epsilon=1e6).privatize_text("The CAT, the Car; 3 cats!")
-        'The CAT, the Car; [NUM] [UNK]!'
-        """
-        from .readable import privatize_text
-
-        return privatize_text(self, text, oov=oov, perturb_stopwords=perturb_stopwords, rng=rng)
+    def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
+                          ) -> list[np.ndarray]:
+        """Alg. 2 on many bags: noise each from its own generator, decode all at once."""
+        if not bags:
+            return []
+        sizes = [int(np.asarray(idx).size) for idx, _ in bags]
+        decoded = self.decoder.decode(np.concatenate(
+            [self.noisy_vectors(idx, rng=gen) for idx, gen in bags]))
+        return np.split(decoded, np.cumsum(sizes)[:-1])
 
 
 def generate_noisy_bag_of_words(bag: Sequence[str], epsilon: float, embeddings: Embeddings, *,

@@ -1,0 +1,144 @@
+"""What every word-level mechanism implements: vocabulary rows in, vocabulary rows out.
+
+A mechanism of the family (the paper's, §5, and its successors) maps each word x of
+a bag independently to a random vocabulary word K(x), with a metric-DP guarantee
+``P[K(x) = w] ≤ exp(ε·d(x, x'))·P[K(x') = w]`` for its metric d.  Applied word by
+word to a bag of size N it is εN·E_d-private (Thm. 1 / Thm. 4 of the paper); applied
+in place to a text it carries the Manhattan lift of §3.  A new mechanism subclasses
+:class:`WordMechanism` and implements :meth:`~WordMechanism.privatize_indices`;
+bags, text mode, corpora and the command line then work with it unchanged.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .._validation import check_epsilon
+from ..embeddings import Embeddings
+from ..randomness import RandomState, check_random_state
+
+__all__ = ["WordMechanism"]
+
+
+class WordMechanism(ABC):
+    """Base class of the word-level mechanisms.
+
+    Parameters
+    ----------
+    embeddings : Embeddings
+        ``Vec``; its vocabulary is also the output vocabulary.
+    epsilon : float
+        Per-word ε.
+    rng : None, int or numpy.random.Generator
+        ``None`` (default): a cryptographically secure generator.  An int seeds a
+        reproducible run (not for real releases).
+    """
+
+    #: The mechanism's name on the command line and in output records.
+    name: ClassVar[str]
+
+    def __init__(self, embeddings: Embeddings, *, epsilon: float,
+                 rng: RandomState = None) -> None:
+        if not isinstance(embeddings, Embeddings):
+            raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+        self.embeddings = embeddings
+        self.epsilon = check_epsilon(epsilon)
+        self.rng = check_random_state(rng)
+
+    @property
+    def dim(self) -> int:
+        """The embedding dimension n."""
+        return self.embeddings.dim
+
+    def record_fields(self) -> dict[str, Any]:
+        """Fields that output records carry about this mechanism (besides ε)."""
+        return {}
+
+    def check_indices(self, indices: np.ndarray | Sequence[int]) -> np.ndarray:
+        """Validate a bag given as vocabulary rows; returns it as a 1-D int64 array."""
+        idx = np.asarray(indices)
+        if idx.size and idx.dtype.kind not in "iu":
+            raise TypeError(f"indices must be integers; got dtype {idx.dtype}")
+        idx = idx.astype(np.int64, copy=False)
+        if idx.ndim != 1:
+            raise ValueError(f"indices must be 1-D; got shape {idx.shape}")
+        if idx.size == 0:
+            raise ValueError("the bag must hold at least one word; got an empty bag")
+        if idx.min() < 0 or idx.max() >= len(self.embeddings):
+            raise ValueError(f"indices must lie in [0, {len(self.embeddings)}); got "
+                             f"[{idx.min()}, {idx.max()}]")
+        return idx
+
+    @abstractmethod
+    def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
+                          rng: np.random.Generator | None = None) -> np.ndarray:
+        """The mechanism on vocabulary rows: the rows of the released words, in order.
+
+        ``rng`` overrides the mechanism's generator for this call (a corpus gives
+        every document its own stream).
+        """
+
+    def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
+                          ) -> list[np.ndarray]:
+        """:meth:`privatize_indices` on many bags, each with its own generator.
+
+        Mechanisms override this to do the expensive part (e.g. decoding) once for
+        all bags; the result must equal the bag-by-bag one.
+        """
+        return [self.privatize_indices(idx, rng=gen) for idx, gen in bags]
+
+    def privatize(self, words: Sequence[str], *,
+                  rng: np.random.Generator | None = None) -> list[str]:
+        """The mechanism on a bag of words: a noisy bag of the same size N.
+
+        Every word must be in the vocabulary: the caller decides what to do with
+        out-of-vocabulary words (the error names the first one).
+
+        The i-th output word is the noisy image of the i-th input word.  Released in
+        that order, the list is a vector and carries the Manhattan guarantee
+        ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (§3); to get the εN·E guarantee of Thm. 4 release it
+        as a bag, e.g. ``sorted(...)`` (what the command line does).
+        """
+        if isinstance(words, str):
+            raise TypeError("words must be a sequence of words, not a single str; "
+                            "use emprivacy.bag_of_words(text) first")
+        words = list(words)
+        if not words:
+            raise ValueError("the bag must hold at least one word; got an empty bag")
+        idx = self.embeddings.rows(words)
+        if (idx < 0).any():
+            first = words[int(np.flatnonzero(idx < 0)[0])]
+            raise ValueError(f"word {first!r} is not in the vocabulary of "
+                             f"{self.embeddings.name!r}; drop it or choose an "
+                             "out-of-vocabulary policy before privatizing")
+        out = self.privatize_indices(idx, rng=rng)
+        vocab = self.embeddings.words
+        return [vocab[i] for i in out]
+
+    def privatize_text(self, text: str, *, oov: str = "placeholder",
+                       perturb_stopwords: bool = False, rng: RandomState = None) -> str:
+        """Readable output: every perturbed word replaced in place, the layout kept.
+
+        The mechanism applied position by position; for two texts with the same
+        layout whose perturbed words are x₁…x_M and x'₁…x'_M, output probabilities
+        differ by at most ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (the Manhattan lift of §3).
+        Numbers, URLs and e-mail addresses always become placeholders; ``oov`` is
+        ``"placeholder"``, ``"drop"`` or ``"keep"`` (which raises a
+        :class:`~emprivacy.exceptions.PrivacyLeakWarning`).  See
+        :mod:`emprivacy.readable` for what the layout reveals.
+        """
+        from ..readable import prepare_text, warn_kept
+
+        template = prepare_text(text, self.embeddings, oov=oov,
+                                perturb_stopwords=perturb_stopwords)
+        if template.counts["oov_kept"]:
+            warn_kept(template.counts["oov_kept"], stacklevel=2)
+        if template.words_perturbed == 0:
+            return template.render([], self.embeddings.words)
+        gen = None if rng is None else check_random_state(rng)
+        out = self.privatize_indices(template.indices, rng=gen)
+        return template.render(out, self.embeddings.words)
