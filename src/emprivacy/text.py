@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from importlib.resources import files
 
 from ._validation import check_positive_int
 
@@ -33,9 +33,19 @@ __all__ = [
     "tokenize",
 ]
 
-#: scikit-learn's maintained English stopword list (318 words), plus the clitic
-#: stems that the GloVe/PTB tokenisation produces (``ca`` of ``can't``, …).
-STOPWORDS: frozenset[str] = frozenset(ENGLISH_STOP_WORDS) | frozenset(
+
+
+def _read_word_list(name: str) -> frozenset[str]:
+    """The words of a data file of the package (one per line, ``#`` comments)."""
+    text = files("emprivacy").joinpath("data", name).read_text(encoding="utf-8")
+    return frozenset(w for line in text.splitlines()
+                     if (w := line.partition("#")[0].strip()))
+
+
+#: The stopword list of the package data file ``stopwords-en.txt`` (its header gives
+#: its provenance), plus the clitic stems that the GloVe/PTB tokenisation produces
+#: (``ca`` of ``can't``, …).
+STOPWORDS: frozenset[str] = _read_word_list("stopwords-en.txt") | frozenset(
     {"n't", "'s", "'d", "'ll", "'m", "'re", "'ve", "s", "t", "d", "ll", "m", "re", "ve", "ca", "wo",
      "sha"}
 )
@@ -117,7 +127,7 @@ def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
     """The bag of words of a text (Def. 1), in order of occurrence.
 
     Tokenise, lowercase, drop punctuation, numbers, URLs, e-mail addresses and
-    stopwords (scikit-learn's English list), then keep the first ``size`` words
+    stopwords (:data:`STOPWORDS`), then keep the first ``size`` words
     (the paper's fixed bag size N, App. B).  Repeated words stay repeated: the
     bag ⟨x₁^{a₁}, …, x_k^{a_k}⟩ is returned as a list of length Σ aᵢ.
 
