@@ -27,8 +27,8 @@ import time
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
-from emprivacy.calibration import DeniabilityStudy
 from emprivacy.corpus import Document
+from emprivacy.deniability import DeniabilityStudy
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.text import STOPWORDS
 

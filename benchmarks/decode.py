@@ -10,7 +10,7 @@ frequency-ordered vocabulary, like running text):
   ``[−2w, ‖w‖²]``, query blocks of 256 MiB of distances, OpenBLAS on every core,
   ``np.argmin`` — i.e. the machine's matrix-product speed for exact search;
 * ``exact``: :class:`emprivacy.decoding.ExactDecoder`;
-* ``approximate``: :class:`emprivacy.approximate.ApproximateDecoder` (index built
+* ``approximate``: :class:`emprivacy.decoding.ApproximateDecoder` (index built
   into a fresh temporary cache, then reloaded: both times are reported).
 
 Vocabularies: the built-in GloVe 6B 50d restricted to its 100k most frequent real
@@ -51,8 +51,7 @@ import numpy as np
 
 import emprivacy
 from emprivacy import Embeddings, laplace_noise, load_embeddings
-from emprivacy.approximate import ApproximateDecoder
-from emprivacy.decoding import ExactDecoder, available_cores
+from emprivacy.decoding import ApproximateDecoder, ExactDecoder, available_cores
 from emprivacy.outputs import atomic_output
 from emprivacy.randomness import check_random_state
 

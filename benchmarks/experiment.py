@@ -45,7 +45,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from emprivacy.cli import main as cli_main
-    from emprivacy.evaluation.datasets import brown
+    from emprivacy.evaluation import brown
 
     trials = 1 if args.quick else args.trials
     epsilons = "none,20,5" if args.quick else FULL_EPSILONS

@@ -109,9 +109,8 @@ def decode_only(mech: EarthMoversPrivacy, idx: np.ndarray) -> dict[str, float]:
 def run_cli_in_process(corpus: Path, out: Path, decoder: str) -> dict[str, float]:
     """The same command in this process, with the decoder's ``decode`` timed: the share of
     the run spent decoding, measured within one run (so contention affects both alike)."""
-    from emprivacy.approximate import ApproximateDecoder
     from emprivacy.cli import main as cli_main
-    from emprivacy.decoding import ExactDecoder
+    from emprivacy.decoding import ApproximateDecoder, ExactDecoder
 
     spent = {"seconds": 0.0, "cpu_seconds": 0.0, "words": 0}
     originals = {cls: cls.decode for cls in (ExactDecoder, ApproximateDecoder)}

@@ -10,12 +10,10 @@ import numpy as np
 import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings
-from emprivacy.approximate import (
-    ApproximateDecoder,
-    _cells_between,
-    default_cache_dir,
-)
-from emprivacy.decoding import Decoder, ExactDecoder
+from emprivacy.decoding import ApproximateDecoder, Decoder, ExactDecoder, index_cache
+from emprivacy.decoding.approximate import _cells_between
+from emprivacy.decoding.index_cache import default_cache_dir
+from emprivacy.decoding.tuning import replay
 from emprivacy.exceptions import CalibrationWarning, IndexCacheWarning
 
 V, DIM = 12_000, 16
@@ -115,7 +113,7 @@ def test_search_is_the_calibrated_stop_rule_replayed(embeddings, decoder):
     picks, dist, nxt = decoder._trace(Z)
     # every stage only improves the best word found, and the full search is the best of all
     assert np.all(np.diff(dist, axis=1) <= 1e-12)
-    reached = decoder._replay(dist, nxt, decoder.tau)
+    reached = replay(dist, nxt, decoder.tau)
     best, best_d, stopped = decoder._search_stages(Z)
     np.testing.assert_array_equal(stopped, reached)
     np.testing.assert_array_equal(best, picks[np.arange(len(Z)), reached])
@@ -157,17 +155,6 @@ def test_stages_scan_each_nearest_cell_once(embeddings, decoder, monkeypatch):
         if stages[k] < decoder.nlist:
             nearest_left = np.where(scanned, np.inf, d2).min(axis=1)
             np.testing.assert_allclose(nxt[:, k], nearest_left, rtol=1e-4, atol=1e-4)
-
-
-def test_replay_of_stop_rules(decoder):
-    dist = np.array([[1.0, 1.0, 1.0], [1.0, 0.9, 0.9], [3.0, 3.0, 3.0]])
-    nxt = np.array([[1.5, 9.0, np.inf], [1.0, 0.5, np.inf], [9.5, 9.5, np.inf]])
-    # τ = 2: row 0 goes on once (1.5 <= 2·1²) then stops (9 > 2); rows 1 and 2 go to the
-    # end (row 2: 9.5 <= 2·3²)
-    assert decoder._replay(dist, nxt, 2.0).tolist() == [1, 2, 2]
-    # τ = 1: row 1 still goes on (1.0 <= 1, 0.5 <= 0.81), row 2 stops at once
-    assert decoder._replay(dist, nxt, 1.0).tolist() == [0, 2, 0]
-    assert decoder._replay(dist, nxt, np.inf).tolist() == [2, 2, 2]
 
 
 def test_cells_between_ranks_with_ties_and_padding():
@@ -323,6 +310,64 @@ def test_an_unreachable_calibration_target_is_said_not_hidden(tmp_path, monkeypa
     with pytest.warns(CalibrationWarning):
         again = ApproximateDecoder(emb, **kwargs)
     assert again.build_seconds == 0.0
+
+
+def test_cache_file_round_trip_and_checks(tmp_path):
+    """The cache file on its own (no index needed): what is written is read back, and a file
+    for other embeddings, other parameters or with edited contents is refused."""
+    blob = np.frombuffer(b"an index", dtype=np.uint8)
+    params = {"version": index_cache.INDEX_FORMAT_VERSION, "nlist": 8}
+    search = {"rerank": 16, "tau": 1.5, "stages": [4, 8], "calibration": {"met": True}}
+    path = index_cache.cache_file(tmp_path / "sub", "f" * 64, params)
+    assert path.parent == tmp_path / "sub" and path.name.startswith("ivf-" + "f" * 24)
+    index_cache.write_index(path, blob, fingerprint="f" * 64, params=params, search=search)
+    got, got_search = index_cache.read_index(path, fingerprint="f" * 64, params=params)
+    assert got.tobytes() == b"an index" and got_search == search
+    with pytest.raises(ValueError, match="built for other embeddings"):
+        index_cache.read_index(path, fingerprint="0" * 64, params=params)
+    with pytest.raises(ValueError, match="built with other parameters"):
+        index_cache.read_index(path, fingerprint="f" * 64, params=params | {"nlist": 16})
+    index_cache.write_index(path, blob, fingerprint="f" * 64, params=params, search=search)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["index"] = np.frombuffer(b"an indeX", dtype=np.uint8)
+    with open(path, "wb") as fh:
+        np.savez(fh, **arrays)
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        index_cache.read_index(path, fingerprint="f" * 64, params=params)
+
+
+def test_load_or_build(tmp_path):
+    path = tmp_path / "x.npz"
+    calls: list[str] = []
+
+    def load(p):
+        calls.append("load")
+        raise ValueError("broken")
+
+    def save(p):
+        calls.append("save")
+        p.write_bytes(b"")
+
+    assert index_cache.load_or_build(path, load=load, build=lambda: calls.append("build"),
+                                     save=save, stacklevel=2)[0] is False
+    assert calls == ["build", "save"]  # no file: nothing to load
+    with pytest.warns(IndexCacheWarning, match=r"unusable \(broken\); rebuilding it"):
+        index_cache.load_or_build(path, load=load, build=lambda: calls.append("build"),
+                                  save=save, stacklevel=2)
+    assert calls[2:] == ["load", "build", "save"]
+    loaded, seconds = index_cache.load_or_build(path, load=lambda p: None, build=None,
+                                                save=None, stacklevel=2)
+    assert loaded and seconds >= 0
+
+    def unwritable(p):
+        raise PermissionError("read-only")
+
+    with pytest.warns(IndexCacheWarning, match="could not write .* rebuilt next time"):
+        loaded, _ = index_cache.load_or_build(tmp_path / "y.npz", load=load,
+                                              build=lambda: None, save=unwritable,
+                                              stacklevel=2)
+    assert not loaded
 
 
 def test_default_cache_dir(monkeypatch, tmp_path):

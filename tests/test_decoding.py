@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from emprivacy import Embeddings
 from emprivacy.decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
+from emprivacy.decoding.threads import available_cores, run_on_cores
 
 
 def brute_force(points, vectors) -> np.ndarray:
@@ -161,3 +162,33 @@ def test_bad_parameters_rejected(tiny_embeddings):
         ExactDecoder(tiny_embeddings, block_cols=0)
     with pytest.raises(TypeError, match="points must be real numbers"):
         ExactDecoder(tiny_embeddings).decode(np.array([["a", "b"]]))
+
+
+# -- the shared threads helper --------------------------------------------------------------
+@pytest.mark.parametrize("n_threads", [1, 2, 5])
+def test_run_on_cores_gives_every_item_to_one_worker(n_threads):
+    import threading
+
+    seen: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def work(part: list[int]) -> None:
+        with lock:
+            seen.extend((x, threading.get_ident()) for x in part)
+
+    run_on_cores(work, range(11), n_threads)
+    assert sorted(x for x, _ in seen) == list(range(11))
+    if n_threads == 1:  # a single worker runs in the calling thread
+        assert {t for _, t in seen} == {threading.get_ident()}
+    run_on_cores(work, [], n_threads)  # nothing to do: no worker at all
+    assert len(seen) == 11
+
+
+def test_run_on_cores_raises_a_workers_error():
+    def work(part: list[int]) -> None:
+        if 3 in part:
+            raise ValueError("three")
+
+    with pytest.raises(ValueError, match="three"):
+        run_on_cores(work, range(6), 2)
+    assert available_cores() >= 1

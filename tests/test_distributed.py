@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning, load_embeddings
 from emprivacy.cli import main
-from emprivacy.corpus import Document, iter_documents
+from emprivacy.corpus import Document, InputSurvey, iter_documents, survey_inputs
 from emprivacy.distributed import (
     MechanismSettings,
     obfuscate_corpus,
@@ -148,12 +148,12 @@ def test_one_partition_when_large(corpus: dict) -> None:
               st.text(max_size=30)),
     st.builds(lambda t: json.dumps({"text": t}, ensure_ascii=False), st.text(max_size=30)),
     st.sampled_from(["", "  ", "\t", "\u00a0"])), max_size=30),
-    part_bytes=st.integers(1, 400), crlf=st.booleans())
+    part_bytes=st.integers(1, 400), newline=st.sampled_from(["\n", "\r\n", "\r"]))
 def test_jsonl_partitions_read_like_the_single_process_reader(tmp_path: Path, lines: list[str],
                                                               part_bytes: int,
-                                                              crlf: bool) -> None:
+                                                              newline: str) -> None:
     path = tmp_path / "x.jsonl"
-    path.write_bytes(("\r\n" if crlf else "\n").join(lines).encode("utf-8"))
+    path.write_bytes(newline.join(lines).encode("utf-8"))
     try:
         expected = list(iter_documents([path]))
     except InputError:  # duplicate ids: found at the end of a distributed run instead
@@ -193,6 +193,33 @@ def test_bad_inputs_rejected(tmp_path: Path) -> None:
         plan_partitions([tmp_path])
     with pytest.raises(ValueError, match="partition_bytes must be"):
         plan_partitions([tmp_path], partition_bytes=0)
+
+
+def test_bad_jsonl_fails_with_one_message_in_both_readers(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"id": "a", "text": "cat"}\n{"id": "b", "text": "caf\xe9"}\n')
+    messages = []
+    for read in (lambda: list(iter_documents([bad])),
+                 lambda: [read_partition(p) for p in plan_partitions([bad], partition_bytes=1)]):
+        with pytest.raises(InputError) as err:
+            read()
+        messages.append(str(err.value))
+    assert messages == [f"input file {str(bad)!r} is not valid UTF-8 (byte 51)"] * 2
+
+
+def test_survey_inputs(tmp_path: Path, corpus: dict) -> None:
+    texts, jsonl, parquet = corpus["inputs"]
+    survey = survey_inputs(corpus["inputs"])
+    assert survey == InputSurvey(len(corpus["docs"]),
+                                 sum(f.stat().st_size for f in Path(texts).rglob("*.txt"))
+                                 + Path(jsonl).stat().st_size + Path(parquet).stat().st_size,
+                                 structured=True, has_parquet=True)
+    one = tmp_path / "one.txt"
+    one.write_text("a cat")
+    assert survey_inputs([one, "-"]) == InputSurvey(2, 5, structured=False, has_parquet=False)
+    assert survey_inputs([texts]).structured and not survey_inputs([texts]).has_parquet
+    with pytest.raises(InputError, match=r"nope\.txt' does not exist"):
+        survey_inputs([tmp_path / "nope.txt"])
 
 
 # -- in this process -----------------------------------------------------------------------
@@ -243,15 +270,15 @@ def test_size_truncates_like_single_process(tmp_path: Path, corpus: dict,
     docs = corpus["docs"][80:]
     expected = [format_record(r, "jsonl") for r in
                 Obfuscator(mech20k, ObfuscationConfig(size=5), seed=SEED).obfuscate(docs)]
-    obfuscate_corpus(corpus["inputs"][1:], tmp_path / "n5.jsonl", mechanism=mech20k, size=5,
-                     seed=SEED, partition_bytes=PART_BYTES)
+    obfuscate_corpus(corpus["inputs"][1:], tmp_path / "n5.jsonl", mechanism=mech20k,
+                     config=ObfuscationConfig(size=5), seed=SEED, partition_bytes=PART_BYTES)
     assert _lines(tmp_path / "n5.jsonl") == expected
     assert {json.loads(x)["n_words"] for x in expected} <= set(range(1, 6))
 
 
 @pytest.mark.parametrize("options", [{"mode": "text"}, {"oov": "placeholder"},
                                      {"mode": "text", "oov": "drop", "perturb_stopwords": True}])
-def test_obfuscator_options_as_single_process(tmp_path: Path, corpus: dict,
+def test_config_as_single_process(tmp_path: Path, corpus: dict,
                                                mech20k: EarthMoversPrivacy,
                                                options: dict) -> None:
     docs = corpus["docs"][80:]
@@ -259,7 +286,7 @@ def test_obfuscator_options_as_single_process(tmp_path: Path, corpus: dict,
                 Obfuscator(mech20k, ObfuscationConfig(**options), seed=SEED).obfuscate(docs)]
     out = tmp_path / "out.parquet"
     obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                     partition_bytes=PART_BYTES, obfuscator_options=options)
+                     partition_bytes=PART_BYTES, config=ObfuscationConfig(**options))
     rows = pq.read_table(out).to_pylist()
     assert [format_record(r, "jsonl") for r in rows] == expected
     assert {r["mode"] for r in rows} == {options.get("mode", "bag")}
@@ -340,8 +367,8 @@ def test_an_input_changed_during_the_run_fails_it(tmp_path: Path,
 def test_bad_parameters_rejected(tmp_path: Path, corpus: dict,
                                  mech20k: EarthMoversPrivacy) -> None:
     inputs = corpus["inputs"][1:2]
-    with pytest.raises(TypeError, match="mechanism must be an EarthMoversPrivacy or a "
-                                        "MechanismSettings; got str"):
+    with pytest.raises(TypeError, match=r"mechanism must be a WordMechanism \(e\.g\. "
+                                        r"EarthMoversPrivacy\) or a MechanismSettings; got str"):
         obfuscate_corpus(inputs, tmp_path / "o", mechanism="exact")
     with pytest.raises(ValueError, match="format must be one of"):
         obfuscate_corpus(inputs, tmp_path / "o", mechanism=mech20k, format="csv")
@@ -409,8 +436,9 @@ def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: di
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
                          partition_bytes=PART_BYTES)
     with pytest.raises(ValueError, match=r"cannot resume: .* was written with other settings"):
-        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED, size=3,
-                         partition_bytes=PART_BYTES, resume=True)
+        obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
+                         config=ObfuscationConfig(size=3), partition_bytes=PART_BYTES,
+                         resume=True)
     with pytest.raises(ValueError, match=r"cannot resume: .* was written with other inputs"):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
                          partition_bytes=PART_BYTES * 2, resume=True)
@@ -469,7 +497,7 @@ def test_a_data_file_changed_after_its_task_fails_the_run(tmp_path: Path, corpus
 # -- on a cluster of 2 worker processes ----------------------------------------------------
 def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corpus: dict,
                                                     reference: list[str]) -> None:
-    from emprivacy import distributed
+    from emprivacy.distributed import task
 
     out = tmp_path / "out.jsonl"
     threads: list[dict] = []
@@ -477,7 +505,7 @@ def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corp
     def decoder_threads(done: int, total: int) -> None:
         if done and not threads:  # while running: each worker's cached decoder
             threads.append(client.run(lambda: [m.decoder.n_threads
-                                               for m in distributed._CACHE.values()]))
+                                               for m in task._CACHE.values()]))
 
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
                                seed=SEED, partition_bytes=PART_BYTES, progress=decoder_threads)
@@ -488,7 +516,7 @@ def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corp
     assert threads and all(v in ([], [1]) for v in threads[0].values())
     assert [1] in threads[0].values()
     # the embeddings were loaded on the workers, and their cache freed at the end
-    assert client.run(lambda: len(distributed._CACHE)) == dict.fromkeys(
+    assert client.run(lambda: len(task._CACHE)) == dict.fromkeys(
         client.scheduler_info()["workers"], 0)
 
 
@@ -515,7 +543,7 @@ def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path,
     with pytest.warns(PrivacyLeakWarning, match="released unchanged"):
         obfuscate_corpus(corpus["inputs"][1:2], out, mechanism=_settings(), client=client,
                          seed=SEED, partition_bytes=PART_BYTES,
-                         obfuscator_options={"oov": "keep"})
+                         config=ObfuscationConfig(oov="keep"))
     assert _lines(out) == expected
     records = [json.loads(line) for line in expected]
     assert all(r["oov"] == "keep" for r in records)
@@ -524,8 +552,8 @@ def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path,
 
 def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
         tmp_path: Path, client) -> None:
-    from emprivacy import distributed
-    from emprivacy.approximate import ApproximateDecoder
+    from emprivacy.decoding import ApproximateDecoder
+    from emprivacy.distributed import task
 
     emb = load_embeddings(vocab_size=2500)  # the smallest vocabulary that gets an index
     cache = tmp_path / "index-cache"
@@ -543,7 +571,7 @@ def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
         if done:
             seen.append(client.run(lambda: [(m.decoder.name, m.decoder.build_seconds,
                                               m.decoder.load_seconds, m.decoder.n_threads)
-                                             for m in distributed._CACHE.values()]))
+                                             for m in task._CACHE.values()]))
 
     out = tmp_path / "out.jsonl"
     obfuscate_corpus([corpus], out, client=client, seed=SEED, partition_bytes=512,

@@ -5,43 +5,94 @@ Processing* (Fernandes, Dras, McIver, POST 2019): a document becomes a bag of
 words, each word's embedding gets n-dimensional Laplace noise, and each noisy
 vector is decoded to its nearest vocabulary word.  For bags of size N the
 output satisfies εN·E-privacy, E the Earth Mover's distance between bags.
+
+The names below are imported on first use, so that ``import emprivacy`` (and the
+command line's ``--help``) stays fast; the data flows one way through the modules:
+:mod:`~emprivacy.text` → :mod:`~emprivacy.embeddings` → :mod:`~emprivacy.noise` →
+:mod:`~emprivacy.decoding` → :mod:`~emprivacy.mechanisms` →
+:mod:`~emprivacy.obfuscation` → :mod:`~emprivacy.outputs`, with
+:mod:`~emprivacy.distance`, :mod:`~emprivacy.guarantees` and
+:mod:`~emprivacy.deniability` beside, :mod:`~emprivacy.distributed` and
+:mod:`~emprivacy.evaluation` on top.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
-from .calibration import calibrate_epsilon, plausible_deniability
-from .decoding import Decoder, ExactDecoder
-from .distance import earth_movers_distance
-from .embeddings import Embeddings, load_embeddings
-from .exceptions import EmbeddingsFormatError, PrivacyLeakWarning
-from .guarantees import (
-    appendix_utility_bound,
-    ball_probability,
-    laplace_constant,
-    paper_utility_bound,
-    privacy_multiplier,
-    utility_bound,
-)
-from .mechanisms import (
-    EarthMoversPrivacy,
-    generate_noisy_bag_of_words,
-    generate_noisy_vector,
-    generate_private_bag,
-)
-from .noise import laplace_noise
-from .randomness import check_random_state, secure_generator
-from .text import bag_of_words, tokenize
+#: public name -> the module that defines it
+_EXPORTS: dict[str, str] = {
+    "Decoder": "decoding",
+    "ExactDecoder": "decoding",
+    "EarthMoversPrivacy": "mechanisms",
+    "WordMechanism": "mechanisms",
+    "generate_noisy_bag_of_words": "mechanisms",
+    "generate_noisy_vector": "mechanisms",
+    "generate_private_bag": "mechanisms",
+    "Embeddings": "embeddings",
+    "load_embeddings": "embeddings",
+    "EmbeddingsFormatError": "exceptions",
+    "PrivacyLeakWarning": "exceptions",
+    "earth_movers_distance": "distance",
+    "appendix_utility_bound": "guarantees",
+    "ball_probability": "guarantees",
+    "laplace_constant": "guarantees",
+    "paper_utility_bound": "guarantees",
+    "privacy_multiplier": "guarantees",
+    "utility_bound": "guarantees",
+    "calibrate_epsilon": "deniability",
+    "plausible_deniability": "deniability",
+    "laplace_noise": "noise",
+    "check_random_state": "randomness",
+    "secure_generator": "randomness",
+    "bag_of_words": "text",
+    "tokenize": "text",
+    "ObfuscationConfig": "obfuscation",
+    "Obfuscator": "obfuscation",
+    "obfuscate_corpus": "distributed",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from .decoding import Decoder, ExactDecoder
+    from .deniability import calibrate_epsilon, plausible_deniability
+    from .distance import earth_movers_distance
+    from .distributed import obfuscate_corpus
+    from .embeddings import Embeddings, load_embeddings
+    from .exceptions import EmbeddingsFormatError, PrivacyLeakWarning
+    from .guarantees import (
+        appendix_utility_bound,
+        ball_probability,
+        laplace_constant,
+        paper_utility_bound,
+        privacy_multiplier,
+        utility_bound,
+    )
+    from .mechanisms import (
+        EarthMoversPrivacy,
+        WordMechanism,
+        generate_noisy_bag_of_words,
+        generate_noisy_vector,
+        generate_private_bag,
+    )
+    from .noise import laplace_noise
+    from .obfuscation import ObfuscationConfig, Obfuscator
+    from .randomness import check_random_state, secure_generator
+    from .text import bag_of_words, tokenize
 
 
 def __getattr__(name: str) -> object:
-    # obfuscate_corpus needs Dask: imported on first use, not with the package
-    if name == "obfuscate_corpus":
-        from .distributed import obfuscate_corpus
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'emprivacy' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
 
-        return obfuscate_corpus
-    raise AttributeError(f"module 'emprivacy' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
 
 
 try:
@@ -55,7 +106,10 @@ __all__ = [
     "Embeddings",
     "EmbeddingsFormatError",
     "ExactDecoder",
+    "ObfuscationConfig",
+    "Obfuscator",
     "PrivacyLeakWarning",
+    "WordMechanism",
     "__version__",
     "appendix_utility_bound",
     "bag_of_words",

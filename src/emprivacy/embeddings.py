@@ -332,8 +332,8 @@ def _load_gensim(path: Path, fmt: str, vocab_size: int | None) -> Embeddings:
                 f"{error}; {_EXPECTED}")
         words = list(kv.index_to_key)
         keep = _select_real_words(words, vocab_size)
-        exhausted = limit is None or len(words) < limit
-        if vocab_size is None or len(keep) >= vocab_size or exhausted:
+        if limit is None or vocab_size is None or len(keep) >= vocab_size \
+                or len(words) < limit:  # enough words, or the file is exhausted
             break
         limit *= 2  # too many non-words among the first rows: read further
         del kv

@@ -18,6 +18,7 @@ __all__ = [
     "IndexCacheWarning",
     "InputError",
     "MissingExtraError",
+    "OutputError",
     "PrivacyLeakWarning",
     "UsageError",
 ]
@@ -33,6 +34,11 @@ class UsageError(EmprivacyError, ValueError):
 
 class InputError(EmprivacyError, ValueError):
     """An input file or document is missing, unreadable, malformed or duplicated."""
+
+
+class OutputError(EmprivacyError, ValueError):
+    """An output path cannot be used: its directory is missing, it is a directory, it holds
+    another run."""
 
 
 class EmbeddingsFormatError(EmprivacyError, ValueError):

@@ -191,6 +191,7 @@ class Obfuscator:
     def _prepare(self, doc: Document) -> PreparedBag | TextTemplate | None:
         """A document's bag or text template; ``None`` for an empty document."""
         mech, config = self.mechanism, self.config
+        template: PreparedBag | TextTemplate
         if config.mode == "text":
             template = prepare_text(doc.text, mech.embeddings, oov=str(config.oov),
                                     perturb_stopwords=config.perturb_stopwords)

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO
 
+from .exceptions import OutputError
+
 __all__ = ["atomic_file", "atomic_output", "format_record", "user_cache_dir",
            "write_bytes_atomic"]
 
@@ -34,8 +36,10 @@ _UMASK = _read_umask()
 def user_cache_dir() -> Path:
     """The user cache directory of emprivacy (indexes, fetched corpora).
 
-    ``$EMPRIVACY_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/emprivacy``, else
-    ``~/.cache/emprivacy``.
+    ``$EMPRIVACY_CACHE_DIR`` if set, else the platform's user cache directory
+    (``platformdirs.user_cache_dir("emprivacy")``: ``$XDG_CACHE_HOME/emprivacy``
+    or ``~/.cache/emprivacy`` on Linux, ``~/Library/Caches/emprivacy`` on macOS,
+    ``%LOCALAPPDATA%\\emprivacy\\Cache`` on Windows).
 
     >>> isinstance(user_cache_dir(), Path)
     True
@@ -43,9 +47,9 @@ def user_cache_dir() -> Path:
     env = os.environ.get("EMPRIVACY_CACHE_DIR")
     if env:
         return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "emprivacy"
+    import platformdirs  # only this function of the module needs it
+
+    return Path(platformdirs.user_cache_dir("emprivacy", appauthor=False))
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
@@ -66,7 +70,7 @@ def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
     """
     directory = dest.parent if str(dest.parent) else Path(".")
     if not directory.is_dir():
-        raise ValueError(f"output directory {str(directory)!r} does not exist")
+        raise OutputError(f"output directory {str(directory)!r} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=directory)
     try:
         os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual permissions

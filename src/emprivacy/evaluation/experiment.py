@@ -18,16 +18,13 @@ author sets depend on ``selection_seed`` alone, so they stay fixed across runs.
 from __future__ import annotations
 
 import contextlib
-import math
-import numbers
 import platform
 import secrets
 import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -35,14 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_int
+from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import PrivacyLeakWarning
 from ..mechanisms import EarthMoversPrivacy
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
-    SIMILARITIES,
     FastTextTopicClassifier,
     KoppelAttribution,
     earth_movers_distances,
@@ -50,209 +46,29 @@ from .attacks import (
     write_vec,
 )
 from .datasets import (
-    OOV_POLICIES,
     Corpus,
     PreparedSet,
-    _normalised_bag,
     chunk_bag,
+    normalised_bag,
     prepare_set,
     select_authors,
     stratified_holdout,
     training_pool,
 )
+from .results import (
+    ATTACKS,
+    DEFAULT_EPSILONS,
+    ExperimentConfig,
+    ExperimentResult,
+    SetResult,
+    epsilon_label,
+    parse_epsilons,
+)
 
-__all__ = [
-    "ATTACKS",
-    "DEFAULT_EPSILONS",
-    "ExperimentConfig",
-    "ExperimentResult",
-    "SetResult",
-    "epsilon_label",
-    "parse_epsilons",
-    "run_experiment",
-]
+__all__ = ["Progress", "run_experiment"]
 
-#: The four inference mechanisms, in the column order of the paper's Table 3.
-ATTACKS: tuple[str, ...] = ("SRauth", "SRtopic", "DRauth", "DRtopic")
-#: The default privacy levels: the paper's (none, 30 … 10) and three stronger ones,
-#: because the 50-d GloVe default is less perturbed than 300-d word2vec at equal ε.
-DEFAULT_EPSILONS: tuple[float | None, ...] = (None, 30.0, 25.0, 20.0, 15.0, 10.0, 7.5, 5.0, 2.5)
-
+#: ``progress(done, total, description)``, called after every (set, ε, trial, attack).
 Progress = Callable[[int, int, str], None]
-
-
-def epsilon_label(epsilon: float | None) -> str:
-    """``"none"`` for the unmodified snippets, else ε in its shortest form.
-
-    >>> epsilon_label(None), epsilon_label(30.0), epsilon_label(7.5)
-    ('none', '30', '7.5')
-    """
-    return "none" if epsilon is None else f"{epsilon:g}"
-
-
-def parse_epsilons(spec: str) -> tuple[float | None, ...]:
-    """Parse ``"none,30,7.5"`` into ``(None, 30.0, 7.5)``.
-
-    >>> parse_epsilons("none, 30,7.5")
-    (None, 30.0, 7.5)
-    """
-    if not isinstance(spec, str):
-        raise TypeError(f"epsilons must be a comma-separated str; got {type(spec).__name__}")
-    out: list[float | None] = []
-    for item in spec.split(","):
-        item = item.strip()
-        if item.lower() == "none":
-            out.append(None)
-            continue
-        try:
-            value = float(item)
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value) or value <= 0:
-            raise ValueError(f"epsilons must be 'none' or finite numbers > 0, comma-separated; "
-                             f"got {item!r}")
-        out.append(value)
-    return _check_epsilons(out)
-
-
-def _check_epsilons(epsilons: Sequence[float | None]) -> tuple[float | None, ...]:
-    if isinstance(epsilons, str):
-        return parse_epsilons(epsilons)
-    out: list[float | None] = []
-    for e in epsilons:
-        if e is None:
-            out.append(None)
-            continue
-        if isinstance(e, bool) or not isinstance(e, numbers.Real):
-            raise TypeError(f"epsilons must be None or finite numbers > 0; got {e!r}")
-        if not math.isfinite(float(e)) or float(e) <= 0:
-            raise ValueError(f"epsilons must be None or finite numbers > 0; got {e!r}")
-        out.append(float(e))
-    if not out:
-        raise ValueError("epsilons must hold at least one value; got none")
-    labels = [epsilon_label(e) for e in out]
-    dup = next((x for x in labels if labels.count(x) > 1), None)
-    if dup is not None:
-        raise ValueError(f"epsilons must be distinct; {dup!r} appears twice")
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class ExperimentConfig:
-    """Every setting of a run (recorded in the run JSON)."""
-
-    authors: tuple[int, ...] = (20,)
-    epsilons: tuple[float | None, ...] = DEFAULT_EPSILONS
-    trials: int = 5
-    oov: str = "drop"
-    similarity: str = "cosine"
-    selection_seed: int = 0
-    known_fraction: float = 2 / 3
-    knn_k: int = 5
-    koppel_ngram: int = 4
-    koppel_features: int = 20_000
-    koppel_iterations: int = 100
-    koppel_feature_fraction: float = 0.5
-    fasttext_epoch: int = 25
-    fasttext_lr: float = 1.0
-    validation_fraction: float = 0.2
-    app_b_snippets: int = 5
-    app_b_neighbours: int = 3
-    app_b_words: int = 11
-    n_jobs: int = 1
-
-    def __post_init__(self) -> None:
-        authors = self.authors
-        if isinstance(authors, numbers.Integral):
-            authors = (authors,)
-        authors = tuple(check_positive_int(a, "authors", minimum=2) for a in authors)
-        if not authors or len(set(authors)) != len(authors):
-            raise ValueError(f"authors must be distinct set sizes; got {list(authors)}")
-        object.__setattr__(self, "authors", authors)
-        object.__setattr__(self, "epsilons", _check_epsilons(self.epsilons))
-        check_positive_int(self.trials, "trials")
-        check_choice(self.oov, "oov", OOV_POLICIES)
-        check_choice(self.similarity, "similarity", SIMILARITIES)
-        check_positive_int(self.selection_seed, "selection_seed", minimum=0)
-        check_positive_int(self.knn_k, "knn_k")
-        check_positive_int(self.n_jobs, "n_jobs")
-        if not 0 < self.validation_fraction < 1:
-            raise ValueError(f"validation_fraction must be in (0, 1); got "
-                             f"{self.validation_fraction!r}")
-
-
-@dataclass
-class SetResult:
-    """The results on one author set.
-
-    ``correct[e, t, a]`` is the number of correct predictions of attack
-    ``ATTACKS[a]`` at ``epsilons[e]`` in trial ``t``, out of ``n_authors`` snippets.
-    """
-
-    n_authors: int
-    N: int
-    doc_ids: list[str]
-    authors: list[str]
-    topics: list[str]
-    oov_words: int
-    shortest: str
-    epsilons: list[float | None]
-    correct: np.ndarray
-    fasttext_validation: list[float]
-    fasttext_docs: dict[str, int]
-    nearest: list[dict[str, Any]]
-    sample: dict[str, Any]
-    seconds: float = 0.0
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def chance(self) -> dict[str, float]:
-        """Expected correct predictions of a random guess: 1 author, half the topics."""
-        n_topics = len(set(self.topics))
-        return {"author": 1.0, "topic": self.n_authors / n_topics}
-
-    def mean(self) -> np.ndarray:
-        """(n_eps, 4) mean correct predictions over trials."""
-        return self.correct.mean(axis=1)
-
-    def sd(self) -> np.ndarray:
-        """(n_eps, 4) sample standard deviation over trials (ddof=1; NaN for one trial)."""
-        if self.correct.shape[1] < 2:
-            return np.full(self.correct.shape[::2], np.nan)
-        return self.correct.std(axis=1, ddof=1)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k != "correct"}
-        d["epsilons"] = [epsilon_label(e) for e in self.epsilons]
-        d["chance"] = self.chance
-        d["correct"] = {
-            epsilon_label(e): {a: self.correct[i, :, j].tolist() for j, a in enumerate(ATTACKS)}
-            for i, e in enumerate(self.epsilons)}
-        d["mean"] = {epsilon_label(e): dict(zip(ATTACKS, m.tolist(), strict=True))
-                     for e, m in zip(self.epsilons, self.mean(), strict=True)}
-        d["sd"] = {epsilon_label(e): dict(zip(ATTACKS, [None if math.isnan(x) else x
-                                                        for x in s.tolist()], strict=True))
-                   for e, s in zip(self.epsilons, self.sd(), strict=True)}
-        return d
-
-
-@dataclass
-class ExperimentResult:
-    """A whole run: the settings, the seed, one :class:`SetResult` per author set."""
-
-    dataset: str
-    config: ExperimentConfig
-    seed: int
-    sets: list[SetResult]
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        cfg = asdict(self.config)
-        cfg["epsilons"] = [epsilon_label(e) for e in self.config.epsilons]
-        cfg["authors"] = list(self.config.authors)
-        return {"dataset": self.dataset, "seed": self.seed, "config": cfg,
-                "attacks": list(ATTACKS), "sets": [s.to_dict() for s in self.sets],
-                "metadata": self.metadata}
 
 
 def _versions() -> dict[str, str]:
@@ -273,22 +89,20 @@ def _count(pred: Sequence[str], truth: Sequence[str]) -> int:
 def _obfuscate(prepared: PreparedSet, mech: EarthMoversPrivacy,
                embeddings: Embeddings) -> tuple[list[tuple[str, ...]], int]:
     """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged."""
-    positions: list[tuple[int, int]] = []
-    indices: list[int] = []
-    for j, snip in enumerate(prepared.snippets):
-        for i, w in enumerate(snip):
-            k = embeddings.get_index(w)
-            if k >= 0:
-                positions.append((j, i))
-                indices.append(k)
-    out = [list(s) for s in prepared.snippets]
-    if indices:
-        noisy = mech.privatize_indices(np.asarray(indices, dtype=np.int64))
-        vocab = embeddings.words
-        for (j, i), k in zip(positions, noisy, strict=True):
-            out[j][i] = vocab[k]
-    passed = sum(len(s) for s in prepared.snippets) - len(indices)
-    return [tuple(s) for s in out], passed
+    rows = [embeddings.rows(s) for s in prepared.snippets]
+    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    known = flat >= 0
+    noisy = flat.copy()
+    if known.any():
+        noisy[known] = mech.privatize_indices(flat[known])
+    vocab = embeddings.words
+    out: list[tuple[str, ...]] = []
+    start = 0
+    for snip in prepared.snippets:
+        out.append(tuple(vocab[k] if k >= 0 else w
+                         for w, k in zip(snip, noisy[start:start + len(snip)], strict=True)))
+        start += len(snip)
+    return out, int((~known).sum())
 
 
 def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Sequence[int] = 20,
@@ -301,7 +115,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     Parameters
     ----------
     corpus : Corpus
-        All documents (:func:`~emprivacy.evaluation.datasets.brown`,
+        All documents (:func:`~emprivacy.evaluation.brown_corpus.brown`,
         :func:`~emprivacy.evaluation.datasets.load_corpus`); the author sets are drawn
         from it, and its other documents help train the topic classifier.
     embeddings : Embeddings
@@ -343,8 +157,8 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
         raise TypeError(f"unexpected option(s): {', '.join(unknown)}")
     if isinstance(epsilons, str):
         epsilons = parse_epsilons(epsilons)
-    config = ExperimentConfig(authors=authors if not isinstance(authors, numbers.Integral)
-                              else (authors,), epsilons=tuple(epsilons), trials=trials,
+    sizes = tuple(authors) if isinstance(authors, Iterable) else (authors,)
+    config = ExperimentConfig(authors=sizes, epsilons=tuple(epsilons), trials=trials,
                               oov=oov, similarity=similarity, selection_seed=selection_seed,
                               n_jobs=n_jobs, **options)
     if seed is None:
@@ -434,8 +248,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     # topic classifier data: texts holding no snippet of this set, as chunks of N words
     pool = training_pool(corpus, corpus_set, known_fraction=config.known_fraction)
-    pool_bags = [(doc_id, topic, chunk_bag(_normalised_bag(text, embeddings, config.oov), p.N))
-                 for doc_id, topic, text in pool]
+    pool_bags = [(doc_id, topic, chunk_bag(normalised_bag(text, embeddings, oov=config.oov),
+                                           p.N)) for doc_id, topic, text in pool]
     pool_bags = [x for x in pool_bags if x[2]]
 
     correct = np.zeros((len(config.epsilons), config.trials, len(ATTACKS)), dtype=np.int64)
@@ -446,7 +260,10 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         ft_gen = document_generator(run_key, f"{name}/trial-{t}/fasttext")
         held = stratified_holdout([topic for _, topic, _ in pool_bags],
                                   config.validation_fraction, rng=ft_gen)
-        train_x, train_y, val_x, val_y = [], [], [], []
+        train_x: list[tuple[str, ...]] = []
+        val_x: list[tuple[str, ...]] = []
+        train_y: list[str] = []
+        val_y: list[str] = []
         for (_, topic, chunks), h in zip(pool_bags, held, strict=True):
             (val_x if h else train_x).extend(chunks)
             (val_y if h else train_y).extend([topic] * len(chunks))
@@ -475,8 +292,9 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                     D = earth_movers_distances(snippets, p.texts, embeddings,
                                                n_jobs=config.n_jobs)
             if t == 0:
+                first = snippets[0][:config.app_b_words]
                 sample_rows.append({"epsilon": label, "words": [
-                    [w, w not in embeddings] for w in snippets[0][:config.app_b_words]]})
+                    [w, bool(k < 0)] for w, k in zip(first, embeddings.rows(first), strict=True)]})
             correct[e, t, 0] = _count(nearest_neighbour_predict(D, p.authors, k=1), p.authors)
             step(f"{where} · SRauth")
             correct[e, t, 1] = _count(nearest_neighbour_predict(D, p.topics, k=config.knn_k),

@@ -32,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .._optional import import_optional
 from ..outputs import write_bytes_atomic
-from .experiment import ATTACKS, ExperimentResult, SetResult, epsilon_label
+from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
 __all__ = ["REPORT_FILES", "format_table3", "write_report"]
 
@@ -90,9 +91,9 @@ def _table3_csv(result: ExperimentResult) -> str:
     for i, label in enumerate(labels):
         row: list[str] = [label]
         for mean, sd in stats:
-            for a in range(len(ATTACKS)):
-                row += [repr(float(mean[i, a])),
-                        "" if math.isnan(sd[i, a]) else repr(float(sd[i, a]))]
+            for j in range(len(ATTACKS)):
+                row += [repr(float(mean[i, j])),
+                        "" if math.isnan(sd[i, j]) else repr(float(sd[i, j]))]
         w.writerow(row)
     row = ["chance"]
     for s in result.sets:
@@ -153,12 +154,12 @@ def _appendix_b(result: ExperimentResult) -> str:
 
 
 def _plot(result: ExperimentResult) -> bytes:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
+    purpose = "the accuracy plot of the experiment"
+    agg = import_optional("matplotlib.backends.backend_agg", extra="evaluation", purpose=purpose)
+    figure = import_optional("matplotlib.figure", extra="evaluation", purpose=purpose)
     sets: Sequence[SetResult] = result.sets
-    fig = Figure(figsize=(5.2 * len(sets), 4.0), layout="constrained")
-    FigureCanvasAgg(fig)
+    fig = figure.Figure(figsize=(5.2 * len(sets), 4.0), layout="constrained")
+    agg.FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(sets), squeeze=False)[0]
     labels = [epsilon_label(e) for e in result.config.epsilons]
     x = np.arange(len(labels))

@@ -108,7 +108,7 @@ class EarthMoversPrivacy(WordMechanism):
             if decoder == "exact":
                 decoder = ExactDecoder(embeddings)
             else:
-                from ..approximate import ApproximateDecoder
+                from ..decoding import ApproximateDecoder
 
                 decoder = ApproximateDecoder(embeddings)
         elif not isinstance(decoder, Decoder):

@@ -29,18 +29,20 @@ so a trial is unchanged exactly when ``ε ≥ ε_crit = g / t*``.  One pass over
 vocabulary gives every trial's ``ε_crit``; then N_w is known for every ε at
 once, the bisection of :func:`calibrate_epsilon` is exact for the draws, and a
 measurement at a given ε only decodes the trials that change.
+
+The statistics at one ε (:class:`PlausibleDeniability`), their table and their
+plot are defined in :mod:`emprivacy.deniability_report` and re-exported here.
+("Calibration" elsewhere in emprivacy means the approximate decoder's stop-rule
+tuning, :mod:`emprivacy.decoding.tuning`.)
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
-from typing import Any, overload
+from typing import cast, overload
 
 import numpy as np
 
@@ -51,10 +53,10 @@ from ._validation import (
     check_positive_number,
 )
 from .decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
+from .decoding.threads import available_cores, run_on_cores
+from .deniability_report import PlausibleDeniability, calibration_table, plot_calibration
 from .embeddings import Embeddings
-from .guarantees import utility_bound
 from .noise import uniform_sphere
-from .outputs import atomic_file
 from .randomness import RandomState, check_random_state
 from .text import STOPWORDS
 
@@ -98,93 +100,6 @@ def sample_words(embeddings: Embeddings, n_words: int = 1000, *,
     keys = gen.exponential(size=rows.size) * (rows + 1.0)  # E / p with p ∝ 1/(rank+1)
     chosen = rows[np.argsort(keys, kind="stable")[:n_words]]
     return [embeddings.words[i] for i in chosen]
-
-
-@dataclass(frozen=True)
-class PlausibleDeniability:
-    """Plausible-deniability statistics of the word-level mechanism at one ε.
-
-    Attributes
-    ----------
-    epsilon : float
-    words : tuple of str, length k
-        The sampled words.
-    trials : int
-        Independent runs of the mechanism per word.
-    unchanged : (k,) float array
-        ``N_w``: fraction of trials returning w itself.
-    distinct : (k,) int array
-        ``S_w``: number of distinct output words (w included if it came back).
-    distance_moved : (k,) float array
-        Mean Euclidean distance ``‖Vec(w') − Vec(w)‖`` between output and input.
-    size : int
-        Document size N for :attr:`epsilon_total` and :attr:`utility_bound`.
-    delta : float
-        Utility radius Δ (Earth Mover's distance).
-    dim : int
-        Embedding dimension n.
-    """
-
-    epsilon: float
-    words: tuple[str, ...]
-    trials: int
-    unchanged: np.ndarray = field(repr=False)
-    distinct: np.ndarray = field(repr=False)
-    distance_moved: np.ndarray = field(repr=False)
-    size: int
-    delta: float
-    dim: int
-
-    @property
-    def median_unchanged(self) -> float:
-        """Median of N_w over the words."""
-        return float(np.median(self.unchanged))
-
-    @property
-    def mean_unchanged(self) -> float:
-        """Mean of N_w over the words."""
-        return float(np.mean(self.unchanged))
-
-    @property
-    def median_distinct(self) -> float:
-        """Median of S_w over the words."""
-        return float(np.median(self.distinct))
-
-    @property
-    def mean_distinct(self) -> float:
-        """Mean of S_w over the words."""
-        return float(np.mean(self.distinct))
-
-    @property
-    def mean_distance_moved(self) -> float:
-        """Mean over words of the mean embedding distance moved."""
-        return float(np.mean(self.distance_moved))
-
-    @property
-    def epsilon_total(self) -> float:
-        """ε·N: a document of N words gets the guarantee exp(ε·N·E) (Thm. 4)."""
-        return self.epsilon * self.size
-
-    @property
-    def utility_bound(self) -> float:
-        """``P(N·n, ε·N·Δ)``: valid lower bound on P[E(b, Alg1(b)) ≤ Δ] for size N (Thm. 3)."""
-        return utility_bound(self.epsilon, self.size, self.delta, self.dim)
-
-    def summary(self) -> dict[str, Any]:
-        """The statistics as a JSON-ready dict (no per-word data)."""
-        return {
-            "epsilon": self.epsilon,
-            "median_unchanged": self.median_unchanged,
-            "mean_unchanged": self.mean_unchanged,
-            "quartiles_unchanged": [float(q) for q in np.quantile(self.unchanged, [0.25, 0.75])],
-            "median_distinct": self.median_distinct,
-            "mean_distinct": self.mean_distinct,
-            "mean_distance_moved": self.mean_distance_moved,
-            "N": self.size,
-            "epsilon_total": self.epsilon_total,
-            "delta": self.delta,
-            "utility_bound": self.utility_bound,
-        }
 
 
 def _check_words(embeddings: Embeddings, words: Sequence[str]) -> np.ndarray:
@@ -286,10 +201,6 @@ class DeniabilityStudy:
         (the decoders break ties towards the lower row): ``1/t* = ∞``.  For the
         first of such duplicates the others do not bound its cell.
         """
-        from concurrent.futures import ThreadPoolExecutor
-
-        from threadpoolctl import threadpool_limits
-
         emb = self.embeddings
         vec = emb.vectors
         n_vocab, n = vec.shape
@@ -306,10 +217,7 @@ class DeniabilityStudy:
         _, first, group, count = np.unique(as_bytes, return_index=True, return_inverse=True,
                                            return_counts=True)
         group = group.ravel()
-        try:
-            cores = max(1, len(os.sched_getaffinity(0)))
-        except (AttributeError, OSError):  # pragma: no cover - not Linux
-            cores = max(1, os.cpu_count() or 1)
+        cores = available_cores()
         # per thread: 2 float64 (b, V) arrays of distances and scales, one float32 tile
         block = max(1, min(8, memory_budget // (cores * 20 * n_vocab)))
 
@@ -345,9 +253,11 @@ class DeniabilityStudy:
             inv_t[start:start + b] = acc.reshape(b, t)
             inv_t[start:start + b][later] = np.inf
 
-        with threadpool_limits(limits=1, user_api="blas"), \
-                ThreadPoolExecutor(max_workers=cores) as pool:
-            list(pool.map(work, range(0, k, block)))
+        def work_on(starts: list[int]) -> None:
+            for start in starts:
+                work(start)
+
+        run_on_cores(work_on, range(0, k, block), cores)
         return inv_t, nearest
 
     # -- N_w for any ε, without decoding ----------------------------------------------
@@ -427,11 +337,7 @@ class DeniabilityStudy:
             points = (emb.vectors[src].astype(np.float64)
                       + self.directions[w_idx, t_idx] * (self.radii[w_idx, t_idx] / epsilon)
                       [:, None])
-            if getattr(self.decoder, "uses_sources", False):
-                decoded = self.decoder.decode(points.astype(np.float32), sources=src)
-            else:
-                decoded = self.decoder.decode(points.astype(np.float32))
-            out[w_idx, t_idx] = decoded
+            out[w_idx, t_idx] = self.decoder.decode(points.astype(np.float32))
         same = out == self.rows[:, None]
         srt = np.sort(out, axis=1)
         distinct = 1 + np.count_nonzero(np.diff(srt, axis=1), axis=1)
@@ -500,9 +406,9 @@ def plausible_deniability(embeddings: Embeddings, epsilon: float | Sequence[floa
     """
     study = DeniabilityStudy(embeddings, words=words, trials=trials, n_words=n_words,
                              size=size, delta=delta, decoder=decoder, rng=rng)
-    if isinstance(epsilon, numbers.Real):
-        return study.measure(epsilon)
-    return [study.measure(e) for e in epsilon]
+    if isinstance(epsilon, numbers.Real):  # a float, or a numpy scalar
+        return study.measure(cast(float, epsilon))
+    return [study.measure(e) for e in cast(Sequence[float], epsilon)]
 
 
 def calibrate_epsilon(embeddings: Embeddings, *, target_unchanged: float,
@@ -526,81 +432,3 @@ def calibrate_epsilon(embeddings: Embeddings, *, target_unchanged: float,
     study = DeniabilityStudy(embeddings, words=words, trials=trials, n_words=n_words,
                              size=size, delta=delta, decoder=decoder, rng=rng)
     return study.measure(study.epsilon_for(target_unchanged, rtol=rtol))
-
-
-# -- presentation -------------------------------------------------------------------------
-def calibration_table(results: Sequence[PlausibleDeniability], *,
-                      target: PlausibleDeniability | None = None) -> str:
-    """A plain-text table of the statistics, one row per ε (the target row marked ``*``)."""
-    rows = sorted(results, key=lambda r: r.epsilon)
-    if target is not None:
-        rows = sorted([*rows, target], key=lambda r: r.epsilon)
-    header = (f"{'ε':>9}  {'median N_w':>10}  {'mean N_w':>8}  {'median S_w':>10}  "
-              f"{'mean S_w':>8}  {'distance':>8}  {'ε·N':>9}  {'utility':>7}")
-    lines = [header, "-" * len(header)]
-    for r in rows:
-        mark = "*" if r is target else " "
-        lines.append(f"{r.epsilon:>8.4g}{mark}  {r.median_unchanged:>10.3f}  "
-                     f"{r.mean_unchanged:>8.3f}  {r.median_distinct:>10.1f}  "
-                     f"{r.mean_distinct:>8.2f}  {r.mean_distance_moved:>8.3f}  "
-                     f"{r.epsilon_total:>9.4g}  {r.utility_bound:>7.3f}")
-    return "\n".join(lines)
-
-
-def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniability],
-                     path: str | os.PathLike[str], *,
-                     target: PlausibleDeniability | None = None) -> None:
-    """Write a PNG of N_w and S_w against ε (log scale), atomically.
-
-    Top: the median N_w over a dense grid of ε (exact for the study's draws,
-    :meth:`DeniabilityStudy.unchanged_curve`) with its interquartile band, and
-    the measured medians at the table's ε.  Bottom: the median and mean S_w.
-    Uses matplotlib's Agg canvas directly (no GUI, no global backend change).
-    """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import FuncFormatter
-
-    dest = Path(path)
-    directory = dest.parent if str(dest.parent) else Path(".")
-    if not directory.is_dir():
-        raise ValueError(f"plot directory {str(directory)!r} does not exist")
-    rows = sorted(results, key=lambda r: r.epsilon)
-    eps_pts = [r.epsilon for r in rows] + ([target.epsilon] if target is not None else [])
-    lo = min([*eps_pts, study.epsilon_for(0.02)]) / 1.5
-    hi = max([*eps_pts, study.epsilon_for(0.98)]) * 1.5
-    grid = np.geomspace(lo, hi, 200)
-    curve = study.unchanged_curve(grid)
-    q1, med, q3 = np.quantile(curve, [0.25, 0.5, 0.75], axis=0)
-
-    fig = Figure(figsize=(7, 6), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax1, ax2 = fig.subplots(2, 1, sharex=True)
-    ax1.fill_between(grid, q1, q3, alpha=0.25, label="interquartile range")
-    ax1.plot(grid, med, label="median N_w")
-    if rows:
-        ax1.plot([r.epsilon for r in rows], [r.median_unchanged for r in rows], "o",
-                 label="measured at the table's ε")
-    if target is not None:
-        ax1.plot([target.epsilon], [target.median_unchanged], "*", markersize=12,
-                 label=f"target: ε = {target.epsilon:.3g}")
-    ax1.set_xscale("log")
-    ax1.set_ylim(-0.02, 1.02)
-    ax1.set_ylabel("N_w: fraction unchanged")
-    ax1.legend(loc="upper left", fontsize="small")
-    ax1.set_title(f"{study.embeddings.name}: {len(study.words)} words × {study.trials} trials")
-    pts = sorted([*rows, *([target] if target is not None else [])], key=lambda r: r.epsilon)
-    ax2.plot([r.epsilon for r in pts], [r.median_distinct for r in pts], "o-",
-             label="median S_w")
-    ax2.plot([r.epsilon for r in pts], [r.mean_distinct for r in pts], "s--", label="mean S_w")
-    ax2.set_xscale("log")
-    plain = FuncFormatter(lambda v, _pos: f"{v:g}")
-    for ax in (ax1, ax2):
-        ax.xaxis.set_major_formatter(plain)
-        ax.xaxis.set_minor_formatter(plain)
-        ax.tick_params(axis="x", which="minor", labelsize="x-small")
-    ax2.set_xlabel("ε (per word)")
-    ax2.set_ylabel("S_w: distinct outputs")
-    ax2.legend(loc="upper right", fontsize="small")
-    with atomic_file(dest, "wb") as fh:
-        fig.savefig(fh, format="png", dpi=100)

@@ -11,7 +11,9 @@ import pytest
 from scipy import integrate
 
 from emprivacy import Embeddings, utility_bound
-from emprivacy.calibration import (
+from emprivacy.cli import main
+from emprivacy.decoding import ExactDecoder
+from emprivacy.deniability import (
     DeniabilityStudy,
     calibrate_epsilon,
     calibration_table,
@@ -19,8 +21,6 @@ from emprivacy.calibration import (
     plot_calibration,
     sample_words,
 )
-from emprivacy.cli import main
-from emprivacy.decoding import ExactDecoder
 
 D = 2.0  # distance between the two words
 LINE = Embeddings(["cat", "car"], [[0.0], [D]], name="two-words-1d")

@@ -1,4 +1,4 @@
-"""Decoding noisy vectors back to words: ``Vec⁻¹`` of Alg. 2.
+"""The exact decoder: ``Vec⁻¹`` of Alg. 2, bit-for-bit a float64 brute force.
 
 ``Vec⁻¹(z) = argmin_w ‖z − Vec(w)‖`` over the whole vocabulary.  Decoding is
 post-processing of the noisy vectors, so it never weakens the privacy guarantee
@@ -23,17 +23,16 @@ at the speed of a float32 matrix product.
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol, runtime_checkable
+import functools
 
 import numpy as np
 
-from ._validation import check_positive_int
-from .embeddings import Embeddings
+from .._validation import check_positive_int
+from ..embeddings import Embeddings
+from .base import check_magnitude, check_points
+from .threads import available_cores, run_on_cores
 
-__all__ = ["DEFAULT_MEMORY_BUDGET", "Decoder", "ExactDecoder", "available_cores"]
+__all__ = ["DEFAULT_MEMORY_BUDGET", "ExactDecoder"]
 
 #: Default bound on the decoder's scratch memory (bytes), whatever the number of queries.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
@@ -44,76 +43,6 @@ _TILE_ROWS = 1024
 _TILE_COLS = 512
 
 _UNIT_ROUNDOFF32 = 2.0**-24
-#: Largest query coordinate accepted: products with word coordinates stay finite in float32.
-_FLOAT32_SAFE = 1e30
-
-
-@runtime_checkable
-class Decoder(Protocol):
-    """What the mechanism needs from a decoder: a name and a ``decode`` method.
-
-    ``decode`` must be a function of the noisy points alone (and of public
-    data such as the vocabulary): that is what makes decoding post-processing
-    (Lemma 3).  A decoder that also looked at the words the points were made
-    from would no longer be covered by the guarantee.
-    """
-
-    name: str
-
-    def decode(self, points: np.ndarray) -> np.ndarray:
-        """Vocabulary row index of the word chosen for each point (int64, shape (m,))."""
-        ...
-
-
-def available_cores() -> int:
-    """Number of CPU cores this process may run on (the default thread count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def as_points(points: np.ndarray | object, dim: int) -> np.ndarray:
-    """Validate a batch of query points: a finite (m, dim) float32 C-contiguous array."""
-    z = np.asarray(points, dtype=np.float32)
-    if z.ndim == 1 and z.shape[0] == dim:
-        z = z[None, :]
-    if z.ndim != 2 or z.shape[1] != dim:
-        raise ValueError(f"points must have shape (m, {dim}) to match the embedding dimension; "
-                         f"got {z.shape}")
-    if not np.all(np.isfinite(z)):
-        raise ValueError("points must be finite; found NaN or infinity")
-    return np.ascontiguousarray(z)
-
-
-def _check_points(points: np.ndarray | object, dim: int) -> np.ndarray:
-    """Shape check only, no copy of a float32/float64 array (finiteness is checked per tile)."""
-    z = np.asarray(points)
-    if z.dtype not in (np.float32, np.float64):
-        if z.dtype.kind not in "iuf" and z.size:
-            raise TypeError(f"points must be real numbers; got dtype {z.dtype}")
-        z = z.astype(np.float64)
-    if z.ndim == 1 and z.shape[0] == dim:
-        z = z[None, :]
-    if z.ndim != 2 or z.shape[1] != dim:
-        raise ValueError(f"points must have shape (m, {dim}) to match the embedding dimension; "
-                         f"got {z.shape}")
-    return z
-
-
-_controller_lock = threading.Lock()
-_controller: Any = None
-
-
-def _blas_controller() -> Any:
-    """A cached :class:`threadpoolctl.ThreadpoolController` (building one costs milliseconds)."""
-    global _controller
-    with _controller_lock:
-        if _controller is None:
-            from threadpoolctl import ThreadpoolController
-
-            _controller = ThreadpoolController()
-        return _controller
 
 
 class ExactDecoder:
@@ -222,7 +151,7 @@ class ExactDecoder:
         -------
         (m,) int64 array of vocabulary row indices.
         """
-        z = _check_points(points, self.embeddings.dim)
+        z = check_points(points, self.embeddings.dim)
         m = z.shape[0]
         out = np.empty(m, dtype=np.int64)
         if m == 0:
@@ -231,20 +160,11 @@ class ExactDecoder:
         if m < self.n_threads * rows:  # few points: smaller blocks so every core gets work
             rows = max(1, -(-m // self.n_threads))
         blocks = [(s, min(s + rows, m)) for s in range(0, m, rows)]
-        n_workers = min(self.n_threads, len(blocks))
-        with _blas_controller().limit(limits=1, user_api="blas"):
-            if n_workers == 1:
-                self._work(z, out, blocks, rows)
-            else:
-                with ThreadPoolExecutor(max_workers=n_workers) as pool:
-                    futures = [pool.submit(self._work, z, out, blocks[k::n_workers], rows)
-                               for k in range(n_workers)]
-                    for f in futures:
-                        f.result()
+        run_on_cores(functools.partial(self._work, z, out, rows=rows), blocks, self.n_threads)
         return out
 
     # -- internals ---------------------------------------------------------------------
-    def _work(self, z: np.ndarray, out: np.ndarray, blocks: list[tuple[int, int]],
+    def _work(self, z: np.ndarray, out: np.ndarray, blocks: list[tuple[int, int]], *,
               rows: int) -> None:
         """Decode the row blocks ``blocks`` of ``z`` into ``out`` (one worker thread)."""
         dim = self.embeddings.dim
@@ -259,9 +179,7 @@ class ExactDecoder:
             b = stop - start
             ar = arange[:b]
             zc = z[start:stop] - self._mean  # float64, the exact centred query
-            if not np.all(np.abs(zc) < _FLOAT32_SAFE):  # also False for NaN
-                raise ValueError("points must be finite (and below 1e30 in magnitude); "
-                                 "found NaN, infinity or a huge value")
+            check_magnitude(zc)
             zq[:b, :dim] = zc
             best = np.full(b, np.inf, dtype=np.float32)
             second = np.full(b, np.inf, dtype=np.float32)

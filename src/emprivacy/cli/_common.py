@@ -1,0 +1,120 @@
+"""What every command shares: the app, its options, one-line errors, one progress helper."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+
+from ..exceptions import UsageError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.progress import Progress
+
+    from ..embeddings import Embeddings
+
+__all__ = [
+    "DEFAULT_VOCAB_SIZE",
+    "EmbeddingsOpt",
+    "QuietOpt",
+    "VocabOpt",
+    "app",
+    "check_epsilon",
+    "check_nonnegative",
+    "fail",
+    "load",
+    "progress_bar",
+    "stderr",
+    "track",
+]
+
+#: The default vocabulary size (the paper's 100k, App. B); the library's default too.
+DEFAULT_VOCAB_SIZE = 100_000
+
+app = typer.Typer(
+    name="emprivacy",
+    help="Release text under Earth Mover's privacy (Fernandes, Dras, McIver 2019).",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+EmbeddingsOpt = Annotated[Path | None, typer.Option(
+    "--embeddings", help="word2vec .bin/.txt, GloVe .txt or fastText .vec file "
+    "(default: built-in GloVe 6B 50d).", show_default=False)]
+VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
+                                        help="Keep the K most frequent real words.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
+
+T = TypeVar("T")
+
+
+def stderr() -> Console:
+    """The console for notes, warnings and progress (never the output)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str) -> NoReturn:
+    """Stop with one line on stderr and exit code 2."""
+    raise UsageError(message)
+
+
+def check_epsilon(epsilon: float) -> float:
+    """ε as the library checks it, as a usage error."""
+    if not math.isfinite(epsilon) or epsilon <= 0:
+        fail(f"epsilon must be a finite number > 0; got {epsilon!r}")
+    return epsilon
+
+
+def check_nonnegative(value: float, name: str) -> float:
+    """A finite number ≥ 0, as a usage error."""
+    if not math.isfinite(value) or value < 0:
+        fail(f"{name} must be a finite number >= 0; got {value!r}")
+    return value
+
+
+def load(embeddings: Path | None, vocab_size: int, quiet: bool) -> Embeddings:
+    """Load the embeddings, with a status line unless ``quiet``."""
+    from ..embeddings import load_embeddings
+
+    label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
+    status: AbstractContextManager[Any] = (
+        nullcontext() if quiet
+        else stderr().status(f"Loading embeddings ({label}, {vocab_size} words)…"))
+    with status:
+        return load_embeddings(embeddings, vocab_size=vocab_size)
+
+
+def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Progress:
+    """The one progress bar of the command line: on a terminal only, gone when done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns: list[Any] = ["[progress.description]{task.description}", BarColumn(),
+                          MofNCompleteColumn()]
+    if elapsed:
+        columns.append(TimeElapsedColumn())
+    columns.append(TimeRemainingColumn())
+    # a bar is for people: logs and pipes get no control characters
+    return Progress(*columns, console=console, transient=True,
+                    disable=not (show and console.is_terminal))
+
+
+def track(items: Iterator[T], total: int, *, show: bool, console: Console,
+          description: str = "Obfuscating") -> Iterator[T]:
+    """Yield ``items``, advancing a :func:`progress_bar` of ``total`` steps."""
+    with progress_bar(console, show=show) as bar:
+        task = bar.add_task(description, total=total)
+        for item in items:
+            bar.advance(task)
+            yield item

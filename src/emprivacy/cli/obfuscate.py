@@ -1,0 +1,226 @@
+"""``emprivacy obfuscate``: documents in, noisy bags or readable text out."""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import typer
+
+from ..exceptions import PrivacyLeakWarning
+from ._common import (
+    DEFAULT_VOCAB_SIZE,
+    EmbeddingsOpt,
+    QuietOpt,
+    VocabOpt,
+    check_epsilon,
+    fail,
+    load,
+    progress_bar,
+    stderr,
+    track,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..obfuscation import ObfuscationConfig
+
+__all__ = ["obfuscate"]
+
+PROGRESS_MIN_DOCUMENTS = 5
+PROGRESS_MIN_BYTES = 200_000
+SEED_NOTE = "emprivacy: note: --seed makes the noise reproducible; do not use it for a real release"
+OOV_KEEP_WARNING = ("emprivacy: warning: --oov keep releases out-of-vocabulary words unchanged; "
+                    "the privacy guarantee does not cover them (counted in 'oov_kept')")
+
+Format = Literal["bag", "jsonl", "text", "parquet"]
+OOV = Literal["drop", "placeholder", "keep"]
+DecoderName = Literal["exact", "approximate"]
+
+
+def obfuscate(
+    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word privacy "
+                                           "parameter ε (> 0).", show_default=False)],
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="Text files, directories (every *.txt inside), '-' for stdin, .jsonl files "
+        "({\"id\": ..., \"text\": ...} per line) or .parquet files (id and text columns).",
+        show_default=False)] = None,
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every bag "
+                                             "to its first N in-vocabulary words (the paper's "
+                                             "fixed N).", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible noise. Not "
+                                             "for real releases.", show_default=False)] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
+                                                "(atomically) instead of stdout.",
+                                                show_default=False)] = None,
+    fmt: Annotated[Format | None, typer.Option(
+        "--format", "-f", help="bag: noisy words, one document per line; jsonl: one JSON "
+        "record per document (default: jsonl for several documents, a directory or JSONL; bag "
+        "for one); text: readable text, the layout kept and each word replaced in place; "
+        "parquet: a directory of Parquet files (default when --output ends in .parquet).",
+        show_default=False)] = None,
+    readable: Annotated[bool, typer.Option("--readable", help="Text mode with any record "
+                                           "format: records carry the readable 'text' "
+                                           "(implied by --format text).")] = False,
+    oov: Annotated[OOV | None, typer.Option(
+        "--oov", help="Out-of-vocabulary words: drop (default for bags), placeholder ([UNK], "
+        "default for text) or keep (released unchanged, NOT covered by the guarantee).",
+        show_default=False)] = None,
+    perturb_stopwords: Annotated[bool, typer.Option("--perturb-stopwords", help="Text mode: "
+                                                    "send stopwords through the mechanism "
+                                                    "too (kept by default: no topic, but "
+                                                    "style).")] = False,
+    decoder: Annotated[DecoderName, typer.Option("--decoder", help="exact or approximate "
+                                                 "nearest-word decoding (post-processing; "
+                                                 "same guarantee).")] = "exact",
+    quiet: QuietOpt = False,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask "
+                                                  "cluster (tcp://host:8786); inputs, "
+                                                  "embeddings and --output must be on storage "
+                                                  "every worker can read.",
+                                                  show_default=False)] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Run on a local Dask "
+                                                "cluster of K worker processes.",
+                                                show_default=False)] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
+                                         "the same --output: complete partitions are kept.")
+                      ] = False,
+) -> None:
+    """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
+
+    For two documents whose bags both have size N, the output probabilities differ
+    by at most exp(ε·N·E), E the Earth Mover's distance between the bags.
+    Words not in the embedding vocabulary are dropped and counted, never released
+    (--oov placeholder writes [UNK]; --oov keep releases them, outside the guarantee).
+
+    Text mode (--format text or --readable) keeps the layout and replaces each of
+    the M perturbed words in place: for two texts with the same layout the output
+    probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
+    addresses always become placeholders.
+    """
+    from ..corpus import survey_inputs
+
+    check_epsilon(epsilon)
+    text_mode = readable or fmt == "text"
+    config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
+                     perturb_stopwords=perturb_stopwords)
+    partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
+                   or (output is not None and output.suffix.lower() == ".parquet"))
+    survey = None if partitioned else survey_inputs(inputs or ["-"])
+    if survey is None or survey.has_parquet:
+        if fmt == "text":
+            fail("--format text writes one stream of text; with --workers, --scheduler, "
+                 "--resume or Parquet use --readable with --format jsonl or parquet")
+        _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
+                    vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
+                    decoder=decoder, scheduler=scheduler, workers=workers, resume=resume,
+                    quiet=quiet)
+        return
+    if fmt is None:
+        fmt = ("jsonl" if survey.structured or survey.documents > 1
+               else "text" if text_mode else "bag")
+    _single_process(inputs or ["-"], epsilon=epsilon, embeddings=embeddings,
+                    vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
+                    decoder=decoder, quiet=quiet,
+                    show=(survey.documents > PROGRESS_MIN_DOCUMENTS
+                          or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
+
+
+def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
+            perturb_stopwords: bool) -> ObfuscationConfig:
+    """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
+    from ..obfuscation import ObfuscationConfig
+
+    if text_mode and fmt == "bag":
+        fail("--readable releases text; use --format text, jsonl or parquet")
+    if perturb_stopwords and not text_mode:
+        fail("--perturb-stopwords applies to text mode (--format text or --readable)")
+    if text_mode and size is not None:
+        fail("--size applies to bags of words; text mode releases the whole text")
+    return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
+                             perturb_stopwords=perturb_stopwords)
+
+
+def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
+                    vocab_size: int, config: ObfuscationConfig, seed: int | None,
+                    output: Path | None, fmt: str, decoder: str, quiet: bool, show: bool,
+                    total: int) -> None:
+    """``obfuscate`` in this process, streaming records to the output."""
+    from ..corpus import iter_documents
+    from ..mechanisms import EarthMoversPrivacy
+    from ..obfuscation import Obfuscator
+    from ..outputs import atomic_output, format_record
+
+    console = stderr()
+    mech = EarthMoversPrivacy(load(embeddings, vocab_size, quiet), epsilon=epsilon,
+                              decoder=decoder)
+    if seed is not None and not quiet:
+        console.print(SEED_NOTE)
+    obf = Obfuscator(mech, config, seed=seed, on_warning=(
+        (lambda msg: None) if quiet else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
+    if config.oov == "keep":
+        console.print(OOV_KEEP_WARNING)
+    records = obf.obfuscate(iter_documents(inputs))
+    with atomic_output(output) as out, warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
+        for record in track(records, total, show=show and not quiet, console=console):
+            line = format_record(record, fmt)
+            out.write(line)
+            if not (fmt == "text" and line.endswith("\n")):
+                out.write("\n")
+    if not quiet and output is not None:
+        console.print(f"emprivacy: wrote {obf.documents_written} document(s) to {output}"
+                      + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
+                         else "")
+                      + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
+                         if config.oov == "keep" else ""))
+
+
+def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
+                vocab_size: int, config: ObfuscationConfig, seed: int | None,
+                output: Path | None, fmt: str | None, decoder: str, scheduler: str | None,
+                workers: int | None, resume: bool, quiet: bool) -> None:
+    """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
+
+    Every worker loads the embeddings itself from the same path (once per process).
+    """
+    from ..distributed import MechanismSettings, dask_client, obfuscate_corpus
+
+    if output is None:
+        fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
+             "files are written next to it)")
+    if scheduler is not None and workers is not None:
+        fail("give either --scheduler or --workers, not both")
+    console = stderr()
+    if config.oov == "keep":
+        console.print(OOV_KEEP_WARNING)
+    settings = MechanismSettings(epsilon=epsilon, vocab_size=vocab_size, decoder=decoder,
+                                 embeddings=None if embeddings is None
+                                 else str(embeddings.absolute()))
+    if seed is not None and not quiet:
+        console.print(SEED_NOTE)
+    cluster = (contextlib.nullcontext(None) if scheduler is None and workers is None
+               else dask_client(scheduler=scheduler, n_workers=workers))
+    with cluster as client, warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
+        if client is not None and not quiet:
+            console.print(f"emprivacy: Dask dashboard: {client.dashboard_link}")
+        with progress_bar(console, show=not quiet) as bar:
+            task = bar.add_task("Obfuscating", total=None)
+            summary = obfuscate_corpus(
+                inputs, output, mechanism=settings, config=config, client=client, seed=seed,
+                format=fmt, resume=resume,
+                progress=lambda done, total: bar.update(task, completed=done, total=total))
+    if not quiet:
+        for doc_id in summary.skipped[:20]:
+            console.print(f"emprivacy: warning: document {doc_id!r} is empty after "
+                          "normalisation; skipped")
+        if len(summary.skipped) > 20:
+            console.print(f"emprivacy: warning: … and {len(summary.skipped) - 20} more")
+        console.print(f"emprivacy: wrote {summary.documents_written} document(s) to {output} "
+                      f"({summary.partitions_computed} partition(s) obfuscated"
+                      + (f", {summary.partitions_reused} kept" if summary.partitions_reused
+                         else "") + ")")

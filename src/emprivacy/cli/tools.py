@@ -1,0 +1,258 @@
+"""``emprivacy distance``, ``guarantee`` and ``calibrate``: the paper's quantities."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from ..corpus import read_text_file
+from ._common import (
+    DEFAULT_VOCAB_SIZE,
+    EmbeddingsOpt,
+    QuietOpt,
+    VocabOpt,
+    check_epsilon,
+    check_nonnegative,
+    fail,
+    load,
+    stderr,
+)
+
+__all__ = ["calibrate", "distance", "guarantee"]
+
+
+def distance(
+    a: Annotated[Path, typer.Argument(help="First text file.", show_default=False)],
+    b: Annotated[Path, typer.Argument(help="Second text file.", show_default=False)],
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1,
+                                             help="Truncate both bags to N words.",
+                                             show_default=False)] = None,
+    epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Also print the "
+                                                  "privacy multiplier exp(ε·N·E).",
+                                                  show_default=False)] = None,
+    metric: Annotated[Literal["euclidean", "manhattan"], typer.Option(
+        "--metric", help="euclidean or manhattan ground distance.")] = "euclidean",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Earth Mover's distance E between the bags of two text files (Def. 3)."""
+    from ..distance import earth_movers_distance
+    from ..text import bag_of_words
+
+    if epsilon is not None:
+        check_epsilon(epsilon)
+    texts = [read_text_file(a), read_text_file(b)]
+    emb = load(embeddings, vocab_size, quiet)
+    bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
+    for path, bag in zip((a, b), bags, strict=True):
+        if bag.indices.size == 0:
+            fail(f"document {str(path)!r} has no word in the vocabulary of {emb.name!r}")
+    vec = [emb.vectors[bag.indices] for bag in bags]
+    value = earth_movers_distance(vec[0], vec[1], metric=metric)
+    result: dict[str, Any] = {
+        "earth_movers_distance": value,
+        "metric": metric,
+        "n_words": [int(bag.indices.size) for bag in bags],
+        "oov_dropped": [bag.oov_dropped for bag in bags],
+        "embeddings": {"name": emb.name, "vocab_size": len(emb)},
+    }
+    sizes_equal = bags[0].indices.size == bags[1].indices.size
+    if epsilon is not None:
+        if sizes_equal:
+            from ..guarantees import privacy_multiplier
+
+            n = int(bags[0].indices.size)
+            result["epsilon"] = epsilon
+            result["privacy_multiplier"] = privacy_multiplier(epsilon, n, value)
+        else:
+            result["privacy_multiplier"] = None
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"earth_movers_distance: {value:.6g}  ({metric}, {emb.name}, "
+               f"{len(emb)} words)")
+    typer.echo(f"n_words: {result['n_words'][0]} {result['n_words'][1]}   "
+               f"oov_dropped: {result['oov_dropped'][0]} {result['oov_dropped'][1]}")
+    if epsilon is not None:
+        if sizes_equal:
+            typer.echo(f"privacy_multiplier exp(ε·N·E): {result['privacy_multiplier']:.6g}  "
+                       f"(ε = {epsilon:g}, N = {result['n_words'][0]})")
+        else:
+            typer.echo("privacy_multiplier: not defined — the guarantee compares bags of the "
+                       "same size N; use --size N")
+
+
+def guarantee(
+    epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word ε (> 0).",
+                                           show_default=False)],
+    size: Annotated[int, typer.Option("--size", "-N", min=1, help="Bag size N.",
+                                      show_default=False)],
+    delta: Annotated[float, typer.Option("--delta", "-d", help="Utility radius Δ "
+                                         "(Earth Mover's distance, ≥ 0).",
+                                         show_default=False)],
+    dim: Annotated[int, typer.Option("--dim", "-n", min=1, help="Embedding dimension n.")
+                   ] = 50,
+    dist: Annotated[float | None, typer.Option("--distance", help="Earth Mover's distance E "
+                                               "between two inputs: also print exp(ε·N·E).",
+                                               show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """The paper's guarantees for given ε, N, Δ and n (Thm. 1, Thm. 3, App. A)."""
+    from ..guarantees import (
+        appendix_utility_bound,
+        paper_utility_bound,
+        privacy_multiplier,
+        utility_bound,
+    )
+
+    check_epsilon(epsilon)
+    check_nonnegative(delta, "delta")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paper = paper_utility_bound(epsilon, size, delta, dim)
+    x = epsilon * size * delta
+    result: dict[str, Any] = {
+        "epsilon": epsilon, "N": size, "delta": delta, "dim": dim,
+        "epsilon_total": epsilon * size,
+        "utility_bound": utility_bound(epsilon, size, delta, dim),
+        "paper_thm3_expression": paper,
+        "paper_thm3_condition_holds": x <= dim / math.e,
+        "appendix_expression": appendix_utility_bound(epsilon, size, delta, dim),
+    }
+    if dist is not None:
+        check_nonnegative(dist, "distance")
+        result["distance"] = dist
+        result["privacy_multiplier"] = privacy_multiplier(epsilon, size, dist)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"ε = {epsilon:g}, N = {size}, Δ = {delta:g}, n = {dim}; ε·N = {epsilon * size:g}")
+    typer.echo(f"utility lower bound P[E(b, Alg1(b)) ≤ Δ] ≥ {result['utility_bound']:.6g}  "
+               "(valid: P(N·n, ε·N·Δ))")
+    cond = "holds" if result["paper_thm3_condition_holds"] else "does not hold"
+    typer.echo(f"paper's Thm. 3 expression: {paper:.6g}  (NOT a valid bound; its condition "
+               f"εNΔ ≤ n/e {cond})")
+    typer.echo(f"appendix expression before simplification: "
+               f"{result['appendix_expression']:.6g}  (valid, often ≤ 0)")
+    if dist is not None:
+        typer.echo(f"privacy multiplier exp(ε·N·E) for E = {dist:g}: "
+                   f"{result['privacy_multiplier']:.6g}")
+
+
+def _parse_epsilons(text: str) -> list[float]:
+    values: list[float] = []
+    for item in text.replace(",", " ").split():
+        try:
+            value = float(item)
+        except ValueError:
+            fail(f"epsilons must be numbers separated by commas or spaces; got {item!r}")
+        values.append(check_epsilon(value))
+    if not values:
+        fail("epsilons must hold at least one value; got none")
+    return sorted(set(values))
+
+
+def calibrate(
+    embeddings: EmbeddingsOpt = None,
+    vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
+    epsilons: Annotated[str | None, typer.Option("--epsilons", help="Values of ε, separated "
+                                                 "by commas or spaces (default: 7 values from "
+                                                 "median N_w 0.05 to 0.95).",
+                                                 show_default=False)] = None,
+    words_file: Annotated[Path | None, typer.Option("--words", help="File of words to study "
+                                                    "(whitespace-separated; default: words "
+                                                    "drawn by frequency from the vocabulary).",
+                                                    show_default=False)] = None,
+    n_words: Annotated[int, typer.Option("--n-words", min=1, help="Words drawn when --words "
+                                         "is not given.")] = 1000,
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Runs of the mechanism per "
+                                        "word.")] = 100,
+    size: Annotated[int, typer.Option("--size", "-N", min=1, help="Document size N for ε·N "
+                                      "and the utility bound.")] = 100,
+    delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
+                                                "(default: median distance from a studied "
+                                                "word to its nearest other word).",
+                                                show_default=False)] = None,
+    target: Annotated[float | None, typer.Option("--target-unchanged", help="Find the ε at "
+                                                 "which the median N_w equals P (0 < P < 1).",
+                                                 show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
+                                             show_default=False)] = None,
+    plot: Annotated[Path, typer.Option("--plot", help="Write the PNG plot of N_w and S_w "
+                                       "against ε here.")] = Path("calibration.png"),
+    no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Choose ε: how often the mechanism leaves a word unchanged (Feyisetan et al. 2020).
+
+    For each studied word w and --trials runs of the word-level mechanism: N_w, the
+    fraction of runs returning w; S_w, the number of distinct words it turns into;
+    the mean embedding distance moved; and, for a document of N words, ε·N and the
+    valid utility lower bound P(N·n, ε·N·Δ). Printed as a table, plotted as a PNG.
+    """
+    import contextlib
+
+    from ..deniability import DeniabilityStudy, calibration_table, plot_calibration
+
+    eps_list = None if epsilons is None else _parse_epsilons(epsilons)
+    if target is not None and not (0.0 < target < 1.0):
+        fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
+    if delta is not None:
+        check_nonnegative(delta, "delta")
+    if not no_plot and plot.parent != Path("") and not plot.parent.is_dir():
+        fail(f"plot directory {str(plot.parent)!r} does not exist")
+    console = stderr()
+    emb = load(embeddings, vocab_size, quiet)
+    words = None
+    if words_file is not None:
+        from ..text import normalise_word
+
+        given = list(dict.fromkeys(normalise_word(w) for w in read_text_file(words_file).split()))
+        words = [w for w in given if w in emb]
+        if not words:
+            fail(f"no word of {str(words_file)!r} is in the vocabulary of {emb.name!r}")
+        if len(words) < len(given) and not quiet:
+            console.print(f"emprivacy: note: {len(given) - len(words)} of the {len(given)} "
+                          "words are not in the vocabulary; skipped")
+    status = (contextlib.nullcontext() if quiet
+              else console.status("Studying the mechanism…"))
+    with status:
+        study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words, size=size,
+                                 delta=delta, rng=seed)
+        if eps_list is None and target is None:
+            eps_list = study.default_epsilons()
+        results = [study.measure(e) for e in eps_list or []]
+        found = None if target is None else study.measure(study.epsilon_for(target))
+        if not no_plot:
+            plot_calibration(study, results, plot, target=found)
+    info = {"embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},
+            "words": len(study.words), "trials": study.trials, "N": study.size,
+            "delta": study.delta, "delta_is_default": delta is None}
+    if as_json:
+        payload: dict[str, Any] = {**info, "results": [r.summary() for r in results]}
+        if found is not None:
+            payload["target"] = {"target_unchanged": target, **found.summary()}
+        payload["plot"] = None if no_plot else str(plot)
+        typer.echo(json.dumps(payload))
+    else:
+        what = ("median distance to the nearest other word" if delta is None else "given")
+        typer.echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(study.words)} words × "
+                   f"{study.trials} trials; N = {study.size}, Δ = {study.delta:.4g} ({what})")
+        typer.echo("N_w: fraction of trials returning the word; S_w: distinct outputs; "
+                   "distance: mean embedding distance moved; utility: P(N·n, ε·N·Δ), a valid "
+                   "lower bound on P[E(b, Alg1(b)) ≤ Δ]")
+        typer.echo(calibration_table(results, target=found))
+        if found is not None:
+            typer.echo(f"target median N_w = {target:g}: ε = {found.epsilon:.4g} (measured "
+                       f"median N_w = {found.median_unchanged:.3f}; ε·N = "
+                       f"{found.epsilon_total:.4g})")
+    if not no_plot and not quiet:
+        console.print(f"emprivacy: wrote plot to {plot}")

@@ -1,0 +1,457 @@
+"""Approximate nearest-word decoding with a calibrated, adaptive inverted-file index.
+
+``Vec⁻¹(z) = argmin_w ‖z − Vec(w)‖`` (Alg. 2) looked up in a faiss inverted file
+(IVF: the vocabulary split into k-means cells, each scanned with 4-bit
+product-quantised fast-scan codes), the best candidates re-ranked with exact
+float64 distances.  Decoding is post-processing: the output is a deterministic
+function of the noisy vector ``z`` alone, so the privacy guarantee of the
+mechanism is unchanged (Lemma 3); only utility can differ from exact decoding,
+and how much is measured and reported (docs/BENCHMARKS.md).
+
+Why staged.  The noisy vectors lie far from every word when ε is small
+(noise radius ≈ n/ε), and there an index must scan a large part of the
+vocabulary to find the nearest word; near a word (large ε) a few cells
+suffice, and which case a vector is in shows only during the search.  The
+decoder therefore scans cells in stages, nearest centres first — the
+``first_probes`` nearest, then 4× as many, and so on up to
+``max_probe_fraction`` of the cells — and after each stage decides from what
+it has seen, a function of ``z`` only, whether to go on: it goes on while the
+next unscanned centre is close compared with the best word found so far,
+``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word).  Far from every
+word all centres look alike (the ratio tends to 1), so such vectors are
+searched through every stage.  The stop rule τ is *calibrated* when the index
+is built (:mod:`emprivacy.decoding.tuning`); the figures are kept in
+``calibration``, and a :class:`~emprivacy.exceptions.CalibrationWarning` says
+when even the full search misses them.  The index and its calibration are
+cached on disk (:mod:`emprivacy.decoding.index_cache`).  See docs/DECODERS.md.
+
+faiss (the ``approximate`` extra) is imported when a decoder builds or loads an
+index, never with the package.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_positive_int, check_positive_number
+from ..embeddings import Embeddings
+from ..exceptions import CalibrationWarning
+from . import index_cache, ivf, tuning
+from .base import check_magnitude, check_points
+from .exact import ExactDecoder
+from .threads import available_cores, run_on_cores
+
+__all__ = ["ApproximateDecoder"]
+
+#: Below this many distinct vectors an index does not pay off: decoding is exact.
+MIN_INDEXED_WORDS = 2000
+
+#: Queries decoded per chunk (bounds the per-call scratch memory to a few tens of MiB).
+_CHUNK = 4096
+
+
+def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                   exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the columns with ``lo < score ≤ hi`` and their scores, padded with −1 / inf.
+
+    Columns listed in a row of ``exclude`` are left out.
+
+    >>> c, d = _cells_between(np.array([[3., 1., 2., 5.]]), np.array([1.]), np.array([3.]))
+    >>> c.tolist(), d.tolist()
+    ([[0, 2]], [[3.0, 2.0]])
+    >>> _cells_between(np.array([[3., 1., 2., 5.]]), np.array([-np.inf]), np.array([3.]),
+    ...                exclude=np.array([[1]]))[0].tolist()
+    [[0, 2]]
+    """
+    mask = (scores > lo[:, None]) & (scores <= hi[:, None])
+    if exclude is not None:
+        mask[np.arange(len(scores))[:, None], exclude] = False
+    rows, cols = np.nonzero(mask)
+    counts = np.bincount(rows, minlength=len(scores))
+    width = max(1, int(counts.max(initial=0)))
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    slot = np.arange(len(rows)) - starts[rows]
+    cells = np.full((len(scores), width), -1, dtype=np.int64)
+    cell_d = np.full((len(scores), width), np.inf, dtype=np.float32)
+    cells[rows, slot] = cols
+    cell_d[rows, slot] = scores[rows, cols]
+    return cells, cell_d
+
+
+class ApproximateDecoder:
+    """Fast approximate nearest-word decoder: staged IVF search with fast-scan codes, exact re-rank.
+
+    Parameters
+    ----------
+    embeddings : Embeddings
+        The vocabulary to decode into (V words × n dims).
+    cache_dir : path-like, optional
+        Directory of the on-disk index cache; default
+        :func:`~emprivacy.decoding.index_cache.default_cache_dir`.
+    nlist : int, optional
+        Number of k-means cells; default about ``4√V`` (2048 for 400k words).
+    target_recall : float in (0, 1), default 0.999
+        Sets the calibration's agreement target (see the module notes): near the
+        words, the search must agree with exact decoding on
+        ``1 − 2(1 − target_recall)`` of the calibration vectors.
+    max_probe_fraction : float in (0, 1], default 0.25
+        Share of the cells scanned by the last stage (the most for one vector; at
+        least ``first_probes`` cells, and ties between centres may add one).  The
+        calibration adds stages if its targets need more.
+    first_probes : int, optional
+        Cells scanned by the first stage; default ``max(4, nlist // 256)``.  Each
+        further stage scans up to 4× as many in all.
+    rerank : int, default 16
+        Candidates per stage re-ranked with exact float64 distances (raised by the
+        calibration if the full search misses its agreement target).
+    calibration_queries : int, default 8000
+        Noisy vectors decoded exactly to calibrate the index at build time.
+    n_threads : int, optional
+        Threads searching in parallel (each with single-threaded faiss and BLAS);
+        default: every core this process may use.  The answers do not depend on it.
+
+    Attributes
+    ----------
+    build_seconds : float
+        Time spent building the index (0 when it was loaded from the cache).
+    load_seconds : float
+        Time spent loading it from the cache (0 when it was built).
+    cache_path : Path or None
+        The cache file used.
+    stages : list of int
+        Cells scanned after each stage (cumulative), e.g. ``[8, 32, 128, 512]``.
+    tau : float
+        The calibrated stop rule (see the module notes; inf with a single stage or when
+        the calibration fell back to the full search).
+    calibration : dict
+        The calibration's targets and figures (agreement near the words and at the
+        hardest radii, unchanged words and distance moved beyond, ``met``).
+    effective_rerank, effective_max_probes : int
+        ``rerank`` after calibration, and the cells scanned by the last stage.
+
+    Notes
+    -----
+    The output depends on the noisy vector only (never on the word it was
+    made from), so this decoder is post-processing and keeps the mechanism's
+    guarantee.  Ties between exact duplicates resolve to the lowest index
+    (duplicates are indexed once, under their first row).  Vocabularies with
+    fewer than 2000 distinct vectors are decoded exactly.  Each call uses every
+    core (one thread per core); decode from one thread at a time.
+
+    Examples
+    --------
+    >>> emb = Embeddings(["a", "b", "c"], [[0, 0], [3, 0], [0, 4]])
+    >>> ApproximateDecoder(emb).decode([[1.4, 0.0], [0.1, 3.0]]).tolist()  # tiny: exact
+    [0, 2]
+    """
+
+    name = "approximate"
+
+    def __init__(self, embeddings: Embeddings, *, cache_dir: str | os.PathLike[str] | None = None,
+                 nlist: int | None = None, target_recall: float = 0.999,
+                 max_probe_fraction: float = 0.25, first_probes: int | None = None,
+                 rerank: int = 16, calibration_queries: int = 8000,
+                 n_threads: int | None = None) -> None:
+        if not isinstance(embeddings, Embeddings):
+            raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+        self.embeddings = embeddings
+        target_recall = check_positive_number(target_recall, "target_recall")
+        if not target_recall < 1.0:
+            raise ValueError(f"target_recall must lie in (0, 1); got {target_recall!r}")
+        max_probe_fraction = check_positive_number(max_probe_fraction, "max_probe_fraction")
+        if max_probe_fraction > 1.0:
+            raise ValueError(f"max_probe_fraction must lie in (0, 1]; got {max_probe_fraction!r}")
+        self.target_recall = target_recall
+        self.max_probe_fraction = max_probe_fraction
+        self.rerank = check_positive_int(rerank, "rerank")
+        self.calibration_queries = check_positive_int(calibration_queries,
+                                                      "calibration_queries", minimum=100)
+        self.n_threads = (available_cores() if n_threads is None
+                          else check_positive_int(n_threads, "n_threads"))
+        self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else None
+        self.build_seconds = 0.0
+        self.load_seconds = 0.0
+        self.cache_path: Path | None = None
+        self.calibration: dict[str, Any] = {}
+        self._index: Any = None
+        self._cent: tuple[np.ndarray, np.ndarray] | None = None
+        self._exact: ExactDecoder | None = None
+
+        vectors = embeddings.vectors
+        _, first = np.unique(vectors.view(np.dtype((np.void, vectors.dtype.itemsize
+                                                      * vectors.shape[1]))).ravel(),
+                             return_index=True)
+        self._ids = np.sort(first).astype(np.int64)  # first occurrence of each distinct vector
+        if len(self._ids) < MIN_INDEXED_WORDS:
+            self._exact = ExactDecoder(embeddings)
+            self.nlist = 0
+            return
+        self.nlist = (ivf.default_nlist(len(self._ids)) if nlist is None
+                      else check_positive_int(nlist, "nlist", minimum=2))
+        if self.nlist > len(self._ids):
+            raise ValueError(f"nlist must be at most the number of distinct words "
+                             f"({len(self._ids)}); got {self.nlist}")
+        self.first_probes = (max(4, self.nlist // 256) if first_probes is None
+                             else check_positive_int(first_probes, "first_probes"))
+        self.first_probes = min(self.first_probes, self.nlist)
+        self.max_probes = max(self.first_probes, round(self.max_probe_fraction * self.nlist))
+        self._stages = tuning.stages_up_to(self.max_probes, [self.first_probes])
+        self._k = self.rerank  # raised by the calibration if needed
+        self._tau = math.inf  # the stop rule, calibrated
+        self.pq_m = ivf.default_pq_m(embeddings.dim)
+        ivf.load_faiss()  # a missing extra is said now, not taken for an unusable cache file
+        self.cache_path = index_cache.cache_file(self.cache_dir, embeddings.fingerprint,
+                                                 self._params())
+        loaded, seconds = index_cache.load_or_build(
+            self.cache_path, load=self._load, build=self._build, save=self._save, stacklevel=3)
+        if loaded:
+            self.load_seconds = seconds
+            self._warn_if_unmet(stacklevel=3)  # the warning of its build, again
+        else:
+            self.build_seconds = seconds
+
+    def __repr__(self) -> str:
+        return (f"ApproximateDecoder({self.embeddings!r}, nlist={self.nlist}, "
+                f"target_recall={self.target_recall})")
+
+    # -- cache ---------------------------------------------------------------------------
+    def _params(self) -> dict[str, Any]:
+        return {"version": index_cache.INDEX_FORMAT_VERSION, "nlist": self.nlist,
+                "pq_m": self.pq_m, "first_probes": self.first_probes,
+                "max_probes": self.max_probes, "target_recall": self.target_recall,
+                "rerank": self.rerank, "calibration_queries": self.calibration_queries}
+
+    def _save(self, path: Path) -> None:
+        search = {"rerank": self._k, "tau": self._tau, "stages": self._stages,
+                  "calibration": self.calibration}
+        index_cache.write_index(path, ivf.to_bytes(self._index),
+                                fingerprint=self.embeddings.fingerprint,
+                                params=self._params(), search=search)
+
+    def _load(self, path: Path) -> None:
+        blob, search = index_cache.read_index(path, fingerprint=self.embeddings.fingerprint,
+                                              params=self._params())
+        tuned = tuning.check_search(search, rerank=self.rerank, stages=self._stages,
+                                    nlist=self.nlist)
+        index = ivf.from_bytes(blob)
+        if index.ntotal != len(self._ids) or index.d != self.embeddings.dim:
+            raise ValueError("index size does not match the embeddings")
+        self._index = index
+        self._adopt(tuned)
+        self._centroid_arrays()
+
+    def _adopt(self, tuned: tuning.Tuning) -> None:
+        """Search with calibrated parameters (the calibration's, or the cache's)."""
+        self._stages, self._k, self._tau = tuned.stages, tuned.rerank, tuned.tau
+        self.calibration = tuned.calibration
+
+    # -- build ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        self._index = ivf.build_index(np.ascontiguousarray(self.embeddings.vectors[self._ids]),
+                                      self._ids, self.nlist, self.pq_m)
+        self._centroid_arrays()
+        self._calibrate()
+
+    def _calibrate(self) -> None:
+        """Choose the stop rule τ, the stages and the re-rank depth (:func:`tuning.tune`) on
+        the calibration set, decoded exactly; a :class:`CalibrationWarning` if even the
+        widest search misses the targets.  The figures are kept in :attr:`calibration`."""
+        z, src, radius = tuning.calibration_set(self.embeddings.vectors,
+                                                self.calibration_queries)
+        exact = ExactDecoder(self.embeddings).decode(z)
+        yard = tuning.Yardstick.of(self.embeddings.vectors, src, radius, exact,
+                                   self.target_recall)
+        answer_rank = tuning.answer_ranks(z, *self._centroid_arrays(), self._cells_of(exact))
+
+        def trace(stages: list[int], rerank: int) -> tuning.Trace:
+            self._stages, self._k = stages, rerank
+            return self._trace(z)
+
+        self._adopt(tuning.tune(trace, yard, answer_rank, self._stages, self._k, self.nlist))
+        self._warn_if_unmet(stacklevel=6)
+
+    def _warn_if_unmet(self, *, stacklevel: int) -> None:
+        """A :class:`CalibrationWarning` if even the widest search (every cell, 256
+        candidates) missed the calibration's targets; the decoder then scans every stage
+        for every vector."""
+        message = tuning.unmet_message(self.calibration, self._k)
+        if message:
+            warnings.warn(message, CalibrationWarning, stacklevel=stacklevel)
+
+    def _trace(self, z: np.ndarray) -> tuning.Trace:
+        """Search every vector through all stages; per stage: best word, its distance, and
+        the squared distance to the nearest cell not yet scanned (inf if none)."""
+        n_stages = len(self._stages)
+        out = np.empty((len(z), 3 * n_stages))  # picks (exact in float64), dist, nxt
+
+        def fn(zc: np.ndarray) -> np.ndarray:
+            p, d, x = self._search_stages(zc, trace=True)
+            return np.concatenate([p, d, x], axis=1)
+
+        self._parallel(z, out, fn)
+        return (out[:, :n_stages].astype(np.int64), out[:, n_stages:2 * n_stages],
+                out[:, 2 * n_stages:])
+
+    def _cells_of(self, rows: np.ndarray) -> np.ndarray:
+        with ivf.single_thread():
+            _, cells = self._index.quantizer.search(
+                np.ascontiguousarray(self.embeddings.vectors[rows]), 1)
+        return cells[:, 0]
+
+    # -- search --------------------------------------------------------------------------
+    def _rerank(self, z: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Exact float64 re-rank of candidate rows (−1 = none); ties to the lowest index."""
+        valid = cand >= 0
+        safe = np.where(valid, cand, 0)
+        diff = self.embeddings.vectors[safe].astype(np.float64) - z[:, None, :]
+        d2 = np.einsum("ijk,ijk->ij", diff, diff)
+        d2[~valid] = np.inf
+        best = d2.min(axis=1)
+        pick = np.where(d2 == best[:, None], safe, np.iinfo(np.int64).max).min(axis=1)
+        return pick, np.sqrt(best)
+
+    def _search(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
+        """The best words of the given cells by fast-scan code distance (``rerank`` or more)."""
+        return ivf.search_cells(self._index, z32, cells, cell_d, self._k)
+
+    @property
+    def effective_rerank(self) -> int:
+        """Candidates re-ranked per stage, as raised by the calibration (≥ ``rerank``)."""
+        return self._k if self._exact is None else 0
+
+    @property
+    def effective_max_probes(self) -> int:
+        """Most cells scanned for one query (the last stage)."""
+        return self._stages[-1] if self._exact is None else 0
+
+    @property
+    def stages(self) -> list[int]:
+        """Cells scanned after each stage of the search (cumulative), e.g. ``[8, 32, 128, 512]``."""
+        return list(self._stages) if self._exact is None else []
+
+    @property
+    def tau(self) -> float:
+        """The calibrated stop rule: search on while ``‖z − c_next‖² ≤ τ·d²`` (inf: always)."""
+        return self._tau if self._exact is None else math.inf
+
+    def decode(self, points: np.ndarray | object) -> np.ndarray:
+        """Row index of the (approximately) nearest vocabulary word of each point.
+
+        Parameters
+        ----------
+        points : (m, n) array-like
+            Noisy vectors.
+
+        Returns
+        -------
+        (m,) int64 array of vocabulary row indices.
+        """
+        if self._exact is not None:
+            return self._exact.decode(points)
+        z_all = check_points(points, self.embeddings.dim)
+        out = np.empty(z_all.shape[0], dtype=np.int64)
+        self._parallel(z_all, out, self._decode_chunk)
+        return out
+
+    def _parallel(self, z_all: np.ndarray, out: np.ndarray,
+                  fn: Callable[[np.ndarray], np.ndarray]) -> None:
+        """``out[s:e] = fn(z_all[s:e] as float64)`` over chunks, on every core.
+
+        One Python thread per core, each with single-threaded faiss and BLAS, takes
+        every n-th chunk; each query's answer depends on that query only.
+        """
+        m = z_all.shape[0]
+        size = min(_CHUNK, max(1, -(-m // self.n_threads)))
+
+        def work(part: list[tuple[int, int]]) -> None:
+            with ivf.single_thread():
+                for start, stop in part:
+                    z = z_all[start:stop].astype(np.float64)
+                    check_magnitude(z)
+                    out[start:stop] = fn(z)
+
+        run_on_cores(work, [(s, min(s + size, m)) for s in range(0, m, size)], self.n_threads)
+
+    def _decode_chunk(self, z: np.ndarray) -> np.ndarray:
+        return self._search_stages(z)[0]
+
+    def _search_stages(self, z: np.ndarray, *, trace: bool = False
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Search vectors stage by stage, nearest cells first, each stopping by the stop rule.
+
+        Stage ``k`` scans the cells ranked ``stages[k-1]`` to ``stages[k]`` by distance
+        of their centre to ``z`` and re-ranks the best candidates together with the best
+        word so far.  With ``trace``, every vector goes through every stage and the
+        per-stage best word, its distance and the squared distance to the next cell are
+        returned (the calibration replays stop rules on them); otherwise the best word of
+        each vector, its distance and the last stage (0-based) it went through.
+        """
+        stages = self._stages
+        n_stages = len(stages)
+        m = len(z)
+        z32 = np.ascontiguousarray(z, dtype=np.float32)
+        first = stages[0]
+        n_first = min(first + 1, self.nlist)
+        cell_d, cells = self._index.quantizer.search(z32, n_first)
+        first_cells = cells[:, :first]
+        best, best_d = self._rerank(z, self._search(z32, first_cells, cell_d[:, :first]))
+        next_d2 = (cell_d[:, first].astype(np.float64) if first < self.nlist
+                   else np.full(m, np.inf))
+        if trace:
+            picks, dist, nxt = (np.empty((m, n_stages), dtype=np.int64), np.empty((m, n_stages)),
+                                np.empty((m, n_stages)))
+            picks[:, 0], dist[:, 0], nxt[:, 0] = best, best_d, next_d2
+            active = np.arange(m)
+        else:
+            reached = np.zeros(m, dtype=np.int64)
+            active = np.flatnonzero(tuning.continues(best_d, next_d2, self._tau))
+        if n_stages > 1 and active.size:
+            # the later stages' cells, by rank: stage k takes the cells whose score lies
+            # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once);
+            # the second stage, those up to the stages[1]-th not scanned by the first (whose
+            # ranking, by faiss, may differ from ours in the last bit)
+            cent, cent_sq = self._centroid_arrays()
+            za = z32[active]
+            scores = cent_sq - 2.0 * (za @ cent.T)
+            ranked_s = np.sort(scores, axis=1)
+            z_sq = np.einsum("ij,ij->i", za, za).astype(np.float64)
+            pos = np.arange(len(active))  # rows of `scores` for the active vectors
+            for k in range(1, n_stages):
+                lo, hi = stages[k - 1], stages[k]
+                rows = active
+                if k == 1:  # the first stage's cells came from faiss: leave out exactly them
+                    cells, cell_d = _cells_between(scores[pos], np.full(len(pos), -np.inf),
+                                                   ranked_s[pos, hi - 1], first_cells[rows])
+                else:
+                    cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
+                                                   ranked_s[pos, hi - 1])
+                cand = self._search(z32[rows], cells, cell_d + z_sq[pos, None])
+                cand = np.concatenate([best[rows, None], cand], axis=1)
+                best[rows], best_d[rows] = self._rerank(z[rows], cand)
+                next_d2 = (ranked_s[pos, hi] + z_sq[pos] if hi < self.nlist
+                           else np.full(len(rows), np.inf))
+                if trace:
+                    picks[:, k], dist[:, k], nxt[:, k] = best, best_d, next_d2
+                    continue
+                reached[rows] = k
+                go = tuning.continues(best_d[rows], next_d2, self._tau)
+                active, pos = active[go], pos[go]
+                if not active.size:
+                    break
+        if trace:
+            return picks, dist, nxt
+        return best, best_d, reached
+
+    def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._cent is None:
+            cent = np.ascontiguousarray(ivf.centroids(self._index, self.nlist),
+                                        dtype=np.float32)
+            self._cent = (cent, np.einsum("ij,ij->i", cent, cent))
+        return self._cent

@@ -1,0 +1,281 @@
+"""The output of a corpus run: its partition directory, resume, verification, publication.
+
+During a run the partition files live in the output directory (Parquet) or in
+``<output>.parts/`` (JSONL and bags), with ``_run.json`` (what the run is: its
+plan and settings) and the tasks' ``_status/`` files.  At the end every partition
+is read back and verified; only then is the JSONL output merged (atomically) or
+the Parquet ``_manifest.json`` written, and the run's bookkeeping removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..exceptions import CorpusRunError, InputError, OutputError
+from ..outputs import atomic_output, format_record, write_bytes_atomic
+from .plan import Partition
+from .task import STATUS_DIR, status_path
+
+__all__ = ["CorpusSummary", "complete_status", "digest", "output_layout", "prepare_parts_dir",
+           "publish", "summary_from_manifest"]
+
+RUN_FILE = "_run.json"
+MANIFEST = "_manifest.json"
+
+
+@dataclass(frozen=True)
+class CorpusSummary:
+    """What :func:`~emprivacy.distributed.obfuscate_corpus` did.
+
+    ``documents`` input documents: ``documents_written`` obfuscated (``words``
+    noisy words in all) and the ``skipped`` ones empty after normalisation.
+    ``partitions_reused`` partitions were already complete (``resume``).
+    """
+
+    output: str
+    format: str
+    documents: int
+    documents_written: int
+    words: int
+    skipped: tuple[str, ...]
+    partitions: int
+    partitions_computed: int
+    partitions_reused: int
+    metadata: dict[str, Any]
+
+
+def digest(obj: Any) -> str:
+    """The SHA-256 of a JSON-able value (keys sorted)."""
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            value = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _sha256_file(path: Path) -> tuple[str, bytes] | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest(), data
+
+
+def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
+    """(kind of the partition files, directory holding them)."""
+    if fmt == "parquet":
+        return "parquet", output
+    return "jsonl", output.with_name(output.name + ".parts")
+
+
+def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
+                      run_info: dict[str, Any]) -> dict[str, Any] | None:
+    """Create or check the partition directory; the manifest if the run is already complete."""
+    if fmt == "parquet":
+        if output.exists() and not output.is_dir():
+            raise OutputError(f"Parquet output {str(output)!r} must be a directory; a file of "
+                             "that name exists")
+        manifest = _read_json(output / MANIFEST)
+        if manifest is not None:
+            if not resume:
+                raise OutputError(f"output directory {str(output)!r} already holds a completed "
+                                 "run (_manifest.json); choose a new output directory")
+            if manifest.get("run") != run_info:
+                raise OutputError(f"output directory {str(output)!r} holds a completed run "
+                                 "with other inputs or settings; choose a new output "
+                                 "directory")
+            return manifest
+    elif resume and output.exists() and not parts_dir.exists():
+        raise OutputError(f"nothing to resume: {str(output)!r} exists and no interrupted run "
+                         f"({str(parts_dir)!r}) was found; remove the output to start again")
+    if not parts_dir.parent.is_dir():
+        raise OutputError(f"output directory {str(parts_dir.parent)!r} does not exist")
+    existing = _read_json(parts_dir / RUN_FILE)
+    if parts_dir.is_dir() and any(parts_dir.iterdir()):
+        if existing is None:
+            raise OutputError(f"output directory {str(parts_dir)!r} is not empty and holds no "
+                             "interrupted run; choose a new or empty directory")
+        if not resume:
+            raise OutputError(f"{str(parts_dir)!r} already holds an interrupted run; pass "
+                             "resume=True (--resume) to continue it, or remove it")
+        if existing != run_info:
+            what = ("other inputs" if existing.get("plan") != run_info["plan"]
+                    else "other settings")
+            raise OutputError(f"cannot resume: {str(parts_dir)!r} was written with {what}; "
+                             "use a new output, or remove it to start again")
+    (parts_dir / STATUS_DIR).mkdir(parents=True, exist_ok=True)
+    if existing is None:
+        write_bytes_atomic(parts_dir / RUN_FILE, json.dumps(run_info, sort_keys=True).encode())
+    return None
+
+
+def complete_status(parts_dir: Path, part: Partition, digests: tuple[str, str]
+                    ) -> dict[str, Any] | None:
+    """The status of a partition whose files are complete and intact, else ``None``."""
+    status = _read_json(status_path(parts_dir, part))
+    if (status is None or status.get("plan") != digests[0]
+            or status.get("settings") != digests[1]
+            or status.get("partition") != part.index
+            or status.get("documents") != part.n_documents):
+        return None
+    if status.get("file") is None:
+        return status if status.get("records") == 0 else None
+    got = _sha256_file(parts_dir / status["file"])
+    if got is None or got[0] != status.get("sha256"):
+        return None
+    return status
+
+
+def summary_from_manifest(manifest: dict[str, Any], output: Path, fmt: str, *, reused: int
+                          ) -> CorpusSummary:
+    """The summary of a run that had already completed."""
+    return CorpusSummary(str(output), fmt, manifest["documents"],
+                         manifest["documents_written"], manifest["words"],
+                         tuple(manifest["skipped"]), len(manifest["partitions"]), 0, reused,
+                         manifest["metadata"])
+
+
+def _verify_statuses(plan: list[Partition], parts_dir: Path, digests: tuple[str, str]
+                     ) -> list[dict[str, Any]]:
+    statuses = []
+    fingerprints = set()
+    for part in plan:
+        status = _read_json(status_path(parts_dir, part))
+        if status is None:
+            raise CorpusRunError(f"partition {part.index} ({part.describe()}) has no status "
+                                 "file: it was never completed; re-run with --resume")
+        if (status.get("plan") != digests[0] or status.get("settings") != digests[1]
+                or status.get("documents") != part.n_documents):
+            raise CorpusRunError(f"partition {part.index} was written by another run or with "
+                                 "other settings; re-run with --resume")
+        written = status["records"]
+        if written + len(status["skipped"]) != part.n_documents:
+            raise CorpusRunError(f"partition {part.index}: {written} written + "
+                                 f"{len(status['skipped'])} skipped != {part.n_documents} "
+                                 "input documents")
+        fingerprints.add(status["fingerprint"])
+        statuses.append(status)
+    if len(fingerprints) > 1:
+        short = ", ".join(sorted(f[:12] for f in fingerprints))
+        raise CorpusRunError(f"partitions were obfuscated with different embeddings "
+                             f"(fingerprints {short}): check that every worker reads the "
+                             "same embeddings file")
+    return statuses
+
+
+def _part_data(parts_dir: Path, part: Partition, status: dict[str, Any]) -> bytes:
+    got = _sha256_file(parts_dir / status["file"])
+    if got is None:
+        raise CorpusRunError(f"partition {part.index}: data file {status['file']!r} is "
+                             "missing; re-run with --resume")
+    if got[0] != status["sha256"]:
+        raise CorpusRunError(f"partition {part.index}: data file {status['file']!r} does not "
+                             "match its status (written twice concurrently?); re-run with "
+                             "--resume")
+    return got[1]
+
+
+class _IdChecker:
+    """Every document id exactly once in the whole corpus."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def add(self, doc_id: str) -> None:
+        if doc_id in self.seen:
+            raise InputError(f"duplicate document id {doc_id!r}; ids must be unique")
+        self.seen.add(doc_id)
+
+
+def _all_empty(skipped: list[str]) -> InputError:
+    """The single-process path's error for a corpus of empty documents."""
+    return InputError(f"every input document is empty after normalisation ({len(skipped)}, "
+                      f"first {skipped[0]!r}); nothing to release")
+
+
+def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
+            digests: tuple[str, str], probe: dict[str, Any], run_info: dict[str, Any], *,
+            computed: int, reused: int, manifest_extra: dict[str, Any]) -> CorpusSummary:
+    """Verify every partition, then publish: merge the JSONL output or write the manifest.
+
+    ``manifest_extra``: further fields of the Parquet ``_manifest.json``.
+    """
+    statuses = _verify_statuses(plan, parts_dir, digests)
+    ids = _IdChecker()
+    skipped: list[str] = []
+    written = words = 0
+    parts_meta = []
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        for part, status in zip(plan, statuses, strict=True):
+            if status["file"] is not None:
+                data = _part_data(parts_dir, part, status)
+                table = pq.read_table(pa.BufferReader(data), columns=["id"])
+                part_ids = table.column("id").to_pylist()
+                if len(part_ids) != status["records"]:
+                    raise CorpusRunError(f"partition {part.index}: {len(part_ids)} rows in "
+                                         f"{status['file']!r}, expected {status['records']}")
+                for doc_id in part_ids:
+                    ids.add(doc_id)
+            for doc_id in status["skipped"]:
+                ids.add(doc_id)
+            skipped.extend(status["skipped"])
+            written += status["records"]
+            words += status["words"]
+            parts_meta.append({k: status[k] for k in ("file", "sha256", "bytes", "documents",
+                                                      "records", "words")})
+        if written == 0:
+            raise _all_empty(skipped)
+        manifest = {"run": run_info, "metadata": probe["metadata"], "documents": len(ids.seen),
+                    "documents_written": written, "words": words, "skipped": skipped,
+                    "partitions": parts_meta, **manifest_extra}
+        write_bytes_atomic(output / MANIFEST, json.dumps(manifest, ensure_ascii=False,
+                                                         indent=1).encode("utf-8"))
+        shutil.rmtree(output / STATUS_DIR, ignore_errors=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(output / RUN_FILE)
+        for stray in output.glob(".part-*.tmp"):  # left by a worker killed mid-write
+            with contextlib.suppress(FileNotFoundError):
+                stray.unlink()
+    else:
+        if not any(s["records"] for s in statuses):
+            raise _all_empty([i for s in statuses for i in s["skipped"]])
+        with atomic_output(output) as out:
+            for part, status in zip(plan, statuses, strict=True):
+                if status["file"] is not None:
+                    data = _part_data(parts_dir, part, status)
+                    n = 0
+                    for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"):
+                        record = json.loads(line)
+                        ids.add(record["id"])
+                        out.write(format_record(record, fmt))
+                        out.write("\n")
+                        n += 1
+                    if n != status["records"]:
+                        raise CorpusRunError(f"partition {part.index}: {n} records in "
+                                             f"{status['file']!r}, expected "
+                                             f"{status['records']}")
+                for doc_id in status["skipped"]:
+                    ids.add(doc_id)
+                skipped.extend(status["skipped"])
+                written += status["records"]
+                words += status["words"]
+        shutil.rmtree(parts_dir, ignore_errors=True)
+    return CorpusSummary(str(output), fmt, len(ids.seen), written, words, tuple(skipped),
+                         len(plan), computed, reused, probe["metadata"])

@@ -1,0 +1,316 @@
+"""Running a corpus: :func:`obfuscate_corpus`, its task runner, and :func:`dask_client`.
+
+The run plans the partitions, checks (or, with ``resume``, reuses) the output
+directory, sends one probe task and then every partition's task — to a Dask
+client, or one after the other in this process — and finally verifies and
+publishes the output (:mod:`emprivacy.distributed.publish`).  Dask is imported
+when a client is used, not with this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from .._optional import import_optional
+from .._validation import check_choice, check_positive_int
+from ..exceptions import CorpusRunError, InputError, OutputError, PrivacyLeakWarning
+from ..mechanisms import WordMechanism
+from ..obfuscation import ObfuscationConfig
+from .plan import Partition, plan_partitions
+from .publish import (
+    CorpusSummary,
+    complete_status,
+    digest,
+    output_layout,
+    prepare_parts_dir,
+    publish,
+    summary_from_manifest,
+)
+from .task import Job, MechanismSettings, clear_cache, probe, process_partition
+
+if TYPE_CHECKING:  # pragma: no cover
+    from distributed import Client
+
+__all__ = ["dask_client", "obfuscate_corpus"]
+
+_FORMATS = ("jsonl", "bag", "parquet")
+#: Version of the partition files' layout, recorded with the run's settings.
+_LAYOUT_VERSION = 1
+
+
+def _distributed() -> ModuleType:
+    """Dask's ``distributed`` package, or one message naming the extra to install."""
+    return import_optional("distributed", extra="distributed",
+                           purpose="running on a Dask cluster")
+
+
+def _check_client(client: Any) -> None:
+    if not isinstance(client, _distributed().Client):
+        raise TypeError(f"client must be a distributed.Client or None; got "
+                        f"{type(client).__name__}")
+
+
+def obfuscate_corpus(
+    inputs: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    *,
+    mechanism: WordMechanism | MechanismSettings,
+    config: ObfuscationConfig | None = None,
+    client: Client | None = None,
+    seed: int | None = None,
+    format: str | None = None,
+    resume: bool = False,
+    partition_bytes: int | None = None,
+    retries: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+) -> CorpusSummary:
+    """Obfuscate a corpus with Alg. 2, partition by partition, on a Dask cluster.
+
+    Every document's bag of words ``b`` (Def. 1), truncated to ``config.size``
+    words if given, becomes a noisy bag ``Alg2(b)``; for bags of size N the
+    release is εN·E-private (Thm. 4).  Each document draws its noise from its own
+    stream, keyed by the run's secret key and its identifier, so the output does
+    not depend on the partitioning: with ``seed`` it equals that of the
+    single-process :class:`~emprivacy.obfuscation.Obfuscator`, record for record.
+
+    Parameters
+    ----------
+    inputs : path-like or sequence of path-like
+        Directories of ``*.txt`` files (or, if they hold none, of ``*.parquet``
+        files), text files, ``.jsonl`` files (``{"id": ..., "text": ...}`` per
+        line) and ``.parquet`` files with an ``id`` and a ``text`` column
+        (:mod:`emprivacy.corpus`).  On a cluster every worker must be able to
+        read them at the same paths.
+    output : path-like
+        ``format="parquet"``: a directory of ``part-NNNNN.parquet`` files plus a
+        ``_manifest.json`` (the default when the name ends in ``.parquet``).
+        Otherwise one file, merged at the end from ``<output>.parts/``.  On a
+        cluster the workers write the partition files, so this must be on
+        storage every worker and this process can reach.
+    mechanism : MechanismSettings or WordMechanism
+        Settings: each worker loads the embeddings itself, once per process.
+        A mechanism (e.g. :class:`~emprivacy.mechanisms.EarthMoversPrivacy`):
+        scattered once to every worker.
+    config : ObfuscationConfig, optional
+        Mode, out-of-vocabulary policy, bag size N, batching, as for the
+        :class:`~emprivacy.obfuscation.Obfuscator`; default ``ObfuscationConfig()``.
+    client : distributed.Client, optional
+        The cluster to run on; ``None`` runs the partitions one after the other
+        in this process (same files, same resume; Dask is not needed).
+    seed : int, optional
+        Reproducible noise — **not for real releases**.  ``None``: a secret
+        random run key, sent to the workers with the job (use TLS on an
+        untrusted network) and never written to disk.
+    format : {"jsonl", "bag", "parquet"}, optional
+        Output format (``"bag"``: the noisy words, one line per document, as the
+        single-process command line).
+    resume : bool
+        Keep the partitions already complete in the output directory (verified by
+        their SHA-256) and obfuscate only the others.  Resume with the same
+        ``seed``: it is not stored and cannot be checked.
+    partition_bytes : int, optional
+        About this much input per partition (and per task); by default 1/64 of
+        the input, within [64 KiB, 1 MiB] (:func:`default_partition_bytes`).
+    retries : int
+        Dask re-runs a task that raised up to this many times; tasks of a worker
+        that died are re-run by the scheduler (``distributed.scheduler.allowed-failures``).
+    progress : callable, optional
+        Called as ``progress(documents_done, documents_total)`` after each partition.
+
+    Returns
+    -------
+    CorpusSummary
+
+    Raises
+    ------
+    InputError
+        Bad input (naming the file and line/row or the document id), including an
+        id that appears twice in the corpus or a document with no word in the
+        vocabulary.
+    CorpusRunError
+        A partition failed for good or the written output did not verify.
+        Completed partitions are kept: re-run with ``resume=True``.
+    """
+    if isinstance(inputs, str | os.PathLike):
+        inputs = [inputs]
+    inputs = list(inputs)
+    if not inputs:
+        raise InputError("no input documents")
+    if not isinstance(mechanism, WordMechanism | MechanismSettings):
+        raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy) or a "
+                        f"MechanismSettings; got {type(mechanism).__name__}")
+    config = ObfuscationConfig() if config is None else config
+    if not isinstance(config, ObfuscationConfig):
+        raise TypeError(f"config must be an ObfuscationConfig; got {type(config).__name__}")
+    if client is not None:
+        _check_client(client)
+    retries = int(retries)
+    if retries < 0:
+        raise ValueError(f"retries must be an integer >= 0; got {retries}")
+    output = Path(output)
+    if format is None:
+        format = "parquet" if output.suffix.lower() == ".parquet" else "jsonl"
+    check_choice(format, "format", _FORMATS)
+    if format != "parquet" and output.is_dir():
+        raise OutputError(f"output {str(output)!r} is a directory; give a file name, or "
+                         "format='parquet' for a directory of Parquet files")
+    kind, parts_dir = output_layout(output, format)
+    if client is not None and config.oov == "keep":  # the workers warn in their logs only
+        warnings.warn("out-of-vocabulary words are released unchanged (oov='keep'): the "
+                      "privacy guarantee does not cover them; each record counts them in "
+                      "'oov_kept'", PrivacyLeakWarning, stacklevel=2)
+
+    plan = plan_partitions(inputs, partition_bytes=partition_bytes)
+    total_docs = sum(p.n_documents for p in plan)
+    if total_docs == 0:
+        raise InputError("no input documents")
+    plan_digest = digest([p.descriptor() for p in plan])
+    run_key = None if seed is not None else secrets.token_bytes(32)
+    job = Job(mechanism, config, seed, run_key, kind, str(parts_dir.absolute()))
+
+    with _Runner(client, job) as runner:
+        probed = runner.probe()
+        # what the output depends on (batch_words does not): a resumed run must match it
+        settings = {"metadata": probed["metadata"], "fingerprint": probed["fingerprint"],
+                    "config": {**config.metadata(), "size": config.size},
+                    "layout": _LAYOUT_VERSION, "kind": kind}
+        run_info = {"plan": plan_digest, "partitions": len(plan), "documents": total_docs,
+                    "settings": settings}
+        digests = (plan_digest, digest(settings))
+        manifest = prepare_parts_dir(parts_dir, output, format, resume, run_info)
+        if manifest is not None:  # resume of a run that had already completed
+            if progress:
+                progress(total_docs, total_docs)
+            return summary_from_manifest(manifest, output, format, reused=len(plan))
+        done: dict[int, dict[str, Any]] = {}
+        if resume:
+            for part in plan:
+                status = complete_status(parts_dir, part, digests)
+                if status is not None:
+                    done[part.index] = status
+        reused = len(done)
+        todo = [p for p in plan if p.index not in done]
+        docs_done = sum(s["documents"] for s in done.values())
+        if progress:
+            progress(docs_done, total_docs)
+        for part, status in runner.run(todo, digests, retries):
+            if "error" in status:
+                raise InputError(status["error"])
+            done[part.index] = status
+            docs_done += part.n_documents
+            if progress:
+                progress(docs_done, total_docs)
+    return publish(plan, parts_dir, output, format, digests, probed, run_info,
+                   computed=len(todo), reused=reused,
+                   manifest_extra={"size": config.size, "seeded": seed is not None})
+
+
+class _Runner:
+    """Runs partition tasks in this process or on a Dask client; cancels what is left."""
+
+    def __init__(self, client: Client | None, job: Job) -> None:
+        self.client = client
+        self.job = job
+        self._job_future: Any = None
+        self._pending: dict[Any, Any] = {}
+
+    def __enter__(self) -> _Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is None:
+            return
+        with contextlib.suppress(OSError, TimeoutError):  # the cluster may be going down
+            if self._pending:
+                self.client.cancel(list(self._pending.values()))
+            self._pending = {}
+            if self._job_future is not None:
+                self.client.cancel([self._job_future])
+                self._job_future = None
+            if isinstance(self.job.mechanism, MechanismSettings):  # free the workers' memory
+                self.client.run(clear_cache, on_error="ignore")
+
+    def _scatter(self, client: Client) -> Any:
+        if self._job_future is None:
+            self._job_future = client.scatter(self.job, broadcast=True, hash=False)
+        return self._job_future
+
+    def probe(self) -> dict[str, Any]:
+        if self.client is None:
+            return probe(self.job)
+        fut = self.client.submit(probe, self._scatter(self.client), pure=False)
+        try:
+            result: dict[str, Any] = fut.result()
+            return result
+        finally:
+            fut.release()
+
+    def run(self, todo: list[Partition], digests: tuple[str, str], retries: int
+            ) -> Iterator[tuple[Partition, dict[str, Any]]]:
+        client = self.client
+        if client is None:
+            for part in todo:
+                yield part, process_partition(part, self.job, digests)
+            return
+        if not todo:
+            return
+        job = self._scatter(client)
+        token = secrets.token_hex(4)
+        futures = client.map(process_partition, todo, job=job, digests=digests,
+                             retries=retries, pure=False,
+                             key=[f"emprivacy-{p.name}-{token}" for p in todo])
+        self._pending = {f.key: f for f in futures}
+        by_key = {f.key: p for f, p in zip(futures, todo, strict=True)}
+        completed = _distributed().as_completed(futures)
+        del futures
+        for fut in completed:
+            part = by_key[fut.key]
+            try:
+                status = fut.result()
+            except Exception as exc:
+                raise CorpusRunError(
+                    f"partition {part.index} ({part.describe()}) failed: "
+                    f"{type(exc).__name__}: {exc}; completed partitions are kept in "
+                    f"{self.job.parts_dir!r} — re-run with --resume to continue") from None
+            del self._pending[fut.key]  # drop our reference: the result is on disk
+            yield part, status
+
+
+# -- clusters -----------------------------------------------------------------------------
+@contextlib.contextmanager
+def dask_client(*, scheduler: str | None = None, n_workers: int | None = None
+                ) -> Iterator[Client]:
+    """A client of a running cluster (``scheduler``) or of a new local cluster of processes.
+
+    ``n_workers`` local worker processes with one thread each (Dask's nanny limits
+    each worker's BLAS to one thread too); the cluster is closed on exit.  A
+    scheduler that cannot be reached (within ``distributed.comm.timeouts.connect``)
+    raises :class:`CorpusRunError`.
+    """
+    import logging
+
+    if (scheduler is None) == (n_workers is None):
+        raise ValueError("give exactly one of scheduler and n_workers")
+    dask_distributed = _distributed()
+    if scheduler is not None:
+        try:
+            client = dask_distributed.Client(scheduler)
+        except (OSError, TimeoutError) as exc:
+            raise CorpusRunError(f"cannot connect to the Dask scheduler at {scheduler!r}: "
+                                 f"{exc}") from None
+        with client:
+            yield client
+        return
+    n_workers = check_positive_int(n_workers, "n_workers")
+    with dask_distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
+                                       processes=True, dashboard_address=":0",
+                                       silence_logs=logging.CRITICAL) as cluster, \
+            dask_distributed.Client(cluster) as client:
+        yield client

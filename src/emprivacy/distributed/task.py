@@ -1,0 +1,283 @@
+"""What a worker runs: build (once) the mechanism, obfuscate one partition, write its files.
+
+A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`),
+obfuscates it with :class:`~emprivacy.obfuscation.Obfuscator` (the run's
+:class:`~emprivacy.obfuscation.ObfuscationConfig` and secret key), writes the
+records to ``part-NNNNN.jsonl`` or ``part-NNNNN.parquet`` through a temporary file
+and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
+recording what it wrote.  Running a task twice rewrites the same files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._optional import import_optional
+from .._validation import check_choice, check_epsilon, check_positive_int
+from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
+from ..embeddings import Embeddings, load_embeddings
+from ..exceptions import InputError
+from ..mechanisms import EarthMoversPrivacy, WordMechanism
+from ..obfuscation import ObfuscationConfig, Obfuscator
+from ..outputs import format_record, write_bytes_atomic
+from .plan import Partition, read_partition
+
+__all__ = [
+    "STATUS_DIR",
+    "Job",
+    "MechanismSettings",
+    "probe",
+    "process_partition",
+    "status_path",
+]
+
+#: The directory, inside the partition directory, of the tasks' status files.
+STATUS_DIR = "_status"
+
+
+# -- how the workers get the mechanism ----------------------------------------------------
+@dataclass(frozen=True)
+class MechanismSettings:
+    """How each worker builds the mechanism: it loads the embeddings itself, once per process.
+
+    Parameters
+    ----------
+    epsilon : float
+        Per-word ε of Alg. 2 (bags of size N get εN·E-privacy, Thm. 4).
+    embeddings : str or path-like, optional
+        An embeddings file every worker can read at this path (a shared or
+        replicated file system); ``None`` is the built-in GloVe 6B 50d.
+    vocab_size : int or None, default 100_000
+        As for :func:`emprivacy.load_embeddings`.
+    decoder : {"exact", "approximate"}
+        How ``Vec⁻¹`` is computed (post-processing; same guarantee, Lemma 3).
+    loader : callable, optional
+        A picklable function of no argument returning the
+        :class:`~emprivacy.embeddings.Embeddings` (e.g. a
+        ``functools.partial`` of a module-level function); replaces
+        ``embeddings``/``vocab_size``.
+    index_cache_dir : str or path-like, optional
+        Where the approximate decoder's index is cached
+        (:class:`~emprivacy.approximate.ApproximateDecoder`); default: each
+        worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a
+        directory every worker shares, the index is built once for the cluster
+        (by the run's first task) and loaded by every other worker.
+
+    Notes
+    -----
+    The mechanism is cached per worker process under a key made of these
+    settings, so all the tasks a worker runs share one copy; only the most
+    recently used mechanism is kept.
+    """
+
+    epsilon: float
+    embeddings: str | None = None
+    vocab_size: int | None = 100_000
+    decoder: str = "exact"
+    loader: Callable[[], Embeddings] | None = field(default=None, compare=False)
+    index_cache_dir: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+        if self.embeddings is not None:
+            object.__setattr__(self, "embeddings", os.fspath(self.embeddings))
+        if self.index_cache_dir is not None:
+            object.__setattr__(self, "index_cache_dir", os.fspath(self.index_cache_dir))
+        if self.vocab_size is not None:
+            object.__setattr__(self, "vocab_size", check_positive_int(self.vocab_size,
+                                                                      "vocab_size"))
+        check_choice(self.decoder, "decoder", ("exact", "approximate"))
+        if self.loader is not None and not callable(self.loader):
+            raise TypeError(f"loader must be callable; got {type(self.loader).__name__}")
+
+    @property
+    def cache_key(self) -> str:
+        """A stable digest of the settings (the loader by its pickled form)."""
+        h = hashlib.sha256(repr((self.epsilon, self.embeddings, self.vocab_size,
+                                 self.decoder, self.index_cache_dir)).encode())
+        if self.loader is not None:
+            cloudpickle = import_optional("cloudpickle", extra="distributed",
+                                          purpose="a MechanismSettings loader")
+            h.update(cloudpickle.dumps(self.loader))
+        return h.hexdigest()
+
+    def build(self, *, n_threads: int | None = None) -> EarthMoversPrivacy:
+        """Load the embeddings and build the mechanism (what a worker does once).
+
+        ``n_threads``: threads of the decoder (default: every core); a Dask worker
+        passes its own thread count, so that K worker processes of one thread each
+        use K cores, not K × cores.
+        """
+        if self.loader is not None:
+            emb = self.loader()
+            if not isinstance(emb, Embeddings):
+                raise TypeError(f"loader must return an Embeddings; got {type(emb).__name__}")
+        else:
+            emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size)
+        decoder: str | Decoder = self.decoder
+        if decoder == "exact" and n_threads is not None:
+            decoder = ExactDecoder(emb, n_threads=n_threads)
+        elif decoder == "approximate":  # loaded from the cache, or built and cached
+            decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir,
+                                         n_threads=n_threads)
+        return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
+
+
+_CACHE: dict[str, EarthMoversPrivacy] = {}
+_CACHE_LOCK = threading.Lock()
+#: One partition at a time per process: a decoder is used from one thread at a time, and
+#: it already uses the worker's threads itself.
+_TASK_LOCK = threading.Lock()
+
+
+def _worker_threads() -> int | None:
+    """The thread count of the Dask worker running this code, or ``None`` outside one."""
+    dask_distributed = sys.modules.get("distributed")
+    if dask_distributed is None:  # Dask was never imported here: not a Dask worker
+        return None
+    try:
+        return int(dask_distributed.get_worker().state.nthreads)
+    except ValueError:  # no worker in this process
+        return None
+
+
+def cached_mechanism(settings: MechanismSettings) -> EarthMoversPrivacy:
+    """The mechanism of ``settings`` for this process: built on first use, then reused."""
+    key = settings.cache_key
+    with _CACHE_LOCK:
+        mech = _CACHE.get(key)
+        if mech is None:
+            _CACHE.clear()  # one mechanism per process: bounded memory on shared clusters
+            mech = _CACHE[key] = settings.build(n_threads=_worker_threads())
+        return mech
+
+
+def clear_cache() -> None:
+    """Forget this process's cached mechanism (run on every worker at the end of a run)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+# -- the task ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    """What every task needs besides its partition; scattered to the workers once."""
+
+    mechanism: WordMechanism | MechanismSettings = field(repr=False)
+    config: ObfuscationConfig
+    seed: int | None
+    run_key: bytes | None = field(repr=False)  # the secret key of an unseeded run
+    kind: str  # of the partition files: "jsonl" or "parquet"
+    parts_dir: str
+
+    def get_mechanism(self) -> WordMechanism:
+        if isinstance(self.mechanism, MechanismSettings):
+            return cached_mechanism(self.mechanism)
+        return self.mechanism
+
+    def obfuscator(self, mech: WordMechanism) -> Obfuscator:
+        """The run's obfuscator: its config, and its seed or the one secret key of the run."""
+        return Obfuscator(mech, self.config, seed=self.seed, run_key=self.run_key,
+                          on_warning=lambda msg: None)
+
+
+def probe(job: Job) -> dict[str, Any]:
+    """Build the mechanism (warming the worker's cache); its metadata and fingerprint."""
+    mech = job.get_mechanism()
+    return {"metadata": job.obfuscator(mech).metadata(),
+            "fingerprint": mech.embeddings.fingerprint}
+
+
+def encode_records(records: list[dict[str, Any]], kind: str) -> bytes:
+    """The bytes of a partition's data file: JSON lines, or one Parquet table."""
+    if kind == "jsonl":
+        return "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(pa.Table.from_pylist(records), sink)
+    return sink.getvalue().to_pybytes()
+
+
+def status_path(parts_dir: Path, part: Partition) -> Path:
+    """Where the task of ``part`` records what it wrote."""
+    return parts_dir / STATUS_DIR / f"{part.name}.json"
+
+
+def _error(part: Partition, message: str) -> dict[str, Any]:
+    return {"error": message, "partition": part.index}
+
+
+def process_partition(part: Partition, job: Job, digests: tuple[str, str]) -> dict[str, Any]:
+    """Obfuscate one partition, write its data file and status file atomically.
+
+    Returns the status record, or ``{"error": message}`` for bad input (which
+    retrying cannot fix).
+    """
+    mech = job.get_mechanism()
+    sizes = part.current_sizes()
+    if sizes is not None and sizes != part.planned_sizes():
+        return _error(part, f"input {part.describe()} changed since the run was planned (its "
+                            "size differs); start a new run")
+    try:
+        docs = read_partition(part)
+    except InputError as exc:
+        return _error(part, str(exc))
+    if len(docs) != part.n_documents:
+        return _error(part, f"input {part.describe()} changed since the run was planned "
+                            f"({len(docs)} documents instead of {part.n_documents})")
+    seen: set[str] = set()
+    for doc in docs:
+        if doc.id in seen:
+            return _error(part, f"duplicate document id {doc.id!r}; ids must be unique")
+        seen.add(doc.id)
+    obf = job.obfuscator(mech)
+    records: list[dict[str, Any]] = []
+    if docs:
+        try:
+            with _TASK_LOCK:
+                records.extend(obf.obfuscate(docs))
+        except InputError as exc:
+            # a partition of only empty documents is not an error (the corpus may have others)
+            if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
+                return _error(part, str(exc))
+    written = {r["id"] for r in records}
+    skipped = [d.id for d in docs if d.id not in written]
+    parts_dir = Path(job.parts_dir)
+    data_name: str | None = f"{part.name}.{job.kind}"
+    digest: str | None = None
+    nbytes = 0
+    if records:
+        data = encode_records(records, job.kind)
+        write_bytes_atomic(parts_dir / f"{part.name}.{job.kind}", data)
+        digest, nbytes = hashlib.sha256(data).hexdigest(), len(data)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(parts_dir / f"{part.name}.{job.kind}")
+        data_name = None
+    status = {
+        "partition": part.index,
+        "plan": digests[0],
+        "settings": digests[1],
+        "fingerprint": mech.embeddings.fingerprint,
+        "file": data_name,
+        "sha256": digest,
+        "bytes": nbytes,
+        "documents": len(docs),
+        "records": len(records),
+        "words": sum(int(r["n_words"]) for r in records),
+        "skipped": skipped,
+    }
+    write_bytes_atomic(status_path(parts_dir, part),
+                       json.dumps(status, ensure_ascii=False).encode("utf-8"))
+    return status

@@ -1,0 +1,233 @@
+"""What a run of the experiment is and what it records: settings, counts, ε labels.
+
+:class:`ExperimentConfig` holds every setting of a run, :class:`SetResult` the
+counts of correct predictions on one author set (``correct[ε, trial, attack]``)
+and :class:`ExperimentResult` a whole run; their ``to_dict`` is the run JSON.
+The runner is :func:`emprivacy.evaluation.experiment.run_experiment`, the
+report writer :func:`emprivacy.evaluation.report.write_report`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_positive_int
+from .attacks import SIMILARITIES
+from .datasets import OOV_POLICIES
+
+__all__ = [
+    "ATTACKS",
+    "DEFAULT_EPSILONS",
+    "ExperimentConfig",
+    "ExperimentResult",
+    "SetResult",
+    "epsilon_label",
+    "parse_epsilons",
+]
+
+#: The four inference mechanisms, in the column order of the paper's Table 3.
+ATTACKS: tuple[str, ...] = ("SRauth", "SRtopic", "DRauth", "DRtopic")
+#: The default privacy levels: the paper's (none, 30 … 10) and three stronger ones,
+#: because the 50-d GloVe default is less perturbed than 300-d word2vec at equal ε.
+DEFAULT_EPSILONS: tuple[float | None, ...] = (None, 30.0, 25.0, 20.0, 15.0, 10.0, 7.5, 5.0, 2.5)
+
+
+def epsilon_label(epsilon: float | None) -> str:
+    """``"none"`` for the unmodified snippets, else ε in its shortest form.
+
+    >>> epsilon_label(None), epsilon_label(30.0), epsilon_label(7.5)
+    ('none', '30', '7.5')
+    """
+    return "none" if epsilon is None else f"{epsilon:g}"
+
+
+def parse_epsilons(spec: str) -> tuple[float | None, ...]:
+    """Parse ``"none,30,7.5"`` into ``(None, 30.0, 7.5)``.
+
+    >>> parse_epsilons("none, 30,7.5")
+    (None, 30.0, 7.5)
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"epsilons must be a comma-separated str; got {type(spec).__name__}")
+    out: list[float | None] = []
+    for item in spec.split(","):
+        item = item.strip()
+        if item.lower() == "none":
+            out.append(None)
+            continue
+        try:
+            value = float(item)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError(f"epsilons must be 'none' or finite numbers > 0, comma-separated; "
+                             f"got {item!r}")
+        out.append(value)
+    return _check_epsilons(out)
+
+
+def _check_epsilons(epsilons: Sequence[float | None]) -> tuple[float | None, ...]:
+    if isinstance(epsilons, str):
+        return parse_epsilons(epsilons)
+    out: list[float | None] = []
+    for e in epsilons:
+        if e is None:
+            out.append(None)
+            continue
+        if isinstance(e, bool) or not isinstance(e, numbers.Real):
+            raise TypeError(f"epsilons must be None or finite numbers > 0; got {e!r}")
+        if not math.isfinite(float(e)) or float(e) <= 0:
+            raise ValueError(f"epsilons must be None or finite numbers > 0; got {e!r}")
+        out.append(float(e))
+    if not out:
+        raise ValueError("epsilons must hold at least one value; got none")
+    labels = [epsilon_label(e) for e in out]
+    dup = next((x for x in labels if labels.count(x) > 1), None)
+    if dup is not None:
+        raise ValueError(f"epsilons must be distinct; {dup!r} appears twice")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ExperimentConfig:
+    """Every setting of a run (recorded in the run JSON, in this order)."""
+
+    #: Author-set sizes (``(20, 50)``: both halves of Table 3), each split evenly
+    #: between the topics.
+    authors: tuple[int, ...] = (20,)
+    #: Per-word privacy levels; ``None`` is the unmodified snippets.
+    epsilons: tuple[float | None, ...] = DEFAULT_EPSILONS
+    #: Seeded repetitions of the noise and of the randomised attacks.
+    trials: int = 5
+    #: Out-of-vocabulary policy, ``"drop"`` or ``"keep"``
+    #: (:mod:`emprivacy.evaluation.datasets`).
+    oov: str = "drop"
+    #: Similarity of DRauth, ``"cosine"`` (the paper) or ``"minmax"`` (its code).
+    similarity: str = "cosine"
+    #: Seed of the author-set selection, so the sets stay fixed across runs.
+    selection_seed: int = 0
+    #: Fraction of an author's words in the known text; the rest is the snippet
+    #: (App. B: the first 2000 and the last 1000 words).
+    known_fraction: float = 2 / 3
+    #: Neighbours of SRtopic (SRauth is 1-NN).
+    knn_k: int = 5
+    #: DRauth (Koppel et al. 2011): character n-gram length, the number of most
+    #: frequent n-grams used as features, the rounds of the vote and the fraction
+    #: of the features kept in each round.
+    koppel_ngram: int = 4
+    koppel_features: int = 20_000
+    koppel_iterations: int = 100
+    koppel_feature_fraction: float = 0.5
+    #: DRtopic (fastText): training epochs and learning rate.
+    fasttext_epoch: int = 25
+    fasttext_lr: float = 1.0
+    #: Fraction of the topic classifier's training documents held out to report
+    #: its accuracy (stratified, drawn per trial).
+    validation_fraction: float = 0.2
+    #: App. B tables: how many sample snippets show their nearest known texts, how
+    #: many of those each shows, and how many first words of one snippet are shown
+    #: at each ε.
+    app_b_snippets: int = 5
+    app_b_neighbours: int = 3
+    app_b_words: int = 11
+    #: Threads for the Earth Mover's distances.
+    n_jobs: int = 1
+
+    def __post_init__(self) -> None:
+        authors = self.authors
+        if isinstance(authors, numbers.Integral):
+            authors = (authors,)
+        authors = tuple(check_positive_int(a, "authors", minimum=2) for a in authors)
+        if not authors or len(set(authors)) != len(authors):
+            raise ValueError(f"authors must be distinct set sizes; got {list(authors)}")
+        object.__setattr__(self, "authors", authors)
+        object.__setattr__(self, "epsilons", _check_epsilons(self.epsilons))
+        check_positive_int(self.trials, "trials")
+        check_choice(self.oov, "oov", OOV_POLICIES)
+        check_choice(self.similarity, "similarity", SIMILARITIES)
+        check_positive_int(self.selection_seed, "selection_seed", minimum=0)
+        check_positive_int(self.knn_k, "knn_k")
+        check_positive_int(self.n_jobs, "n_jobs")
+        if not 0 < self.validation_fraction < 1:
+            raise ValueError(f"validation_fraction must be in (0, 1); got "
+                             f"{self.validation_fraction!r}")
+
+
+@dataclass
+class SetResult:
+    """The results on one author set.
+
+    ``correct[e, t, a]`` is the number of correct predictions of attack
+    ``ATTACKS[a]`` at ``epsilons[e]`` in trial ``t``, out of ``n_authors`` snippets.
+    """
+
+    n_authors: int
+    N: int
+    doc_ids: list[str]
+    authors: list[str]
+    topics: list[str]
+    oov_words: int
+    shortest: str
+    epsilons: list[float | None]
+    correct: np.ndarray
+    fasttext_validation: list[float]
+    fasttext_docs: dict[str, int]
+    nearest: list[dict[str, Any]]
+    sample: dict[str, Any]
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def chance(self) -> dict[str, float]:
+        """Expected correct predictions of a random guess: 1 author, half the topics."""
+        n_topics = len(set(self.topics))
+        return {"author": 1.0, "topic": self.n_authors / n_topics}
+
+    def mean(self) -> np.ndarray:
+        """(n_eps, 4) mean correct predictions over trials."""
+        return self.correct.mean(axis=1)
+
+    def sd(self) -> np.ndarray:
+        """(n_eps, 4) sample standard deviation over trials (ddof=1; NaN for one trial)."""
+        if self.correct.shape[1] < 2:
+            return np.full(self.correct.shape[::2], np.nan)
+        return self.correct.std(axis=1, ddof=1)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in asdict(self).items() if k != "correct"}
+        d["epsilons"] = [epsilon_label(e) for e in self.epsilons]
+        d["chance"] = self.chance
+        d["correct"] = {
+            epsilon_label(e): {a: self.correct[i, :, j].tolist() for j, a in enumerate(ATTACKS)}
+            for i, e in enumerate(self.epsilons)}
+        d["mean"] = {epsilon_label(e): dict(zip(ATTACKS, m.tolist(), strict=True))
+                     for e, m in zip(self.epsilons, self.mean(), strict=True)}
+        d["sd"] = {epsilon_label(e): dict(zip(ATTACKS, [None if math.isnan(x) else x
+                                                        for x in s.tolist()], strict=True))
+                   for e, s in zip(self.epsilons, self.sd(), strict=True)}
+        return d
+
+
+@dataclass
+class ExperimentResult:
+    """A whole run: the settings, the seed, one :class:`SetResult` per author set."""
+
+    dataset: str
+    config: ExperimentConfig
+    seed: int
+    sets: list[SetResult]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        cfg = asdict(self.config)
+        cfg["epsilons"] = [epsilon_label(e) for e in self.config.epsilons]
+        cfg["authors"] = list(self.config.authors)
+        return {"dataset": self.dataset, "seed": self.seed, "config": cfg,
+                "attacks": list(ATTACKS), "sets": [s.to_dict() for s in self.sets],
+                "metadata": self.metadata}
