@@ -67,7 +67,7 @@ class MechanismSettings:
         ``embeddings``/``vocab_size``.
     index_cache_dir : str or path-like, optional
         Where the approximate decoder's index is cached
-        (:class:`~emprivacy.approximate.ApproximateDecoder`); default: each
+        (:class:`~emprivacy.decoding.ApproximateDecoder`); default: each
         worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a
         directory every worker shares, the index is built once for the cluster
         (by the run's first task) and loaded by every other worker.
