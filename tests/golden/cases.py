@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -56,10 +57,16 @@ def render(name: str, out_dir: Path) -> bytes:
     from emprivacy.cli import main
 
     args, target = CASES[name]
-    args = [a.replace("{data}", str(DATA)).replace("{out}", str(out_dir)) for a in args]
+    # inputs by a relative path: a document's id (its path) keys its noise stream
+    args = [a.replace("{data}", "data").replace("{out}", str(out_dir)) for a in args]
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = main(args)
+    cwd = os.getcwd()
+    os.chdir(HERE)
+    try:
+        with contextlib.redirect_stdout(buf):
+            code = main(args)
+    finally:
+        os.chdir(cwd)
     if code != 0:
         raise RuntimeError(f"golden case {name} exited {code}")
     if target == "stdout":
