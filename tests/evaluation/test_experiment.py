@@ -80,7 +80,7 @@ def test_runner_keep_policy_passes_oov_words_and_warns(synth_corpus, synth_embed
                       "through the mechanism unchanged"):
         r = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
                            epsilons=(None, 0.005), trials=1, seed=1, oov="keep",
-                           app_b_words=1000)
+                           appendix_b={"words": 1000})
     s = r.sets[0]
     assert s.oov_words > 0
     assert r.metadata["oov_policy"]["snippet_words_passed_through_unchanged"] == s.oov_words

@@ -141,8 +141,9 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     progress : callable, optional
         ``progress(done, total, description)`` after every (set, ε, trial, attack).
     **options
-        Further :class:`ExperimentConfig` fields (``knn_k``, ``koppel_features``,
-        ``fasttext_epoch``, ``validation_fraction``, …).
+        Further :class:`ExperimentConfig` fields (``knn_k``, ``known_fraction``,
+        ``koppel``, ``fasttext``, ``appendix_b``: the last three settings objects
+        or dicts of their fields).
 
     Returns
     -------
@@ -239,9 +240,9 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
     K = len(p)
     name = f"set-{K}"
     texts_str = [" ".join(t) for t in p.texts]
-    koppel = KoppelAttribution(n=config.koppel_ngram, n_features=config.koppel_features,
-                               iterations=config.koppel_iterations,
-                               feature_fraction=config.koppel_feature_fraction,
+    koppel = KoppelAttribution(n=config.koppel.ngram, n_features=config.koppel.features,
+                               iterations=config.koppel.iterations,
+                               feature_fraction=config.koppel.feature_fraction,
                                similarity=config.similarity).fit(texts_str, p.authors)
     with _clock("earth_movers_distances"):
         clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
@@ -259,7 +260,7 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
     for t in range(config.trials):
         ft_gen = document_generator(run_key, f"{name}/trial-{t}/fasttext")
         held = stratified_holdout([topic for _, topic, _ in pool_bags],
-                                  config.validation_fraction, rng=ft_gen)
+                                  config.fasttext.validation_fraction, rng=ft_gen)
         train_x: list[tuple[str, ...]] = []
         val_x: list[tuple[str, ...]] = []
         train_y: list[str] = []
@@ -267,8 +268,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         for (_, topic, chunks), h in zip(pool_bags, held, strict=True):
             (val_x if h else train_x).extend(chunks)
             (val_y if h else train_y).extend([topic] * len(chunks))
-        clf = FastTextTopicClassifier(embeddings=embeddings, epoch=config.fasttext_epoch,
-                                      lr=config.fasttext_lr, pretrained_path=vec_path)
+        clf = FastTextTopicClassifier(embeddings=embeddings, epoch=config.fasttext.epoch,
+                                      lr=config.fasttext.lr, pretrained_path=vec_path)
         with _clock("fasttext_training"):
             clf.fit(train_x, train_y, rng=ft_gen)
             validation.append(clf.score(val_x, val_y))
@@ -292,7 +293,7 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                     D = earth_movers_distances(snippets, p.texts, embeddings,
                                                n_jobs=config.n_jobs)
             if t == 0:
-                first = snippets[0][:config.app_b_words]
+                first = snippets[0][:config.appendix_b.words]
                 sample_rows.append({"epsilon": label, "words": [
                     [w, bool(k < 0)] for w, k in zip(first, embeddings.rows(first), strict=True)]})
             correct[e, t, 0] = _count(nearest_neighbour_predict(D, p.authors, k=1), p.authors)
@@ -311,10 +312,11 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             step(f"{where} · DRtopic")
 
     # App. B: nearest known texts of sample (unmodified) snippets
-    picks = sorted(set(np.linspace(0, K - 1, min(config.app_b_snippets, K)).round().astype(int)))
+    shown = min(config.appendix_b.snippets, K)
+    picks = sorted(set(np.linspace(0, K - 1, shown).round().astype(int)))
     nearest = []
     for j in picks:
-        order = np.argsort(clean_D[j], kind="stable")[:config.app_b_neighbours]
+        order = np.argsort(clean_D[j], kind="stable")[:config.appendix_b.neighbours]
         nearest.append({"doc_id": p.doc_ids[j], "author": p.authors[j], "neighbours": [
             {"rank": r + 1, "distance": float(clean_D[j, i]), "author": p.authors[i],
              "doc_id": p.doc_ids[i]} for r, i in enumerate(order)]})

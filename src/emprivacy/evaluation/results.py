@@ -24,8 +24,11 @@ from .datasets import OOV_POLICIES
 __all__ = [
     "ATTACKS",
     "DEFAULT_EPSILONS",
+    "AppendixBSettings",
     "ExperimentConfig",
     "ExperimentResult",
+    "FastTextSettings",
+    "KoppelSettings",
     "SetResult",
     "epsilon_label",
     "parse_epsilons",
@@ -94,6 +97,85 @@ def _check_epsilons(epsilons: Sequence[float | None]) -> tuple[float | None, ...
     return tuple(out)
 
 
+@dataclass(frozen=True, kw_only=True)
+class AppendixBSettings:
+    """What the App. B tables show.
+
+    Attributes
+    ----------
+    snippets, neighbours, words : int
+        How many sample snippets are shown with their nearest known texts, how
+        many of those each shows, and how many first words of one snippet are
+        shown at each ε.
+    """
+
+    snippets: int = 5
+    neighbours: int = 3
+    words: int = 11
+
+    def __post_init__(self) -> None:
+        for name in ("snippets", "neighbours", "words"):
+            check_positive_int(getattr(self, name), f"appendix_b.{name}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class KoppelSettings:
+    """DRauth (Koppel et al. 2011, App. B of the paper).
+
+    Attributes
+    ----------
+    ngram : int
+        Character n-gram length.
+    features : int
+        How many of the most frequent n-grams are the features.
+    iterations : int
+        Rounds of the vote.
+    feature_fraction : float
+        Fraction of the features kept in each round, in (0, 1].
+    """
+
+    ngram: int = 4
+    features: int = 20_000
+    iterations: int = 100
+    feature_fraction: float = 0.5
+
+    def __post_init__(self) -> None:
+        check_positive_int(self.ngram, "koppel.ngram")
+        check_positive_int(self.features, "koppel.features")
+        check_positive_int(self.iterations, "koppel.iterations")
+        if not 0 < self.feature_fraction <= 1:
+            raise ValueError(f"koppel.feature_fraction must be in (0, 1]; got "
+                             f"{self.feature_fraction!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FastTextSettings:
+    """DRtopic (fastText, App. B of the paper).
+
+    Attributes
+    ----------
+    epoch : int
+        Training epochs.
+    lr : float
+        Learning rate.
+    validation_fraction : float
+        Fraction of the classifier's training documents held out to report its
+        accuracy (stratified, drawn per trial), in (0, 1).
+    """
+
+    epoch: int = 25
+    lr: float = 1.0
+    validation_fraction: float = 0.2
+
+    def __post_init__(self) -> None:
+        check_positive_int(self.epoch, "fasttext.epoch")
+        if not self.lr > 0:
+            raise ValueError(f"fasttext.lr must be a number > 0; got {self.lr!r}")
+        if not 0 < self.validation_fraction < 1:
+            raise ValueError(f"fasttext.validation_fraction must be in (0, 1); got "
+                             f"{self.validation_fraction!r}")
+
+
 @dataclass(frozen=True)
 class ExperimentConfig:
     """Every setting of a run (recorded in the run JSON, in this order)."""
@@ -117,25 +199,12 @@ class ExperimentConfig:
     known_fraction: float = 2 / 3
     #: Neighbours of SRtopic (SRauth is 1-NN).
     knn_k: int = 5
-    #: DRauth (Koppel et al. 2011): character n-gram length, the number of most
-    #: frequent n-grams used as features, the rounds of the vote and the fraction
-    #: of the features kept in each round.
-    koppel_ngram: int = 4
-    koppel_features: int = 20_000
-    koppel_iterations: int = 100
-    koppel_feature_fraction: float = 0.5
-    #: DRtopic (fastText): training epochs and learning rate.
-    fasttext_epoch: int = 25
-    fasttext_lr: float = 1.0
-    #: Fraction of the topic classifier's training documents held out to report
-    #: its accuracy (stratified, drawn per trial).
-    validation_fraction: float = 0.2
-    #: App. B tables: how many sample snippets show their nearest known texts, how
-    #: many of those each shows, and how many first words of one snippet are shown
-    #: at each ε.
-    app_b_snippets: int = 5
-    app_b_neighbours: int = 3
-    app_b_words: int = 11
+    #: Settings of DRauth (Koppel et al. 2011).
+    koppel: KoppelSettings = field(default_factory=lambda: KoppelSettings())
+    #: Settings of DRtopic (fastText).
+    fasttext: FastTextSettings = field(default_factory=lambda: FastTextSettings())
+    #: What the App. B tables show.
+    appendix_b: AppendixBSettings = field(default_factory=lambda: AppendixBSettings())
     #: Threads for the Earth Mover's distances.
     n_jobs: int = 1
 
@@ -154,9 +223,14 @@ class ExperimentConfig:
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
-        if not 0 < self.validation_fraction < 1:
-            raise ValueError(f"validation_fraction must be in (0, 1); got "
-                             f"{self.validation_fraction!r}")
+        for name, kind in (("koppel", KoppelSettings), ("fasttext", FastTextSettings),
+                           ("appendix_b", AppendixBSettings)):
+            value = getattr(self, name)
+            if isinstance(value, dict):
+                object.__setattr__(self, name, kind(**value))
+            elif not isinstance(value, kind):
+                raise TypeError(f"{name} must be a {kind.__name__} or a dict; got "
+                                f"{type(value).__name__}")
 
 
 @dataclass
