@@ -105,11 +105,11 @@ def test_jsonl_input_keeps_ids(tmp_path: Path, capsys) -> None:
 
 def test_oov_words_are_dropped_and_counted(tmp_path: Path, capsys) -> None:
     src = tmp_path / "names.txt"
-    src.write_text("Qwxzzyq met Plorbington near the harbour.", encoding="utf-8")
+    src.write_text("Qwxzzyq met Plorbington beside the harbour.", encoding="utf-8")
     code, out, _ = run(["obfuscate", str(src), "-e", "1e4", "-f", "jsonl", "-q"], capsys)
     assert code == 0
     record = json.loads(out)
-    assert record["oov_dropped"] == 2 and record["bag"] == ["harbour", "met", "near"]
+    assert record["oov_dropped"] == 2 and record["bag"] == ["harbour", "met"]
     assert "qwxzzyq" not in out.lower() and "plorbington" not in out.lower()
 
 

@@ -19,14 +19,14 @@ from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import PLACEHOLDERS
 from emprivacy.text import STOPWORDS, bag_of_words, tokenize
 
-VOCAB = Embeddings(("met", "near", "harbour", "city", "house", "boat", "river"),
+VOCAB = Embeddings(("met", "past", "harbour", "city", "house", "boat", "river"),
                    [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]], name="tiny-oov")
 
 # Names (not in any vocabulary here), numbers, URLs and e-mail addresses.
 NAMES = ["Qwxzzyq", "Plorbington", "Zzvrax"]
 SECRETS = [*NAMES, "4711", "3.1415", "21st", "https://secret.example.org/path?q=1",
            "www.hidden-site.net", "jane.doe+x@mail.example.com"]
-TEXT = ("Qwxzzyq met Plorbington near the harbour at 4711 Zzvrax Road; pi is 3.1415 on the "
+TEXT = ("Qwxzzyq met Plorbington past the harbour at 4711 Zzvrax Road; pi is 3.1415 on the "
         "21st. See https://secret.example.org/path?q=1 or www.hidden-site.net, mail "
         "jane.doe+x@mail.example.com.")
 SECRET_FRAGMENTS = ["qwxzzyq", "plorbington", "zzvrax", "4711", "1415", "21st", "secret",
@@ -55,14 +55,14 @@ def test_text_mode_never_leaks_unless_keep(oov, perturb_stopwords, epsilon):
     assert leaked(out) == []
     assert out.count("[NUM]") == 3 and out.count("[URL]") == 2 and out.count("[EMAIL]") == 1
     n_unk = out.count(OOV_PLACEHOLDER)
-    # names, "road", "pi", "mail" are out of the vocabulary; with perturbed stopwords
-    # "the" (twice), "at", "is", "on", "see", "or" too
-    expected = 6 + (7 if perturb_stopwords else 0)
+    # names, "road", "pi", "see", "mail" are out of the vocabulary; with perturbed stopwords
+    # "the" (twice), "at", "is", "on", "or" too
+    expected = 7 + (6 if perturb_stopwords else 0)
     assert n_unk == (expected if oov == "placeholder" else 0)
 
 
 def test_text_mode_keep_warns_counts_and_still_replaces_numbers_urls_emails(mech):
-    with pytest.warns(PrivacyLeakWarning, match=r"6 out-of-vocabulary word\(s\) released "
+    with pytest.warns(PrivacyLeakWarning, match=r"7 out-of-vocabulary word\(s\) released "
                                                 r"unchanged") as record:
         out = mech.privatize_text(TEXT, oov="keep")
     for name in NAMES:
@@ -85,14 +85,14 @@ def test_obfuscator_text_mode_counts_per_policy():
         obf = Obfuscator(mech, ObfuscationConfig(mode="text", oov="keep"), seed=0)
         by_policy["keep"] = list(obf.obfuscate([*docs, Document("c", TEXT)]))
     assert len(caught) == 1  # once per run, not per document
-    assert obf.oov_kept == 12
+    assert obf.oov_kept == 14
     for oov, records in by_policy.items():
         a, b = records[0], records[1]
-        assert a["oov"] == oov and a["words_perturbed"] == 3  # met, near, harbour
+        assert a["oov"] == oov and a["words_perturbed"] == 3  # met, past, harbour
         assert (a["numbers"], a["urls"], a["emails"]) == (3, 2, 1)
-        assert a["oov_dropped"] == (6 if oov == "drop" else 0)
-        assert a["oov_placeholders"] == (6 if oov == "placeholder" else 0)
-        assert a["oov_kept"] == (6 if oov == "keep" else 0)
+        assert a["oov_dropped"] == (7 if oov == "drop" else 0)
+        assert a["oov_placeholders"] == (7 if oov == "placeholder" else 0)
+        assert a["oov_kept"] == (7 if oov == "keep" else 0)
         assert b["text"] == "The boat met the river."
         assert (leaked(a["text"]) == []) == (oov != "keep")
         assert "does not cover" in a["guarantee"]
@@ -100,7 +100,7 @@ def test_obfuscator_text_mode_counts_per_policy():
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.one_of(
-    st.sampled_from(["met", "near", "harbour", "city", "the", "and", "of"]),
+    st.sampled_from(["met", "past", "harbour", "city", "the", "and", "of"]),
     st.text(alphabet="qxzjvkwy", min_size=3, max_size=9),  # unknown "names"
     st.from_regex(r"[0-9]{1,5}", fullmatch=True),
     st.from_regex(r"https://[a-z]{3,8}\.org/[a-z]{1,5}", fullmatch=True),
@@ -112,7 +112,7 @@ def test_no_word_outside_the_vocabulary_is_ever_released(parts, oov, perturb, se
     text = " ".join(parts)
     out = EarthMoversPrivacy(VOCAB, epsilon=0.7).privatize_text(
         text, oov=oov, perturb_stopwords=perturb, rng=seed)
-    allowed = set(VOCAB.words) | {"UNK", "NUM", "URL", "EMAIL"}
+    allowed = set(VOCAB.words) | {"UNK", "NUM", "URL", "EMAIL", "SYM"}
     if not perturb:
         allowed |= STOPWORDS
     for tok in tokenize(out):
@@ -129,12 +129,12 @@ def prepare_bag(text, mech, **options):
 
 def test_prepare_bag_policies(mech):
     drop = prepare_bag(TEXT, mech)
-    assert drop.indices.tolist() == [0, 1, 2] and drop.oov_dropped == 6 and drop.fixed == ()
+    assert drop.indices.tolist() == [0, 1, 2] and drop.oov_dropped == 7 and drop.fixed == ()
     ph = prepare_bag(TEXT, mech, oov="placeholder")
-    assert ph.fixed == (OOV_PLACEHOLDER,) * 6 and ph.oov_placeholders == 6 and ph.oov_dropped == 0
+    assert ph.fixed == (OOV_PLACEHOLDER,) * 7 and ph.oov_placeholders == 7 and ph.oov_dropped == 0
     keep = prepare_bag(TEXT, mech, oov="keep")
-    assert keep.fixed == ("qwxzzyq", "plorbington", "zzvrax", "road", "pi", "mail")
-    assert keep.oov_kept == 6
+    assert keep.fixed == ("qwxzzyq", "plorbington", "zzvrax", "road", "pi", "see", "mail")
+    assert keep.oov_kept == 7
     # truncation to N in-vocabulary words: OOV words after the N-th are not even looked at
     assert prepare_bag(TEXT, mech, oov="placeholder", size=1).oov_placeholders == 1
     with pytest.raises(ValueError, match="oov must be one of 'drop', 'placeholder', 'keep'"):
@@ -146,13 +146,13 @@ def test_bag_mode_records_per_policy():
     docs = [Document("a", TEXT)]
     drop = next(Obfuscator(mech, seed=0).obfuscate(docs))
     # bags are released sorted (a multiset, so the εN·E guarantee applies)
-    assert drop["bag"] == ["harbour", "met", "near"] and drop["oov"] == "drop"
+    assert drop["bag"] == ["harbour", "met", "past"] and drop["oov"] == "drop"
     ph = next(Obfuscator(mech, ObfuscationConfig(oov="placeholder"), seed=0).obfuscate(docs))
-    assert ph["bag"] == sorted(["met", "near", "harbour", *[OOV_PLACEHOLDER] * 6])
+    assert ph["bag"] == sorted(["met", "past", "harbour", *[OOV_PLACEHOLDER] * 7])
     assert ph["n_words"] == 3 and ph["epsilon_total"] == pytest.approx(3e9)
     with pytest.warns(PrivacyLeakWarning, match="does not cover them"):
         keep = next(Obfuscator(mech, ObfuscationConfig(oov="keep"), seed=0).obfuscate(docs))
-    assert keep["oov_kept"] == 6 and "qwxzzyq" in keep["bag"]
+    assert keep["oov_kept"] == 7 and "qwxzzyq" in keep["bag"]
     for r in (drop, ph):
         assert leaked(" ".join(r["bag"])) == []
 
@@ -169,7 +169,8 @@ def test_bag_mode_all_oov_document_is_still_an_error():
 
 def test_placeholders_are_fixed_tokens():
     assert OOV_PLACEHOLDER == "[UNK]"
-    assert PLACEHOLDERS == {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]"}
+    assert PLACEHOLDERS == {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
+                            "symbol": "[SYM]"}
 
 
 # -- command line -------------------------------------------------------------------------
@@ -198,8 +199,8 @@ def test_cli_nothing_leaks_without_keep(names_file: Path, fmt, oov, capsys):
     assert leaked(out) == [] and leaked(err) == []
     assert "warning" not in err
     if fmt == "text":
-        assert out.startswith(("[UNK] met [UNK] near the harbour at [NUM]",
-                               " met  near the harbour at [NUM]"))
+        assert out.startswith(("[UNK] met [UNK] past the harbour at [NUM]",
+                               " met  past the harbour at [NUM]"))
 
 
 def test_cli_oov_keep_warns_once_on_stderr_without_naming_words(names_file: Path, capsys):

@@ -153,7 +153,7 @@ def test_template_counts(emb):
     t = prepare_text("The cat met Qwxzzyq at 10:30 via https://x.org or a@b.org.", emb)
     assert t.words_perturbed == 1
     assert t.counts == {"stopwords_kept": 4, "oov_placeholders": 2, "oov_dropped": 0,
-                        "oov_kept": 0, "numbers": 1, "urls": 1, "emails": 1}
+                        "oov_kept": 0, "numbers": 1, "urls": 1, "emails": 1, "symbols": 0}
     assert t.render(t.indices, emb.words) == \
         "The cat [UNK] [UNK] at [NUM] via [URL] or [EMAIL]."
     with pytest.raises(ValueError, match=r"rows must hold one word per slot \(1\); got 2"):

@@ -8,7 +8,16 @@ from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from emprivacy import bag_of_words, tokenize
-from emprivacy.text import STOPWORDS, is_word, normalise_word
+from emprivacy.text import (
+    LAYOUT_PUNCTUATION,
+    LAYOUT_WHITESPACE,
+    NUMBER_WORDS,
+    STOPWORDS,
+    is_number_word,
+    is_word,
+    normalise_text,
+    normalise_word,
+)
 
 
 def test_the_papers_example():
@@ -20,14 +29,64 @@ def test_the_papers_example():
 def test_lowercases_and_drops_punctuation_numbers_urls_and_emails():
     text = ("Hello, WORLD!!! Call 555-1234 or e-mail bob@example.com; see "
             "https://example.org/page?id=3 -- 42 apples, 3.5% growth (1990s).")
-    assert bag_of_words(text) == ["hello", "world", "e-mail", "apples", "growth"]
+    assert bag_of_words(text) == ["hello", "world", "call", "e-mail", "see", "apples", "growth"]
 
 
-def test_stopwords_are_scikit_learns_list():
-    assert frozenset(ENGLISH_STOP_WORDS) <= STOPWORDS
-    words = sorted(ENGLISH_STOP_WORDS)
-    assert bag_of_words(" ".join(words)) == []
+#: Content words and number words of scikit-learn's English stopword list (the list used
+#: before issue 12), which text mode released unchanged.
+SKLEARN_CONTENT = ("bill fire system interest mill name call detail describe thick thin empty "
+                   "front top bottom side amount serious sincere cry").split()
+SKLEARN_NUMBERS = "five eleven twelve fifteen twenty forty fifty sixty hundred first third".split()
+
+
+def test_stopwords_are_function_words_only():
+    assert set(SKLEARN_CONTENT) <= set(ENGLISH_STOP_WORDS)
+    assert not STOPWORDS & (set(SKLEARN_CONTENT) | NUMBER_WORDS)
+    for w in ("the", "a", "she", "of", "and", "because", "would", "not", "n't", "'s"):
+        assert w in STOPWORDS, w
     assert bag_of_words("The cat and THE dog") == ["cat", "dog"]
+    assert bag_of_words(" ".join(SKLEARN_CONTENT)) == SKLEARN_CONTENT
+    assert len(STOPWORDS) < len(ENGLISH_STOP_WORDS)
+
+
+def test_number_words_are_numbers():
+    assert bag_of_words("Forty-five apples, the twenty-first day, ONE dozen eggs") == [
+        "apples", "day", "eggs"]
+    kinds = [(t.kind, t.text) for t in tokenize("forty-five one's Tenth e-mail")]
+    assert kinds == [("number", "forty-five"), ("number", "one"), ("word", "'s"),
+                     ("number", "Tenth"), ("word", "e-mail")]
+    assert is_number_word("hundred") and not is_number_word("hundred-acre")
+    assert set(SKLEARN_NUMBERS) <= NUMBER_WORDS
+
+
+def test_normalisation_finds_the_vocabulary_word():
+    assert normalise_text("Jo\u200dhn Zoe\u0308 Ma\u00adry\u00a0Ann") == "John Zoë Mary\u00a0Ann"
+    assert [normalise_word(t.text) for t in tokenize(normalise_text("Ｓｍｉｔｈ ﬁne"))] == [
+        "smith", "fine"]
+    assert bag_of_words("Jo\u200dhn Ｓｍｉｔｈ visited Zoe\u0308") == [
+        "john", "smith", "visited", "zoë"]
+    # tag characters (U+E0000 block) carry invisible text: removed
+    assert normalise_text("a\U000e0041\U000e0042b") == "ab"
+
+
+def test_scripts_with_combining_marks_are_whole_words():
+    for word in ("नमस्ते", "สวัสดี", "ภาษาไทย", "שָׁלוֹם"):
+        assert [(t.kind, t.text) for t in tokenize(normalise_text(word))] == [
+            ("word", normalise_text(word))], word
+
+
+def test_everything_between_tokens_is_allowed_layout():
+    text = normalise_text("Hi ❤️ 🇺🇸 ⠚⠕⠓⠝ 🅙🅞🅗🅝 \ue000 € x\u0308y ा, “ok” — fine… ⓙⓞ ½ Ⅻ")
+    pos = 0
+    symbols = []
+    for t in tokenize(text):
+        assert all(c in LAYOUT_WHITESPACE or c in LAYOUT_PUNCTUATION for c in text[pos:t.start])
+        if t.kind == "symbol":
+            symbols.append(t.text)
+        pos = t.end
+    assert all(c in LAYOUT_WHITESPACE or c in LAYOUT_PUNCTUATION for c in text[pos:])
+    assert symbols == ["❤️", "🇺🇸", "⠚⠕⠓⠝", "🅙🅞🅗🅝", "\ue000", "€", "ा", "ⓙⓞ"]
+    assert [t.kind for t in tokenize("½ Ⅻ m² ३४")] == ["number"] * 4
 
 
 def test_clitics_are_split_and_dropped():

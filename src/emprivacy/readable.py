@@ -7,12 +7,16 @@ noisy embedding (Alg. 2 on one word at a time); whitespace, punctuation and line
 breaks stay where they were, and the capitalisation pattern of the original
 token (``Title``, ``UPPER`` or ``lower``) is applied to its replacement.
 
-What is released besides the noisy words — the *layout* — is: the characters
-between tokens (whitespace, punctuation, symbols; never a letter or a digit),
-the stopwords (kept by default: they carry no topic, but they do carry style;
-``perturb_stopwords=True`` sends them through the mechanism too), the
+What is released besides the noisy words — the *layout* — is, by allow-list:
+whitespace and the punctuation of :data:`~emprivacy.text.LAYOUT_PUNCTUATION`
+between tokens (of the text after :func:`~emprivacy.text.normalise_text`:
+format characters removed, NFC), the function-word stopwords (kept by default:
+they carry no topic, but they do carry style; ``perturb_stopwords=True`` sends
+them through the mechanism too), the
 capitalisation pattern and apostrophe style of each perturbed word, and a
-placeholder where a number, URL, e-mail address or out-of-vocabulary word was.
+placeholder where a number (digits or a number word), URL, e-mail address,
+run of symbols (anything else: emoji, Braille, private-use characters, stray
+marks) or out-of-vocabulary word was.
 
 Guarantee.  The M perturbed words are privatised independently, each by the
 single-word mechanism, which is ``ε·d``-private with ``d`` the Euclidean distance
@@ -31,8 +35,9 @@ Out-of-vocabulary words (:data:`OOV_POLICIES`): ``"placeholder"`` (the default i
 text mode) writes :data:`OOV_PLACEHOLDER`; ``"drop"`` removes the word (the
 characters around it stay); ``"keep"`` releases it unchanged — outside the
 guarantee, so a :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised.
-Numbers, URLs and e-mail addresses are never released as they are, whatever the
-policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``, ``[EMAIL]``.
+Numbers, URLs, e-mail addresses and symbols are never released as they are,
+whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``,
+``[EMAIL]``, ``[SYM]``.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import numpy as np
 from ._validation import check_choice
 from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
 from .exceptions import PrivacyLeakWarning
-from .text import STOPWORDS, normalise_word, tokenize
+from .text import STOPWORDS, normalise_text, normalise_word, tokenize
 
 __all__ = [
     "PLACEHOLDERS",
@@ -60,7 +65,8 @@ __all__ = [
 ]
 
 #: Tokens that are never released as they are, whatever the OOV policy.
-PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]"}
+PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
+                                "symbol": "[SYM]"}
 
 #: The guarantee of text mode, as recorded in output metadata.
 TEXT_GUARANTEE = (
@@ -68,8 +74,9 @@ TEXT_GUARANTEE = (
     "words x_1..x_M and x'_1..x'_M), the probability of any output differs by at most "
     "exp(ε·Σ_i d(x_i, x'_i)), d the Euclidean distance between the words' embeddings (the "
     "component-wise Manhattan lift of §3, Eq. (2) of the paper); the bag of the M output "
-    "words is εM·E-private (Thm. 1, Thm. 4). The layout — whitespace, punctuation, kept "
-    "stopwords, placeholders, capitalisation patterns — is released as it is, and so are "
+    "words is εM·E-private (Thm. 1, Thm. 4). The layout — whitespace, allowed punctuation, "
+    "kept function-word stopwords, placeholders, capitalisation patterns — is released as it "
+    "is, and so are "
     "out-of-vocabulary words under oov='keep', which the guarantee does not cover."
 )
 
@@ -130,7 +137,8 @@ class TextTemplate:
         Whether the original word used the typographic apostrophe ``’``.
     counts : dict
         ``stopwords_kept``, ``oov_placeholders``, ``oov_dropped``, ``oov_kept``,
-        ``numbers``, ``urls``, ``emails`` (the last three became placeholders).
+        ``numbers``, ``urls``, ``emails``, ``symbols`` (the last four became
+        placeholders).
     """
 
     pieces: tuple[str, ...]
@@ -163,9 +171,10 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
                  perturb_stopwords: bool = False) -> TextTemplate:
     """Split ``text`` into its released layout and the words to perturb.
 
-    Tokens come from :func:`emprivacy.text.tokenize`; a word is looked up after
-    :func:`~emprivacy.text.normalise_word`.  Numbers, URLs and e-mail addresses
-    become :data:`PLACEHOLDERS`; stopwords are kept unless ``perturb_stopwords``;
+    The text is normalised (:func:`emprivacy.text.normalise_text`), then tokens
+    come from :func:`emprivacy.text.tokenize`; a word is looked up after
+    :func:`~emprivacy.text.normalise_word`.  Numbers, URLs, e-mail addresses and
+    symbols become :data:`PLACEHOLDERS`; stopwords are kept unless ``perturb_stopwords``;
     in-vocabulary words become slots; out-of-vocabulary words follow ``oov``.
 
     Parameters
@@ -195,7 +204,8 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     if not isinstance(perturb_stopwords, bool):
         raise TypeError(f"perturb_stopwords must be a bool; got {type(perturb_stopwords).__name__}")
     counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0, "oov_kept": 0,
-              "numbers": 0, "urls": 0, "emails": 0}
+              "numbers": 0, "urls": 0, "emails": 0, "symbols": 0}
+    text = normalise_text(text)
     pieces: list[str] = []
     rows: list[int] = []
     cases: list[CasePattern] = []

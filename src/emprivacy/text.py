@@ -1,37 +1,57 @@
 """Text → tokens → bag of words (Def. 1 and the end of §2 of the paper).
 
 A *document* is a finite bag over the set of words S (Def. 1).  To prepare a text
-as the paper does (§2, App. B) we tokenise it, lowercase it, drop punctuation and
-stopwords, and optionally truncate it to a fixed size N.  We keep the words in the
-order of their occurrence (repeats included: a bag counts multiplicities), so that
-truncation to the first N words is reproducible.
+as the paper does (§2, App. B) we normalise it, tokenise it, lowercase it, drop
+punctuation and stopwords, and optionally truncate it to a fixed size N.  We keep
+the words in the order of their occurrence (repeats included: a bag counts
+multiplicities), so that truncation to the first N words is reproducible.
+
+Normalisation (:func:`normalise_text`) removes format characters (Unicode
+category Cf: zero-width joiners and spaces, soft hyphens, bidi controls, tag
+characters), so that ``Jo\u200dhn`` is one word, and composes accents (NFC).
+Words are matched against the vocabulary in NFKC (:func:`normalise_word`), so
+that full-width ``Ｊｏｈｎ`` and ligatures such as ``ﬁ`` find their word.
 
 Tokenisation follows the conventions of the common embedding vocabularies
-(GloVe, word2vec): a word is a run of letters, possibly joined by inner hyphens
-or apostrophes (``e-mail``, ``o'clock``); English clitics (``'s``, ``n't``,
-``'ll``, …) are split off and treated as stopwords; digits, URLs and e-mail
-addresses are recognised as their own token kinds and are never words.
+(GloVe, word2vec): a word is a run of letters (with their combining marks),
+possibly joined by inner hyphens or apostrophes (``e-mail``, ``o'clock``);
+English clitics (``'s``, ``n't``, ``'ll``, …) are split off and treated as
+stopwords; digits, number words (:data:`NUMBER_WORDS`), URLs and e-mail
+addresses are their own token kinds and are never words.  Every other
+character that is neither whitespace nor allowed punctuation
+(:data:`LAYOUT_PUNCTUATION`) — symbols, emoji, Braille, private-use characters,
+stray combining marks — is part of a ``"symbol"`` token.  So the characters
+*between* tokens are, by construction, only layout: the allow-list that text
+mode releases.
 """
 
 from __future__ import annotations
 
 import re
+import string
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
 from typing import Literal
 
 from ._validation import check_positive_int
 
 __all__ = [
+    "LAYOUT_PUNCTUATION",
+    "LAYOUT_WHITESPACE",
+    "NUMBER_WORDS",
     "STOPWORDS",
     "Token",
     "bag_of_words",
+    "is_layout",
+    "is_number_word",
     "is_word",
+    "normalise_text",
     "normalise_word",
     "tokenize",
 ]
-
 
 
 def _read_word_list(name: str) -> frozenset[str]:
@@ -41,28 +61,106 @@ def _read_word_list(name: str) -> frozenset[str]:
                      if (w := line.partition("#")[0].strip()))
 
 
-#: The stopword list of the package data file ``stopwords-en.txt`` (its header gives
-#: its provenance), plus the clitic stems that the GloVe/PTB tokenisation produces
-#: (``ca`` of ``can't``, …).
+#: The stopwords: the function words of the package data file ``stopwords-en.txt``
+#: (articles, pronouns, prepositions, conjunctions, auxiliaries, function adverbs; its
+#: header gives its provenance and why no noun or number word is in it), plus the
+#: clitics and clitic stems of the GloVe/PTB tokenisation (``ca`` of ``can't``, …).
 STOPWORDS: frozenset[str] = _read_word_list("stopwords-en.txt") | frozenset(
     {"n't", "'s", "'d", "'ll", "'m", "'re", "'ve", "s", "t", "d", "ll", "m", "re", "ve", "ca", "wo",
      "sha"}
 )
 
-TokenKind = Literal["word", "number", "url", "email", "other"]
+#: Number words (``one`` … ``trillion``, ordinals, ``dozen``; the package data file
+#: ``number-words-en.txt``): numbers, never words.
+NUMBER_WORDS: frozenset[str] = _read_word_list("number-words-en.txt")
+
+#: Whitespace released as layout: the ASCII controls ``\t \n \v \f \r`` and the
+#: Unicode space, line and paragraph separators (Zs, Zl, Zp).
+LAYOUT_WHITESPACE: frozenset[str] = frozenset(
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+#: Punctuation released as layout: ASCII punctuation and its full-width forms, the
+#: common typographic quotes, dashes and ellipsis, and the CJK full stop, comma and
+#: brackets.  Nothing else between words is ever released.
+LAYOUT_PUNCTUATION: frozenset[str] = frozenset(
+    string.punctuation + "".join(chr(ord(c) + 0xFEE0) for c in string.punctuation)
+    + "‘’‚‛“”„‟«»‹›‐‑‒–—―…、。「」『』〈〉《》【】〔〕・")
+
+TokenKind = Literal["word", "number", "url", "email", "symbol"]
 
 _LETTERS = r"[^\W\d_]"
-_WORD = rf"{_LETTERS}+(?:['’\-]{_LETTERS}+)*"
-_TOKEN_RE = re.compile(
-    r"(?P<url>(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]])"
-    r"|(?P<email>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
-    r"|(?P<number>\d+(?:[.,:/\-]\d+)*(?:st|nd|rd|th|s|%)?)"
-    rf"|(?P<word>{_WORD})"
-)
-_WORD_RE = re.compile(_WORD)
+_LAYOUT_CLASS = "".join(re.escape(c) for c in sorted(LAYOUT_WHITESPACE | LAYOUT_PUNCTUATION))
+
+
+def _category_ranges(categories: tuple[str, ...]) -> str:
+    """A regex character class body for the code points of ``categories``.
+
+    Format characters and combining marks exist only in planes 0, 1 and 14.
+    """
+    points = [cp for block in (range(0x20000), range(0xE0000, 0xE1000)) for cp in block
+              if unicodedata.category(chr(cp)) in categories]
+    parts: list[str] = []
+    start = prev = points[0]
+    for cp in [*points[1:], -1]:
+        if cp == prev + 1:
+            prev = cp
+            continue
+        parts.append(re.escape(chr(start)) if start == prev
+                     else f"{re.escape(chr(start))}-{re.escape(chr(prev))}")
+        start = prev = cp
+    return "".join(parts)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The format-character, token and word patterns (built once, on first use: ~30 ms)."""
+    marks = _category_ranges(("Mn", "Mc", "Me"))
+    letters = rf"(?:{_LETTERS}[{marks}]*)+"
+    word = rf"{letters}(?:['’\-]{letters})*"
+    token = re.compile(
+        r"(?P<url>(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]])"
+        r"|(?P<email>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
+        r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
+        rf"|(?P<word>{word})"
+        rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
+    )
+    return re.compile(f"[{_category_ranges(('Cf',))}]+"), token, re.compile(word)
+
+
 #: English clitics split from the end of a word, as the GloVe and word2vec
 #: vocabularies tokenise them ("don't" → "do" + "n't").
 _CLITIC_RE = re.compile(r"^(?P<stem>.+?)(?P<clitic>n['’]t|['’](?:s|d|ll|m|re|ve))$", re.IGNORECASE)
+
+
+def normalise_text(text: str) -> str:
+    """Remove format characters (Cf), then compose (Unicode NFC).
+
+    Invisible format characters (zero-width joiner and space, soft hyphen, bidi
+    controls, the tag characters U+E0000–U+E007F) would otherwise split a word
+    or hide content; NFC glues a decomposed accent to its letter.  Text mode
+    releases the layout of the *normalised* text.
+
+    >>> normalise_text("Jo\u200dhn Zoe\u0308 Ma\u00adry")
+    'John Zoë Mary'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str; got {type(text).__name__}")
+    return unicodedata.normalize("NFC", _patterns()[0].sub("", text))
+
+
+def is_layout(char: str) -> bool:
+    """Whether ``char`` may be released as layout: allowed whitespace or punctuation."""
+    return char in LAYOUT_WHITESPACE or char in LAYOUT_PUNCTUATION
+
+
+def is_number_word(word: str) -> bool:
+    """Whether a lowercased word is a number word or a hyphenated compound of them.
+
+    >>> is_number_word("forty-five"), is_number_word("twenty-first"), is_number_word("e-mail")
+    (True, True, False)
+    """
+    return all(part in NUMBER_WORDS for part in word.split("-"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,20 +173,29 @@ class Token:
     end: int
 
 
+def _is_number(surface: str) -> bool:
+    return is_number_word(normalise_word(surface)) or any(c.isnumeric() for c in surface)
+
+
 def tokenize(text: str) -> Iterator[Token]:
-    """Split ``text`` into word, number, URL and e-mail tokens, with their spans.
+    """Split ``text`` into word, number, URL, e-mail and symbol tokens, with their spans.
 
-    Characters between tokens (whitespace, punctuation) are not tokens.  A word
-    ending in an English clitic yields the stem and the clitic as two tokens.
+    ``text`` should be normalised first (:func:`normalise_text`; spans refer to
+    the text as given).  Characters between tokens are only allowed layout
+    (:func:`is_layout`).  A word ending in an English clitic yields the stem and
+    the clitic as two tokens; a number word (:func:`is_number_word`) is a
+    ``"number"`` token, and so is a run of letters holding a numeric character
+    (``½``, ``Ⅻ``, ``m²``); a run of characters that are neither layout, letters nor
+    digits is one ``"symbol"`` token.
 
-    >>> [(t.kind, t.text) for t in tokenize("Don't e-mail a@b.org 2 times!")]
+    >>> [(t.kind, t.text) for t in tokenize("Don't e-mail a@b.org 2 times! ❤️ five")]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('word', 'Do'), ('word', "n't"), ('word', 'e-mail'), ('email', 'a@b.org'),
-     ('number', '2'), ('word', 'times')]
+     ('number', '2'), ('word', 'times'), ('symbol', '❤️'), ('number', 'five')]
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
-    for match in _TOKEN_RE.finditer(text):
+    for match in _patterns()[1].finditer(text):
         kind = match.lastgroup
         start, end = match.span()
         surface = match.group()
@@ -96,18 +203,23 @@ def tokenize(text: str) -> Iterator[Token]:
             clitic = _CLITIC_RE.match(surface)
             if clitic is not None:
                 split = start + clitic.end("stem")
-                yield Token("word", text[start:split], start, split)
+                stem = text[start:split]
+                yield Token("number" if _is_number(stem) else "word", stem, start, split)
                 yield Token("word", text[split:end], split, end)
                 continue
+            if _is_number(surface):
+                kind = "number"
         yield Token(kind, surface, start, end)  # type: ignore[arg-type]
 
 
 def normalise_word(word: str) -> str:
-    """Lowercase a word and use the ASCII apostrophe (``’`` → ``'``).
+    """The vocabulary form of a word: NFKC, lowercase, ASCII apostrophe (``’`` → ``'``).
 
-    >>> normalise_word("O’Clock")
-    "o'clock"
+    >>> normalise_word("O’Clock"), normalise_word("Ｊｏｈｎ"), normalise_word("ﬁne")
+    ("o'clock", 'john', 'fine')
     """
+    if not word.isascii():
+        word = unicodedata.normalize("NFKC", word)
     return word.lower().replace("’", "'")
 
 
@@ -119,13 +231,14 @@ def is_word(token: str) -> bool:
     >>> is_word("e-mail"), is_word("1.3775"), is_word(","), is_word("'s")
     (True, False, False, False)
     """
-    return _WORD_RE.fullmatch(token) is not None
+    return _patterns()[2].fullmatch(token) is not None
 
 
 def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
     """The bag of words of a text (Def. 1), in order of occurrence.
 
-    Tokenise, lowercase, drop punctuation, numbers, URLs, e-mail addresses and
+    Normalise (:func:`normalise_text`), tokenise, lowercase, drop punctuation,
+    symbols, numbers (digits and number words), URLs, e-mail addresses and
     stopwords (:data:`STOPWORDS`), then keep the first ``size`` words
     (the paper's fixed bag size N, App. B).  Repeated words stay repeated: the
     bag ⟨x₁^{a₁}, …, x_k^{a_k}⟩ is returned as a list of length Σ aᵢ.
@@ -153,7 +266,7 @@ def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
     if size is not None:
         size = check_positive_int(size, "size")
     bag: list[str] = []
-    for token in tokenize(text):
+    for token in tokenize(normalise_text(text)):
         if token.kind != "word":
             continue
         word = normalise_word(token.text)

@@ -289,8 +289,8 @@ def split_text(text: str, *, known_fraction: float = 2 / 3) -> tuple[str, str]:
     two thirds of the words and the snippet the last third (the paper: first
     2000, last 1000 words of a story; App. B).
 
-    >>> split_text("one two three four five six")
-    ('one two three four ', 'five six')
+    >>> split_text("red green blue cyan pink grey")
+    ('red green blue cyan ', 'pink grey')
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
