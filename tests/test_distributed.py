@@ -40,7 +40,7 @@ from emprivacy.outputs import format_record
 EPSILON = 10.0
 SEED = 20190401
 VOCAB = 20_000
-PART_BYTES = 2048  # ~10 documents per partition: a few dozen partitions
+PART_DOCS = 10  # documents per partition: a few dozen partitions
 
 
 # -- fixtures ------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def _lines(path: Path) -> list[str]:
 
 # -- partitioning --------------------------------------------------------------------------
 def test_partitions_cover_every_document_in_order(corpus: dict) -> None:
-    parts = plan_partitions(corpus["inputs"], partition_bytes=PART_BYTES)
+    parts = plan_partitions(corpus["inputs"], partition_documents=PART_DOCS)
     assert len(parts) > 10
     assert [p.index for p in parts] == list(range(len(parts)))
     got = [d for p in parts for d in read_partition(p)]
@@ -136,7 +136,7 @@ def test_partitions_cover_every_document_in_order(corpus: dict) -> None:
 
 
 def test_one_partition_when_large(corpus: dict) -> None:
-    parts = plan_partitions([corpus["inputs"][1]], partition_bytes=1 << 30)
+    parts = plan_partitions([corpus["inputs"][1]], partition_documents=10**6)
     assert len(parts) == 1
     assert read_partition(parts[0]) == list(iter_documents([corpus["inputs"][1]]))
 
@@ -148,19 +148,50 @@ def test_one_partition_when_large(corpus: dict) -> None:
               st.text(max_size=30)),
     st.builds(lambda t: json.dumps({"text": t}, ensure_ascii=False), st.text(max_size=30)),
     st.sampled_from(["", "  ", "\t", "\u00a0"])), max_size=30),
-    part_bytes=st.integers(1, 400), newline=st.sampled_from(["\n", "\r\n", "\r"]))
+    part_docs=st.integers(1, 12), newline=st.sampled_from(["\n", "\r\n", "\r"]))
 def test_jsonl_partitions_read_like_the_single_process_reader(tmp_path: Path, lines: list[str],
-                                                              part_bytes: int,
+                                                              part_docs: int,
                                                               newline: str) -> None:
     path = tmp_path / "x.jsonl"
     path.write_bytes(newline.join(lines).encode("utf-8"))
     try:
         expected = list(iter_documents([path]))
-    except InputError:  # duplicate ids: found at the end of a distributed run instead
+    except InputError as exc:  # duplicate ids: refused by the planner too, with one message
+        with pytest.raises(InputError) as planned:
+            plan_partitions([path], partition_documents=part_docs)
+        assert str(planned.value) == str(exc)
         return
-    parts = plan_partitions([path], partition_bytes=part_bytes)
+    parts = plan_partitions([path], partition_documents=part_docs)
     assert [d for p in parts for d in read_partition(p)] == expected
     assert sum(p.n_documents for p in parts) == len(expected)
+    # cut by document count only: every partition but the last holds exactly part_docs
+    assert [p.n_documents for p in parts[:-1]] == [part_docs] * (len(parts) - 1)
+    assert all(0 < p.n_documents <= part_docs for p in parts)
+
+
+def test_default_partitions_are_cut_by_count_across_files(tmp_path: Path) -> None:
+    """Enough documents for the planner's cut points to coarsen several times (16 → 64)."""
+    from emprivacy.distributed import default_partition_documents
+
+    sizes = [3001, 1, 0, 2500]  # documents per JSONL file (one has only blank lines)
+    inputs = []
+    for k, n in enumerate(sizes):
+        path = tmp_path / f"f{k}.jsonl"
+        lines = ["", *(json.dumps({"id": f"{k}-{i}", "text": "a cat " * (i % 7)})
+                       for i in range(n)), "  "]
+        path.write_text("\r\n".join(lines), encoding="utf-8")
+        inputs.append(path)
+    (tmp_path / "t").mkdir()
+    for i in range(40):
+        (tmp_path / "t" / f"{i:02d}.txt").write_text("a dog " * i, encoding="utf-8")
+    inputs.append(tmp_path / "t")
+    total = sum(sizes) + 40
+    size = default_partition_documents(total)
+    assert size == 64
+    parts = plan_partitions(inputs)
+    assert [d for p in parts for d in read_partition(p)] == list(iter_documents(inputs))
+    expected = [min(size, n - first) for n in [*sizes, 40] for first in range(0, n, size)]
+    assert [p.n_documents for p in parts] == expected
 
 
 def test_parquet_input_needs_id_and_text_columns(tmp_path: Path) -> None:
@@ -171,8 +202,11 @@ def test_parquet_input_needs_id_and_text_columns(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'id' must hold strings or integers"):
         plan_partitions([tmp_path / "b.parquet"])
     pq.write_table(pa.table({"id": ["x", None], "text": ["a", "b"]}), tmp_path / "c.parquet")
-    (part,) = plan_partitions([tmp_path / "c.parquet"])
-    with pytest.raises(InputError, match=r"row 1: 'id' is null"):
+    with pytest.raises(InputError, match=r"row 1: 'id' is null"):  # ids are read to plan
+        plan_partitions([tmp_path / "c.parquet"])
+    pq.write_table(pa.table({"id": ["x", "y"], "text": ["a", None]}), tmp_path / "d.parquet")
+    (part,) = plan_partitions([tmp_path / "d.parquet"])
+    with pytest.raises(InputError, match=r"row 1: 'text' is null"):
         read_partition(part)
 
 
@@ -191,8 +225,8 @@ def test_bad_inputs_rejected(tmp_path: Path) -> None:
         plan_partitions([tmp_path / "nope.jsonl"])
     with pytest.raises(InputError, match=r"holds no \*\.txt or \*\.parquet file"):
         plan_partitions([tmp_path])
-    with pytest.raises(ValueError, match="partition_bytes must be"):
-        plan_partitions([tmp_path], partition_bytes=0)
+    with pytest.raises(ValueError, match="partition_documents must be"):
+        plan_partitions([tmp_path], partition_documents=0)
 
 
 def test_bad_jsonl_fails_with_one_message_in_both_readers(tmp_path: Path) -> None:
@@ -200,7 +234,8 @@ def test_bad_jsonl_fails_with_one_message_in_both_readers(tmp_path: Path) -> Non
     bad.write_bytes(b'{"id": "a", "text": "cat"}\n{"id": "b", "text": "caf\xe9"}\n')
     messages = []
     for read in (lambda: list(iter_documents([bad])),
-                 lambda: [read_partition(p) for p in plan_partitions([bad], partition_bytes=1)]):
+                 lambda: [read_partition(p)
+                          for p in plan_partitions([bad], partition_documents=1)]):
         with pytest.raises(InputError) as err:
             read()
         messages.append(str(err.value))
@@ -228,7 +263,7 @@ def test_in_process_jsonl_matches_single_process(tmp_path: Path, corpus: dict,
                                                   reference: list[str]) -> None:
     out = tmp_path / "out.jsonl"
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                               partition_bytes=PART_BYTES)
+                               partition_documents=PART_DOCS)
     assert _lines(out) == reference
     assert summary.documents == len(corpus["docs"])
     assert summary.documents_written == len(reference)
@@ -238,7 +273,7 @@ def test_in_process_jsonl_matches_single_process(tmp_path: Path, corpus: dict,
     assert not (tmp_path / "out.jsonl.parts").exists()  # merged, then removed
     # the seed matters: another seed gives another release
     other = obfuscate_corpus(corpus["inputs"], tmp_path / "other.jsonl", mechanism=mech20k,
-                             seed=SEED + 1, partition_bytes=PART_BYTES)
+                             seed=SEED + 1, partition_documents=PART_DOCS)
     assert other.documents_written == summary.documents_written
     assert _lines(tmp_path / "other.jsonl") != reference
 
@@ -249,7 +284,7 @@ def test_unseeded_run_is_consistent_and_not_reproducible(tmp_path: Path, corpus:
     runs = []
     for k in range(2):
         obfuscate_corpus(docs, tmp_path / f"u{k}.jsonl", mechanism=mech20k,
-                         partition_bytes=PART_BYTES)
+                         partition_documents=PART_DOCS)
         runs.append([json.loads(line) for line in _lines(tmp_path / f"u{k}.jsonl")])
     assert [r["id"] for r in runs[0]] == [r["id"] for r in runs[1]]
     assert all(not r["seeded"] for r in runs[0])
@@ -261,7 +296,7 @@ def test_bag_format_merges_like_the_command_line(tmp_path: Path, corpus: dict,
                                                  reference: list[str]) -> None:
     out = tmp_path / "out.txt"
     obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED, format="bag",
-                     partition_bytes=PART_BYTES)
+                     partition_documents=PART_DOCS)
     assert _lines(out) == [" ".join(json.loads(r)["bag"]) for r in reference]
 
 
@@ -271,7 +306,7 @@ def test_size_truncates_like_single_process(tmp_path: Path, corpus: dict,
     expected = [format_record(r, "jsonl") for r in
                 Obfuscator(mech20k, ObfuscationConfig(size=5), seed=SEED).obfuscate(docs)]
     obfuscate_corpus(corpus["inputs"][1:], tmp_path / "n5.jsonl", mechanism=mech20k,
-                     config=ObfuscationConfig(size=5), seed=SEED, partition_bytes=PART_BYTES)
+                     config=ObfuscationConfig(size=5), seed=SEED, partition_documents=PART_DOCS)
     assert _lines(tmp_path / "n5.jsonl") == expected
     assert {json.loads(x)["n_words"] for x in expected} <= set(range(1, 6))
 
@@ -286,7 +321,7 @@ def test_config_as_single_process(tmp_path: Path, corpus: dict,
                 Obfuscator(mech20k, ObfuscationConfig(**options), seed=SEED).obfuscate(docs)]
     out = tmp_path / "out.parquet"
     obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                     partition_bytes=PART_BYTES, config=ObfuscationConfig(**options))
+                     partition_documents=PART_DOCS, config=ObfuscationConfig(**options))
     rows = pq.read_table(out).to_pylist()
     assert [format_record(r, "jsonl") for r in rows] == expected
     assert {r["mode"] for r in rows} == {options.get("mode", "bag")}
@@ -297,7 +332,7 @@ def test_in_process_parquet_matches_single_process(tmp_path: Path, corpus: dict,
                                                     reference: list[str]) -> None:
     out = tmp_path / "out.parquet"
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                               partition_bytes=PART_BYTES)
+                               partition_documents=PART_DOCS)
     assert summary.format == "parquet"
     rows = ds.dataset(out, format="parquet").to_table().to_pylist()
     assert [format_record(r, "jsonl") for r in rows] == reference
@@ -328,13 +363,19 @@ def test_errors_match_the_single_process_path(tmp_path: Path, mech20k: EarthMove
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"text": "!!"}\n{"text": "..."}\n')
     with pytest.raises(InputError, match="every input document is empty"):
-        obfuscate_corpus([empty], tmp_path / "e.jsonl", mechanism=mech20k, partition_bytes=1)
-    # the same id in two partitions: found when the output is verified, nothing published
+        obfuscate_corpus([empty], tmp_path / "e.jsonl", mechanism=mech20k, partition_documents=1)
+    # the same id in two partitions: found when planning, with the single-process message
     dup = tmp_path / "dup.jsonl"
     dup.write_text('{"id": "x", "text": "cat"}\n{"id": "x", "text": "dog"}\n')
-    with pytest.raises(InputError, match="duplicate document id 'x'; ids must be unique"):
-        obfuscate_corpus([dup], tmp_path / "d.jsonl", mechanism=mech20k, partition_bytes=1)
-    assert not (tmp_path / "d.jsonl").exists()
+    with pytest.raises(InputError) as single:
+        list(Obfuscator(mech20k, seed=1).obfuscate(iter_documents([dup])))
+    with pytest.raises(InputError) as dist:
+        obfuscate_corpus([dup], tmp_path / "d.jsonl", mechanism=mech20k, partition_documents=1)
+    assert str(dist.value) == str(single.value) == (
+        f"duplicate document id 'x': documents 1 and 2 of the input (the second at {dup}:2); "
+        "ids must be unique, since each document's noise stream is keyed by its id")
+    assert not (tmp_path / "d.jsonl").exists() and not (tmp_path / "d.jsonl.parts").exists()
+    assert not (tmp_path / "e.jsonl.parts").exists()  # nothing publishable: nothing left
 
 
 def test_an_input_changed_during_the_run_fails_it(tmp_path: Path,
@@ -349,10 +390,10 @@ def test_an_input_changed_during_the_run_fails_it(tmp_path: Path,
             (texts / "3.txt").write_text("a dog")
 
     with pytest.raises(InputError, match=r"changed since the run was planned"):
-        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_bytes=1,
+        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_documents=1,
                          progress=edit)
     with pytest.raises(ValueError, match="was written with other inputs"):
-        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_bytes=1,
+        obfuscate_corpus([texts], tmp_path / "o.jsonl", mechanism=mech20k, partition_documents=1,
                          resume=True)
 
     def delete(done: int, total: int) -> None:
@@ -360,7 +401,7 @@ def test_an_input_changed_during_the_run_fails_it(tmp_path: Path,
             (texts / "2.txt").unlink()
 
     with pytest.raises(InputError, match=r"2\.txt' does not exist"):
-        obfuscate_corpus([texts], tmp_path / "o2.jsonl", mechanism=mech20k, partition_bytes=1,
+        obfuscate_corpus([texts], tmp_path / "o2.jsonl", mechanism=mech20k, partition_documents=1,
                          progress=delete)
 
 
@@ -425,7 +466,7 @@ def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: di
     parts_dir = tmp_path / "out.jsonl.parts"
     with pytest.raises(Interrupted):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES, progress=_interrupt_after(6))
+                         partition_documents=PART_DOCS, progress=_interrupt_after(6))
     assert not out.exists()
     before = _status_files(parts_dir)
     assert len(before) == 6
@@ -434,14 +475,14 @@ def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: di
     (parts_dir / damaged).write_bytes(b"garbage\n")
     with pytest.raises(ValueError, match="already holds an interrupted run; pass resume=True"):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES)
+                         partition_documents=PART_DOCS)
     with pytest.raises(ValueError, match=r"cannot resume: .* was written with other settings"):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                         config=ObfuscationConfig(size=3), partition_bytes=PART_BYTES,
+                         config=ObfuscationConfig(size=3), partition_documents=PART_DOCS,
                          resume=True)
     with pytest.raises(ValueError, match=r"cannot resume: .* was written with other inputs"):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES * 2, resume=True)
+                         partition_documents=PART_DOCS * 2, resume=True)
     after: dict[str, tuple[int, int]] = {}
 
     def snapshot(done: int, total: int) -> None:
@@ -449,7 +490,7 @@ def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: di
             after.update(_status_files(parts_dir))
 
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                               partition_bytes=PART_BYTES, resume=True, progress=snapshot)
+                               partition_documents=PART_DOCS, resume=True, progress=snapshot)
     assert summary.partitions_reused == 5
     assert summary.partitions_computed == summary.partitions - 5
     kept = {k: v for k, v in before.items() if k != damaged}
@@ -457,23 +498,23 @@ def test_resume_in_process_skips_completed_partitions(tmp_path: Path, corpus: di
     assert _lines(out) == reference
     with pytest.raises(ValueError, match="nothing to resume"):
         obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES, resume=True)
+                         partition_documents=PART_DOCS, resume=True)
 
 
 def test_resume_of_a_completed_parquet_run_does_nothing(tmp_path: Path, corpus: dict,
                                                         mech20k: EarthMoversPrivacy) -> None:
     out = tmp_path / "out.parquet"
     first = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                             partition_bytes=PART_BYTES)
+                             partition_documents=PART_DOCS)
     stamp = (out / "_manifest.json").stat().st_mtime_ns
     again = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                             partition_bytes=PART_BYTES, resume=True)
+                             partition_documents=PART_DOCS, resume=True)
     assert again.partitions_computed == 0
     assert again.documents_written == first.documents_written
     assert (out / "_manifest.json").stat().st_mtime_ns == stamp
     with pytest.raises(ValueError, match="already holds a completed run"):
         obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES)
+                         partition_documents=PART_DOCS)
 
 
 def test_a_data_file_changed_after_its_task_fails_the_run(tmp_path: Path, corpus: dict,
@@ -487,10 +528,10 @@ def test_a_data_file_changed_after_its_task_fails_the_run(tmp_path: Path, corpus
 
     with pytest.raises(CorpusRunError, match="does not match its status"):
         obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                         partition_bytes=PART_BYTES, progress=tamper)
+                         partition_documents=PART_DOCS, progress=tamper)
     assert not (out / "_manifest.json").exists()
     summary = obfuscate_corpus(corpus["inputs"][1:], out, mechanism=mech20k, seed=SEED,
-                               partition_bytes=PART_BYTES, resume=True)
+                               partition_documents=PART_DOCS, resume=True)
     assert summary.partitions_computed == 1
 
 
@@ -508,7 +549,7 @@ def test_cluster_output_identical_to_single_process(tmp_path: Path, client, corp
                                                for m in task._CACHE.values()]))
 
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
-                               seed=SEED, partition_bytes=PART_BYTES, progress=decoder_threads)
+                               seed=SEED, partition_documents=PART_DOCS, progress=decoder_threads)
     assert _lines(out) == reference
     assert summary.skipped == (corpus["empty_id"],)
     assert summary.metadata["embeddings"] == {"name": "glove-6b-50d", "vocab_size": VOCAB}
@@ -525,7 +566,7 @@ def test_cluster_scattered_mechanism_to_parquet(tmp_path: Path, client, corpus: 
                                                 reference: list[str]) -> None:
     out = tmp_path / "out.parquet"
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=mech20k, client=client,
-                               seed=SEED, partition_bytes=PART_BYTES)
+                               seed=SEED, partition_documents=PART_DOCS)
     assert summary.documents_written == len(reference)
     rows = pq.read_table(out).to_pylist()
     assert [format_record(r, "jsonl") for r in rows] == reference
@@ -542,7 +583,7 @@ def test_cluster_oov_keep_warns_here_and_says_so_in_every_record(tmp_path: Path,
     out = tmp_path / "out.jsonl"
     with pytest.warns(PrivacyLeakWarning, match="released unchanged"):
         obfuscate_corpus(corpus["inputs"][1:2], out, mechanism=_settings(), client=client,
-                         seed=SEED, partition_bytes=PART_BYTES,
+                         seed=SEED, partition_documents=PART_DOCS,
                          config=ObfuscationConfig(oov="keep"))
     assert _lines(out) == expected
     records = [json.loads(line) for line in expected]
@@ -574,7 +615,7 @@ def test_cluster_approximate_index_built_once_and_loaded_by_the_workers(
                                              for m in task._CACHE.values()]))
 
     out = tmp_path / "out.jsonl"
-    obfuscate_corpus([corpus], out, client=client, seed=SEED, partition_bytes=512,
+    obfuscate_corpus([corpus], out, client=client, seed=SEED, partition_documents=10,
                      progress=decoders,
                      mechanism=MechanismSettings(epsilon=EPSILON, vocab_size=2500,
                                                  decoder="approximate",
@@ -608,13 +649,13 @@ def test_cluster_resume_after_interrupted_run(tmp_path: Path, client, corpus: di
     parts_dir = tmp_path / "out.jsonl.parts"
     with pytest.raises(Interrupted):
         obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
-                         seed=SEED, partition_bytes=PART_BYTES, progress=_interrupt_after(4))
+                         seed=SEED, partition_documents=PART_DOCS, progress=_interrupt_after(4))
     _wait_idle(client)
     before = _status_files(parts_dir)
-    n_parts = len(plan_partitions(corpus["inputs"], partition_bytes=PART_BYTES))
+    n_parts = len(plan_partitions(corpus["inputs"], partition_documents=PART_DOCS))
     assert 3 <= len(before) < n_parts
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
-                               seed=SEED, partition_bytes=PART_BYTES, resume=True)
+                               seed=SEED, partition_documents=PART_DOCS, resume=True)
     assert summary.partitions_reused >= len(before)
     assert summary.partitions_reused + summary.partitions_computed == n_parts
     assert summary.partitions_computed > 0
@@ -644,7 +685,8 @@ def test_cluster_exactly_once_after_a_worker_is_killed(tmp_path: Path, client, c
 
     seen_before = set(_task_transitions(client))
     summary = obfuscate_corpus(corpus["inputs"], out, mechanism=_settings(), client=client,
-                               seed=SEED, partition_bytes=PART_BYTES, progress=kill_a_busy_worker)
+                               seed=SEED, partition_documents=PART_DOCS,
+                               progress=kill_a_busy_worker)
     assert killed
     lost = [t for t in _task_transitions(client) if t not in seen_before
             and t[1:3] == ("processing", "released")]

@@ -11,16 +11,19 @@ directory given, for directories), ``"-"`` for standard input, the ``id`` field 
 a JSONL record (or ``"<file name>:<line>"``), the ``id`` column of a Parquet row
 (as a string).  Identifiers must be unique within a run, because each document's
 noise stream is derived from its identifier
-(:func:`emprivacy.randomness.document_generator`).
+(:func:`emprivacy.randomness.document_generator`): two documents with one
+identifier would get the same noise, perfectly correlated.  A repeated identifier
+is refused (:class:`UniqueIds`) with a message naming it and both positions.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone
 ``\\r`` end a line; blank lines are skipped but counted in line numbers).  The
-distributed planner (:mod:`emprivacy.distributed`) cuts JSONL files at line
-boundaries (:func:`jsonl_ranges`) and Parquet files at row boundaries
-(:func:`parquet_ranges`), and reads each range with the same readers
-(:func:`iter_jsonl`, :func:`iter_parquet`): a partitioned run reads exactly the
-documents of a single-process run, and fails with the same messages.  Error
-messages name files, lines, rows and identifiers, never the text itself.
+distributed planner (:mod:`emprivacy.distributed`) indexes JSONL files with
+:func:`jsonl_index` (every document's line, byte offset and identifier) and Parquet
+files with :func:`parquet_ids`, cuts them after a fixed number of documents, and
+reads each range with the same readers (:func:`iter_jsonl`, :func:`iter_parquet`):
+a partitioned run reads exactly the documents of a single-process run, and fails
+with the same messages.  Error messages name files, lines, rows and identifiers,
+never the text itself.
 
 pyarrow is imported when a Parquet file is read, not with this module.
 """
@@ -41,13 +44,14 @@ __all__ = [
     "Document",
     "InputFile",
     "InputSurvey",
+    "UniqueIds",
     "expand_inputs",
     "iter_documents",
     "iter_json_objects",
     "iter_jsonl",
     "iter_parquet",
-    "jsonl_ranges",
-    "parquet_ranges",
+    "jsonl_index",
+    "parquet_ids",
     "read_text_file",
     "survey_inputs",
 ]
@@ -72,6 +76,43 @@ class InputFile:
 
     kind: str
     path: Path
+
+
+class UniqueIds:
+    """The identifiers seen so far; a repeated one raises :class:`InputError`.
+
+    Each document's noise stream is keyed by the run's key and the document's
+    identifier (:func:`emprivacy.randomness.document_generator`), so two documents
+    with one identifier would be released with the same noise: their outputs would
+    be perfectly correlated, outside the guarantee of each.  The message names the
+    identifier (user metadata, not text) and the positions of both documents in the
+    input, counted from 1.
+
+    >>> ids = UniqueIds()
+    >>> ids.add("a"); ids.add("b")
+    >>> ids.add("a", where="docs.jsonl:7")
+    Traceback (most recent call last):
+    ...
+    emprivacy.exceptions.InputError: duplicate document id 'a': documents 1 and 3 of the \
+input (the second at docs.jsonl:7); ids must be unique, since each document's noise \
+stream is keyed by its id
+    """
+
+    def __init__(self) -> None:
+        self._position: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._position)
+
+    def add(self, doc_id: str, *, where: str | None = None) -> None:
+        """Record ``doc_id`` (the next document of the input), or raise if it was seen."""
+        position = len(self._position) + 1
+        first = self._position.setdefault(doc_id, position)
+        if first != position:
+            at = f" (the second at {where})" if where else ""
+            raise InputError(f"duplicate document id {doc_id!r}: documents {first} and "
+                             f"{position} of the input{at}; ids must be unique, since each "
+                             "document's noise stream is keyed by its id")
 
 
 def _kind(path: Path) -> str:
@@ -158,65 +199,79 @@ def _is_blank(raw: bytes) -> bool:
     return not raw.decode("utf-8", "replace").strip()
 
 
+def _json_lines(path: Path, start: int, stop: int | None, first_line: int
+                ) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, byte offset, bytes)`` of the non-blank lines in bytes ``[start, stop)``."""
+    for lineno, offset, _, raw in _lines(path, start, stop, first_line):
+        if not _is_blank(raw):
+            yield lineno, offset, raw
+
+
+def _parse_json_object(path: Path, lineno: int, offset: int, raw: bytes, *, expected: str
+                       ) -> dict[str, Any]:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"input file {str(path)!r} is not valid UTF-8 (byte "
+                         f"{offset + exc.start})") from None
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError:
+        raise InputError(f"{path}:{lineno}: not a valid JSON object") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{path}:{lineno}: expected a JSON object with {expected}")
+    return record
+
+
 def iter_json_objects(path: PathLike, *, expected: str, start: int = 0,
                       stop: int | None = None, first_line: int = 1
                       ) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for every non-blank line of a JSONL file.
 
     ``start``, ``stop`` and ``first_line`` restrict it to a range of whole lines
-    (see :func:`jsonl_ranges`).  Raises :class:`InputError` naming the file (and
+    (see :func:`jsonl_index`).  Raises :class:`InputError` naming the file (and
     line) when it cannot be read, is not UTF-8, or a line is not a JSON object
     (``expected`` says what it should hold).
     """
     path = Path(path)
-    for lineno, offset, _, raw in _lines(path, start, stop, first_line):
-        if _is_blank(raw):
-            continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(f"input file {str(path)!r} is not valid UTF-8 (byte "
-                             f"{offset + exc.start})") from None
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise InputError(f"{path}:{lineno}: not a valid JSON object") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path}:{lineno}: expected a JSON object with {expected}")
-        yield lineno, record
+    for lineno, offset, raw in _json_lines(path, start, stop, first_line):
+        yield lineno, _parse_json_object(path, lineno, offset, raw, expected=expected)
 
 
-def iter_jsonl(path: PathLike, *, start: int = 0, stop: int | None = None,
-               first_line: int = 1) -> Iterator[Document]:
-    """The documents of a JSONL file (or of a range of its lines, see :func:`jsonl_ranges`)."""
-    path = Path(path)
-    for lineno, record in iter_json_objects(path, expected="a string 'text' field",
-                                            start=start, stop=stop, first_line=first_line):
+def _jsonl_documents(path: Path, start: int = 0, stop: int | None = None,
+                     first_line: int = 1) -> Iterator[tuple[int, int, Document]]:
+    """``(line number, byte offset of the line, document)`` for every document line."""
+    for lineno, offset, raw in _json_lines(path, start, stop, first_line):
+        record = _parse_json_object(path, lineno, offset, raw,
+                                    expected="a string 'text' field")
         if not isinstance(record.get("text"), str):
             raise InputError(f"{path}:{lineno}: expected a JSON object with a string "
                              "'text' field")
         doc_id = record.get("id", f"{path.name}:{lineno}")
         if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
             raise InputError(f"{path}:{lineno}: 'id' must be a string or an integer")
-        yield Document(str(doc_id), record["text"])
+        yield lineno, offset, Document(str(doc_id), record["text"])
 
 
-def jsonl_ranges(path: PathLike, target_bytes: int) -> Iterator[tuple[int, int, int, int]]:
-    """``(start, stop, first_line, documents)``: byte ranges of whole lines of a JSONL file.
+def iter_jsonl(path: PathLike, *, start: int = 0, stop: int | None = None,
+               first_line: int = 1) -> Iterator[Document]:
+    """The documents of a JSONL file, or of the whole lines in bytes ``[start, stop)``
+    (``start`` being the beginning of line ``first_line``; see :func:`jsonl_index`)."""
+    for _, _, doc in _jsonl_documents(Path(path), start, stop, first_line):
+        yield doc
 
-    Each range holds about ``target_bytes`` (at least one line); read each one with
-    ``iter_jsonl(path, start=start, stop=stop, first_line=first_line)``.  The file
-    is read once, sequentially; lines are not parsed (bad ones fail when read).
+
+def jsonl_index(path: PathLike) -> Iterator[tuple[int, int, str]]:
+    """``(line number, byte offset, id)`` of every document of a JSONL file, in order.
+
+    The file is read once, sequentially, and every line is parsed as
+    :func:`iter_jsonl` parses it (same identifiers, same errors).  The documents
+    from the one at offset ``a`` (line ``l``) up to the one at offset ``b``, not
+    included, are ``iter_jsonl(path, start=a, stop=b, first_line=l)``.
     """
-    start, first_line, docs, end = 0, 1, 0, 0
-    for lineno, _, end, raw in _lines(Path(path)):
-        if not _is_blank(raw):
-            docs += 1
-        if end - start >= target_bytes:
-            yield start, end, first_line, docs
-            start, first_line, docs = end, lineno + 1, 0
-    if end > start:
-        yield start, end, first_line, docs
+    path = Path(path)
+    for lineno, offset, doc in _jsonl_documents(path):
+        yield lineno, offset, doc.id
 
 
 # -- Parquet ---------------------------------------------------------------------------------
@@ -244,32 +299,48 @@ def _open_parquet(path: Path) -> Any:
     return pf
 
 
-def parquet_ranges(path: PathLike, target_bytes: int) -> Iterator[tuple[int, int]]:
-    """``(start, stop)``: row ranges of about ``target_bytes`` of (uncompressed) data.
+def _read_row_group(pf: Any, path: Path, g: int, columns: list[str]) -> Any:
+    import pyarrow as pa
 
-    Ranges never cross a row group; read each one with
-    ``iter_parquet(path, start=start, stop=stop)``.
+    try:
+        return pf.read_row_group(g, columns=columns)
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"cannot read input file {str(path)!r} as Parquet: {exc}") from None
+
+
+def _null(path: Path, row: int, column: str) -> InputError:
+    return InputError(f"input file {str(path)!r} row {row}: {column!r} is null")
+
+
+def parquet_ids(path: PathLike) -> Iterator[str]:
+    """The identifier of every row of a Parquet file, in order (as strings).
+
+    Only the ``id`` column is read, a row group at a time; rows ``[start, stop)``
+    are read with ``iter_parquet(path, start=start, stop=stop)``.
     """
-    meta = _open_parquet(Path(path)).metadata
+    path = Path(path)
+    pf = _open_parquet(path)
     row = 0
-    for g in range(meta.num_row_groups):
-        rg = meta.row_group(g)
-        n = rg.num_rows
-        if n == 0:
-            continue
-        step = max(1, (target_bytes * n) // max(1, rg.total_byte_size))
-        for s in range(0, n, step):
-            yield row + s, row + min(n, s + step)
-        row += n
+    for g in range(pf.metadata.num_row_groups):
+        for k, doc_id in enumerate(_read_row_group(pf, path, g, ["id"]).column("id")
+                                   .to_pylist()):
+            if doc_id is None:
+                raise _null(path, row + k, "id")
+            yield str(doc_id)
+        row += pf.metadata.row_group(g).num_rows
 
 
 def iter_parquet(path: PathLike, *, start: int = 0, stop: int | None = None
                  ) -> Iterator[Document]:
     """The documents of a Parquet file (or of its rows ``[start, stop)``), a row group at
-    a time."""
-    import pyarrow as pa
+    a time (a range may span row groups: each one it touches is read whole)."""
+    for _, doc in _parquet_documents(Path(path), start, stop):
+        yield doc
 
-    path = Path(path)
+
+def _parquet_documents(path: Path, start: int = 0, stop: int | None = None
+                       ) -> Iterator[tuple[int, Document]]:
+    """``(row, document)`` for the rows ``[start, stop)`` of a Parquet file."""
     pf = _open_parquet(path)
     meta = pf.metadata
     stop = meta.num_rows if stop is None else stop
@@ -278,36 +349,31 @@ def iter_parquet(path: PathLike, *, start: int = 0, stop: int | None = None
         n = meta.row_group(g).num_rows
         lo, hi = max(start, row), min(stop, row + n)
         if lo < hi:
-            try:
-                table = pf.read_row_group(g, columns=["id", "text"])
-            except (OSError, pa.ArrowException) as exc:
-                raise InputError(f"cannot read input file {str(path)!r} as Parquet: {exc}") \
-                    from None
-            table = table.slice(lo - row, hi - lo)
+            table = _read_row_group(pf, path, g, ["id", "text"]).slice(lo - row, hi - lo)
             ids = table.column("id").to_pylist()
             texts = table.column("text").to_pylist()
             for k, (doc_id, text) in enumerate(zip(ids, texts, strict=True)):
                 if doc_id is None or text is None:
-                    column = "id" if doc_id is None else "text"
-                    raise InputError(f"input file {str(path)!r} row {lo + k}: {column!r} "
-                                     "is null")
-                yield Document(str(doc_id), text)
+                    raise _null(path, lo + k, "id" if doc_id is None else "text")
+                yield lo + k, Document(str(doc_id), text)
         row += n
 
 
 # -- all inputs ------------------------------------------------------------------------------
-def _read(item: InputFile, stdin: TextIO | None) -> Iterable[Document]:
+def _read(item: InputFile, stdin: TextIO | None) -> Iterable[tuple[str, Document]]:
+    """``(where, document)``: where each document of one input comes from, for messages."""
     if item.kind == "stdin":
         stream = stdin if stdin is not None else sys.stdin
         try:
-            return [Document("-", stream.read())]
+            return [("standard input", Document("-", stream.read()))]
         except UnicodeDecodeError:
             raise InputError("standard input is not valid UTF-8") from None
+    path = item.path
     if item.kind == "jsonl":
-        return iter_jsonl(item.path)
+        return ((f"{path}:{lineno}", doc) for lineno, _, doc in _jsonl_documents(path))
     if item.kind == "parquet":
-        return iter_parquet(item.path)
-    return [Document(str(item.path), read_text_file(item.path))]
+        return ((f"{str(path)!r} row {row}", doc) for row, doc in _parquet_documents(path))
+    return [(f"input file {str(path)!r}", Document(str(path), read_text_file(path)))]
 
 
 def iter_documents(inputs: Iterable[PathLike], *,
@@ -328,14 +394,13 @@ def iter_documents(inputs: Iterable[PathLike], *,
     ------
     InputError
         Naming the file (and line or row) that is missing, unreadable, not UTF-8 or
-        malformed, or the identifier that appears twice.
+        malformed, or the identifier that appears twice (with the positions of both
+        documents, :class:`UniqueIds`).
     """
-    seen: set[str] = set()
+    ids = UniqueIds()
     for item in expand_inputs(inputs):
-        for doc in _read(item, stdin):
-            if doc.id in seen:
-                raise InputError(f"duplicate document id {doc.id!r}; ids must be unique")
-            seen.add(doc.id)
+        for where, doc in _read(item, stdin):
+            ids.add(doc.id, where=where)
             yield doc
 
 

@@ -2,13 +2,17 @@
 
 Each document is normalised to its bag of words (Def. 1), the words outside the
 embedding vocabulary are dropped and counted (never released; other policies:
-``oov="placeholder"`` or ``"keep"``), the bag is optionally truncated to N words,
-and the mechanism (Alg. 2 for the paper's) is applied.  In text mode
+``oov="placeholder"`` or ``"keep"``), the bag is optionally truncated to N words
+(never padded: a shorter bag keeps, and releases, its own size), and the
+mechanism (Alg. 2 for the paper's) is applied.  In text mode
 (``mode="text"``, :mod:`emprivacy.readable`) every perturbed word of the text is
 replaced in place and the layout is kept.  Every document draws its noise from its
 own ChaCha20 stream keyed by the run's secret key and the document's identifier
 (:func:`emprivacy.randomness.document_generator`), so the output does not depend
-on batching, order or partitioning.  Many documents are privatised together
+on batching, order or partitioning.  An identifier may therefore be used once:
+a repeated one is refused (:class:`~emprivacy.exceptions.InputError`), since two
+documents with one identifier would be released with the same, perfectly
+correlated, noise.  Many documents are privatised together
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
 """
 
@@ -22,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._validation import check_choice, check_positive_int
-from .corpus import Document
+from .corpus import Document, UniqueIds
 from .embeddings import OOV_POLICIES, PreparedBag
 from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
@@ -52,8 +56,13 @@ class ObfuscationConfig:
         :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised (once, with a
         count, never the words) and each record counts them in ``oov_kept``.
     size : int, optional
-        The fixed bag size N: every bag is truncated to its first N in-vocabulary
-        words.  ``None``: N is each document's own bag size.  Bags only.
+        The bag size N: every bag longer than N is truncated to its first N
+        in-vocabulary words.  A shorter bag is **not padded**: it keeps its own
+        size n < N, and releases it (``n_words``; the records also say the
+        requested ``size``).  The εN·E guarantee (Thm. 1, Thm. 4) compares bags of
+        one size only, so it does not hide a document's length: ``size`` caps what
+        a document releases, it does not make all documents alike.  ``None``: N is
+        each document's own bag size.  Bags only.
     perturb_stopwords : bool, default False
         Text mode: send stopwords through the mechanism too (by default they
         are kept: they carry no topic, but they do carry style).
@@ -96,8 +105,10 @@ class ObfuscationConfig:
                                                                    "batch_words"))
 
     def metadata(self) -> dict[str, Any]:
-        """The fields of every record that describe this configuration."""
+        """The fields of every record that describe this configuration (``size`` when
+        one was requested: next to the record's ``n_words``, which may be smaller)."""
         return {"mode": self.mode, "oov": self.oov,
+                **({"size": self.size} if self.size is not None else {}),
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
                    else {})}
 
@@ -121,6 +132,15 @@ class Obfuscator:
     on_warning : callable, optional
         Receives one-line warnings (an empty document skipped); default
         :func:`warnings.warn`.
+
+    Notes
+    -----
+    Every document draws its noise from its own ChaCha20 stream keyed by the run
+    key and its identifier (:func:`emprivacy.randomness.document_generator`).  An
+    obfuscator therefore releases each identifier at most once over its lifetime
+    (across calls of :meth:`obfuscate`): a repeated identifier raises
+    :class:`~emprivacy.exceptions.InputError` naming it and the positions of both
+    documents, before the second one is obfuscated.
     """
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
@@ -145,6 +165,7 @@ class Obfuscator:
         self.documents_skipped = 0
         #: Out-of-vocabulary words released unchanged so far (``oov="keep"``).
         self.oov_kept = 0
+        self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -223,7 +244,11 @@ class Obfuscator:
         :class:`InputError` is raised.  In bag mode, a document whose words are
         all outside the vocabulary raises :class:`InputError` naming it; in text
         mode it is released with its out-of-vocabulary words handled by ``oov``.
-        Noisy vectors of many documents are decoded in one call per batch.
+        A document whose identifier this obfuscator has already seen raises
+        :class:`InputError` (positions counted from 1 over the obfuscator's
+        lifetime) before it is obfuscated: the records yielded so far are all of
+        distinct documents.  Noisy vectors of many documents are decoded in one
+        call per batch.
         """
         shared = self.metadata()
         mech = self.mechanism
@@ -249,6 +274,10 @@ class Obfuscator:
             pending, n_pending = [], 0
 
         for doc in documents:
+            if not isinstance(doc, Document):
+                raise TypeError("documents must be emprivacy.corpus.Document objects; got "
+                                f"{type(doc).__name__}")
+            self._ids.add(doc.id)
             seen_any = True
             bag = self._prepare(doc)
             if bag is None:

@@ -1,8 +1,9 @@
 """Obfuscating corpora larger than one machine: Alg. 2 partition by partition, on Dask.
 
-The corpus is cut into *partitions* (runs of documents of about
-``partition_bytes`` of input each), and every partition is obfuscated by one
-task — on the workers of a :class:`distributed.Client`, or one after the other in
+The corpus is cut into *partitions* (runs of ``partition_documents`` documents
+of one input file each: by count, never by size, so the output's layout says
+nothing about words that are not released), and every partition is obfuscated by
+one task — on the workers of a :class:`distributed.Client`, or one after the other in
 this process when no client is given.  The mechanism itself is unchanged: each
 document goes through :class:`emprivacy.obfuscation.Obfuscator` (Alg. 2 with the
 n-dimensional Laplace noise of Thm. 2), and draws its noise from its own ChaCha20
@@ -10,7 +11,10 @@ stream keyed by the run's secret key and the document's identifier
 (:func:`emprivacy.randomness.document_generator`).  The output therefore does not
 depend on how the corpus is partitioned, nor on which worker obfuscates which
 partition: with a fixed ``seed`` a distributed run writes exactly the records of
-a single-process run, in the same order.
+a single-process run, in the same order.  The run's secret key (or seed) is passed
+to each task as an argument and is never part of data Dask stores on a worker, so
+Dask never spills it to disk.  Identifiers are read when the partitions are
+planned: one that appears twice fails the run before anything is written.
 
 Exactly once
 ------------
@@ -73,9 +77,9 @@ input or output, ``resume``) work on a core install.
 from __future__ import annotations
 
 from .plan import (
-    DEFAULT_PARTITION_BYTES,
+    MAX_DEFAULT_PARTITION_DOCUMENTS,
     Partition,
-    default_partition_bytes,
+    default_partition_documents,
     plan_partitions,
     read_partition,
 )
@@ -84,12 +88,12 @@ from .run import dask_client, obfuscate_corpus
 from .task import MechanismSettings
 
 __all__ = [
-    "DEFAULT_PARTITION_BYTES",
+    "MAX_DEFAULT_PARTITION_DOCUMENTS",
     "CorpusSummary",
     "MechanismSettings",
     "Partition",
     "dask_client",
-    "default_partition_bytes",
+    "default_partition_documents",
     "obfuscate_corpus",
     "plan_partitions",
     "read_partition",

@@ -5,42 +5,53 @@ in input order, a range of whole lines of a JSONL file, or a range of rows of a
 Parquet file.  The readers are those of :mod:`emprivacy.corpus`, so a partition
 holds exactly the documents (identifiers, texts, errors) the single-process reader
 finds there.
+
+Partitions are cut by **document count**, never by bytes: every input file's
+documents are cut into runs of ``partition_documents`` (the last run of a file may
+be shorter).  The Parquet output has one file per partition, so its layout (file
+names, rows per file) depends only on how many documents each input file holds —
+not on the size of any document, which includes words that are never released
+(stopwords, numbers, out-of-vocabulary words).  Planning also reads every
+document's identifier once and refuses a repeated one before anything runs.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .._validation import check_positive_int
 from ..corpus import (
     Document,
+    UniqueIds,
     expand_inputs,
     iter_jsonl,
     iter_parquet,
-    jsonl_ranges,
-    parquet_ranges,
+    jsonl_index,
+    parquet_ids,
     read_text_file,
 )
 from ..exceptions import InputError
 
 __all__ = [
-    "DEFAULT_PARTITION_BYTES",
-    "MIN_DEFAULT_PARTITION_BYTES",
+    "MAX_DEFAULT_PARTITION_DOCUMENTS",
+    "MIN_DEFAULT_PARTITION_DOCUMENTS",
     "Partition",
-    "default_partition_bytes",
+    "default_partition_documents",
     "plan_partitions",
     "read_partition",
 ]
 
-#: Largest default amount of input per partition (bytes): about 170,000 words, i.e.
-#: tens of seconds of work for one core with 100k-word exact decoding.
-DEFAULT_PARTITION_BYTES = 1 << 20
-#: Smallest default partition (bytes), so that per-task overheads stay negligible.
-MIN_DEFAULT_PARTITION_BYTES = 1 << 16
+#: Largest default partition (documents): about 200,000 words for documents of a few
+#: hundred words, i.e. tens of seconds of work for one core with 100k-word exact decoding.
+MAX_DEFAULT_PARTITION_DOCUMENTS = 1024
+#: Smallest default partition (documents), so that per-task overheads stay negligible.
+MIN_DEFAULT_PARTITION_DOCUMENTS = 16
+#: The default aims at this many partitions (at least, for corpora large enough).
+_TARGET_PARTITIONS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +61,9 @@ class Partition:
     ``kind`` is ``"text"`` (``files``: ``(id, path)`` of text files, one document
     each), ``"jsonl"`` (lines of ``path`` in bytes ``[start, stop)``, the first
     being line ``first_line``) or ``"parquet"`` (rows ``[start, stop)`` of ``path``).
-    ``stamp``: the size and modification time of the files when planned.
+    ``first_document``: the position of its first document in its file (JSONL,
+    Parquet) or in its run of text files.  ``stamp``: the size and modification
+    time of the files when planned.
     """
 
     index: int
@@ -62,6 +75,7 @@ class Partition:
     files: tuple[tuple[str, str], ...] = ()
     n_documents: int = 0
     stamp: tuple[Any, ...] = ()
+    first_document: int = field(default=0)
 
     @property
     def name(self) -> str:
@@ -78,9 +92,23 @@ class Partition:
         return f"{self.path!r} rows {self.start}-{self.stop - 1}"
 
     def descriptor(self) -> list[Any]:
-        """A JSON-able description, used to recognise the same partition on resume."""
+        """A JSON-able description, byte offsets and file sizes included: recognises the
+        same partition, read from the same bytes, on resume.  Kept in the run's
+        bookkeeping only (removed when the output is published)."""
         return [self.kind, self.path, self.start, self.stop, self.first_line,
                 [list(f) for f in self.files], self.n_documents, list(self.stamp)]
+
+    def layout(self) -> list[Any]:
+        """A JSON-able description that does not depend on the content of any document:
+        files, modification times and document positions — no byte offset, no size.
+
+        This is what the published output records (``_manifest.json``): two corpora
+        that differ only in words that are never released have the same layout.
+        """
+        mtimes = ([int(s[1]) for s in self.stamp] if self.kind == "text"
+                  else [int(self.stamp[1])] if self.stamp else [])
+        return [self.kind, self.path, [list(f) for f in self.files], self.first_document,
+                self.n_documents, mtimes]
 
     def planned_sizes(self) -> list[int]:
         """The sizes of the partition's files when it was planned."""
@@ -102,80 +130,174 @@ def _file_stamp(path: Path) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def default_partition_bytes(total_bytes: int) -> int:
-    """The default partition size for ``total_bytes`` of input: 1/64 of it, within
-    [64 KiB, 1 MiB] — at least 64 tasks for a corpus of 4 MiB or more, so that the
-    work spreads over a few dozen workers; depends on the input only, so that a
-    resumed run finds the same partitions.
+def default_partition_documents(total_documents: int) -> int:
+    """The default number of documents per partition for a corpus of ``total_documents``.
 
-    >>> default_partition_bytes(6_000_000), default_partition_bytes(10**10)
-    (93750, 1048576)
+    1/64 of the corpus rounded down to a power of two, within [16, 1024]: at
+    least 64 tasks for a corpus of 1024 documents or more, so that the work spreads
+    over a few dozen workers.  It depends on the number of documents only (never on
+    their size: see :mod:`emprivacy.distributed.plan`), so that a resumed run finds
+    the same partitions.
+
+    >>> default_partition_documents(100), default_partition_documents(4976)
+    (16, 64)
+    >>> default_partition_documents(10**8)
+    1024
     """
-    return min(DEFAULT_PARTITION_BYTES, max(MIN_DEFAULT_PARTITION_BYTES, total_bytes // 64))
+    wanted = max(1, int(total_documents) // _TARGET_PARTITIONS)
+    return min(MAX_DEFAULT_PARTITION_DOCUMENTS,
+               max(MIN_DEFAULT_PARTITION_DOCUMENTS, 1 << (wanted.bit_length() - 1)))
+
+
+@dataclass
+class _Source:
+    """One input file (or a run of text files) as indexed by the planner.
+
+    ``marks``: ``(position, byte offset, line)`` of the JSONL documents whose
+    position in the file is a multiple of the current granularity.
+    """
+
+    kind: str
+    path: str = ""
+    stamp: tuple[Any, ...] = ()
+    size: int = 0
+    n: int = 0
+    files: list[tuple[str, str]] = field(default_factory=list)
+    stamps: list[list[int]] = field(default_factory=list)
+    marks: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+class _Planner:
+    """Indexes the inputs in one pass, keeping the JSONL cut points at a granularity that
+    divides the final partition size.
+
+    With ``partition_documents`` unknown until every document is counted (the
+    default), JSONL documents are marked at every multiple of a power of two ``g``
+    (starting at the smallest default) that doubles whenever more than
+    ``2 × 64 × g`` documents have been seen.  The default partition size, ⌊T/64⌋
+    rounded down to a power of two, is at least ``g`` (a doubling to ``g`` needed
+    more than ``64 g`` documents), so its multiples are all marked, while at most
+    about 128 marks (plus one per file) are kept in memory.
+    """
+
+    def __init__(self, partition_documents: int | None) -> None:
+        self.fixed = partition_documents
+        self.grain = partition_documents or MIN_DEFAULT_PARTITION_DOCUMENTS
+        self.sources: list[_Source] = []
+        self.ids = UniqueIds()
+
+    def _seen(self) -> None:
+        if (self.fixed is None and self.grain < MAX_DEFAULT_PARTITION_DOCUMENTS
+                and len(self.ids) > 2 * _TARGET_PARTITIONS * self.grain):
+            self.grain *= 2
+            for source in self.sources:
+                source.marks = [m for m in source.marks if m[0] % self.grain == 0]
+
+    def add_text(self, path: Path) -> None:
+        if not self.sources or self.sources[-1].kind != "text":
+            self.sources.append(_Source("text"))
+        source = self.sources[-1]
+        doc_id = str(path)  # the id as given; the file is read anywhere by its absolute path
+        self.ids.add(doc_id, where=f"input file {doc_id!r}")
+        source.files.append((doc_id, os.path.abspath(path)))
+        source.stamps.append(list(_file_stamp(path)))
+        source.n += 1
+        self._seen()
+
+    def add_jsonl(self, path: Path) -> None:
+        stamp = _file_stamp(path)
+        source = _Source("jsonl", os.path.abspath(path), stamp, size=stamp[0])
+        self.sources.append(source)
+        for lineno, offset, doc_id in jsonl_index(path):
+            self.ids.add(doc_id, where=f"{path}:{lineno}")
+            if source.n % self.grain == 0:
+                source.marks.append((source.n, offset, lineno))
+            source.n += 1
+            self._seen()
+
+    def add_parquet(self, path: Path) -> None:
+        source = _Source("parquet", os.path.abspath(path), _file_stamp(path))
+        self.sources.append(source)
+        for row, doc_id in enumerate(parquet_ids(path)):
+            self.ids.add(doc_id, where=f"{str(path)!r} row {row}")
+            source.n += 1
+            self._seen()
+
+    def partitions(self) -> list[Partition]:
+        size = self.fixed or default_partition_documents(len(self.ids))
+        parts: list[Partition] = []
+        for source in self.sources:
+            marks = {m[0]: m for m in source.marks}
+            for first in range(0, source.n, size):
+                n = min(size, source.n - first)
+                index = len(parts)
+                if source.kind == "text":
+                    parts.append(Partition(
+                        index, "text", files=tuple(source.files[first:first + n]),
+                        n_documents=n, first_document=first,
+                        stamp=tuple(source.stamps[first:first + n])))
+                elif source.kind == "parquet":
+                    parts.append(Partition(index, "parquet", source.path, first, first + n,
+                                           n_documents=n, stamp=source.stamp,
+                                           first_document=first))
+                else:
+                    _, start, line = marks[first]
+                    stop = marks[first + n][1] if first + n < source.n else source.size
+                    parts.append(Partition(index, "jsonl", source.path,
+                                           0 if first == 0 else start, stop,
+                                           1 if first == 0 else line, n_documents=n,
+                                           stamp=source.stamp, first_document=first))
+        return parts
 
 
 def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
-                    partition_bytes: int | None = None) -> list[Partition]:
-    """Cut the inputs into partitions of about ``partition_bytes`` of input each.
+                    partition_documents: int | None = None) -> list[Partition]:
+    """Cut the inputs into partitions of ``partition_documents`` documents each.
 
-    ``partition_bytes=None`` uses :func:`default_partition_bytes` of the total
-    input size.
+    ``partition_documents=None`` uses :func:`default_partition_documents` of the
+    number of documents in the corpus.
 
     Inputs are expanded as by :func:`emprivacy.corpus.iter_documents` (standard
-    input excepted).  Text files (one document each) are grouped in input order;
-    JSONL files are cut at line boundaries; Parquet files at row boundaries.
-    Partitions refer to files by absolute path, so that workers in another
-    directory find them.  Documents keep the identifiers of the single-process
-    reader: the file path for a text file, the ``id`` field (or
-    ``"<file name>:<line>"``) for JSONL, the ``id`` column (as a string) for Parquet.
+    input excepted).  Every input file's documents are cut into runs of
+    ``partition_documents`` (the last run of a file may be shorter; consecutive
+    text files, one document each, form one run): the plan depends on the number
+    of documents in each file, never on their size.  Partitions refer to files by
+    absolute path, so that workers in another directory find them.  Documents keep
+    the identifiers of the single-process reader: the file path for a text file,
+    the ``id`` field (or ``"<file name>:<line>"``) for JSONL, the ``id`` column (as
+    a string) for Parquet.
+
+    Planning reads every document's identifier once (each JSONL file is read and
+    parsed once, sequentially; of a Parquet file only the ``id`` column), so a
+    malformed JSONL line, a null Parquet ``id`` or an identifier that appears twice
+    in the corpus fails here, before any document is obfuscated, with the message
+    of the single-process reader.
 
     The plan is deterministic: the same inputs (same sizes and modification
     times) give the same partitions, which is what ``resume`` relies on.
+
+    Raises
+    ------
+    InputError
+        A missing, unreadable or malformed input, standard input, or a repeated
+        document identifier (naming it and both positions).
     """
-    if partition_bytes is not None:
-        partition_bytes = check_positive_int(partition_bytes, "partition_bytes")
+    if partition_documents is not None:
+        partition_documents = check_positive_int(partition_documents, "partition_documents")
     files = []
     for item in expand_inputs(inputs):
         if item.kind == "stdin":
             raise InputError("standard input cannot be partitioned; write it to a file first")
         files.append(item)
-    if partition_bytes is None:
-        partition_bytes = default_partition_bytes(sum(_file_stamp(f.path)[0] for f in files))
-    parts: list[Partition] = []
-    pending: list[tuple[str, str]] = []
-    stamps: list[Any] = []
-    pending_bytes = 0
-
-    def flush_text() -> None:
-        nonlocal pending, stamps, pending_bytes
-        if pending:
-            parts.append(Partition(len(parts), "text", files=tuple(pending),
-                                   n_documents=len(pending), stamp=tuple(stamps)))
-        pending, stamps, pending_bytes = [], [], 0
-
+    planner = _Planner(partition_documents)
     for item in files:
-        path = item.path
         if item.kind == "text":
-            size, mtime = _file_stamp(path)
-            pending.append((str(path), os.path.abspath(path)))  # id as given; read anywhere
-            stamps.append([size, mtime])
-            pending_bytes += size
-            if pending_bytes >= partition_bytes:
-                flush_text()
-            continue
-        flush_text()
-        stamp = _file_stamp(path)
-        where = os.path.abspath(path)
-        if item.kind == "jsonl":
-            for start, stop, first, docs in jsonl_ranges(path, partition_bytes):
-                parts.append(Partition(len(parts), "jsonl", where, start, stop, first,
-                                       n_documents=docs, stamp=stamp))
+            planner.add_text(item.path)
+        elif item.kind == "jsonl":
+            planner.add_jsonl(item.path)
         else:
-            for start, stop in parquet_ranges(path, partition_bytes):
-                parts.append(Partition(len(parts), "parquet", where, start, stop,
-                                       n_documents=stop - start, stamp=stamp))
-    flush_text()
-    return parts
+            planner.add_parquet(item.path)
+    return planner.partitions()
 
 
 def read_partition(part: Partition) -> list[Document]:

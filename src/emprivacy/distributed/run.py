@@ -5,26 +5,38 @@ directory, sends one probe task and then every partition's task — to a Dask
 client, or one after the other in this process — and finally verifies and
 publishes the output (:mod:`emprivacy.distributed.publish`).  Dask is imported
 when a client is used, not with this module.
+
+The run's secret (its random key, or its seed) is made here and passed to each
+task as a literal argument (:class:`~emprivacy.distributed.task.RunSecret`); the
+object scattered to the workers (:class:`~emprivacy.distributed.task.Job`) and
+every task result hold nothing secret, so nothing Dask may spill to its scratch
+directory does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import secrets
+import shutil
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._optional import import_optional
 from .._validation import check_choice, check_positive_int
 from ..exceptions import CorpusRunError, InputError, OutputError, PrivacyLeakWarning
 from ..mechanisms import WordMechanism
 from ..obfuscation import ObfuscationConfig
+from ..randomness import run_key_from_seed, secure_generator
 from .plan import Partition, plan_partitions
 from .publish import (
+    RUN_FILE,
     CorpusSummary,
     complete_status,
     digest,
@@ -33,7 +45,15 @@ from .publish import (
     publish,
     summary_from_manifest,
 )
-from .task import Job, MechanismSettings, clear_cache, probe, process_partition
+from .task import (
+    STATUS_DIR,
+    Job,
+    MechanismSettings,
+    RunSecret,
+    clear_cache,
+    probe,
+    process_partition,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -41,8 +61,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["dask_client", "obfuscate_corpus"]
 
 _FORMATS = ("jsonl", "bag", "parquet")
-#: Version of the partition files' layout, recorded with the run's settings.
-_LAYOUT_VERSION = 1
+#: Version of the partition files' layout, recorded with the run's settings
+#: (2: partitions cut by document count).
+_LAYOUT_VERSION = 2
 
 
 def _distributed() -> ModuleType:
@@ -67,7 +88,7 @@ def obfuscate_corpus(
     seed: int | None = None,
     format: str | None = None,
     resume: bool = False,
-    partition_bytes: int | None = None,
+    partition_documents: int | None = None,
     retries: int = 2,
     progress: Callable[[int, int], None] | None = None,
 ) -> CorpusSummary:
@@ -106,8 +127,10 @@ def obfuscate_corpus(
         in this process (same files, same resume; Dask is not needed).
     seed : int, optional
         Reproducible noise — **not for real releases**.  ``None``: a secret
-        random run key, sent to the workers with the job (use TLS on an
-        untrusted network) and never written to disk.
+        random run key.  The key (or the seed) is sent to the workers as an
+        argument of each task (use TLS on an untrusted network), never as data
+        a worker stores, so Dask never spills it to disk; it is never written
+        to the output.
     format : {"jsonl", "bag", "parquet"}, optional
         Output format (``"bag"``: the noisy words, one line per document, as the
         single-process command line).
@@ -115,9 +138,12 @@ def obfuscate_corpus(
         Keep the partitions already complete in the output directory (verified by
         their SHA-256) and obfuscate only the others.  Resume with the same
         ``seed``: it is not stored and cannot be checked.
-    partition_bytes : int, optional
-        About this much input per partition (and per task); by default 1/64 of
-        the input, within [64 KiB, 1 MiB] (:func:`default_partition_bytes`).
+    partition_documents : int, optional
+        Documents per partition (and per task; the last partition of each input
+        file may hold fewer); by default 1/64 of the corpus rounded down to a
+        power of two, within [16, 1024] (:func:`default_partition_documents`).  The
+        Parquet output has one file per partition, so its layout depends on the
+        number of documents in each input file only, never on their size.
     retries : int
         Dask re-runs a task that raised up to this many times; tasks of a worker
         that died are re-run by the scheduler (``distributed.scheduler.allowed-failures``).
@@ -132,8 +158,9 @@ def obfuscate_corpus(
     ------
     InputError
         Bad input (naming the file and line/row or the document id), including an
-        id that appears twice in the corpus or a document with no word in the
-        vocabulary.
+        id that appears twice in the corpus (found when the partitions are
+        planned, before any document is obfuscated or any file written) or a
+        document with no word in the vocabulary.
     CorpusRunError
         A partition failed for good or the written output did not verify.
         Completed partitions are kept: re-run with ``resume=True``.
@@ -167,23 +194,30 @@ def obfuscate_corpus(
                       "privacy guarantee does not cover them; each record counts them in "
                       "'oov_kept'", PrivacyLeakWarning, stacklevel=2)
 
-    plan = plan_partitions(inputs, partition_bytes=partition_bytes)
+    # every id is read here: a repeated one fails before anything is written
+    plan = plan_partitions(inputs, partition_documents=partition_documents)
     total_docs = sum(p.n_documents for p in plan)
     if total_docs == 0:
         raise InputError("no input documents")
+    # the byte-level plan (offsets, sizes) goes into the status files only, removed on
+    # publication; what is published (_manifest.json's "run") is the content-free layout
     plan_digest = digest([p.descriptor() for p in plan])
-    run_key = None if seed is not None else secrets.token_bytes(32)
-    job = Job(mechanism, config, seed, run_key, kind, str(parts_dir.absolute()))
+    layout_digest = digest([p.layout() for p in plan])
+    secret = (RunSecret(seed=seed) if seed is not None
+              else RunSecret(key=run_key_from_seed(None)))
+    job = Job(_for_workers(mechanism), config, seed is not None, kind,
+              str(parts_dir.absolute()))
 
-    with _Runner(client, job) as runner:
+    with _Runner(client, job, secret) as runner:
         probed = runner.probe()
         # what the output depends on (batch_words does not): a resumed run must match it
         settings = {"metadata": probed["metadata"], "fingerprint": probed["fingerprint"],
                     "config": {**config.metadata(), "size": config.size},
                     "layout": _LAYOUT_VERSION, "kind": kind}
-        run_info = {"plan": plan_digest, "partitions": len(plan), "documents": total_docs,
+        run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                     "settings": settings}
         digests = (plan_digest, digest(settings))
+        created = not parts_dir.exists()
         manifest = prepare_parts_dir(parts_dir, output, format, resume, run_info)
         if manifest is not None:  # resume of a run that had already completed
             if progress:
@@ -207,17 +241,61 @@ def obfuscate_corpus(
             docs_done += part.n_documents
             if progress:
                 progress(docs_done, total_docs)
-    return publish(plan, parts_dir, output, format, digests, probed, run_info,
-                   computed=len(todo), reused=reused,
-                   manifest_extra={"size": config.size, "seeded": seed is not None})
+    try:
+        return publish(plan, parts_dir, output, format, digests, probed, run_info,
+                       computed=len(todo), reused=reused,
+                       manifest_extra={"size": config.size, "seeded": seed is not None})
+    except InputError:
+        # the corpus cannot be released as it is (a repeated id that planning could not
+        # see, every document empty): nothing is published, and nothing is left behind
+        _discard(plan, parts_dir, kind, remove_directory=created)
+        raise
+
+
+def _discard(plan: list[Partition], parts_dir: Path, kind: str, *,
+             remove_directory: bool) -> None:
+    """Remove this run's partition files and bookkeeping (never anything else)."""
+    for part in plan:
+        with contextlib.suppress(FileNotFoundError):
+            (parts_dir / f"{part.name}.{kind}").unlink()
+    shutil.rmtree(parts_dir / STATUS_DIR, ignore_errors=True)
+    with contextlib.suppress(FileNotFoundError):
+        (parts_dir / RUN_FILE).unlink()
+    if remove_directory:
+        with contextlib.suppress(OSError):  # not empty: someone else's files stay
+            parts_dir.rmdir()
+
+
+def _for_workers(mechanism: WordMechanism | MechanismSettings
+                 ) -> WordMechanism | MechanismSettings:
+    """What is scattered to the workers: a mechanism without its own generators.
+
+    A mechanism keeps a secure generator (``rng``) for direct calls such as
+    ``privatize(bag)``; its state is a secret key that would let anyone replay the
+    noise of those calls.  A corpus run never draws from it (every document has its
+    own stream), and the scattered job may be spilled to a worker's disk, so the
+    workers get a shallow copy whose generators are fresh ones, never used.
+    """
+    if not isinstance(mechanism, WordMechanism):
+        return mechanism
+    shipped = copy.copy(mechanism)
+    for name, value in vars(shipped).items():
+        if isinstance(value, np.random.Generator):
+            setattr(shipped, name, secure_generator())
+    return shipped
 
 
 class _Runner:
-    """Runs partition tasks in this process or on a Dask client; cancels what is left."""
+    """Runs partition tasks in this process or on a Dask client; cancels what is left.
 
-    def __init__(self, client: Client | None, job: Job) -> None:
+    The job is scattered once; the secret is a literal argument of every task
+    (never scattered, never a result: nothing Dask may spill holds it).
+    """
+
+    def __init__(self, client: Client | None, job: Job, secret: RunSecret) -> None:
         self.client = client
         self.job = job
+        self._secret = secret
         self._job_future: Any = None
         self._pending: dict[Any, Any] = {}
 
@@ -257,14 +335,14 @@ class _Runner:
         client = self.client
         if client is None:
             for part in todo:
-                yield part, process_partition(part, self.job, digests)
+                yield part, process_partition(part, self.job, digests, self._secret)
             return
         if not todo:
             return
         job = self._scatter(client)
         token = secrets.token_hex(4)
         futures = client.map(process_partition, todo, job=job, digests=digests,
-                             retries=retries, pure=False,
+                             secret=self._secret, retries=retries, pure=False,
                              key=[f"emprivacy-{p.name}-{token}" for p in todo])
         self._pending = {f.key: f for f in futures}
         by_key = {f.key: p for f, p in zip(futures, todo, strict=True)}

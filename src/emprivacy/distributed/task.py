@@ -6,6 +6,15 @@ obfuscates it with :class:`~emprivacy.obfuscation.Obfuscator` (the run's
 records to ``part-NNNNN.jsonl`` or ``part-NNNNN.parquet`` through a temporary file
 and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
 recording what it wrote.  Running a task twice rewrites the same files.
+
+Where the secret lives
+----------------------
+The run's secret (its random key, or its seed) is never part of anything Dask
+stores in a worker's memory — the scattered :class:`Job`, a task's result —,
+because Dask writes those to its scratch directory when a worker's memory fills
+(spilling) and may keep them there.  It travels only as a literal argument of each
+task (:class:`RunSecret`, whose ``repr`` hides it, so that Dask's log of a failed
+task does not show it either) and lives on a worker only while a task runs.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ __all__ = [
     "STATUS_DIR",
     "Job",
     "MechanismSettings",
+    "RunSecret",
     "probe",
     "process_partition",
     "status_path",
@@ -168,14 +178,48 @@ def clear_cache() -> None:
 
 
 # -- the task ------------------------------------------------------------------------------
+@dataclass(frozen=True, repr=False)
+class RunSecret:
+    """The run's secret — its seed or its random key — as one task argument.
+
+    Every document's noise stream is keyed by the run key and the document's
+    identifier (:func:`emprivacy.randomness.document_generator`); anyone who has
+    the key (or the seed) and the output can recompute the noise.  So the secret
+    is passed to each task as a literal argument of the task, which Dask keeps in
+    its task descriptions and never spills to disk, and never as data a worker
+    stores (a scattered object, a task result).  ``repr`` and ``str`` do not show
+    it, so neither do Dask's logs of a failed task.
+
+    Parameters
+    ----------
+    seed : int, optional
+        A seeded run (reproducible, not for real releases).
+    key : bytes, optional
+        The random key of an unseeded run (:func:`emprivacy.randomness.run_key_from_seed`).
+
+    >>> RunSecret(key=b"k" * 32)
+    RunSecret(<redacted>)
+    """
+
+    seed: int | None = None
+    key: bytes | None = None
+
+    def __post_init__(self) -> None:
+        if (self.seed is None) == (self.key is None):
+            raise ValueError("give exactly one of seed and key")
+
+    def __repr__(self) -> str:
+        return "RunSecret(<redacted>)"
+
+
 @dataclass(frozen=True)
 class Job:
-    """What every task needs besides its partition; scattered to the workers once."""
+    """What every task needs besides its partition and the secret; scattered to the
+    workers once (so it may be spilled to disk: it holds nothing secret)."""
 
     mechanism: WordMechanism | MechanismSettings = field(repr=False)
     config: ObfuscationConfig
-    seed: int | None
-    run_key: bytes | None = field(repr=False)  # the secret key of an unseeded run
+    seeded: bool
     kind: str  # of the partition files: "jsonl" or "parquet"
     parts_dir: str
 
@@ -184,16 +228,22 @@ class Job:
             return cached_mechanism(self.mechanism)
         return self.mechanism
 
-    def obfuscator(self, mech: WordMechanism) -> Obfuscator:
+    def obfuscator(self, mech: WordMechanism, secret: RunSecret) -> Obfuscator:
         """The run's obfuscator: its config, and its seed or the one secret key of the run."""
-        return Obfuscator(mech, self.config, seed=self.seed, run_key=self.run_key,
-                          on_warning=lambda msg: None)
+        if secret.seed is not None:
+            return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None)
+        return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None)
 
 
 def probe(job: Job) -> dict[str, Any]:
-    """Build the mechanism (warming the worker's cache); its metadata and fingerprint."""
+    """Build the mechanism (warming the worker's cache); its metadata and fingerprint.
+
+    Needs no secret: the metadata do not depend on the key (only on whether the run
+    is seeded).
+    """
     mech = job.get_mechanism()
-    return {"metadata": job.obfuscator(mech).metadata(),
+    metadata = Obfuscator(mech, job.config).metadata()  # a throwaway key, never used
+    return {"metadata": {**metadata, "seeded": job.seeded},
             "fingerprint": mech.embeddings.fingerprint}
 
 
@@ -218,11 +268,13 @@ def _error(part: Partition, message: str) -> dict[str, Any]:
     return {"error": message, "partition": part.index}
 
 
-def process_partition(part: Partition, job: Job, digests: tuple[str, str]) -> dict[str, Any]:
+def process_partition(part: Partition, job: Job, digests: tuple[str, str],
+                      secret: RunSecret) -> dict[str, Any]:
     """Obfuscate one partition, write its data file and status file atomically.
 
-    Returns the status record, or ``{"error": message}`` for bad input (which
-    retrying cannot fix).
+    ``secret`` is the run's seed or key (a literal argument of the task, never
+    stored by Dask: :class:`RunSecret`).  Returns the status record (nothing secret
+    in it), or ``{"error": message}`` for bad input (which retrying cannot fix).
     """
     mech = job.get_mechanism()
     sizes = part.current_sizes()
@@ -236,18 +288,13 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str]) -> di
     if len(docs) != part.n_documents:
         return _error(part, f"input {part.describe()} changed since the run was planned "
                             f"({len(docs)} documents instead of {part.n_documents})")
-    seen: set[str] = set()
-    for doc in docs:
-        if doc.id in seen:
-            return _error(part, f"duplicate document id {doc.id!r}; ids must be unique")
-        seen.add(doc.id)
-    obf = job.obfuscator(mech)
+    obf = job.obfuscator(mech, secret)
     records: list[dict[str, Any]] = []
     if docs:
         try:
             with _TASK_LOCK:
                 records.extend(obf.obfuscate(docs))
-        except InputError as exc:
+        except InputError as exc:  # a repeated id too (Obfuscator), though planning found it
             # a partition of only empty documents is not an error (the corpus may have others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
                 return _error(part, str(exc))
