@@ -223,7 +223,9 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
             counts[tok.kind + "s"] += 1
             continue
         if not perturb_stopwords and word in STOPWORDS:
-            fixed.append(tok.text)
+            # the list's word, in the token's case: never a character the list does not hold
+            kept = apply_case(word, case_pattern(tok.text))
+            fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
             counts["stopwords_kept"] += 1
             continue
         if row >= 0:

@@ -219,7 +219,10 @@ def normalise_word(word: str) -> str:
     ("o'clock", 'john', 'fine')
     """
     if not word.isascii():
-        word = unicodedata.normalize("NFKC", word)
+        compat = unicodedata.normalize("NFKC", word)
+        # a compatibility form that is no longer a word (``ำ`` → mark + letter) is not used
+        if _patterns()[2].fullmatch(compat.replace("’", "'")) is not None:
+            word = compat
     return word.lower().replace("’", "'")
 
 
