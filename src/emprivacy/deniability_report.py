@@ -9,17 +9,17 @@ imported when a plot is drawn.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
 from ._optional import import_optional
 from .guarantees import utility_bound
-from .outputs import atomic_file
+from .outputs import check_output_path, write_bytes_atomic
 
 if TYPE_CHECKING:  # pragma: no cover - the study is only read, never built, here
     from .deniability import DeniabilityStudy
@@ -145,10 +145,7 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
     from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter
 
-    dest = Path(path)
-    directory = dest.parent if str(dest.parent) else Path(".")
-    if not directory.is_dir():
-        raise ValueError(f"plot directory {str(directory)!r} does not exist")
+    dest = check_output_path(path, kind="plot")  # a directory, a missing one: an error now
     rows = sorted(results, key=lambda r: r.epsilon)
     eps_pts = [r.epsilon for r in rows] + ([target.epsilon] if target is not None else [])
     lo = min([*eps_pts, study.epsilon_for(0.02)]) / 1.5
@@ -186,5 +183,6 @@ def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniabi
     ax2.set_xlabel("ε (per word)")
     ax2.set_ylabel("S_w: distinct outputs")
     ax2.legend(loc="upper right", fontsize="small")
-    with atomic_file(dest, "wb") as fh:
-        fig.savefig(fh, format="png", dpi=100)
+    png = io.BytesIO()  # drawn in memory: a failed write is then one error of the file
+    fig.savefig(png, format="png", dpi=100)
+    write_bytes_atomic(dest, png.getvalue())

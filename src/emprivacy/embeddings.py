@@ -309,12 +309,62 @@ def _load_default(vocab_size: int | None) -> Embeddings:
     return Embeddings([words[i] for i in keep], vectors, name=DEFAULT_EMBEDDINGS_NAME)
 
 
+#: No gzip stream inflates more than about 1032 times (deflate's limit): an upper bound on
+#: the uncompressed size of a ``.gz`` file.
+_GZIP_MAX_RATIO = 1100
+
+
+def _check_header(path: Path, fmt: str, limit: int | None) -> None:
+    """Check a word2vec header (``<count> <dim>``) against the size of the file.
+
+    gensim allocates the whole ``count × dim`` matrix (at most ``limit`` rows) before
+    reading a row: a corrupt or hostile header would exhaust the memory.  Each row
+    takes at least ``4·dim + 2`` bytes in the binary format (a one-letter word, a space,
+    the float32 vector) and ``2·dim + 1`` in the text format; a file too small for the
+    rows to be read is truncated or has a wrong header (:class:`EmbeddingsFormatError`).
+    A header that is not two integers is left to gensim to report.
+    """
+    if fmt not in ("word2vec-binary", "word2vec-text"):
+        return
+    compressed = path.name.lower().endswith(".gz")
+    try:
+        size = path.stat().st_size
+        if compressed:
+            import gzip
+
+            with gzip.open(path, "rb") as fh:
+                first = fh.readline(1024)
+        else:
+            with open(path, "rb") as fh:
+                first = fh.readline(1024)
+    except (OSError, EOFError):
+        return  # unreadable: gensim says so, naming the file
+    parts = first.split()
+    if len(parts) != 2 or not all(x.isdigit() for x in parts):
+        return
+    count, dim = int(parts[0]), int(parts[1])
+    if dim < 1:
+        raise EmbeddingsFormatError(f"embeddings file {str(path)!r} has a wrong header: it "
+                                    f"announces dimension {dim}; {_EXPECTED}")
+    rows = count if limit is None else min(count, limit)
+    need = rows * ((4 * dim + 2) if fmt == "word2vec-binary" else (2 * dim + 1))
+    have = size * _GZIP_MAX_RATIO if compressed else size - len(first)
+    if need > have:
+        which = ", which need" if rows == count else f"; the first {rows} need"
+        holds = "can hold at most" if compressed else "holds"
+        raise EmbeddingsFormatError(
+            f"embeddings file {str(path)!r} is truncated or its header is wrong: the header "
+            f"announces {count} words of dimension {dim}{which} at least {need} bytes, but "
+            f"the file {holds} {have}")
+
+
 def _load_gensim(path: Path, fmt: str, vocab_size: int | None) -> Embeddings:
     from gensim.models import KeyedVectors
 
     limit = None if vocab_size is None else max(2 * vocab_size, vocab_size + 1000)
     while True:
         error = None
+        _check_header(path, fmt, limit)  # before gensim allocates what the header announces
         # gensim (4.4) re-opens a header-less (GloVe) file without closing it; the handle
         # is closed when gensim's frame is freed, inside this block, with a
         # ResourceWarning that is silenced here.

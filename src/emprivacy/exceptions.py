@@ -19,6 +19,8 @@ __all__ = [
     "InputError",
     "MissingExtraError",
     "OutputError",
+    "OutputPathError",
+    "OutputWriteError",
     "PrivacyLeakWarning",
     "UsageError",
 ]
@@ -39,6 +41,25 @@ class InputError(EmprivacyError, ValueError):
 class OutputError(EmprivacyError, ValueError):
     """An output path cannot be used: its directory is missing, it is a directory, it holds
     another run."""
+
+
+class OutputPathError(OutputError, OSError):
+    """An output path the user gave cannot be written: it is a directory, or a part of it is
+    missing or is not a directory (``EISDIR``, ``ENOTDIR``, ``ENOENT``).
+
+    Also an :class:`OSError` (``errno`` is the original error's), so ``except OSError``
+    around a write keeps working.
+    """
+
+
+class OutputWriteError(EmprivacyError, OSError):
+    """Writing an output failed because of the environment: a full disk or quota, a file
+    size limit, no permission, a read-only file system, an I/O error, a closed standard
+    output (``errno`` is the original error's).
+
+    The command line reports it in one line with exit code 1.  Nothing is left behind:
+    the temporary file is removed and any previous output is unchanged.
+    """
 
 
 class EmbeddingsFormatError(EmprivacyError, ValueError):

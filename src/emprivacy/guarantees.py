@@ -33,7 +33,15 @@ from ._validation import check_epsilon, check_nonnegative_number, check_positive
 #: Largest x with ``exp(x)`` finite in float64.
 _LOG_FLOAT_MAX = math.log(np.finfo(np.float64).max)
 
+#: The largest bag size N and embedding dimension n that ``emprivacy guarantee`` accepts:
+#: far beyond any document (the whole Brown corpus is about 10⁶ words) or embedding
+#: (hundreds to a few thousand dimensions), and small enough to compute at once.
+MAX_BAG_SIZE = 10_000_000
+MAX_DIM = 100_000
+
 __all__ = [
+    "MAX_BAG_SIZE",
+    "MAX_DIM",
     "appendix_utility_bound",
     "ball_probability",
     "laplace_constant",
@@ -105,6 +113,19 @@ def paper_utility_bound(epsilon: float, N: int, delta: float, n: int) -> float:
     return float(gammainc(n, x))
 
 
+def _log_geometric_sum(log_r: float, N: int) -> float:
+    """``log Σ_{k<N} r^k`` for ``r = exp(log_r)``, in closed form (no array of N terms)."""
+    if N == 1:
+        return 0.0
+    if log_r == 0.0:
+        return math.log(N)
+    if log_r < 0.0:  # (1 − r^N) / (1 − r)
+        return math.log(-math.expm1(N * log_r)) - math.log(-math.expm1(log_r))
+    # r > 1: r^(N−1) · (1 − r^−N) / (1 − r^−1)
+    return ((N - 1) * log_r + math.log(-math.expm1(-N * log_r))
+            - math.log(-math.expm1(-log_r)))
+
+
 def appendix_utility_bound(epsilon: float, N: int, delta: float, n: int) -> float:
     """The appendix's unsimplified bound (Thm. A.2) before its last approximation.
 
@@ -127,8 +148,7 @@ def appendix_utility_bound(epsilon: float, N: int, delta: float, n: int) -> floa
     k = np.arange(n)
     log_tail = -x + float(logsumexp(k * math.log(x) - gammaln(k + 1)))
     log_cv = n * math.log(x) - float(gammaln(n + 1))
-    # log of the geometric sum Σ_{k<N} (cV)^k
-    log_sum = float(logsumexp(np.arange(N) * log_cv))
+    log_sum = _log_geometric_sum(log_cv, N)
     log_term = log_tail + log_sum
     if log_term > 700:
         return -math.inf

@@ -5,15 +5,21 @@ One module per group of commands: :mod:`.obfuscate` (``obfuscate``), :mod:`.tool
 :mod:`._common` holds the app, the shared options and the progress bar.
 
 Exit codes: 0 success; 1 the environment failed (a distributed run, a data set that
-cannot be fetched, a missing optional dependency); 2 usage errors and bad input (one
-line on stderr naming the problem); 130 interrupted.  Only emprivacy's own errors
-(:class:`~emprivacy.exceptions.EmprivacyError`) become one line: anything else is a
-bug and shows its traceback.  Nothing of an input document's text is ever written to
-stderr.
+cannot be fetched, a missing optional dependency, an output that cannot be written: full
+disk, permission, read-only file system, closed standard output); 2 usage errors and bad
+input, including an output path that is a directory or lies under a missing directory
+(one line on stderr naming the problem); 130 interrupted.  When the reader of standard
+output goes away (``emprivacy … | head -1``) the command stops quietly with exit code 1
+and nothing on stderr (click's convention, and Python's advice for SIGPIPE).  Only
+emprivacy's own errors (:class:`~emprivacy.exceptions.EmprivacyError`) become one line:
+anything else is a bug and shows its traceback.  Nothing of an input document's text is
+ever written to stderr.  Every fault tried, and what it prints: ``docs/FAULTS.md``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -21,8 +27,15 @@ from typing import Annotated
 
 import typer
 
-from ..exceptions import CorpusRunError, DatasetUnavailableError, EmprivacyError, MissingExtraError
-from ._common import app
+from ..exceptions import (
+    CorpusRunError,
+    DatasetUnavailableError,
+    EmprivacyError,
+    MissingExtraError,
+    OutputWriteError,
+)
+from ..outputs import checked_stdout
+from ._common import app, echo
 from .evaluate import evaluate
 from .obfuscate import obfuscate
 from .tools import calibrate, distance, guarantee
@@ -33,15 +46,18 @@ __all__ = ["app", "main", "run"]
 for _command in (obfuscate, distance, guarantee, calibrate, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
-ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError)
+ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
+                      OutputWriteError)
+#: The exit code after the reader of standard output went away, quietly (click's own).
+EXIT_BROKEN_PIPE = 1
 
 
 def _version_callback(value: bool) -> None:
     if value:
         try:
-            typer.echo(f"emprivacy {version('emprivacy')}")
+            echo(f"emprivacy {version('emprivacy')}")
         except PackageNotFoundError:  # pragma: no cover - running from a source tree
-            typer.echo("emprivacy 0.0.0+unknown")
+            echo("emprivacy 0.0.0+unknown")
         raise typer.Exit()
 
 
@@ -77,29 +93,71 @@ def usage_message(exc: typer.TyperException) -> str:
     return message + (f" (see '{ctx.command_path} --help')" if ctx is not None else "")
 
 
+def _say(line: str) -> None:
+    """Write one line to stderr, if there is one (never to stdout instead)."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(line, file=sys.stderr, flush=True)
+
+
+def _occupy_closed_descriptors() -> None:
+    """Point closed descriptors 0, 1, 2 at the null device.
+
+    Otherwise the next file opened (an output's temporary file) would take the number
+    of standard output or error, and whatever writes there would write into it.
+    ``sys.stdin``/``sys.stdout`` stay ``None``: reading or writing them is still
+    reported as closed.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+            except OSError:  # pragma: no cover - no null device
+                return
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            else:
+                os.set_inheritable(fd, True)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is left in stdout's buffer to the null device, so
+    that Python's own flush at exit does not fail (and print) again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the CLI; emprivacy's errors become one line on stderr."""
+    _occupy_closed_descriptors()
     command = typer.main.get_command(app)
     try:
-        rv = command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
+        with checked_stdout():  # a failed write of any output, help text too: one line
+            rv = command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:
-        print("emprivacy: interrupted", file=sys.stderr)
+        _say("emprivacy: interrupted")
         return 130
     except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
-        print(f"emprivacy: error: {usage_message(exc)}", file=sys.stderr)
+        _say(f"emprivacy: error: {usage_message(exc)}")
         return 2
     except EmprivacyError as exc:
-        print(f"emprivacy: error: {exc}", file=sys.stderr)
+        _say(f"emprivacy: error: {exc}")
         return 1 if isinstance(exc, ENVIRONMENT_ERRORS) else 2
     except KeyboardInterrupt:
-        print("emprivacy: interrupted", file=sys.stderr)
+        _say("emprivacy: interrupted")
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, like other tools
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     if rv == 130:  # typer turns KeyboardInterrupt into Exit(130) and returns its code
-        print("emprivacy: interrupted", file=sys.stderr)
+        _say("emprivacy: interrupted")
         return 130
     return rv if isinstance(rv, int) else 0
 

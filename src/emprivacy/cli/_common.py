@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO, TypeVar, cast
 
 import typer
 from rich.console import Console
 
-from ..exceptions import UsageError
+from ..exceptions import InputError, UsageError
+from ..outputs import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress
@@ -26,6 +28,8 @@ __all__ = [
     "app",
     "check_epsilon",
     "check_nonnegative",
+    "check_stdin",
+    "echo",
     "fail",
     "load",
     "progress_bar",
@@ -57,6 +61,40 @@ T = TypeVar("T")
 def stderr() -> Console:
     """The console for notes, warnings and progress (never the output)."""
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def echo(line: str = "") -> None:
+    """Print one line of a command's result on stdout.
+
+    A failed write (full disk, closed stdout) is one line on stderr with exit code 1
+    (:class:`~emprivacy.exceptions.OutputWriteError`), not a traceback.
+    """
+    write_stdout(line + "\n")
+
+
+class _Stdin:
+    """Standard input for the readers: a failed read is bad input, in one line."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> str:
+        try:
+            return self._stream.read(size)
+        except OSError as exc:
+            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
+
+
+def check_stdin(inputs: list[str]) -> TextIO | None:
+    """Standard input, checked, if ``inputs`` read it (``"-"``); else ``None``.
+
+    A closed standard input (``<&-``) is bad input: there is nothing to read.
+    """
+    if "-" not in inputs:
+        return None
+    if sys.stdin is None:
+        raise InputError("standard input is closed; pipe text in, or give input files")
+    return cast(TextIO, _Stdin(sys.stdin))
 
 
 def fail(message: str) -> NoReturn:

@@ -85,6 +85,7 @@ def evaluate(
     from ..embeddings import load_embeddings
     from ..evaluation import load_corpus, parse_epsilons, run_experiment, write_report
     from ..evaluation.brown_corpus import brown
+    from ..evaluation.report import REPORT_FILES
     from ..exceptions import PrivacyLeakWarning
 
     console = stderr()
@@ -95,6 +96,10 @@ def evaluate(
         fail(str(exc))
     if out.exists() and not out.is_dir():
         fail(f"output path {str(out)!r} exists and is not a directory")
+    if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
+        from ..outputs import check_output_path
+
+        check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -16,6 +17,7 @@ from ._common import (
     QuietOpt,
     VocabOpt,
     check_epsilon,
+    check_stdin,
     fail,
     load,
     progress_bar,
@@ -48,9 +50,10 @@ def obfuscate(
         show_default=False)] = None,
     embeddings: EmbeddingsOpt = None,
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
-    size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every bag "
-                                             "to its first N in-vocabulary words (the paper's "
-                                             "fixed N).", show_default=False)] = None,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every longer "
+                                             "bag to its first N in-vocabulary words; shorter "
+                                             "bags are not padded (records show n_words and "
+                                             "size).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible noise. Not "
                                              "for real releases.", show_default=False)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
@@ -152,8 +155,11 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     from ..corpus import iter_documents
     from ..mechanisms import EarthMoversPrivacy
     from ..obfuscation import Obfuscator
-    from ..outputs import atomic_output, format_record
+    from ..outputs import atomic_output, check_output_path, format_record
 
+    stdin = check_stdin(inputs)
+    if output is not None:  # now, not after loading the embeddings
+        check_output_path(output, probe=True)
     console = stderr()
     mech = EarthMoversPrivacy(load(embeddings, vocab_size, quiet), epsilon=epsilon,
                               decoder=decoder)
@@ -163,7 +169,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
         (lambda msg: None) if quiet else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
-    records = obf.obfuscate(iter_documents(inputs))
+    records = obf.obfuscate(iter_documents(inputs, stdin=stdin))
     with atomic_output(output) as out, warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
         for record in track(records, total, show=show and not quiet, console=console):
@@ -194,6 +200,11 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
              "files are written next to it)")
     if scheduler is not None and workers is not None:
         fail("give either --scheduler or --workers, not both")
+    parquet = fmt == "parquet" or (fmt is None and output.suffix.lower() == ".parquet")
+    if not (parquet and output.is_dir()):  # now, not after starting a cluster
+        from ..outputs import check_output_path
+
+        check_output_path(output, probe=True)
     console = stderr()
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
@@ -208,7 +219,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
         warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
         if client is not None and not quiet:
             console.print(f"emprivacy: Dask dashboard: {client.dashboard_link}")
-        with progress_bar(console, show=not quiet) as bar:
+        with progress_bar(console, show=not quiet) as bar, _resume_hint(output, fmt):
             task = bar.add_task("Obfuscating", total=None)
             summary = obfuscate_corpus(
                 inputs, output, mechanism=settings, config=config, client=client, seed=seed,
@@ -224,3 +235,23 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                       f"({summary.partitions_computed} partition(s) obfuscated"
                       + (f", {summary.partitions_reused} kept" if summary.partitions_reused
                          else "") + ")")
+
+
+@contextlib.contextmanager
+def _resume_hint(output: Path, fmt: str | None) -> Iterator[None]:
+    """A failed write during a corpus run says, as a failed task does, that the run's
+    partitions are kept for ``--resume`` (when the run's directory was set up)."""
+    from ..distributed.publish import RUN_FILE, output_layout
+    from ..exceptions import OutputWriteError
+
+    try:
+        yield
+    except OutputWriteError as exc:
+        _, parts_dir = output_layout(
+            output, fmt or ("parquet" if output.suffix.lower() == ".parquet" else "jsonl"))
+        if not (parts_dir / RUN_FILE).is_file():
+            raise
+        hinted = OutputWriteError(f"{exc}; completed partitions are kept in "
+                                  f"{str(parts_dir)!r} — re-run with --resume to continue")
+        hinted.errno = exc.errno
+        raise hinted from exc

@@ -18,6 +18,7 @@ from ._common import (
     VocabOpt,
     check_epsilon,
     check_nonnegative,
+    echo,
     fail,
     load,
     stderr,
@@ -74,18 +75,18 @@ def distance(
         else:
             result["privacy_multiplier"] = None
     if as_json:
-        typer.echo(json.dumps(result))
+        echo(json.dumps(result))
         return
-    typer.echo(f"earth_movers_distance: {value:.6g}  ({metric}, {emb.name}, "
+    echo(f"earth_movers_distance: {value:.6g}  ({metric}, {emb.name}, "
                f"{len(emb)} words)")
-    typer.echo(f"n_words: {result['n_words'][0]} {result['n_words'][1]}   "
+    echo(f"n_words: {result['n_words'][0]} {result['n_words'][1]}   "
                f"oov_dropped: {result['oov_dropped'][0]} {result['oov_dropped'][1]}")
     if epsilon is not None:
         if sizes_equal:
-            typer.echo(f"privacy_multiplier exp(ε·N·E): {result['privacy_multiplier']:.6g}  "
+            echo(f"privacy_multiplier exp(ε·N·E): {result['privacy_multiplier']:.6g}  "
                        f"(ε = {epsilon:g}, N = {result['n_words'][0]})")
         else:
-            typer.echo("privacy_multiplier: not defined — the guarantee compares bags of the "
+            echo("privacy_multiplier: not defined — the guarantee compares bags of the "
                        "same size N; use --size N")
 
 
@@ -106,6 +107,8 @@ def guarantee(
 ) -> None:
     """The paper's guarantees for given ε, N, Δ and n (Thm. 1, Thm. 3, App. A)."""
     from ..guarantees import (
+        MAX_BAG_SIZE,
+        MAX_DIM,
         appendix_utility_bound,
         paper_utility_bound,
         privacy_multiplier,
@@ -113,6 +116,10 @@ def guarantee(
     )
 
     check_epsilon(epsilon)
+    if size > MAX_BAG_SIZE:
+        fail(f"size must be an integer in [1, {MAX_BAG_SIZE}]; got {size}")
+    if dim > MAX_DIM:
+        fail(f"dim must be an integer in [1, {MAX_DIM}]; got {dim}")
     check_nonnegative(delta, "delta")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -131,18 +138,18 @@ def guarantee(
         result["distance"] = dist
         result["privacy_multiplier"] = privacy_multiplier(epsilon, size, dist)
     if as_json:
-        typer.echo(json.dumps(result))
+        echo(json.dumps(result))
         return
-    typer.echo(f"ε = {epsilon:g}, N = {size}, Δ = {delta:g}, n = {dim}; ε·N = {epsilon * size:g}")
-    typer.echo(f"utility lower bound P[E(b, Alg1(b)) ≤ Δ] ≥ {result['utility_bound']:.6g}  "
+    echo(f"ε = {epsilon:g}, N = {size}, Δ = {delta:g}, n = {dim}; ε·N = {epsilon * size:g}")
+    echo(f"utility lower bound P[E(b, Alg1(b)) ≤ Δ] ≥ {result['utility_bound']:.6g}  "
                "(valid: P(N·n, ε·N·Δ))")
     cond = "holds" if result["paper_thm3_condition_holds"] else "does not hold"
-    typer.echo(f"paper's Thm. 3 expression: {paper:.6g}  (NOT a valid bound; its condition "
+    echo(f"paper's Thm. 3 expression: {paper:.6g}  (NOT a valid bound; its condition "
                f"εNΔ ≤ n/e {cond})")
-    typer.echo(f"appendix expression before simplification: "
+    echo(f"appendix expression before simplification: "
                f"{result['appendix_expression']:.6g}  (valid, often ≤ 0)")
     if dist is not None:
-        typer.echo(f"privacy multiplier exp(ε·N·E) for E = {dist:g}: "
+        echo(f"privacy multiplier exp(ε·N·E) for E = {dist:g}: "
                    f"{result['privacy_multiplier']:.6g}")
 
 
@@ -207,8 +214,10 @@ def calibrate(
         fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
-    if not no_plot and plot.parent != Path("") and not plot.parent.is_dir():
-        fail(f"plot directory {str(plot.parent)!r} does not exist")
+    if not no_plot:  # now, not after the study: a directory, a missing or read-only place
+        from ..outputs import check_output_path
+
+        check_output_path(plot, probe=True, kind="plot")
     console = stderr()
     emb = load(embeddings, vocab_size, quiet)
     words = None
@@ -241,17 +250,17 @@ def calibrate(
         if found is not None:
             payload["target"] = {"target_unchanged": target, **found.summary()}
         payload["plot"] = None if no_plot else str(plot)
-        typer.echo(json.dumps(payload))
+        echo(json.dumps(payload))
     else:
         what = ("median distance to the nearest other word" if delta is None else "given")
-        typer.echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(study.words)} words × "
+        echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(study.words)} words × "
                    f"{study.trials} trials; N = {study.size}, Δ = {study.delta:.4g} ({what})")
-        typer.echo("N_w: fraction of trials returning the word; S_w: distinct outputs; "
+        echo("N_w: fraction of trials returning the word; S_w: distinct outputs; "
                    "distance: mean embedding distance moved; utility: P(N·n, ε·N·Δ), a valid "
                    "lower bound on P[E(b, Alg1(b)) ≤ Δ]")
-        typer.echo(calibration_table(results, target=found))
+        echo(calibration_table(results, target=found))
         if found is not None:
-            typer.echo(f"target median N_w = {target:g}: ε = {found.epsilon:.4g} (measured "
+            echo(f"target median N_w = {target:g}: ε = {found.epsilon:.4g} (measured "
                        f"median N_w = {found.median_unchanged:.3f}; ε·N = "
                        f"{found.epsilon_total:.4g})")
     if not no_plot and not quiet:

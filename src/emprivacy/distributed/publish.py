@@ -19,8 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..exceptions import CorpusRunError, InputError, OutputError
-from ..outputs import atomic_output, format_record, write_bytes_atomic
+from ..exceptions import (
+    CorpusRunError,
+    InputError,
+    OutputError,
+    OutputPathError,
+    OutputWriteError,
+)
+from ..outputs import atomic_output, format_record, write_bytes_atomic, write_error
 from .plan import Partition
 from .task import STATUS_DIR, status_path
 
@@ -117,9 +123,22 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
                     else "other settings")
             raise OutputError(f"cannot resume: {str(parts_dir)!r} was written with {what}; "
                              "use a new output, or remove it to start again")
-    (parts_dir / STATUS_DIR).mkdir(parents=True, exist_ok=True)
-    if existing is None:
-        write_bytes_atomic(parts_dir / RUN_FILE, json.dumps(run_info, sort_keys=True).encode())
+    created = not parts_dir.exists()
+    try:
+        (parts_dir / STATUS_DIR).mkdir(parents=True, exist_ok=True)
+        if existing is None:
+            write_bytes_atomic(parts_dir / RUN_FILE,
+                               json.dumps(run_info, sort_keys=True).encode())
+    except OSError as exc:  # full disk, permission, read-only file system
+        # leave nothing half-made: a directory without _run.json would block the next run
+        if created:
+            shutil.rmtree(parts_dir, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                (parts_dir / STATUS_DIR).rmdir()  # only if empty
+        if isinstance(exc, OutputPathError | OutputWriteError):
+            raise
+        raise write_error(exc, parts_dir) from exc
     return None
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .._optional import import_optional
-from ..outputs import write_bytes_atomic
+from ..outputs import write_bytes_atomic, write_error
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
 __all__ = ["REPORT_FILES", "format_table3", "write_report"]
@@ -207,7 +207,10 @@ def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"output path {str(out)!r} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file in the way, no permission, read-only: one error naming it
+        raise write_error(exc, out) from exc
     table = format_table3(result)
     if command:
         table += f"\nMade by: `{command}`\n"
