@@ -5,7 +5,8 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 (Lemma 3 of the paper); a decoder only affects utility.
 
 * :class:`Decoder` (:mod:`~emprivacy.decoding.base`): what the mechanism needs from a
-  decoder, and the validation of query points;
+  decoder, and the validation of query points; :class:`Top2Decoder`, a decoder that
+  also finds the second-nearest word (both decoders below are);
 * :class:`ExactDecoder` (:mod:`~emprivacy.decoding.exact`): the exact argmin, bit for
   bit a float64 brute force, at the speed of a float32 matrix product;
 * :class:`ApproximateDecoder` (:mod:`~emprivacy.decoding.approximate`): a staged
@@ -20,7 +21,7 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 from __future__ import annotations
 
 from .approximate import ApproximateDecoder
-from .base import Decoder
+from .base import Decoder, Top2Decoder
 from .exact import DEFAULT_MEMORY_BUDGET, ExactDecoder
 from .threads import available_cores
 
@@ -29,5 +30,6 @@ __all__ = [
     "ApproximateDecoder",
     "Decoder",
     "ExactDecoder",
+    "Top2Decoder",
     "available_cores",
 ]

@@ -183,6 +183,7 @@ class ApproximateDecoder:
         self._index: Any = None
         self._cent: tuple[np.ndarray, np.ndarray] | None = None
         self._exact: ExactDecoder | None = None
+        self._twin: np.ndarray | None = None  # per first occurrence: its first duplicate
 
         vectors = embeddings.vectors
         _, first = np.unique(vectors.view(np.dtype((np.void, vectors.dtype.itemsize
@@ -317,9 +318,32 @@ class ApproximateDecoder:
         pick = np.where(d2 == best[:, None], safe, np.iinfo(np.int64).max).min(axis=1)
         return pick, np.sqrt(best)
 
+    def _rerank2(self, z: np.ndarray, cand: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_rerank` keeping the two best distinct rows (−1 / inf when there is none)."""
+        valid = cand >= 0
+        safe = np.where(valid, cand, 0)
+        diff = self.embeddings.vectors[safe].astype(np.float64) - z[:, None, :]
+        d2 = np.einsum("ijk,ijk->ij", diff, diff)
+        d2[~valid] = np.inf
+        none = np.iinfo(np.int64).max
+        best = d2.min(axis=1)
+        pick = np.where(d2 == best[:, None], safe, none).min(axis=1)
+        d2[safe == pick[:, None]] = np.inf  # the same row may be listed twice
+        second = d2.min(axis=1)
+        pick2 = np.where((d2 == second[:, None]) & np.isfinite(d2), safe, none).min(axis=1)
+        pick2[pick2 == none] = -1
+        return pick, np.sqrt(best), pick2, np.sqrt(second)
+
     def _search(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
         """The best words of the given cells by fast-scan code distance (``rerank`` or more)."""
         return ivf.search_cells(self._index, z32, cells, cell_d, self._k)
+
+    def _search2(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
+        """:meth:`_search` returning at least two words."""
+        if self._k >= 2:
+            return self._search(z32, cells, cell_d)
+        return ivf.search_cells(self._index, z32, cells, cell_d, 2)
 
     @property
     def effective_rerank(self) -> int:
@@ -382,7 +406,80 @@ class ApproximateDecoder:
     def _decode_chunk(self, z: np.ndarray) -> np.ndarray:
         return self._search_stages(z)[0]
 
-    def _search_stages(self, z: np.ndarray, *, trace: bool = False
+    def decode_top2(self, points: np.ndarray | object
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The (approximately) nearest and second-nearest vocabulary word of each point.
+
+        The staged search of :meth:`decode` keeping the two best re-ranked
+        candidates instead of one: ``rows1`` is what :meth:`decode` returns, and
+        both distances are exact float64 Euclidean distances (never the index's
+        quantised, squared ones).  An exact duplicate of the nearest word (indexed
+        once, under its first row) is its runner-up at the same distance.  Like
+        :meth:`decode`, a function of each point alone (post-processing).
+
+        Parameters
+        ----------
+        points : (m, n) array-like
+            Noisy vectors.
+
+        Returns
+        -------
+        rows1, rows2 : (m,) int64 arrays
+            The nearest and the second-nearest word found (``rows1 != rows2``).
+        d1, d2 : (m,) float64 arrays
+            Their Euclidean distances to the point, ``d1 ≤ d2``.
+        """
+        if self._exact is not None:
+            return self._exact.decode_top2(points)
+        z_all = check_points(points, self.embeddings.dim)
+        self._twins()  # built once, before the threads use it
+        out = np.empty((z_all.shape[0], 4))  # rows (exact in float64) and distances
+        self._parallel(z_all, out, self._top2_chunk)
+        return (out[:, 0].astype(np.int64), out[:, 1].astype(np.int64), out[:, 2],
+                out[:, 3])
+
+    def _top2_chunk(self, z: np.ndarray) -> np.ndarray:
+        second, second_d = np.empty(len(z), dtype=np.int64), np.empty(len(z))
+        best, best_d, _ = self._search_stages(z, runner_up=(second, second_d))
+        # duplicates of the nearest word are not in the index: the first is its runner-up
+        twin = self._twins()[best]
+        use = (twin >= 0) & ((second_d > best_d) | (second < 0) | (twin < second))
+        second[use], second_d[use] = twin[use], best_d[use]
+        for r in np.flatnonzero(second < 0):  # too few candidates found: every word
+            second[r], second_d[r] = self._brute_runner_up(z[r], int(best[r]))
+        return np.stack([best, second, best_d, second_d], axis=1)
+
+    def _twins(self) -> np.ndarray:
+        """Per row: the lowest other row with the same vector, if the row is the first of
+        its vector (−1 otherwise, and for vectors that occur once)."""
+        if self._twin is None:
+            vectors = self.embeddings.vectors
+            keys = vectors.view(np.dtype((np.void, vectors.dtype.itemsize
+                                          * vectors.shape[1]))).ravel()
+            order = np.argsort(keys, kind="stable")  # equal vectors: increasing rows
+            same = keys[order[1:]] == keys[order[:-1]]
+            twin = np.full(len(vectors), -1, dtype=np.int64)
+            starts = np.flatnonzero(same & np.concatenate([[True], ~same[:-1]]))
+            twin[order[starts]] = order[starts + 1]
+            self._twin = twin
+        return self._twin
+
+    def _brute_runner_up(self, z: np.ndarray, best: int) -> tuple[int, float]:
+        """The nearest word other than ``best`` (lowest row on ties), by a float64 scan."""
+        vectors = self.embeddings.vectors
+        pick, pick_d2 = -1, np.inf
+        for start in range(0, len(vectors), 65536):
+            diff = vectors[start:start + 65536].astype(np.float64) - z
+            d2 = np.einsum("ij,ij->i", diff, diff)
+            if start <= best < start + len(d2):
+                d2[best - start] = np.inf
+            i = int(np.argmin(d2))
+            if d2[i] < pick_d2:
+                pick, pick_d2 = start + i, float(d2[i])
+        return pick, float(np.sqrt(pick_d2))
+
+    def _search_stages(self, z: np.ndarray, *, trace: bool = False,
+                       runner_up: tuple[np.ndarray, np.ndarray] | None = None
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Search vectors stage by stage, nearest cells first, each stopping by the stop rule.
 
@@ -391,7 +488,10 @@ class ApproximateDecoder:
         word so far.  With ``trace``, every vector goes through every stage and the
         per-stage best word, its distance and the squared distance to the next cell are
         returned (the calibration replays stop rules on them); otherwise the best word of
-        each vector, its distance and the last stage (0-based) it went through.
+        each vector, its distance and the last stage (0-based) it went through.  With
+        ``runner_up`` (two arrays, filled in place), the second-best re-ranked word and
+        its distance are kept too (−1 / inf if no other word was a candidate); the best
+        word and the stop rule are the same as without.
         """
         stages = self._stages
         n_stages = len(stages)
@@ -401,7 +501,13 @@ class ApproximateDecoder:
         n_first = min(first + 1, self.nlist)
         cell_d, cells = self._index.quantizer.search(z32, n_first)
         first_cells = cells[:, :first]
-        best, best_d = self._rerank(z, self._search(z32, first_cells, cell_d[:, :first]))
+        top2 = runner_up is not None
+        search = self._search2 if top2 else self._search
+        cand = search(z32, first_cells, cell_d[:, :first])
+        if top2:
+            best, best_d, second, second_d = self._rerank2(z, cand)
+        else:
+            best, best_d = self._rerank(z, cand)
         next_d2 = (cell_d[:, first].astype(np.float64) if first < self.nlist
                    else np.full(m, np.inf))
         if trace:
@@ -432,9 +538,14 @@ class ApproximateDecoder:
                 else:
                     cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
                                                    ranked_s[pos, hi - 1])
-                cand = self._search(z32[rows], cells, cell_d + z_sq[pos, None])
-                cand = np.concatenate([best[rows, None], cand], axis=1)
-                best[rows], best_d[rows] = self._rerank(z[rows], cand)
+                cand = search(z32[rows], cells, cell_d + z_sq[pos, None])
+                if top2:
+                    cand = np.concatenate([best[rows, None], second[rows, None], cand], axis=1)
+                    best[rows], best_d[rows], second[rows], second_d[rows] = \
+                        self._rerank2(z[rows], cand)
+                else:
+                    cand = np.concatenate([best[rows, None], cand], axis=1)
+                    best[rows], best_d[rows] = self._rerank(z[rows], cand)
                 next_d2 = (ranked_s[pos, hi] + z_sq[pos] if hi < self.nlist
                            else np.full(len(rows), np.inf))
                 if trace:
@@ -447,6 +558,8 @@ class ApproximateDecoder:
                     break
         if trace:
             return picks, dist, nxt
+        if runner_up is not None:
+            runner_up[0][:], runner_up[1][:] = second, second_d
         return best, best_d, reached
 
     def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:

@@ -6,7 +6,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["FLOAT32_SAFE", "Decoder", "check_magnitude", "check_points"]
+__all__ = ["FLOAT32_SAFE", "Decoder", "Top2Decoder", "check_magnitude", "check_points"]
 
 #: Largest query coordinate accepted: products with word coordinates stay finite in float32.
 FLOAT32_SAFE = 1e30
@@ -26,6 +26,20 @@ class Decoder(Protocol):
 
     def decode(self, points: np.ndarray) -> np.ndarray:
         """Vocabulary row index of the word chosen for each point (int64, shape (m,))."""
+        ...
+
+
+@runtime_checkable
+class Top2Decoder(Decoder, Protocol):
+    """A decoder that also finds the second-nearest word (the Vickrey mechanism needs it).
+
+    ``decode_top2`` must, like ``decode``, be a function of the noisy points alone.
+    """
+
+    def decode_top2(self, points: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Rows of the nearest and second-nearest words (int64, (m,) each, distinct) and
+        their Euclidean distances (float64, ``d1 ≤ d2``)."""
         ...
 
 

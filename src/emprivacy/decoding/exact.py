@@ -163,7 +163,67 @@ class ExactDecoder:
         run_on_cores(functools.partial(self._work, z, out, rows=rows), blocks, self.n_threads)
         return out
 
+    def decode_top2(self, points: np.ndarray | object
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The nearest and the second-nearest vocabulary word of each point, exactly.
+
+        The two smallest of ``‖z − Vec(w)‖`` over the vocabulary, in the order of the
+        float64 brute force ``argsort`` (stable: ties go to the lower row index), so
+        ``rows1`` is what :meth:`decode` returns.  Needed by the Vickrey mechanism
+        (Xu et al. 2021), whose release depends on both words and their distances.
+
+        Parameters
+        ----------
+        points : (m, n) array-like
+            Noisy vectors; float64 points are decided exactly as given.
+
+        Returns
+        -------
+        rows1, rows2 : (m,) int64 arrays
+            Row of the nearest and of the second-nearest word (``rows1 != rows2``).
+        d1, d2 : (m,) float64 arrays
+            Their Euclidean distances to the point, ``d1 ≤ d2`` (computed in float64).
+
+        Notes
+        -----
+        The tiles keep, per query, the three smallest float32 scores ``f₁ ≤ f₂ ≤ f₃``
+        (and the rows of the first two).  Every score is within ``e`` of its exact
+        value, so the true second-smallest is within ``e`` of ``f₂`` and both true
+        nearest words have ``f ≤ f₂ + 2e``.  If ``f₃ > f₂ + 2e`` those are exactly the
+        two float32 picks, which are then ordered by their float64 distances;
+        otherwise the query is re-decided in float64 among every word with
+        ``f ≤ f₂ + 2e`` (a set that provably holds both).
+
+        Examples
+        --------
+        >>> emb = Embeddings(["a", "b", "c"], [[0, 0], [3, 0], [0, 4]])
+        >>> r1, r2, d1, d2 = ExactDecoder(emb).decode_top2([[1.0, 0.0], [0.0, 3.0]])
+        >>> r1.tolist(), r2.tolist(), d1.tolist(), d2.tolist()
+        ([0, 2], [1, 0], [1.0, 1.0], [2.0, 3.0])
+        """
+        z = check_points(points, self.embeddings.dim)
+        if len(self.embeddings) < 2:
+            raise ValueError("decode_top2 needs a vocabulary of at least 2 words; got "
+                             f"{len(self.embeddings)}")
+        m = z.shape[0]
+        outs = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64),
+                np.empty(m, dtype=np.float64), np.empty(m, dtype=np.float64))
+        if m == 0:
+            return outs
+        rows = self.block_rows
+        if m < self.n_threads * rows:
+            rows = max(1, -(-m // self.n_threads))
+        blocks = [(s, min(s + rows, m)) for s in range(0, m, rows)]
+        run_on_cores(functools.partial(self._work_top2, z, outs, rows=rows), blocks,
+                     self.n_threads)
+        return outs
+
     # -- internals ---------------------------------------------------------------------
+    def _slack(self, zc: np.ndarray) -> np.ndarray:
+        """``2e(z)`` per centred query: twice the float32 rounding bound of the scores."""
+        znorm = np.sqrt(np.einsum("ij,ij->i", zc, zc))
+        return 2.0 * self._err_scale * (2.0 * znorm * self._radius + self._radius**2)
+
     def _work(self, z: np.ndarray, out: np.ndarray, blocks: list[tuple[int, int]], *,
               rows: int) -> None:
         """Decode the row blocks ``blocks`` of ``z`` into ``out`` (one worker thread)."""
@@ -200,8 +260,7 @@ class ExactDecoder:
                 better = v < best  # strict: an equal value in a later tile keeps the lower index
                 best[better] = v[better]
                 best_idx[better] = i[better] + c0
-            znorm = np.sqrt(np.einsum("ij,ij->i", zc, zc))
-            slack = 2.0 * self._err_scale * (2.0 * znorm * self._radius + self._radius**2)
+            slack = self._slack(zc)
             gap = second.astype(np.float64) - best
             near = np.flatnonzero(~(gap > slack))  # NaN gaps (overflow) are re-decided too
             for r in near:
@@ -209,6 +268,98 @@ class ExactDecoder:
                 tiles = np.flatnonzero(~(tile_min[r, :] > limit))
                 best_idx[r] = self._float64_argmin(z[start + r], zq[r], tiles, limit)
             out[start:stop] = best_idx
+
+    def _work_top2(self, z: np.ndarray,
+                   outs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                   blocks: list[tuple[int, int]], *, rows: int) -> None:
+        """:meth:`decode_top2` of the row blocks ``blocks`` of ``z`` (one worker thread)."""
+        dim = self.embeddings.dim
+        n_words = len(self.embeddings)
+        cols = self.block_cols
+        aug_t = self._aug_t
+        zq = np.ones((rows, dim + 1), dtype=np.float32)
+        tile = np.empty((rows, cols), dtype=np.float32)
+        tile_min = np.empty((rows, -(-n_words // cols)), dtype=np.float32)
+        arange = np.arange(rows)
+        vals = np.empty((rows, 6), dtype=np.float32)
+        idxs = np.empty((rows, 6), dtype=np.int64)
+        for start, stop in blocks:
+            b = stop - start
+            ar = arange[:b]
+            zc = z[start:stop] - self._mean
+            check_magnitude(zc)
+            zq[:b, :dim] = zc
+            # the running three smallest scores (sorted) and the rows of the first two
+            v, ix = vals[:b], idxs[:b]
+            v[:, :3] = np.inf
+            ix[:, :3] = 0
+            for k, c0 in enumerate(range(0, n_words, cols)):
+                c1 = min(c0 + cols, n_words)
+                t = tile[:b, :c1 - c0]
+                np.matmul(zq[:b], aug_t[:, c0:c1], out=t)
+                for slot in (3, 4, 5):  # this tile's three smallest, in order
+                    if slot - 3 < c1 - c0:
+                        i = np.argmin(t, axis=1)
+                        v[:, slot] = t[ar, i]
+                        ix[:, slot] = i + c0
+                        t[ar, i] = np.inf
+                    else:
+                        v[:, slot] = np.inf
+                        ix[:, slot] = 0
+                tile_min[:b, k] = v[:, 3]
+                # merge two sorted triples; stable: equal scores keep the earlier (lower) row
+                order = np.argsort(v, axis=1, kind="stable")[:, :3]
+                v[:, :3] = np.take_along_axis(v, order, axis=1)
+                ix[:, :3] = np.take_along_axis(ix, order, axis=1)
+            slack = self._slack(zc)
+            gap = v[:, 2].astype(np.float64) - v[:, 1]
+            r1, r2 = ix[:, 0].copy(), ix[:, 1].copy()
+            fast = gap > slack  # NaN gaps (overflow) are re-decided too
+            near = np.flatnonzero(~fast)
+            for r in near:
+                limit = float(v[r, 1]) + slack[r]
+                tiles = np.flatnonzero(~(tile_min[r, :] > limit))
+                r1[r], r2[r] = self._float64_top2(z[start + r], zq[r], tiles, limit)
+            # both candidates known: their float64 distances, ordered (ties: lower row)
+            zb = np.asarray(z[start:stop], np.float64)
+            diff1 = self.embeddings.vectors[r1].astype(np.float64) - zb
+            diff2 = self.embeddings.vectors[r2].astype(np.float64) - zb
+            d1 = np.einsum("ij,ij->i", diff1, diff1)
+            d2 = np.einsum("ij,ij->i", diff2, diff2)
+            swap = (d2 < d1) | ((d2 == d1) & (r2 < r1))
+            outs[0][start:stop] = np.where(swap, r2, r1)
+            outs[1][start:stop] = np.where(swap, r1, r2)
+            outs[2][start:stop] = np.sqrt(np.where(swap, d2, d1))
+            outs[3][start:stop] = np.sqrt(np.where(swap, d1, d2))
+
+    def _candidates(self, zq: np.ndarray, tiles: np.ndarray, limit: float) -> np.ndarray:
+        """Rows (increasing) of the words of ``tiles`` whose float32 score is at most ``limit``."""
+        cols = self.block_cols
+        n_words = len(self.embeddings)
+        cand = []
+        for k in tiles:
+            c0 = int(k) * cols
+            c1 = min(c0 + cols, n_words)
+            scores = zq @ self._aug_t[:, c0:c1]  # same rounding bound as the tiles
+            cand.append(c0 + np.flatnonzero(~(scores > limit)))  # NaN (overflow) included
+        return np.concatenate(cand) if cand else np.arange(0)
+
+    def _float64_top2(self, z: np.ndarray, zq: np.ndarray, tiles: np.ndarray,
+                      limit: float) -> tuple[int, int]:
+        """Float64 two nearest words of a near-tie, among the words that can be them.
+
+        With ``e`` the rounding bound and ``f₂`` the float32 second-smallest score, the
+        true second-smallest score is at most ``f₂ + e``, so both true nearest words
+        score at most ``f₂ + 2e = limit`` in float32 (their tiles' minimum too).
+        Returns them in increasing row order (the caller orders them by distance).
+        """
+        idx = self._candidates(zq, tiles, limit)
+        if idx.size < 2:  # overflowed scores (inf): fall back to every word
+            idx = np.arange(len(self.embeddings))
+        diff = self.embeddings.vectors[idx].astype(np.float64) - np.asarray(z, np.float64)
+        d2 = np.einsum("ij,ij->i", diff, diff)
+        a, b = np.argsort(d2, kind="stable")[:2]  # idx increasing: ties to the lower row
+        return int(idx[a]), int(idx[b])
 
     def _float64_argmin(self, z: np.ndarray, zq: np.ndarray, tiles: np.ndarray,
                         limit: float) -> int:
@@ -219,17 +370,9 @@ class ExactDecoder:
         the tiles (only tiles whose minimum is within ``limit`` can hold it) and when
         its tile is recomputed here.
         """
-        cols = self.block_cols
-        n_words = len(self.embeddings)
-        cand = []
-        for k in tiles:
-            c0 = int(k) * cols
-            c1 = min(c0 + cols, n_words)
-            scores = zq @ self._aug_t[:, c0:c1]  # same rounding bound as the tiles
-            cand.append(c0 + np.flatnonzero(~(scores > limit)))  # NaN (overflow) included
-        idx = np.concatenate(cand) if cand else np.arange(n_words)
+        idx = self._candidates(zq, tiles, limit)
         if idx.size == 0:  # overflowed scores (inf): fall back to every word
-            idx = np.arange(n_words)
+            idx = np.arange(len(self.embeddings))
         diff = self.embeddings.vectors[idx].astype(np.float64) - np.asarray(z, np.float64)
         d2 = np.einsum("ij,ij->i", diff, diff)
         return int(idx[np.argmin(d2)])

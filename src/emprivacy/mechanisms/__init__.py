@@ -2,23 +2,74 @@
 
 * :mod:`~emprivacy.mechanisms.base` — :class:`WordMechanism`, what a mechanism implements.
 * :mod:`~emprivacy.mechanisms.madlib` — the paper's mechanism (Alg. 1 and 2),
-  :class:`EarthMoversPrivacy`.
+  :class:`EarthMoversPrivacy` (``"madlib"``).
+* :mod:`~emprivacy.mechanisms.mahalanobis` — the regularised Mahalanobis mechanism
+  (Xu et al. 2020), :class:`MahalanobisPrivacy` (``"mahalanobis"``).
+* :mod:`~emprivacy.mechanisms.vickrey` — the Vickrey mechanism (Xu et al. 2021),
+  :class:`VickreyPrivacy` (``"vickrey"``).
+* :mod:`~emprivacy.mechanisms.tem` — the truncated exponential mechanism (Carvalho et
+  al. 2023), :class:`TruncatedExponential` (``"tem"``).
+* :mod:`~emprivacy.mechanisms.santext` — SanText's exponential mechanism (Yue et al.
+  2021), :class:`SanText` (``"santext"``).
+* :mod:`~emprivacy.mechanisms.curse` — the rank-resampling post-processing against the
+  curse of dimensionality (Asghar et al. 2026), :class:`RankResampler`, and the
+  neighbour ranks of released words (:func:`neighbour_ranks`, :func:`rank_buckets`).
+* :mod:`~emprivacy.mechanisms.registry` — the mechanisms by name:
+  :data:`MECHANISMS`, :func:`make_mechanism`, :func:`mechanism_parameters`.
 """
 
 from __future__ import annotations
 
 from .base import WordMechanism
+from .curse import RankResampler, neighbour_ranks, rank_buckets
 from .madlib import (
     EarthMoversPrivacy,
     generate_noisy_bag_of_words,
     generate_noisy_vector,
     generate_private_bag,
 )
+from .mahalanobis import (
+    MahalanobisPrivacy,
+    RegularizedMahalanobis,
+    mahalanobis_distance,
+    regularized_covariance,
+    vocabulary_covariance,
+)
+from .registry import (
+    MECHANISMS,
+    MechanismParameter,
+    make_mechanism,
+    mechanism_parameters,
+    parse_params,
+    register,
+)
+from .santext import SanText
+from .tem import TruncatedExponential, truncation_threshold
+from .vickrey import VickreyPrivacy, second_word_probability
 
 __all__ = [
+    "MECHANISMS",
     "EarthMoversPrivacy",
+    "MahalanobisPrivacy",
+    "MechanismParameter",
+    "RankResampler",
+    "RegularizedMahalanobis",
+    "SanText",
+    "TruncatedExponential",
+    "VickreyPrivacy",
     "WordMechanism",
     "generate_noisy_bag_of_words",
     "generate_noisy_vector",
     "generate_private_bag",
+    "mahalanobis_distance",
+    "make_mechanism",
+    "mechanism_parameters",
+    "neighbour_ranks",
+    "parse_params",
+    "rank_buckets",
+    "register",
+    "regularized_covariance",
+    "second_word_probability",
+    "truncation_threshold",
+    "vocabulary_covariance",
 ]

@@ -12,15 +12,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_choice
+from .._validation import check_choice, check_positive_number
 from ..decoding import Decoder, ExactDecoder
 from ..embeddings import Embeddings
 from ..noise import laplace_noise
 from ..randomness import RandomState
 from .base import WordMechanism
+
+if TYPE_CHECKING:
+    from .curse import RankResampler
 
 __all__ = [
     "EarthMoversPrivacy",
@@ -56,14 +60,61 @@ def generate_private_bag(X: np.ndarray | Sequence[Sequence[float]], epsilon: flo
     -------
     (N, n) float64 array ``X + noise``, one vectorised noise draw.
     """
+    X = _check_vector_bag(X)
+    return X + laplace_noise(X.shape[1], epsilon, size=X.shape[0], rng=rng)
+
+
+def _check_vector_bag(X: np.ndarray | Sequence[Sequence[float]], dim: int | None = None
+                      ) -> np.ndarray:
+    """A non-empty, finite (N, n) bag of vectors as float64 (``n = dim`` if given)."""
     X = np.asarray(X, dtype=np.float64)
+    if dim is not None and (X.ndim != 2 or X.shape[1] != dim):
+        raise ValueError(f"X must have shape (N, {dim}) to match the embedding "
+                         f"dimension; got {X.shape}")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (N × n); got shape {X.shape}")
     if X.shape[0] == 0:
         raise ValueError("the bag must hold at least one vector; got an empty bag")
     if not np.all(np.isfinite(X)):
         raise ValueError("X must be finite; found NaN or infinity")
-    return X + laplace_noise(X.shape[1], epsilon, size=X.shape[0], rng=rng)
+    return X
+
+
+def check_rank_resample(value: Any) -> float | None:
+    """Validate the ``rank_resample`` option: ``None`` or a finite number c > 0.
+
+    >>> check_rank_resample(None), check_rank_resample(0.04)
+    (None, 0.04)
+    >>> check_rank_resample(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: rank_resample must be None or a finite number > 0; got 0.0
+    """
+    if value is None:
+        return None
+    try:
+        return check_positive_number(value, "rank_resample")
+    except TypeError:
+        raise TypeError(f"rank_resample must be None or a finite number > 0; got {value!r} "
+                        f"of type {type(value).__name__}") from None
+    except ValueError:
+        raise ValueError("rank_resample must be None or a finite number > 0; got "
+                         f"{float(value)!r}") from None
+
+
+def make_decoder(embeddings: Embeddings, decoder: str | Decoder) -> Decoder:
+    """The decoder named by ``decoder`` (``"exact"`` or ``"approximate"``), or ``decoder``."""
+    if isinstance(decoder, str):
+        check_choice(decoder, "decoder", ("exact", "approximate"))
+        if decoder == "exact":
+            return ExactDecoder(embeddings)
+        from ..decoding import ApproximateDecoder
+
+        return ApproximateDecoder(embeddings)
+    if not isinstance(decoder, Decoder):
+        raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
+                        f"{type(decoder).__name__}")
+    return decoder
 
 
 class EarthMoversPrivacy(WordMechanism):
@@ -87,6 +138,10 @@ class EarthMoversPrivacy(WordMechanism):
         reproducible run (not for real releases).
     decoder : "exact", "approximate" or a Decoder, default "exact"
         How ``Vec⁻¹`` is computed.  Any decoder keeps the guarantee (post-processing).
+    rank_resample : float, optional
+        The curse-of-dimensionality fix (Asghar et al.): release a word drawn with
+        probability ∝ ``exp(−c·ε·rank)`` of its distance rank from the decoded word,
+        ``c = rank_resample``.  Post-processing: the guarantee is unchanged.
 
     Examples
     --------
@@ -101,36 +156,60 @@ class EarthMoversPrivacy(WordMechanism):
     name = "madlib"
 
     def __init__(self, embeddings: Embeddings, *, epsilon: float, rng: RandomState = None,
-                 decoder: str | Decoder = "exact") -> None:
+                 decoder: str | Decoder = "exact", rank_resample: float | None = None) -> None:
         super().__init__(embeddings, epsilon=epsilon, rng=rng)
-        if isinstance(decoder, str):
-            check_choice(decoder, "decoder", ("exact", "approximate"))
-            if decoder == "exact":
-                decoder = ExactDecoder(embeddings)
-            else:
-                from ..decoding import ApproximateDecoder
-
-                decoder = ApproximateDecoder(embeddings)
-        elif not isinstance(decoder, Decoder):
-            raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
-                            f"{type(decoder).__name__}")
-        self.decoder = decoder
+        self.rank_resample = check_rank_resample(rank_resample)
+        self.decoder = make_decoder(embeddings, decoder)
+        self._resampler: RankResampler | None = None
 
     def __repr__(self) -> str:
-        return (f"EarthMoversPrivacy(embeddings={self.embeddings!r}, epsilon={self.epsilon!r}, "
-                f"decoder={self.decoder.name!r})")
+        return (f"{type(self).__name__}(embeddings={self.embeddings!r}, "
+                f"epsilon={self.epsilon!r}{self._repr_params()}, "
+                f"decoder={self.decoder.name!r}"
+                + ("" if self.rank_resample is None else
+                   f", rank_resample={self.rank_resample!r}") + ")")
 
-    def record_fields(self) -> dict[str, str]:
-        """Output records name the decoder (a choice of speed, not of guarantee)."""
-        return {"decoder": self.decoder.name}
+    def _repr_params(self) -> str:
+        """The subclass's own parameters in :meth:`__repr__` (``", name=value"`` each)."""
+        return ""
+
+    def record_fields(self) -> dict[str, Any]:
+        """Output records name the decoder (a choice of speed, not of guarantee), and the
+        rank resampling when it is on."""
+        fields: dict[str, Any] = {"decoder": self.decoder.name}
+        if self.rank_resample is not None:
+            fields["rank_resample"] = self.rank_resample
+        return fields
+
+    # -- the metric of the guarantee ---------------------------------------------------
+    @property
+    def metric(self) -> str:
+        """Name of the metric d of the guarantee ``ε·d`` (here ``"euclidean"``)."""
+        return "euclidean"
+
+    def distance(self, a: np.ndarray | Sequence[float],
+                 b: np.ndarray | Sequence[float]) -> np.ndarray:
+        """The metric of the guarantee between vectors: here ``‖a − b‖`` (Thm. 2).
+
+        ``a`` and ``b`` are (..., n) arrays, broadcast against each other; the result
+        has their broadcast shape without the last axis.  The mechanism satisfies
+        ``P[K(x) = w] ≤ exp(ε·d(Vec x, Vec x'))·P[K(x') = w]``.
+        """
+        diff = np.asarray(a, np.float64) - np.asarray(b, np.float64)
+        return np.sqrt(np.einsum("...i,...i->...", diff, diff))
+
+    # -- Alg. 1 ------------------------------------------------------------------------
+    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of the additive noise: here ``Lap_n^ε`` (Thm. 2), (size, n).
+
+        The one step a mechanism of the family with another noise overrides.
+        """
+        return laplace_noise(self.dim, self.epsilon, size=size, rng=rng)
 
     def privatize_vectors(self, X: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 2)."""
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != self.dim:
-            raise ValueError(f"X must have shape (N, {self.dim}) to match the embedding "
-                             f"dimension; got {X.shape}")
-        return generate_private_bag(X, self.epsilon, rng=self.rng)
+        X = _check_vector_bag(X, self.dim)
+        return X + self._noise(X.shape[0], rng=self.rng)
 
     def noisy_vectors(self, indices: np.ndarray | Sequence[int], *,
                       rng: np.random.Generator | None = None) -> np.ndarray:
@@ -141,25 +220,52 @@ class EarthMoversPrivacy(WordMechanism):
         decoders decide on the unrounded noisy point.
         """
         idx = self.check_indices(indices)
-        noise = laplace_noise(self.dim, self.epsilon, size=idx.size,
-                              rng=self.rng if rng is None else rng)
+        noise = self._noise(idx.size, rng=self.rng if rng is None else rng)
         noise += self.embeddings.vectors[idx]
         return noise
 
+    # -- Alg. 2 ------------------------------------------------------------------------
     def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
                           rng: np.random.Generator | None = None) -> np.ndarray:
         """Alg. 2 on vocabulary row indices: returns the row indices of the output words."""
-        return self.decoder.decode(self.noisy_vectors(indices, rng=rng))
+        idx = self.check_indices(indices)
+        return self.privatize_batches([(idx, self.rng if rng is None else rng)])[0]
 
     def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
                           ) -> list[np.ndarray]:
         """Alg. 2 on many bags: noise each from its own generator, decode all at once."""
         if not bags:
             return []
-        sizes = [int(np.asarray(idx).size) for idx, _ in bags]
+        bags = [(self.check_indices(idx), gen) for idx, gen in bags]
         decoded = self.decoder.decode(np.concatenate(
             [self.noisy_vectors(idx, rng=gen) for idx, gen in bags]))
-        return np.split(decoded, np.cumsum(sizes)[:-1])
+        return self._split_and_resample(decoded, bags)
+
+    def _split_and_resample(self, rows: np.ndarray,
+                            bags: Sequence[tuple[np.ndarray, np.random.Generator]]
+                            ) -> list[np.ndarray]:
+        """The decoded rows of all bags, split per bag; with ``rank_resample``, each bag's
+        words resampled by rank with that bag's generator (after its noise draws)."""
+        parts = np.split(rows, np.cumsum([idx.size for idx, _ in bags])[:-1])
+        if self.rank_resample is None:
+            return parts
+        resampler = self._build_resampler(self.rank_resample)
+        return [resampler.resample(part, gen) for part, (_, gen) in zip(parts, bags,
+                                                                        strict=True)]
+
+    @property
+    def rank_resampler(self) -> RankResampler | None:
+        """The rank resampler of ``rank_resample`` (built on first use), or ``None``."""
+        if self.rank_resample is None:
+            return None
+        return self._build_resampler(self.rank_resample)
+
+    def _build_resampler(self, c: float) -> RankResampler:
+        if self._resampler is None:
+            from .curse import RankResampler
+
+            self._resampler = RankResampler(self.embeddings, c=c, epsilon=self.epsilon)
+        return self._resampler
 
 
 def generate_noisy_bag_of_words(bag: Sequence[str], epsilon: float, embeddings: Embeddings, *,

