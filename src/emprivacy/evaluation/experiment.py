@@ -36,7 +36,8 @@ from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import PrivacyLeakWarning
-from ..mechanisms import EarthMoversPrivacy
+from ..mechanisms import EarthMoversPrivacy, WordMechanism
+from ..mechanisms.registry import make_mechanism, mechanism_parameters
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
     FastTextTopicClassifier,
@@ -86,7 +87,18 @@ def _count(pred: Sequence[str], truth: Sequence[str]) -> int:
     return int(sum(p == t for p, t in zip(pred, truth, strict=True)))
 
 
-def _obfuscate(prepared: PreparedSet, mech: EarthMoversPrivacy,
+def _mechanism(config: ExperimentConfig, embeddings: Embeddings, epsilon: float,
+               decoder: ExactDecoder, rng: np.random.Generator) -> WordMechanism:
+    """The run's mechanism at ``epsilon``; nearest-word mechanisms share one exact decoder."""
+    if config.mechanism == "madlib" and not config.mechanism_params:
+        return EarthMoversPrivacy(embeddings, epsilon=epsilon, decoder=decoder, rng=rng)
+    params = dict(config.mechanism_params)
+    if "decoder" in {p.name for p in mechanism_parameters(config.mechanism)}:
+        params.setdefault("decoder", decoder)
+    return make_mechanism(config.mechanism, embeddings, epsilon=epsilon, rng=rng, **params)
+
+
+def _obfuscate(prepared: PreparedSet, mech: WordMechanism,
                embeddings: Embeddings) -> tuple[list[tuple[str, ...]], int]:
     """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged."""
     rows = [embeddings.rows(s) for s in prepared.snippets]
@@ -284,9 +296,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                 snippets = list(p.snippets)
                 D = clean_D
             else:
-                mech = EarthMoversPrivacy(
-                    embeddings, epsilon=eps, decoder=decoder,
-                    rng=document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
+                mech = _mechanism(config, embeddings, eps, decoder, document_generator(
+                    run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
                 with _clock("mechanism"):
                     snippets, _ = _obfuscate(p, mech, embeddings)
                 with _clock("earth_movers_distances"):

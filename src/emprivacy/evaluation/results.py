@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_positive_int
+from ..mechanisms.registry import MECHANISMS, mechanism_parameters
 from .attacks import SIMILARITIES
 from .datasets import OOV_POLICIES
 
@@ -207,6 +208,9 @@ class ExperimentConfig:
     appendix_b: AppendixBSettings = field(default_factory=lambda: AppendixBSettings())
     #: Threads for the Earth Mover's distances.
     n_jobs: int = 1
+    #: The mechanism (:data:`emprivacy.mechanisms.MECHANISMS`) and its own parameters.
+    mechanism: str = "madlib"
+    mechanism_params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         authors = self.authors
@@ -223,6 +227,15 @@ class ExperimentConfig:
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
+        check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
+        if not isinstance(self.mechanism_params, dict):
+            raise TypeError(f"mechanism_params must be a dict; got "
+                            f"{type(self.mechanism_params).__name__}")
+        known = {p.name for p in mechanism_parameters(self.mechanism)}
+        unknown = sorted(set(self.mechanism_params) - known)
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]!r} for mechanism "
+                             f"{self.mechanism!r}; its parameters are {sorted(known)}")
         for name, kind in (("koppel", KoppelSettings), ("fasttext", FastTextSettings),
                            ("appendix_b", AppendixBSettings)):
             value = getattr(self, name)
