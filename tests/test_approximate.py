@@ -11,8 +11,8 @@ import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.decoding import ApproximateDecoder, Decoder, ExactDecoder, index_cache
-from emprivacy.decoding.approximate import _cells_between
 from emprivacy.decoding.index_cache import default_cache_dir
+from emprivacy.decoding.staged import StagedSearch, cells_between, rerank
 from emprivacy.decoding.tuning import replay
 from emprivacy.exceptions import CalibrationWarning, IndexCacheWarning
 
@@ -114,7 +114,7 @@ def test_search_is_the_calibrated_stop_rule_replayed(embeddings, decoder):
     # every stage only improves the best word found, and the full search is the best of all
     assert np.all(np.diff(dist, axis=1) <= 1e-12)
     reached = replay(dist, nxt, decoder.tau)
-    best, best_d, stopped = decoder._search_stages(Z)
+    best, best_d, stopped = decoder._searcher().search(Z)
     np.testing.assert_array_equal(stopped, reached)
     np.testing.assert_array_equal(best, picks[np.arange(len(Z)), reached])
     np.testing.assert_allclose(best_d, dist[np.arange(len(Z)), reached])
@@ -129,14 +129,14 @@ def test_stages_scan_each_nearest_cell_once(embeddings, decoder, monkeypatch):
     Z, _ = noisy(embeddings.vectors, 3.0, 400, seed=31)
     Z[:50] = decoder._centroid_arrays()[0][:50]  # on a centre: ties in the ranking
     calls: list[np.ndarray] = []
-    search = decoder._search
+    candidates = StagedSearch.candidates
 
-    def recording(z32, cells, cell_d):
+    def recording(self, z32, cells, cell_d, at_least=1):
         calls.append(np.asarray(cells).copy())
-        return search(z32, cells, cell_d)
+        return candidates(self, z32, cells, cell_d, at_least)
 
-    monkeypatch.setattr(decoder, "_search", recording)
-    _, _, nxt = decoder._search_stages(Z, trace=True)
+    monkeypatch.setattr(StagedSearch, "candidates", recording)
+    _, _, nxt = decoder._searcher().search(Z, trace=True)
     stages = decoder.stages
     assert len(calls) == len(stages) and all(len(c) == len(Z) for c in calls)
     cent = decoder._centroid_arrays()[0].astype(np.float64)
@@ -160,12 +160,12 @@ def test_stages_scan_each_nearest_cell_once(embeddings, decoder, monkeypatch):
 def test_cells_between_ranks_with_ties_and_padding():
     scores = np.array([[5.0, 1.0, 3.0, 3.0, 2.0, 9.0],
                        [0.0, 4.0, 6.0, 8.0, 7.0, 1.0]], dtype=np.float32)
-    cells, d = _cells_between(scores, np.array([1.0, 1.0]), np.array([3.0, 6.0]))
+    cells, d = cells_between(scores, np.array([1.0, 1.0]), np.array([3.0, 6.0]))
     # row 0: 2.0 and the tie 3.0, 3.0 (all three at once); row 1: 4.0 and 6.0, padded
     assert sorted(cells[0].tolist()) == [2, 3, 4]
     assert sorted(c for c in cells[1].tolist() if c >= 0) == [1, 2] and cells[1, 2] == -1
     assert np.isinf(d[1, 2]) and d[0].tolist() == scores[0, cells[0]].tolist()
-    empty, _ = _cells_between(scores, np.array([9.0, 9.0]), np.array([9.0, 9.0]))
+    empty, _ = cells_between(scores, np.array([9.0, 9.0]), np.array([9.0, 9.0]))
     assert empty.shape == (2, 1) and np.all(empty == -1)
 
 
@@ -176,8 +176,9 @@ def test_padded_cells_are_skipped_by_the_index(embeddings, decoder):
     cell_d, cells = decoder._index.quantizer.search(z32, 4)
     padded = np.concatenate([cells, np.full((len(Z), 3), -1)], axis=1)
     padded_d = np.concatenate([cell_d, np.full((len(Z), 3), np.inf, np.float32)], axis=1)
-    a = decoder._rerank(Z, decoder._search(z32, cells, cell_d))[0]
-    b = decoder._rerank(Z, decoder._search(z32, padded, padded_d))[0]
+    search = decoder._searcher()
+    a = rerank(embeddings.vectors, Z, search.candidates(z32, cells, cell_d))[0]
+    b = rerank(embeddings.vectors, Z, search.candidates(z32, padded, padded_d))[0]
     np.testing.assert_array_equal(a, b)
 
 
@@ -297,9 +298,9 @@ def test_an_unreachable_calibration_target_is_said_not_hidden(tmp_path, monkeypa
     """A search that cannot agree with exact decoding even over every cell (here: made to
     return one candidate only) is reported — on the build and on every reload — with its
     figures, and falls back to searching every stage."""
-    search = ApproximateDecoder._search
-    monkeypatch.setattr(ApproximateDecoder, "_search",
-                        lambda self, *a: search(self, *a)[:, :1])
+    candidates = StagedSearch.candidates
+    monkeypatch.setattr(StagedSearch, "candidates",
+                        lambda self, *a: candidates(self, *a)[:, :1])
     emb = make_embeddings(clustered_vectors(seed=6, n_words=4000, dim=8))
     kwargs = {"cache_dir": tmp_path, "nlist": 64, "calibration_queries": 500}
     with pytest.warns(CalibrationWarning, match="misses its calibration targets"):

@@ -50,8 +50,9 @@ class MechanismStudy:
     epsilon : float
     words : tuple of str, length k
     trials : int
-    unchanged, distinct, distance_moved : (k,) arrays
-        ``N_w``, ``S_w`` and the mean distance moved, per word.
+    per_word : (k,) structured array
+        Fields ``unchanged`` (``N_w``), ``distinct`` (``S_w``) and ``distance_moved``
+        (mean distance moved), per word; also the properties of the same names.
     ranks : dict
         Proportions of released words at rank ``"0"``, ``"1-<close>"`` and
         ``"><close>"`` in the input's neighbour list, over ``rank_sample`` runs.
@@ -64,11 +65,24 @@ class MechanismStudy:
     epsilon: float
     words: tuple[str, ...]
     trials: int
-    unchanged: np.ndarray = field(repr=False)
-    distinct: np.ndarray = field(repr=False)
-    distance_moved: np.ndarray = field(repr=False)
+    per_word: np.ndarray = field(repr=False)
     ranks: dict[str, float]
     rank_sample: int
+
+    @property
+    def unchanged(self) -> np.ndarray:
+        """``N_w`` per word: the fraction of runs returning w."""
+        return np.asarray(self.per_word["unchanged"])
+
+    @property
+    def distinct(self) -> np.ndarray:
+        """``S_w`` per word: the number of distinct outputs."""
+        return np.asarray(self.per_word["distinct"])
+
+    @property
+    def distance_moved(self) -> np.ndarray:
+        """Mean Euclidean distance moved, per word."""
+        return np.asarray(self.per_word["distance_moved"])
 
     def summary(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dict (no per-word data)."""
@@ -150,11 +164,16 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
     for i, r in enumerate(rows.tolist()):  # one word at a time: (trials, n) memory
         moved[i] = np.linalg.norm(vec[out[i]].astype(np.float64) - vec[r].astype(np.float64),
                                   axis=1).mean()
+    per_word = np.zeros(rows.size, dtype=[("unchanged", "f8"), ("distinct", "i8"),
+                                           ("distance_moved", "f8")])
+    per_word["unchanged"] = (out == rows[:, None]).mean(axis=1)
+    per_word["distinct"] = distinct
+    per_word["distance_moved"] = moved
     flat = out.ravel()
     pick = gen.choice(flat.size, size=min(rank_sample, flat.size), replace=False)
     ranks = neighbour_ranks(emb, inputs[pick], flat[pick])
     return MechanismStudy(
         mechanism=mechanism.name, parameters=mechanism.record_fields(),
         epsilon=mechanism.epsilon, words=tuple(emb.words[r] for r in rows.tolist()),
-        trials=trials, unchanged=(out == rows[:, None]).mean(axis=1), distinct=distinct,
-        distance_moved=moved, ranks=rank_buckets(ranks, close=close), rank_sample=int(pick.size))
+        trials=trials, per_word=per_word, ranks=rank_buckets(ranks, close=close),
+        rank_sample=int(pick.size))

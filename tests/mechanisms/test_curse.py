@@ -105,7 +105,7 @@ def test_neighbour_ranks_doctest_cases_and_errors(tiny_embeddings):
         neighbour_ranks(tiny_embeddings, [0, 1], [0])
     with pytest.raises(ValueError, match=r"^outputs must lie in \[0, 5\); got \[0, 9\]$"):
         neighbour_ranks(tiny_embeddings, [0, 1], [0, 9])
-    with pytest.raises(TypeError, match=r"^rows must be integer vocabulary rows; got dtype"):
+    with pytest.raises(TypeError, match=r"^rows must be integers; got dtype"):
         neighbour_ranks(tiny_embeddings, [0.5], [0])
     assert neighbour_ranks(tiny_embeddings, [], []).tolist() == []
 

@@ -13,7 +13,7 @@ from scipy import stats
 from scipy.spatial.distance import cdist
 
 from emprivacy import Embeddings
-from emprivacy.mechanisms import santext as santext_module
+from emprivacy.mechanisms import exponential as exponential_module
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.randomness import check_random_state
 
@@ -140,10 +140,10 @@ def bags_for(emb):
 @pytest.mark.parametrize("tie_factor", [1.0, 1e15])
 def test_batch_equals_bag_by_bag_exactly(monkeypatch, tie_factor):
     """Across units, chunks, cache evictions, threads and the exact near-tie path."""
-    monkeypatch.setattr(santext_module, "_UNIT_WORDS", 7)
-    monkeypatch.setattr(santext_module, "_CHUNK_WORDS", 16)
-    monkeypatch.setattr(santext_module, "_CACHE_BYTES", 1)  # capacity 32 rows: evictions
-    monkeypatch.setattr(santext_module, "_TIE_FACTOR", tie_factor)
+    monkeypatch.setattr(exponential_module, "_UNIT_WORDS", 7)
+    monkeypatch.setattr(exponential_module, "_CHUNK_WORDS", 16)
+    monkeypatch.setattr(exponential_module, "_CACHE_BYTES", 1)  # capacity 32 rows: evictions
+    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", tie_factor)
     emb = medium_embeddings()
     bags = bags_for(emb)
     batched = SanText(emb, epsilon=3.0, block_cols=64, n_threads=2).privatize_batches(
@@ -162,7 +162,7 @@ def test_the_exact_tie_break_path_agrees_with_the_fast_path(monkeypatch):
     bags = bags_for(emb)
     fast = SanText(emb, epsilon=3.0, block_cols=64).privatize_batches(
         [(b, check_random_state(i)) for i, b in enumerate(bags)])
-    monkeypatch.setattr(santext_module, "_TIE_FACTOR", 1e15)  # every arg-max recomputed
+    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", 1e15)  # every arg-max recomputed
     slow = SanText(emb, epsilon=3.0, block_cols=64).privatize_batches(
         [(b, check_random_state(i)) for i, b in enumerate(bags)])
     for a, b in zip(fast, slow, strict=True):

@@ -13,7 +13,7 @@ from scipy import stats
 from scipy.spatial.distance import cdist
 
 from emprivacy import Embeddings
-from emprivacy.mechanisms import santext as santext_module
+from emprivacy.mechanisms import exponential as exponential_module
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential, check_beta, truncation_threshold
 from emprivacy.randomness import check_random_state
@@ -232,10 +232,10 @@ BAG_SIZES = (1, 5, 40, 13, 100, 2)
 def test_batch_equals_bag_by_bag_exactly(monkeypatch, tie_factor):
     """Across units, chunks, cache evictions, threads and the exact near-tie path; with
     neighbourhoods of a few to a few hundred words and ⊥ winning now and then."""
-    monkeypatch.setattr(santext_module, "_UNIT_WORDS", 7)
-    monkeypatch.setattr(santext_module, "_CHUNK_WORDS", 16)
-    monkeypatch.setattr(santext_module, "_CACHE_BYTES", 1)
-    monkeypatch.setattr(santext_module, "_TIE_FACTOR", tie_factor)
+    monkeypatch.setattr(exponential_module, "_UNIT_WORDS", 7)
+    monkeypatch.setattr(exponential_module, "_CHUNK_WORDS", 16)
+    monkeypatch.setattr(exponential_module, "_CACHE_BYTES", 1)
+    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", tie_factor)
     emb = medium_embeddings()
     g = np.random.default_rng(9)
     bags = [g.integers(0, len(emb), size=n) for n in BAG_SIZES]

@@ -108,13 +108,13 @@ def test_top2_float32_near_ties_are_decided_in_float64(monkeypatch):
     Z = base + gen.normal(size=(triples, n)) * 40 / np.sqrt(n)
     dec = ExactDecoder(make_embeddings(W), block_cols=37)
     calls = []
-    slow = dec._float64_top2
+    slow = dec._float64_nearest
 
     def counting(*args):
         calls.append(1)
         return slow(*args)
 
-    monkeypatch.setattr(dec, "_float64_top2", counting)
+    monkeypatch.setattr(dec, "_float64_nearest", counting)
     ref = brute_top2(Z, W)
     assert_top2_equal(dec.decode_top2(Z), ref)
     assert len(calls) > 0

@@ -10,12 +10,12 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 * :class:`ExactDecoder` (:mod:`~emprivacy.decoding.exact`): the exact argmin, bit for
   bit a float64 brute force, at the speed of a float32 matrix product;
 * :class:`ApproximateDecoder` (:mod:`~emprivacy.decoding.approximate`): a staged
-  search of a faiss inverted file (:mod:`~emprivacy.decoding.ivf`), its stop rule
-  calibrated against exact decoding (:mod:`~emprivacy.decoding.tuning`) and cached
-  on disk (:mod:`~emprivacy.decoding.index_cache`); faiss is imported only when one
-  is built;
-* :mod:`~emprivacy.decoding.threads`: the core count and the one-BLAS-thread-per-worker
-  helper every parallel loop uses.
+  search (:mod:`~emprivacy.decoding.staged`) of a faiss inverted file
+  (:mod:`~emprivacy.decoding.ivf`), its stop rule calibrated against exact decoding
+  (:mod:`~emprivacy.decoding.tuning`) and cached on disk
+  (:mod:`~emprivacy.decoding.index_cache`); faiss is imported only when one is built;
+* :mod:`~emprivacy.decoding.threads`: the core count, row blocks, and the
+  one-BLAS-thread-per-worker helper every parallel loop uses.
 """
 
 from __future__ import annotations

@@ -17,10 +17,11 @@ decoder therefore scans cells in stages, nearest centres first — the
 ``max_probe_fraction`` of the cells — and after each stage decides from what
 it has seen, a function of ``z`` only, whether to go on: it goes on while the
 next unscanned centre is close compared with the best word found so far,
-``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word).  Far from every
-word all centres look alike (the ratio tends to 1), so such vectors are
-searched through every stage.  The stop rule τ is *calibrated* when the index
-is built (:mod:`emprivacy.decoding.tuning`); the figures are kept in
+``‖z − c_next‖² ≤ τ·d²`` (``d`` the distance to that word); that search is
+:mod:`emprivacy.decoding.staged`.  Far from every word all centres look alike
+(the ratio tends to 1), so such vectors are searched through every stage.  The
+stop rule τ is *calibrated* when the index is built
+(:mod:`emprivacy.decoding.tuning`); the figures are kept in
 ``calibration``, and a :class:`~emprivacy.exceptions.CalibrationWarning` says
 when even the full search misses them.  The index and its calibration are
 cached on disk (:mod:`emprivacy.decoding.index_cache`).  See docs/DECODERS.md.
@@ -46,7 +47,8 @@ from ..exceptions import CalibrationWarning
 from . import index_cache, ivf, tuning
 from .base import check_magnitude, check_points
 from .exact import ExactDecoder
-from .threads import available_cores, run_on_cores
+from .staged import StagedSearch
+from .threads import check_threads, row_blocks, run_on_cores
 
 __all__ = ["ApproximateDecoder"]
 
@@ -57,32 +59,9 @@ MIN_INDEXED_WORDS = 2000
 _CHUNK = 4096
 
 
-def _cells_between(scores: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-                   exclude: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, the columns with ``lo < score ≤ hi`` and their scores, padded with −1 / inf.
-
-    Columns listed in a row of ``exclude`` are left out.
-
-    >>> c, d = _cells_between(np.array([[3., 1., 2., 5.]]), np.array([1.]), np.array([3.]))
-    >>> c.tolist(), d.tolist()
-    ([[0, 2]], [[3.0, 2.0]])
-    >>> _cells_between(np.array([[3., 1., 2., 5.]]), np.array([-np.inf]), np.array([3.]),
-    ...                exclude=np.array([[1]]))[0].tolist()
-    [[0, 2]]
-    """
-    mask = (scores > lo[:, None]) & (scores <= hi[:, None])
-    if exclude is not None:
-        mask[np.arange(len(scores))[:, None], exclude] = False
-    rows, cols = np.nonzero(mask)
-    counts = np.bincount(rows, minlength=len(scores))
-    width = max(1, int(counts.max(initial=0)))
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    slot = np.arange(len(rows)) - starts[rows]
-    cells = np.full((len(scores), width), -1, dtype=np.int64)
-    cell_d = np.full((len(scores), width), np.inf, dtype=np.float32)
-    cells[rows, slot] = cols
-    cell_d[rows, slot] = scores[rows, cols]
-    return cells, cell_d
+def _row_keys(vectors: np.ndarray) -> np.ndarray:
+    """One opaque key per row, equal exactly when the rows' bytes are (to find duplicates)."""
+    return vectors.view(np.dtype((np.void, vectors.dtype.itemsize * vectors.shape[1]))).ravel()
 
 
 class ApproximateDecoder:
@@ -173,8 +152,7 @@ class ApproximateDecoder:
         self.rerank = check_positive_int(rerank, "rerank")
         self.calibration_queries = check_positive_int(calibration_queries,
                                                       "calibration_queries", minimum=100)
-        self.n_threads = (available_cores() if n_threads is None
-                          else check_positive_int(n_threads, "n_threads"))
+        self.n_threads = check_threads(n_threads)
         self.cache_dir = Path(cache_dir).expanduser() if cache_dir is not None else None
         self.build_seconds = 0.0
         self.load_seconds = 0.0
@@ -185,10 +163,7 @@ class ApproximateDecoder:
         self._exact: ExactDecoder | None = None
         self._twin: np.ndarray | None = None  # per first occurrence: its first duplicate
 
-        vectors = embeddings.vectors
-        _, first = np.unique(vectors.view(np.dtype((np.void, vectors.dtype.itemsize
-                                                      * vectors.shape[1]))).ravel(),
-                             return_index=True)
+        _, first = np.unique(_row_keys(embeddings.vectors), return_index=True)
         self._ids = np.sort(first).astype(np.int64)  # first occurrence of each distinct vector
         if len(self._ids) < MIN_INDEXED_WORDS:
             self._exact = ExactDecoder(embeddings)
@@ -291,9 +266,10 @@ class ApproximateDecoder:
         the squared distance to the nearest cell not yet scanned (inf if none)."""
         n_stages = len(self._stages)
         out = np.empty((len(z), 3 * n_stages))  # picks (exact in float64), dist, nxt
+        search = self._searcher()
 
         def fn(zc: np.ndarray) -> np.ndarray:
-            p, d, x = self._search_stages(zc, trace=True)
+            p, d, x = search.search(zc, trace=True)
             return np.concatenate([p, d, x], axis=1)
 
         self._parallel(z, out, fn)
@@ -307,43 +283,18 @@ class ApproximateDecoder:
         return cells[:, 0]
 
     # -- search --------------------------------------------------------------------------
-    def _rerank(self, z: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Exact float64 re-rank of candidate rows (−1 = none); ties to the lowest index."""
-        valid = cand >= 0
-        safe = np.where(valid, cand, 0)
-        diff = self.embeddings.vectors[safe].astype(np.float64) - z[:, None, :]
-        d2 = np.einsum("ijk,ijk->ij", diff, diff)
-        d2[~valid] = np.inf
-        best = d2.min(axis=1)
-        pick = np.where(d2 == best[:, None], safe, np.iinfo(np.int64).max).min(axis=1)
-        return pick, np.sqrt(best)
+    def _searcher(self) -> StagedSearch:
+        """The staged search with the current (calibrated, or tried) parameters."""
+        cent, cent_sq = self._centroid_arrays()
+        return StagedSearch(self._index, self.embeddings.vectors, cent, cent_sq,
+                            tuple(self._stages), self._k, self._tau)
 
-    def _rerank2(self, z: np.ndarray, cand: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`_rerank` keeping the two best distinct rows (−1 / inf when there is none)."""
-        valid = cand >= 0
-        safe = np.where(valid, cand, 0)
-        diff = self.embeddings.vectors[safe].astype(np.float64) - z[:, None, :]
-        d2 = np.einsum("ijk,ijk->ij", diff, diff)
-        d2[~valid] = np.inf
-        none = np.iinfo(np.int64).max
-        best = d2.min(axis=1)
-        pick = np.where(d2 == best[:, None], safe, none).min(axis=1)
-        d2[safe == pick[:, None]] = np.inf  # the same row may be listed twice
-        second = d2.min(axis=1)
-        pick2 = np.where((d2 == second[:, None]) & np.isfinite(d2), safe, none).min(axis=1)
-        pick2[pick2 == none] = -1
-        return pick, np.sqrt(best), pick2, np.sqrt(second)
-
-    def _search(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
-        """The best words of the given cells by fast-scan code distance (``rerank`` or more)."""
-        return ivf.search_cells(self._index, z32, cells, cell_d, self._k)
-
-    def _search2(self, z32: np.ndarray, cells: np.ndarray, cell_d: np.ndarray) -> np.ndarray:
-        """:meth:`_search` returning at least two words."""
-        if self._k >= 2:
-            return self._search(z32, cells, cell_d)
-        return ivf.search_cells(self._index, z32, cells, cell_d, 2)
+    def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._cent is None:
+            cent = np.ascontiguousarray(ivf.centroids(self._index, self.nlist),
+                                        dtype=np.float32)
+            self._cent = (cent, np.einsum("ij,ij->i", cent, cent))
+        return self._cent
 
     @property
     def effective_rerank(self) -> int:
@@ -371,7 +322,8 @@ class ApproximateDecoder:
         Parameters
         ----------
         points : (m, n) array-like
-            Noisy vectors.
+            Noisy vectors: the index is searched with them in float32, the candidates
+            re-ranked with them as given.
 
         Returns
         -------
@@ -381,7 +333,7 @@ class ApproximateDecoder:
             return self._exact.decode(points)
         z_all = check_points(points, self.embeddings.dim)
         out = np.empty(z_all.shape[0], dtype=np.int64)
-        self._parallel(z_all, out, self._decode_chunk)
+        self._parallel(z_all, out, self._searcher().nearest)
         return out
 
     def _parallel(self, z_all: np.ndarray, out: np.ndarray,
@@ -391,9 +343,6 @@ class ApproximateDecoder:
         One Python thread per core, each with single-threaded faiss and BLAS, takes
         every n-th chunk; each query's answer depends on that query only.
         """
-        m = z_all.shape[0]
-        size = min(_CHUNK, max(1, -(-m // self.n_threads)))
-
         def work(part: list[tuple[int, int]]) -> None:
             with ivf.single_thread():
                 for start, stop in part:
@@ -401,10 +350,7 @@ class ApproximateDecoder:
                     check_magnitude(z)
                     out[start:stop] = fn(z)
 
-        run_on_cores(work, [(s, min(s + size, m)) for s in range(0, m, size)], self.n_threads)
-
-    def _decode_chunk(self, z: np.ndarray) -> np.ndarray:
-        return self._search_stages(z)[0]
+        run_on_cores(work, row_blocks(z_all.shape[0], _CHUNK, self.n_threads), self.n_threads)
 
     def decode_top2(self, points: np.ndarray | object
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -434,13 +380,14 @@ class ApproximateDecoder:
         z_all = check_points(points, self.embeddings.dim)
         self._twins()  # built once, before the threads use it
         out = np.empty((z_all.shape[0], 4))  # rows (exact in float64) and distances
-        self._parallel(z_all, out, self._top2_chunk)
+        search = self._searcher()
+        self._parallel(z_all, out, lambda z: self._top2_chunk(search, z))
         return (out[:, 0].astype(np.int64), out[:, 1].astype(np.int64), out[:, 2],
                 out[:, 3])
 
-    def _top2_chunk(self, z: np.ndarray) -> np.ndarray:
+    def _top2_chunk(self, search: StagedSearch, z: np.ndarray) -> np.ndarray:
         second, second_d = np.empty(len(z), dtype=np.int64), np.empty(len(z))
-        best, best_d, _ = self._search_stages(z, runner_up=(second, second_d))
+        best, best_d, _ = search.search(z, runner_up=(second, second_d))
         # duplicates of the nearest word are not in the index: the first is its runner-up
         twin = self._twins()[best]
         use = (twin >= 0) & ((second_d > best_d) | (second < 0) | (twin < second))
@@ -453,12 +400,10 @@ class ApproximateDecoder:
         """Per row: the lowest other row with the same vector, if the row is the first of
         its vector (−1 otherwise, and for vectors that occur once)."""
         if self._twin is None:
-            vectors = self.embeddings.vectors
-            keys = vectors.view(np.dtype((np.void, vectors.dtype.itemsize
-                                          * vectors.shape[1]))).ravel()
+            keys = _row_keys(self.embeddings.vectors)
             order = np.argsort(keys, kind="stable")  # equal vectors: increasing rows
             same = keys[order[1:]] == keys[order[:-1]]
-            twin = np.full(len(vectors), -1, dtype=np.int64)
+            twin = np.full(len(keys), -1, dtype=np.int64)
             starts = np.flatnonzero(same & np.concatenate([[True], ~same[:-1]]))
             twin[order[starts]] = order[starts + 1]
             self._twin = twin
@@ -477,94 +422,3 @@ class ApproximateDecoder:
             if d2[i] < pick_d2:
                 pick, pick_d2 = start + i, float(d2[i])
         return pick, float(np.sqrt(pick_d2))
-
-    def _search_stages(self, z: np.ndarray, *, trace: bool = False,
-                       runner_up: tuple[np.ndarray, np.ndarray] | None = None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Search vectors stage by stage, nearest cells first, each stopping by the stop rule.
-
-        Stage ``k`` scans the cells ranked ``stages[k-1]`` to ``stages[k]`` by distance
-        of their centre to ``z`` and re-ranks the best candidates together with the best
-        word so far.  With ``trace``, every vector goes through every stage and the
-        per-stage best word, its distance and the squared distance to the next cell are
-        returned (the calibration replays stop rules on them); otherwise the best word of
-        each vector, its distance and the last stage (0-based) it went through.  With
-        ``runner_up`` (two arrays, filled in place), the second-best re-ranked word and
-        its distance are kept too (−1 / inf if no other word was a candidate); the best
-        word and the stop rule are the same as without.
-        """
-        stages = self._stages
-        n_stages = len(stages)
-        m = len(z)
-        z32 = np.ascontiguousarray(z, dtype=np.float32)
-        first = stages[0]
-        n_first = min(first + 1, self.nlist)
-        cell_d, cells = self._index.quantizer.search(z32, n_first)
-        first_cells = cells[:, :first]
-        top2 = runner_up is not None
-        search = self._search2 if top2 else self._search
-        cand = search(z32, first_cells, cell_d[:, :first])
-        if top2:
-            best, best_d, second, second_d = self._rerank2(z, cand)
-        else:
-            best, best_d = self._rerank(z, cand)
-        next_d2 = (cell_d[:, first].astype(np.float64) if first < self.nlist
-                   else np.full(m, np.inf))
-        if trace:
-            picks, dist, nxt = (np.empty((m, n_stages), dtype=np.int64), np.empty((m, n_stages)),
-                                np.empty((m, n_stages)))
-            picks[:, 0], dist[:, 0], nxt[:, 0] = best, best_d, next_d2
-            active = np.arange(m)
-        else:
-            reached = np.zeros(m, dtype=np.int64)
-            active = np.flatnonzero(tuning.continues(best_d, next_d2, self._tau))
-        if n_stages > 1 and active.size:
-            # the later stages' cells, by rank: stage k takes the cells whose score lies
-            # between the stages[k-1]-th and the stages[k]-th smallest (ties: all at once);
-            # the second stage, those up to the stages[1]-th not scanned by the first (whose
-            # ranking, by faiss, may differ from ours in the last bit)
-            cent, cent_sq = self._centroid_arrays()
-            za = z32[active]
-            scores = cent_sq - 2.0 * (za @ cent.T)
-            ranked_s = np.sort(scores, axis=1)
-            z_sq = np.einsum("ij,ij->i", za, za).astype(np.float64)
-            pos = np.arange(len(active))  # rows of `scores` for the active vectors
-            for k in range(1, n_stages):
-                lo, hi = stages[k - 1], stages[k]
-                rows = active
-                if k == 1:  # the first stage's cells came from faiss: leave out exactly them
-                    cells, cell_d = _cells_between(scores[pos], np.full(len(pos), -np.inf),
-                                                   ranked_s[pos, hi - 1], first_cells[rows])
-                else:
-                    cells, cell_d = _cells_between(scores[pos], ranked_s[pos, lo - 1],
-                                                   ranked_s[pos, hi - 1])
-                cand = search(z32[rows], cells, cell_d + z_sq[pos, None])
-                if top2:
-                    cand = np.concatenate([best[rows, None], second[rows, None], cand], axis=1)
-                    best[rows], best_d[rows], second[rows], second_d[rows] = \
-                        self._rerank2(z[rows], cand)
-                else:
-                    cand = np.concatenate([best[rows, None], cand], axis=1)
-                    best[rows], best_d[rows] = self._rerank(z[rows], cand)
-                next_d2 = (ranked_s[pos, hi] + z_sq[pos] if hi < self.nlist
-                           else np.full(len(rows), np.inf))
-                if trace:
-                    picks[:, k], dist[:, k], nxt[:, k] = best, best_d, next_d2
-                    continue
-                reached[rows] = k
-                go = tuning.continues(best_d[rows], next_d2, self._tau)
-                active, pos = active[go], pos[go]
-                if not active.size:
-                    break
-        if trace:
-            return picks, dist, nxt
-        if runner_up is not None:
-            runner_up[0][:], runner_up[1][:] = second, second_d
-        return best, best_d, reached
-
-    def _centroid_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._cent is None:
-            cent = np.ascontiguousarray(ivf.centroids(self._index, self.nlist),
-                                        dtype=np.float32)
-            self._cent = (cent, np.einsum("ij,ij->i", cent, cent))
-        return self._cent

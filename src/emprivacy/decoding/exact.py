@@ -24,13 +24,15 @@ at the speed of a float32 matrix product.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._validation import check_positive_int
 from ..embeddings import Embeddings
 from .base import check_magnitude, check_points
-from .threads import available_cores, run_on_cores
+from .threads import check_threads, row_blocks, run_on_cores
 
 __all__ = ["DEFAULT_MEMORY_BUDGET", "ExactDecoder"]
 
@@ -105,9 +107,6 @@ class ExactDecoder:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         self.embeddings = embeddings
-        self.memory_budget = check_positive_int(memory_budget, "memory_budget")
-        self.n_threads = (available_cores() if n_threads is None
-                          else check_positive_int(n_threads, "n_threads"))
         n_words, dim = len(embeddings), embeddings.dim
         vectors = embeddings.vectors
         self._mean = vectors.mean(axis=0, dtype=np.float64)
@@ -123,6 +122,9 @@ class ExactDecoder:
         self._aug_t = aug.T  # (n+1, V), Fortran-ordered: column slices are contiguous rows
         self._radius = float(np.sqrt(sq_max))
         self._err_scale = 2.0 * (dim + 4) * _UNIT_ROUNDOFF32
+        # the tile shape: n_threads tiles at once within memory_budget
+        self.memory_budget = check_positive_int(memory_budget, "memory_budget")
+        self.n_threads = check_threads(n_threads)
         rows = _TILE_ROWS if block_rows is None else check_positive_int(block_rows, "block_rows")
         cols = _TILE_COLS if block_cols is None else check_positive_int(block_cols, "block_cols")
         cols = min(cols, n_words)
@@ -152,15 +154,8 @@ class ExactDecoder:
         (m,) int64 array of vocabulary row indices.
         """
         z = check_points(points, self.embeddings.dim)
-        m = z.shape[0]
-        out = np.empty(m, dtype=np.int64)
-        if m == 0:
-            return out
-        rows = self.block_rows
-        if m < self.n_threads * rows:  # few points: smaller blocks so every core gets work
-            rows = max(1, -(-m // self.n_threads))
-        blocks = [(s, min(s + rows, m)) for s in range(0, m, rows)]
-        run_on_cores(functools.partial(self._work, z, out, rows=rows), blocks, self.n_threads)
+        out = np.empty(z.shape[0], dtype=np.int64)
+        self._run(self._work, z, out)
         return out
 
     def decode_top2(self, points: np.ndarray | object
@@ -208,50 +203,62 @@ class ExactDecoder:
         m = z.shape[0]
         outs = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64),
                 np.empty(m, dtype=np.float64), np.empty(m, dtype=np.float64))
-        if m == 0:
-            return outs
-        rows = self.block_rows
-        if m < self.n_threads * rows:
-            rows = max(1, -(-m // self.n_threads))
-        blocks = [(s, min(s + rows, m)) for s in range(0, m, rows)]
-        run_on_cores(functools.partial(self._work_top2, z, outs, rows=rows), blocks,
-                     self.n_threads)
+        self._run(self._work_top2, z, outs)
         return outs
 
     # -- internals ---------------------------------------------------------------------
+    def _run(self, work: Callable[[np.ndarray, Any, list[tuple[int, int]]], None],
+             z: np.ndarray, out: Any) -> None:
+        """``work(z, out, blocks)`` over row blocks of ``z``, on every core."""
+        blocks = row_blocks(z.shape[0], self.block_rows, self.n_threads)
+        run_on_cores(functools.partial(work, z, out), blocks, self.n_threads)
+
     def _slack(self, zc: np.ndarray) -> np.ndarray:
         """``2e(z)`` per centred query: twice the float32 rounding bound of the scores."""
         znorm = np.sqrt(np.einsum("ij,ij->i", zc, zc))
         return 2.0 * self._err_scale * (2.0 * znorm * self._radius + self._radius**2)
 
-    def _work(self, z: np.ndarray, out: np.ndarray, blocks: list[tuple[int, int]], *,
-              rows: int) -> None:
-        """Decode the row blocks ``blocks`` of ``z`` into ``out`` (one worker thread)."""
-        dim = self.embeddings.dim
-        n_words = len(self.embeddings)
-        cols = self.block_cols
-        aug_t = self._aug_t
+    def _scan(self, z: np.ndarray, blocks: list[tuple[int, int]]) -> Iterator[_Block]:
+        """The row blocks of ``z``, one at a time, in one worker's scratch buffers.
+
+        Each :class:`_Block` holds the exact centred queries ``zc`` (float64), their
+        augmented float32 rows ``zq = [z′, 1]``, a (rows × tiles) array for the caller to
+        keep each tile's minimum score in, and the iterator of the block's score tiles
+        ``(k, c0, t)``: ``t`` the float32 ``s_w`` of the words from row ``c0`` on (the
+        caller may overwrite it).
+        """
+        dim, n_words, cols = self.embeddings.dim, len(self.embeddings), self.block_cols
+        rows = max(stop - start for start, stop in blocks)
         zq = np.ones((rows, dim + 1), dtype=np.float32)
         tile = np.empty((rows, cols), dtype=np.float32)
-        tile_min = np.empty((rows, -(-n_words // cols)), dtype=np.float32)  # per row, per tile
-        arange = np.arange(rows)
-        for start, stop in blocks:
-            b = stop - start
-            ar = arange[:b]
-            zc = z[start:stop] - self._mean  # float64, the exact centred query
-            check_magnitude(zc)
-            zq[:b, :dim] = zc
-            best = np.full(b, np.inf, dtype=np.float32)
-            second = np.full(b, np.inf, dtype=np.float32)
-            best_idx = np.zeros(b, dtype=np.int64)
+        tile_min = np.empty((rows, -(-n_words // cols)), dtype=np.float32)
+
+        def tiles(b: int) -> Iterator[tuple[int, int, np.ndarray]]:
             for k, c0 in enumerate(range(0, n_words, cols)):
                 c1 = min(c0 + cols, n_words)
                 t = tile[:b, :c1 - c0]
-                np.matmul(zq[:b], aug_t[:, c0:c1], out=t)
+                np.matmul(zq[:b], self._aug_t[:, c0:c1], out=t)
+                yield k, c0, t
+
+        for start, stop in blocks:
+            b = stop - start
+            zc = z[start:stop] - self._mean  # float64, the exact centred query
+            check_magnitude(zc)
+            zq[:b, :dim] = zc
+            yield _Block(start, stop, zc, zq[:b], tile_min[:b], tiles(b))
+
+    def _work(self, z: np.ndarray, out: np.ndarray, blocks: list[tuple[int, int]]) -> None:
+        """Decode the row blocks ``blocks`` of ``z`` into ``out`` (one worker thread)."""
+        for blk in self._scan(z, blocks):
+            ar = np.arange(blk.stop - blk.start)
+            best = np.full(ar.size, np.inf, dtype=np.float32)
+            second = np.full(ar.size, np.inf, dtype=np.float32)
+            best_idx = np.zeros(ar.size, dtype=np.int64)
+            for k, c0, t in blk.tiles:
                 i = np.argmin(t, axis=1)
                 v = t[ar, i]
-                tile_min[:b, k] = v
-                if c1 - c0 > 1:
+                blk.tile_min[:, k] = v
+                if t.shape[1] > 1:
                     t[ar, i] = np.inf
                     v2 = np.min(t, axis=1)
                     np.minimum(second, v2, out=second)
@@ -260,45 +267,27 @@ class ExactDecoder:
                 better = v < best  # strict: an equal value in a later tile keeps the lower index
                 best[better] = v[better]
                 best_idx[better] = i[better] + c0
-            slack = self._slack(zc)
-            gap = second.astype(np.float64) - best
-            near = np.flatnonzero(~(gap > slack))  # NaN gaps (overflow) are re-decided too
-            for r in near:
-                limit = float(best[r]) + slack[r]
-                tiles = np.flatnonzero(~(tile_min[r, :] > limit))
-                best_idx[r] = self._float64_argmin(z[start + r], zq[r], tiles, limit)
-            out[start:stop] = best_idx
+            for r, limit in self._near_ties(blk.zc, best, second):
+                best_idx[r] = self._float64_nearest(z[blk.start + r], blk, r, limit, 1)[0]
+            out[blk.start:blk.stop] = best_idx
 
     def _work_top2(self, z: np.ndarray,
                    outs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-                   blocks: list[tuple[int, int]], *, rows: int) -> None:
+                   blocks: list[tuple[int, int]]) -> None:
         """:meth:`decode_top2` of the row blocks ``blocks`` of ``z`` (one worker thread)."""
-        dim = self.embeddings.dim
-        n_words = len(self.embeddings)
-        cols = self.block_cols
-        aug_t = self._aug_t
-        zq = np.ones((rows, dim + 1), dtype=np.float32)
-        tile = np.empty((rows, cols), dtype=np.float32)
-        tile_min = np.empty((rows, -(-n_words // cols)), dtype=np.float32)
-        arange = np.arange(rows)
+        rows = max(stop - start for start, stop in blocks)
         vals = np.empty((rows, 6), dtype=np.float32)
         idxs = np.empty((rows, 6), dtype=np.int64)
-        for start, stop in blocks:
-            b = stop - start
-            ar = arange[:b]
-            zc = z[start:stop] - self._mean
-            check_magnitude(zc)
-            zq[:b, :dim] = zc
+        for blk in self._scan(z, blocks):
+            start, stop = blk.start, blk.stop
+            ar = np.arange(stop - start)
             # the running three smallest scores (sorted) and the rows of the first two
-            v, ix = vals[:b], idxs[:b]
+            v, ix = vals[:ar.size], idxs[:ar.size]
             v[:, :3] = np.inf
             ix[:, :3] = 0
-            for k, c0 in enumerate(range(0, n_words, cols)):
-                c1 = min(c0 + cols, n_words)
-                t = tile[:b, :c1 - c0]
-                np.matmul(zq[:b], aug_t[:, c0:c1], out=t)
+            for k, c0, t in blk.tiles:
                 for slot in (3, 4, 5):  # this tile's three smallest, in order
-                    if slot - 3 < c1 - c0:
+                    if slot - 3 < t.shape[1]:
                         i = np.argmin(t, axis=1)
                         v[:, slot] = t[ar, i]
                         ix[:, slot] = i + c0
@@ -306,20 +295,14 @@ class ExactDecoder:
                     else:
                         v[:, slot] = np.inf
                         ix[:, slot] = 0
-                tile_min[:b, k] = v[:, 3]
+                blk.tile_min[:, k] = v[:, 3]
                 # merge two sorted triples; stable: equal scores keep the earlier (lower) row
                 order = np.argsort(v, axis=1, kind="stable")[:, :3]
                 v[:, :3] = np.take_along_axis(v, order, axis=1)
                 ix[:, :3] = np.take_along_axis(ix, order, axis=1)
-            slack = self._slack(zc)
-            gap = v[:, 2].astype(np.float64) - v[:, 1]
             r1, r2 = ix[:, 0].copy(), ix[:, 1].copy()
-            fast = gap > slack  # NaN gaps (overflow) are re-decided too
-            near = np.flatnonzero(~fast)
-            for r in near:
-                limit = float(v[r, 1]) + slack[r]
-                tiles = np.flatnonzero(~(tile_min[r, :] > limit))
-                r1[r], r2[r] = self._float64_top2(z[start + r], zq[r], tiles, limit)
+            for r, limit in self._near_ties(blk.zc, v[:, 1], v[:, 2]):
+                r1[r], r2[r] = self._float64_nearest(z[start + r], blk, r, limit, 2)
             # both candidates known: their float64 distances, ordered (ties: lower row)
             zb = np.asarray(z[start:stop], np.float64)
             diff1 = self.embeddings.vectors[r1].astype(np.float64) - zb
@@ -332,47 +315,48 @@ class ExactDecoder:
             outs[2][start:stop] = np.sqrt(np.where(swap, d2, d1))
             outs[3][start:stop] = np.sqrt(np.where(swap, d1, d2))
 
-    def _candidates(self, zq: np.ndarray, tiles: np.ndarray, limit: float) -> np.ndarray:
-        """Rows (increasing) of the words of ``tiles`` whose float32 score is at most ``limit``."""
+    def _near_ties(self, zc: np.ndarray, kept: np.ndarray, next_: np.ndarray
+                   ) -> list[tuple[int, float]]:
+        """Rows whose last kept float32 score ``kept`` is within ``2e(z)`` of the next one,
+        with the limit ``kept + 2e(z)`` below which the float64 re-decision must look."""
+        slack = self._slack(zc)
+        gap = next_.astype(np.float64) - kept
+        near = np.flatnonzero(~(gap > slack))  # NaN gaps (overflow) are re-decided too
+        return [(int(r), float(kept[r]) + slack[r]) for r in near]
+
+    def _float64_nearest(self, z: np.ndarray, blk: _Block, r: int, limit: float,
+                         k: int) -> np.ndarray:
+        """The ``k`` nearest words of a near tie in float64 (by distance, ties to the lower
+        row), among the words that can be them: those scoring at most ``limit``.
+
+        With ``e`` the rounding bound and ``f`` the float32 k-th smallest score, the true
+        k-th smallest is at most ``f + e``, so each of the true k nearest words scores at
+        most ``f + 2e = limit`` in float32, both in the tiles (only tiles whose minimum
+        is within ``limit`` can hold one) and when its tile is recomputed here.
+        """
+        zq = blk.zq[r]
         cols = self.block_cols
         n_words = len(self.embeddings)
         cand = []
-        for k in tiles:
-            c0 = int(k) * cols
+        for t in np.flatnonzero(~(blk.tile_min[r] > limit)).tolist():
+            c0 = t * cols
             c1 = min(c0 + cols, n_words)
             scores = zq @ self._aug_t[:, c0:c1]  # same rounding bound as the tiles
             cand.append(c0 + np.flatnonzero(~(scores > limit)))  # NaN (overflow) included
-        return np.concatenate(cand) if cand else np.arange(0)
-
-    def _float64_top2(self, z: np.ndarray, zq: np.ndarray, tiles: np.ndarray,
-                      limit: float) -> tuple[int, int]:
-        """Float64 two nearest words of a near-tie, among the words that can be them.
-
-        With ``e`` the rounding bound and ``f₂`` the float32 second-smallest score, the
-        true second-smallest score is at most ``f₂ + e``, so both true nearest words
-        score at most ``f₂ + 2e = limit`` in float32 (their tiles' minimum too).
-        Returns them in increasing row order (the caller orders them by distance).
-        """
-        idx = self._candidates(zq, tiles, limit)
-        if idx.size < 2:  # overflowed scores (inf): fall back to every word
-            idx = np.arange(len(self.embeddings))
+        idx = np.concatenate(cand) if cand else np.arange(0)
+        if idx.size < k:  # overflowed scores (inf): fall back to every word
+            idx = np.arange(n_words)
         diff = self.embeddings.vectors[idx].astype(np.float64) - np.asarray(z, np.float64)
         d2 = np.einsum("ij,ij->i", diff, diff)
-        a, b = np.argsort(d2, kind="stable")[:2]  # idx increasing: ties to the lower row
-        return int(idx[a]), int(idx[b])
+        return idx[np.argsort(d2, kind="stable")[:k]]  # idx increasing: ties to the lower row
 
-    def _float64_argmin(self, z: np.ndarray, zq: np.ndarray, tiles: np.ndarray,
-                        limit: float) -> int:
-        """Float64 argmin of a near-tie, among the words that can be the true argmin.
 
-        With ``e`` the rounding bound and ``m`` the float32 minimum, the true argmin ``j``
-        has ``s_j ≤ m + e``, so its float32 value is at most ``m + 2e = limit`` both in
-        the tiles (only tiles whose minimum is within ``limit`` can hold it) and when
-        its tile is recomputed here.
-        """
-        idx = self._candidates(zq, tiles, limit)
-        if idx.size == 0:  # overflowed scores (inf): fall back to every word
-            idx = np.arange(len(self.embeddings))
-        diff = self.embeddings.vectors[idx].astype(np.float64) - np.asarray(z, np.float64)
-        d2 = np.einsum("ij,ij->i", diff, diff)
-        return int(idx[np.argmin(d2)])
+class _Block(NamedTuple):
+    """One row block of :meth:`ExactDecoder._scan`."""
+
+    start: int
+    stop: int
+    zc: np.ndarray
+    zq: np.ndarray
+    tile_min: np.ndarray
+    tiles: Iterator[tuple[int, int, np.ndarray]]

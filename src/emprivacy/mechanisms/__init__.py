@@ -11,6 +11,10 @@
   al. 2023), :class:`TruncatedExponential` (``"tem"``).
 * :mod:`~emprivacy.mechanisms.santext` — SanText's exponential mechanism (Yue et al.
   2021), :class:`SanText` (``"santext"``).
+* :mod:`~emprivacy.mechanisms.exponential` — what TEM and SanText share: the
+  exponential mechanism over the vocabulary, sampled by a two-level Gumbel-max over
+  the blocked exact distances of :mod:`~emprivacy.mechanisms._tiles` (which the rank
+  resampling uses too).
 * :mod:`~emprivacy.mechanisms.curse` — the rank-resampling post-processing against the
   curse of dimensionality (Asghar et al. 2026), :class:`RankResampler`, and the
   neighbour ranks of released words (:func:`neighbour_ranks`, :func:`rank_buckets`).

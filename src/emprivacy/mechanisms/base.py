@@ -21,7 +21,7 @@ from .._validation import check_epsilon
 from ..embeddings import Embeddings
 from ..randomness import RandomState, check_random_state
 
-__all__ = ["WordMechanism"]
+__all__ = ["WordMechanism", "check_row", "check_rows"]
 
 
 class WordMechanism(ABC):
@@ -60,17 +60,9 @@ class WordMechanism(ABC):
 
     def check_indices(self, indices: np.ndarray | Sequence[int]) -> np.ndarray:
         """Validate a bag given as vocabulary rows; returns it as a 1-D int64 array."""
-        idx = np.asarray(indices)
-        if idx.size and idx.dtype.kind not in "iu":
-            raise TypeError(f"indices must be integers; got dtype {idx.dtype}")
-        idx = idx.astype(np.int64, copy=False)
-        if idx.ndim != 1:
-            raise ValueError(f"indices must be 1-D; got shape {idx.shape}")
+        idx = check_rows(indices, "indices", len(self.embeddings))
         if idx.size == 0:
             raise ValueError("the bag must hold at least one word; got an empty bag")
-        if idx.min() < 0 or idx.max() >= len(self.embeddings):
-            raise ValueError(f"indices must lie in [0, {len(self.embeddings)}); got "
-                             f"[{idx.min()}, {idx.max()}]")
         return idx
 
     @abstractmethod
@@ -142,3 +134,42 @@ class WordMechanism(ABC):
         gen = None if rng is None else check_random_state(rng)
         out = self.privatize_indices(template.indices, rng=gen)
         return template.render(out, self.embeddings.words)
+
+
+def check_rows(values: Any, name: str, n_words: int) -> np.ndarray:
+    """Vocabulary rows ``values`` (of a vocabulary of ``n_words``) as a 1-D int64 array.
+
+    >>> check_rows([2, 0], "pivots", 3)
+    array([2, 0])
+    >>> check_rows([3], "pivots", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: pivots must lie in [0, 3); got [3, 3]
+    """
+    arr = np.asarray(values)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integers; got dtype {arr.dtype}")
+    arr = arr.astype(np.int64, copy=False)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= n_words):
+        raise ValueError(f"{name} must lie in [0, {n_words}); got [{arr.min()}, {arr.max()}]")
+    return arr
+
+
+def check_row(index: Any, n_words: int) -> int:
+    """One vocabulary row ``index`` (of a vocabulary of ``n_words``), as an int.
+
+    >>> check_row(np.int64(2), 3)
+    2
+    >>> check_row(3, 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: index must lie in [0, 3); got 3
+    """
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise TypeError(f"index must be an integer; got {index!r} of type "
+                        f"{type(index).__name__}")
+    if not 0 <= int(index) < n_words:
+        raise ValueError(f"index must lie in [0, {n_words}); got {int(index)}")
+    return int(index)

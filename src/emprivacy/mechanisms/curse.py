@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_epsilon, check_positive_int, check_positive_number
-from ..decoding.threads import available_cores, run_on_cores
+from ..decoding.threads import available_cores, check_threads, row_blocks, run_on_cores
 from ..embeddings import Embeddings
-from .santext import _RowCache, _VocabularyGeometry
+from ._tiles import RowCache, VocabularyGeometry
+from .base import check_rows
 
 __all__ = ["RankResampler", "neighbour_ranks", "rank_buckets"]
 
@@ -39,24 +40,9 @@ _TILE_COLS = 4096
 _BLOCK_BYTES = 32 * 2**20
 
 
-def _check_rows(values: Any, name: str, n_words: int) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.size and arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be integer vocabulary rows; got dtype {arr.dtype}")
-    arr = arr.astype(np.int64, copy=False)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() >= n_words):
-        raise ValueError(f"{name} must lie in [0, {n_words}); got [{arr.min()}, {arr.max()}]")
-    return arr
-
-
 def _row_blocks(m: int, n_words: int, n_threads: int) -> list[tuple[int, int]]:
     """Row blocks of at most ``_BLOCK_BYTES`` of (rows × |V|) float64, one per core at least."""
-    block = max(1, min(256, _BLOCK_BYTES // (8 * n_words)))
-    if m < n_threads * block:
-        block = max(1, -(-m // n_threads))
-    return [(s, min(s + block, m)) for s in range(0, m, block)]
+    return row_blocks(m, max(1, min(256, _BLOCK_BYTES // (8 * n_words))), n_threads)
 
 
 class RankResampler:
@@ -134,10 +120,10 @@ class RankResampler:
         else:
             k = check_positive_int(top_k, "top_k")
         self.top_k = int(min(k, n_words))
-        self._geo = _VocabularyGeometry(embeddings, block_cols=_TILE_COLS)
+        self._geo = VocabularyGeometry(embeddings, block_cols=_TILE_COLS)
         self._n_threads = available_cores()
         capacity = min(n_words, max(256, _CACHE_BYTES // (4 * self.top_k)))
-        self._cache = _RowCache(n_words, capacity, {"neighbours": ((self.top_k,), np.int32)})
+        self._cache = RowCache(n_words, capacity, {"neighbours": ((self.top_k,), np.int32)})
 
     def __repr__(self) -> str:
         return (f"RankResampler(embeddings={self.embeddings!r}, c={self.c!r}, "
@@ -155,7 +141,7 @@ class RankResampler:
 
     def neighbours(self, pivots: np.ndarray | Sequence[int]) -> np.ndarray:
         """The first K rows of each pivot's ranking: (m, K) int64, column r = rank r."""
-        p = _check_rows(pivots, "pivots", len(self.embeddings))
+        p = check_rows(pivots, "pivots", len(self.embeddings))
         out = np.empty((p.size, self.top_k), dtype=np.int64)
 
         def put(sel: np.ndarray, lists: np.ndarray, pos: np.ndarray) -> None:
@@ -171,7 +157,7 @@ class RankResampler:
         """
         if not isinstance(rng, np.random.Generator):
             raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
-        p = _check_rows(pivots, "pivots", len(self.embeddings))
+        p = check_rows(pivots, "pivots", len(self.embeddings))
         u = rng.random(p.size)
         mass = -math.expm1(-self.rate * self.top_k)  # 1 − q^K
         ranks = np.floor(-np.log1p(-u * mass) / self.rate).astype(np.int64)
@@ -276,14 +262,13 @@ def neighbour_ranks(embeddings: Embeddings, rows: np.ndarray | Sequence[int],
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     n_words = len(embeddings)
-    x = _check_rows(rows, "rows", n_words)
-    o = _check_rows(outputs, "outputs", n_words)
+    x = check_rows(rows, "rows", n_words)
+    o = check_rows(outputs, "outputs", n_words)
     if x.size != o.size:
         raise ValueError(f"rows and outputs must have the same length; got {x.size} and "
                          f"{o.size}")
-    threads = available_cores() if n_threads is None else check_positive_int(n_threads,
-                                                                             "n_threads")
-    geo = _VocabularyGeometry(embeddings, block_cols=_TILE_COLS)
+    threads = check_threads(n_threads)
+    geo = VocabularyGeometry(embeddings, block_cols=_TILE_COLS)
     ranks = np.zeros(x.size, dtype=np.int64)
 
     def work(part: list[tuple[int, int]]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -18,8 +17,8 @@ import numpy as np
 from .._validation import check_epsilon, check_positive_int
 from ..embeddings import Embeddings
 from ..randomness import RandomState
-from .base import WordMechanism
-from .santext import _check_bags, _check_row, _ExponentialSampler
+from .base import check_row
+from .exponential import ExponentialMechanism, ExponentialSampler
 
 __all__ = ["TruncatedExponential", "check_beta", "truncation_threshold"]
 
@@ -84,7 +83,7 @@ def truncation_threshold(n_words: int, *, epsilon: float, beta: float) -> float:
     return max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta))
 
 
-class TruncatedExponential(WordMechanism):
+class TruncatedExponential(ExponentialMechanism):
     """TEM (Carvalho et al., SDM 2023): the exponential mechanism on ``−min(d(x, w), γ)``.
 
     Each input word x is replaced by ``w ∈ V`` with
@@ -108,15 +107,11 @@ class TruncatedExponential(WordMechanism):
 
     Parameters
     ----------
-    embeddings : Embeddings
-        ``Vec``; its vocabulary is also the output vocabulary.
-    epsilon : float
-        Per-word ε.
+    embeddings, epsilon, rng
+        As for :class:`~emprivacy.mechanisms.WordMechanism`: ``Vec`` (its vocabulary
+        is the output vocabulary), the per-word ε, and the generator.
     beta : float in (0, 1), default 0.001
         Bound on the probability of ⊥, which sets γ.
-    rng : None, int or numpy.random.Generator
-        ``None`` (default): a cryptographically secure generator.  An int seeds a
-        reproducible run (not for real releases).
     block_cols : int, optional
         Vocabulary tile width (see :class:`~emprivacy.mechanisms.santext.SanText`); the
         law of the output does not depend on it, the draws for a given seed do.
@@ -145,6 +140,8 @@ class TruncatedExponential(WordMechanism):
     --------
     >>> emb = Embeddings(["cat", "dog", "car"], [[0, 0], [1, 0], [9, 9]], name="toy")
     >>> mech = TruncatedExponential(emb, epsilon=1e3, rng=0)
+    >>> round(mech.gamma, 4), mech.neighbourhood(0).tolist()  # "dog" is beyond γ of "cat"
+    (0.0152, [0])
     >>> mech.privatize(["cat", "car", "cat"])
     ['cat', 'car', 'cat']
 
@@ -162,8 +159,8 @@ class TruncatedExponential(WordMechanism):
         super().__init__(embeddings, epsilon=epsilon, rng=rng)
         self.beta = check_beta(beta)
         self.gamma = truncation_threshold(len(embeddings), epsilon=self.epsilon, beta=self.beta)
-        self._sampler = _ExponentialSampler(embeddings, epsilon=self.epsilon, gamma=self.gamma,
-                                            block_cols=block_cols, n_threads=n_threads)
+        self._sampler = ExponentialSampler(embeddings, epsilon=self.epsilon, gamma=self.gamma,
+                                           block_cols=block_cols, n_threads=n_threads)
 
     def __repr__(self) -> str:
         return (f"TruncatedExponential(embeddings={self.embeddings!r}, "
@@ -171,28 +168,11 @@ class TruncatedExponential(WordMechanism):
 
     def record_fields(self) -> dict[str, Any]:
         """Output records carry β, the threshold γ it implies, and the metric."""
-        return {"beta": self.beta, "gamma": self.gamma, "metric": "euclidean"}
+        return {"beta": self.beta, "gamma": self.gamma, **super().record_fields()}
 
     def neighbourhood(self, index: int) -> np.ndarray:
         """``L_x``: sorted rows of the words within γ of the word at row ``index``.
 
         Exact float64 (``Σ_k (w_k − x_k)² ≤ γ²``), O(|V|·n); for tests and small studies.
         """
-        return self._sampler.members(_check_row(index, len(self.embeddings)))
-
-    def output_probabilities(self, index: int) -> np.ndarray:
-        """The closed-form law ``P(· | x)`` of the word at row ``index``: (|V|,) float64.
-
-        ``∝ exp(−ε·min(d(x, w), γ)/2)`` from exact float64 distances, O(|V|·n).
-        """
-        return self._sampler.probabilities(_check_row(index, len(self.embeddings)))
-
-    def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
-                          rng: np.random.Generator | None = None) -> np.ndarray:
-        """TEM on vocabulary rows: the rows of the released words, in order."""
-        return self._sampler.sample(_check_bags(self, [(indices, rng)]))[0]
-
-    def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
-                          ) -> list[np.ndarray]:
-        """TEM on many bags, each from its own generator; equal to bag by bag."""
-        return self._sampler.sample(_check_bags(self, bags))
+        return self._sampler.members(check_row(index, len(self.embeddings)))

@@ -1,0 +1,176 @@
+"""Blocked exact distances over the vocabulary, and a cache of per-row results.
+
+The sampling mechanisms (:mod:`~emprivacy.mechanisms.exponential`: SanText, TEM) and
+the rank resampling (:mod:`~emprivacy.mechanisms.curse`) need, for a query word, its
+distance to every vocabulary word — too many to keep (|V|² values).  They get them
+tile by tile: :class:`VocabularyGeometry` cuts the mean-centred vocabulary into tiles
+of words and computes a (queries × tile) block of squared distances as one float64
+GEMM, ``‖a′‖² + ‖b′‖² − 2a′·b′``, with a proven bound on its rounding error, so that
+every decision near a boundary (a threshold, a tie, a distance near 0) can be rechecked
+against the exact float64 sum ``Σ_k (b_k − a_k)²`` — the rule every decision is
+defined by.  What a mechanism derives from a row's distances (per-tile summaries,
+neighbour lists) is kept per row in a bounded :class:`RowCache`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_positive_int
+from ..embeddings import Embeddings
+
+__all__ = ["RowCache", "VocabularyGeometry"]
+
+#: Vocabulary tile width (words per tile) unless the vocabulary is larger than 512²:
+#: then ⌈√|V|⌉ rounded up to 64, so that both levels of the sampler stay small.
+_DEFAULT_BLOCK_COLS = 512
+#: float64 unit roundoff.
+_U64 = 2.0**-53
+
+
+class VocabularyGeometry:
+    """The vocabulary, centred, cut into tiles: float64 squared distances by blocks.
+
+    For query rows q and a tile of words w, ``d² = ‖q′‖² + ‖w′‖² − 2 q′·w′`` with
+    ``′`` meaning minus the mean word vector (centring changes no distance and shrinks
+    the cancellation), as one GEMM of augmented vectors ``[−2q′, 1, ‖q′‖²]·[w′, ‖w′‖², 1]``.
+    Computed in float64 this is within
+
+    .. math::
+
+        s(q) = 4 (n + 6)\\, u\\, (‖q′‖ + ρ)^2, \\qquad ρ = \\max_w ‖w′‖,\\ u = 2^{-53}
+
+    of the float64 sum ``Σ_k (w_k − q_k)²`` (the dot-product bound ``(n + 2)u·Σ|terms|``,
+    the norms' and the centring's rounding, and that of the sum itself: ``(3n + 8)u``),
+    which is what :meth:`exact_squared` computes and what every decision of the
+    mechanisms built on it is defined by.
+    """
+
+    def __init__(self, embeddings: Embeddings, *, block_cols: int | None = None) -> None:
+        vectors = embeddings.vectors
+        n_words, dim = vectors.shape
+        self.vectors = vectors
+        self.n_words = int(n_words)
+        self.dim = int(dim)
+        self.mean = vectors.mean(axis=0, dtype=np.float64)
+        sq = np.empty(n_words, dtype=np.float64)
+        for start in range(0, n_words, 65536):
+            w = vectors[start:start + 65536] - self.mean
+            sq[start:start + len(w)] = np.einsum("ij,ij->i", w, w)
+        self.sq = sq
+        self.radius = float(np.sqrt(sq.max()))
+        self._err = 4.0 * (dim + 6) * _U64
+        if block_cols is None:
+            cols = max(_DEFAULT_BLOCK_COLS, 64 * math.ceil(math.sqrt(n_words) / 64))
+        else:
+            cols = check_positive_int(block_cols, "block_cols")
+        self.block_cols = min(cols, self.n_words)
+        self.starts = np.arange(0, self.n_words, self.block_cols, dtype=np.int64)
+        self.lens = np.minimum(self.block_cols, self.n_words - self.starts)
+        self.n_tiles = int(self.starts.size)
+
+    def queries(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Augmented query vectors ``[−2q′, 1, ‖q′‖²]`` of ``rows`` and their rounding bounds."""
+        qa = np.empty((rows.size, self.dim + 2), dtype=np.float64)
+        np.subtract(self.vectors[rows], self.mean, out=qa[:, :self.dim])
+        qa[:, :self.dim] *= -2.0
+        qa[:, self.dim] = 1.0
+        qa[:, self.dim + 1] = self.sq[rows]
+        return qa, self.slack(rows)
+
+    def slack(self, rows: np.ndarray) -> np.ndarray:
+        """The rounding bound ``s(q)`` of each query row."""
+        return self._err * (np.sqrt(self.sq[rows]) + self.radius) ** 2
+
+    def squared(self, qa: np.ndarray, t: int) -> np.ndarray:
+        """GEMM squared distances from augmented queries to tile ``t``: (m, len) float64.
+
+        The tile is centred and augmented on the fly (no float64 copy of the vocabulary).
+        """
+        c0 = int(self.starts[t])
+        return self.squared_to(qa, slice(c0, c0 + int(self.lens[t])))
+
+    def squared_to(self, qa: np.ndarray, cols: slice | np.ndarray) -> np.ndarray:
+        """GEMM squared distances from augmented queries to the words ``cols``."""
+        w = self.vectors[cols]
+        wa = np.empty((w.shape[0], self.dim + 2), dtype=np.float64)
+        np.subtract(w, self.mean, out=wa[:, :self.dim])
+        wa[:, self.dim] = self.sq[cols]
+        wa[:, self.dim + 1] = 1.0
+        return qa @ wa.T
+
+    def exact_squared(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic)."""
+        diff = self.vectors[b].astype(np.float64)
+        diff -= self.vectors[a]
+        diff *= diff
+        return np.add.reduce(diff, axis=1)
+
+    def recheck(self, d2: np.ndarray, rows: np.ndarray, c0: int, band: np.ndarray) -> None:
+        """Replace the entries ``band`` of a (rows × tile) block by the exact values."""
+        if band.any():
+            i, j = np.nonzero(band)
+            d2[i, j] = self.exact_squared(rows[i], c0 + j)
+
+
+class RowCache:
+    """A bounded least-recently-used store of per-row arrays, vectorised over rows.
+
+    ``fetch(rows, compute)`` returns copies of the arrays stored for ``rows`` (unique),
+    computing the missing ones with ``compute(missing) -> {field: array}`` and evicting
+    the least recently used rows to make room.  Thread-safe; pickles as an empty cache.
+    """
+
+    def __init__(self, n_rows: int, capacity: int,
+                 fields: dict[str, tuple[tuple[int, ...], Any]]) -> None:
+        self._spec = (int(n_rows), int(capacity), dict(fields))
+        self.capacity = int(capacity)
+        self._slot_of = np.full(n_rows, -1, dtype=np.int64)
+        self._row_of = np.full(self.capacity, -1, dtype=np.int64)
+        self._stamp = np.full(self.capacity, -1, dtype=np.int64)
+        self._clock = 0
+        self._lock = threading.Lock()
+        # np.empty: pages are only touched (and counted) when rows are stored
+        self._data = {name: np.empty((self.capacity, *shape), dtype=dtype)
+                      for name, (shape, dtype) in fields.items()}
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self._row_of >= 0))
+
+    def __getstate__(self) -> tuple[int, int, dict[str, tuple[tuple[int, ...], Any]]]:
+        """Pickled empty (a lock cannot be pickled; the cached rows are not worth shipping)."""
+        return self._spec
+
+    def __setstate__(self, spec: tuple[int, int, dict[str, tuple[tuple[int, ...], Any]]]
+                     ) -> None:
+        self.__init__(*spec)  # type: ignore[misc]
+
+    def fetch(self, rows: np.ndarray,
+              compute: Callable[[np.ndarray], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        if rows.size > self.capacity:  # pragma: no cover - callers chunk by capacity
+            raise RuntimeError(f"{rows.size} rows do not fit a cache of {self.capacity}")
+        with self._lock:
+            self._clock += 1
+            slots = self._slot_of[rows]
+            hit = slots >= 0
+            self._stamp[slots[hit]] = self._clock  # the newest: never evicted below
+            missing = rows[~hit]
+            if missing.size:
+                values = compute(missing)
+                k = missing.size
+                free = (np.arange(self.capacity) if k == self.capacity
+                        else np.argpartition(self._stamp, k - 1)[:k])
+                old = self._row_of[free]
+                self._slot_of[old[old >= 0]] = -1
+                for name, arr in values.items():
+                    self._data[name][free] = arr
+                self._row_of[free] = missing
+                self._slot_of[missing] = free
+                self._stamp[free] = self._clock
+                slots[~hit] = free
+            return {name: arr[slots] for name, arr in self._data.items()}
