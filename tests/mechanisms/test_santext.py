@@ -204,7 +204,7 @@ def test_words_and_text(tiny_embeddings):
 def test_name_record_fields_and_repr(tiny_embeddings):
     mech = SanText(tiny_embeddings, epsilon=2.0)
     assert SanText.name == "santext"
-    assert mech.record_fields() == {"metric": "euclidean"}
+    assert mech.record_fields() == {"mechanism": "santext", "metric": "euclidean"}
     assert repr(mech) == ("SanText(embeddings=Embeddings(name='tiny', words=5, dim=2), "
                           "epsilon=2.0)")
 

@@ -64,7 +64,8 @@ def test_gamma_of_the_mechanism_and_degenerate_vocabularies():
     emb = line(range(10))
     mech = TruncatedExponential(emb, epsilon=1.0, beta=0.3)
     assert mech.gamma == 2 * math.log(0.7 * 9 / 0.3)
-    assert mech.record_fields() == {"beta": 0.3, "gamma": mech.gamma, "metric": "euclidean"}
+    assert mech.record_fields() == {"mechanism": "tem", "metric": "euclidean", "beta": 0.3,
+                                    "gamma": mech.gamma}
     assert truncation_threshold(1, epsilon=1.0, beta=0.5) == 0.0
     # (1 − β)(|V| − 1)/β < 1: γ would be negative; 0 gives the same (uniform) law
     assert truncation_threshold(2, epsilon=1.0, beta=0.6) == 0.0

@@ -424,8 +424,8 @@ class ExponentialMechanism(WordMechanism):
     _sampler: ExponentialSampler
 
     def record_fields(self) -> dict[str, Any]:
-        """Output records name the metric of the guarantee."""
-        return {"metric": "euclidean"}
+        """Output records name the mechanism and the metric of its guarantee."""
+        return {"mechanism": self.name, "metric": "euclidean"}
 
     def output_probabilities(self, index: int) -> np.ndarray:
         """The closed-form law ``P(· | x)`` of the word at row ``index``: (|V|,) float64.

@@ -168,7 +168,7 @@ class TruncatedExponential(ExponentialMechanism):
 
     def record_fields(self) -> dict[str, Any]:
         """Output records carry β, the threshold γ it implies, and the metric."""
-        return {"beta": self.beta, "gamma": self.gamma, **super().record_fields()}
+        return {**super().record_fields(), "beta": self.beta, "gamma": self.gamma}
 
     def neighbourhood(self, index: int) -> np.ndarray:
         """``L_x``: sorted rows of the words within γ of the word at row ``index``.
