@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from emprivacy.exceptions import OutputPathError, OutputWriteError
-from emprivacy.outputs import TEMP_SUFFIX, write_error
+from emprivacy.outputs import LOCK_SUFFIX, TEMP_SUFFIX, write_error
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX descriptors and limits")
 
@@ -325,7 +325,8 @@ def test_a_killed_run_leaves_a_recognisable_temporary_file_removed_by_the_next(e
             time.sleep(0.01)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    (stale,) = env["out"].iterdir()
+    (stale,) = [p for p in env["out"].iterdir() if not p.name.endswith(LOCK_SUFFIX)]
+    assert (env["out"] / f".out.jsonl{LOCK_SUFFIX}").exists()  # the killed run's lock: no block
     assert stale.name.startswith(f".out.jsonl.{proc.pid}-") and stale.name.endswith(TEMP_SUFFIX)
     assert not dest.exists()
     # files that are not ours, or not stale, are never touched

@@ -25,11 +25,18 @@ a partitioned run reads exactly the documents of a single-process run, and fails
 with the same messages.  Error messages name files, lines, rows and identifiers,
 never the text itself.
 
+A text file's document, and standard input's, is read when it is obfuscated, chunk
+by chunk (:meth:`Document.chunks`, :func:`read_text_chunks`: :data:`CHUNK_CHARS` at
+a time), never whole: its errors (a file gone, invalid UTF-8) come then, with the
+same messages.  A JSONL line is parsed whole, and a Parquet row group is read
+whole: one such line or row group must fit in memory.
+
 pyarrow is imported when a Parquet file is read, not with this module.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import sys
@@ -41,6 +48,7 @@ from typing import Any, TextIO
 from .exceptions import InputError
 
 __all__ = [
+    "CHUNK_CHARS",
     "Document",
     "InputFile",
     "InputSurvey",
@@ -52,6 +60,7 @@ __all__ = [
     "iter_parquet",
     "jsonl_index",
     "parquet_ids",
+    "read_text_chunks",
     "read_text_file",
     "survey_inputs",
 ]
@@ -59,12 +68,113 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 
-@dataclass(frozen=True, slots=True)
+#: Text files and standard input are read this many bytes (characters) at a time, and a
+#: document's text is cut into chunks of about this many characters (:meth:`Document.chunks`).
+CHUNK_CHARS = 1 << 16
+
+
 class Document:
-    """One input document: a unique identifier and its text."""
+    """One input document: a unique identifier and its text.
+
+    ``Document(id, text)`` holds its text; a text file's or standard input's document
+    (:meth:`from_file`, :meth:`from_stream`) is read when it is used, chunk by chunk
+    (:meth:`chunks`), so that a long document is never held whole.  ``text`` reads
+    it whole.  Documents are immutable; two are equal when their identifiers and
+    texts are (files at the same path are equal without being read).
+
+    >>> doc = Document("a", "Some text.")
+    >>> doc.id, doc.text, list(doc.chunks())
+    ('a', 'Some text.', ['Some text.'])
+    """
+
+    __slots__ = ("_source", "id")
+    __match_args__ = ("id", "text")
 
     id: str
-    text: str
+    _source: str | Path | TextIO
+
+    def __init__(self, id: str, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str; got {type(text).__name__}")
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "_source", text)
+
+    @classmethod
+    def from_file(cls, id: str, path: PathLike) -> Document:
+        """The document of a UTF-8 text file, read when used (:func:`read_text_chunks`)."""
+        doc = cls.__new__(cls)
+        object.__setattr__(doc, "id", id)
+        object.__setattr__(doc, "_source", Path(path))
+        return doc
+
+    @classmethod
+    def from_stream(cls, id: str, stream: TextIO) -> Document:
+        """The document of a text stream (standard input), read once, when used."""
+        doc = cls.__new__(cls)
+        object.__setattr__(doc, "id", id)
+        object.__setattr__(doc, "_source", stream)
+        return doc
+
+    @property
+    def path(self) -> Path | None:
+        """The file the text is read from (:meth:`from_file`), else ``None``."""
+        return self._source if isinstance(self._source, Path) else None
+
+    @property
+    def text(self) -> str:
+        """The whole text (a file or stream is read whole)."""
+        source = self._source
+        return source if isinstance(source, str) else "".join(self.chunks())
+
+    def chunks(self) -> Iterator[str]:
+        """The text in chunks of about :data:`CHUNK_CHARS` characters, cut anywhere.
+
+        A file is read as :func:`read_text_file` reads it (UTF-8, universal newlines),
+        chunk by chunk: errors (missing file, invalid UTF-8) come when they are read.
+        """
+        source = self._source
+        if isinstance(source, str):
+            if len(source) <= CHUNK_CHARS:
+                yield source
+            else:
+                for start in range(0, len(source), CHUNK_CHARS):
+                    yield source[start:start + CHUNK_CHARS]
+        elif isinstance(source, Path):
+            yield from read_text_chunks(source)
+        else:
+            yield from _stream_chunks(source)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Document is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Document is immutable; cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Document):
+            return NotImplemented
+        if self.id != other.id:
+            return False
+        if self._source is other._source or (self.path is not None and self.path == other.path):
+            return True
+        return self.text == other.text
+
+    def __hash__(self) -> int:
+        return hash(("Document", self.id))
+
+    def __repr__(self) -> str:
+        if self.path is not None:
+            return f"Document(id={self.id!r}, path={str(self.path)!r})"
+        if isinstance(self._source, str):
+            return f"Document(id={self.id!r}, text={self._source!r})"
+        return f"Document(id={self.id!r}, stream={self._source!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if isinstance(self._source, str):
+            return (Document, (self.id, self._source))
+        if isinstance(self._source, Path):
+            return (Document.from_file, (self.id, self._source))
+        raise TypeError("a document read from a stream cannot be pickled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +260,65 @@ def expand_inputs(inputs: Iterable[PathLike]) -> Iterator[InputFile]:
 
 
 # -- text files ------------------------------------------------------------------------------
+def read_text_chunks(path: PathLike) -> Iterator[str]:
+    """The text of a UTF-8 file, chunk by chunk (about :data:`CHUNK_CHARS` characters each).
+
+    Exactly :func:`read_text_file`'s text (newlines ``\\r\\n`` and ``\\r`` read as
+    ``\\n``) and errors (the byte offset of invalid UTF-8 counted from the start of the
+    file), in bounded memory: a chunk may end anywhere but inside a character or a
+    ``\\r\\n``.  Stopping early leaves the rest of the file unread (and unchecked).
+    """
+    path = Path(path)
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(f"input file {str(path)!r} does not exist") from None
+    except OSError as exc:
+        raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
+    with fh:
+        offset = 0  # of the first byte not yet decoded
+        pending = b""
+        cr = False  # the previous chunk ended in "\r"
+        while True:
+            try:
+                data = fh.read(CHUNK_CHARS)
+            except OSError as exc:
+                raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") \
+                    from None
+            final = not data
+            buf = pending + data
+            try:
+                text, used = codecs.utf_8_decode(buf, "strict", final)
+            except UnicodeDecodeError as exc:
+                raise InputError(f"input file {str(path)!r} is not valid UTF-8 (byte "
+                                 f"{offset + exc.start})") from None
+            offset += used
+            pending = buf[used:]
+            if cr:
+                text = "\r" + text
+            cr = not final and text.endswith("\r")
+            if cr:
+                text = text[:-1]
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            if text:
+                yield text
+            if final:
+                return
+
+
+def _stream_chunks(stream: TextIO) -> Iterator[str]:
+    """A text stream (standard input), chunk by chunk; :class:`InputError` for bad UTF-8."""
+    while True:
+        try:
+            chunk = stream.read(CHUNK_CHARS)
+        except UnicodeDecodeError:
+            raise InputError("standard input is not valid UTF-8") from None
+        if not chunk:
+            return
+        yield chunk
+
+
 def read_text_file(path: Path) -> str:
     """Read a UTF-8 text file; :class:`InputError` naming the file otherwise."""
     try:
@@ -364,16 +533,13 @@ def _read(item: InputFile, stdin: TextIO | None) -> Iterable[tuple[str, Document
     """``(where, document)``: where each document of one input comes from, for messages."""
     if item.kind == "stdin":
         stream = stdin if stdin is not None else sys.stdin
-        try:
-            return [("standard input", Document("-", stream.read()))]
-        except UnicodeDecodeError:
-            raise InputError("standard input is not valid UTF-8") from None
+        return [("standard input", Document.from_stream("-", stream))]
     path = item.path
     if item.kind == "jsonl":
         return ((f"{path}:{lineno}", doc) for lineno, _, doc in _jsonl_documents(path))
     if item.kind == "parquet":
         return ((f"{str(path)!r} row {row}", doc) for row, doc in _parquet_documents(path))
-    return [(f"input file {str(path)!r}", Document(str(path), read_text_file(path)))]
+    return [(f"input file {str(path)!r}", Document.from_file(str(path), path))]
 
 
 def iter_documents(inputs: Iterable[PathLike], *,
@@ -395,7 +561,8 @@ def iter_documents(inputs: Iterable[PathLike], *,
     InputError
         Naming the file (and line or row) that is missing, unreadable, not UTF-8 or
         malformed, or the identifier that appears twice (with the positions of both
-        documents, :class:`UniqueIds`).
+        documents, :class:`UniqueIds`).  A text file or standard input is read when
+        its document is (:meth:`Document.chunks`): its reading errors come then.
     """
     ids = UniqueIds()
     for item in expand_inputs(inputs):

@@ -14,13 +14,28 @@ a repeated one is refused (:class:`~emprivacy.exceptions.InputError`), since two
 documents with one identifier would be released with the same, perfectly
 correlated, noise.  Many documents are privatised together
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
+
+Long documents are streamed, so that memory does not grow with a document's length:
+a document is read in chunks (:meth:`emprivacy.corpus.Document.chunks`), normalised
+and tokenised piece by piece (:func:`emprivacy.text.normalise_pieces`), and
+privatised in *blocks* of at most ``block_words`` words, one after the other, with
+its one noise stream.  A document of one block (the usual case) is privatised in one
+call, as it always was; a longer one draws the same noise distribution in another
+order (block by block), so its seeded output differs from that of an unblocked run,
+not its distribution.  In text mode each block is rendered to a temporary file; in
+bag mode the released words are counted per vocabulary word (a bag is a sorted
+multiset), and with ``size`` reading stops after the N-th word.
+:meth:`Obfuscator.stream` gives the records of long documents with their text or
+bag in a body (:mod:`emprivacy.streaming`) to be written in pieces;
+:meth:`Obfuscator.obfuscate` gives every record whole.
 """
 
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -31,13 +46,22 @@ from .embeddings import OOV_POLICIES, PreparedBag
 from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
 from .randomness import document_generator, run_key_from_seed
-from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text
-from .text import bag_of_words
+from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
+from .streaming import BagBody, TextBody, materialise
+from .text import normalise_pieces, piece_words
 
-__all__ = ["DEFAULT_VOCAB_SIZE", "ObfuscationConfig", "Obfuscator"]
+__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ObfuscationConfig",
+           "Obfuscator"]
 
 #: How many of the most frequent real words of an embeddings file are kept by default.
 DEFAULT_VOCAB_SIZE = 100_000
+
+#: Words privatised at a time from one long document (``ObfuscationConfig.block_words``).
+DEFAULT_BLOCK_WORDS = 65536
+
+#: Text mode also ends a block, at the end of a piece of text, once it holds this many
+#: characters (a text of few perturbed words: stopwords, numbers, symbols, layout).
+BLOCK_CHARS = 1 << 22
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,6 +92,14 @@ class ObfuscationConfig:
         are kept: they carry no topic, but they do carry style).
     batch_words : int, default 16384
         Documents are privatised together in batches of about this many words.
+    block_words : int, default 65536
+        A longer document is privatised in blocks of this many words, one after
+        the other, and its output written block by block: memory does not grow
+        with a document's length.  Documents of at most one block (text mode: and
+        fewer than :data:`BLOCK_CHARS` characters) are released exactly as
+        without blocks; a longer one draws its noise block by block (the same
+        distribution, in another order).  Not a privacy setting: records do not
+        name it.
 
     Examples
     --------
@@ -84,6 +116,7 @@ class ObfuscationConfig:
     size: int | None = None
     perturb_stopwords: bool = False
     batch_words: int = 16384
+    block_words: int = field(default_factory=lambda: DEFAULT_BLOCK_WORDS)
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -103,6 +136,8 @@ class ObfuscationConfig:
             object.__setattr__(self, "size", check_positive_int(self.size, "size"))
         object.__setattr__(self, "batch_words", check_positive_int(self.batch_words,
                                                                    "batch_words"))
+        object.__setattr__(self, "block_words", check_positive_int(self.block_words,
+                                                                   "block_words"))
 
     def metadata(self) -> dict[str, Any]:
         """The fields of every record that describe this configuration (``size`` when
@@ -166,6 +201,7 @@ class Obfuscator:
         #: Out-of-vocabulary words released unchanged so far (``oov="keep"``).
         self.oov_kept = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
+        self._order: np.ndarray | None = None
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -184,17 +220,20 @@ class Obfuscator:
             self._warn(f"document {doc_id!r} is empty after normalisation; skipped")
         skipped.clear()
 
-    def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
-                shared: dict[str, Any]) -> dict[str, Any]:
-        vocab = self.mechanism.embeddings.words
-        n = int(bag.indices.size)
-        head = {
+    def _head(self, doc_id: str, n: int, shared: dict[str, Any]) -> dict[str, Any]:
+        return {
             "id": doc_id,
             "n_words": n,
             "epsilon": shared["epsilon"],
             "epsilon_total": shared["epsilon"] * n,
             **{k: v for k, v in shared.items() if k != "epsilon"},
         }
+
+    def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
+                shared: dict[str, Any]) -> dict[str, Any]:
+        vocab = self.mechanism.embeddings.words
+        n = int(bag.indices.size)
+        head = self._head(doc_id, n, shared)
         if isinstance(bag, TextTemplate):
             return {**head, "words_perturbed": n, **bag.counts, "guarantee": TEXT_GUARANTEE,
                     "text": bag.render(out, vocab)}
@@ -209,33 +248,146 @@ class Obfuscator:
             "bag": sorted([vocab[i] for i in out] + list(bag.fixed)),
         }
 
-    def _prepare(self, doc: Document) -> PreparedBag | TextTemplate | None:
-        """A document's bag or text template; ``None`` for an empty document."""
-        mech, config = self.mechanism, self.config
-        template: PreparedBag | TextTemplate
-        if config.mode == "text":
-            template = prepare_text(doc.text, mech.embeddings, oov=str(config.oov),
-                                    perturb_stopwords=config.perturb_stopwords)
-            if template.words_perturbed + sum(template.counts.values()) == 0:
-                return None  # no token at all: nothing to release
-            kept = template.counts["oov_kept"]
-        else:
-            bag = mech.embeddings.lookup(bag_of_words(doc.text), oov=str(config.oov),
-                                         size=config.size)
-            if bag.indices.size == 0:
-                if bag.oov_dropped or bag.fixed:
-                    raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
-                                     f"{mech.embeddings.name!r}")
-                return None
-            template, kept = bag, bag.oov_kept
+    def _note_kept(self, kept: int) -> None:
+        """Count out-of-vocabulary words released unchanged; warn at the first."""
         if kept:
             if not self.oov_kept:
                 warnings.warn("out-of-vocabulary words are released unchanged (oov='keep'): "
                               "the privacy guarantee does not cover them; each record counts "
-                              "them in 'oov_kept'", PrivacyLeakWarning, stacklevel=4)
+                              "them in 'oov_kept'", PrivacyLeakWarning, stacklevel=5)
             self.oov_kept += kept
-        return template
 
+    # -- a document, block by block ---------------------------------------------------------
+    def _text_blocks(self, doc: Document) -> Iterator[tuple[TextTemplate, bool]]:
+        config = self.config
+        return prepare_text_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings,
+                                   oov=str(config.oov),
+                                   perturb_stopwords=config.perturb_stopwords,
+                                   block_words=config.block_words, block_chars=BLOCK_CHARS)
+
+    def _bag_blocks(self, doc: Document, tally: _BagTally) -> Iterator[tuple[np.ndarray, bool]]:
+        """The document's bag (Def. 1, truncated to ``size``) as rows, ``block_words`` at a
+        time: ``(rows, is the last)``; its out-of-vocabulary words are counted in ``tally``.
+
+        With ``size``, reading stops at the size-th in-vocabulary word.
+        """
+        emb, config = self.mechanism.embeddings, self.config
+        block = config.block_words
+        remaining = config.size
+        held: list[np.ndarray] = []
+        n_held = 0
+        for piece in normalise_pieces(doc.chunks()):
+            words = piece_words(piece)
+            if not words:
+                continue
+            bag = emb.lookup(words, oov=str(config.oov), size=remaining)
+            tally.add(bag)
+            rows = bag.indices
+            if remaining is not None:
+                remaining -= int(rows.size)
+            while rows.size:
+                if n_held == block:  # full, and more words come: the block ends here
+                    yield np.concatenate(held), False
+                    held, n_held = [], 0
+                take = rows[:block - n_held]
+                held.append(take)
+                n_held += int(take.size)
+                rows = rows[take.size:]
+            if remaining == 0:
+                break  # the rest of the document is never read
+        yield (np.concatenate(held) if held else np.empty(0, dtype=np.int64)), True
+
+    def _privatize(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+        if not rows.size:
+            return np.empty(0, dtype=np.int64)
+        return self.mechanism.privatize_batches([(rows, gen)])[0]
+
+    def _vocabulary_order(self) -> np.ndarray:
+        """The vocabulary's rows in sorted order of their words (computed once)."""
+        if self._order is None:
+            words = self.mechanism.embeddings.words
+            self._order = np.asarray(sorted(range(len(words)), key=words.__getitem__),
+                                     dtype=np.int64)
+        return self._order
+
+    def _long_text(self, doc_id: str, first: TextTemplate,
+                   rest: Iterator[tuple[TextTemplate, bool]], shared: dict[str, Any]
+                   ) -> dict[str, Any] | None:
+        """The record of a document of several blocks, its text in a :class:`TextBody`."""
+        gen = document_generator(self.run_key, doc_id)
+        vocab = self.mechanism.embeddings.words
+        body = TextBody()
+        n = 0
+        counts: Counter[str] = Counter()
+        try:
+            template: TextTemplate | None = first
+            while template is not None:
+                body.write(template.render(self._privatize(template.indices, gen), vocab))
+                n += template.words_perturbed
+                counts.update(template.counts)
+                self._note_kept(template.counts["oov_kept"])
+                template = next(rest, (None, True))[0]
+        except BaseException:
+            body.close()
+            raise
+        if n + sum(counts.values()) == 0:  # no token at all: nothing to release
+            body.close()
+            return None
+        return {**self._head(doc_id, n, shared), "words_perturbed": n,
+                **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
+                "text": body}
+
+    def _long_bag(self, doc_id: str, first: np.ndarray, rest: Iterator[tuple[np.ndarray, bool]],
+                  tally: _BagTally, shared: dict[str, Any]) -> dict[str, Any]:
+        """The record of a long bag, released as counts (a :class:`BagBody`)."""
+        gen = document_generator(self.run_key, doc_id)
+        size = len(self.mechanism.embeddings)
+        counts = np.zeros(size, dtype=np.int64)
+        n = 0
+        rows: np.ndarray | None = first
+        while rows is not None:
+            counts += np.bincount(self._privatize(rows, gen), minlength=size)
+            n += int(rows.size)
+            rows = next(rest, (None, True))[0]
+        self._note_kept(tally.oov_kept)
+        return {**self._head(doc_id, n, shared),
+                "oov_dropped": tally.oov_dropped,
+                "oov_placeholders": tally.oov_placeholders,
+                "oov_kept": tally.oov_kept,
+                "bag": BagBody(counts, self.mechanism.embeddings.words,
+                               self._vocabulary_order(), tally.fixed)}
+
+    def _start(self, doc: Document, shared: dict[str, Any]
+               ) -> tuple[PreparedBag | TextTemplate | None, Callable[[], dict[str, Any] | None]
+                          | None]:
+        """Begin a document: ``(its bag or template, None)`` for a document of one block
+        (``(None, None)`` if it is empty), ``(None, finish)`` for a long one, where
+        ``finish()`` privatises it block by block and returns its record."""
+        mech, config = self.mechanism, self.config
+        if config.mode == "text":
+            blocks = self._text_blocks(doc)
+            template, last = next(blocks)
+            if not last:
+                return None, lambda: self._long_text(doc.id, template, blocks, shared)
+            if template.words_perturbed + sum(template.counts.values()) == 0:
+                return None, None  # no token at all: nothing to release
+            self._note_kept(template.counts["oov_kept"])
+            return template, None
+        tally = _BagTally()
+        bag_blocks = self._bag_blocks(doc, tally)
+        rows, last = next(bag_blocks)
+        if rows.size == 0:
+            if tally.oov_dropped or tally.fixed:
+                raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
+                                 f"{mech.embeddings.name!r}")
+            return None, None
+        if not last or sum(tally.fixed.values()) > config.block_words:
+            return None, lambda: self._long_bag(doc.id, rows, bag_blocks, tally, shared)
+        self._note_kept(tally.oov_kept)
+        return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
+                           tally.oov_placeholders, tally.oov_kept), None
+
+    # -- the stream of records --------------------------------------------------------------
     def obfuscate(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
         """Yield one output record per document, in input order.
 
@@ -249,6 +401,23 @@ class Obfuscator:
         lifetime) before it is obfuscated: the records yielded so far are all of
         distinct documents.  Noisy vectors of many documents are decoded in one
         call per batch.
+
+        Every record is whole: a long document's text or bag is in memory (see
+        :meth:`stream` to write it in pieces instead).
+        """
+        for record in self.stream(documents):
+            yield materialise(record)
+
+    def stream(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
+        """:meth:`obfuscate`, with the text or bag of a long document in a body.
+
+        The record of a document longer than one block (``block_words``) holds a
+        :class:`~emprivacy.streaming.TextBody` or :class:`~emprivacy.streaming.BagBody`
+        as its last field (``text`` or ``bag``), readable until the next record is
+        asked for: write it with :func:`emprivacy.streaming.write_record` (or turn it
+        into a value with :func:`~emprivacy.streaming.materialise`).  Every other
+        record is as :meth:`obfuscate` gives it.  Memory: the records of one batch,
+        or one block of a long document, whatever the length of a document.
         """
         shared = self.metadata()
         mech = self.mechanism
@@ -279,7 +448,18 @@ class Obfuscator:
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
             seen_any = True
-            bag = self._prepare(doc)
+            bag, finish = self._start(doc, shared)
+            if finish is not None:  # a long document: after the documents before it
+                yield from flush()
+                record = finish()
+                if record is not None:
+                    self._warn_skipped(skipped)
+                    try:
+                        yield record
+                    finally:
+                        record[next(reversed(record))].close()
+                    self.documents_written += 1
+                    continue
             if bag is None:
                 self.documents_skipped += 1
                 skipped.append(doc.id)
@@ -297,3 +477,19 @@ class Obfuscator:
                              f"({len(skipped)}, first {skipped[0]!r}); nothing to release")
         if not seen_any:
             raise InputError("no input documents")
+
+
+@dataclass
+class _BagTally:
+    """A bag's out-of-vocabulary words, over the pieces of its document."""
+
+    oov_dropped: int = 0
+    oov_placeholders: int = 0
+    oov_kept: int = 0
+    fixed: Counter[str] = field(default_factory=Counter)  # what is released for them
+
+    def add(self, bag: PreparedBag) -> None:
+        self.oov_dropped += bag.oov_dropped
+        self.oov_placeholders += bag.oov_placeholders
+        self.oov_kept += bag.oov_kept
+        self.fixed.update(bag.fixed)

@@ -43,13 +43,13 @@ whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]`
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
-from ._validation import check_choice
+from ._validation import check_choice, check_positive_int
 from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
 from .exceptions import PrivacyLeakWarning
 from .text import STOPWORDS, normalise_text, normalise_word, tokenize
@@ -61,6 +61,7 @@ __all__ = [
     "apply_case",
     "case_pattern",
     "prepare_text",
+    "prepare_text_blocks",
     "warn_kept",
 ]
 
@@ -201,53 +202,125 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
-    if not isinstance(perturb_stopwords, bool):
-        raise TypeError(f"perturb_stopwords must be a bool; got {type(perturb_stopwords).__name__}")
-    counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0, "oov_kept": 0,
-              "numbers": 0, "urls": 0, "emails": 0, "symbols": 0}
-    text = normalise_text(text)
-    pieces: list[str] = []
-    rows: list[int] = []
-    cases: list[CasePattern] = []
-    curly: list[bool] = []
-    fixed: list[str] = []
-    pos = 0
-    tokens = list(tokenize(text))
-    words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
-    rows_of = embeddings.rows(words)
-    for tok, word, row in zip(tokens, words, rows_of.tolist(), strict=True):
-        fixed.append(text[pos:tok.start])
-        pos = tok.end
-        if tok.kind != "word":
-            fixed.append(PLACEHOLDERS[tok.kind])
-            counts[tok.kind + "s"] += 1
-            continue
-        if not perturb_stopwords and word in STOPWORDS:
-            # the list's word, in the token's case: never a character the list does not hold
-            kept = apply_case(word, case_pattern(tok.text))
-            fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
-            counts["stopwords_kept"] += 1
-            continue
-        if row >= 0:
-            pieces.append("".join(fixed))
-            fixed = []
-            rows.append(row)
-            cases.append(case_pattern(tok.text))
-            curly.append("’" in tok.text)
-        elif oov == "placeholder":
-            fixed.append(OOV_PLACEHOLDER)
-            counts["oov_placeholders"] += 1
-        elif oov == "keep":
-            fixed.append(tok.text)
-            counts["oov_kept"] += 1
-        else:
-            counts["oov_dropped"] += 1
-    fixed.append(text[pos:])
-    pieces.append("".join(fixed))
-    return TextTemplate(tuple(pieces), np.asarray(rows, dtype=np.int64), tuple(cases),
-                        tuple(curly), counts)
+    builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords)
+    for _ in builder.feed(normalise_text(text)):  # no block limit: nothing comes before the end
+        pass
+    return builder.finish()
 
 
+def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
+                        oov: str = "placeholder", perturb_stopwords: bool = False,
+                        block_words: int | None = None, block_chars: int | None = None
+                        ) -> Iterator[tuple[TextTemplate, bool]]:
+    """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
+
+    ``pieces`` is the normalised text in pieces that tokenise on their own
+    (:func:`emprivacy.text.normalise_pieces`).  A block holds at most ``block_words``
+    slots and ends just before the next slot (its last piece is the layout up to
+    there), or at the end of a piece once it holds ``block_chars`` characters or more.
+    Rendering the blocks one after the other gives the text, and the blocks' slots
+    and counts add up to those of the whole text's template: the template of a text
+    of at most ``block_words`` slots and fewer than ``block_chars`` characters is the
+    one block, :func:`prepare_text`'s.  Memory: one block and one piece.
+
+    >>> emb = Embeddings(["cat", "dog", "met"], [[0, 0], [1, 0], [5, 5]], name="toy")
+    >>> [(t.pieces, t.indices.tolist(), last) for t, last in prepare_text_blocks(
+    ...     ["The Cat met ", "a dog."], emb, block_words=2)]
+    [(('The ', ' ', ' a '), [0, 2], False), (('', '.'), [1], True)]
+    """
+    if block_words is not None:
+        block_words = check_positive_int(block_words, "block_words")
+    if block_chars is not None:
+        block_chars = check_positive_int(block_chars, "block_chars")
+    builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
+                               block_words=block_words, block_chars=block_chars)
+    for piece in pieces:
+        for block in builder.feed(piece):
+            yield block, False
+    yield builder.finish(), True
+
+
+class _TemplateBuilder:
+    """Cuts a normalised text, fed piece by piece, into templates of bounded size."""
+
+    def __init__(self, embeddings: Embeddings, *, oov: str, perturb_stopwords: bool,
+                 block_words: int | None = None, block_chars: int | None = None) -> None:
+        if not isinstance(embeddings, Embeddings):
+            raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+        check_choice(oov, "oov", OOV_POLICIES)
+        if not isinstance(perturb_stopwords, bool):
+            raise TypeError("perturb_stopwords must be a bool; got "
+                            f"{type(perturb_stopwords).__name__}")
+        self.embeddings = embeddings
+        self.oov = oov
+        self.perturb_stopwords = perturb_stopwords
+        self.block_words = block_words
+        self.block_chars = block_chars
+        self._reset()
+
+    def _reset(self) -> None:
+        self.counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0,
+                       "oov_kept": 0, "numbers": 0, "urls": 0, "emails": 0, "symbols": 0}
+        self.pieces: list[str] = []
+        self.rows: list[int] = []
+        self.cases: list[CasePattern] = []
+        self.curly: list[bool] = []
+        self.fixed: list[str] = []  # the layout since the last slot
+        self.chars = 0
+
+    def _block(self) -> TextTemplate:
+        """The block so far (ending with the layout since its last slot); start a new one."""
+        template = TextTemplate((*self.pieces, "".join(self.fixed)),
+                                np.asarray(self.rows, dtype=np.int64), tuple(self.cases),
+                                tuple(self.curly), self.counts)
+        self._reset()
+        return template
+
+    def finish(self) -> TextTemplate:
+        """The last block."""
+        return self._block()
+
+    def feed(self, text: str) -> Iterator[TextTemplate]:
+        """Add a normalised piece; yield the blocks it completes."""
+        counts, fixed = self.counts, self.fixed
+        pos = 0
+        tokens = list(tokenize(text))
+        words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
+        rows_of = self.embeddings.rows(words)
+        for tok, word, row in zip(tokens, words, rows_of.tolist(), strict=True):
+            fixed.append(text[pos:tok.start])
+            pos = tok.end
+            if tok.kind != "word":
+                fixed.append(PLACEHOLDERS[tok.kind])
+                counts[tok.kind + "s"] += 1
+                continue
+            if not self.perturb_stopwords and word in STOPWORDS:
+                # the list's word, in the token's case: never a character the list does not hold
+                kept = apply_case(word, case_pattern(tok.text))
+                fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
+                counts["stopwords_kept"] += 1
+                continue
+            if row >= 0:
+                if len(self.rows) == self.block_words:  # full: the block ends here
+                    yield self._block()
+                    counts, fixed = self.counts, self.fixed
+                self.pieces.append("".join(fixed))
+                fixed.clear()
+                self.rows.append(row)
+                self.cases.append(case_pattern(tok.text))
+                self.curly.append("’" in tok.text)
+            elif self.oov == "placeholder":
+                fixed.append(OOV_PLACEHOLDER)
+                counts["oov_placeholders"] += 1
+            elif self.oov == "keep":
+                fixed.append(tok.text)
+                counts["oov_kept"] += 1
+            else:
+                counts["oov_dropped"] += 1
+        fixed.append(text[pos:])
+        self.chars += len(text)
+        if self.block_chars is not None and self.chars >= self.block_chars:
+            yield self._block()
 def warn_kept(n_kept: int, *, stacklevel: int = 2) -> None:
     """Raise the :class:`PrivacyLeakWarning` for ``n_kept`` words released unchanged.
 

@@ -23,6 +23,9 @@ character that is neither whitespace nor allowed punctuation
 stray combining marks — is part of a ``"symbol"`` token.  So the characters
 *between* tokens are, by construction, only layout: the allow-list that text
 mode releases.
+
+A long text is normalised and tokenised in pieces (:func:`normalise_pieces`), cut
+only where the pieces give exactly the whole text's normalisation and tokens.
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
+from itertools import islice
 from typing import Literal
 
 from ._validation import check_positive_int
@@ -48,8 +52,10 @@ __all__ = [
     "is_layout",
     "is_number_word",
     "is_word",
+    "normalise_pieces",
     "normalise_text",
     "normalise_word",
+    "piece_words",
     "tokenize",
 ]
 
@@ -149,6 +155,75 @@ def normalise_text(text: str) -> str:
     return unicodedata.normalize("NFC", _patterns()[0].sub("", text))
 
 
+@cache
+def _cut_pattern() -> re.Pattern[str]:
+    """The last layout whitespace followed by a character that is not a combining mark."""
+    spaces = "".join(re.escape(c) for c in sorted(LAYOUT_WHITESPACE))
+    return re.compile(rf"(?s:.*)[{spaces}](?=[^{_category_ranges(('Mn', 'Mc', 'Me'))}])")
+
+
+def _last_cut(text: str, start: int) -> int:
+    """The last safe cut of ``text`` after ``start`` (0: none).
+
+    A cut lies just after a layout whitespace character ``w`` (never part of a token,
+    :func:`tokenize`) whose next character ``c`` is a starter that does not compose
+    with it (not a combining mark, combining class 0, ``NFC(w c) = NFC(w) NFC(c)``):
+    composition and canonical reordering never cross it, so the two sides normalise
+    and tokenise on their own as they do within the whole text.
+    """
+    end = len(text)
+    while True:
+        match = _cut_pattern().match(text, start, end)
+        if match is None:
+            return 0
+        cut = match.end()
+        w, c = text[cut - 1], text[cut]
+        if unicodedata.combining(c) == 0 and (
+                (w.isascii() and c.isascii()) or unicodedata.normalize("NFC", w + c)
+                == unicodedata.normalize("NFC", w) + unicodedata.normalize("NFC", c)):
+            return cut
+        end = cut  # look further back
+
+
+def normalise_pieces(chunks: Iterable[str]) -> Iterator[str]:
+    """:func:`normalise_text` of a text given in chunks, in pieces that tokenise on their own.
+
+    The chunks may be cut anywhere; the pieces are cut only at a layout whitespace
+    character followed by a character that composes with nothing before it (see
+    :func:`_last_cut`), at most one cut per chunk.  So ``"".join(pieces)`` is
+    ``normalise_text("".join(chunks))``, and tokenising the pieces one by one
+    (:func:`tokenize`) gives the tokens of the whole text, in order.  A text without
+    such a cut (a token longer than a chunk, a whitespace-free script) is carried
+    until one comes: memory grows with the longest stretch between two cuts, not with
+    the text.  Format characters are removed chunk by chunk (one by one, as in the
+    whole text).
+
+    >>> list(normalise_pieces(["Jo\u200dhn Zo", "e\u0308 ", "Mary"]))
+    ['John ', 'Zoë Mary']
+    """
+    fmt = _patterns()[0]
+    carry = ""
+    it = iter(chunks)
+    chunk = next(it, None)
+    while chunk is not None:
+        nxt = next(it, None)
+        if not isinstance(chunk, str):
+            raise TypeError(f"chunks must be str; got {type(chunk).__name__}")
+        text = fmt.sub("", chunk)
+        if nxt is None:  # the last chunk (often the only one): no cut needed
+            carry += text
+            break
+        scanned = max(0, len(carry) - 1)
+        carry += text
+        cut = _last_cut(carry, scanned)
+        if cut:
+            yield unicodedata.normalize("NFC", carry[:cut])
+            carry = carry[cut:]
+        chunk = nxt
+    if carry:
+        yield unicodedata.normalize("NFC", carry)
+
+
 def is_layout(char: str) -> bool:
     """Whether ``char`` may be released as layout: allowed whitespace or punctuation."""
     return char in LAYOUT_WHITESPACE or char in LAYOUT_PUNCTUATION
@@ -200,18 +275,30 @@ def tokenize(text: str) -> Iterator[Token]:
         start, end = match.span()
         surface = match.group()
         if kind == "word":
-            clitic = _CLITIC_RE.match(surface)
-            if clitic is not None:
-                split = start + clitic.end("stem")
-                stem = text[start:split]
-                yield Token("number" if _is_number(stem) else "word", stem, start, split)
-                yield Token("word", text[split:end], split, end)
+            stem, kind = _word_token(surface)
+            if stem:
+                split = start + stem
+                yield Token(kind, surface[:stem], start, split)
+                yield Token("word", surface[stem:], split, end)
                 continue
-            if _is_number(surface):
-                kind = "number"
         yield Token(kind, surface, start, end)  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1 << 16)
+def _word_token(surface: str) -> tuple[int, TokenKind]:
+    """How :func:`tokenize` reads a match of the word pattern (cached: words repeat).
+
+    ``(length of the stem, its kind)`` when an English clitic is split off (the
+    clitic is a ``"word"``), else ``(0, kind of the whole)``.
+    """
+    clitic = _CLITIC_RE.match(surface)
+    if clitic is not None:
+        stem = clitic.end("stem")
+        return stem, "number" if _is_number(surface[:stem]) else "word"
+    return 0, "number" if _is_number(surface) else "word"
+
+
+@lru_cache(maxsize=1 << 16)
 def normalise_word(word: str) -> str:
     """The vocabulary form of a word: NFKC, lowercase, ASCII apostrophe (``’`` → ``'``).
 
@@ -268,14 +355,24 @@ def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
     """
     if size is not None:
         size = check_positive_int(size, "size")
-    bag: list[str] = []
-    for token in tokenize(normalise_text(text)):
-        if token.kind != "word":
-            continue
-        word = normalise_word(token.text)
-        if word in STOPWORDS:
-            continue
-        bag.append(word)
-        if size is not None and len(bag) >= size:
-            break
-    return bag
+    return list(islice(_words(normalise_text(text)), size))
+
+
+def piece_words(piece: str) -> list[str]:
+    """The bag of words of a normalised text or piece (:func:`normalise_pieces`), in order.
+
+    :func:`bag_of_words` without normalising: the words of a text given in pieces
+    are the words of its pieces, one after the other.
+
+    >>> piece_words("The cat sat on the mat.")
+    ['cat', 'sat', 'mat']
+    """
+    return list(_words(piece))
+
+
+def _words(text: str) -> Iterator[str]:
+    for token in tokenize(text):
+        if token.kind == "word":
+            word = normalise_word(token.text)
+            if word not in STOPWORDS:
+                yield word

@@ -29,6 +29,7 @@ __all__ = [
     "check_epsilon",
     "check_nonnegative",
     "check_stdin",
+    "claim_output",
     "echo",
     "fail",
     "load",
@@ -95,6 +96,31 @@ def check_stdin(inputs: list[str]) -> TextIO | None:
     if sys.stdin is None:
         raise InputError("standard input is closed; pipe text in, or give input files")
     return cast(TextIO, _Stdin(sys.stdin))
+
+
+def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
+                 partitioned: bool = False) -> AbstractContextManager[Any]:
+    """Check ``output`` now, before any work, and return its lock (``None``: stdout).
+
+    A directory, a missing directory, a read-only place, a dangling link, an output
+    that is an input (for Parquet: inside an input directory) fail now, in one line.
+    Hold the returned lock (:func:`emprivacy.outputs.output_lock`) for the run: a
+    second run into the same output then refuses.  A corpus run (``partitioned``)
+    checks as :func:`emprivacy.distributed.publish.claim_output`.
+    """
+    if output is None or str(output) == "-":
+        return nullcontext()
+    if partitioned:
+        from ..distributed.publish import claim_output as claim
+
+        return claim(inputs, output, fmt)
+    from ..corpus import expand_inputs
+    from ..outputs import check_not_input, check_output_path, output_lock
+
+    check_output_path(output, probe=True)
+    check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
+                                        if f.kind != "stdin")])
+    return output_lock(output)
 
 
 def fail(message: str) -> NoReturn:

@@ -18,6 +18,7 @@ from ._common import (
     VocabOpt,
     check_epsilon,
     check_stdin,
+    claim_output,
     fail,
     load,
     progress_bar,
@@ -26,6 +27,9 @@ from ._common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from distributed import Client
+    from rich.console import Console
+
     from ..obfuscation import ObfuscationConfig
 
 __all__ = ["obfuscate"]
@@ -81,13 +85,18 @@ def obfuscate(
                                                  "same guarantee).")] = "exact",
     quiet: QuietOpt = False,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask "
-                                                  "cluster (tcp://host:8786); inputs, "
+                                                  "cluster (tls://host:8786, certificates "
+                                                  "from Dask's configuration); inputs, "
                                                   "embeddings and --output must be on storage "
                                                   "every worker can read.",
                                                   show_default=False)] = None,
     workers: Annotated[int | None, typer.Option("--workers", min=1, help="Run on a local Dask "
-                                                "cluster of K worker processes.",
+                                                "cluster of K worker processes (TLS, "
+                                                "127.0.0.1 only: no other process can use it).",
                                                 show_default=False)] = None,
+    dashboard: Annotated[bool, typer.Option("--dashboard", help="With --workers: start the "
+                                            "Dask dashboard on 127.0.0.1 (needs bokeh) and "
+                                            "print its address.")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
                                          "the same --output: complete partitions are kept.")
                       ] = False,
@@ -107,6 +116,9 @@ def obfuscate(
     from ..corpus import survey_inputs
 
     check_epsilon(epsilon)
+    if dashboard and workers is None:
+        fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
+             "--scheduler cluster is set up where its scheduler is started")
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords)
@@ -119,8 +131,8 @@ def obfuscate(
                  "--resume or Parquet use --readable with --format jsonl or parquet")
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
                     vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
-                    decoder=decoder, scheduler=scheduler, workers=workers, resume=resume,
-                    quiet=quiet)
+                    decoder=decoder, scheduler=scheduler, workers=workers,
+                    dashboard=dashboard, resume=resume, quiet=quiet)
         return
     if fmt is None:
         fmt = ("jsonl" if survey.structured or survey.documents > 1
@@ -155,28 +167,28 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     from ..corpus import iter_documents
     from ..mechanisms import EarthMoversPrivacy
     from ..obfuscation import Obfuscator
-    from ..outputs import atomic_output, check_output_path, format_record
+    from ..outputs import atomic_output
+    from ..streaming import write_record
 
     stdin = check_stdin(inputs)
-    if output is not None:  # now, not after loading the embeddings
-        check_output_path(output, probe=True)
-    console = stderr()
-    mech = EarthMoversPrivacy(load(embeddings, vocab_size, quiet), epsilon=epsilon,
-                              decoder=decoder)
-    if seed is not None and not quiet:
-        console.print(SEED_NOTE)
-    obf = Obfuscator(mech, config, seed=seed, on_warning=(
-        (lambda msg: None) if quiet else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
-    if config.oov == "keep":
-        console.print(OOV_KEEP_WARNING)
-    records = obf.obfuscate(iter_documents(inputs, stdin=stdin))
-    with atomic_output(output) as out, warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
-        for record in track(records, total, show=show and not quiet, console=console):
-            line = format_record(record, fmt)
-            out.write(line)
-            if not (fmt == "text" and line.endswith("\n")):
-                out.write("\n")
+    # now, not after loading the embeddings: a usable path, not an input; held for the run
+    with claim_output(output, inputs, fmt):
+        console = stderr()
+        mech = EarthMoversPrivacy(load(embeddings, vocab_size, quiet), epsilon=epsilon,
+                                  decoder=decoder)
+        if seed is not None and not quiet:
+            console.print(SEED_NOTE)
+        obf = Obfuscator(mech, config, seed=seed, on_warning=(
+            (lambda msg: None) if quiet
+            else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
+        if config.oov == "keep":
+            console.print(OOV_KEEP_WARNING)
+        # a long document's record comes with its text or bag in a body, written in pieces
+        records = obf.stream(iter_documents(inputs, stdin=stdin))
+        with atomic_output(output) as out, warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
+            for record in track(records, total, show=show and not quiet, console=console):
+                write_record(record, fmt, out.write)
     if not quiet and output is not None:
         console.print(f"emprivacy: wrote {obf.documents_written} document(s) to {output}"
                       + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
@@ -188,12 +200,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                 vocab_size: int, config: ObfuscationConfig, seed: int | None,
                 output: Path | None, fmt: str | None, decoder: str, scheduler: str | None,
-                workers: int | None, resume: bool, quiet: bool) -> None:
+                workers: int | None, dashboard: bool, resume: bool, quiet: bool) -> None:
     """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
 
     Every worker loads the embeddings itself from the same path (once per process).
     """
-    from ..distributed import MechanismSettings, dask_client, obfuscate_corpus
+    from ..distributed import MechanismSettings, obfuscate_corpus
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -201,10 +213,9 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     if scheduler is not None and workers is not None:
         fail("give either --scheduler or --workers, not both")
     parquet = fmt == "parquet" or (fmt is None and output.suffix.lower() == ".parquet")
-    if not (parquet and output.is_dir()):  # now, not after starting a cluster
-        from ..outputs import check_output_path
-
-        check_output_path(output, probe=True)
+    # now, not after starting a cluster: a usable path, not an input; held for the run
+    claim = claim_output(output, inputs, "parquet" if parquet else fmt or "jsonl",
+                         partitioned=True)
     console = stderr()
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
@@ -213,12 +224,10 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                                  else str(embeddings.absolute()))
     if seed is not None and not quiet:
         console.print(SEED_NOTE)
-    cluster = (contextlib.nullcontext(None) if scheduler is None and workers is None
-               else dask_client(scheduler=scheduler, n_workers=workers))
-    with cluster as client, warnings.catch_warnings():
+    cluster = _cluster(console, scheduler=scheduler, workers=workers, dashboard=dashboard,
+                       quiet=quiet)
+    with claim, cluster as client, warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
-        if client is not None and not quiet:
-            console.print(f"emprivacy: Dask dashboard: {client.dashboard_link}")
         with progress_bar(console, show=not quiet) as bar, _resume_hint(output, fmt):
             task = bar.add_task("Obfuscating", total=None)
             summary = obfuscate_corpus(
@@ -255,3 +264,38 @@ def _resume_hint(output: Path, fmt: str | None) -> Iterator[None]:
                                   f"{str(parts_dir)!r} — re-run with --resume to continue")
         hinted.errno = exc.errno
         raise hinted from exc
+
+
+@contextlib.contextmanager
+def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
+             dashboard: bool, quiet: bool) -> Iterator[Client | None]:
+    """The run's Dask client (``None``: no cluster), with its one-line notes on stderr.
+
+    ``--workers``: a local cluster only this process can use (TLS with credentials
+    made for the run, 127.0.0.1 only); with ``--dashboard`` the address its dashboard
+    is bound to is printed (even with ``--quiet``: it was asked for).  ``--scheduler``:
+    Dask's own security configuration; an unencrypted address of another machine
+    gets one warning line.
+    """
+    from ..distributed.run import (
+        CLEARTEXT_WARNING,
+        dashboard_link,
+        dask_client,
+        unencrypted_remote,
+    )
+
+    if scheduler is None and workers is None:
+        yield None
+        return
+    if scheduler is not None and unencrypted_remote(scheduler):
+        console.print("emprivacy: warning: " + CLEARTEXT_WARNING.format(address=scheduler),
+                      markup=False)
+    with contextlib.ExitStack() as stack:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)  # said above, in one line
+            client = stack.enter_context(dask_client(scheduler=scheduler, n_workers=workers,
+                                                     dashboard=dashboard))
+        link = dashboard_link(client)
+        if link is not None and (dashboard or not quiet):
+            console.print(f"emprivacy: Dask dashboard: {link}", markup=False)
+        yield client

@@ -66,7 +66,9 @@ Modules
 * :mod:`~emprivacy.distributed.publish` — the output directory: resume checks,
   verification, the merged output or the Parquet manifest.
 * :mod:`~emprivacy.distributed.run` — :func:`obfuscate_corpus`, its task runner,
-  and :func:`dask_client`.
+  and :func:`dask_client` (a local cluster only this process can use — TLS with
+  credentials made for it, 127.0.0.1 only — or an existing cluster, reached with
+  Dask's own security configuration).
 
 What each document releases (bag or text mode, out-of-vocabulary policy, bag
 size N) is an :class:`~emprivacy.obfuscation.ObfuscationConfig`, as on one
@@ -84,7 +86,7 @@ from .plan import (
     read_partition,
 )
 from .publish import CorpusSummary
-from .run import dask_client, obfuscate_corpus
+from .run import dashboard_link, dask_client, obfuscate_corpus, unencrypted_remote
 from .task import MechanismSettings
 
 __all__ = [
@@ -92,9 +94,11 @@ __all__ = [
     "CorpusSummary",
     "MechanismSettings",
     "Partition",
+    "dashboard_link",
     "dask_client",
     "default_partition_documents",
     "obfuscate_corpus",
     "plan_partitions",
     "read_partition",
+    "unencrypted_remote",
 ]

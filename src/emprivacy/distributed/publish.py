@@ -1,7 +1,8 @@
 """The output of a corpus run: its partition directory, resume, verification, publication.
 
 During a run the partition files live in the output directory (Parquet) or in
-``<output>.parts/`` (JSONL and bags), with ``_run.json`` (what the run is: its
+``<output>.parts/`` (JSONL and bags; for a FIFO or a device, a directory in the
+current directory: :func:`output_layout`), with ``_run.json`` (what the run is: its
 plan and settings) and the tasks' ``_status/`` files.  At the end every partition
 is read back and verified; only then is the JSONL output merged (atomically) or
 the Parquet ``_manifest.json`` written, and the run's bookkeeping removed.
@@ -15,6 +16,7 @@ import io
 import json
 import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,12 +28,21 @@ from ..exceptions import (
     OutputPathError,
     OutputWriteError,
 )
-from ..outputs import atomic_output, format_record, write_bytes_atomic, write_error
+from ..outputs import (
+    atomic_output,
+    check_not_input,
+    check_output_path,
+    format_record,
+    is_stream,
+    output_lock,
+    write_bytes_atomic,
+    write_error,
+)
 from .plan import Partition
 from .task import STATUS_DIR, status_path
 
-__all__ = ["CorpusSummary", "complete_status", "digest", "output_layout", "prepare_parts_dir",
-           "publish", "summary_from_manifest"]
+__all__ = ["CorpusSummary", "claim_output", "complete_status", "digest", "input_paths",
+           "output_layout", "prepare_parts_dir", "publish", "summary_from_manifest"]
 
 RUN_FILE = "_run.json"
 MANIFEST = "_manifest.json"
@@ -82,10 +93,51 @@ def _sha256_file(path: Path) -> tuple[str, bytes] | None:
 
 
 def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
-    """(kind of the partition files, directory holding them)."""
+    """(kind of the partition files, directory holding them).
+
+    Parquet: the output directory itself.  Otherwise ``<output>.parts/`` next to the
+    output; for a FIFO or a character device (written in place, in a directory such
+    as ``/dev`` or ``/dev/fd`` where nothing can be made), ``emprivacy-<name>-<hash
+    of its path>.parts/`` in the current directory.
+    """
     if fmt == "parquet":
         return "parquet", output
+    if is_stream(output):
+        tag = hashlib.sha256(os.fsencode(os.path.abspath(output))).hexdigest()[:8]
+        return "jsonl", Path(f"emprivacy-{output.name}-{tag}.parts").absolute()
     return "jsonl", output.with_name(output.name + ".parts")
+
+
+def input_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The inputs as given and every file found inside input directories (what
+    :func:`~emprivacy.outputs.check_not_input` compares the output with)."""
+    from ..corpus import expand_inputs
+
+    given = [os.fspath(i) for i in inputs]
+    return [*given, *(os.fspath(f.path) for f in expand_inputs(given) if f.kind != "stdin")]
+
+
+def claim_output(inputs: Iterable[str | os.PathLike[str]], output: str | os.PathLike[str],
+                 fmt: str, *, probe: bool = True) -> contextlib.AbstractContextManager[None]:
+    """Check the output of a corpus run now, before any work, and return its lock.
+
+    The output must be writable (:func:`~emprivacy.outputs.check_output_path`; a
+    Parquet output must be a directory or nothing yet) and must not be an input
+    (:func:`~emprivacy.outputs.check_not_input`; for Parquet, nor inside an input
+    directory).  Hold the returned :func:`~emprivacy.outputs.output_lock` for the
+    whole run: a second run into the same output then refuses.  A FIFO or a device
+    is not locked, the run's partition directory is (:func:`output_layout`).
+    """
+    output = Path(output)
+    directory = fmt == "parquet"
+    check_output_path(output, probe=probe, directory=directory,
+                      kind="Parquet output" if directory else "output")
+    check_not_input(output, input_paths(inputs), directory=directory)
+    if not directory and is_stream(output):
+        _, parts_dir = output_layout(output, fmt)
+        check_output_path(parts_dir, probe=probe, directory=True)
+        return output_lock(parts_dir)
+    return output_lock(output)
 
 
 def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
@@ -93,8 +145,9 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
     """Create or check the partition directory; the manifest if the run is already complete."""
     if fmt == "parquet":
         if output.exists() and not output.is_dir():
-            raise OutputError(f"Parquet output {str(output)!r} must be a directory; a file of "
-                             "that name exists")
+            what = "a file" if output.is_file() else "a FIFO, device or socket"
+            raise OutputError(f"Parquet output {str(output)!r} must be a directory; {what} "
+                             "of that name exists")
         manifest = _read_json(output / MANIFEST)
         if manifest is not None:
             if not resume:
@@ -105,7 +158,7 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
                                  "with other inputs or settings; choose a new output "
                                  "directory")
             return manifest
-    elif resume and output.exists() and not parts_dir.exists():
+    elif resume and output.is_file() and not parts_dir.exists():  # not a FIFO, a device
         raise OutputError(f"nothing to resume: {str(output)!r} exists and no interrupted run "
                          f"({str(parts_dir)!r}) was found; remove the output to start again")
     if not parts_dir.parent.is_dir():

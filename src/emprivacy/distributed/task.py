@@ -1,10 +1,13 @@
 """What a worker runs: build (once) the mechanism, obfuscate one partition, write its files.
 
-A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`),
-obfuscates it with :class:`~emprivacy.obfuscation.Obfuscator` (the run's
+A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`; a
+text file chunk by chunk, as it is obfuscated), obfuscates it with
+:class:`~emprivacy.obfuscation.Obfuscator` (the run's
 :class:`~emprivacy.obfuscation.ObfuscationConfig` and secret key), writes the
-records to ``part-NNNNN.jsonl`` or ``part-NNNNN.parquet`` through a temporary file
-and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
+records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
+pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
+(one table: a record's text or bag is one cell, held in memory) through a temporary
+file and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
 recording what it wrote.  Running a task twice rewrites the same files.
 
 Where the secret lives
@@ -32,12 +35,14 @@ from typing import Any
 
 from .._optional import import_optional
 from .._validation import check_choice, check_epsilon, check_positive_int
+from ..corpus import Document
 from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..obfuscation import ObfuscationConfig, Obfuscator
-from ..outputs import format_record, write_bytes_atomic
+from ..outputs import atomic_file, format_record, write_bytes_atomic
+from ..streaming import materialise, write_record
 from .plan import Partition, read_partition
 
 __all__ = [
@@ -259,6 +264,63 @@ def encode_records(records: list[dict[str, Any]], kind: str) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
+@dataclass
+class _Written:
+    """What a task wrote to its data file: records, words, ids, bytes and their SHA-256."""
+
+    records: int = 0
+    words: int = 0
+    bytes: int = 0
+    ids: set[str] = field(default_factory=set)
+    sha256: Any = field(default_factory=hashlib.sha256)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records += 1
+        self.words += int(record["n_words"])
+        self.ids.add(record["id"])
+
+
+def _partition_documents(part: Partition) -> list[Document]:
+    """The documents of a partition; a text file is read when it is obfuscated, in chunks
+    (:meth:`~emprivacy.corpus.Document.chunks`), never whole."""
+    if part.kind == "text":
+        return [Document.from_file(doc_id, Path(path)) for doc_id, path in part.files]
+    return read_partition(part)
+
+
+def _write_partition(obf: Obfuscator, docs: list[Document], path: Path, kind: str,
+                     written: _Written) -> None:
+    """Obfuscate ``docs`` into the data file ``path`` (atomically), counting in ``written``.
+
+    JSONL: record by record, a long document's text or bag in pieces
+    (:func:`~emprivacy.streaming.write_record`): memory does not grow with the
+    partition or a document.  Parquet: one table of the partition's records, each
+    whole (a record's text or bag is one cell), written at the end.  On an error
+    (:meth:`~emprivacy.obfuscation.Obfuscator.stream` raises when no document has a
+    record) nothing is written.
+    """
+    if kind == "jsonl":
+        with atomic_file(path, "wb") as fh:
+            def write(text: str) -> None:
+                data = text.encode("utf-8", "surrogatepass")
+                written.sha256.update(data)
+                written.bytes += len(data)
+                fh.write(data)
+
+            for record in obf.stream(docs):
+                write_record(record, "jsonl", write)
+                written.add(record)
+        return
+    records = []
+    for record in obf.stream(docs):
+        records.append(materialise(record))
+        written.add(record)
+    data = encode_records(records, kind)
+    write_bytes_atomic(path, data)
+    written.sha256.update(data)
+    written.bytes = len(data)
+
+
 def status_path(parts_dir: Path, part: Partition) -> Path:
     """Where the task of ``part`` records what it wrote."""
     return parts_dir / STATUS_DIR / f"{part.name}.json"
@@ -282,35 +344,33 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         return _error(part, f"input {part.describe()} changed since the run was planned (its "
                             "size differs); start a new run")
     try:
-        docs = read_partition(part)
+        docs = _partition_documents(part)
     except InputError as exc:
         return _error(part, str(exc))
     if len(docs) != part.n_documents:
         return _error(part, f"input {part.describe()} changed since the run was planned "
                             f"({len(docs)} documents instead of {part.n_documents})")
     obf = job.obfuscator(mech, secret)
-    records: list[dict[str, Any]] = []
+    parts_dir = Path(job.parts_dir)
+    data_path = parts_dir / f"{part.name}.{job.kind}"
+    written = _Written()
     if docs:
         try:
             with _TASK_LOCK:
-                records.extend(obf.obfuscate(docs))
+                _write_partition(obf, docs, data_path, job.kind, written)
         except InputError as exc:  # a repeated id too (Obfuscator), though planning found it
             # a partition of only empty documents is not an error (the corpus may have others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
                 return _error(part, str(exc))
-    written = {r["id"] for r in records}
-    skipped = [d.id for d in docs if d.id not in written]
-    parts_dir = Path(job.parts_dir)
-    data_name: str | None = f"{part.name}.{job.kind}"
+    skipped = [d.id for d in docs if d.id not in written.ids]
+    data_name: str | None = data_path.name
     digest: str | None = None
     nbytes = 0
-    if records:
-        data = encode_records(records, job.kind)
-        write_bytes_atomic(parts_dir / f"{part.name}.{job.kind}", data)
-        digest, nbytes = hashlib.sha256(data).hexdigest(), len(data)
+    if written.records:
+        digest, nbytes = written.sha256.hexdigest(), written.bytes
     else:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(parts_dir / f"{part.name}.{job.kind}")
+            os.unlink(data_path)
         data_name = None
     status = {
         "partition": part.index,
@@ -321,8 +381,8 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         "sha256": digest,
         "bytes": nbytes,
         "documents": len(docs),
-        "records": len(records),
-        "words": sum(int(r["n_words"]) for r in records),
+        "records": written.records,
+        "words": written.words,
         "skipped": skipped,
     }
     write_bytes_atomic(status_path(parts_dir, part),
