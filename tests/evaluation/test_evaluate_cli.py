@@ -101,3 +101,31 @@ def test_evaluate_help_lists_the_options(capsys):
     for opt in ("--dataset", "--authors", "--epsilons", "--trials", "--out", "--oov",
                 "--similarity", "--seed", "--quiet"):
         assert opt in out
+
+
+def test_evaluate_several_mechanisms_writes_each_run_and_the_frontier(inputs, tmp_path, capsys):
+    out = tmp_path / "family"
+    code = main(_args(inputs, out, "--quiet", "--mechanisms", "madlib,tem",
+                      "--param", "tem.beta=0.01"))
+    assert code == 0
+    for name in ("madlib", "tem"):
+        run = json.loads((out / name / "run.json").read_text(encoding="utf-8"))
+        assert run["config"]["mechanism"] == name
+    assert json.loads((out / "tem" / "run.json").read_text())["config"]["mechanism_params"] == {
+        "beta": 0.01}
+    assert (out / "frontier.png").read_bytes().startswith(b"\x89PNG")
+    table = (out / "frontier.md").read_text(encoding="utf-8")
+    assert "| tem | 6 | 0.005 |" in table and "--param=tem.beta=0.01" in table
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--mechanisms", "madlib,nope"], "mechanisms must be among 'madlib', 'mahalanobis'"),
+    (["--mechanisms", "tem", "--param", "madlib.decoder=exact"],
+     "param must be MECHANISM.NAME=VALUE with MECHANISM one of --mechanisms"),
+    (["--mechanisms", "tem", "--param", "tem.gamma=3"], "unknown parameter 'gamma'"),
+    (["--mechanisms", "tem,tem"], "mechanisms must be distinct"),
+])
+def test_evaluate_bad_mechanisms_one_line(inputs, tmp_path, capsys, extra, message):
+    assert main(_args(inputs, tmp_path / "x", "--quiet", *extra)) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err

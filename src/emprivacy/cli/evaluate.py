@@ -10,13 +10,13 @@ import os
 import shlex
 import warnings
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
 from ._common import DEFAULT_VOCAB_SIZE, fail, progress_bar, stderr
 
-__all__ = ["evaluate", "parse_authors"]
+__all__ = ["evaluate", "parse_authors", "parse_mechanisms"]
 
 
 def parse_authors(spec: str) -> tuple[int, ...]:
@@ -71,6 +71,13 @@ def evaluate(
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Threads for the "
                                              "Earth Mover's distances (default: CPU "
                                              "count).", show_default=False)] = None,
+    mechanisms: Annotated[str, typer.Option(
+        "--mechanisms", help="Comma-separated mechanisms (madlib, mahalanobis, vickrey, tem, "
+        "santext). With more than one, each run goes to --out/NAME and the privacy-utility "
+        "frontier to --out/frontier.png and frontier.md.")] = "madlib",
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="A mechanism's own parameter as MECHANISM.NAME=VALUE, e.g. "
+        "tem.beta=0.01 or vickrey.t=0.5 (repeatable).", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on "
                                         "stderr.")] = False,
 ) -> None:
@@ -83,13 +90,13 @@ def evaluate(
     """
     from .._optional import import_optional
     from ..embeddings import load_embeddings
-    from ..evaluation import load_corpus, parse_epsilons, run_experiment, write_report
+    from ..evaluation import load_corpus, parse_epsilons, write_report
     from ..evaluation.brown_corpus import brown
     from ..evaluation.report import REPORT_FILES
-    from ..exceptions import PrivacyLeakWarning
 
     console = stderr()
     sizes = parse_authors(authors)
+    names, params = parse_mechanisms(mechanisms, param or [])
     try:
         eps = parse_epsilons(epsilons)
     except ValueError as exc:  # the parser's own one-line message
@@ -97,9 +104,12 @@ def evaluate(
     if out.exists() and not out.is_dir():
         fail(f"output path {str(out)!r} exists and is not a directory")
     if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
-        from ..outputs import check_output_path
+        from ..outputs import check_not_input, check_output_path
 
         check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
+        for name in REPORT_FILES:  # none of them may be the data set or the embeddings
+            check_not_input(out / name, [str(p) for p in (dataset, embeddings)
+                                         if p is not None and p != "brown"])
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)
@@ -119,6 +129,76 @@ def evaluate(
                                  " (built-in GloVe 6B 50d)"))
     emb = load_embeddings(embeddings, vocab_size=vocab_size)
 
+    results = []
+    for name in names:
+        where = out if len(names) == 1 else out / name
+        result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
+                          eps=eps, trials=trials, oov=oov, similarity=similarity, seed=seed,
+                          selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet)
+        seed = result.seed  # every mechanism on the same draws of the attacks
+        args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
+                "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
+                "--oov", oov, "--similarity", similarity, "--seed", str(result.seed),
+                "--selection-seed", str(selection_seed)]
+        if embeddings is not None:
+            args += ["--embeddings", str(embeddings)]
+        if vocab_size != DEFAULT_VOCAB_SIZE:
+            args += ["--vocab-size", str(vocab_size)]
+        if names != ["madlib"]:
+            args += ["--mechanisms", ",".join(names)]
+            args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]
+        paths = write_report(result, where, command=shlex.join(args))
+        prefix = f"{name}: " if len(names) > 1 else ""
+        note(f"{prefix}seed {result.seed}; wrote {', '.join(sorted(paths))} to {where} "
+             f"({result.metadata['seconds']:.0f} s)")
+        results.append(result)
+    if len(results) > 1:
+        from ..evaluation.frontier import frontier_table, plot_frontier
+        from ..outputs import write_bytes_atomic
+
+        write_bytes_atomic(out / "frontier.png", plot_frontier(results))
+        write_bytes_atomic(out / "frontier.md", (
+            "# Privacy–utility frontier\n\nMean fraction correct over trials; one row per "
+            "mechanism, author set and ε.\n\n" + frontier_table(results)
+            + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8"))
+        note(f"wrote frontier.png, frontier.md to {out}")
+
+
+def parse_mechanisms(spec: str, pairs: list[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """``--mechanisms`` and ``--param MECH.K=V`` as names and each one's parameters.
+
+    >>> parse_mechanisms("madlib,tem", ["tem.beta=0.01"])
+    (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
+    """
+    from ..mechanisms.registry import MECHANISMS, parse_params
+
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        fail(f"mechanisms must name at least one mechanism; got {spec!r}")
+    for n in names:
+        if n not in MECHANISMS:
+            fail(f"mechanisms must be among {', '.join(map(repr, MECHANISMS))}; got {n!r}")
+    if len(set(names)) != len(names):
+        fail(f"mechanisms must be distinct; got {spec!r}")
+    given: dict[str, list[str]] = {n: [] for n in names}
+    for pair in pairs:
+        mech, dot, rest = pair.partition(".")
+        if not dot or mech not in given:
+            fail(f"param must be MECHANISM.NAME=VALUE with MECHANISM one of --mechanisms; "
+                 f"got {pair!r}")
+        given[mech].append(rest)
+    try:
+        return names, {n: parse_params(n, given[n]) for n in names}
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
+             sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
+             seed: int | None, selection_seed: int, n_jobs: int, quiet: bool) -> Any:
+    from ..evaluation import run_experiment
+    from ..exceptions import PrivacyLeakWarning
+
     with warnings.catch_warnings(record=True) as caught, \
             progress_bar(console, show=not quiet, elapsed=True) as bar:
         warnings.simplefilter("always", PrivacyLeakWarning)
@@ -130,21 +210,12 @@ def evaluate(
         result = run_experiment(corpus, embeddings=emb, authors=sizes, epsilons=eps,
                                 trials=trials, oov=oov, similarity=similarity, seed=seed,
                                 selection_seed=selection_seed, n_jobs=n_jobs,
-                                progress=progress)
+                                progress=progress, mechanism=name, mechanism_params=params)
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning):
-            note(f"warning: {w.message}")
+            if not quiet:
+                console.print(f"emprivacy: warning: {w.message}")
         else:  # pragma: no cover - pass other warnings on unchanged
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
-            "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
-            "--oov", oov, "--similarity", similarity, "--seed", str(result.seed),
-            "--selection-seed", str(selection_seed)]
-    if embeddings is not None:
-        args += ["--embeddings", str(embeddings)]
-    if vocab_size != DEFAULT_VOCAB_SIZE:
-        args += ["--vocab-size", str(vocab_size)]
-    command = shlex.join(args)
-    paths = write_report(result, out, command=command)
-    note(f"seed {result.seed}; wrote {', '.join(sorted(paths))} to {out} "
-         f"({result.metadata['seconds']:.0f} s)")
+    return result
+

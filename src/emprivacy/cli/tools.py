@@ -196,6 +196,14 @@ def calibrate(
                                        "against ε here.")] = Path("calibration.png"),
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    mechanism: Annotated[str | None, typer.Option(
+        "--mechanism", help="Study this mechanism by running it (madlib, mahalanobis, "
+        "vickrey, tem, santext): the same statistics plus the rank histogram of released "
+        "words in the input's neighbour list; needs --epsilons; no plot.",
+        show_default=False)] = None,
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="A parameter of --mechanism as NAME=VALUE (repeatable).",
+        show_default=False)] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Choose ε: how often the mechanism leaves a word unchanged (Feyisetan et al. 2020).
@@ -210,14 +218,21 @@ def calibrate(
     from ..deniability import DeniabilityStudy, calibration_table, plot_calibration
 
     eps_list = None if epsilons is None else _parse_epsilons(epsilons)
+    if mechanism is not None or param:
+        _calibrate_mechanism(mechanism, param or [], eps_list, embeddings=embeddings,
+                             vocab_size=vocab_size, words_file=words_file, n_words=n_words,
+                             trials=trials, seed=seed, as_json=as_json, quiet=quiet)
+        return
     if target is not None and not (0.0 < target < 1.0):
         fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
     if not no_plot:  # now, not after the study: a directory, a missing or read-only place
-        from ..outputs import check_output_path
+        from ..outputs import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
+        check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],
+                        kind="plot")
     console = stderr()
     emb = load(embeddings, vocab_size, quiet)
     words = None
@@ -265,3 +280,65 @@ def calibrate(
                        f"{found.epsilon_total:.4g})")
     if not no_plot and not quiet:
         console.print(f"emprivacy: wrote plot to {plot}")
+
+
+def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float] | None, *,
+                         embeddings: Path | None, vocab_size: int, words_file: Path | None,
+                         n_words: int, trials: int, seed: int | None, as_json: bool,
+                         quiet: bool) -> None:
+    """``calibrate --mechanism NAME``: sampled statistics and rank histogram per ε."""
+    import contextlib
+
+    import numpy as np
+
+    from ..mechanism_study import study_mechanism
+    from ..mechanisms.registry import MECHANISMS, make_mechanism, parse_params
+    from ..randomness import check_random_state
+
+    if name is None:
+        fail("--param needs --mechanism")
+    if name not in MECHANISMS:
+        fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
+    try:
+        params = parse_params(name, pairs)
+    except ValueError as exc:
+        fail(str(exc))
+    if not eps_list:
+        fail("--mechanism needs --epsilons: the ε scales of the mechanisms differ")
+    console = stderr()
+    emb = load(embeddings, vocab_size, quiet)
+    words = None
+    if words_file is not None:
+        from ..text import normalise_word
+
+        words = [w for w in dict.fromkeys(normalise_word(t) for t in
+                                          read_text_file(words_file).split()) if w in emb]
+        if not words:
+            fail(f"no word of {str(words_file)!r} is in the vocabulary of {emb.name!r}")
+    gen = check_random_state(seed)
+    studies = []
+    status = (contextlib.nullcontext() if quiet
+              else console.status(f"Running {name} on the studied words…"))
+    with status:
+        for eps in eps_list:
+            mech = make_mechanism(name, emb, epsilon=eps, **params)
+            studies.append(study_mechanism(mech, words=words, n_words=n_words, trials=trials,
+                                           rng=gen))
+    if as_json:
+        echo(json.dumps({"embeddings": {"name": emb.name, "vocab_size": len(emb),
+                                        "dim": emb.dim},
+                         "results": [st.summary() for st in studies]}))
+        return
+    first = studies[0]
+    echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
+         f"{first.parameters}; {len(first.words)} words × {first.trials} trials")
+    echo("N_w: fraction of trials returning the word; S_w: distinct outputs; distance: mean "
+         "embedding distance moved; rank: where released words sit in the input's neighbour "
+         f"list (0 = the input; over {first.rank_sample} runs)")
+    echo("| ε | median N_w | median S_w | distance | rank 0 | rank 1-100 | rank >100 |")
+    echo("|---|---:|---:|---:|---:|---:|---:|")
+    for st in studies:
+        r = st.ranks
+        echo(f"| {st.epsilon:g} | {float(np.median(st.unchanged)):.3f} | "
+             f"{float(np.median(st.distinct)):g} | {float(np.mean(st.distance_moved)):.3f} | "
+             f"{r['0']:.3f} | {r['1-100']:.3f} | {r['>100']:.3f} |")
