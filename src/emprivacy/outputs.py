@@ -457,12 +457,17 @@ def _in_place(dest: Path, mode: str) -> Iterator[IO[Any]]:
         except OSError as exc:
             raise write_error(exc, dest) from exc
     except BaseException:
-        with contextlib.suppress(OSError):  # the buffer may not fit either: drop it
-            if fh is not None:
-                fh.close()
-            else:
-                os.close(fd)
+        _drop(fh, fd)
         raise
+
+
+def _drop(fh: IO[Any] | None, fd: int) -> None:
+    """Close a file being abandoned after a failure; its buffer may not fit either: drop it."""
+    with contextlib.suppress(OSError):
+        if fh is not None:
+            fh.close()
+        else:
+            os.close(fd)
 
 
 @contextlib.contextmanager
@@ -512,11 +517,7 @@ def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
         except OSError as exc:
             raise write_error(exc, dest) from exc
     except BaseException:
-        with contextlib.suppress(OSError):  # the buffer may not fit either: drop it
-            if fh is not None:
-                fh.close()
-            else:
-                os.close(fd)
+        _drop(fh, fd)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise

@@ -182,3 +182,20 @@ def track(items: Iterator[T], total: int, *, show: bool, console: Console,
         for item in items:
             bar.advance(task)
             yield item
+
+
+def mechanism_params(name: str, pairs: list[str]) -> dict[str, Any]:
+    """``--mechanism NAME`` and its ``--param K=V`` pairs as checked keyword parameters."""
+    from ..mechanisms.registry import MECHANISMS, parse_params
+
+    if name not in MECHANISMS:
+        fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
+    try:
+        return parse_params(name, pairs)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def flag(name: str, help: str) -> Any:
+    """A boolean ``--name`` option (off unless given)."""
+    return typer.Option(name, help=help)

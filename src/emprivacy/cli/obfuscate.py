@@ -6,7 +6,7 @@ import contextlib
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -20,7 +20,9 @@ from ._common import (
     check_stdin,
     claim_output,
     fail,
+    flag,
     load,
+    mechanism_params,
     progress_bar,
     stderr,
     track,
@@ -39,6 +41,12 @@ PROGRESS_MIN_BYTES = 200_000
 SEED_NOTE = "emprivacy: note: --seed makes the noise reproducible; do not use it for a real release"
 OOV_KEEP_WARNING = ("emprivacy: warning: --oov keep releases out-of-vocabulary words unchanged; "
                     "the privacy guarantee does not cover them (counted in 'oov_kept')")
+
+FORMAT_HELP = ("bag: noisy words, one document per line; jsonl: one JSON record per document "
+               "(default: jsonl for several documents, a directory or JSONL; bag for one); "
+               "text: readable text, the layout kept and each word replaced in place; "
+               "parquet: a directory of Parquet files (default when --output ends in "
+               ".parquet).")
 
 Format = Literal["bag", "jsonl", "text", "parquet"]
 OOV = Literal["drop", "placeholder", "keep"]
@@ -63,15 +71,11 @@ def obfuscate(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
                                                 "(atomically) instead of stdout.",
                                                 show_default=False)] = None,
-    fmt: Annotated[Format | None, typer.Option(
-        "--format", "-f", help="bag: noisy words, one document per line; jsonl: one JSON "
-        "record per document (default: jsonl for several documents, a directory or JSONL; bag "
-        "for one); text: readable text, the layout kept and each word replaced in place; "
-        "parquet: a directory of Parquet files (default when --output ends in .parquet).",
-        show_default=False)] = None,
-    readable: Annotated[bool, typer.Option("--readable", help="Text mode with any record "
-                                           "format: records carry the readable 'text' "
-                                           "(implied by --format text).")] = False,
+    fmt: Annotated[Format | None, typer.Option("--format", "-f", help=FORMAT_HELP,
+                                               show_default=False)] = None,
+    readable: Annotated[bool, flag("--readable", "Text mode with any record format: records "
+                                   "carry the readable 'text' (implied by --format text).")
+                        ] = False,
     oov: Annotated[OOV | None, typer.Option(
         "--oov", help="Out-of-vocabulary words: drop (default for bags), placeholder ([UNK], "
         "default for text) or keep (released unchanged, NOT covered by the guarantee).",
@@ -83,6 +87,12 @@ def obfuscate(
     decoder: Annotated[DecoderName, typer.Option("--decoder", help="exact or approximate "
                                                  "nearest-word decoding (post-processing; "
                                                  "same guarantee).")] = "exact",
+    mechanism: Annotated[str, typer.Option(
+        "--mechanism", help="madlib (the paper's), mahalanobis, vickrey, tem or santext "
+        "(docs/MECHANISMS.md).")] = "madlib",
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="A parameter of --mechanism as NAME=VALUE, e.g. beta=0.01 for tem, "
+        "t=0.5 for vickrey, rank_resample=0.04 (repeatable).", show_default=False)] = None,
     quiet: QuietOpt = False,
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Run on this Dask "
                                                   "cluster (tls://host:8786, certificates "
@@ -94,9 +104,9 @@ def obfuscate(
                                                 "cluster of K worker processes (TLS, "
                                                 "127.0.0.1 only: no other process can use it).",
                                                 show_default=False)] = None,
-    dashboard: Annotated[bool, typer.Option("--dashboard", help="With --workers: start the "
-                                            "Dask dashboard on 127.0.0.1 (needs bokeh) and "
-                                            "print its address.")] = False,
+    dashboard: Annotated[bool, flag("--dashboard", "With --workers: start the Dask dashboard "
+                                    "on 127.0.0.1 (needs bokeh) and print its address.")
+                         ] = False,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
                                          "the same --output: complete partitions are kept.")
                       ] = False,
@@ -119,6 +129,7 @@ def obfuscate(
     if dashboard and workers is None:
         fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
              "--scheduler cluster is set up where its scheduler is started")
+    chosen = _mechanism_choice(mechanism, param or [], decoder)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords)
@@ -131,7 +142,7 @@ def obfuscate(
                  "--resume or Parquet use --readable with --format jsonl or parquet")
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
                     vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
-                    decoder=decoder, scheduler=scheduler, workers=workers,
+                    decoder=decoder, chosen=chosen, scheduler=scheduler, workers=workers,
                     dashboard=dashboard, resume=resume, quiet=quiet)
         return
     if fmt is None:
@@ -139,9 +150,24 @@ def obfuscate(
                else "text" if text_mode else "bag")
     _single_process(inputs or ["-"], epsilon=epsilon, embeddings=embeddings,
                     vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
-                    decoder=decoder, quiet=quiet,
+                    decoder=decoder, chosen=chosen, quiet=quiet,
                     show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
+
+
+def _mechanism_choice(name: str, pairs: list[str], decoder: str
+                      ) -> tuple[str, dict[str, Any]]:
+    """``--mechanism`` and its ``--param NAME=VALUE`` pairs, checked (one line if not)."""
+    from ..mechanisms.registry import mechanism_parameters
+
+    params = mechanism_params(name, pairs)
+    accepts = {p.name for p in mechanism_parameters(name)}
+    if "decoder" in params:
+        fail("give the decoder with --decoder, not --param")
+    if decoder != "exact" and "decoder" not in accepts:
+        fail(f"--decoder applies to the nearest-word mechanisms (madlib, mahalanobis, "
+             f"vickrey); {name!r} has none")
+    return name, params
 
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
@@ -161,11 +187,13 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                     vocab_size: int, config: ObfuscationConfig, seed: int | None,
-                    output: Path | None, fmt: str, decoder: str, quiet: bool, show: bool,
+                    output: Path | None, fmt: str, decoder: str,
+                    chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
     from ..corpus import iter_documents
-    from ..mechanisms import EarthMoversPrivacy
+    from ..mechanisms import EarthMoversPrivacy, WordMechanism
+    from ..mechanisms.registry import make_mechanism, mechanism_parameters
     from ..obfuscation import Obfuscator
     from ..outputs import atomic_output
     from ..streaming import write_record
@@ -174,8 +202,15 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     # now, not after loading the embeddings: a usable path, not an input; held for the run
     with claim_output(output, inputs, fmt):
         console = stderr()
-        mech = EarthMoversPrivacy(load(embeddings, vocab_size, quiet), epsilon=epsilon,
-                                  decoder=decoder)
+        name, params = chosen
+        emb = load(embeddings, vocab_size, quiet)
+        mech: WordMechanism
+        if name == "madlib" and not params:
+            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
+        else:
+            if any(p.name == "decoder" for p in mechanism_parameters(name)):
+                params = {**params, "decoder": decoder}
+            mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
         obf = Obfuscator(mech, config, seed=seed, on_warning=(
@@ -199,7 +234,8 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                 vocab_size: int, config: ObfuscationConfig, seed: int | None,
-                output: Path | None, fmt: str | None, decoder: str, scheduler: str | None,
+                output: Path | None, fmt: str | None, decoder: str,
+                chosen: tuple[str, dict[str, Any]], scheduler: str | None,
                 workers: int | None, dashboard: bool, resume: bool, quiet: bool) -> None:
     """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
 
@@ -220,6 +256,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
     settings = MechanismSettings(epsilon=epsilon, vocab_size=vocab_size, decoder=decoder,
+                                 mechanism=chosen[0], params=tuple(chosen[1].items()),
                                  embeddings=None if embeddings is None
                                  else str(embeddings.absolute()))
     if seed is not None and not quiet:

@@ -21,6 +21,7 @@ from ._common import (
     echo,
     fail,
     load,
+    mechanism_params,
     stderr,
 )
 
@@ -292,17 +293,12 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     import numpy as np
 
     from ..mechanism_study import study_mechanism
-    from ..mechanisms.registry import MECHANISMS, make_mechanism, parse_params
+    from ..mechanisms.registry import make_mechanism
     from ..randomness import check_random_state
 
     if name is None:
         fail("--param needs --mechanism")
-    if name not in MECHANISMS:
-        fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
-    try:
-        params = parse_params(name, pairs)
-    except ValueError as exc:
-        fail(str(exc))
+    params = mechanism_params(name, pairs)
     if not eps_list:
         fail("--mechanism needs --epsilons: the ε scales of the mechanisms differ")
     console = stderr()

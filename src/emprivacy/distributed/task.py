@@ -40,6 +40,7 @@ from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
+from ..mechanisms.registry import MECHANISMS, make_mechanism, mechanism_parameters
 from ..obfuscation import ObfuscationConfig, Obfuscator
 from ..outputs import atomic_file, format_record, write_bytes_atomic
 from ..streaming import materialise, write_record
@@ -80,6 +81,11 @@ class MechanismSettings:
         :class:`~emprivacy.embeddings.Embeddings` (e.g. a
         ``functools.partial`` of a module-level function); replaces
         ``embeddings``/``vocab_size``.
+    mechanism : str, default "madlib"
+        The mechanism's name (:data:`emprivacy.mechanisms.MECHANISMS`).
+    params : tuple of (name, value) pairs
+        The mechanism's own parameters (e.g. ``(("beta", 0.01),)`` for ``"tem"``);
+        ``decoder`` is the field above.
     index_cache_dir : str or path-like, optional
         Where the approximate decoder's index is cached
         (:class:`~emprivacy.decoding.ApproximateDecoder`); default: each
@@ -100,6 +106,8 @@ class MechanismSettings:
     decoder: str = "exact"
     loader: Callable[[], Embeddings] | None = field(default=None, compare=False)
     index_cache_dir: str | None = None
+    mechanism: str = "madlib"
+    params: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
@@ -111,21 +119,35 @@ class MechanismSettings:
             object.__setattr__(self, "vocab_size", check_positive_int(self.vocab_size,
                                                                       "vocab_size"))
         check_choice(self.decoder, "decoder", ("exact", "approximate"))
+        check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
+        object.__setattr__(self, "params", tuple(sorted(dict(self.params).items())))
+        known = {p.name for p in mechanism_parameters(self.mechanism)}
+        unknown = [k for k, _ in self.params if k not in known or k == "decoder"]
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]!r} for mechanism "
+                             f"{self.mechanism!r}; its parameters are {sorted(known)} "
+                             "(decoder is a field of its own)")
+        if self.decoder != "exact" and "decoder" not in known:
+            raise ValueError(f"decoder applies to the nearest-word mechanisms; "
+                             f"{self.mechanism!r} has none")
         if self.loader is not None and not callable(self.loader):
             raise TypeError(f"loader must be callable; got {type(self.loader).__name__}")
 
     @property
     def cache_key(self) -> str:
         """A stable digest of the settings (the loader by its pickled form)."""
-        h = hashlib.sha256(repr((self.epsilon, self.embeddings, self.vocab_size,
-                                 self.decoder, self.index_cache_dir)).encode())
+        key: tuple[Any, ...] = (self.epsilon, self.embeddings, self.vocab_size, self.decoder,
+                                self.index_cache_dir)
+        if self.mechanism != "madlib" or self.params:
+            key += (self.mechanism, self.params)
+        h = hashlib.sha256(repr(key).encode())
         if self.loader is not None:
             cloudpickle = import_optional("cloudpickle", extra="distributed",
                                           purpose="a MechanismSettings loader")
             h.update(cloudpickle.dumps(self.loader))
         return h.hexdigest()
 
-    def build(self, *, n_threads: int | None = None) -> EarthMoversPrivacy:
+    def build(self, *, n_threads: int | None = None) -> WordMechanism:
         """Load the embeddings and build the mechanism (what a worker does once).
 
         ``n_threads``: threads of the decoder (default: every core); a Dask worker
@@ -144,10 +166,15 @@ class MechanismSettings:
         elif decoder == "approximate":  # loaded from the cache, or built and cached
             decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir,
                                          n_threads=n_threads)
-        return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
+        if self.mechanism == "madlib" and not self.params:
+            return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
+        params = dict(self.params)
+        if any(p.name == "decoder" for p in mechanism_parameters(self.mechanism)):
+            params["decoder"] = decoder
+        return make_mechanism(self.mechanism, emb, epsilon=self.epsilon, **params)
 
 
-_CACHE: dict[str, EarthMoversPrivacy] = {}
+_CACHE: dict[str, WordMechanism] = {}
 _CACHE_LOCK = threading.Lock()
 #: One partition at a time per process: a decoder is used from one thread at a time, and
 #: it already uses the worker's threads itself.
@@ -165,7 +192,7 @@ def _worker_threads() -> int | None:
         return None
 
 
-def cached_mechanism(settings: MechanismSettings) -> EarthMoversPrivacy:
+def cached_mechanism(settings: MechanismSettings) -> WordMechanism:
     """The mechanism of ``settings`` for this process: built on first use, then reused."""
     key = settings.cache_key
     with _CACHE_LOCK:
