@@ -24,7 +24,7 @@ from distributed import Client
 from distributed.comm import connect
 from distributed.security import Security
 
-import emprivacy.distributed.run as run
+import emprivacy.distributed.cluster as run
 from emprivacy import PrivacyLeakWarning, load_embeddings
 from emprivacy.cli import main
 from emprivacy.distributed import dashboard_link, dask_client, unencrypted_remote

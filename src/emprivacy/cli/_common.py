@@ -115,7 +115,7 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
 
         return claim(inputs, output, fmt)
     from ..corpus import expand_inputs
-    from ..outputs import check_not_input, check_output_path, output_lock
+    from ..output_paths import check_not_input, check_output_path, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)

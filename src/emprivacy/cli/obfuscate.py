@@ -314,7 +314,7 @@ def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
     Dask's own security configuration; an unencrypted address of another machine
     gets one warning line.
     """
-    from ..distributed.run import (
+    from ..distributed.cluster import (
         CLEARTEXT_WARNING,
         dashboard_link,
         dask_client,

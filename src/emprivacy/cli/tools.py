@@ -229,7 +229,7 @@ def calibrate(
     if delta is not None:
         check_nonnegative(delta, "delta")
     if not no_plot:  # now, not after the study: a directory, a missing or read-only place
-        from ..outputs import check_not_input, check_output_path
+        from ..output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
         check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],

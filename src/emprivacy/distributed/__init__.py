@@ -65,10 +65,10 @@ Modules
   obfuscated and written.
 * :mod:`~emprivacy.distributed.publish` — the output directory: resume checks,
   verification, the merged output or the Parquet manifest.
-* :mod:`~emprivacy.distributed.run` — :func:`obfuscate_corpus`, its task runner,
-  and :func:`dask_client` (a local cluster only this process can use — TLS with
-  credentials made for it, 127.0.0.1 only — or an existing cluster, reached with
-  Dask's own security configuration).
+* :mod:`~emprivacy.distributed.run` — :func:`obfuscate_corpus` and its task runner.
+* :mod:`~emprivacy.distributed.cluster` — :func:`dask_client`: a local cluster only
+  this process can use (TLS with credentials made for it, 127.0.0.1 only), or an
+  existing cluster, reached with Dask's own security configuration.
 
 What each document releases (bag or text mode, out-of-vocabulary policy, bag
 size N) is an :class:`~emprivacy.obfuscation.ObfuscationConfig`, as on one
@@ -78,6 +78,7 @@ input or output, ``resume``) work on a core install.
 
 from __future__ import annotations
 
+from .cluster import dashboard_link, dask_client, unencrypted_remote
 from .plan import (
     MAX_DEFAULT_PARTITION_DOCUMENTS,
     Partition,
@@ -86,7 +87,7 @@ from .plan import (
     read_partition,
 )
 from .publish import CorpusSummary
-from .run import dashboard_link, dask_client, obfuscate_corpus, unencrypted_remote
+from .run import obfuscate_corpus
 from .task import MechanismSettings
 
 __all__ = [
