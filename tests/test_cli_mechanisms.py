@@ -8,17 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from emprivacy.cli import main
 from emprivacy.distributed import MechanismSettings
+
+from .helpers import run_cli
 
 TEXT = "The harbour was quiet when the ferry arrived from the island with bread and apples."
 NAMES = ["madlib", "mahalanobis", "vickrey", "tem", "santext"]
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -30,7 +25,7 @@ def doc(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_huge_epsilon_gives_the_text_back_with_every_mechanism(name, doc, capsys) -> None:
-    code, out, err = run(["obfuscate", str(doc), "-e", "1e7", "--mechanism", name, "-f", "text",
+    code, out, err = run_cli(["obfuscate", str(doc), "-e", "1e7", "--mechanism", name, "-f", "text",
                           "--seed", "1", "-q"], capsys)
     assert (code, err) == (0, "")
     assert out.rstrip("\n") == TEXT
@@ -40,15 +35,15 @@ def test_huge_epsilon_gives_the_text_back_with_every_mechanism(name, doc, capsys
 def test_records_name_the_mechanism_and_a_seed_reproduces(name, doc, capsys) -> None:
     argv = ["obfuscate", str(doc), "-e", "3", "--mechanism", name, "-f", "jsonl", "--seed", "5",
             "-q"]
-    code, out, _ = run(argv, capsys)
+    code, out, _ = run_cli(argv, capsys)
     assert code == 0
     record = json.loads(out)
     assert record.get("mechanism", "madlib") == name and record["n_words"] == 7
-    assert run(argv, capsys)[1] == out  # the same seed, the same release
+    assert run_cli(argv, capsys)[1] == out  # the same seed, the same release
 
 
 def test_parameters_reach_the_mechanism(doc, capsys) -> None:
-    code, out, _ = run(["obfuscate", str(doc), "-e", "5", "--mechanism", "tem", "--param",
+    code, out, _ = run_cli(["obfuscate", str(doc), "-e", "5", "--mechanism", "tem", "--param",
                         "beta=0.25", "-f", "jsonl", "--seed", "2", "-q"], capsys)
     assert code == 0 and json.loads(out)["beta"] == 0.25
 
@@ -59,10 +54,11 @@ def test_corpus_run_equals_the_single_process_run(tmp_path: Path, capsys) -> Non
                    encoding="utf-8")
     common = [str(src), "-e", "4", "--mechanism", "vickrey", "--param", "t=0.5", "--seed", "9",
               "-q", "-f", "jsonl"]
-    code, single, _ = run(["obfuscate", *common], capsys)
+    code, single, _ = run_cli(["obfuscate", *common], capsys)
     assert code == 0
     out = tmp_path / "out.jsonl"
-    assert run(["obfuscate", *common, "--resume", "-o", str(out)], capsys)[0] == 0  # partitioned
+    partitioned = ["obfuscate", *common, "--resume", "-o", str(out)]
+    assert run_cli(partitioned, capsys)[0] == 0
     assert out.read_text(encoding="utf-8") == single
     assert all(json.loads(line)["t"] == 0.5 for line in single.splitlines())
 
@@ -76,7 +72,7 @@ def test_corpus_run_equals_the_single_process_run(tmp_path: Path, capsys) -> Non
     (["--mechanism", "madlib", "--param", "decoder=exact"], "give the decoder with --decoder"),
 ])
 def test_bad_mechanism_options_one_line(argv, message, doc, capsys) -> None:
-    code, out, err = run(["obfuscate", str(doc), "-e", "1", "-q", *argv], capsys)
+    code, out, err = run_cli(["obfuscate", str(doc), "-e", "1", "-q", *argv], capsys)
     assert (code, out) == (2, "")
     assert message in err and err.count("\n") == 1
 

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from emprivacy import Embeddings
 from emprivacy.decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
 from emprivacy.decoding.threads import available_cores, run_on_cores
+
+from .helpers import integer_grid, make_embeddings, with_duplicates
 
 
 def brute_force(points, vectors) -> np.ndarray:
@@ -17,11 +18,6 @@ def brute_force(points, vectors) -> np.ndarray:
     w = np.asarray(vectors, np.float64)
     return np.array([((w - z) ** 2).sum(axis=1).argmin()
                      for z in np.asarray(points, np.float64)], dtype=np.int64)
-
-
-def make_embeddings(vectors) -> Embeddings:
-    vectors = np.asarray(vectors, np.float32)
-    return Embeddings([f"w{i}" for i in range(len(vectors))], vectors, name="test")
 
 
 # -- equality with brute force ----------------------------------------------------------
@@ -42,11 +38,7 @@ def test_equals_brute_force_on_random_cases(block_rows, block_cols, n_threads):
 
 def test_exact_duplicates_resolve_to_the_lowest_index_across_tiles():
     gen = np.random.default_rng(2)
-    W = gen.normal(size=(50, 4)).astype(np.float32)
-    # copies of row 3 later in the matrix, in other tiles (block_cols=7), and of row 40 earlier
-    W[17] = W[3]
-    W[49] = W[3]
-    W[8] = W[40]
+    W = with_duplicates(gen)
     Z = np.concatenate([W[[3, 17, 49, 8, 40]], W[[3, 40]] + 1e-3 * gen.normal(size=(2, 4))])
     for rows, cols in ((None, None), (1, 7), (3, 1), (2, 13)):
         out = ExactDecoder(make_embeddings(W), block_rows=rows, block_cols=cols).decode(Z)
@@ -58,9 +50,7 @@ def test_exact_duplicates_resolve_to_the_lowest_index_across_tiles():
        st.integers(1, 9), st.integers(0, 2**32 - 1))
 def test_integer_grids_many_ties_equal_brute_force(V, n, m, rows, cols, seed):
     """Small integer coordinates: distances are exact, ties everywhere (midpoints, duplicates)."""
-    gen = np.random.default_rng(seed)
-    W = gen.integers(-2, 3, size=(V, n)).astype(np.float32)
-    Z = gen.integers(-4, 5, size=(m, n)) / 2.0  # half-integers: exact midpoints
+    W, Z = integer_grid(seed, V, n, m)
     out = ExactDecoder(make_embeddings(W), block_rows=rows, block_cols=cols).decode(Z)
     np.testing.assert_array_equal(out, brute_force(Z, W))
 

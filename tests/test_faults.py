@@ -30,28 +30,19 @@ import pytest
 from emprivacy.exceptions import OutputPathError, OutputWriteError
 from emprivacy.outputs import LOCK_SUFFIX, TEMP_SUFFIX, write_error
 
+from .helpers import input_env
+
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX descriptors and limits")
 
 #: The words of the input: none may appear on stderr (no input text in logs).
 INPUT_WORDS = ("harbour", "zeppelin", "marmalade")
 TEXT = "The harbour was quiet; a zeppelin drifted over the marmalade factory. " * 20
-EMBEDDINGS = "\n".join([
-    "cat 0 0", "dog 1 0", "car 10 10", "bus 11 10", "sun -10 5",
-    "harbour 0 1", "zeppelin 9 9", "quiet 1 1", "factory 10 9", "drifted -9 5",
-]) + "\n"
 
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, Path]:
     """An input text, a tiny embeddings file and an empty output directory."""
-    (tmp_path / "in").mkdir()
-    text = tmp_path / "in" / "a.txt"
-    text.write_text(TEXT, encoding="utf-8")
-    emb = tmp_path / "in" / "emb.txt"
-    emb.write_text(EMBEDDINGS, encoding="utf-8")
-    out = tmp_path / "out"
-    out.mkdir()
-    return {"text": text, "emb": emb, "out": out, "root": tmp_path}
+    return input_env(tmp_path, TEXT)
 
 
 def cli(args: list[str], *, preexec: Callable[[], None] | None = None,

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning
-from emprivacy.cli import main
 from emprivacy.corpus import Document
 from emprivacy.embeddings import OOV_PLACEHOLDER
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import PLACEHOLDERS
 from emprivacy.text import STOPWORDS, bag_of_words, tokenize
+
+from .helpers import run_cli
 
 VOCAB = Embeddings(("met", "past", "harbour", "city", "house", "boat", "river"),
                    [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]], name="tiny-oov")
@@ -174,12 +175,6 @@ def test_placeholders_are_fixed_tokens():
 
 
 # -- command line -------------------------------------------------------------------------
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def names_file(tmp_path: Path) -> Path:
     src = tmp_path / "names.txt"
@@ -194,7 +189,7 @@ def test_cli_nothing_leaks_without_keep(names_file: Path, fmt, oov, capsys):
     argv = ["obfuscate", str(names_file), "-e", "1e7", "-f", fmt, "--seed", "0"]
     if oov is not None:
         argv += ["--oov", oov]
-    code, out, err = run(argv, capsys)
+    code, out, err = run_cli(argv, capsys)
     assert code == 0
     assert leaked(out) == [] and leaked(err) == []
     assert "warning" not in err
@@ -204,7 +199,7 @@ def test_cli_nothing_leaks_without_keep(names_file: Path, fmt, oov, capsys):
 
 
 def test_cli_oov_keep_warns_once_on_stderr_without_naming_words(names_file: Path, capsys):
-    code, out, err = run(["obfuscate", str(names_file), "-e", "1e7", "-f", "text", "--oov",
+    code, out, err = run_cli(["obfuscate", str(names_file), "-e", "1e7", "-f", "text", "--oov",
                           "keep", "-q"], capsys)
     assert code == 0
     assert all(name in out for name in NAMES)
@@ -217,7 +212,7 @@ def test_cli_oov_keep_warns_once_on_stderr_without_naming_words(names_file: Path
 
 def test_cli_oov_keep_jsonl_counts_and_summary(names_file: Path, tmp_path: Path, capsys):
     dest = tmp_path / "out.jsonl"
-    code, out, err = run(["obfuscate", str(names_file), "-e", "1e7", "-f", "jsonl", "--oov",
+    code, out, err = run_cli(["obfuscate", str(names_file), "-e", "1e7", "-f", "jsonl", "--oov",
                           "keep", "-o", str(dest), "--seed", "2"], capsys)
     assert code == 0 and out == ""
     record = json.loads(dest.read_text(encoding="utf-8"))
@@ -228,7 +223,7 @@ def test_cli_oov_keep_jsonl_counts_and_summary(names_file: Path, tmp_path: Path,
 
 
 def test_cli_bad_oov_value(names_file: Path, capsys):
-    code, out, err = run(["obfuscate", str(names_file), "-e", "1", "--oov", "maybe"], capsys)
+    code, out, err = run_cli(["obfuscate", str(names_file), "-e", "1", "--oov", "maybe"], capsys)
     assert code == 2 and out == ""
     assert err.strip() == ("emprivacy: error: oov must be one of 'drop', 'placeholder', 'keep'; "
                            "got 'maybe'")

@@ -35,27 +35,18 @@ from emprivacy.outputs import (
     output_lock,
 )
 
+from .helpers import input_env
+
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="FIFOs, devices and flock")
 
 TEXT = "The harbour was quiet; a zeppelin drifted over the factory.\n"
-EMBEDDINGS = "\n".join([
-    "cat 0 0", "dog 1 0", "car 10 10", "bus 11 10", "sun -10 5",
-    "harbour 0 1", "zeppelin 9 9", "quiet 1 1", "factory 10 9", "drifted -9 5",
-]) + "\n"
 FORMATS = ["bag", "jsonl", "text"]
 
 
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, Path]:
     """An input text and a tiny embeddings file in ``in/``; an empty ``out/``."""
-    (tmp_path / "in").mkdir()
-    text = tmp_path / "in" / "a.txt"
-    text.write_text(TEXT, encoding="utf-8")
-    emb = tmp_path / "in" / "emb.txt"
-    emb.write_text(EMBEDDINGS, encoding="utf-8")
-    (tmp_path / "out").mkdir()
-    return {"text": text, "emb": emb, "in": tmp_path / "in", "out": tmp_path / "out",
-            "root": tmp_path}
+    return input_env(tmp_path, TEXT)
 
 
 def args(env: dict[str, Path], *extra: str, inputs: list[str] | None = None) -> list[str]:

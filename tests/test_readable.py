@@ -23,6 +23,8 @@ from emprivacy.readable import (
 )
 from emprivacy.text import STOPWORDS, tokenize
 
+from .helpers import gaps
+
 # A tiny vocabulary with stopwords in it (so that perturbing them is possible).
 WORDS = ("the", "and", "cat", "dog", "car", "bus", "sun", "rock'n'roll", "e-mail")
 VECTORS = [[0.0, 0.0], [0.5, 0.0], [5.0, 5.0], [6.0, 5.0], [20.0, 20.0], [21.0, 20.0],
@@ -35,16 +37,6 @@ TINY = Embeddings(WORDS, VECTORS, name="tiny-text")
 @pytest.fixture
 def emb() -> Embeddings:
     return TINY
-
-
-def gaps(text: str) -> list[str]:
-    """The characters between tokens (the released layout)."""
-    out, pos = [], 0
-    for tok in tokenize(text):
-        out.append(text[pos:tok.start])
-        pos = tok.end
-    out.append(text[pos:])
-    return out
 
 
 class CountingDecoder:

@@ -51,6 +51,8 @@ from emprivacy.streaming import (
 )
 from emprivacy.text import bag_of_words, normalise_pieces, normalise_text, tokenize
 
+from .helpers import gaps
+
 # A vocabulary of plain content words (no stopword, no number word), in 3-D.
 WORDS = ("harbour", "ferry", "island", "river", "boat", "quiet", "morning", "storm", "light",
          "stone", "bridge", "market", "garden", "window", "letter", "winter", "summer",
@@ -96,16 +98,6 @@ def body_key(record: dict) -> str:
 
 def metadata(record: dict) -> dict:
     return {k: v for k, v in record.items() if k not in ("text", "bag")}
-
-
-def gaps(text: str) -> list[str]:
-    """The characters between the tokens of a text: its layout."""
-    out, pos = [], 0
-    for tok in tokenize(text):
-        out.append(text[pos:tok.start])
-        pos = tok.end
-    out.append(text[pos:])
-    return out
 
 
 # -- reading and normalising in pieces -----------------------------------------------------

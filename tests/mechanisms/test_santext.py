@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
 import math
-import pickle
 import re
 
 import numpy as np
 import pytest
-from scipy import stats
 from scipy.spatial.distance import cdist
 
 from emprivacy import Embeddings
@@ -17,17 +14,17 @@ from emprivacy.mechanisms import exponential as exponential_module
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.randomness import check_random_state
 
-#: Sampling tolerance: a chi-square goodness of fit must have p > P_MIN (seeded, so each
-#: test is deterministic; at the true law a failure would have probability P_MIN per test).
-P_MIN = 1e-4
-#: Ratio checks allow Z standard errors of the log-ratio.
-Z = 5.0
-
-
-def line(positions, name="line"):
-    """Words w0, w1, … at the given positions of the real line (1-D embeddings)."""
-    pos = np.asarray(positions, dtype=np.float64)
-    return Embeddings([f"w{i}" for i in range(pos.size)], pos[:, None], name=name)
+from .conftest import (
+    P_MIN,
+    assert_pickles_small_and_equal,
+    bags_for,
+    chi_square_p,
+    frequencies,
+    line,
+    medium_embeddings,
+    metric_privacy_tightness,
+    shrink_units,
+)
 
 
 def softmax_law(emb, x, epsilon):
@@ -35,20 +32,6 @@ def softmax_law(emb, x, epsilon):
     d = cdist(emb.vectors[[x]].astype(np.float64), emb.vectors.astype(np.float64))[0]
     w = np.exp(-epsilon * d / 2)
     return w / w.sum()
-
-
-def frequencies(mech, x, n, seed):
-    out = mech.privatize_indices(np.full(n, x), rng=check_random_state(seed))
-    return np.bincount(out, minlength=len(mech.embeddings)) / n
-
-
-def chi_square_p(freq, law, n):
-    keep = law * n >= 5  # pool the rare outcomes into one cell
-    observed = np.append(freq[keep], freq[~keep].sum()) * n
-    expected = np.append(law[keep], law[~keep].sum()) * n
-    if expected[-1] == 0:
-        observed, expected = observed[:-1], expected[:-1]
-    return stats.chisquare(observed, expected).pvalue
 
 
 # -- the law ---------------------------------------------------------------------------
@@ -98,25 +81,9 @@ PRIVACY_POSITIONS = [-3.0, 0.0, *([1.0] * 20), 2.0]
 
 
 def test_empirical_metric_privacy_is_tight_but_holds():
-    epsilon, n = 1.0, 300_000
-    emb = line(PRIVACY_POSITIONS)
-    mech = SanText(emb, epsilon=epsilon, block_cols=4)
-    inputs = (0, 1, 2, 22)
-    freq = {x: frequencies(mech, x, n, seed=100 + x) for x in inputs}
-    tight = measured = 0.0
-    for x, y in itertools.permutations(inputs, 2):
-        bound = math.exp(epsilon * abs(PRIVACY_POSITIONS[x] - PRIVACY_POSITIONS[y]))
-        exact = mech.output_probabilities(x) / mech.output_probabilities(y)
-        assert exact.max() <= bound * (1 + 1e-12)
-        px, py = freq[x], freq[y]
-        ok = (px * n >= 400) & (py * n >= 400)  # enough mass: log-ratio se ≤ 0.07
-        se = np.sqrt((1 - px[ok]) / (n * px[ok]) + (1 - py[ok]) / (n * py[ok]))
-        ratio = px[ok] / py[ok]
-        assert np.all(ratio <= bound * np.exp(Z * se)), (x, y)
-        # the estimate follows the exact ratio, wherever it is measurable
-        assert np.all(np.abs(np.log(ratio / exact[ok])) <= Z * se), (x, y)
-        tight = max(tight, math.log(exact.max()) / math.log(bound))
-        measured = max(measured, math.log(ratio.max()) / math.log(bound))
+    mech = SanText(line(PRIVACY_POSITIONS), epsilon=1.0, block_cols=4)
+    tight, measured = metric_privacy_tightness(mech, PRIVACY_POSITIONS, (0, 1, 2, 22),
+                                               n=300_000, seed=100)
     # Not vacuous: the exact worst ratio reaches e^{0.95·εd} (x = w1, x' = w2, y = w0:
     # e^{εd/2} from the numerators times Z(x')/Z(x) ≈ e^{0.45·εd}), and it is measured.
     assert tight > 0.95
@@ -124,26 +91,10 @@ def test_empirical_metric_privacy_is_tight_but_holds():
 
 
 # -- batches, seeds, threads -----------------------------------------------------------
-def medium_embeddings():
-    return Embeddings([f"w{i}" for i in range(3000)],
-                      np.random.default_rng(5).normal(size=(3000, 8)), name="medium")
-
-
-BAG_SIZES = (1, 5, 40, 13, 100, 2)
-
-
-def bags_for(emb):
-    g = np.random.default_rng(9)
-    return [g.integers(0, len(emb), size=n) for n in BAG_SIZES]
-
-
 @pytest.mark.parametrize("tie_factor", [1.0, 1e15])
 def test_batch_equals_bag_by_bag_exactly(monkeypatch, tie_factor):
     """Across units, chunks, cache evictions, threads and the exact near-tie path."""
-    monkeypatch.setattr(exponential_module, "_UNIT_WORDS", 7)
-    monkeypatch.setattr(exponential_module, "_CHUNK_WORDS", 16)
-    monkeypatch.setattr(exponential_module, "_CACHE_BYTES", 1)  # capacity 32 rows: evictions
-    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", tie_factor)
+    shrink_units(monkeypatch, tie_factor)
     emb = medium_embeddings()
     bags = bags_for(emb)
     batched = SanText(emb, epsilon=3.0, block_cols=64, n_threads=2).privatize_batches(
@@ -170,15 +121,7 @@ def test_the_exact_tie_break_path_agrees_with_the_fast_path(monkeypatch):
 
 
 def test_pickles_small_and_equal():
-    """Dask ships mechanisms to workers: the row cache travels empty, the draws are equal."""
-    emb = medium_embeddings()
-    mech = SanText(emb, **{"epsilon": 3.0})
-    bag = np.arange(0, 3000, 7)
-    first = mech.privatize_indices(bag, rng=check_random_state(1))
-    data = pickle.dumps(mech)
-    assert len(data) < 4 * emb.vectors.nbytes
-    copy = pickle.loads(data)
-    np.testing.assert_array_equal(copy.privatize_indices(bag, rng=check_random_state(1)), first)
+    assert_pickles_small_and_equal(SanText(medium_embeddings(), epsilon=3.0))
 
 
 def test_seeds_are_reproducible_and_the_default_generator_is_secure(tiny_embeddings):

@@ -11,14 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from emprivacy import EarthMoversPrivacy, Embeddings
+from emprivacy import EarthMoversPrivacy
 from emprivacy.decoding import ApproximateDecoder, ExactDecoder, Top2Decoder
 from emprivacy.mechanisms import MahalanobisPrivacy, VickreyPrivacy, second_word_probability
 
-
-def make_embeddings(vectors, name: str = "test") -> Embeddings:
-    vectors = np.asarray(vectors, np.float32)
-    return Embeddings([f"w{i}" for i in range(len(vectors))], vectors, name=name)
+from ..helpers import integer_grid, make_embeddings, with_duplicates
 
 
 def brute_top2(points, vectors):
@@ -49,9 +46,7 @@ def assert_top2_equal(got, ref):
        st.integers(1, 9), st.integers(0, 2**32 - 1))
 def test_top2_on_integer_grids_with_ties_equals_brute_force(V, n, m, rows, cols, seed):
     """Small integer coordinates: exact distances, ties and duplicate vectors everywhere."""
-    gen = np.random.default_rng(seed)
-    W = gen.integers(-2, 3, size=(V, n)).astype(np.float32)
-    Z = gen.integers(-4, 5, size=(m, n)) / 2.0  # half-integers: exact midpoints
+    W, Z = integer_grid(seed, V, n, m)
     dec = ExactDecoder(make_embeddings(W), block_rows=rows, block_cols=cols)
     got = dec.decode_top2(Z)
     assert_top2_equal(got, brute_top2(Z, W))
@@ -77,11 +72,7 @@ def test_top2_on_random_data_with_duplicates_equals_brute_force(V, n, rows, cols
 
 
 def test_top2_duplicates_across_tiles():
-    gen = np.random.default_rng(2)
-    W = gen.normal(size=(50, 4)).astype(np.float32)
-    W[17] = W[3]
-    W[49] = W[3]
-    W[8] = W[40]
+    W = with_duplicates(np.random.default_rng(2))
     Z = W[[3, 17, 49, 8, 40]].astype(np.float64)
     for rows, cols in ((None, None), (1, 7), (3, 1), (2, 13)):
         r1, r2, d1, d2 = ExactDecoder(make_embeddings(W), block_rows=rows,

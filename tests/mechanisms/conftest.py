@@ -1,0 +1,100 @@
+"""Helpers shared by the tests of the exponential-family mechanisms (SanText, TEM):
+1-D vocabularies, empirical laws and their checks (import: ``from .conftest import …``)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import pickle
+
+import numpy as np
+from scipy import stats
+
+from emprivacy import Embeddings
+from emprivacy.mechanisms import exponential as exponential_module
+from emprivacy.randomness import check_random_state
+
+#: A chi-square goodness of fit must have p > P_MIN (seeded, so each test is
+#: deterministic; at the true law a failure would have probability P_MIN per test).
+P_MIN = 1e-4
+#: Binomial and ratio checks allow Z standard errors (of the log-ratio, for ratios).
+Z = 5.0
+
+
+def line(positions, name="line"):
+    """Words w0, w1, … at the given positions of the real line (1-D embeddings)."""
+    pos = np.asarray(positions, dtype=np.float64)
+    return Embeddings([f"w{i}" for i in range(pos.size)], pos[:, None], name=name)
+
+
+def frequencies(mech, x, n, seed):
+    out = mech.privatize_indices(np.full(n, x), rng=check_random_state(seed))
+    return np.bincount(out, minlength=len(mech.embeddings)) / n
+
+
+def chi_square_p(freq, law, n):
+    keep = law * n >= 5  # pool the rare outcomes into one cell
+    observed = np.append(freq[keep], freq[~keep].sum()) * n
+    expected = np.append(law[keep], law[~keep].sum()) * n
+    if expected[-1] == 0:
+        observed, expected = observed[:-1], expected[:-1]
+    return stats.chisquare(observed, expected).pvalue
+
+
+def metric_privacy_tightness(mech, positions, inputs, n, seed):
+    """Checks P(y | x) ≤ e^{ε·|x − x'|}·P(y | x') for every ordered pair of ``inputs`` (words
+    of ``line(positions)``), exactly and on ``n`` draws each (seeded ``seed + x``): the
+    estimate stays below the bound and follows the exact ratio within Z standard errors
+    wherever both outputs have enough mass.  Returns the largest exact and measured
+    log-ratios as fractions of ε·d: (tight, measured)."""
+    epsilon = mech.epsilon
+    freq = {x: frequencies(mech, x, n, seed=seed + x) for x in inputs}
+    tight = measured = 0.0
+    for x, y in itertools.permutations(inputs, 2):
+        bound = math.exp(epsilon * abs(positions[x] - positions[y]))
+        exact = mech.output_probabilities(x) / mech.output_probabilities(y)
+        assert exact.max() <= bound * (1 + 1e-12)
+        px, py = freq[x], freq[y]
+        ok = (px * n >= 400) & (py * n >= 400)  # enough mass: log-ratio se ≤ 0.07
+        se = np.sqrt((1 - px[ok]) / (n * px[ok]) + (1 - py[ok]) / (n * py[ok]))
+        ratio = px[ok] / py[ok]
+        assert np.all(ratio <= bound * np.exp(Z * se)), (x, y)
+        # the estimate follows the exact ratio, wherever it is measurable
+        assert np.all(np.abs(np.log(ratio / exact[ok])) <= Z * se), (x, y)
+        tight = max(tight, math.log(exact.max()) / math.log(bound))
+        measured = max(measured, math.log(ratio.max()) / math.log(bound))
+    return tight, measured
+
+
+# -- batches, seeds, pickling ------------------------------------------------------------
+def medium_embeddings():
+    return Embeddings([f"w{i}" for i in range(3000)],
+                      np.random.default_rng(5).normal(size=(3000, 8)), name="medium")
+
+
+BAG_SIZES = (1, 5, 40, 13, 100, 2)
+
+
+def bags_for(emb):
+    g = np.random.default_rng(9)
+    return [g.integers(0, len(emb), size=n) for n in BAG_SIZES]
+
+
+def shrink_units(monkeypatch, tie_factor):
+    """Tiny work units, chunks and row cache (capacity 32 rows: evictions), and the given
+    near-tie factor (1e15: every arg-max recomputed exactly)."""
+    monkeypatch.setattr(exponential_module, "_UNIT_WORDS", 7)
+    monkeypatch.setattr(exponential_module, "_CHUNK_WORDS", 16)
+    monkeypatch.setattr(exponential_module, "_CACHE_BYTES", 1)
+    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", tie_factor)
+
+
+def assert_pickles_small_and_equal(mech):
+    """Dask ships mechanisms to workers: the row cache travels empty, the draws are equal."""
+    emb = mech.embeddings
+    bag = np.arange(0, 3000, 7)
+    first = mech.privatize_indices(bag, rng=check_random_state(1))
+    data = pickle.dumps(mech)
+    assert len(data) < 4 * emb.vectors.nbytes
+    copy = pickle.loads(data)
+    np.testing.assert_array_equal(copy.privatize_indices(bag, rng=check_random_state(1)), first)
