@@ -150,8 +150,15 @@ def load(embeddings: Path | None, vocab_size: int, quiet: bool) -> Embeddings:
     status: AbstractContextManager[Any] = (
         nullcontext() if quiet
         else stderr().status(f"Loading embeddings ({label}, {vocab_size} words)…"))
-    with status:
-        return load_embeddings(embeddings, vocab_size=vocab_size)
+    import warnings
+
+    with status, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        emb = load_embeddings(embeddings, vocab_size=vocab_size)
+    for w in caught:  # e.g. repeated words in the file: one line each, never a traceback
+        if not quiet:
+            stderr().print(f"emprivacy: warning: {w.message}", markup=False, highlight=False)
+    return emb
 
 
 def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Progress:
