@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import shutil
@@ -32,12 +31,12 @@ from ..outputs import (
     atomic_output,
     check_not_input,
     check_output_path,
-    format_record,
     is_stream,
     output_lock,
     write_bytes_atomic,
     write_error,
 )
+from ..streaming import copy_jsonl_file
 from .plan import Partition
 from .task import STATUS_DIR, status_path
 
@@ -84,12 +83,16 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _sha256_file(path: Path) -> tuple[str, bytes] | None:
+def _sha256_file(path: Path) -> str | None:
+    """The SHA-256 of a file, read 1 MiB at a time (``None`` if it cannot be read)."""
+    h = hashlib.sha256()
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                h.update(chunk)
     except OSError:
         return None
-    return hashlib.sha256(data).hexdigest(), data
+    return h.hexdigest()
 
 
 def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
@@ -206,8 +209,7 @@ def complete_status(parts_dir: Path, part: Partition, digests: tuple[str, str]
         return None
     if status.get("file") is None:
         return status if status.get("records") == 0 else None
-    got = _sha256_file(parts_dir / status["file"])
-    if got is None or got[0] != status.get("sha256"):
+    if _sha256_file(parts_dir / status["file"]) != status.get("sha256"):
         return None
     return status
 
@@ -249,16 +251,27 @@ def _verify_statuses(plan: list[Partition], parts_dir: Path, digests: tuple[str,
     return statuses
 
 
+def _missing(part: Partition, status: dict[str, Any]) -> CorpusRunError:
+    return CorpusRunError(f"partition {part.index}: data file {status['file']!r} is "
+                          "missing; re-run with --resume")
+
+
+def _mismatch(part: Partition, status: dict[str, Any]) -> CorpusRunError:
+    return CorpusRunError(f"partition {part.index}: data file {status['file']!r} does not "
+                          "match its status (written twice concurrently?); re-run with "
+                          "--resume")
+
+
 def _part_data(parts_dir: Path, part: Partition, status: dict[str, Any]) -> bytes:
-    got = _sha256_file(parts_dir / status["file"])
-    if got is None:
-        raise CorpusRunError(f"partition {part.index}: data file {status['file']!r} is "
-                             "missing; re-run with --resume")
-    if got[0] != status["sha256"]:
-        raise CorpusRunError(f"partition {part.index}: data file {status['file']!r} does not "
-                             "match its status (written twice concurrently?); re-run with "
-                             "--resume")
-    return got[1]
+    """A Parquet partition file, whole (its ids are read from it), checked against its
+    status."""
+    try:
+        data = (parts_dir / status["file"]).read_bytes()
+    except OSError:
+        raise _missing(part, status) from None
+    if hashlib.sha256(data).hexdigest() != status["sha256"]:
+        raise _mismatch(part, status)
+    return data
 
 
 class _IdChecker:
@@ -331,14 +344,16 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
         with atomic_output(output) as out:
             for part, status in zip(plan, statuses, strict=True):
                 if status["file"] is not None:
-                    data = _part_data(parts_dir, part, status)
-                    n = 0
-                    for line in io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"):
-                        record = json.loads(line)
-                        ids.add(record["id"])
-                        out.write(format_record(record, fmt))
-                        out.write("\n")
-                        n += 1
+                    # one pass, in bounded memory however long a record is: the digest
+                    # is checked after the copy (the output is atomic: a mismatch
+                    # publishes nothing)
+                    try:
+                        n, sha = copy_jsonl_file(parts_dir / status["file"], fmt, out.write,
+                                                 on_record=lambda head: ids.add(head["id"]))
+                    except FileNotFoundError:
+                        raise _missing(part, status) from None
+                    if sha != status["sha256"]:
+                        raise _mismatch(part, status)
                     if n != status["records"]:
                         raise CorpusRunError(f"partition {part.index}: {n} records in "
                                              f"{status['file']!r}, expected "
