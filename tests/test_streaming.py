@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
 import emprivacy.corpus
+import emprivacy.documents
 import emprivacy.obfuscation
 import emprivacy.streaming
 from emprivacy import EarthMoversPrivacy, Embeddings
@@ -89,7 +90,7 @@ def tiny_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of 5 words, chunks of 37 characters, text blocks of at most 120 characters."""
     monkeypatch.setattr(emprivacy.obfuscation, "DEFAULT_BLOCK_WORDS", 5)
     monkeypatch.setattr(emprivacy.obfuscation, "BLOCK_CHARS", 120)
-    monkeypatch.setattr(emprivacy.corpus, "CHUNK_CHARS", 37)
+    monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 37)
 
 
 def body_key(record: dict) -> str:
@@ -133,7 +134,7 @@ def test_text_file_chunks_read_as_the_whole_file(tmp_path: Path,
     raw = ("Caf\u00e9 \r\n\r\nna\u00efve \U0001f600 end\r" * 40 + "\rlast\r").encode("utf-8")
     path.write_bytes(raw)
     for size in (1, 2, 3, 5, 7, 64):
-        monkeypatch.setattr(emprivacy.corpus, "CHUNK_CHARS", size)
+        monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", size)
         chunks = list(read_text_chunks(path))
         assert "".join(chunks) == read_text_file(path)
         assert all(len(c) <= size + 1 for c in chunks)
@@ -314,7 +315,7 @@ def test_cli_streams_a_long_document(fmt: str, tmp_path: Path, capsys,
         if blocks == "tiny":
             monkeypatch.setattr(emprivacy.obfuscation, "DEFAULT_BLOCK_WORDS", 4)
             monkeypatch.setattr(emprivacy.obfuscation, "BLOCK_CHARS", 100)
-            monkeypatch.setattr(emprivacy.corpus, "CHUNK_CHARS", 50)
+            monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 50)
             monkeypatch.setattr(emprivacy.streaming, "_PIECE", 7)
         for eps in (str(HUGE), "3"):
             outputs[blocks, eps] = run_cli(
@@ -455,7 +456,7 @@ def test_memory_does_not_grow_with_the_document(mode: str, tmp_path: Path,
     """Peak traced memory while obfuscating (and writing) a document of 8,000 words and one
     of 80,000 (a file, read in chunks): the 10× longer document must stay under 1.5× the
     shorter's peak + 256 KiB (unblocked, it took about 10×: every token was held)."""
-    monkeypatch.setattr(emprivacy.corpus, "CHUNK_CHARS", 4096)
+    monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 4096)
     mech = EarthMoversPrivacy(EMB, epsilon=3.0)
     config = ObfuscationConfig(mode=mode, block_words=512)  # type: ignore[arg-type]
     rng = np.random.default_rng(1)
