@@ -373,27 +373,65 @@ def _body_pieces(reader: _Reader, opening: str) -> Iterator[Any]:
     if opening == '"':
         yield from reader.string_pieces()
     else:
-        words: list[str] = []
-        if reader.peek() == "]":
-            reader.pos += 1
-        else:
-            while True:
-                reader.expect('"')
-                words.append("".join(reader.string_pieces()))
-                if len(words) >= _PIECE:
-                    yield words
-                    words = []
-                ch = reader.peek()
-                reader.pos += 1
-                if ch == "]":
-                    break
-                if ch != ",":
-                    raise ValueError("expected ',' or ']' in a JSONL record's bag")
-        if words:
-            yield words
+        yield from _bag_pieces(reader)
     if reader.peek() != "}":
         raise ValueError("a JSONL record's body must be its last field")
     reader.pos += 1
+
+
+def _bag_pieces(reader: _Reader) -> Iterator[list[str]]:
+    """The words of a JSON list of strings whose ``[`` was read, in lists of ≤ ``_PIECE``.
+
+    Each word is decoded by the json module's string scanner; a word cut by the end of
+    what was read is read again from its start once more is.
+    """
+    words: list[str] = []
+    first = True
+    while True:
+        buf = reader.buf
+        pos = item = reader.pos  # item: just after the last complete word
+        done = False
+        try:
+            while len(words) < _PIECE:
+                while buf[pos] in _SPACE:
+                    pos += 1
+                if first and buf[pos] == "]":
+                    pos += 1
+                    done = True
+                    break
+                if buf[pos] != '"':
+                    raise ValueError("expected a string in a JSONL record's bag")
+                word, pos = _scanstring(buf, pos + 1)
+                while buf[pos] in _SPACE:
+                    pos += 1
+                sep = buf[pos]
+                if sep not in ",]":
+                    raise ValueError("expected ',' or ']' in a JSONL record's bag")
+                pos += 1
+                words.append(word)
+                first = False
+                item = pos
+                if sep == "]":
+                    done = True
+                    break
+        except (IndexError, json.JSONDecodeError):  # a word cut by the end of the buffer
+            reader.pos = item
+            if words:
+                yield words
+                words = []
+            if not reader.more():
+                raise ValueError("unterminated bag in a JSONL record") from None
+            continue
+        reader.pos = pos if done else item
+        if words:
+            yield words
+            words = []
+        if done:
+            return
+
+
+_SPACE = frozenset(" \t\r\n")
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
 def read_jsonl_records(fh: IO[bytes]
@@ -446,9 +484,10 @@ def copy_jsonl_record(head: dict[str, Any], key: str | None, pieces: Iterator[An
             write("[")
             first = True
             for words in pieces:
-                write(("" if first else ",")
-                      + ",".join(json.dumps(w, ensure_ascii=False) for w in words))
-                first = False
+                if words:
+                    write(("" if first else ",")
+                          + json.dumps(words, ensure_ascii=False, separators=(",", ":"))[1:-1])
+                    first = False
             write("]}\n")
         return
     if fmt not in ("bag", "text"):
