@@ -158,13 +158,12 @@ def obfuscate(
 def _mechanism_choice(name: str, pairs: list[str], decoder: str
                       ) -> tuple[str, dict[str, Any]]:
     """``--mechanism`` and its ``--param NAME=VALUE`` pairs, checked (one line if not)."""
-    from ..mechanisms.registry import mechanism_parameters
+    from ..mechanisms.registry import takes_decoder
 
     params = mechanism_params(name, pairs)
-    accepts = {p.name for p in mechanism_parameters(name)}
     if "decoder" in params:
         fail("give the decoder with --decoder, not --param")
-    if decoder != "exact" and "decoder" not in accepts:
+    if decoder != "exact" and not takes_decoder(name):
         fail(f"--decoder applies to the nearest-word mechanisms (madlib, mahalanobis, "
              f"vickrey); {name!r} has none")
     return name, params
@@ -193,7 +192,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     """``obfuscate`` in this process, streaming records to the output."""
     from ..corpus import iter_documents
     from ..mechanisms import EarthMoversPrivacy, WordMechanism
-    from ..mechanisms.registry import make_mechanism, mechanism_parameters
+    from ..mechanisms.registry import make_mechanism, takes_decoder
     from ..obfuscation import Obfuscator
     from ..outputs import atomic_output
     from ..streaming import write_record
@@ -208,7 +207,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
         if name == "madlib" and not params:
             mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
         else:
-            if any(p.name == "decoder" for p in mechanism_parameters(name)):
+            if takes_decoder(name):
                 params = {**params, "decoder": decoder}
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:

@@ -40,7 +40,7 @@ from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
-from ..mechanisms.registry import MECHANISMS, make_mechanism, mechanism_parameters
+from ..mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
 from ..obfuscation import ObfuscationConfig, Obfuscator
 from ..outputs import atomic_file, format_record, write_bytes_atomic
 from ..streaming import materialise, write_record
@@ -121,13 +121,10 @@ class MechanismSettings:
         check_choice(self.decoder, "decoder", ("exact", "approximate"))
         check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
         object.__setattr__(self, "params", tuple(sorted(dict(self.params).items())))
-        known = {p.name for p in mechanism_parameters(self.mechanism)}
-        unknown = [k for k, _ in self.params if k not in known or k == "decoder"]
-        if unknown:
-            raise ValueError(f"unknown parameter {unknown[0]!r} for mechanism "
-                             f"{self.mechanism!r}; its parameters are {sorted(known)} "
-                             "(decoder is a field of its own)")
-        if self.decoder != "exact" and "decoder" not in known:
+        if any(k == "decoder" for k, _ in self.params):
+            raise ValueError("decoder is a field of its own, not one of params")
+        check_params(self.mechanism, [k for k, _ in self.params])
+        if self.decoder != "exact" and not takes_decoder(self.mechanism):
             raise ValueError(f"decoder applies to the nearest-word mechanisms; "
                              f"{self.mechanism!r} has none")
         if self.loader is not None and not callable(self.loader):
@@ -169,7 +166,7 @@ class MechanismSettings:
         if self.mechanism == "madlib" and not self.params:
             return EarthMoversPrivacy(emb, epsilon=self.epsilon, decoder=decoder)
         params = dict(self.params)
-        if any(p.name == "decoder" for p in mechanism_parameters(self.mechanism)):
+        if takes_decoder(self.mechanism):
             params["decoder"] = decoder
         return make_mechanism(self.mechanism, emb, epsilon=self.epsilon, **params)
 

@@ -37,7 +37,7 @@ from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import PrivacyLeakWarning
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
-from ..mechanisms.registry import make_mechanism, mechanism_parameters
+from ..mechanisms.registry import make_mechanism, takes_decoder
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
     FastTextTopicClassifier,
@@ -93,7 +93,7 @@ def _mechanism(config: ExperimentConfig, embeddings: Embeddings, epsilon: float,
     if config.mechanism == "madlib" and not config.mechanism_params:
         return EarthMoversPrivacy(embeddings, epsilon=epsilon, decoder=decoder, rng=rng)
     params = dict(config.mechanism_params)
-    if "decoder" in {p.name for p in mechanism_parameters(config.mechanism)}:
+    if takes_decoder(config.mechanism):
         params.setdefault("decoder", decoder)
     return make_mechanism(config.mechanism, embeddings, epsilon=epsilon, rng=rng, **params)
 

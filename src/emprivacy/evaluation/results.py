@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_positive_int
-from ..mechanisms.registry import MECHANISMS, mechanism_parameters
+from ..mechanisms.registry import MECHANISMS, check_params
 from .attacks import SIMILARITIES
 from .datasets import OOV_POLICIES
 
@@ -231,11 +231,7 @@ class ExperimentConfig:
         if not isinstance(self.mechanism_params, dict):
             raise TypeError(f"mechanism_params must be a dict; got "
                             f"{type(self.mechanism_params).__name__}")
-        known = {p.name for p in mechanism_parameters(self.mechanism)}
-        unknown = sorted(set(self.mechanism_params) - known)
-        if unknown:
-            raise ValueError(f"unknown parameter {unknown[0]!r} for mechanism "
-                             f"{self.mechanism!r}; its parameters are {sorted(known)}")
+        check_params(self.mechanism, sorted(self.mechanism_params))
         for name, kind in (("koppel", KoppelSettings), ("fasttext", FastTextSettings),
                            ("appendix_b", AppendixBSettings)):
             value = getattr(self, name)

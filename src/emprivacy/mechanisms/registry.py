@@ -35,10 +35,12 @@ from .vickrey import VickreyPrivacy
 __all__ = [
     "MECHANISMS",
     "MechanismParameter",
+    "check_params",
     "make_mechanism",
     "mechanism_parameters",
     "parse_params",
     "register",
+    "takes_decoder",
 ]
 
 #: Registered mechanisms by name, in registration order.
@@ -187,7 +189,8 @@ def mechanism_parameters(name: str) -> tuple[MechanismParameter, ...]:
     return tuple(params)
 
 
-def _check_params(name: str, params: Iterable[str]) -> None:
+def check_params(name: str, params: Iterable[str]) -> None:
+    """Raise ``ValueError`` naming the first of ``params`` that ``name`` does not take."""
     allowed = [p.name for p in mechanism_parameters(name)]
     for key in params:
         if key in _COMMON:
@@ -197,6 +200,11 @@ def _check_params(name: str, params: Iterable[str]) -> None:
             listed = ", ".join(repr(a) for a in sorted(allowed)) or "none"
             raise ValueError(f"unknown parameter {key!r} for mechanism {name!r}; its "
                              f"parameters are {listed}")
+
+
+def takes_decoder(name: str) -> bool:
+    """Whether the mechanism decodes to the nearest word (takes a ``decoder``)."""
+    return any(p.name == "decoder" for p in mechanism_parameters(name))
 
 
 def parse_params(name: str, pairs: Iterable[str]) -> dict[str, Any]:
@@ -212,7 +220,7 @@ def parse_params(name: str, pairs: Iterable[str]) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise ValueError(f"a mechanism parameter must be given as NAME=VALUE; got {pair!r}")
-        _check_params(name, [key])
+        check_params(name, [key])
         if key in out:
             raise ValueError(f"parameter {key!r} of mechanism {name!r} is given twice")
         out[key] = by_name[key].parse(value)
@@ -253,5 +261,5 @@ def make_mechanism(name: str, embeddings: Embeddings, *, epsilon: float,
     ValueError: mechanism must be one of 'madlib', 'mahalanobis', 'vickrey'...; got 'laplace'
     """
     cls = _mechanism_class(name)
-    _check_params(name, params)
+    check_params(name, params)
     return cls(embeddings, epsilon=epsilon, rng=rng, **params)
