@@ -158,6 +158,8 @@ def obfuscate(
 def _mechanism_choice(name: str, pairs: list[str], decoder: str
                       ) -> tuple[str, dict[str, Any]]:
     """``--mechanism`` and its ``--param NAME=VALUE`` pairs, checked (one line if not)."""
+    if name == "madlib" and not pairs:  # the default: no need to import every mechanism
+        return name, {}
     from ..mechanisms.registry import takes_decoder
 
     params = mechanism_params(name, pairs)
