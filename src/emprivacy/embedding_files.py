@@ -12,6 +12,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +27,11 @@ _EXPECTED = (
 
 
 def _select_real_words(words: Sequence[str], vocab_size: int | None) -> np.ndarray:
-    keep = [i for i, w in enumerate(words) if is_word(w)]
-    if vocab_size is not None:
-        keep = keep[:vocab_size]
-    return np.asarray(keep, dtype=np.int64)
+    """Rows of the first ``vocab_size`` real words (:func:`is_word`); the rest is not
+    examined (the default embeddings hold 400k words, the default vocabulary 100k)."""
+    real = (i for i, w in enumerate(words) if is_word(w))
+    return np.fromiter(real if vocab_size is None else islice(real, vocab_size),
+                       dtype=np.int64)
 
 
 def _compact_rows(vectors: np.ndarray, keep: np.ndarray, chunk: int = 65536) -> np.ndarray:
