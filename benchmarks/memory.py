@@ -24,7 +24,7 @@ every mode.  Before streaming (issue 16) a 29 MB document took 3.4 GB (text) and
 Usage::
 
     python benchmarks/memory.py [--sizes 1,30,300] [--modes text,bag]
-                                [--workers 1,2] [--no-write]
+                                [--workers 1,2] [--parquet] [--no-write]
 
 Prints a table, writes ``benchmarks/results/memory.json`` and the table of
 ``docs/BENCHMARKS.md`` (between the ``memory`` markers).
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,9 +92,14 @@ def make_document(path: Path, megabytes: float, words: list[str], seed: int = 0)
     return n
 
 
-def command(doc: Path, out: Path, mode: str, workers: int) -> list[str]:
+def command(doc: Path, out: Path, mode: str, workers: int, parquet: bool = False
+            ) -> list[str]:
     cmd = [sys.executable, "-m", "emprivacy", "obfuscate", str(doc), "--epsilon", "10",
            "--seed", "1", "--vocab-size", str(VOCAB_SIZE), "--quiet", "--output", str(out)]
+    if parquet:  # a directory of Parquet files; text mode as --readable records
+        extra = ["--workers", str(workers)] if workers > 1 else []
+        return [*cmd, *extra, *(["--readable"] if mode == "text" else []),
+                "--format", "parquet"]
     if workers == 1:
         return [*cmd, "--format", mode]
     if mode == "text":
@@ -158,7 +164,8 @@ def markdown(report: dict[str, Any]) -> str:
                  if r["worker_peak_mib"] is not None and r["main_peak_mib"] is not None
                  else "")
         procs = "single" if r["workers"] == 1 else f"--workers {r['workers']}"
-        lines.append(f"| {r['megabytes']:g} MB | {r['words']:,} | {r['mode']} | {procs} | "
+        mode = r["mode"] + (", Parquet" if r.get("format") == "parquet" else "")
+        lines.append(f"| {r['megabytes']:g} MB | {r['words']:,} | {mode} | {procs} | "
                      f"{r['peak_rss_mib']:,.0f} MiB | {over:+,.0f} MiB | {split} | "
                      f"{r['seconds']:,.0f} s |")
     m = report["machine"]
@@ -177,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="text,bag")
     parser.add_argument("--workers", default="1,2", help="1: single process; K: --workers K")
     parser.add_argument("--tmp", default=None, help="directory for the documents and outputs")
+    parser.add_argument("--parquet", action="store_true",
+                        help="write Parquet output (--format parquet) instead")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     sizes = [float(x) for x in args.sizes.split(",")]
@@ -192,11 +201,15 @@ def main(argv: list[str] | None = None) -> int:
             n_words = make_document(doc, megabytes, words)
             for mode in modes:
                 for k in workers:
-                    out = Path(tmp) / f"out-{mode}-{k}.{'jsonl' if k > 1 else 'txt'}"
-                    result = measure(command(doc, out, mode, k))
+                    suffix = "parquet" if args.parquet else "jsonl" if k > 1 else "txt"
+                    out = Path(tmp) / f"out-{mode}-{k}.{suffix}"
+                    result = measure(command(doc, out, mode, k, args.parquet))
+                    if out.is_dir():
+                        shutil.rmtree(out)
                     out.unlink(missing_ok=True)
                     row = {"megabytes": megabytes, "bytes": doc.stat().st_size,
-                           "words": n_words, "mode": mode, "workers": k, **result}
+                           "words": n_words, "mode": mode, "workers": k,
+                           "format": "parquet" if args.parquet else "default", **result}
                     runs.append(row)
                     print(json.dumps(row), flush=True)
             doc.unlink()

@@ -78,12 +78,13 @@ def render(name: str, out_dir: Path) -> bytes:
 
 
 def _table_bytes(directory: Path) -> bytes:
-    """A Parquet output directory as canonical JSON lines (file names and rows)."""
-    import pyarrow.parquet as pq
+    """A Parquet output directory as canonical JSON lines (file names and records, read
+    back with :func:`~emprivacy.parquet_output.read_parquet_records`)."""
+    from emprivacy.parquet_output import read_parquet_records
 
     lines = []
     for f in sorted(directory.glob("*.parquet")):
-        for row in pq.read_table(f).to_pylist():
+        for row in read_parquet_records(f):
             lines.append(json.dumps({"file": f.name, **row}, ensure_ascii=False, sort_keys=True))
     return ("\n".join(lines) + "\n").encode("utf-8")
 

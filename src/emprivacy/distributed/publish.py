@@ -36,6 +36,7 @@ from ..outputs import (
     write_bytes_atomic,
     write_error,
 )
+from ..parquet_output import PART
 from ..streaming import copy_jsonl_file
 from .plan import Partition
 from .task import STATUS_DIR, status_path
@@ -262,16 +263,25 @@ def _mismatch(part: Partition, status: dict[str, Any]) -> CorpusRunError:
                           "--resume")
 
 
-def _part_data(parts_dir: Path, part: Partition, status: dict[str, Any]) -> bytes:
-    """A Parquet partition file, whole (its ids are read from it), checked against its
-    status."""
+def _part_ids(parts_dir: Path, part: Partition, status: dict[str, Any]) -> list[str]:
+    """The record ids of a Parquet partition file (its rows with ``part`` 0), once the
+    file is checked against its status; read a MiB and a column at a time."""
+    import pyarrow.parquet as pq
+
+    path = parts_dir / status["file"]
     try:
-        data = (parts_dir / status["file"]).read_bytes()
+        with open(path, "rb") as fh:
+            sha = hashlib.sha256()
+            while chunk := fh.read(1 << 20):
+                sha.update(chunk)
+            if sha.hexdigest() != status["sha256"]:
+                raise _mismatch(part, status)
+            fh.seek(0)
+            table = pq.read_table(fh, columns=["id", PART])
     except OSError:
         raise _missing(part, status) from None
-    if hashlib.sha256(data).hexdigest() != status["sha256"]:
-        raise _mismatch(part, status)
-    return data
+    return [doc_id for doc_id, k in zip(table.column("id").to_pylist(),
+                                        table.column(PART).to_pylist(), strict=True) if k == 0]
 
 
 class _IdChecker:
@@ -305,16 +315,11 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
     written = words = 0
     parts_meta = []
     if fmt == "parquet":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
         for part, status in zip(plan, statuses, strict=True):
             if status["file"] is not None:
-                data = _part_data(parts_dir, part, status)
-                table = pq.read_table(pa.BufferReader(data), columns=["id"])
-                part_ids = table.column("id").to_pylist()
+                part_ids = _part_ids(parts_dir, part, status)
                 if len(part_ids) != status["records"]:
-                    raise CorpusRunError(f"partition {part.index}: {len(part_ids)} rows in "
+                    raise CorpusRunError(f"partition {part.index}: {len(part_ids)} records in "
                                          f"{status['file']!r}, expected {status['records']}")
                 for doc_id in part_ids:
                     ids.add(doc_id)

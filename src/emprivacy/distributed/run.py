@@ -65,8 +65,9 @@ __all__ = ["obfuscate_corpus"]
 
 _FORMATS = ("jsonl", "bag", "parquet")
 #: Version of the partition files' layout, recorded with the run's settings
-#: (2: partitions cut by document count).
-_LAYOUT_VERSION = 2
+#: (2: partitions cut by document count; 3: Parquet rows with ``part``, long documents
+#: privatised in blocks of ``block_words``).
+_LAYOUT_VERSION = 3
 
 
 def _check_client(client: Any) -> None:
@@ -211,7 +212,8 @@ def obfuscate_corpus(
             probed = runner.probe()
             # what the output depends on (batch_words does not): a resumed run must match it
             settings = {"metadata": probed["metadata"], "fingerprint": probed["fingerprint"],
-                        "config": {**config.metadata(), "size": config.size},
+                        "config": {**config.metadata(), "size": config.size,
+                                   "block_words": config.block_words},
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                         "settings": settings}

@@ -6,7 +6,8 @@ text file chunk by chunk, as it is obfuscated), obfuscates it with
 :class:`~emprivacy.obfuscation.ObfuscationConfig` and secret key), writes the
 records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
 pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
-(one table: a record's text or bag is one cell, held in memory) through a temporary
+(a row group at a time; a long document's text or bag over several rows, see
+:mod:`emprivacy.parquet_output`) through a temporary
 file and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
 recording what it wrote.  Running a task twice rewrites the same files.
 
@@ -42,8 +43,9 @@ from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
 from ..obfuscation import ObfuscationConfig, Obfuscator
-from ..outputs import atomic_file, format_record, write_bytes_atomic
-from ..streaming import materialise, write_record
+from ..outputs import atomic_file, write_bytes_atomic
+from ..parquet_output import write_parquet_records
+from ..streaming import write_record
 from .plan import Partition, read_partition
 
 __all__ = [
@@ -276,18 +278,6 @@ def probe(job: Job) -> dict[str, Any]:
             "fingerprint": mech.embeddings.fingerprint}
 
 
-def encode_records(records: list[dict[str, Any]], kind: str) -> bytes:
-    """The bytes of a partition's data file: JSON lines, or one Parquet table."""
-    if kind == "jsonl":
-        return "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    sink = pa.BufferOutputStream()
-    pq.write_table(pa.Table.from_pylist(records), sink)
-    return sink.getvalue().to_pybytes()
-
-
 @dataclass
 class _Written:
     """What a task wrote to its data file: records, words, ids, bytes and their SHA-256."""
@@ -304,6 +294,29 @@ class _Written:
         self.ids.add(record["id"])
 
 
+class _Hashing:
+    """A binary file that counts and hashes what is written to it (into a :class:`_Written`)."""
+
+    def __init__(self, fh: Any, written: _Written) -> None:
+        self._fh, self._written, self.closed = fh, written, False
+
+    def write(self, data: bytes) -> int:
+        data = bytes(data)
+        self._written.sha256.update(data)
+        self._written.bytes += len(data)
+        self._fh.write(data)
+        return len(data)
+
+    def tell(self) -> int:
+        return self._written.bytes
+
+    def flush(self) -> None:
+        self._fh.flush()
+
+    def close(self) -> None:  # the atomic file is closed (and renamed) by its owner
+        self.closed = True
+
+
 def _partition_documents(part: Partition) -> list[Document]:
     """The documents of a partition; a text file is read when it is obfuscated, in chunks
     (:meth:`~emprivacy.corpus.Document.chunks`), never whole."""
@@ -317,9 +330,10 @@ def _write_partition(obf: Obfuscator, docs: list[Document], path: Path, kind: st
     """Obfuscate ``docs`` into the data file ``path`` (atomically), counting in ``written``.
 
     JSONL: record by record, a long document's text or bag in pieces
-    (:func:`~emprivacy.streaming.write_record`): memory does not grow with the
-    partition or a document.  Parquet: one table of the partition's records, each
-    whole (a record's text or bag is one cell), written at the end.  On an error
+    (:func:`~emprivacy.streaming.write_record`).  Parquet: a row group at a time, a
+    long document's text or bag over several rows
+    (:func:`~emprivacy.parquet_output.write_parquet_records`).  Either way memory
+    does not grow with the partition or a document.  On an error
     (:meth:`~emprivacy.obfuscation.Obfuscator.stream` raises when no document has a
     record) nothing is written.
     """
@@ -335,14 +349,8 @@ def _write_partition(obf: Obfuscator, docs: list[Document], path: Path, kind: st
                 write_record(record, "jsonl", write)
                 written.add(record)
         return
-    records = []
-    for record in obf.stream(docs):
-        records.append(materialise(record))
-        written.add(record)
-    data = encode_records(records, kind)
-    write_bytes_atomic(path, data)
-    written.sha256.update(data)
-    written.bytes = len(data)
+    with atomic_file(path, "wb") as fh:
+        write_parquet_records(obf.stream(docs), _Hashing(fh, written), on_record=written.add)
 
 
 def status_path(parts_dir: Path, part: Partition) -> Path:
