@@ -42,8 +42,12 @@ __all__ = ["BAG_PIECE_WORDS", "TEXT_PIECE_CHARS", "read_parquet_records", "recor
 TEXT_PIECE_CHARS = 1 << 22
 #: Words of a released bag per row of a long bag-mode record.
 BAG_PIECE_WORDS = 1 << 16
-#: A row group closes once its rows' bodies hold about this many characters (or words)…
-ROW_GROUP_CHARS = 1 << 24
+#: A row group closes once its rows' bodies hold about this many characters (a bag's word
+#: counting :data:`_WORD_COST`)…
+ROW_GROUP_CHARS = 1 << 23
+#: What one word of a bag costs against :data:`ROW_GROUP_CHARS`: its list slot, its Arrow
+#: offset and its characters (a bag row of 65,536 words holds about 1 MiB).
+_WORD_COST = 16
 #: …or once it holds this many rows.
 ROW_GROUP_ROWS = 1 << 16
 #: The column that orders a record's rows.
@@ -97,8 +101,9 @@ def record_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def _size(row: dict[str, Any]) -> int:
-    body = row.get("text", row.get("bag"))
-    return len(body) if body is not None else 0
+    if row.get("text") is not None:
+        return len(row["text"])
+    return _WORD_COST * len(row["bag"]) if row.get("bag") is not None else 0
 
 
 def write_parquet_records(records: Iterable[dict[str, Any]], sink: IO[bytes] | Any, *,
