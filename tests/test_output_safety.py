@@ -111,9 +111,15 @@ class FifoReader:
         return self.data
 
     def release(self) -> None:
-        """Unblock the reader if nothing ever opened the FIFO for writing."""
+        """Unblock the reader if nothing ever opened the FIFO for writing.
+
+        Non-blocking: a reader that has just read everything may still be alive
+        without the FIFO open, and a blocking open would then wait for ever.
+        """
         if self._thread.is_alive():
-            with open(self.path, "wb"):
+            try:
+                os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # ENXIO: no reader has the FIFO open (it is done)
                 pass
             self._thread.join(timeout=10)
 
