@@ -17,6 +17,16 @@ TINY_VECTORS = np.array(
 )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """The whole run caches (parsed embeddings, decoder indexes) in a directory of its own,
+    never in the user's cache; Dask workers started by tests inherit it."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("EMPRIVACY_CACHE_DIR", str(tmp_path_factory.mktemp("emprivacy-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def tiny_embeddings() -> Embeddings:
     """Five words in R^2 (see ``TINY_WORDS`` / ``TINY_VECTORS``)."""

@@ -53,7 +53,7 @@ def test_a_missing_extra_is_one_line_naming_it(one_line):
     (["obfuscate", "{a}", "-e", "1", "-f", "xml"],
      "format must be one of 'bag', 'jsonl', 'text', 'parquet'; got 'xml'"),
     (["obfuscate", "{a}", "-e", "1", "--oov", "skip"],
-     "oov must be one of 'drop', 'placeholder', 'keep'; got 'skip'"),
+     "oov must be one of 'drop', 'placeholder', 'keep', 'subword'; got 'skip'"),
     (["obfuscate", "{a}", "-e", "1", "--decoder", "fast"],
      "decoder must be one of 'exact', 'approximate'; got 'fast'"),
     (["distance", "{a}", "{a}", "--metric", "cosine"],

@@ -203,7 +203,8 @@ def test_bad_files_raise_a_format_error_naming_the_file(tmp_path, kind):
 def test_bad_loader_parameters(tmp_path):
     path = write_embeddings(tmp_path, "glove-text")
     with pytest.raises(ValueError, match=r"^format must be one of 'auto', 'word2vec-binary', "
-                                         r"'word2vec-text', 'glove-text'; got 'npy'$"):
+                                         r"'word2vec-text', 'glove-text', 'fasttext-binary'; "
+                                         r"got 'npy'$"):
         load_embeddings(path, format="npy")
     with pytest.raises(ValueError, match=r"^vocab_size must be an integer >= 1; got 0$"):
         load_embeddings(path, vocab_size=0)

@@ -114,8 +114,9 @@ CASES = [
                                         "its first vector"),
     Case("Latin-1 bytes in a word", [b"cat 0.5 0.25", b"caf\xe9 1 2"],
          message=lambda p, f, d: f"line {f + 1} of {p!r} is not valid utf-8: byte 0xe9 at offset "
-                              f"{d.index(0xE9)} of the file; give the file's encoding with "
-                              "encoding="),
+                              f"{d.index(0xE9)} of the file; give the file's encoding "
+                              "(encoding= in Python, --embeddings-encoding on the command "
+                              "line)"),
     Case("Latin-1, named", [b"cat 0.5 0.25", b"caf\xe9 1 2"],
          ("cat", "café"), ((0.5, 0.25), (1.0, 2.0)), encoding="latin-1"),
     Case("non-ASCII words", ["chat 0.5 0.25", "čaj 1 2", "ǅemal 3 4"],

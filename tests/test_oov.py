@@ -225,5 +225,6 @@ def test_cli_oov_keep_jsonl_counts_and_summary(names_file: Path, tmp_path: Path,
 def test_cli_bad_oov_value(names_file: Path, capsys):
     code, out, err = run_cli(["obfuscate", str(names_file), "-e", "1", "--oov", "maybe"], capsys)
     assert code == 2 and out == ""
-    assert err.strip() == ("emprivacy: error: oov must be one of 'drop', 'placeholder', 'keep'; "
+    assert err.strip() == ("emprivacy: error: oov must be one of 'drop', 'placeholder', 'keep', "
+                           "'subword'; "
                            "got 'maybe'")

@@ -231,7 +231,8 @@ def test_text_mode_manhattan_guarantee_empirically():
 # -- bad input ----------------------------------------------------------------------------
 def test_bad_input(emb):
     mech = EarthMoversPrivacy(emb, epsilon=1, rng=0)
-    with pytest.raises(ValueError, match="oov must be one of 'drop', 'placeholder', 'keep'; "
+    with pytest.raises(ValueError, match="oov must be one of 'drop', 'placeholder', 'keep', "
+                                         "'subword'; "
                                          "got 'maybe'"):
         mech.privatize_text("cat", oov="maybe")
     with pytest.raises(TypeError, match="text must be a str; got list"):

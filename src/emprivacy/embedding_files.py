@@ -67,7 +67,8 @@ def _looks_like_a_text_row(rest: bytes, dim: int) -> bool:
 def detect_format(path: str | os.PathLike[str]) -> str:
     """Guess the format of an embeddings file from its name and first bytes.
 
-    Returns one of ``"word2vec-binary"``, ``"word2vec-text"`` (also fastText
+    Returns one of ``"fasttext-binary"`` (a fastText ``.bin`` model, by its magic
+    number), ``"word2vec-binary"``, ``"word2vec-text"`` (also fastText
     ``.vec``) or ``"glove-text"``; raises :class:`EmbeddingsFormatError` naming
     the file and the formats expected otherwise.
     """
@@ -77,6 +78,12 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if not p.is_file():
         raise EmbeddingsFormatError(f"embeddings path {str(p)!r} is not a file")
     name = p.name.lower()
+    try:  # a fastText model (its vocabulary, vectors and subword n-grams) by its magic number
+        with open(p, "rb") as fh:
+            if fh.read(4) == (0x2F4F16BA).to_bytes(4, "little"):
+                return "fasttext-binary"
+    except OSError:
+        pass  # unreadable: said below, naming the file
     if name.endswith((".bin", ".bin.gz")):
         return "word2vec-binary"
     try:
@@ -269,7 +276,8 @@ def _text_lines(path: Path, encoding: str) -> Iterable[tuple[int, str]]:
                     raise EmbeddingsFormatError(
                         f"line {number} of {str(path)!r} is not valid {encoding}: byte "
                         f"0x{raw[exc.start]:02x} at offset {offset + exc.start} of the file; give "
-                        f"the file's encoding with encoding=") from None
+                        f"the file's encoding (encoding= in Python, --embeddings-encoding on the "
+                        "command line)") from None
                 offset += len(raw)
                 if number == 1 and line.startswith(_BOM):
                     line = line[1:]
@@ -405,19 +413,59 @@ def _read_text(path: Path, fmt: str, *, encoding: str = "utf-8",
     return _TextRows(words, vectors, rows, duplicates, first_duplicate)
 
 
-def _load_text(path: Path, fmt: str, vocab_size: int | None,
-               encoding: str) -> tuple[list[str], np.ndarray]:
+@dataclass(frozen=True)
+class ParsedFile:
+    """What :func:`read_file` read: the kept words and vectors, and the repeats dropped.
+
+    ``duplicates`` is ``(rows dropped, the first repeated word, its line)``, or ``None``
+    when no word repeats (the word2vec binary format is read by gensim: always ``None``).
+    """
+
+    words: list[str]
+    vectors: np.ndarray
+    rows: int
+    duplicates: tuple[int, str, int] | None = None
+
+
+def read_file(path: Path, fmt: str, vocab_size: int | None, encoding: str) -> ParsedFile:
+    """Read an embeddings file in format ``fmt``: the first ``vocab_size`` real words.
+
+    Nothing is warned here: :func:`report` warns of repeated words and raises when no
+    real word was read (so that a cached read, :mod:`emprivacy.embedding_cache`,
+    reports exactly as a fresh one).
+    """
+    if fmt == "word2vec-binary":
+        words, vectors = _load_gensim(path, fmt, vocab_size)
+        return ParsedFile(words, vectors, len(words))
     limit = None if vocab_size is None else max(2 * vocab_size, vocab_size + 1000)
     _check_header(path, fmt, limit)  # a header announcing more than the file can hold
     read = _read_text(path, fmt, encoding=encoding, max_words=vocab_size)
-    if read.first_duplicate is not None:
-        word, line = read.first_duplicate
-        warnings.warn(
-            f"embeddings file {str(path)!r} repeats words: {_plural(read.duplicates, 'row')} "
-            f"dropped (the first: {word!r} on line {line}); each word keeps its first vector",
-            UserWarning, stacklevel=3)
-    if not read.words:
+    duplicates = None if read.first_duplicate is None else (read.duplicates, *read.first_duplicate)
+    return ParsedFile(read.words, read.vectors, read.rows, duplicates)
+
+
+def repeats_message(path: Path, duplicates: tuple[int, str, int]) -> str:
+    """The warning for a file that repeats words (``duplicates`` as in :class:`ParsedFile`)."""
+    count, word, line = duplicates
+    return (f"embeddings file {str(path)!r} repeats words: {_plural(count, 'row')} "
+            f"dropped (the first: {word!r} on line {line}); each word keeps its first vector")
+
+
+def report(path: Path, parsed: ParsedFile, *, stacklevel: int) -> None:
+    """Warn that ``path`` repeats words (``stacklevel`` counted from the caller of this
+    function); raise :class:`EmbeddingsFormatError` if it holds no real word."""
+    if parsed.duplicates is not None:
+        warnings.warn(repeats_message(path, parsed.duplicates), UserWarning,
+                      stacklevel=stacklevel + 1)
+    if not parsed.words:
         raise EmbeddingsFormatError(
             f"embeddings file {str(path)!r} holds no real words (only punctuation or number "
-            f"tokens among its {read.rows} rows); {_EXPECTED}")
-    return read.words, read.vectors
+            f"tokens among its {parsed.rows} rows); {_EXPECTED}")
+
+
+def _load_text(path: Path, fmt: str, vocab_size: int | None,
+               encoding: str) -> tuple[list[str], np.ndarray]:
+    """:func:`read_file` then :func:`report` (warnings point at the caller's caller)."""
+    parsed = read_file(path, fmt, vocab_size, encoding)
+    report(path, parsed, stacklevel=3)
+    return parsed.words, parsed.vectors

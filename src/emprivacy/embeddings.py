@@ -22,12 +22,13 @@ import numpy as np
 from ._validation import check_choice, check_positive_int
 from .embedding_files import (
     _check_encoding,
-    _load_gensim,
-    _load_text,
     _select_real_words,
     detect_format,
+    read_file,
+    report,
 )
 from .exceptions import EmbeddingsFormatError
+from .subword import SubwordModel, load_fasttext_binary
 
 __all__ = [
     "DEFAULT_EMBEDDINGS_NAME",
@@ -35,12 +36,15 @@ __all__ = [
     "OOV_POLICIES",
     "Embeddings",
     "PreparedBag",
+    "check_subword",
     "detect_format",
     "load_embeddings",
 ]
 
-EmbeddingsFormat = Literal["auto", "word2vec-binary", "word2vec-text", "glove-text", "default"]
-_FORMATS: tuple[str, ...] = ("auto", "word2vec-binary", "word2vec-text", "glove-text")
+EmbeddingsFormat = Literal["auto", "word2vec-binary", "word2vec-text", "glove-text",
+                           "fasttext-binary", "default"]
+_FORMATS: tuple[str, ...] = ("auto", "word2vec-binary", "word2vec-text", "glove-text",
+                             "fasttext-binary")
 
 #: Name recorded in output metadata for the built-in embeddings.
 DEFAULT_EMBEDDINGS_NAME = "glove-6b-50d"
@@ -57,6 +61,10 @@ class Embeddings:
         ``vectors[i] = Vec(words[i])``; stored as read-only C-contiguous float32.
     name : str
         A label recorded in output metadata (e.g. ``"glove-6b-50d"``).
+    subword : SubwordModel, optional
+        The n-gram vectors of a fastText model (:mod:`emprivacy.subword`): they give
+        out-of-vocabulary words a vector under ``oov="subword"``.  Only the vocabulary
+        above is ever released.
 
     Examples
     --------
@@ -66,7 +74,7 @@ class Embeddings:
     """
 
     def __init__(self, words: Sequence[str], vectors: np.ndarray | Sequence[Sequence[float]],
-                 *, name: str = "custom") -> None:
+                 *, name: str = "custom", subword: SubwordModel | None = None) -> None:
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2:
             raise ValueError(f"vectors must be a 2-D array (words × dim); got {vectors.ndim} "
@@ -94,6 +102,12 @@ class Embeddings:
         self._words = words
         self._key_to_index = key_to_index
         self.name = str(name)
+        if subword is not None and not isinstance(subword, SubwordModel):
+            raise TypeError(f"subword must be a SubwordModel or None; got {type(subword).__name__}")
+        if subword is not None and subword.dim != vectors.shape[1]:
+            raise ValueError(f"subword vectors must have the embedding dimension "
+                             f"{vectors.shape[1]}; got {subword.dim}")
+        self._subword = subword
 
     # -- the data model --------------------------------------------------------------
     @property
@@ -110,6 +124,11 @@ class Embeddings:
     def dim(self) -> int:
         """The embedding dimension n."""
         return int(self._vectors.shape[1])
+
+    @property
+    def subword(self) -> SubwordModel | None:
+        """The subword model of a fastText ``.bin`` file (``oov="subword"``), or ``None``."""
+        return self._subword
 
     def __len__(self) -> int:
         return len(self._words)
@@ -147,11 +166,14 @@ class Embeddings:
 
     @cached_property
     def fingerprint(self) -> str:
-        """SHA-256 of the vocabulary and the vector bytes: identifies these embeddings."""
+        """SHA-256 of the vocabulary and the vector bytes (and of the subword model, if
+        any): identifies these embeddings."""
         h = hashlib.sha256()
         h.update(f"{len(self)}x{self.dim}\n".encode())
         h.update("\n".join(self._words).encode("utf-8"))
         h.update(self._vectors.tobytes())
+        if self._subword is not None:
+            h.update(f"\nsubword {self._subword.fingerprint}".encode())
         return h.hexdigest()
 
     # -- the vocabulary lookup, with the out-of-vocabulary policy -------------------
@@ -172,11 +194,16 @@ class Embeddings:
                size: int | None = None) -> PreparedBag:
         """A bag's in-vocabulary words as rows, with its out-of-vocabulary words' fate.
 
-        Out-of-vocabulary words met before the ``size``-th in-vocabulary word are
+        Out-of-vocabulary words met before the ``size``-th privatised word are
         counted and, by ``oov`` (:data:`OOV_POLICIES`): dropped (``"drop"``: never
-        released), replaced by :data:`OOV_PLACEHOLDER` (``"placeholder"``) or kept
-        unchanged (``"keep"``: outside the guarantee).  They never count towards
-        the bag size N.
+        released), replaced by :data:`OOV_PLACEHOLDER` (``"placeholder"``), kept
+        unchanged (``"keep"``: outside the guarantee), or privatised from their
+        fastText subword vector (``"subword"``: needs :attr:`subword`; see
+        :meth:`subword_vectors`).  Subword words are privatised words: they count
+        towards the bag size N and hold a ``-1`` in :attr:`PreparedBag.indices`,
+        their vectors in :attr:`PreparedBag.points`, in order; a word without any
+        n-gram of the model (zero vector) becomes a placeholder, counted in
+        ``oov_placeholders``.  The other policies' words never count towards N.
 
         >>> emb = Embeddings(["cat", "dog"], [[0.0], [1.0]])
         >>> bag = emb.lookup(["dog", "cow", "cat", "dog"], oov="placeholder", size=2)
@@ -188,6 +215,8 @@ class Embeddings:
             size = check_positive_int(size, "size")
         words = list(words)
         rows = self.rows(words)
+        if oov == "subword":
+            return self._lookup_subword(words, rows, size)
         known = np.flatnonzero(rows >= 0)
         if size is not None and known.size > size:
             cut = int(known[size - 1]) + 1  # everything after the size-th known word is unseen
@@ -200,9 +229,52 @@ class Embeddings:
                            len(fixed) if oov == "placeholder" else 0,
                            len(fixed) if oov == "keep" else 0)
 
+    def subword_vectors(self, words: Sequence[str]) -> np.ndarray:
+        """The fastText subword vectors of ``words`` (out of the vocabulary), (K, n) float32.
+
+        ``Vec(w) = (1/|G(w)|)·Σ_{g∈G(w)} Z_{h(g)}``, the mean of the rows of the model's
+        n-gram matrix Z of w's character n-grams (:class:`~emprivacy.subword.SubwordModel`);
+        the zero vector for a word without any n-gram.  :func:`check_subword` first.
+        """
+        return check_subword(self).vectors(words)
+
+    def _lookup_subword(self, words: list[str], rows: np.ndarray, size: int | None
+                        ) -> PreparedBag:
+        """:meth:`lookup` under ``oov="subword"``."""
+        unknown = np.flatnonzero(rows < 0)
+        distinct = sorted({words[i] for i in unknown})
+        vecs = self.subword_vectors(distinct)
+        embeddable = np.any(vecs != 0, axis=1)
+        position = {w: k for k, w in enumerate(distinct)}
+        which = np.fromiter((position[words[i]] for i in unknown), dtype=np.int64,
+                            count=unknown.size)
+        privatised = rows >= 0
+        privatised[unknown] = embeddable[which]
+        kept = np.flatnonzero(privatised)
+        if size is not None and kept.size > size:
+            cut = int(kept[size - 1]) + 1  # everything after the size-th privatised word
+            rows, privatised = rows[:cut], privatised[:cut]
+            keep_unknown = unknown < cut
+            unknown, which = unknown[keep_unknown], which[keep_unknown]
+        indices = rows[privatised]  # -1 where a subword vector stands in
+        sub = which[embeddable[which]]
+        n_placeholders = int(unknown.size - sub.size)
+        return PreparedBag(indices, 0, (OOV_PLACEHOLDER,) * n_placeholders, n_placeholders, 0,
+                           oov_subword=int(sub.size),
+                           points=vecs[sub] if sub.size else None)
+
+
+def check_subword(embeddings: Embeddings) -> SubwordModel:
+    """The subword model of ``embeddings``; the one ``ValueError`` of ``oov="subword"``
+    without one."""
+    if embeddings.subword is None:
+        raise ValueError("oov='subword' needs a fastText .bin model with subword vectors; "
+                         f"{embeddings.name!r} has none")
+    return embeddings.subword
+
 
 #: What may happen to a word that is not in the embedding vocabulary.
-OOV_POLICIES: tuple[str, ...] = ("drop", "placeholder", "keep")
+OOV_POLICIES: tuple[str, ...] = ("drop", "placeholder", "keep", "subword")
 
 #: The token written in place of an out-of-vocabulary word under ``oov="placeholder"``.
 OOV_PLACEHOLDER = "[UNK]"
@@ -214,6 +286,10 @@ class PreparedBag:
 
     ``fixed`` holds what is released for out-of-vocabulary words without going
     through the mechanism: placeholders, or the words themselves under ``keep``.
+    Under ``oov="subword"``, ``indices`` holds ``-1`` for each word privatised from
+    its subword vector, and ``points`` those vectors, (``oov_subword``, n) float32 in
+    the order of the ``-1`` entries (``None`` when there is none); the bag size N is
+    ``indices.size``.
     """
 
     indices: np.ndarray
@@ -221,6 +297,8 @@ class PreparedBag:
     fixed: tuple[str, ...] = ()
     oov_placeholders: int = 0
     oov_kept: int = 0
+    oov_subword: int = 0
+    points: np.ndarray | None = None
 
 
 # -- loading ------------------------------------------------------------------------------
@@ -243,7 +321,8 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
                     vocab_size: int | None = 100_000,
                     format: str = "auto",
                     encoding: str = "utf-8",
-                    progress: Callable[[str], None] | None = None) -> Embeddings:
+                    progress: Callable[[str], None] | None = None,
+                    cache: bool = True) -> Embeddings:
     """Load a word embedding ``Vec : S → R^n`` (Def. 2).
 
     Parameters
@@ -268,13 +347,26 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
         count.  ``None`` keeps every real word.  For a word2vec binary file only
         the rows needed are read, and the kept rows are compacted in place, so a
         3M × 300 file is never held twice in memory.
-    format : {"auto", "word2vec-binary", "word2vec-text", "glove-text"}
+    format : {"auto", "word2vec-binary", "word2vec-text", "glove-text", "fasttext-binary"}
         ``"auto"`` detects it from the name and first line (:func:`detect_format`).
+        ``"fasttext-binary"``: a fastText ``.bin`` model (found by its magic number),
+        read with gensim; its vocabulary and word vectors (fastText's, the mean of the
+        word's own row and its n-gram rows) become the embeddings, and its n-gram
+        matrix the :attr:`Embeddings.subword` model of ``oov="subword"``.
     encoding : str, default "utf-8"
         The encoding of a text file (e.g. ``"latin-1"``); any encoding in which a
         newline is the byte ``\\n``.
     progress : callable, optional
         Called with a short status message before long steps (used by the CLI).
+    cache : bool, default True
+        Keep what was read from a word2vec (text or binary), fastText ``.vec`` or
+        GloVe file in the user cache, as a memory-mapped ``.npy``
+        (:mod:`emprivacy.embedding_cache`): loading the same file again with the
+        same options takes under a second (400k × 300), and the result is the
+        same (words, bit-identical vectors, name, warnings).  The entry is
+        checked on load and rebuilt, with one ``UserWarning``, when the file has
+        changed or the entry is corrupt.  ``False`` neither reads nor writes it.
+        The built-in default is never cached (it is memory-mapped already).
 
     Returns
     -------
@@ -292,12 +384,16 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
     Warns
     -----
     UserWarning
-        When a text file repeats a word.
+        When a text file repeats a word (on every load, cached or not); when the
+        cache entry of the file was stale or corrupt and is rebuilt; when the
+        cache cannot be written.
     """
     if vocab_size is not None:
         vocab_size = check_positive_int(vocab_size, "vocab_size")
     check_choice(format, "format", _FORMATS)
     _check_encoding(encoding)
+    if not isinstance(cache, bool):
+        raise TypeError(f"cache must be a bool; got {cache!r} of type {type(cache).__name__}")
     if path is None:
         if progress:
             progress(f"loading built-in embeddings {DEFAULT_EMBEDDINGS_NAME}")
@@ -309,11 +405,18 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
     if progress:
         progress(f"loading {fmt} embeddings from {path.name}")
     try:
-        if fmt == "word2vec-binary":
-            words, vectors = _load_gensim(path, fmt, vocab_size)
+        if fmt == "fasttext-binary":
+            words, vectors, subword = load_fasttext_binary(path, vocab_size)
+            return Embeddings(words, vectors, name=path.name, subword=subword)
+        if cache:
+            from .embedding_cache import load_cached
+
+            parsed = load_cached(path, fmt, vocab_size=vocab_size, encoding=encoding,
+                                 read=read_file, stacklevel=2)
         else:
-            words, vectors = _load_text(path, fmt, vocab_size, encoding)
-        return Embeddings(words, vectors, name=path.name)
+            parsed = read_file(path, fmt, vocab_size, encoding)
+        report(path, parsed, stacklevel=2)  # repeated words: warned on every load
+        return Embeddings(parsed.words, parsed.vectors, name=path.name)
     except ValueError as exc:
         if isinstance(exc, EmbeddingsFormatError) or "must be finite" not in str(exc):
             raise

@@ -41,14 +41,16 @@ from typing import Any, Literal
 import numpy as np
 
 from ._validation import check_choice, check_positive_int
+from .bag_blocks import BagTally, Rows, bag_blocks
 from .corpus import Document, UniqueIds
-from .embeddings import OOV_POLICIES, PreparedBag
+from .embeddings import OOV_POLICIES, PreparedBag, check_subword
 from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
+from .mechanisms.base import check_supports_points
 from .randomness import document_generator, run_key_from_seed
 from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
 from .streaming import BagBody, TextBody, materialise
-from .text import normalise_pieces, piece_words
+from .text import normalise_pieces
 
 __all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ObfuscationConfig",
            "Obfuscator"]
@@ -74,19 +76,24 @@ class ObfuscationConfig:
         ``"bag"``: records hold the noisy bag (``bag``).  ``"text"``: records hold
         the readable text (``text``) with every perturbed word replaced in place
         (:mod:`emprivacy.readable`) and the text-mode guarantee (``guarantee``).
-    oov : {"drop", "placeholder", "keep"}, optional
+    oov : {"drop", "placeholder", "keep", "subword"}, optional
         Out-of-vocabulary words; default ``"drop"`` for bags, ``"placeholder"``
         for text.  ``"keep"`` releases them unchanged, outside the guarantee: a
         :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised (once, with a
         count, never the words) and each record counts them in ``oov_kept``.
+        ``"subword"`` (fastText ``.bin`` embeddings, a mechanism with
+        :meth:`~emprivacy.mechanisms.WordMechanism.privatize_points`) privatises
+        them from their subword vectors, like in-vocabulary words (they count in
+        ``n_words``, and in ``oov_subword``; docs/TEXT_MODE.md).
     size : int, optional
-        The bag size N: every bag longer than N is truncated to its first N
-        in-vocabulary words.  A shorter bag is **not padded**: it keeps its own
-        size n < N, and releases it (``n_words``; the records also say the
-        requested ``size``).  The εN·E guarantee (Thm. 1, Thm. 4) compares bags of
-        one size only, so it does not hide a document's length: ``size`` caps what
-        a document releases, it does not make all documents alike.  ``None``: N is
-        each document's own bag size.  Bags only.
+        The bag size N: every bag longer than N is truncated to its first N privatised
+        words (in-vocabulary words; under ``oov="subword"`` also the out-of-vocabulary
+        words embedded from their subwords).  A shorter bag is **not padded**: it keeps
+        its own size n < N, and releases it (``n_words``; the records also say the
+        requested ``size``).  The εN·E guarantee (Thm. 1, Thm. 4) compares bags of one
+        size only, so it does not hide a document's length: ``size`` caps what a document
+        releases, it does not make all documents alike.  ``None``: N is each document's
+        own bag size.  Bags only.
     perturb_stopwords : bool, default False
         Text mode: send stopwords through the mechanism too (by default they
         are kept: they carry no topic, but they do carry style).
@@ -191,6 +198,9 @@ class Obfuscator:
             raise ValueError("give seed or run_key, not both")
         if run_key is not None and (not isinstance(run_key, bytes) or len(run_key) < 16):
             raise ValueError("run_key must be bytes of length >= 16")
+        if config.oov == "subword":  # before any work: one clear error
+            check_subword(mechanism.embeddings)
+            check_supports_points(mechanism)
         self.mechanism = mechanism
         self.config = config
         self.seed = seed
@@ -200,6 +210,9 @@ class Obfuscator:
         self.documents_skipped = 0
         #: Out-of-vocabulary words released unchanged so far (``oov="keep"``).
         self.oov_kept = 0
+        #: Out-of-vocabulary words privatised from their subword vectors so far
+        #: (``oov="subword"``).
+        self.oov_subword = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
         self._order: np.ndarray | None = None
 
@@ -242,11 +255,17 @@ class Obfuscator:
             "oov_dropped": bag.oov_dropped,
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
+            **self._subword_count(bag.oov_subword),
             # released in sorted order: a function of the multiset only, so the output is a
             # bag and the εN·E guarantee of Thm. 4 applies (an ordered list would pair each
             # output word with its input position and only carry the Manhattan lift, §3)
             "bag": sorted([vocab[i] for i in out] + list(bag.fixed)),
         }
+
+    def _subword_count(self, n: int) -> dict[str, int]:
+        """The ``oov_subword`` field of a bag record (only under ``oov="subword"``: the
+        records of the other policies are unchanged)."""
+        return {"oov_subword": n} if self.config.oov == "subword" else {}
 
     def _note_kept(self, kept: int) -> None:
         """Count out-of-vocabulary words released unchanged; warn at the first."""
@@ -265,42 +284,18 @@ class Obfuscator:
                                    perturb_stopwords=config.perturb_stopwords,
                                    block_words=config.block_words, block_chars=BLOCK_CHARS)
 
-    def _bag_blocks(self, doc: Document, tally: _BagTally) -> Iterator[tuple[np.ndarray, bool]]:
-        """The document's bag (Def. 1, truncated to ``size``) as rows, ``block_words`` at a
-        time: ``(rows, is the last)``; its out-of-vocabulary words are counted in ``tally``.
+    def _bag_blocks(self, doc: Document, tally: BagTally) -> Iterator[tuple[Rows, bool]]:
+        """The document's bag as rows, block by block (:func:`~emprivacy.bag_blocks.bag_blocks`)."""
+        config = self.config
+        return bag_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings, tally,
+                          oov=str(config.oov), size=config.size,
+                          block_words=config.block_words)
 
-        With ``size``, reading stops at the size-th in-vocabulary word.
-        """
-        emb, config = self.mechanism.embeddings, self.config
-        block = config.block_words
-        remaining = config.size
-        held: list[np.ndarray] = []
-        n_held = 0
-        for piece in normalise_pieces(doc.chunks()):
-            words = piece_words(piece)
-            if not words:
-                continue
-            bag = emb.lookup(words, oov=str(config.oov), size=remaining)
-            tally.add(bag)
-            rows = bag.indices
-            if remaining is not None:
-                remaining -= int(rows.size)
-            while rows.size:
-                if n_held == block:  # full, and more words come: the block ends here
-                    yield np.concatenate(held), False
-                    held, n_held = [], 0
-                take = rows[:block - n_held]
-                held.append(take)
-                n_held += int(take.size)
-                rows = rows[take.size:]
-            if remaining == 0:
-                break  # the rest of the document is never read
-        yield (np.concatenate(held) if held else np.empty(0, dtype=np.int64)), True
-
-    def _privatize(self, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    def _privatize(self, rows: np.ndarray, gen: np.random.Generator,
+                   points: np.ndarray | None = None) -> np.ndarray:
         if not rows.size:
             return np.empty(0, dtype=np.int64)
-        return self.mechanism.privatize_batches([(rows, gen)])[0]
+        return self.mechanism.privatize_mixed(rows, points, rng=gen)
 
     def _vocabulary_order(self) -> np.ndarray:
         """The vocabulary's rows in sorted order of their words (computed once)."""
@@ -322,10 +317,12 @@ class Obfuscator:
         try:
             template: TextTemplate | None = first
             while template is not None:
-                body.write(template.render(self._privatize(template.indices, gen), vocab))
+                body.write(template.render(
+                    self._privatize(template.indices, gen, template.points), vocab))
                 n += template.words_perturbed
                 counts.update(template.counts)
                 self._note_kept(template.counts["oov_kept"])
+                self.oov_subword += template.counts.get("oov_subword", 0)
                 template = next(rest, (None, True))[0]
         except BaseException:
             body.close()
@@ -337,23 +334,26 @@ class Obfuscator:
                 **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
                 "text": body}
 
-    def _long_bag(self, doc_id: str, first: np.ndarray, rest: Iterator[tuple[np.ndarray, bool]],
-                  tally: _BagTally, shared: dict[str, Any]) -> dict[str, Any]:
+    def _long_bag(self, doc_id: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
+                  tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
         """The record of a long bag, released as counts (a :class:`BagBody`)."""
         gen = document_generator(self.run_key, doc_id)
         size = len(self.mechanism.embeddings)
         counts = np.zeros(size, dtype=np.int64)
         n = 0
-        rows: np.ndarray | None = first
-        while rows is not None:
-            counts += np.bincount(self._privatize(rows, gen), minlength=size)
+        part: Rows | None = first
+        while part is not None:
+            rows, points = part
+            counts += np.bincount(self._privatize(rows, gen, points), minlength=size)
             n += int(rows.size)
-            rows = next(rest, (None, True))[0]
+            part = next(rest, (None, True))[0]
         self._note_kept(tally.oov_kept)
+        self.oov_subword += tally.oov_subword
         return {**self._head(doc_id, n, shared),
                 "oov_dropped": tally.oov_dropped,
                 "oov_placeholders": tally.oov_placeholders,
                 "oov_kept": tally.oov_kept,
+                **self._subword_count(tally.oov_subword),
                 "bag": BagBody(counts, self.mechanism.embeddings.words,
                                self._vocabulary_order(), tally.fixed)}
 
@@ -372,20 +372,24 @@ class Obfuscator:
             if template.words_perturbed + sum(template.counts.values()) == 0:
                 return None, None  # no token at all: nothing to release
             self._note_kept(template.counts["oov_kept"])
+            self.oov_subword += template.counts.get("oov_subword", 0)
             return template, None
-        tally = _BagTally()
+        tally = BagTally()
         bag_blocks = self._bag_blocks(doc, tally)
-        rows, last = next(bag_blocks)
+        first, last = next(bag_blocks)
+        rows, points = first
         if rows.size == 0:
             if tally.oov_dropped or tally.fixed:
                 raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
                                  f"{mech.embeddings.name!r}")
             return None, None
         if not last or sum(tally.fixed.values()) > config.block_words:
-            return None, lambda: self._long_bag(doc.id, rows, bag_blocks, tally, shared)
+            return None, lambda: self._long_bag(doc.id, first, bag_blocks, tally, shared)
         self._note_kept(tally.oov_kept)
+        self.oov_subword += tally.oov_subword
         return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
-                           tally.oov_placeholders, tally.oov_kept), None
+                           tally.oov_placeholders, tally.oov_kept, tally.oov_subword,
+                           points), None
 
     # -- the stream of records --------------------------------------------------------------
     def obfuscate(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
@@ -431,13 +435,19 @@ class Obfuscator:
             nonlocal pending, n_pending
             if not pending:
                 return
-            # text mode: a text of stopwords and placeholders has no word to privatise
-            todo = [(doc_id, bag) for doc_id, bag in pending if bag.indices.size]
+            # text mode: a text of stopwords and placeholders has no word to privatise;
+            # a bag with subword vectors (oov="subword") is privatised on its own
+            todo = [(doc_id, bag) for doc_id, bag in pending
+                    if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
             empty = np.empty(0, dtype=np.int64)
             for doc_id, bag in pending:
-                out = next(released) if bag.indices.size else empty
+                if bag.points is not None:
+                    out = self._privatize(bag.indices, document_generator(self.run_key, doc_id),
+                                          bag.points)
+                else:
+                    out = next(released) if bag.indices.size else empty
                 yield self._record(doc_id, bag, out, shared)
             self.documents_written += len(pending)
             pending, n_pending = [], 0
@@ -477,19 +487,3 @@ class Obfuscator:
                              f"({len(skipped)}, first {skipped[0]!r}); nothing to release")
         if not seen_any:
             raise InputError("no input documents")
-
-
-@dataclass
-class _BagTally:
-    """A bag's out-of-vocabulary words, over the pieces of its document."""
-
-    oov_dropped: int = 0
-    oov_placeholders: int = 0
-    oov_kept: int = 0
-    fixed: Counter[str] = field(default_factory=Counter)  # what is released for them
-
-    def add(self, bag: PreparedBag) -> None:
-        self.oov_dropped += bag.oov_dropped
-        self.oov_placeholders += bag.oov_placeholders
-        self.oov_kept += bag.oov_kept
-        self.fixed.update(bag.fixed)

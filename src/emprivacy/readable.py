@@ -34,7 +34,13 @@ Forgetting the positions, the bag of the M output words is ``εM·E``-private
 Out-of-vocabulary words (:data:`OOV_POLICIES`): ``"placeholder"`` (the default in
 text mode) writes :data:`OOV_PLACEHOLDER`; ``"drop"`` removes the word (the
 characters around it stay); ``"keep"`` releases it unchanged — outside the
-guarantee, so a :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised.
+guarantee, so a :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised;
+``"subword"`` (a fastText ``.bin`` model) makes it a slot like any perturbed word,
+its vector the mean of its character n-gram vectors
+(:meth:`~emprivacy.embeddings.Embeddings.subword_vectors`): it is one of the M
+perturbed words, ``x_i`` its subword vector, and the bound above holds as it is
+(``d`` is the Euclidean distance on all of R^n; the output is a vocabulary word).
+A word without any n-gram of the model becomes a placeholder.
 Numbers, URLs, e-mail addresses and symbols are never released as they are,
 whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``,
 ``[EMAIL]``, ``[SYM]``.
@@ -50,9 +56,9 @@ from typing import Literal
 import numpy as np
 
 from ._validation import check_choice, check_positive_int
-from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
+from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from .exceptions import PrivacyLeakWarning
-from .text import STOPWORDS, normalise_text, normalise_word, tokenize
+from .text import STOPWORDS, Token, normalise_text, normalise_word, tokenize
 
 __all__ = [
     "PLACEHOLDERS",
@@ -139,7 +145,10 @@ class TextTemplate:
     counts : dict
         ``stopwords_kept``, ``oov_placeholders``, ``oov_dropped``, ``oov_kept``,
         ``numbers``, ``urls``, ``emails``, ``symbols`` (the last four became
-        placeholders).
+        placeholders); under ``oov="subword"`` also ``oov_subword``.
+    points : (K, n) float32 array or None
+        Under ``oov="subword"``: the subword vectors of the slots whose row in
+        ``indices`` is ``-1``, in order (``None`` when there is none).
     """
 
     pieces: tuple[str, ...]
@@ -147,6 +156,7 @@ class TextTemplate:
     cases: tuple[CasePattern, ...]
     curly: tuple[bool, ...]
     counts: dict[str, int]
+    points: np.ndarray | None = None
 
     @property
     def words_perturbed(self) -> int:
@@ -183,7 +193,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     text : str
     embeddings : Embeddings
         The vocabulary that decides which words can be perturbed.
-    oov : {"placeholder", "drop", "keep"}
+    oov : {"placeholder", "drop", "keep", "subword"}
     perturb_stopwords : bool
         Send stopwords through the mechanism as well (those not in the
         vocabulary then follow ``oov`` like any other word).
@@ -251,6 +261,8 @@ class _TemplateBuilder:
         if not isinstance(perturb_stopwords, bool):
             raise TypeError("perturb_stopwords must be a bool; got "
                             f"{type(perturb_stopwords).__name__}")
+        if oov == "subword":
+            check_subword(embeddings)
         self.embeddings = embeddings
         self.oov = oov
         self.perturb_stopwords = perturb_stopwords
@@ -261,7 +273,10 @@ class _TemplateBuilder:
     def _reset(self) -> None:
         self.counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0,
                        "oov_kept": 0, "numbers": 0, "urls": 0, "emails": 0, "symbols": 0}
+        if self.oov == "subword":  # only then: the records of the other policies are unchanged
+            self.counts["oov_subword"] = 0
         self.pieces: list[str] = []
+        self.points: list[np.ndarray] = []
         self.rows: list[int] = []
         self.cases: list[CasePattern] = []
         self.curly: list[bool] = []
@@ -272,7 +287,8 @@ class _TemplateBuilder:
         """The block so far (ending with the layout since its last slot); start a new one."""
         template = TextTemplate((*self.pieces, "".join(self.fixed)),
                                 np.asarray(self.rows, dtype=np.int64), tuple(self.cases),
-                                tuple(self.curly), self.counts)
+                                tuple(self.curly), self.counts,
+                                np.stack(self.points) if self.points else None)
         self._reset()
         return template
 
@@ -287,6 +303,7 @@ class _TemplateBuilder:
         tokens = list(tokenize(text))
         words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
         rows_of = self.embeddings.rows(words)
+        vectors = self._subword_vectors(words, rows_of, tokens)
         for tok, word, row in zip(tokens, words, rows_of.tolist(), strict=True):
             fixed.append(text[pos:tok.start])
             pos = tok.end
@@ -300,16 +317,20 @@ class _TemplateBuilder:
                 fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
                 counts["stopwords_kept"] += 1
                 continue
-            if row >= 0:
+            point = vectors.get(word) if row < 0 else None
+            if row >= 0 or point is not None:
                 if len(self.rows) == self.block_words:  # full: the block ends here
                     yield self._block()
                     counts, fixed = self.counts, self.fixed
                 self.pieces.append("".join(fixed))
                 fixed.clear()
-                self.rows.append(row)
+                self.rows.append(row)  # -1: the slot's word is its subword vector
                 self.cases.append(case_pattern(tok.text))
                 self.curly.append("’" in tok.text)
-            elif self.oov == "placeholder":
+                if point is not None:
+                    self.points.append(point)
+                    counts["oov_subword"] += 1
+            elif self.oov in ("placeholder", "subword"):  # subword: no n-gram in the model
                 fixed.append(OOV_PLACEHOLDER)
                 counts["oov_placeholders"] += 1
             elif self.oov == "keep":
@@ -321,6 +342,19 @@ class _TemplateBuilder:
         self.chars += len(text)
         if self.block_chars is not None and self.chars >= self.block_chars:
             yield self._block()
+    def _subword_vectors(self, words: list[str], rows: np.ndarray, tokens: list[Token]
+                         ) -> dict[str, np.ndarray]:
+        """Under ``oov="subword"``: the subword vector of each distinct out-of-vocabulary
+        word of a piece that would be perturbed, if it has one (not the zero vector)."""
+        if self.oov != "subword":
+            return {}
+        wanted = sorted({w for w, r, tok in zip(words, rows.tolist(), tokens, strict=True)
+                         if r < 0 and tok.kind == "word"
+                         and (self.perturb_stopwords or w not in STOPWORDS)})
+        vecs = self.embeddings.subword_vectors(wanted)
+        return {w: v for w, v in zip(wanted, vecs, strict=True) if np.any(v != 0)}
+
+
 def warn_kept(n_kept: int, *, stacklevel: int = 2) -> None:
     """Raise the :class:`PrivacyLeakWarning` for ``n_kept`` words released unchanged.
 

@@ -11,7 +11,7 @@ import numpy as np
 from scipy import stats
 
 from emprivacy import Embeddings
-from emprivacy.mechanisms import exponential as exponential_module
+from emprivacy.mechanisms import _sampling as sampling_module
 from emprivacy.randomness import check_random_state
 
 #: A chi-square goodness of fit must have p > P_MIN (seeded, so each test is
@@ -80,13 +80,16 @@ def bags_for(emb):
     return [g.integers(0, len(emb), size=n) for n in BAG_SIZES]
 
 
-def shrink_units(monkeypatch, tie_factor):
-    """Tiny work units, chunks and row cache (capacity 32 rows: evictions), and the given
-    near-tie factor (1e15: every arg-max recomputed exactly)."""
-    monkeypatch.setattr(exponential_module, "_UNIT_WORDS", 7)
-    monkeypatch.setattr(exponential_module, "_CHUNK_WORDS", 16)
-    monkeypatch.setattr(exponential_module, "_CACHE_BYTES", 1)
-    monkeypatch.setattr(exponential_module, "_TIE_FACTOR", tie_factor)
+def shrink_units(monkeypatch, c_max=None):
+    """Tiny work units, chunks and row blocks, balls of at most 3 words and, if given, a
+    small ``(ε/2)·R_max`` (``c_max``): the sampler's lazy outside step then decides many
+    of the draws."""
+    monkeypatch.setattr(sampling_module, "_UNIT_WORDS", 7)
+    monkeypatch.setattr(sampling_module, "_CHUNK_WORDS", 16)
+    monkeypatch.setattr(sampling_module, "_BLOCK_ROWS", 5)
+    monkeypatch.setattr(sampling_module, "_CAP", 3)
+    if c_max is not None:
+        monkeypatch.setattr(sampling_module, "_C_MAX", c_max)
 
 
 def assert_pickles_small_and_equal(mech):

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
     "EmbeddingsOpt",
+    "EncodingOpt",
     "QuietOpt",
     "VocabOpt",
     "app",
@@ -50,8 +51,12 @@ app = typer.Typer(
 )
 
 EmbeddingsOpt = Annotated[Path | None, typer.Option(
-    "--embeddings", help="word2vec .bin/.txt, GloVe .txt or fastText .vec file "
+    "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or fastText .bin "
+    "model (subword vectors: --oov subword) "
     "(default: built-in GloVe 6B 50d).", show_default=False)]
+EncodingOpt = Annotated[str, typer.Option(
+    "--embeddings-encoding", metavar="ENCODING",
+    help="Encoding of a text embeddings file, e.g. latin-1.")]
 VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
                                         help="Keep the K most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
@@ -142,7 +147,20 @@ def check_nonnegative(value: float, name: str) -> float:
     return value
 
 
-def load(embeddings: Path | None, vocab_size: int, quiet: bool) -> Embeddings:
+def check_encoding(encoding: str) -> str:
+    """``--embeddings-encoding``: a text encoding Python knows (one line if not)."""
+    import codecs
+
+    try:
+        codecs.lookup(encoding).decode(b"\n")
+    except (LookupError, UnicodeDecodeError):
+        fail(f"--embeddings-encoding must be a text encoding Python knows (e.g. utf-8, "
+             f"latin-1); got {encoding!r}")
+    return encoding
+
+
+def load(embeddings: Path | None, vocab_size: int, quiet: bool,
+         encoding: str = "utf-8") -> Embeddings:
     """Load the embeddings, with a status line unless ``quiet``."""
     from ..embeddings import load_embeddings
 
@@ -154,7 +172,7 @@ def load(embeddings: Path | None, vocab_size: int, quiet: bool) -> Embeddings:
 
     with status, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
-        emb = load_embeddings(embeddings, vocab_size=vocab_size)
+        emb = load_embeddings(embeddings, vocab_size=vocab_size, encoding=encoding)
     for w in caught:  # e.g. repeated words in the file: one line each, never a traceback
         if not quiet:
             stderr().print(f"emprivacy: warning: {w.message}", markup=False, highlight=False)

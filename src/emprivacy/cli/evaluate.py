@@ -14,7 +14,14 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ._common import DEFAULT_VOCAB_SIZE, fail, progress_bar, stderr
+from ._common import (
+    DEFAULT_VOCAB_SIZE,
+    EncodingOpt,
+    check_encoding,
+    fail,
+    progress_bar,
+    stderr,
+)
 
 __all__ = ["evaluate", "parse_authors", "parse_mechanisms"]
 
@@ -64,8 +71,9 @@ def evaluate(
                                                 help="Seed choosing the author sets.")
                               ] = 0,
     embeddings: Annotated[Path | None, typer.Option(
-        "--embeddings", help="word2vec .bin/.txt, GloVe .txt or fastText .vec file "
+        "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or .bin file "
         "(default: built-in GloVe 6B 50d).", show_default=False)] = None,
+    embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: Annotated[int, typer.Option("--vocab-size", min=1, help="Keep the K most "
                                             "frequent real words.")] = DEFAULT_VOCAB_SIZE,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Threads for the "
@@ -127,7 +135,8 @@ def evaluate(
         corpus = load_corpus(dataset)
     note("loading embeddings" + (f" {embeddings}" if embeddings else
                                  " (built-in GloVe 6B 50d)"))
-    emb = load_embeddings(embeddings, vocab_size=vocab_size)
+    emb = load_embeddings(embeddings, vocab_size=vocab_size,
+                          encoding=check_encoding(embeddings_encoding))
 
     results = []
     for name in names:

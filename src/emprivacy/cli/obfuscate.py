@@ -14,8 +14,10 @@ from ..exceptions import PrivacyLeakWarning
 from ._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
+    EncodingOpt,
     QuietOpt,
     VocabOpt,
+    check_encoding,
     check_epsilon,
     check_stdin,
     claim_output,
@@ -49,7 +51,7 @@ FORMAT_HELP = ("bag: noisy words, one document per line; jsonl: one JSON record 
                ".parquet).")
 
 Format = Literal["bag", "jsonl", "text", "parquet"]
-OOV = Literal["drop", "placeholder", "keep"]
+OOV = Literal["drop", "placeholder", "keep", "subword"]
 DecoderName = Literal["exact", "approximate"]
 
 
@@ -61,9 +63,10 @@ def obfuscate(
         "({\"id\": ..., \"text\": ...} per line) or .parquet files (id and text columns).",
         show_default=False)] = None,
     embeddings: EmbeddingsOpt = None,
+    embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
     size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every longer "
-                                             "bag to its first N in-vocabulary words; shorter "
+                                             "bag to its first N privatised words; shorter "
                                              "bags are not padded (records show n_words and "
                                              "size).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible noise. Not "
@@ -78,7 +81,9 @@ def obfuscate(
                         ] = False,
     oov: Annotated[OOV | None, typer.Option(
         "--oov", help="Out-of-vocabulary words: drop (default for bags), placeholder ([UNK], "
-        "default for text) or keep (released unchanged, NOT covered by the guarantee).",
+        "default for text), keep (released unchanged, NOT covered by the guarantee) or "
+        "subword (privatised from their character n-gram vectors like any word, same "
+        "guarantee; needs --embeddings model.bin, a fastText model).",
         show_default=False)] = None,
     perturb_stopwords: Annotated[bool, typer.Option("--perturb-stopwords", help="Text mode: "
                                                     "send stopwords through the mechanism "
@@ -126,6 +131,7 @@ def obfuscate(
     from ..corpus import survey_inputs
 
     check_epsilon(epsilon)
+    check_encoding(embeddings_encoding)
     if dashboard and workers is None:
         fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
              "--scheduler cluster is set up where its scheduler is started")
@@ -133,6 +139,8 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords)
+    if config.oov == "subword":
+        _check_subword(embeddings, chosen[0])
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
@@ -141,7 +149,8 @@ def obfuscate(
             fail("--format text writes one stream of text; with --workers, --scheduler, "
                  "--resume or Parquet use --readable with --format jsonl or parquet")
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
-                    vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
+                    encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
+                    seed=seed, output=output, fmt=fmt,
                     decoder=decoder, chosen=chosen, scheduler=scheduler, workers=workers,
                     dashboard=dashboard, resume=resume, quiet=quiet)
         return
@@ -149,10 +158,26 @@ def obfuscate(
         fmt = ("jsonl" if survey.structured or survey.documents > 1
                else "text" if text_mode else "bag")
     _single_process(inputs or ["-"], epsilon=epsilon, embeddings=embeddings,
-                    vocab_size=vocab_size, config=config, seed=seed, output=output, fmt=fmt,
+                    encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
+                    seed=seed, output=output, fmt=fmt,
                     decoder=decoder, chosen=chosen, quiet=quiet,
                     show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
+
+
+def _check_subword(embeddings: Path | None, mechanism: str) -> None:
+    """``--oov subword`` needs a fastText model with subword vectors and a mechanism that
+    privatises arbitrary points: checked before any work (one line if not)."""
+    from ..mechanisms.registry import MECHANISMS
+    from ..subword import header_has_subwords
+
+    if embeddings is None or not header_has_subwords(embeddings):
+        name = "glove-6b-50d" if embeddings is None else embeddings.name
+        fail(f"oov='subword' needs a fastText .bin model with subword vectors; {name!r} "
+             "has none")
+    cls = MECHANISMS.get(mechanism)
+    if cls is not None and not cls.supports_points:
+        fail(f"mechanism {mechanism!r} does not support --oov subword")
 
 
 def _mechanism_choice(name: str, pairs: list[str], decoder: str
@@ -187,7 +212,7 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
-                    vocab_size: int, config: ObfuscationConfig, seed: int | None,
+                    encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
                     output: Path | None, fmt: str, decoder: str,
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
@@ -204,7 +229,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     with claim_output(output, inputs, fmt):
         console = stderr()
         name, params = chosen
-        emb = load(embeddings, vocab_size, quiet)
+        emb = load(embeddings, vocab_size, quiet, encoding)
         mech: WordMechanism
         if name == "madlib" and not params:
             mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
@@ -214,6 +239,9 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
+        if config.oov == "subword" and emb.subword is None:
+            fail(f"oov='subword' needs a fastText .bin model with subword vectors; "
+                 f"{emb.name!r} has none")
         obf = Obfuscator(mech, config, seed=seed, on_warning=(
             (lambda msg: None) if quiet
             else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
@@ -230,11 +258,13 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                       + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
                          else "")
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
-                         if config.oov == "keep" else ""))
+                         if config.oov == "keep" else "")
+                      + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
+                         "subword vectors" if config.oov == "subword" else ""))
 
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
-                vocab_size: int, config: ObfuscationConfig, seed: int | None,
+                encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
                 output: Path | None, fmt: str | None, decoder: str,
                 chosen: tuple[str, dict[str, Any]], scheduler: str | None,
                 workers: int | None, dashboard: bool, resume: bool, quiet: bool) -> None:
@@ -259,7 +289,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     settings = MechanismSettings(epsilon=epsilon, vocab_size=vocab_size, decoder=decoder,
                                  mechanism=chosen[0], params=tuple(chosen[1].items()),
                                  embeddings=None if embeddings is None
-                                 else str(embeddings.absolute()))
+                                 else str(embeddings.absolute()), encoding=encoding)
     if seed is not None and not quiet:
         console.print(SEED_NOTE)
     cluster = _cluster(console, scheduler=scheduler, workers=workers, dashboard=dashboard,

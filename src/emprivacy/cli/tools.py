@@ -14,8 +14,10 @@ from ..corpus import read_text_file
 from ._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
+    EncodingOpt,
     QuietOpt,
     VocabOpt,
+    check_encoding,
     check_epsilon,
     check_nonnegative,
     echo,
@@ -32,6 +34,7 @@ def distance(
     a: Annotated[Path, typer.Argument(help="First text file.", show_default=False)],
     b: Annotated[Path, typer.Argument(help="Second text file.", show_default=False)],
     embeddings: EmbeddingsOpt = None,
+    embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
     size: Annotated[int | None, typer.Option("--size", "-N", min=1,
                                              help="Truncate both bags to N words.",
@@ -51,7 +54,7 @@ def distance(
     if epsilon is not None:
         check_epsilon(epsilon)
     texts = [read_text_file(a), read_text_file(b)]
-    emb = load(embeddings, vocab_size, quiet)
+    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
     for path, bag in zip((a, b), bags, strict=True):
         if bag.indices.size == 0:
@@ -169,6 +172,7 @@ def _parse_epsilons(text: str) -> list[float]:
 
 def calibrate(
     embeddings: EmbeddingsOpt = None,
+    embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
     epsilons: Annotated[str | None, typer.Option("--epsilons", help="Values of ε, separated "
                                                  "by commas or spaces (default: 7 values from "
@@ -221,6 +225,7 @@ def calibrate(
     eps_list = None if epsilons is None else _parse_epsilons(epsilons)
     if mechanism is not None or param:
         _calibrate_mechanism(mechanism, param or [], eps_list, embeddings=embeddings,
+                             encoding=embeddings_encoding,
                              vocab_size=vocab_size, words_file=words_file, n_words=n_words,
                              trials=trials, seed=seed, as_json=as_json, quiet=quiet)
         return
@@ -235,7 +240,7 @@ def calibrate(
         check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],
                         kind="plot")
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet)
+    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     words = None
     if words_file is not None:
         from ..text import normalise_word
@@ -284,7 +289,8 @@ def calibrate(
 
 
 def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float] | None, *,
-                         embeddings: Path | None, vocab_size: int, words_file: Path | None,
+                         embeddings: Path | None, encoding: str, vocab_size: int,
+                         words_file: Path | None,
                          n_words: int, trials: int, seed: int | None, as_json: bool,
                          quiet: bool) -> None:
     """``calibrate --mechanism NAME``: sampled statistics and rank histogram per ε."""
@@ -302,7 +308,7 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     if not eps_list:
         fail("--mechanism needs --epsilons: the ε scales of the mechanisms differ")
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet)
+    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
     words = None
     if words_file is not None:
         from ..text import normalise_word

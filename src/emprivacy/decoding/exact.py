@@ -274,32 +274,60 @@ class ExactDecoder:
     def _work_top2(self, z: np.ndarray,
                    outs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
                    blocks: list[tuple[int, int]]) -> None:
-        """:meth:`decode_top2` of the row blocks ``blocks`` of ``z`` (one worker thread)."""
-        rows = max(stop - start for start, stop in blocks)
-        vals = np.empty((rows, 6), dtype=np.float32)
-        idxs = np.empty((rows, 6), dtype=np.int64)
+        """:meth:`decode_top2` of the row blocks ``blocks`` of ``z`` (one worker thread).
+
+        Per tile: the two smallest scores with their rows (two arg-mins, as many passes as
+        :meth:`decode`'s arg-min and runner-up), merged into the running sorted triple by
+        elementwise min/max (the k-th smallest of two sorted lists ``a``, ``b`` is
+        ``min_{i+j=k} max(a_i, b_j)``), no sort.  A tile's third smallest can be below the
+        merged third only if that tile holds both picks (then its first two are the two
+        smallest of all); for those rows alone that tile is recomputed (one small product,
+        same rounding bound) and its third smallest taken.
+        """
+        cols = self.block_cols
         for blk in self._scan(z, blocks):
             start, stop = blk.start, blk.stop
             ar = np.arange(stop - start)
             # the running three smallest scores (sorted) and the rows of the first two
-            v, ix = vals[:ar.size], idxs[:ar.size]
-            v[:, :3] = np.inf
-            ix[:, :3] = 0
+            a1 = np.full(ar.size, np.inf, dtype=np.float32)
+            a2 = a1.copy()
+            a3 = a1.copy()
+            ra1 = np.zeros(ar.size, dtype=np.int64)
+            ra2 = ra1.copy()
             for k, c0, t in blk.tiles:
-                for slot in (3, 4, 5):  # this tile's three smallest, in order
-                    if slot - 3 < t.shape[1]:
-                        i = np.argmin(t, axis=1)
-                        v[:, slot] = t[ar, i]
-                        ix[:, slot] = i + c0
-                        t[ar, i] = np.inf
-                    else:
-                        v[:, slot] = np.inf
-                        ix[:, slot] = 0
-                blk.tile_min[:, k] = v[:, 3]
-                # merge two sorted triples; stable: equal scores keep the earlier (lower) row
-                order = np.argsort(v, axis=1, kind="stable")[:, :3]
-                v[:, :3] = np.take_along_axis(v, order, axis=1)
-                ix[:, :3] = np.take_along_axis(ix, order, axis=1)
+                i1 = np.argmin(t, axis=1)
+                b1 = t[ar, i1]
+                blk.tile_min[:, k] = b1
+                if t.shape[1] > 1:
+                    t[ar, i1] = np.inf
+                    i2 = np.argmin(t, axis=1)
+                    b2 = t[ar, i2]
+                else:
+                    i2, b2 = i1, np.full(ar.size, np.inf, dtype=np.float32)
+                rb1, rb2 = i1 + c0, i2 + c0
+                # ties keep the earlier tile (the lower rows): a before b on equality
+                first_a = a1 <= b1
+                # second smallest: min(a2, b1) if a1 ≤ b1, else min(a1, b2)
+                s_a = np.where(first_a, a2, a1)  # the candidate from a
+                s_ra = np.where(first_a, ra2, ra1)
+                s_b = np.where(first_a, b1, b2)  # the candidate from b
+                s_rb = np.where(first_a, rb1, rb2)
+                take_a = s_a <= s_b
+                # third smallest, the tile's own third left out (see above)
+                a3 = np.minimum(a3, np.minimum(np.maximum(a2, b1), np.maximum(a1, b2)))
+                a1, ra1 = np.where(first_a, a1, b1), np.where(first_a, ra1, rb1)
+                a2 = np.where(take_a, s_a, s_b)
+                ra2 = np.where(take_a, s_ra, s_rb)
+            same = np.flatnonzero(ra1 // cols == ra2 // cols)
+            for tile in np.unique(ra1[same] // cols).tolist():  # both picks in one tile
+                rows = same[ra1[same] // cols == tile]
+                c0 = tile * cols
+                sc = blk.zq[rows] @ self._aug_t[:, c0:c0 + cols]
+                sc[np.arange(rows.size), ra1[rows] - c0] = np.inf
+                sc[np.arange(rows.size), ra2[rows] - c0] = np.inf
+                a3[rows] = np.minimum(a3[rows], sc.min(axis=1))
+            v = np.stack([a1, a2, a3], axis=1)
+            ix = np.stack([ra1, ra2], axis=1)
             r1, r2 = ix[:, 0].copy(), ix[:, 1].copy()
             for r, limit in self._near_ties(blk.zc, v[:, 1], v[:, 2]):
                 r1[r], r2[r] = self._float64_nearest(z[start + r], blk, r, limit, 2)

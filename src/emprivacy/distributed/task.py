@@ -38,6 +38,7 @@ from .._optional import import_optional
 from .._validation import check_choice, check_epsilon, check_positive_int
 from ..corpus import Document
 from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
+from ..embedding_files import _check_encoding
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
@@ -76,6 +77,8 @@ class MechanismSettings:
         replicated file system); ``None`` is the built-in GloVe 6B 50d.
     vocab_size : int or None, default 100_000
         As for :func:`emprivacy.load_embeddings`.
+    encoding : str, default "utf-8"
+        The encoding of a text embeddings file, as for :func:`emprivacy.load_embeddings`.
     decoder : {"exact", "approximate"}
         How ``Vec⁻¹`` is computed (post-processing; same guarantee, Lemma 3).
     loader : callable, optional
@@ -110,6 +113,7 @@ class MechanismSettings:
     index_cache_dir: str | None = None
     mechanism: str = "madlib"
     params: tuple[tuple[str, Any], ...] = ()
+    encoding: str = "utf-8"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
@@ -121,6 +125,7 @@ class MechanismSettings:
             object.__setattr__(self, "vocab_size", check_positive_int(self.vocab_size,
                                                                       "vocab_size"))
         check_choice(self.decoder, "decoder", ("exact", "approximate"))
+        _check_encoding(self.encoding)
         check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
         object.__setattr__(self, "params", tuple(sorted(dict(self.params).items())))
         if any(k == "decoder" for k, _ in self.params):
@@ -139,6 +144,8 @@ class MechanismSettings:
                                 self.index_cache_dir)
         if self.mechanism != "madlib" or self.params:
             key += (self.mechanism, self.params)
+        if self.encoding != "utf-8":
+            key += (self.encoding,)
         h = hashlib.sha256(repr(key).encode())
         if self.loader is not None:
             cloudpickle = import_optional("cloudpickle", extra="distributed",
@@ -158,7 +165,8 @@ class MechanismSettings:
             if not isinstance(emb, Embeddings):
                 raise TypeError(f"loader must return an Embeddings; got {type(emb).__name__}")
         else:
-            emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size)
+            emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size,
+                                  encoding=self.encoding)
         decoder: str | Decoder = self.decoder
         if decoder == "exact" and n_threads is not None:
             decoder = ExactDecoder(emb, n_threads=n_threads)

@@ -12,9 +12,10 @@
 * :mod:`~emprivacy.mechanisms.santext` — SanText's exponential mechanism (Yue et al.
   2021), :class:`SanText` (``"santext"``).
 * :mod:`~emprivacy.mechanisms.exponential` — what TEM and SanText share: the
-  exponential mechanism over the vocabulary, sampled by a two-level Gumbel-max over
-  the blocked exact distances of :mod:`~emprivacy.mechanisms._tiles` (which the rank
-  resampling uses too).
+  exponential mechanism over the vocabulary, sampled exactly by the lazy Gumbel-max of
+  :mod:`~emprivacy.mechanisms._sampling` (explicit Gumbels for a small ball of near
+  words, a binomial count of the far words that could still win); the blocked exact
+  distances of :mod:`~emprivacy.mechanisms._tiles` serve the rank resampling.
 * :mod:`~emprivacy.mechanisms.curse` — the rank-resampling post-processing against the
   curse of dimensionality (Asghar et al. 2026), :class:`RankResampler`, and the
   neighbour ranks of released words (:func:`neighbour_ranks`, :func:`rank_buckets`).

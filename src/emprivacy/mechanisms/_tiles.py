@@ -1,8 +1,7 @@
 """Blocked exact distances over the vocabulary, and a cache of per-row results.
 
-The sampling mechanisms (:mod:`~emprivacy.mechanisms.exponential`: SanText, TEM) and
-the rank resampling (:mod:`~emprivacy.mechanisms.curse`) need, for a query word, its
-distance to every vocabulary word — too many to keep (|V|² values).  They get them
+The rank resampling (:mod:`~emprivacy.mechanisms.curse`) needs, for a query word, its
+distance to every vocabulary word — too many to keep (|V|² values).  It gets them
 tile by tile: :class:`VocabularyGeometry` cuts the mean-centred vocabulary into tiles
 of words and computes a (queries × tile) block of squared distances as one float64
 GEMM, ``‖a′‖² + ‖b′‖² − 2a′·b′``, with a proven bound on its rounding error, so that

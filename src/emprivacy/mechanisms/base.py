@@ -21,7 +21,7 @@ from .._validation import check_epsilon
 from ..embeddings import Embeddings
 from ..randomness import RandomState, check_random_state
 
-__all__ = ["WordMechanism", "check_row", "check_rows"]
+__all__ = ["WordMechanism", "check_points", "check_row", "check_rows", "check_supports_points"]
 
 
 class WordMechanism(ABC):
@@ -40,6 +40,10 @@ class WordMechanism(ABC):
 
     #: The mechanism's name on the command line and in output records.
     name: ClassVar[str]
+
+    #: Whether :meth:`privatize_points` is implemented (``oov="subword"`` needs it): a
+    #: subclass that implements it sets this to ``True``.
+    supports_points: ClassVar[bool] = False
 
     def __init__(self, embeddings: Embeddings, *, epsilon: float,
                  rng: RandomState = None) -> None:
@@ -73,6 +77,66 @@ class WordMechanism(ABC):
         ``rng`` overrides the mechanism's generator for this call (a corpus gives
         every document its own stream).
         """
+
+    def privatize_points(self, points: np.ndarray, *,
+                         rng: np.random.Generator | None = None) -> np.ndarray:
+        """The mechanism applied to arbitrary points of R^n: each point's released word,
+        as a vocabulary row.
+
+        For inputs that are not vocabulary words (e.g. the subword vectors of
+        out-of-vocabulary words, ``oov="subword"``).  A mechanism whose guarantee
+        ``P[K(p) = w] ≤ exp(ε·d(p, p'))·P[K(p') = w]`` holds for all points p, p' of
+        R^n implements it and sets :attr:`supports_points`; on the vectors of
+        vocabulary words it must release the law of :meth:`privatize_indices`.
+
+        Parameters
+        ----------
+        points : (m, n) array-like
+            Finite points, m ≥ 1 (:func:`check_points`).
+        rng : numpy.random.Generator, optional
+            Overrides the mechanism's generator for this call.
+
+        Returns
+        -------
+        (m,) int64 array of vocabulary rows, in the order of ``points``.
+
+        Raises
+        ------
+        NotImplementedError
+            Here, naming the mechanism: it does not support arbitrary points.
+        """
+        raise NotImplementedError(f"mechanism {self.name!r} does not support --oov subword "
+                                  "(privatize_points is not implemented)")
+
+    def privatize_mixed(self, indices: np.ndarray | Sequence[int],
+                        points: np.ndarray | None = None, *,
+                        rng: np.random.Generator | None = None) -> np.ndarray:
+        """The mechanism on a bag of vocabulary rows and points, in one call and one order.
+
+        ``indices`` holds a vocabulary row per word, or ``-1`` where the word is given
+        by the next row of ``points`` (a subword vector,
+        :attr:`~emprivacy.embeddings.PreparedBag.points`).  Without any ``-1`` this is
+        :meth:`privatize_batches` on the one bag (the same draws, the same output);
+        otherwise :meth:`privatize_points` on every word's vector in bag order, so
+        that one generator serves the words in their order.
+        """
+        idx = np.asarray(indices)
+        n_points = 0 if points is None else int(np.asarray(points).shape[0])
+        if idx.size and idx.dtype.kind in "iu" and int(idx.min()) == -1:
+            unknown = idx < 0
+            if int(unknown.sum()) != n_points:
+                raise ValueError(f"indices hold {int(unknown.sum())} -1 entries but points "
+                                 f"has {n_points} rows")
+            pts = check_points(points, self.dim)
+            X = np.empty((idx.size, self.dim), dtype=np.float64)
+            X[~unknown] = self.embeddings.vectors[check_rows(idx[~unknown], "indices",
+                                                             len(self.embeddings))]
+            X[unknown] = pts
+            return self.privatize_points(X, rng=rng)
+        if n_points:
+            raise ValueError(f"points has {n_points} rows but indices hold no -1 entry")
+        gen = self.rng if rng is None else rng
+        return self.privatize_batches([(self.check_indices(idx), gen)])[0]
 
     def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
                           ) -> list[np.ndarray]:
@@ -119,12 +183,15 @@ class WordMechanism(ABC):
         layout whose perturbed words are x₁…x_M and x'₁…x'_M, output probabilities
         differ by at most ``exp(ε·Σᵢ d(xᵢ, x'ᵢ))`` (the Manhattan lift of §3).
         Numbers, URLs and e-mail addresses always become placeholders; ``oov`` is
-        ``"placeholder"``, ``"drop"`` or ``"keep"`` (which raises a
-        :class:`~emprivacy.exceptions.PrivacyLeakWarning`).  See
+        ``"placeholder"``, ``"drop"``, ``"keep"`` (which raises a
+        :class:`~emprivacy.exceptions.PrivacyLeakWarning`) or ``"subword"`` (fastText
+        embeddings and a mechanism with :attr:`supports_points`).  See
         :mod:`emprivacy.readable` for what the layout reveals.
         """
         from ..readable import prepare_text, warn_kept
 
+        if oov == "subword":
+            check_supports_points(self)
         template = prepare_text(text, self.embeddings, oov=oov,
                                 perturb_stopwords=perturb_stopwords)
         if template.counts["oov_kept"]:
@@ -132,8 +199,36 @@ class WordMechanism(ABC):
         if template.words_perturbed == 0:
             return template.render([], self.embeddings.words)
         gen = None if rng is None else check_random_state(rng)
-        out = self.privatize_indices(template.indices, rng=gen)
+        out = self.privatize_mixed(template.indices, template.points, rng=gen)
         return template.render(out, self.embeddings.words)
+
+
+def check_supports_points(mechanism: WordMechanism) -> None:
+    """The one ``ValueError`` of ``oov="subword"`` with a mechanism without
+    :meth:`~WordMechanism.privatize_points`; before any work."""
+    if not type(mechanism).supports_points:
+        raise ValueError(f"mechanism {mechanism.name!r} does not support --oov subword")
+
+
+def check_points(points: Any, dim: int) -> np.ndarray:
+    """Points of R^``dim`` as a non-empty, finite (m, dim) float64 array.
+
+    >>> check_points([[0.5, 1.0]], 2)
+    array([[0.5, 1. ]])
+    >>> check_points([[0.5]], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: points must have shape (m, 2) to match the embedding dimension; got (1, 1)
+    """
+    arr = np.asarray(points, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[1] != dim:
+        raise ValueError(f"points must have shape (m, {dim}) to match the embedding "
+                         f"dimension; got {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError("points must hold at least one point; got none")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("points must be finite; found NaN or infinity")
+    return arr
 
 
 def check_rows(values: Any, name: str, n_words: int) -> np.ndarray:

@@ -21,7 +21,7 @@ from ..decoding import Decoder, ExactDecoder
 from ..embeddings import Embeddings
 from ..noise import laplace_noise
 from ..randomness import RandomState
-from .base import WordMechanism
+from .base import WordMechanism, check_points
 
 if TYPE_CHECKING:
     from .curse import RankResampler
@@ -154,6 +154,7 @@ class EarthMoversPrivacy(WordMechanism):
     """
 
     name = "madlib"
+    supports_points = True
 
     def __init__(self, embeddings: Embeddings, *, epsilon: float, rng: RandomState = None,
                  decoder: str | Decoder = "exact", rank_resample: float | None = None) -> None:
@@ -240,6 +241,33 @@ class EarthMoversPrivacy(WordMechanism):
         decoded = self.decoder.decode(np.concatenate(
             [self.noisy_vectors(idx, rng=gen) for idx, gen in bags]))
         return self._split_and_resample(decoded, bags)
+
+    def privatize_points(self, points: np.ndarray, *,
+                         rng: np.random.Generator | None = None) -> np.ndarray:
+        """Alg. 2 on arbitrary points p of R^n: ``Vec⁻¹(p + noise)``, as vocabulary rows.
+
+        The same noise, decoding and rank resampling as :meth:`privatize_indices`, in
+        the same order of draws, with ``p`` in place of ``Vec(x)``: the guarantee
+        ``P[K(p) = w] ≤ exp(ε·d(p, p'))·P[K(p') = w]`` (Thm. 2; decoding and resampling
+        are post-processing) holds for any two points, e.g. the subword vector of an
+        out-of-vocabulary word and the vector of a vocabulary word.
+        """
+        X = check_points(points, self.dim)
+        gen = self.rng if rng is None else rng
+        noisy = self._noise(X.shape[0], rng=gen)
+        noisy += X
+        rows = self._decode_points(noisy, gen)
+        return self._split_and_resample(rows, [(np.empty(X.shape[0], np.int64), gen)])[0]
+
+    def _decode_points(self, noisy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The released rows of noisy vectors (after their noise was drawn from ``rng``):
+        nearest-word decoding; Vickrey's top-2 auction (its uniforms drawn after the
+        noise, as in its :meth:`privatize_batches`)."""
+        from .vickrey import VickreyPrivacy
+
+        if isinstance(self, VickreyPrivacy):
+            return self.select(noisy, self._uniforms(noisy.shape[0], rng))
+        return self.decoder.decode(noisy)
 
     def _split_and_resample(self, rows: np.ndarray,
                             bags: Sequence[tuple[np.ndarray, np.random.Generator]]

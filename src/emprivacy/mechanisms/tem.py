@@ -4,6 +4,8 @@ The exponential mechanism with utility ``−min(d(x, w), γ)``: words farther th
 from the input all get the same, smallest, weight.  Sampled as in the paper: the words
 of ``L_x = {w : d(x, w) ≤ γ}`` compete with one aggregated ⊥ candidate standing for the
 ``|V ∖ L_x|`` words beyond γ; if ⊥ wins, a word is drawn uniformly from ``V ∖ L_x``.
+That law is sampled exactly by the lazy Gumbel-max of
+:mod:`~emprivacy.mechanisms._sampling`, shared with SanText.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import numpy as np
 from .._validation import check_epsilon, check_positive_int
 from ..embeddings import Embeddings
 from ..randomness import RandomState
+from ._sampling import LazyGumbelSampler
 from .base import check_row
-from .exponential import ExponentialMechanism, ExponentialSampler
+from .exponential import ExponentialMechanism
 
 __all__ = ["TruncatedExponential", "check_beta", "truncation_threshold"]
 
@@ -94,8 +97,8 @@ class TruncatedExponential(ExponentialMechanism):
                            {\\sum_{w' ∈ V} e^{-ε \\min(d(x, w'), γ)/2}},
         \\qquad γ = \\frac{2}{ε} \\ln\\frac{(1 − β)(|V| − 1)}{β},
 
-    d the Euclidean distance of the embeddings.  Sampling follows the paper:
-    every ``w ∈ L_x = {w : d(x, w) ≤ γ}`` gets the score ``−d(x, w) + G_w``, one
+    d the Euclidean distance of the embeddings.  This is the law of the paper's
+    sampler: every ``w ∈ L_x = {w : d(x, w) ≤ γ}`` gets the score ``−d(x, w) + G_w``, one
     aggregated ⊥ candidate gets ``−γ + (2/ε)·ln|V ∖ L_x| + G_⊥`` (the maximum of
     ``|V ∖ L_x|`` i.i.d. Gumbels around −γ), all G i.i.d. Gumbel(0, 2/ε); the arg-max is
     released, and if ⊥ wins a word drawn uniformly from ``V ∖ L_x`` — never from
@@ -113,28 +116,27 @@ class TruncatedExponential(ExponentialMechanism):
     beta : float in (0, 1), default 0.001
         Bound on the probability of ⊥, which sets γ.
     block_cols : int, optional
-        Vocabulary tile width (see :class:`~emprivacy.mechanisms.santext.SanText`); the
-        law of the output does not depend on it, the draws for a given seed do.
+        Vocabulary tile width of the float32 distance pass (see
+        :class:`~emprivacy.mechanisms.santext.SanText`); neither the law nor the draws
+        for a given seed depend on it.
     n_threads : int, optional
-        Threads of the blocked range search (default: every core this process may use).
+        Threads of the blocked distance pass (default: every core this process may use).
 
     Notes
     -----
-    The neighbourhoods ``L_x`` of the distinct input rows of a batch come from one
-    blocked range search (float64 GEMM tiles of ``‖a′‖² + ‖b′‖² − 2a′·b′``, every
-    entry within the rounding bound of γ² rechecked as ``Σ_k (w_k − x_k)² ≤ γ²`` in
-    float64 — the exact rule).  They are kept per row (bounded LRU, γ being fixed) as
-    per-tile summaries — the number of words of ``L_x`` in each vocabulary tile and the
-    log-sum-exp of their scores — not as lists: at ε = 5 on GloVe 6B 50d (100k words)
-    ``L_x`` holds 55k–75k words, so a list per row would cost ~1 MB, the summaries 2 KB.
-    The Gumbel-max over ``L_x ∪ {⊥}`` is then taken in two exact levels: one Gumbel per
-    tile meeting ``L_x`` around its log-sum-exp, plus ⊥'s; then one per word of ``L_x``
-    in the winning tile (the maximum of Gumbel-perturbed scores is Gumbel around their
-    log-sum-exp, and its arg-max is independent of it: the same max-stability that
-    justifies the ⊥ score).  If ⊥ wins, an index ``j < |V ∖ L_x|`` is drawn and mapped
-    to the j-th word outside ``L_x`` through the per-tile counts — the complement is
-    never materialised.  Draws per word: (tiles meeting ``L_x``) + 1 + (words of
-    ``L_x`` in the winning tile), plus one index if ⊥ wins.
+    The ⊥ candidate's score is the maximum of the ``|V ∖ L_x|`` Gumbel-perturbed scores
+    ``−γ + G_w`` of the words beyond γ (max-stability), and a uniform word of
+    ``V ∖ L_x`` is their arg-max; so the paper's sampler is the one-level Gumbel-max of
+    ``−(ε/2)·min(d(x, w), γ)`` over all of V.  That is what
+    :class:`~emprivacy.mechanisms._sampling.LazyGumbelSampler` evaluates exactly, as
+    for SanText (see its Notes): explicit Gumbels for the words of a small ball
+    ``S = {w : d(x, w) < R}`` (R ≤ 18/ε; from one float32 pass per distinct input row,
+    distances then exact in float64), and for the words beyond R — all with scores at
+    most ``−(ε/2)·min(R, γ)`` — only the Binomial number of them whose Gumbel could win,
+    drawn uniformly with conditioned Gumbels and scored exactly with ``min(d, γ)``.
+    Per word this costs O(|S| + K) instead of O(|L_x|): at ε = 5 on GloVe 6B 50d
+    (100k words) ``L_x`` holds 55k–75k words, S at most 64.  Membership of ``L_x``
+    (:meth:`neighbourhood`) is the exact float64 rule ``Σ_k (w_k − x_k)² ≤ γ²``.
 
     Examples
     --------
@@ -159,7 +161,7 @@ class TruncatedExponential(ExponentialMechanism):
         super().__init__(embeddings, epsilon=epsilon, rng=rng)
         self.beta = check_beta(beta)
         self.gamma = truncation_threshold(len(embeddings), epsilon=self.epsilon, beta=self.beta)
-        self._sampler = ExponentialSampler(embeddings, epsilon=self.epsilon, gamma=self.gamma,
+        self._sampler = LazyGumbelSampler(embeddings, epsilon=self.epsilon, gamma=self.gamma,
                                            block_cols=block_cols, n_threads=n_threads)
 
     def __repr__(self) -> str:
