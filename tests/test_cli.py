@@ -307,9 +307,12 @@ def test_subprocess_sigint_leaves_no_partial_output(tmp_path: Path) -> None:
         for i in range(3000):
             fh.write(json.dumps({"id": i, "text": SECRET_TEXT * 20}) + "\n")
     dest = tmp_path / "out.jsonl"
+    # SIGINT as an interactive shell leaves it: a test run started in the background
+    # (``cmd &`` without job control) ignores SIGINT, and so would its children
     proc = subprocess.Popen([sys.executable, "-m", "emprivacy", "obfuscate", str(src), "-e", "5",
                              "-o", str(dest), "-q"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 120
     while time.time() < deadline and not any(p.name.endswith(".tmp")
                                              for p in tmp_path.iterdir()):
