@@ -101,3 +101,28 @@ def assert_pickles_small_and_equal(mech):
     assert len(data) < 4 * emb.vectors.nbytes
     copy = pickle.loads(data)
     np.testing.assert_array_equal(copy.privatize_indices(bag, rng=check_random_state(1)), first)
+
+
+def assert_batch_equals_bag_by_bag(make, bags):
+    """``make(n_threads)`` builds the mechanism: its batch on 2 threads equals the bags one
+    by one on 1 thread, each bag with its own seeded generator; returns the batch."""
+    batched = make(2).privatize_batches(
+        [(b, check_random_state(i)) for i, b in enumerate(bags)])
+    one = make(1)
+    single = [one.privatize_indices(b, rng=check_random_state(i)) for i, b in enumerate(bags)]
+    for a, b in zip(batched, single, strict=True):
+        np.testing.assert_array_equal(a, b)
+    return batched
+
+
+def assert_seeds_reproducible_and_default_secure(make):
+    """``make(rng)`` builds the mechanism: equal seeds give equal draws, other seeds other
+    draws; without a seed the generator is ChaCha and one stream serves every call."""
+    bag = [0, 1, 2, 3, 4] * 20
+    a, b, c = (make(seed).privatize_indices(bag) for seed in (7, 7, 8))
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    mech = make(None)
+    assert type(mech.rng.bit_generator).__name__ == "ChaCha"
+    first, second = mech.privatize_indices(bag), mech.privatize_indices(bag)
+    assert not np.array_equal(first, second)  # one stream, not a reset per call

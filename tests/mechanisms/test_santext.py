@@ -16,7 +16,9 @@ from emprivacy.randomness import check_random_state
 
 from .conftest import (
     P_MIN,
+    assert_batch_equals_bag_by_bag,
     assert_pickles_small_and_equal,
+    assert_seeds_reproducible_and_default_secure,
     bags_for,
     chi_square_p,
     frequencies,
@@ -101,12 +103,8 @@ def test_batch_equals_bag_by_bag_exactly(monkeypatch, c_max):
     shrink_units(monkeypatch, c_max)
     emb = medium_embeddings()
     bags = bags_for(emb)
-    batched = SanText(emb, epsilon=3.0, block_cols=64, n_threads=2).privatize_batches(
-        [(b, check_random_state(i)) for i, b in enumerate(bags)])
-    one = SanText(emb, epsilon=3.0, block_cols=64, n_threads=1)
-    single = [one.privatize_indices(b, rng=check_random_state(i)) for i, b in enumerate(bags)]
-    for a, b in zip(batched, single, strict=True):
-        np.testing.assert_array_equal(a, b)
+    batched = assert_batch_equals_bag_by_bag(
+        lambda threads: SanText(emb, epsilon=3.0, block_cols=64, n_threads=threads), bags)
     again = SanText(emb, epsilon=3.0, block_cols=64).privatize_indices(
         bags[4], rng=check_random_state(4))
     np.testing.assert_array_equal(again, batched[4])
@@ -131,16 +129,8 @@ def test_pickles_small_and_equal():
 
 
 def test_seeds_are_reproducible_and_the_default_generator_is_secure(tiny_embeddings):
-    bag = [0, 1, 2, 3, 4] * 20
-    a = SanText(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
-    b = SanText(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
-    c = SanText(tiny_embeddings, epsilon=0.5, rng=8).privatize_indices(bag)
-    np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(a, c)
-    mech = SanText(tiny_embeddings, epsilon=0.5)
-    assert type(mech.rng.bit_generator).__name__ == "ChaCha"
-    first, second = mech.privatize_indices(bag), mech.privatize_indices(bag)
-    assert not np.array_equal(first, second)  # one stream, not a reset per call
+    assert_seeds_reproducible_and_default_secure(
+        lambda rng: SanText(tiny_embeddings, epsilon=0.5, rng=rng))
 
 
 def test_words_and_text(tiny_embeddings):

@@ -16,7 +16,9 @@ from emprivacy.randomness import check_random_state
 from .conftest import (
     P_MIN,
     Z,
+    assert_batch_equals_bag_by_bag,
     assert_pickles_small_and_equal,
+    assert_seeds_reproducible_and_default_secure,
     bags_for,
     chi_square_p,
     frequencies,
@@ -199,14 +201,11 @@ def test_batch_equals_bag_by_bag_exactly(monkeypatch, c_max):
     emb = medium_embeddings()
     bags = bags_for(emb)
     kw = {"epsilon": 4.0, "beta": 0.2, "block_cols": 64}
-    mech = TruncatedExponential(emb, n_threads=2, **kw)
+    mech = TruncatedExponential(emb, **kw)
     sizes = [mech.neighbourhood(int(x)).size for x in bags[2]]
     assert 1 <= min(sizes) and max(sizes) > 100
-    batched = mech.privatize_batches([(b, check_random_state(i)) for i, b in enumerate(bags)])
-    one = TruncatedExponential(emb, n_threads=1, **kw)
-    single = [one.privatize_indices(b, rng=check_random_state(i)) for i, b in enumerate(bags)]
-    for a, b in zip(batched, single, strict=True):
-        np.testing.assert_array_equal(a, b)
+    batched = assert_batch_equals_bag_by_bag(
+        lambda threads: TruncatedExponential(emb, n_threads=threads, **kw), bags)
     released = np.concatenate(batched)
     inputs = np.concatenate(bags)
     beyond = [int(o) not in set(mech.neighbourhood(int(x)).tolist())
@@ -220,15 +219,8 @@ def test_pickles_small_and_equal():
 
 
 def test_seeds_are_reproducible_and_the_default_generator_is_secure(tiny_embeddings):
-    bag = [0, 1, 2, 3, 4] * 20
-    a = TruncatedExponential(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
-    b = TruncatedExponential(tiny_embeddings, epsilon=0.5, rng=7).privatize_indices(bag)
-    c = TruncatedExponential(tiny_embeddings, epsilon=0.5, rng=8).privatize_indices(bag)
-    np.testing.assert_array_equal(a, b)
-    assert not np.array_equal(a, c)
-    mech = TruncatedExponential(tiny_embeddings, epsilon=0.5)
-    assert type(mech.rng.bit_generator).__name__ == "ChaCha"
-    assert not np.array_equal(mech.privatize_indices(bag), mech.privatize_indices(bag))
+    assert_seeds_reproducible_and_default_secure(
+        lambda rng: TruncatedExponential(tiny_embeddings, epsilon=0.5, rng=rng))
 
 
 def test_words_and_text(tiny_embeddings):
