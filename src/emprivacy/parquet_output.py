@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .streaming import BagBody, TextBody, materialise
+from .streaming import BODY_FIELDS, BagBody, TextBody
 
 __all__ = ["BAG_PIECE_WORDS", "TEXT_PIECE_CHARS", "read_parquet_records", "record_rows",
            "write_parquet_records"]
@@ -54,31 +54,17 @@ ROW_GROUP_ROWS = 1 << 16
 PART = "part"
 
 
-def _body_key(record: dict[str, Any]) -> str | None:
-    for key in ("text", "bag"):
-        if isinstance(record.get(key), TextBody | BagBody):
-            return key
-    return None
-
-
 def _pieces(body: TextBody | BagBody) -> Iterator[str | list[str]]:
     """The body in pieces of :data:`TEXT_PIECE_CHARS` characters or
-    :data:`BAG_PIECE_WORDS` words (at least one piece, maybe empty)."""
+    :data:`BAG_PIECE_WORDS` words: one piece (maybe empty) when it is short."""
     if isinstance(body, TextBody):
         yield from body.chunks(TEXT_PIECE_CHARS) if body.chars else iter([""])
         return
     words = body.words()
-    first = True
+    piece = list(itertools.islice(words, BAG_PIECE_WORDS))
+    yield piece
     while piece := list(itertools.islice(words, BAG_PIECE_WORDS)):
-        first = False
         yield piece
-    if first:
-        yield []
-
-
-def _short(body: TextBody | BagBody) -> bool:
-    return (body.chars if isinstance(body, TextBody) else len(body)) <= (
-        TEXT_PIECE_CHARS if isinstance(body, TextBody) else BAG_PIECE_WORDS)
 
 
 def record_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -87,15 +73,14 @@ def record_rows(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
     >>> list(record_rows({"id": "a", "n_words": 2, "bag": ["cat", "dog"]}))
     [{'id': 'a', 'n_words': 2, 'part': 0, 'bag': ['cat', 'dog']}]
     """
-    key = _body_key(record)
-    if key is None or _short(record[key]):
-        flat = materialise(record)
-        body = next((k for k in ("text", "bag") if k in flat), None)
-        head = {k: v for k, v in flat.items() if k != body}
-        yield {**head, PART: 0, **({body: flat[body]} if body else {})}
+    key = next((k for k in BODY_FIELDS if k in record), None)
+    if key is None:
+        yield {**record, PART: 0}
         return
     head = {k: v for k, v in record.items() if k != key}
-    for part, piece in enumerate(_pieces(record[key])):
+    body = record[key]
+    pieces = _pieces(body) if isinstance(body, TextBody | BagBody) else iter([body])
+    for part, piece in enumerate(pieces):
         yield ({**head, PART: 0, key: piece} if part == 0
                else {"id": record["id"], PART: part, key: piece})
 
@@ -189,7 +174,7 @@ def read_parquet_records(path: str | Path, *, columns: list[str] | None = None
                     if current is not None:
                         yield whole(current)
                     current = row
-                    pieces = {k: [row[k]] for k in ("text", "bag") if row.get(k) is not None}
+                    pieces = {k: [row[k]] for k in BODY_FIELDS if row.get(k) is not None}
                     continue
                 if current is None or current["id"] != row["id"]:
                     raise ValueError(f"{str(file)!r}: row {PART} {part} of {row['id']!r} "
