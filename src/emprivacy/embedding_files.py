@@ -243,7 +243,9 @@ class _TextRows:
     first_duplicate: tuple[str, int] | None  # (word, line number)
 
 
-def _check_encoding(encoding: object) -> None:
+def check_text_encoding(encoding: object) -> None:
+    """``encoding`` names a text encoding in which a newline is the byte ``\\n``
+    (``TypeError``/``ValueError`` otherwise)."""
     import codecs
 
     if not isinstance(encoding, str):

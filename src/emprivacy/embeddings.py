@@ -21,8 +21,8 @@ import numpy as np
 
 from ._validation import check_choice, check_positive_int
 from .embedding_files import (
-    _check_encoding,
     _select_real_words,
+    check_text_encoding,
     detect_format,
     read_file,
     report,
@@ -391,7 +391,7 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
     if vocab_size is not None:
         vocab_size = check_positive_int(vocab_size, "vocab_size")
     check_choice(format, "format", _FORMATS)
-    _check_encoding(encoding)
+    check_text_encoding(encoding)
     if not isinstance(cache, bool):
         raise TypeError(f"cache must be a bool; got {cache!r} of type {type(cache).__name__}")
     if path is None:

@@ -149,11 +149,11 @@ def check_nonnegative(value: float, name: str) -> float:
 
 def check_encoding(encoding: str) -> str:
     """``--embeddings-encoding``: a text encoding Python knows (one line if not)."""
-    import codecs
+    from ..embedding_files import check_text_encoding
 
     try:
-        codecs.lookup(encoding).decode(b"\n")
-    except (LookupError, UnicodeDecodeError):
+        check_text_encoding(encoding)
+    except ValueError:
         fail(f"--embeddings-encoding must be a text encoding Python knows (e.g. utf-8, "
              f"latin-1); got {encoding!r}")
     return encoding

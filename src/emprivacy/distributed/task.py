@@ -38,7 +38,7 @@ from .._optional import import_optional
 from .._validation import check_choice, check_epsilon, check_positive_int
 from ..corpus import Document
 from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
-from ..embedding_files import _check_encoding
+from ..embedding_files import check_text_encoding
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
@@ -125,7 +125,7 @@ class MechanismSettings:
             object.__setattr__(self, "vocab_size", check_positive_int(self.vocab_size,
                                                                       "vocab_size"))
         check_choice(self.decoder, "decoder", ("exact", "approximate"))
-        _check_encoding(self.encoding)
+        check_text_encoding(self.encoding)
         check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
         object.__setattr__(self, "params", tuple(sorted(dict(self.params).items())))
         if any(k == "decoder" for k, _ in self.params):
