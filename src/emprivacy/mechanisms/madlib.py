@@ -261,12 +261,7 @@ class EarthMoversPrivacy(WordMechanism):
 
     def _decode_points(self, noisy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The released rows of noisy vectors (after their noise was drawn from ``rng``):
-        nearest-word decoding; Vickrey's top-2 auction (its uniforms drawn after the
-        noise, as in its :meth:`privatize_batches`)."""
-        from .vickrey import VickreyPrivacy
-
-        if isinstance(self, VickreyPrivacy):
-            return self.select(noisy, self._uniforms(noisy.shape[0], rng))
+        the nearest words.  A mechanism with another decoding step overrides it."""
         return self.decoder.decode(noisy)
 
     def _split_and_resample(self, rows: np.ndarray,

@@ -196,6 +196,11 @@ class VickreyPrivacy(EarthMoversPrivacy):
             raise ValueError(f"uniforms must have shape {rows1.shape}; got {u.shape}")
         return np.where(u < second_word_probability(d1, d2, t=self.t), rows2, rows1)
 
+    def _decode_points(self, noisy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The auction on noisy vectors whose noise was drawn from ``rng``: its uniforms
+        next, as in :meth:`privatize_batches`."""
+        return self.select(noisy, self._uniforms(noisy.shape[0], rng))
+
     def privatize_batches(self, bags: Sequence[tuple[np.ndarray, np.random.Generator]]
                           ) -> list[np.ndarray]:
         """Many bags: each bag's noise, then its uniforms, from its own generator; one
