@@ -239,9 +239,6 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
-        if config.oov == "subword" and emb.subword is None:
-            fail(f"oov='subword' needs a fastText .bin model with subword vectors; "
-                 f"{emb.name!r} has none")
         obf = Obfuscator(mech, config, seed=seed, on_warning=(
             (lambda msg: None) if quiet
             else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
