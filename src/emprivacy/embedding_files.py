@@ -463,11 +463,3 @@ def report(path: Path, parsed: ParsedFile, *, stacklevel: int) -> None:
         raise EmbeddingsFormatError(
             f"embeddings file {str(path)!r} holds no real words (only punctuation or number "
             f"tokens among its {parsed.rows} rows); {_EXPECTED}")
-
-
-def _load_text(path: Path, fmt: str, vocab_size: int | None,
-               encoding: str) -> tuple[list[str], np.ndarray]:
-    """:func:`read_file` then :func:`report` (warnings point at the caller's caller)."""
-    parsed = read_file(path, fmt, vocab_size, encoding)
-    report(path, parsed, stacklevel=3)
-    return parsed.words, parsed.vectors
