@@ -181,7 +181,8 @@ def test_progress_bar_only_on_larger_inputs(tmp_path: Path, capsys) -> None:
         (["obfuscate", "{a}", "-e", "1", "--embeddings", "{missing}"], "does not exist"),
         (["obfuscate", "{a}", "-e", "1", "--embeddings", "{garbage}"],
          "unknown embeddings format for"),
-        (["obfuscate", "{oov}", "-e", "1"], "oov.txt' has no word in the vocabulary"),
+        (["obfuscate", "{oov}", "-e", "1"], "every input document has no word in the "
+         "vocabulary of 'glove-6b-50d' (1, first '"),
         (["obfuscate", "{empty}", "-e", "1"], "every input document is empty"),
         (["obfuscate", "{a}", "-e", "1", "-f", "xml"], "format must be one of"),
         (["obfuscate", "{a}", "-e", "1", "--bogus"], "No such option"),

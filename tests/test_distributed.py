@@ -355,14 +355,28 @@ def test_in_process_parquet_matches_single_process(tmp_path: Path, corpus: dict,
 
 def test_errors_match_the_single_process_path(tmp_path: Path, mech20k: EarthMoversPrivacy,
                                               ) -> None:
+    # a document with no word in the vocabulary is skipped, as on one machine (issue 22, 13)
     oov = tmp_path / "oov.jsonl"
     oov.write_text('{"id": "a", "text": "cat"}\n{"id": "b", "text": "qzxvbnm qzxvbnm"}\n')
+    warned: list[str] = []
+    single_records = list(Obfuscator(mech20k, seed=1, on_warning=warned.append).obfuscate(
+        iter_documents([oov])))
+    assert warned == ["document 'b' has no word in the vocabulary of 'glove-6b-50d'; skipped"]
+    summary = obfuscate_corpus([oov], tmp_path / "o.jsonl", mechanism=mech20k, seed=1)
+    assert (summary.skipped, summary.skipped_out_of_vocabulary) == (("b",), ("b",))
+    assert [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()] == \
+        single_records
+    only_oov = tmp_path / "only_oov.jsonl"
+    only_oov.write_text('{"id": "b", "text": "qzxvbnm"}\n{"id": "c", "text": "!!"}\n')
     with pytest.raises(InputError) as single:
-        list(Obfuscator(mech20k, seed=1).obfuscate(iter_documents([oov])))
+        list(Obfuscator(mech20k, seed=1).obfuscate(iter_documents([only_oov])))
     with pytest.raises(InputError) as dist:
-        obfuscate_corpus([oov], tmp_path / "o.jsonl", mechanism=mech20k, seed=1)
-    assert str(dist.value) == str(single.value) == \
-        "document 'b' has no word in the vocabulary of 'glove-6b-50d'"
+        obfuscate_corpus([only_oov], tmp_path / "b.jsonl", mechanism=mech20k, seed=1,
+                         partition_documents=1)
+    assert str(dist.value) == str(single.value) == (
+        "every input document is empty after normalisation or has no word in the vocabulary "
+        "of 'glove-6b-50d' (2, first 'b'); nothing to release")
+    assert not (tmp_path / "b.jsonl.parts").exists()
     empty = tmp_path / "empty.jsonl"
     empty.write_text('{"text": "!!"}\n{"text": "..."}\n')
     with pytest.raises(InputError, match="every input document is empty"):

@@ -158,14 +158,38 @@ def test_bag_mode_records_per_policy():
         assert leaked(" ".join(r["bag"])) == []
 
 
-def test_bag_mode_all_oov_document_is_still_an_error():
+@pytest.mark.parametrize("oov", ["drop", "placeholder", "keep"])
+def test_bag_mode_all_oov_document_is_skipped_like_an_empty_one(oov):
+    """Issue 22 (13): a bag with no word in the vocabulary is skipped with a warning that
+    names it (never its words) and is counted, as an empty document is; it does not end
+    the run.  Every document skipped: the one error."""
     from emprivacy.exceptions import InputError
 
     mech = EarthMoversPrivacy(VOCAB, epsilon=1.0)
-    for oov in ("drop", "placeholder"):
-        with pytest.raises(InputError, match="document 'x' has no word in the vocabulary"):
-            list(Obfuscator(mech, ObfuscationConfig(oov=oov)).obfuscate(
-                [Document("x", "Qwxzzyq Zzvrax")]))
+    warned: list[str] = []
+    skips: list[tuple[str, str]] = []
+    obf = Obfuscator(mech, ObfuscationConfig(oov=oov), on_warning=warned.append,
+                     on_skip=lambda doc_id, reason: skips.append((doc_id, reason)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivacyLeakWarning)
+        records = list(obf.obfuscate([Document("x", "Qwxzzyq Zzvrax"), Document("e", " !! "),
+                                      Document("y", "met the harbour")]))
+    assert [r["id"] for r in records] == ["y"]
+    assert warned == ["document 'x' has no word in the vocabulary of 'tiny-oov'; skipped",
+                      "document 'e' is empty after normalisation; skipped"]
+    assert skips == [("x", "out_of_vocabulary"), ("e", "empty")]
+    assert (obf.documents_written, obf.documents_skipped,
+            obf.documents_out_of_vocabulary) == (1, 2, 1)
+    assert leaked(json.dumps(records)) == []
+    with pytest.raises(InputError, match=r"^every input document has no word in the "
+                       r"vocabulary of 'tiny-oov' \(1, first 'x'\); nothing to release$"):
+        list(Obfuscator(mech, ObfuscationConfig(oov=oov)).obfuscate(
+            [Document("x", "Qwxzzyq Zzvrax")]))
+    with pytest.raises(InputError, match=r"^every input document is empty after "
+                       r"normalisation or has no word in the vocabulary of 'tiny-oov' "
+                       r"\(2, first 'e'\); nothing to release$"):
+        list(Obfuscator(mech, ObfuscationConfig(oov=oov)).obfuscate(
+            [Document("e", "..."), Document("x", "Qwxzzyq Zzvrax")]))
 
 
 def test_placeholders_are_fixed_tokens():

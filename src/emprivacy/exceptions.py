@@ -12,11 +12,13 @@ from __future__ import annotations
 __all__ = [
     "CalibrationWarning",
     "CorpusRunError",
+    "CorpusRunInterrupted",
     "DatasetUnavailableError",
     "EmbeddingsFormatError",
     "EmprivacyError",
     "IndexCacheWarning",
     "InputError",
+    "InterruptedRunError",
     "MissingExtraError",
     "OutputError",
     "OutputPathError",
@@ -26,8 +28,46 @@ __all__ = [
 ]
 
 
-class EmprivacyError(Exception):
-    """Base class of the errors a user's input or environment can cause."""
+#: How the library names the option that continues an interrupted corpus run, in its
+#: messages (``str(error)``); the command line names its own (``--resume``), with
+#: :meth:`EmprivacyError.message`.
+RESUME_OPTION = "resume=True"
+
+
+class _ResumeHint:
+    """What an error (or an interruption) of a corpus run says about continuing it.
+
+    ``partitions_kept``: the directory holding the complete partitions of the run
+    (``None``: nothing to continue).  :meth:`message` is the error's text followed by
+    how to continue, naming the option as ``resume`` (default :data:`RESUME_OPTION`).
+    """
+
+    #: Appended to the message when ``partitions_kept`` is set (``{kept}``: the directory,
+    #: ``{resume}``: the option).
+    _HINT = "completed partitions are kept in {kept!r} — re-run with {resume} to continue"
+
+    partitions_kept: str | None = None
+
+    def message(self, *, resume: str = RESUME_OPTION) -> str:
+        """The message, with how to continue the run (the option spelled ``resume``)."""
+        text = super().__str__()
+        if self.partitions_kept is None:
+            return text
+        hint = self._HINT.format(kept=self.partitions_kept, resume=resume)
+        return f"{text}; {hint}" if text else hint
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+class EmprivacyError(_ResumeHint, Exception):
+    """Base class of the errors a user's input or environment can cause.
+
+    An error that ends a corpus run which had completed partitions names the directory
+    that keeps them (``partitions_kept``) and says, in ``str(error)``, to re-run with
+    ``resume=True``; :meth:`message` names the option as a caller spells it (the
+    command line: ``message(resume="--resume")``).
+    """
 
 
 class UsageError(EmprivacyError, ValueError):
@@ -66,11 +106,27 @@ class EmbeddingsFormatError(EmprivacyError, ValueError):
     """An embeddings file is missing, truncated, corrupt or of an unknown format."""
 
 
+class InterruptedRunError(OutputError):
+    """The output of a corpus run already holds an interrupted run (its partition
+    directory, ``partitions_kept``): continue it with ``resume=True``, or remove it."""
+
+    _HINT = "pass {resume} to continue it, or remove it"
+
+
 class CorpusRunError(EmprivacyError, RuntimeError):
     """A corpus run failed (a task failed for good, or the output did not verify).
 
-    Completed partitions are kept in the output (or ``<output>.parts``) directory;
-    a re-run with ``resume=True`` continues from them.
+    Completed partitions are kept in the output (or ``<output>.parts``) directory
+    (``partitions_kept``); a re-run with ``resume=True`` continues from them.
+    """
+
+
+class CorpusRunInterrupted(_ResumeHint, KeyboardInterrupt):
+    """A corpus run was interrupted (Ctrl-C) after it had completed partitions.
+
+    Still a :class:`KeyboardInterrupt`; ``partitions_kept`` names the directory that
+    keeps them, and ``str()`` says to re-run with ``resume=True`` (:meth:`message`
+    in another spelling).
     """
 
 

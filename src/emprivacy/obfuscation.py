@@ -4,7 +4,9 @@ Each document is normalised to its bag of words (Def. 1), the words outside the
 embedding vocabulary are dropped and counted (never released; other policies:
 ``oov="placeholder"`` or ``"keep"``), the bag is optionally truncated to N words
 (never padded: a shorter bag keeps, and releases, its own size), and the
-mechanism (Alg. 2 for the paper's) is applied.  In text mode
+mechanism (Alg. 2 for the paper's) is applied.  A document with nothing to release
+(empty after normalisation, or a bag with no word in the vocabulary) is skipped with a
+warning that names it, and counted.  In text mode
 (``mode="text"``, :mod:`emprivacy.readable`) every perturbed word of the text is
 replaced in place and the layout is kept.  Every document draws its noise from its
 own ChaCha20 stream keyed by the run's secret key and the document's identifier
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -52,8 +54,9 @@ from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
 from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
-__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ObfuscationConfig",
-           "Obfuscator"]
+__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "SKIPPED_EMPTY",
+           "SKIPPED_OUT_OF_VOCABULARY", "ObfuscationConfig", "Obfuscator", "nothing_to_release",
+           "skipped_warning"]
 
 #: How many of the most frequent real words of an embeddings file are kept by default.
 DEFAULT_VOCAB_SIZE = 100_000
@@ -64,6 +67,37 @@ DEFAULT_BLOCK_WORDS = 65536
 #: Text mode also ends a block, at the end of a piece of text, once it holds this many
 #: characters (a text of few perturbed words: stopwords, numbers, symbols, layout).
 BLOCK_CHARS = 1 << 22
+
+
+#: Why a document was skipped: nothing left after normalisation (no word; in text mode, no
+#: token at all).
+SKIPPED_EMPTY = "empty"
+#: Why a document was skipped: a bag with no word in the vocabulary (nothing to privatise).
+SKIPPED_OUT_OF_VOCABULARY = "out_of_vocabulary"
+
+
+def skipped_warning(doc_id: str, reason: str, vocabulary: str) -> str:
+    """The one-line warning for a skipped document: it names the document, never its text.
+
+    >>> skipped_warning("a.txt", SKIPPED_OUT_OF_VOCABULARY, "glove-6b-50d")
+    "document 'a.txt' has no word in the vocabulary of 'glove-6b-50d'; skipped"
+    """
+    if reason == SKIPPED_OUT_OF_VOCABULARY:
+        return f"document {doc_id!r} has no word in the vocabulary of {vocabulary!r}; skipped"
+    return f"document {doc_id!r} is empty after normalisation; skipped"
+
+
+def nothing_to_release(skipped: Sequence[tuple[str, str]], vocabulary: str) -> InputError:
+    """The error when every document of a run was skipped: ``skipped`` holds each
+    ``(id, reason)``, in input order (at least one)."""
+    reasons = {reason for _, reason in skipped}
+    what = ("is empty after normalisation" if reasons == {SKIPPED_EMPTY}
+            else f"has no word in the vocabulary of {vocabulary!r}"
+            if reasons == {SKIPPED_OUT_OF_VOCABULARY}
+            else "is empty after normalisation or has no word in the vocabulary of "
+                 f"{vocabulary!r}")
+    return InputError(f"every input document {what} ({len(skipped)}, first "
+                      f"{skipped[0][0]!r}); nothing to release")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -172,8 +206,12 @@ class Obfuscator:
         The run's secret key (shared by every worker of a distributed run).  With
         neither ``seed`` nor ``run_key``: a fresh secret random key.
     on_warning : callable, optional
-        Receives one-line warnings (an empty document skipped); default
-        :func:`warnings.warn`.
+        Receives one-line warnings (a document skipped: empty, or no word in the
+        vocabulary); default :func:`warnings.warn`.
+    on_skip : callable, optional
+        Called as ``on_skip(doc_id, reason)`` when a document is skipped, ``reason``
+        :data:`SKIPPED_EMPTY` or :data:`SKIPPED_OUT_OF_VOCABULARY` (for a caller that
+        keeps its own account, such as a corpus run's task).
 
     Notes
     -----
@@ -187,7 +225,8 @@ class Obfuscator:
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
                  seed: int | None = None, run_key: bytes | None = None,
-                 on_warning: Callable[[str], None] | None = None) -> None:
+                 on_warning: Callable[[str], None] | None = None,
+                 on_skip: Callable[[str, str], None] | None = None) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
                             f"{type(mechanism).__name__}")
@@ -206,8 +245,13 @@ class Obfuscator:
         self.seed = seed
         self.run_key = run_key if run_key is not None else run_key_from_seed(seed)
         self._warn = on_warning or (lambda msg: warnings.warn(msg, UserWarning, stacklevel=3))
+        self._on_skip = on_skip
         self.documents_written = 0
+        #: Documents skipped so far: empty after normalisation, or (bags) with no word in
+        #: the vocabulary.
         self.documents_skipped = 0
+        #: Of :attr:`documents_skipped`, those with no word in the vocabulary.
+        self.documents_out_of_vocabulary = 0
         #: Out-of-vocabulary words released unchanged so far (``oov="keep"``).
         self.oov_kept = 0
         #: Out-of-vocabulary words privatised from their subword vectors so far
@@ -228,10 +272,18 @@ class Obfuscator:
             "seeded": self.seed is not None,
         }
 
-    def _warn_skipped(self, skipped: list[str]) -> None:
-        for doc_id in skipped:
-            self._warn(f"document {doc_id!r} is empty after normalisation; skipped")
+    def _warn_skipped(self, skipped: list[tuple[str, str]]) -> None:
+        for doc_id, reason in skipped:
+            self._warn(skipped_warning(doc_id, reason, self.mechanism.embeddings.name))
         skipped.clear()
+
+    def _skip(self, doc_id: str, reason: str) -> None:
+        """Count a skipped document (its warning waits: see :meth:`stream`)."""
+        self.documents_skipped += 1
+        if reason == SKIPPED_OUT_OF_VOCABULARY:
+            self.documents_out_of_vocabulary += 1
+        if self._on_skip is not None:
+            self._on_skip(doc_id, reason)
 
     def _head(self, doc_id: str, n: int, shared: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -358,48 +410,50 @@ class Obfuscator:
                                self._vocabulary_order(), tally.fixed)}
 
     def _start(self, doc: Document, shared: dict[str, Any]
-               ) -> tuple[PreparedBag | TextTemplate | None, Callable[[], dict[str, Any] | None]
-                          | None]:
-        """Begin a document: ``(its bag or template, None)`` for a document of one block
-        (``(None, None)`` if it is empty), ``(None, finish)`` for a long one, where
-        ``finish()`` privatises it block by block and returns its record."""
-        mech, config = self.mechanism, self.config
+               ) -> PreparedBag | TextTemplate | str | Callable[[], dict[str, Any] | None]:
+        """Begin a document: its bag or template for a document of one block, ``finish``
+        for a long one, where ``finish()`` privatises it block by block and returns its
+        record (``None``: a text of no token at all), or why it is skipped
+        (:data:`SKIPPED_EMPTY`, :data:`SKIPPED_OUT_OF_VOCABULARY`)."""
+        config = self.config
         if config.mode == "text":
             blocks = self._text_blocks(doc)
             template, last = next(blocks)
             if not last:
-                return None, lambda: self._long_text(doc.id, template, blocks, shared)
+                return lambda: self._long_text(doc.id, template, blocks, shared)
             if template.words_perturbed + sum(template.counts.values()) == 0:
-                return None, None  # no token at all: nothing to release
+                return SKIPPED_EMPTY  # no token at all: nothing to release
             self._note_kept(template.counts["oov_kept"])
             self.oov_subword += template.counts.get("oov_subword", 0)
-            return template, None
+            return template
         tally = BagTally()
         bag_blocks = self._bag_blocks(doc, tally)
         first, last = next(bag_blocks)
         rows, points = first
-        if rows.size == 0:
-            if tally.oov_dropped or tally.fixed:
-                raise InputError(f"document {doc.id!r} has no word in the vocabulary of "
-                                 f"{mech.embeddings.name!r}")
-            return None, None
+        if rows.size == 0:  # nothing to privatise: released as nothing, like an empty one
+            return (SKIPPED_OUT_OF_VOCABULARY if tally.oov_dropped or tally.fixed
+                    else SKIPPED_EMPTY)
         if not last or sum(tally.fixed.values()) > config.block_words:
-            return None, lambda: self._long_bag(doc.id, first, bag_blocks, tally, shared)
+            return lambda: self._long_bag(doc.id, first, bag_blocks, tally, shared)
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
         return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
                            tally.oov_placeholders, tally.oov_kept, tally.oov_subword,
-                           points), None
+                           points)
 
     # -- the stream of records --------------------------------------------------------------
     def obfuscate(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
         """Yield one output record per document, in input order.
 
         Empty documents (no word left after normalisation; in text mode, no
-        token at all) are skipped with a warning; if every document is empty,
-        :class:`InputError` is raised.  In bag mode, a document whose words are
-        all outside the vocabulary raises :class:`InputError` naming it; in text
-        mode it is released with its out-of-vocabulary words handled by ``oov``.
+        token at all) are skipped with a warning naming them, and so, in bag mode,
+        are documents whose words are all outside the vocabulary (a bag with nothing
+        to privatise; their placeholders or kept words are not released either),
+        counted in :attr:`documents_skipped` (the latter also in
+        :attr:`documents_out_of_vocabulary`).  In text mode a document of
+        out-of-vocabulary words is released, its words handled by ``oov``.  If every
+        document is skipped, :class:`InputError` is raised instead (the warnings
+        wait for the first record, so that they are not given as well).
         A document whose identifier this obfuscator has already seen raises
         :class:`InputError` (positions counted from 1 over the obfuscator's
         lifetime) before it is obfuscated: the records yielded so far are all of
@@ -428,8 +482,8 @@ class Obfuscator:
         pending: list[tuple[str, PreparedBag | TextTemplate]] = []
         n_pending = 0
         seen_any = False
-        skipped: list[str] = []  # warnings wait until a document is written: if every
-        # document is empty, the single error below says so instead
+        skipped: list[tuple[str, str]] = []  # (id, reason): warnings wait until a document
+        # is written: if every document is skipped, the single error below says so instead
 
         def flush() -> Iterator[dict[str, Any]]:
             nonlocal pending, n_pending
@@ -458,10 +512,10 @@ class Obfuscator:
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
             seen_any = True
-            bag, finish = self._start(doc, shared)
-            if finish is not None:  # a long document: after the documents before it
+            bag = self._start(doc, shared)
+            if callable(bag):  # a long document: after the documents before it
                 yield from flush()
-                record = finish()
+                record = bag()
                 if record is not None:
                     self._warn_skipped(skipped)
                     try:
@@ -470,9 +524,10 @@ class Obfuscator:
                         record[next(reversed(record))].close()
                     self.documents_written += 1
                     continue
-            if bag is None:
-                self.documents_skipped += 1
-                skipped.append(doc.id)
+                bag = SKIPPED_EMPTY  # a long text of no token at all
+            if isinstance(bag, str):
+                self._skip(doc.id, bag)
+                skipped.append((doc.id, bag))
                 if pending or self.documents_written:
                     self._warn_skipped(skipped)
                 continue
@@ -482,8 +537,7 @@ class Obfuscator:
             if n_pending >= self.config.batch_words:
                 yield from flush()
         yield from flush()
-        if seen_any and self.documents_written == 0:
-            raise InputError(f"every input document is empty after normalisation "
-                             f"({len(skipped)}, first {skipped[0]!r}); nothing to release")
+        if seen_any and self.documents_written == 0:  # ``skipped`` holds every document
+            raise nothing_to_release(skipped, mech.embeddings.name)
         if not seen_any:
             raise InputError("no input documents")

@@ -68,8 +68,9 @@ from .output_paths import (
 
 __all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "check_not_input",
            "check_output_path", "checked_stdout", "format_record", "is_stream",
-           "output_lock", "remove_stale_temporaries", "user_cache_dir", "write_bytes_atomic",
-           "write_error", "write_stdout"]
+           "output_lock", "remove_stale_temporaries", "remove_stale_temporaries_in",
+           "temporary_destination", "user_cache_dir", "write_bytes_atomic", "write_error",
+           "write_stdout"]
 
 
 def _read_umask() -> int:
@@ -138,6 +139,21 @@ class _Checked:
 # -- temporary files ----------------------------------------------------------------------
 _TEMP_TAIL = re.compile(r"(?P<pid>[0-9]+)-(?P<host>[0-9a-f]{8})\.[a-z0-9_]{8}"
                         + re.escape(TEMP_SUFFIX))
+#: A temporary file's name after its leading dot, whatever its destination.
+_ANY_TEMP = re.compile(r"(?P<dest>.+)\." + _TEMP_TAIL.pattern)
+
+
+def temporary_destination(name: str) -> str | None:
+    """The name of the file that the temporary file ``name`` was made for (shortened to
+    its first bytes for a long name), or ``None`` if ``name`` is not a temporary file's.
+
+    >>> temporary_destination(".out.jsonl.812-0a1b2c3d.x_7k2m9q.emprivacy.tmp")
+    'out.jsonl'
+    >>> temporary_destination("out.jsonl") is None
+    True
+    """
+    match = _ANY_TEMP.fullmatch(name, 1) if name.startswith(".") else None
+    return None if match is None else match["dest"]
 
 
 def _alive(pid: int) -> bool:
@@ -165,8 +181,23 @@ def remove_stale_temporaries(dest: str | os.PathLike[str]) -> list[Path]:
     skipped.
     """
     target = Path(dest)
-    directory = target.parent
-    prefix = f".{_stem(target.name)}."
+    return _remove_stale(target.parent, f".{_stem(target.name)}.", any_name=False)
+
+
+def remove_stale_temporaries_in(directory: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files of every destination in ``directory`` left by killed
+    processes (as :func:`remove_stale_temporaries`, whatever file they were for).
+
+    For a directory whose files are all written by emprivacy runs holding its lock
+    (a corpus run's partition directory): what a worker killed mid-write left.
+    """
+    return _remove_stale(Path(directory), ".", any_name=True)
+
+
+def _remove_stale(directory: Path, prefix: str, *, any_name: bool) -> list[Path]:
+    """The stale temporary files in ``directory`` whose names start with ``prefix``:
+    followed by the tail of a temporary name (``any_name``: after any destination's
+    name, ``<name>.``, too), removed."""
     removed: list[Path] = []
     if os.name != "posix":  # liveness is checked with kill(pid, 0)
         return removed
@@ -178,7 +209,7 @@ def remove_stale_temporaries(dest: str | os.PathLike[str]) -> list[Path]:
         name = entry.name
         if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
             continue
-        match = _TEMP_TAIL.fullmatch(name, len(prefix))
+        match = (_ANY_TEMP if any_name else _TEMP_TAIL).fullmatch(name, len(prefix))
         if match is None or match["host"] != _host_token() or _alive(int(match["pid"])):
             continue
         with contextlib.suppress(OSError):

@@ -35,7 +35,7 @@ from ..exceptions import (
     OutputWriteError,
 )
 from ..outputs import checked_stdout
-from ._common import app, echo
+from ._common import RESUME_OPTION, Interrupted, app, echo
 from .evaluate import evaluate
 from .obfuscate import obfuscate
 from .tools import calibrate, distance, guarantee
@@ -147,8 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
         _say(f"emprivacy: error: {usage_message(exc)}")
         return 2
-    except EmprivacyError as exc:
-        _say(f"emprivacy: error: {exc}")
+    except Interrupted as exc:  # a corpus run that kept its complete partitions
+        _say(f"emprivacy: interrupted; {exc}")
+        return 130
+    except EmprivacyError as exc:  # the option to continue a corpus run as spelt here
+        _say(f"emprivacy: error: {exc.message(resume=RESUME_OPTION)}")
         return 1 if isinstance(exc, ENVIRONMENT_ERRORS) else 2
     except KeyboardInterrupt:
         _say("emprivacy: interrupted")

@@ -128,6 +128,20 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
     return output_lock(output)
 
 
+#: How the command line names the option that continues an interrupted corpus run (the
+#: library's messages say ``resume=True``: :meth:`~emprivacy.exceptions.EmprivacyError.message`).
+RESUME_OPTION = "--resume"
+
+
+class Interrupted(Exception):
+    """An interruption (Ctrl-C) with something to say: ``str()`` follows
+    ``emprivacy: interrupted; `` on stderr, and the exit code is 130.
+
+    Not a :class:`KeyboardInterrupt`, which typer turns into a bare exit code before
+    :func:`emprivacy.cli.main` could print it.
+    """
+
+
 def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and exit code 2."""
     raise UsageError(message)

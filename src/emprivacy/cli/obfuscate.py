@@ -13,8 +13,10 @@ import typer
 from ..exceptions import PrivacyLeakWarning
 from ._common import (
     DEFAULT_VOCAB_SIZE,
+    RESUME_OPTION,
     EmbeddingsOpt,
     EncodingOpt,
+    Interrupted,
     QuietOpt,
     VocabOpt,
     check_encoding,
@@ -241,7 +243,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
             console.print(SEED_NOTE)
         obf = Obfuscator(mech, config, seed=seed, on_warning=(
             (lambda msg: None) if quiet
-            else (lambda msg: console.print(f"emprivacy: warning: {msg}"))))
+            else (lambda msg: console.print(f"emprivacy: warning: {msg}", markup=False))))
         if config.oov == "keep":
             console.print(OOV_KEEP_WARNING)
         # a long document's record comes with its text or bag in a body, written in pieces
@@ -252,12 +254,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                 write_record(record, fmt, out.write)
     if not quiet and output is not None:
         console.print(f"emprivacy: wrote {obf.documents_written} document(s) to {output}"
-                      + (f"; skipped {obf.documents_skipped} empty" if obf.documents_skipped
-                         else "")
+                      + _skipped(obf.documents_skipped - obf.documents_out_of_vocabulary,
+                                 obf.documents_out_of_vocabulary)
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
                          if config.oov == "keep" else "")
                       + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
-                         "subword vectors" if config.oov == "subword" else ""))
+                         "subword vectors" if config.oov == "subword" else ""), markup=False)
 
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -270,6 +272,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from ..distributed import MechanismSettings, obfuscate_corpus
+    from ..obfuscation import SKIPPED_EMPTY, SKIPPED_OUT_OF_VOCABULARY, skipped_warning
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -291,44 +294,68 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
         console.print(SEED_NOTE)
     cluster = _cluster(console, scheduler=scheduler, workers=workers, dashboard=dashboard,
                        quiet=quiet)
-    with claim, cluster as client, warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
-        with progress_bar(console, show=not quiet) as bar, _resume_hint(output, fmt):
-            task = bar.add_task("Obfuscating", total=None)
-            summary = obfuscate_corpus(
-                inputs, output, mechanism=settings, config=config, client=client, seed=seed,
-                format=fmt, resume=resume,
-                progress=lambda done, total: bar.update(task, completed=done, total=total))
+    with claim, _tidy_after(output, "parquet" if parquet else fmt or "jsonl"):
+        with cluster as client, warnings.catch_warnings(), _interruption():
+            warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once above, in one line
+            with progress_bar(console, show=not quiet) as bar:
+                task = bar.add_task("Obfuscating", total=None)
+                summary = obfuscate_corpus(
+                    inputs, output, mechanism=settings, config=config, client=client,
+                    seed=seed, format=fmt, resume=resume,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total))
     if not quiet:
+        oov = set(summary.skipped_out_of_vocabulary)
+        name = summary.metadata["embeddings"]["name"]
         for doc_id in summary.skipped[:20]:
-            console.print(f"emprivacy: warning: document {doc_id!r} is empty after "
-                          "normalisation; skipped")
+            reason = SKIPPED_OUT_OF_VOCABULARY if doc_id in oov else SKIPPED_EMPTY
+            console.print("emprivacy: warning: " + skipped_warning(doc_id, reason, name),
+                          markup=False)
         if len(summary.skipped) > 20:
             console.print(f"emprivacy: warning: … and {len(summary.skipped) - 20} more")
         console.print(f"emprivacy: wrote {summary.documents_written} document(s) to {output} "
                       f"({summary.partitions_computed} partition(s) obfuscated"
                       + (f", {summary.partitions_reused} kept" if summary.partitions_reused
-                         else "") + ")")
+                         else "") + ")"
+                      + _skipped(len(summary.skipped) - len(oov), len(oov)), markup=False)
+
+
+def _skipped(empty: int, out_of_vocabulary: int) -> str:
+    """What the summary line says of the skipped documents (nothing if none was)."""
+    said = ([f"{empty} empty"] if empty else []) + (
+        [f"{out_of_vocabulary} with no word in the vocabulary"] if out_of_vocabulary else [])
+    return f"; skipped {', '.join(said)}" if said else ""
 
 
 @contextlib.contextmanager
-def _resume_hint(output: Path, fmt: str | None) -> Iterator[None]:
-    """A failed write during a corpus run says, as a failed task does, that the run's
-    partitions are kept for ``--resume`` (when the run's directory was set up)."""
-    from ..distributed.publish import RUN_FILE, output_layout
-    from ..exceptions import OutputWriteError
+def _interruption() -> Iterator[None]:
+    """An interrupted corpus run that kept complete partitions says so, in its one line
+    (``emprivacy: interrupted; … re-run with --resume to continue``, exit code 130)."""
+    from ..exceptions import CorpusRunInterrupted
 
     try:
         yield
-    except OutputWriteError as exc:
-        _, parts_dir = output_layout(
-            output, fmt or ("parquet" if output.suffix.lower() == ".parquet" else "jsonl"))
-        if not (parts_dir / RUN_FILE).is_file():
-            raise
-        hinted = OutputWriteError(f"{exc}; completed partitions are kept in "
-                                  f"{str(parts_dir)!r} — re-run with --resume to continue")
-        hinted.errno = exc.errno
-        raise hinted from exc
+    except CorpusRunInterrupted as exc:
+        raise Interrupted(exc.message(resume=RESUME_OPTION)) from None
+
+
+@contextlib.contextmanager
+def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
+    """After a failed or interrupted corpus run, once its cluster is closed: remove what
+    its killed workers left in the partition directory (their temporary files), and the
+    directory if nothing else is in it (:func:`~emprivacy.distributed.publish.remove_leftovers`).
+
+    The library has already removed the run's files, or kept its complete partitions;
+    a worker of a local cluster may still have been writing then.
+    """
+    from ..distributed.publish import output_layout, remove_leftovers
+
+    parts_dir = output_layout(output, fmt)[1]
+    existed = parts_dir.exists()
+    try:
+        yield
+    except BaseException:
+        remove_leftovers(parts_dir, remove_directory=not existed or fmt != "parquet")
+        raise
 
 
 @contextlib.contextmanager

@@ -24,12 +24,16 @@ small status file recording what it wrote (document count, skipped identifiers,
 SHA-256 of the data file).  A task that is run twice — Dask re-runs the tasks of
 a worker that died — rewrites the same file, so a partition can never appear
 twice.  At the end every partition's data file is read back: its hash must match
-its status file, every input document must be either written or skipped (empty)
-and no identifier may appear twice in the whole corpus; otherwise the run fails
-with :class:`CorpusRunError` and nothing is published.  Only then is the JSONL
-output merged (atomically) or the Parquet ``_manifest.json`` written.  With
-``resume=True`` the partitions whose files are complete and intact are kept and
-only the others are obfuscated.
+its status file, every input document must be either written or skipped (empty,
+or a bag with no word in the vocabulary) and no identifier may appear twice in the
+whole corpus; otherwise the run fails with :class:`CorpusRunError` and nothing is
+published.  Only then is the JSONL output merged (atomically) or the Parquet
+``_manifest.json`` written.  With ``resume=True`` the partitions whose files are
+complete and intact are kept and only the others are obfuscated.  A run that fails
+(or is interrupted) keeps its complete partitions and names their directory in the
+error (``partitions_kept``; an interruption is a
+:class:`~emprivacy.exceptions.CorpusRunInterrupted`); with none complete it removes
+its files, so that nothing blocks the next run.
 
 Where the embeddings come from
 ------------------------------

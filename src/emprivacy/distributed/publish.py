@@ -23,16 +23,24 @@ from typing import Any
 from ..exceptions import (
     CorpusRunError,
     InputError,
+    InterruptedRunError,
     OutputError,
     OutputPathError,
     OutputWriteError,
 )
+from ..obfuscation import (
+    SKIPPED_EMPTY,
+    SKIPPED_OUT_OF_VOCABULARY,
+    nothing_to_release,
+)
 from ..outputs import (
+    TEMP_SUFFIX,
     atomic_output,
     check_not_input,
     check_output_path,
     is_stream,
     output_lock,
+    remove_stale_temporaries_in,
     write_bytes_atomic,
     write_error,
 )
@@ -41,8 +49,9 @@ from ..streaming import copy_jsonl_file
 from .plan import Partition
 from .task import STATUS_DIR, status_path
 
-__all__ = ["CorpusSummary", "claim_output", "complete_status", "digest", "input_paths",
-           "output_layout", "prepare_parts_dir", "publish", "summary_from_manifest"]
+__all__ = ["CorpusSummary", "any_complete", "claim_output", "complete_status", "digest",
+           "input_paths", "output_layout", "prepare_parts_dir", "publish", "remove_leftovers",
+           "summary_from_manifest"]
 
 RUN_FILE = "_run.json"
 MANIFEST = "_manifest.json"
@@ -53,7 +62,8 @@ class CorpusSummary:
     """What :func:`~emprivacy.distributed.obfuscate_corpus` did.
 
     ``documents`` input documents: ``documents_written`` obfuscated (``words``
-    noisy words in all) and the ``skipped`` ones empty after normalisation.
+    noisy words in all) and the ``skipped`` ones, empty after normalisation or, those
+    also in ``skipped_out_of_vocabulary``, bags with no word in the vocabulary.
     ``partitions_reused`` partitions were already complete (``resume``).
     """
 
@@ -67,6 +77,7 @@ class CorpusSummary:
     partitions_computed: int
     partitions_reused: int
     metadata: dict[str, Any]
+    skipped_out_of_vocabulary: tuple[str, ...] = ()
 
 
 def digest(obj: Any) -> str:
@@ -144,6 +155,13 @@ def claim_output(inputs: Iterable[str | os.PathLike[str]], output: str | os.Path
     return output_lock(output)
 
 
+def _holds_files(parts_dir: Path) -> bool:
+    """Whether ``parts_dir`` holds anything but temporary files (those of killed processes
+    are removed first: a worker of an interrupted run, killed mid-write, left them)."""
+    remove_stale_temporaries_in(parts_dir)
+    return any(not name.endswith(TEMP_SUFFIX) for name in os.listdir(parts_dir))
+
+
 def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
                       run_info: dict[str, Any]) -> dict[str, Any] | None:
     """Create or check the partition directory; the manifest if the run is already complete."""
@@ -168,13 +186,15 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
     if not parts_dir.parent.is_dir():
         raise OutputError(f"output directory {str(parts_dir.parent)!r} does not exist")
     existing = _read_json(parts_dir / RUN_FILE)
-    if parts_dir.is_dir() and any(parts_dir.iterdir()):
+    if parts_dir.is_dir() and _holds_files(parts_dir):
         if existing is None:
             raise OutputError(f"output directory {str(parts_dir)!r} is not empty and holds no "
                              "interrupted run; choose a new or empty directory")
         if not resume:
-            raise OutputError(f"{str(parts_dir)!r} already holds an interrupted run; pass "
-                             "resume=True (--resume) to continue it, or remove it")
+            refused = InterruptedRunError(f"{str(parts_dir)!r} already holds an interrupted "
+                                          "run")
+            refused.partitions_kept = str(parts_dir)  # the hint: resume it, or remove it
+            raise refused
         if existing != run_info:
             what = ("other inputs" if existing.get("plan") != run_info["plan"]
                     else "other settings")
@@ -215,13 +235,36 @@ def complete_status(parts_dir: Path, part: Partition, digests: tuple[str, str]
     return status
 
 
+def remove_leftovers(parts_dir: Path, *, remove_directory: bool) -> None:
+    """After a failed run whose workers are gone: remove the temporary files that killed
+    processes left in ``parts_dir`` and, with ``remove_directory``, the directory if
+    nothing else is in it (a run that kept complete partitions keeps it)."""
+    remove_stale_temporaries_in(parts_dir)
+    if remove_directory:
+        with contextlib.suppress(OSError):  # not empty, or not there
+            parts_dir.rmdir()
+
+
+def any_complete(plan: list[Partition], parts_dir: Path, digests: tuple[str, str]) -> bool:
+    """Whether a partition of the run is recorded complete in ``parts_dir`` (its status
+    file is this run's; its data file is not read: see :func:`complete_status`)."""
+    for part in plan:
+        status = _read_json(status_path(parts_dir, part))
+        if (status is not None and status.get("plan") == digests[0]
+                and status.get("settings") == digests[1]
+                and status.get("partition") == part.index):
+            return True
+    return False
+
+
 def summary_from_manifest(manifest: dict[str, Any], output: Path, fmt: str, *, reused: int
                           ) -> CorpusSummary:
     """The summary of a run that had already completed."""
     return CorpusSummary(str(output), fmt, manifest["documents"],
                          manifest["documents_written"], manifest["words"],
                          tuple(manifest["skipped"]), len(manifest["partitions"]), 0, reused,
-                         manifest["metadata"])
+                         manifest["metadata"],
+                         tuple(manifest.get("skipped_out_of_vocabulary", ())))
 
 
 def _verify_statuses(plan: list[Partition], parts_dir: Path, digests: tuple[str, str]
@@ -232,11 +275,11 @@ def _verify_statuses(plan: list[Partition], parts_dir: Path, digests: tuple[str,
         status = _read_json(status_path(parts_dir, part))
         if status is None:
             raise CorpusRunError(f"partition {part.index} ({part.describe()}) has no status "
-                                 "file: it was never completed; re-run with --resume")
+                                 "file: it was never completed")
         if (status.get("plan") != digests[0] or status.get("settings") != digests[1]
                 or status.get("documents") != part.n_documents):
             raise CorpusRunError(f"partition {part.index} was written by another run or with "
-                                 "other settings; re-run with --resume")
+                                 "other settings")
         written = status["records"]
         if written + len(status["skipped"]) != part.n_documents:
             raise CorpusRunError(f"partition {part.index}: {written} written + "
@@ -254,13 +297,12 @@ def _verify_statuses(plan: list[Partition], parts_dir: Path, digests: tuple[str,
 
 def _missing(part: Partition, status: dict[str, Any]) -> CorpusRunError:
     return CorpusRunError(f"partition {part.index}: data file {status['file']!r} is "
-                          "missing; re-run with --resume")
+                          "missing")
 
 
 def _mismatch(part: Partition, status: dict[str, Any]) -> CorpusRunError:
     return CorpusRunError(f"partition {part.index}: data file {status['file']!r} does not "
-                          "match its status (written twice concurrently?); re-run with "
-                          "--resume")
+                          "match its status (written twice concurrently?)")
 
 
 def _part_ids(parts_dir: Path, part: Partition, status: dict[str, Any]) -> list[str]:
@@ -296,10 +338,14 @@ class _IdChecker:
         self.seen.add(doc_id)
 
 
-def _all_empty(skipped: list[str]) -> InputError:
-    """The single-process path's error for a corpus of empty documents."""
-    return InputError(f"every input document is empty after normalisation ({len(skipped)}, "
-                      f"first {skipped[0]!r}); nothing to release")
+def _all_skipped(statuses: list[dict[str, Any]], probe: dict[str, Any]) -> InputError:
+    """The single-process path's error for a corpus whose every document was skipped."""
+    skipped = []
+    for status in statuses:
+        oov = set(status.get("skipped_out_of_vocabulary", ()))
+        skipped += [(doc_id, SKIPPED_OUT_OF_VOCABULARY if doc_id in oov else SKIPPED_EMPTY)
+                    for doc_id in status["skipped"]]
+    return nothing_to_release(skipped, probe["metadata"]["embeddings"]["name"])
 
 
 def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
@@ -312,6 +358,7 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
     statuses = _verify_statuses(plan, parts_dir, digests)
     ids = _IdChecker()
     skipped: list[str] = []
+    out_of_vocabulary: list[str] = []
     written = words = 0
     parts_meta = []
     if fmt == "parquet":
@@ -326,14 +373,16 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
             for doc_id in status["skipped"]:
                 ids.add(doc_id)
             skipped.extend(status["skipped"])
+            out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
             written += status["records"]
             words += status["words"]
             parts_meta.append({k: status[k] for k in ("file", "sha256", "bytes", "documents",
                                                       "records", "words")})
         if written == 0:
-            raise _all_empty(skipped)
+            raise _all_skipped(statuses, probe)
         manifest = {"run": run_info, "metadata": probe["metadata"], "documents": len(ids.seen),
                     "documents_written": written, "words": words, "skipped": skipped,
+                    "skipped_out_of_vocabulary": out_of_vocabulary,
                     "partitions": parts_meta, **manifest_extra}
         write_bytes_atomic(output / MANIFEST, json.dumps(manifest, ensure_ascii=False,
                                                          indent=1).encode("utf-8"))
@@ -345,7 +394,7 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
                 stray.unlink()
     else:
         if not any(s["records"] for s in statuses):
-            raise _all_empty([i for s in statuses for i in s["skipped"]])
+            raise _all_skipped(statuses, probe)
         with atomic_output(output) as out:
             for part, status in zip(plan, statuses, strict=True):
                 if status["file"] is not None:
@@ -366,8 +415,10 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
                 for doc_id in status["skipped"]:
                     ids.add(doc_id)
                 skipped.extend(status["skipped"])
+                out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
                 written += status["records"]
                 words += status["words"]
         shutil.rmtree(parts_dir, ignore_errors=True)
     return CorpusSummary(str(output), fmt, len(ids.seen), written, words, tuple(skipped),
-                         len(plan), computed, reused, probe["metadata"])
+                         len(plan), computed, reused, probe["metadata"],
+                         tuple(out_of_vocabulary))

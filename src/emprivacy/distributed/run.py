@@ -31,15 +31,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_choice
-from ..exceptions import CorpusRunError, InputError, OutputError, PrivacyLeakWarning
+from ..exceptions import (
+    CorpusRunError,
+    CorpusRunInterrupted,
+    EmprivacyError,
+    InputError,
+    OutputError,
+    PrivacyLeakWarning,
+)
 from ..mechanisms import WordMechanism
 from ..obfuscation import ObfuscationConfig
+from ..outputs import temporary_destination
 from ..randomness import run_key_from_seed, secure_generator
 from .cluster import _distributed
 from .plan import Partition, plan_partitions
 from .publish import (
     RUN_FILE,
     CorpusSummary,
+    any_complete,
     claim_output,
     complete_status,
     digest,
@@ -157,11 +166,23 @@ def obfuscate_corpus(
     InputError
         Bad input (naming the file and line/row or the document id), including an
         id that appears twice in the corpus (found when the partitions are
-        planned, before any document is obfuscated or any file written) or a
-        document with no word in the vocabulary.
+        planned, before any document is obfuscated or any file written), or every
+        document skipped (empty, or a bag with no word in the vocabulary: such a
+        document among others is skipped and listed in the summary).
     CorpusRunError
         A partition failed for good or the written output did not verify.
-        Completed partitions are kept: re-run with ``resume=True``.
+    CorpusRunInterrupted
+        A :class:`KeyboardInterrupt` (Ctrl-C) after some partitions were complete.
+
+    Notes
+    -----
+    A run that fails (any error above after the run's directory was set up, or an
+    interruption) keeps the partitions it completed, for ``resume=True``: the error's
+    ``partitions_kept`` names their directory and its message says so.  A run that
+    completed none removes its run files and its ``<output>.parts`` directory (a
+    Parquet output directory too, if the run made it), so that nothing blocks the
+    next run; a plain :class:`KeyboardInterrupt` is raised again as it was.  Either
+    way the temporary files of the partitions being written are removed.
     """
     if isinstance(inputs, str | os.PathLike):
         inputs = [inputs]
@@ -208,7 +229,8 @@ def obfuscate_corpus(
         job = Job(_for_workers(mechanism), config, seed is not None, kind,
                   str(parts_dir.absolute()))
 
-        with _Runner(client, job, secret) as runner:
+        guard = _FailedRun(plan, parts_dir, kind)
+        with guard, _Runner(client, job, secret) as runner:
             probed = runner.probe()
             # what the output depends on (batch_words does not): a resumed run must match it
             settings = {"metadata": probed["metadata"], "fingerprint": probed["fingerprint"],
@@ -224,6 +246,7 @@ def obfuscate_corpus(
                 if progress:
                     progress(total_docs, total_docs)
                 return summary_from_manifest(manifest, output, format, reused=len(plan))
+            guard.arm(digests, created=created)  # from now on, a failure tidies up
             done: dict[int, dict[str, Any]] = {}
             if resume:
                 for part in plan:
@@ -242,20 +265,85 @@ def obfuscate_corpus(
                 docs_done += part.n_documents
                 if progress:
                     progress(docs_done, total_docs)
-        try:
-            return publish(plan, parts_dir, output, format, digests, probed, run_info,
-                           computed=len(todo), reused=reused,
-                           manifest_extra={"size": config.size, "seeded": seed is not None})
-        except InputError:
-            # the corpus cannot be released as it is (a repeated id that planning could not
-            # see, every document empty): nothing is published, and nothing is left behind
-            _discard(plan, parts_dir, kind, remove_directory=created)
-            raise
+        with guard:
+            try:
+                return publish(plan, parts_dir, output, format, digests, probed, run_info,
+                               computed=len(todo), reused=reused,
+                               manifest_extra={"size": config.size, "seeded": seed is not None})
+            except InputError:
+                # the corpus cannot be released as it is (a repeated id that planning could
+                # not see, every document skipped): nothing is published, nothing is left
+                _discard(plan, parts_dir, kind, remove_directory=created)
+                raise
+
+
+class _FailedRun:
+    """Tidies the partition directory of a run that fails or is interrupted, once armed
+    (when the directory is set up); a context manager, entered once per stage.
+
+    Temporary files of the run's partitions are removed (a task still running on a
+    worker then fails to rename its file: it was cancelled).  If a partition is complete
+    (this run's, or an earlier run's that this one resumed), the directory is kept for
+    ``resume=True`` and the error says so (``partitions_kept``); a
+    :class:`KeyboardInterrupt` becomes a
+    :class:`~emprivacy.exceptions.CorpusRunInterrupted` saying so.  Otherwise nothing
+    is worth keeping: the run's files are removed, and its directory with them (a
+    Parquet output directory only if the run made it), so that it cannot block the next
+    run.
+    """
+
+    def __init__(self, plan: list[Partition], parts_dir: Path, kind: str) -> None:
+        self.plan, self.parts_dir, self.kind = plan, parts_dir, kind
+        self.digests: tuple[str, str] | None = None
+        self.created = False
+
+    def arm(self, digests: tuple[str, str], *, created: bool) -> None:
+        self.digests, self.created = digests, created
+
+    def __enter__(self) -> _FailedRun:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> None:
+        if exc is None or self.digests is None:
+            return
+        _remove_temporaries(self.plan, self.parts_dir, self.kind)
+        if not any_complete(self.plan, self.parts_dir, self.digests):
+            _discard(self.plan, self.parts_dir, self.kind,
+                     remove_directory=self.created or self.kind != "parquet")
+            return
+        kept = str(self.parts_dir)
+        if isinstance(exc, EmprivacyError | CorpusRunInterrupted):
+            if exc.partitions_kept is None:
+                exc.partitions_kept = kept
+        elif isinstance(exc, KeyboardInterrupt):
+            interrupted = CorpusRunInterrupted()
+            interrupted.partitions_kept = kept
+            raise interrupted from exc
+
+
+def _remove_temporaries(plan: list[Partition], parts_dir: Path, kind: str) -> None:
+    """Remove the temporary files of this run's partition files, whoever made them.
+
+    No other run writes here (the output is locked), and this run's tasks were
+    cancelled: a worker still writing one loses its file and its task fails.
+    """
+    names = {f"{part.name}.{kind}" for part in plan}
+    try:
+        entries = os.listdir(parts_dir)
+    except OSError:
+        return
+    for name in entries:
+        if temporary_destination(name) in names:
+            with contextlib.suppress(OSError):
+                (parts_dir / name).unlink()
 
 
 def _discard(plan: list[Partition], parts_dir: Path, kind: str, *,
              remove_directory: bool) -> None:
-    """Remove this run's partition files and bookkeeping (never anything else)."""
+    """Remove this run's partition files, their temporary files and the run's bookkeeping
+    (never anything else)."""
+    _remove_temporaries(plan, parts_dir, kind)
     for part in plan:
         with contextlib.suppress(FileNotFoundError):
             (parts_dir / f"{part.name}.{kind}").unlink()
@@ -356,7 +444,6 @@ class _Runner:
             except Exception as exc:
                 raise CorpusRunError(
                     f"partition {part.index} ({part.describe()}) failed: "
-                    f"{type(exc).__name__}: {exc}; completed partitions are kept in "
-                    f"{self.job.parts_dir!r} — re-run with --resume to continue") from None
+                    f"{type(exc).__name__}: {exc}") from None
             del self._pending[fut.key]  # drop our reference: the result is on disk
             yield part, status

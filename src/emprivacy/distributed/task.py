@@ -43,7 +43,7 @@ from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
-from ..obfuscation import ObfuscationConfig, Obfuscator
+from ..obfuscation import SKIPPED_OUT_OF_VOCABULARY, ObfuscationConfig, Obfuscator
 from ..outputs import atomic_file, write_bytes_atomic
 from ..parquet_output import write_parquet_records
 from ..streaming import write_record
@@ -267,11 +267,15 @@ class Job:
             return cached_mechanism(self.mechanism)
         return self.mechanism
 
-    def obfuscator(self, mech: WordMechanism, secret: RunSecret) -> Obfuscator:
-        """The run's obfuscator: its config, and its seed or the one secret key of the run."""
+    def obfuscator(self, mech: WordMechanism, secret: RunSecret,
+                   on_skip: Callable[[str, str], None] | None = None) -> Obfuscator:
+        """The run's obfuscator: its config, and its seed or the one secret key of the run
+        (``on_skip``: as for :class:`~emprivacy.obfuscation.Obfuscator`)."""
         if secret.seed is not None:
-            return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None)
-        return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None)
+            return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None,
+                              on_skip=on_skip)
+        return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None,
+                          on_skip=on_skip)
 
 
 def probe(job: Job) -> dict[str, Any]:
@@ -390,7 +394,9 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
     if len(docs) != part.n_documents:
         return _error(part, f"input {part.describe()} changed since the run was planned "
                             f"({len(docs)} documents instead of {part.n_documents})")
-    obf = job.obfuscator(mech, secret)
+    out_of_vocabulary: list[str] = []  # the skipped documents with no word in the vocabulary
+    obf = job.obfuscator(mech, secret, on_skip=lambda doc_id, reason: (
+        out_of_vocabulary.append(doc_id) if reason == SKIPPED_OUT_OF_VOCABULARY else None))
     parts_dir = Path(job.parts_dir)
     data_path = parts_dir / f"{part.name}.{job.kind}"
     written = _Written()
@@ -399,7 +405,8 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
             with _TASK_LOCK:
                 _write_partition(obf, docs, data_path, job.kind, written)
         except InputError as exc:  # a repeated id too (Obfuscator), though planning found it
-            # a partition of only empty documents is not an error (the corpus may have others)
+            # a partition of only skipped documents is not an error (the corpus may have
+            # others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
                 return _error(part, str(exc))
     skipped = [d.id for d in docs if d.id not in written.ids]
@@ -424,7 +431,16 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         "records": written.records,
         "words": written.words,
         "skipped": skipped,
+        "skipped_out_of_vocabulary": out_of_vocabulary,
     }
-    write_bytes_atomic(status_path(parts_dir, part),
-                       json.dumps(status, ensure_ascii=False).encode("utf-8"))
+    try:
+        write_bytes_atomic(status_path(parts_dir, part),
+                           json.dumps(status, ensure_ascii=False).encode("utf-8"))
+    except BaseException:
+        # a data file without its status is never complete: do not leave it (the run may
+        # have been cancelled and its directory removed under this task)
+        if data_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(data_path)
+        raise
     return status
