@@ -14,6 +14,10 @@ noise stream is derived from its identifier
 (:func:`emprivacy.randomness.document_generator`): two documents with one
 identifier would get the same noise, perfectly correlated.  A repeated identifier
 is refused (:class:`UniqueIds`) with a message naming it and both positions.
+What an output record releases as its ``id`` may be the document's position or a
+keyed hash of its identifier instead
+(:attr:`emprivacy.obfuscation.ObfuscationConfig.id_from`); the noise stays keyed by
+the identifier.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone
 ``\\r`` end a line; blank lines are skipped but counted in line numbers).  The

@@ -47,13 +47,13 @@ from .embeddings import OOV_POLICIES, PreparedBag, check_subword
 from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
 from .mechanisms.base import check_supports_points
-from .randomness import document_generator, run_key_from_seed
+from .randomness import document_generator, hashed_document_id, run_key_from_seed
 from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
 from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
-__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ObfuscationConfig",
-           "Obfuscator"]
+__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES",
+           "ObfuscationConfig", "Obfuscator"]
 
 #: How many of the most frequent real words of an embeddings file are kept by default.
 DEFAULT_VOCAB_SIZE = 100_000
@@ -64,6 +64,9 @@ DEFAULT_BLOCK_WORDS = 65536
 #: Text mode also ends a block, at the end of a piece of text, once it holds this many
 #: characters (a text of few perturbed words: stopwords, numbers, symbols, layout).
 BLOCK_CHARS = 1 << 22
+
+#: Where a record's ``id`` comes from (``ObfuscationConfig.id_from``).
+ID_SOURCES = ("path", "index", "hash")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,6 +110,18 @@ class ObfuscationConfig:
         without blocks; a longer one draws its noise block by block (the same
         distribution, in another order).  Not a privacy setting: records do not
         name it.
+    id_from : {"path", "index", "hash"}, default "path"
+        What a record's ``id`` (and a warning naming a document) says.  ``"path"``:
+        the document's own identifier (a text file's path as given, standard
+        input's ``-``, a JSONL or Parquet record's ``id``; :mod:`emprivacy.corpus`).
+        ``"index"``: its position in the input, counted from 0 (``"0"``, ``"1"``,
+        …; files as given, directories sorted, every document counted, skipped ones
+        too).  ``"hash"``: a keyed hash of its identifier under the run's secret key
+        (:func:`~emprivacy.randomness.hashed_document_id`; nobody without the key
+        can test a guessed file name against it).  The noise does not depend on it:
+        every document's noise stream stays keyed by its own identifier, so a
+        seeded run releases the same words whatever ``id_from`` is.  Error messages
+        still name input files (they are for the person running the release).
 
     Examples
     --------
@@ -124,6 +139,7 @@ class ObfuscationConfig:
     perturb_stopwords: bool = False
     batch_words: int = 16384
     block_words: int = field(default_factory=lambda: DEFAULT_BLOCK_WORDS)
+    id_from: str = "path"
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -145,6 +161,7 @@ class ObfuscationConfig:
                                                                    "batch_words"))
         object.__setattr__(self, "block_words", check_positive_int(self.block_words,
                                                                    "block_words"))
+        check_choice(self.id_from, "id_from", ID_SOURCES)
 
     def metadata(self) -> dict[str, Any]:
         """The fields of every record that describe this configuration (``size`` when
@@ -174,6 +191,10 @@ class Obfuscator:
     on_warning : callable, optional
         Receives one-line warnings (an empty document skipped); default
         :func:`warnings.warn`.
+    first_index : int, default 0
+        The position in the whole input of the first document this obfuscator
+        sees (``config.id_from="index"``): a partition of a corpus starts where
+        the partitions before it end.
 
     Notes
     -----
@@ -187,7 +208,8 @@ class Obfuscator:
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
                  seed: int | None = None, run_key: bytes | None = None,
-                 on_warning: Callable[[str], None] | None = None) -> None:
+                 on_warning: Callable[[str], None] | None = None,
+                 first_index: int = 0) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
                             f"{type(mechanism).__name__}")
@@ -214,6 +236,7 @@ class Obfuscator:
         #: (``oov="subword"``).
         self.oov_subword = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
+        self.first_index = check_positive_int(first_index, "first_index", minimum=0)
         self._order: np.ndarray | None = None
 
     def metadata(self) -> dict[str, Any]:
@@ -227,6 +250,23 @@ class Obfuscator:
             **self.config.metadata(),
             "seeded": self.seed is not None,
         }
+
+    def record_id(self, doc_id: str, index: int) -> str:
+        """The ``id`` a record releases for the document ``doc_id``, at position ``index``
+        of the whole input (``config.id_from``: the id itself, the index or a keyed hash).
+
+        >>> from emprivacy.mechanisms import EarthMoversPrivacy
+        >>> from emprivacy import Embeddings
+        >>> mech = EarthMoversPrivacy(Embeddings(["a", "b"], [[0.0], [1.0]]), epsilon=1)
+        >>> Obfuscator(mech, ObfuscationConfig(id_from="index")).record_id("x/alice.txt", 7)
+        '7'
+        """
+        how = self.config.id_from
+        if how == "index":
+            return str(index)
+        if how == "hash":
+            return hashed_document_id(self.run_key, doc_id)
+        return doc_id
 
     def _warn_skipped(self, skipped: list[str]) -> None:
         for doc_id in skipped:
@@ -305,7 +345,7 @@ class Obfuscator:
                                      dtype=np.int64)
         return self._order
 
-    def _long_text(self, doc_id: str, first: TextTemplate,
+    def _long_text(self, doc_id: str, label: str, first: TextTemplate,
                    rest: Iterator[tuple[TextTemplate, bool]], shared: dict[str, Any]
                    ) -> dict[str, Any] | None:
         """The record of a document of several blocks, its text in a :class:`TextBody`."""
@@ -330,11 +370,11 @@ class Obfuscator:
         if n + sum(counts.values()) == 0:  # no token at all: nothing to release
             body.close()
             return None
-        return {**self._head(doc_id, n, shared), "words_perturbed": n,
+        return {**self._head(label, n, shared), "words_perturbed": n,
                 **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
                 "text": body}
 
-    def _long_bag(self, doc_id: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
+    def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
                   tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
         """The record of a long bag, released as counts (a :class:`BagBody`)."""
         gen = document_generator(self.run_key, doc_id)
@@ -349,7 +389,7 @@ class Obfuscator:
             part = next(rest, (None, True))[0]
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
-        return {**self._head(doc_id, n, shared),
+        return {**self._head(label, n, shared),
                 "oov_dropped": tally.oov_dropped,
                 "oov_placeholders": tally.oov_placeholders,
                 "oov_kept": tally.oov_kept,
@@ -357,18 +397,19 @@ class Obfuscator:
                 "bag": BagBody(counts, self.mechanism.embeddings.words,
                                self._vocabulary_order(), tally.fixed)}
 
-    def _start(self, doc: Document, shared: dict[str, Any]
+    def _start(self, doc: Document, label: str, shared: dict[str, Any]
                ) -> tuple[PreparedBag | TextTemplate | None, Callable[[], dict[str, Any] | None]
                           | None]:
         """Begin a document: ``(its bag or template, None)`` for a document of one block
         (``(None, None)`` if it is empty), ``(None, finish)`` for a long one, where
-        ``finish()`` privatises it block by block and returns its record."""
+        ``finish()`` privatises it block by block and returns its record (released as
+        ``label``)."""
         mech, config = self.mechanism, self.config
         if config.mode == "text":
             blocks = self._text_blocks(doc)
             template, last = next(blocks)
             if not last:
-                return None, lambda: self._long_text(doc.id, template, blocks, shared)
+                return None, lambda: self._long_text(doc.id, label, template, blocks, shared)
             if template.words_perturbed + sum(template.counts.values()) == 0:
                 return None, None  # no token at all: nothing to release
             self._note_kept(template.counts["oov_kept"])
@@ -384,7 +425,8 @@ class Obfuscator:
                                  f"{mech.embeddings.name!r}")
             return None, None
         if not last or sum(tally.fixed.values()) > config.block_words:
-            return None, lambda: self._long_bag(doc.id, first, bag_blocks, tally, shared)
+            return None, lambda: self._long_bag(doc.id, label, first, bag_blocks, tally,
+                                                shared)
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
         return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
@@ -425,7 +467,8 @@ class Obfuscator:
         """
         shared = self.metadata()
         mech = self.mechanism
-        pending: list[tuple[str, PreparedBag | TextTemplate]] = []
+        # (the id that keys the noise stream, the id the record releases, bag or template)
+        pending: list[tuple[str, str, PreparedBag | TextTemplate]] = []
         n_pending = 0
         seen_any = False
         skipped: list[str] = []  # warnings wait until a document is written: if every
@@ -437,18 +480,18 @@ class Obfuscator:
                 return
             # text mode: a text of stopwords and placeholders has no word to privatise;
             # a bag with subword vectors (oov="subword") is privatised on its own
-            todo = [(doc_id, bag) for doc_id, bag in pending
+            todo = [(doc_id, bag) for doc_id, _, bag in pending
                     if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
             empty = np.empty(0, dtype=np.int64)
-            for doc_id, bag in pending:
+            for doc_id, label, bag in pending:
                 if bag.points is not None:
                     out = self._privatize(bag.indices, document_generator(self.run_key, doc_id),
                                           bag.points)
                 else:
                     out = next(released) if bag.indices.size else empty
-                yield self._record(doc_id, bag, out, shared)
+                yield self._record(label, bag, out, shared)
             self.documents_written += len(pending)
             pending, n_pending = [], 0
 
@@ -457,8 +500,9 @@ class Obfuscator:
                 raise TypeError("documents must be emprivacy.corpus.Document objects; got "
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
+            label = self.record_id(doc.id, self.first_index + len(self._ids) - 1)
             seen_any = True
-            bag, finish = self._start(doc, shared)
+            bag, finish = self._start(doc, label, shared)
             if finish is not None:  # a long document: after the documents before it
                 yield from flush()
                 record = finish()
@@ -472,11 +516,11 @@ class Obfuscator:
                     continue
             if bag is None:
                 self.documents_skipped += 1
-                skipped.append(doc.id)
+                skipped.append(label)
                 if pending or self.documents_written:
                     self._warn_skipped(skipped)
                 continue
-            pending.append((doc.id, bag))
+            pending.append((doc.id, label, bag))
             self._warn_skipped(skipped)
             n_pending += bag.indices.size
             if n_pending >= self.config.batch_words:

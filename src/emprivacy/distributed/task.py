@@ -267,11 +267,15 @@ class Job:
             return cached_mechanism(self.mechanism)
         return self.mechanism
 
-    def obfuscator(self, mech: WordMechanism, secret: RunSecret) -> Obfuscator:
-        """The run's obfuscator: its config, and its seed or the one secret key of the run."""
+    def obfuscator(self, mech: WordMechanism, secret: RunSecret, *, first_index: int = 0
+                   ) -> Obfuscator:
+        """The run's obfuscator: its config, and its seed or the one secret key of the run
+        (``first_index``: the position in the corpus of the partition's first document)."""
         if secret.seed is not None:
-            return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None)
-        return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None)
+            return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None,
+                              first_index=first_index)
+        return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None,
+                          first_index=first_index)
 
 
 def probe(job: Job) -> dict[str, Any]:
@@ -390,7 +394,7 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
     if len(docs) != part.n_documents:
         return _error(part, f"input {part.describe()} changed since the run was planned "
                             f"({len(docs)} documents instead of {part.n_documents})")
-    obf = job.obfuscator(mech, secret)
+    obf = job.obfuscator(mech, secret, first_index=part.first_index)
     parts_dir = Path(job.parts_dir)
     data_path = parts_dir / f"{part.name}.{job.kind}"
     written = _Written()
@@ -402,7 +406,9 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
             # a partition of only empty documents is not an error (the corpus may have others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
                 return _error(part, str(exc))
-    skipped = [d.id for d in docs if d.id not in written.ids]
+    # as the records name them (config.id_from): the path of a text file is not released
+    labels = [obf.record_id(d.id, part.first_index + k) for k, d in enumerate(docs)]
+    skipped = [label for label in labels if label not in written.ids]
     data_name: str | None = data_path.name
     digest: str | None = None
     nbytes = 0
