@@ -27,6 +27,7 @@ from .._validation import check_positive_int
 from ..corpus import (
     Document,
     UniqueIds,
+    check_readable,
     expand_inputs,
     iter_jsonl,
     iter_parquet,
@@ -201,6 +202,7 @@ class _Planner:
             self.sources.append(_Source("text"))
         source = self.sources[-1]
         doc_id = str(path)  # the id as given; the file is read anywhere by its absolute path
+        check_readable(path)  # now: an unreadable file fails the run before anything is written
         self.ids.add(doc_id, where=f"input file {doc_id!r}")
         source.files.append((doc_id, os.path.abspath(path)))
         source.stamps.append(list(_file_stamp(path)))

@@ -1,0 +1,164 @@
+"""Faults of the inputs are one line on stderr too (docs/FAULTS.md, *Inputs (issue 22)*).
+
+As in ``tests/test_faults.py``: each test checks the exit code, that stderr is exactly one
+``emprivacy: error:`` line without a traceback and without any word of the input, and
+that nothing is left behind (no output, no partition directory, nothing on stdout).
+
+Unreadable inputs are provoked in ways that also work as root (as CI may run), who reads
+every file whatever its mode: in this process, ``os.scandir``/``os.open``/``os.stat`` are
+patched to raise ``PermissionError`` for one path; in a subprocess, ``chmod`` as another
+user, or, as root, ``setpriv`` dropping the capabilities that let root ignore permissions.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import input_env
+from .test_faults import INPUT_WORDS, TEXT, in_process, leftovers, one_line
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+
+#: The output variants of a run: stdout, a file, Parquet, a partitioned JSONL run.
+OUTPUTS = [[], ["-o", "{out}/out.jsonl"], ["-o", "{out}/out.parquet"],
+           ["-o", "{out}/out.jsonl", "--resume"]]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, Path]:
+    """``in/a.txt`` and ``in/emb.txt``; a corpus ``corp/`` of ``a.txt``, ``b.txt`` and
+    ``sub/c.txt``; an empty ``out/``."""
+    env = input_env(tmp_path, TEXT)
+    corp = tmp_path / "corp"
+    (corp / "sub").mkdir(parents=True)
+    for name in ("a.txt", "b.txt", "sub/c.txt"):
+        (corp / name).write_text(TEXT, encoding="utf-8")
+    env["corp"] = corp
+    return env
+
+
+def corpus_args(env: dict[str, Path], extra: list[str]) -> list[str]:
+    return ["obfuscate", str(env["corp"]), "-e", "10", "--embeddings", str(env["emb"]), "-q",
+            *(a.format(out=env["out"]) for a in extra)]
+
+
+def nothing_written(env: dict[str, Path], stdout: str) -> None:
+    assert stdout == ""
+    assert leftovers(env["out"]) == []
+    assert not [p for p in env["root"].iterdir() if p.name.endswith(".parts")]
+
+
+def _denied(path: Path) -> PermissionError:
+    return PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+
+def deny(monkeypatch: pytest.MonkeyPatch, name: str, path: Path) -> None:
+    """Make ``os.<name>`` (``scandir``, ``open``, ``stat``) fail with EACCES for ``path``."""
+    real: Callable[..., Any] = getattr(os, name)
+    target = os.path.abspath(path)
+
+    def fake(p: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(p, int) and os.path.abspath(os.fsdecode(p)) == target:
+            raise _denied(path)
+        return real(p, *args, **kwargs)
+
+    monkeypatch.setattr(os, name, fake)
+
+
+# -- an unreadable file or directory inside an input directory ----------------------------
+@pytest.mark.parametrize("extra", OUTPUTS)
+def test_an_unreadable_file_in_an_input_directory(env, extra, monkeypatch, capsys):
+    """It used to be found mid-run: the records before it were on stdout already, and a
+    partitioned run left its directory behind.  Now: before any work."""
+    bad = env["corp"] / "b.txt"
+    deny(monkeypatch, "open", bad)
+    done = in_process(corpus_args(env, extra), capsys)
+    one_line(done, 2)
+    assert done.stderr.strip() == f"emprivacy: error: cannot read input file {str(bad)!r}: " \
+        "Permission denied"
+    nothing_written(env, done.stdout)
+
+
+@pytest.mark.parametrize("extra", OUTPUTS)
+def test_an_unreadable_sub_directory(env, extra, monkeypatch, capsys):
+    """It used to be skipped silently: exit 0 and one document fewer in the release."""
+    sub = env["corp"] / "sub"
+    deny(monkeypatch, "scandir", sub)
+    done = in_process(corpus_args(env, extra), capsys)
+    assert done.stderr.strip() == (f"emprivacy: error: cannot read input directory "
+                                   f"{str(sub)!r}: Permission denied")
+    one_line(done, 2)
+    nothing_written(env, done.stdout)
+
+
+@pytest.mark.parametrize("extra", OUTPUTS[:2])
+def test_a_sub_directory_listed_but_not_searchable(env, extra, monkeypatch, capsys):
+    """Mode r-- without x: its names can be listed, its files not looked at (this was a
+    ``PermissionError`` traceback from ``Path.is_file``)."""
+    bad = env["corp"] / "sub" / "c.txt"
+    deny(monkeypatch, "stat", bad)
+    done = in_process(corpus_args(env, extra), capsys)
+    one_line(done, 2, f"cannot read input file {str(bad)!r}: Permission denied")
+    nothing_written(env, done.stdout)
+
+
+def test_an_unreadable_input_directory(env, monkeypatch, capsys):
+    """Not "holds no *.txt or *.parquet file": the directory cannot be listed."""
+    deny(monkeypatch, "scandir", env["corp"])
+    done = in_process(corpus_args(env, []), capsys)
+    one_line(done, 2, f"cannot read input directory {str(env['corp'])!r}: Permission denied")
+    nothing_written(env, done.stdout)
+
+
+def _without_permission_bypass() -> list[str] | None:
+    """A command prefix under which this process's user is refused by file modes: nothing
+    for another user than root; for root, ``setpriv`` without ``CAP_DAC_OVERRIDE`` and
+    ``CAP_DAC_READ_SEARCH`` (``None`` where that is not possible)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    caps = "-dac_override,-dac_read_search"
+    prefix = [setpriv, f"--inh-caps={caps}", f"--bounding-set={caps}"]
+    try:
+        probe = subprocess.run([*prefix, sys.executable, "-c", "print(1)"],
+                               capture_output=True, timeout=60)
+    except OSError:
+        return None
+    return prefix if probe.returncode == 0 else None
+
+
+@pytest.mark.parametrize(("what", "mode"), [("b.txt", 0o000), ("sub", 0o000), ("sub", 0o644)])
+@pytest.mark.parametrize("extra", [[], ["-o", "{out}/out.parquet"]])
+def test_real_permissions_in_a_subprocess(env, what, mode, extra):
+    """The same with real file modes (as root: without the capabilities that ignore them)."""
+    prefix = _without_permission_bypass()
+    if prefix is None:
+        pytest.skip("root, and no setpriv to drop CAP_DAC_OVERRIDE here")
+    target = env["corp"] / what
+    target.chmod(mode)
+    try:
+        done = subprocess.run([*prefix, sys.executable, "-m", "emprivacy",
+                               *corpus_args(env, extra)], capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        target.chmod(0o755 if target.is_dir() else 0o644)
+    if done.returncode == 0 and not prefix:
+        pytest.skip("file modes are not enforced here")
+    bad = {("b.txt", 0o000): f"cannot read input file {str(target)!r}",
+           ("sub", 0o000): f"cannot read input directory {str(target)!r}",
+           ("sub", 0o644): f"cannot read input file {str(target / 'c.txt')!r}"}[what, mode]
+    one_line(done, 2, bad + ": Permission denied")
+    nothing_written(env, done.stdout)
+    for word in INPUT_WORDS:
+        assert word not in done.stderr
