@@ -162,3 +162,42 @@ def test_real_permissions_in_a_subprocess(env, what, mode, extra):
     nothing_written(env, done.stdout)
     for word in INPUT_WORDS:
         assert word not in done.stderr
+
+
+# -- Parquet input to standard output ------------------------------------------------------
+@pytest.fixture
+def parquet_input(env: dict[str, Path]) -> tuple[Path, Path]:
+    """The same five documents as ``docs.parquet`` (row groups of two rows) and
+    ``docs.jsonl``."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import json
+
+    ids = [f"d{i}" for i in range(5)]
+    texts = [TEXT * (i + 1) for i in range(5)]
+    parquet = env["root"] / "docs.parquet"
+    pq.write_table(pa.table({"id": ids, "text": texts}), parquet, row_group_size=2)
+    jsonl = env["root"] / "docs.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": i, "text": t}) + "\n"
+                             for i, t in zip(ids, texts, strict=True)), encoding="utf-8")
+    return parquet, jsonl
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "bag", "text"])
+def test_parquet_input_to_standard_output(env, parquet_input, fmt, capsys, monkeypatch):
+    """It used to demand --output; now it is read here, a row group at a time, and the
+    records are those of the same documents given as JSONL (and of a partitioned run)."""
+    monkeypatch.chdir(env["out"])  # nothing may be left here (no partition directory)
+    parquet, jsonl = parquet_input
+    common = ["-e", "10", "--embeddings", str(env["emb"]), "--seed", "3", "-q", "-f", fmt]
+    done = in_process(["obfuscate", str(parquet), *common], capsys)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert len(done.stdout.splitlines()) == 5 * (TEXT.count("\n") + 1 if fmt == "text" else 1)
+    same = in_process(["obfuscate", str(jsonl), *common], capsys)
+    assert same.returncode == 0 and done.stdout == same.stdout
+    assert leftovers(env["out"]) == []
+    if fmt != "text":  # into a file: the partitioned run, with the same records
+        out = env["out"] / "out.txt"
+        assert in_process(["obfuscate", str(parquet), *common, "-o", str(out)],
+                          capsys).returncode == 0
+        assert out.read_text(encoding="utf-8") == done.stdout

@@ -150,10 +150,12 @@ def obfuscate(
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
-    if survey is None or survey.has_parquet:
+    # Parquet inputs into a file are a partitioned run (resumable with --resume); to
+    # stdout, or as one stream of text, they are read here, a row group at a time
+    if survey is None or (survey.has_parquet and output is not None and fmt != "text"):
         if fmt == "text":
             fail("--format text writes one stream of text; with --workers, --scheduler, "
-                 "--resume or Parquet use --readable with --format jsonl or parquet")
+                 "--resume or Parquet output use --readable with --format jsonl or parquet")
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
                     encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
                     seed=seed, output=output, fmt=fmt,
