@@ -201,3 +201,120 @@ def test_parquet_input_to_standard_output(env, parquet_input, fmt, capsys, monke
         assert in_process(["obfuscate", str(parquet), *common, "-o", str(out)],
                           capsys).returncode == 0
         assert out.read_text(encoding="utf-8") == done.stdout
+
+
+# -- smaller ones (issue 22, item 17) ------------------------------------------------------
+def _obfuscate(env: dict[str, Path], source: Path, *extra: str) -> list[str]:
+    return ["obfuscate", str(source), "-e", "10", "--embeddings", str(env["emb"]), "--seed",
+            "3", "-q", *extra]
+
+
+@pytest.mark.parametrize("extra", [[], ["-o", "{out}/out.jsonl", "--resume"]])
+def test_a_jsonl_file_with_a_byte_order_mark(env, extra, capsys):
+    """It was "not a valid JSON object" on line 1, while a text file's mark is dropped."""
+    import json
+
+    lines = [json.dumps({"id": f"d{i}", "text": TEXT}) for i in range(3)]
+    plain = env["root"] / "plain.jsonl"
+    plain.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    marked = env["root"] / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    outputs = []
+    for source in (plain, marked):
+        out = env["out"] / "out.jsonl"
+        args = [a.format(out=env["out"]) for a in extra]
+        done = in_process(_obfuscate(env, source, *args), capsys)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_text(encoding="utf-8") if extra else done.stdout)
+        out.unlink(missing_ok=True)
+    assert outputs[0] == outputs[1] and len(outputs[0].splitlines()) == 3
+    # bytes are still counted from the start of the file, the mark included
+    before = b"\xef\xbb\xbf" + b'{"id": "a", "text": "x '  # 26 bytes
+    marked.write_bytes(before + b'\xff"}\n')
+    done = in_process(_obfuscate(env, marked), capsys)
+    assert one_line(done, 2) == (f"emprivacy: error: input file {str(marked)!r} is not valid "
+                                 f"UTF-8 (byte {len(before)})")
+
+
+@pytest.mark.parametrize(("name", "header"), [("emb.txt", ""), ("vectors.vec", "10 2\n"),
+                                              ("glove.dat", "")])
+def test_gzipped_text_embeddings_whatever_their_name(env, name, header, capsys):
+    """A gzipped GloVe file named .txt was "unknown embeddings format": gzip is now
+    recognised by the file's first bytes, not by a .gz in its name."""
+    import gzip
+
+    plain = env["root"] / ("plain-" + name)
+    plain.write_text(header + env["emb"].read_text(encoding="utf-8"), encoding="utf-8")
+    packed = env["root"] / name
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    results = []
+    for emb in (plain, packed):
+        done = in_process(["obfuscate", str(env["text"]), "-e", "10", "--embeddings", str(emb),
+                           "--seed", "3", "-q"], capsys)
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        results.append(done.stdout)
+    assert results[0] == results[1] != ""
+
+
+def test_a_gzipped_word2vec_binary_without_gz_in_its_name(env, capsys):
+    """gensim decides on decompression by the name: one line saying so, not a garbled read."""
+    import gzip
+
+    import numpy as np
+    from gensim.models import KeyedVectors
+
+    kv = KeyedVectors(vector_size=2)
+    kv.add_vectors(["cat", "dog", "harbour"], np.array([[0, 0], [1, 0], [0, 1]], np.float32))
+    binary = env["root"] / "w.bin"
+    kv.save_word2vec_format(str(binary), binary=True)
+    binary.write_bytes(gzip.compress(binary.read_bytes()))
+    done = in_process(["obfuscate", str(env["text"]), "-e", "10", "--embeddings", str(binary),
+                       "-q"], capsys)
+    assert one_line(done, 2) == (
+        f"emprivacy: error: embeddings file {str(binary)!r} is gzip-compressed but its name "
+        "does not end in .gz, which the word2vec binary reader needs: rename it to end in "
+        ".gz, or decompress it")
+    assert done.stdout == ""
+
+
+def test_a_file_given_as_the_cache_directory(env, monkeypatch, capsys):
+    """It said only "(File exists)"; now the warning names the file and the variable, and
+    the run goes on without the cache."""
+    cache = env["root"] / "cache-file"
+    cache.write_text("not a directory\n", encoding="utf-8")
+    monkeypatch.setenv("EMPRIVACY_CACHE_DIR", str(cache))
+    done = in_process(["obfuscate", str(env["text"]), "-e", "10", "--embeddings",
+                       str(env["emb"])], capsys)
+    assert done.returncode == 0 and done.stdout
+    assert done.stderr.splitlines() == [
+        f"emprivacy: warning: cannot create the embeddings cache "
+        f"{str(cache / 'embeddings')!r}: {str(cache)!r} (EMPRIVACY_CACHE_DIR) is a file, not "
+        f"a directory; reading {str(env['emb'])!r} without it"]
+    assert cache.read_text(encoding="utf-8") == "not a directory\n"
+
+
+def test_distance_reads_standard_input_for_a_dash(env, monkeypatch, capsys):
+    """``distance - b.txt`` said "'-' does not exist"."""
+    import io
+
+    other = env["root"] / "b.txt"
+    other.write_text("The quiet factory drifted.", encoding="utf-8")
+    common = ["--embeddings", str(env["emb"]), "--json", "-q"]
+    by_files = in_process(["distance", str(env["text"]), str(other), *common], capsys)
+    assert by_files.returncode == 0, by_files.stderr
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TEXT))
+    by_stdin = in_process(["distance", "-", str(other), *common], capsys)
+    assert by_stdin.returncode == 0 and by_stdin.stderr == ""
+    assert by_stdin.stdout == by_files.stdout
+    done = in_process(["distance", "-", "-", *common], capsys)
+    assert one_line(done, 2) == ("emprivacy: error: distance compares two texts; only one of "
+                                 "them can be '-' (standard input)")
+
+
+def test_no_command_prints_the_help(capsys):
+    """Plain ``emprivacy`` printed its help and ``emprivacy: error:  (see …)``, an empty
+    message; now the help alone, with exit code 2 (click's, for a missing command)."""
+    done = in_process([], capsys)
+    assert done.returncode == 2
+    assert "Usage: emprivacy" in done.stdout and "obfuscate" in done.stdout
+    assert done.stderr == ""

@@ -66,10 +66,10 @@ from .output_paths import (
     write_error,
 )
 
-__all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "check_not_input",
-           "check_output_path", "checked_stdout", "format_record", "is_stream",
-           "output_lock", "remove_stale_temporaries", "user_cache_dir", "write_bytes_atomic",
-           "write_error", "write_stdout"]
+__all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "cache_dir_problem",
+           "check_not_input", "check_output_path", "checked_stdout", "format_record",
+           "is_stream", "output_lock", "remove_stale_temporaries", "user_cache_dir",
+           "write_bytes_atomic", "write_error", "write_stdout"]
 
 
 def _read_umask() -> int:
@@ -99,6 +99,32 @@ def user_cache_dir() -> Path:
     import platformdirs  # only this function of the module needs it
 
     return Path(platformdirs.user_cache_dir("emprivacy", appauthor=False))
+
+
+def cache_dir_problem(directory: Path, exc: OSError) -> str:
+    """Why the cache directory ``directory`` could not be made or written, in words.
+
+    When a part of its path is a file (``$EMPRIVACY_CACHE_DIR`` set to a file, say),
+    the system says only ``File exists`` or ``Not a directory``: this names the part
+    instead.  Otherwise ``exc``'s own reason.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     why = cache_dir_problem(Path(f.name) / "embeddings", FileExistsError(17, "x"))
+    ...     why == repr(f.name) + " is a file, not a directory"
+    True
+    """
+    env = os.environ.get("EMPRIVACY_CACHE_DIR")
+    for part in (directory, *directory.parents):
+        if os.path.lexists(part):
+            if os.path.isdir(part):
+                break
+            what = "a file" if os.path.isfile(part) else "not a directory"
+            named = (" (EMPRIVACY_CACHE_DIR)" if env and Path(env).expanduser() == part
+                     else "")
+            return f"{str(part)!r}{named} is {what}" + (", not a directory"
+                                                        if what == "a file" else "")
+    return exc.strerror or str(exc)
 
 
 class _Checked:

@@ -52,6 +52,12 @@ ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError
 EXIT_BROKEN_PIPE = 1
 
 
+def _no_command(exc: Exception) -> bool:
+    """Whether ``exc`` is click's ``NoArgsIsHelpError``: ``emprivacy`` without a command,
+    after its help was shown (found by name: Typer vendors its own copy of click)."""
+    return any(cls.__name__ == "NoArgsIsHelpError" for cls in type(exc).__mro__)
+
+
 def _version_callback(value: bool) -> None:
     if value:
         try:
@@ -145,6 +151,11 @@ def main(argv: list[str] | None = None) -> int:
         _say("emprivacy: interrupted")
         return 130
     except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
+        if _no_command(exc):  # plain ``emprivacy``: the help, and exit code 2
+            message = exc.format_message()  # empty: Typer has printed its help already
+            if message:
+                echo(message)
+            return 2
         _say(f"emprivacy: error: {usage_message(exc)}")
         return 2
     except EmprivacyError as exc:

@@ -20,6 +20,7 @@ from ._common import (
     check_encoding,
     check_epsilon,
     check_nonnegative,
+    check_stdin,
     echo,
     fail,
     load,
@@ -31,8 +32,10 @@ __all__ = ["calibrate", "distance", "guarantee"]
 
 
 def distance(
-    a: Annotated[Path, typer.Argument(help="First text file.", show_default=False)],
-    b: Annotated[Path, typer.Argument(help="Second text file.", show_default=False)],
+    a: Annotated[Path, typer.Argument(help="First text file ('-': standard input).",
+                                      show_default=False)],
+    b: Annotated[Path, typer.Argument(help="Second text file ('-': standard input).",
+                                      show_default=False)],
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
@@ -47,13 +50,16 @@ def distance(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Earth Mover's distance E between the bags of two text files (Def. 3)."""
+    """Earth Mover's distance E between the bags of two text files (Def. 3).
+
+    One of them may be '-', standard input.
+    """
     from ..distance import earth_movers_distance
     from ..text import bag_of_words
 
     if epsilon is not None:
         check_epsilon(epsilon)
-    texts = [read_text_file(a), read_text_file(b)]
+    texts = _texts(a, b)
     emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
     for path, bag in zip((a, b), bags, strict=True):
@@ -92,6 +98,18 @@ def distance(
         else:
             echo("privacy_multiplier: not defined — the guarantee compares bags of the "
                        "same size N; use --size N")
+
+
+def _texts(a: Path, b: Path) -> list[str]:
+    """The two texts of ``distance``: files, or standard input for one given as ``-``."""
+    from ..corpus import Document
+
+    given = [str(a), str(b)]
+    if given == ["-", "-"]:
+        fail("distance compares two texts; only one of them can be '-' (standard input)")
+    stdin = check_stdin(given)
+    return [Document.from_stream("-", stdin).text if stdin is not None and p == "-"
+            else read_text_file(Path(p)) for p in given]
 
 
 def guarantee(
