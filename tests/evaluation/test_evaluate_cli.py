@@ -129,3 +129,35 @@ def test_evaluate_bad_mechanisms_one_line(inputs, tmp_path, capsys, extra, messa
     assert main(_args(inputs, tmp_path / "x", "--quiet", *extra)) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+# -- issue 22 ---------------------------------------------------------------------------------
+_TOO_FEW = ("emprivacy: error: authors must be >= 6: SRtopic votes among the 5 nearest "
+            "known-author texts of the set, and a set is split evenly between the 2 topics; "
+            "got 4")
+
+
+def test_evaluate_too_few_authors_on_brown_is_one_line_before_any_work(tmp_path, capsys,
+                                                                      monkeypatch):
+    """``--authors 4``: SRtopic's 5 neighbours need 5 texts; Brown's 2 topics make it 6."""
+    def no_brown(**kwargs):
+        raise AssertionError("read the corpus before checking --authors")
+
+    monkeypatch.setattr(brown_corpus, "brown", no_brown)
+    out = tmp_path / "out"
+    assert main(["evaluate", "--authors", "4", "--out", str(out), "--quiet"]) == 2
+    assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
+    assert not out.exists()
+
+
+def test_evaluate_too_few_authors_in_a_csv_is_one_line(inputs, tmp_path, capsys, monkeypatch):
+    from emprivacy import embeddings
+
+    def no_embeddings(*args, **kwargs):
+        raise AssertionError("loaded the embeddings before checking --authors")
+
+    monkeypatch.setattr(embeddings, "load_embeddings", no_embeddings)
+    out = tmp_path / "out"
+    assert main(_args(inputs, out, "--quiet", "--authors", "4,6")) == 2
+    assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
+    assert not out.exists()

@@ -99,11 +99,14 @@ def evaluate(
     from .._optional import import_optional
     from ..embeddings import load_embeddings
     from ..evaluation import load_corpus, parse_epsilons, write_report
-    from ..evaluation.brown_corpus import brown
+    from ..evaluation.brown_corpus import BROWN_TOPICS, brown
+    from ..evaluation.experiment import check_set_sizes
     from ..evaluation.report import REPORT_FILES
 
     console = stderr()
     sizes = parse_authors(authors)
+    if dataset == "brown":  # its topics are known: refuse a set too small now
+        check_set_sizes(sizes, n_topics=len(BROWN_TOPICS))
     names, params = parse_mechanisms(mechanisms, param or [])
     try:
         eps = parse_epsilons(epsilons)
@@ -133,6 +136,8 @@ def evaluate(
         corpus = brown()
     else:
         corpus = load_corpus(dataset)
+        if len(corpus.topics) >= 2:  # before the embeddings are loaded
+            check_set_sizes(sizes, n_topics=len(corpus.topics))
     note("loading embeddings" + (f" {embeddings}" if embeddings else
                                  " (built-in GloVe 6B 50d)"))
     emb = load_embeddings(embeddings, vocab_size=vocab_size,

@@ -18,6 +18,7 @@ author sets depend on ``selection_seed`` alone, so they stay fixed across runs.
 from __future__ import annotations
 
 import contextlib
+import math
 import platform
 import secrets
 import sys
@@ -35,7 +36,7 @@ import numpy as np
 from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
-from ..exceptions import PrivacyLeakWarning
+from ..exceptions import InputError, PrivacyLeakWarning
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import make_mechanism, takes_decoder
 from ..randomness import document_generator, run_key_from_seed
@@ -66,7 +67,7 @@ from .results import (
     parse_epsilons,
 )
 
-__all__ = ["Progress", "run_experiment"]
+__all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
 #: ``progress(done, total, description)``, called after every (set, ε, trial, attack).
 Progress = Callable[[int, int, str], None]
@@ -81,6 +82,42 @@ def _versions() -> dict[str, str]:
         except PackageNotFoundError:  # pragma: no cover
             out[dist] = "not installed"
     return out
+
+
+def smallest_set(n_topics: int, knn_k: int = 5) -> int:
+    """The smallest author set the experiment can run: ``knn_k`` rounded up to a multiple of
+    ``n_topics``.
+
+    SRtopic votes among the ``knn_k`` nearest known-author texts of the set, so a set needs
+    at least ``knn_k`` of them, and a set is split evenly between the topics.
+
+    >>> smallest_set(2), smallest_set(3, knn_k=5), smallest_set(2, knn_k=3)
+    (6, 6, 4)
+    """
+    n_topics = check_positive_int(n_topics, "n_topics")
+    knn_k = check_positive_int(knn_k, "knn_k")
+    return max(2, n_topics * math.ceil(knn_k / n_topics))
+
+
+def check_set_sizes(sizes: Iterable[int], *, n_topics: int, knn_k: int = 5) -> None:
+    """Refuse, before any work, an author-set size smaller than ``knn_k``, naming the
+    smallest size that works (:func:`smallest_set`).
+
+    A size of at least ``knn_k`` that does not split evenly between the topics is left
+    to :func:`~emprivacy.evaluation.datasets.select_authors`, which names that problem.
+
+    Raises
+    ------
+    InputError
+        Naming the smallest size that works and why (a user's mistake: exit code 2).
+    """
+    smallest = smallest_set(n_topics, knn_k)
+    for size in sizes:
+        if size < knn_k:
+            raise InputError(
+                f"authors must be >= {smallest}: SRtopic votes among the {knn_k} nearest "
+                f"known-author texts of the set, and a set is split evenly between the "
+                f"{n_topics} topics; got {size}")
 
 
 def _count(pred: Sequence[str], truth: Sequence[str]) -> int:
@@ -179,13 +216,12 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     seed = check_positive_int(seed, "seed", minimum=0)
     run_key = run_key_from_seed(seed)
 
+    if len(corpus.topics) >= 2:  # fewer: select_authors names that problem
+        check_set_sizes(config.authors, n_topics=len(corpus.topics), knn_k=config.knn_k)
     started = datetime.now(UTC)
     chosen = [select_authors(corpus, k, seed=config.selection_seed) for k in config.authors]
     prepared = [prepare_set(c, embeddings=embeddings, oov=config.oov,
                             known_fraction=config.known_fraction) for c in chosen]
-    for p in prepared:
-        if config.knn_k > len(p):
-            raise ValueError(f"knn_k must be <= the set size ({len(p)}); got {config.knn_k}")
     leaked = sum(p.oov_words for p in prepared)
     if config.oov == "keep" and leaked:
         warnings.warn(f"oov='keep': {leaked} out-of-vocabulary snippet word(s) pass through the "
