@@ -197,8 +197,11 @@ def calibrate(
                                                  show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
                                              show_default=False)] = None,
-    plot: Annotated[Path, typer.Option("--plot", help="Write the PNG plot of N_w and S_w "
-                                       "against ε here.")] = Path("calibration.png"),
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the PNG plot of N_w and S_w against ε here (default: "
+        "calibration.png; without the evaluation extra's matplotlib the default plot is "
+        "skipped with a warning, an explicit --plot is an error).",
+        show_default=False)] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     mechanism: Annotated[str | None, typer.Option(
@@ -233,7 +236,20 @@ def calibrate(
         fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
-    if not no_plot:  # now, not after the study: a directory, a missing or read-only place
+    skipped = None  # why the default plot is not written (no matplotlib)
+    if not no_plot:  # now, not after the study: matplotlib, and where the plot goes
+        from .._optional import import_optional
+        from ..exceptions import MissingExtraError
+
+        try:
+            import_optional("matplotlib", extra="evaluation", purpose=(
+                "the calibration plot" if plot is None else "calibrate --plot"))
+        except MissingExtraError as exc:
+            if plot is not None:  # asked for by name: refuse before any work
+                raise
+            skipped, no_plot = str(exc), True
+    plot = Path("calibration.png") if plot is None else plot
+    if not no_plot:  # a directory, a missing or read-only place
         from ..output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
@@ -286,6 +302,9 @@ def calibrate(
                        f"{found.epsilon_total:.4g})")
     if not no_plot and not quiet:
         console.print(f"emprivacy: wrote plot to {plot}")
+    if skipped is not None and not quiet:
+        console.print(f"emprivacy: warning: no plot written: {skipped} (or pass --no-plot)",
+                      markup=False, highlight=False)
 
 
 def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float] | None, *,
