@@ -161,3 +161,35 @@ def test_evaluate_too_few_authors_in_a_csv_is_one_line(inputs, tmp_path, capsys,
     assert main(_args(inputs, out, "--quiet", "--authors", "4,6")) == 2
     assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
     assert not out.exists()
+
+
+def test_evaluate_on_a_full_disk_leaves_nothing(inputs, tmp_path):
+    """A file size limit (a full disk, even for root) that the small tables pass and the
+    plot does not: one line, exit code 1, and not one report file (issue 22 item 15)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if os.name != "posix":
+        pytest.skip("RLIMIT_FSIZE is POSIX")
+
+    def limit() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8000, 8000))
+
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "emprivacy", *_args(inputs, out, "--quiet",
+                                                                      "--mechanisms",
+                                                                      "madlib,santext")],
+                          preexec_fn=limit, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("emprivacy: error: cannot write output "), \
+        done.stderr
+    assert "File too large" in lines[0]
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -130,3 +130,65 @@ def test_write_report_errors(synth_result, tmp_path):
         write_report(synth_result, f)
     with pytest.raises(TypeError, match="result must be an ExperimentResult"):
         write_report({}, tmp_path)
+
+
+# -- issue 22 item 15: the report is written whole or not at all ------------------------------
+def _failing_nth(real, n, error):
+    """``real`` that raises ``error`` on its ``n``-th call (1-based) only."""
+    calls = {"n": 0}
+
+    def wrapper(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == n:
+            raise error
+        return real(*args, **kwargs)
+    return wrapper
+
+
+def _snapshot(directory):
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failure_midway_leaves_no_report_file_and_no_new_directory(synth_result, tmp_path,
+                                                                       monkeypatch, fails):
+    """A full disk at the third file (or a rename that fails after two are in place):
+    nothing of the report is left, not even the directory it created."""
+    import errno as errno_
+
+    from emprivacy import outputs
+    from emprivacy.exceptions import OutputWriteError
+
+    error = OSError(errno_.ENOSPC, "No space left on device")
+    if fails == "write":
+        monkeypatch.setattr(outputs.os, "write", _failing_nth(os.write, 3, error))
+    else:
+        monkeypatch.setattr(outputs.os, "replace", _failing_nth(os.replace, 3, error))
+    out = tmp_path / "new" / "results"
+    with pytest.raises(OutputWriteError, match="No space left on device"):
+        write_report(synth_result, out)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failure_midway_leaves_an_earlier_report_as_it_was(synth_result, tmp_path,
+                                                             monkeypatch, fails):
+    import errno as errno_
+
+    from emprivacy import outputs
+    from emprivacy.exceptions import OutputWriteError
+
+    out = tmp_path / "results"
+    out.mkdir()
+    for name in REPORT_FILES:
+        (out / name).write_bytes(b"the earlier run's " + name.encode())
+    (out / "notes.txt").write_text("mine")
+    before = _snapshot(out)
+    error = OSError(errno_.EFBIG, "File too large")
+    if fails == "write":
+        monkeypatch.setattr(outputs.os, "write", _failing_nth(os.write, 4, error))
+    else:
+        monkeypatch.setattr(outputs.os, "replace", _failing_nth(os.replace, 5, error))
+    with pytest.raises(OutputWriteError, match="File too large"):
+        write_report(synth_result, out, command="emprivacy evaluate --seed 7")
+    assert _snapshot(out) == before

@@ -101,7 +101,8 @@ def evaluate(
     from ..evaluation import load_corpus, parse_epsilons, write_report
     from ..evaluation.brown_corpus import BROWN_TOPICS, brown
     from ..evaluation.experiment import check_set_sizes
-    from ..evaluation.report import REPORT_FILES
+    from ..evaluation.report import REPORT_FILES, report_files
+    from ..outputs import write_files_atomic
 
     console = stderr()
     sizes = parse_authors(authors)
@@ -144,6 +145,7 @@ def evaluate(
                           encoding=check_encoding(embeddings_encoding))
 
     results = []
+    files: dict[Path, bytes] = {}  # every file of the run, written at the end: all or none
     for name in names:
         where = out if len(names) == 1 else out / name
         result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
@@ -161,21 +163,26 @@ def evaluate(
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]
-        paths = write_report(result, where, command=shlex.join(args))
-        prefix = f"{name}: " if len(names) > 1 else ""
-        note(f"{prefix}seed {result.seed}; wrote {', '.join(sorted(paths))} to {where} "
-             f"({result.metadata['seconds']:.0f} s)")
+        report = report_files(result, command=shlex.join(args))
+        files.update({where / file: data for file, data in report.items()})
+        if len(names) > 1:
+            note(f"{name}: seed {result.seed}; done ({result.metadata['seconds']:.0f} s)")
         results.append(result)
     if len(results) > 1:
         from ..evaluation.frontier import frontier_table, plot_frontier
-        from ..outputs import write_bytes_atomic
 
-        write_bytes_atomic(out / "frontier.png", plot_frontier(results))
-        write_bytes_atomic(out / "frontier.md", (
+        files[out / "frontier.png"] = plot_frontier(results)
+        files[out / "frontier.md"] = (
             "# Privacy–utility frontier\n\nMean fraction correct over trials; one row per "
             "mechanism, author set and ε.\n\n" + frontier_table(results)
-            + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8"))
-        note(f"wrote frontier.png, frontier.md to {out}")
+            + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8")
+    write_files_atomic(files, parents=True)
+    if len(results) == 1:
+        note(f"seed {results[0].seed}; wrote {', '.join(sorted(p.name for p in files))} to "
+             f"{out} ({results[0].metadata['seconds']:.0f} s)")
+    else:
+        note(f"wrote each mechanism's report to {out}/NAME and frontier.png, frontier.md to "
+             f"{out}")
 
 
 def parse_mechanisms(spec: str, pairs: list[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:

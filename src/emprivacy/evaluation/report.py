@@ -1,7 +1,8 @@
 """Writing an experiment's results: Table 3, a plot, the App. B tables and the run JSON.
 
-Files written into the output directory (each atomically: a temporary file in
-the same directory renamed over the destination):
+Files written into the output directory (all of them or none: each is written in
+full to a temporary file in the same directory, and only then are they renamed over
+the destinations):
 
 ``table3.md`` / ``table3.csv``
     Laid out like the paper's Table 3: rows ε, columns SRauth, SRtopic, DRauth,
@@ -33,10 +34,10 @@ from pathlib import Path
 import numpy as np
 
 from .._optional import import_optional
-from ..outputs import write_bytes_atomic, write_error
+from ..outputs import write_files_atomic
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "format_table3", "write_report"]
+__all__ = ["REPORT_FILES", "format_table3", "report_files", "write_report"]
 
 #: The files :func:`write_report` writes.
 REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
@@ -187,9 +188,43 @@ def _plot(result: ExperimentResult) -> bytes:
     return buf.getvalue()
 
 
+def report_files(result: ExperimentResult, *, command: str | None = None) -> dict[str, bytes]:
+    """The report's files (see the module docstring) as ``{name: contents}``, in the order of
+    :data:`REPORT_FILES`; nothing is written.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+    command : str, optional
+        The command line that made the run, recorded in ``run.json`` and the tables.
+    """
+    if not isinstance(result, ExperimentResult):
+        raise TypeError(f"result must be an ExperimentResult; got {type(result).__name__}")
+    table = format_table3(result)
+    if command:
+        table += f"\nMade by: `{command}`\n"
+    payload = result.to_dict()
+    if command:
+        payload["command"] = command
+    contents = {
+        "table3.md": table.encode(),
+        "table3.csv": _table3_csv(result).encode(),
+        "trials.csv": _trials_csv(result).encode(),
+        "accuracy.png": _plot(result),
+        "appendix_b.md": _appendix_b(result).encode(),
+        "run.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
+    }
+    return {name: contents[name] for name in REPORT_FILES}
+
+
 def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
                  command: str | None = None) -> dict[str, Path]:
     """Write the report files (see the module docstring) into ``out_dir`` (created if needed).
+
+    All of them or none: every file is written in full to a temporary file first and
+    only then renamed into place (:func:`emprivacy.outputs.write_files_atomic`), so a
+    full disk or an interruption leaves the directory as it was (a directory this call
+    created is removed again).
 
     Parameters
     ----------
@@ -207,27 +242,7 @@ def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"output path {str(out)!r} exists and is not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a file in the way, no permission, read-only: one error naming it
-        raise write_error(exc, out) from exc
-    table = format_table3(result)
-    if command:
-        table += f"\nMade by: `{command}`\n"
-    payload = result.to_dict()
-    if command:
-        payload["command"] = command
-    contents = {
-        "table3.md": table.encode(),
-        "table3.csv": _table3_csv(result).encode(),
-        "trials.csv": _trials_csv(result).encode(),
-        "accuracy.png": _plot(result),
-        "appendix_b.md": _appendix_b(result).encode(),
-        "run.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
-    }
-    paths = {}
-    for name in REPORT_FILES:
-        path = out / name
-        write_bytes_atomic(path, contents[name])
-        paths[name] = path
+    contents = report_files(result, command=command)
+    paths = {name: out / name for name in contents}
+    write_files_atomic({paths[name]: data for name, data in contents.items()}, parents=True)
     return paths
