@@ -193,3 +193,23 @@ def test_evaluate_on_a_full_disk_leaves_nothing(inputs, tmp_path):
     assert "File too large" in lines[0]
     assert not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_evaluate_warns_once_when_the_topic_classifier_is_not_above_chance(inputs, tmp_path,
+                                                                          capsys, monkeypatch):
+    """A classifier at chance on the validation chunks: one warning line on stderr (two
+    mechanisms, one set) and a warning in each table3.md (issue 22 item 20)."""
+    from emprivacy.evaluation.attacks import FastTextTopicClassifier
+
+    monkeypatch.setattr(FastTextTopicClassifier, "score", lambda self, docs, labels: 0.5)
+    out = tmp_path / "weak"
+    assert main(_args(inputs, out, "--mechanisms", "madlib,santext")) == 0
+    err = capsys.readouterr().err
+    warnings_ = [line for line in err.splitlines() if "warning" in line]
+    assert warnings_ == [
+        "emprivacy: warning: the topic classifier (fastText) is not clearly above chance "
+        "(6-author set: validation accuracy 0.50, chance 0.50), so DRtopic measures nothing "
+        "there; see table3.md"]
+    for name in ("madlib", "santext"):
+        assert "so DRtopic on this set measures nothing" in (out / name / "table3.md") \
+            .read_text(encoding="utf-8")

@@ -101,7 +101,7 @@ def evaluate(
     from ..evaluation import load_corpus, parse_epsilons, write_report
     from ..evaluation.brown_corpus import BROWN_TOPICS, brown
     from ..evaluation.experiment import check_set_sizes
-    from ..evaluation.report import REPORT_FILES, report_files
+    from ..evaluation.report import REPORT_FILES, report_files, topic_classifier_warning
     from ..outputs import write_files_atomic
 
     console = stderr()
@@ -177,6 +177,9 @@ def evaluate(
             "mechanism, author set and ε.\n\n" + frontier_table(results)
             + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8")
     write_files_atomic(files, parents=True)
+    weak = topic_classifier_warning(results)
+    if weak is not None and not quiet:
+        console.print(f"emprivacy: warning: {weak}", markup=False, highlight=False)
     if len(results) == 1:
         note(f"seed {results[0].seed}; wrote {', '.join(sorted(p.name for p in files))} to "
              f"{out} ({results[0].metadata['seconds']:.0f} s)")

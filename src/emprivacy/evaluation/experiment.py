@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -303,6 +304,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     correct = np.zeros((len(config.epsilons), config.trials, len(ATTACKS)), dtype=np.int64)
     validation: list[float] = []
+    validation_chunks: list[int] = []
+    validation_majority: list[float] = []
     fasttext_docs: dict[str, int] = {}
     sample_rows: list[dict[str, Any]] = []
     for t in range(config.trials):
@@ -321,6 +324,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         with _clock("fasttext_training"):
             clf.fit(train_x, train_y, rng=ft_gen)
             validation.append(clf.score(val_x, val_y))
+        validation_chunks.append(len(val_y))
+        validation_majority.append(max(Counter(val_y).values()) / len(val_y))
         fasttext_docs = {"train_documents": int((~held).sum()),
                          "validation_documents": int(held.sum()),
                          "train_chunks": len(train_x), "validation_chunks": len(val_x),
@@ -375,4 +380,6 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         sample={"doc_id": p.doc_ids[0], "author": p.authors[0], "trial": 1,
                 "rows": sample_rows},
         seconds=round(time.perf_counter() - t0, 1),
-        timings={k: round(v, 2) for k, v in sorted(timings.items())})
+        timings={k: round(v, 2) for k, v in sorted(timings.items())},
+        fasttext_validation_chunks=validation_chunks,
+        fasttext_validation_majority=validation_majority)

@@ -37,7 +37,8 @@ from .._optional import import_optional
 from ..outputs import write_files_atomic
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "format_table3", "report_files", "write_report"]
+__all__ = ["REPORT_FILES", "format_table3", "report_files", "topic_classifier_warning",
+           "write_report"]
 
 #: The files :func:`write_report` writes.
 REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
@@ -75,6 +76,10 @@ def format_table3(result: ExperimentResult) -> str:
                   f"{val.mean():.3f}" + (f" ± {val.std(ddof=1):.3f}" if val.size > 1 else "")
                   + f" ({s.fasttext_docs.get('validation_documents', 0)} held-out documents, "
                   f"{s.fasttext_docs.get('validation_chunks', 0)} chunks of {s.N} words).", ""]
+        check = s.topic_classifier()
+        if not check.clearly_above_chance:
+            lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
+                      "nothing** (its column says nothing about the utility kept).", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
 
@@ -186,6 +191,29 @@ def _plot(result: ExperimentResult) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
     return buf.getvalue()
+
+
+def topic_classifier_warning(results: Sequence[ExperimentResult]) -> str | None:
+    """One line saying on which author sets the topic classifier is not clearly above
+    chance (:meth:`~emprivacy.evaluation.results.SetResult.topic_classifier`), or ``None``.
+
+    The classifier is trained with the same seeds for every mechanism of a run, so a set
+    is named once however many runs share it.
+    """
+    seen: dict[int, str] = {}
+    for r in results:
+        for s in r.sets:
+            check = s.topic_classifier()
+            if not check.clearly_above_chance and s.n_authors not in seen:
+                seen[s.n_authors] = (f"{s.n_authors}-author set: validation accuracy "
+                                     f"{check.mean:.2f}"
+                                     + ("" if math.isnan(check.sd) else f" ± {check.sd:.2f}")
+                                     + f", chance {check.chance:.2f}")
+    if not seen:
+        return None
+    return ("the topic classifier (fastText) is not clearly above chance ("
+            + "; ".join(seen[k] for k in sorted(seen))
+            + "), so DRtopic measures nothing there; see table3.md")
 
 
 def report_files(result: ExperimentResult, *, command: str | None = None) -> dict[str, bytes]:
