@@ -30,6 +30,7 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from .._optional import import_optional
 from ..outputs import write_files_atomic
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "format_table3", "report_files", "topic_classifier_warning",
+__all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files", "topic_classifier_warning",
            "write_report"]
 
 #: The files :func:`write_report` writes.
@@ -160,11 +161,20 @@ def _appendix_b(result: ExperimentResult) -> str:
 
 
 def _plot(result: ExperimentResult) -> bytes:
+    fig = accuracy_figure(result)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def accuracy_figure(result: ExperimentResult) -> Any:
+    """``accuracy.png`` as a matplotlib ``Figure``: accuracy against ε, one panel per set,
+    ± sd error bars, chance lines; the legend below the panels, clear of every point."""
     purpose = "the accuracy plot of the experiment"
     agg = import_optional("matplotlib.backends.backend_agg", extra="evaluation", purpose=purpose)
     figure = import_optional("matplotlib.figure", extra="evaluation", purpose=purpose)
     sets: Sequence[SetResult] = result.sets
-    fig = figure.Figure(figsize=(5.2 * len(sets), 4.0), layout="constrained")
+    fig = figure.Figure(figsize=(5.2 * len(sets), 4.6), layout="constrained")
     agg.FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(sets), squeeze=False)[0]
     labels = [epsilon_label(e) for e in result.config.epsilons]
@@ -187,10 +197,9 @@ def _plot(result: ExperimentResult) -> bytes:
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"{result.dataset}: {s.n_authors} authors, N = {s.N}, OOV {result.config.oov}")
         ax.grid(True, alpha=0.3)
-    axes[0].legend(loc="lower left", fontsize="small")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
-    return buf.getvalue()
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=3, fontsize="small")
+    return fig
 
 
 def topic_classifier_warning(results: Sequence[ExperimentResult]) -> str | None:
