@@ -371,7 +371,7 @@ _NO_LINKS = frozenset({errno.EPERM, errno.EXDEV, errno.EMLINK,
                        getattr(errno, "ENOTSUP", errno.EOPNOTSUPP), errno.EOPNOTSUPP})
 
 
-def write_files_atomic(files: Mapping[str | os.PathLike[str], bytes], *,
+def write_files_atomic(files: Mapping[Path, bytes] | Mapping[str, bytes], *,
                        parents: bool = False) -> list[Path]:
     """Write several files: all of them, or — on any error or interruption — none.
 
@@ -387,7 +387,7 @@ def write_files_atomic(files: Mapping[str | os.PathLike[str], bytes], *,
 
     Parameters
     ----------
-    files : mapping of path-like to bytes
+    files : mapping of Path or str to bytes
         Each destination and its contents.
     parents : bool, default False
         Create missing parent directories first; on failure the directories created

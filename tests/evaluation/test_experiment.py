@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from emprivacy import PrivacyLeakWarning
-from emprivacy.exceptions import InputError
 from emprivacy.evaluation.experiment import run_experiment
 from emprivacy.evaluation.results import (
     ATTACKS,
@@ -18,6 +17,7 @@ from emprivacy.evaluation.results import (
     epsilon_label,
     parse_epsilons,
 )
+from emprivacy.exceptions import InputError
 
 
 def test_runner_known_answers_without_noise(synth_result):

@@ -184,3 +184,22 @@ def test_the_frontier_legend_covers_no_point(narrow):
     fig.canvas.draw()
     (legend,) = fig.legends
     assert not legend.get_window_extent().overlaps(fig.axes[0].get_window_extent())
+
+
+def test_a_tem_run_says_where_its_truncation_is_active(runs, synth_embeddings):
+    """issue 22 item 18: the report says at which ε TEM is SanText on the snippet words."""
+    from emprivacy.evaluation.report import format_table3
+    from emprivacy.mechanism_study import largest_distances
+    from emprivacy.mechanisms.tem import truncation_threshold
+
+    tem = runs["tem"]
+    (found,) = tem.metadata["tem_truncation"]  # one ε besides "none"
+    assert found["epsilon"] == 0.005 and found["beta"] == 0.01
+    gamma = truncation_threshold(len(synth_embeddings), epsilon=0.005, beta=0.01)
+    assert found["gamma"] == gamma
+    assert gamma > largest_distances(synth_embeddings).max()  # γ covers the whole vocabulary
+    assert found["active"] == 0 and found["words"] > 0
+    table = format_table3(tem)
+    assert ("TEM and SanText: tem (β = 0.01): γ = " in table
+            and "for none at ε = 0.005 (TEM is SanText exactly there)" in table)
+    assert "tem_truncation" not in runs["santext"].metadata

@@ -98,10 +98,15 @@ def evaluate(
     """
     from .._optional import import_optional
     from ..embeddings import load_embeddings
-    from ..evaluation import load_corpus, parse_epsilons, write_report
+    from ..evaluation import load_corpus, parse_epsilons
     from ..evaluation.brown_corpus import BROWN_TOPICS, brown
     from ..evaluation.experiment import check_set_sizes
-    from ..evaluation.report import REPORT_FILES, report_files, topic_classifier_warning
+    from ..evaluation.report import (
+        REPORT_FILES,
+        report_files,
+        tem_truncation_note,
+        topic_classifier_warning,
+    )
     from ..outputs import write_files_atomic
 
     console = stderr()
@@ -167,6 +172,9 @@ def evaluate(
         files.update({where / file: data for file, data in report.items()})
         if len(names) > 1:
             note(f"{name}: seed {result.seed}; done ({result.metadata['seconds']:.0f} s)")
+        tem = tem_truncation_note(result)
+        if tem is not None:
+            note(tem)
         results.append(result)
     if len(results) > 1:
         from ..evaluation.frontier import frontier_table, plot_frontier

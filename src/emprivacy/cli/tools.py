@@ -345,10 +345,21 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
             mech = make_mechanism(name, emb, epsilon=eps, **params)
             studies.append(study_mechanism(mech, words=words, n_words=n_words, trials=trials,
                                            rng=gen))
+    truncation = []
+    if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
+        from dataclasses import asdict
+
+        from ..mechanism_study import summarise_truncation, tem_truncation
+
+        truncation = tem_truncation(emb, epsilons=eps_list, beta=mech.record_fields()["beta"],
+                                    rows=emb.rows(list(studies[0].words)))
     if as_json:
-        echo(json.dumps({"embeddings": {"name": emb.name, "vocab_size": len(emb),
-                                        "dim": emb.dim},
-                         "results": [st.summary() for st in studies]}))
+        payload: dict[str, Any] = {"embeddings": {"name": emb.name, "vocab_size": len(emb),
+                                                  "dim": emb.dim},
+                                   "results": [st.summary() for st in studies]}
+        if truncation:
+            payload["tem_truncation"] = [asdict(t) for t in truncation]
+        echo(json.dumps(payload))
         return
     first = studies[0]
     echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
@@ -363,3 +374,5 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
         echo(f"| {st.epsilon:g} | {float(np.median(st.unchanged)):.3f} | "
              f"{float(np.median(st.distinct)):g} | {float(np.mean(st.distance_moved)):.3f} | "
              f"{r['0']:.3f} | {r['1-100']:.3f} | {r['>100']:.3f} |")
+    if truncation:
+        echo(summarise_truncation(truncation, what="studied word"))

@@ -18,6 +18,7 @@ author sets depend on ``selection_seed`` alone, so they stay fixed across runs.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import platform
 import secrets
@@ -27,6 +28,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -38,6 +40,7 @@ from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import InputError, PrivacyLeakWarning
+from ..mechanism_study import TemTruncation, tem_truncation
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import make_mechanism, takes_decoder
 from ..randomness import document_generator, run_key_from_seed
@@ -136,6 +139,22 @@ def _mechanism(config: ExperimentConfig, embeddings: Embeddings, epsilon: float,
     return make_mechanism(config.mechanism, embeddings, epsilon=epsilon, rng=rng, **params)
 
 
+def _tem_truncation(config: ExperimentConfig, embeddings: Embeddings,
+                    prepared: Sequence[PreparedSet]) -> list[TemTruncation]:
+    """For TEM: at each ε, for how many distinct snippet words its truncation is active
+    (for the others TEM is SanText exactly); nothing for the other mechanisms."""
+    if config.mechanism != "tem":
+        return []
+    from ..mechanisms.tem import TruncatedExponential
+
+    beta = config.mechanism_params.get(
+        "beta", inspect.signature(TruncatedExponential).parameters["beta"].default)
+    rows = np.unique(np.concatenate([embeddings.rows(s) for p in prepared for s in p.snippets]
+                                    or [np.zeros(0, dtype=np.int64)]))
+    return tem_truncation(embeddings, epsilons=[e for e in config.epsilons if e is not None],
+                          beta=beta, rows=rows[rows >= 0])
+
+
 def _obfuscate(prepared: PreparedSet, mech: WordMechanism,
                embeddings: Embeddings) -> tuple[list[tuple[str, ...]], int]:
     """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged."""
@@ -229,6 +248,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                       "mechanism unchanged, as in the paper; the εN·E guarantee does not cover "
                       "them", PrivacyLeakWarning, stacklevel=2)
 
+    truncation = _tem_truncation(config, embeddings, prepared)
     total = len(prepared) * len(config.epsilons) * config.trials * len(ATTACKS)
     done = 0
 
@@ -264,6 +284,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                      "not covered by the privacy guarantee)" if config.oov == "keep" else
                      "bags are built from in-vocabulary words only, so N stays fixed and every "
                      "snippet word goes through the mechanism")},
+        **({"tem_truncation": [asdict(t) for t in truncation]} if truncation else {}),
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
                        "emprivacy.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "

@@ -123,7 +123,8 @@ def frontier_figure(results: Sequence[ExperimentResult], *, author: str = "DRaut
     hollow markers every other one), so curves that coincide stay visible.  The axes are
     zoomed to the points, their error bars and the chance lines (dotted: a random author,
     dashed: a random topic), with a margin; ε labels are sparse: each curve's strongest and
-    weakest ε first, the others only where no other label is near.  The legend sits below the panels.
+    weakest ε first, the others only where no other label is near.  The legend sits below
+    the panels.
     """
     if not results:
         raise ValueError("results must hold at least one run; got none")

@@ -35,11 +35,12 @@ from typing import Any
 import numpy as np
 
 from .._optional import import_optional
+from ..mechanism_study import TemTruncation, summarise_truncation
 from ..outputs import write_files_atomic
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files", "topic_classifier_warning",
-           "write_report"]
+__all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files",
+           "tem_truncation_note", "topic_classifier_warning", "write_report"]
 
 #: The files :func:`write_report` writes.
 REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
@@ -81,6 +82,9 @@ def format_table3(result: ExperimentResult) -> str:
         if not check.clearly_above_chance:
             lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
                       "nothing** (its column says nothing about the utility kept).", ""]
+    tem = tem_truncation_note(result)
+    if tem is not None:
+        lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
 
@@ -200,6 +204,15 @@ def accuracy_figure(result: ExperimentResult) -> Any:
     handles, names = axes[0].get_legend_handles_labels()
     fig.legend(handles, names, loc="outside lower center", ncols=3, fontsize="small")
     return fig
+
+
+def tem_truncation_note(result: ExperimentResult) -> str | None:
+    """For a TEM run: at which ε its truncation is active on the snippet words, and where
+    TEM is SanText exactly (:func:`emprivacy.mechanism_study.summarise_truncation`)."""
+    found = result.metadata.get("tem_truncation")
+    if not found:
+        return None
+    return summarise_truncation([TemTruncation(**t) for t in found], what="snippet word")
 
 
 def topic_classifier_warning(results: Sequence[ExperimentResult]) -> str | None:
