@@ -97,3 +97,24 @@ def test_tem_differs_from_santext_by_at_most_beta_when_gamma_is_small(far_cluste
     san_far = int(np.count_nonzero(san.privatize_indices(words, rng=gen(11)) != 0))
     assert 140 <= tem_far <= 260
     assert san_far == 0
+
+
+def test_calibrate_tem_says_where_tem_is_santext(far_cluster, tmp_path, capsys):
+    from emprivacy.cli import main
+
+    path = tmp_path / "far.txt"
+    path.write_text("".join(f"w{'abcdefghij'[i]} {v[0]:.6f} {v[1]:.6f}\n"
+                            for i, v in enumerate(far_cluster.vectors)), encoding="utf-8")
+    assert main(["calibrate", "--embeddings", str(path), "--mechanism", "tem", "--epsilons",
+                 "1,4", "--words", str(_words(tmp_path)), "--trials", "5", "--seed", "0",
+                 "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("tem (β = 0.001): γ = 18.")
+    assert ("truncation active for every studied word at ε = 4; for none at ε = 1 (TEM is "
+            "SanText exactly there)") in out[-1]
+
+
+def _words(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("wa wd wh\n", encoding="utf-8")
+    return path
