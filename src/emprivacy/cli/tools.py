@@ -215,8 +215,11 @@ def calibrate(
                                                  show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
                                              show_default=False)] = None,
-    plot: Annotated[Path, typer.Option("--plot", help="Write the PNG plot of N_w and S_w "
-                                       "against ε here.")] = Path("calibration.png"),
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the PNG plot of N_w and S_w against ε here (default: "
+        "calibration.png; without the evaluation extra's matplotlib the default plot is "
+        "skipped with a warning, an explicit --plot is an error).",
+        show_default=False)] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     mechanism: Annotated[str | None, typer.Option(
@@ -251,7 +254,20 @@ def calibrate(
         fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
-    if not no_plot:  # now, not after the study: a directory, a missing or read-only place
+    skipped = None  # why the default plot is not written (no matplotlib)
+    if not no_plot:  # now, not after the study: matplotlib, and where the plot goes
+        from .._optional import import_optional
+        from ..exceptions import MissingExtraError
+
+        try:
+            import_optional("matplotlib", extra="evaluation", purpose=(
+                "the calibration plot" if plot is None else "calibrate --plot"))
+        except MissingExtraError as exc:
+            if plot is not None:  # asked for by name: refuse before any work
+                raise
+            skipped, no_plot = str(exc), True
+    plot = Path("calibration.png") if plot is None else plot
+    if not no_plot:  # a directory, a missing or read-only place
         from ..output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
@@ -304,6 +320,9 @@ def calibrate(
                        f"{found.epsilon_total:.4g})")
     if not no_plot and not quiet:
         console.print(f"emprivacy: wrote plot to {plot}")
+    if skipped is not None and not quiet:
+        console.print(f"emprivacy: warning: no plot written: {skipped} (or pass --no-plot)",
+                      markup=False, highlight=False)
 
 
 def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float] | None, *,
@@ -344,10 +363,21 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
             mech = make_mechanism(name, emb, epsilon=eps, **params)
             studies.append(study_mechanism(mech, words=words, n_words=n_words, trials=trials,
                                            rng=gen))
+    truncation = []
+    if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
+        from dataclasses import asdict
+
+        from ..mechanism_study import summarise_truncation, tem_truncation
+
+        truncation = tem_truncation(emb, epsilons=eps_list, beta=mech.record_fields()["beta"],
+                                    rows=emb.rows(list(studies[0].words)))
     if as_json:
-        echo(json.dumps({"embeddings": {"name": emb.name, "vocab_size": len(emb),
-                                        "dim": emb.dim},
-                         "results": [st.summary() for st in studies]}))
+        payload: dict[str, Any] = {"embeddings": {"name": emb.name, "vocab_size": len(emb),
+                                                  "dim": emb.dim},
+                                   "results": [st.summary() for st in studies]}
+        if truncation:
+            payload["tem_truncation"] = [asdict(t) for t in truncation]
+        echo(json.dumps(payload))
         return
     first = studies[0]
     echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
@@ -362,3 +392,5 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
         echo(f"| {st.epsilon:g} | {float(np.median(st.unchanged)):.3f} | "
              f"{float(np.median(st.distinct)):g} | {float(np.mean(st.distance_moved)):.3f} | "
              f"{r['0']:.3f} | {r['1-100']:.3f} | {r['>100']:.3f} |")
+    if truncation:
+        echo(summarise_truncation(truncation, what="studied word"))
