@@ -8,9 +8,12 @@ command line.
 >>> from emprivacy.audit import audit_mechanism, secret_words
 >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [3.0]])
 >>> secrets = secret_words(emb, prior="uniform")
->>> audit = audit_mechanism(make_mechanism("tem", emb, epsilon=1e3), secrets)
+>>> audit = audit_mechanism(make_mechanism("santext", emb, epsilon=1e3), secrets)
 >>> audit.summary()["posterior_vulnerability"]
 {'estimate': 1.0, 'lower': 1.0, 'upper': 1.0, 'kind': 'exact'}
+>>> tem = audit_mechanism(make_mechanism("tem", emb, epsilon=1e3, beta=0.01), secrets)
+>>> round(tem.posterior_vulnerability.estimate, 6)  # TEM keeps a word w.p. 1 − β at most
+0.99
 """
 
 from __future__ import annotations
