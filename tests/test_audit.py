@@ -369,3 +369,26 @@ def test_most_exposed_and_summary_labels():
     t = SanText(emb, epsilon=2.0)
     e = audit_mechanism(t, secrets).summary()
     assert e["posterior_vulnerability"]["kind"] == "exact" and e["draws"] is None
+
+
+# -- libqif is optional --------------------------------------------------------------------
+def test_libqif_is_an_optional_extra(monkeypatch):
+    import sys
+
+    from emprivacy.exceptions import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "qif", None)  # as if the extra were not installed
+    with pytest.raises(MissingExtraError, match=r"pip install 'emprivacy\[audit\]'"):
+        qif_measures([1.0], [[1.0]])
+
+
+def test_the_audit_does_not_import_libqif():
+    import subprocess
+    import sys
+
+    code = ("import sys; from emprivacy.audit import audit_mechanism, secret_words; "
+            "from emprivacy import Embeddings, SanText; "
+            "emb = Embeddings(['a', 'b'], [[0.0], [1.0]]); "
+            "audit_mechanism(SanText(emb, epsilon=1.0), secret_words(emb, prior='uniform')); "
+            "sys.exit(int('qif' in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
