@@ -274,6 +274,24 @@ def test_sampled_capacity_lower_bound_respects_the_guarantee(epsilon):
 
 
 # -- sampling ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "params"), [
+    ("mahalanobis", {}), ("vickrey", {}), ("madlib", {"rank_resample": 0.5}),
+    ("vickrey", {"rank_resample": 0.5}), ("tem", {}), ("santext", {}),
+])
+def test_every_mechanism_is_audited(cloud, name, params):
+    mech = make_mechanism(name, cloud, epsilon=2.0, **params)
+    secrets = Secrets.from_words(cloud, ["w0", "w1", "w2", "w3"], weights=[4, 3, 2, 1])
+    a = audit_mechanism(mech, secrets, draws=200, rng=2)
+    assert a.channel == ("exact" if name in ("tem", "santext") else "sampled")
+    for e in (a.posterior_vulnerability, a.attack_recovery, a.capacity,
+              a.multiplicative_leakage):
+        assert e.lower <= e.estimate <= e.upper
+    assert 0.4 <= a.posterior_vulnerability.lower and a.posterior_vulnerability.upper <= 1.0
+    assert 1.0 <= a.capacity.lower and a.capacity.upper <= 4.0
+    if params:
+        assert a.parameters["rank_resample"] == 0.5
+
+
 def test_sampling_goes_through_the_batch_path(monkeypatch):
     emb = line_embeddings()
     mech = EarthMoversPrivacy(emb, epsilon=1.0)
@@ -338,6 +356,11 @@ def test_secret_words_from_a_corpus(tmp_path):
     assert s.prior_name == "corpus"
     assert secret_words(emb, counts=counts, k=1).words == ("cat",)
     assert secret_words(emb, counts=counts, prior="uniform").prior.tolist() == [0.5, 0.5]
+    zipf = secret_words(emb, counts=counts, prior="zipf")  # the corpus's words, ranks' law
+    assert zipf.words == ("cat", "dog") and zipf.prior.tolist() == pytest.approx([0.6, 0.4])
+    zipf3 = secret_words(emb, counts={"sun": 1, "cat": 5, "car": 2}, prior="zipf")
+    assert zipf3.words == ("cat", "car", "sun")
+    np.testing.assert_allclose(zipf3.prior, np.array([1 / 2, 1 / 4, 1 / 6]) / (11 / 12))
 
 
 def test_secret_words_from_the_vocabulary():

@@ -197,7 +197,7 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
                 if len(rows_list) == k:
                     break
         rows = np.asarray(rows_list, dtype=np.int64)
-        weights = 1.0 / (rows + 1.0)
+        weights = np.ones(rows.size)
     else:
         found = [(-int(c), embeddings.get_index(w), w) for w, c in counts.items()
                  if c > 0 and is_content_word(w) and w in embeddings]
@@ -210,5 +210,7 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
         raise ValueError(f"{where} holds no content word of the vocabulary: nothing to audit")
     if prior == "uniform":
         weights = np.ones(rows.size)
+    elif prior == "zipf":  # by vocabulary rank, whether or not the words came from a corpus
+        weights = 1.0 / (rows + 1.0)
     words = tuple(embeddings.words[r] for r in rows.tolist())
     return Secrets(words, rows, weights / weights.sum(), prior)
