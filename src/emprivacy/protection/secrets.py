@@ -197,7 +197,7 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
                 if len(rows_list) == k:
                     break
         rows = np.asarray(rows_list, dtype=np.int64)
-        weights = np.ones(rows.size)
+        weights: np.ndarray = np.ones(rows.size)
     else:
         found = [(-int(c), embeddings.get_index(w), w) for w, c in counts.items()
                  if c > 0 and is_content_word(w) and w in embeddings]
