@@ -1,7 +1,8 @@
 """The ``emprivacy`` command line: a thin layer over the library.
 
 One module per group of commands: :mod:`.obfuscate` (``obfuscate``), :mod:`.tools`
-(``distance``, ``guarantee``, ``calibrate``) and :mod:`.evaluate` (``evaluate``);
+(``distance``, ``guarantee``, ``calibrate``), :mod:`.audit` (``audit``) and
+:mod:`.evaluate` (``evaluate``);
 :mod:`._common` holds the app, the shared options and the progress bar.
 
 Exit codes: 0 success; 1 the environment failed (a distributed run, a data set that
@@ -36,6 +37,7 @@ from ..exceptions import (
 )
 from ..outputs import checked_stdout
 from ._common import app, echo
+from .audit import audit
 from .evaluate import evaluate
 from .obfuscate import obfuscate
 from .tools import calibrate, distance, guarantee
@@ -43,7 +45,7 @@ from .tools import calibrate, distance, guarantee
 __all__ = ["app", "main", "run"]
 
 # registered in the order ``--help`` lists them
-for _command in (obfuscate, distance, guarantee, calibrate, evaluate):
+for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
