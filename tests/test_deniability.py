@@ -331,3 +331,47 @@ def test_cli_calibrate_default_embeddings(tmp_path: Path, capsys):
     low, high = data["results"]
     assert low["median_unchanged"] == 0.0 and high["median_unchanged"] == 1.0
     assert high["utility_bound"] > 0.99 and high["epsilon_total"] == 6000.0
+
+
+# -- issue 22 item 11: calibrate without the evaluation extra's matplotlib -------------------
+_NO_MPL = ("needs the optional dependency 'matplotlib'; install it with: "
+           "pip install 'emprivacy[evaluation]'")
+
+
+def test_cli_calibrate_without_matplotlib_prints_the_table_and_skips_the_default_plot(
+        glove_file: Path, tmp_path: Path, capsys, monkeypatch):
+    """No plot asked for by name: the table is printed and one warning says the plot was
+    skipped; no calibration.png appears."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # the core install
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(["calibrate", "--embeddings", str(glove_file), "--n-words", "10",
+                          "--trials", "20", "--seed", "1", "--epsilons", "1,10"], capsys)
+    assert code == 0
+    assert out.splitlines()[0].startswith("tiny.glove.txt (300 words, n = 6)")
+    rows = [line for line in out.splitlines() if line and line.lstrip()[0].isdigit()]
+    assert len(rows) == 2
+    assert err.splitlines() == [
+        f"emprivacy: warning: no plot written: the calibration plot {_NO_MPL} "
+        "(or pass --no-plot)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.glove.txt"]
+
+
+def test_cli_calibrate_without_matplotlib_refuses_an_explicit_plot_before_any_work(
+        glove_file: Path, tmp_path: Path, capsys, monkeypatch):
+    import sys
+
+    from emprivacy.cli import tools
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("loaded the embeddings before checking for matplotlib")
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setattr(tools, "load", no_work)
+    plot = tmp_path / "cal.png"
+    code, out, err = run(["calibrate", "--embeddings", str(glove_file), "--plot", str(plot)],
+                         capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"emprivacy: error: calibrate --plot {_NO_MPL}"]
+    assert not plot.exists()

@@ -14,6 +14,10 @@ noise stream is derived from its identifier
 (:func:`emprivacy.randomness.document_generator`): two documents with one
 identifier would get the same noise, perfectly correlated.  A repeated identifier
 is refused (:class:`UniqueIds`) with a message naming it and both positions.
+What an output record releases as its ``id`` may be the document's position or a
+keyed hash of its identifier instead
+(:attr:`emprivacy.obfuscation.ObfuscationConfig.id_from`); the noise stays keyed by
+the identifier.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone
 ``\\r`` end a line; blank lines are skipped but counted in line numbers).  The
@@ -39,6 +43,7 @@ pyarrow is imported when a Parquet file is read, not with this module.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -66,6 +71,7 @@ __all__ = [
     "InputFile",
     "InputSurvey",
     "UniqueIds",
+    "check_readable",
     "expand_inputs",
     "iter_documents",
     "iter_json_objects",
@@ -135,33 +141,82 @@ def _kind(path: Path) -> str:
     return "jsonl" if suffix == ".jsonl" else "parquet" if suffix == ".parquet" else "text"
 
 
+def _files_below(directory: Path, suffix: str) -> list[Path]:
+    """Every file named ``*<suffix>`` below ``directory``, sorted (what
+    ``sorted(f for f in directory.rglob("*" + suffix) if f.is_file())`` finds: symbolic
+    links to files are followed, to directories not), or :class:`InputError` naming a
+    directory that cannot be listed or a file that cannot be looked at.
+
+    Nothing is skipped silently: an unreadable sub-directory would otherwise drop its
+    documents from the release without a word.
+    """
+    found: list[Path] = []
+    todo = [directory]
+    while todo:
+        where = todo.pop()
+        try:
+            with os.scandir(where) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            raise InputError(f"cannot read input directory {str(where)!r}: "
+                             f"{exc.strerror}") from None
+        for entry in entries:
+            path = where / entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(path)
+                elif entry.name.endswith(suffix) and entry.is_file():
+                    found.append(path)
+            except OSError as exc:
+                raise InputError(f"cannot read input file {str(path)!r}: "
+                                 f"{exc.strerror}") from None
+    return sorted(found)
+
+
+def check_readable(path: Path) -> None:
+    """Open a regular input file and close it: :class:`InputError` now, before any work,
+    if it cannot be read.  A FIFO or a device (``<(…)``) is not opened: that could
+    consume it; its errors come when it is read."""
+    try:
+        if stat.S_ISREG(os.stat(path).st_mode):
+            os.close(os.open(path, os.O_RDONLY))
+    except OSError as exc:
+        raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
+
+
 def expand_inputs(inputs: Iterable[PathLike]) -> Iterator[InputFile]:
     """Every input file, in order; directories expanded (sorted), lazily.
 
     Raises
     ------
     InputError
-        For an input that does not exist, or a directory holding no ``*.txt`` and
-        no ``*.parquet`` file.
+        For an input that does not exist, cannot be looked at (a directory
+        without search permission on its path), a directory (or a
+        sub-directory) that cannot be listed, or a directory holding no
+        ``*.txt`` and no ``*.parquet`` file.
     """
     for item in inputs:
         if str(item) == "-":
             yield InputFile("stdin", Path("-"))
             continue
         p = Path(item)
-        if p.is_dir():
-            kind, files = "text", sorted(f for f in p.rglob("*.txt") if f.is_file())
+        try:
+            mode = p.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            raise InputError(f"input file {str(p)!r} does not exist") from None
+        except OSError as exc:
+            raise InputError(f"cannot read input file {str(p)!r}: {exc.strerror}") from None
+        if stat.S_ISDIR(mode):
+            kind, files = "text", _files_below(p, ".txt")
             if not files:
-                kind, files = "parquet", sorted(f for f in p.rglob("*.parquet") if f.is_file())
+                kind, files = "parquet", _files_below(p, ".parquet")
             if not files:
                 raise InputError(f"input directory {str(p)!r} holds no *.txt or *.parquet "
                                  "file")
             for f in files:
                 yield InputFile(kind, f)
-        elif p.exists():
-            yield InputFile(_kind(p), p)
         else:
-            raise InputError(f"input file {str(p)!r} does not exist")
+            yield InputFile(_kind(p), p)
 
 
 # -- text files ------------------------------------------------------------------------------
@@ -244,18 +299,21 @@ def survey_inputs(inputs: Iterable[PathLike]) -> InputSurvey:
     Raises
     ------
     InputError
-        As :func:`expand_inputs` (missing input, empty directory) or for a Parquet
-        file that is unreadable or lacks the ``id``/``text`` columns.
+        As :func:`expand_inputs` (missing input, unreadable or empty directory),
+        for a text or JSONL file that cannot be opened (:func:`check_readable`), or
+        for a Parquet file that is unreadable or lacks the ``id``/``text`` columns.
     """
     docs = size = 0
     structured = has_parquet = False
     for given in inputs:
-        in_directory = str(given) != "-" and Path(given).is_dir()
+        in_directory = str(given) != "-" and os.path.isdir(given)
         for item in expand_inputs([given]):
             if item.kind == "stdin":
                 docs += 1
                 continue
             structured = structured or in_directory or item.kind != "text"
+            if item.kind == "text":
+                check_readable(item.path)  # before anything is written, even to stdout
             size += item.path.stat().st_size
             if item.kind == "jsonl":
                 docs += sum(1 for *_, raw in _lines(item.path) if not _is_blank(raw))

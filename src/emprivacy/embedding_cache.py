@@ -100,7 +100,7 @@ from typing import Any
 import numpy as np
 
 from .embedding_files import ParsedFile
-from .outputs import user_cache_dir
+from .outputs import cache_dir_problem, user_cache_dir
 
 __all__ = ["CACHE_FORMAT_VERSION", "cache_directory", "entry_paths", "file_key",
            "load_cached"]
@@ -363,9 +363,9 @@ def load_cached(path: Path, fmt: str, *, vocab_size: int | None, encoding: str,
         _private_directory(directory)
         why_not = _untrusted(directory) or _untrusted_files(files)
     except OSError as exc:
-        warnings.warn(f"cannot create the embeddings cache {str(directory)!r} "
-                      f"({exc.strerror}); reading {str(path)!r} without it", UserWarning,
-                      stacklevel=level)
+        warnings.warn(f"cannot create the embeddings cache {str(directory)!r}: "
+                      f"{cache_dir_problem(directory, exc)}; reading {str(path)!r} without "
+                      "it", UserWarning, stacklevel=level)
         return read(path, fmt, vocab_size, encoding)
     if why_not is not None:
         warnings.warn(f"the embeddings cache {str(directory)!r} is not private ({why_not}); "

@@ -64,12 +64,28 @@ def _looks_like_a_text_row(rest: bytes, dim: int) -> bool:
     return True
 
 
+#: The first two bytes of every gzip file (RFC 1952).
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip(path: Path) -> bool:
+    """Whether ``path`` is gzip-compressed, by its first two bytes (its name does not
+    matter: a gzipped GloVe file named ``.txt`` is read as one); an unreadable file is
+    judged by its name (``.gz``), and reading it then says what is wrong."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(2) == _GZIP_MAGIC
+    except OSError:
+        return path.name.lower().endswith(".gz")
+
+
 def detect_format(path: str | os.PathLike[str]) -> str:
     """Guess the format of an embeddings file from its name and first bytes.
 
     Returns one of ``"fasttext-binary"`` (a fastText ``.bin`` model, by its magic
     number), ``"word2vec-binary"``, ``"word2vec-text"`` (also fastText
-    ``.vec``) or ``"glove-text"``; raises :class:`EmbeddingsFormatError` naming
+    ``.vec``) or ``"glove-text"``; a gzipped file is recognised by its content
+    (:func:`is_gzip`), whatever its name; raises :class:`EmbeddingsFormatError` naming
     the file and the formats expected otherwise.
     """
     p = Path(path)
@@ -87,7 +103,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if name.endswith((".bin", ".bin.gz")):
         return "word2vec-binary"
     try:
-        if name.endswith(".gz"):
+        if is_gzip(p):
             import gzip
 
             with gzip.open(p, "rb") as fh:
@@ -135,7 +151,7 @@ def _check_header(path: Path, fmt: str, limit: int | None) -> None:
     """
     if fmt not in ("word2vec-binary", "word2vec-text"):
         return
-    compressed = path.name.lower().endswith(".gz")
+    compressed = is_gzip(path)
     try:
         size = path.stat().st_size
         if compressed:
@@ -173,6 +189,11 @@ def _load_gensim(path: Path, fmt: str, vocab_size: int | None) -> tuple[list[str
     from gensim.models import KeyedVectors
 
     limit = None if vocab_size is None else max(2 * vocab_size, vocab_size + 1000)
+    if is_gzip(path) and not path.name.lower().endswith(".gz"):
+        # gensim decides on decompression by the name alone
+        raise EmbeddingsFormatError(f"embeddings file {str(path)!r} is gzip-compressed but its "
+                                    "name does not end in .gz, which the word2vec binary "
+                                    "reader needs: rename it to end in .gz, or decompress it")
     while True:
         error = None
         _check_header(path, fmt, limit)  # before gensim allocates what the header announces
@@ -267,7 +288,7 @@ def _text_lines(path: Path, encoding: str) -> Iterable[tuple[int, str]]:
     """
     import gzip
 
-    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    opener = gzip.open if is_gzip(path) else open
     offset = 0
     try:
         with opener(path, "rb") as fh:

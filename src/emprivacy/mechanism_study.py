@@ -30,11 +30,13 @@ import numpy as np
 
 from ._validation import check_positive_int
 from .deniability import sample_words
+from .embeddings import Embeddings
 from .mechanisms.base import WordMechanism
 from .mechanisms.curse import neighbour_ranks, rank_buckets
 from .randomness import RandomState, check_random_state
 
-__all__ = ["MechanismStudy", "study_mechanism"]
+__all__ = ["MechanismStudy", "TemTruncation", "largest_distances", "study_mechanism",
+           "summarise_truncation", "tem_truncation"]
 
 
 @dataclass(frozen=True)
@@ -177,3 +179,161 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
         epsilon=mechanism.epsilon, words=tuple(emb.words[r] for r in rows.tolist()),
         trials=trials, per_word=per_word, ranks=rank_buckets(ranks, close=close),
         rank_sample=int(pick.size))
+
+
+# -- when TEM is SanText ----------------------------------------------------------------------
+#: Query rows per block of :func:`largest_distances`.
+_FAR_BLOCK_ROWS = 256
+
+
+def largest_distances(embeddings: Embeddings, rows: np.ndarray | Sequence[int] | None = None
+                      ) -> np.ndarray:
+    """``max_w d(x, w)`` over the vocabulary for the word x at each row, exactly.
+
+    The distance is the float64 rule every exponential mechanism decides by,
+    ``sqrt(Σ_k (w_k − x_k)²)``: blocked float64 GEMMs find each row's largest squared
+    distance up to a proven rounding bound, and the words within that bound of it are
+    recomputed exactly.  Costs two passes over the vocabulary, O(|rows|·|V|·n).
+
+    Parameters
+    ----------
+    embeddings : Embeddings
+    rows : array-like of int, optional
+        Vocabulary rows (default: every word).
+
+    Returns
+    -------
+    (len(rows),) float64 array
+
+    Examples
+    --------
+    >>> emb = Embeddings(["a", "b", "c"], [[0, 0], [3, 4], [0, 1]])
+    >>> largest_distances(emb).tolist()
+    [5.0, 5.0, 4.242640687119285]
+    """
+    return np.sqrt(_largest_squared(embeddings, rows))
+
+
+def _largest_squared(embeddings: Embeddings, rows: np.ndarray | Sequence[int] | None
+                     ) -> np.ndarray:
+    """The exact float64 ``max_w Σ_k (w_k − x_k)²`` of :func:`largest_distances`."""
+    from .mechanisms._tiles import VocabularyGeometry
+
+    if not isinstance(embeddings, Embeddings):
+        raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+    n = len(embeddings)
+    rows = (np.arange(n, dtype=np.int64) if rows is None
+            else np.asarray(rows, dtype=np.int64).reshape(-1))
+    if rows.size and (rows.min() < 0 or rows.max() >= n):
+        raise ValueError(f"rows must be vocabulary rows in [0, {n}); got {int(rows.min())}..."
+                         f"{int(rows.max())}")
+    geo = VocabularyGeometry(embeddings)
+    out = np.empty(rows.size, dtype=np.float64)
+    for start in range(0, rows.size, _FAR_BLOCK_ROWS):
+        block = rows[start:start + _FAR_BLOCK_ROWS]
+        qa, slack = geo.queries(block)
+        approx = np.full(block.size, -np.inf)
+        for t in range(geo.n_tiles):
+            approx = np.maximum(approx, geo.squared(qa, t).max(axis=1))
+        best = np.zeros(block.size)  # the exact largest squared distance
+        for t in range(geo.n_tiles):
+            d2 = geo.squared(qa, t)
+            band = d2 >= (approx - 2.0 * slack)[:, None]
+            i, j = np.nonzero(band)
+            exact = geo.exact_squared(block[i], int(geo.starts[t]) + j)
+            np.maximum.at(best, i, exact)
+        out[start:start + block.size] = best
+    return out
+
+
+@dataclass(frozen=True)
+class TemTruncation:
+    """Where TEM's truncation acts, at one ε, for a set of words.
+
+    TEM gives every word farther than γ from the input the weight of distance γ
+    (:class:`~emprivacy.mechanisms.tem.TruncatedExponential`).  For an input x with
+    ``γ ≥ max_w d(x, w)`` no word is that far: TEM's law for x *is* SanText's (and the
+    shared sampler gives the same draws).  ``active`` counts the words for which some
+    vocabulary word lies beyond γ; for them the two laws differ, but by at most β in
+    total variation (see docs/MECHANISMS.md).
+
+    Attributes
+    ----------
+    epsilon, beta, gamma : float
+        ε, β and the threshold γ they give (:func:`~emprivacy.mechanisms.tem.truncation_threshold`).
+    words : int
+        How many words were examined.
+    active : int
+        How many of them have a vocabulary word beyond γ.
+    """
+
+    epsilon: float
+    beta: float
+    gamma: float
+    words: int
+    active: int
+
+    def describe(self) -> str:
+        """One line for a report or the command line."""
+        return (f"tem at ε = {self.epsilon:g} (β = {self.beta:g}): γ = {self.gamma:.4g}; "
+                f"truncation active for {self.active} of {self.words} words"
+                + ("" if self.active == self.words else
+                   " (for the others TEM is SanText exactly)"))
+
+
+def tem_truncation(embeddings: Embeddings, *, epsilons: Sequence[float], beta: float = 0.001,
+                   rows: np.ndarray | Sequence[int] | None = None) -> list[TemTruncation]:
+    """:class:`TemTruncation` of the words at ``rows`` (default: every word) for each ε.
+
+    Examples
+    --------
+    >>> emb = Embeddings([f"w{i}" for i in range(10)], [[float(i)] for i in range(10)])
+    >>> [t.active for t in tem_truncation(emb, epsilons=[1.0, 10.0], beta=0.001)]
+    [0, 10]
+    """
+    from .mechanisms.tem import check_beta, truncation_threshold
+
+    beta = check_beta(beta)
+    far_sq = _largest_squared(embeddings, rows)
+    out = []
+    for eps in epsilons:
+        gamma = truncation_threshold(len(embeddings), epsilon=eps, beta=beta)
+        out.append(TemTruncation(epsilon=float(eps), beta=beta, gamma=gamma,
+                                 words=int(far_sq.size),
+                                 active=int(np.count_nonzero(far_sq > gamma * gamma))))
+    return out
+
+
+def summarise_truncation(found: Sequence[TemTruncation], *, what: str = "word") -> str:
+    """One line for several ε: where TEM's truncation is active, where TEM is SanText.
+
+    >>> t = [TemTruncation(epsilon=e, beta=0.001, gamma=36.84 / e, words=10, active=a)
+    ...      for e, a in ((1, 0), (2.5, 7), (5, 10))]
+    >>> print(*summarise_truncation(t).split("; "), sep="\\n")
+    tem (β = 0.001): γ = 36.84/ε
+    truncation active for every word at ε = 5
+    for 7 of 10 at ε = 2.5
+    for none at ε = 1 (TEM is SanText exactly there)
+    where active, TEM's law differs from SanText's by at most β in total variation
+    """
+    if not found:
+        return "tem: no ε"
+    parts = []
+    full = [t for t in found if t.active == t.words]
+    none = [t for t in found if t.active == 0]
+    some = [t for t in found if 0 < t.active < t.words]
+    if full:
+        parts.append(f"truncation active for every {what} at ε = "
+                     + ", ".join(f"{t.epsilon:g}" for t in full))
+    for t in some:
+        parts.append(f"for {t.active} of {t.words} at ε = {t.epsilon:g}")
+    if none:
+        parts.append(f"for none at ε = {', '.join(f'{t.epsilon:g}' for t in none)} "
+                     "(TEM is SanText exactly there)")
+    if not full and not some:
+        parts[0] = "truncation active " + parts[0]
+    scale = found[0].gamma * found[0].epsilon
+    line = f"tem (β = {found[0].beta:g}): γ = {scale:.4g}/ε; " + "; ".join(parts)
+    if full or some:
+        line += "; where active, TEM's law differs from SanText's by at most β in total variation"
+    return line

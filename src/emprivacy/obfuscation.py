@@ -49,14 +49,14 @@ from .embeddings import OOV_POLICIES, PreparedBag, check_subword
 from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
 from .mechanisms.base import check_supports_points
-from .randomness import document_generator, run_key_from_seed
+from .randomness import document_generator, hashed_document_id, run_key_from_seed
 from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
 from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
-__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "SKIPPED_EMPTY",
-           "SKIPPED_OUT_OF_VOCABULARY", "ObfuscationConfig", "Obfuscator", "nothing_to_release",
-           "skipped_warning"]
+__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES",
+           "SKIPPED_EMPTY", "SKIPPED_OUT_OF_VOCABULARY", "ObfuscationConfig", "Obfuscator",
+           "nothing_to_release", "skipped_warning"]
 
 #: How many of the most frequent real words of an embeddings file are kept by default.
 DEFAULT_VOCAB_SIZE = 100_000
@@ -67,6 +67,9 @@ DEFAULT_BLOCK_WORDS = 65536
 #: Text mode also ends a block, at the end of a piece of text, once it holds this many
 #: characters (a text of few perturbed words: stopwords, numbers, symbols, layout).
 BLOCK_CHARS = 1 << 22
+
+#: Where a record's ``id`` comes from (``ObfuscationConfig.id_from``).
+ID_SOURCES = ("path", "index", "hash")
 
 
 #: Why a document was skipped: nothing left after normalisation (no word; in text mode, no
@@ -141,6 +144,18 @@ class ObfuscationConfig:
         without blocks; a longer one draws its noise block by block (the same
         distribution, in another order).  Not a privacy setting: records do not
         name it.
+    id_from : {"path", "index", "hash"}, default "path"
+        What a record's ``id`` (and a warning naming a document) says.  ``"path"``:
+        the document's own identifier (a text file's path as given, standard
+        input's ``-``, a JSONL or Parquet record's ``id``; :mod:`emprivacy.corpus`).
+        ``"index"``: its position in the input, counted from 0 (``"0"``, ``"1"``,
+        …; files as given, directories sorted, every document counted, skipped ones
+        too).  ``"hash"``: a keyed hash of its identifier under the run's secret key
+        (:func:`~emprivacy.randomness.hashed_document_id`; nobody without the key
+        can test a guessed file name against it).  The noise does not depend on it:
+        every document's noise stream stays keyed by its own identifier, so a
+        seeded run releases the same words whatever ``id_from`` is.  Error messages
+        still name input files (they are for the person running the release).
 
     Examples
     --------
@@ -158,6 +173,7 @@ class ObfuscationConfig:
     perturb_stopwords: bool = False
     batch_words: int = 16384
     block_words: int = field(default_factory=lambda: DEFAULT_BLOCK_WORDS)
+    id_from: str = "path"
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -179,6 +195,7 @@ class ObfuscationConfig:
                                                                    "batch_words"))
         object.__setattr__(self, "block_words", check_positive_int(self.block_words,
                                                                    "block_words"))
+        check_choice(self.id_from, "id_from", ID_SOURCES)
 
     def metadata(self) -> dict[str, Any]:
         """The fields of every record that describe this configuration (``size`` when
@@ -208,10 +225,15 @@ class Obfuscator:
     on_warning : callable, optional
         Receives one-line warnings (a document skipped: empty, or no word in the
         vocabulary); default :func:`warnings.warn`.
+    first_index : int, default 0
+        The position in the whole input of the first document this obfuscator
+        sees (``config.id_from="index"``): a partition of a corpus starts where
+        the partitions before it end.
     on_skip : callable, optional
-        Called as ``on_skip(doc_id, reason)`` when a document is skipped, ``reason``
-        :data:`SKIPPED_EMPTY` or :data:`SKIPPED_OUT_OF_VOCABULARY` (for a caller that
-        keeps its own account, such as a corpus run's task).
+        Called as ``on_skip(record_id, reason)`` when a document is skipped
+        (``record_id``: the id its record would have released, :meth:`record_id`),
+        ``reason`` :data:`SKIPPED_EMPTY` or :data:`SKIPPED_OUT_OF_VOCABULARY` (for a
+        caller that keeps its own account, such as a corpus run's task).
 
     Notes
     -----
@@ -226,6 +248,7 @@ class Obfuscator:
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
                  seed: int | None = None, run_key: bytes | None = None,
                  on_warning: Callable[[str], None] | None = None,
+                 first_index: int = 0,
                  on_skip: Callable[[str, str], None] | None = None) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
@@ -258,6 +281,7 @@ class Obfuscator:
         #: (``oov="subword"``).
         self.oov_subword = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
+        self.first_index = check_positive_int(first_index, "first_index", minimum=0)
         self._order: np.ndarray | None = None
 
     def metadata(self) -> dict[str, Any]:
@@ -272,18 +296,36 @@ class Obfuscator:
             "seeded": self.seed is not None,
         }
 
+    def record_id(self, doc_id: str, index: int) -> str:
+        """The ``id`` a record releases for the document ``doc_id``, at position ``index``
+        of the whole input (``config.id_from``: the id itself, the index or a keyed hash).
+
+        >>> from emprivacy.mechanisms import EarthMoversPrivacy
+        >>> from emprivacy import Embeddings
+        >>> mech = EarthMoversPrivacy(Embeddings(["a", "b"], [[0.0], [1.0]]), epsilon=1)
+        >>> Obfuscator(mech, ObfuscationConfig(id_from="index")).record_id("x/alice.txt", 7)
+        '7'
+        """
+        how = self.config.id_from
+        if how == "index":
+            return str(index)
+        if how == "hash":
+            return hashed_document_id(self.run_key, doc_id)
+        return doc_id
+
     def _warn_skipped(self, skipped: list[tuple[str, str]]) -> None:
-        for doc_id, reason in skipped:
-            self._warn(skipped_warning(doc_id, reason, self.mechanism.embeddings.name))
+        for label, reason in skipped:
+            self._warn(skipped_warning(label, reason, self.mechanism.embeddings.name))
         skipped.clear()
 
-    def _skip(self, doc_id: str, reason: str) -> None:
-        """Count a skipped document (its warning waits: see :meth:`stream`)."""
+    def _skip(self, label: str, reason: str) -> None:
+        """Count a skipped document, released as ``label`` (its warning waits: see
+        :meth:`stream`)."""
         self.documents_skipped += 1
         if reason == SKIPPED_OUT_OF_VOCABULARY:
             self.documents_out_of_vocabulary += 1
         if self._on_skip is not None:
-            self._on_skip(doc_id, reason)
+            self._on_skip(label, reason)
 
     def _head(self, doc_id: str, n: int, shared: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -357,7 +399,7 @@ class Obfuscator:
                                      dtype=np.int64)
         return self._order
 
-    def _long_text(self, doc_id: str, first: TextTemplate,
+    def _long_text(self, doc_id: str, label: str, first: TextTemplate,
                    rest: Iterator[tuple[TextTemplate, bool]], shared: dict[str, Any]
                    ) -> dict[str, Any] | None:
         """The record of a document of several blocks, its text in a :class:`TextBody`."""
@@ -382,11 +424,11 @@ class Obfuscator:
         if n + sum(counts.values()) == 0:  # no token at all: nothing to release
             body.close()
             return None
-        return {**self._head(doc_id, n, shared), "words_perturbed": n,
+        return {**self._head(label, n, shared), "words_perturbed": n,
                 **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
                 "text": body}
 
-    def _long_bag(self, doc_id: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
+    def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
                   tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
         """The record of a long bag, released as counts (a :class:`BagBody`)."""
         gen = document_generator(self.run_key, doc_id)
@@ -401,7 +443,7 @@ class Obfuscator:
             part = next(rest, (None, True))[0]
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
-        return {**self._head(doc_id, n, shared),
+        return {**self._head(label, n, shared),
                 "oov_dropped": tally.oov_dropped,
                 "oov_placeholders": tally.oov_placeholders,
                 "oov_kept": tally.oov_kept,
@@ -409,18 +451,18 @@ class Obfuscator:
                 "bag": BagBody(counts, self.mechanism.embeddings.words,
                                self._vocabulary_order(), tally.fixed)}
 
-    def _start(self, doc: Document, shared: dict[str, Any]
+    def _start(self, doc: Document, label: str, shared: dict[str, Any]
                ) -> PreparedBag | TextTemplate | str | Callable[[], dict[str, Any] | None]:
         """Begin a document: its bag or template for a document of one block, ``finish``
         for a long one, where ``finish()`` privatises it block by block and returns its
-        record (``None``: a text of no token at all), or why it is skipped
-        (:data:`SKIPPED_EMPTY`, :data:`SKIPPED_OUT_OF_VOCABULARY`)."""
+        record (released as ``label``; ``None``: a text of no token at all), or why it is
+        skipped (:data:`SKIPPED_EMPTY`, :data:`SKIPPED_OUT_OF_VOCABULARY`)."""
         config = self.config
         if config.mode == "text":
             blocks = self._text_blocks(doc)
             template, last = next(blocks)
             if not last:
-                return lambda: self._long_text(doc.id, template, blocks, shared)
+                return lambda: self._long_text(doc.id, label, template, blocks, shared)
             if template.words_perturbed + sum(template.counts.values()) == 0:
                 return SKIPPED_EMPTY  # no token at all: nothing to release
             self._note_kept(template.counts["oov_kept"])
@@ -434,7 +476,7 @@ class Obfuscator:
             return (SKIPPED_OUT_OF_VOCABULARY if tally.oov_dropped or tally.fixed
                     else SKIPPED_EMPTY)
         if not last or sum(tally.fixed.values()) > config.block_words:
-            return lambda: self._long_bag(doc.id, first, bag_blocks, tally, shared)
+            return lambda: self._long_bag(doc.id, label, first, bag_blocks, tally, shared)
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
         return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
@@ -479,7 +521,8 @@ class Obfuscator:
         """
         shared = self.metadata()
         mech = self.mechanism
-        pending: list[tuple[str, PreparedBag | TextTemplate]] = []
+        # (the id that keys the noise stream, the id the record releases, bag or template)
+        pending: list[tuple[str, str, PreparedBag | TextTemplate]] = []
         n_pending = 0
         seen_any = False
         skipped: list[tuple[str, str]] = []  # (id, reason): warnings wait until a document
@@ -491,18 +534,18 @@ class Obfuscator:
                 return
             # text mode: a text of stopwords and placeholders has no word to privatise;
             # a bag with subword vectors (oov="subword") is privatised on its own
-            todo = [(doc_id, bag) for doc_id, bag in pending
+            todo = [(doc_id, bag) for doc_id, _, bag in pending
                     if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
             empty = np.empty(0, dtype=np.int64)
-            for doc_id, bag in pending:
+            for doc_id, label, bag in pending:
                 if bag.points is not None:
                     out = self._privatize(bag.indices, document_generator(self.run_key, doc_id),
                                           bag.points)
                 else:
                     out = next(released) if bag.indices.size else empty
-                yield self._record(doc_id, bag, out, shared)
+                yield self._record(label, bag, out, shared)
             self.documents_written += len(pending)
             pending, n_pending = [], 0
 
@@ -511,8 +554,9 @@ class Obfuscator:
                 raise TypeError("documents must be emprivacy.corpus.Document objects; got "
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
+            label = self.record_id(doc.id, self.first_index + len(self._ids) - 1)
             seen_any = True
-            bag = self._start(doc, shared)
+            bag = self._start(doc, label, shared)
             if callable(bag):  # a long document: after the documents before it
                 yield from flush()
                 record = bag()
@@ -526,12 +570,12 @@ class Obfuscator:
                     continue
                 bag = SKIPPED_EMPTY  # a long text of no token at all
             if isinstance(bag, str):
-                self._skip(doc.id, bag)
-                skipped.append((doc.id, bag))
+                self._skip(label, bag)
+                skipped.append((label, bag))
                 if pending or self.documents_written:
                     self._warn_skipped(skipped)
                 continue
-            pending.append((doc.id, bag))
+            pending.append((doc.id, label, bag))
             self._warn_skipped(skipped)
             n_pending += bag.indices.size
             if n_pending >= self.config.batch_words:

@@ -47,7 +47,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, TextIO, cast
 
@@ -66,11 +66,11 @@ from .output_paths import (
     write_error,
 )
 
-__all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "check_not_input",
-           "check_output_path", "checked_stdout", "format_record", "is_stream",
-           "output_lock", "remove_stale_temporaries", "remove_stale_temporaries_in",
+__all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "cache_dir_problem",
+           "check_not_input", "check_output_path", "checked_stdout", "format_record",
+           "is_stream", "output_lock", "remove_stale_temporaries", "remove_stale_temporaries_in",
            "temporary_destination", "user_cache_dir", "write_bytes_atomic", "write_error",
-           "write_stdout"]
+           "write_files_atomic", "write_stdout"]
 
 
 def _read_umask() -> int:
@@ -100,6 +100,32 @@ def user_cache_dir() -> Path:
     import platformdirs  # only this function of the module needs it
 
     return Path(platformdirs.user_cache_dir("emprivacy", appauthor=False))
+
+
+def cache_dir_problem(directory: Path, exc: OSError) -> str:
+    """Why the cache directory ``directory`` could not be made or written, in words.
+
+    When a part of its path is a file (``$EMPRIVACY_CACHE_DIR`` set to a file, say),
+    the system says only ``File exists`` or ``Not a directory``: this names the part
+    instead.  Otherwise ``exc``'s own reason.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     why = cache_dir_problem(Path(f.name) / "embeddings", FileExistsError(17, "x"))
+    ...     why == repr(f.name) + " is a file, not a directory"
+    True
+    """
+    env = os.environ.get("EMPRIVACY_CACHE_DIR")
+    for part in (directory, *directory.parents):
+        if os.path.lexists(part):
+            if os.path.isdir(part):
+                break
+            what = "a file" if os.path.isfile(part) else "not a directory"
+            named = (" (EMPRIVACY_CACHE_DIR)" if env and Path(env).expanduser() == part
+                     else "")
+            return f"{str(part)!r}{named} is {what}" + (", not a directory"
+                                                        if what == "a file" else "")
+    return exc.strerror or str(exc)
 
 
 class _Checked:
@@ -394,3 +420,129 @@ def format_record(record: dict[str, Any], fmt: str) -> str:
     if fmt == "text":
         return record["text"]
     raise ValueError(f"format must be one of 'bag', 'jsonl', 'text'; got {fmt!r}")
+
+
+# -- several files at once ----------------------------------------------------------------
+#: ``os.link`` errors meaning "this file system has no hard links": go on without a backup.
+_NO_LINKS = frozenset({errno.EPERM, errno.EXDEV, errno.EMLINK,
+                       getattr(errno, "ENOTSUP", errno.EOPNOTSUPP), errno.EOPNOTSUPP})
+
+
+def write_files_atomic(files: Mapping[Path, bytes] | Mapping[str, bytes], *,
+                       parents: bool = False) -> list[Path]:
+    """Write several files: all of them, or — on any error or interruption — none.
+
+    Every file is first written in full to a temporary file in its own directory and
+    synced; only then are they renamed into place, one after the other.  If a write
+    fails (a full disk, a file size limit) nothing has been renamed and the temporary
+    files are removed.  If a rename fails, the files already renamed are taken back:
+    a file that did not exist before is removed, one that did is restored from a hard
+    link made to it before the first rename (on a file system without hard links a
+    replaced file cannot be restored; the new one then stays).  A FIFO or a character
+    device is written in place after the others are in place (it cannot be taken
+    back).  Errors as :func:`atomic_file`.
+
+    Parameters
+    ----------
+    files : mapping of Path or str to bytes
+        Each destination and its contents.
+    parents : bool, default False
+        Create missing parent directories first; on failure the directories created
+        are removed again.
+
+    Returns
+    -------
+    list of Path
+        The destinations, in the order given.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     out = write_files_atomic({Path(d, "r", "a.txt"): b"a", Path(d, "r", "b.txt"): b"b"},
+    ...                              parents=True)
+    ...     sorted(p.name for p in Path(d, "r").iterdir())
+    ['a.txt', 'b.txt']
+    """
+    made: list[Path] = []
+    try:
+        if parents:
+            for path in files:
+                missing = [p for p in reversed(Path(path).parents) if not p.exists()]
+                for directory in missing:
+                    try:
+                        directory.mkdir()
+                    except FileExistsError:
+                        continue
+                    except OSError as exc:
+                        raise write_error(exc, directory) from exc
+                    made.append(directory)
+        items = [(check_output_path(path), data) for path, data in files.items()]
+        streams = [(dest, data) for dest, data in items if is_stream(dest)]
+        _replace_all([(dest, data) for dest, data in items if not is_stream(dest)])
+    except BaseException:
+        for directory in reversed(made):
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        raise
+    for dest, data in streams:
+        write_bytes_atomic(dest, data)
+    return [Path(p) for p in files]
+
+
+def _replace_all(items: list[tuple[Path, bytes]]) -> None:
+    """Regular files: every temporary written and synced, then every rename (see
+    :func:`write_files_atomic`)."""
+    temps: list[tuple[str, Path, Path]] = []  # (temporary, where it goes, as named)
+    backups: dict[Path, str] = {}  # an existing file: a hard link to it
+    placed: list[Path] = []
+    try:
+        for dest, data in items:
+            real = _real(dest)
+            remove_stale_temporaries(real)
+            fd, tmp = _mkstemp(real, real.parent, report=dest)
+            temps.append((tmp, real, dest))
+            try:
+                os.fchmod(fd, _file_mode(real))
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError as exc:
+                raise write_error(exc, dest) from exc
+            finally:
+                os.close(fd)
+        for _, real, dest in temps:
+            if not os.path.lexists(real):
+                continue
+            fd, backup = _mkstemp(real, real.parent, report=dest)
+            os.close(fd)
+            try:
+                os.unlink(backup)
+                os.link(real, backup)
+            except OSError as exc:
+                if exc.errno not in _NO_LINKS:
+                    raise write_error(exc, dest) from exc
+                continue  # no hard links here: this one cannot be restored
+            backups[real] = backup
+        for tmp, real, dest in temps:
+            try:
+                os.replace(tmp, real)
+            except OSError as exc:
+                raise write_error(exc, dest) from exc
+            placed.append(real)
+    except BaseException:
+        for real in reversed(placed):  # take back what was renamed
+            with contextlib.suppress(OSError):
+                if real in backups:
+                    os.replace(backups.pop(real), real)
+                else:
+                    os.unlink(real)
+        for tmp, _, _ in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    finally:
+        for backup in backups.values():
+            with contextlib.suppress(OSError):
+                os.unlink(backup)

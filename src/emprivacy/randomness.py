@@ -12,6 +12,7 @@ touched.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import numbers
 import secrets
 
@@ -22,6 +23,7 @@ __all__ = [
     "RandomState",
     "check_random_state",
     "document_generator",
+    "hashed_document_id",
     "run_key_from_seed",
     "secure_generator",
 ]
@@ -89,6 +91,39 @@ def document_generator(run_key: bytes, document_id: str) -> np.random.Generator:
     digest = hashlib.sha256(bytes(run_key) + b"\x00" + str(document_id).encode("utf-8")).digest()
     key = int.from_bytes(digest, "little")
     return np.random.Generator(ChaCha(key=key, counter=0, rounds=CHACHA_ROUNDS))
+
+
+#: Hex digits of a hashed document identifier (:func:`hashed_document_id`): 128 bits.
+HASHED_ID_DIGITS = 32
+
+
+def hashed_document_id(run_key: bytes, document_id: str) -> str:
+    """A document's released identifier under ``id_from="hash"``: a keyed hash of its id.
+
+    ``HMAC-SHA-256(K, document_id)`` in hexadecimal, cut to :data:`HASHED_ID_DIGITS`
+    digits (128 bits: two documents of a run collide with probability about
+    n²/2¹²⁹), under ``K = HMAC-SHA-256(run_key, "emprivacy-document-id")``.  A plain
+    hash of a path could be reversed by hashing likely file names; without the key
+    nobody can test a guess.  ``K`` is a key of its own, derived one way from the run
+    key: the identifier says nothing about the noise streams, which are keyed by
+    ``SHA-256(run_key || 0x00 || document_id)`` (:func:`document_generator`), and
+    the noise does not depend on how identifiers are released.  An unseeded run's key
+    is random and never stored, so its hashed ids can be linked to no input, by
+    anyone, and differ from run to run; a seeded run's key derives from the seed
+    (:func:`run_key_from_seed`), so anyone who knows the seed can test a guessed
+    identifier (as they can remove the noise).
+
+    >>> a = hashed_document_id(b"k" * 32, "letters/alice.txt")
+    >>> len(a), a == hashed_document_id(b"k" * 32, "letters/alice.txt")
+    (32, True)
+    >>> a == hashed_document_id(b"j" * 32, "letters/alice.txt")
+    False
+    """
+    if not isinstance(run_key, bytes | bytearray):
+        raise TypeError(f"run_key must be bytes; got {type(run_key).__name__}")
+    id_key = hmac.new(bytes(run_key), b"emprivacy-document-id", hashlib.sha256).digest()
+    mac = hmac.new(id_key, str(document_id).encode("utf-8", "surrogatepass"), hashlib.sha256)
+    return mac.hexdigest()[:HASHED_ID_DIGITS]
 
 
 def run_key_from_seed(seed: int | None) -> bytes:

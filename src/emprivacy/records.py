@@ -31,18 +31,26 @@ PathLike = str | os.PathLike[str]
 
 
 # -- JSONL -----------------------------------------------------------------------------------
+#: The UTF-8 byte-order mark some editors write at the start of a file.
+_BOM = b"\xef\xbb\xbf"
+
+
 def _lines(path: Path, start: int = 0, stop: int | None = None, first_line: int = 1
            ) -> Iterator[tuple[int, int, int, bytes]]:
     """``(line number, start, end, bytes)`` of the lines in bytes ``[start, stop)`` of a file.
 
     ``start`` is the beginning of line ``first_line``; lines are split as in text
-    mode (``\\n``, ``\\r\\n``, ``\\r``), their ends removed.
+    mode (``\\n``, ``\\r\\n``, ``\\r``), their ends removed.  A UTF-8 byte-order
+    mark at the start of the file is not part of line 1 (line 1 starts after it, at
+    byte 3), as a text file's is not part of its text.
     """
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
     with fh:
+        if start == 0 and fh.read(len(_BOM)) == _BOM:
+            start = len(_BOM)
         fh.seek(start)
         offset, lineno = start, first_line
         for chunk in fh:  # up to and including b"\n"

@@ -129,3 +129,87 @@ def test_evaluate_bad_mechanisms_one_line(inputs, tmp_path, capsys, extra, messa
     assert main(_args(inputs, tmp_path / "x", "--quiet", *extra)) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
+
+
+# -- issue 22 ---------------------------------------------------------------------------------
+_TOO_FEW = ("emprivacy: error: authors must be >= 6: SRtopic votes among the 5 nearest "
+            "known-author texts of the set, and a set is split evenly between the 2 topics; "
+            "got 4")
+
+
+def test_evaluate_too_few_authors_on_brown_is_one_line_before_any_work(tmp_path, capsys,
+                                                                      monkeypatch):
+    """``--authors 4``: SRtopic's 5 neighbours need 5 texts; Brown's 2 topics make it 6."""
+    def no_brown(**kwargs):
+        raise AssertionError("read the corpus before checking --authors")
+
+    monkeypatch.setattr(brown_corpus, "brown", no_brown)
+    out = tmp_path / "out"
+    assert main(["evaluate", "--authors", "4", "--out", str(out), "--quiet"]) == 2
+    assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
+    assert not out.exists()
+
+
+def test_evaluate_too_few_authors_in_a_csv_is_one_line(inputs, tmp_path, capsys, monkeypatch):
+    from emprivacy import embeddings
+
+    def no_embeddings(*args, **kwargs):
+        raise AssertionError("loaded the embeddings before checking --authors")
+
+    monkeypatch.setattr(embeddings, "load_embeddings", no_embeddings)
+    out = tmp_path / "out"
+    assert main(_args(inputs, out, "--quiet", "--authors", "4,6")) == 2
+    assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
+    assert not out.exists()
+
+
+def test_evaluate_on_a_full_disk_leaves_nothing(inputs, tmp_path):
+    """A file size limit (a full disk, even for root) that the small tables pass and the
+    plot does not: one line, exit code 1, and not one report file (issue 22 item 15)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if os.name != "posix":
+        pytest.skip("RLIMIT_FSIZE is POSIX")
+
+    def limit() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8000, 8000))
+
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "emprivacy", *_args(inputs, out, "--quiet",
+                                                                      "--mechanisms",
+                                                                      "madlib,santext")],
+                          preexec_fn=limit, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("emprivacy: error: cannot write output "), \
+        done.stderr
+    assert "File too large" in lines[0]
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_evaluate_warns_once_when_the_topic_classifier_is_not_above_chance(inputs, tmp_path,
+                                                                          capsys, monkeypatch):
+    """A classifier at chance on the validation chunks: one warning line on stderr (two
+    mechanisms, one set) and a warning in each table3.md (issue 22 item 20)."""
+    from emprivacy.evaluation.attacks import FastTextTopicClassifier
+
+    monkeypatch.setattr(FastTextTopicClassifier, "score", lambda self, docs, labels: 0.5)
+    out = tmp_path / "weak"
+    assert main(_args(inputs, out, "--mechanisms", "madlib,santext")) == 0
+    err = capsys.readouterr().err
+    warnings_ = [line for line in err.splitlines() if "warning" in line]
+    assert warnings_ == [
+        "emprivacy: warning: the topic classifier (fastText) is not clearly above chance "
+        "(6-author set: validation accuracy 0.50, chance 0.50), so DRtopic measures nothing "
+        "there; see table3.md"]
+    for name in ("madlib", "santext"):
+        assert "so DRtopic on this set measures nothing" in (out / name / "table3.md") \
+            .read_text(encoding="utf-8")

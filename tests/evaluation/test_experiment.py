@@ -17,6 +17,7 @@ from emprivacy.evaluation.results import (
     epsilon_label,
     parse_epsilons,
 )
+from emprivacy.exceptions import InputError
 
 
 def test_runner_known_answers_without_noise(synth_result):
@@ -133,7 +134,7 @@ def test_runner_two_sets_are_nested(synth_corpus, synth_embeddings):
     ({"epsilons": ("x",)}, TypeError, "epsilons must be None or finite numbers"),
     ({"authors": 5}, ValueError, "multiple of the number of topics \\(2\\)"),
     ({"authors": (4, 4)}, ValueError, "authors must be distinct set sizes"),
-    ({"authors": 4}, ValueError, "knn_k must be <= the set size \\(4\\); got 5"),
+    ({"authors": 4}, InputError, "authors must be >= 6: SRtopic votes among the 5 nearest"),
     ({"seed": -1}, ValueError, "seed must be an integer >= 0; got -1"),
     ({"knn": 3}, TypeError, "unexpected option\\(s\\): knn"),
 ])

@@ -130,3 +130,117 @@ def test_write_report_errors(synth_result, tmp_path):
         write_report(synth_result, f)
     with pytest.raises(TypeError, match="result must be an ExperimentResult"):
         write_report({}, tmp_path)
+
+
+# -- issue 22 item 15: the report is written whole or not at all ------------------------------
+def _failing_nth(real, n, error):
+    """``real`` that raises ``error`` on its ``n``-th call (1-based) only."""
+    calls = {"n": 0}
+
+    def wrapper(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == n:
+            raise error
+        return real(*args, **kwargs)
+    return wrapper
+
+
+def _snapshot(directory):
+    return {p.name: p.read_bytes() for p in directory.iterdir()}
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failure_midway_leaves_no_report_file_and_no_new_directory(synth_result, tmp_path,
+                                                                       monkeypatch, fails):
+    """A full disk at the third file (or a rename that fails after two are in place):
+    nothing of the report is left, not even the directory it created."""
+    import errno as errno_
+
+    from emprivacy import outputs
+    from emprivacy.exceptions import OutputWriteError
+
+    error = OSError(errno_.ENOSPC, "No space left on device")
+    if fails == "write":
+        monkeypatch.setattr(outputs.os, "write", _failing_nth(os.write, 3, error))
+    else:
+        monkeypatch.setattr(outputs.os, "replace", _failing_nth(os.replace, 3, error))
+    out = tmp_path / "new" / "results"
+    with pytest.raises(OutputWriteError, match="No space left on device"):
+        write_report(synth_result, out)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failure_midway_leaves_an_earlier_report_as_it_was(synth_result, tmp_path,
+                                                             monkeypatch, fails):
+    import errno as errno_
+
+    from emprivacy import outputs
+    from emprivacy.exceptions import OutputWriteError
+
+    out = tmp_path / "results"
+    out.mkdir()
+    for name in REPORT_FILES:
+        (out / name).write_bytes(b"the earlier run's " + name.encode())
+    (out / "notes.txt").write_text("mine")
+    before = _snapshot(out)
+    error = OSError(errno_.EFBIG, "File too large")
+    if fails == "write":
+        monkeypatch.setattr(outputs.os, "write", _failing_nth(os.write, 4, error))
+    else:
+        monkeypatch.setattr(outputs.os, "replace", _failing_nth(os.replace, 5, error))
+    with pytest.raises(OutputWriteError, match="File too large"):
+        write_report(synth_result, out, command="emprivacy evaluate --seed 7")
+    assert _snapshot(out) == before
+
+
+# -- issue 22 item 20: a topic classifier no better than guessing is said ----------------------
+def _with_validation(synth_result, accuracies, chunks, majority):
+    import dataclasses
+
+    s = dataclasses.replace(synth_result.sets[0], fasttext_validation=list(accuracies),
+                            fasttext_validation_chunks=list(chunks),
+                            fasttext_validation_majority=list(majority))
+    return dataclasses.replace(synth_result, sets=[s])
+
+
+@pytest.mark.parametrize(("accuracies", "chunks", "majority", "above", "lower"), [
+    # the issue's case: 0.44 ± 0.24 over 5 trials, balanced topics
+    ([0.1, 0.3, 0.5, 0.6, 0.7], [50] * 5, [0.5] * 5, False, 0.44 - 0.2408),
+    # good on average but not in a typical trial: mean − sd 0.48 ≤ 0.5
+    ([0.3, 0.7, 0.9], [200] * 3, [0.5] * 3, False, 0.6333 - 0.3055),
+    # steady; enough chunks to tell? Clopper–Pearson of 26/40 is 0.508 (yes),
+    # of 25/40 0.483 (no)
+    ([0.65, 0.65], [20, 20], [0.5, 0.5], True, 0.5081),
+    ([0.6, 0.65], [20, 20], [0.5, 0.5], False, 0.4828),
+    # unbalanced held-out chunks: always guessing the larger topic scores 0.8
+    ([0.78, 0.79, 0.8], [500] * 3, [0.8] * 3, False, 0.7720),
+    ([0.95, 0.97], [40, 40], [0.5, 0.5], True, 0.9059),
+])
+def test_topic_classifier_is_clearly_above_chance_only_when_both_bounds_are(
+        synth_result, accuracies, chunks, majority, above, lower):
+    check = _with_validation(synth_result, accuracies, chunks, majority).sets[0] \
+        .topic_classifier()
+    assert check.clearly_above_chance is above
+    assert check.lower == pytest.approx(lower, abs=2e-3)
+    assert check.chance == pytest.approx(majority[0])
+    assert check.chunks == sum(chunks)
+
+
+def test_a_weak_topic_classifier_is_a_warning_in_table3_and_one_line(synth_result):
+    from emprivacy.evaluation.report import topic_classifier_warning
+
+    weak = _with_validation(synth_result, [0.1, 0.3, 0.5, 0.6, 0.7], [50] * 5, [0.5] * 5)
+    table = format_table3(weak)
+    assert ("**Warning: the topic classifier (fastText) validation accuracy 0.44 ± 0.24 is "
+            "not clearly above chance (0.50; lower end 0.20") in table
+    assert "so DRtopic on this set measures nothing**" in table
+    line = topic_classifier_warning([weak, weak])  # two mechanisms, one set: named once
+    assert line == ("the topic classifier (fastText) is not clearly above chance (6-author "
+                    "set: validation accuracy 0.44 ± 0.24, chance 0.50), so DRtopic measures "
+                    "nothing there; see table3.md")
+    assert "\n" not in line
+    assert "Warning" not in format_table3(synth_result)
+    assert topic_classifier_warning([synth_result]) is None
+    run = weak.sets[0].to_dict()["topic_classifier"]
+    assert run["clearly_above_chance"] is False and run["chunks"] == 250

@@ -1,7 +1,8 @@
 """The ``emprivacy`` command line: a thin layer over the library.
 
 One module per group of commands: :mod:`.obfuscate` (``obfuscate``), :mod:`.tools`
-(``distance``, ``guarantee``, ``calibrate``) and :mod:`.evaluate` (``evaluate``);
+(``distance``, ``guarantee``, ``calibrate``), :mod:`.audit` (``audit``) and
+:mod:`.evaluate` (``evaluate``);
 :mod:`._common` holds the app, the shared options and the progress bar.
 
 Exit codes: 0 success; 1 the environment failed (a distributed run, a data set that
@@ -36,6 +37,7 @@ from ..exceptions import (
 )
 from ..outputs import checked_stdout
 from ._common import RESUME_OPTION, Interrupted, app, echo
+from .audit import audit
 from .evaluate import evaluate
 from .obfuscate import obfuscate
 from .tools import calibrate, distance, guarantee
@@ -43,13 +45,19 @@ from .tools import calibrate, distance, guarantee
 __all__ = ["app", "main", "run"]
 
 # registered in the order ``--help`` lists them
-for _command in (obfuscate, distance, guarantee, calibrate, evaluate):
+for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
                       OutputWriteError)
 #: The exit code after the reader of standard output went away, quietly (click's own).
 EXIT_BROKEN_PIPE = 1
+
+
+def _no_command(exc: Exception) -> bool:
+    """Whether ``exc`` is click's ``NoArgsIsHelpError``: ``emprivacy`` without a command,
+    after its help was shown (found by name: Typer vendors its own copy of click)."""
+    return any(cls.__name__ == "NoArgsIsHelpError" for cls in type(exc).__mro__)
 
 
 def _version_callback(value: bool) -> None:
@@ -145,6 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         _say("emprivacy: interrupted")
         return 130
     except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
+        if _no_command(exc):  # plain ``emprivacy``: the help, and exit code 2
+            message = exc.format_message()  # empty: Typer has printed its help already
+            if message:
+                echo(message)
+            return 2
         _say(f"emprivacy: error: {usage_message(exc)}")
         return 2
     except Interrupted as exc:  # a corpus run that kept its complete partitions

@@ -98,12 +98,21 @@ def evaluate(
     """
     from .._optional import import_optional
     from ..embeddings import load_embeddings
-    from ..evaluation import load_corpus, parse_epsilons, write_report
-    from ..evaluation.brown_corpus import brown
-    from ..evaluation.report import REPORT_FILES
+    from ..evaluation import load_corpus, parse_epsilons
+    from ..evaluation.brown_corpus import BROWN_TOPICS, brown
+    from ..evaluation.experiment import check_set_sizes
+    from ..evaluation.report import (
+        REPORT_FILES,
+        report_files,
+        tem_truncation_note,
+        topic_classifier_warning,
+    )
+    from ..outputs import write_files_atomic
 
     console = stderr()
     sizes = parse_authors(authors)
+    if dataset == "brown":  # its topics are known: refuse a set too small now
+        check_set_sizes(sizes, n_topics=len(BROWN_TOPICS))
     names, params = parse_mechanisms(mechanisms, param or [])
     try:
         eps = parse_epsilons(epsilons)
@@ -133,12 +142,15 @@ def evaluate(
         corpus = brown()
     else:
         corpus = load_corpus(dataset)
+        if len(corpus.topics) >= 2:  # before the embeddings are loaded
+            check_set_sizes(sizes, n_topics=len(corpus.topics))
     note("loading embeddings" + (f" {embeddings}" if embeddings else
                                  " (built-in GloVe 6B 50d)"))
     emb = load_embeddings(embeddings, vocab_size=vocab_size,
                           encoding=check_encoding(embeddings_encoding))
 
     results = []
+    files: dict[Path, bytes] = {}  # every file of the run, written at the end: all or none
     for name in names:
         where = out if len(names) == 1 else out / name
         result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
@@ -156,21 +168,32 @@ def evaluate(
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]
-        paths = write_report(result, where, command=shlex.join(args))
-        prefix = f"{name}: " if len(names) > 1 else ""
-        note(f"{prefix}seed {result.seed}; wrote {', '.join(sorted(paths))} to {where} "
-             f"({result.metadata['seconds']:.0f} s)")
+        report = report_files(result, command=shlex.join(args))
+        files.update({where / file: data for file, data in report.items()})
+        if len(names) > 1:
+            note(f"{name}: seed {result.seed}; done ({result.metadata['seconds']:.0f} s)")
+        tem = tem_truncation_note(result)
+        if tem is not None:
+            note(tem)
         results.append(result)
     if len(results) > 1:
         from ..evaluation.frontier import frontier_table, plot_frontier
-        from ..outputs import write_bytes_atomic
 
-        write_bytes_atomic(out / "frontier.png", plot_frontier(results))
-        write_bytes_atomic(out / "frontier.md", (
+        files[out / "frontier.png"] = plot_frontier(results)
+        files[out / "frontier.md"] = (
             "# Privacy–utility frontier\n\nMean fraction correct over trials; one row per "
             "mechanism, author set and ε.\n\n" + frontier_table(results)
-            + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8"))
-        note(f"wrote frontier.png, frontier.md to {out}")
+            + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8")
+    write_files_atomic(files, parents=True)
+    weak = topic_classifier_warning(results)
+    if weak is not None and not quiet:
+        console.print(f"emprivacy: warning: {weak}", markup=False, highlight=False)
+    if len(results) == 1:
+        note(f"seed {results[0].seed}; wrote {', '.join(sorted(p.name for p in files))} to "
+             f"{out} ({results[0].metadata['seconds']:.0f} s)")
+    else:
+        note(f"wrote each mechanism's report to {out}/NAME and frontier.png, frontier.md to "
+             f"{out}")
 
 
 def parse_mechanisms(spec: str, pairs: list[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:

@@ -55,6 +55,11 @@ FORMAT_HELP = ("bag: noisy words, one document per line; jsonl: one JSON record 
 Format = Literal["bag", "jsonl", "text", "parquet"]
 OOV = Literal["drop", "placeholder", "keep", "subword"]
 DecoderName = Literal["exact", "approximate"]
+IdFrom = Literal["path", "index", "hash"]
+ID_FROM_HELP = ("What each record's id says: path (the file's path as given, or a JSONL/Parquet "
+                "record's own id), index (its position in the input, from 0) or hash (a hash "
+                "of its id keyed by the run's secret key: no file name is released, and none "
+                "can be guessed back). Also in warnings. The noise does not depend on it.")
 
 
 def obfuscate(
@@ -117,6 +122,7 @@ def obfuscate(
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run into "
                                          "the same --output: complete partitions are kept.")
                       ] = False,
+    id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -140,16 +146,18 @@ def obfuscate(
     chosen = _mechanism_choice(mechanism, param or [], decoder)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
-                     perturb_stopwords=perturb_stopwords)
+                     perturb_stopwords=perturb_stopwords, id_from=id_from)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
-    if survey is None or survey.has_parquet:
+    # Parquet inputs into a file are a partitioned run (resumable with --resume); to
+    # stdout, or as one stream of text, they are read here, a row group at a time
+    if survey is None or (survey.has_parquet and output is not None and fmt != "text"):
         if fmt == "text":
             fail("--format text writes one stream of text; with --workers, --scheduler, "
-                 "--resume or Parquet use --readable with --format jsonl or parquet")
+                 "--resume or Parquet output use --readable with --format jsonl or parquet")
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
                     encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
                     seed=seed, output=output, fmt=fmt,
@@ -199,7 +207,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str
 
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
-            perturb_stopwords: bool) -> ObfuscationConfig:
+            perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from ..obfuscation import ObfuscationConfig
 
@@ -210,7 +218,7 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
     if text_mode and size is not None:
         fail("--size applies to bags of words; text mode releases the whole text")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
-                             perturb_stopwords=perturb_stopwords)
+                             perturb_stopwords=perturb_stopwords, id_from=id_from)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,

@@ -20,6 +20,7 @@ from ._common import (
     check_encoding,
     check_epsilon,
     check_nonnegative,
+    check_stdin,
     echo,
     fail,
     load,
@@ -31,8 +32,10 @@ __all__ = ["calibrate", "distance", "guarantee"]
 
 
 def distance(
-    a: Annotated[Path, typer.Argument(help="First text file.", show_default=False)],
-    b: Annotated[Path, typer.Argument(help="Second text file.", show_default=False)],
+    a: Annotated[Path, typer.Argument(help="First text file ('-': standard input).",
+                                      show_default=False)],
+    b: Annotated[Path, typer.Argument(help="Second text file ('-': standard input).",
+                                      show_default=False)],
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
@@ -47,13 +50,16 @@ def distance(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Earth Mover's distance E between the bags of two text files (Def. 3)."""
+    """Earth Mover's distance E between the bags of two text files (Def. 3).
+
+    One of them may be '-', standard input.
+    """
     from ..distance import earth_movers_distance
     from ..text import bag_of_words
 
     if epsilon is not None:
         check_epsilon(epsilon)
-    texts = [read_text_file(a), read_text_file(b)]
+    texts = _texts(a, b)
     emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
     for path, bag in zip((a, b), bags, strict=True):
@@ -92,6 +98,18 @@ def distance(
         else:
             echo("privacy_multiplier: not defined — the guarantee compares bags of the "
                        "same size N; use --size N")
+
+
+def _texts(a: Path, b: Path) -> list[str]:
+    """The two texts of ``distance``: files, or standard input for one given as ``-``."""
+    from ..corpus import Document
+
+    given = [str(a), str(b)]
+    if given == ["-", "-"]:
+        fail("distance compares two texts; only one of them can be '-' (standard input)")
+    stdin = check_stdin(given)
+    return [Document.from_stream("-", stdin).text if stdin is not None and p == "-"
+            else read_text_file(Path(p)) for p in given]
 
 
 def guarantee(
@@ -197,8 +215,11 @@ def calibrate(
                                                  show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
                                              show_default=False)] = None,
-    plot: Annotated[Path, typer.Option("--plot", help="Write the PNG plot of N_w and S_w "
-                                       "against ε here.")] = Path("calibration.png"),
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="Write the PNG plot of N_w and S_w against ε here (default: "
+        "calibration.png; without the evaluation extra's matplotlib the default plot is "
+        "skipped with a warning, an explicit --plot is an error).",
+        show_default=False)] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     mechanism: Annotated[str | None, typer.Option(
@@ -233,7 +254,20 @@ def calibrate(
         fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
-    if not no_plot:  # now, not after the study: a directory, a missing or read-only place
+    skipped = None  # why the default plot is not written (no matplotlib)
+    if not no_plot:  # now, not after the study: matplotlib, and where the plot goes
+        from .._optional import import_optional
+        from ..exceptions import MissingExtraError
+
+        try:
+            import_optional("matplotlib", extra="evaluation", purpose=(
+                "the calibration plot" if plot is None else "calibrate --plot"))
+        except MissingExtraError as exc:
+            if plot is not None:  # asked for by name: refuse before any work
+                raise
+            skipped, no_plot = str(exc), True
+    plot = Path("calibration.png") if plot is None else plot
+    if not no_plot:  # a directory, a missing or read-only place
         from ..output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
@@ -286,6 +320,9 @@ def calibrate(
                        f"{found.epsilon_total:.4g})")
     if not no_plot and not quiet:
         console.print(f"emprivacy: wrote plot to {plot}")
+    if skipped is not None and not quiet:
+        console.print(f"emprivacy: warning: no plot written: {skipped} (or pass --no-plot)",
+                      markup=False, highlight=False)
 
 
 def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float] | None, *,
@@ -326,10 +363,21 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
             mech = make_mechanism(name, emb, epsilon=eps, **params)
             studies.append(study_mechanism(mech, words=words, n_words=n_words, trials=trials,
                                            rng=gen))
+    truncation = []
+    if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
+        from dataclasses import asdict
+
+        from ..mechanism_study import summarise_truncation, tem_truncation
+
+        truncation = tem_truncation(emb, epsilons=eps_list, beta=mech.record_fields()["beta"],
+                                    rows=emb.rows(list(studies[0].words)))
     if as_json:
-        echo(json.dumps({"embeddings": {"name": emb.name, "vocab_size": len(emb),
-                                        "dim": emb.dim},
-                         "results": [st.summary() for st in studies]}))
+        payload: dict[str, Any] = {"embeddings": {"name": emb.name, "vocab_size": len(emb),
+                                                  "dim": emb.dim},
+                                   "results": [st.summary() for st in studies]}
+        if truncation:
+            payload["tem_truncation"] = [asdict(t) for t in truncation]
+        echo(json.dumps(payload))
         return
     first = studies[0]
     echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
@@ -344,3 +392,5 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
         echo(f"| {st.epsilon:g} | {float(np.median(st.unchanged)):.3f} | "
              f"{float(np.median(st.distinct)):g} | {float(np.mean(st.distance_moved)):.3f} | "
              f"{r['0']:.3f} | {r['1-100']:.3f} | {r['>100']:.3f} |")
+    if truncation:
+        echo(summarise_truncation(truncation, what="studied word"))

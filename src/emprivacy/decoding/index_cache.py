@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import IndexCacheWarning
-from ..outputs import atomic_file, user_cache_dir
+from ..outputs import atomic_file, cache_dir_problem, user_cache_dir
 
 __all__ = [
     "INDEX_FORMAT_VERSION",
@@ -129,7 +129,8 @@ def load_or_build(path: Path, *, load: Callable[[Path], None], build: Callable[[
     try:
         save(path)
     except OSError as exc:
-        warnings.warn(f"could not write the decoding index cache {str(path)!r} ({exc}); "
-                      "the index will be rebuilt next time", IndexCacheWarning,
+        warnings.warn(f"could not write the decoding index cache {str(path)!r}: "
+                      f"{cache_dir_problem(path.parent, exc)}; the index will be rebuilt "
+                      "next time", IndexCacheWarning,
                       stacklevel=stacklevel)
     return False, build_seconds

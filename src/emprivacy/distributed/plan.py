@@ -27,6 +27,7 @@ from .._validation import check_positive_int
 from ..corpus import (
     Document,
     UniqueIds,
+    check_readable,
     expand_inputs,
     iter_jsonl,
     iter_parquet,
@@ -63,7 +64,9 @@ class Partition:
     being line ``first_line``) or ``"parquet"`` (rows ``[start, stop)`` of ``path``).
     ``first_document``: the position of its first document in its file (JSONL,
     Parquet) or in its run of text files.  ``stamp``: the size and modification
-    time of the files when planned.
+    time of the files when planned.  ``first_index``: the position of its first
+    document in the whole corpus, counted from 0 (the released id under
+    ``id_from="index"``).
     """
 
     index: int
@@ -76,6 +79,7 @@ class Partition:
     n_documents: int = 0
     stamp: tuple[Any, ...] = ()
     first_document: int = field(default=0)
+    first_index: int = field(default=0)
 
     @property
     def name(self) -> str:
@@ -198,6 +202,7 @@ class _Planner:
             self.sources.append(_Source("text"))
         source = self.sources[-1]
         doc_id = str(path)  # the id as given; the file is read anywhere by its absolute path
+        check_readable(path)  # now: an unreadable file fails the run before anything is written
         self.ids.add(doc_id, where=f"input file {doc_id!r}")
         source.files.append((doc_id, os.path.abspath(path)))
         source.stamps.append(list(_file_stamp(path)))
@@ -226,6 +231,7 @@ class _Planner:
     def partitions(self) -> list[Partition]:
         size = self.fixed or default_partition_documents(len(self.ids))
         parts: list[Partition] = []
+        offset = 0  # documents in the partitions before
         for source in self.sources:
             marks = {m[0]: m for m in source.marks}
             for first in range(0, source.n, size):
@@ -234,19 +240,21 @@ class _Planner:
                 if source.kind == "text":
                     parts.append(Partition(
                         index, "text", files=tuple(source.files[first:first + n]),
-                        n_documents=n, first_document=first,
+                        n_documents=n, first_document=first, first_index=offset,
                         stamp=tuple(source.stamps[first:first + n])))
                 elif source.kind == "parquet":
                     parts.append(Partition(index, "parquet", source.path, first, first + n,
                                            n_documents=n, stamp=source.stamp,
-                                           first_document=first))
+                                           first_document=first, first_index=offset))
                 else:
                     _, start, line = marks[first]
                     stop = marks[first + n][1] if first + n < source.n else source.size
                     parts.append(Partition(index, "jsonl", source.path,
                                            0 if first == 0 else start, stop,
                                            1 if first == 0 else line, n_documents=n,
-                                           stamp=source.stamp, first_document=first))
+                                           stamp=source.stamp, first_document=first,
+                                           first_index=offset))
+                offset += n
         return parts
 
 

@@ -235,7 +235,10 @@ def obfuscate_corpus(
             # what the output depends on (batch_words does not): a resumed run must match it
             settings = {"metadata": probed["metadata"], "fingerprint": probed["fingerprint"],
                         "config": {**config.metadata(), "size": config.size,
-                                   "block_words": config.block_words},
+                                   "block_words": config.block_words,
+                                   # (not named by runs that release paths, as before)
+                                   **({"id_from": config.id_from}
+                                      if config.id_from != "path" else {})},
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                         "settings": settings}

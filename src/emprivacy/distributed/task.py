@@ -267,15 +267,16 @@ class Job:
             return cached_mechanism(self.mechanism)
         return self.mechanism
 
-    def obfuscator(self, mech: WordMechanism, secret: RunSecret,
+    def obfuscator(self, mech: WordMechanism, secret: RunSecret, *, first_index: int = 0,
                    on_skip: Callable[[str, str], None] | None = None) -> Obfuscator:
         """The run's obfuscator: its config, and its seed or the one secret key of the run
-        (``on_skip``: as for :class:`~emprivacy.obfuscation.Obfuscator`)."""
+        (``first_index``: the position in the corpus of the partition's first document;
+        ``on_skip``: as for :class:`~emprivacy.obfuscation.Obfuscator`)."""
         if secret.seed is not None:
             return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None,
-                              on_skip=on_skip)
+                              first_index=first_index, on_skip=on_skip)
         return Obfuscator(mech, self.config, run_key=secret.key, on_warning=lambda msg: None,
-                          on_skip=on_skip)
+                          first_index=first_index, on_skip=on_skip)
 
 
 def probe(job: Job) -> dict[str, Any]:
@@ -395,8 +396,9 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         return _error(part, f"input {part.describe()} changed since the run was planned "
                             f"({len(docs)} documents instead of {part.n_documents})")
     out_of_vocabulary: list[str] = []  # the skipped documents with no word in the vocabulary
-    obf = job.obfuscator(mech, secret, on_skip=lambda doc_id, reason: (
-        out_of_vocabulary.append(doc_id) if reason == SKIPPED_OUT_OF_VOCABULARY else None))
+    obf = job.obfuscator(mech, secret, first_index=part.first_index, on_skip=lambda label,
+                         reason: (out_of_vocabulary.append(label)
+                                  if reason == SKIPPED_OUT_OF_VOCABULARY else None))
     parts_dir = Path(job.parts_dir)
     data_path = parts_dir / f"{part.name}.{job.kind}"
     written = _Written()
@@ -409,7 +411,9 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
             # others)
             if not (obf.documents_written == 0 and obf.documents_skipped == len(docs)):
                 return _error(part, str(exc))
-    skipped = [d.id for d in docs if d.id not in written.ids]
+    # as the records name them (config.id_from): the path of a text file is not released
+    labels = [obf.record_id(d.id, part.first_index + k) for k, d in enumerate(docs)]
+    skipped = [label for label in labels if label not in written.ids]
     data_name: str | None = data_path.name
     digest: str | None = None
     nbytes = 0

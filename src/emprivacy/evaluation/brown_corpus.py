@@ -33,7 +33,7 @@ from typing import Any
 
 from .._optional import import_optional
 from ..exceptions import DatasetUnavailableError, InputError
-from ..outputs import user_cache_dir
+from ..outputs import cache_dir_problem, user_cache_dir
 from .datasets import Corpus, Document
 
 __all__ = [
@@ -165,7 +165,7 @@ def fetch_brown(*, cache: str | os.PathLike[str] | None = None, timeout: float =
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatasetUnavailableError(f"cannot create cache directory {str(root)!r}: "
-                                      f"{exc.strerror}") from None
+                                      f"{cache_dir_problem(root, exc)}") from None
     with tempfile.TemporaryDirectory(prefix=f".{dest.name}.download.", dir=root) as tmp:
         _extract(_download(Path(tmp), timeout=timeout), dest)
     return package

@@ -18,13 +18,17 @@ author sets depend on ``selection_seed`` alone, so they stay fixed across runs.
 from __future__ import annotations
 
 import contextlib
+import inspect
+import math
 import platform
 import secrets
 import sys
 import tempfile
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -35,7 +39,8 @@ import numpy as np
 from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
-from ..exceptions import PrivacyLeakWarning
+from ..exceptions import InputError, PrivacyLeakWarning
+from ..mechanism_study import TemTruncation, tem_truncation
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import make_mechanism, takes_decoder
 from ..randomness import document_generator, run_key_from_seed
@@ -66,7 +71,7 @@ from .results import (
     parse_epsilons,
 )
 
-__all__ = ["Progress", "run_experiment"]
+__all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
 #: ``progress(done, total, description)``, called after every (set, ε, trial, attack).
 Progress = Callable[[int, int, str], None]
@@ -83,6 +88,42 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def smallest_set(n_topics: int, knn_k: int = 5) -> int:
+    """The smallest author set the experiment can run: ``knn_k`` rounded up to a multiple of
+    ``n_topics``.
+
+    SRtopic votes among the ``knn_k`` nearest known-author texts of the set, so a set needs
+    at least ``knn_k`` of them, and a set is split evenly between the topics.
+
+    >>> smallest_set(2), smallest_set(3, knn_k=5), smallest_set(2, knn_k=3)
+    (6, 6, 4)
+    """
+    n_topics = check_positive_int(n_topics, "n_topics")
+    knn_k = check_positive_int(knn_k, "knn_k")
+    return max(2, n_topics * math.ceil(knn_k / n_topics))
+
+
+def check_set_sizes(sizes: Iterable[int], *, n_topics: int, knn_k: int = 5) -> None:
+    """Refuse, before any work, an author-set size smaller than ``knn_k``, naming the
+    smallest size that works (:func:`smallest_set`).
+
+    A size of at least ``knn_k`` that does not split evenly between the topics is left
+    to :func:`~emprivacy.evaluation.datasets.select_authors`, which names that problem.
+
+    Raises
+    ------
+    InputError
+        Naming the smallest size that works and why (a user's mistake: exit code 2).
+    """
+    smallest = smallest_set(n_topics, knn_k)
+    for size in sizes:
+        if size < knn_k:
+            raise InputError(
+                f"authors must be >= {smallest}: SRtopic votes among the {knn_k} nearest "
+                f"known-author texts of the set, and a set is split evenly between the "
+                f"{n_topics} topics; got {size}")
+
+
 def _count(pred: Sequence[str], truth: Sequence[str]) -> int:
     return int(sum(p == t for p, t in zip(pred, truth, strict=True)))
 
@@ -96,6 +137,22 @@ def _mechanism(config: ExperimentConfig, embeddings: Embeddings, epsilon: float,
     if takes_decoder(config.mechanism):
         params.setdefault("decoder", decoder)
     return make_mechanism(config.mechanism, embeddings, epsilon=epsilon, rng=rng, **params)
+
+
+def _tem_truncation(config: ExperimentConfig, embeddings: Embeddings,
+                    prepared: Sequence[PreparedSet]) -> list[TemTruncation]:
+    """For TEM: at each ε, for how many distinct snippet words its truncation is active
+    (for the others TEM is SanText exactly); nothing for the other mechanisms."""
+    if config.mechanism != "tem":
+        return []
+    from ..mechanisms.tem import TruncatedExponential
+
+    beta = config.mechanism_params.get(
+        "beta", inspect.signature(TruncatedExponential).parameters["beta"].default)
+    rows = np.unique(np.concatenate([embeddings.rows(s) for p in prepared for s in p.snippets]
+                                    or [np.zeros(0, dtype=np.int64)]))
+    return tem_truncation(embeddings, epsilons=[e for e in config.epsilons if e is not None],
+                          beta=beta, rows=rows[rows >= 0])
 
 
 def _obfuscate(prepared: PreparedSet, mech: WordMechanism,
@@ -179,19 +236,19 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     seed = check_positive_int(seed, "seed", minimum=0)
     run_key = run_key_from_seed(seed)
 
+    if len(corpus.topics) >= 2:  # fewer: select_authors names that problem
+        check_set_sizes(config.authors, n_topics=len(corpus.topics), knn_k=config.knn_k)
     started = datetime.now(UTC)
     chosen = [select_authors(corpus, k, seed=config.selection_seed) for k in config.authors]
     prepared = [prepare_set(c, embeddings=embeddings, oov=config.oov,
                             known_fraction=config.known_fraction) for c in chosen]
-    for p in prepared:
-        if config.knn_k > len(p):
-            raise ValueError(f"knn_k must be <= the set size ({len(p)}); got {config.knn_k}")
     leaked = sum(p.oov_words for p in prepared)
     if config.oov == "keep" and leaked:
         warnings.warn(f"oov='keep': {leaked} out-of-vocabulary snippet word(s) pass through the "
                       "mechanism unchanged, as in the paper; the εN·E guarantee does not cover "
                       "them", PrivacyLeakWarning, stacklevel=2)
 
+    truncation = _tem_truncation(config, embeddings, prepared)
     total = len(prepared) * len(config.epsilons) * config.trials * len(ATTACKS)
     done = 0
 
@@ -227,6 +284,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                      "not covered by the privacy guarantee)" if config.oov == "keep" else
                      "bags are built from in-vocabulary words only, so N stays fixed and every "
                      "snippet word goes through the mechanism")},
+        **({"tem_truncation": [asdict(t) for t in truncation]} if truncation else {}),
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
                        "emprivacy.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "
@@ -267,6 +325,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     correct = np.zeros((len(config.epsilons), config.trials, len(ATTACKS)), dtype=np.int64)
     validation: list[float] = []
+    validation_chunks: list[int] = []
+    validation_majority: list[float] = []
     fasttext_docs: dict[str, int] = {}
     sample_rows: list[dict[str, Any]] = []
     for t in range(config.trials):
@@ -285,6 +345,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         with _clock("fasttext_training"):
             clf.fit(train_x, train_y, rng=ft_gen)
             validation.append(clf.score(val_x, val_y))
+        validation_chunks.append(len(val_y))
+        validation_majority.append(max(Counter(val_y).values()) / len(val_y))
         fasttext_docs = {"train_documents": int((~held).sum()),
                          "validation_documents": int(held.sum()),
                          "train_chunks": len(train_x), "validation_chunks": len(val_x),
@@ -339,4 +401,6 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         sample={"doc_id": p.doc_ids[0], "author": p.authors[0], "trial": 1,
                 "rows": sample_rows},
         seconds=round(time.perf_counter() - t0, 1),
-        timings={k: round(v, 2) for k, v in sorted(timings.items())})
+        timings={k: round(v, 2) for k, v in sorted(timings.items())},
+        fasttext_validation_chunks=validation_chunks,
+        fasttext_validation_majority=validation_majority)

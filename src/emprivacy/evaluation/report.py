@@ -1,7 +1,8 @@
 """Writing an experiment's results: Table 3, a plot, the App. B tables and the run JSON.
 
-Files written into the output directory (each atomically: a temporary file in
-the same directory renamed over the destination):
+Files written into the output directory (all of them or none: each is written in
+full to a temporary file in the same directory, and only then are they renamed over
+the destinations):
 
 ``table3.md`` / ``table3.csv``
     Laid out like the paper's Table 3: rows ε, columns SRauth, SRtopic, DRauth,
@@ -29,14 +30,17 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from .._optional import import_optional
-from ..outputs import write_bytes_atomic, write_error
+from ..mechanism_study import TemTruncation, summarise_truncation
+from ..outputs import write_files_atomic
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "format_table3", "write_report"]
+__all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files",
+           "tem_truncation_note", "topic_classifier_warning", "write_report"]
 
 #: The files :func:`write_report` writes.
 REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
@@ -74,6 +78,13 @@ def format_table3(result: ExperimentResult) -> str:
                   f"{val.mean():.3f}" + (f" ± {val.std(ddof=1):.3f}" if val.size > 1 else "")
                   + f" ({s.fasttext_docs.get('validation_documents', 0)} held-out documents, "
                   f"{s.fasttext_docs.get('validation_chunks', 0)} chunks of {s.N} words).", ""]
+        check = s.topic_classifier()
+        if not check.clearly_above_chance:
+            lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
+                      "nothing** (its column says nothing about the utility kept).", ""]
+    tem = tem_truncation_note(result)
+    if tem is not None:
+        lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
 
@@ -154,11 +165,20 @@ def _appendix_b(result: ExperimentResult) -> str:
 
 
 def _plot(result: ExperimentResult) -> bytes:
+    fig = accuracy_figure(result)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def accuracy_figure(result: ExperimentResult) -> Any:
+    """``accuracy.png`` as a matplotlib ``Figure``: accuracy against ε, one panel per set,
+    ± sd error bars, chance lines; the legend below the panels, clear of every point."""
     purpose = "the accuracy plot of the experiment"
     agg = import_optional("matplotlib.backends.backend_agg", extra="evaluation", purpose=purpose)
     figure = import_optional("matplotlib.figure", extra="evaluation", purpose=purpose)
     sets: Sequence[SetResult] = result.sets
-    fig = figure.Figure(figsize=(5.2 * len(sets), 4.0), layout="constrained")
+    fig = figure.Figure(figsize=(5.2 * len(sets), 4.6), layout="constrained")
     agg.FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(sets), squeeze=False)[0]
     labels = [epsilon_label(e) for e in result.config.epsilons]
@@ -181,15 +201,80 @@ def _plot(result: ExperimentResult) -> bytes:
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"{result.dataset}: {s.n_authors} authors, N = {s.N}, OOV {result.config.oov}")
         ax.grid(True, alpha=0.3)
-    axes[0].legend(loc="lower left", fontsize="small")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, metadata={"Software": None})
-    return buf.getvalue()
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="outside lower center", ncols=3, fontsize="small")
+    return fig
+
+
+def tem_truncation_note(result: ExperimentResult) -> str | None:
+    """For a TEM run: at which ε its truncation is active on the snippet words, and where
+    TEM is SanText exactly (:func:`emprivacy.mechanism_study.summarise_truncation`)."""
+    found = result.metadata.get("tem_truncation")
+    if not found:
+        return None
+    return summarise_truncation([TemTruncation(**t) for t in found], what="snippet word")
+
+
+def topic_classifier_warning(results: Sequence[ExperimentResult]) -> str | None:
+    """One line saying on which author sets the topic classifier is not clearly above
+    chance (:meth:`~emprivacy.evaluation.results.SetResult.topic_classifier`), or ``None``.
+
+    The classifier is trained with the same seeds for every mechanism of a run, so a set
+    is named once however many runs share it.
+    """
+    seen: dict[int, str] = {}
+    for r in results:
+        for s in r.sets:
+            check = s.topic_classifier()
+            if not check.clearly_above_chance and s.n_authors not in seen:
+                seen[s.n_authors] = (f"{s.n_authors}-author set: validation accuracy "
+                                     f"{check.mean:.2f}"
+                                     + ("" if math.isnan(check.sd) else f" ± {check.sd:.2f}")
+                                     + f", chance {check.chance:.2f}")
+    if not seen:
+        return None
+    return ("the topic classifier (fastText) is not clearly above chance ("
+            + "; ".join(seen[k] for k in sorted(seen))
+            + "), so DRtopic measures nothing there; see table3.md")
+
+
+def report_files(result: ExperimentResult, *, command: str | None = None) -> dict[str, bytes]:
+    """The report's files (see the module docstring) as ``{name: contents}``, in the order of
+    :data:`REPORT_FILES`; nothing is written.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+    command : str, optional
+        The command line that made the run, recorded in ``run.json`` and the tables.
+    """
+    if not isinstance(result, ExperimentResult):
+        raise TypeError(f"result must be an ExperimentResult; got {type(result).__name__}")
+    table = format_table3(result)
+    if command:
+        table += f"\nMade by: `{command}`\n"
+    payload = result.to_dict()
+    if command:
+        payload["command"] = command
+    contents = {
+        "table3.md": table.encode(),
+        "table3.csv": _table3_csv(result).encode(),
+        "trials.csv": _trials_csv(result).encode(),
+        "accuracy.png": _plot(result),
+        "appendix_b.md": _appendix_b(result).encode(),
+        "run.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
+    }
+    return {name: contents[name] for name in REPORT_FILES}
 
 
 def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
                  command: str | None = None) -> dict[str, Path]:
     """Write the report files (see the module docstring) into ``out_dir`` (created if needed).
+
+    All of them or none: every file is written in full to a temporary file first and
+    only then renamed into place (:func:`emprivacy.outputs.write_files_atomic`), so a
+    full disk or an interruption leaves the directory as it was (a directory this call
+    created is removed again).
 
     Parameters
     ----------
@@ -207,27 +292,7 @@ def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"output path {str(out)!r} exists and is not a directory")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a file in the way, no permission, read-only: one error naming it
-        raise write_error(exc, out) from exc
-    table = format_table3(result)
-    if command:
-        table += f"\nMade by: `{command}`\n"
-    payload = result.to_dict()
-    if command:
-        payload["command"] = command
-    contents = {
-        "table3.md": table.encode(),
-        "table3.csv": _table3_csv(result).encode(),
-        "trials.csv": _trials_csv(result).encode(),
-        "accuracy.png": _plot(result),
-        "appendix_b.md": _appendix_b(result).encode(),
-        "run.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
-    }
-    paths = {}
-    for name in REPORT_FILES:
-        path = out / name
-        write_bytes_atomic(path, contents[name])
-        paths[name] = path
+    contents = report_files(result, command=command)
+    paths = {name: out / name for name in contents}
+    write_files_atomic({paths[name]: data for name, data in contents.items()}, parents=True)
     return paths

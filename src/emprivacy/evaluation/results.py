@@ -31,6 +31,7 @@ __all__ = [
     "FastTextSettings",
     "KoppelSettings",
     "SetResult",
+    "TopicClassifierCheck",
     "epsilon_label",
     "parse_epsilons",
 ]
@@ -242,6 +243,61 @@ class ExperimentConfig:
                                 f"{type(value).__name__}")
 
 
+#: One-sided confidence of the Clopper–Pearson bound of :class:`TopicClassifierCheck`.
+TOPIC_CHECK_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class TopicClassifierCheck:
+    """Is DRtopic's classifier clearly better than guessing?  (Its validation accuracy.)
+
+    The topic classifier (fastText) is trained per trial and scored on held-out chunks.
+    Its accuracy is **clearly above chance** when both
+
+    * ``mean − sd`` of the per-trial validation accuracies (sample sd; with one trial just
+      the mean) is above chance: the classifier is better than guessing in a typical
+      trial, not only on average; and
+    * the one-sided 95 % Clopper–Pearson lower bound of the pooled validation counts
+      (``correct`` of ``chunks``) is above chance: the validation set is large enough to
+      tell.
+
+    Chance is what always answering the most frequent topic of the validation chunks
+    scores (pooled over the trials): at least 1/#topics, more when the held-out chunks
+    are unbalanced.  Otherwise DRtopic measures nothing and :attr:`clearly_above_chance`
+    is False.
+    """
+
+    mean: float
+    sd: float
+    chance: float
+    correct: int
+    chunks: int
+    lower: float
+    clearly_above_chance: bool
+
+    def describe(self) -> str:
+        """One sentence for a report or a warning (no document text)."""
+        spread = "" if math.isnan(self.sd) else f" ± {self.sd:.2f}"
+        verdict = ("clearly above" if self.clearly_above_chance else "not clearly above")
+        return (f"topic classifier (fastText) validation accuracy {self.mean:.2f}{spread} is "
+                f"{verdict} chance ({self.chance:.2f}; lower end {self.lower:.2f}: the smaller "
+                f"of mean − sd and the 95 % Clopper–Pearson bound of {self.correct}/"
+                f"{self.chunks} validation chunks)")
+
+
+def _clopper_pearson_lower(k: int, n: int, confidence: float = TOPIC_CHECK_CONFIDENCE) -> float:
+    """One-sided lower confidence bound of a binomial proportion (0 when ``k == 0``).
+
+    >>> round(_clopper_pearson_lower(9, 10), 3), _clopper_pearson_lower(0, 10)
+    (0.606, 0.0)
+    """
+    if n <= 0 or k <= 0:
+        return 0.0
+    from scipy.stats import beta
+
+    return float(beta.ppf(1.0 - confidence, k, n - k + 1))
+
+
 @dataclass
 class SetResult:
     """The results on one author set.
@@ -265,6 +321,34 @@ class SetResult:
     sample: dict[str, Any]
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    #: Per trial: the topic classifier's validation chunks, and the fraction of them in
+    #: their most frequent topic (what always guessing that topic scores).
+    fasttext_validation_chunks: list[int] = field(default_factory=list)
+    fasttext_validation_majority: list[float] = field(default_factory=list)
+
+    def topic_classifier(self) -> TopicClassifierCheck:
+        """Whether the topic classifier is clearly better than guessing
+        (:class:`TopicClassifierCheck`); if not, DRtopic means nothing."""
+        acc = np.asarray(self.fasttext_validation, dtype=np.float64)
+        chunks = np.asarray(self.fasttext_validation_chunks, dtype=np.int64)
+        majority = np.asarray(self.fasttext_validation_majority, dtype=np.float64)
+        n_topics = max(1, len(set(self.topics)))
+        if acc.size == 0 or chunks.size != acc.size or majority.size != acc.size \
+                or chunks.sum() == 0:
+            mean = float(acc.mean()) if acc.size else math.nan
+            return TopicClassifierCheck(mean=mean, sd=math.nan, chance=1.0 / n_topics,
+                                        correct=0, chunks=0, lower=math.nan,
+                                        clearly_above_chance=False)
+        mean = float(acc.mean())
+        sd = float(acc.std(ddof=1)) if acc.size > 1 else math.nan
+        total = int(chunks.sum())
+        correct = int(np.rint(acc * chunks).sum())
+        chance = float((majority * chunks).sum() / total)
+        lower = min(mean - (0.0 if math.isnan(sd) else sd),
+                    _clopper_pearson_lower(correct, total))
+        return TopicClassifierCheck(mean=mean, sd=sd, chance=chance, correct=correct,
+                                    chunks=total, lower=lower,
+                                    clearly_above_chance=bool(lower > chance))
 
     @property
     def chance(self) -> dict[str, float]:
@@ -294,6 +378,9 @@ class SetResult:
         d["sd"] = {epsilon_label(e): dict(zip(ATTACKS, [None if math.isnan(x) else x
                                                         for x in s.tolist()], strict=True))
                    for e, s in zip(self.epsilons, self.sd(), strict=True)}
+        check = self.topic_classifier()
+        d["topic_classifier"] = {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                                 for k, v in asdict(check).items()}
         return d
 
 

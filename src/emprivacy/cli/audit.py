@@ -1,0 +1,220 @@
+"""``emprivacy audit``: how often the Bayes-optimal adversary recovers a released word.
+
+A thin layer over :mod:`emprivacy.protection` (``emprivacy.audit``): everything is
+checked before any work (one line, exit code 2), the audit runs with a progress bar,
+and ``--out DIR`` gets ``audit.md``, ``audit.csv`` and ``audit.json``, each written
+atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets as _secrets
+import shlex
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from ._common import (
+    DEFAULT_VOCAB_SIZE,
+    EmbeddingsOpt,
+    EncodingOpt,
+    QuietOpt,
+    VocabOpt,
+    check_encoding,
+    check_stdin,
+    echo,
+    fail,
+    load,
+    mechanism_params,
+    progress_bar,
+    stderr,
+)
+from .tools import _parse_epsilons
+
+__all__ = ["AUDIT_FILES", "audit"]
+
+#: The files ``--out DIR`` receives.
+AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
+
+Prior = Literal["corpus", "zipf", "uniform"]
+
+
+def audit(
+    epsilon: Annotated[str, typer.Option(
+        "--epsilon", "-e", help="Per-word ε: one value, or several separated by commas.",
+        show_default=False)],
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="The corpus: its most frequent content words are the secrets and their "
+        "frequencies the prior. Text files, directories (every *.txt inside), '-' for "
+        "stdin, .jsonl or .parquet files. Default: the vocabulary's first content words, "
+        "Zipf prior.", show_default=False)] = None,
+    mechanism: Annotated[str, typer.Option(
+        "--mechanism", help="madlib (the paper's), mahalanobis, vickrey, tem or santext "
+        "(docs/MECHANISMS.md).")] = "madlib",
+    param: Annotated[list[str] | None, typer.Option(
+        "--param", help="A parameter of --mechanism as NAME=VALUE, e.g. beta=0.01 for tem, "
+        "rank_resample=0.04 (repeatable).", show_default=False)] = None,
+    n_secrets: Annotated[int, typer.Option(
+        "--secrets", min=1, help="How many secret words K (the most frequent content "
+        "words).")] = 2000,
+    draws: Annotated[int, typer.Option(
+        "--draws", min=2, help="Releases per secret word for a sampled channel (madlib, "
+        "mahalanobis, vickrey); tem and santext are computed exactly.")] = 500,
+    prior: Annotated[Prior | None, typer.Option(
+        "--prior", help="The adversary's prior over the secrets: corpus (word frequencies "
+        "of CORPUS; the default with a corpus), zipf (by vocabulary rank; the default "
+        "without) or uniform.", show_default=False)] = None,
+    top: Annotated[int, typer.Option(
+        "--top", min=1, help="How many of the most exposed words to list.")] = 20,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Also write audit.md, audit.csv and audit.json into this "
+        "directory (created if needed; its parent must exist).", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object per ε (JSON Lines).")] = False,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "
+        "recorded in audit.json).", show_default=False)] = None,
+    embeddings: EmbeddingsOpt = None,
+    embeddings_encoding: EncodingOpt = "utf-8",
+    vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
+    quiet: QuietOpt = False,
+) -> None:
+    """Audit a mechanism: how often the Bayes-optimal adversary recovers a released word.
+
+    For each ε: the prior vulnerability V(π) (the best blind guess), the posterior
+    vulnerability V(π▷C) (the best guess after seeing the release), the multiplicative
+    leakage V(π▷C)/V(π), the capacity (the leakage under the worst prior), the success
+    of the attack actually run, and the most exposed words. TEM and SanText are
+    computed exactly; the other mechanisms are sampled, and their figures are
+    estimates with intervals (docs/AUDIT.md).
+    """
+    from ..corpus import expand_inputs
+
+    eps_list = _parse_epsilons(epsilon)
+    params = mechanism_params(mechanism, param or [])
+    check_encoding(embeddings_encoding)
+    corpus = list(inputs or [])
+    if prior == "corpus" and not corpus:
+        fail("--prior corpus needs a CORPUS to count words in; give one, or use --prior "
+             "zipf or uniform")
+    files = [str(f.path) for f in expand_inputs(corpus) if f.kind != "stdin"]
+    stdin = check_stdin(corpus)
+    if out is not None:
+        _check_out(out, [*corpus, *files, *([str(embeddings)] if embeddings else [])])
+    if seed is None:
+        seed = _secrets.randbelow(2**63)
+
+    from ..mechanisms.registry import make_mechanism
+    from ..protection import audit_mechanism, content_word_counts, secret_words
+
+    console = stderr()
+    emb = load(embeddings, vocab_size, quiet, embeddings_encoding)
+    counts = None
+    if corpus:
+        status = (contextlib.nullcontext() if quiet
+                  else console.status("Counting the corpus's words…"))
+        with status:
+            counts = content_word_counts(corpus, stdin=stdin)
+    try:
+        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
+    except ValueError as exc:
+        fail(str(exc))
+    mechanisms = []
+    for eps in eps_list:  # a bad parameter value fails now, before any audit
+        try:
+            mechanisms.append(make_mechanism(mechanism, emb, epsilon=eps, **params))
+        except (TypeError, ValueError) as exc:
+            fail(str(exc))
+    from ..randomness import check_random_state
+
+    gen = check_random_state(seed)
+    audits = []
+    with progress_bar(console, show=not quiet, elapsed=True) as bar:
+        for mech in mechanisms:
+            task = bar.add_task(f"ε = {mech.epsilon:g}", total=None)
+
+            def progress(done: int, total: int, description: str, *, task: Any = task,
+                         eps: float = mech.epsilon) -> None:
+                bar.update(task, completed=done, total=total,
+                           description=f"ε = {eps:g}: {description}")
+
+            audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
+                                          progress=progress))
+            bar.remove_task(task)
+    if as_json:
+        for a in audits:
+            echo(json.dumps(a.summary(top=top), ensure_ascii=False))
+    else:
+        _print_text(audits, emb, top)
+    if out is not None:
+        args = ["emprivacy", "audit", *corpus, "--mechanism", mechanism, "--epsilon",
+                ",".join(repr(e) for e in eps_list),
+                *[f"--param={k}={v}" for k, v in params.items()],
+                "--secrets", str(n_secrets), "--draws", str(draws), "--prior",
+                chosen.prior_name, "--seed", str(seed)]
+        if embeddings is not None:
+            args += ["--embeddings", str(embeddings)]
+        if vocab_size != DEFAULT_VOCAB_SIZE:
+            args += ["--vocab-size", str(vocab_size)]
+        command = shlex.join(args)
+        settings = {
+            "mechanism": mechanism, "parameters": params, "epsilons": eps_list,
+            "secrets": len(chosen), "secrets_asked": n_secrets, "draws": draws,
+            "prior": chosen.prior_name, "seed": seed, "corpus": corpus,
+            "embeddings": {"name": emb.name, "path": None if embeddings is None
+                           else str(embeddings), "vocab_size": len(emb), "dim": emb.dim},
+            "command": command,
+        }
+        _write(out, audits, settings, top)
+        if not quiet:
+            console.print(f"emprivacy: wrote {', '.join(AUDIT_FILES)} to {out} (seed {seed})",
+                          markup=False, highlight=False)
+
+
+def _check_out(out: Path, inputs: list[str]) -> None:
+    """``--out``: a directory that exists or can be made in an existing, writable parent;
+    none of its files an input.  Checked before any work."""
+    from ..output_paths import check_not_input, check_output_path
+
+    check_output_path(out, probe=True, kind="output", directory=True)
+    for name in AUDIT_FILES:
+        check_not_input(out / name, inputs)
+
+
+def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> None:
+    from ..output_paths import write_error
+    from ..outputs import write_bytes_atomic
+    from ..protection import audit_csv, audit_report, audit_table
+
+    try:
+        out.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise write_error(exc, out) from exc
+    table = "# Word audit\n\n" + audit_table(audits, top=top)
+    if settings.get("command"):
+        table += f"\nMade by: `{settings['command']}`\n"
+    payload = audit_report(audits, settings=settings, top=top)
+    contents = {
+        "audit.md": table.encode("utf-8"),
+        "audit.csv": audit_csv(audits).encode("utf-8"),
+        "audit.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
+    }
+    for name in AUDIT_FILES:
+        write_bytes_atomic(out / name, contents[name])
+
+
+def _print_text(audits: list[Any], emb: Any, top: int) -> None:
+    from ..protection import audit_table
+
+    first = audits[0]
+    what = (f"{len(first.secrets)} secret words, prior {first.secrets.prior_name}; "
+            + ("exact channel" if first.exact else f"{first.draws} releases per word"))
+    echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {first.mechanism}; "
+         f"{what}")
+    echo("V(π): best blind guess; V(π▷C): best guess after seeing the release; attack "
+         "recovery: the attack run; leakage: V(π▷C)/V(π); capacity: the leakage under the "
+         "worst prior. A sampled figure is an estimate [interval]; see docs/AUDIT.md.")
+    echo(audit_table(audits, top=top).rstrip("\n"))

@@ -1,0 +1,75 @@
+"""What a release protects: the adversary's view of a mechanism, measured.
+
+The "what a release protects" concept in one package (``emprivacy.audit`` is its public
+face, ``emprivacy audit`` its command):
+
+* :mod:`~emprivacy.protection.secrets` — the secret words S and the prior π
+  (:func:`secret_words`, :class:`Secrets`, :func:`content_word_counts`);
+* :mod:`~emprivacy.protection.channel` — the word channel ``C[x, y] = P[M(x) = y]``:
+  exact for SanText and TEM (:class:`ExactChannel`), sampled through the batch path for
+  the others (:func:`sample_channel`, :class:`SampledChannel`);
+* :mod:`~emprivacy.protection.vulnerability` — Bayes vulnerability, leakage and
+  capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
+  split-half attack and the intervals of sampled figures;
+* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports.
+
+Not built yet (docs/AUDIT.md): the reconstruction attack on a released corpus, the
+distinguishability audit (ε̂), and the one privacy scale in ``evaluate``/``calibrate``.
+"""
+
+from __future__ import annotations
+
+from .audit import (
+    Estimate,
+    WordAudit,
+    audit_csv,
+    audit_mechanism,
+    audit_report,
+    audit_table,
+)
+from .channel import ExactChannel, SampledChannel, has_exact_channel, sample_channel
+from .secrets import PRIORS, Secrets, content_word_counts, is_content_word, secret_words
+from .vulnerability import (
+    ChannelMeasures,
+    SplitHalfAttack,
+    bayes_vulnerability,
+    channel_measures,
+    clopper_pearson,
+    multiplicative_capacity,
+    multiplicative_leakage,
+    plugin_margin,
+    posterior_vulnerability,
+    qif_measures,
+    recovery_rates,
+    split_half_attack,
+)
+
+__all__ = [
+    "PRIORS",
+    "ChannelMeasures",
+    "Estimate",
+    "ExactChannel",
+    "SampledChannel",
+    "Secrets",
+    "SplitHalfAttack",
+    "WordAudit",
+    "audit_csv",
+    "audit_mechanism",
+    "audit_report",
+    "audit_table",
+    "bayes_vulnerability",
+    "channel_measures",
+    "clopper_pearson",
+    "content_word_counts",
+    "has_exact_channel",
+    "is_content_word",
+    "multiplicative_capacity",
+    "multiplicative_leakage",
+    "plugin_margin",
+    "posterior_vulnerability",
+    "qif_measures",
+    "recovery_rates",
+    "sample_channel",
+    "secret_words",
+    "split_half_attack",
+]

@@ -1,0 +1,149 @@
+"""``emprivacy audit``: its JSON, its files, its one-line errors (tiny embeddings file)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from .helpers import input_env, run_cli
+
+TEXT = ("The cat saw the dog by the harbour. The cat was quiet; a bus drifted past the "
+        "factory. Cat and dog!")
+
+FIGURES = ("posterior_vulnerability", "attack_recovery", "multiplicative_leakage", "capacity")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, Path]:
+    return input_env(tmp_path, TEXT)
+
+
+def _audit(env: dict[str, Path], *args: str) -> list[str]:
+    return ["audit", str(env["text"]), "--embeddings", str(env["emb"]), "-q", *args]
+
+
+def test_json_is_one_object_per_epsilon(env, capsys):
+    code, out, err = run_cli(_audit(env, "-e", "0.5,2", "--draws", "40", "--seed", "3",
+                                    "--json", "--top", "3"), capsys)
+    assert code == 0 and err == ""
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [o["epsilon"] for o in objects] == [0.5, 2.0]
+    for o in objects:
+        assert o["mechanism"] == "madlib" and o["channel"] == "sampled" and o["draws"] == 40
+        assert o["prior"] == "corpus" and o["secrets"] == 7
+        assert 0 < o["prior_vulnerability"] <= 1
+        for key in FIGURES:
+            assert set(o[key]) == {"estimate", "lower", "upper", "kind"}
+            assert o[key]["kind"] == "estimate"
+        assert len(o["most_exposed"]) == 3
+        assert set(o["most_exposed"][0]) == {"word", "prior", "recovery"}
+    # the prior: corpus frequencies of the content words ("cat" 3 times of 10 in the vocabulary)
+    assert objects[0]["prior_vulnerability"] == pytest.approx(3 / 10)
+
+
+def test_exact_mechanisms_say_exact(env, capsys):
+    code, out, _ = run_cli(_audit(env, "-e", "1", "--mechanism", "tem", "--param", "beta=0.1",
+                                  "--json", "--prior", "uniform"), capsys)
+    assert code == 0
+    o = json.loads(out)
+    assert o["channel"] == "exact" and o["draws"] is None and o["prior"] == "uniform"
+    assert o["parameters"]["beta"] == 0.1
+    for key in FIGURES:
+        assert o[key]["kind"] == "exact"
+        assert o[key]["lower"] == o[key]["estimate"] == o[key]["upper"]
+
+
+def test_text_output_labels_estimates(env, capsys):
+    code, out, _ = run_cli(_audit(env, "-e", "1", "--draws", "20", "--seed", "1"), capsys)
+    assert code == 0
+    assert "| madlib | 1 | sampled (20 draws) |" in out and " estimate [" in out
+    assert "(exact)" not in out.split("Most exposed")[0]
+
+
+def test_same_seed_same_audit(env, capsys):
+    args = _audit(env, "-e", "1", "--draws", "30", "--seed", "9", "--json")
+    first = run_cli(args, capsys)[1]
+    second = run_cli(args, capsys)[1]
+    drop = lambda s: {k: v for k, v in json.loads(s).items() if k != "seconds"}  # noqa: E731
+    assert drop(first) == drop(second)
+
+
+def test_out_writes_the_three_files(env, capsys):
+    where = env["out"] / "audit"
+    code, out, _ = run_cli(_audit(env, "-e", "1,4", "--draws", "20", "--seed", "5",
+                                  "--out", str(where)), capsys)
+    assert code == 0 and out.startswith("emb.txt (10 words")
+    assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md"]
+    report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
+    assert report["settings"]["seed"] == 5 and report["settings"]["draws"] == 20
+    assert report["settings"]["command"].startswith("emprivacy audit ")
+    assert {"python", "numpy", "scipy", "emprivacy"} <= set(report["versions"])
+    assert [r["epsilon"] for r in report["results"]] == [1.0, 4.0]
+    assert len(report["results"][0]["per_secret"]) == 7
+    rows = list(csv.DictReader(io.StringIO((where / "audit.csv").read_text(encoding="utf-8"))))
+    assert [r["kind"] for r in rows] == ["estimate", "estimate"]
+    assert float(rows[0]["posterior_vulnerability_lower"]) <= float(
+        rows[0]["posterior_vulnerability"]) <= float(rows[0]["posterior_vulnerability_upper"])
+    md = (where / "audit.md").read_text(encoding="utf-8")
+    assert md.startswith("# Word audit") and "estimate [" in md and "Made by:" in md
+
+
+def test_without_a_corpus_the_vocabulary_and_zipf(env, capsys):
+    code, out, _ = run_cli(["audit", "--embeddings", str(env["emb"]), "-q", "-e", "1",
+                            "--mechanism", "santext", "--secrets", "4", "--json"], capsys)
+    assert code == 0
+    o = json.loads(out)
+    assert o["prior"] == "zipf" and o["secrets"] == 4
+    assert o["prior_vulnerability"] == pytest.approx(1 / (1 + 1 / 2 + 1 / 3 + 1 / 4))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-e", "0"], "epsilon must be a finite number > 0; got 0.0"),
+    (["-e", "1,x"], "epsilons must be numbers separated by commas or spaces; got 'x'"),
+    (["-e", "1", "--mechanism", "laplace"],
+     "mechanism must be one of 'madlib', 'mahalanobis', 'vickrey', 'tem', 'santext'; got "
+     "'laplace'"),
+    (["-e", "1", "--param", "beta=0.1"],
+     "unknown parameter 'beta' for mechanism 'madlib'; its parameters are 'decoder', "
+     "'rank_resample'"),
+    (["-e", "1", "--mechanism", "tem", "--param", "beta=2"],
+     "beta must be a number in (0, 1); got 2.0"),
+    (["-e", "1", "--draws", "1"], "Invalid value for '--draws': Input should be greater than "
+     "or equal to 2 (see 'emprivacy audit --help')"),
+    (["-e", "1", "--prior", "flat"],
+     "prior must be one of 'corpus', 'zipf', 'uniform'; got 'flat'"),
+    (["-e", "1", "--out", "{text}"],
+     "cannot write output '{text}': it is a regular file, not a directory"),
+    (["-e", "1", "--out", "{root}/missing/audit"],
+     "output directory '{root}/missing' does not exist"),
+])
+def test_errors_are_one_line_exit_2(env, capsys, args, message):
+    args = [a.format(text=env["text"], root=env["root"]) for a in args]
+    code, out, err = run_cli(_audit(env, *args), capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == ""
+    assert lines == [f"emprivacy: error: {message.format(text=env['text'], root=env['root'])}"]
+    assert list(env["out"].iterdir()) == []
+
+
+def test_corpus_errors_are_one_line_exit_2(env, capsys):
+    code, _, err = run_cli(["audit", "--embeddings", str(env["emb"]), "-e", "1", "--prior",
+                            "corpus"], capsys)
+    assert code == 2 and err.strip() == (
+        "emprivacy: error: --prior corpus needs a CORPUS to count words in; give one, or use "
+        "--prior zipf or uniform")
+    missing = env["root"] / "nope.txt"
+    code, _, err = run_cli(["audit", str(missing), "--embeddings", str(env["emb"]), "-e",
+                            "1"], capsys)
+    assert code == 2 and err.strip() == f"emprivacy: error: input file {str(missing)!r} does " \
+                                        "not exist"
+    numbers = env["root"] / "numbers.txt"
+    numbers.write_text("The 12 and the seven.", encoding="utf-8")
+    code, _, err = run_cli(["audit", str(numbers), "--embeddings", str(env["emb"]), "-e",
+                            "1", "-q"], capsys)
+    assert code == 2 and err.strip() == ("emprivacy: error: the corpus holds no content word "
+                                         "of the vocabulary: nothing to audit")
