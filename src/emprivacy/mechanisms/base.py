@@ -58,6 +58,23 @@ class WordMechanism(ABC):
         """The embedding dimension n."""
         return self.embeddings.dim
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """The mechanism's own keyword parameters, validated without building it.
+
+        The registry calls this before any work (:func:`~emprivacy.mechanisms.make_mechanism`,
+        :func:`~emprivacy.mechanisms.registry.parse_params`), so that a bad value is
+        one error before embeddings are loaded.  A subclass with parameters overrides it
+        (calling ``super()``) and raises the errors its constructor raises; the names
+        are checked by the registry.
+
+        Returns
+        -------
+        dict
+            ``params`` with each value as the constructor would use it.
+        """
+        return dict(params)
+
     def record_fields(self) -> dict[str, Any]:
         """Fields that output records carry about this mechanism (besides ε)."""
         return {}

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._validation import check_positive_int
 from ._sampling import LazyGumbelSampler
 from .base import WordMechanism, check_points, check_row
 
@@ -41,6 +42,15 @@ class ExponentialMechanism(WordMechanism):
     #: :meth:`privatize_points` is implemented (the law is defined for any point).
     supports_points: ClassVar[bool] = True
     _sampler: LazyGumbelSampler
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``block_cols`` and ``n_threads`` (None or an integer >= 1) validated."""
+        out = super().check_parameters(params)
+        for key in ("block_cols", "n_threads"):
+            if out.get(key) is not None:
+                out[key] = check_positive_int(out[key], key)
+        return out
 
     def record_fields(self) -> dict[str, Any]:
         """Output records name the mechanism and the metric of its guarantee."""

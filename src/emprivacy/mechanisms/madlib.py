@@ -102,18 +102,33 @@ def check_rank_resample(value: Any) -> float | None:
                          f"{float(value)!r}") from None
 
 
+def check_decoder(decoder: Any) -> str | Decoder:
+    """Validate the ``decoder`` option: ``"exact"``, ``"approximate"`` or a Decoder.
+
+    >>> check_decoder("exact")
+    'exact'
+    >>> check_decoder("fast")
+    Traceback (most recent call last):
+    ...
+    ValueError: decoder must be one of 'exact', 'approximate'; got 'fast'
+    """
+    if isinstance(decoder, str):
+        return check_choice(decoder, "decoder", ("exact", "approximate"))
+    if not isinstance(decoder, Decoder):
+        raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
+                        f"{type(decoder).__name__}")
+    return decoder
+
+
 def make_decoder(embeddings: Embeddings, decoder: str | Decoder) -> Decoder:
     """The decoder named by ``decoder`` (``"exact"`` or ``"approximate"``), or ``decoder``."""
+    decoder = check_decoder(decoder)
     if isinstance(decoder, str):
-        check_choice(decoder, "decoder", ("exact", "approximate"))
         if decoder == "exact":
             return ExactDecoder(embeddings)
         from ..decoding import ApproximateDecoder
 
         return ApproximateDecoder(embeddings)
-    if not isinstance(decoder, Decoder):
-        raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
-                        f"{type(decoder).__name__}")
     return decoder
 
 
@@ -173,6 +188,17 @@ class EarthMoversPrivacy(WordMechanism):
     def _repr_params(self) -> str:
         """The subclass's own parameters in :meth:`__repr__` (``", name=value"`` each)."""
         return ""
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``decoder`` and ``rank_resample`` validated (see
+        :meth:`WordMechanism.check_parameters`)."""
+        out = super().check_parameters(params)
+        if "decoder" in out:
+            out["decoder"] = check_decoder(out["decoder"])
+        if "rank_resample" in out:
+            out["rank_resample"] = check_rank_resample(out["rank_resample"])
+        return out
 
     def record_fields(self) -> dict[str, Any]:
         """Output records name the decoder (a choice of speed, not of guarantee), and the

@@ -357,6 +357,14 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
     def _repr_params(self) -> str:
         return f", lam={self.lam!r}"
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``lam`` and the nearest-word options validated (before any work)."""
+        out = super().check_parameters(params)
+        if "lam" in out:
+            out["lam"] = check_unit_interval(out["lam"], "lam")
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """The mechanism, its metric and λ, the decoder (and the rank resampling if on)."""
         return {"mechanism": self.name, "metric": self.metric, "lam": self.lam,

@@ -168,6 +168,14 @@ class TruncatedExponential(ExponentialMechanism):
         return (f"TruncatedExponential(embeddings={self.embeddings!r}, "
                 f"epsilon={self.epsilon!r}, beta={self.beta!r})")
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``beta`` and the sampler's options validated (before any work)."""
+        out = super().check_parameters(params)
+        if "beta" in out:
+            out["beta"] = check_beta(out["beta"])
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """Output records carry β, the threshold γ it implies, and the metric."""
         return {**super().record_fields(), "beta": self.beta, "gamma": self.gamma}

@@ -148,6 +148,17 @@ class VickreyPrivacy(EarthMoversPrivacy):
         lam = f", lam={self.lam!r}" if self.noise == "mahalanobis" else ""
         return f", t={self.t!r}, noise={self.noise!r}{lam}"
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``t``, ``noise``, ``lam`` and the nearest-word options validated (before any work)."""
+        out = super().check_parameters(params)
+        for key in ("t", "lam"):
+            if key in out:
+                out[key] = check_unit_interval(out[key], key)
+        if "noise" in out:
+            out["noise"] = check_choice(out["noise"], "noise", ("euclidean", "mahalanobis"))
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """The mechanism, t, the noise and its metric (λ for Mahalanobis noise), the decoder."""
         fields: dict[str, Any] = {"mechanism": self.name, "metric": self.metric, "t": self.t,
