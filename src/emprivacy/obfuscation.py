@@ -48,7 +48,7 @@ from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
 from .mechanisms.base import check_supports_points
 from .randomness import document_generator, run_key_from_seed
-from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
+from .readable import TextTemplate, prepare_text_blocks, text_guarantee
 from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
@@ -214,6 +214,8 @@ class Obfuscator:
         #: (``oov="subword"``).
         self.oov_subword = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
+        #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
+        self.guarantee = text_guarantee(mechanism.guarantee_metric())
         self._order: np.ndarray | None = None
 
     def metadata(self) -> dict[str, Any]:
@@ -248,7 +250,7 @@ class Obfuscator:
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
         if isinstance(bag, TextTemplate):
-            return {**head, "words_perturbed": n, **bag.counts, "guarantee": TEXT_GUARANTEE,
+            return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
                     "text": bag.render(out, vocab)}
         return {
             **head,
@@ -331,7 +333,7 @@ class Obfuscator:
             body.close()
             return None
         return {**self._head(doc_id, n, shared), "words_perturbed": n,
-                **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
+                **{k: counts[k] for k in first.counts}, "guarantee": self.guarantee,
                 "text": body}
 
     def _long_bag(self, doc_id: str, first: Rows, rest: Iterator[tuple[Rows, bool]],

@@ -25,7 +25,7 @@ import numpy as np
 
 from .._validation import check_positive_int
 from ._sampling import LazyGumbelSampler
-from .base import WordMechanism, check_points, check_row
+from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points, check_row
 
 __all__ = ["ExponentialMechanism"]
 
@@ -55,6 +55,11 @@ class ExponentialMechanism(WordMechanism):
     def record_fields(self) -> dict[str, Any]:
         """Output records name the mechanism and the metric of its guarantee."""
         return {"mechanism": self.name, "metric": "euclidean"}
+
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: the Euclidean distance (the exponential
+        mechanism with the 1-Lipschitz utility ``−min(d, γ)`` at ε/2 is ε·d₂-private)."""
+        return EUCLIDEAN_GUARANTEE
 
     def output_probabilities(self, index: int) -> np.ndarray:
         """The closed-form law ``P(· | x)`` of the word at row ``index``: (|V|,) float64.

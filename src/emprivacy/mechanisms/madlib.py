@@ -21,7 +21,7 @@ from ..decoding import Decoder, ExactDecoder
 from ..embeddings import Embeddings
 from ..noise import laplace_noise
 from ..randomness import RandomState
-from .base import WordMechanism, check_points
+from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
 
 if TYPE_CHECKING:
     from .curse import RankResampler
@@ -213,6 +213,13 @@ class EarthMoversPrivacy(WordMechanism):
     def metric(self) -> str:
         """Name of the metric d of the guarantee ``ε·d`` (here ``"euclidean"``)."""
         return "euclidean"
+
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: the Euclidean distance (Thm. 2).
+
+        Rank resampling and the decoder are post-processing and change nothing here.
+        """
+        return EUCLIDEAN_GUARANTEE
 
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:

@@ -44,6 +44,7 @@ __all__ = [
     "check_unit_interval",
     "mahalanobis_distance",
     "regularized_covariance",
+    "rm_guarantee",
     "vocabulary_covariance",
 ]
 
@@ -72,6 +73,19 @@ def check_unit_interval(value: Any, name: str) -> float:
     if not 0.0 <= value <= 1.0:  # also False for NaN
         raise ValueError(f"{name} must be a finite number in [0, 1]; got {value!r}")
     return value
+
+
+def rm_guarantee(lam: float) -> str:
+    """The metric of an ε·d_RM guarantee with this λ, as output records state it.
+
+    >>> rm_guarantee(0.2)[:60]
+    'the regularised Mahalanobis distance d_RM(a, b) = ‖Σ_λ^(−1/2)'
+    """
+    lam = check_unit_interval(lam, "lam")
+    return ("the regularised Mahalanobis distance d_RM(a, b) = ‖Σ_λ^(−1/2)(a − b)‖ between "
+            f"the words' embeddings, Σ_λ = λΣ + (1 − λ)I with λ = {lam!r} and Σ the "
+            "vocabulary's covariance scaled to trace n (Xu et al. 2020) — not the Euclidean "
+            "distance")
 
 
 def vocabulary_covariance(embeddings: Embeddings) -> np.ndarray:
@@ -374,6 +388,10 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
     def metric(self) -> str:
         """``"mahalanobis"``: the guarantee is ε·d_RM (:meth:`distance`)."""
         return "mahalanobis"
+
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: d_RM with this λ (:func:`rm_guarantee`)."""
+        return rm_guarantee(self.lam)
 
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:

@@ -30,7 +30,7 @@ from ..decoding import Decoder, Top2Decoder
 from ..embeddings import Embeddings
 from ..randomness import RandomState
 from .madlib import EarthMoversPrivacy
-from .mahalanobis import RegularizedMahalanobis, check_unit_interval
+from .mahalanobis import RegularizedMahalanobis, check_unit_interval, rm_guarantee
 
 __all__ = ["VickreyPrivacy", "second_word_probability"]
 
@@ -171,6 +171,12 @@ class VickreyPrivacy(EarthMoversPrivacy):
     def metric(self) -> str:
         """``"euclidean"`` or ``"mahalanobis"``: the metric of the noise's guarantee."""
         return "mahalanobis" if self.geometry is not None else "euclidean"
+
+    def guarantee_metric(self) -> str:
+        """The metric of the noise's guarantee in words: Euclidean, or d_RM with λ."""
+        if self.geometry is None:
+            return super().guarantee_metric()
+        return rm_guarantee(self.lam)
 
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:
