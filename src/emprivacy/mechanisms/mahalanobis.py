@@ -78,7 +78,7 @@ def check_unit_interval(value: Any, name: str) -> float:
 def rm_guarantee(lam: float) -> str:
     """The metric of an ε·d_RM guarantee with this λ, as output records state it.
 
-    >>> rm_guarantee(0.2)[:60]
+    >>> rm_guarantee(0.2)[:61]
     'the regularised Mahalanobis distance d_RM(a, b) = ‖Σ_λ^(−1/2)'
     """
     lam = check_unit_interval(lam, "lam")
