@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ import numpy as np
 from .._validation import check_choice, check_positive_number
 from ..decoding import Decoder, ExactDecoder
 from ..embeddings import Embeddings
-from ..noise import laplace_noise
+from ..noise import far_noisy_points, far_sphere, laplace_noise, uniform_sphere
 from ..randomness import RandomState
 from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
 
@@ -177,6 +178,7 @@ class EarthMoversPrivacy(WordMechanism):
         self.rank_resample = check_rank_resample(rank_resample)
         self.decoder = make_decoder(embeddings, decoder)
         self._resampler: RankResampler | None = None
+        self._far_sphere: tuple[np.ndarray, float, float] | None = None
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(embeddings={self.embeddings!r}, "
@@ -233,17 +235,63 @@ class EarthMoversPrivacy(WordMechanism):
         return np.sqrt(np.einsum("...i,...i->...", diff, diff))
 
     # -- Alg. 1 ------------------------------------------------------------------------
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
-        """``size`` draws of the additive noise: here ``Lap_n^ε`` (Thm. 2), (size, n).
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
+        """The noise's shape applied to draws of ``Lap_n^ε`` ((size, n) → (size, n)): here
+        none.  A mechanism of the family with another noise overrides this one step; it
+        must be linear with operator norm at most √n (Mahalanobis noise: ``Σ_λ^{1/2}``)."""
+        return noise
 
-        The one step a mechanism of the family with another noise overrides.
-        """
-        return laplace_noise(self.dim, self.epsilon, size=size, rng=rng)
+    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of the additive noise: ``Lap_n^ε`` (Thm. 2), shaped by
+        :meth:`_stretch`; (size, n)."""
+        return self._stretch(laplace_noise(self.dim, self.epsilon, size=size, rng=rng))
 
     def privatize_vectors(self, X: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 2)."""
         X = _check_vector_bag(X, self.dim)
         return X + self._noise(X.shape[0], rng=self.rng)
+
+    def _far_state(self) -> tuple[np.ndarray, float, float]:
+        """:func:`~emprivacy.noise.far_sphere` of the vocabulary, computed on first use."""
+        if self._far_sphere is None:
+            self._far_sphere = far_sphere(self.embeddings.vectors)
+        return self._far_sphere
+
+    def _noisy_points(self, X: np.ndarray, rng: np.random.Generator,
+                      spread: float | None = None) -> np.ndarray:
+        """``X + noise`` row by row (Alg. 1), the draws as :meth:`_noise` makes them.
+
+        A noisy point z farther than R from the vocabulary's centre c
+        (:func:`~emprivacy.noise.far_sphere`, 2⁴⁰ vocabulary radii) is returned as
+        ``c + R·(z − c)/‖z − c‖`` (:func:`~emprivacy.noise.far_noisy_points`): a function
+        of z alone, so decoding it is post-processing and the guarantee is unchanged; it
+        is computed in a scaled form, so that a tiny ε (a radius of 10³⁰⁰, or beyond the
+        largest float) never overflows.  Only a tiny ε gets there: otherwise the result
+        is bit for bit ``X + _noise(m)``.  ``spread`` bounds ``‖X − c‖`` (computed if not
+        given).
+        """
+        m, n = X.shape
+        g = rng.standard_gamma(n, size=m)  # with the sphere below: laplace_noise's draws
+        u = uniform_sphere(n, size=m, rng=rng)
+        with np.errstate(over="ignore"):
+            radius = g * (1.0 / self.epsilon)  # exactly gamma(shape=n, scale=1/ε)
+        centre, far, _ = self._far_state()
+        if spread is None:
+            diff = X - centre
+            spread = float(np.sqrt(np.einsum("ij,ij->i", diff, diff).max(initial=0.0)))
+        # ‖z − c‖ ≤ R for sure (‖stretch‖ ≤ √n); False for an infinite radius
+        near = radius * math.sqrt(n) + spread <= far
+        if near.all():
+            out = self._stretch(u * radius[:, None])
+            out += X
+            return out
+        out = np.empty((m, n))
+        if near.any():
+            out[near] = self._stretch(u[near] * radius[near, None]) + X[near]
+        rows = np.flatnonzero(~near)
+        out[rows] = far_noisy_points(X[rows], g[rows], self._stretch(u[rows]), self.epsilon,
+                                     centre=centre, radius=far)
+        return out
 
     def noisy_vectors(self, indices: np.ndarray | Sequence[int], *,
                       rng: np.random.Generator | None = None) -> np.ndarray:
@@ -251,12 +299,13 @@ class EarthMoversPrivacy(WordMechanism):
 
         ``rng`` overrides the mechanism's generator for this call (used to give
         every document of a corpus its own noise stream).  Returns (N, n) float64: the
-        decoders decide on the unrounded noisy point.
+        decoders decide on the unrounded noisy point.  At a tiny ε a point beyond 2⁴⁰
+        vocabulary radii from the vocabulary's centre comes back on that sphere
+        (post-processing, see :meth:`_noisy_points`).
         """
         idx = self.check_indices(indices)
-        noise = self._noise(idx.size, rng=self.rng if rng is None else rng)
-        noise += self.embeddings.vectors[idx]
-        return noise
+        return self._noisy_points(self.embeddings.vectors[idx],
+                                  self.rng if rng is None else rng, spread=self._far_state()[2])
 
     # -- Alg. 2 ------------------------------------------------------------------------
     def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
@@ -287,8 +336,7 @@ class EarthMoversPrivacy(WordMechanism):
         """
         X = check_points(points, self.dim)
         gen = self.rng if rng is None else rng
-        noisy = self._noise(X.shape[0], rng=gen)
-        noisy += X
+        noisy = self._noisy_points(X, gen)
         rows = self._decode_points(noisy, gen)
         return self._split_and_resample(rows, [(np.empty(X.shape[0], np.int64), gen)])[0]
 

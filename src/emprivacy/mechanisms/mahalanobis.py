@@ -406,6 +406,6 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
         """ε' with an ε'·d₂ guarantee: ``ε/√μ_min(Σ_λ) ≤ ε/√(1 − λ)`` (inf if singular)."""
         return self.epsilon * self.geometry.euclidean_factor
 
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
         """``r·Σ_λ^{1/2}u``: Madlib's draw ``r·u`` (same stream), stretched; (size, n)."""
-        return self.geometry.transform(super()._noise(size, rng=rng))
+        return self.geometry.transform(noise)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -83,7 +84,9 @@ def truncation_threshold(n_words: int, *, epsilon: float, beta: float) -> float:
     beta = check_beta(beta)
     if n_words == 1:
         return 0.0
-    return max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta))
+    # a tiny ε: 2/ε may overflow; the largest float is beyond every distance just as well
+    return min(max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta)),
+               sys.float_info.max)
 
 
 class TruncatedExponential(ExponentialMechanism):

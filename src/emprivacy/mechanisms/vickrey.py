@@ -185,9 +185,8 @@ class VickreyPrivacy(EarthMoversPrivacy):
             return super().distance(a, b)
         return self.geometry.distance(a, b)
 
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
         """Madlib's ``r·u`` (same stream), stretched by ``Σ_λ^{1/2}`` for Mahalanobis noise."""
-        noise = super()._noise(size, rng=rng)
         return noise if self.geometry is None else self.geometry.transform(noise)
 
     def _uniforms(self, size: int, rng: np.random.Generator) -> np.ndarray:
