@@ -22,6 +22,7 @@ __all__ = [
     "OutputPathError",
     "OutputWriteError",
     "PrivacyLeakWarning",
+    "SolverError",
     "UsageError",
 ]
 
@@ -72,6 +73,11 @@ class CorpusRunError(EmprivacyError, RuntimeError):
     Completed partitions are kept in the output (or ``<output>.parts``) directory;
     a re-run with ``resume=True`` continues from them.
     """
+
+
+class SolverError(EmprivacyError, RuntimeError):
+    """An exact solver did not certify its optimum (e.g. the transport solver's iteration
+    limit); no approximate value is given instead."""
 
 
 class DatasetUnavailableError(EmprivacyError, OSError):

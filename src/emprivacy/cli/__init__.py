@@ -33,6 +33,7 @@ from ..exceptions import (
     EmprivacyError,
     MissingExtraError,
     OutputWriteError,
+    SolverError,
 )
 from ..outputs import checked_stdout
 from ._common import app, echo
@@ -47,7 +48,7 @@ for _command in (obfuscate, distance, guarantee, calibrate, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
-                      OutputWriteError)
+                      OutputWriteError, SolverError)
 #: The exit code after the reader of standard output went away, quietly (click's own).
 EXIT_BROKEN_PIPE = 1
 
