@@ -271,7 +271,7 @@ class EarthMoversPrivacy(WordMechanism):
         given).
         """
         m, n = X.shape
-        g = rng.standard_gamma(n, size=m)  # with the sphere below: laplace_noise's draws
+        g = np.asarray(rng.standard_gamma(n, size=m))  # with the sphere: laplace_noise's draws
         u = uniform_sphere(n, size=m, rng=rng)
         with np.errstate(over="ignore"):
             radius = g * (1.0 / self.epsilon)  # exactly gamma(shape=n, scale=1/ε)
@@ -280,7 +280,7 @@ class EarthMoversPrivacy(WordMechanism):
             diff = X - centre
             spread = float(np.sqrt(np.einsum("ij,ij->i", diff, diff).max(initial=0.0)))
         # ‖z − c‖ ≤ R for sure (‖stretch‖ ≤ √n); False for an infinite radius
-        near = radius * math.sqrt(n) + spread <= far
+        near = np.asarray(radius * math.sqrt(n) + spread <= far)
         if near.all():
             out = self._stretch(u * radius[:, None])
             out += X
