@@ -56,7 +56,7 @@ from .decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
 from .decoding.threads import available_cores, run_on_cores
 from .deniability_report import PlausibleDeniability, calibration_table, plot_calibration
 from .embeddings import Embeddings
-from .noise import uniform_sphere
+from .noise import far_noisy_points, far_sphere, uniform_sphere
 from .randomness import RandomState, check_random_state
 from .text import STOPWORDS
 
@@ -171,6 +171,7 @@ class DeniabilityStudy:
         if decoder is not None and not isinstance(decoder, Decoder):
             raise TypeError(f"decoder must be a Decoder; got {type(decoder).__name__}")
         self.decoder = decoder if decoder is not None else ExactDecoder(embeddings)
+        self._far: tuple[np.ndarray, float, float] | None = None
         gen = check_random_state(rng)
         if words is None:
             words = sample_words(embeddings, n_words, rng=gen)
@@ -334,9 +335,19 @@ class DeniabilityStudy:
         if np.any(todo):
             w_idx, t_idx = np.nonzero(todo)
             src = self.rows[w_idx]
-            points = (emb.vectors[src].astype(np.float64)
-                      + self.directions[w_idx, t_idx] * (self.radii[w_idx, t_idx] / epsilon)
-                      [:, None])
+            X = emb.vectors[src].astype(np.float64)
+            g, dirs = self.radii[w_idx, t_idx], self.directions[w_idx, t_idx]
+            with np.errstate(over="ignore"):
+                r = g / epsilon
+            centre, far, rho = far_sphere(emb.vectors) if self._far is None else self._far
+            self._far = (centre, far, rho)
+            near = r + rho <= far  # the usual case: beyond it only at a tiny ε
+            points = np.empty_like(X)
+            points[near] = X[near] + dirs[near] * r[near][:, None]
+            # a tiny ε: points beyond 2⁴⁰ vocabulary radii decoded from that sphere, as the
+            # mechanism does (post-processing), without overflow
+            points[~near] = far_noisy_points(X[~near], g[~near], dirs[~near], epsilon,
+                                             centre=centre, radius=far)
             out[w_idx, t_idx] = self.decoder.decode(points.astype(np.float32))
         same = out == self.rows[:, None]
         srt = np.sort(out, axis=1)

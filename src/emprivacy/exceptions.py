@@ -24,6 +24,7 @@ __all__ = [
     "OutputPathError",
     "OutputWriteError",
     "PrivacyLeakWarning",
+    "SolverError",
     "UsageError",
 ]
 
@@ -128,6 +129,11 @@ class CorpusRunInterrupted(_ResumeHint, KeyboardInterrupt):
     keeps them, and ``str()`` says to re-run with ``resume=True`` (:meth:`message`
     in another spelling).
     """
+
+
+class SolverError(EmprivacyError, RuntimeError):
+    """An exact solver did not certify its optimum (e.g. the transport solver's iteration
+    limit); no approximate value is given instead."""
 
 
 class DatasetUnavailableError(EmprivacyError, OSError):

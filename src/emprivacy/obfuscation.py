@@ -50,7 +50,7 @@ from .exceptions import InputError, PrivacyLeakWarning
 from .mechanisms import WordMechanism
 from .mechanisms.base import check_supports_points
 from .randomness import document_generator, hashed_document_id, run_key_from_seed
-from .readable import TEXT_GUARANTEE, TextTemplate, prepare_text_blocks
+from .readable import TextTemplate, prepare_text_blocks, text_guarantee
 from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
@@ -282,6 +282,8 @@ class Obfuscator:
         self.oov_subword = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
         self.first_index = check_positive_int(first_index, "first_index", minimum=0)
+        #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
+        self.guarantee = text_guarantee(mechanism.guarantee_metric())
         self._order: np.ndarray | None = None
 
     def metadata(self) -> dict[str, Any]:
@@ -342,7 +344,7 @@ class Obfuscator:
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
         if isinstance(bag, TextTemplate):
-            return {**head, "words_perturbed": n, **bag.counts, "guarantee": TEXT_GUARANTEE,
+            return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
                     "text": bag.render(out, vocab)}
         return {
             **head,
@@ -425,7 +427,7 @@ class Obfuscator:
             body.close()
             return None
         return {**self._head(label, n, shared), "words_perturbed": n,
-                **{k: counts[k] for k in first.counts}, "guarantee": TEXT_GUARANTEE,
+                **{k: counts[k] for k in first.counts}, "guarantee": self.guarantee,
                 "text": body}
 
     def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],

@@ -61,6 +61,7 @@ from .exceptions import PrivacyLeakWarning
 from .text import STOPWORDS, Token, normalise_text, normalise_word, tokenize
 
 __all__ = [
+    "EUCLIDEAN_GUARANTEE",
     "PLACEHOLDERS",
     "TEXT_GUARANTEE",
     "TextTemplate",
@@ -68,6 +69,7 @@ __all__ = [
     "case_pattern",
     "prepare_text",
     "prepare_text_blocks",
+    "text_guarantee",
     "warn_kept",
 ]
 
@@ -75,17 +77,38 @@ __all__ = [
 PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
                                 "symbol": "[SYM]"}
 
-#: The guarantee of text mode, as recorded in output metadata.
-TEXT_GUARANTEE = (
-    "Text mode: for two texts with the same layout (identical except for their M perturbed "
-    "words x_1..x_M and x'_1..x'_M), the probability of any output differs by at most "
-    "exp(ε·Σ_i d(x_i, x'_i)), d the Euclidean distance between the words' embeddings (the "
-    "component-wise Manhattan lift of §3, Eq. (2) of the paper); the bag of the M output "
-    "words is εM·E-private (Thm. 1, Thm. 4). The layout — whitespace, allowed punctuation, "
-    "kept function-word stopwords, placeholders, capitalisation patterns — is released as it "
-    "is, and so are "
-    "out-of-vocabulary words under oov='keep', which the guarantee does not cover."
-)
+#: The metric of an ε·d₂ guarantee, as output records state it
+#: (:meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric`).
+EUCLIDEAN_GUARANTEE = "the Euclidean distance between the words' embeddings"
+
+
+def text_guarantee(metric: str = EUCLIDEAN_GUARANTEE) -> str:
+    """The guarantee of text mode, as recorded in output metadata, for a mechanism's metric.
+
+    ``metric`` completes "d …": the metric of the mechanism's per-word guarantee ``ε·d``
+    (:meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric`), e.g. the Euclidean
+    distance (Madlib, SanText, TEM, Vickrey with Euclidean noise) or d_RM (Mahalanobis
+    noise).
+
+    >>> text_guarantee() == TEXT_GUARANTEE
+    True
+    """
+    over = "" if metric == EUCLIDEAN_GUARANTEE else ", E the Earth Mover's distance over this d"
+    return (
+        "Text mode: for two texts with the same layout (identical except for their M "
+        "perturbed words x_1..x_M and x'_1..x'_M), the probability of any output differs by "
+        f"at most exp(ε·Σ_i d(x_i, x'_i)), d {metric} (the component-wise Manhattan lift of "
+        "§3, Eq. (2) of the paper); the bag of the M output words is εM·E-private"
+        f"{over} (Thm. 1, Thm. 4). The layout — whitespace, allowed punctuation, kept "
+        "function-word stopwords, placeholders, capitalisation patterns — is released as it "
+        "is, and so are out-of-vocabulary words under oov='keep', which the guarantee does "
+        "not cover."
+    )
+
+
+#: The guarantee of text mode with the Euclidean metric (Madlib, SanText, TEM, Vickrey
+#: with Euclidean noise); see :func:`text_guarantee`.
+TEXT_GUARANTEE = text_guarantee()
 
 CasePattern = Literal["lower", "title", "upper"]
 

@@ -101,7 +101,7 @@ def test_parse_params():
     assert parse_params("madlib", ["rank_resample=0.04", "decoder=approximate"]) == \
         {"rank_resample": 0.04, "decoder": "approximate"}
     assert parse_params("madlib", []) == {}
-    with pytest.raises(ValueError, match=r"^t must be a float; got 'high'$"):
+    with pytest.raises(ValueError, match=r"^t must be a number; got 'high'$"):
         parse_params("vickrey", ["t=high"])
     with pytest.raises(ValueError, match=r"^a mechanism parameter must be given as NAME=VALUE; "
                                          r"got 't'$"):
@@ -120,7 +120,7 @@ def test_parameter_parse_by_type():
     assert MechanismParameter("on", False, "bool", "").parse("yes") is True
     assert MechanismParameter("on", False, "bool", "").parse("off") is False
     assert MechanismParameter("name", "a", "str", "").parse("b") == "b"
-    with pytest.raises(ValueError, match=r"^k must be a int; got '1.5'$"):
+    with pytest.raises(ValueError, match=r"^k must be an integer; got '1.5'$"):
         MechanismParameter("k", 3, "int", "").parse("1.5")
 
 

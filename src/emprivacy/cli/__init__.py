@@ -34,6 +34,7 @@ from ..exceptions import (
     EmprivacyError,
     MissingExtraError,
     OutputWriteError,
+    SolverError,
 )
 from ..outputs import checked_stdout
 from ._common import RESUME_OPTION, Interrupted, app, echo
@@ -49,7 +50,7 @@ for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
-                      OutputWriteError)
+                      OutputWriteError, SolverError)
 #: The exit code after the reader of standard output went away, quietly (click's own).
 EXIT_BROKEN_PIPE = 1
 

@@ -52,6 +52,8 @@ __all__ = ["LazyGumbelSampler"]
 
 #: (ε/2)·R_max: words farther than R_max = 2c/ε are left to the lazy outside step.
 _C_MAX = 9.0
+#: The largest R_max (a tiny ε): R_max² stays finite, and far beyond any vocabulary.
+_R_CAP = 1e150
 #: At most this many nearest words form S (more only for exact ties at distance 0).
 _CAP = 64
 #: Query rows per block of the float32 pass.
@@ -138,7 +140,9 @@ class LazyGumbelSampler:
         self.half_eps = 0.5 * float(epsilon)
         self.gamma = float(gamma)
         self.gamma_sq = self.gamma * self.gamma if math.isfinite(self.gamma) else math.inf
-        self.r_max = _C_MAX / self.half_eps
+        # a tiny ε: R_max beyond any vocabulary (its square stays finite); ε/2 may be 0
+        self.r_max = (_R_CAP if self.half_eps <= _C_MAX / _R_CAP
+                      else _C_MAX / self.half_eps)
         self.n_threads = check_threads(n_threads)
         cols = (_DEFAULT_BLOCK_COLS if block_cols is None
                 else check_positive_int(block_cols, "block_cols"))
@@ -433,8 +437,10 @@ class LazyGumbelSampler:
 
 
 def _upward32(values: np.ndarray) -> np.ndarray:
-    """float64 thresholds as float32 values not below them (∞ stays ∞)."""
-    out = values.astype(np.float32)
+    """float64 thresholds as float32 values not below them (∞ stays ∞, and so does a
+    threshold beyond the float32 range: a tiny ε)."""
+    with np.errstate(over="ignore"):
+        out = values.astype(np.float32)
     low = out < values
     out[low] = np.nextafter(out[low], np.float32(np.inf))
     return out

@@ -20,8 +20,10 @@ import numpy as np
 from .._validation import check_epsilon
 from ..embeddings import Embeddings
 from ..randomness import RandomState, check_random_state
+from ..readable import EUCLIDEAN_GUARANTEE
 
-__all__ = ["WordMechanism", "check_points", "check_row", "check_rows", "check_supports_points"]
+__all__ = ["EUCLIDEAN_GUARANTEE", "WordMechanism", "check_points", "check_row", "check_rows",
+           "check_supports_points"]
 
 
 class WordMechanism(ABC):
@@ -58,9 +60,37 @@ class WordMechanism(ABC):
         """The embedding dimension n."""
         return self.embeddings.dim
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """The mechanism's own keyword parameters, validated without building it.
+
+        The registry calls this before any work (:func:`~emprivacy.mechanisms.make_mechanism`,
+        :func:`~emprivacy.mechanisms.registry.parse_params`), so that a bad value is
+        one error before embeddings are loaded.  A subclass with parameters overrides it
+        (calling ``super()``) and raises the errors its constructor raises; the names
+        are checked by the registry.
+
+        Returns
+        -------
+        dict
+            ``params`` with each value as the constructor would use it.
+        """
+        return dict(params)
+
     def record_fields(self) -> dict[str, Any]:
         """Fields that output records carry about this mechanism (besides ε)."""
         return {}
+
+    def guarantee_metric(self) -> str:
+        """The metric d of the mechanism's guarantee ``ε·d``, in words, for output records.
+
+        Completes "d …" in the ``guarantee`` of text-mode records
+        (:func:`~emprivacy.readable.text_guarantee`): e.g. ``"the Euclidean distance
+        between the words' embeddings"``.  Every mechanism states its own; this default
+        claims no metric and points to the mechanism's documentation.
+        """
+        return (f"the metric of the {self.name!r} mechanism's own guarantee (see its "
+                "documentation)")
 
     def check_indices(self, indices: np.ndarray | Sequence[int]) -> np.ndarray:
         """Validate a bag given as vocabulary rows; returns it as a 1-D int64 array."""

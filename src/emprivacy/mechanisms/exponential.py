@@ -23,8 +23,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._validation import check_positive_int
 from ._sampling import LazyGumbelSampler
-from .base import WordMechanism, check_points, check_row
+from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points, check_row
 
 __all__ = ["ExponentialMechanism"]
 
@@ -42,9 +43,23 @@ class ExponentialMechanism(WordMechanism):
     supports_points: ClassVar[bool] = True
     _sampler: LazyGumbelSampler
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``block_cols`` and ``n_threads`` (None or an integer >= 1) validated."""
+        out = super().check_parameters(params)
+        for key in ("block_cols", "n_threads"):
+            if out.get(key) is not None:
+                out[key] = check_positive_int(out[key], key)
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """Output records name the mechanism and the metric of its guarantee."""
         return {"mechanism": self.name, "metric": "euclidean"}
+
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: the Euclidean distance (the exponential
+        mechanism with the 1-Lipschitz utility ``−min(d, γ)`` at ε/2 is ε·d₂-private)."""
+        return EUCLIDEAN_GUARANTEE
 
     def output_probabilities(self, index: int) -> np.ndarray:
         """The closed-form law ``P(· | x)`` of the word at row ``index``: (|V|,) float64.

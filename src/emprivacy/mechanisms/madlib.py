@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,9 +20,9 @@ import numpy as np
 from .._validation import check_choice, check_positive_number
 from ..decoding import Decoder, ExactDecoder
 from ..embeddings import Embeddings
-from ..noise import laplace_noise
+from ..noise import far_noisy_points, far_sphere, laplace_noise, uniform_sphere
 from ..randomness import RandomState
-from .base import WordMechanism, check_points
+from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
 
 if TYPE_CHECKING:
     from .curse import RankResampler
@@ -102,18 +103,33 @@ def check_rank_resample(value: Any) -> float | None:
                          f"{float(value)!r}") from None
 
 
+def check_decoder(decoder: Any) -> str | Decoder:
+    """Validate the ``decoder`` option: ``"exact"``, ``"approximate"`` or a Decoder.
+
+    >>> check_decoder("exact")
+    'exact'
+    >>> check_decoder("fast")
+    Traceback (most recent call last):
+    ...
+    ValueError: decoder must be one of 'exact', 'approximate'; got 'fast'
+    """
+    if isinstance(decoder, str):
+        return check_choice(decoder, "decoder", ("exact", "approximate"))
+    if not isinstance(decoder, Decoder):
+        raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
+                        f"{type(decoder).__name__}")
+    return decoder
+
+
 def make_decoder(embeddings: Embeddings, decoder: str | Decoder) -> Decoder:
     """The decoder named by ``decoder`` (``"exact"`` or ``"approximate"``), or ``decoder``."""
+    decoder = check_decoder(decoder)
     if isinstance(decoder, str):
-        check_choice(decoder, "decoder", ("exact", "approximate"))
         if decoder == "exact":
             return ExactDecoder(embeddings)
         from ..decoding import ApproximateDecoder
 
         return ApproximateDecoder(embeddings)
-    if not isinstance(decoder, Decoder):
-        raise TypeError(f"decoder must be 'exact', 'approximate' or a Decoder; got "
-                        f"{type(decoder).__name__}")
     return decoder
 
 
@@ -162,6 +178,7 @@ class EarthMoversPrivacy(WordMechanism):
         self.rank_resample = check_rank_resample(rank_resample)
         self.decoder = make_decoder(embeddings, decoder)
         self._resampler: RankResampler | None = None
+        self._far_sphere: tuple[np.ndarray, float, float] | None = None
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(embeddings={self.embeddings!r}, "
@@ -173,6 +190,17 @@ class EarthMoversPrivacy(WordMechanism):
     def _repr_params(self) -> str:
         """The subclass's own parameters in :meth:`__repr__` (``", name=value"`` each)."""
         return ""
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``decoder`` and ``rank_resample`` validated (see
+        :meth:`WordMechanism.check_parameters`)."""
+        out = super().check_parameters(params)
+        if "decoder" in out:
+            out["decoder"] = check_decoder(out["decoder"])
+        if "rank_resample" in out:
+            out["rank_resample"] = check_rank_resample(out["rank_resample"])
+        return out
 
     def record_fields(self) -> dict[str, Any]:
         """Output records name the decoder (a choice of speed, not of guarantee), and the
@@ -188,6 +216,13 @@ class EarthMoversPrivacy(WordMechanism):
         """Name of the metric d of the guarantee ``ε·d`` (here ``"euclidean"``)."""
         return "euclidean"
 
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: the Euclidean distance (Thm. 2).
+
+        Rank resampling and the decoder are post-processing and change nothing here.
+        """
+        return EUCLIDEAN_GUARANTEE
+
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:
         """The metric of the guarantee between vectors: here ``‖a − b‖`` (Thm. 2).
@@ -200,17 +235,63 @@ class EarthMoversPrivacy(WordMechanism):
         return np.sqrt(np.einsum("...i,...i->...", diff, diff))
 
     # -- Alg. 1 ------------------------------------------------------------------------
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
-        """``size`` draws of the additive noise: here ``Lap_n^ε`` (Thm. 2), (size, n).
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
+        """The noise's shape applied to draws of ``Lap_n^ε`` ((size, n) → (size, n)): here
+        none.  A mechanism of the family with another noise overrides this one step; it
+        must be linear with operator norm at most √n (Mahalanobis noise: ``Σ_λ^{1/2}``)."""
+        return noise
 
-        The one step a mechanism of the family with another noise overrides.
-        """
-        return laplace_noise(self.dim, self.epsilon, size=size, rng=rng)
+    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of the additive noise: ``Lap_n^ε`` (Thm. 2), shaped by
+        :meth:`_stretch`; (size, n)."""
+        return self._stretch(laplace_noise(self.dim, self.epsilon, size=size, rng=rng))
 
     def privatize_vectors(self, X: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Alg. 1 on a bag of vectors: ``X + Lap_n^ε`` noise, row by row (Cor. 2)."""
         X = _check_vector_bag(X, self.dim)
         return X + self._noise(X.shape[0], rng=self.rng)
+
+    def _far_state(self) -> tuple[np.ndarray, float, float]:
+        """:func:`~emprivacy.noise.far_sphere` of the vocabulary, computed on first use."""
+        if self._far_sphere is None:
+            self._far_sphere = far_sphere(self.embeddings.vectors)
+        return self._far_sphere
+
+    def _noisy_points(self, X: np.ndarray, rng: np.random.Generator,
+                      spread: float | None = None) -> np.ndarray:
+        """``X + noise`` row by row (Alg. 1), the draws as :meth:`_noise` makes them.
+
+        A noisy point z farther than R from the vocabulary's centre c
+        (:func:`~emprivacy.noise.far_sphere`, 2⁴⁰ vocabulary radii) is returned as
+        ``c + R·(z − c)/‖z − c‖`` (:func:`~emprivacy.noise.far_noisy_points`): a function
+        of z alone, so decoding it is post-processing and the guarantee is unchanged; it
+        is computed in a scaled form, so that a tiny ε (a radius of 10³⁰⁰, or beyond the
+        largest float) never overflows.  Only a tiny ε gets there: otherwise the result
+        is bit for bit ``X + _noise(m)``.  ``spread`` bounds ``‖X − c‖`` (computed if not
+        given).
+        """
+        m, n = X.shape
+        g = np.asarray(rng.standard_gamma(n, size=m))  # with the sphere: laplace_noise's draws
+        u = uniform_sphere(n, size=m, rng=rng)
+        with np.errstate(over="ignore"):
+            radius = g * (1.0 / self.epsilon)  # exactly gamma(shape=n, scale=1/ε)
+        centre, far, _ = self._far_state()
+        if spread is None:
+            diff = X - centre
+            spread = float(np.sqrt(np.einsum("ij,ij->i", diff, diff).max(initial=0.0)))
+        # ‖z − c‖ ≤ R for sure (‖stretch‖ ≤ √n); False for an infinite radius
+        near = np.asarray(radius * math.sqrt(n) + spread <= far)
+        if near.all():
+            out = self._stretch(u * radius[:, None])
+            out += X
+            return out
+        out = np.empty((m, n))
+        if near.any():
+            out[near] = self._stretch(u[near] * radius[near, None]) + X[near]
+        rows = np.flatnonzero(~near)
+        out[rows] = far_noisy_points(X[rows], g[rows], self._stretch(u[rows]), self.epsilon,
+                                     centre=centre, radius=far)
+        return out
 
     def noisy_vectors(self, indices: np.ndarray | Sequence[int], *,
                       rng: np.random.Generator | None = None) -> np.ndarray:
@@ -218,12 +299,13 @@ class EarthMoversPrivacy(WordMechanism):
 
         ``rng`` overrides the mechanism's generator for this call (used to give
         every document of a corpus its own noise stream).  Returns (N, n) float64: the
-        decoders decide on the unrounded noisy point.
+        decoders decide on the unrounded noisy point.  At a tiny ε a point beyond 2⁴⁰
+        vocabulary radii from the vocabulary's centre comes back on that sphere
+        (post-processing, see :meth:`_noisy_points`).
         """
         idx = self.check_indices(indices)
-        noise = self._noise(idx.size, rng=self.rng if rng is None else rng)
-        noise += self.embeddings.vectors[idx]
-        return noise
+        return self._noisy_points(self.embeddings.vectors[idx],
+                                  self.rng if rng is None else rng, spread=self._far_state()[2])
 
     # -- Alg. 2 ------------------------------------------------------------------------
     def privatize_indices(self, indices: np.ndarray | Sequence[int], *,
@@ -254,8 +336,7 @@ class EarthMoversPrivacy(WordMechanism):
         """
         X = check_points(points, self.dim)
         gen = self.rng if rng is None else rng
-        noisy = self._noise(X.shape[0], rng=gen)
-        noisy += X
+        noisy = self._noisy_points(X, gen)
         rows = self._decode_points(noisy, gen)
         return self._split_and_resample(rows, [(np.empty(X.shape[0], np.int64), gen)])[0]
 

@@ -44,6 +44,7 @@ __all__ = [
     "check_unit_interval",
     "mahalanobis_distance",
     "regularized_covariance",
+    "rm_guarantee",
     "vocabulary_covariance",
 ]
 
@@ -72,6 +73,19 @@ def check_unit_interval(value: Any, name: str) -> float:
     if not 0.0 <= value <= 1.0:  # also False for NaN
         raise ValueError(f"{name} must be a finite number in [0, 1]; got {value!r}")
     return value
+
+
+def rm_guarantee(lam: float) -> str:
+    """The metric of an ε·d_RM guarantee with this λ, as output records state it.
+
+    >>> rm_guarantee(0.2)[:61]
+    'the regularised Mahalanobis distance d_RM(a, b) = ‖Σ_λ^(−1/2)'
+    """
+    lam = check_unit_interval(lam, "lam")
+    return ("the regularised Mahalanobis distance d_RM(a, b) = ‖Σ_λ^(−1/2)(a − b)‖ between "
+            f"the words' embeddings, Σ_λ = λΣ + (1 − λ)I with λ = {lam!r} and Σ the "
+            "vocabulary's covariance scaled to trace n (Xu et al. 2020) — not the Euclidean "
+            "distance")
 
 
 def vocabulary_covariance(embeddings: Embeddings) -> np.ndarray:
@@ -357,6 +371,14 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
     def _repr_params(self) -> str:
         return f", lam={self.lam!r}"
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``lam`` and the nearest-word options validated (before any work)."""
+        out = super().check_parameters(params)
+        if "lam" in out:
+            out["lam"] = check_unit_interval(out["lam"], "lam")
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """The mechanism, its metric and λ, the decoder (and the rank resampling if on)."""
         return {"mechanism": self.name, "metric": self.metric, "lam": self.lam,
@@ -366,6 +388,10 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
     def metric(self) -> str:
         """``"mahalanobis"``: the guarantee is ε·d_RM (:meth:`distance`)."""
         return "mahalanobis"
+
+    def guarantee_metric(self) -> str:
+        """The metric of the guarantee in words: d_RM with this λ (:func:`rm_guarantee`)."""
+        return rm_guarantee(self.lam)
 
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:
@@ -380,6 +406,6 @@ class MahalanobisPrivacy(EarthMoversPrivacy):
         """ε' with an ε'·d₂ guarantee: ``ε/√μ_min(Σ_λ) ≤ ε/√(1 − λ)`` (inf if singular)."""
         return self.epsilon * self.geometry.euclidean_factor
 
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
         """``r·Σ_λ^{1/2}u``: Madlib's draw ``r·u`` (same stream), stretched; (size, n)."""
-        return self.geometry.transform(super()._noise(size, rng=rng))
+        return self.geometry.transform(noise)

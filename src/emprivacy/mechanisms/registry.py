@@ -85,6 +85,11 @@ def _mechanism_class(name: Any) -> type[WordMechanism]:
     return MECHANISMS[name]
 
 
+#: How a parameter's type reads in a message ("block_cols must be an integer; got 'x'").
+_KIND_WORDS = {"int": "an integer", "float": "a number", "bool": "true or false",
+               "str": "a string"}
+
+
 @dataclass(frozen=True)
 class MechanismParameter:
     """One parameter of a mechanism, for help texts and ``--param k=v`` parsing.
@@ -110,8 +115,9 @@ class MechanismParameter:
         """The value of a command-line string, by the parameter's type.
 
         ``None`` (or ``none``) for optional parameters; numbers for ``float``/``int``;
-        ``true``/``false`` for ``bool``; otherwise the string itself (the mechanism
-        validates it).
+        ``true``/``false`` for ``bool``; otherwise the string itself.  Only the type is
+        checked here; :func:`parse_params` then checks the values
+        (:meth:`~emprivacy.mechanisms.WordMechanism.check_parameters`).
 
         >>> MechanismParameter("t", 0.75, "float", "").parse("0.5")
         0.5
@@ -134,8 +140,8 @@ class MechanismParameter:
             if "float" in kinds:
                 return float(text)
         except ValueError:
-            kind = " | ".join(sorted(kinds - {"None"}))
-            raise ValueError(f"{self.name} must be a {kind}; got {text!r}") from None
+            kind = " or ".join(_KIND_WORDS.get(k, k) for k in sorted(kinds - {"None"}))
+            raise ValueError(f"{self.name} must be {kind}; got {text!r}") from None
         return text
 
 
@@ -210,6 +216,9 @@ def takes_decoder(name: str) -> bool:
 def parse_params(name: str, pairs: Iterable[str]) -> dict[str, Any]:
     """``["k=v", ...]`` (command-line ``--param`` values) as keyword parameters of a mechanism.
 
+    Every value is checked here, as the mechanism would check it (a ``ValueError`` in
+    its words), so that a command fails before any work.
+
     >>> parse_params("vickrey", ["t=0.5", "noise=mahalanobis"])
     {'t': 0.5, 'noise': 'mahalanobis'}
     """
@@ -224,6 +233,7 @@ def parse_params(name: str, pairs: Iterable[str]) -> dict[str, Any]:
         if key in out:
             raise ValueError(f"parameter {key!r} of mechanism {name!r} is given twice")
         out[key] = by_name[key].parse(value)
+    _mechanism_class(name).check_parameters(out)  # every value, before any work
     return out
 
 
@@ -248,7 +258,8 @@ def make_mechanism(name: str, embeddings: Embeddings, *, epsilon: float,
     ------
     ValueError
         For an unknown mechanism or parameter (the message lists the valid ones), and
-        for bad values (the mechanism's own messages).
+        for bad values (the mechanism's own messages, before any work:
+        :meth:`~emprivacy.mechanisms.WordMechanism.check_parameters`).
 
     Examples
     --------
@@ -262,4 +273,5 @@ def make_mechanism(name: str, embeddings: Embeddings, *, epsilon: float,
     """
     cls = _mechanism_class(name)
     check_params(name, params)
+    cls.check_parameters(params)
     return cls(embeddings, epsilon=epsilon, rng=rng, **params)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from typing import Any
 
 import numpy as np
@@ -83,7 +84,9 @@ def truncation_threshold(n_words: int, *, epsilon: float, beta: float) -> float:
     beta = check_beta(beta)
     if n_words == 1:
         return 0.0
-    return max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta))
+    # a tiny ε: 2/ε may overflow; the largest float is beyond every distance just as well
+    return min(max(0.0, (2.0 / epsilon) * math.log((1.0 - beta) * (n_words - 1) / beta)),
+               sys.float_info.max)
 
 
 class TruncatedExponential(ExponentialMechanism):
@@ -167,6 +170,14 @@ class TruncatedExponential(ExponentialMechanism):
     def __repr__(self) -> str:
         return (f"TruncatedExponential(embeddings={self.embeddings!r}, "
                 f"epsilon={self.epsilon!r}, beta={self.beta!r})")
+
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``beta`` and the sampler's options validated (before any work)."""
+        out = super().check_parameters(params)
+        if "beta" in out:
+            out["beta"] = check_beta(out["beta"])
+        return out
 
     def record_fields(self) -> dict[str, Any]:
         """Output records carry β, the threshold γ it implies, and the metric."""

@@ -30,7 +30,7 @@ from ..decoding import Decoder, Top2Decoder
 from ..embeddings import Embeddings
 from ..randomness import RandomState
 from .madlib import EarthMoversPrivacy
-from .mahalanobis import RegularizedMahalanobis, check_unit_interval
+from .mahalanobis import RegularizedMahalanobis, check_unit_interval, rm_guarantee
 
 __all__ = ["VickreyPrivacy", "second_word_probability"]
 
@@ -148,6 +148,17 @@ class VickreyPrivacy(EarthMoversPrivacy):
         lam = f", lam={self.lam!r}" if self.noise == "mahalanobis" else ""
         return f", t={self.t!r}, noise={self.noise!r}{lam}"
 
+    @classmethod
+    def check_parameters(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """``t``, ``noise``, ``lam`` and the nearest-word options validated (before any work)."""
+        out = super().check_parameters(params)
+        for key in ("t", "lam"):
+            if key in out:
+                out[key] = check_unit_interval(out[key], key)
+        if "noise" in out:
+            out["noise"] = check_choice(out["noise"], "noise", ("euclidean", "mahalanobis"))
+        return out
+
     def record_fields(self) -> dict[str, Any]:
         """The mechanism, t, the noise and its metric (λ for Mahalanobis noise), the decoder."""
         fields: dict[str, Any] = {"mechanism": self.name, "metric": self.metric, "t": self.t,
@@ -161,6 +172,12 @@ class VickreyPrivacy(EarthMoversPrivacy):
         """``"euclidean"`` or ``"mahalanobis"``: the metric of the noise's guarantee."""
         return "mahalanobis" if self.geometry is not None else "euclidean"
 
+    def guarantee_metric(self) -> str:
+        """The metric of the noise's guarantee in words: Euclidean, or d_RM with λ."""
+        if self.geometry is None:
+            return super().guarantee_metric()
+        return rm_guarantee(self.lam)
+
     def distance(self, a: np.ndarray | Sequence[float],
                  b: np.ndarray | Sequence[float]) -> np.ndarray:
         """The metric of the guarantee: ``‖a − b‖`` or ``d_RM(a, b)`` (vectors, broadcast)."""
@@ -168,9 +185,8 @@ class VickreyPrivacy(EarthMoversPrivacy):
             return super().distance(a, b)
         return self.geometry.distance(a, b)
 
-    def _noise(self, size: int, *, rng: np.random.Generator) -> np.ndarray:
+    def _stretch(self, noise: np.ndarray) -> np.ndarray:
         """Madlib's ``r·u`` (same stream), stretched by ``Σ_λ^{1/2}`` for Mahalanobis noise."""
-        noise = super()._noise(size, rng=rng)
         return noise if self.geometry is None else self.geometry.transform(noise)
 
     def _uniforms(self, size: int, rng: np.random.Generator) -> np.ndarray:
