@@ -171,7 +171,7 @@ def test_bag_mode_all_oov_document_is_still_an_error():
 def test_placeholders_are_fixed_tokens():
     assert OOV_PLACEHOLDER == "[UNK]"
     assert PLACEHOLDERS == {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
-                            "symbol": "[SYM]"}
+                            "path": "[PATH]", "symbol": "[SYM]"}
 
 
 # -- command line -------------------------------------------------------------------------
