@@ -195,7 +195,7 @@ def test_bag_mode_all_oov_document_is_skipped_like_an_empty_one(oov):
 def test_placeholders_are_fixed_tokens():
     assert OOV_PLACEHOLDER == "[UNK]"
     assert PLACEHOLDERS == {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
-                            "symbol": "[SYM]"}
+                            "path": "[PATH]", "symbol": "[SYM]"}
 
 
 # -- command line -------------------------------------------------------------------------

@@ -118,7 +118,8 @@ def test_property_only_mechanism_words_placeholders_stopwords_and_punctuation(
     allowed = set(VOCAB_WORDS) | (set() if perturb else STOPWORDS)
     assert_only_allowed(out, allowed)
     # and no character of those categories survives from the input outside the lists
-    vocab_chars = set("".join(allowed).upper() + "".join(allowed).lower() + "’" + "UNKSYMNUMRLEAI")
+    vocab_chars = set("".join(allowed).upper() + "".join(allowed).lower() + "’"
+                      + "".join(PLACEHOLDERS.values()) + "[UNK]")
     for c in out:
         if c not in vocab_chars and c not in LAYOUT_WHITESPACE and c not in LAYOUT_PUNCTUATION:
             pytest.fail(f"character {c!r} ({unicodedata.category(c)}) released")
@@ -133,7 +134,8 @@ def test_adversarial_inputs_on_the_tiny_vocabulary(epsilon: float) -> None:
         assert_only_allowed(out, set(VOCAB_WORDS) | STOPWORDS)
         for c in out:
             if unicodedata.category(c).startswith(FORBIDDEN_CATEGORIES[:4]) and c not in (
-                    LAYOUT_PUNCTUATION) and c.lower() not in "".join(VOCAB_WORDS) + "unksymnumrl":
+                    LAYOUT_PUNCTUATION) and c.lower() not in "".join(VOCAB_WORDS) + "unksymnumrl" \
+                    + "path":
                 pytest.fail(f"{name}: {c!r} released")
 
 

@@ -96,6 +96,7 @@ class Embeddings:
             if w in key_to_index:
                 raise ValueError(f"words must be unique; {w!r} appears twice")
             key_to_index[w] = i
+        self._cased = any(w != w.lower() for w in words)
         # a read-only view: the caller's own array (if it was already float32) keeps its flags
         self._vectors = np.ascontiguousarray(vectors).view()
         self._vectors.flags.writeable = False
@@ -126,6 +127,21 @@ class Embeddings:
         return int(self._vectors.shape[1])
 
     @property
+    def cased(self) -> bool:
+        """Whether the vocabulary keeps case (some word has an upper-case letter: word2vec
+        GoogleNews, GloVe 840B, fastText ``cc.*``); then the lookup is case-aware
+        (:meth:`rows`)."""
+        return self._cased
+
+    @cached_property
+    def _lowercase_index(self) -> dict[str, int]:
+        """Lowercase form → row of the most frequent word of that form (cased vocabularies)."""
+        index: dict[str, int] = {}
+        for i, w in enumerate(self._words):
+            index.setdefault(w.lower(), i)
+        return index
+
+    @property
     def subword(self) -> SubwordModel | None:
         """The subword model of a fastText ``.bin`` file (``oov="subword"``), or ``None``."""
         return self._subword
@@ -147,8 +163,12 @@ class Embeddings:
             raise KeyError(f"word {word!r} is not in the vocabulary of {self.name!r}") from None
 
     def get_index(self, word: str, default: int = -1) -> int:
-        """Row index of ``word``, or ``default`` when it is not in the vocabulary."""
-        return self._key_to_index.get(word, default)
+        """Row index of ``word``, or ``default`` when it is not in the vocabulary (case-aware
+        in a cased vocabulary, as :meth:`rows`)."""
+        row = self._key_to_index.get(word)
+        if row is None and self._cased:
+            row = self._cased_row(word)
+        return default if row is None or row < 0 else row
 
     def indices(self, words: Iterable[str]) -> np.ndarray:
         """Row indices of ``words`` (int64); ``KeyError`` naming the first unknown word."""
@@ -182,13 +202,32 @@ class Embeddings:
 
         The one vocabulary lookup of emprivacy: bags, text mode, the distance and
         the evaluation all go through it (or :meth:`lookup`, which applies an
-        out-of-vocabulary policy on top).
+        out-of-vocabulary policy on top).  In a vocabulary without upper case (GloVe 6B)
+        a word is found as given (callers pass :func:`~emprivacy.text.normalise_word`
+        forms).  In a :attr:`cased` vocabulary the lookup is case-aware: the word as
+        given, else its lowercase form, else the most frequent vocabulary word that
+        equals it case-insensitively (``zqxwell`` finds ``Zqxwell``).  So a word is out of
+        the vocabulary only if no vocabulary word matches it in any casing.
 
         >>> Embeddings(["cat", "dog"], [[0.0], [1.0]]).rows(["dog", "cow", "cat"]).tolist()
         [1, -1, 0]
+        >>> Embeddings(["Paris", "paris", "Zqxwell"], [[0.0], [1.0], [2.0]]).rows(
+        ...     ["Paris", "PARIS", "zqxwell", "ZQXWELL", "cow"]).tolist()
+        [0, 1, 2, 2, -1]
         """
         get = self._key_to_index.get
-        return np.fromiter((get(w, -1) for w in words), dtype=np.int64)
+        if not self._cased:  # the default path: one dict lookup per word
+            return np.fromiter((get(w, -1) for w in words), dtype=np.int64)
+        cased_row = self._cased_row
+        return np.fromiter((row if (row := get(w)) is not None else cased_row(w)
+                            for w in words), dtype=np.int64)
+
+    def _cased_row(self, word: str) -> int:
+        """The row of a word not found as given in a cased vocabulary: its lowercase form,
+        else any casing of it (``-1``: none)."""
+        lower = word.lower()
+        row = self._key_to_index.get(lower)
+        return row if row is not None else self._lowercase_index.get(lower, -1)
 
     def lookup(self, words: Iterable[str], *, oov: str = "drop",
                size: int | None = None) -> PreparedBag:

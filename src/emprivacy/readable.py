@@ -10,11 +10,12 @@ token (``Title``, ``UPPER`` or ``lower``) is applied to its replacement.
 What is released besides the noisy words — the *layout* — is, by allow-list:
 whitespace and the punctuation of :data:`~emprivacy.text.LAYOUT_PUNCTUATION`
 between tokens (of the text after :func:`~emprivacy.text.normalise_text`:
-format characters removed, NFC), the function-word stopwords (kept by default:
-they carry no topic, but they do carry style; ``perturb_stopwords=True`` sends
-them through the mechanism too), the
-capitalisation pattern and apostrophe style of each perturbed word, and a
-placeholder where a number (digits or a number word), URL, e-mail address,
+format characters removed, NFC), the function words of an allow-list in lower or
+Title case and the clitics attached to a word
+(:func:`~emprivacy.text.verbatim_function_words`; kept by default: they carry no topic,
+but they do carry style; ``perturb_stopwords=True`` sends them through the mechanism
+too), the capitalisation pattern and apostrophe style of each perturbed word, and a
+placeholder where a number (digits or a number word), URL, e-mail address, file path,
 run of symbols (anything else: emoji, Braille, private-use characters, stray
 marks) or out-of-vocabulary word was.
 
@@ -41,9 +42,9 @@ its vector the mean of its character n-gram vectors
 perturbed words, ``x_i`` its subword vector, and the bound above holds as it is
 (``d`` is the Euclidean distance on all of R^n; the output is a vocabulary word).
 A word without any n-gram of the model becomes a placeholder.
-Numbers, URLs, e-mail addresses and symbols are never released as they are,
-whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``,
-``[EMAIL]``, ``[SYM]``.
+Numbers, URLs, e-mail addresses, file paths and symbols are never released as they
+are, whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[URL]``,
+``[EMAIL]``, ``[PATH]``, ``[SYM]``.
 """
 
 from __future__ import annotations
@@ -58,7 +59,13 @@ import numpy as np
 from ._validation import check_choice, check_positive_int
 from .embeddings import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from .exceptions import PrivacyLeakWarning
-from .text import STOPWORDS, Token, normalise_text, normalise_word, tokenize
+from .text import (
+    normalise_surface,
+    normalise_text,
+    normalise_word,
+    tokenize,
+    verbatim_function_words,
+)
 
 __all__ = [
     "EUCLIDEAN_GUARANTEE",
@@ -75,7 +82,7 @@ __all__ = [
 
 #: Tokens that are never released as they are, whatever the OOV policy.
 PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
-                                "symbol": "[SYM]"}
+                                "path": "[PATH]", "symbol": "[SYM]"}
 
 #: The metric of an ε·d₂ guarantee, as output records state it
 #: (:meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric`).
@@ -167,7 +174,7 @@ class TextTemplate:
         Whether the original word used the typographic apostrophe ``’``.
     counts : dict
         ``stopwords_kept``, ``oov_placeholders``, ``oov_dropped``, ``oov_kept``,
-        ``numbers``, ``urls``, ``emails``, ``symbols`` (the last four became
+        ``numbers``, ``urls``, ``emails``, ``paths``, ``symbols`` (the last five became
         placeholders); under ``oov="subword"`` also ``oov_subword``.
     points : (K, n) float32 array or None
         Under ``oov="subword"``: the subword vectors of the slots whose row in
@@ -207,8 +214,10 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
 
     The text is normalised (:func:`emprivacy.text.normalise_text`), then tokens
     come from :func:`emprivacy.text.tokenize`; a word is looked up after
-    :func:`~emprivacy.text.normalise_word`.  Numbers, URLs, e-mail addresses and
-    symbols become :data:`PLACEHOLDERS`; stopwords are kept unless ``perturb_stopwords``;
+    :func:`~emprivacy.text.normalise_word` (as written first, after
+    :func:`~emprivacy.text.normalise_surface`, in a cased vocabulary).  Numbers, URLs,
+    e-mail addresses, paths and symbols become :data:`PLACEHOLDERS`; the function words
+    of :func:`~emprivacy.text.verbatim_function_words` are kept unless ``perturb_stopwords``;
     in-vocabulary words become slots; out-of-vocabulary words follow ``oov``.
 
     Parameters
@@ -218,7 +227,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
         The vocabulary that decides which words can be perturbed.
     oov : {"placeholder", "drop", "keep", "subword"}
     perturb_stopwords : bool
-        Send stopwords through the mechanism as well (those not in the
+        Send the function words through the mechanism as well (those not in the
         vocabulary then follow ``oov`` like any other word).
 
     Examples
@@ -295,7 +304,8 @@ class _TemplateBuilder:
 
     def _reset(self) -> None:
         self.counts = {"stopwords_kept": 0, "oov_placeholders": 0, "oov_dropped": 0,
-                       "oov_kept": 0, "numbers": 0, "urls": 0, "emails": 0, "symbols": 0}
+                       "oov_kept": 0, "numbers": 0, "urls": 0, "emails": 0, "paths": 0,
+                       "symbols": 0}
         if self.oov == "subword":  # only then: the records of the other policies are unchanged
             self.counts["oov_subword"] = 0
         self.pieces: list[str] = []
@@ -325,16 +335,21 @@ class _TemplateBuilder:
         pos = 0
         tokens = list(tokenize(text))
         words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
-        rows_of = self.embeddings.rows(words)
-        vectors = self._subword_vectors(words, rows_of, tokens)
-        for tok, word, row in zip(tokens, words, rows_of.tolist(), strict=True):
+        # a cased vocabulary is searched for the word as written first (Embeddings.rows)
+        rows_of = self.embeddings.rows(
+            [normalise_surface(tok.text) if tok.kind == "word" else "" for tok in tokens]
+            if self.embeddings.cased else words)
+        verbatim = ([False] * len(tokens) if self.perturb_stopwords
+                    else verbatim_function_words(tokens))
+        vectors = self._subword_vectors(words, rows_of, verbatim)
+        for tok, word, row, keep in zip(tokens, words, rows_of.tolist(), verbatim, strict=True):
             fixed.append(text[pos:tok.start])
             pos = tok.end
             if tok.kind != "word":
                 fixed.append(PLACEHOLDERS[tok.kind])
                 counts[tok.kind + "s"] += 1
                 continue
-            if not self.perturb_stopwords and word in STOPWORDS:
+            if keep:
                 # the list's word, in the token's case: never a character the list does not hold
                 kept = apply_case(word, case_pattern(tok.text))
                 fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
@@ -365,15 +380,14 @@ class _TemplateBuilder:
         self.chars += len(text)
         if self.block_chars is not None and self.chars >= self.block_chars:
             yield self._block()
-    def _subword_vectors(self, words: list[str], rows: np.ndarray, tokens: list[Token]
+    def _subword_vectors(self, words: list[str], rows: np.ndarray, kept: list[bool]
                          ) -> dict[str, np.ndarray]:
         """Under ``oov="subword"``: the subword vector of each distinct out-of-vocabulary
         word of a piece that would be perturbed, if it has one (not the zero vector)."""
         if self.oov != "subword":
             return {}
-        wanted = sorted({w for w, r, tok in zip(words, rows.tolist(), tokens, strict=True)
-                         if r < 0 and tok.kind == "word"
-                         and (self.perturb_stopwords or w not in STOPWORDS)})
+        wanted = sorted({w for w, r, keep in zip(words, rows.tolist(), kept, strict=True)
+                         if r < 0 and w and not keep})
         vecs = self.embeddings.subword_vectors(wanted)
         return {w: v for w, v in zip(wanted, vecs, strict=True) if np.any(v != 0)}
 

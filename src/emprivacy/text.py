@@ -16,8 +16,9 @@ Tokenisation follows the conventions of the common embedding vocabularies
 (GloVe, word2vec): a word is a run of letters (with their combining marks),
 possibly joined by inner hyphens or apostrophes (``e-mail``, ``o'clock``);
 English clitics (``'s``, ``n't``, ``'ll``, …) are split off and treated as
-stopwords; digits, number words (:data:`NUMBER_WORDS`), URLs and e-mail
-addresses are their own token kinds and are never words.  Every other
+stopwords; digits, number words (:data:`NUMBER_WORDS`), URLs (any scheme, and bare
+domains), e-mail addresses and file paths are their own token kinds and are never
+words.  Every other
 character that is neither whitespace nor allowed punctuation
 (:data:`LAYOUT_PUNCTUATION`) — symbols, emoji, Braille, private-use characters,
 stray combining marks — is part of a ``"symbol"`` token.  So the characters
@@ -33,7 +34,7 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -43,9 +44,14 @@ from typing import Literal
 from ._validation import check_positive_int
 
 __all__ = [
+    "CLITICS",
+    "CLITIC_STEMS",
+    "KEPT_FUNCTION_WORDS",
     "LAYOUT_PUNCTUATION",
     "LAYOUT_WHITESPACE",
+    "LOWERCASE_ONLY",
     "NUMBER_WORDS",
+    "OPAQUE_SCHEMES",
     "STOPWORDS",
     "Token",
     "bag_of_words",
@@ -53,10 +59,13 @@ __all__ = [
     "is_number_word",
     "is_word",
     "normalise_pieces",
+    "normalise_surface",
     "normalise_text",
     "normalise_word",
     "piece_words",
     "tokenize",
+    "top_level_domains",
+    "verbatim_function_words",
 ]
 
 
@@ -67,14 +76,43 @@ def _read_word_list(name: str) -> frozenset[str]:
                      if (w := line.partition("#")[0].strip()))
 
 
-#: The stopwords: the function words of the package data file ``stopwords-en.txt``
-#: (articles, pronouns, prepositions, conjunctions, auxiliaries, function adverbs; its
-#: header gives its provenance and why no noun or number word is in it), plus the
-#: clitics and clitic stems of the GloVe/PTB tokenisation (``ca`` of ``can't``, …).
-STOPWORDS: frozenset[str] = _read_word_list("stopwords-en.txt") | frozenset(
-    {"n't", "'s", "'d", "'ll", "'m", "'re", "'ve", "s", "t", "d", "ll", "m", "re", "ve", "ca", "wo",
-     "sha"}
-)
+#: English clitics split off the end of a word (``n't`` of ``don't``, ``'s`` of ``she's``):
+#: function words only there, never as words of their own.
+CLITICS: frozenset[str] = frozenset({"n't", "'s", "'d", "'ll", "'m", "'re", "'ve"})
+
+#: The stems that the GloVe/PTB tokenisation leaves of ``can't``, ``won't``, ``shan't``:
+#: function words only before ``n't``.
+CLITIC_STEMS: frozenset[str] = frozenset({"ca", "wo", "sha"})
+
+#: The stopwords that bags drop (the paper's preprocessing; a bag never releases them): the
+#: function words of the package data file ``stopwords-en.txt`` (articles, pronouns,
+#: prepositions, conjunctions, auxiliaries, function adverbs; its header gives its provenance
+#: and why no noun or number word is in it), plus the clitics and the fragments that the
+#: GloVe/PTB tokenisation makes of them (``ca`` of ``can't``, a bare ``s``, …).  Text mode
+#: does not release these as they are: it keeps only :func:`verbatim_function_words`.
+STOPWORDS: frozenset[str] = _read_word_list("stopwords-en.txt") | CLITICS | CLITIC_STEMS | (
+    frozenset({"s", "t", "d", "ll", "m", "re", "ve"}))
+
+
+def _read_kept_list(name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of text mode's allow-list file, and those of them marked ``lowercase-only``."""
+    text = files("emprivacy").joinpath("data", name).read_text(encoding="utf-8")
+    words: set[str] = set()
+    lower_only: set[str] = set()
+    for line in text.splitlines():
+        fields = line.partition("#")[0].split()
+        if fields:
+            words.add(fields[0])
+            if fields[1:] == ["lowercase-only"]:
+                lower_only.add(fields[0])
+    return frozenset(words), frozenset(lower_only)
+
+
+#: Text mode's allow-list (package data file ``kept-function-words-en.txt``): the pure
+#: function words that text mode releases as they are, and of them those kept only in
+#: lower case, whose Title form is also a name, an acronym or a content word (``May``,
+#: ``Will``, ``Us``, ``Who``).  See :func:`verbatim_function_words`.
+KEPT_FUNCTION_WORDS, LOWERCASE_ONLY = _read_kept_list("kept-function-words-en.txt")
 
 #: Number words (``one`` … ``trillion``, ordinals, ``dozen``; the package data file
 #: ``number-words-en.txt``): numbers, never words.
@@ -93,7 +131,7 @@ LAYOUT_PUNCTUATION: frozenset[str] = frozenset(
     string.punctuation + "".join(chr(ord(c) + 0xFEE0) for c in string.punctuation)
     + "‘’‚‛“”„‟«»‹›‐‑‒–—―…、。「」『』〈〉《》【】〔〕・")
 
-TokenKind = Literal["word", "number", "url", "email", "symbol"]
+TokenKind = Literal["word", "number", "url", "email", "path", "symbol"]
 
 _LETTERS = r"[^\W\d_]"
 _LAYOUT_CLASS = "".join(re.escape(c) for c in sorted(LAYOUT_WHITESPACE | LAYOUT_PUNCTUATION))
@@ -130,6 +168,57 @@ def _ranges(points: list[int]) -> str:
     return "".join(parts)
 
 
+#: URI schemes recognised without ``//`` after the colon (``mailto:``, ``tel:``, …); any
+#: scheme followed by ``://`` is a URL whatever its name.
+OPAQUE_SCHEMES: tuple[str, ...] = (
+    "mailto", "tel", "sms", "fax", "urn", "data", "news", "magnet", "javascript", "sip", "sips",
+    "xmpp", "geo", "bitcoin", "callto", "skype", "about", "doi", "file")
+
+#: The rest of a URL or path: up to whitespace, holding a letter or digit, the trailing
+#: sentence punctuation left out (it is layout).
+_LOCATOR_BODY = r"(?=[^\s<>\"']*?\w)[^\s<>\"']*[^\s<>\"'.,;:!?)\]]"
+
+
+@cache
+def top_level_domains() -> frozenset[str]:
+    """The top-level domains of the package data file ``tlds.txt`` (lower case): a dot-joined
+    run of labels ending in one of them is a domain name, a ``"url"`` token."""
+    return _read_word_list("tlds.txt")
+
+
+def _locator_patterns() -> str:
+    """The URL, e-mail and path alternatives of the token pattern (named groups)."""
+    by_first: dict[str, list[str]] = {}
+    for tld in sorted(top_level_domains(), key=len, reverse=True):  # longest first
+        by_first.setdefault(tld[0], []).append(re.escape(tld[1:]))
+    # grouped by first letter: a label that is no TLD fails after one of ~40 branches
+    tlds = "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in sorted(by_first.items()))
+    label = r"[^\W_](?:[\w\-]{0,62}[^\W_])?"
+    opaque = "|".join(OPAQUE_SCHEMES)
+    return (
+        # a scheme and its URL: http://, FTP://, file:///, s3://, mailto:, www.
+        rf"(?P<url>(?i:[a-z][a-z0-9+.\-]*://|(?:{opaque}):|www\.){_LOCATOR_BODY})"
+        # user@host, any host (bob@localhost, a@b.org, root@10.0.0.1)
+        r"|(?P<email>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*)"
+        # C:\Users\x, D:/data, \\server\share
+        rf"|(?P<drive>(?<![\w\\])[A-Za-z]:[\\/](?:{_LOCATOR_BODY})?|\\\\{_LOCATOR_BODY})"
+        # /home/x, ~/x, ~alice/x, ./x, ../x (not and/or: a slash right after a word is layout)
+        rf"|(?P<posix>(?<![\w/.~\-])(?:~[\w.\-]*|\.\.?)?/(?=[\w.$~\-]){_LOCATOR_BODY})"
+        # Users\alice\secret: words joined by backslashes
+        r"|(?P<backslashed>[\w.$~\-]+(?:\\[\w.$~\-]+)+\\?)"
+        # a bare domain: alice.example.com, EXAMPLE.CO.UK:8080/x (the last label a known TLD)
+        rf"|(?P<domain>(?:{label}\.)+(?i:{tlds}|xn--[a-z0-9\-]+)(?![\w\-])"
+        rf"(?::\d{{1,5}})?(?:[/?#](?:{_LOCATOR_BODY})?)?)"
+    )
+
+
+#: The token kind of each named group of the token pattern.
+_GROUP_KINDS: dict[str, TokenKind] = {
+    "url": "url", "domain": "url", "email": "email", "drive": "path", "posix": "path",
+    "backslashed": "path", "number": "number", "word": "word", "word2": "word",
+    "symbol": "symbol"}
+
+
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """The format-character, token and word patterns (built once, on first use: ~30 ms)."""
@@ -137,11 +226,14 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     letters = rf"(?:{_LETTERS}[{marks}]*)+"
     word = rf"{letters}(?:['’\-]{letters})*"
     token = re.compile(
-        r"(?P<url>(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]])"
-        r"|(?P<email>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
-        r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
-        rf"|(?P<word>{word})"
-        rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
+        # a word after which no locator character comes: no locator can start there (the fast
+        # path of running text)
+        rf"(?P<word>(?>{word}))(?![\w+\-$~@.:\\/])"
+        # only a run that reaches one of @ . : \ / can start a locator
+        + rf"|(?=[\w+\-$~]*+[@.:\\/])(?:{_locator_patterns()})"
+        + r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
+        + rf"|(?P<word2>{word})"
+        + rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
     )
     return re.compile(f"[{_category_classes()['Cf']}]+"), token, re.compile(word)
 
@@ -265,7 +357,7 @@ def _is_number(surface: str) -> bool:
 
 
 def tokenize(text: str) -> Iterator[Token]:
-    """Split ``text`` into word, number, URL, e-mail and symbol tokens, with their spans.
+    """Split ``text`` into word, number, URL, e-mail, path and symbol tokens, with their spans.
 
     ``text`` should be normalised first (:func:`normalise_text`; spans refer to
     the text as given).  Characters between tokens are only allowed layout
@@ -275,15 +367,29 @@ def tokenize(text: str) -> Iterator[Token]:
     (``½``, ``Ⅻ``, ``m²``); a run of characters that are neither layout, letters nor
     digits is one ``"symbol"`` token.
 
+    Locators are matched before words, in any case: a ``"url"`` is a scheme with
+    ``://`` (any scheme: ``http``, ``FTP``, ``file``, ``s3``, …), a scheme of
+    :data:`OPAQUE_SCHEMES` with its ``:``, ``www.``, or a bare domain (labels joined by
+    dots ending in a top-level domain of :func:`top_level_domains`), each with what
+    follows up to whitespace (less trailing sentence punctuation); an ``"email"`` is
+    ``user@host`` with any host (``bob@localhost``); a ``"path"`` is a Windows path
+    (``C:\\x``, ``C:/x``, ``\\\\server\\share``, words joined by backslashes) or a POSIX
+    one starting with ``/``, ``~/``, ``~user/``, ``./`` or ``../`` where no word comes
+    right before the slash (``and/or`` is two words).
+
     >>> [(t.kind, t.text) for t in tokenize("Don't e-mail a@b.org 2 times! ❤️ five")]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('word', 'Do'), ('word', "n't"), ('word', 'e-mail'), ('email', 'a@b.org'),
      ('number', '2'), ('word', 'times'), ('symbol', '❤️'), ('number', 'five')]
+    >>> [(t.kind, t.text) for t in tokenize("See WWW.X.ORG, bob@host and ~/notes or/and")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'See'), ('url', 'WWW.X.ORG'), ('email', 'bob@host'), ('word', 'and'),
+     ('path', '~/notes'), ('word', 'or'), ('word', 'and')]
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
     for match in _patterns()[1].finditer(text):
-        kind = match.lastgroup
+        kind = _GROUP_KINDS[match.lastgroup]  # type: ignore[index]
         start, end = match.span()
         surface = match.group()
         if kind == "word":
@@ -293,7 +399,7 @@ def tokenize(text: str) -> Iterator[Token]:
                 yield Token(kind, surface[:stem], start, split)
                 yield Token("word", surface[stem:], split, end)
                 continue
-        yield Token(kind, surface, start, end)  # type: ignore[arg-type]
+        yield Token(kind, surface, start, end)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -317,12 +423,88 @@ def normalise_word(word: str) -> str:
     >>> normalise_word("O’Clock"), normalise_word("Ｊｏｈｎ"), normalise_word("ﬁne")
     ("o'clock", 'john', 'fine')
     """
+    return normalise_surface(word).lower()
+
+
+@lru_cache(maxsize=1 << 16)
+def normalise_surface(word: str) -> str:
+    """:func:`normalise_word` without lowercasing: the form looked up first in a cased
+    vocabulary (:attr:`emprivacy.embeddings.Embeddings.cased`).
+
+    >>> normalise_surface("O’Clock"), normalise_surface("Ｊｏｈｎ")
+    ("O'Clock", 'John')
+    """
     if not word.isascii():
         compat = unicodedata.normalize("NFKC", word)
         # a compatibility form that is no longer a word (``ำ`` → mark + letter) is not used
         if _patterns()[2].fullmatch(compat.replace("’", "'")) is not None:
             word = compat
-    return word.lower().replace("’", "'")
+    return word.replace("’", "'")
+
+
+def _title_or_lower(surface: str) -> str:
+    """``"lower"`` (no upper-case letter), ``"title"`` (the first cased letter upper case,
+    every other lower case) or ``""`` (ALL CAPS of two or more letters, other mixed case)."""
+    cased = [c for c in surface if c.lower() != c.upper()]
+    if not any(c.isupper() for c in cased):
+        return "lower"
+    if cased[0].isupper() and not any(c.isupper() for c in cased[1:]):
+        return "title"
+    return ""
+
+
+@lru_cache(maxsize=1 << 16)
+def _function_form(surface: str) -> str:
+    """What a word token is to text mode's allow-list (cached: words repeat): ``"clitic"``,
+    ``"stem"`` (``ca``, ``wo``, ``sha``), ``"kept"`` (an allowed function word in an allowed
+    case) or ``""`` (content)."""
+    word = normalise_word(surface)
+    if word in CLITICS:
+        return "clitic"
+    if word in CLITIC_STEMS:
+        return "stem"
+    if word in KEPT_FUNCTION_WORDS:
+        case = _title_or_lower(surface)
+        if case == "lower" or (case == "title" and word not in LOWERCASE_ONLY):
+            return "kept"
+    return ""
+
+
+def _ends_in_letter(token: Token) -> bool:
+    return token.kind in ("word", "number") and unicodedata.category(token.text[-1])[0] in "LM"
+
+
+def verbatim_function_words(tokens: Sequence[Token]) -> list[bool]:
+    """For each token of a text (:func:`tokenize`, in order), whether text mode releases it
+    as it is: a pure function word of the allow-list :data:`KEPT_FUNCTION_WORDS`.
+
+    A word is kept if it is on the list and written in lower case, or in Title case unless
+    the list marks it lowercase-only (:data:`LOWERCASE_ONLY`: ``May``, ``Will``, ``Us``,
+    ``Who`` are names or acronyms).  ALL-CAPS words of two or more letters (acronyms:
+    ``US``, ``IT``, ``WHO``) and other mixed case are never kept, nor any single letter
+    but ``a`` and ``I`` (initials).  A clitic (:data:`CLITICS`) is kept only where it is
+    split off the word before it (``don't``, ``she's``), and ``ca``/``wo``/``sha`` only
+    before ``n't`` (``can't``, ``won't``, ``shan't``), in any case; as words of their own
+    they are not.  Every token not kept goes through the mechanism (or is a placeholder).
+
+    >>> toks = list(tokenize("The US can't say who Will is. D. Smith's down"))
+    >>> [t.text for t, kept in zip(toks, verbatim_function_words(toks)) if kept]
+    ['The', 'ca', "n't", 'who', 'is', "'s"]
+    """
+    kept = [False] * len(tokens)
+    for i, tok in enumerate(tokens):
+        if tok.kind != "word":
+            continue
+        form = _function_form(tok.text)
+        if form == "clitic":
+            kept[i] = i > 0 and tokens[i - 1].end == tok.start and _ends_in_letter(tokens[i - 1])
+        elif form == "stem":
+            after = tokens[i + 1] if i + 1 < len(tokens) else None
+            kept[i] = (after is not None and after.start == tok.end and after.kind == "word"
+                       and normalise_word(after.text) == "n't")
+        else:
+            kept[i] = form == "kept"
+    return kept
 
 
 def is_word(token: str) -> bool:
