@@ -330,6 +330,13 @@ def test_device_cuda_with_what_it_cannot_do_is_a_usage_error(tmp_path, capsys, n
     assert code == 2 and err == f"emprivacy: error: {message}\n"
 
 
+def test_an_unknown_device_is_a_usage_error(tmp_path, capsys):
+    env = input_env(tmp_path, "the cat")
+    code, _, err = run_cli(["obfuscate", str(env["text"]), "-e", "10", "--embeddings",
+                            str(env["emb"]), "--device", "gpu"], capsys)
+    assert code == 2 and err == "emprivacy: error: device must be one of 'cpu', 'cuda'; got 'gpu'\n"
+
+
 @pytest.mark.parametrize("extra", [[], ["--mechanism", "vickrey", "--param", "t=0.5"],
                                    ["-f", "jsonl", "--readable"]])
 def test_seeded_obfuscate_on_device_cuda_releases_the_same_words(tmp_path, capsys,
@@ -372,3 +379,25 @@ def test_mechanism_settings_device(cuda_is_numpy, tiny_embeddings):
         MechanismSettings(epsilon=1.0, device="cuda", decoder="approximate")
     with pytest.raises(ValueError, match="nearest-word mechanisms; 'tem' has none"):
         MechanismSettings(epsilon=1.0, device="cuda", mechanism="tem")
+
+
+# -- benchmarks/gpu.py runs on the CPU too ------------------------------------------------
+def test_gpu_benchmark_runs_on_numpy_and_agrees(tmp_path, capsys):
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "gpu.py"
+    spec = importlib.util.spec_from_file_location("gpu_benchmark", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "gpu.json"
+    assert bench.main(["--backend", "numpy", "--sizes", "500x8,700x30", "--queries", "300",
+                       "--cpu-queries", "100", "--top2-check", "50", "--check-queries", "400",
+                       "--repeat", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [(r["words"], r["dim"]) for r in report["sizes"]] == [(500, 8), (700, 30)]
+    assert [r["checked_queries"] for r in report["sizes"]] == [500, 100]
+    assert all(r["disagreements"] == 0 == r["top2_disagreements"] for r in report["sizes"])
+    assert report["device"]["backend"] == "numpy"
+    assert "| 500 × 8 |" in capsys.readouterr().out

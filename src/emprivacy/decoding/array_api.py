@@ -157,6 +157,9 @@ class ArrayAPIDecoder:
     Points whose scores overflow float32 (coordinates near ``1e30``) are decided by
     a float64 pass over the whole vocabulary.
 
+    ``near_ties`` counts the queries re-decided in float64 so far (for benchmarks: each
+    costs a pass of the host).
+
     The bound needs IEEE float32 products: TF32 (PyTorch's ``allow_tf32``,
     ``CUPY_TF32=1``) is refused (:func:`float32_ieee_problem`).
 
@@ -217,6 +220,7 @@ class ArrayAPIDecoder:
                         xp.matrix_transpose(self._aug[c0:min(c0 + cols, n_words), :]))
                        for c0 in range(0, n_words, cols)]
         self._iota = xp.arange(cols, dtype=xp.int64, device=device)
+        self.near_ties = 0
         self._inf = xp.asarray(np.inf, dtype=xp.float32, device=device)
 
     def __repr__(self) -> str:
@@ -404,6 +408,7 @@ class ArrayAPIDecoder:
         finite (overflow), or that have fewer than ``k`` such words, look at every word.
         """
         xp = self._xp
+        self.near_ties += rows.size
         out = np.empty((rows.size, k), dtype=np.int64)
         finite = np.isfinite(limit)
         fin = np.flatnonzero(finite)
