@@ -14,6 +14,7 @@ __all__ = [
     "CorpusRunError",
     "CorpusRunInterrupted",
     "DatasetUnavailableError",
+    "DeviceUnavailableError",
     "EmbeddingsFormatError",
     "EmprivacyError",
     "IndexCacheWarning",
@@ -138,6 +139,11 @@ class SolverError(EmprivacyError, RuntimeError):
 
 class DatasetUnavailableError(EmprivacyError, OSError):
     """A data set could not be fetched or read (no network, corrupt download)."""
+
+
+class DeviceUnavailableError(EmprivacyError, RuntimeError):
+    """The device asked for (``--device cuda``) cannot be used: no GPU, no driver, or none
+    visible to this process."""
 
 
 class MissingExtraError(EmprivacyError, ImportError):

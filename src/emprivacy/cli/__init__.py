@@ -31,6 +31,7 @@ import typer
 from ..exceptions import (
     CorpusRunError,
     DatasetUnavailableError,
+    DeviceUnavailableError,
     EmprivacyError,
     MissingExtraError,
     OutputWriteError,
@@ -49,8 +50,8 @@ __all__ = ["app", "main", "run"]
 for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
     app.command()(_command)
 #: Our errors that come from the environment rather than from the user's input.
-ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, MissingExtraError,
-                      OutputWriteError, SolverError)
+ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailableError,
+                      MissingExtraError, OutputWriteError, SolverError)
 #: The exit code after the reader of standard output went away, quietly (click's own).
 EXIT_BROKEN_PIPE = 1
 

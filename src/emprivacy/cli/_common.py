@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TextIO, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -18,20 +18,24 @@ from ..outputs import write_stdout
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress
 
+    from ..decoding import Decoder
     from ..embeddings import Embeddings
 
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
+    "DeviceOpt",
     "EmbeddingsOpt",
     "EncodingOpt",
     "QuietOpt",
     "VocabOpt",
     "app",
+    "check_device",
     "check_epsilon",
     "check_nonnegative",
     "check_stdin",
     "claim_output",
     "echo",
+    "exact_decoder",
     "fail",
     "load",
     "progress_bar",
@@ -60,6 +64,9 @@ EncodingOpt = Annotated[str, typer.Option(
 VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
                                         help="Keep the K most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
+DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
+    "--device", help="Where exact nearest-word decoding runs: cpu, or cuda (one GPU, through "
+    "CuPy: pip install 'emprivacy[gpu]'). The same words either way.")]
 
 T = TypeVar("T")
 
@@ -159,6 +166,24 @@ def check_nonnegative(value: float, name: str) -> float:
     if not math.isfinite(value) or value < 0:
         fail(f"{name} must be a finite number >= 0; got {value!r}")
     return value
+
+
+def check_device(device: str) -> None:
+    """``--device cuda``: the GPU library and a CUDA device are there, checked before any
+    work (else one line, exit 1: a missing extra or an unavailable device)."""
+    if device == "cuda":
+        from ..decoding import array_api
+
+        array_api.cuda_namespace()
+
+
+def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
+    """The exact decoder on ``--device`` (None: the default CPU decoder)."""
+    if device != "cuda":
+        return None
+    from ..decoding import array_api
+
+    return array_api.ArrayAPIDecoder(embeddings, namespace=array_api.cuda_namespace())
 
 
 def check_encoding(encoding: str) -> str:

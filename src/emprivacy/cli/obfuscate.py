@@ -14,15 +14,18 @@ from ..exceptions import PrivacyLeakWarning
 from ._common import (
     DEFAULT_VOCAB_SIZE,
     RESUME_OPTION,
+    DeviceOpt,
     EmbeddingsOpt,
     EncodingOpt,
     Interrupted,
     QuietOpt,
     VocabOpt,
+    check_device,
     check_encoding,
     check_epsilon,
     check_stdin,
     claim_output,
+    exact_decoder,
     fail,
     flag,
     load,
@@ -99,6 +102,7 @@ def obfuscate(
     decoder: Annotated[DecoderName, typer.Option("--decoder", help="exact or approximate "
                                                  "nearest-word decoding (post-processing; "
                                                  "same guarantee).")] = "exact",
+    device: DeviceOpt = "cpu",
     mechanism: Annotated[str, typer.Option(
         "--mechanism", help="madlib (the paper's), mahalanobis, vickrey, tem or santext "
         "(docs/MECHANISMS.md).")] = "madlib",
@@ -143,7 +147,9 @@ def obfuscate(
     if dashboard and workers is None:
         fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
              "--scheduler cluster is set up where its scheduler is started")
-    chosen = _mechanism_choice(mechanism, param or [], decoder)
+    chosen = _mechanism_choice(mechanism, param or [], decoder, device)
+    if scheduler is None:  # a cluster's workers have their own devices
+        check_device(device)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from)
@@ -161,7 +167,8 @@ def obfuscate(
         _corpus_run(inputs or [], epsilon=epsilon, embeddings=embeddings,
                     encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
                     seed=seed, output=output, fmt=fmt,
-                    decoder=decoder, chosen=chosen, scheduler=scheduler, workers=workers,
+                    decoder=decoder, device=device, chosen=chosen, scheduler=scheduler,
+                    workers=workers,
                     dashboard=dashboard, resume=resume, quiet=quiet)
         return
     if fmt is None:
@@ -170,7 +177,7 @@ def obfuscate(
     _single_process(inputs or ["-"], epsilon=epsilon, embeddings=embeddings,
                     encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
                     seed=seed, output=output, fmt=fmt,
-                    decoder=decoder, chosen=chosen, quiet=quiet,
+                    decoder=decoder, device=device, chosen=chosen, quiet=quiet,
                     show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
 
@@ -190,9 +197,11 @@ def _check_subword(embeddings: Path | None, mechanism: str) -> None:
         fail(f"mechanism {mechanism!r} does not support --oov subword")
 
 
-def _mechanism_choice(name: str, pairs: list[str], decoder: str
+def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "cpu"
                       ) -> tuple[str, dict[str, Any]]:
     """``--mechanism`` and its ``--param NAME=VALUE`` pairs, checked (one line if not)."""
+    if device != "cpu" and decoder != "exact":
+        fail(f"--device {device} applies to --decoder exact; got {decoder!r}")
     if name == "madlib" and not pairs:  # the default: no need to import every mechanism
         return name, {}
     from ..mechanisms.registry import takes_decoder
@@ -202,6 +211,9 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str
         fail("give the decoder with --decoder, not --param")
     if decoder != "exact" and not takes_decoder(name):
         fail(f"--decoder applies to the nearest-word mechanisms (madlib, mahalanobis, "
+             f"vickrey); {name!r} has none")
+    if device != "cpu" and not takes_decoder(name):
+        fail(f"--device {device} applies to the nearest-word mechanisms (madlib, mahalanobis, "
              f"vickrey); {name!r} has none")
     return name, params
 
@@ -223,7 +235,7 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                     encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
-                    output: Path | None, fmt: str, decoder: str,
+                    output: Path | None, fmt: str, decoder: str, device: str,
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
@@ -240,12 +252,13 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
         console = stderr()
         name, params = chosen
         emb = load(embeddings, vocab_size, quiet, encoding)
+        dec = exact_decoder(emb, device) or decoder
         mech: WordMechanism
         if name == "madlib" and not params:
-            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=decoder)
+            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
         else:
             if takes_decoder(name):
-                params = {**params, "decoder": decoder}
+                params = {**params, "decoder": dec}
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
@@ -272,7 +285,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                 encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
-                output: Path | None, fmt: str | None, decoder: str,
+                output: Path | None, fmt: str | None, decoder: str, device: str,
                 chosen: tuple[str, dict[str, Any]], scheduler: str | None,
                 workers: int | None, dashboard: bool, resume: bool, quiet: bool) -> None:
     """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
@@ -295,7 +308,8 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)
     settings = MechanismSettings(epsilon=epsilon, vocab_size=vocab_size, decoder=decoder,
-                                 mechanism=chosen[0], params=tuple(chosen[1].items()),
+                                 device=device, mechanism=chosen[0],
+                                 params=tuple(chosen[1].items()),
                                  embeddings=None if embeddings is None
                                  else str(embeddings.absolute()), encoding=encoding)
     if seed is not None and not quiet:

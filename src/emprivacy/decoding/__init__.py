@@ -14,6 +14,9 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
   (:mod:`~emprivacy.decoding.ivf`), its stop rule calibrated against exact decoding
   (:mod:`~emprivacy.decoding.tuning`) and cached on disk
   (:mod:`~emprivacy.decoding.index_cache`); faiss is imported only when one is built;
+* :class:`ArrayAPIDecoder` (:mod:`~emprivacy.decoding.array_api`): the exact decoder's
+  decisions with its score tiles on any array-API library — NumPy, or CuPy / PyTorch on
+  a GPU (``--device cuda``); ``array-api-compat`` is imported only when one is built;
 * :mod:`~emprivacy.decoding.threads`: the core count, row blocks, and the
   one-BLAS-thread-per-worker helper every parallel loop uses.
 """
@@ -21,6 +24,7 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 from __future__ import annotations
 
 from .approximate import ApproximateDecoder
+from .array_api import ArrayAPIDecoder
 from .base import Decoder, Top2Decoder
 from .exact import DEFAULT_MEMORY_BUDGET, ExactDecoder
 from .threads import available_cores
@@ -28,6 +32,7 @@ from .threads import available_cores
 __all__ = [
     "DEFAULT_MEMORY_BUDGET",
     "ApproximateDecoder",
+    "ArrayAPIDecoder",
     "Decoder",
     "ExactDecoder",
     "Top2Decoder",

@@ -37,7 +37,7 @@ from typing import Any
 from .._optional import import_optional
 from .._validation import check_choice, check_epsilon, check_positive_int
 from ..corpus import Document
-from ..decoding import ApproximateDecoder, Decoder, ExactDecoder
+from ..decoding import ApproximateDecoder, Decoder, ExactDecoder, array_api
 from ..embedding_files import check_text_encoding
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
@@ -97,6 +97,11 @@ class MechanismSettings:
         worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a
         directory every worker shares, the index is built once for the cluster
         (by the run's first task) and loaded by every other worker.
+    device : {"cpu", "cuda"}, default "cpu"
+        Where the exact decoder runs: ``"cuda"`` decodes on each worker's current
+        CUDA device (one GPU per worker: give each worker its own with
+        ``CUDA_VISIBLE_DEVICES``) through :class:`~emprivacy.decoding.ArrayAPIDecoder`
+        and CuPy (the ``gpu`` extra); the same words as on the CPU.
 
     Notes
     -----
@@ -114,6 +119,7 @@ class MechanismSettings:
     mechanism: str = "madlib"
     params: tuple[tuple[str, Any], ...] = ()
     encoding: str = "utf-8"
+    device: str = "cpu"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
@@ -134,6 +140,13 @@ class MechanismSettings:
         if self.decoder != "exact" and not takes_decoder(self.mechanism):
             raise ValueError(f"decoder applies to the nearest-word mechanisms; "
                              f"{self.mechanism!r} has none")
+        check_choice(self.device, "device", array_api.DEVICES)
+        if self.device != "cpu" and self.decoder != "exact":
+            raise ValueError(f"device {self.device!r} applies to decoder 'exact'; got "
+                             f"{self.decoder!r}")
+        if self.device != "cpu" and not takes_decoder(self.mechanism):
+            raise ValueError(f"device applies to the nearest-word mechanisms; "
+                             f"{self.mechanism!r} has none")
         if self.loader is not None and not callable(self.loader):
             raise TypeError(f"loader must be callable; got {type(self.loader).__name__}")
 
@@ -146,6 +159,8 @@ class MechanismSettings:
             key += (self.mechanism, self.params)
         if self.encoding != "utf-8":
             key += (self.encoding,)
+        if self.device != "cpu":
+            key += (("device", self.device),)
         h = hashlib.sha256(repr(key).encode())
         if self.loader is not None:
             cloudpickle = import_optional("cloudpickle", extra="distributed",
@@ -168,7 +183,9 @@ class MechanismSettings:
             emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size,
                                   encoding=self.encoding)
         decoder: str | Decoder = self.decoder
-        if decoder == "exact" and n_threads is not None:
+        if self.device == "cuda":
+            decoder = array_api.ArrayAPIDecoder(emb, namespace=array_api.cuda_namespace())
+        elif decoder == "exact" and n_threads is not None:
             decoder = ExactDecoder(emb, n_threads=n_threads)
         elif decoder == "approximate":  # loaded from the cache, or built and cached
             decoder = ApproximateDecoder(emb, cache_dir=self.index_cache_dir,
