@@ -63,7 +63,10 @@ def verbatim(text: str, emb: Embeddings) -> list[tuple[str, bool]]:
         placeholder = out[b.start - 1:b.start] == "[" and out[b.end:b.end + 1] == "]"
         kept = normalise_word(b.text) != SLOT and not placeholder
         if kept:  # ("[UNK]'re" reads as "UNK", "re": a clitic after a placeholder)
-            assert b.text == a.text or (a.text[0] in "'’" and b.text == a.text[1:])
+            # a kept clitic may come out in another case ("when'T" → "whe" + "n't")
+            same = b.text == a.text or (normalise_word(a.text) in CLITICS
+                                        and b.text.lower() == a.text.lower())
+            assert same or (a.text[0] in "'’" and b.text == a.text[1:])
         pairs.append((a.text, kept))
     return pairs
 
@@ -227,7 +230,9 @@ def _released_words(out: str) -> set[str]:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(LOCATORS, CASINGS, st.sampled_from(["", "(", "<", "\"", "'"]),
+@given(LOCATORS, CASINGS,
+       # prefixes that a look-behind must not mistake for the middle of a locator
+       st.sampled_from(["", "(", "<", "\"", "'", "-", "_", "--"]),
        st.sampled_from(["", ".", ",", ")", ";", "!", "?", ":", ">", "\"", "'"]),
        st.integers(0, 2**32 - 1))
 def test_property_locators_are_never_released(locator, case, opening, closing, seed) -> None:
@@ -249,6 +254,9 @@ def test_property_locators_are_never_released(locator, case, opening, closing, s
     ("bob@localhost", "[EMAIL]"), ("\\\\server\\share\\alice", "[PATH]"),
     ("/home/alice/secret", "[PATH]"), ("~/notes/secret", "[PATH]"),
     ("münchen.de", "[URL]"), ("example.co.uk:8080/alice", "[URL]"),
+    # a chain of labels is one locator from its start, whatever its labels look like
+    ("a_.alice.example.com", "[URL]"), ("_srv.alice.example.com", "[URL]"),
+    ("x-.alice.example.com", "[URL]"),
 ])
 def test_the_audits_locators_are_placeholders(text: str, placeholder: str) -> None:
     out = EarthMoversPrivacy(LOCATOR_VOCAB, epsilon=1000).privatize_text(

@@ -193,21 +193,30 @@ def _locator_patterns() -> str:
         by_first.setdefault(tld[0], []).append(re.escape(tld[1:]))
     # grouped by first letter: a label that is no TLD fails after one of ~40 branches
     tlds = "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in sorted(by_first.items()))
-    label = r"[^\W_](?:[\w\-]{0,62}[^\W_])?"
+    # any run of word characters and hyphens: a chain tried from its start covers every later
+    # label (so no later start is tried), whatever its labels look like (`_srv`, `a-`)
+    label = r"[\w\-]+"
     opaque = "|".join(OPAQUE_SCHEMES)
     return (
         # a scheme and its URL: http://, FTP://, file:///, s3://, mailto:, www.
-        rf"(?P<url>(?i:[a-z][a-z0-9+.\-]*://|(?:{opaque}):|www\.){_LOCATOR_BODY})"
+        # No alternative may rescan the rest of a long run at each of its characters
+        # (`qx.qx.qx...`: quadratic, 24 KB in 32 s instead of 0.1 s).  So a scheme has at
+        # most 32 characters, and the e-mail and backslashed alternatives start only where
+        # their character run starts (an attempt there covers every later start in the
+        # run: same class, same end); a domain starts only where its chain of labels starts
+        # (not right after a label character, nor after one and a dot).
+        rf"(?P<url>(?i:[a-z][a-z0-9+.\-]{{0,31}}://|(?:{opaque}):|www\.){_LOCATOR_BODY})"
         # user@host, any host (bob@localhost, a@b.org, root@10.0.0.1)
-        r"|(?P<email>[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*)"
+        r"|(?P<email>(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)*)"
         # C:\Users\x, D:/data, \\server\share
-        rf"|(?P<drive>(?<![\w\\])[A-Za-z]:[\\/](?:{_LOCATOR_BODY})?|\\\\{_LOCATOR_BODY})"
-        # /home/x, ~/x, ~alice/x, ./x, ../x (not and/or: a slash right after a word is layout)
-        rf"|(?P<posix>(?<![\w/.~\-])(?:~[\w.\-]*|\.\.?)?/(?=[\w.$~\-]){_LOCATOR_BODY})"
+        rf"|(?P<drive>(?<![^\W_\\])[A-Za-z]:[\\/](?:{_LOCATOR_BODY})?|\\\\{_LOCATOR_BODY})"
+        # /home/x, ~/x, ~alice/x, ./x, ../x, -/x (not and/or, x-/y: a slash right after a word is
+        # layout)
+        rf"|(?P<posix>(?<![^\W_])(?<![/.~])(?<![^\W_][\-_])(?:~[\w.\-]*|\.\.?)?/(?=[\w.$~\-]){_LOCATOR_BODY})"
         # Users\alice\secret: words joined by backslashes
-        r"|(?P<backslashed>[\w.$~\-]+(?:\\[\w.$~\-]+)+\\?)"
+        r"|(?P<backslashed>(?<![\w.$~\-])[\w.$~\-]+(?:\\[\w.$~\-]+)+\\?)"
         # a bare domain: alice.example.com, EXAMPLE.CO.UK:8080/x (the last label a known TLD)
-        rf"|(?P<domain>(?:{label}\.)+(?i:{tlds}|xn--[a-z0-9\-]+)(?![\w\-])"
+        rf"|(?P<domain>(?<![\w\-])(?<![\w\-]\.)(?:{label}\.)+(?i:{tlds}|xn--[a-z0-9\-]+)(?![\w\-])"
         rf"(?::\d{{1,5}})?(?:[/?#](?:{_LOCATOR_BODY})?)?)"
     )
 
@@ -229,8 +238,10 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         # a word after which no locator character comes: no locator can start there (the fast
         # path of running text)
         rf"(?P<word>(?>{word}))(?![\w+\-$~@.:\\/])"
-        # only a run that reaches one of @ . : \ / can start a locator
-        + rf"|(?=[\w+\-$~]*+[@.:\\/])(?:{_locator_patterns()})"
+        # only a run that reaches one of @ . : \ / can start a locator, within 256 characters
+        # (no scheme, e-mail local part, host label, user name or path segment is longer;
+        # unbounded, this look-ahead would rescan a long run at each of its words)
+        + rf"|(?=[\w+\-$~]{{0,256}}+[@.:\\/])(?:{_locator_patterns()})"
         + r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
         + rf"|(?P<word2>{word})"
         + rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
