@@ -19,8 +19,8 @@ Each is timed in this process after a warm-up on 500 rows, interleaved over ``--
 rounds (the fastest round counts), in wall-clock seconds and in CPU seconds of the process
 (not inflated by other processes on the machine); the script checks that every path
 released the same texts.  It prints rows/s and words/s (privatised words, the sum of
-``n_words``) and the ratio of each path's words/s to ``obfuscate``'s.  Target (issue 24): within 1.3× of ``obfuscate``
-(ratio ≥ 0.77) for Arrow, pandas and Polars.
+``n_words``) and the ratio of each path's words/s to ``obfuscate``'s.  Target (issue 24):
+within 1.3× of ``obfuscate`` (ratio ≥ 0.77) for Arrow, pandas and Polars.
 
 Memory: :func:`emprivacy.arrow.privatize_batches` over a stream of record batches of
 10,000 generated rows, its output read and dropped, in a fresh child process per size
