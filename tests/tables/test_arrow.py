@@ -225,3 +225,9 @@ def test_a_record_batch_is_a_table_of_one_batch(emb, table):
         privatize_table(table, "review", epsilon=5, embeddings=emb, seed=1).column("review"))
     with pytest.raises(TypeError, match=r"table must be a pyarrow\.Table; got list"):
         privatize_table([1], "review", epsilon=5, embeddings=emb)
+
+
+def test_a_repeated_column_name_is_refused(emb):
+    table = pa.Table.from_arrays([pa.array(["a"]), pa.array(["b"])], names=["x", "x"])
+    with pytest.raises(ValueError, match="column 'x' appears 2 times in the table"):
+        privatize_table(table, "x", epsilon=5, embeddings=emb)

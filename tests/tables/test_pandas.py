@@ -133,3 +133,16 @@ def test_importing_emprivacy_imports_no_table_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_modules_import_without_their_extras():
+    """Without pandas or Polars the modules import (no accessor, no frame) and their
+    functions name the extra."""
+    code = ("import sys; sys.modules['pandas'] = None; sys.modules['polars'] = None; "
+            "import emprivacy.pandas, emprivacy.polars; "
+            "from emprivacy.exceptions import MissingExtraError\n"
+            "try:\n    emprivacy.polars.privatize(None, 'x', epsilon=1)\n"
+            "except MissingExtraError as e:\n    print(e)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().endswith("pip install 'emprivacy[polars]'")

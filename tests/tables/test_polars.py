@@ -99,8 +99,11 @@ def test_seeds_across_batch_sizes(emb, df):
     assert runs[0] == runs[1] == runs[2] == runs[3]
 
 
-def test_categorical_and_null_columns(emb):
-    cats = pl.DataFrame({"review": pl.Series(REVIEWS, dtype=pl.Categorical)})
+@pytest.mark.parametrize("kind", ["categorical", "enum"])
+def test_categorical_enum_and_null_columns(emb, kind):
+    dtype = (pl.Categorical if kind == "categorical"
+             else pl.Enum(sorted({r for r in REVIEWS if r is not None})))
+    cats = pl.DataFrame({"review": pl.Series(REVIEWS, dtype=dtype)})
     out = privatize(cats, "review", epsilon=5, embeddings=emb, seed=1)
     assert out["review"].to_list() == arrow_release(emb, epsilon=5, seed=1).column(
         "review").to_pylist()
