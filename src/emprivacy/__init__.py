@@ -12,7 +12,9 @@ command line's ``--help``) stays fast; the data flows one way through the module
 :mod:`~emprivacy.decoding` → :mod:`~emprivacy.mechanisms` →
 :mod:`~emprivacy.obfuscation` → :mod:`~emprivacy.outputs`, with
 :mod:`~emprivacy.distance`, :mod:`~emprivacy.guarantees` and
-:mod:`~emprivacy.deniability` beside, :mod:`~emprivacy.distributed` and
+:mod:`~emprivacy.deniability` beside, :mod:`~emprivacy.distributed`,
+:mod:`~emprivacy.tables` (a table's column: :func:`privatize_texts`,
+:mod:`emprivacy.arrow`, :mod:`emprivacy.pandas`, :mod:`emprivacy.polars`) and
 :mod:`~emprivacy.evaluation` on top.
 """
 
@@ -57,6 +59,7 @@ _EXPORTS: dict[str, str] = {
     "ObfuscationConfig": "obfuscation",
     "Obfuscator": "obfuscation",
     "obfuscate_corpus": "distributed",
+    "privatize_texts": "tables",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -89,6 +92,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     from .noise import laplace_noise
     from .obfuscation import ObfuscationConfig, Obfuscator
     from .randomness import check_random_state, secure_generator
+    from .tables import privatize_texts
     from .text import bag_of_words, tokenize
 
 
@@ -142,6 +146,7 @@ __all__ = [
     "paper_utility_bound",
     "plausible_deniability",
     "privacy_multiplier",
+    "privatize_texts",
     "secure_generator",
     "tokenize",
     "utility_bound",

@@ -234,6 +234,12 @@ class Obfuscator:
         (``record_id``: the id its record would have released, :meth:`record_id`),
         ``reason`` :data:`SKIPPED_EMPTY` or :data:`SKIPPED_OUT_OF_VOCABULARY` (for a
         caller that keeps its own account, such as a corpus run's task).
+    require_release : bool, default True
+        Raise :class:`InputError` when a call of :meth:`obfuscate` or :meth:`stream` had
+        no document, or skipped every one it had while nothing was released before (a
+        run that releases nothing is a mistake).  ``False`` for a caller that accounts
+        for every input itself, such as a table's rows (:mod:`emprivacy.tables`, where a
+        skipped row gets a null release and its reason).
 
     Notes
     -----
@@ -249,7 +255,8 @@ class Obfuscator:
                  seed: int | None = None, run_key: bytes | None = None,
                  on_warning: Callable[[str], None] | None = None,
                  first_index: int = 0,
-                 on_skip: Callable[[str, str], None] | None = None) -> None:
+                 on_skip: Callable[[str, str], None] | None = None,
+                 require_release: bool = True) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
                             f"{type(mechanism).__name__}")
@@ -269,6 +276,7 @@ class Obfuscator:
         self.run_key = run_key if run_key is not None else run_key_from_seed(seed)
         self._warn = on_warning or (lambda msg: warnings.warn(msg, UserWarning, stacklevel=3))
         self._on_skip = on_skip
+        self.require_release = require_release
         self.documents_written = 0
         #: Documents skipped so far: empty after normalisation, or (bags) with no word in
         #: the vocabulary.
@@ -583,6 +591,8 @@ class Obfuscator:
             if n_pending >= self.config.batch_words:
                 yield from flush()
         yield from flush()
+        if not self.require_release:
+            return
         if seen_any and self.documents_written == 0:  # ``skipped`` holds every document
             raise nothing_to_release(skipped, mech.embeddings.name)
         if not seen_any:

@@ -1,0 +1,16 @@
+"""Privatising a column where the data lives: strings, Arrow, pandas, Polars.
+
+:func:`privatize_texts` (:mod:`~emprivacy.tables.batch`) releases an iterable of strings,
+each a document of one run, through the corpus path's
+:class:`~emprivacy.obfuscation.Obfuscator`; the integrations build on it:
+:mod:`~emprivacy.tables.arrow` (tables and streams of record batches, zero-copy for the
+other columns), :mod:`~emprivacy.tables.pandas` and :mod:`~emprivacy.tables.polars`
+(public as :mod:`emprivacy.arrow`, :mod:`emprivacy.pandas`, :mod:`emprivacy.polars`).
+Importing this package imports neither pyarrow, pandas nor Polars.  docs/TABLES.md.
+"""
+
+from __future__ import annotations
+
+from .batch import PrivateText, TextPrivatizer, TextReleases, privatize_texts
+
+__all__ = ["PrivateText", "TextPrivatizer", "TextReleases", "privatize_texts"]
