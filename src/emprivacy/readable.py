@@ -340,7 +340,7 @@ class _TemplateBuilder:
             [normalise_surface(tok.text) if tok.kind == "word" else "" for tok in tokens]
             if self.embeddings.cased else words)
         verbatim = ([False] * len(tokens) if self.perturb_stopwords
-                    else verbatim_function_words(tokens))
+                    else verbatim_function_words(tokens, text))
         vectors = self._subword_vectors(words, rows_of, verbatim)
         for tok, word, row, keep in zip(tokens, words, rows_of.tolist(), verbatim, strict=True):
             fixed.append(text[pos:tok.start])

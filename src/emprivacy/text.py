@@ -485,21 +485,23 @@ def _ends_in_letter(token: Token) -> bool:
     return token.kind in ("word", "number") and unicodedata.category(token.text[-1])[0] in "LM"
 
 
-def verbatim_function_words(tokens: Sequence[Token]) -> list[bool]:
-    """For each token of a text (:func:`tokenize`, in order), whether text mode releases it
-    as it is: a pure function word of the allow-list :data:`KEPT_FUNCTION_WORDS`.
+def verbatim_function_words(tokens: Sequence[Token], text: str) -> list[bool]:
+    """For each token of ``text`` (:func:`tokenize`, in order), whether text mode releases
+    it as it is: a pure function word of the allow-list :data:`KEPT_FUNCTION_WORDS`.
 
     A word is kept if it is on the list and written in lower case, or in Title case unless
     the list marks it lowercase-only (:data:`LOWERCASE_ONLY`: ``May``, ``Will``, ``Us``,
     ``Who`` are names or acronyms).  ALL-CAPS words of two or more letters (acronyms:
     ``US``, ``IT``, ``WHO``) and other mixed case are never kept, nor any single letter
-    but ``a`` and ``I`` (initials).  A clitic (:data:`CLITICS`) is kept only where it is
+    but ``a`` and ``I`` (initials), nor ``A`` or ``I`` with a full stop right after them
+    (``A. Smith``).  A clitic (:data:`CLITICS`) is kept only where it is
     split off the word before it (``don't``, ``she's``), and ``ca``/``wo``/``sha`` only
     before ``n't`` (``can't``, ``won't``, ``shan't``), in any case; as words of their own
     they are not.  Every token not kept goes through the mechanism (or is a placeholder).
 
-    >>> toks = list(tokenize("The US can't say who Will is. D. Smith's down"))
-    >>> [t.text for t, kept in zip(toks, verbatim_function_words(toks)) if kept]
+    >>> text = "The US can't say who Will is. D. Smith's down; A. Jones"
+    >>> toks = list(tokenize(text))
+    >>> [t.text for t, kept in zip(toks, verbatim_function_words(toks, text)) if kept]
     ['The', 'ca', "n't", 'who', 'is', "'s"]
     """
     kept = [False] * len(tokens)
@@ -514,7 +516,10 @@ def verbatim_function_words(tokens: Sequence[Token]) -> list[bool]:
             kept[i] = (after is not None and after.start == tok.end and after.kind == "word"
                        and normalise_word(after.text) == "n't")
         else:
-            kept[i] = form == "kept"
+            # a capital A or I with a full stop right after it is an initial (A. Smith,
+            # I. Jones; also "than I.", then perturbed too: the safe side)
+            kept[i] = form == "kept" and not (
+                tok.text in ("A", "I") and text[tok.end:tok.end + 1] == ".")
     return kept
 
 
