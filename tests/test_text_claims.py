@@ -261,6 +261,9 @@ def test_property_locators_are_never_released(locator, case, opening, closing, s
     # a chain of labels is one locator from its start, whatever its labels look like
     ("a_.alice.example.com", "[URL]"), ("_srv.alice.example.com", "[URL]"),
     ("x-.alice.example.com", "[URL]"),
+    # a UNC path with forward slashes, paths under an environment variable
+    ("//server/share/alice", "[PATH]"), ("$HOME/alice/secret", "[PATH]"),
+    ("${HOME}/alice", "[PATH]"), ("%USERPROFILE%\\alice\\secret", "[PATH]"),
 ])
 def test_the_audits_locators_are_placeholders(text: str, placeholder: str) -> None:
     out = EarthMoversPrivacy(LOCATOR_VOCAB, epsilon=1000).privatize_text(

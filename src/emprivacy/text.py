@@ -212,7 +212,10 @@ def _locator_patterns() -> str:
         rf"|(?P<drive>(?<![^\W_\\])[A-Za-z]:[\\/](?:{_LOCATOR_BODY})?|\\\\{_LOCATOR_BODY})"
         # /home/x, ~/x, ~alice/x, ./x, ../x, -/x (not and/or, x-/y: a slash right after a word is
         # layout)
-        rf"|(?P<posix>(?<![^\W_])(?<![/.~])(?<![^\W_][\-_])(?:~[\w.\-]*|\.\.?)?/(?=[\w.$~\-]){_LOCATOR_BODY})"
+        # //server/share/x, $HOME/x, ${HOME}/x, %USERPROFILE%\x
+        rf"|(?P<posix>(?<![^\W_])(?<![/.~])(?<![^\W_][\-_])"
+        rf"(?:~[\w.\-]*|\.\.?|\$\{{?[^\W\d]\w*\}}?|%[^\W\d]\w*%)?(?:/{{1,2}}|(?<=%)\\)(?=[\w.$~\-])"
+        rf"{_LOCATOR_BODY})"
         # Users\alice\secret: words joined by backslashes
         r"|(?P<backslashed>(?<![\w.$~\-])[\w.$~\-]+(?:\\[\w.$~\-]+)+\\?)"
         # a bare domain: alice.example.com, EXAMPLE.CO.UK:8080/x (the last label a known TLD)
@@ -241,7 +244,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         # only a run that reaches one of @ . : \ / can start a locator, within 256 characters
         # (no scheme, e-mail local part, host label, user name or path segment is longer;
         # unbounded, this look-ahead would rescan a long run at each of its words)
-        + rf"|(?=[\w+\-$~]{{0,256}}+[@.:\\/])(?:{_locator_patterns()})"
+        + rf"|(?=[\w+\-$~{{}}%]{{0,256}}+[@.:\\/])(?:{_locator_patterns()})"
         + r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
         + rf"|(?P<word2>{word})"
         + rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
