@@ -147,3 +147,27 @@ def test_corpus_errors_are_one_line_exit_2(env, capsys):
                             "1", "-q"], capsys)
     assert code == 2 and err.strip() == ("emprivacy: error: the corpus holds no content word "
                                          "of the vocabulary: nothing to audit")
+
+
+def test_out_is_all_three_files_or_none(env, capsys, monkeypatch):
+    """A full disk at the third file leaves no file of the audit, nor the directory it made."""
+    import errno
+    import os
+
+    from emprivacy import outputs
+
+    real_replace, calls = os.replace, []
+    where = env["out"] / "audit"
+
+    def failing_replace(src, dst, *args, **kwargs):
+        if Path(dst).parent == where:  # (the embeddings cache is written through it too)
+            calls.append(dst)
+            if len(calls) == 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_replace(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(outputs.os, "replace", failing_replace)
+    code, _, err = run_cli(_audit(env, "-e", "1", "--draws", "20", "--seed", "5",
+                                  "--out", str(where)), capsys)
+    assert code == 1 and err.count("\n") == 1 and "No space left on device" in err
+    assert len(calls) == 3 and not where.exists()

@@ -185,14 +185,9 @@ def _check_out(out: Path, inputs: list[str]) -> None:
 
 
 def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> None:
-    from ..output_paths import write_error
-    from ..outputs import write_bytes_atomic
+    from ..outputs import write_files_atomic
     from ..protection import audit_csv, audit_report, audit_table
 
-    try:
-        out.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise write_error(exc, out) from exc
     table = "# Word audit\n\n" + audit_table(audits, top=top)
     if settings.get("command"):
         table += f"\nMade by: `{settings['command']}`\n"
@@ -202,8 +197,8 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> 
         "audit.csv": audit_csv(audits).encode("utf-8"),
         "audit.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
     }
-    for name in AUDIT_FILES:
-        write_bytes_atomic(out / name, contents[name])
+    # all three files or none (a full disk must not leave audit.md without audit.json)
+    write_files_atomic({out / name: contents[name] for name in AUDIT_FILES}, parents=True)
 
 
 def _print_text(audits: list[Any], emb: Any, top: int) -> None:
