@@ -184,7 +184,7 @@ def test_exact_law_against_the_closed_form(cloud, name):
 def test_split_half_on_a_known_law(cloud, name):
     """The distinguisher of the unknown-law path, forced on a known law: its bound stays
     below the pair's exact loss and reaches 85 % of it (20,000 draws, seeded; the likelihood-
-    ratio test on all the draws reaches 93-96 % here)."""
+    ratio test on all the draws reaches 93-97 % here)."""
     params = {"beta": 0.2} if name == "tem" else {}
     mech = make_mechanism(name, cloud, epsilon=1.5, **params)
     exact = distinguish_pairs(mech, PAIRS, draws=20_000, rng=3)

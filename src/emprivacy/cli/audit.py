@@ -101,6 +101,9 @@ def audit(
     of the attack actually run, and the most exposed words. TEM and SanText are
     computed exactly; the other mechanisms are sampled, and their figures are
     estimates with intervals (docs/AUDIT.md).
+
+    With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
+    measured by running the mechanism on both, beside the nominal ε·d.
     """
     from ..corpus import expand_inputs
 
