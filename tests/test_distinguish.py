@@ -426,6 +426,19 @@ def test_cli_same_seed_same_epsilon_hat(env, capsys):
     assert first == second
 
 
+def test_cli_epsilon_hat_leaves_the_other_figures_alone(env, capsys):
+    """ε̂ draws from a stream of its own: with one seed, the audit's figures are the same
+    with --distinguish and without."""
+    args = _audit(env, "-e", "1", "--draws", "30", "--seed", "4", "--json")
+    plain = json.loads(run_cli(args, capsys)[1])
+    both = json.loads(run_cli([*args, "--distinguish", "2", "--distinguish-draws", "100"],
+                              capsys)[1])
+    assert both["epsilon_hat"] is not None
+    for o in (plain, both):
+        del o["seconds"], o["epsilon_hat"]
+    assert plain == both
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--distinguish", "0"],
      "--distinguish must be a number of pairs >= 1 or a file of word pairs; got '0'"),

@@ -147,7 +147,9 @@ def audit(
     from ..randomness import check_random_state
 
     gen = check_random_state(seed)
-    pairs = _distinguish_pairs(mechanisms[0], chosen, n_pairs, pairs_file, gen)
+    # ε̂ draws from a stream of its own: asking for it leaves the other figures as they are
+    hat_gen = check_random_state(_substream(seed))
+    pairs = _distinguish_pairs(mechanisms[0], chosen, n_pairs, pairs_file, hat_gen)
     audits = []
     with progress_bar(console, show=not quiet, elapsed=True) as bar:
         for mech in mechanisms:
@@ -162,7 +164,7 @@ def audit(
                                           progress=progress))
             if pairs is not None:
                 audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
-                                               gen, progress)
+                                               hat_gen, progress)
             bar.remove_task(task)
     if as_json:
         for a in audits:
@@ -199,6 +201,13 @@ def audit(
             names = (*AUDIT_FILES, *([DISTINGUISH_FILE] if pairs is not None else []))
             console.print(f"emprivacy: wrote {', '.join(names)} to {out} (seed {seed})",
                           markup=False, highlight=False)
+
+
+def _substream(seed: int) -> int:
+    """A seed of its own derived from ``seed`` (for the ε̂ draws)."""
+    import numpy as np
+
+    return int(np.random.SeedSequence(seed, spawn_key=(23,)).generate_state(1, np.uint64)[0])
 
 
 def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
