@@ -34,10 +34,13 @@ from ._common import (
 )
 from .tools import _parse_epsilons
 
-__all__ = ["AUDIT_FILES", "audit"]
+__all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "audit"]
 
 #: The files ``--out DIR`` receives.
 AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
+
+#: With ``--distinguish``, ``--out DIR`` also receives ε̂ per pair.
+DISTINGUISH_FILE = "distinguish.csv"
 
 Prior = Literal["corpus", "zipf", "uniform"]
 
@@ -74,6 +77,14 @@ def audit(
         "directory (created if needed; its parent must exist).", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print one JSON object per ε (JSON Lines).")] = False,
+    distinguish: Annotated[str | None, typer.Option(
+        "--distinguish", help="Also measure ε̂, a lower bound on the privacy loss, beside "
+        "the nominal ε·d: a number of word pairs to pick from the secrets at a spread of "
+        "distances, or a file of word pairs (two words a line).", show_default=False,
+        metavar="PAIRS")] = None,
+    distinguish_draws: Annotated[int, typer.Option(
+        "--distinguish-draws", min=2, help="Releases of each word of a --distinguish "
+        "pair.")] = 10_000,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "
         "recorded in audit.json).", show_default=False)] = None,
@@ -90,6 +101,9 @@ def audit(
     of the attack actually run, and the most exposed words. TEM and SanText are
     computed exactly; the other mechanisms are sampled, and their figures are
     estimates with intervals (docs/AUDIT.md).
+
+    With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
+    measured by running the mechanism on both, beside the nominal ε·d.
     """
     from ..corpus import expand_inputs
 
@@ -102,8 +116,10 @@ def audit(
              "zipf or uniform")
     files = [str(f.path) for f in expand_inputs(corpus) if f.kind != "stdin"]
     stdin = check_stdin(corpus)
+    n_pairs, pairs_file = _parse_distinguish(distinguish)
     if out is not None:
-        _check_out(out, [*corpus, *files, *([str(embeddings)] if embeddings else [])])
+        _check_out(out, [*corpus, *files, *([str(embeddings)] if embeddings else []),
+                         *([pairs_file] if pairs_file else [])])
     if seed is None:
         seed = _secrets.randbelow(2**63)
 
@@ -131,6 +147,9 @@ def audit(
     from ..randomness import check_random_state
 
     gen = check_random_state(seed)
+    # ε̂ draws from a stream of its own: asking for it leaves the other figures as they are
+    hat_gen = check_random_state(_substream(seed))
+    pairs = _distinguish_pairs(mechanisms[0], chosen, n_pairs, pairs_file, hat_gen)
     audits = []
     with progress_bar(console, show=not quiet, elapsed=True) as bar:
         for mech in mechanisms:
@@ -143,6 +162,9 @@ def audit(
 
             audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
                                           progress=progress))
+            if pairs is not None:
+                audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
+                                               hat_gen, progress)
             bar.remove_task(task)
     if as_json:
         for a in audits:
@@ -159,6 +181,9 @@ def audit(
             args += ["--embeddings", str(embeddings)]
         if vocab_size != DEFAULT_VOCAB_SIZE:
             args += ["--vocab-size", str(vocab_size)]
+        if distinguish is not None:
+            args += ["--distinguish", distinguish, "--distinguish-draws",
+                     str(distinguish_draws)]
         command = shlex.join(args)
         settings = {
             "mechanism": mechanism, "parameters": params, "epsilons": eps_list,
@@ -168,10 +193,68 @@ def audit(
                            else str(embeddings), "vocab_size": len(emb), "dim": emb.dim},
             "command": command,
         }
+        if pairs is not None:
+            settings["distinguish"] = {"pairs": [list(p) for p in pairs],
+                                       "pairs_file": pairs_file, "draws": distinguish_draws}
         _write(out, audits, settings, top)
         if not quiet:
-            console.print(f"emprivacy: wrote {', '.join(AUDIT_FILES)} to {out} (seed {seed})",
+            names = (*AUDIT_FILES, *([DISTINGUISH_FILE] if pairs is not None else []))
+            console.print(f"emprivacy: wrote {', '.join(names)} to {out} (seed {seed})",
                           markup=False, highlight=False)
+
+
+def _substream(seed: int) -> int:
+    """A seed of its own derived from ``seed`` (for the ε̂ draws)."""
+    import numpy as np
+
+    return int(np.random.SeedSequence(seed, spawn_key=(23,)).generate_state(1, np.uint64)[0])
+
+
+def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
+    """``--distinguish``: a number of pairs (>= 1) or a pairs file, read now (its format;
+    its words are checked against the vocabulary once it is loaded)."""
+    import re
+
+    from ..protection import read_word_pairs
+
+    if value is None:
+        return None, None
+    if re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+        n = int(value)
+        if n < 1:
+            fail(f"--distinguish must be a number of pairs >= 1 or a file of word pairs; "
+                 f"got {value!r}")
+        return n, None
+    read_word_pairs(value)
+    return None, value
+
+
+def _distinguish_pairs(mech: Any, chosen: Any, n_pairs: int | None, pairs_file: str | None,
+                       gen: Any) -> list[tuple[str, str]] | None:
+    """The pairs of ``--distinguish``: read from the file, or picked from the secrets."""
+    from ..protection import choose_pairs, read_word_pairs
+
+    if pairs_file is not None:
+        return read_word_pairs(pairs_file, mech.embeddings)
+    if n_pairs is None:
+        return None
+    try:
+        rows = choose_pairs(mech, chosen.rows, n_pairs, rng=gen)
+    except ValueError as exc:
+        fail(f"--distinguish: {exc}")
+    words = mech.embeddings.words
+    return [(words[a], words[b]) for a, b in rows]
+
+
+def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws: int,
+                      gen: Any, progress: Any) -> Any:
+    import dataclasses
+
+    from ..protection import distinguish_pairs
+
+    hat = distinguish_pairs(mech, pairs, draws=draws, confidence=audit.confidence, rng=gen,
+                            progress=progress)
+    return dataclasses.replace(audit, epsilon_hat=hat)
 
 
 def _check_out(out: Path, inputs: list[str]) -> None:
@@ -180,7 +263,7 @@ def _check_out(out: Path, inputs: list[str]) -> None:
     from ..output_paths import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
-    for name in AUDIT_FILES:
+    for name in (*AUDIT_FILES, DISTINGUISH_FILE):
         check_not_input(out / name, inputs)
 
 
@@ -197,8 +280,14 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> 
         "audit.csv": audit_csv(audits).encode("utf-8"),
         "audit.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
     }
-    # all three files or none (a full disk must not leave audit.md without audit.json)
-    write_files_atomic({out / name: contents[name] for name in AUDIT_FILES}, parents=True)
+    files = {out / name: contents[name] for name in AUDIT_FILES}
+    if any(a.epsilon_hat is not None for a in audits):
+        from ..protection.distinguish import distinguish_csv
+
+        hats = [a.epsilon_hat for a in audits if a.epsilon_hat is not None]
+        files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
+    # every file or none (a full disk must not leave audit.md without audit.json)
+    write_files_atomic(files, parents=True)
 
 
 def _print_text(audits: list[Any], emb: Any, top: int) -> None:

@@ -11,10 +11,13 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.vulnerability` — Bayes vulnerability, leakage and
   capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
   split-half attack and the intervals of sampled figures;
-* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports.
+* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports;
+* :mod:`~emprivacy.protection.distinguish` — the distinguishability audit: a lower bound
+  ε̂ on the privacy loss of pairs of words or documents, beside the nominal ε·d
+  (:func:`distinguish_pairs`, :func:`distinguish_documents`).
 
-Not built yet (docs/AUDIT.md): the reconstruction attack on a released corpus, the
-distinguishability audit (ε̂), and the one privacy scale in ``evaluate``/``calibrate``.
+Not built yet (docs/AUDIT.md): the reconstruction attack on a released corpus, and the
+one privacy scale in ``evaluate``/``calibrate``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,16 @@ from .audit import (
     audit_table,
 )
 from .channel import ExactChannel, SampledChannel, has_exact_channel, sample_channel
+from .distinguish import (
+    Distinguishability,
+    PairEpsilon,
+    choose_pairs,
+    distinguish_documents,
+    distinguish_pairs,
+    epsilon_lower_bound,
+    guarantee_distance,
+    read_word_pairs,
+)
 from .secrets import PRIORS, Secrets, content_word_counts, is_content_word, secret_words
 from .vulnerability import (
     ChannelMeasures,
@@ -47,8 +60,10 @@ from .vulnerability import (
 __all__ = [
     "PRIORS",
     "ChannelMeasures",
+    "Distinguishability",
     "Estimate",
     "ExactChannel",
+    "PairEpsilon",
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
@@ -59,8 +74,13 @@ __all__ = [
     "audit_table",
     "bayes_vulnerability",
     "channel_measures",
+    "choose_pairs",
     "clopper_pearson",
     "content_word_counts",
+    "distinguish_documents",
+    "distinguish_pairs",
+    "epsilon_lower_bound",
+    "guarantee_distance",
     "has_exact_channel",
     "is_content_word",
     "multiplicative_capacity",
@@ -68,6 +88,7 @@ __all__ = [
     "plugin_margin",
     "posterior_vulnerability",
     "qif_measures",
+    "read_word_pairs",
     "recovery_rates",
     "sample_channel",
     "secret_words",

@@ -27,6 +27,7 @@ from .._validation import check_choice, check_positive_int
 from ..mechanisms.base import WordMechanism
 from ..randomness import RandomState
 from .channel import ExactChannel, Progress, has_exact_channel, sample_channel
+from .distinguish import Distinguishability
 from .secrets import Secrets
 from .vulnerability import (
     _check_confidence,
@@ -136,6 +137,9 @@ class WordAudit:
     distinct_outputs: int
     methods: dict[str, str] = field(repr=False)
     seconds: float
+    #: The distinguishability audit (ε̂ per pair), when one was run: attach it with
+    #: ``dataclasses.replace(audit, epsilon_hat=distinguish_pairs(...))``.
+    epsilon_hat: Distinguishability | None = None
 
     @property
     def exact(self) -> bool:
@@ -173,6 +177,7 @@ class WordAudit:
             "most_exposed": self.most_exposed(top),
             "methods": dict(self.methods),
             "seconds": self.seconds,
+            "epsilon_hat": None if self.epsilon_hat is None else self.epsilon_hat.summary(),
         }
 
     def per_secret(self) -> list[dict[str, Any]]:
@@ -323,6 +328,9 @@ def audit_table(audits: Sequence[WordAudit], *, top: int = 10) -> str:
             r = row["recovery"]
             est = Estimate(r["estimate"], r["lower"], r["upper"], a.exact)
             lines.append(f"| {row['word']} | {row['prior']:.4g} | {est.text()} |")
+    for a in audits:  # the distinguishability audit, where one was run
+        if a.epsilon_hat is not None:
+            lines += ["", *a.epsilon_hat.table()]
     return "\n".join(lines) + "\n"
 
 
@@ -339,7 +347,9 @@ def audit_csv(audits: Sequence[WordAudit]) -> str:
               "prior_vulnerability"]
     for name in _CSV_FIGURES:
         header += [name, f"{name}_lower", f"{name}_upper"]
-    writer.writerow([*header, "kind"])
+    hats = any(a.epsilon_hat is not None for a in audits)
+    eh = ["epsilon_hat", "epsilon_hat_lower", "epsilon_hat_nominal", "epsilon_hat_tightness"]
+    writer.writerow([*header, "kind", *(eh if hats else [])])
     for a in audits:
         row: list[Any] = [a.mechanism, a.epsilon, a.channel, len(a.secrets),
                           "" if a.draws is None else a.draws, a.secrets.prior_name,
@@ -347,8 +357,17 @@ def audit_csv(audits: Sequence[WordAudit]) -> str:
         for name in _CSV_FIGURES:
             e: Estimate = getattr(a, name)
             row += [e.estimate, e.lower, e.upper]
-        writer.writerow([*row, "exact" if a.exact else "estimate"])
+        extra: list[Any] = []
+        if hats:
+            e_h = None if a.epsilon_hat is None else a.epsilon_hat.summary()
+            extra = ["", "", "", ""] if e_h is None else [
+                e_h["estimate"], e_h["lower"], _blank(e_h["nominal"]), _blank(e_h["tightness"])]
+        writer.writerow([*row, "exact" if a.exact else "estimate", *extra])
     return buf.getvalue()
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
 
 
 def versions() -> dict[str, str]:
