@@ -11,10 +11,14 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.vulnerability` — Bayes vulnerability, leakage and
   capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
   split-half attack and the intervals of sampled figures;
-* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports.
+* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports;
+* :mod:`~emprivacy.protection.reconstruction` — the reconstruction attack on a released
+  corpus (:func:`reconstruction_attack`), with the n-gram context model of
+  :mod:`~emprivacy.protection.ngram` (:class:`NgramModel`) or a plugged-in
+  :class:`ContextScorer`.
 
-Not built yet (docs/AUDIT.md): the reconstruction attack on a released corpus, the
-distinguishability audit (ε̂), and the one privacy scale in ``evaluate``/``calibrate``.
+Not built yet (docs/AUDIT.md): the distinguishability audit (ε̂), and the one privacy
+scale in ``evaluate``/``calibrate``.
 """
 
 from __future__ import annotations
@@ -28,6 +32,19 @@ from .audit import (
     audit_table,
 )
 from .channel import ExactChannel, SampledChannel, has_exact_channel, sample_channel
+from .ngram import NgramModel
+from .reconstruction import (
+    ContextScorer,
+    Reconstruction,
+    RecoveryRate,
+    count_words,
+    fit_context_model,
+    load_documents,
+    reconstruction_attack,
+    reconstruction_csv,
+    reconstruction_table,
+    split_corpus,
+)
 from .secrets import PRIORS, Secrets, content_word_counts, is_content_word, secret_words
 from .vulnerability import (
     ChannelMeasures,
@@ -47,8 +64,12 @@ from .vulnerability import (
 __all__ = [
     "PRIORS",
     "ChannelMeasures",
+    "ContextScorer",
     "Estimate",
     "ExactChannel",
+    "NgramModel",
+    "Reconstruction",
+    "RecoveryRate",
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
@@ -61,15 +82,22 @@ __all__ = [
     "channel_measures",
     "clopper_pearson",
     "content_word_counts",
+    "count_words",
+    "fit_context_model",
     "has_exact_channel",
     "is_content_word",
+    "load_documents",
     "multiplicative_capacity",
     "multiplicative_leakage",
     "plugin_margin",
     "posterior_vulnerability",
     "qif_measures",
+    "reconstruction_attack",
+    "reconstruction_csv",
+    "reconstruction_table",
     "recovery_rates",
     "sample_channel",
     "secret_words",
+    "split_corpus",
     "split_half_attack",
 ]
