@@ -171,6 +171,8 @@ def test_context_disambiguates():
                               secrets=secrets, seed=3)
     assert r.context == "ngram" and r.order == 3 and r.reference == "half"
     assert r.documents_attacked == r.documents_reference == 20 and r.words == 160
+    # the adversary trusts its model: tuned on its own reference, the weight is not 0
+    assert r.context_weight > 0 and "tuned: the weight of" in r.methods["context"]
     # the colours are always recovered; each fruit by the channel alone half the time
     # (tolerance: 0.75 ± 4 binomial sd of 80 fruit words)
     assert r.attack.exact.estimate >= 0.95
@@ -214,10 +216,22 @@ def test_plugged_in_scorer_is_used():
                               secrets=secrets, scorer=bad, seed=1)
 
 
+def test_context_weight_given_or_untunable():
+    docs = line_corpus(5, n_docs=4)
+    one_ref = _attack("santext", 3.0, docs, "text", 1, reference=docs[:1])
+    assert one_ref.context_weight == 1.0 and "not tuned" in one_ref.methods["context"]
+    # weight 0: the context is ignored, the attack is the channel alone
+    zero = _attack("santext", 3.0, docs, "text", 1, context_weight=0.0)
+    assert zero.context_weight == 0.0 and zero.attack == zero.baselines["channel_only"]
+    with pytest.raises(ValueError, match="context_weight must be"):
+        _attack("santext", 3.0, docs, "text", 1, context_weight=-1.0)
+
+
 def test_bag_mode_has_no_context():
     docs = line_corpus(3, n_docs=4)
     r = _attack("santext", 3.0, docs, "bag", 5)
     assert r.context == "none" and r.order is None and r.documents_attacked == 4
+    assert r.context_weight is None
     assert r.attack == r.baselines["channel_only"]
     assert set(r.baselines) == {"channel_only", "prior_only"}
     assert r.methods["context"] == "none: a bag has no context"
@@ -323,8 +337,12 @@ def corpus(tmp_path: Path) -> dict[str, Path]:
     (tmp_path / "one.txt").write_text(TEXT, encoding="utf-8")
     (tmp_path / "ref.txt").write_text(TEXT + "The sun drifted.", encoding="utf-8")
     (tmp_path / "empty.txt").write_text("12 and the 7.", encoding="utf-8")
+    (tmp_path / "half").mkdir()  # one document of content words, one of function words
+    (tmp_path / "half" / "1.txt").write_text("The cat saw the dog.", encoding="utf-8")
+    (tmp_path / "half" / "2.txt").write_text("And then the others.", encoding="utf-8")
     (tmp_path / "out").mkdir()
     return {"c": tmp_path / "c", "emb": tmp_path / "emb.txt", "one": tmp_path / "one.txt",
+            "half": tmp_path / "half",
             "ref": tmp_path / "ref.txt", "empty": tmp_path / "empty.txt",
             "root": tmp_path, "out": tmp_path / "out"}
 
@@ -345,6 +363,7 @@ def test_cli_json_has_the_reconstruction(corpus, capsys):
     for o in objects:
         rec = o["reconstruction"]
         assert rec["mode"] == "text" and rec["context"] == "ngram" and rec["order"] == 3
+        assert rec["context_weight"] in (0.0, 0.25, 0.5, 0.75, 1.0)
         assert rec["documents"] == {"attacked": 2, "reference": 2} and rec["seed"] == 3
         assert set(rec["exact"]) == set(rec["top5"]) == FIGURE
         assert set(rec["baselines"]) == {"channel_only", "context_only", "prior_only"}
@@ -414,6 +433,14 @@ def test_cli_out_writes_the_reconstruction(corpus, capsys):
     (["{one}", "-e", "1", "--reconstruct", "--reference", "{empty}"],
      "the reference holds no word of the vocabulary of 'emb.txt': nothing to fit the "
      "context model on"),
+    (["{c}", "-e", "1", "--reconstruct", "--reference", "-"],
+     "--reference cannot be standard input ('-'); give files or directories"),
+    (["{half}", "-e", "1", "--reconstruct", "--seed", "0"],
+     "the reference half of the corpus holds no word of the vocabulary of 'emb.txt': "
+     "nothing to fit the context model on"),
+    (["{half}", "-e", "1", "--reconstruct", "--seed", "3"],
+     "the released documents hold no content word of the vocabulary: nothing to "
+     "reconstruct"),
     (["{c}", "-e", "1", "--reconstruct", "--ngram", "4"],
      "Invalid value for '--ngram': Input should be less than or equal to 3 (see 'emprivacy "
      "audit --help')"),

@@ -45,11 +45,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from functools import partial
+from typing import Any, Protocol
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_int
+from .._validation import check_choice, check_nonnegative_number, check_positive_int
 from ..corpus import Document, iter_documents
 from ..embeddings import OOV_PLACEHOLDER, Embeddings, PreparedBag
 from ..exceptions import InputError
@@ -159,6 +160,8 @@ class Reconstruction:
     reference : str or None
         Where the n-gram model's text came from: ``"half"`` (the other half of the
         corpus) or ``"given"``.
+    context_weight : float or None
+        w of ``log π + log C + w · log P(context | x)`` (``None``: no context).
     channel : {"exact", "sampled"}
     draws : int or None
     secrets : Secrets
@@ -187,6 +190,7 @@ class Reconstruction:
     context: str
     order: int | None
     reference: str | None
+    context_weight: float | None
     channel: str
     draws: int | None
     secrets: Secrets = field(repr=False)
@@ -215,6 +219,7 @@ class Reconstruction:
             "context": self.context,
             "order": self.order,
             "reference": self.reference,
+            "context_weight": self.context_weight,
             "channel": self.channel,
             "draws": self.draws,
             "secrets": len(self.secrets),
@@ -265,12 +270,13 @@ def _check_documents(documents: Any, name: str) -> list[Document]:
     return docs
 
 
-def split_corpus(documents: Sequence[Document], *, seed: int
+def split_corpus(documents: Sequence[Document], *, seed: int, stream: int = 0
                  ) -> tuple[list[Document], list[Document]]:
     """Split documents at random into the attacked half and the reference half.
 
     The attacked half holds ``n − n // 2`` documents, the reference ``n // 2``; the
-    split depends only on ``seed`` and n, and keeps the documents' order within a half.
+    split depends only on ``seed``, ``stream`` (another split of the same seed) and n,
+    and keeps the documents' order within a half.
 
     >>> docs = [Document(str(i), "x") for i in range(5)]
     >>> a, r = split_corpus(docs, seed=1)
@@ -279,7 +285,7 @@ def split_corpus(documents: Sequence[Document], *, seed: int
     """
     docs = _check_documents(documents, "documents")
     n = len(docs)
-    perm = np.random.default_rng(np.random.SeedSequence([seed, 0])).permutation(n)
+    perm = np.random.default_rng(np.random.SeedSequence([seed, 0, stream])).permutation(n)
     attacked = np.sort(perm[:n - n // 2])
     reference = np.sort(perm[n - n // 2:])
     return [docs[i] for i in attacked.tolist()], [docs[i] for i in reference.tolist()]
@@ -407,40 +413,56 @@ def _prior_order(prior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, rank
 
 
-def _channel_candidates(mechanism: WordMechanism, secrets: Secrets, columns: np.ndarray, *,
-                        n: int, channel: str, draws: int, rng: np.random.Generator,
-                        progress: Progress | None) -> tuple[np.ndarray, np.ndarray, int | None]:
-    """For each released row of ``columns``: the n best secrets by ``log π + log C`` (in
-    order, ties to the earlier secret) and their scores (``-inf``: no candidate)."""
-    log_prior = np.log(secrets.prior)
-    cand = np.full((columns.size, n), -1, dtype=np.int64)
-    score = np.full((columns.size, n), -np.inf)
-    if channel == "exact":
-        exact = ExactChannel(mechanism, secrets.rows)
-        for start in range(0, columns.size, _COLUMNS_PER_BLOCK):
-            cols = columns[start:start + _COLUMNS_PER_BLOCK]
-            lc = exact.log_columns(cols, progress) + log_prior[:, None]
-            best = np.argsort(-lc, axis=0, kind="stable")[:n]
-            cand[start:start + cols.size] = best.T
-            score[start:start + cols.size] = np.take_along_axis(lc, best, axis=0).T
-        return cand, score, None
-    sampled = sample_channel(mechanism, secrets.rows, draws=draws, rng=rng, progress=progress)
-    sub = sampled.counts().tocsc()[:, columns].tocoo()
-    x, j = sub.row.astype(np.int64), sub.col.astype(np.int64)
-    s = log_prior[x] + np.log(sub.data.astype(np.float64)) - math.log(sampled.draws)
-    order = np.lexsort((x, -s, j))
-    x, j, s = x[order], j[order], s[order]
-    starts = np.searchsorted(j, np.arange(columns.size))
-    pos = np.arange(j.size) - starts[j]
-    keep = pos < n
-    cand[j[keep], pos[keep]] = x[keep]
-    score[j[keep], pos[keep]] = s[keep]
-    unseen = np.bincount(j, minlength=columns.size) == 0
-    if unseen.any():  # no secret gave this output in the draws: a uniform channel
-        top = _prior_order(secrets.prior)[0][:n]
-        cand[unseen, :top.size] = top
-        score[unseen, :top.size] = log_prior[top]
-    return cand, score, sampled.draws
+class _Candidates:
+    """The channel of the attack, measured once: for released rows, the n best secrets by
+    ``log π + log C`` (in order, ties to the earlier secret) and their scores (``-inf``:
+    no candidate)."""
+
+    def __init__(self, mechanism: WordMechanism, secrets: Secrets, *, n: int, kind: str,
+                 draws: int, rng: np.random.Generator, progress: Progress | None) -> None:
+        self.n = n
+        self.log_prior = np.log(secrets.prior)
+        self.prior_top = _prior_order(secrets.prior)[0][:n]
+        self.progress = progress
+        self.exact: ExactChannel | None = None
+        self.counts: Any = None
+        self.draws: int | None = None
+        if kind == "exact":
+            self.exact = ExactChannel(mechanism, secrets.rows)
+        else:
+            sampled = sample_channel(mechanism, secrets.rows, draws=draws, rng=rng,
+                                     progress=progress)
+            self.counts = sampled.counts().tocsc()
+            self.draws = sampled.draws
+
+    def __call__(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n
+        cand = np.full((columns.size, n), -1, dtype=np.int64)
+        score = np.full((columns.size, n), -np.inf)
+        if self.exact is not None:
+            for start in range(0, columns.size, _COLUMNS_PER_BLOCK):
+                cols = columns[start:start + _COLUMNS_PER_BLOCK]
+                lc = self.exact.log_columns(cols, self.progress) + self.log_prior[:, None]
+                best = np.argsort(-lc, axis=0, kind="stable")[:n]
+                cand[start:start + cols.size] = best.T
+                score[start:start + cols.size] = np.take_along_axis(lc, best, axis=0).T
+            return cand, score
+        sub = self.counts[:, columns].tocoo()
+        x, j = sub.row.astype(np.int64), sub.col.astype(np.int64)
+        s = (self.log_prior[x] + np.log(sub.data.astype(np.float64))
+             - math.log(float(self.draws or 1)))
+        order = np.lexsort((x, -s, j))
+        x, j, s = x[order], j[order], s[order]
+        pos = np.arange(j.size) - np.searchsorted(j, np.arange(columns.size))[j]
+        keep = pos < n
+        cand[j[keep], pos[keep]] = x[keep]
+        score[j[keep], pos[keep]] = s[keep]
+        unseen = np.bincount(j, minlength=columns.size) == 0
+        if unseen.any():  # no secret gave this output in the draws: a uniform channel
+            top = self.prior_top
+            cand[unseen, :top.size] = top
+            score[unseen, :top.size] = self.log_prior[top]
+        return cand, score
 
 
 def _ranks(cand: np.ndarray, score: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -456,14 +478,107 @@ def _ranks(cand: np.ndarray, score: np.ndarray, truth: np.ndarray) -> np.ndarray
     return np.where(has, rank, _NEVER)
 
 
+# -- one release, attacked -------------------------------------------------------------------
+@dataclass
+class _Release:
+    """A release and its truth: every slot's released row; the target slots (content
+    words), their originals as secrets (-1: not a secret) and capitalisation; text mode:
+    each document's tokens as the adversary reads them."""
+
+    out: np.ndarray
+    slots: np.ndarray
+    truth: np.ndarray
+    capital: np.ndarray
+    views: list[tuple[list[str], list[int]]]
+
+
+def _released(mechanism: WordMechanism, documents: list[Document], mode: str, seed: int,
+              secrets: Secrets) -> _Release:
+    emb = mechanism.embeddings
+    vocab = emb.words
+    secret_of_row = np.full(len(emb), -1, dtype=np.int64)
+    secret_of_row[secrets.rows] = np.arange(len(secrets))
+    by_id = {doc.id: doc for doc in documents}
+    outs: list[np.ndarray] = []
+    slots: list[np.ndarray] = []
+    truth: list[np.ndarray] = []
+    capital: list[np.ndarray] = []
+    views: list[tuple[list[str], list[int]]] = []
+    offset = 0
+    content: dict[int, bool] = {}
+    for doc_id, bag, out in _release(mechanism, documents, mode, seed):
+        orig = bag.indices
+        is_target = np.fromiter(
+            (content.setdefault(r, is_content_word(vocab[r])) for r in orig.tolist()),
+            dtype=bool, count=orig.size)
+        if isinstance(bag, TextTemplate):
+            caps = np.asarray([c != "lower" for c in bag.cases], dtype=bool)
+            views.append(_text_view(bag, out.tolist(), vocab))
+        else:
+            caps = np.asarray(_bag_cases(by_id[doc_id], emb, orig), dtype=bool)
+        idx = np.flatnonzero(is_target)
+        outs.append(out)
+        slots.append(offset + idx)
+        truth.append(secret_of_row[orig[idx]])
+        capital.append(caps[idx] if idx.size else np.zeros(0, dtype=bool))
+        offset += out.size
+
+    def cat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+        return np.concatenate(parts) if parts else np.empty(0, dtype)
+
+    return _Release(cat(outs, np.int64), cat(slots, np.int64), cat(truth, np.int64),
+                    cat(capital, bool), views)
+
+
+@dataclass
+class _Scored:
+    """A release's candidates and scores: the channel's, the prior's, the context's."""
+
+    cand: np.ndarray       # (M, n) the channel's best secrets per target
+    chan: np.ndarray       # (M, n) their log π + log C
+    ctx: np.ndarray | None  # (M, 2n) log P(context | x): the channel's, then the prior's top
+
+
+def _score(release: _Release, candidates: _Candidates, secrets: Secrets,
+           context: Callable[..., np.ndarray] | None) -> _Scored:
+    columns, inverse = np.unique(release.out, return_inverse=True)
+    cand_y, score_y = candidates(columns)
+    col = inverse.ravel()
+    cand = cand_y[col[release.slots]]
+    chan = score_y[col[release.slots]]
+    ctx = None
+    if context is not None:
+        guess = cand_y[col, 0]  # each slot's channel-only best guess
+        both = np.concatenate([cand, np.broadcast_to(candidates.prior_top, cand.shape)],
+                              axis=1)
+        ctx = context(release.views, guess, release.slots, both, secrets)
+    return _Scored(cand, chan, ctx)
+
+
+def _context_ranks(scored: _Scored, ctx: np.ndarray, truth: np.ndarray, weight: float,
+                   prior_top: np.ndarray, log_prior: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The ranks of the attack, ``log π + log C + w·ctx``, and of the context-only
+    baseline, ``log π + w·ctx`` among the prior's top secrets."""
+    n = scored.cand.shape[1]
+    total = np.where(np.isfinite(scored.chan), scored.chan + weight * ctx[:, :n], -np.inf)
+    top = np.broadcast_to(prior_top, scored.cand.shape)
+    blind = log_prior[prior_top][None, :] + weight * ctx[:, n:]
+    return _ranks(scored.cand, total, truth), _ranks(top, blind, truth)
+
+
+#: The weights of the context score the adversary tries on its own text.
+CONTEXT_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
 # -- the attack -----------------------------------------------------------------------------
 def reconstruction_attack(
         mechanism: WordMechanism, documents: Iterable[Document], *, secrets: Secrets,
         mode: str = "text", reference: Iterable[Document] | None = None,
         scorer: ContextScorer | None = None, order: int = 3,
-        candidates: int = DEFAULT_CANDIDATES, frequent: int = DEFAULT_FREQUENT,
-        window: int = DEFAULT_WINDOW, draws: int = 500, channel: str = "auto",
-        confidence: float = 0.95, seed: int | None = None,
+        context_weight: float | None = None, candidates: int = DEFAULT_CANDIDATES,
+        frequent: int = DEFAULT_FREQUENT, window: int = DEFAULT_WINDOW, draws: int = 500,
+        channel: str = "auto", confidence: float = 0.95, seed: int | None = None,
         progress: Progress | None = None) -> Reconstruction:
     """Release a corpus and try to get its content words back (module docstring).
 
@@ -485,6 +600,12 @@ def reconstruction_attack(
         document is then attacked.
     order : int, default 3
         The n-gram model's n (≥ 2).
+    context_weight : float, optional
+        w ≥ 0 in ``log π + log C + w · log P(context | x)``.  Default: for the n-gram
+        model, the weight of :data:`CONTEXT_WEIGHTS` that recovers most words of a
+        release of half the reference, attacked with a model fitted on the other half
+        (the adversary calibrating its model on text it has; 1 when the reference has
+        fewer than two documents); 1 for a plugged-in scorer.
     candidates : int, default 50
         Secrets per released word (the best by π · C) that the context reranks (≥ 5).
     frequent : int, default 100
@@ -498,7 +619,7 @@ def reconstruction_attack(
     confidence : float, default 0.95
         Of the Clopper–Pearson intervals.
     seed : int, optional
-        Seeds the release (:class:`~emprivacy.obfuscation.Obfuscator`), the split and
+        Seeds the release (:class:`~emprivacy.obfuscation.Obfuscator`), the splits and
         the sampled channel; ``None``: a random seed, recorded in the result.
     progress : callable, optional
         ``progress(done, total, description)``.
@@ -542,6 +663,8 @@ def reconstruction_attack(
     window = check_positive_int(window, "window")
     draws = check_positive_int(draws, "draws", minimum=2)
     conf = _check_confidence(confidence)
+    if context_weight is not None:
+        context_weight = check_nonnegative_number(context_weight, "context_weight")
     if seed is None:
         seed = _secrets.randbelow(2**63)
     seed = check_positive_int(seed, "seed", minimum=0)
@@ -563,12 +686,11 @@ def reconstruction_attack(
     docs = _check_documents(documents, "documents")
     if not docs:
         raise ValueError("documents must hold at least one document; got none")
-    vocab = emb.words
 
     # the adversary's context model
     model: NgramModel | None = None
     ref_label: str | None = None
-    n_reference = 0
+    ref_docs: list[Document] = []
     attacked = docs
     if mode == "text" and scorer is None:
         if reference is None:
@@ -581,97 +703,89 @@ def reconstruction_attack(
         else:
             ref_docs = _check_documents(reference, "reference")
             ref_label, where = "given", "the reference"
-        n_reference = len(ref_docs)
         model = fit_context_model(ref_docs, emb, secrets, order=order, where=where)
     if progress is not None:
         progress(0, 1, "releasing the corpus")
-    released = _release(mechanism, attacked, mode, seed)
-
-    # every slot: its released row; the targets: content-word slots
-    secret_of_row = np.full(len(emb), -1, dtype=np.int64)
-    secret_of_row[secrets.rows] = np.arange(len(secrets))
-    by_id = {doc.id: doc for doc in attacked}
-    out_rows: list[np.ndarray] = []
-    target_slot: list[np.ndarray] = []
-    target_truth: list[np.ndarray] = []
-    target_caps: list[np.ndarray] = []
-    views: list[tuple[list[str], list[int]]] = []
-    offset = 0
-    content: dict[int, bool] = {}
-    for doc_id, bag, out in released:
-        orig = bag.indices
-        is_target = np.fromiter(
-            (content.setdefault(r, is_content_word(vocab[r])) for r in orig.tolist()),
-            dtype=bool, count=orig.size)
-        if isinstance(bag, TextTemplate):
-            caps = np.asarray([c != "lower" for c in bag.cases], dtype=bool)
-            views.append(_text_view(bag, out.tolist(), vocab))
-        else:
-            caps = np.asarray(_bag_cases(by_id[doc_id], emb, orig), dtype=bool)
-        idx = np.flatnonzero(is_target)
-        out_rows.append(out)
-        target_slot.append(offset + idx)
-        target_truth.append(secret_of_row[orig[idx]])
-        target_caps.append(caps[idx] if caps.size else np.zeros(0, dtype=bool))
-        offset += out.size
-    all_out = np.concatenate(out_rows) if out_rows else np.empty(0, np.int64)
-    slots = np.concatenate(target_slot) if target_slot else np.empty(0, np.int64)
-    truth = np.concatenate(target_truth) if target_truth else np.empty(0, np.int64)
-    capital = np.concatenate(target_caps) if target_caps else np.empty(0, bool)
-    if slots.size == 0:
+    release = _released(mechanism, attacked, mode, seed, secrets)
+    if release.slots.size == 0:
         raise ValueError("the released documents hold no content word of the vocabulary: "
                          "nothing to reconstruct")
 
-    # the channel: the best candidates for every released word
+    # the channel, the context, the guessers
     kind = "exact" if channel == "exact" or (channel == "auto" and has_exact_channel(
         mechanism)) else "sampled"
-    columns, inverse = np.unique(all_out, return_inverse=True)
-    n_eff = min(n_cand, len(secrets))
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
-    cand_y, score_y, used_draws = _channel_candidates(
-        mechanism, secrets, columns, n=n_eff, channel=kind, draws=draws, rng=rng,
-        progress=progress)
-    slot_col = inverse.ravel()[slots]
-    cand = cand_y[slot_col]
-    chan = score_y[slot_col]
-    prior_top, prior_rank = _prior_order(secrets.prior)
-    log_prior = np.log(secrets.prior)
-    ranks = {"channel_only": _ranks(cand, chan, truth),
+    cands = _Candidates(mechanism, secrets, n=min(n_cand, len(secrets)), kind=kind,
+                        draws=draws, rng=np.random.default_rng(np.random.SeedSequence(
+                            [seed, 1])), progress=progress)
+    context = ("ngram" if model is not None else "custom" if scorer is not None
+               else "none")
+    context_fn: Callable[..., np.ndarray] | None = None
+    tuning = ""
+    if model is not None:
+        context_fn = partial(_ngram_context, model)
+        if context_weight is None:
+            context_weight, tuning = _tune(mechanism, ref_docs, secrets, cands, order, seed)
+    elif scorer is not None:
+        context_fn = partial(_custom_context, scorer, window=window)
+        context_weight = 1.0 if context_weight is None else context_weight
+    scored = _score(release, cands, secrets, context_fn)
+    truth = release.truth
+    prior_rank = _prior_order(secrets.prior)[1]
+    ranks = {"channel_only": _ranks(scored.cand, scored.chan, truth),
              "prior_only": np.where(truth >= 0, prior_rank[np.maximum(truth, 0)], _NEVER)}
-
-    # the context
-    context = "none"
-    if mode == "text" and (model is not None or scorer is not None):
-        context = "ngram" if model is not None else "custom"
-        guess = cand_y[inverse.ravel(), 0]  # each slot's channel-only best guess
-        top = prior_top[:n_eff]
-        both = np.concatenate([cand, np.broadcast_to(top, cand.shape)], axis=1)
-        if model is not None:
-            ctx = _ngram_context(model, views, guess, slots, both, secrets)
-        else:
-            ctx = _custom_context(cast(ContextScorer, scorer), views, guess, slots, both,
-                                  secrets, window)
-        total = np.where(np.isfinite(chan), chan + ctx[:, :n_eff], -np.inf)
-        ranks["attack"] = _ranks(cand, total, truth)
-        prior_ctx = log_prior[top][None, :] + ctx[:, n_eff:]
-        ranks["context_only"] = _ranks(np.broadcast_to(top, cand.shape), prior_ctx, truth)
+    if scored.ctx is not None:
+        ranks["attack"], ranks["context_only"] = _context_ranks(
+            scored, scored.ctx, truth, float(context_weight or 0.0), cands.prior_top,
+            cands.log_prior)
     else:
         ranks["attack"] = ranks["channel_only"]
 
     frequent_mask = (truth >= 0) & (truth < frequent)
-    masks = {"frequent": frequent_mask, "rare": ~frequent_mask, "capitalised": capital}
+    masks = {"frequent": frequent_mask, "rare": ~frequent_mask, "capitalised": release.capital}
     guessers = [g for g in GUESSERS if g in ranks]
     rates = {g: _rate(ranks[g] == 0, ranks[g] < TOP, conf) for g in guessers}
     classes = {c: {g: _rate(ranks[g][m] == 0, ranks[g][m] < TOP, conf) for g in guessers}
                for c, m in masks.items()}
-    methods = _methods(kind, used_draws, mode, context, order, ref_label, n_eff, frequent,
-                       window)
+    methods = _methods(kind, cands.draws, mode, context, order, ref_label, cands.n,
+                       frequent, window, context_weight, tuning)
     return Reconstruction(
         mechanism.name, mechanism.record_fields(), mechanism.epsilon, mode, context,
-        order if context == "ngram" else None, ref_label, kind, used_draws, secrets, n_eff,
-        frequent, conf, seed, len(attacked), n_reference, rates["attack"],
+        order if context == "ngram" else None, ref_label,
+        None if context == "none" else context_weight, kind, cands.draws, secrets, cands.n,
+        frequent, conf, seed, len(attacked), len(ref_docs), rates["attack"],
         {g: rates[g] for g in guessers if g != "attack"}, classes,
         int(np.count_nonzero(truth >= 0)), methods, time.perf_counter() - start_time)
+
+
+def _tune(mechanism: WordMechanism, reference: list[Document], secrets: Secrets,
+          cands: _Candidates, order: int, seed: int) -> tuple[float, str]:
+    """The context weight of :data:`CONTEXT_WEIGHTS` that recovers most words of half the
+    reference, released and attacked with a model fitted on its other half (ties: the
+    larger weight); 1 where that cannot be done."""
+    if len(reference) < 2:
+        return 1.0, "not tuned (the reference has fewer than 2 documents): weight 1"
+    fit, tune = split_corpus(reference, seed=seed, stream=2)
+    try:
+        model = fit_context_model(fit, mechanism.embeddings, secrets, order=order)
+        release = _released(mechanism, tune, "text", seed, secrets)
+    except (ValueError, InputError):
+        return 1.0, "not tuned (half the reference holds no word to fit or release): weight 1"
+    if release.slots.size == 0:
+        return 1.0, "not tuned (half the reference releases no content word): weight 1"
+    scored = _score(release, cands, secrets, partial(_ngram_context, model))
+    if scored.ctx is None:  # pragma: no cover - _score was given a context
+        return 1.0, "not tuned: weight 1"
+    best, best_hits = 1.0, -1
+    for weight in sorted(CONTEXT_WEIGHTS, reverse=True):
+        attack, _ = _context_ranks(scored, scored.ctx, release.truth, weight,
+                                   cands.prior_top, cands.log_prior)
+        hits = int(np.count_nonzero(attack == 0))
+        if hits > best_hits:
+            best, best_hits = weight, hits
+    return best, (f"tuned: the weight of {list(CONTEXT_WEIGHTS)} that recovered most of "
+                  f"{release.slots.size} content words of a release of half the reference "
+                  f"({len(tune)} documents), attacked with a model fitted on its other half "
+                  f"({len(fit)})")
 
 
 def _context_ids(views: list[tuple[list[str], list[int]]], guess: np.ndarray,
@@ -752,8 +866,8 @@ def _custom_context(scorer: ContextScorer, views: list[tuple[list[str], list[int
 
 
 def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
-             reference: str | None, candidates: int, frequent: int, window: int
-             ) -> dict[str, str]:
+             reference: str | None, candidates: int, frequent: int, window: int,
+             weight: float | None, tuning: str) -> dict[str, str]:
     chan = ("exact: the closed-form channel" if kind == "exact" else
             f"sampled: {draws} releases of every secret, independent of the release "
             "attacked; a secret never seen to give the output is no candidate, and an "
@@ -761,12 +875,14 @@ def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
     if context == "ngram":
         where = ("the other half of the corpus (split by document, seeded)"
                  if reference == "half" else "the reference corpus given")
-        ctx = (f"{order}-gram interpolated Kneser-Ney model fitted on {where}; log P(context "
-               f"| x) over the {order - 1} released tokens each side, neighbouring content "
-               "words read as their channel-only best guess")
+        ctx = (f"{order}-gram model (interpolated absolute discounting) fitted on {where}; "
+               f"log P(context | x) over the {order - 1} released tokens each side, "
+               "neighbouring content words read as their channel-only best guess; weight "
+               f"{weight:g}, {tuning or 'given'}")
     elif context == "custom":
         ctx = (f"a plugged-in scorer given {window} released tokens each side, "
-               "neighbouring content words read as their channel-only best guess")
+               "neighbouring content words read as their channel-only best guess; weight "
+               f"{weight:g}")
     else:
         ctx = "none: a bag has no context" if mode == "bag" else "none"
     return {
@@ -774,10 +890,12 @@ def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
         "channel": chan,
         "context": ctx,
         "attack": (f"argmax over the {candidates} best secrets by pi(x) C[x, y] of "
-                   + ("pi(x) C[x, y] P(context | x)" if context != "none" else
-                      "pi(x) C[x, y]")),
-        "baselines": (f"channel_only: pi(x) C[x, y]; context_only: pi(x) P(context | x) "
-                      f"among the {candidates} most probable secrets; prior_only: pi(x)"),
+                   + ("log pi(x) + log C[x, y] + w log P(context | x)"
+                      if context != "none" else "pi(x) C[x, y]")),
+        "baselines": ("channel_only: pi(x) C[x, y]; "
+                      + (f"context_only: log pi(x) + w log P(context | x) among the "
+                         f"{candidates} most probable secrets; " if context != "none" else "")
+                      + "prior_only: pi(x)"),
         "intervals": "Clopper-Pearson over the released content words",
         "classes": (f"frequent: an original among the first {frequent} secrets (the most "
                     "frequent content words); rare: the others, words outside the secrets "
