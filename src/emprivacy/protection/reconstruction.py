@@ -8,8 +8,10 @@ knows the mechanism, its ε and the prior π over the secret words S, and has a 
 model of text like the user's:
 
 * for a released word y at a slot, each candidate original x ∈ S is scored
-  ``log π(x) + log C[x, y] + log P(context | x)`` — the posterior of x given y and its
-  context, if the context and y are independent given x;
+  ``log π(x) + log C[x, y] + w · log P(context | x)`` — with w = 1, the posterior of x
+  given y and its context if the context and y are independent given x; the adversary
+  picks w ∈ :data:`CONTEXT_WEIGHTS` by attacking a release of half its own reference
+  with a model fitted on the other half (a model of little text is over-confident);
 * ``C[x, y]`` is the word channel of :mod:`emprivacy.protection.channel` (exact for
   SanText and TEM; for the others estimated from ``draws`` releases of every secret,
   independent of the release attacked; a candidate never seen to give y is dropped, and
