@@ -38,6 +38,8 @@ __all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "audit"]
 
 #: The files ``--out DIR`` receives.
 AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
+#: The file ``--out DIR`` also receives with ``--reconstruct``.
+RECONSTRUCTION_FILES = ("reconstruction.csv",)
 
 #: With ``--distinguish``, ``--out DIR`` also receives ε̂ per pair.
 DISTINGUISH_FILE = "distinguish.csv"
@@ -88,6 +90,20 @@ def audit(
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "
         "recorded in audit.json).", show_default=False)] = None,
+    reconstruct: Annotated[bool, typer.Option(
+        "--reconstruct", help="Also release CORPUS and attack the release: how many of its "
+        "content words an adversary with the channel, the prior and a language model gets "
+        "back (docs/AUDIT.md, Reconstruction).")] = False,
+    mode: Annotated[Literal["text", "bag"] | None, typer.Option(
+        "--mode", help="--reconstruct: release readable text (the default; the attack "
+        "reads the context) or bags of words (no context).", show_default=False)] = None,
+    reference: Annotated[list[str] | None, typer.Option(
+        "--reference", help="--reconstruct --mode text: the adversary's reference text for "
+        "its n-gram model (files or directories, repeatable). Default: half of CORPUS, the "
+        "other half being released and attacked.", show_default=False)] = None,
+    ngram: Annotated[int | None, typer.Option(
+        "--ngram", min=2, max=3, help="--reconstruct --mode text: the n-gram model's n "
+        "(default 3).", show_default=False)] = None,
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
@@ -104,6 +120,10 @@ def audit(
 
     With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
     measured by running the mechanism on both, beside the nominal ε·d.
+
+    With --reconstruct, CORPUS is also released (--mode text or bag) and attacked: the
+    share of its content words an adversary gets back from the release with the
+    channel, the prior and an n-gram model of the other half of CORPUS (or --reference).
     """
     from ..corpus import expand_inputs
 
@@ -114,12 +134,14 @@ def audit(
     if prior == "corpus" and not corpus:
         fail("--prior corpus needs a CORPUS to count words in; give one, or use --prior "
              "zipf or uniform")
-    files = [str(f.path) for f in expand_inputs(corpus) if f.kind != "stdin"]
+    references = _check_reconstruct(reconstruct, corpus, mode, reference, ngram)
+    files = [str(f.path) for f in expand_inputs([*corpus, *references]) if f.kind != "stdin"]
     stdin = check_stdin(corpus)
     n_pairs, pairs_file = _parse_distinguish(distinguish)
     if out is not None:
-        _check_out(out, [*corpus, *files, *([str(embeddings)] if embeddings else []),
-                         *([pairs_file] if pairs_file else [])])
+        _check_out(out, [*corpus, *references, *files,
+                         *([str(embeddings)] if embeddings else []),
+                         *([pairs_file] if pairs_file else [])], reconstruct=reconstruct)
     if seed is None:
         seed = _secrets.randbelow(2**63)
 
@@ -129,11 +151,24 @@ def audit(
     console = stderr()
     emb = load(embeddings, vocab_size, quiet, embeddings_encoding)
     counts = None
+    documents: list[Any] = []
+    ref_docs = None
     if corpus:
         status = (contextlib.nullcontext() if quiet
                   else console.status("Counting the corpus's words…"))
         with status:
-            counts = content_word_counts(corpus, stdin=stdin)
+            if reconstruct:  # read once, in memory: the attack reads the corpus again
+                from ..protection.reconstruction import count_words, load_documents
+
+                documents = load_documents(corpus, stdin=stdin)
+                if mode != "bag" and not references and len(documents) < 2:
+                    fail("--reconstruct needs at least 2 documents in CORPUS to fit its "
+                         f"context model on half of them; got {len(documents)} (give "
+                         "--reference, or --mode bag)")
+                ref_docs = load_documents(references) if references else None
+                counts = count_words(documents)
+            else:
+                counts = content_word_counts(corpus, stdin=stdin)
     try:
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
     except ValueError as exc:
@@ -151,6 +186,7 @@ def audit(
     hat_gen = check_random_state(_substream(seed))
     pairs = _distinguish_pairs(mechanisms[0], chosen, n_pairs, pairs_file, hat_gen)
     audits = []
+    recons: list[Any] = []
     with progress_bar(console, show=not quiet, elapsed=True) as bar:
         for mech in mechanisms:
             task = bar.add_task(f"ε = {mech.epsilon:g}", total=None)
@@ -165,12 +201,20 @@ def audit(
             if pairs is not None:
                 audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
                                                hat_gen, progress)
+            if reconstruct:
+                recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
+                                           draws, seed, progress))
             bar.remove_task(task)
     if as_json:
-        for a in audits:
-            echo(json.dumps(a.summary(top=top), ensure_ascii=False))
+        for i, a in enumerate(audits):
+            obj = a.summary(top=top)
+            if recons:
+                obj["reconstruction"] = recons[i].summary()
+            echo(json.dumps(obj, ensure_ascii=False))
     else:
         _print_text(audits, emb, top)
+        if recons:
+            _print_reconstruction(recons)
     if out is not None:
         args = ["emprivacy", "audit", *corpus, "--mechanism", mechanism, "--epsilon",
                 ",".join(repr(e) for e in eps_list),
@@ -184,6 +228,10 @@ def audit(
         if distinguish is not None:
             args += ["--distinguish", distinguish, "--distinguish-draws",
                      str(distinguish_draws)]
+        if reconstruct:
+            args += ["--reconstruct", "--mode", mode or "text",
+                     *[f"--reference={r}" for r in references],
+                     *(["--ngram", str(ngram or 3)] if mode != "bag" else [])]
         command = shlex.join(args)
         settings = {
             "mechanism": mechanism, "parameters": params, "epsilons": eps_list,
@@ -196,9 +244,13 @@ def audit(
         if pairs is not None:
             settings["distinguish"] = {"pairs": [list(p) for p in pairs],
                                        "pairs_file": pairs_file, "draws": distinguish_draws}
-        _write(out, audits, settings, top)
+        if reconstruct:
+            settings["reconstruction"] = {"mode": mode or "text", "reference": references,
+                                          "ngram": None if mode == "bag" else ngram or 3}
+        _write(out, audits, settings, top, recons)
         if not quiet:
-            names = (*AUDIT_FILES, *([DISTINGUISH_FILE] if pairs is not None else []))
+            names = (*AUDIT_FILES, *([DISTINGUISH_FILE] if pairs is not None else []),
+                     *(RECONSTRUCTION_FILES if recons else ()))
             console.print(f"emprivacy: wrote {', '.join(names)} to {out} (seed {seed})",
                           markup=False, highlight=False)
 
@@ -257,24 +309,77 @@ def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws
     return dataclasses.replace(audit, epsilon_hat=hat)
 
 
-def _check_out(out: Path, inputs: list[str]) -> None:
+def _check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
     none of its files an input.  Checked before any work."""
     from ..output_paths import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
-    for name in (*AUDIT_FILES, DISTINGUISH_FILE):
+    for name in (*AUDIT_FILES, DISTINGUISH_FILE,
+                 *(RECONSTRUCTION_FILES if reconstruct else ())):
         check_not_input(out / name, inputs)
 
 
-def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> None:
+def _check_reconstruct(reconstruct: bool, corpus: list[str], mode: str | None,
+                       reference: list[str] | None, ngram: int | None) -> list[str]:
+    """The options of ``--reconstruct``, checked before any work; the reference inputs."""
+    references = list(reference or [])
+    if not reconstruct:
+        given = [name for name, value in (("--mode", mode), ("--reference", references),
+                                          ("--ngram", ngram)) if value]
+        if given:
+            fail(f"{given[0]} applies to --reconstruct")
+        return references
+    if not corpus:
+        fail("--reconstruct needs a CORPUS to release and attack")
+    if mode == "bag" and (references or ngram is not None):
+        fail(f"{'--reference' if references else '--ngram'} applies to --mode text: a bag "
+             "of words has no context")
+    if "-" in references:
+        fail("--reference cannot be standard input ('-'); give files or directories")
+    return references
+
+
+def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
+                 ref_docs: list[Any] | None, ngram: int | None, draws: int, seed: int,
+                 progress: Any) -> Any:
+    """One ε's reconstruction attack; a problem with the user's data is one line."""
+    from ..protection.reconstruction import reconstruction_attack
+
+    try:
+        return reconstruction_attack(mech, documents, secrets=chosen, mode=mode or "text",
+                                     reference=ref_docs, order=ngram or 3, draws=draws,
+                                     seed=seed, progress=progress)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def _print_reconstruction(recons: list[Any]) -> None:
+    from ..protection.reconstruction import reconstruction_table
+
+    echo()
+    echo("Reconstruction: the corpus released and attacked; the share of its released "
+         "content words an adversary gets back (exact: its first guess; top-5: among its "
+         "five), beside guessing without context, without the release, and by the prior "
+         "alone.")
+    echo(reconstruction_table(recons).rstrip("\n"))
+
+
+def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
+           recons: list[Any] | None = None) -> None:
     from ..outputs import write_files_atomic
     from ..protection import audit_csv, audit_report, audit_table
+    from ..protection.reconstruction import reconstruction_csv, reconstruction_table
 
     table = "# Word audit\n\n" + audit_table(audits, top=top)
+    if recons:
+        table += "\n## Reconstruction\n\n" + reconstruction_table(recons)
     if settings.get("command"):
         table += f"\nMade by: `{settings['command']}`\n"
     payload = audit_report(audits, settings=settings, top=top)
+    if recons:
+        for result, r in zip(payload["results"], recons, strict=True):
+            result["reconstruction"] = r.summary()
     contents = {
         "audit.md": table.encode("utf-8"),
         "audit.csv": audit_csv(audits).encode("utf-8"),
@@ -286,6 +391,8 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int) -> 
 
         hats = [a.epsilon_hat for a in audits if a.epsilon_hat is not None]
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
+    if recons:
+        files[out / "reconstruction.csv"] = reconstruction_csv(recons).encode("utf-8")
     # every file or none (a full disk must not leave audit.md without audit.json)
     write_files_atomic(files, parents=True)
 

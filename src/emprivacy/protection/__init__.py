@@ -14,10 +14,13 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports;
 * :mod:`~emprivacy.protection.distinguish` — the distinguishability audit: a lower bound
   ε̂ on the privacy loss of pairs of words or documents, beside the nominal ε·d
-  (:func:`distinguish_pairs`, :func:`distinguish_documents`).
+  (:func:`distinguish_pairs`, :func:`distinguish_documents`);
+* :mod:`~emprivacy.protection.reconstruction` — the reconstruction attack on a released
+  corpus (:func:`reconstruction_attack`), with the n-gram context model of
+  :mod:`~emprivacy.protection.ngram` (:class:`NgramModel`) or a plugged-in
+  :class:`ContextScorer`.
 
-Not built yet (docs/AUDIT.md): the reconstruction attack on a released corpus, and the
-one privacy scale in ``evaluate``/``calibrate``.
+Not built yet (docs/AUDIT.md): the one privacy scale in ``evaluate``/``calibrate``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,19 @@ from .distinguish import (
     guarantee_distance,
     read_word_pairs,
 )
+from .ngram import NgramModel
+from .reconstruction import (
+    ContextScorer,
+    Reconstruction,
+    RecoveryRate,
+    count_words,
+    fit_context_model,
+    load_documents,
+    reconstruction_attack,
+    reconstruction_csv,
+    reconstruction_table,
+    split_corpus,
+)
 from .secrets import PRIORS, Secrets, content_word_counts, is_content_word, secret_words
 from .vulnerability import (
     ChannelMeasures,
@@ -60,10 +76,14 @@ from .vulnerability import (
 __all__ = [
     "PRIORS",
     "ChannelMeasures",
+    "ContextScorer",
     "Distinguishability",
     "Estimate",
     "ExactChannel",
+    "NgramModel",
     "PairEpsilon",
+    "Reconstruction",
+    "RecoveryRate",
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
@@ -77,20 +97,27 @@ __all__ = [
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",
+    "count_words",
     "distinguish_documents",
     "distinguish_pairs",
     "epsilon_lower_bound",
+    "fit_context_model",
     "guarantee_distance",
     "has_exact_channel",
     "is_content_word",
+    "load_documents",
     "multiplicative_capacity",
     "multiplicative_leakage",
     "plugin_margin",
     "posterior_vulnerability",
     "qif_measures",
     "read_word_pairs",
+    "reconstruction_attack",
+    "reconstruction_csv",
+    "reconstruction_table",
     "recovery_rates",
     "sample_channel",
     "secret_words",
+    "split_corpus",
     "split_half_attack",
 ]

@@ -116,7 +116,16 @@ class ExactChannel:
 
     def log_weights(self, start: int, stop: int) -> np.ndarray:
         """``−(ε/2)·min(d(x, y), γ)`` for every secret x and the outputs ``start ≤ y < stop``."""
-        w = self.mechanism.embeddings.vectors[start:stop].astype(np.float64) - self._mean
+        return self._log_weights(self.mechanism.embeddings.vectors[start:stop])
+
+    def log_columns(self, columns: np.ndarray, progress: Progress | None = None) -> np.ndarray:
+        """``log C[x, y]`` for every secret x and the outputs y of ``columns``: (K, len)."""
+        cols = check_rows(columns, "columns", self.n_outputs)
+        z = np.log(self.normalisers(progress))
+        return self._log_weights(self.mechanism.embeddings.vectors[cols]) - z[:, None]
+
+    def _log_weights(self, vectors: np.ndarray) -> np.ndarray:
+        w = vectors.astype(np.float64) - self._mean
         d2 = self._xsq[:, None] + np.einsum("ij,ij->i", w, w)[None, :]
         d2 -= 2.0 * (self._x @ w.T)
         np.maximum(d2, 0.0, out=d2)
