@@ -119,6 +119,68 @@ def test_an_unreadable_input_directory(env, monkeypatch, capsys):
     nothing_written(env, done.stdout)
 
 
+# -- links and special files inside an input directory -----------------------------------
+@pytest.mark.parametrize("extra", OUTPUTS)
+def test_a_linked_sub_directory_is_refused(env, extra, capsys):
+    """It used to be skipped silently (exit 0, its documents missing from the release).
+    Not followed, since it may lead out of the corpus or into a cycle: refused, named."""
+    elsewhere = env["root"] / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "d.txt").write_text(TEXT, encoding="utf-8")
+    link = env["corp"] / "sub" / "linked"
+    link.symlink_to(Path("..") / ".." / "elsewhere", target_is_directory=True)
+    done = in_process(corpus_args(env, extra), capsys)
+    one_line(done, 2)
+    assert done.stderr.strip() == (
+        f"emprivacy: error: {str(link)!r} in an input directory is a symbolic link to a "
+        "directory, which is not followed; give its target as an input of its own, or "
+        "remove the link")
+    nothing_written(env, done.stdout)
+
+
+def test_a_link_to_itself_is_refused_not_followed(env, capsys):
+    """A cycle (a link to its own directory) ends at once, with the same line."""
+    link = env["corp"] / "sub" / "loop"
+    link.symlink_to(".", target_is_directory=True)
+    done = in_process(corpus_args(env, []), capsys)
+    one_line(done, 2, f"{str(link)!r} in an input directory is a symbolic link to a directory")
+    nothing_written(env, done.stdout)
+
+
+@pytest.mark.parametrize("extra", OUTPUTS)
+def test_a_broken_txt_link_is_refused(env, extra, capsys):
+    """It used to be skipped silently, as if the document were not in the corpus."""
+    link = env["corp"] / "sub" / "broken.txt"
+    link.symlink_to(Path("..") / "gone.txt")
+    done = in_process(corpus_args(env, extra), capsys)
+    one_line(done, 2)
+    assert done.stderr.strip() == (f"emprivacy: error: input file {str(link)!r} is a broken "
+                                   "symbolic link")
+    nothing_written(env, done.stdout)
+
+
+def test_links_to_files_are_still_followed(env, capsys):
+    """A link to a regular file is read like the file (as before)."""
+    outside = env["root"] / "outside.txt"
+    outside.write_text(TEXT, encoding="utf-8")
+    (env["corp"] / "sub" / "link.txt").symlink_to(outside)
+    (env["corp"] / "notes.md").symlink_to(env["root"] / "gone.md")  # not a *.txt: ignored
+    done = in_process(corpus_args(env, ["-f", "jsonl"]), capsys)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 4
+
+
+def test_a_fifo_named_txt_is_refused(env, capsys):
+    """A ``*.txt`` that is not a regular file used to be skipped silently."""
+    fifo = env["corp"] / "pipe.txt"
+    os.mkfifo(fifo)
+    done = in_process(corpus_args(env, []), capsys)
+    one_line(done, 2)
+    assert done.stderr.strip() == (f"emprivacy: error: input file {str(fifo)!r} in an input "
+                                   "directory is not a regular file (a FIFO, device or socket)")
+    assert done.stdout == ""
+
+
 def _without_permission_bypass() -> list[str] | None:
     """A command prefix under which this process's user is refused by file modes: nothing
     for another user than root; for root, ``setpriv`` without ``CAP_DAC_OVERRIDE`` and

@@ -197,8 +197,11 @@ def test_files_and_partitioned_runs_hold_no_path(corpus: dict[str, Any], how: st
     assert got == records(reference)
     if output.endswith(".parquet"):
         manifest = json.loads((target / "_manifest.json").read_text(encoding="utf-8"))
-        assert len(manifest["skipped"]) == 1
-        assert manifest["skipped"] == ["0"] or how == "hash"
+        # the empty document, named as its record would be (a seeded run: the key
+        # derives from the seed)
+        expected = ("0" if how == "index"
+                    else hashed_document_id(run_key_from_seed(SEED), corpus["ids"][0]))
+        assert manifest["skipped"] == [expected]
 
 
 def test_partitions_count_from_the_start_of_the_corpus(corpus: dict[str, Any],
@@ -247,3 +250,80 @@ def test_dask_workers_release_the_same_ids(corpus: dict[str, Any],
     assert code == 0, err
     assert out.read_text(encoding="utf-8") == reference
     no_secret(stdout, err, out.read_text(encoding="utf-8"))
+
+
+# -- the published manifest: nothing computed from a path or a modification time ----------
+def _leaks(corpus: dict[str, Any]) -> list[str]:
+    """What an unkeyed manifest could carry that lets someone test a guessed file name: the
+    digests of the plan computed from the real paths, the paths and the mtimes."""
+    from emprivacy.distributed.plan import plan_partitions
+    from emprivacy.distributed.publish import digest
+
+    plan = plan_partitions(corpus["inputs"])
+    leaks = [digest([p.layout() for p in plan]), digest([p.descriptor() for p in plan])]
+    for part in plan:
+        paths = [path for _, path in part.files] if part.kind == "text" else [part.path]
+        for path in paths:
+            leaks += [path, str(Path(path).stat().st_mtime_ns)]
+    leaks += corpus["ids"]
+    return leaks
+
+
+@pytest.mark.parametrize("how", ["index", "hash"])
+@pytest.mark.parametrize("seeded", [True, False])
+def test_manifest_holds_nothing_computed_from_paths(corpus: dict[str, Any], how: str,
+                                                    seeded: bool,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``_manifest.json``'s ``run.plan`` was an unkeyed SHA-256 of the paths and mtimes:
+    anyone could recompute it from a guessed file name.  Under index/hash it now digests
+    the path-free layout only (kinds, positions, counts); ``--resume`` still recognises the
+    completed run, and still refuses other inputs."""
+    target = corpus["out"] / "out.parquet"
+    argv = args(corpus, "--id-from", how, "-q", "-o", str(target))
+    if not seeded:
+        argv = [a for a in argv if a not in ("--seed", str(SEED))]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    published = "\n".join([output_text(target), out, err])
+    assert sorted(p.name for p in target.iterdir()) == ["_manifest.json", "part-00000.parquet",
+                                                         "part-00001.parquet"]
+    for leak in _leaks(corpus):
+        assert leak not in published, leak
+    manifest = json.loads((target / "_manifest.json").read_text(encoding="utf-8"))
+    assert set(manifest["run"]) == {"plan", "partitions", "documents", "settings"}
+    # resume: the completed run is recognised, untouched
+    stamp = (target / "_manifest.json").stat().st_mtime_ns
+    code, _, err = run([*argv, "--resume"], capsys)
+    assert code == 0, err
+    assert (target / "_manifest.json").stat().st_mtime_ns == stamp
+    # other inputs (one document fewer) are refused
+    code, _, err = run([a for a in argv if a != corpus["inputs"][1]] + ["--resume"], capsys)
+    assert code == 2 and err.splitlines() == [
+        f"emprivacy: error: output directory {str(target)!r} holds a completed run with other "
+        "inputs or settings; choose a new output directory"]
+
+
+def test_manifest_of_a_path_run_keeps_the_full_layout(corpus: dict[str, Any],
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """``--id-from path`` releases the paths anyway: its manifest keeps the digest of the
+    full layout (paths, mtimes), so a resume notices an edited input."""
+    from emprivacy.distributed.plan import plan_partitions
+    from emprivacy.distributed.publish import digest
+
+    target = corpus["out"] / "out.parquet"
+    code, _, err = run(args(corpus, "-q", "-o", str(target)), capsys)
+    assert code == 0, err
+    manifest = json.loads((target / "_manifest.json").read_text(encoding="utf-8"))
+    plan = plan_partitions(corpus["inputs"])
+    assert manifest["run"]["plan"] == digest([p.layout() for p in plan])
+
+
+def test_help_states_the_seed_caveat(capsys: pytest.CaptureFixture[str]) -> None:
+    """The help claims what is true: a seeded run's hashed ids can be tested by whoever
+    knows the seed (README's Limits say so too)."""
+    code, out, _ = run(["obfuscate", "--help"], capsys)
+    assert code == 0
+    text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", out).split())
+    assert "unless --seed is given: whoever knows the seed can" in text
+    assert "none can be guessed back" not in text

@@ -144,11 +144,16 @@ def _kind(path: Path) -> str:
 def _files_below(directory: Path, suffix: str) -> list[Path]:
     """Every file named ``*<suffix>`` below ``directory``, sorted (what
     ``sorted(f for f in directory.rglob("*" + suffix) if f.is_file())`` finds: symbolic
-    links to files are followed, to directories not), or :class:`InputError` naming a
-    directory that cannot be listed or a file that cannot be looked at.
+    links to files are followed), or :class:`InputError` naming a directory that cannot
+    be listed, a file that cannot be looked at, a symbolic link to a directory, a broken
+    symbolic link named ``*<suffix>`` or a ``*<suffix>`` that is not a regular file (a
+    FIFO, a device, a socket).
 
-    Nothing is skipped silently: an unreadable sub-directory would otherwise drop its
-    documents from the release without a word.
+    Nothing is skipped silently: an unreadable sub-directory, a broken link or a linked
+    directory would otherwise drop documents from the release without a word.  Links to
+    directories are refused rather than followed: they may lead out of the input
+    directory (to files the user did not mean to release) or into a cycle; the user
+    gives the target as an input of its own.
     """
     found: list[Path] = []
     todo = [directory]
@@ -165,8 +170,18 @@ def _files_below(directory: Path, suffix: str) -> list[Path]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     todo.append(path)
-                elif entry.name.endswith(suffix) and entry.is_file():
-                    found.append(path)
+                elif entry.is_symlink() and entry.is_dir():
+                    raise InputError(f"{str(path)!r} in an input directory is a symbolic link "
+                                     "to a directory, which is not followed; give its target "
+                                     "as an input of its own, or remove the link")
+                elif entry.name.endswith(suffix):
+                    if entry.is_file():
+                        found.append(path)
+                    elif entry.is_symlink() and not path.exists():
+                        raise InputError(f"input file {str(path)!r} is a broken symbolic link")
+                    else:
+                        raise InputError(f"input file {str(path)!r} in an input directory is "
+                                         "not a regular file (a FIFO, device or socket)")
             except OSError as exc:
                 raise InputError(f"cannot read input file {str(path)!r}: "
                                  f"{exc.strerror}") from None
@@ -192,7 +207,9 @@ def expand_inputs(inputs: Iterable[PathLike]) -> Iterator[InputFile]:
     InputError
         For an input that does not exist, cannot be looked at (a directory
         without search permission on its path), a directory (or a
-        sub-directory) that cannot be listed, or a directory holding no
+        sub-directory) that cannot be listed, a directory holding a symbolic
+        link to a directory (not followed), a broken ``*.txt`` link or a
+        ``*.txt`` that is not a regular file, or a directory holding no
         ``*.txt`` and no ``*.parquet`` file.
     """
     for item in inputs:

@@ -61,8 +61,11 @@ DecoderName = Literal["exact", "approximate"]
 IdFrom = Literal["path", "index", "hash"]
 ID_FROM_HELP = ("What each record's id says: path (the file's path as given, or a JSONL/Parquet "
                 "record's own id), index (its position in the input, from 0) or hash (a hash "
-                "of its id keyed by the run's secret key: no file name is released, and none "
-                "can be guessed back). Also in warnings. The noise does not depend on it.")
+                "of its id keyed by the run's secret key, which a guessed file name cannot be "
+                "tested against unless --seed is given: whoever knows the seed can). Also in "
+                "warnings. With index or hash no file name, nor anything computed from one, "
+                "is released (records, warnings, a Parquet _manifest.json). The noise does "
+                "not depend on it.")
 
 
 def obfuscate(

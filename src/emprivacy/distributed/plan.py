@@ -102,13 +102,19 @@ class Partition:
         return [self.kind, self.path, self.start, self.stop, self.first_line,
                 [list(f) for f in self.files], self.n_documents, list(self.stamp)]
 
-    def layout(self) -> list[Any]:
+    def layout(self, *, named: bool = True) -> list[Any]:
         """A JSON-able description that does not depend on the content of any document:
         files, modification times and document positions — no byte offset, no size.
 
         This is what the published output records (``_manifest.json``): two corpora
-        that differ only in words that are never released have the same layout.
+        that differ only in words that are never released have the same layout.  With
+        ``named=False`` it names no file and holds no modification time (its kind, the
+        position of its first document in its file and its number of documents): what
+        a run that releases no path publishes, since an unkeyed digest of paths lets
+        anyone test a guessed file name.
         """
+        if not named:
+            return [self.kind, self.first_document, self.n_documents]
         mtimes = ([int(s[1]) for s in self.stamp] if self.kind == "text"
                   else [int(self.stamp[1])] if self.stamp else [])
         return [self.kind, self.path, [list(f) for f in self.files], self.first_document,

@@ -163,8 +163,16 @@ def _holds_files(parts_dir: Path) -> bool:
 
 
 def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
-                      run_info: dict[str, Any]) -> dict[str, Any] | None:
-    """Create or check the partition directory; the manifest if the run is already complete."""
+                      run_info: dict[str, Any], *, published: dict[str, Any] | None = None
+                      ) -> dict[str, Any] | None:
+    """Create or check the partition directory; the manifest if the run is already complete.
+
+    ``run_info``: what the run is, kept in ``_run.json`` while it runs (an interrupted
+    run is resumed only with the same).  ``published``: what a completed run's
+    ``_manifest.json`` records of it (default ``run_info``; without paths when the run
+    releases none), which a resume of a completed Parquet run must match.
+    """
+    published = run_info if published is None else published
     if fmt == "parquet":
         if output.exists() and not output.is_dir():
             what = "a file" if output.is_file() else "a FIFO, device or socket"
@@ -175,7 +183,7 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
             if not resume:
                 raise OutputError(f"output directory {str(output)!r} already holds a completed "
                                  "run (_manifest.json); choose a new output directory")
-            if manifest.get("run") != run_info:
+            if manifest.get("run") != published:
                 raise OutputError(f"output directory {str(output)!r} holds a completed run "
                                  "with other inputs or settings; choose a new output "
                                  "directory")
@@ -353,7 +361,9 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
             computed: int, reused: int, manifest_extra: dict[str, Any]) -> CorpusSummary:
     """Verify every partition, then publish: merge the JSONL output or write the manifest.
 
-    ``manifest_extra``: further fields of the Parquet ``_manifest.json``.
+    ``run_info``: the Parquet ``_manifest.json``'s ``run`` field (what a run that
+    releases no path publishes: see :func:`prepare_parts_dir`); ``manifest_extra``:
+    further fields of it.
     """
     statuses = _verify_statuses(plan, parts_dir, digests)
     ids = _IdChecker()

@@ -222,6 +222,7 @@ def obfuscate_corpus(
             raise InputError("no input documents")
         # the byte-level plan (offsets, sizes) goes into the status files only, removed on
         # publication; what is published (_manifest.json's "run") is the content-free layout
+        # (path-free unless the run releases paths: see `published` below)
         plan_digest = digest([p.descriptor() for p in plan])
         layout_digest = digest([p.layout() for p in plan])
         secret = (RunSecret(seed=seed) if seed is not None
@@ -242,9 +243,15 @@ def obfuscate_corpus(
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                         "settings": settings}
+            # what _manifest.json publishes: a run that releases no path publishes no digest
+            # of one either (unkeyed, it would let anyone test a guessed file name); the
+            # full layout stays in _run.json, removed on publication
+            published = (run_info if config.id_from == "path" else
+                         {**run_info, "plan": digest([p.layout(named=False) for p in plan])})
             digests = (plan_digest, digest(settings))
             created = not parts_dir.exists()
-            manifest = prepare_parts_dir(parts_dir, output, format, resume, run_info)
+            manifest = prepare_parts_dir(parts_dir, output, format, resume, run_info,
+                                         published=published)
             if manifest is not None:  # resume of a run that had already completed
                 if progress:
                     progress(total_docs, total_docs)
@@ -270,7 +277,7 @@ def obfuscate_corpus(
                     progress(docs_done, total_docs)
         with guard:
             try:
-                return publish(plan, parts_dir, output, format, digests, probed, run_info,
+                return publish(plan, parts_dir, output, format, digests, probed, published,
                                computed=len(todo), reused=reused,
                                manifest_extra={"size": config.size, "seeded": seed is not None})
             except InputError:
