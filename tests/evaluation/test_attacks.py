@@ -42,6 +42,22 @@ def test_emd_matches_the_core_earth_movers_distance(seed, n_a, n_b):
     assert abs(D[0, 1]) < 1e-6
 
 
+def test_emd_is_never_a_value_the_solver_did_not_certify(monkeypatch):
+    """POT stopping at its iteration limit: an error, never its non-optimal cost."""
+    import ot
+
+    from emprivacy.exceptions import SolverError
+
+    def stopped(a, b, M, **kwargs):
+        assert kwargs.get("log") is True
+        return 0.123, {"result_code": 2, "warning": "numItermax reached before optimality"}
+
+    monkeypatch.setattr(ot, "emd2", stopped)
+    emb = Embeddings(["a", "b", "c"], [[0.0], [1.0], [2.0]])
+    with pytest.raises(SolverError, match="numItermax reached before optimality"):
+        earth_movers_distances([["a", "b"]], [["c"]], emb)
+
+
 def test_emd_skips_oov_words_and_is_inf_without_any_embedded_word():
     emb = Embeddings(["a", "b"], [[0.0], [4.0]])
     D = earth_movers_distances([["a", "zork"], ["zork"]], [["b", "b", "qux"]], emb)

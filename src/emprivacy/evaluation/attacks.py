@@ -36,7 +36,12 @@ import scipy.sparse as sp
 from .._optional import import_optional
 from .._validation import check_choice, check_positive_int
 from ..embeddings import Embeddings
+from ..exceptions import SolverError
 from ..randomness import RandomState, check_random_state
+
+#: POT's iteration limit for one snippet-text distance, and its code for "optimal".
+_EMD_ITER = 10_000_000
+_EMD_OPTIMAL = 1
 
 __all__ = [
     "SIMILARITIES",
@@ -129,7 +134,13 @@ def earth_movers_distances(snippets: Sequence[Sequence[str]], texts: Sequence[Se
             if t.rows.size == 0:
                 continue
             M = np.ascontiguousarray(C[:, bounds[k]:bounds[k + 1]])
-            out[k] = max(float(ot.emd2(s.weights, t.weights, M, numItermax=10_000_000)), 0.0)
+            cost, log = ot.emd2(s.weights, t.weights, M, numItermax=_EMD_ITER, log=True)
+            if log["result_code"] != _EMD_OPTIMAL:  # never a distance that is not the optimum
+                raise SolverError(
+                    f"the transport solver did not reach the optimum of the Earth Mover's "
+                    f"distance between snippet {j} and text {k} ({M.shape[0]} x {M.shape[1]} "
+                    f"words; {log.get('warning') or 'no optimum'}); no value is given")
+            out[k] = max(float(cost), 0.0)
         return out
 
     D = np.empty((len(S), len(T)))
