@@ -71,3 +71,23 @@ def integer_grid(seed: int, V: int, n: int, m: int) -> tuple[np.ndarray, np.ndar
     W = gen.integers(-2, 3, size=(V, n)).astype(np.float32)
     Z = gen.integers(-4, 5, size=(m, n)) / 2.0
     return W, Z
+
+
+def spy_batch_path(monkeypatch) -> list[list[int]]:
+    """Record the sizes of every ``EarthMoversPrivacy.privatize_batches`` call (one list
+    per call, a size per bag) and fail any per-word ``privatize_indices`` call."""
+    import pytest
+
+    from emprivacy.mechanisms import EarthMoversPrivacy
+
+    calls: list[list[int]] = []
+    original = EarthMoversPrivacy.privatize_batches
+
+    def spy(self, bags):
+        calls.append([idx.size for idx, _ in bags])
+        return original(self, bags)
+
+    monkeypatch.setattr(EarthMoversPrivacy, "privatize_batches", spy)
+    monkeypatch.setattr(EarthMoversPrivacy, "privatize_indices",
+                        lambda *a, **k: pytest.fail("a per-word call"))
+    return calls

@@ -32,6 +32,8 @@ from emprivacy.audit import (
 )
 from emprivacy.mechanisms import make_mechanism
 
+from .helpers import spy_batch_path
+
 LINE = [0.0, 1.0, 3.0]  # a 3-word 1-D vocabulary
 
 
@@ -295,16 +297,7 @@ def test_every_mechanism_is_audited(cloud, name, params):
 def test_sampling_goes_through_the_batch_path(monkeypatch):
     emb = line_embeddings()
     mech = EarthMoversPrivacy(emb, epsilon=1.0)
-    calls = []
-    original = EarthMoversPrivacy.privatize_batches
-
-    def spy(self, bags):
-        calls.append([idx.size for idx, _ in bags])
-        return original(self, bags)
-
-    monkeypatch.setattr(EarthMoversPrivacy, "privatize_batches", spy)
-    monkeypatch.setattr(EarthMoversPrivacy, "privatize_indices",
-                        lambda *a, **k: pytest.fail("a per-word call"))
+    calls = spy_batch_path(monkeypatch)
     ch = sample_channel(mech, [0, 1, 2], draws=50, rng=0)
     assert calls == [[150]] and ch.outputs.shape == (3, 50)
 

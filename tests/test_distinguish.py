@@ -29,7 +29,7 @@ from emprivacy.exceptions import InputError
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
 from emprivacy.mechanisms.base import WordMechanism
 
-from .helpers import input_env, run_cli
+from .helpers import input_env, run_cli, spy_batch_path
 
 WORDS = ["cat", "dog", "car", "bus", "sun", "sky", "tea", "pen", "cup", "hat", "map", "box"]
 
@@ -281,16 +281,7 @@ def test_a_mechanism_without_a_metric_has_no_nominal_bound(cloud):
 
 # -- the batch path, seeds, values ---------------------------------------------------------
 def test_the_pairs_go_through_the_batch_path(cloud, monkeypatch):
-    calls = []
-    original = EarthMoversPrivacy.privatize_batches
-
-    def spy(self, bags):
-        calls.append([idx.size for idx, _ in bags])
-        return original(self, bags)
-
-    monkeypatch.setattr(EarthMoversPrivacy, "privatize_batches", spy)
-    monkeypatch.setattr(EarthMoversPrivacy, "privatize_indices",
-                        lambda *a, **k: pytest.fail("a per-word call"))
+    calls = spy_batch_path(monkeypatch)
     distinguish_pairs(EarthMoversPrivacy(cloud, epsilon=1.0), PAIRS, draws=500, rng=0)
     assert calls == [[8 * 500]]  # 8 distinct words, one call
 
