@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from collections.abc import Callable
@@ -47,9 +46,12 @@ import numpy as np
 
 import emprivacy
 from emprivacy import Embeddings, laplace_noise
-from emprivacy.decoding import ArrayAPIDecoder, ExactDecoder, available_cores
+from emprivacy.decoding import ArrayAPIDecoder, ExactDecoder
 from emprivacy.decoding.array_api import DEFAULT_DEVICE_MEMORY
 from emprivacy.randomness import check_random_state
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from decode import machine_info
 
 SEED = 2025
 DEFAULT_SIZES = "100kx50,400kx300,2Mx300"
@@ -155,20 +157,6 @@ def device_info(name: str, device: Any) -> dict[str, Any]:
             info |= {"gpu": torch.cuda.get_device_name(dev),
                      "memory_gib": torch.cuda.get_device_properties(dev).total_memory / 2**30}
     return info
-
-
-def machine_info() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cores": available_cores(), "cpu": cpu, "python": platform.python_version(),
-            "numpy": np.__version__, "emprivacy": emprivacy.__version__,
-            "load_average_start": list(os.getloadavg())}
 
 
 def fastest(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
