@@ -27,9 +27,9 @@ import time
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
-from emprivacy.corpus import Document
-from emprivacy.deniability import DeniabilityStudy
+from emprivacy.io.corpus import Document
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+from emprivacy.protection.deniability import DeniabilityStudy
 from emprivacy.text import STOPWORDS
 
 

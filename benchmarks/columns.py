@@ -101,7 +101,7 @@ def paths(texts: list[str], emb: Any) -> dict[str, Callable[[], list[str | None]
 
     from emprivacy import ObfuscationConfig, Obfuscator, privatize_texts
     from emprivacy.arrow import privatize_table
-    from emprivacy.corpus import Document
+    from emprivacy.io.corpus import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
     from emprivacy.pandas import privatize_frame
     from emprivacy.polars import privatize

@@ -52,7 +52,7 @@ import numpy as np
 import emprivacy
 from emprivacy import Embeddings, laplace_noise, load_embeddings
 from emprivacy.decoding import ApproximateDecoder, ExactDecoder, available_cores
-from emprivacy.outputs import atomic_output
+from emprivacy.io.outputs import atomic_output
 from emprivacy.randomness import check_random_state
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -227,7 +227,7 @@ def peer_worker(work: Path) -> int:
 
 # == our side ================================================================================
 def default_peer_env() -> Path:
-    from emprivacy.outputs import user_cache_dir
+    from emprivacy.io.outputs import user_cache_dir
 
     name = "_".join(r.replace("==", "-") for r in PEER_REQUIREMENTS)
     return user_cache_dir() / "benchmark-peers" / name
@@ -518,7 +518,7 @@ def markdown(report: dict[str, Any]) -> str:
 def ensure_section() -> None:
     """Give docs/BENCHMARKS.md a "Mechanisms" section with the markers if it has none."""
     from decode import DOC
-    from emprivacy.outputs import atomic_output
+    from emprivacy.io.outputs import atomic_output
 
     text = DOC.read_text(encoding="utf-8")
     if BEGIN in text and END in text:

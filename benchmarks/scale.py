@@ -6,7 +6,7 @@ vocabulary with a Zipf-like law), one seed, four runs measured side by side
 processes on the machine only ever slow a run down):
 
 * ``single-process``: :class:`emprivacy.obfuscation.Obfuscator` over
-  :func:`emprivacy.corpus.iter_documents`, writing JSONL — the path of
+  :func:`emprivacy.io.corpus.iter_documents`, writing JSONL — the path of
   ``emprivacy obfuscate`` without ``--workers`` (BLAS may use every core);
 * ``partitioned, in-process``: :func:`emprivacy.distributed.obfuscate_corpus`
   without a cluster (the cost of partition files, verification and merge);
@@ -44,10 +44,10 @@ from pathlib import Path
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
-from emprivacy.corpus import iter_documents
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
+from emprivacy.io.corpus import iter_documents
+from emprivacy.io.outputs import atomic_output, format_record
 from emprivacy.obfuscation import Obfuscator
-from emprivacy.outputs import atomic_output, format_record
 
 SEED = 12345
 WORDS_PER_DOCUMENT = 200

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from emprivacy import Embeddings, Obfuscator
 from emprivacy.decoding import ArrayAPIDecoder, Decoder, ExactDecoder, Top2Decoder, array_api
 from emprivacy.distributed import MechanismSettings
-from emprivacy.documents import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
 
 from .helpers import input_env, integer_grid, make_embeddings, run_cli, with_duplicates

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from emprivacy import outputs
 from emprivacy.cli import main
+from emprivacy.io import outputs
 
 # Words that must never appear on stderr: distinctive, all in the GloVe vocabulary.
 SECRET_WORDS = ["zeppelin", "marmalade", "saxophone", "glacier", "volcano", "tangerine"]

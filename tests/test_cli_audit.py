@@ -154,7 +154,7 @@ def test_out_is_all_three_files_or_none(env, capsys, monkeypatch):
     import errno
     import os
 
-    from emprivacy import outputs
+    from emprivacy.io import outputs
 
     real_replace, calls = os.replace, []
     where = env["out"] / "audit"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from emprivacy.distributed import MechanismSettings
-from emprivacy.parquet_output import read_parquet_records
+from emprivacy.io.parquet_output import read_parquet_records
 
 from .helpers import run_cli
 

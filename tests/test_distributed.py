@@ -1,7 +1,7 @@
 """Tests of emprivacy.distributed: partitioning, exactly-once output, resume, Dask clusters.
 
 The reference for every output is the single-process path: the documents read by
-:func:`emprivacy.corpus.iter_documents` (or built directly from the Parquet rows)
+:func:`emprivacy.io.corpus.iter_documents` (or built directly from the Parquet rows)
 obfuscated by :class:`emprivacy.obfuscation.Obfuscator` with the same seed.  The
 cluster tests start a ``LocalCluster`` of 2 worker processes (one per module).
 Budget: about 40 s on 2 cores.
@@ -26,7 +26,6 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning, load_embeddings
 from emprivacy.cli import main
-from emprivacy.corpus import Document, InputSurvey, iter_documents, survey_inputs
 from emprivacy.distributed import (
     MechanismSettings,
     obfuscate_corpus,
@@ -34,9 +33,10 @@ from emprivacy.distributed import (
     read_partition,
 )
 from emprivacy.exceptions import CorpusRunError, InputError
+from emprivacy.io.corpus import Document, InputSurvey, iter_documents, survey_inputs
+from emprivacy.io.outputs import format_record
+from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.outputs import format_record
-from emprivacy.parquet_output import read_parquet_records
 
 EPSILON = 10.0
 SEED = 20190401

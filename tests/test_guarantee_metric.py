@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.corpus import Document
+from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import MahalanobisPrivacy, VickreyPrivacy, make_mechanism
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import EUCLIDEAN_GUARANTEE, TEXT_GUARANTEE, text_guarantee

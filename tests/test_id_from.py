@@ -19,8 +19,8 @@ import pytest
 from emprivacy.cli import main
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.exceptions import OutputError
+from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.obfuscation import ObfuscationConfig
-from emprivacy.parquet_output import read_parquet_records
 from emprivacy.randomness import hashed_document_id, run_key_from_seed
 
 from .helpers import EMBEDDINGS_FILE

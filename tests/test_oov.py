@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning
-from emprivacy.corpus import Document
 from emprivacy.embeddings import OOV_PLACEHOLDER
+from emprivacy.io.corpus import Document
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import PLACEHOLDERS
 from emprivacy.text import STOPWORDS, bag_of_words, tokenize

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from emprivacy.exceptions import OutputError, OutputPathError
-from emprivacy.outputs import (
+from emprivacy.io.outputs import (
     LOCK_SUFFIX,
     atomic_file,
     check_not_input,

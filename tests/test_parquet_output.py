@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import emprivacy.parquet_output as po
-from emprivacy.parquet_output import read_parquet_records, record_rows, write_parquet_records
-from emprivacy.streaming import BagBody, TextBody
+import emprivacy.io.parquet_output as po
+from emprivacy.io.parquet_output import read_parquet_records, record_rows, write_parquet_records
+from emprivacy.io.streaming import BagBody, TextBody
 
 _OPEN: list[TextBody] = []
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
-from emprivacy.corpus import Document
+from emprivacy.io.corpus import Document
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import (
     TEXT_GUARANTEE,

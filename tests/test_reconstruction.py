@@ -29,8 +29,8 @@ from emprivacy.audit import (
     secret_words,
     split_corpus,
 )
-from emprivacy.corpus import Document
 from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import make_mechanism
 
 from .helpers import run_cli

@@ -28,22 +28,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-import emprivacy.corpus
-import emprivacy.documents
+import emprivacy.io.corpus
+import emprivacy.io.documents
+import emprivacy.io.parquet_output
+import emprivacy.io.streaming
 import emprivacy.obfuscation
-import emprivacy.parquet_output
-import emprivacy.streaming
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
-from emprivacy.corpus import Document, read_text_chunks, read_text_file
 from emprivacy.distributed import obfuscate_corpus
 from emprivacy.exceptions import InputError
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.outputs import format_record
-from emprivacy.parquet_output import read_parquet_records
-from emprivacy.randomness import document_generator
-from emprivacy.readable import prepare_text
-from emprivacy.streaming import (
+from emprivacy.io.corpus import Document, read_text_chunks, read_text_file
+from emprivacy.io.outputs import format_record
+from emprivacy.io.parquet_output import read_parquet_records
+from emprivacy.io.streaming import (
     BagBody,
     TextBody,
     copy_jsonl_file,
@@ -52,6 +49,9 @@ from emprivacy.streaming import (
     read_jsonl_records,
     write_record,
 )
+from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+from emprivacy.randomness import document_generator
+from emprivacy.readable import prepare_text
 from emprivacy.text import bag_of_words, normalise_pieces, normalise_text, tokenize
 
 from .helpers import gaps
@@ -92,10 +92,10 @@ def tiny_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of 5 words, chunks of 37 characters, text blocks of at most 120 characters."""
     monkeypatch.setattr(emprivacy.obfuscation, "DEFAULT_BLOCK_WORDS", 5)
     monkeypatch.setattr(emprivacy.obfuscation, "BLOCK_CHARS", 120)
-    monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 37)
-    monkeypatch.setattr(emprivacy.parquet_output, "TEXT_PIECE_CHARS", 50)
-    monkeypatch.setattr(emprivacy.parquet_output, "BAG_PIECE_WORDS", 7)
-    monkeypatch.setattr(emprivacy.parquet_output, "ROW_GROUP_CHARS", 60)
+    monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 37)
+    monkeypatch.setattr(emprivacy.io.parquet_output, "TEXT_PIECE_CHARS", 50)
+    monkeypatch.setattr(emprivacy.io.parquet_output, "BAG_PIECE_WORDS", 7)
+    monkeypatch.setattr(emprivacy.io.parquet_output, "ROW_GROUP_CHARS", 60)
 
 
 def body_key(record: dict) -> str:
@@ -139,7 +139,7 @@ def test_text_file_chunks_read_as_the_whole_file(tmp_path: Path,
     raw = ("Caf\u00e9 \r\n\r\nna\u00efve \U0001f600 end\r" * 40 + "\rlast\r").encode("utf-8")
     path.write_bytes(raw)
     for size in (1, 2, 3, 5, 7, 64):
-        monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", size)
+        monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", size)
         chunks = list(read_text_chunks(path))
         assert "".join(chunks) == read_text_file(path)
         assert all(len(c) <= size + 1 for c in chunks)
@@ -320,8 +320,8 @@ def test_cli_streams_a_long_document(fmt: str, tmp_path: Path, capsys,
         if blocks == "tiny":
             monkeypatch.setattr(emprivacy.obfuscation, "DEFAULT_BLOCK_WORDS", 4)
             monkeypatch.setattr(emprivacy.obfuscation, "BLOCK_CHARS", 100)
-            monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 50)
-            monkeypatch.setattr(emprivacy.streaming, "_PIECE", 7)
+            monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 50)
+            monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 7)
         for eps in (str(HUGE), "3"):
             outputs[blocks, eps] = run_cli(
                 ["obfuscate", str(doc), "-e", eps, "--seed", "2", "--embeddings", str(vec),
@@ -361,7 +361,7 @@ def test_corpus_runner_streams_long_documents(mode: str, tmp_path: Path, tiny_bl
                              for i, n in enumerate((70, 1))), encoding="utf-8")
     mech = EarthMoversPrivacy(EMB, epsilon=3.0)
     config = ObfuscationConfig(mode=mode)  # type: ignore[arg-type]
-    docs = [*emprivacy.corpus.iter_documents([texts, jsonl])]
+    docs = [*emprivacy.io.corpus.iter_documents([texts, jsonl])]
     with pytest.warns(UserWarning, match="empty after normalisation"):
         reference = list(Obfuscator(mech, config, seed=4).obfuscate(docs))
     assert len(reference) == 5
@@ -385,7 +385,7 @@ def test_corpus_runner_streams_long_documents(mode: str, tmp_path: Path, tiny_bl
 
 # -- writing and reading records in pieces ---------------------------------------------------
 def test_bodies_write_as_whole_records(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.streaming, "_PIECE", 3)
+    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 3)
     text = 'Line "one"\\\n\ttwo \u2028 é 😀 end\n'
     body = TextBody()
     for i in range(0, len(text), 4):
@@ -407,7 +407,7 @@ def test_bodies_write_as_whole_records(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.streaming, "_PIECE", 5)
+    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 5)
     records = [
         {"id": "a", "n_words": 2, "x": 1.5e-7, "bag": ["cat", 'd"og', "é\\"]},
         {"id": "b", "text": 'He said "hi"\\\\ 😀\u2028\n\tend' * 3},
@@ -435,7 +435,7 @@ def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) 
 
 def test_a_jsonl_file_is_copied_and_hashed(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.streaming, "_PIECE", 4)
+    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 4)
     records = [{"id": "a", "n_words": 2, "bag": ["cat", "dog"]}, {"id": "b", "text": "x\ny"}]
     path = tmp_path / "part.jsonl"
     data = "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")
@@ -465,7 +465,7 @@ def test_memory_does_not_grow_with_the_document(mode: str, tmp_path: Path,
     """Peak traced memory while obfuscating (and writing) a document of 8,000 words and one
     of 80,000 (a file, read in chunks): the 10× longer document must stay under 1.5× the
     shorter's peak + 256 KiB (unblocked, it took about 10×: every token was held)."""
-    monkeypatch.setattr(emprivacy.documents, "CHUNK_CHARS", 4096)
+    monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 4096)
     mech = EarthMoversPrivacy(EMB, epsilon=3.0)
     config = ObfuscationConfig(mode=mode, block_words=512)  # type: ignore[arg-type]
     rng = np.random.default_rng(1)

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings
-from emprivacy.corpus import Document
 from emprivacy.distributed import obfuscate_corpus
+from emprivacy.io.corpus import Document
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.readable import PLACEHOLDERS
 from emprivacy.text import (

@@ -10,9 +10,9 @@ The names below are imported on first use, so that ``import emprivacy`` (and the
 command line's ``--help``) stays fast; the data flows one way through the modules:
 :mod:`~emprivacy.text` → :mod:`~emprivacy.embeddings` → :mod:`~emprivacy.noise` →
 :mod:`~emprivacy.decoding` → :mod:`~emprivacy.mechanisms` →
-:mod:`~emprivacy.obfuscation` → :mod:`~emprivacy.outputs`, with
+:mod:`~emprivacy.obfuscation` → :mod:`~emprivacy.io.outputs`, with
 :mod:`~emprivacy.distance`, :mod:`~emprivacy.guarantees` and
-:mod:`~emprivacy.deniability` beside, :mod:`~emprivacy.distributed`,
+:mod:`~emprivacy.protection.deniability` beside, :mod:`~emprivacy.distributed`,
 :mod:`~emprivacy.tables` (a table's column: :func:`privatize_texts`,
 :mod:`emprivacy.arrow`, :mod:`emprivacy.pandas`, :mod:`emprivacy.polars`) and
 :mod:`~emprivacy.evaluation` on top.
@@ -49,8 +49,8 @@ _EXPORTS: dict[str, str] = {
     "paper_utility_bound": "guarantees",
     "privacy_multiplier": "guarantees",
     "utility_bound": "guarantees",
-    "calibrate_epsilon": "deniability",
-    "plausible_deniability": "deniability",
+    "calibrate_epsilon": "protection.deniability",
+    "plausible_deniability": "protection.deniability",
     "laplace_noise": "noise",
     "check_random_state": "randomness",
     "secure_generator": "randomness",
@@ -64,7 +64,6 @@ _EXPORTS: dict[str, str] = {
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
     from .decoding import Decoder, ExactDecoder
-    from .deniability import calibrate_epsilon, plausible_deniability
     from .distance import earth_movers_distance
     from .distributed import obfuscate_corpus
     from .embeddings import Embeddings, load_embeddings
@@ -91,6 +90,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     )
     from .noise import laplace_noise
     from .obfuscation import ObfuscationConfig, Obfuscator
+    from .protection.deniability import calibrate_epsilon, plausible_deniability
     from .randomness import check_random_state, secure_generator
     from .tables import privatize_texts
     from .text import bag_of_words, tokenize

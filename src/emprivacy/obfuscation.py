@@ -18,7 +18,7 @@ correlated, noise.  Many documents are privatised together
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
 
 Long documents are streamed, so that memory does not grow with a document's length:
-a document is read in chunks (:meth:`emprivacy.corpus.Document.chunks`), normalised
+a document is read in chunks (:meth:`emprivacy.io.corpus.Document.chunks`), normalised
 and tokenised piece by piece (:func:`emprivacy.text.normalise_pieces`), and
 privatised in *blocks* of at most ``block_words`` words, one after the other, with
 its one noise stream.  A document of one block (the usual case) is privatised in one
@@ -28,7 +28,7 @@ not its distribution.  In text mode each block is rendered to a temporary file; 
 bag mode the released words are counted per vocabulary word (a bag is a sorted
 multiset), and with ``size`` reading stops after the N-th word.
 :meth:`Obfuscator.stream` gives the records of long documents with their text or
-bag in a body (:mod:`emprivacy.streaming`) to be written in pieces;
+bag in a body (:mod:`emprivacy.io.streaming`) to be written in pieces;
 :meth:`Obfuscator.obfuscate` gives every record whole.
 """
 
@@ -44,14 +44,14 @@ import numpy as np
 
 from ._validation import check_choice, check_positive_int
 from .bag_blocks import BagTally, Rows, bag_blocks
-from .corpus import Document, UniqueIds
 from .embeddings import OOV_POLICIES, PreparedBag, check_subword
 from .exceptions import InputError, PrivacyLeakWarning
+from .io.corpus import Document, UniqueIds
+from .io.streaming import BagBody, TextBody, materialise
 from .mechanisms import WordMechanism
 from .mechanisms.base import check_supports_points
 from .randomness import document_generator, hashed_document_id, run_key_from_seed
 from .readable import TextTemplate, prepare_text_blocks, text_guarantee
-from .streaming import BagBody, TextBody, materialise
 from .text import normalise_pieces
 
 __all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES",
@@ -147,7 +147,7 @@ class ObfuscationConfig:
     id_from : {"path", "index", "hash"}, default "path"
         What a record's ``id`` (and a warning naming a document) says.  ``"path"``:
         the document's own identifier (a text file's path as given, standard
-        input's ``-``, a JSONL or Parquet record's ``id``; :mod:`emprivacy.corpus`).
+        input's ``-``, a JSONL or Parquet record's ``id``; :mod:`emprivacy.io.corpus`).
         ``"index"``: its position in the input, counted from 0 (``"0"``, ``"1"``,
         …; files as given, directories sorted, every document counted, skipped ones
         too).  ``"hash"``: a keyed hash of its identifier under the run's secret key
@@ -522,10 +522,10 @@ class Obfuscator:
         """:meth:`obfuscate`, with the text or bag of a long document in a body.
 
         The record of a document longer than one block (``block_words``) holds a
-        :class:`~emprivacy.streaming.TextBody` or :class:`~emprivacy.streaming.BagBody`
+        :class:`~emprivacy.io.streaming.TextBody` or :class:`~emprivacy.io.streaming.BagBody`
         as its last field (``text`` or ``bag``), readable until the next record is
-        asked for: write it with :func:`emprivacy.streaming.write_record` (or turn it
-        into a value with :func:`~emprivacy.streaming.materialise`).  Every other
+        asked for: write it with :func:`emprivacy.io.streaming.write_record` (or turn it
+        into a value with :func:`~emprivacy.io.streaming.materialise`).  Every other
         record is as :meth:`obfuscate` gives it.  Memory: the records of one batch,
         or one block of a long document, whatever the length of a document.
         """
@@ -561,7 +561,7 @@ class Obfuscator:
 
         for doc in documents:
             if not isinstance(doc, Document):
-                raise TypeError("documents must be emprivacy.corpus.Document objects; got "
+                raise TypeError("documents must be emprivacy.io.corpus.Document objects; got "
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
             label = self.record_id(doc.id, self.first_index + len(self._ids) - 1)

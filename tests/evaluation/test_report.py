@@ -156,8 +156,8 @@ def test_a_failure_midway_leaves_no_report_file_and_no_new_directory(synth_resul
     nothing of the report is left, not even the directory it created."""
     import errno as errno_
 
-    from emprivacy import outputs
     from emprivacy.exceptions import OutputWriteError
+    from emprivacy.io import outputs
 
     error = OSError(errno_.ENOSPC, "No space left on device")
     if fails == "write":
@@ -175,8 +175,8 @@ def test_a_failure_midway_leaves_an_earlier_report_as_it_was(synth_result, tmp_p
                                                              monkeypatch, fails):
     import errno as errno_
 
-    from emprivacy import outputs
     from emprivacy.exceptions import OutputWriteError
+    from emprivacy.io import outputs
 
     out = tmp_path / "results"
     out.mkdir()

@@ -79,8 +79,8 @@ def render(name: str, out_dir: Path) -> bytes:
 
 def _table_bytes(directory: Path) -> bytes:
     """A Parquet output directory as canonical JSON lines (file names and records, read
-    back with :func:`~emprivacy.parquet_output.read_parquet_records`)."""
-    from emprivacy.parquet_output import read_parquet_records
+    back with :func:`~emprivacy.io.parquet_output.read_parquet_records`)."""
+    from emprivacy.io.parquet_output import read_parquet_records
 
     lines = []
     for f in sorted(directory.glob("*.parquet")):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import emprivacy
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
-from emprivacy.corpus import Document
 from emprivacy.exceptions import PrivacyLeakWarning
+from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.tables.batch import RunOptions, TextPrivatizer, privatize_texts, row_fields
 

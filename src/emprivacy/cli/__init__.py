@@ -37,7 +37,7 @@ from ..exceptions import (
     OutputWriteError,
     SolverError,
 )
-from ..outputs import checked_stdout
+from ..io.outputs import checked_stdout
 from ._common import RESUME_OPTION, Interrupted, app, echo
 from .audit import audit
 from .evaluate import evaluate

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from ..exceptions import InputError, UsageError
-from ..outputs import write_stdout
+from ..io.outputs import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress
@@ -116,7 +116,7 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
 
     A directory, a missing directory, a read-only place, a dangling link, an output
     that is an input (for Parquet: inside an input directory) fail now, in one line.
-    Hold the returned lock (:func:`emprivacy.outputs.output_lock`) for the run: a
+    Hold the returned lock (:func:`emprivacy.io.outputs.output_lock`) for the run: a
     second run into the same output then refuses.  A corpus run (``partitioned``)
     checks as :func:`emprivacy.distributed.publish.claim_output`.
     """
@@ -126,8 +126,8 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
         from ..distributed.publish import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from ..corpus import expand_inputs
-    from ..output_paths import check_not_input, check_output_path, output_lock
+    from ..io.corpus import expand_inputs
+    from ..io.output_paths import check_not_input, check_output_path, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)

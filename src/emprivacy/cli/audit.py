@@ -125,7 +125,7 @@ def audit(
     share of its content words an adversary gets back from the release with the
     channel, the prior and an n-gram model of the other half of CORPUS (or --reference).
     """
-    from ..corpus import expand_inputs
+    from ..io.corpus import expand_inputs
 
     eps_list = _parse_epsilons(epsilon)
     params = mechanism_params(mechanism, param or [])
@@ -312,7 +312,7 @@ def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws
 def _check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
     none of its files an input.  Checked before any work."""
-    from ..output_paths import check_not_input, check_output_path
+    from ..io.output_paths import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
     for name in (*AUDIT_FILES, DISTINGUISH_FILE,
@@ -367,7 +367,7 @@ def _print_reconstruction(recons: list[Any]) -> None:
 
 def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
            recons: list[Any] | None = None) -> None:
-    from ..outputs import write_files_atomic
+    from ..io.outputs import write_files_atomic
     from ..protection import audit_csv, audit_report, audit_table
     from ..protection.reconstruction import reconstruction_csv, reconstruction_table
 

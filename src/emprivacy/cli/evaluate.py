@@ -107,7 +107,7 @@ def evaluate(
         tem_truncation_note,
         topic_classifier_warning,
     )
-    from ..outputs import write_files_atomic
+    from ..io.outputs import write_files_atomic
 
     console = stderr()
     sizes = parse_authors(authors)
@@ -121,7 +121,7 @@ def evaluate(
     if out.exists() and not out.is_dir():
         fail(f"output path {str(out)!r} exists and is not a directory")
     if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
-        from ..output_paths import check_not_input, check_output_path
+        from ..io.output_paths import check_not_input, check_output_path
 
         check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
         for name in REPORT_FILES:  # none of them may be the data set or the embeddings

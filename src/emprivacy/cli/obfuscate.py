@@ -143,7 +143,7 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from ..corpus import survey_inputs
+    from ..io.corpus import survey_inputs
 
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
@@ -242,12 +242,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
-    from ..corpus import iter_documents
+    from ..io.corpus import iter_documents
+    from ..io.outputs import atomic_output
+    from ..io.streaming import write_record
     from ..mechanisms import EarthMoversPrivacy, WordMechanism
     from ..mechanisms.registry import make_mechanism, takes_decoder
     from ..obfuscation import Obfuscator
-    from ..outputs import atomic_output
-    from ..streaming import write_record
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..corpus import read_text_file
+from ..io.corpus import read_text_file
 from ._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
@@ -102,7 +102,7 @@ def distance(
 
 def _texts(a: Path, b: Path) -> list[str]:
     """The two texts of ``distance``: files, or standard input for one given as ``-``."""
-    from ..corpus import Document
+    from ..io.corpus import Document
 
     given = [str(a), str(b)]
     if given == ["-", "-"]:
@@ -241,7 +241,7 @@ def calibrate(
     """
     import contextlib
 
-    from ..deniability import DeniabilityStudy, calibration_table, plot_calibration
+    from ..protection.deniability import DeniabilityStudy, calibration_table, plot_calibration
 
     eps_list = None if epsilons is None else _parse_epsilons(epsilons)
     if mechanism is not None or param:
@@ -268,7 +268,7 @@ def calibrate(
             skipped, no_plot = str(exc), True
     plot = Path("calibration.png") if plot is None else plot
     if not no_plot:  # a directory, a missing or read-only place
-        from ..output_paths import check_not_input, check_output_path
+        from ..io.output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
         check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],
@@ -335,8 +335,8 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
 
     import numpy as np
 
-    from ..mechanism_study import study_mechanism
     from ..mechanisms.registry import make_mechanism
+    from ..protection.mechanism_study import study_mechanism
     from ..randomness import check_random_state
 
     if name is None:
@@ -367,7 +367,7 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
         from dataclasses import asdict
 
-        from ..mechanism_study import summarise_truncation, tem_truncation
+        from ..protection.mechanism_study import summarise_truncation, tem_truncation
 
         truncation = tem_truncation(emb, epsilons=eps_list, beta=mech.record_fields()["beta"],
                                     rows=emb.rows(list(studies[0].words)))

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..exceptions import IndexCacheWarning
-from ..outputs import atomic_file, cache_dir_problem, user_cache_dir
+from ..io.outputs import atomic_file, cache_dir_problem, user_cache_dir
 
 __all__ = [
     "INDEX_FORMAT_VERSION",
@@ -44,7 +44,7 @@ INDEX_FORMAT_VERSION = 8
 
 
 def default_cache_dir() -> Path:
-    """Where indexes are cached: :func:`emprivacy.outputs.user_cache_dir`.
+    """Where indexes are cached: :func:`emprivacy.io.outputs.user_cache_dir`.
 
     >>> isinstance(default_cache_dir(), Path)
     True

@@ -63,7 +63,7 @@ used; a run whose partitions disagree fails instead of mixing two vocabularies.
 Modules
 -------
 * :mod:`~emprivacy.distributed.plan` — partitions: planning them, reading one
-  (with the readers of :mod:`emprivacy.corpus`).
+  (with the readers of :mod:`emprivacy.io.corpus`).
 * :mod:`~emprivacy.distributed.task` — what a worker runs: the job, the mechanism
   built from :class:`MechanismSettings` (cached per process), one partition
   obfuscated and written.

@@ -2,7 +2,7 @@
 
 A partition is a run of input documents obfuscated by one task: text files grouped
 in input order, a range of whole lines of a JSONL file, or a range of rows of a
-Parquet file.  The readers are those of :mod:`emprivacy.corpus`, so a partition
+Parquet file.  The readers are those of :mod:`emprivacy.io.corpus`, so a partition
 holds exactly the documents (identifiers, texts, errors) the single-process reader
 finds there.
 
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import check_positive_int
-from ..corpus import (
+from ..exceptions import InputError
+from ..io.corpus import (
     Document,
     UniqueIds,
     check_readable,
@@ -35,7 +36,6 @@ from ..corpus import (
     parquet_ids,
     read_text_file,
 )
-from ..exceptions import InputError
 
 __all__ = [
     "MAX_DEFAULT_PARTITION_DOCUMENTS",
@@ -271,7 +271,7 @@ def plan_partitions(inputs: Iterable[str | os.PathLike[str]], *,
     ``partition_documents=None`` uses :func:`default_partition_documents` of the
     number of documents in the corpus.
 
-    Inputs are expanded as by :func:`emprivacy.corpus.iter_documents` (standard
+    Inputs are expanded as by :func:`emprivacy.io.corpus.iter_documents` (standard
     input excepted).  Every input file's documents are cut into runs of
     ``partition_documents`` (the last run of a file may be shorter; consecutive
     text files, one document each, form one run): the plan depends on the number

@@ -28,12 +28,7 @@ from ..exceptions import (
     OutputPathError,
     OutputWriteError,
 )
-from ..obfuscation import (
-    SKIPPED_EMPTY,
-    SKIPPED_OUT_OF_VOCABULARY,
-    nothing_to_release,
-)
-from ..outputs import (
+from ..io.outputs import (
     TEMP_SUFFIX,
     atomic_output,
     check_not_input,
@@ -44,8 +39,13 @@ from ..outputs import (
     write_bytes_atomic,
     write_error,
 )
-from ..parquet_output import PART
-from ..streaming import copy_jsonl_file
+from ..io.parquet_output import PART
+from ..io.streaming import copy_jsonl_file
+from ..obfuscation import (
+    SKIPPED_EMPTY,
+    SKIPPED_OUT_OF_VOCABULARY,
+    nothing_to_release,
+)
 from .plan import Partition
 from .task import STATUS_DIR, status_path
 
@@ -125,8 +125,8 @@ def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
 
 def input_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
     """The inputs as given and every file found inside input directories (what
-    :func:`~emprivacy.outputs.check_not_input` compares the output with)."""
-    from ..corpus import expand_inputs
+    :func:`~emprivacy.io.outputs.check_not_input` compares the output with)."""
+    from ..io.corpus import expand_inputs
 
     given = [os.fspath(i) for i in inputs]
     return [*given, *(os.fspath(f.path) for f in expand_inputs(given) if f.kind != "stdin")]
@@ -136,10 +136,10 @@ def claim_output(inputs: Iterable[str | os.PathLike[str]], output: str | os.Path
                  fmt: str, *, probe: bool = True) -> contextlib.AbstractContextManager[None]:
     """Check the output of a corpus run now, before any work, and return its lock.
 
-    The output must be writable (:func:`~emprivacy.outputs.check_output_path`; a
+    The output must be writable (:func:`~emprivacy.io.outputs.check_output_path`; a
     Parquet output must be a directory or nothing yet) and must not be an input
-    (:func:`~emprivacy.outputs.check_not_input`; for Parquet, nor inside an input
-    directory).  Hold the returned :func:`~emprivacy.outputs.output_lock` for the
+    (:func:`~emprivacy.io.outputs.check_not_input`; for Parquet, nor inside an input
+    directory).  Hold the returned :func:`~emprivacy.io.outputs.output_lock` for the
     whole run: a second run into the same output then refuses.  A FIFO or a device
     is not locked, the run's partition directory is (:func:`output_layout`).
     """

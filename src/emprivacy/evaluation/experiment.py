@@ -40,9 +40,9 @@ from .._validation import check_positive_int
 from ..decoding import ExactDecoder
 from ..embeddings import Embeddings
 from ..exceptions import InputError, PrivacyLeakWarning
-from ..mechanism_study import TemTruncation, tem_truncation
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import make_mechanism, takes_decoder
+from ..protection.mechanism_study import TemTruncation, tem_truncation
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
     FastTextTopicClassifier,

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from .._optional import import_optional
-from ..mechanism_study import TemTruncation, summarise_truncation
-from ..outputs import write_files_atomic
+from ..io.outputs import write_files_atomic
+from ..protection.mechanism_study import TemTruncation, summarise_truncation
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
 __all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files",
@@ -208,7 +208,7 @@ def accuracy_figure(result: ExperimentResult) -> Any:
 
 def tem_truncation_note(result: ExperimentResult) -> str | None:
     """For a TEM run: at which ε its truncation is active on the snippet words, and where
-    TEM is SanText exactly (:func:`emprivacy.mechanism_study.summarise_truncation`)."""
+    TEM is SanText exactly (:func:`emprivacy.protection.mechanism_study.summarise_truncation`)."""
     found = result.metadata.get("tem_truncation")
     if not found:
         return None
@@ -272,7 +272,7 @@ def write_report(result: ExperimentResult, out_dir: str | os.PathLike[str], *,
     """Write the report files (see the module docstring) into ``out_dir`` (created if needed).
 
     All of them or none: every file is written in full to a temporary file first and
-    only then renamed into place (:func:`emprivacy.outputs.write_files_atomic`), so a
+    only then renamed into place (:func:`emprivacy.io.outputs.write_files_atomic`), so a
     full disk or an interruption leaves the directory as it was (a directory this call
     created is removed again).
 

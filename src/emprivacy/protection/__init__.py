@@ -20,79 +20,198 @@ face, ``emprivacy audit`` its command):
   :mod:`~emprivacy.protection.ngram` (:class:`NgramModel`) or a plugged-in
   :class:`ContextScorer`.
 
-Not built yet (docs/AUDIT.md): the one privacy scale in ``evaluate``/``calibrate``.
+* :mod:`~emprivacy.protection.deniability` — the plausible-deniability statistics of
+  ``calibrate`` (how often a word stays itself; Fernandes et al. 2019, §5) and
+  :func:`calibrate_epsilon`, with their tables and plot in
+  :mod:`~emprivacy.protection.deniability_report`;
+* :mod:`~emprivacy.protection.mechanism_study` — ``study``: a mechanism's word-level
+  behaviour (neighbour ranks, TEM's truncation).
+
+The names below are imported on first use, so that importing one module of the package
+does not import all of them.
 """
 
 from __future__ import annotations
 
-from .audit import (
-    Estimate,
-    WordAudit,
-    audit_csv,
-    audit_mechanism,
-    audit_report,
-    audit_table,
-)
-from .channel import ExactChannel, SampledChannel, has_exact_channel, sample_channel
-from .distinguish import (
-    Distinguishability,
-    PairEpsilon,
-    choose_pairs,
-    distinguish_documents,
-    distinguish_pairs,
-    epsilon_lower_bound,
-    guarantee_distance,
-    read_word_pairs,
-)
-from .ngram import NgramModel
-from .reconstruction import (
-    ContextScorer,
-    Reconstruction,
-    RecoveryRate,
-    count_words,
-    fit_context_model,
-    load_documents,
-    reconstruction_attack,
-    reconstruction_csv,
-    reconstruction_table,
-    split_corpus,
-)
-from .secrets import PRIORS, Secrets, content_word_counts, is_content_word, secret_words
-from .vulnerability import (
-    ChannelMeasures,
-    SplitHalfAttack,
-    bayes_vulnerability,
-    channel_measures,
-    clopper_pearson,
-    multiplicative_capacity,
-    multiplicative_leakage,
-    plugin_margin,
-    posterior_vulnerability,
-    qif_measures,
-    recovery_rates,
-    split_half_attack,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+_EXPORTS: dict[str, str] = {
+    "ChannelMeasures": "vulnerability",
+    "ContextScorer": "reconstruction",
+    "DeniabilityStudy": "deniability",
+    "Distinguishability": "distinguish",
+    "Estimate": "audit",
+    "ExactChannel": "channel",
+    "NgramModel": "ngram",
+    "PRIORS": "secrets",
+    "PairEpsilon": "distinguish",
+    "PlausibleDeniability": "deniability_report",
+    "Reconstruction": "reconstruction",
+    "RecoveryRate": "reconstruction",
+    "SampledChannel": "channel",
+    "Secrets": "secrets",
+    "SplitHalfAttack": "vulnerability",
+    "TemTruncation": "mechanism_study",
+    "WordAudit": "audit",
+    "audit_csv": "audit",
+    "audit_mechanism": "audit",
+    "audit_report": "audit",
+    "audit_table": "audit",
+    "bayes_vulnerability": "vulnerability",
+    "calibrate_epsilon": "deniability",
+    "calibration_table": "deniability_report",
+    "channel_measures": "vulnerability",
+    "choose_pairs": "distinguish",
+    "clopper_pearson": "vulnerability",
+    "content_word_counts": "secrets",
+    "count_words": "reconstruction",
+    "distinguish_documents": "distinguish",
+    "distinguish_pairs": "distinguish",
+    "epsilon_lower_bound": "distinguish",
+    "fit_context_model": "reconstruction",
+    "guarantee_distance": "distinguish",
+    "has_exact_channel": "channel",
+    "is_content_word": "secrets",
+    "load_documents": "reconstruction",
+    "multiplicative_capacity": "vulnerability",
+    "multiplicative_leakage": "vulnerability",
+    "plausible_deniability": "deniability",
+    "plot_calibration": "deniability_report",
+    "plugin_margin": "vulnerability",
+    "posterior_vulnerability": "vulnerability",
+    "qif_measures": "vulnerability",
+    "read_word_pairs": "distinguish",
+    "reconstruction_attack": "reconstruction",
+    "reconstruction_csv": "reconstruction",
+    "reconstruction_table": "reconstruction",
+    "recovery_rates": "vulnerability",
+    "sample_channel": "channel",
+    "secret_words": "secrets",
+    "split_corpus": "reconstruction",
+    "split_half_attack": "vulnerability",
+    "study_mechanism": "mechanism_study",
+    "summarise_truncation": "mechanism_study",
+    "tem_truncation": "mechanism_study",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from .audit import (
+        Estimate,
+        WordAudit,
+        audit_csv,
+        audit_mechanism,
+        audit_report,
+        audit_table,
+    )
+    from .channel import (
+        ExactChannel,
+        SampledChannel,
+        has_exact_channel,
+        sample_channel,
+    )
+    from .deniability import (
+        DeniabilityStudy,
+        calibrate_epsilon,
+        plausible_deniability,
+    )
+    from .deniability_report import (
+        PlausibleDeniability,
+        calibration_table,
+        plot_calibration,
+    )
+    from .distinguish import (
+        Distinguishability,
+        PairEpsilon,
+        choose_pairs,
+        distinguish_documents,
+        distinguish_pairs,
+        epsilon_lower_bound,
+        guarantee_distance,
+        read_word_pairs,
+    )
+    from .mechanism_study import (
+        TemTruncation,
+        study_mechanism,
+        summarise_truncation,
+        tem_truncation,
+    )
+    from .ngram import (
+        NgramModel,
+    )
+    from .reconstruction import (
+        ContextScorer,
+        Reconstruction,
+        RecoveryRate,
+        count_words,
+        fit_context_model,
+        load_documents,
+        reconstruction_attack,
+        reconstruction_csv,
+        reconstruction_table,
+        split_corpus,
+    )
+    from .secrets import (
+        PRIORS,
+        Secrets,
+        content_word_counts,
+        is_content_word,
+        secret_words,
+    )
+    from .vulnerability import (
+        ChannelMeasures,
+        SplitHalfAttack,
+        bayes_vulnerability,
+        channel_measures,
+        clopper_pearson,
+        multiplicative_capacity,
+        multiplicative_leakage,
+        plugin_margin,
+        posterior_vulnerability,
+        qif_measures,
+        recovery_rates,
+        split_half_attack,
+    )
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later look-ups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "PRIORS",
     "ChannelMeasures",
     "ContextScorer",
+    "DeniabilityStudy",
     "Distinguishability",
     "Estimate",
     "ExactChannel",
     "NgramModel",
     "PairEpsilon",
+    "PlausibleDeniability",
     "Reconstruction",
     "RecoveryRate",
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
+    "TemTruncation",
     "WordAudit",
     "audit_csv",
     "audit_mechanism",
     "audit_report",
     "audit_table",
     "bayes_vulnerability",
+    "calibrate_epsilon",
+    "calibration_table",
     "channel_measures",
     "choose_pairs",
     "clopper_pearson",
@@ -108,6 +227,8 @@ __all__ = [
     "load_documents",
     "multiplicative_capacity",
     "multiplicative_leakage",
+    "plausible_deniability",
+    "plot_calibration",
     "plugin_margin",
     "posterior_vulnerability",
     "qif_measures",
@@ -120,4 +241,7 @@ __all__ = [
     "secret_words",
     "split_corpus",
     "split_half_attack",
+    "study_mechanism",
+    "summarise_truncation",
+    "tem_truncation",
 ]

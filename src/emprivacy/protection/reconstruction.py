@@ -53,9 +53,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._validation import check_choice, check_nonnegative_number, check_positive_int
-from ..corpus import Document, iter_documents
 from ..embeddings import OOV_PLACEHOLDER, Embeddings, PreparedBag
 from ..exceptions import InputError
+from ..io.corpus import Document, iter_documents
 from ..mechanisms.base import WordMechanism
 from ..obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from ..readable import PLACEHOLDERS, TextTemplate, case_pattern, prepare_text
@@ -246,7 +246,7 @@ class Reconstruction:
 
 # -- documents ---------------------------------------------------------------------------
 def load_documents(inputs: Iterable[Any], *, stdin: Any = None) -> list[Document]:
-    """Every document of ``inputs`` (as :func:`emprivacy.corpus.iter_documents` reads
+    """Every document of ``inputs`` (as :func:`emprivacy.io.corpus.iter_documents` reads
     them), read into memory: the attack reads each twice (the release, the truth)."""
     return [Document(doc.id, doc.text) for doc in iter_documents(inputs, stdin=stdin)]
 
@@ -267,7 +267,7 @@ def _check_documents(documents: Any, name: str) -> list[Document]:
     docs = list(documents)
     for doc in docs:
         if not isinstance(doc, Document):
-            raise TypeError(f"{name} must hold emprivacy.corpus.Document objects; got "
+            raise TypeError(f"{name} must hold emprivacy.io.corpus.Document objects; got "
                             f"{type(doc).__name__}")
     return docs
 
@@ -642,7 +642,7 @@ def reconstruction_attack(
     Examples
     --------
     >>> from emprivacy import Embeddings, SanText
-    >>> from emprivacy.corpus import Document
+    >>> from emprivacy.io.corpus import Document
     >>> from emprivacy.protection import Secrets
     >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [30.0]])
     >>> s = Secrets.from_words(emb, ["cat", "dog", "car"], weights=[3, 2, 1])

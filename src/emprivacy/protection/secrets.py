@@ -27,8 +27,8 @@ from typing import TextIO
 import numpy as np
 
 from .._validation import check_choice, check_positive_int
-from ..corpus import iter_documents
 from ..embeddings import Embeddings
+from ..io.corpus import iter_documents
 from ..text import STOPWORDS, is_number_word, is_word, normalise_pieces, piece_words
 
 __all__ = ["PRIORS", "Secrets", "content_word_counts", "is_content_word", "secret_words"]
@@ -55,13 +55,13 @@ def content_word_counts(inputs: Iterable[str | os.PathLike[str]], *, stdin: Text
 
     The words of :func:`emprivacy.text.bag_of_words` (normalised, lowercased, no
     stopwords, no numbers), counted over every document; documents are read in
-    chunks (:meth:`emprivacy.documents.Document.chunks`), so memory does not grow with
+    chunks (:meth:`emprivacy.io.documents.Document.chunks`), so memory does not grow with
     a document's length.
 
     Parameters
     ----------
     inputs : iterable of path-like or ``"-"``
-        As :func:`emprivacy.corpus.iter_documents`: text files, directories, JSONL,
+        As :func:`emprivacy.io.corpus.iter_documents`: text files, directories, JSONL,
         Parquet, ``"-"`` for standard input.
     stdin : text stream, optional
         Replaces :data:`sys.stdin`.

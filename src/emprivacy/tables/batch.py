@@ -1,7 +1,7 @@
 """A column of texts, privatised row by row: every row a document of one run.
 
 :func:`privatize_texts` releases an iterable of strings (a table's column) through the
-corpus path's own machinery: every row is a :class:`~emprivacy.corpus.Document` given to
+corpus path's own machinery: every row is a :class:`~emprivacy.io.corpus.Document` given to
 an :class:`~emprivacy.obfuscation.Obfuscator` (the same normalisation, out-of-vocabulary
 policies, text mode, bag sizes and records), in blocks of rows (:class:`TextPrivatizer`),
 and the obfuscator decodes the noisy vectors of many rows in one call
@@ -44,8 +44,8 @@ from itertools import islice
 from typing import Any
 
 from .._validation import check_positive_int
-from ..corpus import Document
 from ..embeddings import Embeddings, load_embeddings
+from ..io.corpus import Document
 from ..mechanisms import WordMechanism
 from ..obfuscation import (
     DEFAULT_VOCAB_SIZE,

@@ -1,10 +1,10 @@
 """A document: an id and its text, in memory or read in chunks.
 
-:class:`Document` is what every input reader yields (:mod:`emprivacy.corpus`,
-:mod:`emprivacy.records`).  A text file's document, and standard input's, is read
+:class:`Document` is what every input reader yields (:mod:`emprivacy.io.corpus`,
+:mod:`emprivacy.io.records`).  A text file's document, and standard input's, is read
 when it is used, chunk by chunk (:meth:`Document.chunks`, :func:`read_text_chunks`:
 :data:`CHUNK_CHARS` at a time), never whole: its errors (a file gone, invalid UTF-8)
-come then.  :mod:`emprivacy.corpus` re-exports every public name of this module.
+come then.  :mod:`emprivacy.io.corpus` re-exports every public name of this module.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from .exceptions import InputError
+from ..exceptions import InputError
 
 __all__ = ["CHUNK_CHARS", "Document", "read_text_chunks"]
 

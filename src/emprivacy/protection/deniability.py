@@ -31,7 +31,7 @@ once, the bisection of :func:`calibrate_epsilon` is exact for the draws, and a
 measurement at a given ε only decodes the trials that change.
 
 The statistics at one ε (:class:`PlausibleDeniability`), their table and their
-plot are defined in :mod:`emprivacy.deniability_report` and re-exported here.
+plot are defined in :mod:`emprivacy.protection.deniability_report` and re-exported here.
 ("Calibration" elsewhere in emprivacy means the approximate decoder's stop-rule
 tuning, :mod:`emprivacy.decoding.tuning`.)
 """
@@ -46,19 +46,19 @@ from typing import cast, overload
 
 import numpy as np
 
-from ._validation import (
+from .._validation import (
     check_epsilon,
     check_nonnegative_number,
     check_positive_int,
     check_positive_number,
 )
-from .decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
-from .decoding.threads import available_cores, run_on_cores
+from ..decoding import DEFAULT_MEMORY_BUDGET, Decoder, ExactDecoder
+from ..decoding.threads import available_cores, run_on_cores
+from ..embeddings import Embeddings
+from ..noise import far_noisy_points, far_sphere, uniform_sphere
+from ..randomness import RandomState, check_random_state
+from ..text import STOPWORDS
 from .deniability_report import PlausibleDeniability, calibration_table, plot_calibration
-from .embeddings import Embeddings
-from .noise import far_noisy_points, far_sphere, uniform_sphere
-from .randomness import RandomState, check_random_state
-from .text import STOPWORDS
 
 __all__ = [
     "DeniabilityStudy",

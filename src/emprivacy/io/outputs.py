@@ -21,7 +21,7 @@ What the destination already is decides how it is written:
   terminal): opened and written in place, never replaced, as every Unix tool
   does.  A block device or a socket is refused.
 
-Where an output may be written is :mod:`emprivacy.output_paths` (its names are
+Where an output may be written is :mod:`emprivacy.io.output_paths` (its names are
 importable from here too): the path checked before any work
 (:func:`check_output_path`), an output that is also an input refused
 (:func:`check_not_input`), and one run per output at a time (:func:`output_lock`:
@@ -51,7 +51,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, TextIO, cast
 
-from .exceptions import OutputPathError, OutputWriteError
+from ..exceptions import OutputPathError, OutputWriteError
 from .output_paths import (
     LOCK_SUFFIX,
     TEMP_SUFFIX,

@@ -15,7 +15,7 @@ A record is a dict whose last field is what it releases: ``text`` (text mode) or
   give it whatever the document's length.
 
 :func:`write_record` writes a record in any of the command line's formats, a body
-in pieces, byte for byte as :func:`emprivacy.outputs.format_record` writes the
+in pieces, byte for byte as :func:`emprivacy.io.outputs.format_record` writes the
 same record held whole; :func:`materialise` turns a body into the ``str`` or
 ``list`` (in memory).  :func:`read_jsonl_records` reads the records of a JSONL file
 back with their bodies in pieces, :func:`copy_jsonl_record` writes one in any

@@ -8,7 +8,7 @@ followed (its target is written, the link stays a link), and a FIFO or a
 character device (:func:`is_stream`) is written in place, never replaced.  With
 ``probe`` it also creates and removes a temporary file where the output will be
 made, so that a place without write permission fails now, not after a long run;
-the temporary files of :mod:`emprivacy.outputs` are named here
+the temporary files of :mod:`emprivacy.io.outputs` are named here
 (``.<name>.<pid>-<host>.<random>.emprivacy.tmp``).  :func:`check_not_input`
 refuses an output that is also an input (the same file, a hard link, or — for a
 directory of Parquet files — one inside the other).
@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from .exceptions import OutputError, OutputPathError, OutputWriteError
+from ..exceptions import OutputError, OutputPathError, OutputWriteError
 
 __all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "check_not_input", "check_output_path", "is_stream",
            "output_lock", "write_error"]
@@ -193,7 +193,7 @@ def check_not_input(output: str | os.PathLike[str],
     """Refuse, before any work, an output that is one of the inputs.
 
     ``inputs``: every input file — with the files found inside input directories,
-    which the caller lists (:func:`emprivacy.corpus.expand_inputs`) — and the input
+    which the caller lists (:func:`emprivacy.io.corpus.expand_inputs`) — and the input
     directories; ``"-"`` is standard input (file descriptor 0).  The output is an
     input when both are the same file after resolving symbolic links, or the same
     inode (a hard link).  With ``directory`` (a Parquet output directory), an output

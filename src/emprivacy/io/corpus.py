@@ -35,8 +35,8 @@ a time), never whole: its errors (a file gone, invalid UTF-8) come then, with th
 same messages.  A JSONL line is parsed whole, and a Parquet row group is read
 whole: one such line or row group must fit in memory.
 
-The JSONL and Parquet readers live in :mod:`emprivacy.records`, :class:`Document` and
-the chunked text reader in :mod:`emprivacy.documents`; this module re-exports them.
+The JSONL and Parquet readers live in :mod:`emprivacy.io.records`, :class:`Document` and
+the chunked text reader in :mod:`emprivacy.io.documents`; this module re-exports them.
 pyarrow is imported when a Parquet file is read, not with this module.
 """
 
@@ -50,8 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from ..exceptions import InputError
 from .documents import CHUNK_CHARS, Document, read_text_chunks
-from .exceptions import InputError
 from .records import (
     _is_blank,
     _jsonl_documents,

@@ -1,9 +1,9 @@
 """The plausible-deniability statistics at one ε, as a record, a table and a plot.
 
-:class:`PlausibleDeniability` is what :meth:`emprivacy.deniability.DeniabilityStudy.measure`
+:class:`PlausibleDeniability` is what :meth:`.deniability.DeniabilityStudy.measure`
 returns; :func:`calibration_table` and :func:`plot_calibration` present a series of
 them (``emprivacy calibrate``).  All three are re-exported by
-:mod:`emprivacy.deniability`.  The plot needs matplotlib (the ``evaluation`` extra),
+:mod:`emprivacy.protection.deniability`.  The plot needs matplotlib (the ``evaluation`` extra),
 imported when a plot is drawn.
 """
 
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from ._optional import import_optional
-from .guarantees import utility_bound
-from .outputs import check_output_path, write_bytes_atomic
+from .._optional import import_optional
+from ..guarantees import utility_bound
+from ..io.outputs import check_output_path, write_bytes_atomic
 
 if TYPE_CHECKING:  # pragma: no cover - the study is only read, never built, here
     from .deniability import DeniabilityStudy

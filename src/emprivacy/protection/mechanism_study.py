@@ -1,6 +1,6 @@
 """Where a mechanism sends words: sampled statistics for any mechanism of the family.
 
-:mod:`emprivacy.deniability` computes the plausible-deniability statistics of the
+:mod:`emprivacy.protection.deniability` computes the plausible-deniability statistics of the
 paper's mechanism exactly for every ε at once, using the geometry of its noise.
 The other mechanisms (:mod:`emprivacy.mechanisms`: Mahalanobis, Vickrey, TEM,
 SanText, the rank-resampling post-processing) have no such shortcut, so this
@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_positive_int
+from .._validation import check_positive_int
+from ..embeddings import Embeddings
+from ..mechanisms.base import WordMechanism
+from ..mechanisms.curse import neighbour_ranks, rank_buckets
+from ..randomness import RandomState, check_random_state
 from .deniability import sample_words
-from .embeddings import Embeddings
-from .mechanisms.base import WordMechanism
-from .mechanisms.curse import neighbour_ranks, rank_buckets
-from .randomness import RandomState, check_random_state
 
 __all__ = ["MechanismStudy", "TemTruncation", "largest_distances", "study_mechanism",
            "summarise_truncation", "tem_truncation"]
@@ -115,7 +115,7 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
         Any mechanism of :mod:`emprivacy.mechanisms`, at its own ε.
     words : sequence of str, optional
         The words to study (in the vocabulary); default ``n_words`` non-stopwords
-        drawn by frequency (:func:`emprivacy.deniability.sample_words`).
+        drawn by frequency (:func:`emprivacy.protection.deniability.sample_words`).
     n_words, trials : int
         Words drawn when ``words`` is not given; runs per word.
     rank_sample : int
@@ -217,7 +217,7 @@ def largest_distances(embeddings: Embeddings, rows: np.ndarray | Sequence[int] |
 def _largest_squared(embeddings: Embeddings, rows: np.ndarray | Sequence[int] | None
                      ) -> np.ndarray:
     """The exact float64 ``max_w Σ_k (w_k − x_k)²`` of :func:`largest_distances`."""
-    from .mechanisms._tiles import VocabularyGeometry
+    from ..mechanisms._tiles import VocabularyGeometry
 
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
@@ -291,7 +291,7 @@ def tem_truncation(embeddings: Embeddings, *, epsilons: Sequence[float], beta: f
     >>> [t.active for t in tem_truncation(emb, epsilons=[1.0, 10.0], beta=0.001)]
     [0, 10]
     """
-    from .mechanisms.tem import check_beta, truncation_threshold
+    from ..mechanisms.tem import check_beta, truncation_threshold
 
     beta = check_beta(beta)
     far_sq = _largest_squared(embeddings, rows)

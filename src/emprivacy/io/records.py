@@ -8,7 +8,7 @@ parsed whole, and a Parquet row group is read whole: one such line or row group
 must fit in memory.  The distributed planner indexes these files
 (:func:`jsonl_index`, :func:`parquet_ids`) and reads ranges of them with the same
 readers (:func:`iter_jsonl`, :func:`iter_parquet`).  Error messages name files,
-lines, rows and identifiers, never the text itself.  :mod:`emprivacy.corpus`
+lines, rows and identifiers, never the text itself.  :mod:`emprivacy.io.corpus`
 re-exports every public name of this module.
 
 pyarrow is imported when a Parquet file is read, not with this module.
@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..exceptions import InputError
 from .documents import Document
-from .exceptions import InputError
 
 __all__ = ["iter_json_objects", "iter_jsonl", "iter_parquet", "jsonl_index", "parquet_ids"]
 
