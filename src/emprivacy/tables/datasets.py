@@ -1,0 +1,420 @@
+"""Privatising a column of a Hugging Face dataset (the ``datasets`` extra).
+
+:func:`mapper` returns a function for :meth:`datasets.Dataset.map`::
+
+    ds.map(mapper(column="text", epsilon=10), batched=True, with_indices=True, num_proc=4)
+
+It releases the column as :func:`emprivacy.arrow.privatize_table` releases a table's: the
+release replaces the column by default, and the per-row metadata columns
+(:func:`~emprivacy.tables.batch.row_fields`) are added after the dataset's columns.
+
+One run over the dataset, in any number of processes
+    The mapper holds only the run's settings and its key, never the embeddings: datasets
+    pickles it (with dill) to each of its ``num_proc`` processes, and each process loads
+    the embeddings the first time it privatises a batch, once — the built-in ones from
+    their memory-mapped ``.npy``, a file through the memory-mapped cache
+    (:mod:`emprivacy.embedding_cache`), whose pages every process of the machine shares —
+    and keeps the mechanism for every later batch and mapper of the same settings.
+    Without a seed, the run key is drawn once, from the secure generator, when the mapper
+    is made, so every process of the run holds the same key.
+
+Row ``i`` is keyed by ``i``
+    A row's noise stream is keyed by the run key and the row's index in the dataset, which
+    ``datasets`` gives the mapper with ``with_indices=True`` (the index counts over the
+    whole dataset, whatever its shards): row ``i`` is released as
+    :func:`emprivacy.privatize_texts` releases its row ``i``, and as ``emprivacy obfuscate``
+    releases the document of id ``"i"``.  So a seeded run releases the same dataset
+    whatever ``batch_size`` and ``num_proc``.  Without ``with_indices=True`` the mapper
+    raises: it has no other key for the rows.
+
+The batches
+    The mapper reads the column as Arrow from the batch ``datasets`` hands to a function
+    over an unformatted dataset, and writes the release and the metadata into that batch
+    as typed Arrow arrays (so that a batch whose rows are all null still gives typed
+    columns), the other columns untouched; :meth:`~datasets.Dataset.map`'s own options
+    (``remove_columns``, ``batch_size``, ``num_proc``, ``desc`` …) apply as usual.
+    docs/TABLES.md.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pyarrow as pa
+
+from .._optional import import_optional
+from .._validation import check_epsilon, check_positive_int
+from ..embedding_files import detect_format
+from ..embeddings import DEFAULT_EMBEDDINGS_NAME, Embeddings, load_embeddings
+from ..exceptions import EmbeddingsFormatError
+from ..mechanisms import WordMechanism
+from ..obfuscation import DEFAULT_VOCAB_SIZE
+from ..randomness import run_key_from_seed
+from .arrow import (
+    DEFAULT_PREFIX,
+    block_arrays,
+    check_text_column,
+    is_text_type,
+    output_names,
+    release_type,
+)
+from .batch import RowsReleased, RunOptions, TextPrivatizer
+
+if TYPE_CHECKING:  # pragma: no cover
+    import datasets
+
+__all__ = ["DatasetMapper", "counts", "mapper"]
+
+_PURPOSE = "privatising a column of a Hugging Face dataset"
+
+#: What a call with the wrong arguments of ``Dataset.map`` is told.
+_CALL = ("call ds.map(mapper, batched=True, with_indices=True): the mapper privatises "
+         "batches of rows, and each row's index keys its noise")
+
+
+def _datasets() -> Any:
+    """datasets, imported on first use (one message naming the extra when missing)."""
+    return import_optional("datasets", extra="datasets", purpose=_PURPOSE)
+
+
+# -- the mechanism, once per process -------------------------------------------------------
+_MECHANISMS: dict[tuple[Any, ...], WordMechanism] = {}
+_MECHANISMS_LOCK = threading.Lock()
+
+
+def _file_state(path: str | None) -> tuple[int, ...]:
+    """What says that an embeddings file changed (then it is loaded again)."""
+    if path is None:
+        return ()
+    st = os.stat(path)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def process_mechanism(run: RunOptions) -> WordMechanism:
+    """The mechanism of ``run`` (its name, ε, parameters, embeddings file and vocabulary
+    size) for this process: built on first use, then reused by every mapper of the same
+    settings; only the most recently used one is kept (bounded memory).
+
+    The embeddings are loaded by :func:`emprivacy.load_embeddings`: the built-in ones once
+    per process, a file through the memory-mapped cache.
+    """
+    from ..mechanisms.registry import make_mechanism
+
+    path = None if run.embeddings is None else os.fspath(run.embeddings)  # type: ignore[arg-type]
+    key = (run.mechanism, run.epsilon, repr(sorted(run.params.items())), path, run.vocab_size,
+           _file_state(path))
+    with _MECHANISMS_LOCK:
+        mech = _MECHANISMS.get(key)
+        if mech is None:
+            _MECHANISMS.clear()
+            emb = load_embeddings(path, vocab_size=run.vocab_size)
+            mech = _MECHANISMS[key] = make_mechanism(
+                run.mechanism, emb, epsilon=run.epsilon,  # type: ignore[arg-type]
+                **run.params)
+        return mech
+
+
+# -- the mapper ---------------------------------------------------------------------------
+def _lazy_batch() -> type:
+    """The class of the batches ``Dataset.map`` gives a function over an unformatted
+    dataset (a mapping read lazily from Arrow, whose changes ``map`` keeps)."""
+    module = import_optional("datasets.formatting.formatting", extra="datasets",
+                             purpose=_PURPOSE)
+    return module.LazyBatch
+
+
+def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
+    """``indices`` cut into runs of consecutive integers: ``(position, length)`` pairs."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for k in range(1, len(indices) + 1):
+        if k == len(indices) or indices[k] != indices[k - 1] + 1:
+            runs.append((start, k - start))
+            start = k
+    return runs
+
+
+class DatasetMapper:
+    """A run over a column of a Hugging Face dataset, as a function for
+    :meth:`datasets.Dataset.map` (``batched=True, with_indices=True``).  Made by
+    :func:`mapper`, which documents the options.
+
+    ``mapper(batch, indices)`` privatises the rows ``indices`` of the batch's column and
+    writes the release (``out_column``) and the metadata columns (``prefix + field``) into
+    the batch, as Arrow arrays; it returns an empty dict (``map`` keeps the changed batch).
+
+    It pickles small (the settings and the run key, never the embeddings, nor the
+    mechanism, which each process builds on its first batch: :func:`process_mechanism`).
+    ``repr`` does not show the run key.
+    """
+
+    def __init__(self, run: RunOptions, column: str, *, out_column: str | None,
+                 keep_original: bool, metadata: bool, prefix: str,
+                 run_key: bytes | None) -> None:
+        self.run = run
+        self.column = column
+        self.out_column = out_column
+        self.keep_original = keep_original
+        self.metadata_columns = metadata
+        self.prefix = prefix
+        self._run_key = run_key
+        self._privatizer: TextPrivatizer | None = None
+        self._lock = threading.Lock()
+
+    # pickled (to datasets' processes, and by its fingerprinting) without the mechanism
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_privatizer"] = None
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        run = self.run
+        return (f"DatasetMapper(column={self.column!r}, mechanism={run.mechanism!r}, "
+                f"epsilon={run.epsilon!r}, mode={run.config.mode!r}, "
+                f"seeded={run.seed is not None})")
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """The per-row metadata fields and their kinds
+        (:func:`~emprivacy.tables.batch.row_fields`)."""
+        return self.run.fields
+
+    def privatizer(self) -> TextPrivatizer:
+        """This copy's run (built on first use, from this process's mechanism)."""
+        with self._lock:
+            if self._privatizer is None:
+                run = self.run
+                self._privatizer = TextPrivatizer(
+                    process_mechanism(run), run.config, seed=run.seed,
+                    run_key=None if run.seed is not None else self._run_key)
+            return self._privatizer
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """The fields every row of the run shares (those of every ``obfuscate`` record: ε,
+        the embeddings, the mechanism's parameters, mode, ``seeded``); loads the embeddings
+        in this process."""
+        return self.privatizer().metadata
+
+    def __call__(self, batch: Any, indices: Any = None, rank: Any = None) -> dict[str, Any]:
+        """Privatise the rows ``indices`` of ``batch`` (see the class)."""
+        if indices is None or isinstance(indices, int) or not isinstance(batch, Mapping):
+            raise TypeError(f"the mapper was called without batched=True and "
+                            f"with_indices=True; {_CALL}")
+        if not isinstance(batch, _lazy_batch()):
+            raise TypeError("the mapper reads the batches Dataset.map gives an unformatted "
+                            f"dataset; this batch is a {type(batch).__name__}: map "
+                            "ds.with_format(None) (and set the format again afterwards), "
+                            "without input_columns")
+        return self._release(batch, indices)
+
+    def _release(self, batch: Any, indices: Sequence[int]) -> dict[str, Any]:
+        """Privatise a datasets ``LazyBatch`` (a mutable mapping over ``batch.pa_table``)."""
+        table: pa.Table = batch.pa_table
+        names = list(batch.keys())
+
+        def type_of(column: str) -> pa.DataType | None:
+            arrow_type = table.schema.field(column).type
+            return None if is_text_type(arrow_type) else arrow_type
+
+        check_text_column(names, self.column, type_of, what="dataset")
+        out_name, meta_names = output_names(
+            names, self.column, out_column=self.out_column, keep_original=self.keep_original,
+            metadata=self.metadata_columns, prefix=self.prefix, fields=self.fields,
+            what="dataset")
+        rows = [int(i) for i in indices]
+        if len(rows) != table.num_rows:
+            raise ValueError(f"the batch has {table.num_rows} rows but {len(rows)} indices; "
+                             f"{_CALL}")
+        column = table.column(self.column)
+        privatizer = self.privatizer()
+        released: list[Any] = []
+        columns: dict[str, list[Any]] = {name: [] for name in privatizer.fields}
+        for at, n in _runs(rows):
+            block = privatizer.privatize(column.slice(at, n).to_pylist(), first_index=rows[at])
+            released += block.released
+            for name, values in block.columns.items():
+                columns[name] += values
+        fields = self.fields if self.metadata_columns else {}
+        large = pa.types.is_large_string(column.type)
+        arrays = block_arrays(RowsReleased(released, columns), fields,
+                              release_type(self.run.config.mode, large=large))
+        if out_name != self.column and not self.keep_original:
+            del batch[self.column]  # renamed: the original does not ride along
+        batch[out_name] = arrays[0]
+        for name, array in zip(meta_names, arrays[1:], strict=True):
+            # one string type for datasets' features (not Arrow's dictionary encoding)
+            batch[name] = (array.dictionary_decode() if isinstance(array, pa.DictionaryArray)
+                           else array)
+        return {}
+
+
+def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madlib",
+           params: Mapping[str, Any] | None = None, mode: str = "text",
+           oov: str | None = None, size: int | None = None, perturb_stopwords: bool = False,
+           embeddings: str | os.PathLike[str] | None = None,
+           vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
+           out_column: str | None = None, keep_original: bool = False,
+           metadata: bool = True, prefix: str = DEFAULT_PREFIX) -> DatasetMapper:
+    """A function for :meth:`datasets.Dataset.map` that privatises ``column``, each row a
+    document of one run.
+
+    Use it as ``ds.map(mapper(column="text", epsilon=…), batched=True,
+    with_indices=True)``, with any ``batch_size`` and ``num_proc``.  Row ``i`` of the
+    dataset is released as :func:`emprivacy.privatize_texts` releases its row ``i`` (its
+    noise keyed by the run key and ``i``): with a seed, the same release whatever
+    ``batch_size`` and ``num_proc``, and exactly what ``emprivacy obfuscate --seed``
+    releases for the document of id ``"i"``.
+
+    Parameters
+    ----------
+    column : str
+        A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
+    epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed
+        As :func:`emprivacy.privatize_texts`.  Without a seed, the run key is drawn from
+        the secure generator now, once, and every process of the run uses it.
+    mechanism : str, default "madlib"
+        A registered mechanism's name (a built mechanism holds its embeddings, which would
+        be pickled to every process: give its name and ``params``).
+    embeddings : path or None
+        ``None``: the built-in GloVe 6B 50d; a path: an embeddings file, which every
+        process loads itself (through the memory-mapped cache).  Not loaded
+        :class:`~emprivacy.embeddings.Embeddings`, for the same reason.
+    out_column, keep_original, metadata, prefix
+        As :func:`emprivacy.arrow.privatize_table`: the release replaces the column (at
+        its place) by default; with another ``out_column`` or ``keep_original`` it is a
+        new column, after the dataset's columns, then the metadata columns.
+
+    Returns
+    -------
+    DatasetMapper
+        The function; ``mapper.metadata`` gives the fields every row of the run shares.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad option, here, before any map: every option is checked (ε, the mechanism's
+        parameters, the embeddings file's existence, ``oov="subword"`` on a file that is
+        not a fastText model, the output names).  When mapping: ``KeyError`` for a column
+        that is not in the dataset (the message lists its columns), ``TypeError`` for a
+        column that does not hold strings, for a call without ``batched=True`` and
+        ``with_indices=True``, or for a formatted dataset; ``ValueError`` for a name taken
+        twice, or an index this mapper has already privatised in this process.
+
+    Notes
+    -----
+    **One mapper is one run: make a new one for each dataset**, and for each split of a
+    :class:`~datasets.DatasetDict` (``DatasetDict.map`` gives every split the same
+    function).  Row ``i`` of two datasets mapped by one mapper would draw the same noise;
+    in one process (``num_proc`` ``None`` or 1) the second map is refused
+    (:class:`ValueError`), but copies in worker processes cannot see each other.
+
+    A dataset with no rows is returned as it is by ``Dataset.map``, which never calls the
+    function: no release column, no metadata columns.
+
+    Examples
+    --------
+    A seeded run on two processes (seeds are for tests, not real releases)::
+
+        import datasets
+        from emprivacy.datasets import mapper
+
+        ds = datasets.Dataset.from_dict({"text": ["A cat.", None]})
+        out = ds.map(mapper(column="text", epsilon=10.0, seed=1), batched=True,
+                     with_indices=True, num_proc=2)
+        out["emprivacy_n_words"][:]  # [1, None]
+    """
+    _datasets()
+    if not isinstance(column, str) or not column:
+        raise TypeError(f"column must be a column's name (a non-empty str); got {column!r}")
+    if isinstance(mechanism, WordMechanism):
+        raise TypeError("mechanism must be a mechanism's name (e.g. 'madlib'), not a built "
+                        f"{type(mechanism).__name__}: the mapper is pickled to every "
+                        "process of Dataset.map and must not carry the embeddings; give "
+                        "the name, params= and embeddings=")
+    if isinstance(embeddings, Embeddings):
+        raise TypeError("embeddings must be a path to an embeddings file or None (the "
+                        "built-in GloVe), not loaded Embeddings: the mapper is pickled to "
+                        "every process of Dataset.map, and each loads the file itself, "
+                        "through the memory-mapped cache")
+    run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
+                           oov=oov, size=size, perturb_stopwords=perturb_stopwords,
+                           embeddings=embeddings, vocab_size=vocab_size, seed=seed)
+    # what RunOptions leaves to the first load, checked now (no process would report it)
+    from ..mechanisms.registry import MECHANISMS
+
+    name = cast(str, run.mechanism)  # RunOptions.parse refused anything else
+    epsilon = check_epsilon(epsilon)
+    chosen = MECHANISMS[name].check_parameters(run.params)
+    if vocab_size is not None:
+        vocab_size = check_positive_int(vocab_size, "vocab_size")
+    path: str | None = None
+    if embeddings is not None:
+        if not isinstance(embeddings, str | os.PathLike):
+            raise TypeError("embeddings must be a path to an embeddings file or None; got "
+                            f"{type(embeddings).__name__}")
+        path = os.path.abspath(os.fspath(embeddings))  # the processes' working directory
+        if not os.path.isfile(path):
+            raise EmbeddingsFormatError(f"embeddings file {os.fspath(embeddings)!r} does "
+                                        "not exist")
+    if run.config.oov == "subword" and (path is None
+                                        or detect_format(path) != "fasttext-binary"):
+        emb_name = DEFAULT_EMBEDDINGS_NAME if path is None else Path(path).name
+        raise ValueError("oov='subword' needs a fastText .bin model with subword vectors; "
+                         f"{emb_name!r} has none")
+    output_names([column], column, out_column=out_column, keep_original=keep_original,
+                 metadata=metadata, prefix=prefix, fields=run.fields, what="dataset")
+    run = RunOptions(run.config, name, epsilon, dict(chosen), path, vocab_size, seed,
+                     run.batch_rows)
+    return DatasetMapper(run, column, out_column=out_column, keep_original=keep_original,
+                         metadata=metadata, prefix=prefix,
+                         run_key=None if seed is not None else run_key_from_seed(None))
+
+
+def counts(dataset: datasets.Dataset, *, prefix: str = DEFAULT_PREFIX) -> dict[str, int]:
+    """What a privatised dataset's metadata columns say about its rows.
+
+    Parameters
+    ----------
+    dataset : datasets.Dataset
+        The output of a :func:`mapper` with ``metadata=True``.
+    prefix : str, default "emprivacy_"
+        The metadata columns' prefix.
+
+    Returns
+    -------
+    dict
+        ``rows``; ``nulls`` (null rows, released null); ``skipped_empty`` (nothing left
+        after normalisation, released empty); ``skipped_out_of_vocabulary`` (bag mode: no
+        word in the vocabulary, released null); ``words`` (privatised words, the sum of
+        ``n_words``) — the counters of :func:`emprivacy.privatize_texts`, whatever the
+        number of processes that released the rows.
+    """
+    import pyarrow.compute as pc
+
+    names = list(dataset.column_names)
+    for field in ("n_words", "mechanism", "skipped"):
+        if prefix + field not in names:
+            raise KeyError(f"the dataset has no column {prefix + field!r}: give the output of "
+                           "a mapper with metadata=True, and its prefix")
+    total = {"rows": 0, "nulls": 0, "skipped_empty": 0, "skipped_out_of_vocabulary": 0,
+             "words": 0}
+    view = dataset.select_columns([prefix + f for f in ("n_words", "mechanism", "skipped")])
+    for table in view.with_format("arrow").iter(batch_size=65_536):
+        skipped = table.column(prefix + "skipped")
+        total["rows"] += table.num_rows
+        total["nulls"] += table.column(prefix + "mechanism").null_count
+        total["skipped_empty"] += pc.sum(pc.equal(skipped, "empty")).as_py() or 0
+        total["skipped_out_of_vocabulary"] += pc.sum(
+            pc.equal(skipped, "out_of_vocabulary")).as_py() or 0
+        total["words"] += pc.sum(table.column(prefix + "n_words")).as_py() or 0
+    return total
