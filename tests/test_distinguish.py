@@ -388,7 +388,7 @@ def test_cli_pairs_file_and_the_out_files(env, capsys):
                                 "--out", str(where)), capsys)
     assert code == 0
     assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md",
-                                                       "distinguish.csv"]
+                                                       "audit.png", "distinguish.csv"]
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
     assert report["settings"]["distinguish"] == {
         "pairs": [["cat", "dog"], ["bus", "factory"]], "pairs_file": str(pairs), "draws": 500}
