@@ -96,6 +96,9 @@ def test_the_exposed_words_panels(audits, exposed, index):
         widths = [p.get_width() for p in ax.patches]
         assert widths == pytest.approx([w["recovery"]["estimate"] for w in words])
         assert ax.get_title() == f"{a.mechanism}, ε = {a.epsilon:g}: most exposed"
+        # dashed: the same attacker over all words
+        (overall,) = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert _f(overall.get_xdata()) == pytest.approx([a.attack_recovery.estimate] * 2)
 
 
 def test_an_epsilon_only_some_mechanisms_have(audits):

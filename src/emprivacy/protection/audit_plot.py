@@ -18,7 +18,8 @@ split-half attack actually run with its interval (sampled channels only: for an 
 channel the attack is the optimal guesser, V(π▷C) itself), and the prior vulnerability
 V(π) — the best blind guess — as a baseline.  Bottom panels, one per mechanism: the
 words the attacker recovers most often at one setting (by default the mechanism's
-lowest ε, the strongest protection audited), with their intervals.
+lowest ε, the strongest protection audited), with their intervals, beside the same
+attacker's recovery over all words.
 
 Needs matplotlib (the ``evaluation`` extra), imported when a plot is drawn; the figure
 is drawn on matplotlib's Agg canvas (no GUI, no global backend change).
@@ -55,6 +56,8 @@ _REQUIRED = ("mechanism", "epsilon", "prior_vulnerability", *_FIGURES)
 _NOT_SERIES = frozenset({"gamma", "mechanism", "metric"})
 #: Most exposed-word panels per row.
 _PANELS_PER_ROW = 3
+#: One marker per series (two series with the same values still both show).
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def load_audit_results(sources: AuditSource | Iterable[AuditSource], *,
@@ -298,15 +301,16 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
                  title: str | None = None) -> Any:
     """The matplotlib Figure of :func:`plot_audit` (same parameters), to adjust or save.
 
-    Its first axes is the top panel, each series drawn in the order of the results:
-    V(π▷C) against ε with its interval (a band and error bars; exact channels have
-    none), the split-half attack's recovery with its interval (sampled channels only;
-    drawn 2 % to the right of its ε so that the two sets of error bars do not hide each
-    other), then V(π) as a dotted baseline (one per prior when the results have
-    several); the ε axis is logarithmic.  The next axes, one per series with a result
-    at the ``exposed`` setting: its ``top`` most exposed words (bars: the probability
-    that the attacker recovers the word from its release, with its interval; dashed:
-    V(π▷C) at that setting).
+    Its first axes is the top panel, each series drawn in the order of the results, in a
+    colour and a marker of its own: V(π▷C) against ε with its interval (a band and error
+    bars; exact channels have none), the split-half attack's recovery with its interval
+    (sampled channels only; dashed, open markers, drawn 2 % to the right of its ε so that
+    the two sets of error bars do not hide each other), then V(π) as a dotted baseline
+    (one per prior when the results have several); the ε axis is logarithmic and the
+    legend is to the right.  The next axes, one per series with a result at the
+    ``exposed`` setting: its ``top`` most exposed words (bars: the probability that the
+    attacker recovers the word from its release, with its interval; dashed: the same
+    attacker's recovery over all words, ``attack_recovery``).
     """
     top = check_positive_int(top, "top")
     exposed = _check_exposed(exposed)
@@ -331,7 +335,8 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
     ax = fig.add_subplot(grid[0, :])
     handles: list[Any] = []  # the legend in the order drawn (errorbars would go last)
     for i, (label, rows, _) in enumerate(picks):
-        handles += _draw_series(ax, f"C{i % 10}", _plain(label), rows)
+        handles += _draw_series(ax, f"C{i % 10}", _MARKERS[i % len(_MARKERS)],
+                                _plain(label), rows)
     baselines: dict[tuple[Any, Any, float], None] = {}
     for r in data:
         baselines[(r.get("prior"), r.get("secrets"), float(r["prior_vulnerability"]))] = None
@@ -354,8 +359,8 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
     level = f"; intervals at {float(conf):.0%}" if conf is not None else ""
     ax.set_title(_plain(title) if title is not None else
                  f"How often the adversary recovers a word from its release{level}")
-    ax.legend(handles=handles, loc="best", fontsize="small",
-              ncol=2 if len(handles) > 4 else 1)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              fontsize="small", borderaxespad=0.0)
     for n, (i, label, pick) in enumerate(panels):
         sub = fig.add_subplot(grid[1 + n // ncols, n % ncols])
         _draw_exposed(sub, f"C{i % 10}", _plain(label), pick, top)
@@ -374,24 +379,25 @@ def _is_exact(rows: Sequence[Mapping[str, Any]]) -> bool:
                == "exact" for r in rows)
 
 
-def _draw_series(ax: Any, color: str, label: str, rows: list[dict[str, Any]]) -> list[Any]:
+def _draw_series(ax: Any, color: str, marker: str, label: str,
+                 rows: list[dict[str, Any]]) -> list[Any]:
     """One series on the top panel; its legend handles."""
     eps = [float(r["epsilon"]) for r in rows]
     est, lo, hi = _figure(rows, "posterior_vulnerability")
     exact = _is_exact(rows)
     if exact:
-        return ax.plot(eps, est, "o-", color=color,
+        return ax.plot(eps, est, marker=marker, linestyle="-", color=color,
                        label=f"{label}: V(π▷C), exact (= the attack)")
     if len(eps) > 1:
         ax.fill_between(eps, lo, hi, color=color, alpha=0.15, linewidth=0)
     post = ax.errorbar(eps, est, yerr=[[e - v for e, v in zip(est, lo, strict=True)],
                                 [v - e for e, v in zip(est, hi, strict=True)]],
-                fmt="o-", color=color, capsize=3, label=f"{label}: V(π▷C) estimate")
+                fmt=f"{marker}-", color=color, capsize=3, label=f"{label}: V(π▷C) estimate")
     a_est, a_lo, a_hi = _figure(rows, "attack_recovery")
     attack = ax.errorbar([e * 1.02 for e in eps], a_est,
                 yerr=[[e - v for e, v in zip(a_est, a_lo, strict=True)],
                       [v - e for e, v in zip(a_est, a_hi, strict=True)]],
-                fmt="s--", color=color, capsize=3, markerfacecolor="white",
+                fmt=f"{marker}--", color=color, capsize=3, markerfacecolor="white",
                 label=f"{label}: attack run (split-half)")
     return [post, attack]
 
@@ -411,8 +417,8 @@ def _draw_exposed(ax: Any, color: str, label: str, result: Mapping[str, Any],
     ax.set_yticks(pos, [_plain(str(w["word"])) for w in words], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlim(0.0, 1.02)
-    post = float(result["posterior_vulnerability"]["estimate"])
-    ax.axvline(post, color="0.3", linestyle="--", linewidth=1)
-    ax.set_xlabel("recovery of the word (dashed: V(π▷C))", fontsize="small")
+    overall = float(result["attack_recovery"]["estimate"])  # the bars' guesser, all words
+    ax.axvline(overall, color="0.3", linestyle="--", linewidth=1)
+    ax.set_xlabel("recovery of the word (dashed: over all words)", fontsize="small")
     ax.set_title(f"{label}, ε = {float(result['epsilon']):g}: most exposed",
                  fontsize="medium")
