@@ -72,12 +72,19 @@ def test_same_seed_same_audit(env, capsys):
     assert drop(first) == drop(second)
 
 
-def test_out_writes_the_three_files(env, capsys):
+def test_out_writes_the_four_files(env, capsys):
     where = env["out"] / "audit"
     code, out, _ = run_cli(_audit(env, "-e", "1,4", "--draws", "20", "--seed", "5",
                                   "--out", str(where)), capsys)
     assert code == 0 and out.startswith("emb.txt (10 words")
-    assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md"]
+    assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md",
+                                                       "audit.png"]
+    png = (where / "audit.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    # the plot is that of audit.json: a saved run re-plots to the same bytes
+    from emprivacy.audit import plot_audit
+
+    assert plot_audit(where / "audit.json") == png
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
     assert report["settings"]["seed"] == 5 and report["settings"]["draws"] == 20
     assert report["settings"]["command"].startswith("emprivacy audit ")
@@ -149,8 +156,9 @@ def test_corpus_errors_are_one_line_exit_2(env, capsys):
                                          "of the vocabulary: nothing to audit")
 
 
-def test_out_is_all_three_files_or_none(env, capsys, monkeypatch):
-    """A full disk at the third file leaves no file of the audit, nor the directory it made."""
+def test_out_is_all_four_files_or_none(env, capsys, monkeypatch):
+    """A full disk at the fourth file (the plot) leaves no file of the audit, nor the
+    directory it made."""
     import errno
     import os
 
@@ -162,7 +170,7 @@ def test_out_is_all_three_files_or_none(env, capsys, monkeypatch):
     def failing_replace(src, dst, *args, **kwargs):
         if Path(dst).parent == where:  # (the embeddings cache is written through it too)
             calls.append(dst)
-            if len(calls) == 3:
+            if len(calls) == 4:
                 raise OSError(errno.ENOSPC, "No space left on device")
         return real_replace(src, dst, *args, **kwargs)
 
@@ -170,4 +178,137 @@ def test_out_is_all_three_files_or_none(env, capsys, monkeypatch):
     code, _, err = run_cli(_audit(env, "-e", "1", "--draws", "20", "--seed", "5",
                                   "--out", str(where)), capsys)
     assert code == 1 and err.count("\n") == 1 and "No space left on device" in err
-    assert len(calls) == 3 and not where.exists()
+    assert len(calls) == 4 and Path(calls[-1]).name == "audit.png"
+    assert not where.exists()
+
+
+# -- several mechanisms in one audit -------------------------------------------------------
+def test_several_mechanisms_one_object_per_mechanism_and_epsilon(env, capsys):
+    """``--mechanism madlib,tem,vickrey``: one JSON object per mechanism and ε, in that
+    order; each mechanism's --param is MECHANISM.NAME=VALUE; every mechanism runs on the
+    same seed, so its figures are those of an audit of it alone (vickrey, sampled after
+    madlib, included)."""
+    code, out, err = run_cli(_audit(env, "-e", "0.5,3", "--mechanism", "madlib,tem,vickrey",
+                                    "--param", "tem.beta=0.2", "--param",
+                                    "madlib.rank_resample=0.5", "--param", "vickrey.t=0.5",
+                                    "--draws", "40", "--seed", "6", "--json"), capsys)
+    assert code == 0 and err == ""
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [(o["mechanism"], o["epsilon"]) for o in objects] == [
+        ("madlib", 0.5), ("madlib", 3.0), ("tem", 0.5), ("tem", 3.0), ("vickrey", 0.5),
+        ("vickrey", 3.0)]
+    assert [o["channel"] for o in objects] == ["sampled"] * 2 + ["exact"] * 2 + ["sampled"] * 2
+    assert all(o["parameters"]["rank_resample"] == 0.5 for o in objects[:2])
+    assert all(o["parameters"]["beta"] == 0.2 for o in objects[2:4])
+    assert all(o["parameters"]["t"] == 0.5 for o in objects[4:])
+    assert len({o["prior_vulnerability"] for o in objects}) == 1  # the same secrets
+    for name, params, mine in (("madlib", "rank_resample=0.5", objects[:2]),
+                               ("tem", "beta=0.2", objects[2:4]),
+                               ("vickrey", "t=0.5", objects[4:])):
+        _, alone, _ = run_cli(_audit(env, "-e", "0.5,3", "--mechanism", name, "--param",
+                                     params, "--draws", "40", "--seed", "6", "--json"), capsys)
+        drop = lambda o: {k: v for k, v in o.items() if k != "seconds"}  # noqa: E731
+        assert [drop(json.loads(line)) for line in alone.splitlines()] == [
+            drop(o) for o in mine]
+
+
+def test_several_mechanisms_in_every_file(env, capsys):
+    where = env["out"] / "audit"
+    code, out, _ = run_cli(_audit(env, "-e", "1,4", "--mechanism", "madlib,santext",
+                                  "--draws", "20", "--seed", "5", "--out", str(where)), capsys)
+    assert code == 0
+    assert out.splitlines()[0].endswith("mechanisms madlib (20 releases per word), santext "
+                                        "(exact channel)")
+    report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
+    assert report["settings"]["mechanisms"] == ["madlib", "santext"]
+    assert report["settings"]["parameters"] == {"madlib": {}, "santext": {}}
+    assert "--mechanism madlib,santext" in report["settings"]["command"]
+    assert [(r["mechanism"], r["epsilon"]) for r in report["results"]] == [
+        ("madlib", 1.0), ("madlib", 4.0), ("santext", 1.0), ("santext", 4.0)]
+    rows = list(csv.DictReader(io.StringIO((where / "audit.csv").read_text(encoding="utf-8"))))
+    assert [(r["mechanism"], r["kind"]) for r in rows] == [
+        ("madlib", "estimate"), ("madlib", "estimate"), ("santext", "exact"),
+        ("santext", "exact")]
+    md = (where / "audit.md").read_text(encoding="utf-8")
+    assert "| madlib | 4 | sampled (20 draws) |" in md and "| santext | 1 | exact |" in md
+    assert "Most exposed words, santext at ε = 4" in md
+
+
+def test_the_command_of_several_mechanisms_reruns_the_audit(env, capsys):
+    """audit.json's command, run again, gives the same results (MECHANISM.NAME=VALUE)."""
+    import shlex
+
+    first = env["out"] / "first"
+    code, _, _ = run_cli(_audit(env, "-e", "2", "--mechanism", "tem,madlib", "--param",
+                                "tem.beta=0.3", "--draws", "20", "--seed", "8", "--out",
+                                str(first)), capsys)
+    assert code == 0
+    report = json.loads((first / "audit.json").read_text(encoding="utf-8"))
+    command = shlex.split(report["settings"]["command"])
+    assert "--param=tem.beta=0.3" in command
+    again = env["out"] / "again"
+    code, _, _ = run_cli([*command[1:], "-q", "--out", str(again)], capsys)
+    assert code == 0
+    rerun = json.loads((again / "audit.json").read_text(encoding="utf-8"))
+    for a, b in zip(report["results"], rerun["results"], strict=True):
+        del a["seconds"], b["seconds"]
+        assert a == b
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--mechanism", "madlib,laplace"],
+     "mechanism must be one of 'madlib', 'mahalanobis', 'vickrey', 'tem', 'santext'; got "
+     "'laplace'"),
+    (["--mechanism", "tem,madlib,tem"],
+     "mechanism must name each mechanism once; got 'tem,madlib,tem'"),
+    (["--mechanism", " , "], "mechanism must name at least one mechanism; got ' , '"),
+    (["--mechanism", "madlib,tem", "--param", "beta=0.1"],
+     "--param must be MECHANISM.NAME=VALUE when several mechanisms are audited (MECHANISM "
+     "one of 'madlib', 'tem'); got 'beta=0.1'"),
+    (["--mechanism", "madlib,tem", "--param", "santext.beta=0.1"],
+     "--param 'santext.beta=0.1' names mechanism 'santext', which is not audited "
+     "(--mechanism madlib,tem)"),
+    (["--param", "tem.beta=0.1"],
+     "--param 'tem.beta=0.1' names mechanism 'tem', which is not audited (--mechanism "
+     "madlib)"),
+    (["--mechanism", "madlib,tem", "--param", "tem.lam=0.1"],
+     "unknown parameter 'lam' for mechanism 'tem'; its parameters are 'beta', 'block_cols', "
+     "'n_threads'"),
+    (["--mechanism", "madlib,tem", "--param", "tem.beta=2"],
+     "beta must be a number in (0, 1); got 2.0"),
+])
+def test_several_mechanisms_errors_are_one_line_exit_2(env, capsys, args, message):
+    code, out, err = run_cli(_audit(env, "-e", "1", *args, "--out", str(env["out"] / "a")),
+                             capsys)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [f"emprivacy: error: {message}"]
+    assert list(env["out"].iterdir()) == []
+
+
+def test_one_mechanism_takes_its_own_prefix(env, capsys):
+    plain = run_cli(_audit(env, "-e", "1", "--mechanism", "tem", "--param", "beta=0.2",
+                           "--json"), capsys)[1]
+    prefixed = run_cli(_audit(env, "-e", "1", "--mechanism", "tem", "--param",
+                              "tem.beta=0.2", "--json"), capsys)[1]
+    assert json.loads(plain)["parameters"] == json.loads(prefixed)["parameters"]
+    assert json.loads(prefixed)["parameters"]["beta"] == 0.2
+
+
+# -- the plot ------------------------------------------------------------------------------
+def test_without_matplotlib_everything_but_the_plot(env, capsys, monkeypatch):
+    """Without the evaluation extra's matplotlib, --out writes the other files and says
+    once on stderr that the plot was skipped; the exit code is 0."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    where = env["out"] / "audit"
+    code, out, err = run_cli(["audit", str(env["text"]), "--embeddings", str(env["emb"]),
+                              "-e", "1", "--mechanism", "madlib,tem", "--draws", "20",
+                              "--seed", "2", "--out", str(where)], capsys)
+    assert code == 0 and out.startswith("emb.txt")
+    assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md"]
+    warnings = [line for line in err.splitlines() if "warning" in line]
+    assert warnings == ["emprivacy: warning: no plot written: the audit plot needs the "
+                        "optional dependency 'matplotlib'; install it with: pip install "
+                        "'emprivacy[evaluation]'"]
+    assert f"wrote audit.md, audit.csv, audit.json to {where}" in err

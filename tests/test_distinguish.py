@@ -8,6 +8,8 @@ the tests say how many they allow.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 
@@ -207,6 +209,11 @@ def test_documents_of_one_layout(cloud):
     b = "The car saw a dog. Box, then the sun!"
     mech = SanText(cloud, epsilon=0.8)
     r = distinguish_documents(mech, a, b, draws=4000, rng=4, labels=("a.txt", "b.txt"))
+    assert r.inputs == "documents" and distinguish_pairs(mech, PAIRS[:1], draws=10,
+                                                          rng=0).inputs == "words"
+    assert r.table()[0].startswith("ε̂ of two documents, santext at ε = 0.8: 4000 releases "
+                                   "of each input; likelihood-ratio test (the law is known); "
+                                   "lower bound at 95% confidence;")
     p = r.pairs[0]
     assert (p.first, p.second, p.positions) == ("a.txt", "b.txt", 2)
     d = guarantee_distance(mech, cloud.rows(["cat", "tea"]), cloud.rows(["car", "box"]))
@@ -388,7 +395,7 @@ def test_cli_pairs_file_and_the_out_files(env, capsys):
                                 "--out", str(where)), capsys)
     assert code == 0
     assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md",
-                                                       "distinguish.csv"]
+                                                       "audit.png", "distinguish.csv"]
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
     assert report["settings"]["distinguish"] == {
         "pairs": [["cat", "dog"], ["bus", "factory"]], "pairs_file": str(pairs), "draws": 500}
@@ -478,3 +485,137 @@ def test_distinguishability_is_exported():
     assert api.Distinguishability is Distinguishability
     assert {"distinguish_pairs", "distinguish_documents", "epsilon_lower_bound",
             "choose_pairs", "read_word_pairs", "guarantee_distance"} <= set(api.__all__)
+
+
+# -- two documents on the command line -----------------------------------------------------
+OTHER = ("The dog saw the cat by the harbour. The cat was quiet; a car drifted past the "
+         "factory. Cat and dog!")  # TEXT with cat/dog swapped and bus -> car: 3 positions
+
+
+def _docs(env):
+    other = env["in"] / "b.txt"
+    other.write_text(OTHER, encoding="utf-8")
+    return f"{env['text']},{other}", (str(env["text"]), str(other))
+
+
+def test_cli_json_has_every_figure_per_mechanism_and_epsilon(env, capsys):
+    """Issue 23 item 5: --json prints, per ε and mechanism, prior_vulnerability,
+    posterior_vulnerability and attack_recovery (estimate, lower, upper),
+    multiplicative_leakage, capacity and epsilon_hat per pair set (the word pairs and the
+    two documents: estimate and lower bound)."""
+    docs, (first, second) = _docs(env)
+    code, out, err = run_cli(_audit(env, "-e", "1,4", "--mechanism", "santext,madlib",
+                                    "--draws", "20", "--seed", "3", "--json",
+                                    "--distinguish", "2", "--distinguish-documents", docs,
+                                    "--distinguish-draws", "300"), capsys)
+    assert code == 0 and err == ""
+    objects = [json.loads(line) for line in out.splitlines()]
+    assert [(o["mechanism"], o["epsilon"]) for o in objects] == [
+        ("santext", 1.0), ("santext", 4.0), ("madlib", 1.0), ("madlib", 4.0)]
+    for o in objects:
+        assert isinstance(o["prior_vulnerability"], float)
+        for key in ("posterior_vulnerability", "attack_recovery", "multiplicative_leakage",
+                    "capacity"):
+            assert o[key]["lower"] <= o[key]["estimate"] <= o[key]["upper"]
+        words, documents = o["epsilon_hat"], o["epsilon_hat_documents"]
+        assert words["inputs"] == "words" and len(words["pairs"]) == 2
+        assert documents["inputs"] == "documents" and len(documents["pairs"]) == 1
+        for hat in (words, documents):
+            assert 0.0 <= hat["lower"] and isinstance(hat["estimate"], float)
+            assert hat["lower"] <= hat["nominal"]
+        p = documents["pairs"][0]
+        assert documents["pair"] == [first, second] == [p["first"], p["second"]]
+        # cat <-> dog twice, bus -> car once: each 1 apart in the embeddings file
+        assert p["positions"] == 3 and p["distance"] == pytest.approx(3.0)
+        assert p["nominal"] == pytest.approx(3.0 * o["epsilon"])
+        if o["mechanism"] == "santext":  # the law is known: the exact loss, below ε·Σd
+            assert documents["method"] == "likelihood-ratio"
+            assert p["lower"] <= p["exact_loss"] <= p["nominal"] * (1 + 1e-12)
+        else:
+            assert documents["method"] == "split-half" and p["exact_loss"] is None
+    code, out, _ = run_cli(_audit(env, "-e", "1", "--draws", "20", "--json"), capsys)
+    assert json.loads(out)["epsilon_hat_documents"] is None  # not asked for
+
+
+def test_cli_documents_in_every_file(env, capsys):
+    docs, (first, second) = _docs(env)
+    where = env["out"] / "audit"
+    code, _, _ = run_cli(_audit(env, "-e", "2", "--mechanism", "tem", "--seed", "2",
+                                "--distinguish-documents", docs, "--distinguish-draws", "400",
+                                "--out", str(where)), capsys)
+    assert code == 0
+    assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md",
+                                                       "audit.png", "distinguish.csv"]
+    report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
+    assert report["settings"]["distinguish_documents"] == {"documents": [first, second],
+                                                           "draws": 400}
+    assert f"--distinguish-documents {first},{second}" in report["settings"]["command"]
+    hat = report["results"][0]["epsilon_hat_documents"]
+    assert report["results"][0]["epsilon_hat"] is None
+    md = (where / "audit.md").read_text(encoding="utf-8")
+    assert "ε̂ of two documents, tem at ε = 2: 400 releases of each input" in md
+    assert f"| {first} / {second} | 3 | 3 | 6 |" in md
+    rows = list(csv.DictReader(io.StringIO((where / "audit.csv").read_text(encoding="utf-8"))))
+    assert float(rows[0]["epsilon_hat_documents_lower"]) == hat["lower"]
+    assert float(rows[0]["epsilon_hat_documents_nominal"]) == pytest.approx(6.0)
+    assert "epsilon_hat" not in rows[0]  # no word pairs asked for
+    pairs = list(csv.DictReader(io.StringIO(
+        (where / "distinguish.csv").read_text(encoding="utf-8"))))
+    assert [(r["first"], r["second"], r["positions"], r["inputs"]) for r in pairs] == [
+        (first, second, "3", "documents")]
+
+
+def test_cli_documents_leave_the_other_figures_alone(env, capsys):
+    """The documents' ε̂ draws from a stream of its own: with one seed, the word pairs'
+    ε̂ and the audit's figures are the same with --distinguish-documents and without."""
+    docs, _ = _docs(env)
+    args = _audit(env, "-e", "1", "--draws", "30", "--seed", "4", "--json", "--distinguish",
+                  "2", "--distinguish-draws", "100")
+    plain = json.loads(run_cli(args, capsys)[1])
+    both = json.loads(run_cli([*args, "--distinguish-documents", docs], capsys)[1])
+    assert both["epsilon_hat_documents"] is not None and plain["epsilon_hat_documents"] is None
+    again = json.loads(run_cli([*args, "--distinguish-documents", docs], capsys)[1])
+    assert again["epsilon_hat_documents"] == both["epsilon_hat_documents"]  # seeded
+    for o in (plain, both):
+        del o["seconds"], o["epsilon_hat_documents"]
+    assert plain == both
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("{a}", "--distinguish-documents must be two text files separated by a comma "
+            "(A.txt,B.txt); got '{a}'"),
+    ("{a},{b},{a}", "--distinguish-documents must be two text files separated by a comma "
+                    "(A.txt,B.txt); got '{a},{b},{a}'"),
+    ("{a},", "--distinguish-documents must be two text files separated by a comma "
+             "(A.txt,B.txt); got '{a},'"),
+    ("-,{b}", "--distinguish-documents cannot read standard input ('-'); give two files"),
+    ("{a},{root}/nope.txt", "input file '{root}/nope.txt' does not exist"),
+    ("{a},{root}", "--distinguish-documents: '{root}' is a directory, not a text file"),
+    ("{a},{root}/latin1.txt", "input file '{root}/latin1.txt' is not valid UTF-8 (byte 7)"),
+    ("{a},{root}/layout.txt",
+     "--distinguish-documents: documents '{a}' and '{root}/layout.txt' do not have one "
+     "layout (the text around the perturbed words, their capitalisation or their number "
+     "differ): the layout alone tells them apart"),
+    ("{a},{root}/copy.txt",
+     "--distinguish-documents: documents '{a}' and '{root}/copy.txt' release the same "
+     "words: nothing to tell apart"),
+    ("{a},{root}/in/audit.md",
+     "output '{root}/in/audit.md' is also an input ('{root}/in/audit.md'); write the output "
+     "elsewhere"),
+])
+def test_cli_documents_errors_are_one_line_exit_2(env, capsys, value, message):
+    root = env["root"]
+    b = env["in"] / "b.txt"
+    b.write_text(OTHER, encoding="utf-8")
+    (root / "latin1.txt").write_bytes("The cat\xe9.".encode("latin-1"))
+    (root / "layout.txt").write_text(TEXT.replace("quiet;", "quiet,"), encoding="utf-8")
+    (root / "copy.txt").write_text(TEXT, encoding="utf-8")
+    (root / "in" / "audit.md").write_text(OTHER, encoding="utf-8")
+    before = sorted(p.name for p in root.rglob("*"))
+    fmt = {"a": env["text"], "b": b, "root": root}
+    code, out, err = run_cli(_audit(env, "-e", "1", "--distinguish-documents",
+                                    value.format(**fmt), "--out", str(root / "in")), capsys)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [f"emprivacy: error: {message.format(**fmt)}"]
+    assert sorted(p.name for p in root.rglob("*")) == before
+    assert list(env["out"].iterdir()) == []

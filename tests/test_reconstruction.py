@@ -404,7 +404,7 @@ def test_cli_out_writes_the_reconstruction(corpus, capsys):
                                 "--reconstruct", "--seed", "2", "--out", str(where)), capsys)
     assert code == 0 and "| santext | 2 | text | 3-gram (other half) |" in out
     assert sorted(p.name for p in where.iterdir()) == ["audit.csv", "audit.json", "audit.md",
-                                                       "reconstruction.csv"]
+                                                       "audit.png", "reconstruction.csv"]
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
     assert report["results"][0]["reconstruction"]["mode"] == "text"
     assert report["settings"]["reconstruction"] == {"mode": "text", "reference": [],

@@ -2,8 +2,9 @@
 
 A thin layer over :mod:`emprivacy.protection` (``emprivacy.audit``): everything is
 checked before any work (one line, exit code 2), the audit runs with a progress bar,
-and ``--out DIR`` gets ``audit.md``, ``audit.csv`` and ``audit.json``, each written
-atomically.
+and ``--out DIR`` gets ``audit.md``, ``audit.csv``, ``audit.json`` and the plot
+``audit.png``, all or none of them.  Several mechanisms may be audited in one run
+(``--mechanism madlib,tem``), each on the same secrets and the same seed.
 """
 
 from __future__ import annotations
@@ -28,20 +29,22 @@ from ._common import (
     echo,
     fail,
     load,
-    mechanism_params,
     progress_bar,
     stderr,
 )
 from .tools import _parse_epsilons
 
-__all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "audit"]
+__all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "PLOT_FILE", "audit"]
 
 #: The files ``--out DIR`` receives.
 AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
+#: ... and the plot, where matplotlib (the ``evaluation`` extra) is installed.
+PLOT_FILE = "audit.png"
 #: The file ``--out DIR`` also receives with ``--reconstruct``.
 RECONSTRUCTION_FILES = ("reconstruction.csv",)
 
-#: With ``--distinguish``, ``--out DIR`` also receives ε̂ per pair.
+#: With ``--distinguish`` or ``--distinguish-documents``, ``--out DIR`` also receives ε̂
+#: per pair.
 DISTINGUISH_FILE = "distinguish.csv"
 
 Prior = Literal["corpus", "zipf", "uniform"]
@@ -58,10 +61,12 @@ def audit(
         "Zipf prior.", show_default=False)] = None,
     mechanism: Annotated[str, typer.Option(
         "--mechanism", help="madlib (the paper's), mahalanobis, vickrey, tem or santext "
-        "(docs/MECHANISMS.md).")] = "madlib",
+        "(docs/MECHANISMS.md); several separated by commas, e.g. madlib,tem,santext.")
+    ] = "madlib",
     param: Annotated[list[str] | None, typer.Option(
         "--param", help="A parameter of --mechanism as NAME=VALUE, e.g. beta=0.01 for tem, "
-        "rank_resample=0.04 (repeatable).", show_default=False)] = None,
+        "rank_resample=0.04; with several mechanisms MECHANISM.NAME=VALUE, e.g. "
+        "tem.beta=0.01 (repeatable).", show_default=False)] = None,
     n_secrets: Annotated[int, typer.Option(
         "--secrets", min=1, help="How many secret words K (the most frequent content "
         "words).")] = 2000,
@@ -75,18 +80,25 @@ def audit(
     top: Annotated[int, typer.Option(
         "--top", min=1, help="How many of the most exposed words to list.")] = 20,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Also write audit.md, audit.csv and audit.json into this "
-        "directory (created if needed; its parent must exist).", show_default=False)] = None,
+        "--out", "-o", help="Also write audit.md, audit.csv, audit.json and the plot "
+        "audit.png into this directory (created if needed; its parent must exist; the plot "
+        "needs the evaluation extra's matplotlib, else it is skipped with a warning).",
+        show_default=False)] = None,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object per ε (JSON Lines).")] = False,
+        "--json", help="Print one JSON object per mechanism and ε (JSON Lines).")] = False,
     distinguish: Annotated[str | None, typer.Option(
         "--distinguish", help="Also measure ε̂, a lower bound on the privacy loss, beside "
         "the nominal ε·d: a number of word pairs to pick from the secrets at a spread of "
         "distances, or a file of word pairs (two words a line).", show_default=False,
         metavar="PAIRS")] = None,
+    distinguish_documents: Annotated[str | None, typer.Option(
+        "--distinguish-documents", help="Also measure ε̂ for two documents of one layout "
+        "(text mode: the same text around the perturbed words), beside the nominal "
+        "ε·Σd: two UTF-8 text files separated by a comma.", show_default=False,
+        metavar="A.txt,B.txt")] = None,
     distinguish_draws: Annotated[int, typer.Option(
         "--distinguish-draws", min=2, help="Releases of each word of a --distinguish "
-        "pair.")] = 10_000,
+        "pair, or of each --distinguish-documents document.")] = 10_000,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "
         "recorded in audit.json).", show_default=False)] = None,
@@ -118,8 +130,13 @@ def audit(
     computed exactly; the other mechanisms are sampled, and their figures are
     estimates with intervals (docs/AUDIT.md).
 
+    Several mechanisms (--mechanism madlib,tem,santext) are audited on the same secrets,
+    each with the same seed; --out DIR also gets the plot audit.png: recovery against ε
+    per mechanism, and the most exposed words.
+
     With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
-    measured by running the mechanism on both, beside the nominal ε·d.
+    measured by running the mechanism on both, beside the nominal ε·d; with
+    --distinguish-documents, the same for two documents of one layout.
 
     With --reconstruct, CORPUS is also released (--mode text or bag) and attacked: the
     share of its content words an adversary gets back from the release with the
@@ -128,7 +145,7 @@ def audit(
     from ..io.corpus import expand_inputs
 
     eps_list = _parse_epsilons(epsilon)
-    params = mechanism_params(mechanism, param or [])
+    names, params = _parse_mechanisms(mechanism, param or [])
     check_encoding(embeddings_encoding)
     corpus = list(inputs or [])
     if prior == "corpus" and not corpus:
@@ -138,10 +155,13 @@ def audit(
     files = [str(f.path) for f in expand_inputs([*corpus, *references]) if f.kind != "stdin"]
     stdin = check_stdin(corpus)
     n_pairs, pairs_file = _parse_distinguish(distinguish)
+    doc_files, doc_texts = _read_documents(distinguish_documents)
+    skipped = None  # why the plot is not written (no matplotlib)
     if out is not None:
-        _check_out(out, [*corpus, *references, *files,
+        _check_out(out, [*corpus, *references, *files, *doc_files,
                          *([str(embeddings)] if embeddings else []),
                          *([pairs_file] if pairs_file else [])], reconstruct=reconstruct)
+        skipped = _plot_missing()
     if seed is None:
         seed = _secrets.randbelow(2**63)
 
@@ -173,38 +193,60 @@ def audit(
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
     except ValueError as exc:
         fail(str(exc))
-    mechanisms = []
-    for eps in eps_list:  # a bad parameter value fails now, before any audit
+    if doc_texts is not None:  # one layout, some word differing: checked before any work
+        from ..protection.distinguish import document_positions
+
         try:
-            mechanisms.append(make_mechanism(mechanism, emb, epsilon=eps, **params))
-        except (TypeError, ValueError) as exc:
-            fail(str(exc))
+            document_positions(emb, *doc_texts, labels=doc_files)
+        except ValueError as exc:
+            fail(f"--distinguish-documents: {exc}")
+    mechanisms: list[list[Any]] = []
+    for name in names:  # a bad parameter value fails now, before any audit
+        row = []
+        for eps in eps_list:
+            try:
+                row.append(make_mechanism(name, emb, epsilon=eps, **params[name]))
+            except (TypeError, ValueError) as exc:
+                fail(str(exc) if len(names) == 1 else f"{name}: {exc}")
+        mechanisms.append(row)
+    import copy
+
     from ..randomness import check_random_state
 
-    gen = check_random_state(seed)
-    # ε̂ draws from a stream of its own: asking for it leaves the other figures as they are
-    hat_gen = check_random_state(_substream(seed))
-    pairs = _distinguish_pairs(mechanisms[0], chosen, n_pairs, pairs_file, hat_gen)
+    # ε̂ draws from a stream of its own: asking for it leaves the other figures as they are;
+    # the pairs are picked once, in the first mechanism's metric, for every mechanism and ε
+    hat_start = check_random_state(_substream(seed))
+    pairs = _distinguish_pairs(mechanisms[0][0], chosen, n_pairs, pairs_file, hat_start)
     audits = []
     recons: list[Any] = []
     with progress_bar(console, show=not quiet, elapsed=True) as bar:
-        for mech in mechanisms:
-            task = bar.add_task(f"ε = {mech.epsilon:g}", total=None)
+        for row in mechanisms:
+            # every mechanism on the same streams: its figures are those of a run of its own
+            gen = check_random_state(seed)
+            hat_gen = copy.deepcopy(hat_start)
+            doc_gen = check_random_state(_substream(seed, 24))
+            for mech in row:
+                what = f"{mech.name}, ε = {mech.epsilon:g}" if len(names) > 1 else \
+                    f"ε = {mech.epsilon:g}"
+                task = bar.add_task(what, total=None)
 
-            def progress(done: int, total: int, description: str, *, task: Any = task,
-                         eps: float = mech.epsilon) -> None:
-                bar.update(task, completed=done, total=total,
-                           description=f"ε = {eps:g}: {description}")
+                def progress(done: int, total: int, description: str, *, task: Any = task,
+                             what: str = what) -> None:
+                    bar.update(task, completed=done, total=total,
+                               description=f"{what}: {description}")
 
-            audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
-                                          progress=progress))
-            if pairs is not None:
-                audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
-                                               hat_gen, progress)
-            if reconstruct:
-                recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
-                                           draws, seed, progress))
-            bar.remove_task(task)
+                audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
+                                              progress=progress))
+                if pairs is not None:
+                    audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
+                                                   hat_gen, progress)
+                if doc_texts is not None:
+                    audits[-1] = _with_document_hat(audits[-1], mech, doc_texts, doc_files,
+                                                    distinguish_draws, doc_gen, progress)
+                if reconstruct:
+                    recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
+                                               draws, seed, progress))
+                bar.remove_task(task)
     if as_json:
         for i, a in enumerate(audits):
             obj = a.summary(top=top)
@@ -216,9 +258,10 @@ def audit(
         if recons:
             _print_reconstruction(recons)
     if out is not None:
-        args = ["emprivacy", "audit", *corpus, "--mechanism", mechanism, "--epsilon",
+        args = ["emprivacy", "audit", *corpus, "--mechanism", ",".join(names), "--epsilon",
                 ",".join(repr(e) for e in eps_list),
-                *[f"--param={k}={v}" for k, v in params.items()],
+                *[f"--param={k}={v}" if len(names) == 1 else f"--param={m}.{k}={v}"
+                  for m in names for k, v in params[m].items()],
                 "--secrets", str(n_secrets), "--draws", str(draws), "--prior",
                 chosen.prior_name, "--seed", str(seed)]
         if embeddings is not None:
@@ -226,15 +269,18 @@ def audit(
         if vocab_size != DEFAULT_VOCAB_SIZE:
             args += ["--vocab-size", str(vocab_size)]
         if distinguish is not None:
-            args += ["--distinguish", distinguish, "--distinguish-draws",
-                     str(distinguish_draws)]
+            args += ["--distinguish", distinguish]
+        if distinguish_documents is not None:
+            args += ["--distinguish-documents", ",".join(doc_files)]
+        if distinguish is not None or distinguish_documents is not None:
+            args += ["--distinguish-draws", str(distinguish_draws)]
         if reconstruct:
             args += ["--reconstruct", "--mode", mode or "text",
                      *[f"--reference={r}" for r in references],
                      *(["--ngram", str(ngram or 3)] if mode != "bag" else [])]
         command = shlex.join(args)
         settings = {
-            "mechanism": mechanism, "parameters": params, "epsilons": eps_list,
+            "mechanisms": names, "parameters": params, "epsilons": eps_list,
             "secrets": len(chosen), "secrets_asked": n_secrets, "draws": draws,
             "prior": chosen.prior_name, "seed": seed, "corpus": corpus,
             "embeddings": {"name": emb.name, "path": None if embeddings is None
@@ -244,22 +290,98 @@ def audit(
         if pairs is not None:
             settings["distinguish"] = {"pairs": [list(p) for p in pairs],
                                        "pairs_file": pairs_file, "draws": distinguish_draws}
+        if doc_texts is not None:
+            settings["distinguish_documents"] = {"documents": list(doc_files),
+                                                 "draws": distinguish_draws}
         if reconstruct:
             settings["reconstruction"] = {"mode": mode or "text", "reference": references,
                                           "ngram": None if mode == "bag" else ngram or 3}
-        _write(out, audits, settings, top, recons)
+        written = _write(out, audits, settings, top, recons, plot=skipped is None)
         if not quiet:
-            names = (*AUDIT_FILES, *([DISTINGUISH_FILE] if pairs is not None else []),
-                     *(RECONSTRUCTION_FILES if recons else ()))
-            console.print(f"emprivacy: wrote {', '.join(names)} to {out} (seed {seed})",
+            console.print(f"emprivacy: wrote {', '.join(written)} to {out} (seed {seed})",
                           markup=False, highlight=False)
+    if skipped is not None and not quiet:
+        console.print(f"emprivacy: warning: no plot written: {skipped}", markup=False,
+                      highlight=False)
 
 
-def _substream(seed: int) -> int:
-    """A seed of its own derived from ``seed`` (for the ε̂ draws)."""
+def _parse_mechanisms(spec: str, pairs: list[str]
+                      ) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """``--mechanism A[,B…]`` and its ``--param`` values: the names, each one's parameters.
+
+    One mechanism takes ``NAME=VALUE`` (or ``MECHANISM.NAME=VALUE``); several take
+    ``MECHANISM.NAME=VALUE`` only, as ``emprivacy evaluate --param`` does.
+    """
+    from ..mechanisms.registry import MECHANISMS, parse_params
+
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        fail(f"mechanism must name at least one mechanism; got {spec!r}")
+    for n in names:
+        if n not in MECHANISMS:
+            fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {n!r}")
+    if len(set(names)) != len(names):
+        fail(f"mechanism must name each mechanism once; got {spec!r}")
+    given: dict[str, list[str]] = {n: [] for n in names}
+    for pair in pairs:
+        key, eq, _ = pair.partition("=")
+        if eq and "." in key:  # MECHANISM.NAME=VALUE
+            mech, _, rest = pair.partition(".")
+            if mech not in given:
+                fail(f"--param {pair!r} names mechanism {mech!r}, which is not audited "
+                     f"(--mechanism {','.join(names)})")
+            given[mech].append(rest)
+        elif len(names) == 1:
+            given[names[0]].append(pair)
+        else:
+            fail("--param must be MECHANISM.NAME=VALUE when several mechanisms are audited "
+                 f"(MECHANISM one of {', '.join(map(repr, names))}); got {pair!r}")
+    out = {}
+    for n in names:
+        try:
+            out[n] = parse_params(n, given[n])
+        except ValueError as exc:
+            fail(str(exc))
+    return names, out
+
+
+def _read_documents(value: str | None) -> tuple[tuple[str, str], tuple[str, str] | None]:
+    """``--distinguish-documents A,B``: the two file names and their texts, read now."""
+    from ..io.corpus import read_text_file
+
+    if value is None:
+        return ("", ""), None
+    parts = [p.strip() for p in value.split(",")]
+    if len(parts) != 2 or not all(parts):
+        fail("--distinguish-documents must be two text files separated by a comma "
+             f"(A.txt,B.txt); got {value!r}")
+    if "-" in parts:
+        fail("--distinguish-documents cannot read standard input ('-'); give two files")
+    first, second = parts
+    for part in parts:
+        if Path(part).is_dir():
+            fail(f"--distinguish-documents: {part!r} is a directory, not a text file")
+    return (first, second), (read_text_file(Path(first)), read_text_file(Path(second)))
+
+
+def _plot_missing() -> str | None:
+    """Why ``audit.png`` cannot be drawn (matplotlib missing), or ``None``."""
+    from .._optional import import_optional
+    from ..exceptions import MissingExtraError
+
+    try:
+        import_optional("matplotlib", extra="evaluation", purpose="the audit plot")
+    except MissingExtraError as exc:
+        return str(exc)
+    return None
+
+
+def _substream(seed: int, key: int = 23) -> int:
+    """A seed of its own derived from ``seed`` (23: the word pairs' ε̂ draws; 24: the
+    documents')."""
     import numpy as np
 
-    return int(np.random.SeedSequence(seed, spawn_key=(23,)).generate_state(1, np.uint64)[0])
+    return int(np.random.SeedSequence(seed, spawn_key=(key,)).generate_state(1, np.uint64)[0])
 
 
 def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
@@ -309,13 +431,25 @@ def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws
     return dataclasses.replace(audit, epsilon_hat=hat)
 
 
+def _with_document_hat(audit: Any, mech: Any, texts: tuple[str, str], labels: tuple[str, str],
+                       draws: int, gen: Any, progress: Any) -> Any:
+    import dataclasses
+
+    from ..protection import distinguish_documents
+
+    hat = distinguish_documents(mech, texts[0], texts[1], draws=draws,
+                                confidence=audit.confidence, labels=labels, rng=gen,
+                                progress=progress)
+    return dataclasses.replace(audit, epsilon_hat_documents=hat)
+
+
 def _check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
     none of its files an input.  Checked before any work."""
     from ..io.output_paths import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
-    for name in (*AUDIT_FILES, DISTINGUISH_FILE,
+    for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE,
                  *(RECONSTRUCTION_FILES if reconstruct else ())):
         check_not_input(out / name, inputs)
 
@@ -366,7 +500,8 @@ def _print_reconstruction(recons: list[Any]) -> None:
 
 
 def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
-           recons: list[Any] | None = None) -> None:
+           recons: list[Any] | None = None, *, plot: bool = True) -> list[str]:
+    """Every file of ``--out``, all or none; their names."""
     from ..io.outputs import write_files_atomic
     from ..protection import audit_csv, audit_report, audit_table
     from ..protection.reconstruction import reconstruction_csv, reconstruction_table
@@ -386,25 +521,34 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
         "audit.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
     }
     files = {out / name: contents[name] for name in AUDIT_FILES}
-    if any(a.epsilon_hat is not None for a in audits):
+    if plot:
+        from ..protection import plot_audit
+
+        files[out / PLOT_FILE] = plot_audit(payload)
+    hats = [h for a in audits for h in (a.epsilon_hat, a.epsilon_hat_documents)
+            if h is not None]
+    if hats:
         from ..protection.distinguish import distinguish_csv
 
-        hats = [a.epsilon_hat for a in audits if a.epsilon_hat is not None]
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
     if recons:
         files[out / "reconstruction.csv"] = reconstruction_csv(recons).encode("utf-8")
     # every file or none (a full disk must not leave audit.md without audit.json)
     write_files_atomic(files, parents=True)
+    return [p.name for p in files]
 
 
 def _print_text(audits: list[Any], emb: Any, top: int) -> None:
     from ..protection import audit_table
 
     first = audits[0]
-    what = (f"{len(first.secrets)} secret words, prior {first.secrets.prior_name}; "
-            + ("exact channel" if first.exact else f"{first.draws} releases per word"))
-    echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {first.mechanism}; "
-         f"{what}")
+    kinds = []
+    for name in dict.fromkeys(a.mechanism for a in audits):
+        a = next(a for a in audits if a.mechanism == name)
+        kinds.append(f"{name} ({'exact channel' if a.exact else f'{a.draws} releases per word'})")
+    label = "mechanism" if len(kinds) == 1 else "mechanisms"
+    echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(first.secrets)} secret words, "
+         f"prior {first.secrets.prior_name}; {label} {', '.join(kinds)}")
     echo("V(π): best blind guess; V(π▷C): best guess after seeing the release; attack "
          "recovery: the attack run; leakage: V(π▷C)/V(π); capacity: the leakage under the "
          "worst prior. A sampled figure is an estimate [interval]; see docs/AUDIT.md.")

@@ -11,7 +11,9 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.vulnerability` — Bayes vulnerability, leakage and
   capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
   split-half attack and the intervals of sampled figures;
-* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports;
+* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports, with
+  the plot of :mod:`~emprivacy.protection.audit_plot` (:func:`plot_audit`, which also
+  re-plots saved ``audit.json`` files);
 * :mod:`~emprivacy.protection.distinguish` — the distinguishability audit: a lower bound
   ε̂ on the privacy loss of pairs of words or documents, beside the nominal ε·d
   (:func:`distinguish_pairs`, :func:`distinguish_documents`);
@@ -55,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "TemTruncation": "mechanism_study",
     "WordAudit": "audit",
     "audit_csv": "audit",
+    "audit_figure": "audit_plot",
     "audit_mechanism": "audit",
     "audit_report": "audit",
     "audit_table": "audit",
@@ -73,10 +76,12 @@ _EXPORTS: dict[str, str] = {
     "guarantee_distance": "distinguish",
     "has_exact_channel": "channel",
     "is_content_word": "secrets",
+    "load_audit_results": "audit_plot",
     "load_documents": "reconstruction",
     "multiplicative_capacity": "vulnerability",
     "multiplicative_leakage": "vulnerability",
     "plausible_deniability": "deniability",
+    "plot_audit": "audit_plot",
     "plot_calibration": "deniability_report",
     "plugin_margin": "vulnerability",
     "posterior_vulnerability": "vulnerability",
@@ -103,6 +108,11 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         audit_mechanism,
         audit_report,
         audit_table,
+    )
+    from .audit_plot import (
+        audit_figure,
+        load_audit_results,
+        plot_audit,
     )
     from .channel import (
         ExactChannel,
@@ -206,6 +216,7 @@ __all__ = [
     "TemTruncation",
     "WordAudit",
     "audit_csv",
+    "audit_figure",
     "audit_mechanism",
     "audit_report",
     "audit_table",
@@ -224,10 +235,12 @@ __all__ = [
     "guarantee_distance",
     "has_exact_channel",
     "is_content_word",
+    "load_audit_results",
     "load_documents",
     "multiplicative_capacity",
     "multiplicative_leakage",
     "plausible_deniability",
+    "plot_audit",
     "plot_calibration",
     "plugin_margin",
     "posterior_vulnerability",

@@ -140,6 +140,9 @@ class WordAudit:
     #: The distinguishability audit (ε̂ per pair), when one was run: attach it with
     #: ``dataclasses.replace(audit, epsilon_hat=distinguish_pairs(...))``.
     epsilon_hat: Distinguishability | None = None
+    #: The distinguishability audit of two documents of one layout, when one was run
+    #: (:func:`~emprivacy.protection.distinguish_documents`), attached the same way.
+    epsilon_hat_documents: Distinguishability | None = None
 
     @property
     def exact(self) -> bool:
@@ -178,6 +181,8 @@ class WordAudit:
             "methods": dict(self.methods),
             "seconds": self.seconds,
             "epsilon_hat": None if self.epsilon_hat is None else self.epsilon_hat.summary(),
+            "epsilon_hat_documents": (None if self.epsilon_hat_documents is None
+                                      else self.epsilon_hat_documents.summary()),
         }
 
     def per_secret(self) -> list[dict[str, Any]]:
@@ -328,9 +333,10 @@ def audit_table(audits: Sequence[WordAudit], *, top: int = 10) -> str:
             r = row["recovery"]
             est = Estimate(r["estimate"], r["lower"], r["upper"], a.exact)
             lines.append(f"| {row['word']} | {row['prior']:.4g} | {est.text()} |")
-    for a in audits:  # the distinguishability audit, where one was run
-        if a.epsilon_hat is not None:
-            lines += ["", *a.epsilon_hat.table()]
+    for a in audits:  # the distinguishability audits, where they were run
+        for hat in (a.epsilon_hat, a.epsilon_hat_documents):
+            if hat is not None:
+                lines += ["", *hat.table()]
     return "\n".join(lines) + "\n"
 
 
@@ -347,9 +353,11 @@ def audit_csv(audits: Sequence[WordAudit]) -> str:
               "prior_vulnerability"]
     for name in _CSV_FIGURES:
         header += [name, f"{name}_lower", f"{name}_upper"]
-    hats = any(a.epsilon_hat is not None for a in audits)
-    eh = ["epsilon_hat", "epsilon_hat_lower", "epsilon_hat_nominal", "epsilon_hat_tightness"]
-    writer.writerow([*header, "kind", *(eh if hats else [])])
+    sets = [name for name in ("epsilon_hat", "epsilon_hat_documents")
+            if any(getattr(a, name) is not None for a in audits)]
+    extra_header = [f"{name}{end}" for name in sets
+                    for end in ("", "_lower", "_nominal", "_tightness")]
+    writer.writerow([*header, "kind", *extra_header])
     for a in audits:
         row: list[Any] = [a.mechanism, a.epsilon, a.channel, len(a.secrets),
                           "" if a.draws is None else a.draws, a.secrets.prior_name,
@@ -358,9 +366,10 @@ def audit_csv(audits: Sequence[WordAudit]) -> str:
             e: Estimate = getattr(a, name)
             row += [e.estimate, e.lower, e.upper]
         extra: list[Any] = []
-        if hats:
-            e_h = None if a.epsilon_hat is None else a.epsilon_hat.summary()
-            extra = ["", "", "", ""] if e_h is None else [
+        for name in sets:
+            hat: Distinguishability | None = getattr(a, name)
+            e_h = None if hat is None else hat.summary()
+            extra += ["", "", "", ""] if e_h is None else [
                 e_h["estimate"], e_h["lower"], _blank(e_h["nominal"]), _blank(e_h["tightness"])]
         writer.writerow([*row, "exact" if a.exact else "estimate", *extra])
     return buf.getvalue()

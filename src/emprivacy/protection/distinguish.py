@@ -47,6 +47,7 @@ whatever the mechanism.  And D evaluation draws cannot show more than about
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 import os
@@ -75,6 +76,7 @@ __all__ = [
     "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",
+    "document_positions",
     "epsilon_lower_bound",
     "guarantee_distance",
     "read_word_pairs",
@@ -372,6 +374,9 @@ class Distinguishability:
         The largest lower bound the evaluation draws of one pair can give: an ε̂ at the
         ceiling means "at least this much; more draws would show more".
     seconds : float
+    inputs : {"words", "documents"}
+        What the pairs are: words (:func:`distinguish_pairs`) or two documents of one
+        layout (:func:`distinguish_documents`).
     """
 
     mechanism: str
@@ -382,6 +387,7 @@ class Distinguishability:
     pairs: tuple[PairEpsilon, ...]
     ceiling: float
     seconds: float = field(default=0.0, compare=False)
+    inputs: str = "words"
 
     def best(self) -> PairEpsilon:
         """The pair with the largest lower bound (ties: the first)."""
@@ -397,17 +403,22 @@ class Distinguishability:
         """Markdown lines: a heading and one row per pair (ε̂ beside ε·d)."""
         what = ("likelihood-ratio test (the law is known)" if self.method == "likelihood-ratio"
                 else "distinguisher built on half the releases, scored on the other half")
-        lines = [f"ε̂, {self.mechanism} at ε = {self.epsilon:g}: {self.draws} releases of "
-                 f"each input; {what}; lower bounds at {self.confidence:.0%} confidence, "
-                 f"simultaneous over the {len(self.pairs)} pairs; the draws cannot show more "
-                 f"than {self.ceiling:.3g}:", "",
-                 "| pair | d | ε·d | ε̂ | ε̂ lower | lower / ε·d | exact loss |",
-                 "|---|---:|---:|---:|---:|---:|---:|"]
+        docs = self.inputs == "documents"
+        n = len(self.pairs)
+        level = (f"lower bound at {self.confidence:.0%} confidence" if n == 1 else
+                 f"lower bounds at {self.confidence:.0%} confidence, simultaneous over the "
+                 f"{n} pairs")
+        lines = [f"ε̂{' of two documents' if docs else ''}, {self.mechanism} at ε = "
+                 f"{self.epsilon:g}: {self.draws} releases of each input; {what}; {level}; "
+                 f"the draws cannot show more than {self.ceiling:.3g}:", "",
+                 f"| {'documents' if docs else 'pair'} |{' positions |' if docs else ''} d | "
+                 "ε·d | ε̂ | ε̂ lower | lower / ε·d | exact loss |",
+                 f"|---|{'---:|' if docs else ''}---:|---:|---:|---:|---:|---:|"]
         for p in self.pairs:
             lines.append(
-                f"| {p.first} / {p.second} | {_num(p.distance)} | {_num(p.nominal)} | "
-                f"{p.estimate:.4g} | {p.lower:.4g} | {_num(p.tightness)} | "
-                f"{_num(p.exact_loss)} |")
+                f"| {p.first} / {p.second} |{f' {p.positions} |' if docs else ''} "
+                f"{_num(p.distance)} | {_num(p.nominal)} | {p.estimate:.4g} | "
+                f"{p.lower:.4g} | {_num(p.tightness)} | {_num(p.exact_loss)} |")
         return lines
 
     def csv_rows(self) -> list[list[Any]]:
@@ -415,7 +426,8 @@ class Distinguishability:
         return [[self.mechanism, self.epsilon, self.method, self.draws, self.confidence,
                  p.first, p.second, p.positions, _cell(p.distance), _cell(p.nominal),
                  p.estimate, p.lower, _cell(p.tightness), p.true_positives,
-                 p.false_positives, p.trials, _cell(p.exact_loss), _cell(p.test_value)]
+                 p.false_positives, p.trials, _cell(p.exact_loss), _cell(p.test_value),
+                 self.inputs]
                 for p in self.pairs]
 
     def summary(self) -> dict[str, Any]:
@@ -427,7 +439,8 @@ class Distinguishability:
             "estimate": best.estimate, "lower": best.lower, "nominal": best.nominal,
             "pair": [best.first, best.second], "tightness": self.tightness,
             "confidence": self.confidence, "draws": self.draws, "method": self.method,
-            "ceiling": self.ceiling, "pairs": [p.to_dict() for p in self.pairs],
+            "ceiling": self.ceiling, "inputs": self.inputs,
+            "pairs": [p.to_dict() for p in self.pairs],
         }
 
 
@@ -435,7 +448,7 @@ class Distinguishability:
 PAIR_CSV_HEADER = ("mechanism", "epsilon", "method", "draws", "confidence", "first",
                    "second", "positions", "distance", "nominal", "epsilon_hat",
                    "epsilon_hat_lower", "tightness", "true_positives", "false_positives",
-                   "trials", "exact_loss", "test_value")
+                   "trials", "exact_loss", "test_value", "inputs")
 
 
 def _num(value: float | None) -> str:
@@ -736,13 +749,47 @@ def distinguish_documents(mechanism: WordMechanism, first: str, second: str, *,
     >>> r.pairs[0].positions, r.pairs[0].nominal
     (1, 0.5)
     """
-    from ..readable import prepare_text
-
     if not isinstance(mechanism, WordMechanism):
         raise TypeError(f"mechanism must be a WordMechanism; got {type(mechanism).__name__}")
-    emb = mechanism.embeddings
-    ta = prepare_text(first, emb, oov="placeholder", perturb_stopwords=perturb_stopwords)
-    tb = prepare_text(second, emb, oov="placeholder", perturb_stopwords=perturb_stopwords)
+    a, b = document_positions(mechanism.embeddings, first, second,
+                              perturb_stopwords=perturb_stopwords, labels=labels)
+    result = _run(mechanism, [(labels[0], labels[1], a, b)], draws=draws,
+                  confidence=confidence, method=method, rng=rng, progress=progress)
+    return dataclasses.replace(result, inputs="documents")
+
+
+def document_positions(embeddings: Embeddings, first: str, second: str, *,
+                       perturb_stopwords: bool = False,
+                       labels: tuple[str, str] = ("first", "second")
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The vocabulary rows at which two documents of one layout differ, in text mode.
+
+    The check :func:`distinguish_documents` makes before any release (so that a command
+    can make it before any work): the two texts must have one layout (the text around
+    the perturbed words, their capitalisation and their number) and differ in at least
+    one perturbed word.
+
+    Returns
+    -------
+    (first_rows, second_rows) : two int64 arrays of one length ≥ 1
+        The rows of the words at the positions where the documents differ.
+
+    Raises
+    ------
+    ValueError
+        As :func:`distinguish_documents`, naming the documents by ``labels``.
+
+    >>> from emprivacy import Embeddings
+    >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [3.0]])
+    >>> a, b = document_positions(emb, "A cat, a car.", "A dog, a car.")
+    >>> a.tolist(), b.tolist()
+    ([0], [1])
+    """
+    from ..readable import prepare_text
+
+    ta = prepare_text(first, embeddings, oov="placeholder", perturb_stopwords=perturb_stopwords)
+    tb = prepare_text(second, embeddings, oov="placeholder",
+                      perturb_stopwords=perturb_stopwords)
     if (ta.pieces != tb.pieces or ta.cases != tb.cases or ta.curly != tb.curly
             or ta.indices.size != tb.indices.size):
         raise ValueError(f"documents {labels[0]!r} and {labels[1]!r} do not have one layout "
@@ -754,5 +801,4 @@ def distinguish_documents(mechanism: WordMechanism, first: str, second: str, *,
     if not differ.any():
         raise ValueError(f"documents {labels[0]!r} and {labels[1]!r} release the same words: "
                          "nothing to tell apart")
-    return _run(mechanism, [(labels[0], labels[1], a[differ], b[differ])], draws=draws,
-                confidence=confidence, method=method, rng=rng, progress=progress)
+    return a[differ], b[differ]

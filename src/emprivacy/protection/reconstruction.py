@@ -933,12 +933,14 @@ def reconstruction_table(recons: Sequence[Reconstruction]) -> str:
             f" | {_text(base['prior_only'].exact)} |")
     lines += ["", "Exact recovery of each guesser (baselines: exact); intervals "
               f"Clopper–Pearson at {recons[0].confidence:.0%}.", "",
-              "| ε | class | words | attack exact | attack top-5 | channel only | prior only |",
-              "|---:|---|---:|---|---|---|---|"]
+              "| mechanism | ε | class | words | attack exact | attack top-5 | channel only | "
+              "prior only |",
+              "|---|---:|---|---:|---|---|---|---|"]
     for r in recons:
         for c, by in r.classes.items():
             attack = by.get("attack", by["channel_only"])
-            lines.append(f"| {r.epsilon:g} | {c} | {attack.words} | {_text(attack.exact)} | "
+            lines.append(f"| {r.mechanism} | {r.epsilon:g} | {c} | {attack.words} | "
+                         f"{_text(attack.exact)} | "
                          f"{_text(attack.top5)} | {_text(by['channel_only'].exact)} | "
                          f"{_text(by['prior_only'].exact)} |")
     return "\n".join(lines) + "\n"
