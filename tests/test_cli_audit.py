@@ -312,3 +312,26 @@ def test_without_matplotlib_everything_but_the_plot(env, capsys, monkeypatch):
                         "optional dependency 'matplotlib'; install it with: pip install "
                         "'emprivacy[evaluation]'"]
     assert f"wrote audit.md, audit.csv, audit.json to {where}" in err
+
+
+def _strict(text: str) -> object:
+    """Parse as strict JSON: ``Infinity`` and ``NaN`` (Python's extension) are refused."""
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not strict JSON: {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_is_strict_where_a_likelihood_ratio_is_unbounded(env, capsys, tmp_path):
+    # SanText at ε = 8: "drifted" is released only from "drifted" in the evaluation draws,
+    # so the chosen test's closed-form value is infinite; strict JSON writes it as null.
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("bus drifted\n")
+    where = tmp_path / "report"
+    code, out, _ = run_cli(_audit(env, "-e", "8", "--mechanism", "santext", "--distinguish",
+                                  str(pairs), "--distinguish-draws", "2000", "--seed", "1",
+                                  "--json", "--out", str(where)), capsys)
+    assert code == 0
+    pair = _strict(out)["epsilon_hat"]["pairs"][0]  # type: ignore[index]
+    assert pair["test_value"] is None and pair["exact_loss"] > 0
+    saved = _strict((where / "audit.json").read_text())
+    assert saved["results"][0]["epsilon_hat"]["pairs"][0]["test_value"] is None  # type: ignore[index]

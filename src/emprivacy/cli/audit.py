@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import secrets as _secrets
 import shlex
 from pathlib import Path
@@ -252,7 +253,7 @@ def audit(
             obj = a.summary(top=top)
             if recons:
                 obj["reconstruction"] = recons[i].summary()
-            echo(json.dumps(obj, ensure_ascii=False))
+            echo(strict_json(obj))
     else:
         _print_text(audits, emb, top)
         if recons:
@@ -382,6 +383,24 @@ def _substream(seed: int, key: int = 23) -> int:
     import numpy as np
 
     return int(np.random.SeedSequence(seed, spawn_key=(key,)).generate_state(1, np.uint64)[0])
+
+
+def finite_or_none(value: Any) -> Any:
+    """``value`` with every non-finite float (an unbounded likelihood ratio, say) as ``None``,
+    through dicts, lists and tuples: what strict JSON can hold."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite_or_none(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_or_none(v) for v in value]
+    return value
+
+
+def strict_json(obj: Any, *, indent: int | None = None) -> str:
+    """``obj`` as strict JSON (RFC 8259: no ``Infinity`` or ``NaN``, which many parsers reject):
+    a non-finite figure is written as ``null``."""
+    return json.dumps(finite_or_none(obj), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
@@ -518,7 +537,7 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
     contents = {
         "audit.md": table.encode("utf-8"),
         "audit.csv": audit_csv(audits).encode("utf-8"),
-        "audit.json": (json.dumps(payload, indent=2, ensure_ascii=False) + "\n").encode(),
+        "audit.json": (strict_json(payload, indent=2) + "\n").encode(),
     }
     files = {out / name: contents[name] for name in AUDIT_FILES}
     if plot:
