@@ -4,7 +4,8 @@ The core install (``pip install emprivacy``) holds what the mechanism needs; the
 heavy parts are extras: ``approximate`` (faiss), ``distributed`` (Dask),
 ``evaluation`` (fastText, POT, matplotlib, scikit-learn), ``audit`` (libqif, the
 cross-check of the word audit's measures), ``pandas`` and ``polars`` (a frame's column:
-:mod:`emprivacy.pandas`, :mod:`emprivacy.polars`) and ``all``.
+:mod:`emprivacy.pandas`, :mod:`emprivacy.polars`), ``spark`` (a Spark DataFrame's column,
+:mod:`emprivacy.spark`; not in ``all``) and ``all``.
 """
 
 from __future__ import annotations
