@@ -28,12 +28,14 @@ TEXTS = ["The cat met a dog at the harbour.", "A bus and a car, quietly.", None,
          "zebra yak", "dog", "Dog and bus at 10:30, see https://example.org."]
 
 
-def cli_records(tmp_path: Path, capsys, texts, argv) -> dict[str, dict]:
-    """The records of ``emprivacy obfuscate`` on the JSONL of the non-null rows, by id."""
+def cli_records(tmp_path: Path, capsys, texts, argv, *,
+                id_of=lambda i, text: str(i)) -> dict[str, dict]:
+    """The records of ``emprivacy obfuscate`` on the JSONL of the non-null rows, by id
+    (row ``i`` of text ``t`` has the id ``id_of(i, t)``: ``"i"`` by default)."""
     emb = tmp_path / "emb.txt"
     emb.write_text(EMBEDDINGS_FILE, encoding="utf-8")
     docs = tmp_path / "docs.jsonl"
-    docs.write_text("".join(json.dumps({"id": str(i), "text": t}) + "\n"
+    docs.write_text("".join(json.dumps({"id": id_of(i, t), "text": t}) + "\n"
                             for i, t in enumerate(texts) if t is not None), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     code, _, err = run_cli(["obfuscate", str(docs), "--embeddings", str(emb), "--format",

@@ -71,3 +71,21 @@ def test_bad_ids(mech, kwargs, error, match):
 def test_a_non_string_row_is_named_by_its_id(mech):
     with pytest.raises(TypeError, match="row of id 'k2' is a int"):
         TextPrivatizer(mech).privatize(["A cat.", 3], ids=["k1", "k2"])
+
+
+def test_key_by_text_keys_row_i_of_text_t_as_the_document_i_hash_digest(mech):
+    from emprivacy.tables.batch import text_digest
+
+    run = TextPrivatizer(mech, seed=6, key_by_text=True)
+    out = run.privatize(TEXTS, first_index=10)
+    obf = Obfuscator(mech, ObfuscationConfig(mode="text"), seed=6)
+    records = {r["id"]: r["text"] for r in obf.obfuscate(
+        Document(f"{10 + k}#{text_digest(t)}", t) for k, t in enumerate(TEXTS) if t)}
+    assert [out.released[k] for k in (0, 3, 4)] == [
+        records[f"{10 + k}#{text_digest(TEXTS[k])}"] for k in (0, 3, 4)]
+    assert out.released[1] is None and out.released[2] == ""
+    # an index may come again: the same text, the same release; the digest is BLAKE2b-128
+    assert run.privatize(TEXTS, first_index=10).released == out.released
+    assert len(text_digest("cat")) == 32 and text_digest("cat") != text_digest("cat ")
+    with pytest.raises(TypeError, match="key_by_text must be a bool; got int"):
+        TextPrivatizer(mech, seed=6, key_by_text=1)  # type: ignore[arg-type]

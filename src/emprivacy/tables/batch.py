@@ -36,6 +36,7 @@ Per row (docs/TABLES.md):
 from __future__ import annotations
 
 import bisect
+import hashlib
 import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -159,6 +160,13 @@ class _Claimed:
             self._ends.insert(k, end)
 
 
+def text_digest(text: object) -> str:
+    """A row's text as 32 hexadecimal digits (BLAKE2b, 128 bits): what
+    :class:`TextPrivatizer` mixes into a row's key under ``key_by_text``."""
+    data = str(text).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def _quiet(message: str) -> None:
     """A skipped row is said by its ``skipped`` column, not by a warning per row."""
 
@@ -177,6 +185,15 @@ class TextPrivatizer:
         Derive the run key from a seed: reproducible, **not for real releases**.
     run_key : bytes, optional
         The run's secret key (for workers of one run).  With neither: a fresh secret key.
+    key_by_text : bool, default False
+        Also key each row's stream by a digest of its text (BLAKE2b, 128 bits): the row
+        ``i`` of text ``t`` is the document ``Document(f"{i}#{digest(t)}", t)``.  For a run
+        that may be applied to several inputs without knowing it (the ``datasets`` mapper,
+        reused over the splits of a ``DatasetDict`` in separate processes): two different
+        rows of one index then never share a noise stream, and the same row twice is
+        released the same (nothing more than one release, but two releases of one index
+        that are equal say that their texts likely were).  A run keyed by text does not
+        refuse an index it has privatised (it cannot reuse a stream on another text).
 
     Notes
     -----
@@ -195,8 +212,12 @@ class TextPrivatizer:
     """
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
-                 seed: int | None = None, run_key: bytes | None = None) -> None:
+                 seed: int | None = None, run_key: bytes | None = None,
+                 key_by_text: bool = False) -> None:
         config = ObfuscationConfig(mode="text") if config is None else config
+        if not isinstance(key_by_text, bool):
+            raise TypeError(f"key_by_text must be a bool; got {type(key_by_text).__name__}")
+        self.key_by_text = key_by_text
         # validates everything (types, subword support, seed xor run key) before any work
         probe = Obfuscator(mechanism, config, seed=seed, run_key=run_key)
         self.mechanism = mechanism
@@ -273,7 +294,8 @@ class TextPrivatizer:
                      else check_positive_int(first_index, "first_index", minimum=0))
             labels = [str(start + k) for k in range(len(texts))]
             self._check_rows(texts, labels)
-            self._claimed.claim(start, start + len(texts))
+            if not self.key_by_text:  # keyed by text too, a row index may come again
+                self._claimed.claim(start, start + len(texts))
             self.next_index = start + len(texts)
             return self._release(texts, labels)
 
@@ -305,6 +327,9 @@ class TextPrivatizer:
         return labels
 
     def _release(self, texts: Sequence[object], labels: list[str]) -> RowsReleased:
+        if self.key_by_text:
+            labels = [label if text is None else f"{label}#{text_digest(text)}"
+                      for label, text in zip(labels, texts, strict=True)]
         skips: dict[str, str] = {}
         docs = [Document(label, text) for label, text in zip(labels, texts, strict=True)
                 if isinstance(text, str)]

@@ -18,14 +18,17 @@ One run over the dataset, in any number of processes
     Without a seed, the run key is drawn once, from the secure generator, when the mapper
     is made, so every process of the run holds the same key.
 
-Row ``i`` is keyed by ``i``
-    A row's noise stream is keyed by the run key and the row's index in the dataset, which
+Row ``i`` is keyed by ``i`` and its text
+    A row's noise stream is keyed by the run key, the row's index in the dataset, which
     ``datasets`` gives the mapper with ``with_indices=True`` (the index counts over the
-    whole dataset, whatever its shards): row ``i`` is released as
-    :func:`emprivacy.privatize_texts` releases its row ``i``, and as ``emprivacy obfuscate``
-    releases the document of id ``"i"``.  So a seeded run releases the same dataset
-    whatever ``batch_size`` and ``num_proc``.  Without ``with_indices=True`` the mapper
-    raises: it has no other key for the rows.
+    whole dataset, whatever its shards), and a digest of the row's text
+    (:class:`~emprivacy.tables.batch.TextPrivatizer` ``key_by_text``): row ``i`` of text
+    ``t`` is released as ``emprivacy obfuscate`` releases the document of id
+    ``f"{i}#{text_digest(t)}"``.  So a seeded run releases the same dataset whatever
+    ``batch_size`` and ``num_proc``; and one mapper applied to several datasets (the
+    splits of a ``DatasetDict``, in separate processes that cannot see each other) never
+    gives two different rows of one index the same noise.  Without ``with_indices=True``
+    the mapper raises: it has no other key for the rows.
 
 The batches
     The mapper reads the column as Arrow from the batch ``datasets`` hands to a function
@@ -195,7 +198,8 @@ class DatasetMapper:
                 run = self.run
                 self._privatizer = TextPrivatizer(
                     process_mechanism(run), run.config, seed=run.seed,
-                    run_key=None if run.seed is not None else self._run_key)
+                    run_key=None if run.seed is not None else self._run_key,
+                    key_by_text=True)
             return self._privatizer
 
     @property
@@ -270,10 +274,10 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
 
     Use it as ``ds.map(mapper(column="text", epsilon=…), batched=True,
     with_indices=True)``, with any ``batch_size`` and ``num_proc``.  Row ``i`` of the
-    dataset is released as :func:`emprivacy.privatize_texts` releases its row ``i`` (its
-    noise keyed by the run key and ``i``): with a seed, the same release whatever
-    ``batch_size`` and ``num_proc``, and exactly what ``emprivacy obfuscate --seed``
-    releases for the document of id ``"i"``.
+    dataset is released with its noise keyed by the run key, ``i`` and a digest of its text:
+    with a seed, the same release whatever ``batch_size`` and ``num_proc``, and exactly
+    what ``emprivacy obfuscate --seed`` releases for the document of id
+    ``f"{i}#{text_digest(text)}"`` (:func:`~emprivacy.tables.batch.text_digest`).
 
     Parameters
     ----------
@@ -308,15 +312,16 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
         that is not in the dataset (the message lists its columns), ``TypeError`` for a
         column that does not hold strings, for a call without ``batched=True`` and
         ``with_indices=True``, or for a formatted dataset; ``ValueError`` for a name taken
-        twice, or an index this mapper has already privatised in this process.
+        twice.
 
     Notes
     -----
-    **One mapper is one run: make a new one for each dataset**, and for each split of a
-    :class:`~datasets.DatasetDict` (``DatasetDict.map`` gives every split the same
-    function).  Row ``i`` of two datasets mapped by one mapper would draw the same noise;
-    in one process (``num_proc`` ``None`` or 1) the second map is refused
-    (:class:`ValueError`), but copies in worker processes cannot see each other.
+    One mapper may serve several datasets (every split of a
+    :class:`~datasets.DatasetDict`: ``DatasetDict.map`` gives each the same function):
+    the text is in each row's key, so two different rows of one index never share a noise
+    stream, whatever the processes.  The same text at one index is released the same way
+    each time (no more than one release).  Make a new mapper where the releases must be
+    independent.
 
     A dataset with no rows is returned as it is by ``Dataset.map``, which never calls the
     function: no release column, no metadata columns.
