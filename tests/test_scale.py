@@ -128,6 +128,18 @@ def test_find_epsilon_refuses_a_figure_that_is_not_monotone():
         find_epsilon(lambda e: 0.2 if e < 3 else 0.1, 0.5, start=1.0)
 
 
+def test_find_epsilon_tolerates_a_dip_within_its_tolerance():
+    """A sampled figure moves by its noise: a bump of 0.1 at ε = 2 (0.3 there, 0.283 at the
+    next ε measured, √8) passes a tolerance of 0.02, and the answer is the crossing; not a
+    tolerance of 0.005."""
+    dip = lambda e: e / 10 + (0.1 if 1.9 <= e <= 2.1 else 0.0)  # noqa: E731
+    s = find_epsilon(dip, 0.35, start=1.0, rtol=1e-3, tolerance=0.02)
+    assert s.epsilon <= 3.5 < s.above
+    assert [p.epsilon for p in s.points][:4] == [1.0, 4.0, 2.0, math.sqrt(8)]
+    with pytest.raises(ValueError, match=r"more than the tolerance 0\.005"):
+        find_epsilon(dip, 0.35, start=1.0, rtol=1e-3, tolerance=0.005)
+
+
 def test_find_epsilon_says_when_the_target_is_out_of_reach():
     with pytest.raises(ValueError, match=r"stays at or below 0\.6 at every epsilon tried, "
                                          r"up to .*the target does not constrain epsilon"):
@@ -196,6 +208,7 @@ def test_calibrate_recovery_sampled_channel_holds_at_its_confidence(seed):
     assert r.above.posterior_vulnerability.upper > 0.5
     assert r.above.epsilon / r.epsilon - 1 <= 0.05
     assert r.draws == 2000 and r.search_draws == 500
+    assert r.monotone_tolerance == pytest.approx(math.sqrt(math.log(40) / (6 * 2 * 2000)))
     (at,) = [p for p in r.search.points if p.stage == "fine" and p.epsilon == r.epsilon]
     assert at.value == post.upper
     # common random numbers: the same seed gives the same search

@@ -526,8 +526,9 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
     echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
          f"{dict(params) if params else ''}".rstrip() + f"; {len(chosen)} secret words, "
          f"prior {chosen.prior_name}; {chan}")
-    echo(f"target: the Bayes-optimal adversary recovers at most P = {p:g} of the words "
-         f"(the upper end of V(π▷C) at {a.confidence:.0%} at or below P)")
+    echo(f"target: the Bayes-optimal adversary recovers at most P = {p:g} of the words ("
+         + ("V(π▷C), exact" if a.exact else
+            f"the upper end of V(π▷C)'s {a.confidence:.0%} interval") + ", at or below P)")
     echo("| ε | measured | upper end of V(π▷C) | at or below P |")
     echo("|---:|---|---:|---|")
     for pt in sorted(found.search.points, key=lambda q: (q.stage, q.epsilon)):

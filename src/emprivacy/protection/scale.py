@@ -25,7 +25,9 @@ measured again with the full ``draws`` (and moved by ×4 until they bracket the 
 and the bisection uses the full ``draws`` throughout.  The plug-in estimate of a sampled
 ``V(π▷C)`` is biased upward — most at small ε, where a word's releases scatter over
 thousands of outputs — so the upper end there can be far above the attack actually run:
-the ε found is conservative, and more draws make it less so.
+the ε found is conservative, and more draws make it less so.  A sampled figure also
+moves by its sampling noise from one ε to the next: the monotone check does not count a
+dip within the plug-in's McDiarmid margin (:func:`~emprivacy.protection.plugin_margin`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from ..randomness import RandomState, check_random_state
 from .audit import WordAudit, audit_mechanism
 from .channel import has_exact_channel
 from .secrets import Secrets, secret_words
-from .vulnerability import _check_confidence, clopper_pearson
+from .vulnerability import _check_confidence, clopper_pearson, plugin_margin
 
 __all__ = ["PRIOR_WEIGHTS", "EpsilonPoint", "EpsilonSearch", "RecoveryCalibration",
            "ReleaseRecovery", "calibrate_recovery", "check_target", "find_epsilon",
@@ -132,10 +134,11 @@ def _check_monotone(points: list[EpsilonPoint], tolerance: float, what: str) -> 
             raise ValueError(
                 f"{what} is not monotone in epsilon over the points measured: "
                 f"{a.value:.4g} at epsilon {a.epsilon:.4g} but {b.value:.4g} at "
-                f"{b.epsilon:.4g}; no epsilon is returned, since a bisection would not find "
-                "the right one (for a sampled channel, more draws narrow the upper end; "
-                "the points: " + ", ".join(f"{p.epsilon:.4g}: {p.value:.4g}" for p in points)
-                + ")")
+                f"{b.epsilon:.4g}"
+                + (f" (more than the tolerance {tolerance:.2g})" if tolerance >= 1e-6 else "")
+                + "; no epsilon is returned: a smaller epsilon would not be known to be "
+                "safer (for a sampled channel, more draws narrow the upper end; the points: "
+                + ", ".join(f"{p.epsilon:.4g}: {p.value:.4g}" for p in points) + ")")
 
 
 def find_epsilon(figure: Callable[[float], float], target: float, *,
@@ -175,9 +178,11 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
         The coarse grid's step (> 1).
     max_steps : int, default 8
         Coarse steps allowed in either direction (a range of ``factor ** 8``, 65,536 for
-        ×4); a step that does not move the figure towards the target ends the search.
+        ×4); a step that moves the figure away from the target (by more than
+        ``tolerance``) ends the search: the figure is not monotone.
     tolerance : float, default 0
-        A decrease up to this much is not counted as non-monotone.
+        A decrease up to this much is not counted as non-monotone (for a sampled figure:
+        its sampling noise).
     what : str
         The figure's name in messages.
 
@@ -226,14 +231,14 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
         lo = hi = check_positive_number(start, "start")
     first = (lo, hi)
     try:
-        lo, hi = _bracket(rough, target, lo, hi, factor, max_steps, what)
+        lo, hi = _bracket(rough, target, lo, hi, factor, max_steps, tolerance, what)
     except _NoBracket as exc:
         if coarse is None:
             raise ValueError(str(exc)) from None
         lo, hi = first  # the cheaper figure found none: the full one may
     if coarse is not None:
         try:
-            lo, hi = _bracket(fine, target, lo, hi, factor, max_steps, what)
+            lo, hi = _bracket(fine, target, lo, hi, factor, max_steps, tolerance, what)
         except _NoBracket as exc:
             raise ValueError(str(exc)) from None
     while hi / lo - 1.0 > rtol:
@@ -252,7 +257,8 @@ class _NoBracket(ValueError):
 
 
 def _bracket(f: Callable[[float], float], target: float, lo: float, hi: float,
-             factor: float, max_steps: int, what: str) -> tuple[float, float]:
+             factor: float, max_steps: int, tolerance: float, what: str
+             ) -> tuple[float, float]:
     """Move ``lo`` down and ``hi`` up by ``factor`` until ``f(lo) ≤ target < f(hi)``.
 
     Stops early, and raises, where a step moves the figure away from the target: it is
@@ -265,7 +271,7 @@ def _bracket(f: Callable[[float], float], target: float, lo: float, hi: float,
             value = f(lo)
             if value <= target:
                 return lo, hi
-            if value > before:
+            if value > before + tolerance:
                 raise _NoBracket(
                     f"{what} is not monotone in epsilon: it rises as epsilon falls, "
                     f"{before:.4g} at epsilon {hi:.4g} but {value:.4g} at {lo:.4g}, and is "
@@ -279,7 +285,7 @@ def _bracket(f: Callable[[float], float], target: float, lo: float, hi: float,
         value = f(hi)
         if value > target:
             return lo, hi
-        if value < before:
+        if value < before - tolerance:
             raise _NoBracket(
                 f"{what} is not monotone in epsilon: it falls as epsilon grows, "
                 f"{before:.4g} at epsilon {lo:.4g} but {value:.4g} at {hi:.4g}, and is at "
@@ -314,6 +320,10 @@ class RecoveryCalibration:
         coarse bracket (``None`` for an exact channel).
     seed : int
         The seed of every measurement's draws (common random numbers).
+    monotone_tolerance : float
+        A decrease of the figure between two ε up to this much was not counted as
+        non-monotone: the plug-in's McDiarmid margin for a sampled channel (its sampling
+        noise), 1e-12 for an exact one.
     """
 
     target_recovery: float
@@ -324,6 +334,7 @@ class RecoveryCalibration:
     draws: int | None
     search_draws: int | None
     seed: int
+    monotone_tolerance: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready: ε, the figure at it with its interval, how it was found."""
@@ -346,6 +357,7 @@ class RecoveryCalibration:
                       "posterior_vulnerability": self.above.posterior_vulnerability.to_dict()},
             "rtol": self.search.rtol,
             "monotone": True,
+            "monotone_tolerance": self.monotone_tolerance,
             "figure": "upper end of posterior_vulnerability",
             "points": [p.to_dict() for p in self.search.points],
             "seed": self.seed,
@@ -404,7 +416,9 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
     ``plug-in + McDiarmid margin`` for a sampled channel (Alvim et al., *The Science of
     Quantitative Information Flow*, 2020; :mod:`emprivacy.protection.vulnerability`).
     With probability at least ``confidence``, the optimal adversary recovers at most P at
-    the ε returned; a figure not monotone over the points measured raises instead.
+    the ε returned; a figure not monotone over the points measured raises instead (a
+    sampled figure may dip by its sampling noise, the plug-in's McDiarmid margin, without
+    counting as non-monotone).
 
     Parameters
     ----------
@@ -508,14 +522,17 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
     what = ("the optimal adversary's recovery V(pi|>C)" if exact else
             f"the upper end of the optimal adversary's recovery V(pi|>C) ({draws} draws)")
     coarse = None if exact or search_draws >= draws else (lambda e: measure(e, search_draws))
+    # a sampled figure moves by its sampling noise: a dip within the plug-in's own McDiarmid
+    # margin is not evidence that the figure falls as ε grows
+    tolerance = 1e-12 if exact else plugin_margin(secrets.prior, draws, confidence=conf)
     search = find_epsilon(lambda e: measure(e, draws), p, coarse=coarse, start=start,
-                          bracket=bracket, rtol=rtol, tolerance=1e-12 if exact else 0.0,
-                          what=what)
+                          bracket=bracket, rtol=rtol, tolerance=tolerance, what=what)
     key = None if exact else draws
     return RecoveryCalibration(p, search.epsilon, audits[(search.epsilon, key)],
                                audits[(search.above, key)], search,
                                None if exact else draws,
-                               None if exact or coarse is None else search_draws, seed)
+                               None if exact or coarse is None else search_draws, seed,
+                               tolerance)
 
 
 # -- recovery on a release -----------------------------------------------------------------
