@@ -86,6 +86,13 @@ def evaluate(
     param: Annotated[list[str] | None, typer.Option(
         "--param", help="A mechanism's own parameter as MECHANISM.NAME=VALUE, e.g. "
         "tem.beta=0.01 or vickrey.t=0.5 (repeatable).", show_default=False)] = None,
+    epsilon_hat: Annotated[int | None, typer.Option(
+        "--epsilon-hat", min=1, help="Also measure ε̂, a lower bound on the privacy loss, on "
+        "this many pairs of snippet words at each ε: a third privacy axis of the report and "
+        "the frontier (docs/AUDIT.md).", show_default=False, metavar="PAIRS")] = None,
+    epsilon_hat_draws: Annotated[int, typer.Option(
+        "--epsilon-hat-draws", min=2, help="Releases of each word of an --epsilon-hat "
+        "pair.")] = 2000,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on "
                                         "stderr.")] = False,
 ) -> None:
@@ -95,6 +102,10 @@ def evaluate(
     four attacks guess its author and topic (SRauth, SRtopic: k-NN by Earth
     Mover's distance; DRauth: Koppel et al. 2011; DRtopic: fastText).  Writes
     Table 3 (Markdown, CSV), a plot, the App. B tables and a run JSON to --out.
+
+    Beside author identification, a second privacy axis: the word recovery, the share
+    of the released snippet words an adversary names from the released word alone
+    (and, with --epsilon-hat, ε̂).
     """
     from .._optional import import_optional
     from ..embeddings import load_embeddings
@@ -155,7 +166,9 @@ def evaluate(
         where = out if len(names) == 1 else out / name
         result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
                           eps=eps, trials=trials, oov=oov, similarity=similarity, seed=seed,
-                          selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet)
+                          selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet,
+                          epsilon_hat=epsilon_hat or 0,
+                          epsilon_hat_draws=epsilon_hat_draws)
         seed = result.seed  # every mechanism on the same draws of the attacks
         args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
                 "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
@@ -165,6 +178,9 @@ def evaluate(
             args += ["--embeddings", str(embeddings)]
         if vocab_size != DEFAULT_VOCAB_SIZE:
             args += ["--vocab-size", str(vocab_size)]
+        if epsilon_hat:
+            args += ["--epsilon-hat", str(epsilon_hat), "--epsilon-hat-draws",
+                     str(epsilon_hat_draws)]
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]
@@ -182,7 +198,13 @@ def evaluate(
         files[out / "frontier.png"] = plot_frontier(results)
         files[out / "frontier.md"] = (
             "# Privacy–utility frontier\n\nMean fraction correct over trials; one row per "
-            "mechanism, author set and ε.\n\n" + frontier_table(results)
+            "mechanism, author set and ε. Word recovery: the share of the released snippet "
+            "words an adversary names from the released word alone (the attack run, with "
+            "its 95 % interval; \"optimum ≤\": the upper bound of the best such adversary; "
+            "see table3.md of each mechanism)"
+            + ("; ε̂: the largest lower bound on the privacy loss over the pairs, beside "
+               "that pair's ε·d" if epsilon_hat else "") + ".\n\n"
+            + frontier_table(results)
             + f"\nMade by: `{shlex.join(args)}`\n").encode("utf-8")
     write_files_atomic(files, parents=True)
     weak = topic_classifier_warning(results)
@@ -227,7 +249,8 @@ def parse_mechanisms(spec: str, pairs: list[str]) -> tuple[list[str], dict[str, 
 
 def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
              sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
-             seed: int | None, selection_seed: int, n_jobs: int, quiet: bool) -> Any:
+             seed: int | None, selection_seed: int, n_jobs: int, quiet: bool,
+             epsilon_hat: int = 0, epsilon_hat_draws: int = 2000) -> Any:
     from ..evaluation import run_experiment
     from ..exceptions import PrivacyLeakWarning
 
@@ -242,7 +265,9 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
         result = run_experiment(corpus, embeddings=emb, authors=sizes, epsilons=eps,
                                 trials=trials, oov=oov, similarity=similarity, seed=seed,
                                 selection_seed=selection_seed, n_jobs=n_jobs,
-                                progress=progress, mechanism=name, mechanism_params=params)
+                                progress=progress, mechanism=name, mechanism_params=params,
+                                epsilon_hat=epsilon_hat,
+                                epsilon_hat_draws=epsilon_hat_draws)
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning):
             if not quiet:

@@ -189,12 +189,20 @@ def _parse_epsilons(text: str) -> list[float]:
 
 
 def calibrate(
+    inputs: Annotated[list[str] | None, typer.Argument(
+        help="With --target-recovery: the corpus whose most frequent content words are the "
+        "secrets and their frequencies the prior, as for 'emprivacy audit' (text files, "
+        "directories, '-' for stdin, .jsonl or .parquet). Default: the vocabulary's first "
+        "content words, Zipf prior.", show_default=False, metavar="CORPUS")] = None,
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
     epsilons: Annotated[str | None, typer.Option("--epsilons", help="Values of ε, separated "
                                                  "by commas or spaces (default: 7 values from "
-                                                 "median N_w 0.05 to 0.95).",
+                                                 "median N_w 0.05 to 0.95). With "
+                                                 "--target-recovery: where the search starts "
+                                                 "(one value) or its first bracket (the "
+                                                 "smallest and largest).",
                                                  show_default=False)] = None,
     words_file: Annotated[Path | None, typer.Option("--words", help="File of words to study "
                                                     "(whitespace-separated; default: words "
@@ -213,6 +221,26 @@ def calibrate(
     target: Annotated[float | None, typer.Option("--target-unchanged", help="Find the ε at "
                                                  "which the median N_w equals P (0 < P < 1).",
                                                  show_default=False)] = None,
+    target_recovery: Annotated[float | None, typer.Option(
+        "--target-recovery", help="Find the ε at which the Bayes-optimal adversary recovers "
+        "at most a fraction P (0 < P < 1) of the words: the upper end of V(π▷C) of the word "
+        "audit at or below P (docs/AUDIT.md, One privacy scale); any --mechanism.",
+        show_default=False, metavar="P")] = None,
+    n_secrets: Annotated[int | None, typer.Option(
+        "--secrets", min=1, help="--target-recovery: how many secret words K (the most "
+        "frequent content words)  [default: 2000]", show_default=False)] = None,
+    draws: Annotated[int | None, typer.Option(
+        "--draws", min=2, help="--target-recovery: releases per secret word in each "
+        "measurement of a sampled channel (madlib, mahalanobis, vickrey; a quarter of them, "
+        "at least 20, on the coarse grid)  [default: 200]", show_default=False)] = None,
+    prior: Annotated[Literal["corpus", "zipf", "uniform"] | None, typer.Option(
+        "--prior", help="--target-recovery: the adversary's prior over the secrets: corpus "
+        "(the default with a CORPUS), zipf (the default without) or uniform.",
+        show_default=False)] = None,
+    rtol: Annotated[float | None, typer.Option(
+        "--rtol", help="--target-recovery: stop the bisection when the ε at or below P and "
+        "the one above it are within this relative distance  [default: 0.05]",
+        show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
                                              show_default=False)] = None,
     plot: Annotated[Path | None, typer.Option(
@@ -225,7 +253,8 @@ def calibrate(
     mechanism: Annotated[str | None, typer.Option(
         "--mechanism", help="Study this mechanism by running it (madlib, mahalanobis, "
         "vickrey, tem, santext): the same statistics plus the rank histogram of released "
-        "words in the input's neighbour list; needs --epsilons; no plot.",
+        "words in the input's neighbour list; needs --epsilons; no plot. With "
+        "--target-recovery: the mechanism to calibrate (default madlib).",
         show_default=False)] = None,
     param: Annotated[list[str] | None, typer.Option(
         "--param", help="A parameter of --mechanism as NAME=VALUE (repeatable).",
@@ -238,11 +267,34 @@ def calibrate(
     fraction of runs returning w; S_w, the number of distinct words it turns into;
     the mean embedding distance moved; and, for a document of N words, ε·N and the
     valid utility lower bound P(N·n, ε·N·Δ). Printed as a table, plotted as a PNG.
+
+    With --target-recovery P: the ε at which the Bayes-optimal adversary recovers at most
+    a fraction P of the words of CORPUS (or of the vocabulary), measured by the word
+    audit of 'emprivacy audit' and found by bisection (docs/AUDIT.md).
     """
     import contextlib
 
     from ..protection.deniability import DeniabilityStudy, calibration_table, plot_calibration
 
+    recovery_options = [name for name, value in (
+        ("CORPUS", inputs), ("--secrets", n_secrets), ("--draws", draws), ("--prior", prior),
+        ("--rtol", rtol)) if value]
+    if target_recovery is not None:
+        if target is not None:
+            fail("--target-recovery and --target-unchanged are exclusive: give one")
+        given = [name for name, value in (("--words", words_file), ("--delta", delta),
+                                          ("--plot", plot)) if value is not None]
+        if given:
+            fail(f"{given[0]} applies to the N_w study, not to --target-recovery")
+        _calibrate_recovery(
+            target_recovery, list(inputs or []), mechanism, param or [], epsilons,
+            embeddings=embeddings, encoding=embeddings_encoding, vocab_size=vocab_size,
+            n_secrets=2000 if n_secrets is None else n_secrets,
+            draws=200 if draws is None else draws, prior=prior,
+            rtol=0.05 if rtol is None else rtol, seed=seed, as_json=as_json, quiet=quiet)
+        return
+    if recovery_options:
+        fail(f"{recovery_options[0]} applies to --target-recovery")
     eps_list = None if epsilons is None else _parse_epsilons(epsilons)
     if mechanism is not None or param:
         _calibrate_mechanism(mechanism, param or [], eps_list, embeddings=embeddings,
@@ -394,3 +446,101 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
              f"{r['0']:.3f} | {r['1-100']:.3f} | {r['>100']:.3f} |")
     if truncation:
         echo(summarise_truncation(truncation, what="studied word"))
+
+
+def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
+                        pairs: list[str], epsilons: str | None, *, embeddings: Path | None,
+                        encoding: str, vocab_size: int, n_secrets: int, draws: int,
+                        prior: str | None, rtol: float, seed: int | None, as_json: bool,
+                        quiet: bool) -> None:
+    """``calibrate --target-recovery P``: the word audit, bisected on ε."""
+    import secrets as _secrets
+
+    from ..mechanisms.registry import make_mechanism
+    from ..protection import calibrate_recovery, content_word_counts, secret_words
+    from ..protection.scale import check_target
+
+    try:
+        p = check_target(target)
+    except ValueError as exc:
+        fail(str(exc))
+    if not math.isfinite(rtol) or rtol <= 0:
+        fail(f"rtol must be a finite number > 0; got {rtol!r}")
+    name = name or "madlib"
+    params = mechanism_params(name, pairs)
+    bracket: tuple[float, float] | None = None
+    start: float | None = None
+    if epsilons is not None:  # where the search starts: one ε, or a bracket
+        eps_list = _parse_epsilons(epsilons)
+        if len(eps_list) == 1:
+            start = eps_list[0]
+        else:
+            bracket = (eps_list[0], eps_list[-1])
+    if prior == "corpus" and not corpus:
+        fail("--prior corpus needs a CORPUS to count words in; give one, or use --prior "
+             "zipf or uniform")
+    stdin = check_stdin(corpus)
+    if seed is None:
+        seed = _secrets.randbelow(2**63)
+    console = stderr()
+    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
+    counts = None
+    if corpus:
+        import contextlib
+
+        status = (contextlib.nullcontext() if quiet
+                  else console.status("Counting the corpus's words…"))
+        with status:
+            counts = content_word_counts(corpus, stdin=stdin)
+    try:
+        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
+        make_mechanism(name, emb, epsilon=1.0, **params)  # a bad parameter value: now
+    except (TypeError, ValueError) as exc:
+        fail(str(exc))
+    from ._common import progress_bar
+
+    with progress_bar(console, show=not quiet, elapsed=True) as bar:
+        task = bar.add_task("searching", total=None)
+
+        def progress(n: int, eps: float, done: int, total: int, description: str) -> None:
+            bar.update(task, completed=done, total=total,
+                       description=f"measurement {n}: ε = {eps:.4g}: {description}")
+
+        try:
+            found = calibrate_recovery(emb, target_recovery=p, mechanism=name, params=params,
+                                       secrets=chosen, draws=draws, bracket=bracket,
+                                       start=start, rtol=rtol, rng=seed, progress=progress)
+        except ValueError as exc:
+            fail(str(exc))
+    summary = found.summary()
+    summary["seed"] = seed  # the command's seed (the measurements' one is derived from it)
+    if as_json:
+        payload = {"embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},
+                   "corpus": corpus, **summary}
+        echo(json.dumps(payload, ensure_ascii=False))
+        return
+    a = found.audit
+    chan = ("exact channel" if a.exact else
+            f"{draws} releases per word"
+            + (f" ({found.search_draws} on the coarse grid)" if found.search_draws else ""))
+    echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "
+         f"{dict(params) if params else ''}".rstrip() + f"; {len(chosen)} secret words, "
+         f"prior {chosen.prior_name}; {chan}")
+    echo(f"target: the Bayes-optimal adversary recovers at most P = {p:g} of the words ("
+         + ("V(π▷C), exact" if a.exact else
+            f"the upper end of V(π▷C)'s {a.confidence:.0%} interval") + ", at or below P)")
+    echo("| ε | measured | upper end of V(π▷C) | at or below P |")
+    echo("|---:|---|---:|---|")
+    for pt in sorted(found.search.points, key=lambda q: (q.stage, q.epsilon)):
+        what = ("coarse grid" if pt.stage == "bracket"
+                else "exact" if a.exact else f"{draws} draws")
+        echo(f"| {pt.epsilon:.4g} | {what} | {pt.value:.4g} | "
+             f"{'yes' if pt.value <= p else 'no'} |")
+    echo(f"ε = {found.epsilon:.4g}: V(π▷C) = {a.posterior_vulnerability.text()}, at or "
+         f"below {p:g}; attack recovery {a.attack_recovery.text()}; V(π) = "
+         f"{a.prior_vulnerability:.4g}")
+    echo(f"at ε = {found.above.epsilon:.4g} (within {rtol:g} relative) the upper end is "
+         f"{found.above.posterior_vulnerability.upper:.4g}, above {p:g}")
+    if not a.exact:
+        echo("A sampled V(π▷C)'s upper end includes the plug-in's upward bias, so this ε is "
+             "conservative (compare the attack recovery); more --draws make it less so.")

@@ -43,6 +43,7 @@ from ..exceptions import InputError, PrivacyLeakWarning
 from ..mechanisms import EarthMoversPrivacy, WordMechanism
 from ..mechanisms.registry import make_mechanism, takes_decoder
 from ..protection.mechanism_study import TemTruncation, tem_truncation
+from ..protection.scale import ReleaseRecovery, release_recovery
 from ..randomness import document_generator, run_key_from_seed
 from .attacks import (
     FastTextTopicClassifier,
@@ -155,9 +156,13 @@ def _tem_truncation(config: ExperimentConfig, embeddings: Embeddings,
                           beta=beta, rows=rows[rows >= 0])
 
 
-def _obfuscate(prepared: PreparedSet, mech: WordMechanism,
-               embeddings: Embeddings) -> tuple[list[tuple[str, ...]], int]:
-    """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged."""
+def _obfuscate(prepared: PreparedSet, mech: WordMechanism, embeddings: Embeddings
+               ) -> tuple[list[tuple[str, ...]], int, tuple[np.ndarray, np.ndarray]]:
+    """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged.
+
+    Returns the released snippets, the number of OOV words passed unchanged, and the rows
+    of the words that went through the mechanism with the rows released for them.
+    """
     rows = [embeddings.rows(s) for s in prepared.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
     known = flat >= 0
@@ -171,7 +176,7 @@ def _obfuscate(prepared: PreparedSet, mech: WordMechanism,
         out.append(tuple(vocab[k] if k >= 0 else w
                          for w, k in zip(snip, noisy[start:start + len(snip)], strict=True)))
         start += len(snip)
-    return out, int((~known).sum())
+    return out, int((~known).sum()), (flat[known], noisy[known])
 
 
 def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Sequence[int] = 20,
@@ -250,6 +255,8 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
 
     truncation = _tem_truncation(config, embeddings, prepared)
     total = len(prepared) * len(config.epsilons) * config.trials * len(ATTACKS)
+    if config.epsilon_hat:
+        total += len(prepared) * sum(e is not None for e in config.epsilons)
     done = 0
 
     def step(description: str) -> None:
@@ -288,7 +295,11 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
                        "emprivacy.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "
-                       "'set-K/trial-t/fasttext'"),
+                       "'set-K/trial-t/fasttext', 'set-K/epsilon-e/recovery' (the split of "
+                       "the word recovery), 'set-K/epsilon-hat-pairs', "
+                       "'set-K/epsilon-e/mechanism-hat', 'set-K/epsilon-e/epsilon-hat' (the "
+                       "pairs and releases of epsilon-hat)"),
+        "recovery": RECOVERY_METHOD,
     }
     return ExperimentResult(corpus.name, config, seed, results, metadata)
 
@@ -329,6 +340,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
     validation_majority: list[float] = []
     fasttext_docs: dict[str, int] = {}
     sample_rows: list[dict[str, Any]] = []
+    #: per ε: (original rows, released rows) of every word through the mechanism, per trial
+    released: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in config.epsilons]
     for t in range(config.trials):
         ft_gen = document_generator(run_key, f"{name}/trial-{t}/fasttext")
         held = stratified_holdout([topic for _, topic, _ in pool_bags],
@@ -361,7 +374,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                 mech = _mechanism(config, embeddings, eps, decoder, document_generator(
                     run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
                 with _clock("mechanism"):
-                    snippets, _ = _obfuscate(p, mech, embeddings)
+                    snippets, _, through = _obfuscate(p, mech, embeddings)
+                released[e].append(through)
                 with _clock("earth_movers_distances"):
                     D = earth_movers_distances(snippets, p.texts, embeddings,
                                                n_jobs=config.n_jobs)
@@ -384,6 +398,13 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             correct[e, t, 3] = _count(topic_pred, p.topics)
             step(f"{where} · DRtopic")
 
+    with _clock("recovery"):
+        recovery = _recovery(p, config, embeddings, released, run_key, name)
+    hats: list[dict[str, Any] | None] = [None] * len(config.epsilons)
+    if config.epsilon_hat:
+        with _clock("epsilon_hat"):
+            hats = _epsilon_hats(p, config, embeddings, decoder, run_key, name, step)
+
     # App. B: nearest known texts of sample (unmodified) snippets
     shown = min(config.appendix_b.snippets, K)
     picks = sorted(set(np.linspace(0, K - 1, shown).round().astype(int)))
@@ -403,4 +424,66 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         seconds=round(time.perf_counter() - t0, 1),
         timings={k: round(v, 2) for k, v in sorted(timings.items())},
         fasttext_validation_chunks=validation_chunks,
-        fasttext_validation_majority=validation_majority)
+        fasttext_validation_majority=validation_majority,
+        recovery=recovery, epsilon_hat=hats)
+
+
+#: How the word recovery of :func:`run_experiment` is measured (recorded in ``run.json``).
+RECOVERY_METHOD = (
+    "share of the released snippet words (those through the mechanism) that the Bayes "
+    "guesser argmax_x n_A[x, y] names from the released word alone, n_A the (original, "
+    "release) counts of a random half of this epsilon's releases over all trials; scored on "
+    "the other half, Clopper-Pearson interval; a lower bound on the optimal one-word "
+    "adversary, whose upper bound is the plug-in over all releases plus McDiarmid's margin")
+
+
+def _recovery(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
+              released: list[list[tuple[np.ndarray, np.ndarray]]], run_key: bytes,
+              name: str) -> list[ReleaseRecovery | None]:
+    """The word recovery at each ε, from the releases the experiment made
+    (:func:`~emprivacy.protection.scale.release_recovery`); 1 for the unmodified snippets."""
+    rows = [embeddings.rows(s) for s in p.snippets]
+    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    originals = flat[flat >= 0]
+    out: list[ReleaseRecovery | None] = []
+    for eps, pairs in zip(config.epsilons, released, strict=True):
+        if eps is None:
+            out.append(ReleaseRecovery.identity(originals) if originals.size else None)
+            continue
+        o = np.concatenate([a for a, _ in pairs]) if pairs else np.zeros(0, np.int64)
+        y = np.concatenate([b for _, b in pairs]) if pairs else np.zeros(0, np.int64)
+        out.append(None if o.size < 2 else release_recovery(
+            o, y, rng=document_generator(run_key, f"{name}/epsilon-{epsilon_label(eps)}/"
+                                                  "recovery")))
+    return out
+
+
+def _epsilon_hats(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
+                  decoder: ExactDecoder, run_key: bytes, name: str,
+                  step: Callable[[str], None]) -> list[dict[str, Any] | None]:
+    """ε̂ at each ε (:func:`~emprivacy.protection.distinguish_pairs`) on pairs of the
+    snippets' words at a spread of distances, the same pairs at every ε."""
+    from ..protection.distinguish import choose_pairs, distinguish_pairs
+
+    rows = [embeddings.rows(s) for s in p.snippets]
+    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    distinct = np.unique(flat[flat >= 0])
+    out: list[dict[str, Any] | None] = []
+    pairs: list[tuple[int, int]] | None = None
+    for eps in config.epsilons:
+        if eps is None or distinct.size < 2:
+            out.append(None)
+            if eps is not None:
+                step(f"{len(p)} authors · ε={epsilon_label(eps)} · ε̂")
+            continue
+        label = epsilon_label(eps)
+        mech = _mechanism(config, embeddings, eps, decoder,
+                          document_generator(run_key, f"{name}/epsilon-{label}/mechanism-hat"))
+        if pairs is None:
+            pairs = choose_pairs(mech, distinct, config.epsilon_hat,
+                                 rng=document_generator(run_key, f"{name}/epsilon-hat-pairs"))
+        hat = distinguish_pairs(mech, pairs, draws=config.epsilon_hat_draws, rng=(
+            document_generator(run_key, f"{name}/epsilon-{label}/epsilon-hat")))
+        out.append(hat.summary())
+        step(f"{len(p)} authors · ε={label} · ε̂")
+    return out

@@ -7,12 +7,17 @@ the destinations):
 ``table3.md`` / ``table3.csv``
     Laid out like the paper's Table 3: rows ε, columns SRauth, SRtopic, DRauth,
     DRtopic for every author set — the mean number of correct predictions over
-    the trials ± the sample standard deviation, with the chance baselines.
+    the trials ± the sample standard deviation, with the chance baselines.  Then,
+    per set, the **word recovery** at each ε — the share of the released snippet
+    words an adversary names from the released word alone, with its interval and
+    the optimum's upper bound (:func:`emprivacy.protection.release_recovery`) —
+    and, with ``epsilon_hat``, ε̂ beside ε·d; the CSV has them as columns.
 ``trials.csv``
     Every count: set, ε, trial, attack, correct, out of.
 ``accuracy.png``
     Accuracy (fraction correct) against ε for each attack and set, with
-    error bars (± sd) and the chance lines.
+    error bars (± sd) and the chance lines, and the word recovery with its
+    interval and its prior-only baseline.
 ``appendix_b.md``
     The paper's App. B tables: the three nearest known texts (Earth Mover's
     distance, author) of sample unmodified snippets; the first words of one
@@ -39,8 +44,9 @@ from ..io.outputs import write_files_atomic
 from ..protection.mechanism_study import TemTruncation, summarise_truncation
 from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 
-__all__ = ["REPORT_FILES", "accuracy_figure", "format_table3", "report_files",
-           "tem_truncation_note", "topic_classifier_warning", "write_report"]
+__all__ = ["RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure", "format_table3",
+           "recovery_table", "report_files", "tem_truncation_note",
+           "topic_classifier_warning", "write_report"]
 
 #: The files :func:`write_report` writes.
 REPORT_FILES: tuple[str, ...] = ("table3.md", "table3.csv", "trials.csv", "accuracy.png",
@@ -82,11 +88,66 @@ def format_table3(result: ExperimentResult) -> str:
         if not check.clearly_above_chance:
             lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
                       "nothing** (its column says nothing about the utility kept).", ""]
+        lines += recovery_table(s)
     tem = tem_truncation_note(result)
     if tem is not None:
         lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
+
+
+#: What the word recovery is, in one paragraph of ``table3.md``.
+RECOVERY_NOTE = (
+    "Word recovery: the share of the released snippet words (those through the mechanism) "
+    "that an adversary names from the released word alone. It knows the mechanism on these "
+    "words from a random half of this ε's releases (all trials): its guess for a release y "
+    "is argmax_x n[x, y] + λ·π̂(x), the counts n and the word frequencies π̂ of that half, "
+    "λ chosen on that half; scored on the other half (Clopper–Pearson 95 %). A lower bound "
+    "on what the Bayes-optimal one-word adversary recovers; \"optimum ≤\" is the upper "
+    "bound (plug-in over all releases + McDiarmid's margin), \"prior only\" the blind guess "
+    "of the most frequent word. `emprivacy audit` measures the optimum with more draws "
+    "(docs/AUDIT.md).")
+
+
+def _estimate_cell(r: Any) -> str:
+    if r is None:
+        return "–"
+    if r.exact:
+        return f"{r.estimate:.3g} (exact)"
+    return f"{r.estimate:.3f} [{r.lower:.3f}, {r.upper:.3f}]"
+
+
+def recovery_table(s: SetResult) -> list[str]:
+    """Markdown lines: the word recovery (and ε̂, where measured) of one set, per ε."""
+    if not any(r is not None for r in s.recovery):
+        return []
+    hats = any(h is not None for h in s.epsilon_hat)
+    head = "| ε | word recovery | optimum ≤ | prior only |"
+    rule = "|---|---|---:|---:|"
+    if hats:
+        head += " ε̂ (lower bound) | ε·d | pair |"
+        rule += "---:|---:|---|"
+    lines = [f"### {s.n_authors}-author set: word recovery", "", RECOVERY_NOTE, "", head,
+             rule]
+    for i, e in enumerate(s.epsilons):
+        r = s.recovery_at(i)
+        cells = [epsilon_label(e), _estimate_cell(r),
+                 "–" if r is None else f"{r.plugin_upper:.3f}",
+                 "–" if r is None else f"{r.baseline:.3f}"]
+        if hats:
+            h = s.epsilon_hat_at(i)
+            cells += (["–", "–", "–"] if h is None else
+                      [f"{h['lower']:.3g}", "–" if h["nominal"] is None
+                       else f"{h['nominal']:.3g}", " / ".join(h["pair"])])
+        lines.append("| " + " | ".join(cells) + " |")
+    if hats:
+        first = next(h for h in s.epsilon_hat if h is not None)
+        lines += ["", f"ε̂: the largest lower bound on the privacy loss over "
+                  f"{len(first['pairs'])} pairs of snippet words at a spread of distances "
+                  f"({first['draws']} releases of each word, {first['method']}, "
+                  f"{first['confidence']:.0%} simultaneous over the pairs), beside that "
+                  "pair's nominal bound ε·d (docs/AUDIT.md, Distinguishability)."]
+    return [*lines, ""]
 
 
 def _table3_csv(result: ExperimentResult) -> str:
@@ -96,6 +157,9 @@ def _table3_csv(result: ExperimentResult) -> str:
     for s in result.sets:
         for a in ATTACKS:
             header += [f"{s.n_authors}-author {a} mean", f"{s.n_authors}-author {a} sd"]
+    extra = {s.n_authors: _extra_columns(s) for s in result.sets}
+    for s in result.sets:
+        header += [f"{s.n_authors}-author {c}" for c in extra[s.n_authors]]
     w.writerow(header)
     labels = [epsilon_label(e) for e in result.config.epsilons]
     stats = [(s.mean(), s.sd()) for s in result.sets]
@@ -105,13 +169,44 @@ def _table3_csv(result: ExperimentResult) -> str:
             for j in range(len(ATTACKS)):
                 row += [repr(float(mean[i, j])),
                         "" if math.isnan(sd[i, j]) else repr(float(sd[i, j]))]
+        for s in result.sets:
+            row += _extra_cells(s, i, extra[s.n_authors])
         w.writerow(row)
     row = ["chance"]
     for s in result.sets:
         for a in ATTACKS:
             row += [repr(s.chance["author" if a.endswith("auth") else "topic"]), ""]
+    for s in result.sets:  # the recovery's chance: the blind guess of the most frequent word
+        base = next((r.baseline for r in s.recovery if r is not None), None)
+        row += [("" if base is None or c != "recovery" else repr(base))
+                for c in extra[s.n_authors]]
     w.writerow(row)
     return buf.getvalue()
+
+
+def _extra_columns(s: SetResult) -> list[str]:
+    """The word recovery's (and ε̂'s) columns of ``table3.csv`` for one set."""
+    cols = []
+    if any(r is not None for r in s.recovery):
+        cols += ["recovery", "recovery lower", "recovery upper", "recovery optimum upper"]
+    if any(h is not None for h in s.epsilon_hat):
+        cols += ["epsilon_hat lower", "epsilon_hat nominal"]
+    return cols
+
+
+def _extra_cells(s: SetResult, i: int, columns: list[str]) -> list[str]:
+    r, h = s.recovery_at(i), s.epsilon_hat_at(i)
+    values = {"recovery": None if r is None else r.estimate,
+              "recovery lower": None if r is None else r.lower,
+              "recovery upper": None if r is None else r.upper,
+              "recovery optimum upper": None if r is None else r.plugin_upper,
+              "epsilon_hat lower": None if h is None else h["lower"],
+              "epsilon_hat nominal": None if h is None else h["nominal"]}
+    return [_csv_number(values[c]) for c in columns]
+
+
+def _csv_number(value: Any) -> str:
+    return "" if value is None else repr(float(value))
 
 
 def _trials_csv(result: ExperimentResult) -> str:
@@ -195,9 +290,20 @@ def accuracy_figure(result: ExperimentResult) -> Any:
                    linewidth=1, label="chance (author)")
         ax.axhline(s.chance["topic"] / s.n_authors, color="tab:blue", linestyle=":",
                    linewidth=1, label="chance (topic)")
+        rec = [s.recovery_at(i) for i in range(len(labels))]
+        if any(r is not None for r in rec):
+            est = np.array([np.nan if r is None else r.estimate for r in rec])
+            err = np.array([[0.0, 0.0] if r is None else [r.estimate - r.lower,
+                                                          r.upper - r.estimate]
+                            for r in rec]).T
+            ax.errorbar(x, est, yerr=err, color="black", marker="D", linestyle="-.",
+                        capsize=3, label="word recovery")
+            base = next(r.baseline for r in rec if r is not None)
+            ax.axhline(base, color="black", linestyle=":", linewidth=1,
+                       label="prior only (recovery)")
         ax.set_xticks(x, labels)
         ax.set_xlabel("ε (per word; 'none' = unmodified)")
-        ax.set_ylabel("accuracy (fraction correct)")
+        ax.set_ylabel("accuracy, word recovery (fraction)")
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"{result.dataset}: {s.n_authors} authors, N = {s.N}, OOV {result.config.oov}")
         ax.grid(True, alpha=0.3)

@@ -212,6 +212,11 @@ class ExperimentConfig:
     #: The mechanism (:data:`emprivacy.mechanisms.MECHANISMS`) and its own parameters.
     mechanism: str = "madlib"
     mechanism_params: dict[str, Any] = field(default_factory=dict)
+    #: Pairs of snippet words whose ε̂ (a lower bound on the privacy loss,
+    #: :func:`emprivacy.protection.distinguish_pairs`) is measured at each ε; 0: none.
+    epsilon_hat: int = 0
+    #: Releases of each word of an ε̂ pair.
+    epsilon_hat_draws: int = 2000
 
     def __post_init__(self) -> None:
         authors = self.authors
@@ -228,6 +233,8 @@ class ExperimentConfig:
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
+        check_positive_int(self.epsilon_hat, "epsilon_hat", minimum=0)
+        check_positive_int(self.epsilon_hat_draws, "epsilon_hat_draws", minimum=2)
         check_choice(self.mechanism, "mechanism", tuple(MECHANISMS))
         if not isinstance(self.mechanism_params, dict):
             raise TypeError(f"mechanism_params must be a dict; got "
@@ -325,6 +332,12 @@ class SetResult:
     #: their most frequent topic (what always guessing that topic scores).
     fasttext_validation_chunks: list[int] = field(default_factory=list)
     fasttext_validation_majority: list[float] = field(default_factory=list)
+    #: Per ε: the word recovery measured on the run's releases
+    #: (:class:`~emprivacy.protection.scale.ReleaseRecovery`; ``None`` where not measured).
+    recovery: list[Any] = field(default_factory=list)
+    #: Per ε: ε̂ over the pairs (:meth:`~emprivacy.protection.Distinguishability.summary`),
+    #: ``None`` for the unmodified snippets or without ``epsilon_hat``.
+    epsilon_hat: list[dict[str, Any] | None] = field(default_factory=list)
 
     def topic_classifier(self) -> TopicClassifierCheck:
         """Whether the topic classifier is clearly better than guessing
@@ -366,8 +379,17 @@ class SetResult:
             return np.full(self.correct.shape[::2], np.nan)
         return self.correct.std(axis=1, ddof=1)
 
+    def recovery_at(self, i: int) -> Any:
+        """The word recovery at ``epsilons[i]`` (``None`` if not measured)."""
+        return self.recovery[i] if i < len(self.recovery) else None
+
+    def epsilon_hat_at(self, i: int) -> dict[str, Any] | None:
+        """ε̂ at ``epsilons[i]`` (``None`` if not measured)."""
+        return self.epsilon_hat[i] if i < len(self.epsilon_hat) else None
+
     def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in asdict(self).items() if k != "correct"}
+        d = {k: v for k, v in asdict(self).items()
+             if k not in ("correct", "recovery", "epsilon_hat")}
         d["epsilons"] = [epsilon_label(e) for e in self.epsilons]
         d["chance"] = self.chance
         d["correct"] = {
@@ -378,6 +400,13 @@ class SetResult:
         d["sd"] = {epsilon_label(e): dict(zip(ATTACKS, [None if math.isnan(x) else x
                                                         for x in s.tolist()], strict=True))
                    for e, s in zip(self.epsilons, self.sd(), strict=True)}
+        d["recovery"] = {epsilon_label(e): (None if r is None else r.to_dict())
+                         for e, r in zip(self.epsilons, (self.recovery_at(i) for i in
+                                                         range(len(self.epsilons))),
+                                         strict=True)}
+        if any(h is not None for h in self.epsilon_hat):
+            d["epsilon_hat"] = {epsilon_label(e): self.epsilon_hat_at(i)
+                                for i, e in enumerate(self.epsilons)}
         check = self.topic_classifier()
         d["topic_classifier"] = {k: (None if isinstance(v, float) and math.isnan(v) else v)
                                  for k, v in asdict(check).items()}

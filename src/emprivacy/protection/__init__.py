@@ -20,7 +20,12 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.reconstruction` — the reconstruction attack on a released
   corpus (:func:`reconstruction_attack`), with the n-gram context model of
   :mod:`~emprivacy.protection.ngram` (:class:`NgramModel`) or a plugged-in
-  :class:`ContextScorer`.
+  :class:`ContextScorer`;
+* :mod:`~emprivacy.protection.scale` — one privacy scale: the ε at which the optimal
+  adversary recovers at most a fraction P of the words (:func:`calibrate_recovery`,
+  ``calibrate --target-recovery``; the bisection :func:`find_epsilon`), and the recovery
+  rate measured on a release whose originals are known (:func:`release_recovery`, the
+  privacy axis of ``evaluate``).
 
 * :mod:`~emprivacy.protection.deniability` — the plausible-deniability statistics of
   ``calibrate`` (how often a word stays itself; Fernandes et al. 2019, §5) and
@@ -43,6 +48,8 @@ _EXPORTS: dict[str, str] = {
     "ContextScorer": "reconstruction",
     "DeniabilityStudy": "deniability",
     "Distinguishability": "distinguish",
+    "EpsilonPoint": "scale",
+    "EpsilonSearch": "scale",
     "Estimate": "audit",
     "ExactChannel": "channel",
     "NgramModel": "ngram",
@@ -50,7 +57,9 @@ _EXPORTS: dict[str, str] = {
     "PairEpsilon": "distinguish",
     "PlausibleDeniability": "deniability_report",
     "Reconstruction": "reconstruction",
+    "RecoveryCalibration": "scale",
     "RecoveryRate": "reconstruction",
+    "ReleaseRecovery": "scale",
     "SampledChannel": "channel",
     "Secrets": "secrets",
     "SplitHalfAttack": "vulnerability",
@@ -63,6 +72,7 @@ _EXPORTS: dict[str, str] = {
     "audit_table": "audit",
     "bayes_vulnerability": "vulnerability",
     "calibrate_epsilon": "deniability",
+    "calibrate_recovery": "scale",
     "calibration_table": "deniability_report",
     "channel_measures": "vulnerability",
     "choose_pairs": "distinguish",
@@ -72,6 +82,7 @@ _EXPORTS: dict[str, str] = {
     "distinguish_documents": "distinguish",
     "distinguish_pairs": "distinguish",
     "epsilon_lower_bound": "distinguish",
+    "find_epsilon": "scale",
     "fit_context_model": "reconstruction",
     "guarantee_distance": "distinguish",
     "has_exact_channel": "channel",
@@ -91,6 +102,7 @@ _EXPORTS: dict[str, str] = {
     "reconstruction_csv": "reconstruction",
     "reconstruction_table": "reconstruction",
     "recovery_rates": "vulnerability",
+    "release_recovery": "scale",
     "sample_channel": "channel",
     "secret_words": "secrets",
     "split_corpus": "reconstruction",
@@ -161,6 +173,15 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         reconstruction_table,
         split_corpus,
     )
+    from .scale import (
+        EpsilonPoint,
+        EpsilonSearch,
+        RecoveryCalibration,
+        ReleaseRecovery,
+        calibrate_recovery,
+        find_epsilon,
+        release_recovery,
+    )
     from .secrets import (
         PRIORS,
         Secrets,
@@ -203,13 +224,17 @@ __all__ = [
     "ContextScorer",
     "DeniabilityStudy",
     "Distinguishability",
+    "EpsilonPoint",
+    "EpsilonSearch",
     "Estimate",
     "ExactChannel",
     "NgramModel",
     "PairEpsilon",
     "PlausibleDeniability",
     "Reconstruction",
+    "RecoveryCalibration",
     "RecoveryRate",
+    "ReleaseRecovery",
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
@@ -222,6 +247,7 @@ __all__ = [
     "audit_table",
     "bayes_vulnerability",
     "calibrate_epsilon",
+    "calibrate_recovery",
     "calibration_table",
     "channel_measures",
     "choose_pairs",
@@ -231,6 +257,7 @@ __all__ = [
     "distinguish_documents",
     "distinguish_pairs",
     "epsilon_lower_bound",
+    "find_epsilon",
     "fit_context_model",
     "guarantee_distance",
     "has_exact_channel",
@@ -250,6 +277,7 @@ __all__ = [
     "reconstruction_csv",
     "reconstruction_table",
     "recovery_rates",
+    "release_recovery",
     "sample_channel",
     "secret_words",
     "split_corpus",
