@@ -119,11 +119,15 @@ def test_evaluate_several_mechanisms_writes_each_run_and_the_frontier(inputs, tm
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--mechanisms", "madlib,nope"], "mechanisms must be among 'madlib', 'mahalanobis'"),
+    (["--mechanisms", "madlib,nope"], "mechanisms must be one of 'madlib', 'mahalanobis'"),
     (["--mechanisms", "tem", "--param", "madlib.decoder=exact"],
-     "param must be MECHANISM.NAME=VALUE with MECHANISM one of --mechanisms"),
+     "--param 'madlib.decoder=exact' names mechanism 'madlib', which is not evaluated "
+     "(--mechanisms tem)"),
+    (["--mechanisms", "madlib,tem", "--param", "beta=0.1"],
+     "--param must be MECHANISM.NAME=VALUE when several mechanisms are evaluated "
+     "(MECHANISM one of 'madlib', 'tem'); got 'beta=0.1'"),
     (["--mechanisms", "tem", "--param", "tem.gamma=3"], "unknown parameter 'gamma'"),
-    (["--mechanisms", "tem,tem"], "mechanisms must be distinct"),
+    (["--mechanisms", "tem,tem"], "mechanisms must name each mechanism once; got 'tem,tem'"),
 ])
 def test_evaluate_bad_mechanisms_one_line(inputs, tmp_path, capsys, extra, message):
     assert main(_args(inputs, tmp_path / "x", "--quiet", *extra)) == 2

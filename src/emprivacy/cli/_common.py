@@ -260,6 +260,51 @@ def mechanism_params(name: str, pairs: list[str]) -> dict[str, Any]:
         fail(str(exc))
 
 
+def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
+                   ) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """``--mechanism(s) A[,B…]`` and its ``--param`` values: the names, each one's parameters
+    (``audit`` and ``evaluate``; ``option`` is the option's name, ``verb`` what is done to
+    the mechanisms, for the messages).
+
+    One mechanism takes ``NAME=VALUE`` or ``MECHANISM.NAME=VALUE``; several take
+    ``MECHANISM.NAME=VALUE`` only.
+
+    >>> mechanism_list("madlib,tem", ["tem.beta=0.01"], option="mechanisms", verb="evaluated")
+    (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
+    """
+    from ..mechanisms.registry import MECHANISMS, parse_params
+
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        fail(f"{option} must name at least one mechanism; got {spec!r}")
+    for n in names:
+        if n not in MECHANISMS:
+            fail(f"{option} must be one of {', '.join(map(repr, MECHANISMS))}; got {n!r}")
+    if len(set(names)) != len(names):
+        fail(f"{option} must name each mechanism once; got {spec!r}")
+    given: dict[str, list[str]] = {n: [] for n in names}
+    for pair in pairs:
+        key, eq, _ = pair.partition("=")
+        if eq and "." in key:  # MECHANISM.NAME=VALUE
+            mech, _, rest = pair.partition(".")
+            if mech not in given:
+                fail(f"--param {pair!r} names mechanism {mech!r}, which is not {verb} "
+                     f"(--{option} {','.join(names)})")
+            given[mech].append(rest)
+        elif len(names) == 1:
+            given[names[0]].append(pair)
+        else:
+            fail(f"--param must be MECHANISM.NAME=VALUE when several mechanisms are {verb} "
+                 f"(MECHANISM one of {', '.join(map(repr, names))}); got {pair!r}")
+    out = {}
+    for n in names:
+        try:
+            out[n] = parse_params(n, given[n])
+        except ValueError as exc:
+            fail(str(exc))
+    return names, out
+
+
 def flag(name: str, help: str) -> Any:
     """A boolean ``--name`` option (off unless given)."""
     return typer.Option(name, help=help)

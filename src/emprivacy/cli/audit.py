@@ -30,6 +30,7 @@ from ._common import (
     echo,
     fail,
     load,
+    mechanism_list,
     progress_bar,
     stderr,
 )
@@ -146,7 +147,8 @@ def audit(
     from ..io.corpus import expand_inputs
 
     eps_list = _parse_epsilons(epsilon)
-    names, params = _parse_mechanisms(mechanism, param or [])
+    names, params = mechanism_list(mechanism, param or [], option="mechanism",
+                                   verb="audited")
     check_encoding(embeddings_encoding)
     corpus = list(inputs or [])
     if prior == "corpus" and not corpus:
@@ -304,46 +306,6 @@ def audit(
     if skipped is not None and not quiet:
         console.print(f"emprivacy: warning: no plot written: {skipped}", markup=False,
                       highlight=False)
-
-
-def _parse_mechanisms(spec: str, pairs: list[str]
-                      ) -> tuple[list[str], dict[str, dict[str, Any]]]:
-    """``--mechanism A[,B…]`` and its ``--param`` values: the names, each one's parameters.
-
-    One mechanism takes ``NAME=VALUE`` (or ``MECHANISM.NAME=VALUE``); several take
-    ``MECHANISM.NAME=VALUE`` only, as ``emprivacy evaluate --param`` does.
-    """
-    from ..mechanisms.registry import MECHANISMS, parse_params
-
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    if not names:
-        fail(f"mechanism must name at least one mechanism; got {spec!r}")
-    for n in names:
-        if n not in MECHANISMS:
-            fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {n!r}")
-    if len(set(names)) != len(names):
-        fail(f"mechanism must name each mechanism once; got {spec!r}")
-    given: dict[str, list[str]] = {n: [] for n in names}
-    for pair in pairs:
-        key, eq, _ = pair.partition("=")
-        if eq and "." in key:  # MECHANISM.NAME=VALUE
-            mech, _, rest = pair.partition(".")
-            if mech not in given:
-                fail(f"--param {pair!r} names mechanism {mech!r}, which is not audited "
-                     f"(--mechanism {','.join(names)})")
-            given[mech].append(rest)
-        elif len(names) == 1:
-            given[names[0]].append(pair)
-        else:
-            fail("--param must be MECHANISM.NAME=VALUE when several mechanisms are audited "
-                 f"(MECHANISM one of {', '.join(map(repr, names))}); got {pair!r}")
-    out = {}
-    for n in names:
-        try:
-            out[n] = parse_params(n, given[n])
-        except ValueError as exc:
-            fail(str(exc))
-    return names, out
 
 
 def _read_documents(value: str | None) -> tuple[tuple[str, str], tuple[str, str] | None]:

@@ -19,11 +19,12 @@ from ._common import (
     EncodingOpt,
     check_encoding,
     fail,
+    mechanism_list,
     progress_bar,
     stderr,
 )
 
-__all__ = ["evaluate", "parse_authors", "parse_mechanisms"]
+__all__ = ["evaluate", "parse_authors"]
 
 
 def parse_authors(spec: str) -> tuple[int, ...]:
@@ -124,7 +125,8 @@ def evaluate(
     sizes = parse_authors(authors)
     if dataset == "brown":  # its topics are known: refuse a set too small now
         check_set_sizes(sizes, n_topics=len(BROWN_TOPICS))
-    names, params = parse_mechanisms(mechanisms, param or [])
+    names, params = mechanism_list(mechanisms, param or [], option="mechanisms",
+                                   verb="evaluated")
     try:
         eps = parse_epsilons(epsilons)
     except ValueError as exc:  # the parser's own one-line message
@@ -216,35 +218,6 @@ def evaluate(
     else:
         note(f"wrote each mechanism's report to {out}/NAME and frontier.png, frontier.md to "
              f"{out}")
-
-
-def parse_mechanisms(spec: str, pairs: list[str]) -> tuple[list[str], dict[str, dict[str, Any]]]:
-    """``--mechanisms`` and ``--param MECH.K=V`` as names and each one's parameters.
-
-    >>> parse_mechanisms("madlib,tem", ["tem.beta=0.01"])
-    (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
-    """
-    from ..mechanisms.registry import MECHANISMS, parse_params
-
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    if not names:
-        fail(f"mechanisms must name at least one mechanism; got {spec!r}")
-    for n in names:
-        if n not in MECHANISMS:
-            fail(f"mechanisms must be among {', '.join(map(repr, MECHANISMS))}; got {n!r}")
-    if len(set(names)) != len(names):
-        fail(f"mechanisms must be distinct; got {spec!r}")
-    given: dict[str, list[str]] = {n: [] for n in names}
-    for pair in pairs:
-        mech, dot, rest = pair.partition(".")
-        if not dot or mech not in given:
-            fail(f"param must be MECHANISM.NAME=VALUE with MECHANISM one of --mechanisms; "
-                 f"got {pair!r}")
-        given[mech].append(rest)
-    try:
-        return names, {n: parse_params(n, given[n]) for n in names}
-    except ValueError as exc:
-        fail(str(exc))
 
 
 def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
