@@ -16,9 +16,10 @@ def lazy_exports(package: str, namespace: dict[str, Any], exports: Mapping[str, 
     A name is imported on its first look-up and then stored in ``namespace`` (the package's
     ``globals()``), so later look-ups are plain attribute reads.
 
-    >>> getattr_, dir_ = lazy_exports("json", {}, {"dumps": "encoder"})
-    >>> getattr_("dumps").__name__, dir_()
-    ('dumps', ['dumps'])
+    >>> namespace = {}
+    >>> getattr_, dir_ = lazy_exports("json", namespace, {"JSONEncoder": "encoder"})
+    >>> getattr_("JSONEncoder").__module__, sorted(namespace), dir_()
+    ('json.encoder', ['JSONEncoder'], ['JSONEncoder'])
     """
 
     def __getattr__(name: str) -> object:
