@@ -31,6 +31,6 @@ def lazy_exports(package: str, namespace: dict[str, Any], exports: Mapping[str, 
         return value
 
     def __dir__() -> list[str]:
-        return sorted([*namespace, *exports])
+        return sorted({*namespace, *exports})
 
     return __getattr__, __dir__
