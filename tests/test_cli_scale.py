@@ -61,6 +61,8 @@ def test_json_exact_channel_meets_the_target(env, capsys):
     assert o["above"]["posterior_vulnerability"]["upper"] > 0.6
     assert o["monotone"] is True and o["rtol"] == 0.01
     assert {p["stage"] for p in o["points"]} == {"fine"}
+    assert o["confidence_per_point"] == o["confidence"] == 0.95
+    assert o["points_covered"] is None
     assert eps in [p["epsilon"] for p in o["points"]]
 
 
@@ -71,6 +73,9 @@ def test_json_sampled_channel_is_seeded(env, capsys):
     assert code == 0
     o = json.loads(out)
     assert o["channel"] == "sampled" and o["draws"] == 200 and o["search_draws"] == 50
+    # each measurement Bonferroni-corrected over the ε the search can measure in full
+    assert o["confidence"] == 0.95 and o["points_covered"] == scale.reachable_points()
+    assert o["confidence_per_point"] == 1 - 0.05 / o["points_covered"]
     assert o["secrets"] == 5 and o["prior"] == "uniform" and o["corpus"] == []
     post = o["posterior_vulnerability"]
     assert post["kind"] == "estimate" and post["lower"] <= post["upper"] <= 0.8
@@ -92,6 +97,9 @@ def test_text_output(env, capsys):
     assert lines[0].startswith("emb.txt (10 words, n = 2): mechanism madlib; 7 secret words, "
                                "prior corpus; 100 releases per word (25 on the coarse grid)")
     assert "at most P = 0.6 of the words" in lines[1]
+    n = scale.reachable_points()
+    assert (f"interval at {1 - 0.05 / n:.7g}, Bonferroni over the {n:,} ε the search can "
+            "measure: 95% at the ε returned" in lines[1])
     assert any(line.startswith("ε = ") and "at or below 0.6" in line for line in lines)
     assert "more --draws make it less so" in out
 

@@ -528,7 +528,9 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
          f"prior {chosen.prior_name}; {chan}")
     echo(f"target: the Bayes-optimal adversary recovers at most P = {p:g} of the words ("
          + ("V(π▷C), exact" if a.exact else
-            f"the upper end of V(π▷C)'s {a.confidence:.0%} interval") + ", at or below P)")
+            f"the upper end of V(π▷C)'s interval at {found.confidence_per_point:.7g}, "
+            f"Bonferroni over the {found.points_covered:,} ε the search can measure: "
+            f"{found.confidence:.0%} at the ε returned") + ", at or below P)")
     echo("| ε | measured | upper end of V(π▷C) | at or below P |")
     echo("|---:|---|---:|---|")
     for pt in sorted(found.search.points, key=lambda q: (q.stage, q.epsilon)):
