@@ -105,9 +105,9 @@ def test_text_output(env, capsys):
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--target-recovery", "1.5"], "target_recovery must be a number in (0, 1); got 1.5"),
-    (["--target-recovery", "0"], "target_recovery must be a number in (0, 1); got 0.0"),
-    (["--target-recovery", "nan"], "target_recovery must be a number in (0, 1); got nan"),
+    (["--target-recovery", "1.5"], "--target-recovery must be a number in (0, 1); got 1.5"),
+    (["--target-recovery", "0"], "--target-recovery must be a number in (0, 1); got 0.0"),
+    (["--target-recovery", "nan"], "--target-recovery must be a number in (0, 1); got nan"),
     (["--target-recovery", "abc"], "Invalid value for '--target-recovery'"),
     (["--target-recovery", "0.5", "--target-unchanged", "0.5"],
      "--target-recovery and --target-unchanged are exclusive: give one"),
@@ -116,14 +116,18 @@ def test_text_output(env, capsys):
     (["--draws", "50", "--epsilons", "1"], "--draws applies to --target-recovery"),
     (["--target-recovery", "0.5", "--words", "{text}"],
      "--words applies to the N_w study, not to --target-recovery"),
+    (["--target-recovery", "0.5", "--trials", "100"],
+     "--trials applies to the N_w study, not to --target-recovery"),
+    (["--target-recovery", "0.5", "-N", "100"],
+     "--size applies to the N_w study, not to --target-recovery"),
     (["--target-recovery", "0.5", "--prior", "corpus"],
      "--prior corpus needs a CORPUS to count words in"),
     (["{text}", "--target-recovery", "0.1"],
-     "target_recovery must be at least the prior vulnerability V(pi) = 0.3 (the best blind "
+     "--target-recovery must be at least the prior vulnerability V(pi) = 0.3 (the best blind "
      "guess: no epsilon recovers less); got 0.1"),
     (["--target-recovery", "0.95", "--mechanism", "tem", "--param", "beta=0.5", "--prior",
       "uniform"], "the target does not constrain epsilon"),
-    (["--target-recovery", "0.5", "--rtol", "0"], "rtol must be a finite number > 0; got 0.0"),
+    (["--target-recovery", "0.5", "--rtol", "0"], "--rtol must be a finite number > 0; got 0.0"),
     (["{text}", "--target-recovery", "0.31", "--draws", "4", "--seed", "1"],
      "the upper end of the optimal adversary's recovery V(pi|>C) (4 draws) is above 0.31 at "
      "every epsilon tried, down to"),
