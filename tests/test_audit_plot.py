@@ -109,6 +109,22 @@ def test_an_epsilon_only_some_mechanisms_have(audits):
         audit_figure(audits, exposed=3.0)
 
 
+def test_no_text_is_clipped_or_overlaps(audits):
+    """Laid out and drawn, everything the figure draws lies inside it (the title, over the
+    top panel and its legend, once ran off the left edge), and the exposed-words panels'
+    axis labels do not run into each other."""
+    fig = audit_figure(audits)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    drawn, page = fig.get_tightbbox(renderer), fig.bbox_inches
+    tol = 0.01  # inches
+    assert drawn.x0 >= page.x0 - tol and drawn.y0 >= page.y0 - tol
+    assert drawn.x1 <= page.x1 + tol and drawn.y1 <= page.y1 + tol
+    labels = [ax.xaxis.label.get_window_extent(renderer) for ax in fig.axes[1:]]
+    assert len(labels) == 2 and labels[0].x1 < labels[1].x0
+    assert fig.get_suptitle().startswith("How often the adversary recovers")
+
+
 def test_saved_runs_replot_to_the_same_png(audits, tmp_path):
     """From the audits, from a parsed audit.json, from its path, its directory, or the
     --json lines of two runs: the same bytes."""

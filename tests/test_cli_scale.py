@@ -61,6 +61,8 @@ def test_json_exact_channel_meets_the_target(env, capsys):
     assert o["above"]["posterior_vulnerability"]["upper"] > 0.6
     assert o["monotone"] is True and o["rtol"] == 0.01
     assert {p["stage"] for p in o["points"]} == {"fine"}
+    assert o["confidence_per_point"] == o["confidence"] == 0.95
+    assert o["points_covered"] is None
     assert eps in [p["epsilon"] for p in o["points"]]
 
 
@@ -71,6 +73,9 @@ def test_json_sampled_channel_is_seeded(env, capsys):
     assert code == 0
     o = json.loads(out)
     assert o["channel"] == "sampled" and o["draws"] == 200 and o["search_draws"] == 50
+    # each measurement Bonferroni-corrected over the ε the search can measure in full
+    assert o["confidence"] == 0.95 and o["points_covered"] == scale.reachable_points()
+    assert o["confidence_per_point"] == 1 - 0.05 / o["points_covered"]
     assert o["secrets"] == 5 and o["prior"] == "uniform" and o["corpus"] == []
     post = o["posterior_vulnerability"]
     assert post["kind"] == "estimate" and post["lower"] <= post["upper"] <= 0.8
@@ -92,14 +97,17 @@ def test_text_output(env, capsys):
     assert lines[0].startswith("emb.txt (10 words, n = 2): mechanism madlib; 7 secret words, "
                                "prior corpus; 100 releases per word (25 on the coarse grid)")
     assert "at most P = 0.6 of the words" in lines[1]
+    n = scale.reachable_points()
+    assert (f"interval at {1 - 0.05 / n:.7g}, Bonferroni over the {n:,} ε the search can "
+            "measure: 95% at the ε returned" in lines[1])
     assert any(line.startswith("ε = ") and "at or below 0.6" in line for line in lines)
     assert "more --draws make it less so" in out
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--target-recovery", "1.5"], "target_recovery must be a number in (0, 1); got 1.5"),
-    (["--target-recovery", "0"], "target_recovery must be a number in (0, 1); got 0.0"),
-    (["--target-recovery", "nan"], "target_recovery must be a number in (0, 1); got nan"),
+    (["--target-recovery", "1.5"], "--target-recovery must be a number in (0, 1); got 1.5"),
+    (["--target-recovery", "0"], "--target-recovery must be a number in (0, 1); got 0.0"),
+    (["--target-recovery", "nan"], "--target-recovery must be a number in (0, 1); got nan"),
     (["--target-recovery", "abc"], "Invalid value for '--target-recovery'"),
     (["--target-recovery", "0.5", "--target-unchanged", "0.5"],
      "--target-recovery and --target-unchanged are exclusive: give one"),
@@ -108,14 +116,18 @@ def test_text_output(env, capsys):
     (["--draws", "50", "--epsilons", "1"], "--draws applies to --target-recovery"),
     (["--target-recovery", "0.5", "--words", "{text}"],
      "--words applies to the N_w study, not to --target-recovery"),
+    (["--target-recovery", "0.5", "--trials", "100"],
+     "--trials applies to the N_w study, not to --target-recovery"),
+    (["--target-recovery", "0.5", "-N", "100"],
+     "--size applies to the N_w study, not to --target-recovery"),
     (["--target-recovery", "0.5", "--prior", "corpus"],
      "--prior corpus needs a CORPUS to count words in"),
     (["{text}", "--target-recovery", "0.1"],
-     "target_recovery must be at least the prior vulnerability V(pi) = 0.3 (the best blind "
+     "--target-recovery must be at least the prior vulnerability V(pi) = 0.3 (the best blind "
      "guess: no epsilon recovers less); got 0.1"),
     (["--target-recovery", "0.95", "--mechanism", "tem", "--param", "beta=0.5", "--prior",
       "uniform"], "the target does not constrain epsilon"),
-    (["--target-recovery", "0.5", "--rtol", "0"], "rtol must be a finite number > 0; got 0.0"),
+    (["--target-recovery", "0.5", "--rtol", "0"], "--rtol must be a finite number > 0; got 0.0"),
     (["{text}", "--target-recovery", "0.31", "--draws", "4", "--seed", "1"],
      "the upper end of the optimal adversary's recovery V(pi|>C) (4 draws) is above 0.31 at "
      "every epsilon tried, down to"),

@@ -303,7 +303,7 @@ def test_cli_calibrate_words_file(glove_file: Path, tmp_path: Path, capsys):
 
 
 @pytest.mark.parametrize(("extra", "message"), [
-    (["--target-unchanged", "1.5"], "target_unchanged must be a number in (0, 1); got 1.5"),
+    (["--target-unchanged", "1.5"], "--target-unchanged must be a number in (0, 1); got 1.5"),
     (["--epsilons", "1,abc"], "epsilons must be numbers separated by commas or spaces; got 'abc'"),
     (["--epsilons", "-2"], "epsilon must be a finite number > 0; got -2.0"),
     (["--delta", "-1"], "delta must be a finite number >= 0; got -1.0"),

@@ -4,7 +4,7 @@ the recovery measured on a release.
 The bisection is checked exactly on figures known in closed form; the calibration on a
 1-D toy vocabulary where the optimal adversary's recovery V(π▷C) has a closed form and is
 monotone in ε (checked on a grid first): exact for SanText, seeded draws for madlib, whose
-95 % interval is stated per measurement.
+intervals are Bonferroni-corrected over every ε the search can measure.
 """
 
 from __future__ import annotations
@@ -160,6 +160,74 @@ def test_find_epsilon_checks_its_options(kwargs, error, message):
         find_epsilon(lambda e: e / (1 + e), 0.5, **kwargs)
 
 
+class _Branch(Exception):
+    """The search asked for a figure beyond the answers given."""
+
+
+def _answered(answers, coarse, kwargs):
+    """Run ``find_epsilon`` on figures that answer ``answers`` in turn (True: above the
+    target); return what it asked, ``(stage, ε)``, and whether it stopped on the last ask."""
+    asked = []
+
+    def figure(stage):
+        def f(e):
+            asked.append((stage, e))
+            if len(asked) > len(answers):
+                raise _Branch
+            return 1.0 if answers[len(asked) - 1] else 0.0
+        return f
+
+    try:
+        find_epsilon(figure("fine"), 0.5, coarse=figure("bracket") if coarse else None,
+                     tolerance=2.0, **kwargs)
+    except _Branch:
+        return asked, True
+    except ValueError:
+        pass  # no bracket, or not monotone: the search ends on this path
+    return asked, False
+
+
+def _fine_nodes(coarse=True, **kwargs):
+    """Every full measurement ``find_epsilon`` can make, by depth-first search over the
+    answers (at or below the target, or above) of the figures it asks for: the nodes of its
+    decision tree that measure the full figure (one per history of full measurements), and
+    the distinct ε there."""
+    nodes, eps = set(), set()
+    stack: list[tuple[bool, ...]] = [()]
+    while stack:
+        answers = stack.pop()
+        asked, more = _answered(answers, coarse, kwargs)
+        if not more:
+            continue
+        stage, e = asked[-1]
+        if stage == "fine":
+            history = tuple((q, a) for (st_, q), a in zip(asked, answers, strict=False)
+                            if st_ == "fine")
+            nodes.add((*history, e))
+            eps.add(e)
+        stack.extend([(*answers, False), (*answers, True)])
+    return len(nodes), eps
+
+
+@pytest.mark.parametrize("coarse", [True, False])
+@pytest.mark.parametrize(("kwargs", "tight"), [
+    ({}, True), ({"max_steps": 3, "rtol": 0.2}, True),
+    ({"max_steps": 2, "bracket": (1.0, 100.0)}, False),  # b from the wide bracket: a bound
+])
+def test_reachable_points_bounds_every_full_measurement_the_search_can_make(kwargs, tight,
+                                                                           coarse):
+    """The Bonferroni count bounds the full measurements of the search's decision tree,
+    enumerated over every sequence of answers (nodes with the same history of full
+    measurements are one), and so the distinct ε measured in full; with no bracket given it
+    is the tree's exact size."""
+    nodes, eps = _fine_nodes(coarse, **kwargs)
+    n = scale.reachable_points(coarse=coarse, **kwargs)
+    assert len(eps) <= nodes <= n
+    assert (nodes == n) == tight
+    if not kwargs:
+        assert n == (16 if coarse else 1) * (17 + 16 * 31)  # m = 8; 5 halvings of log 4
+
+
 # -- calibrate_recovery -----------------------------------------------------------------------
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(target=st.floats(0.2, 0.97))
@@ -194,9 +262,10 @@ def test_calibrate_recovery_with_a_skewed_prior():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_calibrate_recovery_sampled_channel_holds_at_its_confidence(seed):
-    """madlib, 2,000 seeded draws per word: at the ε found the upper end of the 95 %
-    interval is ≤ P, the interval holds the closed-form V(π▷C) (so the optimal adversary
-    recovers at most P there), and at the ε above it the upper end exceeds P."""
+    """madlib, 2,000 seeded draws per word: at the ε found the upper end of the interval
+    (95 % over every ε the search can measure) is ≤ P, the interval holds the closed-form
+    V(π▷C) (so the optimal adversary recovers at most P there), and at the ε above it the
+    upper end exceeds P."""
     emb = toy()
     s = Secrets.from_words(emb, WORDS)
     r = calibrate_recovery(emb, target_recovery=0.5, mechanism="madlib", secrets=s,
@@ -215,6 +284,38 @@ def test_calibrate_recovery_sampled_channel_holds_at_its_confidence(seed):
     again = calibrate_recovery(emb, target_recovery=0.5, mechanism="madlib", secrets=s,
                                draws=2000, rng=seed)
     assert again.epsilon == r.epsilon and again.seed == r.seed
+
+
+def test_calibrate_recovery_corrects_each_sampled_measurement_for_the_search(monkeypatch):
+    """Each full measurement of a sampled channel is at 1 − 0.05/N (Bonferroni over the N
+    ε the search can measure in full), the coarse ones too; the summary says so.  An exact
+    channel is measured at 0.95 itself."""
+    seen = []
+    real = scale.audit_mechanism
+
+    def spy(mech, secrets, **kwargs):
+        seen.append((kwargs["draws"], kwargs["confidence"]))
+        return real(mech, secrets, **kwargs)
+
+    monkeypatch.setattr(scale, "audit_mechanism", spy)
+    emb = toy()
+    s = Secrets.from_words(emb, WORDS)
+    r = calibrate_recovery(emb, target_recovery=0.5, mechanism="madlib", secrets=s,
+                           draws=200, rng=0)
+    n = 16 * (17 + 16 * 31)  # scale.reachable_points() with the defaults
+    per_point = 1 - 0.05 / n
+    assert {c for _, c in seen} == {per_point} and {d for d, _ in seen} == {50, 200}
+    assert r.audit.confidence == per_point
+    summary = r.summary()
+    assert summary["confidence"] == 0.95 and summary["confidence_per_point"] == per_point
+    assert summary["points_covered"] == n
+    # the wider intervals are what the search kept at or below P
+    assert r.audit.posterior_vulnerability.upper <= 0.5
+    seen.clear()
+    exact = calibrate_recovery(emb, target_recovery=0.5, mechanism="santext", secrets=s)
+    assert {c for _, c in seen} == {0.95}
+    assert exact.summary()["confidence_per_point"] == 0.95
+    assert exact.summary()["points_covered"] is None
 
 
 def test_calibrate_recovery_works_for_every_mechanism():

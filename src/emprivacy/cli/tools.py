@@ -210,10 +210,12 @@ def calibrate(
                                                     show_default=False)] = None,
     n_words: Annotated[int, typer.Option("--n-words", min=1, help="Words drawn when --words "
                                          "is not given.")] = 1000,
-    trials: Annotated[int, typer.Option("--trials", min=1, help="Runs of the mechanism per "
-                                        "word.")] = 100,
-    size: Annotated[int, typer.Option("--size", "-N", min=1, help="Document size N for ε·N "
-                                      "and the utility bound.")] = 100,
+    trials: Annotated[int | None, typer.Option(
+        "--trials", min=1, help="Runs of the mechanism per word  [default: 100]",
+        show_default=False)] = None,
+    size: Annotated[int | None, typer.Option(
+        "--size", "-N", min=1, help="Document size N for ε·N and the utility bound  "
+        "[default: 100]", show_default=False)] = None,
     delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
                                                 "(default: median distance from a studied "
                                                 "word to its nearest other word).",
@@ -282,7 +284,8 @@ def calibrate(
     if target_recovery is not None:
         if target is not None:
             fail("--target-recovery and --target-unchanged are exclusive: give one")
-        given = [name for name, value in (("--words", words_file), ("--delta", delta),
+        given = [name for name, value in (("--words", words_file), ("--trials", trials),
+                                          ("--size", size), ("--delta", delta),
                                           ("--plot", plot)) if value is not None]
         if given:
             fail(f"{given[0]} applies to the N_w study, not to --target-recovery")
@@ -295,6 +298,8 @@ def calibrate(
         return
     if recovery_options:
         fail(f"{recovery_options[0]} applies to --target-recovery")
+    trials = 100 if trials is None else trials
+    size = 100 if size is None else size
     eps_list = None if epsilons is None else _parse_epsilons(epsilons)
     if mechanism is not None or param:
         _calibrate_mechanism(mechanism, param or [], eps_list, embeddings=embeddings,
@@ -303,7 +308,7 @@ def calibrate(
                              trials=trials, seed=seed, as_json=as_json, quiet=quiet)
         return
     if target is not None and not (0.0 < target < 1.0):
-        fail(f"target_unchanged must be a number in (0, 1); got {target!r}")
+        fail(f"--target-unchanged must be a number in (0, 1); got {target!r}")
     if delta is not None:
         check_nonnegative(delta, "delta")
     skipped = None  # why the default plot is not written (no matplotlib)
@@ -458,14 +463,14 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
 
     from ..mechanisms.registry import make_mechanism
     from ..protection import calibrate_recovery, content_word_counts, secret_words
-    from ..protection.scale import check_target
+    from ..protection.scale import check_above_prior, check_target
 
     try:
-        p = check_target(target)
+        p = check_target(target, "--target-recovery")
     except ValueError as exc:
         fail(str(exc))
     if not math.isfinite(rtol) or rtol <= 0:
-        fail(f"rtol must be a finite number > 0; got {rtol!r}")
+        fail(f"--rtol must be a finite number > 0; got {rtol!r}")
     name = name or "madlib"
     params = mechanism_params(name, pairs)
     bracket: tuple[float, float] | None = None
@@ -496,6 +501,10 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
         make_mechanism(name, emb, epsilon=1.0, **params)  # a bad parameter value: now
     except (TypeError, ValueError) as exc:
+        fail(str(exc))
+    try:
+        check_above_prior(p, chosen, "--target-recovery")
+    except ValueError as exc:
         fail(str(exc))
     from ._common import progress_bar
 
@@ -528,7 +537,9 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
          f"prior {chosen.prior_name}; {chan}")
     echo(f"target: the Bayes-optimal adversary recovers at most P = {p:g} of the words ("
          + ("V(π▷C), exact" if a.exact else
-            f"the upper end of V(π▷C)'s {a.confidence:.0%} interval") + ", at or below P)")
+            f"the upper end of V(π▷C)'s interval at {found.confidence_per_point:.7g}, "
+            f"Bonferroni over the {found.points_covered:,} ε the search can measure: "
+            f"{found.confidence:.0%} at the ε returned") + ", at or below P)")
     echo("| ε | measured | upper end of V(π▷C) | at or below P |")
     echo("|---:|---|---:|---|")
     for pt in sorted(found.search.points, key=lambda q: (q.stage, q.epsilon)):

@@ -261,7 +261,7 @@ def plot_audit(results: AuditSource | Iterable[AuditSource],
     top : int, default 10
         Words per exposed-words panel.
     title : str, optional
-        The top panel's title.
+        The figure's title, over the top panel and its legend (``Figure.suptitle``).
 
     Returns
     -------
@@ -357,7 +357,9 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
     ax.set_ylabel("recovery rate of a released word")
     conf = data[0].get("confidence")
     level = f"; intervals at {float(conf):.0%}" if conf is not None else ""
-    ax.set_title(_plain(title) if title is not None else
+    # the figure's title, not the top axes': centred over the axes and the legend beside
+    # them, it is laid out with them and never clipped
+    fig.suptitle(_plain(title) if title is not None else
                  f"How often the adversary recovers a word from its release{level}")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0),
               fontsize="small", borderaxespad=0.0)
@@ -419,6 +421,6 @@ def _draw_exposed(ax: Any, color: str, label: str, result: Mapping[str, Any],
     ax.set_xlim(0.0, 1.02)
     overall = float(result["attack_recovery"]["estimate"])  # the bars' guesser, all words
     ax.axvline(overall, color="0.3", linestyle="--", linewidth=1)
-    ax.set_xlabel("recovery of the word (dashed: over all words)", fontsize="small")
+    ax.set_xlabel("recovery of the word\n(dashed: over all words)", fontsize="small")
     ax.set_title(f"{label}, ε = {float(result['epsilon']):g}: most exposed",
                  fontsize="medium")

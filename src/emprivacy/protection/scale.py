@@ -6,8 +6,12 @@ recovers is (:mod:`emprivacy.protection.audit`).  This module puts that figure t
 * :func:`calibrate_recovery` — ``emprivacy calibrate --target-recovery P``: the ε at which
   the optimal adversary recovers **at most** a fraction P of the words, for any mechanism.
   The figure is the *upper end* of the interval of the posterior Bayes vulnerability
-  ``V(π▷C)`` (:class:`~emprivacy.protection.audit.WordAudit`; exact for TEM and SanText),
-  so "at most P" holds at the stated confidence.  The search (:func:`find_epsilon`)
+  ``V(π▷C)`` (:class:`~emprivacy.protection.audit.WordAudit`; exact for TEM and SanText).
+  For a sampled channel each full measurement's interval is at the Bonferroni-corrected
+  confidence ``1 − (1 − confidence)/N``, N the ε the search can measure in full
+  (:func:`reachable_points`, 8,208 by default), so that "at most P" holds at the stated
+  confidence at the ε returned, although that ε was chosen from the measurements.  The
+  search (:func:`find_epsilon`)
   brackets the target on a coarse grid of ε (steps of ×4), then bisects on log ε to a
   relative tolerance, and checks that the figure is non-decreasing over every point it
   measured: where it is not, it says so and returns no ε.
@@ -51,8 +55,8 @@ from .secrets import Secrets, secret_words
 from .vulnerability import _check_confidence, clopper_pearson, plugin_margin
 
 __all__ = ["PRIOR_WEIGHTS", "EpsilonPoint", "EpsilonSearch", "RecoveryCalibration",
-           "ReleaseRecovery", "calibrate_recovery", "check_target", "find_epsilon",
-           "release_recovery"]
+           "ReleaseRecovery", "bisection_steps", "calibrate_recovery", "check_above_prior",
+           "check_target", "find_epsilon", "reachable_points", "release_recovery"]
 
 #: The coarse grid's step: each bracketing measurement multiplies or divides ε by this.
 BRACKET_FACTOR = 4.0
@@ -80,6 +84,31 @@ def check_target(value: Any, name: str = "target_recovery") -> float:
     if not 0.0 < v < 1.0:  # NaN fails too
         raise ValueError(f"{name} must be a number in (0, 1); got {v!r}")
     return v
+
+
+def check_above_prior(target: float, secrets: Secrets, name: str = "target_recovery"
+                      ) -> float:
+    """A target recovery no smaller than the prior vulnerability ``V(π) = max_x π_x``.
+
+    No ε makes the optimal adversary recover less than the best blind guess.
+
+    >>> from emprivacy import Embeddings
+    >>> emb = Embeddings(["cat", "dog"], [[0.0], [1.0]])
+    >>> s = Secrets.from_words(emb, ["cat", "dog"])  # uniform: V(π) = 0.5
+    >>> check_above_prior(0.75, s)
+    0.75
+    >>> try:
+    ...     check_above_prior(0.25, s)
+    ... except ValueError as exc:
+    ...     print(str(exc)[:68])
+    target_recovery must be at least the prior vulnerability V(pi) = 0.5
+    """
+    v_prior = float(secrets.prior.max())
+    if target < v_prior:
+        raise ValueError(f"{name} must be at least the prior vulnerability V(pi) = "
+                         f"{v_prior:.4g} (the best blind guess: no epsilon recovers less); "
+                         f"got {target!r}")
+    return target
 
 
 # -- the search -----------------------------------------------------------------------------
@@ -141,6 +170,61 @@ def _check_monotone(points: list[EpsilonPoint], tolerance: float, what: str) -> 
                 + ", ".join(f"{p.epsilon:.4g}: {p.value:.4g}" for p in points) + ")")
 
 
+def bisection_steps(ratio: float, rtol: float) -> int:
+    """How many halvings of ``log(hi/lo)`` bring ``hi/lo − 1`` to at most ``rtol``.
+
+    The bisection of :func:`find_epsilon` starts from a bracket ``hi/lo ≤ ratio`` and
+    makes at most this many measurements.
+
+    >>> bisection_steps(4.0, 0.05)  # 4^(1/32) − 1 = 0.044 ≤ 0.05 < 4^(1/16) − 1
+    5
+    >>> bisection_steps(1.01, 0.05)
+    0
+    """
+    steps, r = 0, float(ratio)
+    while r - 1.0 > rtol:
+        r, steps = math.sqrt(r), steps + 1
+    return steps
+
+
+def reachable_points(*, rtol: float = DEFAULT_RTOL, factor: float = BRACKET_FACTOR,
+                     max_steps: int = MAX_BRACKET_STEPS,
+                     bracket: tuple[float, float] | None = None, coarse: bool = True) -> int:
+    """The most distinct ε at which :func:`find_epsilon` can measure ``figure``.
+
+    Not the measurements of one run (at most ``1 + max_steps + b``, ``b`` the bisection
+    steps) but every ε that any run can reach, whatever the figures say: a bound on
+    the nodes of the search's decision tree (``m`` = ``max_steps``).  With ``coarse``, the
+    coarse grid ends in one of ``2m`` brackets (``m`` steps either way; finding none, it
+    starts the full bracket where its first upward step would have); from each, the full
+    bracket measures at most ``2m + 1`` ε (its start, ``m`` steps either way) and ends in
+    one of ``2m`` brackets; from each, the bisection measures at most ``2^b − 1``
+    midpoints, ``b`` = :func:`bisection_steps` of the widest bracket (``factor``, or a
+    wider ``bracket``):
+
+    .. math::  N = 2m\\,\\bigl(2m + 1 + 2m\\,(2^b − 1)\\bigr)
+
+    (without ``coarse``, the first factor is 1).  A union (Bonferroni) bound over these N
+    ε holds whatever the measurements' dependence: :func:`calibrate_recovery` measures
+    every ε with one seed (common random numbers), so which ε are measured depends on the
+    same draws as the figures there, and a bound over the measurements of one run only
+    would not hold.
+
+    >>> reachable_points()  # m = 8, b = 5: 16 · (17 + 16 · 31)
+    8208
+    >>> reachable_points(coarse=False)
+    513
+    """
+    ratio = factor
+    if bracket is not None:
+        lo, hi = (check_positive_number(b, "bracket") for b in bracket)
+        ratio = max(ratio, hi / lo)
+    b = bisection_steps(ratio, rtol)
+    m = max_steps
+    fine = 2 * m + 1 + 2 * m * (2 ** b - 1)
+    return 2 * m * fine if coarse else fine
+
+
 def find_epsilon(figure: Callable[[float], float], target: float, *,
                  coarse: Callable[[float], float] | None = None, start: float = 1.0,
                  bracket: tuple[float, float] | None = None, rtol: float = DEFAULT_RTOL,
@@ -155,7 +239,8 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
        from ``start``).
     2. With ``coarse``: the two ends are measured again with ``figure`` (and moved by
        ``factor`` while they do not bracket the target).
-    3. **Bisect** on log ε with ``figure``: ``mid = √(lo·hi)``, until ``hi/lo − 1 ≤ rtol``.
+    3. **Bisect** on log ε with ``figure``: ``mid = √(lo·hi)``, until ``hi/lo − 1 ≤ rtol``
+       (at most :func:`bisection_steps` midpoints).
     4. **Check** that ``figure`` is non-decreasing (within ``tolerance``) over every ε it
        measured, sorted; otherwise raise, returning no ε.
 
@@ -241,7 +326,12 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
             lo, hi = _bracket(fine, target, lo, hi, factor, max_steps, tolerance, what)
         except _NoBracket as exc:
             raise ValueError(str(exc)) from None
-    while hi / lo - 1.0 > rtol:
+    # at most this many midpoints, so that :func:`reachable_points` bounds the ε measured
+    # (the loop's own test would stop there too, but for rounding)
+    widest = factor if bracket is None else max(factor, first[1] / first[0])
+    for _ in range(bisection_steps(widest, rtol)):
+        if hi / lo - 1.0 <= rtol:
+            break
         mid = math.sqrt(lo * hi)
         if fine(mid) <= target:
             lo = mid
@@ -324,6 +414,16 @@ class RecoveryCalibration:
         A decrease of the figure between two ε up to this much was not counted as
         non-monotone: the plug-in's McDiarmid margin for a sampled channel (its sampling
         noise), 1e-12 for an exact one.
+    confidence : float
+        With at least this probability the optimal adversary recovers at most P at
+        ``epsilon`` — at every ε the search could have measured in full, simultaneously.
+    confidence_per_point : float
+        The confidence of each full measurement's interval (``audit.confidence``):
+        ``1 − (1 − confidence) / points_covered`` for a sampled channel (Bonferroni),
+        ``confidence`` for an exact one.
+    points_covered : int or None
+        The ε the correction covers (:func:`reachable_points`); ``None`` for an exact
+        channel, which needs none.
     """
 
     target_recovery: float
@@ -335,6 +435,9 @@ class RecoveryCalibration:
     search_draws: int | None
     seed: int
     monotone_tolerance: float = 0.0
+    confidence: float = 0.95
+    confidence_per_point: float = 0.95
+    points_covered: int | None = None
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready: ε, the figure at it with its interval, how it was found."""
@@ -349,7 +452,9 @@ class RecoveryCalibration:
             "prior": a.secrets.prior_name,
             "draws": self.draws,
             "search_draws": self.search_draws,
-            "confidence": a.confidence,
+            "confidence": self.confidence,
+            "confidence_per_point": self.confidence_per_point,
+            "points_covered": self.points_covered,
             "prior_vulnerability": a.prior_vulnerability,
             "posterior_vulnerability": a.posterior_vulnerability.to_dict(),
             "attack_recovery": a.attack_recovery.to_dict(),
@@ -416,9 +521,13 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
     ``plug-in + McDiarmid margin`` for a sampled channel (Alvim et al., *The Science of
     Quantitative Information Flow*, 2020; :mod:`emprivacy.protection.vulnerability`).
     With probability at least ``confidence``, the optimal adversary recovers at most P at
-    the ε returned; a figure not monotone over the points measured raises instead (a
-    sampled figure may dip by its sampling noise, the plug-in's McDiarmid margin, without
-    counting as non-monotone).
+    the ε returned: exactly so for an exact channel; for a sampled one, each full
+    measurement's interval is at ``1 − (1 − confidence)/N`` (Bonferroni), N =
+    :func:`reachable_points` the ε the search can measure in full (8,208 with the
+    defaults), so the upper ends hold simultaneously at every ε the search could measure,
+    and therefore at the one it chose from them.  A figure not monotone over the points
+    measured raises instead (a sampled figure may dip by its sampling noise, the plug-in's
+    McDiarmid margin, without counting as non-monotone).
 
     Parameters
     ----------
@@ -439,7 +548,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         Releases per secret on the coarse grid; default ``max(20, draws // 4)`` (at most
         ``draws``).
     confidence : float, default 0.95
-        Of the interval whose upper end is kept at or below P.
+        That the optimal adversary recovers at most P at the ε returned (each sampled
+        measurement's interval at ``1 − (1 − confidence)/N``, above).
     bracket : (float, float), optional
         A starting bracket of ε (widened as needed); default: start from the scale at
         which the mechanism starts to keep words (see ``start``).
@@ -491,12 +601,16 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         secrets = secret_words(embeddings)
     elif not isinstance(secrets, Secrets):
         raise TypeError(f"secrets must be a Secrets; got {type(secrets).__name__}")
-    v_prior = float(secrets.prior.max())
-    if p < v_prior:
-        raise ValueError(f"target_recovery must be at least the prior vulnerability V(pi) = "
-                         f"{v_prior:.4g} (the best blind guess: no epsilon recovers less); "
-                         f"got {p!r}")
+    check_above_prior(p, secrets)
     exact = has_exact_channel(first)
+    rtol = check_positive_number(rtol, "rtol")
+    coarse_used = not exact and search_draws < draws
+    # Bonferroni over every ε the search can measure in full (common random numbers: which
+    # ε are measured depends on the draws, so a bound over one run's measurements would
+    # not hold); an exact channel's figure has no error to correct
+    points = 1 if exact else reachable_points(rtol=rtol, bracket=bracket,
+                                              coarse=coarse_used)
+    conf_point = 1.0 - (1.0 - conf) / points
     if start is None:
         start = _start_epsilon(first, secrets)
     gen = check_random_state(rng)
@@ -515,13 +629,13 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
                     progress(n, eps, done, total, description)
 
             mech = make_mechanism(mechanism, embeddings, epsilon=eps, **params)
-            audits[key] = audit_mechanism(mech, secrets, draws=d, confidence=conf,
+            audits[key] = audit_mechanism(mech, secrets, draws=d, confidence=conf_point,
                                           rng=check_random_state(seed), progress=step)
         return audits[key].posterior_vulnerability.upper
 
     what = ("the optimal adversary's recovery V(pi|>C)" if exact else
             f"the upper end of the optimal adversary's recovery V(pi|>C) ({draws} draws)")
-    coarse = None if exact or search_draws >= draws else (lambda e: measure(e, search_draws))
+    coarse = (lambda e: measure(e, search_draws)) if coarse_used else None
     # a sampled figure moves by its sampling noise: a dip within the plug-in's own McDiarmid
     # margin is not evidence that the figure falls as ε grows
     tolerance = 1e-12 if exact else plugin_margin(secrets.prior, draws, confidence=conf)
@@ -532,7 +646,7 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
                                audits[(search.above, key)], search,
                                None if exact else draws,
                                None if exact or coarse is None else search_draws, seed,
-                               tolerance)
+                               tolerance, conf, conf_point, None if exact else points)
 
 
 # -- recovery on a release -----------------------------------------------------------------
