@@ -250,6 +250,23 @@ def read_text_file(path: Path) -> str:
         raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
 
 
+def read_named_file(path: str | os.PathLike[str], *, what: str, encoding: str = "utf-8") -> str:
+    """The text of a file that is not an input document (a pairs file, a saved audit):
+    :class:`InputError` in one line naming it as ``what`` otherwise."""
+    where = os.fspath(path)
+    try:
+        with open(where, encoding=encoding) as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise InputError(f"{what} {where!r} does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"{what} {where!r} is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{what} {where!r} is not {encoding} text") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {what} {where!r}: {exc.strerror or exc}") from None
+
+
 # -- all inputs ------------------------------------------------------------------------------
 def _read(item: InputFile, stdin: TextIO | None) -> Iterable[tuple[str, Document]]:
     """``(where, document)``: where each document of one input comes from, for messages."""

@@ -39,6 +39,7 @@ from typing import Any
 from .._optional import import_optional
 from .._validation import check_positive_int
 from ..exceptions import InputError
+from ..io.corpus import read_named_file
 from ..io.outputs import check_output_path, write_bytes_atomic
 from .audit import TOP_EXPOSED, WordAudit
 
@@ -122,14 +123,7 @@ def _read(path: Path) -> list[dict[str, Any]]:
         path = path / "audit.json"
         if not path.exists():
             raise InputError(f"audit directory {where!r} holds no audit.json")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"audit file {where!r} does not exist") from None
-    except UnicodeDecodeError:
-        raise InputError(f"audit file {where!r} is not utf-8 text") from None
-    except OSError as exc:
-        raise InputError(f"cannot read audit file {where!r}: {exc.strerror or exc}") from None
+    text = read_named_file(path, what="audit file")
     try:
         objects = [json.loads(text)]
     except json.JSONDecodeError:  # JSON Lines: the output of --json

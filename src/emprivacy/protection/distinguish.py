@@ -61,6 +61,7 @@ import numpy as np
 from .._validation import check_choice, check_positive_int
 from ..embeddings import Embeddings
 from ..exceptions import InputError
+from ..io.corpus import read_named_file
 from ..mechanisms.base import WordMechanism, check_rows
 from ..randomness import RandomState, check_random_state
 from ..readable import EUCLIDEAN_GUARANTEE
@@ -259,17 +260,7 @@ def read_word_pairs(path: str | os.PathLike[str], embeddings: Embeddings | None 
         two words, a pair of one word twice, a word not in the vocabulary, no pair at all.
     """
     where = os.fspath(path)
-    try:
-        with open(where, encoding=encoding) as fh:
-            lines = fh.read().splitlines()
-    except FileNotFoundError:
-        raise InputError(f"pairs file {where!r} does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"pairs file {where!r} is a directory, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"pairs file {where!r} is not {encoding} text") from None
-    except OSError as exc:
-        raise InputError(f"cannot read pairs file {where!r}: {exc.strerror or exc}") from None
+    lines = read_named_file(where, what="pairs file", encoding=encoding).splitlines()
     pairs = []
     for number, line in enumerate(lines, start=1):
         fields = line.split()
