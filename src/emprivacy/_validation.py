@@ -69,6 +69,21 @@ def check_nonnegative_number(value: Any, name: str) -> float:
     return value
 
 
+def check_fraction(value: Any, name: str) -> float:
+    """A real number in the open interval (0, 1) (a probability that is neither 0 nor 1).
+
+    >>> check_fraction(0.25, "beta")
+    0.25
+    """
+    if not _is_real(value):
+        raise TypeError(f"{name} must be a number in (0, 1); got {value!r} of type "
+                        f"{type(value).__name__}")
+    v = float(value)
+    if not 0.0 < v < 1.0:  # NaN fails too
+        raise ValueError(f"{name} must be a number in (0, 1); got {v!r}")
+    return v
+
+
 def check_positive_int(value: Any, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as an int if it is an integer ≥ ``minimum``.
 

@@ -11,13 +11,12 @@ That law is sampled exactly by the lazy Gumbel-max of
 from __future__ import annotations
 
 import math
-import numbers
 import sys
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_epsilon, check_positive_int
+from .._validation import check_epsilon, check_fraction, check_positive_int
 from ..embeddings import Embeddings
 from ..randomness import RandomState
 from ._sampling import LazyGumbelSampler
@@ -37,13 +36,7 @@ def check_beta(beta: Any) -> float:
     ...
     ValueError: beta must be a number in (0, 1); got 1.0
     """
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a number in (0, 1); got {beta!r} of type "
-                        f"{type(beta).__name__}")
-    beta = float(beta)
-    if not 0.0 < beta < 1.0:  # also rejects NaN
-        raise ValueError(f"beta must be a number in (0, 1); got {beta!r}")
-    return beta
+    return check_fraction(beta, "beta")
 
 
 def truncation_threshold(n_words: int, *, epsilon: float, beta: float) -> float:

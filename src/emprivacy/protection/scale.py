@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int, check_positive_number
+from .._validation import check_fraction, check_positive_int, check_positive_number
 from ..embeddings import Embeddings
 from ..mechanisms.base import WordMechanism
 from ..mechanisms.registry import make_mechanism
@@ -76,14 +76,7 @@ def check_target(value: Any, name: str = "target_recovery") -> float:
     ...
     ValueError: target_recovery must be a number in (0, 1); got 1.0
     """
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer
-                                                 | np.floating):
-        raise TypeError(f"{name} must be a number in (0, 1); got {value!r} of type "
-                        f"{type(value).__name__}")
-    v = float(value)
-    if not 0.0 < v < 1.0:  # NaN fails too
-        raise ValueError(f"{name} must be a number in (0, 1); got {v!r}")
-    return v
+    return check_fraction(value, name)
 
 
 def check_above_prior(target: float, secrets: Secrets, name: str = "target_recovery"
