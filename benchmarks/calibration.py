@@ -8,7 +8,7 @@ the script checks that both give identical N_w.
 
 Part 2 — text mode against bag mode on the same synthetic corpus (words drawn from
 the vocabulary with a Zipf law, sentences with punctuation, stopwords, numbers):
-words per second through :class:`emprivacy.obfuscation.Obfuscator`, and the
+words per second through :class:`emprivacy.obfuscation.obfuscator.Obfuscator`, and the
 number of decoding calls (text mode batches across documents like bag mode: one
 call per batch of about 16k words).
 
@@ -28,9 +28,9 @@ import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.protection.deniability import DeniabilityStudy
-from emprivacy.text import STOPWORDS
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.protection.epsilon.deniability import DeniabilityStudy
+from emprivacy.text.tokens import STOPWORDS
 
 
 class CountingDecoder:

@@ -12,15 +12,15 @@ on the built-in embeddings (100k words, exact decoder), by
   ``"1"``, … — what ``emprivacy obfuscate --readable`` runs for each record, without the
   JSONL reading and writing — the reference;
 * ``privatize_texts``: :func:`emprivacy.privatize_texts` over the list of strings;
-* Arrow: :func:`emprivacy.arrow.privatize_table` of a one-column table;
-* pandas: :func:`emprivacy.pandas.privatize_frame`;
-* Polars: :func:`emprivacy.polars.privatize`;
-* ``datasets``: ``Dataset.map`` of :func:`emprivacy.datasets.mapper` (``batched=True,
+* Arrow: :func:`emprivacy.tables.arrow.privatize_table` of a one-column table;
+* pandas: :func:`emprivacy.tables.pandas.privatize_frame`;
+* Polars: :func:`emprivacy.tables.polars.privatize`;
+* ``datasets``: ``Dataset.map`` of :func:`emprivacy.tables.datasets.mapper` (``batched=True,
   with_indices=True``, the default ``batch_size`` of 1,000) with ``num_proc=2``: two worker
   processes, forked for each map, each building the mechanism on its first batch (the
   built-in embeddings are already loaded in this process, and the fork shares them).
-* Spark: :func:`emprivacy.spark.privatize` on a local session of 2 cores
-  (:func:`emprivacy.spark.local_session`, ``local[2]``), the rows keyed by an ``id``
+* Spark: :func:`emprivacy.tables.spark.privatize` on a local session of 2 cores
+  (:func:`emprivacy.tables.spark.local_session`, ``local[2]``), the rows keyed by an ``id``
   column (``id_column="id"``, its check job included); the input DataFrame is cached in
   Spark beforehand and the release written to Spark's ``noop`` sink (executed, not
   collected), so the time is the release's, not the driver's moving of rows.  Its work is
@@ -37,7 +37,7 @@ rows/s and words/s (privatised words, the sum of ``n_words``) and the ratio of e
 words/s to ``obfuscate``'s.  Target (issue 24): within 1.3× of ``obfuscate`` (ratio ≥ 0.77)
 for Arrow, pandas and Polars.
 
-Memory: :func:`emprivacy.arrow.privatize_batches` over a stream of record batches of
+Memory: :func:`emprivacy.tables.arrow.privatize_batches` over a stream of record batches of
 10,000 generated rows, its output read and dropped, in a fresh child process per size
 (``--memory-rows``, default 10,000 and 1,000,000); the child's peak RSS
 (``getrusage``).  Target: 1M rows within 200 MB of 10k rows.
@@ -124,7 +124,7 @@ def spark_path(texts: list[str], timed_run: bool) -> Callable[[], list[str | Non
     of the same seed when ``timed_run`` is false (the check run)."""
     import pandas as pd
 
-    from emprivacy.spark import local_session, privatize
+    from emprivacy.tables.spark import local_session, privatize
 
     spark = local_session(cores=SPARK_CORES,
                           config={"spark.sql.execution.arrow.pyspark.enabled": "true"})
@@ -150,12 +150,12 @@ def paths(texts: list[str], emb: Any) -> dict[str, Callable[[], list[str | None]
     import pyarrow as pa
 
     from emprivacy import ObfuscationConfig, Obfuscator, privatize_texts
-    from emprivacy.arrow import privatize_table
-    from emprivacy.datasets import mapper
     from emprivacy.io.corpus import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
-    from emprivacy.pandas import privatize_frame
-    from emprivacy.polars import privatize
+    from emprivacy.tables.arrow import privatize_table
+    from emprivacy.tables.datasets import mapper
+    from emprivacy.tables.pandas import privatize_frame
+    from emprivacy.tables.polars import privatize
 
     kwargs: dict[str, Any] = {"epsilon": EPSILON, "embeddings": emb, "seed": SEED}
 
@@ -268,7 +268,7 @@ def memory_child(n_rows: int) -> None:
     import pyarrow as pa
 
     from emprivacy import load_embeddings
-    from emprivacy.arrow import privatize_batches
+    from emprivacy.tables.arrow import privatize_batches
 
     emb = load_embeddings()
     words = vocabulary_pool()

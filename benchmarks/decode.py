@@ -53,7 +53,7 @@ import emprivacy
 from emprivacy import Embeddings, laplace_noise, load_embeddings
 from emprivacy.decoding import ApproximateDecoder, ExactDecoder, available_cores
 from emprivacy.io.outputs import atomic_output
-from emprivacy.randomness import check_random_state
+from emprivacy.math.randomness import check_random_state
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "decode.json"

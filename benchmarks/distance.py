@@ -54,7 +54,7 @@ def old_distance(X: np.ndarray, Y: np.ndarray) -> tuple[float, bool]:
     """The previous code path for bags of different sizes; and whether POT warned."""
     import ot
 
-    from emprivacy.distance import cost_matrix
+    from emprivacy.math.distance import cost_matrix
 
     M = cost_matrix(X, Y)
     with warnings.catch_warnings(record=True) as caught:
@@ -71,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from emprivacy import load_embeddings
-    from emprivacy.distance import earth_movers_distance
+    from emprivacy.math.distance import earth_movers_distance
 
     emb = load_embeddings(None, vocab_size=100_000)
     rows: list[dict[str, Any]] = []

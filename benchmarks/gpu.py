@@ -48,7 +48,7 @@ import emprivacy
 from emprivacy import Embeddings, laplace_noise
 from emprivacy.decoding import ArrayAPIDecoder, ExactDecoder
 from emprivacy.decoding.array_api import DEFAULT_DEVICE_MEMORY
-from emprivacy.randomness import check_random_state
+from emprivacy.math.randomness import check_random_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from decode import machine_info

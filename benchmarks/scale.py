@@ -5,7 +5,7 @@ vocabulary with a Zipf-like law), one seed, four runs measured side by side
 (``--repeat`` interleaved rounds; the fastest round of each counts, since other
 processes on the machine only ever slow a run down):
 
-* ``single-process``: :class:`emprivacy.obfuscation.Obfuscator` over
+* ``single-process``: :class:`emprivacy.obfuscation.obfuscator.Obfuscator` over
   :func:`emprivacy.io.corpus.iter_documents`, writing JSONL — the path of
   ``emprivacy obfuscate`` without ``--workers`` (BLAS may use every core);
 * ``partitioned, in-process``: :func:`emprivacy.distributed.obfuscate_corpus`
@@ -47,7 +47,7 @@ from emprivacy import EarthMoversPrivacy, load_embeddings
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.io.corpus import iter_documents
 from emprivacy.io.outputs import atomic_output, format_record
-from emprivacy.obfuscation import Obfuscator
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 SEED = 12345
 WORDS_PER_DOCUMENT = 200

@@ -22,7 +22,7 @@ SHAPES = ("qx.", "q.-", "a.b.", "http.", "x@", "q+", "q$", "a_b.", "Users\\x", "
 
 
 def seconds(text: str) -> float:
-    from emprivacy.text import tokenize
+    from emprivacy.text.tokens import tokenize
 
     start = time.perf_counter()
     for _ in tokenize(text):

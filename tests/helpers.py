@@ -9,7 +9,7 @@ import numpy as np
 
 from emprivacy import Embeddings
 from emprivacy.cli import main
-from emprivacy.text import tokenize
+from emprivacy.text.tokens import tokenize
 
 #: A 10-word embeddings file in the text format (2-D), holding the words of the fault and
 #: output-safety texts.

@@ -1,4 +1,4 @@
-"""The word audit (emprivacy.protection / emprivacy.audit): channels, measures, intervals.
+"""The word audit (emprivacy.protection / emprivacy.protection): channels, measures, intervals.
 
 Statistical tests are seeded, on tiny vocabularies, with their tolerances stated.
 """
@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy import sparse
 
 from emprivacy import EarthMoversPrivacy, Embeddings, SanText, TruncatedExponential
-from emprivacy.audit import (
+from emprivacy.mechanisms import make_mechanism
+from emprivacy.protection import (
     ExactChannel,
     Secrets,
     audit_mechanism,
@@ -31,7 +32,6 @@ from emprivacy.audit import (
     secret_words,
     split_half_attack,
 )
-from emprivacy.mechanisms import make_mechanism
 
 from .helpers import spy_batch_path
 
@@ -365,7 +365,7 @@ def test_sampled_capacity_respects_the_guarantee_of_every_mechanism(cloud, name,
     far from tight for these mechanisms (their lower ends are 1.0–1.25 here, seed 6): the
     test catches a capacity that is not a capacity, not a slightly wrong one (the madlib
     closed form above checks the value itself)."""
-    from emprivacy.audit import guarantee_distance
+    from emprivacy.protection import guarantee_distance
 
     secrets = Secrets.from_words(cloud, ["w0", "w3", "w7", "w12", "w20"])
     probe = make_mechanism(name, cloud, epsilon=1.0, **params)
@@ -438,7 +438,7 @@ def test_exact_channel_refuses_sampled_mechanisms():
 
 # -- secrets and priors --------------------------------------------------------------------
 def test_secret_words_from_a_corpus(tmp_path):
-    from emprivacy.audit import content_word_counts
+    from emprivacy.protection import content_word_counts
 
     emb = Embeddings(["the", "cat", "dog", "car", "two", "sun"],
                      [[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]], name="six")
@@ -505,7 +505,7 @@ def test_the_audit_does_not_import_libqif():
     import subprocess
     import sys
 
-    code = ("import sys; from emprivacy.audit import audit_mechanism, secret_words; "
+    code = ("import sys; from emprivacy.protection import audit_mechanism, secret_words; "
             "from emprivacy import Embeddings, SanText; "
             "emb = Embeddings(['a', 'b'], [[0.0], [1.0]]); "
             "audit_mechanism(SanText(emb, epsilon=1.0), secret_words(emb, prior='uniform')); "

@@ -1,4 +1,4 @@
-"""The audit's plot (emprivacy.protection.audit_plot): what it draws, and from what.
+"""The audit's plot (emprivacy.protection.leakage.audit_plot): what it draws, and from what.
 
 The figure is checked through its artists (the data of its lines, bands and bars), not
 its pixels; the PNG through its bytes (the same on every call, from audits or from their
@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.audit import (
+from emprivacy.exceptions import InputError
+from emprivacy.mechanisms import make_mechanism
+from emprivacy.protection import (
     Secrets,
     audit_figure,
     audit_mechanism,
@@ -21,8 +23,6 @@ from emprivacy.audit import (
     load_audit_results,
     plot_audit,
 )
-from emprivacy.exceptions import InputError
-from emprivacy.mechanisms import make_mechanism
 
 pytest.importorskip("matplotlib")
 

@@ -82,7 +82,7 @@ def test_out_writes_the_four_files(env, capsys):
     png = (where / "audit.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     # the plot is that of audit.json: a saved run re-plots to the same bytes
-    from emprivacy.audit import plot_audit
+    from emprivacy.protection import plot_audit
 
     assert plot_audit(where / "audit.json") == png
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from emprivacy.protection import scale
+from emprivacy.protection.epsilon import scale
 
 from .helpers import EMBEDDINGS_FILE, input_env, run_cli
 

@@ -13,7 +13,7 @@ from scipy import integrate
 from emprivacy import Embeddings, utility_bound
 from emprivacy.cli import main
 from emprivacy.decoding import ExactDecoder
-from emprivacy.protection.deniability import (
+from emprivacy.protection.epsilon.deniability import (
     DeniabilityStudy,
     calibrate_epsilon,
     calibration_table,

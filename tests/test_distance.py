@@ -13,7 +13,7 @@ from hypothesis.extra.numpy import arrays
 from scipy.spatial.distance import cdist
 
 from emprivacy import bag_of_words, earth_movers_distance
-from emprivacy.distance import cost_matrix
+from emprivacy.math.distance import cost_matrix
 
 RTOL, ATOL = 1e-9, 1e-9
 coords = st.floats(min_value=-100, max_value=100, allow_nan=False, allow_infinity=False)

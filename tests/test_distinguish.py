@@ -1,4 +1,4 @@
-"""The distinguishability audit (emprivacy.protection.distinguish): ε̂ against ε·d.
+"""The distinguishability audit (emprivacy.protection.leakage.distinguish): ε̂ against ε·d.
 
 Every statistical test is seeded, on a tiny vocabulary, with its tolerance or its
 false-alarm rate stated.  A lower bound ε̂ holds with probability ≥ 0.95 (simultaneous
@@ -18,7 +18,10 @@ import pytest
 from scipy import stats
 
 from emprivacy import Embeddings, SanText
-from emprivacy.audit import (
+from emprivacy.exceptions import InputError
+from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
+from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.protection import (
     Distinguishability,
     choose_pairs,
     distinguish_documents,
@@ -27,9 +30,6 @@ from emprivacy.audit import (
     guarantee_distance,
     read_word_pairs,
 )
-from emprivacy.exceptions import InputError
-from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
-from emprivacy.mechanisms.base import WordMechanism
 
 from .helpers import input_env, run_cli, spy_batch_path
 
@@ -480,7 +480,7 @@ def test_cli_errors_are_one_line_exit_2(env, capsys, args, message):
 
 
 def test_distinguishability_is_exported():
-    import emprivacy.audit as api
+    import emprivacy.protection as api
 
     assert api.Distinguishability is Distinguishability
     assert {"distinguish_pairs", "distinguish_documents", "epsilon_lower_bound",

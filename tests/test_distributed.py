@@ -2,7 +2,7 @@
 
 The reference for every output is the single-process path: the documents read by
 :func:`emprivacy.io.corpus.iter_documents` (or built directly from the Parquet rows)
-obfuscated by :class:`emprivacy.obfuscation.Obfuscator` with the same seed.  The
+obfuscated by :class:`emprivacy.obfuscation.obfuscator.Obfuscator` with the same seed.  The
 cluster tests start a ``LocalCluster`` of 2 worker processes (one per module).
 Budget: about 40 s on 2 cores.
 """
@@ -36,7 +36,7 @@ from emprivacy.exceptions import CorpusRunError, InputError
 from emprivacy.io.corpus import Document, InputSurvey, iter_documents, survey_inputs
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
 
 EPSILON = 10.0
 SEED = 20190401

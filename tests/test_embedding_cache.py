@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import emprivacy.embeddings as embeddings_module
+import emprivacy.embeddings.model as embeddings_module
 from emprivacy import EmbeddingsFormatError, load_embeddings
-from emprivacy.embedding_cache import cache_directory, entry_paths, load_cached
-from emprivacy.embedding_files import ParsedFile, read_file
-from emprivacy.text import is_word
+from emprivacy.embeddings.cache import cache_directory, entry_paths, load_cached
+from emprivacy.embeddings.files import ParsedFile, read_file
+from emprivacy.text.tokens import is_word
 
 MIB = 1 << 20
 

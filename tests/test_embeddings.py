@@ -12,8 +12,8 @@ from gensim.models import KeyedVectors
 
 import emprivacy
 from emprivacy import Embeddings, EmbeddingsFormatError, ExactDecoder, load_embeddings
-from emprivacy.embeddings import DEFAULT_EMBEDDINGS_NAME, detect_format
-from emprivacy.text import is_word
+from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME, detect_format
+from emprivacy.text.tokens import is_word
 
 #: A frequency-ordered file vocabulary mixing real words with punctuation and numbers.
 FILE_WORDS = ["the", ",", "king", "1.5", "queen", ".", "man", "42", "e-mail", "woman", "o'clock"]

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from emprivacy import EmbeddingsFormatError, load_embeddings
-from emprivacy.embedding_files import _read_text, detect_format
-from emprivacy.text import is_word
+from emprivacy.embeddings.files import _read_text, detect_format
+from emprivacy.text.tokens import is_word
 
 # -- one small file per problem, written in every text format ---------------------------
 

@@ -294,7 +294,7 @@ def test_absurd_guarantee_sizes(option, message, capsys):
 
 
 def test_the_appendix_bound_of_a_huge_bag_is_computed_at_once():
-    from emprivacy.guarantees import appendix_utility_bound
+    from emprivacy.math.guarantees import appendix_utility_bound
 
     started = time.perf_counter()
     assert appendix_utility_bound(1e-9, 10**12, 1.0, 50) <= 1.0  # no array of N terms

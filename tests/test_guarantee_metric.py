@@ -17,8 +17,8 @@ import pytest
 from emprivacy import Embeddings
 from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import MahalanobisPrivacy, VickreyPrivacy, make_mechanism
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.readable import EUCLIDEAN_GUARANTEE, TEXT_GUARANTEE, text_guarantee
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE, TEXT_GUARANTEE, text_guarantee
 
 from .helpers import run_cli
 

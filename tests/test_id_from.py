@@ -20,8 +20,8 @@ from emprivacy.cli import main
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.exceptions import OutputError
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.obfuscation import ObfuscationConfig
-from emprivacy.randomness import hashed_document_id, run_key_from_seed
+from emprivacy.math.randomness import hashed_document_id, run_key_from_seed
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
 from .helpers import EMBEDDINGS_FILE
 

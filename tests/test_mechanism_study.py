@@ -9,8 +9,8 @@ import pytest
 
 from emprivacy import Embeddings
 from emprivacy.mechanisms import EarthMoversPrivacy, SanText, make_mechanism
-from emprivacy.protection.deniability import DeniabilityStudy
-from emprivacy.protection.mechanism_study import study_mechanism
+from emprivacy.protection.epsilon.deniability import DeniabilityStudy
+from emprivacy.protection.epsilon.mechanism_study import study_mechanism
 
 #: 40 words on a line, 1 apart: ranks in a neighbour list are easy to reason about.
 LINE = Embeddings([f"w{i}" for i in range(40)], np.arange(40, dtype=np.float32)[:, None],

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 from emprivacy import laplace_noise
-from emprivacy.noise import uniform_sphere
+from emprivacy.math.noise import uniform_sphere
 
 #: Draws per KS test.
 M_KS = 20_000

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning
-from emprivacy.embeddings import OOV_PLACEHOLDER
+from emprivacy.embeddings.model import OOV_PLACEHOLDER
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.readable import PLACEHOLDERS
-from emprivacy.text import STOPWORDS, bag_of_words, tokenize
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.preparation.template import PLACEHOLDERS
+from emprivacy.text.tokens import STOPWORDS, bag_of_words, tokenize
 
 from .helpers import run_cli
 

@@ -9,7 +9,7 @@ import pytest
 from randomgen import ChaCha
 
 from emprivacy import check_random_state, secure_generator
-from emprivacy.randomness import CHACHA_ROUNDS, document_generator, run_key_from_seed
+from emprivacy.math.randomness import CHACHA_ROUNDS, document_generator, run_key_from_seed
 
 
 def _is_full_chacha(gen: np.random.Generator) -> bool:

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.readable import (
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.preparation.template import (
     TEXT_GUARANTEE,
     apply_case,
     case_pattern,
     prepare_text,
 )
-from emprivacy.text import tokenize, verbatim_function_words
+from emprivacy.text.tokens import tokenize, verbatim_function_words
 
 from .helpers import gaps
 

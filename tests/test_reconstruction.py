@@ -1,4 +1,4 @@
-"""The reconstruction attack (emprivacy.protection.reconstruction) and its n-gram model.
+"""The reconstruction attack (emprivacy.protection.attacks.reconstruction) and its n-gram model.
 
 Tiny hand-built vocabularies and corpora; every statistical check is seeded and states its
 tolerance.
@@ -18,7 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emprivacy import Embeddings
-from emprivacy.audit import (
+from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import Document
+from emprivacy.mechanisms import make_mechanism
+from emprivacy.protection import (
     NgramModel,
     Reconstruction,
     Secrets,
@@ -29,9 +32,6 @@ from emprivacy.audit import (
     secret_words,
     split_corpus,
 )
-from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
-from emprivacy.mechanisms import make_mechanism
 
 from .helpers import run_cli
 

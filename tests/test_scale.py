@@ -1,4 +1,4 @@
-"""One privacy scale (emprivacy.protection.scale): the ε search, ``calibrate_recovery`` and
+"""One privacy scale (emprivacy.protection.epsilon.scale): the ε search, ``calibrate_recovery`` and
 the recovery measured on a release.
 
 The bisection is checked exactly on figures known in closed form; the calibration on a
@@ -18,14 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emprivacy import Embeddings
-from emprivacy.audit import (
+from emprivacy.protection import (
     ReleaseRecovery,
     Secrets,
     calibrate_recovery,
     find_epsilon,
     release_recovery,
 )
-from emprivacy.protection import scale
+from emprivacy.protection.epsilon import scale
 
 POINTS = [0.0, 1.0, 2.5, 3.0, 5.0, 8.0]  # a 1-D vocabulary, unevenly spaced
 WORDS = ["a", "b", "c", "d", "e", "f"]

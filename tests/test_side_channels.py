@@ -39,8 +39,8 @@ from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document, iter_documents
 from emprivacy.io.outputs import format_record
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.randomness import run_key_from_seed
+from emprivacy.math.randomness import run_key_from_seed
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
 
 EPSILON = 10.0
 VOCAB = 5000

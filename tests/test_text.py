@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from emprivacy import bag_of_words, tokenize
-from emprivacy.text import (
+from emprivacy.text.tokens import (
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
     NUMBER_WORDS,

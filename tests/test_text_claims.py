@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, bag_of_words, load_embeddings
-from emprivacy.readable import PLACEHOLDERS, prepare_text
-from emprivacy.text import (
+from emprivacy.preparation.template import PLACEHOLDERS, prepare_text
+from emprivacy.text.tokens import (
     CLITIC_STEMS,
     CLITICS,
     KEPT_FUNCTION_WORDS,

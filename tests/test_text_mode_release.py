@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.distributed import obfuscate_corpus
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.readable import PLACEHOLDERS
-from emprivacy.text import (
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.preparation.template import PLACEHOLDERS
+from emprivacy.text.tokens import (
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
     NUMBER_WORDS,

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from emprivacy import Embeddings
+from emprivacy.math.noise import FAR_RADII
 from emprivacy.mechanisms import make_mechanism
-from emprivacy.noise import FAR_RADII
 
 from .helpers import run_cli
 

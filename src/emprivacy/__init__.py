@@ -8,13 +8,13 @@ output satisfies εN·E-privacy, E the Earth Mover's distance between bags.
 
 The names below are imported on first use, so that ``import emprivacy`` (and the
 command line's ``--help``) stays fast; the data flows one way through the modules:
-:mod:`~emprivacy.text` → :mod:`~emprivacy.embeddings` → :mod:`~emprivacy.noise` →
+:mod:`~emprivacy.text.tokens` → :mod:`~emprivacy.embeddings.model` → :mod:`~emprivacy.math.noise` →
 :mod:`~emprivacy.decoding` → :mod:`~emprivacy.mechanisms` →
-:mod:`~emprivacy.obfuscation` → :mod:`~emprivacy.io.outputs`, with
-:mod:`~emprivacy.distance`, :mod:`~emprivacy.guarantees` and
-:mod:`~emprivacy.protection.deniability` beside, :mod:`~emprivacy.distributed`,
+:mod:`~emprivacy.obfuscation.obfuscator` → :mod:`~emprivacy.io.outputs`, with
+:mod:`~emprivacy.math.distance`, :mod:`~emprivacy.math.guarantees` and
+:mod:`~emprivacy.protection.epsilon.deniability` beside, :mod:`~emprivacy.distributed`,
 :mod:`~emprivacy.tables` (a table's column: :func:`privatize_texts`,
-:mod:`emprivacy.arrow`, :mod:`emprivacy.pandas`, :mod:`emprivacy.polars`) and
+:mod:`emprivacy.tables.arrow`, :mod:`emprivacy.tables.pandas`, :mod:`emprivacy.tables.polars`) and
 :mod:`~emprivacy.evaluation` on top.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
-from ._lazy import lazy_exports
+from emprivacy._lazy import lazy_exports
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
@@ -43,18 +43,18 @@ _EXPORTS: dict[str, str] = {
     "load_embeddings": "embeddings",
     "EmbeddingsFormatError": "exceptions",
     "PrivacyLeakWarning": "exceptions",
-    "earth_movers_distance": "distance",
-    "appendix_utility_bound": "guarantees",
-    "ball_probability": "guarantees",
-    "laplace_constant": "guarantees",
-    "paper_utility_bound": "guarantees",
-    "privacy_multiplier": "guarantees",
-    "utility_bound": "guarantees",
-    "calibrate_epsilon": "protection.deniability",
-    "plausible_deniability": "protection.deniability",
-    "laplace_noise": "noise",
-    "check_random_state": "randomness",
-    "secure_generator": "randomness",
+    "earth_movers_distance": "math.distance",
+    "appendix_utility_bound": "math.guarantees",
+    "ball_probability": "math.guarantees",
+    "laplace_constant": "math.guarantees",
+    "paper_utility_bound": "math.guarantees",
+    "privacy_multiplier": "math.guarantees",
+    "utility_bound": "math.guarantees",
+    "calibrate_epsilon": "protection.epsilon.deniability",
+    "plausible_deniability": "protection.epsilon.deniability",
+    "laplace_noise": "math.noise",
+    "check_random_state": "math.randomness",
+    "secure_generator": "math.randomness",
     "bag_of_words": "text",
     "tokenize": "text",
     "ObfuscationConfig": "obfuscation",
@@ -64,12 +64,12 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
-    from .decoding import Decoder, ExactDecoder
-    from .distance import earth_movers_distance
-    from .distributed import obfuscate_corpus
-    from .embeddings import Embeddings, load_embeddings
-    from .exceptions import EmbeddingsFormatError, PrivacyLeakWarning
-    from .guarantees import (
+    from emprivacy.decoding import Decoder, ExactDecoder
+    from emprivacy.distributed import obfuscate_corpus
+    from emprivacy.embeddings.model import Embeddings, load_embeddings
+    from emprivacy.exceptions import EmbeddingsFormatError, PrivacyLeakWarning
+    from emprivacy.math.distance import earth_movers_distance
+    from emprivacy.math.guarantees import (
         appendix_utility_bound,
         ball_probability,
         laplace_constant,
@@ -77,7 +77,9 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         privacy_multiplier,
         utility_bound,
     )
-    from .mechanisms import (
+    from emprivacy.math.noise import laplace_noise
+    from emprivacy.math.randomness import check_random_state, secure_generator
+    from emprivacy.mechanisms import (
         EarthMoversPrivacy,
         MahalanobisPrivacy,
         SanText,
@@ -89,12 +91,10 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         generate_private_bag,
         make_mechanism,
     )
-    from .noise import laplace_noise
-    from .obfuscation import ObfuscationConfig, Obfuscator
-    from .protection.deniability import calibrate_epsilon, plausible_deniability
-    from .randomness import check_random_state, secure_generator
-    from .tables import privatize_texts
-    from .text import bag_of_words, tokenize
+    from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+    from emprivacy.protection.epsilon.deniability import calibrate_epsilon, plausible_deniability
+    from emprivacy.tables import privatize_texts
+    from emprivacy.text.tokens import bag_of_words, tokenize
 
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

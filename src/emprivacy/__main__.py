@@ -1,5 +1,5 @@
 """``python -m emprivacy``: the command line."""
 
-from .cli import run
+from emprivacy.cli import run
 
 run()

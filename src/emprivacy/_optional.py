@@ -4,9 +4,9 @@ The core install (``pip install emprivacy``) holds what the mechanism needs; the
 heavy parts are extras: ``approximate`` (faiss), ``distributed`` (Dask),
 ``evaluation`` (fastText, POT, matplotlib, scikit-learn), ``audit`` (libqif, the
 cross-check of the word audit's measures), ``pandas`` and ``polars`` (a frame's column:
-:mod:`emprivacy.pandas`, :mod:`emprivacy.polars`), ``datasets`` (a Hugging Face dataset's
-column: :mod:`emprivacy.datasets`), ``spark`` (a Spark DataFrame's column,
-:mod:`emprivacy.spark`; not in ``all``) and ``all``.
+:mod:`emprivacy.tables.pandas`, :mod:`emprivacy.tables.polars`), ``datasets`` (a Hugging
+Face dataset's column: :mod:`emprivacy.tables.datasets`), ``spark`` (a Spark DataFrame's column,
+:mod:`emprivacy.tables.spark`; not in ``all``) and ``all``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from .exceptions import MissingExtraError
+from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["import_optional"]
 

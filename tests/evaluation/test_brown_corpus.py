@@ -25,7 +25,7 @@ from emprivacy.evaluation.brown_corpus import (
 )
 from emprivacy.exceptions import DatasetUnavailableError, MissingExtraError
 from emprivacy.io.outputs import user_cache_dir
-from emprivacy.text import tokenize
+from emprivacy.text.tokens import tokenize
 
 from .conftest import BROWN_FIXTURE
 

@@ -155,7 +155,7 @@ def test_evaluate_too_few_authors_on_brown_is_one_line_before_any_work(tmp_path,
 
 
 def test_evaluate_too_few_authors_in_a_csv_is_one_line(inputs, tmp_path, capsys, monkeypatch):
-    from emprivacy import embeddings
+    from emprivacy.embeddings import model as embeddings
 
     def no_embeddings(*args, **kwargs):
         raise AssertionError("loaded the embeddings before checking --authors")

@@ -190,7 +190,7 @@ def test_a_tem_run_says_where_its_truncation_is_active(runs, synth_embeddings):
     """issue 22 item 18: the report says at which ε TEM is SanText on the snippet words."""
     from emprivacy.evaluation.report import format_table3
     from emprivacy.mechanisms.tem import truncation_threshold
-    from emprivacy.protection.mechanism_study import largest_distances
+    from emprivacy.protection.epsilon.mechanism_study import largest_distances
 
     tem = runs["tem"]
     (found,) = tem.metadata["tem_truncation"]  # one ε besides "none"

@@ -18,8 +18,8 @@ from emprivacy.evaluation.frontier import (
     privacy_axes,
 )
 from emprivacy.evaluation.report import format_table3, report_files
+from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.protection import release_recovery
-from emprivacy.randomness import document_generator, run_key_from_seed
 
 from .conftest import synthetic_records
 

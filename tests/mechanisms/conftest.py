@@ -11,8 +11,8 @@ import numpy as np
 from scipy import stats
 
 from emprivacy import Embeddings
+from emprivacy.math.randomness import check_random_state
 from emprivacy.mechanisms import _sampling as sampling_module
-from emprivacy.randomness import check_random_state
 
 #: A chi-square goodness of fit must have p > P_MIN (seeded, so each test is
 #: deterministic; at the true law a failure would have probability P_MIN per test).

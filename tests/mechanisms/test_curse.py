@@ -11,13 +11,13 @@ import pytest
 from scipy import stats
 
 from emprivacy import EarthMoversPrivacy, Embeddings
+from emprivacy.math.randomness import check_random_state
 from emprivacy.mechanisms.curse import (
     NEGLIGIBLE_MASS,
     RankResampler,
     neighbour_ranks,
     rank_buckets,
 )
-from emprivacy.randomness import check_random_state
 
 #: A chi-square test must have p > P_MIN (seeded: deterministic tests).
 P_MIN = 1e-4

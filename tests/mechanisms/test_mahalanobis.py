@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from emprivacy import EarthMoversPrivacy, Embeddings
+from emprivacy.math.noise import laplace_noise
 from emprivacy.mechanisms import (
     MahalanobisPrivacy,
     RegularizedMahalanobis,
@@ -17,7 +18,6 @@ from emprivacy.mechanisms import (
     regularized_covariance,
     vocabulary_covariance,
 )
-from emprivacy.noise import laplace_noise
 
 #: Words spread widely along x, narrowly along y: Σ = diag(1.586, 0.414) after scaling.
 #: The pair (0, 1) differs along y only, where the Mahalanobis noise is smaller than

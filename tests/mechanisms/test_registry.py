@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings
+from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import (
     MECHANISMS,
     MahalanobisPrivacy,
@@ -24,7 +25,6 @@ from emprivacy.mechanisms import (
     register,
     registry,
 )
-from emprivacy.randomness import document_generator
 
 NEAREST_WORD = [
     ("madlib", {}),

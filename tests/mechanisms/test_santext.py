@@ -10,9 +10,9 @@ import pytest
 from scipy.spatial.distance import cdist
 
 from emprivacy import Embeddings
+from emprivacy.math.randomness import check_random_state
 from emprivacy.mechanisms import _sampling as sampling_module
 from emprivacy.mechanisms.santext import SanText
-from emprivacy.randomness import check_random_state
 
 from .conftest import (
     P_MIN,

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
+from emprivacy.math.randomness import check_random_state
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential, check_beta, truncation_threshold
-from emprivacy.randomness import check_random_state
 
 from .conftest import (
     P_MIN,

@@ -18,7 +18,7 @@ from scipy.spatial.distance import cdist
 from emprivacy import Embeddings
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential, truncation_threshold
-from emprivacy.protection.mechanism_study import largest_distances, tem_truncation
+from emprivacy.protection.epsilon.mechanism_study import largest_distances, tem_truncation
 
 #: TEM's default β (the value of the peers' code; docs/MECHANISMS.md).
 BETA = 0.001

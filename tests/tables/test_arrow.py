@@ -1,4 +1,4 @@
-"""emprivacy.arrow: a column of an Arrow table or record-batch stream (issue 24, item 2)."""
+"""emprivacy.tables.arrow: a column of an Arrow table or record-batch stream (issue 24, item 2)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.arrow import privatize_batches, privatize_table
+from emprivacy.tables.arrow import privatize_batches, privatize_table
 from emprivacy.tables.batch import privatize_texts
 
 REVIEWS = ["The cat met a dog at the harbour.", None, "", "A bus and a car.", "sun sun sun",

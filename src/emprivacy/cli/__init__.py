@@ -28,7 +28,12 @@ from typing import Annotated
 
 import typer
 
-from ..exceptions import (
+from emprivacy.cli._common import RESUME_OPTION, Interrupted, app, echo
+from emprivacy.cli.audit import audit
+from emprivacy.cli.evaluate import evaluate
+from emprivacy.cli.obfuscate import obfuscate
+from emprivacy.cli.tools import calibrate, distance, guarantee
+from emprivacy.exceptions import (
     CorpusRunError,
     DatasetUnavailableError,
     DeviceUnavailableError,
@@ -37,12 +42,7 @@ from ..exceptions import (
     OutputWriteError,
     SolverError,
 )
-from ..io.outputs import checked_stdout
-from ._common import RESUME_OPTION, Interrupted, app, echo
-from .audit import audit
-from .evaluate import evaluate
-from .obfuscate import obfuscate
-from .tools import calibrate, distance, guarantee
+from emprivacy.io.outputs import checked_stdout
 
 __all__ = ["app", "main", "run"]
 

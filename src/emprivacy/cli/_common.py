@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, Typ
 import typer
 from rich.console import Console
 
-from ..exceptions import InputError, UsageError
-from ..io.outputs import write_stdout
+from emprivacy.exceptions import InputError, UsageError
+from emprivacy.io.outputs import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress
 
-    from ..decoding import Decoder
-    from ..embeddings import Embeddings
+    from emprivacy.decoding import Decoder
+    from emprivacy.embeddings.model import Embeddings
 
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
@@ -123,11 +123,11 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
     if output is None or str(output) == "-":
         return nullcontext()
     if partitioned:
-        from ..distributed.publish import claim_output as claim
+        from emprivacy.distributed.publish import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from ..io.corpus import expand_inputs
-    from ..io.output_paths import check_not_input, check_output_path, output_lock
+    from emprivacy.io.corpus import expand_inputs
+    from emprivacy.io.output_paths import check_not_input, check_output_path, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
@@ -172,7 +172,7 @@ def check_device(device: str) -> None:
     """``--device cuda``: the GPU library and a CUDA device are there, checked before any
     work (else one line, exit 1: a missing extra or an unavailable device)."""
     if device == "cuda":
-        from ..decoding import array_api
+        from emprivacy.decoding import array_api
 
         array_api.cuda_namespace()
 
@@ -181,14 +181,14 @@ def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
     """The exact decoder on ``--device`` (None: the default CPU decoder)."""
     if device != "cuda":
         return None
-    from ..decoding import array_api
+    from emprivacy.decoding import array_api
 
     return array_api.ArrayAPIDecoder(embeddings, namespace=array_api.cuda_namespace())
 
 
 def check_encoding(encoding: str) -> str:
     """``--embeddings-encoding``: a text encoding Python knows (one line if not)."""
-    from ..embedding_files import check_text_encoding
+    from emprivacy.embeddings.files import check_text_encoding
 
     try:
         check_text_encoding(encoding)
@@ -201,7 +201,7 @@ def check_encoding(encoding: str) -> str:
 def load(embeddings: Path | None, vocab_size: int, quiet: bool,
          encoding: str = "utf-8") -> Embeddings:
     """Load the embeddings, with a status line unless ``quiet``."""
-    from ..embeddings import load_embeddings
+    from emprivacy.embeddings.model import load_embeddings
 
     label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
     status: AbstractContextManager[Any] = (
@@ -250,7 +250,7 @@ def track(items: Iterator[T], total: int, *, show: bool, console: Console,
 
 def mechanism_params(name: str, pairs: list[str]) -> dict[str, Any]:
     """``--mechanism NAME`` and its ``--param K=V`` pairs as checked keyword parameters."""
-    from ..mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
 
     if name not in MECHANISMS:
         fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
@@ -272,7 +272,7 @@ def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
     >>> mechanism_list("madlib,tem", ["tem.beta=0.01"], option="mechanisms", verb="evaluated")
     (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
     """
-    from ..mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
 
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:

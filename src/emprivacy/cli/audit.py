@@ -1,6 +1,6 @@
 """``emprivacy audit``: how often the Bayes-optimal adversary recovers a released word.
 
-A thin layer over :mod:`emprivacy.protection` (``emprivacy.audit``): everything is
+A thin layer over :mod:`emprivacy.protection` (``emprivacy.protection``): everything is
 checked before any work (one line, exit code 2), the audit runs with a progress bar,
 and ``--out DIR`` gets ``audit.md``, ``audit.csv``, ``audit.json`` and the plot
 ``audit.png``, all or none of them.  Several mechanisms may be audited in one run
@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ._common import (
+from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
     EncodingOpt,
@@ -34,7 +34,7 @@ from ._common import (
     progress_bar,
     stderr,
 )
-from .tools import _parse_epsilons
+from emprivacy.cli.tools import _parse_epsilons
 
 __all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "PLOT_FILE", "audit"]
 
@@ -144,7 +144,7 @@ def audit(
     share of its content words an adversary gets back from the release with the
     channel, the prior and an n-gram model of the other half of CORPUS (or --reference).
     """
-    from ..io.corpus import expand_inputs
+    from emprivacy.io.corpus import expand_inputs
 
     eps_list = _parse_epsilons(epsilon)
     names, params = mechanism_list(mechanism, param or [], option="mechanism",
@@ -168,8 +168,8 @@ def audit(
     if seed is None:
         seed = _secrets.randbelow(2**63)
 
-    from ..mechanisms.registry import make_mechanism
-    from ..protection import audit_mechanism, content_word_counts, secret_words
+    from emprivacy.mechanisms.registry import make_mechanism
+    from emprivacy.protection import audit_mechanism, content_word_counts, secret_words
 
     console = stderr()
     emb = load(embeddings, vocab_size, quiet, embeddings_encoding)
@@ -181,7 +181,7 @@ def audit(
                   else console.status("Counting the corpus's words…"))
         with status:
             if reconstruct:  # read once, in memory: the attack reads the corpus again
-                from ..protection.reconstruction import count_words, load_documents
+                from emprivacy.protection.attacks.reconstruction import count_words, load_documents
 
                 documents = load_documents(corpus, stdin=stdin)
                 if mode != "bag" and not references and len(documents) < 2:
@@ -197,7 +197,7 @@ def audit(
     except ValueError as exc:
         fail(str(exc))
     if doc_texts is not None:  # one layout, some word differing: checked before any work
-        from ..protection.distinguish import document_positions
+        from emprivacy.protection.leakage.distinguish import document_positions
 
         try:
             document_positions(emb, *doc_texts, labels=doc_files)
@@ -214,7 +214,7 @@ def audit(
         mechanisms.append(row)
     import copy
 
-    from ..randomness import check_random_state
+    from emprivacy.math.randomness import check_random_state
 
     # ε̂ draws from a stream of its own: asking for it leaves the other figures as they are;
     # the pairs are picked once, in the first mechanism's metric, for every mechanism and ε
@@ -310,7 +310,7 @@ def audit(
 
 def _read_documents(value: str | None) -> tuple[tuple[str, str], tuple[str, str] | None]:
     """``--distinguish-documents A,B``: the two file names and their texts, read now."""
-    from ..io.corpus import read_text_file
+    from emprivacy.io.corpus import read_text_file
 
     if value is None:
         return ("", ""), None
@@ -329,8 +329,8 @@ def _read_documents(value: str | None) -> tuple[tuple[str, str], tuple[str, str]
 
 def _plot_missing() -> str | None:
     """Why ``audit.png`` cannot be drawn (matplotlib missing), or ``None``."""
-    from .._optional import import_optional
-    from ..exceptions import MissingExtraError
+    from emprivacy._optional import import_optional
+    from emprivacy.exceptions import MissingExtraError
 
     try:
         import_optional("matplotlib", extra="evaluation", purpose="the audit plot")
@@ -370,7 +370,7 @@ def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
     its words are checked against the vocabulary once it is loaded)."""
     import re
 
-    from ..protection import read_word_pairs
+    from emprivacy.protection import read_word_pairs
 
     if value is None:
         return None, None
@@ -387,7 +387,7 @@ def _parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
 def _distinguish_pairs(mech: Any, chosen: Any, n_pairs: int | None, pairs_file: str | None,
                        gen: Any) -> list[tuple[str, str]] | None:
     """The pairs of ``--distinguish``: read from the file, or picked from the secrets."""
-    from ..protection import choose_pairs, read_word_pairs
+    from emprivacy.protection import choose_pairs, read_word_pairs
 
     if pairs_file is not None:
         return read_word_pairs(pairs_file, mech.embeddings)
@@ -405,7 +405,7 @@ def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws
                       gen: Any, progress: Any) -> Any:
     import dataclasses
 
-    from ..protection import distinguish_pairs
+    from emprivacy.protection import distinguish_pairs
 
     hat = distinguish_pairs(mech, pairs, draws=draws, confidence=audit.confidence, rng=gen,
                             progress=progress)
@@ -416,7 +416,7 @@ def _with_document_hat(audit: Any, mech: Any, texts: tuple[str, str], labels: tu
                        draws: int, gen: Any, progress: Any) -> Any:
     import dataclasses
 
-    from ..protection import distinguish_documents
+    from emprivacy.protection import distinguish_documents
 
     hat = distinguish_documents(mech, texts[0], texts[1], draws=draws,
                                 confidence=audit.confidence, labels=labels, rng=gen,
@@ -427,7 +427,7 @@ def _with_document_hat(audit: Any, mech: Any, texts: tuple[str, str], labels: tu
 def _check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
     none of its files an input.  Checked before any work."""
-    from ..io.output_paths import check_not_input, check_output_path
+    from emprivacy.io.output_paths import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
     for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE,
@@ -459,7 +459,7 @@ def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
                  ref_docs: list[Any] | None, ngram: int | None, draws: int, seed: int,
                  progress: Any) -> Any:
     """One ε's reconstruction attack; a problem with the user's data is one line."""
-    from ..protection.reconstruction import reconstruction_attack
+    from emprivacy.protection.attacks.reconstruction import reconstruction_attack
 
     try:
         return reconstruction_attack(mech, documents, secrets=chosen, mode=mode or "text",
@@ -470,7 +470,7 @@ def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
 
 
 def _print_reconstruction(recons: list[Any]) -> None:
-    from ..protection.reconstruction import reconstruction_table
+    from emprivacy.protection.attacks.reconstruction import reconstruction_table
 
     echo()
     echo("Reconstruction: the corpus released and attacked; the share of its released "
@@ -483,9 +483,9 @@ def _print_reconstruction(recons: list[Any]) -> None:
 def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
            recons: list[Any] | None = None, *, plot: bool = True) -> list[str]:
     """Every file of ``--out``, all or none; their names."""
-    from ..io.outputs import write_files_atomic
-    from ..protection import audit_csv, audit_report, audit_table
-    from ..protection.reconstruction import reconstruction_csv, reconstruction_table
+    from emprivacy.io.outputs import write_files_atomic
+    from emprivacy.protection import audit_csv, audit_report, audit_table
+    from emprivacy.protection.attacks.reconstruction import reconstruction_csv, reconstruction_table
 
     table = "# Word audit\n\n" + audit_table(audits, top=top)
     if recons:
@@ -503,13 +503,13 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
     }
     files = {out / name: contents[name] for name in AUDIT_FILES}
     if plot:
-        from ..protection import plot_audit
+        from emprivacy.protection import plot_audit
 
         files[out / PLOT_FILE] = plot_audit(payload)
     hats = [h for a in audits for h in (a.epsilon_hat, a.epsilon_hat_documents)
             if h is not None]
     if hats:
-        from ..protection.distinguish import distinguish_csv
+        from emprivacy.protection.leakage.distinguish import distinguish_csv
 
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
     if recons:
@@ -520,7 +520,7 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
 
 
 def _print_text(audits: list[Any], emb: Any, top: int) -> None:
-    from ..protection import audit_table
+    from emprivacy.protection import audit_table
 
     first = audits[0]
     kinds = []

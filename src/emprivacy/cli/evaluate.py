@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ._common import (
+from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EncodingOpt,
     check_encoding,
@@ -108,18 +108,18 @@ def evaluate(
     of the released snippet words an adversary names from the released word alone
     (and, with --epsilon-hat, ε̂).
     """
-    from .._optional import import_optional
-    from ..embeddings import load_embeddings
-    from ..evaluation import load_corpus, parse_epsilons
-    from ..evaluation.brown_corpus import BROWN_TOPICS, brown
-    from ..evaluation.experiment import check_set_sizes
-    from ..evaluation.report import (
+    from emprivacy._optional import import_optional
+    from emprivacy.embeddings.model import load_embeddings
+    from emprivacy.evaluation import load_corpus, parse_epsilons
+    from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown
+    from emprivacy.evaluation.experiment import check_set_sizes
+    from emprivacy.evaluation.report import (
         REPORT_FILES,
         report_files,
         tem_truncation_note,
         topic_classifier_warning,
     )
-    from ..io.outputs import write_files_atomic
+    from emprivacy.io.outputs import write_files_atomic
 
     console = stderr()
     sizes = parse_authors(authors)
@@ -134,7 +134,7 @@ def evaluate(
     if out.exists() and not out.is_dir():
         fail(f"output path {str(out)!r} exists and is not a directory")
     if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
-        from ..io.output_paths import check_not_input, check_output_path
+        from emprivacy.io.output_paths import check_not_input, check_output_path
 
         check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
         for name in REPORT_FILES:  # none of them may be the data set or the embeddings
@@ -195,7 +195,7 @@ def evaluate(
             note(tem)
         results.append(result)
     if len(results) > 1:
-        from ..evaluation.frontier import frontier_table, plot_frontier
+        from emprivacy.evaluation.frontier import frontier_table, plot_frontier
 
         files[out / "frontier.png"] = plot_frontier(results)
         files[out / "frontier.md"] = (
@@ -224,8 +224,8 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
              sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
              seed: int | None, selection_seed: int, n_jobs: int, quiet: bool,
              epsilon_hat: int = 0, epsilon_hat_draws: int = 2000) -> Any:
-    from ..evaluation import run_experiment
-    from ..exceptions import PrivacyLeakWarning
+    from emprivacy.evaluation import run_experiment
+    from emprivacy.exceptions import PrivacyLeakWarning
 
     with warnings.catch_warnings(record=True) as caught, \
             progress_bar(console, show=not quiet, elapsed=True) as bar:

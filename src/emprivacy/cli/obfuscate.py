@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
-from ..exceptions import PrivacyLeakWarning
-from ._common import (
+from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     RESUME_OPTION,
     DeviceOpt,
@@ -34,12 +33,13 @@ from ._common import (
     stderr,
     track,
 )
+from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
-    from ..obfuscation import ObfuscationConfig
+    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
 __all__ = ["obfuscate"]
 
@@ -143,7 +143,7 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from ..io.corpus import survey_inputs
+    from emprivacy.io.corpus import survey_inputs
 
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
@@ -188,8 +188,8 @@ def obfuscate(
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:
     """``--oov subword`` needs a fastText model with subword vectors and a mechanism that
     privatises arbitrary points: checked before any work (one line if not)."""
-    from ..mechanisms.registry import MECHANISMS
-    from ..subword import header_has_subwords
+    from emprivacy.embeddings.subword import header_has_subwords
+    from emprivacy.mechanisms.registry import MECHANISMS
 
     if embeddings is None or not header_has_subwords(embeddings):
         name = "glove-6b-50d" if embeddings is None else embeddings.name
@@ -207,7 +207,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
         fail(f"--device {device} applies to --decoder exact; got {decoder!r}")
     if name == "madlib" and not pairs:  # the default: no need to import every mechanism
         return name, {}
-    from ..mechanisms.registry import takes_decoder
+    from emprivacy.mechanisms.registry import takes_decoder
 
     params = mechanism_params(name, pairs)
     if "decoder" in params:
@@ -223,8 +223,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
-    from ..obfuscation import ObfuscationConfig
+    """The run's :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, or a usage error."""
+    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
     if text_mode and fmt == "bag":
         fail("--readable releases text; use --format text, jsonl or parquet")
@@ -242,12 +242,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
-    from ..io.corpus import iter_documents
-    from ..io.outputs import atomic_output
-    from ..io.streaming import write_record
-    from ..mechanisms import EarthMoversPrivacy, WordMechanism
-    from ..mechanisms.registry import make_mechanism, takes_decoder
-    from ..obfuscation import Obfuscator
+    from emprivacy.io.corpus import iter_documents
+    from emprivacy.io.outputs import atomic_output
+    from emprivacy.io.streaming import write_record
+    from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
+    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
+    from emprivacy.obfuscation.obfuscator import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
@@ -295,8 +295,12 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
 
     Every worker loads the embeddings itself from the same path (once per process).
     """
-    from ..distributed import MechanismSettings, obfuscate_corpus
-    from ..obfuscation import SKIPPED_EMPTY, SKIPPED_OUT_OF_VOCABULARY, skipped_warning
+    from emprivacy.distributed import MechanismSettings, obfuscate_corpus
+    from emprivacy.obfuscation.obfuscator import (
+        SKIPPED_EMPTY,
+        SKIPPED_OUT_OF_VOCABULARY,
+        skipped_warning,
+    )
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -355,7 +359,7 @@ def _skipped(empty: int, out_of_vocabulary: int) -> str:
 def _interruption() -> Iterator[None]:
     """An interrupted corpus run that kept complete partitions says so, in its one line
     (``emprivacy: interrupted; … re-run with --resume to continue``, exit code 130)."""
-    from ..exceptions import CorpusRunInterrupted
+    from emprivacy.exceptions import CorpusRunInterrupted
 
     try:
         yield
@@ -372,7 +376,7 @@ def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
     The library has already removed the run's files, or kept its complete partitions;
     a worker of a local cluster may still have been writing then.
     """
-    from ..distributed.publish import output_layout, remove_leftovers
+    from emprivacy.distributed.publish import output_layout, remove_leftovers
 
     parts_dir = output_layout(output, fmt)[1]
     existed = parts_dir.exists()
@@ -394,7 +398,7 @@ def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
     Dask's own security configuration; an unencrypted address of another machine
     gets one warning line.
     """
-    from ..distributed.cluster import (
+    from emprivacy.distributed.cluster import (
         CLEARTEXT_WARNING,
         dashboard_link,
         dask_client,

@@ -10,8 +10,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from ..io.corpus import read_text_file
-from ._common import (
+from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
     EncodingOpt,
@@ -27,6 +26,7 @@ from ._common import (
     mechanism_params,
     stderr,
 )
+from emprivacy.io.corpus import read_text_file
 
 __all__ = ["calibrate", "distance", "guarantee"]
 
@@ -54,8 +54,8 @@ def distance(
 
     One of them may be '-', standard input.
     """
-    from ..distance import earth_movers_distance
-    from ..text import bag_of_words
+    from emprivacy.math.distance import earth_movers_distance
+    from emprivacy.text.tokens import bag_of_words
 
     if epsilon is not None:
         check_epsilon(epsilon)
@@ -77,7 +77,7 @@ def distance(
     sizes_equal = bags[0].indices.size == bags[1].indices.size
     if epsilon is not None:
         if sizes_equal:
-            from ..guarantees import privacy_multiplier
+            from emprivacy.math.guarantees import privacy_multiplier
 
             n = int(bags[0].indices.size)
             result["epsilon"] = epsilon
@@ -102,7 +102,7 @@ def distance(
 
 def _texts(a: Path, b: Path) -> list[str]:
     """The two texts of ``distance``: files, or standard input for one given as ``-``."""
-    from ..io.corpus import Document
+    from emprivacy.io.corpus import Document
 
     given = [str(a), str(b)]
     if given == ["-", "-"]:
@@ -128,7 +128,7 @@ def guarantee(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
 ) -> None:
     """The paper's guarantees for given ε, N, Δ and n (Thm. 1, Thm. 3, App. A)."""
-    from ..guarantees import (
+    from emprivacy.math.guarantees import (
         MAX_BAG_SIZE,
         MAX_DIM,
         appendix_utility_bound,
@@ -276,7 +276,11 @@ def calibrate(
     """
     import contextlib
 
-    from ..protection.deniability import DeniabilityStudy, calibration_table, plot_calibration
+    from emprivacy.protection.epsilon.deniability import (
+        DeniabilityStudy,
+        calibration_table,
+        plot_calibration,
+    )
 
     recovery_options = [name for name, value in (
         ("CORPUS", inputs), ("--secrets", n_secrets), ("--draws", draws), ("--prior", prior),
@@ -313,8 +317,8 @@ def calibrate(
         check_nonnegative(delta, "delta")
     skipped = None  # why the default plot is not written (no matplotlib)
     if not no_plot:  # now, not after the study: matplotlib, and where the plot goes
-        from .._optional import import_optional
-        from ..exceptions import MissingExtraError
+        from emprivacy._optional import import_optional
+        from emprivacy.exceptions import MissingExtraError
 
         try:
             import_optional("matplotlib", extra="evaluation", purpose=(
@@ -325,7 +329,7 @@ def calibrate(
             skipped, no_plot = str(exc), True
     plot = Path("calibration.png") if plot is None else plot
     if not no_plot:  # a directory, a missing or read-only place
-        from ..io.output_paths import check_not_input, check_output_path
+        from emprivacy.io.output_paths import check_not_input, check_output_path
 
         check_output_path(plot, probe=True, kind="plot")
         check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],
@@ -334,7 +338,7 @@ def calibrate(
     emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     words = None
     if words_file is not None:
-        from ..text import normalise_word
+        from emprivacy.text.tokens import normalise_word
 
         given = list(dict.fromkeys(normalise_word(w) for w in read_text_file(words_file).split()))
         words = [w for w in given if w in emb]
@@ -392,9 +396,9 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
 
     import numpy as np
 
-    from ..mechanisms.registry import make_mechanism
-    from ..protection.mechanism_study import study_mechanism
-    from ..randomness import check_random_state
+    from emprivacy.math.randomness import check_random_state
+    from emprivacy.mechanisms.registry import make_mechanism
+    from emprivacy.protection.epsilon.mechanism_study import study_mechanism
 
     if name is None:
         fail("--param needs --mechanism")
@@ -405,7 +409,7 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
     words = None
     if words_file is not None:
-        from ..text import normalise_word
+        from emprivacy.text.tokens import normalise_word
 
         words = [w for w in dict.fromkeys(normalise_word(t) for t in
                                           read_text_file(words_file).split()) if w in emb]
@@ -424,7 +428,10 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
         from dataclasses import asdict
 
-        from ..protection.mechanism_study import summarise_truncation, tem_truncation
+        from emprivacy.protection.epsilon.mechanism_study import (
+            summarise_truncation,
+            tem_truncation,
+        )
 
         truncation = tem_truncation(emb, epsilons=eps_list, beta=mech.record_fields()["beta"],
                                     rows=emb.rows(list(studies[0].words)))
@@ -461,9 +468,9 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
     """``calibrate --target-recovery P``: the word audit, bisected on ε."""
     import secrets as _secrets
 
-    from ..mechanisms.registry import make_mechanism
-    from ..protection import calibrate_recovery, content_word_counts, secret_words
-    from ..protection.scale import check_above_prior, check_target
+    from emprivacy.mechanisms.registry import make_mechanism
+    from emprivacy.protection import calibrate_recovery, content_word_counts, secret_words
+    from emprivacy.protection.epsilon.scale import check_above_prior, check_target
 
     try:
         p = check_target(target, "--target-recovery")
@@ -506,7 +513,7 @@ def _calibrate_recovery(target: float, corpus: list[str], name: str | None,
         check_above_prior(p, chosen, "--target-recovery")
     except ValueError as exc:
         fail(str(exc))
-    from ._common import progress_bar
+    from emprivacy.cli._common import progress_bar
 
     with progress_bar(console, show=not quiet, elapsed=True) as bar:
         task = bar.add_task("searching", total=None)

@@ -23,11 +23,11 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 
 from __future__ import annotations
 
-from .approximate import ApproximateDecoder
-from .array_api import ArrayAPIDecoder
-from .base import Decoder, Top2Decoder
-from .exact import DEFAULT_MEMORY_BUDGET, ExactDecoder
-from .threads import available_cores
+from emprivacy.decoding.approximate import ApproximateDecoder
+from emprivacy.decoding.array_api import ArrayAPIDecoder
+from emprivacy.decoding.base import Decoder, Top2Decoder
+from emprivacy.decoding.exact import DEFAULT_MEMORY_BUDGET, ExactDecoder
+from emprivacy.decoding.threads import available_cores
 
 __all__ = [
     "DEFAULT_MEMORY_BUDGET",

@@ -41,14 +41,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int, check_positive_number
-from ..embeddings import Embeddings
-from ..exceptions import CalibrationWarning
-from . import index_cache, ivf, tuning
-from .base import check_magnitude, check_points
-from .exact import ExactDecoder
-from .staged import StagedSearch
-from .threads import check_threads, row_blocks, run_on_cores
+from emprivacy._validation import check_positive_int, check_positive_number
+from emprivacy.decoding import index_cache, ivf, tuning
+from emprivacy.decoding.base import check_magnitude, check_points
+from emprivacy.decoding.exact import ExactDecoder
+from emprivacy.decoding.staged import StagedSearch
+from emprivacy.decoding.threads import check_threads, row_blocks, run_on_cores
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.exceptions import CalibrationWarning
 
 __all__ = ["ApproximateDecoder"]
 

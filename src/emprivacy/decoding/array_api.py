@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from .._optional import import_optional
-from .._validation import check_positive_int
-from ..embeddings import Embeddings
-from ..exceptions import DeviceUnavailableError
-from .base import check_magnitude, check_points
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_positive_int
+from emprivacy.decoding.base import check_magnitude, check_points
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.exceptions import DeviceUnavailableError
 
 __all__ = ["DEVICES", "ArrayAPIDecoder", "cuda_namespace", "float32_ieee_problem"]
 

@@ -29,10 +29,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ..embeddings import Embeddings
-from .base import check_magnitude, check_points
-from .threads import check_threads, row_blocks, run_on_cores
+from emprivacy._validation import check_positive_int
+from emprivacy.decoding.base import check_magnitude, check_points
+from emprivacy.decoding.threads import check_threads, row_blocks, run_on_cores
+from emprivacy.embeddings.model import Embeddings
 
 __all__ = ["DEFAULT_MEMORY_BUDGET", "ExactDecoder"]
 

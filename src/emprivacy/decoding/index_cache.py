@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import IndexCacheWarning
-from ..io.outputs import atomic_file, cache_dir_problem, user_cache_dir
+from emprivacy.exceptions import IndexCacheWarning
+from emprivacy.io.outputs import atomic_file, cache_dir_problem, user_cache_dir
 
 __all__ = [
     "INDEX_FORMAT_VERSION",

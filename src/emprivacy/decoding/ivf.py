@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._optional import import_optional
+from emprivacy._optional import import_optional
 
 __all__ = [
     "build_index",

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ivf, tuning
+from emprivacy.decoding import ivf, tuning
 
 __all__ = ["StagedSearch", "cells_between", "rerank", "rerank2"]
 

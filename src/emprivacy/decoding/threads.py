@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .._validation import check_positive_int
+from emprivacy._validation import check_positive_int
 
 __all__ = ["available_cores", "blas_controller", "check_threads", "row_blocks", "run_on_cores"]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..randomness import check_random_state
+from emprivacy.math.randomness import check_random_state
 
 __all__ = [
     "MAX_RERANK",

@@ -5,10 +5,10 @@ of one input file each: by count, never by size, so the output's layout says
 nothing about words that are not released), and every partition is obfuscated by
 one task — on the workers of a :class:`distributed.Client`, or one after the other in
 this process when no client is given.  The mechanism itself is unchanged: each
-document goes through :class:`emprivacy.obfuscation.Obfuscator` (Alg. 2 with the
+document goes through :class:`emprivacy.obfuscation.obfuscator.Obfuscator` (Alg. 2 with the
 n-dimensional Laplace noise of Thm. 2), and draws its noise from its own ChaCha20
 stream keyed by the run's secret key and the document's identifier
-(:func:`emprivacy.randomness.document_generator`).  The output therefore does not
+(:func:`emprivacy.math.randomness.document_generator`).  The output therefore does not
 depend on how the corpus is partitioned, nor on which worker obfuscates which
 partition: with a fixed ``seed`` a distributed run writes exactly the records of
 a single-process run, in the same order.  The run's secret key (or seed) is passed
@@ -75,24 +75,24 @@ Modules
   existing cluster, reached with Dask's own security configuration.
 
 What each document releases (bag or text mode, out-of-vocabulary policy, bag
-size N) is an :class:`~emprivacy.obfuscation.ObfuscationConfig`, as on one
+size N) is an :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, as on one
 machine.  Dask is imported when a cluster is used: without a client, runs (Parquet
 input or output, ``resume``) work on a core install.
 """
 
 from __future__ import annotations
 
-from .cluster import dashboard_link, dask_client, unencrypted_remote
-from .plan import (
+from emprivacy.distributed.cluster import dashboard_link, dask_client, unencrypted_remote
+from emprivacy.distributed.plan import (
     MAX_DEFAULT_PARTITION_DOCUMENTS,
     Partition,
     default_partition_documents,
     plan_partitions,
     read_partition,
 )
-from .publish import CorpusSummary
-from .run import obfuscate_corpus
-from .task import MechanismSettings
+from emprivacy.distributed.publish import CorpusSummary
+from emprivacy.distributed.run import obfuscate_corpus
+from emprivacy.distributed.task import MechanismSettings
 
 __all__ = [
     "MAX_DEFAULT_PARTITION_DOCUMENTS",

@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .._optional import import_optional
-from .._validation import check_positive_int
-from ..exceptions import CorpusRunError, MissingExtraError, PrivacyLeakWarning, UsageError
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_positive_int
+from emprivacy.exceptions import CorpusRunError, MissingExtraError, PrivacyLeakWarning, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._validation import check_positive_int
-from ..exceptions import InputError
-from ..io.corpus import (
+from emprivacy._validation import check_positive_int
+from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import (
     Document,
     UniqueIds,
     check_readable,

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..exceptions import (
+from emprivacy.distributed.plan import Partition
+from emprivacy.distributed.task import STATUS_DIR, status_path
+from emprivacy.exceptions import (
     CorpusRunError,
     InputError,
     InterruptedRunError,
@@ -28,7 +30,7 @@ from ..exceptions import (
     OutputPathError,
     OutputWriteError,
 )
-from ..io.outputs import (
+from emprivacy.io.outputs import (
     TEMP_SUFFIX,
     atomic_output,
     check_not_input,
@@ -39,15 +41,13 @@ from ..io.outputs import (
     write_bytes_atomic,
     write_error,
 )
-from ..io.parquet_output import PART
-from ..io.streaming import copy_jsonl_file
-from ..obfuscation import (
+from emprivacy.io.parquet_output import PART
+from emprivacy.io.streaming import copy_jsonl_file
+from emprivacy.obfuscation.obfuscator import (
     SKIPPED_EMPTY,
     SKIPPED_OUT_OF_VOCABULARY,
     nothing_to_release,
 )
-from .plan import Partition
-from .task import STATUS_DIR, status_path
 
 __all__ = ["CorpusSummary", "any_complete", "claim_output", "complete_status", "digest",
            "input_paths", "output_layout", "prepare_parts_dir", "publish", "remove_leftovers",
@@ -126,7 +126,7 @@ def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
 def input_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
     """The inputs as given and every file found inside input directories (what
     :func:`~emprivacy.io.outputs.check_not_input` compares the output with)."""
-    from ..io.corpus import expand_inputs
+    from emprivacy.io.corpus import expand_inputs
 
     given = [os.fspath(i) for i in inputs]
     return [*given, *(os.fspath(f.path) for f in expand_inputs(given) if f.kind != "stdin")]

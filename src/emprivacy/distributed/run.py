@@ -30,22 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_choice
-from ..exceptions import (
-    CorpusRunError,
-    CorpusRunInterrupted,
-    EmprivacyError,
-    InputError,
-    OutputError,
-    PrivacyLeakWarning,
-)
-from ..io.outputs import temporary_destination
-from ..mechanisms import WordMechanism
-from ..obfuscation import ObfuscationConfig
-from ..randomness import run_key_from_seed, secure_generator
-from .cluster import _distributed
-from .plan import Partition, plan_partitions
-from .publish import (
+from emprivacy._validation import check_choice
+from emprivacy.distributed.cluster import _distributed
+from emprivacy.distributed.plan import Partition, plan_partitions
+from emprivacy.distributed.publish import (
     RUN_FILE,
     CorpusSummary,
     any_complete,
@@ -57,7 +45,7 @@ from .publish import (
     publish,
     summary_from_manifest,
 )
-from .task import (
+from emprivacy.distributed.task import (
     STATUS_DIR,
     Job,
     MechanismSettings,
@@ -66,6 +54,18 @@ from .task import (
     probe,
     process_partition,
 )
+from emprivacy.exceptions import (
+    CorpusRunError,
+    CorpusRunInterrupted,
+    EmprivacyError,
+    InputError,
+    OutputError,
+    PrivacyLeakWarning,
+)
+from emprivacy.io.outputs import temporary_destination
+from emprivacy.math.randomness import run_key_from_seed, secure_generator
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -106,7 +106,7 @@ def obfuscate_corpus(
     release is εN·E-private (Thm. 4).  Each document draws its noise from its own
     stream, keyed by the run's secret key and its identifier, so the output does
     not depend on the partitioning: with ``seed`` it equals that of the
-    single-process :class:`~emprivacy.obfuscation.Obfuscator`, record for record.
+    single-process :class:`~emprivacy.obfuscation.obfuscator.Obfuscator`, record for record.
 
     Parameters
     ----------
@@ -128,7 +128,7 @@ def obfuscate_corpus(
         scattered once to every worker.
     config : ObfuscationConfig, optional
         Mode, out-of-vocabulary policy, bag size N, batching, as for the
-        :class:`~emprivacy.obfuscation.Obfuscator`; default ``ObfuscationConfig()``.
+        :class:`~emprivacy.obfuscation.obfuscator.Obfuscator`; default ``ObfuscationConfig()``.
     client : distributed.Client, optional
         The cluster to run on; ``None`` runs the partitions one after the other
         in this process (same files, same resume; Dask is not needed).

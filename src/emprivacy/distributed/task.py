@@ -2,8 +2,8 @@
 
 A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`; a
 text file chunk by chunk, as it is obfuscated), obfuscates it with
-:class:`~emprivacy.obfuscation.Obfuscator` (the run's
-:class:`~emprivacy.obfuscation.ObfuscationConfig` and secret key), writes the
+:class:`~emprivacy.obfuscation.obfuscator.Obfuscator` (the run's
+:class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig` and secret key), writes the
 records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
 pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
 (a row group at a time; a long document's text or bag over several rows, see
@@ -34,20 +34,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._optional import import_optional
-from .._validation import check_choice, check_epsilon, check_positive_int
-from ..decoding import ApproximateDecoder, Decoder, ExactDecoder, array_api
-from ..embedding_files import check_text_encoding
-from ..embeddings import Embeddings, load_embeddings
-from ..exceptions import InputError
-from ..io.corpus import Document
-from ..io.outputs import atomic_file, write_bytes_atomic
-from ..io.parquet_output import write_parquet_records
-from ..io.streaming import write_record
-from ..mechanisms import EarthMoversPrivacy, WordMechanism
-from ..mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
-from ..obfuscation import SKIPPED_OUT_OF_VOCABULARY, ObfuscationConfig, Obfuscator
-from .plan import Partition, read_partition
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_choice, check_epsilon, check_positive_int
+from emprivacy.decoding import ApproximateDecoder, Decoder, ExactDecoder, array_api
+from emprivacy.distributed.plan import Partition, read_partition
+from emprivacy.embeddings.files import check_text_encoding
+from emprivacy.embeddings.model import Embeddings, load_embeddings
+from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import Document
+from emprivacy.io.outputs import atomic_file, write_bytes_atomic
+from emprivacy.io.parquet_output import write_parquet_records
+from emprivacy.io.streaming import write_record
+from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
+from emprivacy.mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
+from emprivacy.obfuscation.obfuscator import (
+    SKIPPED_OUT_OF_VOCABULARY,
+    ObfuscationConfig,
+    Obfuscator,
+)
 
 __all__ = [
     "STATUS_DIR",
@@ -83,7 +87,7 @@ class MechanismSettings:
         How ``Vec⁻¹`` is computed (post-processing; same guarantee, Lemma 3).
     loader : callable, optional
         A picklable function of no argument returning the
-        :class:`~emprivacy.embeddings.Embeddings` (e.g. a
+        :class:`~emprivacy.embeddings.model.Embeddings` (e.g. a
         ``functools.partial`` of a module-level function); replaces
         ``embeddings``/``vocab_size``.
     mechanism : str, default "madlib"
@@ -239,7 +243,7 @@ class RunSecret:
     """The run's secret — its seed or its random key — as one task argument.
 
     Every document's noise stream is keyed by the run key and the document's
-    identifier (:func:`emprivacy.randomness.document_generator`); anyone who has
+    identifier (:func:`emprivacy.math.randomness.document_generator`); anyone who has
     the key (or the seed) and the output can recompute the noise.  So the secret
     is passed to each task as a literal argument of the task, which Dask keeps in
     its task descriptions and never spills to disk, and never as data a worker
@@ -251,7 +255,7 @@ class RunSecret:
     seed : int, optional
         A seeded run (reproducible, not for real releases).
     key : bytes, optional
-        The random key of an unseeded run (:func:`emprivacy.randomness.run_key_from_seed`).
+        The random key of an unseeded run (:func:`emprivacy.math.randomness.run_key_from_seed`).
 
     >>> RunSecret(key=b"k" * 32)
     RunSecret(<redacted>)
@@ -288,7 +292,7 @@ class Job:
                    on_skip: Callable[[str, str], None] | None = None) -> Obfuscator:
         """The run's obfuscator: its config, and its seed or the one secret key of the run
         (``first_index``: the position in the corpus of the partition's first document;
-        ``on_skip``: as for :class:`~emprivacy.obfuscation.Obfuscator`)."""
+        ``on_skip``: as for :class:`~emprivacy.obfuscation.obfuscator.Obfuscator`)."""
         if secret.seed is not None:
             return Obfuscator(mech, self.config, seed=secret.seed, on_warning=lambda msg: None,
                               first_index=first_index, on_skip=on_skip)
@@ -364,7 +368,7 @@ def _write_partition(obf: Obfuscator, docs: list[Document], path: Path, kind: st
     long document's text or bag over several rows
     (:func:`~emprivacy.io.parquet_output.write_parquet_records`).  Either way memory
     does not grow with the partition or a document.  On an error
-    (:meth:`~emprivacy.obfuscation.Obfuscator.stream` raises when no document has a
+    (:meth:`~emprivacy.obfuscation.obfuscator.Obfuscator.stream` raises when no document has a
     record) nothing is written.
     """
     if kind == "jsonl":

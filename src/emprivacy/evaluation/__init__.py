@@ -17,16 +17,15 @@ extra and are imported on first use, so importing this package is cheap.
 
 from __future__ import annotations
 
-from ..exceptions import DatasetUnavailableError
-from .attacks import (
+from emprivacy.evaluation.attacks import (
     FastTextTopicClassifier,
     KoppelAttribution,
     char_ngrams,
     earth_movers_distances,
     nearest_neighbour_predict,
 )
-from .brown_corpus import brown, fetch_brown, read_brown
-from .datasets import (
+from emprivacy.evaluation.brown_corpus import brown, fetch_brown, read_brown
+from emprivacy.evaluation.datasets import (
     Corpus,
     Document,
     PreparedSet,
@@ -37,9 +36,9 @@ from .datasets import (
     select_authors,
     split_text,
 )
-from .experiment import run_experiment
-from .report import write_report
-from .results import (
+from emprivacy.evaluation.experiment import run_experiment
+from emprivacy.evaluation.report import write_report
+from emprivacy.evaluation.results import (
     ATTACKS,
     DEFAULT_EPSILONS,
     ExperimentConfig,
@@ -47,6 +46,7 @@ from .results import (
     SetResult,
     parse_epsilons,
 )
+from emprivacy.exceptions import DatasetUnavailableError
 
 __all__ = [
     "ATTACKS",

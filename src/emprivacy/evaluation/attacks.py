@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .._optional import import_optional
-from .._validation import check_choice, check_positive_int
-from ..embeddings import Embeddings
-from ..exceptions import SolverError
-from ..randomness import RandomState, check_random_state
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_choice, check_positive_int
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.exceptions import SolverError
+from emprivacy.math.randomness import RandomState, check_random_state
 
 #: POT's iteration limit for one snippet-text distance, and its code for "optimal".
 _EMD_ITER = 10_000_000

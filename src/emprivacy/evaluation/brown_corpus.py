@@ -31,10 +31,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .._optional import import_optional
-from ..exceptions import DatasetUnavailableError, InputError
-from ..io.outputs import cache_dir_problem, user_cache_dir
-from .datasets import Corpus, Document
+from emprivacy._optional import import_optional
+from emprivacy.evaluation.datasets import Corpus, Document
+from emprivacy.exceptions import DatasetUnavailableError, InputError
+from emprivacy.io.outputs import cache_dir_problem, user_cache_dir
 
 __all__ = [
     "BROWN_INTEGRITY",

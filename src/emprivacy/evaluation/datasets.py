@@ -42,12 +42,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_int
-from ..embeddings import Embeddings
-from ..exceptions import InputError
-from ..io.corpus import iter_json_objects
-from ..randomness import check_random_state
-from ..text import bag_of_words, tokenize
+from emprivacy._validation import check_choice, check_positive_int
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import iter_json_objects
+from emprivacy.math.randomness import check_random_state
+from emprivacy.text.tokens import bag_of_words, tokenize
 
 __all__ = [
     "OOV_POLICIES",
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 #: Out-of-vocabulary policies of the experiment (see the module docstring): the
-#: ``drop`` and ``keep`` of :data:`emprivacy.embeddings.OOV_POLICIES`.
+#: ``drop`` and ``keep`` of :data:`emprivacy.embeddings.model.OOV_POLICIES`.
 OOV_POLICIES: tuple[str, ...] = ("drop", "keep")
 
 _REQUIRED_COLUMNS = ("author", "topic", "text")

@@ -7,7 +7,7 @@ clean — they are the adversary's knowledge), run the four attacks of
 as an ε means the unmodified snippets (the paper's "none" row).
 
 Randomness: one integer ``seed`` gives the run key
-(:func:`emprivacy.randomness.run_key_from_seed`); every random step draws from
+(:func:`emprivacy.math.randomness.run_key_from_seed`); every random step draws from
 its own ChaCha20 stream keyed by the run key and a name —
 ``"set-20/trial-3/epsilon-7.5/mechanism"``, ``".../koppel"``,
 ``"set-20/trial-3/fasttext"`` — so each result depends on the seed only, not on
@@ -36,23 +36,17 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ..decoding import ExactDecoder
-from ..embeddings import Embeddings
-from ..exceptions import InputError, PrivacyLeakWarning
-from ..mechanisms import EarthMoversPrivacy, WordMechanism
-from ..mechanisms.registry import make_mechanism, takes_decoder
-from ..protection.mechanism_study import TemTruncation, tem_truncation
-from ..protection.scale import ReleaseRecovery, release_recovery
-from ..randomness import document_generator, run_key_from_seed
-from .attacks import (
+from emprivacy._validation import check_positive_int
+from emprivacy.decoding import ExactDecoder
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.evaluation.attacks import (
     FastTextTopicClassifier,
     KoppelAttribution,
     earth_movers_distances,
     nearest_neighbour_predict,
     write_vec,
 )
-from .datasets import (
+from emprivacy.evaluation.datasets import (
     Corpus,
     PreparedSet,
     chunk_bag,
@@ -62,7 +56,7 @@ from .datasets import (
     stratified_holdout,
     training_pool,
 )
-from .results import (
+from emprivacy.evaluation.results import (
     ATTACKS,
     DEFAULT_EPSILONS,
     ExperimentConfig,
@@ -71,6 +65,12 @@ from .results import (
     epsilon_label,
     parse_epsilons,
 )
+from emprivacy.exceptions import InputError, PrivacyLeakWarning
+from emprivacy.math.randomness import document_generator, run_key_from_seed
+from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
+from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
+from emprivacy.protection.epsilon.mechanism_study import TemTruncation, tem_truncation
+from emprivacy.protection.epsilon.scale import ReleaseRecovery, release_recovery
 
 __all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
@@ -146,7 +146,7 @@ def _tem_truncation(config: ExperimentConfig, embeddings: Embeddings,
     (for the others TEM is SanText exactly); nothing for the other mechanisms."""
     if config.mechanism != "tem":
         return []
-    from ..mechanisms.tem import TruncatedExponential
+    from emprivacy.mechanisms.tem import TruncatedExponential
 
     beta = config.mechanism_params.get(
         "beta", inspect.signature(TruncatedExponential).parameters["beta"].default)
@@ -293,7 +293,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                      "snippet word goes through the mechanism")},
         **({"tem_truncation": [asdict(t) for t in truncation]} if truncation else {}),
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
-                       "emprivacy.randomness.run_key_from_seed(seed); names "
+                       "emprivacy.math.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "
                        "'set-K/trial-t/fasttext', 'set-K/epsilon-e/recovery' (the split of "
                        "the word recovery), 'set-K/epsilon-hat-pairs', "
@@ -441,7 +441,8 @@ def _recovery(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
               released: list[list[tuple[np.ndarray, np.ndarray]]], run_key: bytes,
               name: str) -> list[ReleaseRecovery | None]:
     """The word recovery at each ε, from the releases the experiment made
-    (:func:`~emprivacy.protection.scale.release_recovery`); 1 for the unmodified snippets."""
+    (:func:`~emprivacy.protection.epsilon.scale.release_recovery`); 1 for the unmodified
+    snippets."""
     rows = [embeddings.rows(s) for s in p.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
     originals = flat[flat >= 0]
@@ -463,7 +464,7 @@ def _epsilon_hats(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddin
                   step: Callable[[str], None]) -> list[dict[str, Any] | None]:
     """ε̂ at each ε (:func:`~emprivacy.protection.distinguish_pairs`) on pairs of the
     snippets' words at a spread of distances, the same pairs at every ε."""
-    from ..protection.distinguish import choose_pairs, distinguish_pairs
+    from emprivacy.protection.leakage.distinguish import choose_pairs, distinguish_pairs
 
     rows = [embeddings.rows(s) for s in p.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)

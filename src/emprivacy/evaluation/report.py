@@ -39,10 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from .._optional import import_optional
-from ..io.outputs import write_files_atomic
-from ..protection.mechanism_study import TemTruncation, summarise_truncation
-from .results import ATTACKS, ExperimentResult, SetResult, epsilon_label
+from emprivacy._optional import import_optional
+from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, epsilon_label
+from emprivacy.io.outputs import write_files_atomic
+from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
 
 __all__ = ["RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure", "format_table3",
            "recovery_table", "report_files", "tem_truncation_note",
@@ -314,7 +314,8 @@ def accuracy_figure(result: ExperimentResult) -> Any:
 
 def tem_truncation_note(result: ExperimentResult) -> str | None:
     """For a TEM run: at which ε its truncation is active on the snippet words, and where
-    TEM is SanText exactly (:func:`emprivacy.protection.mechanism_study.summarise_truncation`)."""
+    TEM is SanText exactly
+    (:func:`emprivacy.protection.epsilon.mechanism_study.summarise_truncation`)."""
     found = result.metadata.get("tem_truncation")
     if not found:
         return None

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_int
-from ..mechanisms.registry import MECHANISMS, check_params
-from .attacks import SIMILARITIES
-from .datasets import OOV_POLICIES
+from emprivacy._validation import check_choice, check_positive_int
+from emprivacy.evaluation.attacks import SIMILARITIES
+from emprivacy.evaluation.datasets import OOV_POLICIES
+from emprivacy.mechanisms.registry import MECHANISMS, check_params
 
 __all__ = [
     "ATTACKS",
@@ -333,7 +333,7 @@ class SetResult:
     fasttext_validation_chunks: list[int] = field(default_factory=list)
     fasttext_validation_majority: list[float] = field(default_factory=list)
     #: Per ε: the word recovery measured on the run's releases
-    #: (:class:`~emprivacy.protection.scale.ReleaseRecovery`; ``None`` where not measured).
+    #: (:class:`~emprivacy.protection.epsilon.scale.ReleaseRecovery`; ``None`` where not measured).
     recovery: list[Any] = field(default_factory=list)
     #: Per ε: ε̂ over the pairs (:meth:`~emprivacy.protection.Distinguishability.summary`),
     #: ``None`` for the unmodified snippets or without ``epsilon_hat``.

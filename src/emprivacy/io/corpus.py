@@ -11,12 +11,12 @@ directory given, for directories), ``"-"`` for standard input, the ``id`` field 
 a JSONL record (or ``"<file name>:<line>"``), the ``id`` column of a Parquet row
 (as a string).  Identifiers must be unique within a run, because each document's
 noise stream is derived from its identifier
-(:func:`emprivacy.randomness.document_generator`): two documents with one
+(:func:`emprivacy.math.randomness.document_generator`): two documents with one
 identifier would get the same noise, perfectly correlated.  A repeated identifier
 is refused (:class:`UniqueIds`) with a message naming it and both positions.
 What an output record releases as its ``id`` may be the document's position or a
 keyed hash of its identifier instead
-(:attr:`emprivacy.obfuscation.ObfuscationConfig.id_from`); the noise stays keyed by
+(:attr:`emprivacy.obfuscation.obfuscator.ObfuscationConfig.id_from`); the noise stays keyed by
 the identifier.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone
@@ -50,9 +50,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from ..exceptions import InputError
-from .documents import CHUNK_CHARS, Document, read_text_chunks
-from .records import (
+from emprivacy.exceptions import InputError
+from emprivacy.io.documents import CHUNK_CHARS, Document, read_text_chunks
+from emprivacy.io.records import (
     _is_blank,
     _jsonl_documents,
     _lines,
@@ -103,7 +103,7 @@ class UniqueIds:
     """The identifiers seen so far; a repeated one raises :class:`InputError`.
 
     Each document's noise stream is keyed by the run's key and the document's
-    identifier (:func:`emprivacy.randomness.document_generator`), so two documents
+    identifier (:func:`emprivacy.math.randomness.document_generator`), so two documents
     with one identifier would be released with the same noise: their outputs would
     be perfectly correlated, outside the guarantee of each.  The message names the
     identifier (user metadata, not text) and the positions of both documents in the

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..exceptions import InputError
+from emprivacy.exceptions import InputError
 
 __all__ = ["CHUNK_CHARS", "Document", "read_text_chunks"]
 

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
-from ..exceptions import OutputError, OutputPathError, OutputWriteError
+from emprivacy.exceptions import OutputError, OutputPathError, OutputWriteError
 
 __all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "check_not_input", "check_output_path", "is_stream",
            "output_lock", "write_error"]

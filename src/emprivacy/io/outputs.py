@@ -51,8 +51,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, TextIO, cast
 
-from ..exceptions import OutputPathError, OutputWriteError
-from .output_paths import (
+from emprivacy.exceptions import OutputPathError, OutputWriteError
+from emprivacy.io.output_paths import (
     LOCK_SUFFIX,
     TEMP_SUFFIX,
     _host_token,

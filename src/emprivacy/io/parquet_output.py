@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .streaming import BODY_FIELDS, BagBody, TextBody
+from emprivacy.io.streaming import BODY_FIELDS, BagBody, TextBody
 
 __all__ = ["BAG_PIECE_WORDS", "TEXT_PIECE_CHARS", "read_parquet_records", "record_rows",
            "write_parquet_records"]

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..exceptions import InputError
-from .documents import Document
+from emprivacy.exceptions import InputError
+from emprivacy.io.documents import Document
 
 __all__ = ["iter_json_objects", "iter_jsonl", "iter_parquet", "jsonl_index", "parquet_ids"]
 

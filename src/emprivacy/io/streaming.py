@@ -2,9 +2,9 @@
 
 A record is a dict whose last field is what it releases: ``text`` (text mode) or
 ``bag``.  For a document of at most one block
-(:attr:`~emprivacy.obfuscation.ObfuscationConfig.block_words`) that field is a
+(:attr:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig.block_words`) that field is a
 ``str`` or a ``list`` as always.  For a longer one, :meth:`Obfuscator.stream
-<emprivacy.obfuscation.Obfuscator.stream>` gives a *body* instead:
+<emprivacy.obfuscation.obfuscator.Obfuscator.stream>` gives a *body* instead:
 
 * :class:`TextBody` — the released text, written block by block to an anonymous
   temporary file (in ``$TMPDIR``: removed when closed, or when the process ends);
@@ -37,7 +37,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from . import outputs  # outputs.format_record, looked up at each call
+from emprivacy.io import outputs  # outputs.format_record, looked up at each call
 
 __all__ = [
     "BODY_FIELDS",

@@ -25,22 +25,22 @@
 
 from __future__ import annotations
 
-from .base import WordMechanism
-from .curse import RankResampler, neighbour_ranks, rank_buckets
-from .madlib import (
+from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.mechanisms.curse import RankResampler, neighbour_ranks, rank_buckets
+from emprivacy.mechanisms.madlib import (
     EarthMoversPrivacy,
     generate_noisy_bag_of_words,
     generate_noisy_vector,
     generate_private_bag,
 )
-from .mahalanobis import (
+from emprivacy.mechanisms.mahalanobis import (
     MahalanobisPrivacy,
     RegularizedMahalanobis,
     mahalanobis_distance,
     regularized_covariance,
     vocabulary_covariance,
 )
-from .registry import (
+from emprivacy.mechanisms.registry import (
     MECHANISMS,
     MechanismParameter,
     make_mechanism,
@@ -48,9 +48,9 @@ from .registry import (
     parse_params,
     register,
 )
-from .santext import SanText
-from .tem import TruncatedExponential, truncation_threshold
-from .vickrey import VickreyPrivacy, second_word_probability
+from emprivacy.mechanisms.santext import SanText
+from emprivacy.mechanisms.tem import TruncatedExponential, truncation_threshold
+from emprivacy.mechanisms.vickrey import VickreyPrivacy, second_word_probability
 
 __all__ = [
     "MECHANISMS",

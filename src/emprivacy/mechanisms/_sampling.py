@@ -44,9 +44,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ..decoding.threads import check_threads, row_blocks, run_on_cores
-from ..embeddings import Embeddings
+from emprivacy._validation import check_positive_int
+from emprivacy.decoding.threads import check_threads, row_blocks, run_on_cores
+from emprivacy.embeddings.model import Embeddings
 
 __all__ = ["LazyGumbelSampler"]
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ..embeddings import Embeddings
+from emprivacy._validation import check_positive_int
+from emprivacy.embeddings.model import Embeddings
 
 __all__ = ["RowCache", "VocabularyGeometry"]
 

@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_epsilon
-from ..embeddings import Embeddings
-from ..randomness import RandomState, check_random_state
-from ..readable import EUCLIDEAN_GUARANTEE
+from emprivacy._validation import check_epsilon
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState, check_random_state
+from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
 
 __all__ = ["EUCLIDEAN_GUARANTEE", "WordMechanism", "check_points", "check_row", "check_rows",
            "check_supports_points"]
@@ -85,7 +85,7 @@ class WordMechanism(ABC):
         """The metric d of the mechanism's guarantee ``ε·d``, in words, for output records.
 
         Completes "d …" in the ``guarantee`` of text-mode records
-        (:func:`~emprivacy.readable.text_guarantee`): e.g. ``"the Euclidean distance
+        (:func:`~emprivacy.preparation.template.text_guarantee`): e.g. ``"the Euclidean distance
         between the words' embeddings"``.  Every mechanism states its own; this default
         claims no metric and points to the mechanism's documentation.
         """
@@ -145,7 +145,7 @@ class WordMechanism(ABC):
 
         ``indices`` holds a vocabulary row per word, or ``-1`` where the word is given
         by the next row of ``points`` (a subword vector,
-        :attr:`~emprivacy.embeddings.PreparedBag.points`).  Without any ``-1`` this is
+        :attr:`~emprivacy.embeddings.model.PreparedBag.points`).  Without any ``-1`` this is
         :meth:`privatize_batches` on the one bag (the same draws, the same output);
         otherwise :meth:`privatize_points` on every word's vector in bag order, so
         that one generator serves the words in their order.
@@ -216,9 +216,9 @@ class WordMechanism(ABC):
         ``"placeholder"``, ``"drop"``, ``"keep"`` (which raises a
         :class:`~emprivacy.exceptions.PrivacyLeakWarning`) or ``"subword"`` (fastText
         embeddings and a mechanism with :attr:`supports_points`).  See
-        :mod:`emprivacy.readable` for what the layout reveals.
+        :mod:`emprivacy.preparation.template` for what the layout reveals.
         """
-        from ..readable import prepare_text, warn_kept
+        from emprivacy.preparation.template import prepare_text, warn_kept
 
         if oov == "subword":
             check_supports_points(self)

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_epsilon, check_positive_int, check_positive_number
-from ..decoding.threads import available_cores, check_threads, row_blocks, run_on_cores
-from ..embeddings import Embeddings
-from ._tiles import RowCache, VocabularyGeometry
-from .base import check_rows
+from emprivacy._validation import check_epsilon, check_positive_int, check_positive_number
+from emprivacy.decoding.threads import available_cores, check_threads, row_blocks, run_on_cores
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.mechanisms._tiles import RowCache, VocabularyGeometry
+from emprivacy.mechanisms.base import check_rows
 
 __all__ = ["RankResampler", "neighbour_ranks", "rank_buckets"]
 

@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_positive_int
-from ._sampling import LazyGumbelSampler
-from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points, check_row
+from emprivacy._validation import check_positive_int
+from emprivacy.mechanisms._sampling import LazyGumbelSampler
+from emprivacy.mechanisms.base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points, check_row
 
 __all__ = ["ExponentialMechanism"]
 

@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_choice, check_positive_number
-from ..decoding import Decoder, ExactDecoder
-from ..embeddings import Embeddings
-from ..noise import far_noisy_points, far_sphere, laplace_noise, uniform_sphere
-from ..randomness import RandomState
-from .base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
+from emprivacy._validation import check_choice, check_positive_number
+from emprivacy.decoding import Decoder, ExactDecoder
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.noise import far_noisy_points, far_sphere, laplace_noise, uniform_sphere
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms.base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
 
 if TYPE_CHECKING:
-    from .curse import RankResampler
+    from emprivacy.mechanisms.curse import RankResampler
 
 __all__ = [
     "EarthMoversPrivacy",
@@ -127,7 +127,7 @@ def make_decoder(embeddings: Embeddings, decoder: str | Decoder) -> Decoder:
     if isinstance(decoder, str):
         if decoder == "exact":
             return ExactDecoder(embeddings)
-        from ..decoding import ApproximateDecoder
+        from emprivacy.decoding import ApproximateDecoder
 
         return ApproximateDecoder(embeddings)
     return decoder
@@ -252,7 +252,7 @@ class EarthMoversPrivacy(WordMechanism):
         return X + self._noise(X.shape[0], rng=self.rng)
 
     def _far_state(self) -> tuple[np.ndarray, float, float]:
-        """:func:`~emprivacy.noise.far_sphere` of the vocabulary, computed on first use."""
+        """:func:`~emprivacy.math.noise.far_sphere` of the vocabulary, computed on first use."""
         if self._far_sphere is None:
             self._far_sphere = far_sphere(self.embeddings.vectors)
         return self._far_sphere
@@ -262,8 +262,8 @@ class EarthMoversPrivacy(WordMechanism):
         """``X + noise`` row by row (Alg. 1), the draws as :meth:`_noise` makes them.
 
         A noisy point z farther than R from the vocabulary's centre c
-        (:func:`~emprivacy.noise.far_sphere`, 2⁴⁰ vocabulary radii) is returned as
-        ``c + R·(z − c)/‖z − c‖`` (:func:`~emprivacy.noise.far_noisy_points`): a function
+        (:func:`~emprivacy.math.noise.far_sphere`, 2⁴⁰ vocabulary radii) is returned as
+        ``c + R·(z − c)/‖z − c‖`` (:func:`~emprivacy.math.noise.far_noisy_points`): a function
         of z alone, so decoding it is post-processing and the guarantee is unchanged; it
         is computed in a scaled form, so that a tiny ε (a radius of 10³⁰⁰, or beyond the
         largest float) never overflows.  Only a tiny ε gets there: otherwise the result
@@ -366,7 +366,7 @@ class EarthMoversPrivacy(WordMechanism):
 
     def _build_resampler(self, c: float) -> RankResampler:
         if self._resampler is None:
-            from .curse import RankResampler
+            from emprivacy.mechanisms.curse import RankResampler
 
             self._resampler = RankResampler(self.embeddings, c=c, epsilon=self.epsilon)
         return self._resampler

@@ -33,10 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from ..decoding import Decoder
-from ..embeddings import Embeddings
-from ..randomness import RandomState
-from .madlib import EarthMoversPrivacy
+from emprivacy.decoding import Decoder
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms.madlib import EarthMoversPrivacy
 
 __all__ = [
     "MahalanobisPrivacy",

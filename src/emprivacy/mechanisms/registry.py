@@ -22,15 +22,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._validation import check_choice
-from ..embeddings import Embeddings
-from ..randomness import RandomState
-from .base import WordMechanism
-from .madlib import EarthMoversPrivacy
-from .mahalanobis import MahalanobisPrivacy
-from .santext import SanText
-from .tem import TruncatedExponential
-from .vickrey import VickreyPrivacy
+from emprivacy._validation import check_choice
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.mechanisms.madlib import EarthMoversPrivacy
+from emprivacy.mechanisms.mahalanobis import MahalanobisPrivacy
+from emprivacy.mechanisms.santext import SanText
+from emprivacy.mechanisms.tem import TruncatedExponential
+from emprivacy.mechanisms.vickrey import VickreyPrivacy
 
 __all__ = [
     "MECHANISMS",

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 
-from ..embeddings import Embeddings
-from ..randomness import RandomState
-from ._sampling import LazyGumbelSampler
-from .exponential import ExponentialMechanism
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms._sampling import LazyGumbelSampler
+from emprivacy.mechanisms.exponential import ExponentialMechanism
 
 __all__ = ["SanText"]
 

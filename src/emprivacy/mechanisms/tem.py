@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_epsilon, check_fraction, check_positive_int
-from ..embeddings import Embeddings
-from ..randomness import RandomState
-from ._sampling import LazyGumbelSampler
-from .base import check_row
-from .exponential import ExponentialMechanism
+from emprivacy._validation import check_epsilon, check_fraction, check_positive_int
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms._sampling import LazyGumbelSampler
+from emprivacy.mechanisms.base import check_row
+from emprivacy.mechanisms.exponential import ExponentialMechanism
 
 __all__ = ["TruncatedExponential", "check_beta", "truncation_threshold"]
 

@@ -25,12 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice
-from ..decoding import Decoder, Top2Decoder
-from ..embeddings import Embeddings
-from ..randomness import RandomState
-from .madlib import EarthMoversPrivacy
-from .mahalanobis import RegularizedMahalanobis, check_unit_interval, rm_guarantee
+from emprivacy._validation import check_choice
+from emprivacy.decoding import Decoder, Top2Decoder
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.math.randomness import RandomState
+from emprivacy.mechanisms.madlib import EarthMoversPrivacy
+from emprivacy.mechanisms.mahalanobis import (
+    RegularizedMahalanobis,
+    check_unit_interval,
+    rm_guarantee,
+)
 
 __all__ = ["VickreyPrivacy", "second_word_probability"]
 

@@ -1,37 +1,37 @@
 """What a release protects: the adversary's view of a mechanism, measured.
 
-The "what a release protects" concept in one package (``emprivacy.audit`` is its public
+The "what a release protects" concept in one package (``emprivacy.protection`` is its public
 face, ``emprivacy audit`` its command):
 
-* :mod:`~emprivacy.protection.secrets` — the secret words S and the prior π
+* :mod:`~emprivacy.protection.leakage.secrets` — the secret words S and the prior π
   (:func:`secret_words`, :class:`Secrets`, :func:`content_word_counts`);
-* :mod:`~emprivacy.protection.channel` — the word channel ``C[x, y] = P[M(x) = y]``:
+* :mod:`~emprivacy.protection.leakage.channel` — the word channel ``C[x, y] = P[M(x) = y]``:
   exact for SanText and TEM (:class:`ExactChannel`), sampled through the batch path for
   the others (:func:`sample_channel`, :class:`SampledChannel`);
-* :mod:`~emprivacy.protection.vulnerability` — Bayes vulnerability, leakage and
+* :mod:`~emprivacy.protection.leakage.vulnerability` — Bayes vulnerability, leakage and
   capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
   split-half attack and the intervals of sampled figures;
-* :mod:`~emprivacy.protection.audit` — :func:`audit_mechanism` and its reports, with
-  the plot of :mod:`~emprivacy.protection.audit_plot` (:func:`plot_audit`, which also
+* :mod:`~emprivacy.protection.leakage.audit` — :func:`audit_mechanism` and its reports, with
+  the plot of :mod:`~emprivacy.protection.leakage.audit_plot` (:func:`plot_audit`, which also
   re-plots saved ``audit.json`` files);
-* :mod:`~emprivacy.protection.distinguish` — the distinguishability audit: a lower bound
+* :mod:`~emprivacy.protection.leakage.distinguish` — the distinguishability audit: a lower bound
   ε̂ on the privacy loss of pairs of words or documents, beside the nominal ε·d
   (:func:`distinguish_pairs`, :func:`distinguish_documents`);
-* :mod:`~emprivacy.protection.reconstruction` — the reconstruction attack on a released
+* :mod:`~emprivacy.protection.attacks.reconstruction` — the reconstruction attack on a released
   corpus (:func:`reconstruction_attack`), with the n-gram context model of
-  :mod:`~emprivacy.protection.ngram` (:class:`NgramModel`) or a plugged-in
+  :mod:`~emprivacy.protection.attacks.ngram` (:class:`NgramModel`) or a plugged-in
   :class:`ContextScorer`;
-* :mod:`~emprivacy.protection.scale` — one privacy scale: the ε at which the optimal
+* :mod:`~emprivacy.protection.epsilon.scale` — one privacy scale: the ε at which the optimal
   adversary recovers at most a fraction P of the words (:func:`calibrate_recovery`,
   ``calibrate --target-recovery``; the bisection :func:`find_epsilon`), and the recovery
   rate measured on a release whose originals are known (:func:`release_recovery`, the
   privacy axis of ``evaluate``).
 
-* :mod:`~emprivacy.protection.deniability` — the plausible-deniability statistics of
+* :mod:`~emprivacy.protection.epsilon.deniability` — the plausible-deniability statistics of
   ``calibrate`` (how often a word stays itself; Fernandes et al. 2019, §5) and
   :func:`calibrate_epsilon`, with their tables and plot in
-  :mod:`~emprivacy.protection.deniability_report`;
-* :mod:`~emprivacy.protection.mechanism_study` — ``study``: a mechanism's word-level
+  :mod:`~emprivacy.protection.epsilon.deniability_report`;
+* :mod:`~emprivacy.protection.epsilon.mechanism_study` — ``study``: a mechanism's word-level
   behaviour (neighbour ranks, TEM's truncation).
 
 The names below are imported on first use, so that importing one module of the package
@@ -42,127 +42,82 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._lazy import lazy_exports
+from emprivacy._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
-    "ChannelMeasures": "vulnerability",
-    "ContextScorer": "reconstruction",
-    "DeniabilityStudy": "deniability",
-    "Distinguishability": "distinguish",
-    "EpsilonPoint": "scale",
-    "EpsilonSearch": "scale",
-    "Estimate": "audit",
-    "ExactChannel": "channel",
-    "NgramModel": "ngram",
-    "PRIORS": "secrets",
-    "PairEpsilon": "distinguish",
-    "PlausibleDeniability": "deniability_report",
-    "Reconstruction": "reconstruction",
-    "RecoveryCalibration": "scale",
-    "RecoveryRate": "reconstruction",
-    "ReleaseRecovery": "scale",
-    "SampledChannel": "channel",
-    "Secrets": "secrets",
-    "SplitHalfAttack": "vulnerability",
-    "TemTruncation": "mechanism_study",
-    "WordAudit": "audit",
-    "audit_csv": "audit",
-    "audit_figure": "audit_plot",
-    "audit_mechanism": "audit",
-    "audit_report": "audit",
-    "audit_table": "audit",
-    "bayes_vulnerability": "vulnerability",
-    "calibrate_epsilon": "deniability",
-    "calibrate_recovery": "scale",
-    "calibration_table": "deniability_report",
-    "channel_measures": "vulnerability",
-    "choose_pairs": "distinguish",
-    "clopper_pearson": "vulnerability",
-    "content_word_counts": "secrets",
-    "count_words": "reconstruction",
-    "distinguish_documents": "distinguish",
-    "distinguish_pairs": "distinguish",
-    "epsilon_lower_bound": "distinguish",
-    "find_epsilon": "scale",
-    "fit_context_model": "reconstruction",
-    "guarantee_distance": "distinguish",
-    "has_exact_channel": "channel",
-    "is_content_word": "secrets",
-    "load_audit_results": "audit_plot",
-    "load_documents": "reconstruction",
-    "multiplicative_capacity": "vulnerability",
-    "multiplicative_leakage": "vulnerability",
-    "plausible_deniability": "deniability",
-    "plot_audit": "audit_plot",
-    "plot_calibration": "deniability_report",
-    "plugin_margin": "vulnerability",
-    "posterior_vulnerability": "vulnerability",
-    "qif_measures": "vulnerability",
-    "read_word_pairs": "distinguish",
-    "reconstruction_attack": "reconstruction",
-    "reconstruction_csv": "reconstruction",
-    "reconstruction_table": "reconstruction",
-    "recovery_rates": "vulnerability",
-    "release_recovery": "scale",
-    "sample_channel": "channel",
-    "secret_words": "secrets",
-    "split_corpus": "reconstruction",
-    "split_half_attack": "vulnerability",
-    "study_mechanism": "mechanism_study",
-    "summarise_truncation": "mechanism_study",
-    "tem_truncation": "mechanism_study",
+    "ChannelMeasures": "leakage.vulnerability",
+    "ContextScorer": "attacks.reconstruction",
+    "DeniabilityStudy": "epsilon.deniability",
+    "Distinguishability": "leakage.distinguish",
+    "EpsilonPoint": "epsilon.scale",
+    "EpsilonSearch": "epsilon.scale",
+    "Estimate": "leakage.audit",
+    "ExactChannel": "leakage.channel",
+    "NgramModel": "attacks.ngram",
+    "PRIORS": "leakage.secrets",
+    "PairEpsilon": "leakage.distinguish",
+    "PlausibleDeniability": "epsilon.deniability_report",
+    "Reconstruction": "attacks.reconstruction",
+    "RecoveryCalibration": "epsilon.scale",
+    "RecoveryRate": "attacks.reconstruction",
+    "ReleaseRecovery": "epsilon.scale",
+    "SampledChannel": "leakage.channel",
+    "Secrets": "leakage.secrets",
+    "SplitHalfAttack": "leakage.vulnerability",
+    "TemTruncation": "epsilon.mechanism_study",
+    "WordAudit": "leakage.audit",
+    "audit_csv": "leakage.audit",
+    "audit_figure": "leakage.audit_plot",
+    "audit_mechanism": "leakage.audit",
+    "audit_report": "leakage.audit",
+    "audit_table": "leakage.audit",
+    "bayes_vulnerability": "leakage.vulnerability",
+    "calibrate_epsilon": "epsilon.deniability",
+    "calibrate_recovery": "epsilon.scale",
+    "calibration_table": "epsilon.deniability_report",
+    "channel_measures": "leakage.vulnerability",
+    "choose_pairs": "leakage.distinguish",
+    "clopper_pearson": "leakage.vulnerability",
+    "content_word_counts": "leakage.secrets",
+    "count_words": "attacks.reconstruction",
+    "distinguish_documents": "leakage.distinguish",
+    "distinguish_pairs": "leakage.distinguish",
+    "epsilon_lower_bound": "leakage.distinguish",
+    "find_epsilon": "epsilon.scale",
+    "fit_context_model": "attacks.reconstruction",
+    "guarantee_distance": "leakage.distinguish",
+    "has_exact_channel": "leakage.channel",
+    "is_content_word": "leakage.secrets",
+    "load_audit_results": "leakage.audit_plot",
+    "load_documents": "attacks.reconstruction",
+    "multiplicative_capacity": "leakage.vulnerability",
+    "multiplicative_leakage": "leakage.vulnerability",
+    "plausible_deniability": "epsilon.deniability",
+    "plot_audit": "leakage.audit_plot",
+    "plot_calibration": "epsilon.deniability_report",
+    "plugin_margin": "leakage.vulnerability",
+    "posterior_vulnerability": "leakage.vulnerability",
+    "qif_measures": "leakage.vulnerability",
+    "read_word_pairs": "leakage.distinguish",
+    "reconstruction_attack": "attacks.reconstruction",
+    "reconstruction_csv": "attacks.reconstruction",
+    "reconstruction_table": "attacks.reconstruction",
+    "recovery_rates": "leakage.vulnerability",
+    "release_recovery": "epsilon.scale",
+    "sample_channel": "leakage.channel",
+    "secret_words": "leakage.secrets",
+    "split_corpus": "attacks.reconstruction",
+    "split_half_attack": "leakage.vulnerability",
+    "study_mechanism": "epsilon.mechanism_study",
+    "summarise_truncation": "epsilon.mechanism_study",
+    "tem_truncation": "epsilon.mechanism_study",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
-    from .audit import (
-        Estimate,
-        WordAudit,
-        audit_csv,
-        audit_mechanism,
-        audit_report,
-        audit_table,
-    )
-    from .audit_plot import (
-        audit_figure,
-        load_audit_results,
-        plot_audit,
-    )
-    from .channel import (
-        ExactChannel,
-        SampledChannel,
-        has_exact_channel,
-        sample_channel,
-    )
-    from .deniability import (
-        DeniabilityStudy,
-        calibrate_epsilon,
-        plausible_deniability,
-    )
-    from .deniability_report import (
-        PlausibleDeniability,
-        calibration_table,
-        plot_calibration,
-    )
-    from .distinguish import (
-        Distinguishability,
-        PairEpsilon,
-        choose_pairs,
-        distinguish_documents,
-        distinguish_pairs,
-        epsilon_lower_bound,
-        guarantee_distance,
-        read_word_pairs,
-    )
-    from .mechanism_study import (
-        TemTruncation,
-        study_mechanism,
-        summarise_truncation,
-        tem_truncation,
-    )
-    from .ngram import (
+    from emprivacy.protection.attacks.ngram import (
         NgramModel,
     )
-    from .reconstruction import (
+    from emprivacy.protection.attacks.reconstruction import (
         ContextScorer,
         Reconstruction,
         RecoveryRate,
@@ -174,7 +129,23 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         reconstruction_table,
         split_corpus,
     )
-    from .scale import (
+    from emprivacy.protection.epsilon.deniability import (
+        DeniabilityStudy,
+        calibrate_epsilon,
+        plausible_deniability,
+    )
+    from emprivacy.protection.epsilon.deniability_report import (
+        PlausibleDeniability,
+        calibration_table,
+        plot_calibration,
+    )
+    from emprivacy.protection.epsilon.mechanism_study import (
+        TemTruncation,
+        study_mechanism,
+        summarise_truncation,
+        tem_truncation,
+    )
+    from emprivacy.protection.epsilon.scale import (
         EpsilonPoint,
         EpsilonSearch,
         RecoveryCalibration,
@@ -183,14 +154,43 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         find_epsilon,
         release_recovery,
     )
-    from .secrets import (
+    from emprivacy.protection.leakage.audit import (
+        Estimate,
+        WordAudit,
+        audit_csv,
+        audit_mechanism,
+        audit_report,
+        audit_table,
+    )
+    from emprivacy.protection.leakage.audit_plot import (
+        audit_figure,
+        load_audit_results,
+        plot_audit,
+    )
+    from emprivacy.protection.leakage.channel import (
+        ExactChannel,
+        SampledChannel,
+        has_exact_channel,
+        sample_channel,
+    )
+    from emprivacy.protection.leakage.distinguish import (
+        Distinguishability,
+        PairEpsilon,
+        choose_pairs,
+        distinguish_documents,
+        distinguish_pairs,
+        epsilon_lower_bound,
+        guarantee_distance,
+        read_word_pairs,
+    )
+    from emprivacy.protection.leakage.secrets import (
         PRIORS,
         Secrets,
         content_word_counts,
         is_content_word,
         secret_words,
     )
-    from .vulnerability import (
+    from emprivacy.protection.leakage.vulnerability import (
         ChannelMeasures,
         SplitHalfAttack,
         bayes_vulnerability,

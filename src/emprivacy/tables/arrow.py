@@ -25,8 +25,8 @@ from typing import Any, cast
 
 import pyarrow as pa
 
-from ..mechanisms import WordMechanism
-from .batch import RowsReleased, RunOptions, TextPrivatizer
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.tables.batch import RowsReleased, RunOptions, TextPrivatizer
 
 __all__ = ["DEFAULT_PREFIX", "block_arrays", "check_text_column", "is_text_type",
            "metadata_types", "output_names", "privatize_batches", "privatize_table", "release_type"]

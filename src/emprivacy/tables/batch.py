@@ -2,7 +2,7 @@
 
 :func:`privatize_texts` releases an iterable of strings (a table's column) through the
 corpus path's own machinery: every row is a :class:`~emprivacy.io.corpus.Document` given to
-an :class:`~emprivacy.obfuscation.Obfuscator` (the same normalisation, out-of-vocabulary
+an :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` (the same normalisation, out-of-vocabulary
 policies, text mode, bag sizes and records), in blocks of rows (:class:`TextPrivatizer`),
 and the obfuscator decodes the noisy vectors of many rows in one call
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`).  There is no second
@@ -10,7 +10,7 @@ mechanism path.
 
 Row ``i`` (counted from 0 over the whole input) is the document of identifier ``str(i)``:
 its noise comes from its own ChaCha20 stream keyed by the run's secret key and ``"i"``
-(:func:`emprivacy.randomness.document_generator`).  So a seeded run releases the same
+(:func:`emprivacy.math.randomness.document_generator`).  So a seeded run releases the same
 column whatever the block size or the record-batch boundaries, and exactly what
 ``emprivacy obfuscate --seed S`` releases for the JSONL file whose line ``i`` is
 ``{"id": "i", "text": row i}``.  Without a seed the run key is fresh and secret (the
@@ -44,17 +44,17 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from .._validation import check_positive_int
-from ..embeddings import Embeddings, load_embeddings
-from ..io.corpus import Document
-from ..mechanisms import WordMechanism
-from ..obfuscation import (
+from emprivacy._validation import check_positive_int
+from emprivacy.embeddings.model import Embeddings, load_embeddings
+from emprivacy.io.corpus import Document
+from emprivacy.math.randomness import run_key_from_seed
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.obfuscation.obfuscator import (
     DEFAULT_VOCAB_SIZE,
     SKIPPED_EMPTY,
     ObfuscationConfig,
     Obfuscator,
 )
-from ..randomness import run_key_from_seed
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",
@@ -91,7 +91,7 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
 
     The per-document fields of the run's ``obfuscate`` records (every field but ``id``,
     the text or bag, and the fields every record of the run shares,
-    :meth:`~emprivacy.obfuscation.Obfuscator.metadata`), then ``mechanism`` (the
+    :meth:`~emprivacy.obfuscation.obfuscator.Obfuscator.metadata`), then ``mechanism`` (the
     mechanism's registered name) and ``skipped`` (why nothing was privatised, or null).
 
     >>> list(row_fields(ObfuscationConfig(mode="bag")))
@@ -199,7 +199,7 @@ class TextPrivatizer:
     -----
     Row ``i`` is the document ``Document(str(i), text)`` of the run: its noise stream is
     keyed by the run key and ``"i"``.  Every block is released by an
-    :class:`~emprivacy.obfuscation.Obfuscator` of its own holding the run's key (an
+    :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` of its own holding the run's key (an
     obfuscator remembers every identifier it saw; a run remembers the ranges of row
     indices it privatised instead, so memory does not grow with the rows), and an index
     privatised twice raises :class:`ValueError` before any noise is drawn.  A run may key
@@ -416,7 +416,7 @@ class RunOptions:
               vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
               batch_rows: int = DEFAULT_BATCH_ROWS) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
-        from ..mechanisms.registry import check_params
+        from emprivacy.mechanisms.registry import check_params
 
         config = ObfuscationConfig(mode=mode, oov=oov, size=size,  # type: ignore[arg-type]
                                    perturb_stopwords=perturb_stopwords)
@@ -460,7 +460,7 @@ class RunOptions:
 
     def privatizer(self) -> TextPrivatizer:
         """Load the embeddings (unless given loaded), build the mechanism and the run."""
-        from ..mechanisms.registry import make_mechanism
+        from emprivacy.mechanisms.registry import make_mechanism
 
         mech: WordMechanism
         if isinstance(self.mechanism, WordMechanism):
@@ -567,7 +567,7 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
     not grow with their number), each block through an
-    :class:`~emprivacy.obfuscation.Obfuscator` — the machinery of ``emprivacy
+    :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` — the machinery of ``emprivacy
     obfuscate``, which decodes the noisy vectors of many rows in one call.  Row ``i``
     (from 0) is released as ``obfuscate`` releases the document of id ``"i"``: with a
     seed, exactly that; its noise is keyed by the run key and ``i``, so the release
@@ -597,8 +597,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
         Text mode: send the kept function words through the mechanism too.
     embeddings : Embeddings, path or None
         ``None``: the built-in GloVe 6B 50d; a path: an embeddings file
-        (:func:`~emprivacy.embeddings.load_embeddings`, ``vocab_size`` words); or loaded
-        :class:`~emprivacy.embeddings.Embeddings` (reuse them across calls).
+        (:func:`~emprivacy.embeddings.model.load_embeddings`, ``vocab_size`` words); or loaded
+        :class:`~emprivacy.embeddings.model.Embeddings` (reuse them across calls).
     vocab_size : int or None, default 100_000
         Words kept from the default embeddings or a file.
     seed : int, optional
@@ -661,7 +661,7 @@ def process_mechanism(run: RunOptions) -> WordMechanism:
     The embeddings are loaded by :func:`emprivacy.load_embeddings`: the built-in ones once
     per process, a file through the memory-mapped cache.
     """
-    from ..mechanisms.registry import make_mechanism
+    from emprivacy.mechanisms.registry import make_mechanism
 
     path = None if run.embeddings is None else os.fspath(run.embeddings)  # type: ignore[arg-type]
     key = (run.mechanism, run.epsilon, repr(sorted(run.params.items())), path, run.vocab_size,

@@ -4,7 +4,7 @@
 
     ds.map(mapper(column="text", epsilon=10), batched=True, with_indices=True, num_proc=4)
 
-It releases the column as :func:`emprivacy.arrow.privatize_table` releases a table's: the
+It releases the column as :func:`emprivacy.tables.arrow.privatize_table` releases a table's: the
 release replaces the column by default, and the per-row metadata columns
 (:func:`~emprivacy.tables.batch.row_fields`) are added after the dataset's columns.
 
@@ -13,7 +13,7 @@ One run over the dataset, in any number of processes
     pickles it (with dill) to each of its ``num_proc`` processes, and each process loads
     the embeddings the first time it privatises a batch, once — the built-in ones from
     their memory-mapped ``.npy``, a file through the memory-mapped cache
-    (:mod:`emprivacy.embedding_cache`), whose pages every process of the machine shares —
+    (:mod:`emprivacy.embeddings.cache`), whose pages every process of the machine shares —
     and keeps the mechanism for every later batch and mapper of the same settings.
     Without a seed, the run key is drawn once, from the secure generator, when the mapper
     is made, so every process of the run holds the same key.
@@ -49,15 +49,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pyarrow as pa
 
-from .._optional import import_optional
-from .._validation import check_epsilon, check_positive_int
-from ..embedding_files import detect_format
-from ..embeddings import DEFAULT_EMBEDDINGS_NAME, Embeddings
-from ..exceptions import EmbeddingsFormatError
-from ..mechanisms import WordMechanism
-from ..obfuscation import DEFAULT_VOCAB_SIZE
-from ..randomness import run_key_from_seed
-from .arrow import (
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_epsilon, check_positive_int
+from emprivacy.embeddings.files import detect_format
+from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME, Embeddings
+from emprivacy.exceptions import EmbeddingsFormatError
+from emprivacy.math.randomness import run_key_from_seed
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.obfuscation.obfuscator import DEFAULT_VOCAB_SIZE
+from emprivacy.tables.arrow import (
     DEFAULT_PREFIX,
     block_arrays,
     check_text_column,
@@ -65,7 +65,7 @@ from .arrow import (
     output_names,
     release_type,
 )
-from .batch import RowsReleased, RunOptions, TextPrivatizer, process_mechanism
+from emprivacy.tables.batch import RowsReleased, RunOptions, TextPrivatizer, process_mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     import datasets
@@ -255,9 +255,9 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     embeddings : path or None
         ``None``: the built-in GloVe 6B 50d; a path: an embeddings file, which every
         process loads itself (through the memory-mapped cache).  Not loaded
-        :class:`~emprivacy.embeddings.Embeddings`, for the same reason.
+        :class:`~emprivacy.embeddings.model.Embeddings`, for the same reason.
     out_column, keep_original, metadata, prefix
-        As :func:`emprivacy.arrow.privatize_table`: the release replaces the column (at
+        As :func:`emprivacy.tables.arrow.privatize_table`: the release replaces the column (at
         its place) by default; with another ``out_column`` or ``keep_original`` it is a
         new column, after the dataset's columns, then the metadata columns.
 
@@ -294,7 +294,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     A seeded run on two processes (seeds are for tests, not real releases)::
 
         import datasets
-        from emprivacy.datasets import mapper
+        from emprivacy.tables.datasets import mapper
 
         ds = datasets.Dataset.from_dict({"text": ["A cat.", None]})
         out = ds.map(mapper(column="text", epsilon=10.0, seed=1), batched=True,
@@ -318,7 +318,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed)
     # what RunOptions leaves to the first load, checked now (no process would report it)
-    from ..mechanisms.registry import MECHANISMS
+    from emprivacy.mechanisms.registry import MECHANISMS
 
     name = cast(str, run.mechanism)  # RunOptions.parse refused anything else
     epsilon = check_epsilon(epsilon)

@@ -1,7 +1,7 @@
 """Privatising a column of a pandas DataFrame (the ``pandas`` extra).
 
 :func:`privatize_frame` returns a new frame with the column released (replacing it by
-default) and the per-row metadata columns, as :func:`emprivacy.arrow.privatize_table`
+default) and the per-row metadata columns, as :func:`emprivacy.tables.arrow.privatize_table`
 does for an Arrow table; importing this module also registers ``df.emprivacy.privatize``
 (:class:`EmprivacyAccessor`), the same function.  Row ``i`` is the frame's ``i``-th row
 (its position, not its index label).  Missing values (``None``, ``NaN``, ``pd.NA``) stay
@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._optional import import_optional
-from ..mechanisms import WordMechanism
-from .arrow import DEFAULT_PREFIX, check_text_column, output_names
-from .batch import RunOptions
+from emprivacy._optional import import_optional
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.tables.arrow import DEFAULT_PREFIX, check_text_column, output_names
+from emprivacy.tables.batch import RunOptions
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -61,7 +61,7 @@ def privatize_frame(df: pd.DataFrame, column: str, *, out_column: str | None = N
         A column of strings (``object``, ``str``/``string`` or a categorical of strings);
         missing values stay missing.
     out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix, **options
-        As :func:`emprivacy.arrow.privatize_table`.
+        As :func:`emprivacy.tables.arrow.privatize_table`.
 
     Returns
     -------
@@ -140,7 +140,7 @@ def _object_array(values: list[Any]) -> np.ndarray:
 class EmprivacyAccessor:
     """``df.emprivacy.privatize(column, ...)``: :func:`privatize_frame` of ``df``.
 
-    Registered when :mod:`emprivacy.pandas` is imported.
+    Registered when :mod:`emprivacy.tables.pandas` is imported.
     """
 
     def __init__(self, df: pd.DataFrame) -> None:

@@ -2,7 +2,7 @@
 
 :func:`privatize` returns the frame (eager or lazy, as given) with the column released
 (replacing it by default) and the per-row metadata columns, as
-:func:`emprivacy.arrow.privatize_table` does for an Arrow table.  :func:`privatize_expr`
+:func:`emprivacy.tables.arrow.privatize_table` does for an Arrow table.  :func:`privatize_expr`
 is the same release as an expression (through :meth:`polars.Expr.map_batches`), and
 :class:`SeriesPrivatizer` the function it maps, for a ``map_batches`` of your own.
 
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from .._optional import import_optional
-from ..mechanisms import WordMechanism
-from .arrow import (
+from emprivacy._optional import import_optional
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.tables.arrow import (
     DEFAULT_PREFIX,
     block_arrays,
     check_text_column,
@@ -30,7 +30,7 @@ from .arrow import (
     output_names,
     release_type,
 )
-from .batch import RunOptions, TextPrivatizer
+from emprivacy.tables.batch import RunOptions, TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -156,7 +156,7 @@ def privatize(frame: pl.DataFrame | pl.LazyFrame, column: str, *,
     column : str
         A column of strings (``String``, ``Categorical``, ``Enum``); nulls stay null.
     out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix, **options
-        As :func:`emprivacy.arrow.privatize_table`.
+        As :func:`emprivacy.tables.arrow.privatize_table`.
 
     Returns
     -------
@@ -166,7 +166,7 @@ def privatize(frame: pl.DataFrame | pl.LazyFrame, column: str, *,
         ``Float64``, ``guarantee`` and ``mechanism`` ``Categorical``, ``skipped``
         ``String``) after them.  Polars frames hold no metadata: the run's shared fields
         are those of :attr:`emprivacy.tables.batch.TextPrivatizer.metadata` (or of
-        :func:`emprivacy.arrow.privatize_table`'s schema).
+        :func:`emprivacy.tables.arrow.privatize_table`'s schema).
 
     Raises
     ------

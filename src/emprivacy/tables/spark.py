@@ -1,7 +1,7 @@
 """Privatising a column of a Spark DataFrame (the ``spark`` extra).
 
 :func:`privatize` returns the DataFrame with the column released (replacing it by
-default) and the per-row metadata columns, as :func:`emprivacy.arrow.privatize_batches`
+default) and the per-row metadata columns, as :func:`emprivacy.tables.arrow.privatize_batches`
 does for a stream of record batches — which is what each Spark task runs, through
 :meth:`pyspark.sql.DataFrame.mapInArrow`, over the record batches of its partition.  The
 result is lazy, like any DataFrame: the rows are released when an action (``write``,
@@ -13,12 +13,12 @@ shared metadata and the embeddings' fingerprint.  The function shipped to the ex
 holds the run's settings only — the options, the path of the embeddings (``None``: the
 built-in ones), the run key, the fingerprint — never the embeddings: each executor's
 Python worker loads them once, from the built-in package or from the memory-mapped cache
-of an embeddings file (:mod:`emprivacy.embedding_cache`), into a module-level cache
+of an embeddings file (:mod:`emprivacy.embeddings.cache`), into a module-level cache
 keyed by their source, and checks their fingerprint against the driver's.
 
 Noise streams.  The row of identifier ``s`` and text ``t`` draws its noise from its own
 ChaCha20 stream keyed by the run key and ``f"{s}#{text_digest(t)}"``
-(:func:`emprivacy.randomness.document_generator`; TextPrivatizer ``key_by_text``), as the
+(:func:`emprivacy.math.randomness.document_generator`; TextPrivatizer ``key_by_text``), as the
 document of that id does in ``emprivacy obfuscate`` (Fernandes, Dras and McIver 2019,
 Def. 2 and Thm. 4: every word of every document gets fresh noise).  The text is in the key
 because each action runs the release again: an input that changed between two actions
@@ -34,7 +34,7 @@ another text.  Its identifier:
 
 The run key is the seed's (``seed``: reproducible, not for real releases) or, by
 default, a fresh secret key drawn once on the driver from the operating system's entropy
-(:func:`emprivacy.randomness.run_key_from_seed`); it travels in the task to every
+(:func:`emprivacy.math.randomness.run_key_from_seed`); it travels in the task to every
 executor, so that a retried task releases its rows with the same noise, never fresh
 noise.  docs/TABLES.md.
 """
@@ -55,13 +55,13 @@ from typing import TYPE_CHECKING, Any, cast
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._optional import import_optional
-from .._validation import check_positive_int
-from ..embeddings import Embeddings
-from ..exceptions import MissingExtraError
-from ..mechanisms import WordMechanism
-from .arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
-from .batch import RunOptions, TextPrivatizer, process_mechanism
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_positive_int
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.exceptions import MissingExtraError
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.tables.arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
+from emprivacy.tables.batch import RunOptions, TextPrivatizer, process_mechanism
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -426,7 +426,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
     column : str
         A column of strings; nulls stay null.
     out_column, keep_original, epsilon, mode, seed, metadata, prefix
-        As :func:`emprivacy.arrow.privatize_table`.
+        As :func:`emprivacy.tables.arrow.privatize_table`.
     mechanism : str, default "madlib"
         A registered mechanism's name (each executor builds it; a built
         :class:`~emprivacy.mechanisms.WordMechanism` is refused).
@@ -442,7 +442,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         within one partition, still raises when the rows are released.
     **options
         ``params``, ``oov``, ``size``, ``perturb_stopwords``, ``embeddings`` (a path or
-        ``None``: not loaded :class:`~emprivacy.embeddings.Embeddings`),
+        ``None``: not loaded :class:`~emprivacy.embeddings.model.Embeddings`),
         ``vocab_size``, ``batch_rows``: as :func:`emprivacy.privatize_texts`.
 
     Returns
@@ -471,7 +471,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
     --------
     A sketch (a session takes seconds to start)::
 
-        from emprivacy.spark import local_session, privatize
+        from emprivacy.tables.spark import local_session, privatize
         spark = local_session(cores=2)
         df = spark.createDataFrame([(1, "The cat sat."), (2, None)], "id long, review string")
         out = privatize(df, "review", epsilon=10, id_column="id")

@@ -1,0 +1,169 @@
+"""What one word leaks: the secrets and their prior (:mod:`.secrets`), the word channel
+(:mod:`.channel`), vulnerability, leakage and capacity (:mod:`.vulnerability`), the
+distinguishability audit ε̂ (:mod:`.distinguish`) and the word audit with its plot
+(:mod:`.audit`, :mod:`.audit_plot`).
+
+Names are imported on first use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from emprivacy._lazy import lazy_exports
+
+#: public name -> the submodule that defines it
+_EXPORTS: dict[str, str] = {
+    "PRIORS": "secrets",
+    "Secrets": "secrets",
+    "content_word_counts": "secrets",
+    "is_content_word": "secrets",
+    "secret_words": "secrets",
+    "ExactChannel": "channel",
+    "Progress": "channel",
+    "SampledChannel": "channel",
+    "has_exact_channel": "channel",
+    "sample_channel": "channel",
+    "ChannelMeasures": "vulnerability",
+    "SplitHalfAttack": "vulnerability",
+    "bayes_vulnerability": "vulnerability",
+    "channel_measures": "vulnerability",
+    "clopper_pearson": "vulnerability",
+    "multiplicative_capacity": "vulnerability",
+    "multiplicative_leakage": "vulnerability",
+    "plugin_margin": "vulnerability",
+    "posterior_vulnerability": "vulnerability",
+    "qif_measures": "vulnerability",
+    "recovery_rates": "vulnerability",
+    "split_half_attack": "vulnerability",
+    "DEFAULT_PAIR_DRAWS": "distinguish",
+    "PAIR_CSV_HEADER": "distinguish",
+    "Distinguishability": "distinguish",
+    "PairEpsilon": "distinguish",
+    "choose_pairs": "distinguish",
+    "distinguish_csv": "distinguish",
+    "distinguish_documents": "distinguish",
+    "distinguish_pairs": "distinguish",
+    "document_positions": "distinguish",
+    "epsilon_lower_bound": "distinguish",
+    "guarantee_distance": "distinguish",
+    "read_word_pairs": "distinguish",
+    "Estimate": "audit",
+    "WordAudit": "audit",
+    "audit_csv": "audit",
+    "audit_mechanism": "audit",
+    "audit_report": "audit",
+    "audit_table": "audit",
+    "versions": "audit",
+    "AuditSource": "audit_plot",
+    "audit_figure": "audit_plot",
+    "load_audit_results": "audit_plot",
+    "plot_audit": "audit_plot",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from emprivacy.protection.leakage.audit import (
+        Estimate,
+        WordAudit,
+        audit_csv,
+        audit_mechanism,
+        audit_report,
+        audit_table,
+        versions,
+    )
+    from emprivacy.protection.leakage.audit_plot import (
+        AuditSource,
+        audit_figure,
+        load_audit_results,
+        plot_audit,
+    )
+    from emprivacy.protection.leakage.channel import (
+        ExactChannel,
+        Progress,
+        SampledChannel,
+        has_exact_channel,
+        sample_channel,
+    )
+    from emprivacy.protection.leakage.distinguish import (
+        DEFAULT_PAIR_DRAWS,
+        PAIR_CSV_HEADER,
+        Distinguishability,
+        PairEpsilon,
+        choose_pairs,
+        distinguish_csv,
+        distinguish_documents,
+        distinguish_pairs,
+        document_positions,
+        epsilon_lower_bound,
+        guarantee_distance,
+        read_word_pairs,
+    )
+    from emprivacy.protection.leakage.secrets import (
+        PRIORS,
+        Secrets,
+        content_word_counts,
+        is_content_word,
+        secret_words,
+    )
+    from emprivacy.protection.leakage.vulnerability import (
+        ChannelMeasures,
+        SplitHalfAttack,
+        bayes_vulnerability,
+        channel_measures,
+        clopper_pearson,
+        multiplicative_capacity,
+        multiplicative_leakage,
+        plugin_margin,
+        posterior_vulnerability,
+        qif_measures,
+        recovery_rates,
+        split_half_attack,
+    )
+
+__all__ = [
+    "DEFAULT_PAIR_DRAWS",
+    "PAIR_CSV_HEADER",
+    "PRIORS",
+    "AuditSource",
+    "ChannelMeasures",
+    "Distinguishability",
+    "Estimate",
+    "ExactChannel",
+    "PairEpsilon",
+    "Progress",
+    "SampledChannel",
+    "Secrets",
+    "SplitHalfAttack",
+    "WordAudit",
+    "audit_csv",
+    "audit_figure",
+    "audit_mechanism",
+    "audit_report",
+    "audit_table",
+    "bayes_vulnerability",
+    "channel_measures",
+    "choose_pairs",
+    "clopper_pearson",
+    "content_word_counts",
+    "distinguish_csv",
+    "distinguish_documents",
+    "distinguish_pairs",
+    "document_positions",
+    "epsilon_lower_bound",
+    "guarantee_distance",
+    "has_exact_channel",
+    "is_content_word",
+    "load_audit_results",
+    "multiplicative_capacity",
+    "multiplicative_leakage",
+    "plot_audit",
+    "plugin_margin",
+    "posterior_vulnerability",
+    "qif_measures",
+    "read_word_pairs",
+    "recovery_rates",
+    "sample_channel",
+    "secret_words",
+    "split_half_attack",
+    "versions",
+]
+__getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
