@@ -15,9 +15,9 @@ from scipy.optimize import linear_sum_assignment
 from scipy.spatial.distance import cdist
 from scipy.stats import wasserstein_distance
 
-from emprivacy.math import distance as distance_module
 from emprivacy import earth_movers_distance
 from emprivacy.exceptions import SolverError
+from emprivacy.math import distance as distance_module
 from emprivacy.math.distance import histogram_distance
 
 from .helpers import run_cli
