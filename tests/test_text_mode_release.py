@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.distributed import obfuscate_corpus
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS
 from emprivacy.text.tokens import (
     LAYOUT_PUNCTUATION,
