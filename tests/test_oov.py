@@ -17,7 +17,8 @@ from emprivacy.io.corpus import Document
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS
-from emprivacy.text.tokens import STOPWORDS, bag_of_words, tokenize
+from emprivacy.text.tokens import bag_of_words, tokenize
+from emprivacy.text.word_lists import STOPWORDS
 
 from .helpers import run_cli
 

@@ -54,7 +54,8 @@ from emprivacy.math.randomness import document_generator
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import prepare_text
-from emprivacy.text.tokens import bag_of_words, normalise_pieces, normalise_text, tokenize
+from emprivacy.text.normalise import normalise_pieces, normalise_text
+from emprivacy.text.tokens import bag_of_words, tokenize
 
 from .helpers import gaps
 

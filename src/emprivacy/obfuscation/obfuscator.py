@@ -19,7 +19,7 @@ correlated, noise.  Many documents are privatised together
 
 Long documents are streamed, so that memory does not grow with a document's length:
 a document is read in chunks (:meth:`emprivacy.io.corpus.Document.chunks`), normalised
-and tokenised piece by piece (:func:`emprivacy.text.tokens.normalise_pieces`), and
+and tokenised piece by piece (:func:`emprivacy.text.normalise.normalise_pieces`), and
 privatised in *blocks* of at most ``block_words`` words, one after the other, with
 its one noise stream.  A document of one block (the usual case) is privatised in one
 call, as it always was; a longer one draws the same noise distribution in another
@@ -61,7 +61,7 @@ from emprivacy.obfuscation.skipped import (
 )
 from emprivacy.preparation.blocks import BagTally, Rows, bag_blocks
 from emprivacy.preparation.template import TextTemplate, prepare_text_blocks, text_guarantee
-from emprivacy.text.tokens import normalise_pieces
+from emprivacy.text.normalise import normalise_pieces
 
 __all__ = ["BLOCK_CHARS", "Obfuscator"]
 

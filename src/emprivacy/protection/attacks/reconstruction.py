@@ -69,7 +69,9 @@ from emprivacy.protection.leakage.channel import (
 )
 from emprivacy.protection.leakage.secrets import Secrets, is_content_word
 from emprivacy.protection.leakage.vulnerability import _check_confidence, clopper_pearson
-from emprivacy.text.tokens import STOPWORDS, normalise_pieces, normalise_word, piece_words, tokenize
+from emprivacy.text.normalise import normalise_pieces, normalise_word
+from emprivacy.text.tokens import piece_words, tokenize
+from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = [
     "MODES",
