@@ -197,7 +197,7 @@ def audit(
     except ValueError as exc:
         fail(str(exc))
     if doc_texts is not None:  # one layout, some word differing: checked before any work
-        from emprivacy.protection.leakage.distinguish import document_positions
+        from emprivacy.protection import document_positions
 
         try:
             document_positions(emb, *doc_texts, labels=doc_files)
@@ -509,7 +509,7 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
     hats = [h for a in audits for h in (a.epsilon_hat, a.epsilon_hat_documents)
             if h is not None]
     if hats:
-        from emprivacy.protection.leakage.distinguish import distinguish_csv
+        from emprivacy.protection import distinguish_csv
 
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
     if recons:

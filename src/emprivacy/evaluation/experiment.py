@@ -464,7 +464,7 @@ def _epsilon_hats(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddin
                   step: Callable[[str], None]) -> list[dict[str, Any] | None]:
     """ε̂ at each ε (:func:`~emprivacy.protection.distinguish_pairs`) on pairs of the
     snippets' words at a spread of distances, the same pairs at every ε."""
-    from emprivacy.protection.leakage.distinguish import choose_pairs, distinguish_pairs
+    from emprivacy.protection import choose_pairs, distinguish_pairs
 
     rows = [embeddings.rows(s) for s in p.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)

@@ -48,14 +48,14 @@ _EXPORTS: dict[str, str] = {
     "ChannelMeasures": "leakage.vulnerability",
     "ContextScorer": "attacks.reconstruction",
     "DeniabilityStudy": "epsilon.deniability",
-    "Distinguishability": "leakage.distinguish",
+    "Distinguishability": "leakage.distinguish_report",
     "EpsilonPoint": "epsilon.scale",
     "EpsilonSearch": "epsilon.scale",
-    "Estimate": "leakage.audit",
+    "Estimate": "report",
     "ExactChannel": "leakage.channel",
     "NgramModel": "attacks.ngram",
     "PRIORS": "leakage.secrets",
-    "PairEpsilon": "leakage.distinguish",
+    "PairEpsilon": "leakage.distinguish_report",
     "PlausibleDeniability": "epsilon.deniability_report",
     "Reconstruction": "attacks.reconstruction",
     "RecoveryCalibration": "epsilon.scale",
@@ -65,27 +65,29 @@ _EXPORTS: dict[str, str] = {
     "Secrets": "leakage.secrets",
     "SplitHalfAttack": "leakage.vulnerability",
     "TemTruncation": "epsilon.mechanism_study",
-    "WordAudit": "leakage.audit",
-    "audit_csv": "leakage.audit",
+    "WordAudit": "leakage.audit_report",
+    "audit_csv": "leakage.audit_report",
     "audit_figure": "leakage.audit_plot",
     "audit_mechanism": "leakage.audit",
-    "audit_report": "leakage.audit",
-    "audit_table": "leakage.audit",
+    "audit_report": "leakage.audit_report",
+    "audit_table": "leakage.audit_report",
     "bayes_vulnerability": "leakage.vulnerability",
     "calibrate_epsilon": "epsilon.deniability",
     "calibrate_recovery": "epsilon.scale",
     "calibration_table": "epsilon.deniability_report",
     "channel_measures": "leakage.vulnerability",
-    "choose_pairs": "leakage.distinguish",
+    "choose_pairs": "leakage.pairs",
     "clopper_pearson": "leakage.vulnerability",
     "content_word_counts": "leakage.secrets",
     "count_words": "attacks.reconstruction",
+    "distinguish_csv": "leakage.distinguish_report",
     "distinguish_documents": "leakage.distinguish",
     "distinguish_pairs": "leakage.distinguish",
+    "document_positions": "leakage.pairs",
     "epsilon_lower_bound": "leakage.distinguish",
     "find_epsilon": "epsilon.scale",
     "fit_context_model": "attacks.reconstruction",
-    "guarantee_distance": "leakage.distinguish",
+    "guarantee_distance": "leakage.pairs",
     "has_exact_channel": "leakage.channel",
     "is_content_word": "leakage.secrets",
     "load_audit_results": "leakage.audit_plot",
@@ -98,7 +100,7 @@ _EXPORTS: dict[str, str] = {
     "plugin_margin": "leakage.vulnerability",
     "posterior_vulnerability": "leakage.vulnerability",
     "qif_measures": "leakage.vulnerability",
-    "read_word_pairs": "leakage.distinguish",
+    "read_word_pairs": "leakage.pairs",
     "reconstruction_attack": "attacks.reconstruction",
     "reconstruction_csv": "attacks.reconstruction",
     "reconstruction_table": "attacks.reconstruction",
@@ -108,6 +110,7 @@ _EXPORTS: dict[str, str] = {
     "secret_words": "leakage.secrets",
     "split_corpus": "attacks.reconstruction",
     "split_half_attack": "leakage.vulnerability",
+    "strict_json": "report",
     "study_mechanism": "epsilon.mechanism_study",
     "summarise_truncation": "epsilon.mechanism_study",
     "tem_truncation": "epsilon.mechanism_study",
@@ -154,18 +157,17 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         find_epsilon,
         release_recovery,
     )
-    from emprivacy.protection.leakage.audit import (
-        Estimate,
-        WordAudit,
-        audit_csv,
-        audit_mechanism,
-        audit_report,
-        audit_table,
-    )
+    from emprivacy.protection.leakage.audit import audit_mechanism
     from emprivacy.protection.leakage.audit_plot import (
         audit_figure,
         load_audit_results,
         plot_audit,
+    )
+    from emprivacy.protection.leakage.audit_report import (
+        WordAudit,
+        audit_csv,
+        audit_report,
+        audit_table,
     )
     from emprivacy.protection.leakage.channel import (
         ExactChannel,
@@ -174,12 +176,18 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         sample_channel,
     )
     from emprivacy.protection.leakage.distinguish import (
-        Distinguishability,
-        PairEpsilon,
-        choose_pairs,
         distinguish_documents,
         distinguish_pairs,
         epsilon_lower_bound,
+    )
+    from emprivacy.protection.leakage.distinguish_report import (
+        Distinguishability,
+        PairEpsilon,
+        distinguish_csv,
+    )
+    from emprivacy.protection.leakage.pairs import (
+        choose_pairs,
+        document_positions,
         guarantee_distance,
         read_word_pairs,
     )
@@ -204,6 +212,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         recovery_rates,
         split_half_attack,
     )
+    from emprivacy.protection.report import Estimate, strict_json
 
 
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)
@@ -245,8 +254,10 @@ __all__ = [
     "clopper_pearson",
     "content_word_counts",
     "count_words",
+    "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",
+    "document_positions",
     "epsilon_lower_bound",
     "find_epsilon",
     "fit_context_model",
@@ -273,6 +284,7 @@ __all__ = [
     "secret_words",
     "split_corpus",
     "split_half_attack",
+    "strict_json",
     "study_mechanism",
     "summarise_truncation",
     "tem_truncation",
