@@ -46,7 +46,7 @@ from emprivacy._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "ChannelMeasures": "leakage.vulnerability",
-    "ContextScorer": "attacks.reconstruction",
+    "ContextScorer": "attacks.context",
     "DeniabilityStudy": "epsilon.deniability",
     "Distinguishability": "leakage.distinguish_report",
     "EpsilonPoint": "epsilon.scale",
@@ -57,9 +57,9 @@ _EXPORTS: dict[str, str] = {
     "PRIORS": "leakage.secrets",
     "PairEpsilon": "leakage.distinguish_report",
     "PlausibleDeniability": "epsilon.deniability_report",
-    "Reconstruction": "attacks.reconstruction",
+    "Reconstruction": "attacks.reconstruction_report",
     "RecoveryCalibration": "epsilon.scale",
-    "RecoveryRate": "attacks.reconstruction",
+    "RecoveryRate": "attacks.reconstruction_report",
     "ReleaseRecovery": "epsilon.scale",
     "SampledChannel": "leakage.channel",
     "Secrets": "leakage.secrets",
@@ -79,19 +79,19 @@ _EXPORTS: dict[str, str] = {
     "choose_pairs": "leakage.pairs",
     "clopper_pearson": "leakage.vulnerability",
     "content_word_counts": "leakage.secrets",
-    "count_words": "attacks.reconstruction",
+    "count_words": "attacks.corpus",
     "distinguish_csv": "leakage.distinguish_report",
     "distinguish_documents": "leakage.distinguish",
     "distinguish_pairs": "leakage.distinguish",
     "document_positions": "leakage.pairs",
     "epsilon_lower_bound": "leakage.distinguish",
     "find_epsilon": "epsilon.scale",
-    "fit_context_model": "attacks.reconstruction",
+    "fit_context_model": "attacks.context",
     "guarantee_distance": "leakage.pairs",
     "has_exact_channel": "leakage.channel",
     "is_content_word": "leakage.secrets",
     "load_audit_results": "leakage.audit_plot",
-    "load_documents": "attacks.reconstruction",
+    "load_documents": "attacks.corpus",
     "multiplicative_capacity": "leakage.vulnerability",
     "multiplicative_leakage": "leakage.vulnerability",
     "plausible_deniability": "epsilon.deniability",
@@ -102,13 +102,13 @@ _EXPORTS: dict[str, str] = {
     "qif_measures": "leakage.vulnerability",
     "read_word_pairs": "leakage.pairs",
     "reconstruction_attack": "attacks.reconstruction",
-    "reconstruction_csv": "attacks.reconstruction",
-    "reconstruction_table": "attacks.reconstruction",
+    "reconstruction_csv": "attacks.reconstruction_report",
+    "reconstruction_table": "attacks.reconstruction_report",
     "recovery_rates": "leakage.vulnerability",
     "release_recovery": "epsilon.scale",
     "sample_channel": "leakage.channel",
     "secret_words": "leakage.secrets",
-    "split_corpus": "attacks.reconstruction",
+    "split_corpus": "attacks.corpus",
     "split_half_attack": "leakage.vulnerability",
     "strict_json": "report",
     "study_mechanism": "epsilon.mechanism_study",
@@ -117,20 +117,17 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from emprivacy.protection.attacks.context import ContextScorer, fit_context_model
+    from emprivacy.protection.attacks.corpus import count_words, load_documents, split_corpus
     from emprivacy.protection.attacks.ngram import (
         NgramModel,
     )
-    from emprivacy.protection.attacks.reconstruction import (
-        ContextScorer,
+    from emprivacy.protection.attacks.reconstruction import reconstruction_attack
+    from emprivacy.protection.attacks.reconstruction_report import (
         Reconstruction,
         RecoveryRate,
-        count_words,
-        fit_context_model,
-        load_documents,
-        reconstruction_attack,
         reconstruction_csv,
         reconstruction_table,
-        split_corpus,
     )
     from emprivacy.protection.epsilon.deniability import (
         DeniabilityStudy,
