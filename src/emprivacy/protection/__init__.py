@@ -11,28 +11,39 @@ face, ``emprivacy audit`` its command):
 * :mod:`~emprivacy.protection.leakage.vulnerability` — Bayes vulnerability, leakage and
   capacity (Alvim et al., *The Science of Quantitative Information Flow*, 2020), the
   split-half attack and the intervals of sampled figures;
-* :mod:`~emprivacy.protection.leakage.audit` — :func:`audit_mechanism` and its reports, with
-  the plot of :mod:`~emprivacy.protection.leakage.audit_plot` (:func:`plot_audit`, which also
-  re-plots saved ``audit.json`` files);
+* :mod:`~emprivacy.protection.leakage.audit` — :func:`audit_mechanism`, with its results and
+  reports in :mod:`~emprivacy.protection.leakage.audit_report` (:class:`WordAudit`,
+  :func:`audit_table`, :func:`audit_csv`, :func:`audit_report`) and its plot in
+  :mod:`~emprivacy.protection.leakage.audit_plot` (:func:`plot_audit`, which also re-plots
+  saved ``audit.json`` files);
 * :mod:`~emprivacy.protection.leakage.distinguish` — the distinguishability audit: a lower bound
   ε̂ on the privacy loss of pairs of words or documents, beside the nominal ε·d
-  (:func:`distinguish_pairs`, :func:`distinguish_documents`);
+  (:func:`distinguish_pairs`, :func:`distinguish_documents`), on the pairs of
+  :mod:`~emprivacy.protection.leakage.pairs` (:func:`choose_pairs`, :func:`read_word_pairs`),
+  with its results and reports in :mod:`~emprivacy.protection.leakage.distinguish_report`
+  (:class:`Distinguishability`);
 * :mod:`~emprivacy.protection.attacks.reconstruction` — the reconstruction attack on a released
-  corpus (:func:`reconstruction_attack`), with the n-gram context model of
+  corpus (:func:`reconstruction_attack`) read by :mod:`~emprivacy.protection.attacks.corpus`
+  (:func:`load_documents`, :func:`split_corpus`), with the adversary's context of
+  :mod:`~emprivacy.protection.attacks.context` — the n-gram model of
   :mod:`~emprivacy.protection.attacks.ngram` (:class:`NgramModel`) or a plugged-in
-  :class:`ContextScorer`;
+  :class:`ContextScorer` — and its results and reports in
+  :mod:`~emprivacy.protection.attacks.reconstruction_report` (:class:`Reconstruction`,
+  :func:`reconstruction_table`, :func:`reconstruction_csv`);
 * :mod:`~emprivacy.protection.epsilon.scale` — one privacy scale: the ε at which the optimal
   adversary recovers at most a fraction P of the words (:func:`calibrate_recovery`,
-  ``calibrate --target-recovery``; the bisection :func:`find_epsilon`), and the recovery
-  rate measured on a release whose originals are known (:func:`release_recovery`, the
-  privacy axis of ``evaluate``).
-
+  ``calibrate --target-recovery``), by the search of
+  :mod:`~emprivacy.protection.epsilon.search` (:func:`find_epsilon`); and, in
+  :mod:`~emprivacy.protection.epsilon.recovery`, the recovery rate measured on a release
+  whose originals are known (:func:`release_recovery`, the privacy axis of ``evaluate``);
 * :mod:`~emprivacy.protection.epsilon.deniability` — the plausible-deniability statistics of
   ``calibrate`` (how often a word stays itself; Fernandes et al. 2019, §5) and
   :func:`calibrate_epsilon`, with their tables and plot in
   :mod:`~emprivacy.protection.epsilon.deniability_report`;
 * :mod:`~emprivacy.protection.epsilon.mechanism_study` — ``study``: a mechanism's word-level
-  behaviour (neighbour ranks, TEM's truncation).
+  behaviour (neighbour ranks, TEM's truncation);
+* :mod:`~emprivacy.protection.report` — what every report shares: :class:`Estimate` (a
+  figure with its interval), Markdown tables, CSV columns and :func:`strict_json`.
 
 The names below are imported on first use, so that importing one module of the package
 does not import all of them.
@@ -49,8 +60,8 @@ _EXPORTS: dict[str, str] = {
     "ContextScorer": "attacks.context",
     "DeniabilityStudy": "epsilon.deniability",
     "Distinguishability": "leakage.distinguish_report",
-    "EpsilonPoint": "epsilon.scale",
-    "EpsilonSearch": "epsilon.scale",
+    "EpsilonPoint": "epsilon.search",
+    "EpsilonSearch": "epsilon.search",
     "Estimate": "report",
     "ExactChannel": "leakage.channel",
     "NgramModel": "attacks.ngram",
@@ -60,7 +71,7 @@ _EXPORTS: dict[str, str] = {
     "Reconstruction": "attacks.reconstruction_report",
     "RecoveryCalibration": "epsilon.scale",
     "RecoveryRate": "attacks.reconstruction_report",
-    "ReleaseRecovery": "epsilon.scale",
+    "ReleaseRecovery": "epsilon.recovery",
     "SampledChannel": "leakage.channel",
     "Secrets": "leakage.secrets",
     "SplitHalfAttack": "leakage.vulnerability",
@@ -85,7 +96,7 @@ _EXPORTS: dict[str, str] = {
     "distinguish_pairs": "leakage.distinguish",
     "document_positions": "leakage.pairs",
     "epsilon_lower_bound": "leakage.distinguish",
-    "find_epsilon": "epsilon.scale",
+    "find_epsilon": "epsilon.search",
     "fit_context_model": "attacks.context",
     "guarantee_distance": "leakage.pairs",
     "has_exact_channel": "leakage.channel",
@@ -105,7 +116,7 @@ _EXPORTS: dict[str, str] = {
     "reconstruction_csv": "attacks.reconstruction_report",
     "reconstruction_table": "attacks.reconstruction_report",
     "recovery_rates": "leakage.vulnerability",
-    "release_recovery": "epsilon.scale",
+    "release_recovery": "epsilon.recovery",
     "sample_channel": "leakage.channel",
     "secret_words": "leakage.secrets",
     "split_corpus": "attacks.corpus",
@@ -145,15 +156,9 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         summarise_truncation,
         tem_truncation,
     )
-    from emprivacy.protection.epsilon.scale import (
-        EpsilonPoint,
-        EpsilonSearch,
-        RecoveryCalibration,
-        ReleaseRecovery,
-        calibrate_recovery,
-        find_epsilon,
-        release_recovery,
-    )
+    from emprivacy.protection.epsilon.recovery import ReleaseRecovery, release_recovery
+    from emprivacy.protection.epsilon.scale import RecoveryCalibration, calibrate_recovery
+    from emprivacy.protection.epsilon.search import EpsilonPoint, EpsilonSearch, find_epsilon
     from emprivacy.protection.leakage.audit import audit_mechanism
     from emprivacy.protection.leakage.audit_plot import (
         audit_figure,
