@@ -276,11 +276,7 @@ def calibrate(
     """
     import contextlib
 
-    from emprivacy.protection.epsilon.deniability import (
-        DeniabilityStudy,
-        calibration_table,
-        plot_calibration,
-    )
+    from emprivacy.protection import DeniabilityStudy, calibration_table, plot_calibration
 
     recovery_options = [name for name, value in (
         ("CORPUS", inputs), ("--secrets", n_secrets), ("--draws", draws), ("--prior", prior),
