@@ -200,7 +200,7 @@ def obfuscate_keyed_by_text(texts: list[str], emb: Any) -> list[str | None]:
     from emprivacy import ObfuscationConfig, Obfuscator
     from emprivacy.io.corpus import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
-    from emprivacy.tables.batch import text_digest
+    from emprivacy.tables.privatizer import text_digest
 
     obf = Obfuscator(EarthMoversPrivacy(emb, epsilon=EPSILON), ObfuscationConfig(mode="text"),
                      seed=SEED)
