@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import emprivacy
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.tables.batch import privatize_texts
 from emprivacy.tables.options import RunOptions

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.tables.privatizer import TextPrivatizer
 

@@ -1,7 +1,7 @@
 """A column of texts, privatised row by row: every row a document of one run.
 
 :func:`privatize_texts` releases an iterable of strings (a table's column) through the
-corpus path's own machinery: every row is a :class:`~emprivacy.io.corpus.Document` given to
+corpus path's own machinery: every row is a :class:`~emprivacy.io.documents.Document` given to
 an :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` (the same normalisation, out-of-vocabulary
 policies, text mode, bag sizes and records), in blocks of rows
 (:class:`~emprivacy.tables.privatizer.TextPrivatizer`), and the obfuscator decodes the noisy

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emprivacy._validation import check_positive_int
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator

@@ -55,7 +55,8 @@ import numpy as np
 from emprivacy._validation import check_choice, check_nonnegative_number, check_positive_int
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, Embeddings, PreparedBag
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document, iter_documents
+from emprivacy.io.corpus import iter_documents
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS, TextTemplate, case_pattern, prepare_text
@@ -274,7 +275,7 @@ def _check_documents(documents: Any, name: str) -> list[Document]:
     docs = list(documents)
     for doc in docs:
         if not isinstance(doc, Document):
-            raise TypeError(f"{name} must hold emprivacy.io.corpus.Document objects; got "
+            raise TypeError(f"{name} must hold emprivacy.io.documents.Document objects; got "
                             f"{type(doc).__name__}")
     return docs
 
@@ -649,7 +650,7 @@ def reconstruction_attack(
     Examples
     --------
     >>> from emprivacy import Embeddings, SanText
-    >>> from emprivacy.io.corpus import Document
+    >>> from emprivacy.io.documents import Document
     >>> from emprivacy.protection import Secrets
     >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [30.0]])
     >>> s = Secrets.from_words(emb, ["cat", "dog", "car"], weights=[3, 2, 1])

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 
 from emprivacy._optional import import_optional
-from emprivacy.io.outputs import check_output_path, write_bytes_atomic
+from emprivacy.io.output_paths import check_output_path
+from emprivacy.io.outputs import write_bytes_atomic
 from emprivacy.math.guarantees import utility_bound
 
 if TYPE_CHECKING:  # pragma: no cover - the study is only read, never built, here

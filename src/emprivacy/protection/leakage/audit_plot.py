@@ -40,7 +40,8 @@ from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import read_named_file
-from emprivacy.io.outputs import check_output_path, write_bytes_atomic
+from emprivacy.io.output_paths import check_output_path
+from emprivacy.io.outputs import write_bytes_atomic
 from emprivacy.protection.leakage.audit import TOP_EXPOSED, WordAudit
 
 __all__ = ["AuditSource", "audit_figure", "load_audit_results", "plot_audit"]
