@@ -173,7 +173,6 @@ def second_public_paths() -> list[str]:
     return problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_one_public_path_per_name() -> None:
     assert second_public_paths() == []
 

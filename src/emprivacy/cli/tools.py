@@ -102,7 +102,7 @@ def distance(
 
 def _texts(a: Path, b: Path) -> list[str]:
     """The two texts of ``distance``: files, or standard input for one given as ``-``."""
-    from emprivacy.io.corpus import Document
+    from emprivacy.io.documents import Document
 
     given = [str(a), str(b)]
     if given == ["-", "-"]:

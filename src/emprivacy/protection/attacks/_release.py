@@ -18,7 +18,7 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings, PreparedBag
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from emprivacy.preparation.template import TextTemplate, case_pattern

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, Embeddings
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.preparation.template import PLACEHOLDERS, TextTemplate, prepare_text
 from emprivacy.protection.attacks.corpus import _check_documents
 from emprivacy.protection.attacks.ngram import BOUNDARY, NgramModel

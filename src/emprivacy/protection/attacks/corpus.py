@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy.io.corpus import Document, iter_documents
+from emprivacy.io.corpus import iter_documents
+from emprivacy.io.documents import Document
 from emprivacy.text.normalise import normalise_pieces
 from emprivacy.text.tokens import piece_words
 

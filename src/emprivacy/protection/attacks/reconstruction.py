@@ -55,7 +55,7 @@ import numpy as np
 
 from emprivacy._validation import check_choice, check_nonnegative_number, check_positive_int
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.protection.attacks._ranking import (
     NEVER,
@@ -170,7 +170,7 @@ def reconstruction_attack(
     Examples
     --------
     >>> from emprivacy import Embeddings, SanText
-    >>> from emprivacy.io.corpus import Document
+    >>> from emprivacy.io.documents import Document
     >>> from emprivacy.protection import Secrets
     >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [30.0]])
     >>> s = Secrets.from_words(emb, ["cat", "dog", "car"], weights=[3, 2, 1])
