@@ -174,8 +174,14 @@ class LazyGumbelSampler:
         return out
 
     def scores(self, d2: np.ndarray) -> np.ndarray:
-        """``s = −(ε/2)·min(d, γ)`` from exact squared distances."""
-        return -self.half_eps * np.sqrt(np.minimum(d2, self.gamma_sq))
+        """``s = −(ε/2)·min(d, γ)`` from exact squared distances.
+
+        ``min(√d², γ)``, not ``√min(d², γ²)``: the same value (√ is monotone and
+        ``√fl(γ²) = γ``) wherever γ² is a normal float64, and still right where it is not
+        (at ε = 1e300 TEM's γ is 2.5e-299, whose square underflows to 0).
+        """
+        with np.errstate(over="ignore"):  # ε near the float64 maximum: −inf, a weight of 0
+            return -self.half_eps * np.minimum(np.sqrt(d2), self.gamma)
 
     def point_log_weights(self, point: np.ndarray) -> np.ndarray:
         """``s_v`` for every word v, for one point (float64 vector), O(|V|·n)."""
@@ -337,7 +343,8 @@ class LazyGumbelSampler:
         sizes = np.bincount(qi, minlength=m)
         offsets = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
-        bound = -self.half_eps * np.sqrt(np.minimum(r2, self.gamma_sq))
+        with np.errstate(over="ignore"):
+            bound = -self.half_eps * np.minimum(np.sqrt(r2), self.gamma)
         keys = qi * (self.n_words + 1) + (cols - (np.arange(cols.size) - offsets[qi]))
         return _Balls(offsets, cols, self.scores(d2), bound, self.n_words - sizes, keys)
 

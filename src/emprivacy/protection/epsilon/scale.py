@@ -43,6 +43,7 @@ import numpy as np
 from emprivacy._validation import check_fraction, check_positive_int, check_positive_number
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.randomness import RandomState, check_random_state
+from emprivacy.mechanisms._tiles import VocabularyGeometry
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism
 from emprivacy.protection.epsilon.search import (
@@ -196,16 +197,17 @@ def _start_epsilon(mechanism: WordMechanism, secrets: Secrets) -> float:
     Only a starting point: the coarse grid moves from it by ×4 steps.
     """
     emb = mechanism.embeddings
-    vec = emb.vectors
-    sq = np.einsum("ij,ij->i", vec, vec, dtype=np.float64)
+    geometry = VocabularyGeometry(emb)
     nearest, typical = [], []
     for start in range(0, min(32, len(secrets)), 8):
         rows = secrets.rows[start:start + 8]
-        x = vec[rows].astype(np.float64)
-        d2 = sq[rows][:, None] + sq[None, :] - 2.0 * (x @ vec.T.astype(np.float64))
+        # float64 distances, exact where cancellation could eat them (the word itself is 0,
+        # not a residue of 1e-7 that would pass for a nearest neighbour)
+        d2 = np.concatenate([geometry.accurate_squared(rows, slice(c, c + 65536))
+                             for c in range(0, len(emb), 65536)], axis=1)
         np.maximum(d2, 0.0, out=d2)
         typical.extend(np.sqrt(np.median(d2, axis=1)).tolist())
-        d2[d2 <= 1e-18] = np.inf  # the word itself, and exact duplicates
+        d2[d2 <= 0.0] = np.inf  # the word itself, and exact duplicates
         nearest.extend(np.sqrt(d2.min(axis=1)).tolist())
     if has_exact_channel(mechanism):
         scale, dist = 2.0 * math.log(max(len(emb), 2)), typical

@@ -160,7 +160,7 @@ def _release(mechanism: WordMechanism, rows: np.ndarray, draws: int,
 def _log_ratio(mechanism: WordMechanism, first: int, second: int) -> np.ndarray:
     """``ln C[second, y] − ln C[first, y]`` over the vocabulary (known law), (|V|,)."""
     ch = ExactChannel(mechanism, [first, second])
-    z = np.log(ch.normalisers())
+    z = ch.log_normalisers()
     out = np.empty(ch.n_outputs)
     for start in range(0, ch.n_outputs, ch.block_cols):
         stop = min(start + ch.block_cols, ch.n_outputs)
