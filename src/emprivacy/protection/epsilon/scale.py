@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_fraction, check_positive_int, check_positive_number
+from emprivacy._validation import check_fraction, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms._tiles import VocabularyGeometry
@@ -48,7 +48,10 @@ from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism
 from emprivacy.protection.epsilon.search import (
     DEFAULT_RTOL,
+    EPSILON_RANGE,
     EpsilonSearch,
+    check_rtol,
+    check_search_epsilon,
     find_epsilon,
     reachable_points,
 )
@@ -266,7 +269,10 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         measurement's interval at ``1 − (1 − confidence)/N``, above).
     bracket : (float, float), optional
         A starting bracket of ε (widened as needed); default: start from the scale at
-        which the mechanism starts to keep words (see ``start``).
+        which the mechanism starts to keep words (see ``start``).  The search's ε stay in
+        [1e-150, 1e150] (:data:`~emprivacy.protection.epsilon.search.EPSILON_RANGE`); where
+        the figure stays at or below P wherever the grid looks, it is measured at 1e150,
+        its limit, to tell a target that no ε reaches from one beyond the ε searched.
     start : float, optional
         Where the coarse grid starts; default: about where a word starts to come back,
         2·√n/δ for noise-then-decode mechanisms (δ: the median distance from a secret to
@@ -274,7 +280,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         from a secret to the vocabulary's words).
     rtol : float, default 0.05
         The bisection stops when the ε measured at or below P and the one above it are
-        within this relative distance.
+        within this relative distance (at least 1e-9: a float64 ε has 16 digits, and each
+        step is a measurement).
     rng : None, int or numpy.random.Generator
         Seeds the draws: one seed, drawn from it, for every measurement (common random
         numbers).
@@ -317,7 +324,12 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         raise TypeError(f"secrets must be a Secrets; got {type(secrets).__name__}")
     check_above_prior(p, secrets)
     exact = has_exact_channel(first)
-    rtol = check_positive_number(rtol, "rtol")
+    rtol = check_rtol(rtol)
+    if bracket is not None:
+        bracket = (check_search_epsilon(bracket[0], "bracket"),
+                   check_search_epsilon(bracket[1], "bracket"))
+    if start is not None:
+        start = check_search_epsilon(start, "start")
     coarse_used = not exact and search_draws < draws
     # Bonferroni over every ε the search can measure in full (common random numbers: which
     # ε are measured depends on the draws, so a bound over one run's measurements would
@@ -354,7 +366,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
     # margin is not evidence that the figure falls as ε grows
     tolerance = 1e-12 if exact else plugin_margin(secrets.prior, draws, confidence=conf)
     search = find_epsilon(lambda e: measure(e, draws), p, coarse=coarse, start=start,
-                          bracket=bracket, rtol=rtol, tolerance=tolerance, what=what)
+                          bracket=bracket, rtol=rtol, tolerance=tolerance, what=what,
+                          limit=lambda: measure(EPSILON_RANGE[1], draws))
     key = None if exact else draws
     return RecoveryCalibration(p, search.epsilon, audits[(search.epsilon, key)],
                                audits[(search.above, key)], search,
