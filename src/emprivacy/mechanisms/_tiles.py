@@ -34,6 +34,8 @@ _U64 = 2.0**-53
 #: bound over this is recomputed by the defining sum, so the others are within a relative
 #: 1.5e-11 of it.
 ACCURATE_RTOL = 2.0**-36
+#: Pairs per block of :meth:`VocabularyGeometry.exact_squared`.
+_EXACT_PAIRS = 8192
 
 
 class VocabularyGeometry:
@@ -108,11 +110,18 @@ class VocabularyGeometry:
         return qa @ wa.T
 
     def exact_squared(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic)."""
-        diff = self.vectors[b].astype(np.float64)
-        diff -= self.vectors[a]
-        diff *= diff
-        return np.add.reduce(diff, axis=1)
+        """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic).
+
+        :data:`_EXACT_PAIRS` pairs at a time: memory ``_EXACT_PAIRS × n`` float64 however
+        many pairs (a rank resampler keeping every word asks for |V| per pivot).
+        """
+        out = np.empty(np.size(b))
+        for s in range(0, out.size, _EXACT_PAIRS):
+            diff = self.vectors[b[s:s + _EXACT_PAIRS]].astype(np.float64)
+            diff -= self.vectors[a[s:s + _EXACT_PAIRS]]
+            diff *= diff
+            out[s:s + _EXACT_PAIRS] = np.add.reduce(diff, axis=1)
+        return out
 
     def accurate_squared(self, rows: np.ndarray, cols: slice | np.ndarray, *,
                          rtol: float = ACCURATE_RTOL) -> np.ndarray:

@@ -57,7 +57,7 @@ from emprivacy.protection.epsilon.search import (
 )
 from emprivacy.protection.leakage.audit import audit_mechanism
 from emprivacy.protection.leakage.audit_report import WordAudit
-from emprivacy.protection.leakage.channel import has_exact_channel
+from emprivacy.protection.leakage.channel import check_sample_size, has_exact_channel
 from emprivacy.protection.leakage.secrets import Secrets, secret_words
 from emprivacy.protection.leakage.vulnerability import _check_confidence, plugin_margin
 
@@ -324,6 +324,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         raise TypeError(f"secrets must be a Secrets; got {type(secrets).__name__}")
     check_above_prior(p, secrets)
     exact = has_exact_channel(first)
+    if not exact:  # every full measurement samples K × draws releases: can they be held?
+        check_sample_size(len(secrets), draws)
     rtol = check_rtol(rtol)
     if bracket is not None:
         bracket = (check_search_epsilon(bracket[0], "bracket"),

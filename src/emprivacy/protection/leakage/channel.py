@@ -26,20 +26,27 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-from emprivacy._validation import check_positive_int
+from emprivacy._validation import check_memory, check_positive_int
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms._tiles import VocabularyGeometry
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential
 
-__all__ = ["ExactChannel", "Progress", "SampledChannel", "has_exact_channel", "sample_channel"]
+__all__ = ["ExactChannel", "Progress", "SampledChannel", "check_sample_size", "has_exact_channel",
+           "sample_channel"]
 
 #: ``progress(done, total, description)``: called as the work advances.
 Progress = Callable[[int, int, str], None]
 
-#: Vocabulary columns per block of an exact channel (K × this float64 at a time).
+#: Vocabulary columns per block of an exact channel (K × this float64 at a time) ...
 _BLOCK_COLS = 2048
+#: ... fewer for many secrets, so that a block stays within this many bytes (at least 64
+#: columns): 2,048 up to K = 2,048.
+_BLOCK_BYTES = 32 * 2**20
+#: Bytes per release of a sampled channel and its measures (the (K, D) rows released,
+#: their sparse counts and the split-half attack's keys; 45 measured).
+BYTES_PER_DRAW = 48
 #: Points (secrets × draws) per call of the mechanism's batch path.
 _CHUNK_POINTS = 1 << 17
 
@@ -87,8 +94,9 @@ class ExactChannel:
     mechanism : SanText or TruncatedExponential
     rows : (K,) array-like of int
         The secret words' vocabulary rows (distinct).
-    block_cols : int, default 2048
-        Vocabulary columns per block.
+    block_cols : int, optional
+        Vocabulary columns per block; default 2048, fewer for more than 2,048 secrets
+        (a block of at most 32 MiB, at least 64 columns).
 
     Examples
     --------
@@ -103,7 +111,7 @@ class ExactChannel:
     """
 
     def __init__(self, mechanism: WordMechanism, rows: np.ndarray | list[int], *,
-                 block_cols: int = _BLOCK_COLS) -> None:
+                 block_cols: int | None = None) -> None:
         if not has_exact_channel(mechanism):
             raise TypeError(f"mechanism {getattr(mechanism, 'name', mechanism)!r} has no "
                             "closed-form channel here (SanText and TEM have); sample it "
@@ -114,7 +122,9 @@ class ExactChannel:
         self.rows = check_rows(rows, "rows", self.n_outputs)
         if self.rows.size == 0:
             raise ValueError("rows must hold at least one secret; got none")
-        self.block_cols = check_positive_int(block_cols, "block_cols")
+        self.block_cols = (
+            min(_BLOCK_COLS, max(64, _BLOCK_BYTES // (8 * self.rows.size)))
+            if block_cols is None else check_positive_int(block_cols, "block_cols"))
         self.gamma = (float(mechanism.gamma) if isinstance(mechanism, TruncatedExponential)
                       else math.inf)
         self.half_eps = 0.5 * mechanism.epsilon
@@ -242,6 +252,22 @@ class SampledChannel:
         return c
 
 
+def check_sample_size(secrets: int, draws: int) -> None:
+    """Refuse a sampled channel that the machine cannot hold, before any release.
+
+    ``secrets × draws`` releases take about :data:`BYTES_PER_DRAW` bytes each while the
+    channel is sampled and measured (Python integers: no size overflows).
+
+    Raises
+    ------
+    ValueError
+        One line: what it needs, what is available, what to lower.
+    """
+    check_memory(BYTES_PER_DRAW * int(secrets) * int(draws),
+                 f"the sampled channel ({secrets} secrets x {draws} draws)",
+                 "use fewer draws or fewer secrets")
+
+
 def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
                    draws: int = 500, rng: RandomState = None,
                    progress: Progress | None = None) -> SampledChannel:
@@ -260,7 +286,9 @@ def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
     rows : (K,) array-like of int
         Secret rows (distinct).
     draws : int, default 500
-        Releases per secret, D ≥ 2 (the split-half attack uses D // 2 and the rest).
+        Releases per secret, D ≥ 2 (the split-half attack uses D // 2 and the rest);
+        K·D releases that need more memory than is available are refused before any
+        (:func:`check_sample_size`).
     rng : None, int or numpy.random.Generator
         The draws' generator (``None``: secure; an int seeds a reproducible audit).
     progress : callable, optional
@@ -287,6 +315,7 @@ def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
     if np.unique(secret_rows).size != secret_rows.size:
         raise ValueError("rows must be distinct secrets")
     draws = check_positive_int(draws, "draws", minimum=2)
+    check_sample_size(secret_rows.size, draws)
     gen = check_random_state(rng)
     k = secret_rows.size
     out = np.empty((k, draws), dtype=np.int64)
