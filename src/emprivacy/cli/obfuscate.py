@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    from emprivacy.obfuscation import ObfuscationConfig
 
 __all__ = ["obfuscate"]
 
@@ -223,8 +223,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, or a usage error."""
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    """The run's :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, or a usage error."""
+    from emprivacy.obfuscation import ObfuscationConfig
 
     if text_mode and fmt == "bag":
         fail("--readable releases text; use --format text, jsonl or parquet")
@@ -296,7 +296,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-    from emprivacy.obfuscation.obfuscator import (
+    from emprivacy.obfuscation import (
         SKIPPED_EMPTY,
         SKIPPED_OUT_OF_VOCABULARY,
         skipped_warning,

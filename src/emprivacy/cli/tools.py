@@ -338,7 +338,7 @@ def calibrate(
     emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     words = None
     if words_file is not None:
-        from emprivacy.text.tokens import normalise_word
+        from emprivacy.text import normalise_word
 
         given = list(dict.fromkeys(normalise_word(w) for w in read_text_file(words_file).split()))
         words = [w for w in given if w in emb]
@@ -409,7 +409,7 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
     words = None
     if words_file is not None:
-        from emprivacy.text.tokens import normalise_word
+        from emprivacy.text import normalise_word
 
         words = [w for w in dict.fromkeys(normalise_word(t) for t in
                                           read_text_file(words_file).split()) if w in emb]
