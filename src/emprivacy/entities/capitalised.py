@@ -2,8 +2,8 @@
 
 A word token (:func:`emprivacy.text.tokens.tokenize`) in Title case or UPPER case is a
 candidate name unless it is a function word of text mode's allow-list
-(:data:`~emprivacy.text.tokens.KEPT_FUNCTION_WORDS`, except the words kept only in lower case,
-:data:`~emprivacy.text.tokens.LOWERCASE_ONLY`, whose Title form is a name: ``May``, ``Will``),
+(:data:`~emprivacy.text.word_lists.KEPT_FUNCTION_WORDS`, except the words kept only in lower case,
+:data:`~emprivacy.text.word_lists.LOWERCASE_ONLY`, whose Title form is a name: ``May``, ``Will``),
 a clitic, a weekday or month name, or the first word of a sentence (where every word is
 capitalised).  A sentence starts at the beginning of the text, after a line break, and
 after ``.``, ``!``, ``?`` or ``…`` — except the full stop of a title (``Dr.``, ``Mrs.``,
@@ -24,15 +24,9 @@ import re
 from collections.abc import Sequence
 
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, check_texts
-from emprivacy.text.tokens import (
-    CLITIC_STEMS,
-    CLITICS,
-    KEPT_FUNCTION_WORDS,
-    LOWERCASE_ONLY,
-    Token,
-    normalise_word,
-    tokenize,
-)
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
 
 __all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector"]
 

@@ -26,7 +26,9 @@ import numpy as np
 
 from emprivacy._optional import import_optional
 from emprivacy.embeddings.model import Embeddings
-from emprivacy.text.tokens import STOPWORDS, normalise_word, tokenize
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import tokenize
+from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = ["LISTED_TYPES", "person_words", "place_words", "public_words", "sub_vocabulary"]
 
