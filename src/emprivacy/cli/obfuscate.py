@@ -130,6 +130,18 @@ def obfuscate(
                                          "the same --output: complete partitions are kept.")
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
+    entities: Annotated[str, typer.Option(
+        "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
+        "capitalised words with the ner extra, capitalised words alone without it) or a list "
+        "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
+    entity_epsilon: Annotated[float, typer.Option(
+        "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
+        "sub-vocabulary (names become names), spent once per distinct entity word of a "
+        "document.")] = 1.0,
+    entity_policy: Annotated[list[str] | None, typer.Option(
+        "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
+        "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
+        "or keep (NOT covered by the guarantee).", show_default=False)] = None,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -156,6 +168,8 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from)
+    if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
+        config = _entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
@@ -236,6 +250,39 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
                              perturb_stopwords=perturb_stopwords, id_from=id_from)
 
 
+def _entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
+                   entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
+    """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
+    ``--entity-policy``), checked before any work: one line if not; ``auto`` resolved here
+    (the line that says it fell back to capitalised words is printed once)."""
+    import dataclasses
+
+    from emprivacy.entities import check_available, resolve_entities
+
+    if config.mode != "text":
+        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
+             "(--format text or --readable)")
+    try:
+        names, note = resolve_entities(entities)
+        config = dataclasses.replace(config, entities=names, entity_epsilon=entity_epsilon,
+                                     entity_policy=entity_policy)
+    except (TypeError, ValueError) as exc:
+        fail(str(exc))
+    if names == "none" and (entity_policy or entity_epsilon != 1.0):
+        fail("--entity-epsilon and --entity-policy apply with --entities")
+    try:  # spaCy, Presidio and the pipeline are there (MissingExtraError: one line as well)
+        check_available(names)
+    except ValueError as exc:
+        fail(str(exc))
+    if note is not None and not quiet:
+        stderr().print(f"emprivacy: note: {note}", markup=False)
+    if not quiet and any(p == "keep" for _, p in config.entity_policy):
+        stderr().print("emprivacy: warning: entities under --entity-policy TYPE=keep are "
+                       "released as written: the privacy guarantee does not cover them",
+                       markup=False)
+    return config
+
+
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                     encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
                     output: Path | None, fmt: str, decoder: str, device: str,
@@ -265,9 +312,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
-        obf = Obfuscator(mech, config, seed=seed, on_warning=(
-            (lambda msg: None) if quiet
-            else (lambda msg: console.print(f"emprivacy: warning: {msg}", markup=False))))
+        with warnings.catch_warnings():  # entities kept: said once above, in one line
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            obf = Obfuscator(mech, config, seed=seed, on_warning=(
+                (lambda msg: None) if quiet
+                else (lambda msg: console.print(f"emprivacy: warning: {msg}",
+                                                markup=False))))
         if config.oov == "keep":
             console.print(OOV_KEEP_WARNING)
         # a long document's record comes with its text or bag in a body, written in pieces

@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "PresidioDetector": "presidio_detector",
     "DETECTORS": "registry",
     "build_detector": "registry",
+    "check_available": "registry",
     "check_entities": "registry",
     "ner_installed": "registry",
     "resolve_entities": "registry",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     from emprivacy.entities.registry import (
         DETECTORS,
         build_detector,
+        check_available,
         check_entities,
         ner_installed,
         resolve_entities,
@@ -95,6 +97,7 @@ __all__ = [
     "SpacyDetector",
     "UnionDetector",
     "build_detector",
+    "check_available",
     "check_entities",
     "ner_installed",
     "parse_entity_policies",

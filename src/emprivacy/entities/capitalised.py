@@ -2,15 +2,15 @@
 
 A word token (:func:`emprivacy.text.tokens.tokenize`) in Title case or UPPER case is a
 candidate name unless it is a function word of text mode's allow-list
-(:data:`~emprivacy.text.word_lists.KEPT_FUNCTION_WORDS`, except the words kept only in lower case,
-:data:`~emprivacy.text.word_lists.LOWERCASE_ONLY`, whose Title form is a name: ``May``, ``Will``),
-a clitic, a weekday or month name, or the first word of a sentence (where every word is
-capitalised).  A sentence starts at the beginning of the text, after a line break, and
-after ``.``, ``!``, ``?`` or ``…`` — except the full stop of a title (``Dr.``, ``Mrs.``,
-``St.``) or of an initial (``J.``).  A sentence-initial word is a candidate after all when
-the same word is a candidate elsewhere in the text, or when a candidate follows it in the
-same run (``Margaret Thompson arrived``).  Runs of candidates separated by spaces (and the
-full stop of an initial or title) are one span.
+(:data:`~emprivacy.text.word_lists.KEPT_FUNCTION_WORDS`, except the words kept only in lower
+case, :data:`~emprivacy.text.word_lists.LOWERCASE_ONLY`, whose Title form is a name: ``May``,
+``Will``), a clitic, a weekday or month name, or the first word of a sentence (where every
+word is capitalised: ``Dear``, ``Young`` and ``Will`` start sentences, and are family names
+too).  A sentence starts at the beginning of the text, after a line break, and after ``.``,
+``!``, ``?`` or ``…`` — except the full stop of a title (``Dr.``, ``Mrs.``, ``St.``) or of an
+initial (``J.``).  A sentence-initial word is a candidate after all when the same word is a
+candidate elsewhere in the text (``Thompson said …`` after ``… Margaret Thompson.``).  Runs
+of candidates separated by spaces (and the full stop of an initial or title) are one span.
 
 Its spans have the type :data:`~emprivacy.entities.spans.PROPER_NOUN`: the detector says a
 word looks like a name, not which kind; the public lists decide
@@ -64,7 +64,7 @@ class CapitalisedDetector:
 
     Needs no model and no extra.  See the module's description for the rules.
 
-    >>> text = "Dr. Patel met Margaret Thompson. Thompson is in NASA now. Now then."
+    >>> text = "Then Dr. Patel met Margaret Thompson. Thompson is in NASA now. Now then."
     >>> [text[s.start:s.end] for s in CapitalisedDetector().detect([text])[0]]
     ['Dr. Patel', 'Margaret Thompson', 'Thompson', 'NASA']
     """
@@ -85,13 +85,9 @@ class CapitalisedDetector:
         cap = [_capitalised(t.text) and not _excluded(f) for t, f in zip(words, forms,
                                                                         strict=True)]
         seen = {f for f, c, first in zip(forms, cap, initial, strict=True) if c and not first}
-        # a sentence-initial word is a candidate when it is one elsewhere, or starts a run
+        # a sentence-initial word is a candidate when it is one elsewhere in the text
         candidate = [c and (not first or f in seen) for c, first, f in zip(cap, initial, forms,
                                                                           strict=True)]
-        for i in range(len(words) - 1):
-            if (cap[i] and initial[i] and not candidate[i] and candidate[i + 1]
-                    and self._joined(words[i], words[i + 1], text)):
-                candidate[i] = True
         spans: list[EntitySpan] = []
         run: list[Token] = []
         for tok, cand in zip(words, candidate, strict=True):

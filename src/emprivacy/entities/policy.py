@@ -147,6 +147,9 @@ class EntityPolicy:
         given = parse_entity_policies([f"{k}={v}" for k, v in self.policies.items()])
         object.__setattr__(self, "policies", {**DEFAULT_POLICIES, **given})
 
+    def __hash__(self) -> int:
+        return hash((self.epsilon, tuple(sorted(self.policies.items()))))
+
     def policy(self, entity_type: str) -> str:
         """The policy of a type (a type no built-in detector emits: ``"placeholder"``)."""
         return self.policies.get(entity_type, "placeholder")

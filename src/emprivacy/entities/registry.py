@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from pathlib import Path
 from typing import Any
 
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
 from emprivacy.entities.spans import EntityDetector, UnionDetector
+from emprivacy.exceptions import MissingExtraError
 
-__all__ = ["AUTO_WITH_NER", "DETECTORS", "build_detector", "check_entities", "ner_installed",
-           "resolve_entities"]
+__all__ = ["AUTO_WITH_NER", "DETECTORS", "build_detector", "check_available", "check_entities",
+           "ner_installed", "resolve_entities"]
 
 #: The built-in detectors, by name.
 DETECTORS: tuple[str, ...] = ("spacy", "presidio", "capitalised")
@@ -104,6 +106,29 @@ def resolve_entities(spec: str) -> tuple[str, str | None]:
     if ner_installed():
         return AUTO_WITH_NER, None
     return "capitalised", AUTO_WITHOUT_NER
+
+
+def check_available(spec: str) -> None:
+    """Check, without loading anything, that the detectors of ``spec`` can be built: spaCy
+    and Presidio are installed (:class:`~emprivacy.exceptions.MissingExtraError` naming the
+    ``ner`` extra, one line), and so is the spaCy pipeline (``ValueError``)."""
+    names, _ = resolve_entities(spec)
+    items = [item.partition("=") for item in names.split(",")]
+    wanted = {n for n, _, _ in items}
+    if not wanted & {"spacy", "presidio"}:
+        return
+    purpose = ("entity detection with spaCy" if "spacy" in wanted
+               else "structured identifiers (Presidio)")
+    for module in ("spacy", *(("presidio_analyzer",) if "presidio" in wanted else ())):
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtraError(f"{purpose} needs the optional dependency {module!r}; "
+                                    "install it with: pip install 'emprivacy[ner]'")
+    pipeline = next((p for n, _, p in items if n == "spacy" and p), DEFAULT_PIPELINE)
+    if importlib.util.find_spec(pipeline) is None and not Path(pipeline).is_dir():
+        hint = (" (install it with: pip install 'emprivacy[ner]')"
+                if pipeline == DEFAULT_PIPELINE else "")
+        raise ValueError(f"spaCy pipeline {pipeline!r} is neither an installed package nor a "
+                         f"directory{hint}; emprivacy never downloads a model")
 
 
 def build_detector(spec: str) -> EntityDetector | None:

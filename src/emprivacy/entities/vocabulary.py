@@ -11,7 +11,8 @@ the rows of the embeddings' vocabulary that are in a public list of the type
   name of several words adds each of its capitalised words but the stopwords (``New York``
   adds ``new`` and ``york``, ``Rio de Janeiro`` adds ``rio`` and ``janeiro``).
 
-Both are lowercase words, intersected with the embeddings' vocabulary.  The larger
+Both are lowercase words without stopwords and abbreviated titles (``dr``, ``st``, ``mt``),
+intersected with the embeddings' vocabulary.  The larger
 ``names-dataset`` package was not used: loading it costs gigabytes of memory (measured
 in docs/ENTITIES.md).  Every list is read once per process.
 """
@@ -26,6 +27,7 @@ import numpy as np
 
 from emprivacy._optional import import_optional
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
 from emprivacy.text.word_lists import STOPWORDS
@@ -47,7 +49,7 @@ def _words_of(names: Iterable[str], *, capitalised_only: bool = False) -> set[st
         for tok in tokenize(name):
             if tok.kind == "word" and not (capitalised_only and tok.text[0].islower()):
                 word = normalise_word(tok.text)
-                if word not in STOPWORDS and len(word) > 1:
+                if word not in STOPWORDS and word not in TITLES and len(word) > 1:
                     out.add(word)
     return out
 
@@ -61,7 +63,7 @@ def person_words() -> frozenset[str]:
     for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
         text = root.joinpath(name).read_text(encoding="utf-8")
         out.update(line.split()[0].lower() for line in text.splitlines() if line.strip())
-    return frozenset(w for w in out if w not in STOPWORDS and len(w) > 1)
+    return frozenset(w for w in out if w not in STOPWORDS and w not in TITLES and len(w) > 1)
 
 
 @cache

@@ -79,7 +79,12 @@ _BAG_COUNTS = ("n_words", "epsilon_total", "oov_dropped", "oov_placeholders", "o
 #: What :meth:`RunOptions.parse` takes besides ``epsilon``, ``mechanism``, ``mode`` and
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
-           "batch_rows")
+           "batch_rows", "entities", "entity_epsilon", "entity_policy")
+
+#: The per-document fields of a text-mode record with entity detection (after
+#: :data:`_TEXT_COUNTS`; ``entities_detected``, a mapping, stays in the records only).
+_ENTITY_COUNTS = ("entity_words", "entity_placeholders", "entities_kept",
+                  "entity_words_distinct")
 
 
 def row_fields(config: ObfuscationConfig) -> dict[str, str]:
@@ -98,6 +103,8 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     counts = _TEXT_COUNTS if config.mode == "text" else _BAG_COUNTS
     if config.oov == "subword":
         counts = (*counts, "oov_subword")
+    if config.entities != "none":
+        counts = (*counts, *_ENTITY_COUNTS)
     fields = {name: "float" if name == "epsilon_total" else "int" for name in counts}
     if config.mode == "text":
         fields["guarantee"] = "str"
@@ -411,12 +418,14 @@ class RunOptions:
               perturb_stopwords: bool = False,
               embeddings: Embeddings | str | os.PathLike[str] | None = None,
               vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
-              batch_rows: int = DEFAULT_BATCH_ROWS) -> RunOptions:
+              batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
+              entity_epsilon: float = 1.0, entity_policy: Any = ()) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
         config = ObfuscationConfig(mode=mode, oov=oov, size=size,  # type: ignore[arg-type]
-                                   perturb_stopwords=perturb_stopwords)
+                                   perturb_stopwords=perturb_stopwords, entities=entities,
+                                   entity_epsilon=entity_epsilon, entity_policy=entity_policy)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),
@@ -559,7 +568,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     perturb_stopwords: bool = False,
                     embeddings: Embeddings | str | os.PathLike[str] | None = None,
                     vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
-                    batch_rows: int = DEFAULT_BATCH_ROWS) -> TextReleases:
+                    batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
+                    entity_epsilon: float = 1.0, entity_policy: Any = ()) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
@@ -604,6 +614,10 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
     batch_rows : int, default 8192
         Rows privatised at a time: memory, not the release (with a seed the release is the
         same whatever ``batch_rows``).
+    entities, entity_epsilon, entity_policy
+        Entity detection and the policy per type, as ``obfuscate --entities``,
+        ``--entity-epsilon``, ``--entity-policy`` (text mode;
+        :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, docs/ENTITIES.md).
 
     Returns
     -------
@@ -632,7 +646,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
     run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
-                           batch_rows=batch_rows)
+                           batch_rows=batch_rows, entities=entities,
+                           entity_epsilon=entity_epsilon, entity_policy=entity_policy)
     return TextReleases(run.privatizer(), texts, run.batch_rows)
 
 
