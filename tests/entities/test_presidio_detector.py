@@ -45,3 +45,14 @@ def test_bad_parameters(ruler_dir):
         PresidioDetector(ruler_dir, entities={})
     with pytest.raises(ValueError, match="score must be a finite number >= 0"):
         PresidioDetector(ruler_dir, score=-1)
+
+
+def test_texts_without_digits_are_not_sent_to_presidio(ruler_dir, monkeypatch):
+    pytest.importorskip("presidio_analyzer")
+    det = PresidioDetector(ruler_dir)
+    seen = []
+    analyze = det.analyzer.analyze
+    monkeypatch.setattr(det.analyzer, "analyze",
+                        lambda text, **kw: seen.append(text) or analyze(text, **kw))
+    spans = det.detect(["no digits here", TEXT, "none here either"])
+    assert seen == [TEXT] and spans[0] == spans[2] == [] and len(spans[1]) == 4

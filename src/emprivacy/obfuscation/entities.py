@@ -241,23 +241,50 @@ class EntityRun:
     def draw(self, template: TextTemplate, gen: np.random.Generator,
              surrogates: MutableMapping[EntityKey, str]) -> MutableMapping[EntityKey, str]:
         """Add to ``surrogates`` a word for every entity key of ``template`` it lacks: one
-        draw per key, grouped by type, keys in order of first mention."""
-        new: dict[str, list[EntityKey]] = {}
-        for key in dict.fromkeys(template.entities):
-            if key is not None and key not in surrogates:
-                new.setdefault(key[0], []).append(key)
-        for entity_type, keys in new.items():
-            mech = self.mechanisms[entity_type]
+        draw per key, type by type (:attr:`mechanisms` order), keys in order of first
+        mention."""
+        return self.draw_many([(template, gen, surrogates)])[0]
+
+    def draw_many(self, documents: Sequence[tuple[TextTemplate, np.random.Generator,
+                                                  MutableMapping[EntityKey, str]]]
+                  ) -> list[MutableMapping[EntityKey, str]]:
+        """:meth:`draw` for many documents, each with its own generator and surrogates: the
+        same words, with the restricted mechanism of each type called once for all of them
+        (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`)."""
+        for entity_type, mech in self.mechanisms.items():
             rows = self.marking.rows[entity_type]
-            inputs = [template.entity_inputs[k] for k in keys]
-            sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0 else -1
-                                 for r, _ in inputs], dtype=np.int64)
-            points = [np.asarray(p) for r, p in inputs if r < 0]
-            out = mech.privatize_mixed(sub_rows, np.stack(points) if points else None,
-                                       rng=gen)
-            words = mech.embeddings.words
-            surrogates.update(zip(keys, (words[int(i)] for i in out), strict=True))
-        return surrogates
+            batch: list[tuple[list[EntityKey], np.ndarray, np.random.Generator,
+                              MutableMapping[EntityKey, str]]] = []
+            for template, gen, surrogates in documents:
+                keys = [k for k in dict.fromkeys(template.entities)
+                        if k is not None and k[0] == entity_type and k not in surrogates]
+                if not keys:
+                    continue
+                inputs = [template.entity_inputs[k] for k in keys]
+                sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0 else -1
+                                     for r, _ in inputs], dtype=np.int64)
+                points = [np.asarray(p) for r, p in inputs if r < 0]
+                if points:  # vectors of their own (oov="subword"): drawn on their own
+                    out = mech.privatize_mixed(sub_rows, np.stack(points), rng=gen)
+                    surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
+                                          strict=True))
+                else:
+                    batch.append((keys, sub_rows, gen, surrogates))
+            if not batch:
+                continue
+            released = mech.privatize_batches([(sub_rows, gen) for _, sub_rows, gen, _ in batch])
+            for (keys, _, _, surrogates), out in zip(batch, released, strict=True):
+                surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
+                                      strict=True))
+        return [surrogates for _, _, surrogates in documents]
+
+    def draw_texts(self, pending: Sequence[tuple[str, Any]]
+                   ) -> dict[int, Mapping[EntityKey, str]]:
+        """The surrogates of the entity words of each template of ``pending`` (``(document
+        id, template or bag)`` pairs; bags are left out), by ``id`` of the template."""
+        texts = [(doc_id, t) for doc_id, t in pending if isinstance(t, TextTemplate)]
+        found = self.draw_many([(t, self.generator(doc_id), {}) for doc_id, t in texts])
+        return {id(t): f for (_, t), f in zip(texts, found, strict=True)}
 
     def record_fields(self, epsilon_total: float, surrogates: Mapping[EntityKey, str],
                       entity_counts: Mapping[str, int]) -> dict[str, Any]:

@@ -168,7 +168,8 @@ class Obfuscator:
             run_key=self.run_key, on_note=self._warn, lists=entity_lists)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
-        self._entity_gen: np.random.Generator | None = None
+        #: The surrogates of the entity words of the templates being recorded (by ``id``).
+        self._found: dict[int, Mapping[tuple[str, str], str]] = {}
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -229,12 +230,10 @@ class Obfuscator:
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
         if isinstance(bag, TextTemplate):
-            found: dict[tuple[str, str], str] = {}
-            gen = self._entity_gen  # the entity stream of the document (set by stream)
-            if self.entities is not None and gen is not None:  # one draw per entity word
-                head.update(self.entities.record_fields(
-                    head["epsilon_total"], self.entities.draw(bag, gen, found),
-                    bag.entity_counts))
+            found = self._found.pop(id(bag), {})  # its entity words' surrogates (stream)
+            if self.entities is not None:  # one draw per entity word
+                head.update(self.entities.record_fields(head["epsilon_total"], found,
+                                                        bag.entity_counts))
             return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
                     "text": bag.render(out, vocab, found)}
         return {
@@ -443,6 +442,8 @@ class Obfuscator:
                     if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
+            if self.entities is not None:  # the entity words of every text, drawn together
+                self._found = self.entities.draw_texts([(d, b) for d, _, b in pending])
             empty = np.empty(0, dtype=np.int64)
             for doc_id, label, bag in pending:
                 if bag.points is not None:
@@ -450,8 +451,6 @@ class Obfuscator:
                                           bag.points)
                 else:
                     out = next(released) if bag.indices.size else empty
-                if self.entities is not None:
-                    self._entity_gen = self.entities.generator(doc_id)
                 yield self._record(label, bag, out, shared)
             self.documents_written += len(pending)
             pending, n_pending = [], 0
