@@ -176,3 +176,15 @@ def test_privatize_texts_takes_the_same_options(emb, monkeypatch):
 def test_bags_refuse_entities():
     with pytest.raises(ValueError, match="entities apply to text mode"):
         ObfuscationConfig(entities="capitalised")
+
+
+def test_a_table_column_takes_the_same_options(emb):
+    pa = pytest.importorskip("pyarrow")
+    from emprivacy.tables.arrow import privatize_table
+
+    table = pa.table({"note": ["then Ann met Bob", None]})
+    out = privatize_table(table, column="note", epsilon=1e6, embeddings=emb, seed=1,
+                          entities="capitalised", entity_epsilon=0.5,
+                          entity_policy={"PERSON": "placeholder"})
+    assert out.column("note").to_pylist() == ["then [PERSON] met [PERSON]", None]
+    assert "entity_placeholders" in " ".join(out.column_names)
