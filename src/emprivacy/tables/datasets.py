@@ -249,8 +249,9 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
         A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
     epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed
         As :func:`emprivacy.privatize_texts`, and so are ``entities``, ``entity_epsilon``
-        and ``entity_policy`` (every process builds its own detectors).  Without a seed, the run key is drawn from
-        the secure generator now, once, and every process of the run uses it.
+        and ``entity_policy`` (every process builds its own detectors).  Without a seed, the
+        run key is drawn from the secure generator now, once, and every process of the run
+        uses it.
     mechanism : str, default "madlib"
         A registered mechanism's name (a built mechanism holds its embeddings, which would
         be pickled to every process: give its name and ``params``).
