@@ -201,7 +201,6 @@ def _faces() -> set[str]:
     return faces
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_cli_imports_only_the_public_faces() -> None:
     faces = _faces()
     offending = []
