@@ -28,9 +28,10 @@ import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
 from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.protection.epsilon.deniability import DeniabilityStudy
-from emprivacy.text.tokens import STOPWORDS
+from emprivacy.text.word_lists import STOPWORDS
 
 
 class CountingDecoder:

@@ -27,7 +27,8 @@ from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 from .helpers import run_cli
 

@@ -40,7 +40,8 @@ from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document, iter_documents
 from emprivacy.io.outputs import format_record
 from emprivacy.math.randomness import run_key_from_seed
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 EPSILON = 10.0
 VOCAB = 5000

@@ -32,6 +32,7 @@ import emprivacy.io.corpus
 import emprivacy.io.documents
 import emprivacy.io.parquet_output
 import emprivacy.io.streaming
+import emprivacy.obfuscation.config
 import emprivacy.obfuscation.obfuscator
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
@@ -50,9 +51,11 @@ from emprivacy.io.streaming import (
     write_record,
 )
 from emprivacy.math.randomness import document_generator
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import prepare_text
-from emprivacy.text.tokens import bag_of_words, normalise_pieces, normalise_text, tokenize
+from emprivacy.text.normalise import normalise_pieces, normalise_text
+from emprivacy.text.tokens import bag_of_words, tokenize
 
 from .helpers import gaps
 
@@ -90,7 +93,7 @@ def long_text(n_words: int, seed: int = 0) -> str:
 @pytest.fixture
 def tiny_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of 5 words, chunks of 37 characters, text blocks of at most 120 characters."""
-    monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "DEFAULT_BLOCK_WORDS", 5)
+    monkeypatch.setattr(emprivacy.obfuscation.config, "DEFAULT_BLOCK_WORDS", 5)
     monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "BLOCK_CHARS", 120)
     monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 37)
     monkeypatch.setattr(emprivacy.io.parquet_output, "TEXT_PIECE_CHARS", 50)
@@ -318,7 +321,7 @@ def test_cli_streams_a_long_document(fmt: str, tmp_path: Path, capsys,
     outputs = {}
     for blocks in ("whole", "tiny"):
         if blocks == "tiny":
-            monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "DEFAULT_BLOCK_WORDS", 4)
+            monkeypatch.setattr(emprivacy.obfuscation.config, "DEFAULT_BLOCK_WORDS", 4)
             monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "BLOCK_CHARS", 100)
             monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 50)
             monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 7)

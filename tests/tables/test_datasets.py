@@ -26,7 +26,7 @@ from emprivacy import Embeddings
 from emprivacy.embeddings.model import load_embeddings
 from emprivacy.exceptions import EmbeddingsFormatError, MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.tables import batch as batch_module
 from emprivacy.tables import datasets as module
 from emprivacy.tables.batch import TextPrivatizer, privatize_texts, text_digest

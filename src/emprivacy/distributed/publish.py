@@ -43,7 +43,7 @@ from emprivacy.io.outputs import (
 )
 from emprivacy.io.parquet_output import PART
 from emprivacy.io.streaming import copy_jsonl_file
-from emprivacy.obfuscation.obfuscator import (
+from emprivacy.obfuscation.skipped import (
     SKIPPED_EMPTY,
     SKIPPED_OUT_OF_VOCABULARY,
     nothing_to_release,

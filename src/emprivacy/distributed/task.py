@@ -3,7 +3,7 @@
 A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`; a
 text file chunk by chunk, as it is obfuscated), obfuscates it with
 :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` (the run's
-:class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig` and secret key), writes the
+:class:`~emprivacy.obfuscation.config.ObfuscationConfig` and secret key), writes the
 records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
 pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
 (a row group at a time; a long document's text or bag over several rows, see
@@ -47,11 +47,9 @@ from emprivacy.io.parquet_output import write_parquet_records
 from emprivacy.io.streaming import write_record
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
-from emprivacy.obfuscation.obfuscator import (
-    SKIPPED_OUT_OF_VOCABULARY,
-    ObfuscationConfig,
-    Obfuscator,
-)
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
+from emprivacy.obfuscation.skipped import SKIPPED_OUT_OF_VOCABULARY
 
 __all__ = [
     "STATUS_DIR",

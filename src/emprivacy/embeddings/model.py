@@ -203,7 +203,7 @@ class Embeddings:
         The one vocabulary lookup of emprivacy: bags, text mode, the distance and
         the evaluation all go through it (or :meth:`lookup`, which applies an
         out-of-vocabulary policy on top).  In a vocabulary without upper case (GloVe 6B)
-        a word is found as given (callers pass :func:`~emprivacy.text.tokens.normalise_word`
+        a word is found as given (callers pass :func:`~emprivacy.text.normalise.normalise_word`
         forms).  In a :attr:`cased` vocabulary the lookup is case-aware: the word as
         given, else its lowercase form, else the most frequent vocabulary word that
         equals it case-insensitively (``zqxwell`` finds ``Zqxwell``).  So a word is out of

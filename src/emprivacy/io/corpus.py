@@ -16,7 +16,7 @@ identifier would get the same noise, perfectly correlated.  A repeated identifie
 is refused (:class:`UniqueIds`) with a message naming it and both positions.
 What an output record releases as its ``id`` may be the document's position or a
 keyed hash of its identifier instead
-(:attr:`emprivacy.obfuscation.obfuscator.ObfuscationConfig.id_from`); the noise stays keyed by
+(:attr:`emprivacy.obfuscation.config.ObfuscationConfig.id_from`); the noise stays keyed by
 the identifier.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone

@@ -2,7 +2,7 @@
 
 A record is a dict whose last field is what it releases: ``text`` (text mode) or
 ``bag``.  For a document of at most one block
-(:attr:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig.block_words`) that field is a
+(:attr:`~emprivacy.obfuscation.config.ObfuscationConfig.block_words`) that field is a
 ``str`` or a ``list`` as always.  For a longer one, :meth:`Obfuscator.stream
 <emprivacy.obfuscation.obfuscator.Obfuscator.stream>` gives a *body* instead:
 

@@ -49,12 +49,9 @@ from emprivacy.embeddings.model import Embeddings, load_embeddings
 from emprivacy.io.corpus import Document
 from emprivacy.math.randomness import run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.obfuscator import (
-    DEFAULT_VOCAB_SIZE,
-    SKIPPED_EMPTY,
-    ObfuscationConfig,
-    Obfuscator,
-)
+from emprivacy.obfuscation.config import DEFAULT_VOCAB_SIZE, ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
+from emprivacy.obfuscation.skipped import SKIPPED_EMPTY
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",

@@ -56,7 +56,7 @@ from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME, Embeddings
 from emprivacy.exceptions import EmbeddingsFormatError
 from emprivacy.math.randomness import run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.obfuscator import DEFAULT_VOCAB_SIZE
+from emprivacy.obfuscation.config import DEFAULT_VOCAB_SIZE
 from emprivacy.tables.arrow import (
     DEFAULT_PREFIX,
     block_arrays,

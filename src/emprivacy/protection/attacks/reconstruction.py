@@ -57,7 +57,7 @@ from emprivacy.embeddings.model import OOV_PLACEHOLDER, Embeddings, PreparedBag
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document, iter_documents
 from emprivacy.mechanisms.base import WordMechanism
-from emprivacy.obfuscation.obfuscator import BLOCK_CHARS, ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS, TextTemplate, case_pattern, prepare_text
 from emprivacy.protection.attacks.ngram import BOUNDARY, NgramModel
 from emprivacy.protection.leakage.audit import Estimate
@@ -69,7 +69,9 @@ from emprivacy.protection.leakage.channel import (
 )
 from emprivacy.protection.leakage.secrets import Secrets, is_content_word
 from emprivacy.protection.leakage.vulnerability import _check_confidence, clopper_pearson
-from emprivacy.text.tokens import STOPWORDS, normalise_pieces, normalise_word, piece_words, tokenize
+from emprivacy.text.normalise import normalise_pieces, normalise_word
+from emprivacy.text.tokens import piece_words, tokenize
+from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = [
     "MODES",
@@ -598,7 +600,7 @@ def reconstruction_attack(
     secrets : Secrets
         The candidates S and the prior π (:func:`~emprivacy.protection.secret_words`).
     mode : {"text", "bag"}, default "text"
-        How the corpus is released (:class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`).
+        How the corpus is released (:class:`~emprivacy.obfuscation.config.ObfuscationConfig`).
     reference : iterable of Document, optional
         Text mode: the adversary's reference corpus for its n-gram model.  Default: half
         of ``documents`` (:func:`split_corpus`), the other half being attacked.

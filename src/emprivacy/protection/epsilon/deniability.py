@@ -62,7 +62,7 @@ from emprivacy.protection.epsilon.deniability_report import (
     calibration_table,
     plot_calibration,
 )
-from emprivacy.text.tokens import STOPWORDS
+from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = [
     "DeniabilityStudy",
