@@ -45,7 +45,6 @@ from emprivacy.cli.audit_outputs import (
     print_reconstruction,
     print_text,
     recorded_settings,
-    strict_json,
     write_outputs,
 )
 from emprivacy.cli.audit_run import build_mechanisms, pick_pairs, read_corpus, run_audits, substream
@@ -172,7 +171,7 @@ def audit(
         seed = _secrets.randbelow(2**63)
 
     from emprivacy.math import check_random_state
-    from emprivacy.protection import document_positions, secret_words
+    from emprivacy.protection import document_positions, secret_words, strict_json
 
     console = stderr()
     emb = load(embeddings, vocab_size, quiet, embeddings_encoding)

@@ -5,8 +5,6 @@ settings and the command line that reproduce the run."""
 
 from __future__ import annotations
 
-import json
-import math
 import shlex
 from pathlib import Path
 from typing import Any
@@ -14,8 +12,7 @@ from typing import Any
 from emprivacy.cli._common import DEFAULT_VOCAB_SIZE, echo
 
 __all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "PLOT_FILE", "RECONSTRUCTION_FILES",
-           "finite_or_none", "print_reconstruction", "print_text", "recorded_settings",
-           "strict_json", "write_outputs"]
+           "print_reconstruction", "print_text", "recorded_settings", "write_outputs"]
 
 #: The files ``--out DIR`` receives.
 AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
@@ -27,24 +24,6 @@ RECONSTRUCTION_FILES = ("reconstruction.csv",)
 #: With ``--distinguish`` or ``--distinguish-documents``, ``--out DIR`` also receives ε̂
 #: per pair.
 DISTINGUISH_FILE = "distinguish.csv"
-
-
-def finite_or_none(value: Any) -> Any:
-    """``value`` with every non-finite float (an unbounded likelihood ratio, say) as ``None``,
-    through dicts, lists and tuples: what strict JSON can hold."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: finite_or_none(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [finite_or_none(v) for v in value]
-    return value
-
-
-def strict_json(obj: Any, *, indent: int | None = None) -> str:
-    """``obj`` as strict JSON (RFC 8259: no ``Infinity`` or ``NaN``, which many parsers reject):
-    a non-finite figure is written as ``null``."""
-    return json.dumps(finite_or_none(obj), indent=indent, ensure_ascii=False, allow_nan=False)
 
 
 def print_text(audits: list[Any], emb: Any, top: int) -> None:
@@ -138,6 +117,7 @@ def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: i
         audit_table,
         reconstruction_csv,
         reconstruction_table,
+        strict_json,
     )
 
     table = "# Word audit\n\n" + audit_table(audits, top=top)

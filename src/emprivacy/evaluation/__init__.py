@@ -53,7 +53,6 @@ from emprivacy.evaluation.results import (
     SetResult,
     parse_epsilons,
 )
-from emprivacy.exceptions import DatasetUnavailableError
 
 __all__ = [
     "ATTACKS",
@@ -61,7 +60,6 @@ __all__ = [
     "DEFAULT_EPSILONS",
     "REPORT_FILES",
     "Corpus",
-    "DatasetUnavailableError",
     "Document",
     "ExperimentConfig",
     "ExperimentResult",

@@ -9,7 +9,11 @@ The modules a release reads and writes through, below the mechanisms in the data
 * :mod:`~emprivacy.io.output_paths` — where an output may be written (never a symlink, a
   FIFO, a device or the input) and the lock held while it is;
 * :mod:`~emprivacy.io.outputs` — the release's records and files, written atomically;
+* :mod:`~emprivacy.io.temporaries` — the temporary files of atomic writes that killed
+  processes left, found and removed;
+* :mod:`~emprivacy.io.cache_dir` — the user cache directory;
 * :mod:`~emprivacy.io.streaming` — records streamed to their output as they are made;
+* :mod:`~emprivacy.io.jsonl_pieces` — JSONL records read back and copied in pieces;
 * :mod:`~emprivacy.io.parquet_output` — the Parquet form of the records.
 
 Names are imported on first use: importing this package imports none of its modules.
@@ -48,25 +52,25 @@ _EXPORTS: dict[str, str] = {
     "write_error": "output_paths",
     "atomic_file": "outputs",
     "atomic_output": "outputs",
-    "cache_dir_problem": "outputs",
     "checked_stdout": "outputs",
     "format_record": "outputs",
-    "remove_stale_temporaries": "outputs",
-    "remove_stale_temporaries_in": "outputs",
-    "temporary_destination": "outputs",
-    "user_cache_dir": "outputs",
     "write_bytes_atomic": "outputs",
     "write_files_atomic": "outputs",
     "write_stdout": "outputs",
+    "remove_stale_temporaries": "temporaries",
+    "remove_stale_temporaries_in": "temporaries",
+    "temporary_destination": "temporaries",
+    "cache_dir_problem": "cache_dir",
+    "user_cache_dir": "cache_dir",
     "BODY_FIELDS": "streaming",
     "BagBody": "streaming",
     "TextBody": "streaming",
-    "copy_jsonl_file": "streaming",
-    "copy_jsonl_record": "streaming",
     "is_streamed": "streaming",
     "materialise": "streaming",
-    "read_jsonl_records": "streaming",
     "write_record": "streaming",
+    "copy_jsonl_file": "jsonl_pieces",
+    "copy_jsonl_record": "jsonl_pieces",
+    "read_jsonl_records": "jsonl_pieces",
     "BAG_PIECE_WORDS": "parquet_output",
     "TEXT_PIECE_CHARS": "parquet_output",
     "read_parquet_records": "parquet_output",
@@ -75,6 +79,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
     from emprivacy.io.corpus import (
         InputFile,
         InputSurvey,
@@ -86,6 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         survey_inputs,
     )
     from emprivacy.io.documents import CHUNK_CHARS, Document, read_text_chunks
+    from emprivacy.io.jsonl_pieces import copy_jsonl_file, copy_jsonl_record, read_jsonl_records
     from emprivacy.io.output_paths import (
         LOCK_SUFFIX,
         TEMP_SUFFIX,
@@ -98,13 +104,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     from emprivacy.io.outputs import (
         atomic_file,
         atomic_output,
-        cache_dir_problem,
         checked_stdout,
         format_record,
-        remove_stale_temporaries,
-        remove_stale_temporaries_in,
-        temporary_destination,
-        user_cache_dir,
         write_bytes_atomic,
         write_files_atomic,
         write_stdout,
@@ -127,12 +128,14 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         BODY_FIELDS,
         BagBody,
         TextBody,
-        copy_jsonl_file,
-        copy_jsonl_record,
         is_streamed,
         materialise,
-        read_jsonl_records,
         write_record,
+    )
+    from emprivacy.io.temporaries import (
+        remove_stale_temporaries,
+        remove_stale_temporaries_in,
+        temporary_destination,
     )
 
 __all__ = [
