@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.protection.epsilon.deniability import DeniabilityStudy

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import MahalanobisPrivacy, VickreyPrivacy, make_mechanism
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator

@@ -34,7 +34,6 @@ def _is_package(module: str) -> bool:
     return (SRC.joinpath(*module.split(".")) / "__init__.py").is_file()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_module_over_500_lines() -> None:
     long = {name: n for name, path in _modules()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
@@ -81,7 +80,6 @@ def _cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_import_circle_type_only_imports_included() -> None:
     graph = grimp.build_graph("emprivacy", exclude_type_checking_imports=False)
     # a package's __init__ importing its own submodules is not a circle of concepts
@@ -174,7 +172,6 @@ def second_public_paths() -> list[str]:
     return problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_one_public_path_per_name() -> None:
     assert second_public_paths() == []
 
@@ -201,7 +198,6 @@ def _faces() -> set[str]:
     return faces
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_cli_imports_only_the_public_faces() -> None:
     faces = _faces()
     offending = []

@@ -20,9 +20,10 @@ import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings, load_embeddings
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-from emprivacy.embeddings.model import OOV_PLACEHOLDER, detect_format
+from emprivacy.embeddings.files import detect_format
+from emprivacy.embeddings.model import OOV_PLACEHOLDER
 from emprivacy.embeddings.subword import SubwordModel, header_has_subwords
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.mechanisms import WordMechanism

@@ -30,6 +30,7 @@ from scipy.stats import chi2_contingency
 
 import emprivacy.io.corpus
 import emprivacy.io.documents
+import emprivacy.io.jsonl_pieces
 import emprivacy.io.parquet_output
 import emprivacy.io.streaming
 import emprivacy.obfuscation.config
@@ -38,18 +39,12 @@ from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
 from emprivacy.distributed import obfuscate_corpus
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document, read_text_chunks, read_text_file
+from emprivacy.io.corpus import read_text_file
+from emprivacy.io.documents import Document, read_text_chunks
+from emprivacy.io.jsonl_pieces import copy_jsonl_file, copy_jsonl_record, read_jsonl_records
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.io.streaming import (
-    BagBody,
-    TextBody,
-    copy_jsonl_file,
-    copy_jsonl_record,
-    materialise,
-    read_jsonl_records,
-    write_record,
-)
+from emprivacy.io.streaming import BagBody, TextBody, materialise, write_record
 from emprivacy.math.randomness import document_generator
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
@@ -410,7 +405,7 @@ def test_bodies_write_as_whole_records(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 5)
+    monkeypatch.setattr(emprivacy.io.jsonl_pieces, "_PIECE", 5)
     records = [
         {"id": "a", "n_words": 2, "x": 1.5e-7, "bag": ["cat", 'd"og', "é\\"]},
         {"id": "b", "text": 'He said "hi"\\\\ 😀\u2028\n\tend' * 3},
@@ -438,7 +433,7 @@ def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) 
 
 def test_a_jsonl_file_is_copied_and_hashed(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 4)
+    monkeypatch.setattr(emprivacy.io.jsonl_pieces, "_PIECE", 4)
     records = [{"id": "a", "n_words": 2, "bag": ["cat", "dog"]}, {"id": "b", "text": "x\ny"}]
     path = tmp_path / "part.jsonl"
     data = "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")

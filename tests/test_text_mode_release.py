@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.distributed import obfuscate_corpus
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS

@@ -41,7 +41,7 @@ from emprivacy.distributed.plan import Partition, read_partition
 from emprivacy.embeddings.files import check_text_encoding
 from emprivacy.embeddings.model import Embeddings, load_embeddings
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import atomic_file, write_bytes_atomic
 from emprivacy.io.parquet_output import write_parquet_records
 from emprivacy.io.streaming import write_record
@@ -351,7 +351,7 @@ class _Hashing:
 
 def _partition_documents(part: Partition) -> list[Document]:
     """The documents of a partition; a text file is read when it is obfuscated, in chunks
-    (:meth:`~emprivacy.io.corpus.Document.chunks`), never whole."""
+    (:meth:`~emprivacy.io.documents.Document.chunks`), never whole."""
     if part.kind == "text":
         return [Document.from_file(doc_id, Path(path)) for doc_id, path in part.files]
     return read_partition(part)

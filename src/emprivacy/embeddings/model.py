@@ -37,7 +37,6 @@ __all__ = [
     "Embeddings",
     "PreparedBag",
     "check_subword",
-    "detect_format",
     "load_embeddings",
 ]
 
@@ -388,7 +387,8 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
         the rows needed are read, and the kept rows are compacted in place, so a
         3M × 300 file is never held twice in memory.
     format : {"auto", "word2vec-binary", "word2vec-text", "glove-text", "fasttext-binary"}
-        ``"auto"`` detects it from the name and first line (:func:`detect_format`).
+        ``"auto"`` detects it from the name and first line
+        (:func:`~emprivacy.embeddings.files.detect_format`).
         ``"fasttext-binary"``: a fastText ``.bin`` model (found by its magic number),
         read with gensim; its vocabulary and word vectors (fastText's, the mean of the
         word's own row and its n-gram rows) become the embeddings, and its n-gram

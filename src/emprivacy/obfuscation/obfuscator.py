@@ -18,7 +18,7 @@ correlated, noise.  Many documents are privatised together
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
 
 Long documents are streamed, so that memory does not grow with a document's length:
-a document is read in chunks (:meth:`emprivacy.io.corpus.Document.chunks`), normalised
+a document is read in chunks (:meth:`emprivacy.io.documents.Document.chunks`), normalised
 and tokenised piece by piece (:func:`emprivacy.text.normalise.normalise_pieces`), and
 privatised in *blocks* of at most ``block_words`` words, one after the other, with
 its one noise stream.  A document of one block (the usual case) is privatised in one
@@ -48,7 +48,8 @@ from emprivacy._validation import check_positive_int
 from emprivacy.embeddings.model import PreparedBag, check_subword
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
-from emprivacy.io.corpus import Document, UniqueIds
+from emprivacy.io.corpus import UniqueIds
+from emprivacy.io.documents import Document
 from emprivacy.io.streaming import BagBody, TextBody, materialise
 from emprivacy.math.randomness import document_generator, hashed_document_id, run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
@@ -459,7 +460,7 @@ class Obfuscator:
             documents = self.entities.ahead(documents)
         for doc in documents:
             if not isinstance(doc, Document):
-                raise TypeError("documents must be emprivacy.io.corpus.Document objects; got "
+                raise TypeError("documents must be emprivacy.io.documents.Document objects; got "
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
             label = self.record_id(doc.id, self.first_index + len(self._ids) - 1)

@@ -13,6 +13,7 @@ neither pyarrow, pandas, Polars nor datasets.  docs/TABLES.md.
 
 from __future__ import annotations
 
-from emprivacy.tables.batch import PrivateText, TextPrivatizer, TextReleases, privatize_texts
+from emprivacy.tables.batch import PrivateText, TextReleases, privatize_texts
+from emprivacy.tables.privatizer import TextPrivatizer
 
 __all__ = ["PrivateText", "TextPrivatizer", "TextReleases", "privatize_texts"]
