@@ -130,6 +130,18 @@ def obfuscate(
                                          "the same --output: complete partitions are kept.")
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
+    entities: Annotated[str, typer.Option(
+        "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
+        "capitalised words with the ner extra, capitalised words alone without it) or a list "
+        "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
+    entity_epsilon: Annotated[float, typer.Option(
+        "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
+        "sub-vocabulary (names become names), spent once per distinct entity word of a "
+        "document.")] = 1.0,
+    entity_policy: Annotated[list[str] | None, typer.Option(
+        "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
+        "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
+        "or keep (NOT covered by the guarantee).", show_default=False)] = None,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -143,7 +155,7 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from emprivacy.io.corpus import survey_inputs
+    from emprivacy.io import survey_inputs
 
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
@@ -156,6 +168,8 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from)
+    if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
+        config = _entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
@@ -188,8 +202,8 @@ def obfuscate(
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:
     """``--oov subword`` needs a fastText model with subword vectors and a mechanism that
     privatises arbitrary points: checked before any work (one line if not)."""
-    from emprivacy.embeddings.subword import header_has_subwords
-    from emprivacy.mechanisms.registry import MECHANISMS
+    from emprivacy.embeddings import header_has_subwords
+    from emprivacy.mechanisms import MECHANISMS
 
     if embeddings is None or not header_has_subwords(embeddings):
         name = "glove-6b-50d" if embeddings is None else embeddings.name
@@ -207,7 +221,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
         fail(f"--device {device} applies to --decoder exact; got {decoder!r}")
     if name == "madlib" and not pairs:  # the default: no need to import every mechanism
         return name, {}
-    from emprivacy.mechanisms.registry import takes_decoder
+    from emprivacy.mechanisms import takes_decoder
 
     params = mechanism_params(name, pairs)
     if "decoder" in params:
@@ -223,7 +237,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, or a usage error."""
+    """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
     if text_mode and fmt == "bag":
@@ -236,18 +250,53 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
                              perturb_stopwords=perturb_stopwords, id_from=id_from)
 
 
+def _entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
+                   entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
+    """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
+    ``--entity-policy``), checked before any work: one line if not; ``auto`` resolved here
+    (the line that says it fell back to capitalised words is printed once)."""
+    import dataclasses
+
+    from emprivacy.entities import check_available, resolve_entities
+
+    if config.mode != "text":
+        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
+             "(--format text or --readable)")
+    try:
+        names, note = resolve_entities(entities)
+        config = dataclasses.replace(config, entities=names, entity_epsilon=entity_epsilon,
+                                     entity_policy=entity_policy)
+    except (TypeError, ValueError) as exc:
+        fail(str(exc))
+    if names == "none" and (entity_policy or entity_epsilon != 1.0):
+        fail("--entity-epsilon and --entity-policy apply with --entities")
+    try:  # spaCy, Presidio and the pipeline are there (MissingExtraError: one line as well)
+        check_available(names)
+    except ValueError as exc:
+        fail(str(exc))
+    if note is not None and not quiet:
+        stderr().print(f"emprivacy: note: {note}", markup=False)
+    if not quiet and any(p == "keep" for _, p in config.entity_policy):
+        stderr().print("emprivacy: warning: entities under --entity-policy TYPE=keep are "
+                       "released as written: the privacy guarantee does not cover them",
+                       markup=False)
+    return config
+
+
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                     encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
                     output: Path | None, fmt: str, decoder: str, device: str,
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
-    from emprivacy.io.corpus import iter_documents
-    from emprivacy.io.outputs import atomic_output
-    from emprivacy.io.streaming import write_record
-    from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
-    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
-    from emprivacy.obfuscation.obfuscator import Obfuscator
+    from emprivacy.io import atomic_output, iter_documents, write_record
+    from emprivacy.mechanisms import (
+        EarthMoversPrivacy,
+        WordMechanism,
+        make_mechanism,
+        takes_decoder,
+    )
+    from emprivacy.obfuscation import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
@@ -265,9 +314,12 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
             mech = make_mechanism(name, emb, epsilon=epsilon, **params)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
-        obf = Obfuscator(mech, config, seed=seed, on_warning=(
-            (lambda msg: None) if quiet
-            else (lambda msg: console.print(f"emprivacy: warning: {msg}", markup=False))))
+        with warnings.catch_warnings():  # entities kept: said once above, in one line
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            obf = Obfuscator(mech, config, seed=seed, on_warning=(
+                (lambda msg: None) if quiet
+                else (lambda msg: console.print(f"emprivacy: warning: {msg}",
+                                                markup=False))))
         if config.oov == "keep":
             console.print(OOV_KEEP_WARNING)
         # a long document's record comes with its text or bag in a body, written in pieces
@@ -296,11 +348,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-    from emprivacy.obfuscation import (
-        SKIPPED_EMPTY,
-        SKIPPED_OUT_OF_VOCABULARY,
-        skipped_warning,
-    )
+    from emprivacy.obfuscation import SKIPPED_EMPTY, SKIPPED_OUT_OF_VOCABULARY, skipped_warning
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -371,12 +419,12 @@ def _interruption() -> Iterator[None]:
 def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
     """After a failed or interrupted corpus run, once its cluster is closed: remove what
     its killed workers left in the partition directory (their temporary files), and the
-    directory if nothing else is in it (:func:`~emprivacy.distributed.publish.remove_leftovers`).
+    directory if nothing else is in it (:func:`~emprivacy.distributed.remove_leftovers`).
 
     The library has already removed the run's files, or kept its complete partitions;
     a worker of a local cluster may still have been writing then.
     """
-    from emprivacy.distributed.publish import output_layout, remove_leftovers
+    from emprivacy.distributed import output_layout, remove_leftovers
 
     parts_dir = output_layout(output, fmt)[1]
     existed = parts_dir.exists()
@@ -398,7 +446,7 @@ def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
     Dask's own security configuration; an unencrypted address of another machine
     gets one warning line.
     """
-    from emprivacy.distributed.cluster import (
+    from emprivacy.distributed import (
         CLEARTEXT_WARNING,
         dashboard_link,
         dask_client,

@@ -7,11 +7,14 @@ The run itself, which applies them to a corpus, is
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from emprivacy._validation import check_choice, check_positive_int
+from emprivacy._validation import check_choice, check_epsilon, check_positive_int
 from emprivacy.embeddings.model import OOV_POLICIES
+from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
+from emprivacy.entities.registry import check_entities
 
 __all__ = ["DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES", "ObfuscationConfig"]
 
@@ -78,6 +81,19 @@ class ObfuscationConfig:
         every document's noise stream stays keyed by its own identifier, so a
         seeded run releases the same words whatever ``id_from`` is.  Error messages
         still name input files (they are for the person running the release).
+    entities : str, default "none"
+        Entity detection (:mod:`emprivacy.entities`; docs/ENTITIES.md): ``"none"``,
+        ``"auto"`` (with the ``ner`` extra spaCy, Presidio's patterns and capitalised
+        words; without it capitalised words alone) or a comma list of ``"spacy"``
+        (``"spacy=PIPELINE"``), ``"presidio"``, ``"capitalised"``.  Text mode only.
+    entity_epsilon : float, default 1.0
+        ε_e of a privatised entity word (``ε_e·d`` within its type's public
+        sub-vocabulary), spent once per distinct entity word of a document.
+    entity_policy : mapping or iterable, optional
+        Policies per type overriding the defaults, as a mapping or ``"TYPE=POLICY"``
+        strings (:func:`~emprivacy.entities.policy.parse_entity_policies`): ``privatise``
+        (default for ``PERSON``, ``LOCATION``), ``placeholder`` (default for ``ORG`` and the
+        structured identifiers), ``keep``.  Stored as sorted ``(type, policy)`` pairs.
 
     Examples
     --------
@@ -96,6 +112,9 @@ class ObfuscationConfig:
     batch_words: int = 16384
     block_words: int = field(default_factory=lambda: DEFAULT_BLOCK_WORDS)
     id_from: str = "path"
+    entities: str = "none"
+    entity_epsilon: float = DEFAULT_ENTITY_EPSILON
+    entity_policy: Any = ()
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -118,6 +137,12 @@ class ObfuscationConfig:
         object.__setattr__(self, "block_words", check_positive_int(self.block_words,
                                                                    "block_words"))
         check_choice(self.id_from, "id_from", ID_SOURCES)
+        object.__setattr__(self, "entities", check_entities(self.entities))
+        object.__setattr__(self, "entity_epsilon", check_epsilon(self.entity_epsilon))
+        object.__setattr__(self, "entity_policy", _policy_pairs(self.entity_policy))
+        if self.entities != "none" and self.mode == "bag":
+            raise ValueError("entities apply to text mode (mode='text'); bags do not detect "
+                             "entities yet")
 
     def metadata(self) -> dict[str, Any]:
         """The fields of every record that describe this configuration (``size`` when
@@ -126,3 +151,18 @@ class ObfuscationConfig:
                 **({"size": self.size} if self.size is not None else {}),
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
                    else {})}
+
+
+def _policy_pairs(policy: Mapping[str, str] | Iterable[str] | Iterable[tuple[str, str]]
+                  ) -> tuple[tuple[str, str], ...]:
+    """``entity_policy`` as sorted ``(type, policy)`` pairs, each checked.
+
+    >>> _policy_pairs({"org": "keep"}), _policy_pairs(["PERSON=placeholder"])
+    ((('ORG', 'keep'),), (('PERSON', 'placeholder'),))
+    """
+    if isinstance(policy, str):
+        raise TypeError("entity_policy must be a mapping or 'TYPE=POLICY' strings, not a "
+                        "single str")
+    items = policy.items() if isinstance(policy, Mapping) else policy
+    pairs = [item if isinstance(item, str) else "=".join(map(str, item)) for item in items]
+    return tuple(sorted(parse_entity_policies(pairs).items()))

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from emprivacy._validation import check_positive_int
 from emprivacy.embeddings.model import PreparedBag, check_subword
+from emprivacy.entities.policy import EntityPolicy
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.io.corpus import UniqueIds
 from emprivacy.io.documents import Document
@@ -54,6 +55,7 @@ from emprivacy.math.randomness import document_generator, hashed_document_id, ru
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.base import check_supports_points
 from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.entities import EntityRun
 from emprivacy.obfuscation.skipped import (
     SKIPPED_EMPTY,
     SKIPPED_OUT_OF_VOCABULARY,
@@ -121,7 +123,8 @@ class Obfuscator:
                  on_warning: Callable[[str], None] | None = None,
                  first_index: int = 0,
                  on_skip: Callable[[str, str], None] | None = None,
-                 require_release: bool = True) -> None:
+                 require_release: bool = True,
+                 entity_lists: Mapping[str, Iterable[str]] | None = None) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
                             f"{type(mechanism).__name__}")
@@ -158,6 +161,16 @@ class Obfuscator:
         #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
         self.guarantee = text_guarantee(mechanism.guarantee_metric())
         self._order: np.ndarray | None = None
+        #: Entity detection and its slots (``config.entities``; ``entity_lists``: public words
+        #: per type instead of the packaged lists): :mod:`emprivacy.obfuscation.entities`.
+        self.entities = None if config.entities == "none" else EntityRun(
+            mechanism, config.entities, EntityPolicy(config.entity_epsilon,
+                                                     dict(config.entity_policy)),
+            run_key=self.run_key, on_note=self._warn, lists=entity_lists)
+        if self.entities is not None:
+            self.guarantee = self.entities.guarantee(self.guarantee)
+        #: The surrogates of the entity words of the templates being recorded (by ``id``).
+        self._found: dict[int, Mapping[tuple[str, str], str]] = {}
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -168,6 +181,7 @@ class Obfuscator:
             "embeddings": {"name": m.embeddings.name, "vocab_size": len(m.embeddings)},
             **m.record_fields(),
             **self.config.metadata(),
+            **(self.entities.metadata() if self.entities is not None else {}),
             "seeded": self.seed is not None,
         }
 
@@ -217,8 +231,12 @@ class Obfuscator:
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
         if isinstance(bag, TextTemplate):
+            found = self._found.pop(id(bag), {})  # its entity words' surrogates (stream)
+            if self.entities is not None:  # one draw per entity word
+                head.update(self.entities.record_fields(head["epsilon_total"], found,
+                                                        bag.entity_counts))
             return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
-                    "text": bag.render(out, vocab)}
+                    "text": bag.render(out, vocab, found)}
         return {
             **head,
             "oov_dropped": bag.oov_dropped,
@@ -251,7 +269,9 @@ class Obfuscator:
         return prepare_text_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings,
                                    oov=str(config.oov),
                                    perturb_stopwords=config.perturb_stopwords,
-                                   block_words=config.block_words, block_chars=BLOCK_CHARS)
+                                   block_words=config.block_words, block_chars=BLOCK_CHARS,
+                                   entities=None if self.entities is None
+                                   else self.entities.marking)
 
     def _bag_blocks(self, doc: Document, tally: BagTally) -> Iterator[tuple[Rows, bool]]:
         """The document's bag as rows, block by block
@@ -280,6 +300,10 @@ class Obfuscator:
                    ) -> dict[str, Any] | None:
         """The record of a document of several blocks, its text in a :class:`TextBody`."""
         gen = document_generator(self.run_key, doc_id)
+        entities = self.entities
+        entity_gen = None if entities is None else entities.generator(doc_id)
+        found: dict[tuple[str, str], str] = {}  # one surrogate per entity word, every block
+        detected: Counter[str] = Counter()
         vocab = self.mechanism.embeddings.words
         body = TextBody()
         n = 0
@@ -287,8 +311,11 @@ class Obfuscator:
         try:
             template: TextTemplate | None = first
             while template is not None:
+                if entities is not None and entity_gen is not None:
+                    entities.draw(template, entity_gen, found)
+                    detected.update(template.entity_counts)
                 body.write(template.render(
-                    self._privatize(template.indices, gen, template.points), vocab))
+                    self._privatize(template.indices, gen, template.points), vocab, found))
                 n += template.words_perturbed
                 counts.update(template.counts)
                 self._note_kept(template.counts["oov_kept"])
@@ -300,9 +327,11 @@ class Obfuscator:
         if n + sum(counts.values()) == 0:  # no token at all: nothing to release
             body.close()
             return None
-        return {**self._head(label, n, shared), "words_perturbed": n,
-                **{k: counts[k] for k in first.counts}, "guarantee": self.guarantee,
-                "text": body}
+        head = self._head(label, n, shared)
+        if entities is not None:
+            head.update(entities.record_fields(head["epsilon_total"], found, detected))
+        return {**head, "words_perturbed": n, **{k: counts[k] for k in first.counts},
+                "guarantee": self.guarantee, "text": body}
 
     def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
                   tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
@@ -414,6 +443,8 @@ class Obfuscator:
                     if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
+            if self.entities is not None:  # the entity words of every text, drawn together
+                self._found = self.entities.draw_texts([(d, b) for d, _, b in pending])
             empty = np.empty(0, dtype=np.int64)
             for doc_id, label, bag in pending:
                 if bag.points is not None:
@@ -425,6 +456,8 @@ class Obfuscator:
             self.documents_written += len(pending)
             pending, n_pending = [], 0
 
+        if self.entities is not None:  # detection runs ahead, a batch of documents at a time
+            documents = self.entities.ahead(documents)
         for doc in documents:
             if not isinstance(doc, Document):
                 raise TypeError("documents must be emprivacy.io.documents.Document objects; got "

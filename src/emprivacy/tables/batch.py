@@ -142,7 +142,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     perturb_stopwords: bool = False,
                     embeddings: Embeddings | str | os.PathLike[str] | None = None,
                     vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
-                    batch_rows: int = DEFAULT_BATCH_ROWS) -> TextReleases:
+                    batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
+                    entity_epsilon: float = 1.0, entity_policy: Any = ()) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
@@ -187,6 +188,10 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
     batch_rows : int, default 8192
         Rows privatised at a time: memory, not the release (with a seed the release is the
         same whatever ``batch_rows``).
+    entities, entity_epsilon, entity_policy
+        Entity detection and the policy per type, as ``obfuscate --entities``,
+        ``--entity-epsilon``, ``--entity-policy`` (text mode;
+        :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, docs/ENTITIES.md).
 
     Returns
     -------
@@ -215,5 +220,6 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
     run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
-                           batch_rows=batch_rows)
+                           batch_rows=batch_rows, entities=entities,
+                           entity_epsilon=entity_epsilon, entity_policy=entity_policy)
     return TextReleases(run.privatizer(), texts, run.batch_rows)

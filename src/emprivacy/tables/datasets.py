@@ -232,7 +232,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
            embeddings: str | os.PathLike[str] | None = None,
            vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
            out_column: str | None = None, keep_original: bool = False,
-           metadata: bool = True, prefix: str = DEFAULT_PREFIX) -> DatasetMapper:
+           metadata: bool = True, prefix: str = DEFAULT_PREFIX, entities: str = "none",
+           entity_epsilon: float = 1.0, entity_policy: Any = ()) -> DatasetMapper:
     """A function for :meth:`datasets.Dataset.map` that privatises ``column``, each row a
     document of one run.
 
@@ -248,8 +249,10 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     column : str
         A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
     epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed
-        As :func:`emprivacy.privatize_texts`.  Without a seed, the run key is drawn from
-        the secure generator now, once, and every process of the run uses it.
+        As :func:`emprivacy.privatize_texts`, and so are ``entities``, ``entity_epsilon``
+        and ``entity_policy`` (every process builds its own detectors).  Without a seed, the
+        run key is drawn from the secure generator now, once, and every process of the run
+        uses it.
     mechanism : str, default "madlib"
         A registered mechanism's name (a built mechanism holds its embeddings, which would
         be pickled to every process: give its name and ``params``).
@@ -317,7 +320,9 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
                         "through the memory-mapped cache")
     run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
-                           embeddings=embeddings, vocab_size=vocab_size, seed=seed)
+                           embeddings=embeddings, vocab_size=vocab_size, seed=seed,
+                           entities=entities, entity_epsilon=entity_epsilon,
+                           entity_policy=entity_policy)
     # what RunOptions leaves to the first load, checked now (no process would report it)
     from emprivacy.mechanisms.registry import MECHANISMS
 

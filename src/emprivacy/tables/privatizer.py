@@ -33,6 +33,10 @@ _TEXT_COUNTS = ("n_words", "epsilon_total", "words_perturbed", "stopwords_kept",
                 "paths", "symbols")
 #: The per-document fields of a bag-mode record, in its order.
 _BAG_COUNTS = ("n_words", "epsilon_total", "oov_dropped", "oov_placeholders", "oov_kept")
+#: The per-document fields of a text-mode record with entity detection (after
+#: :data:`_TEXT_COUNTS`; ``entities_detected``, a mapping, stays in the records only).
+_ENTITY_COUNTS = ("entity_words", "entity_placeholders", "entities_kept",
+                  "entity_words_distinct")
 
 def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     """The per-row metadata of a run, in order: name → kind (``"int"``, ``"float"``,
@@ -50,6 +54,8 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     counts = _TEXT_COUNTS if config.mode == "text" else _BAG_COUNTS
     if config.oov == "subword":
         counts = (*counts, "oov_subword")
+    if config.entities != "none":
+        counts = (*counts, *_ENTITY_COUNTS)
     fields = {name: "float" if name == "epsilon_total" else "int" for name in counts}
     if config.mode == "text":
         fields["guarantee"] = "str"
