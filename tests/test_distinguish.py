@@ -240,6 +240,18 @@ def test_documents_must_share_a_layout(cloud):
 
 
 # -- the pairs -----------------------------------------------------------------------------
+def test_a_lower_bound_at_the_ceiling_says_so():
+    """Two words far apart at a large ε: every release tells them apart, the lower bound is
+    the most the draws can show, and the table marks it "(the ceiling)" (issue 30, 15)."""
+    emb = toy_line(spacing=10.0)
+    hat = distinguish_pairs(SanText(emb, epsilon=20.0), [("l", "r")], draws=200, rng=0)
+    far = hat.pairs[0]
+    assert far.lower == pytest.approx(hat.ceiling) and hat.at_ceiling(far)
+    assert f"| {far.lower:.4g} (the ceiling) |" in hat.table()[-1]
+    weak = distinguish_pairs(SanText(emb, epsilon=0.01), [("l", "r")], draws=200, rng=0)
+    assert not weak.at_ceiling(weak.pairs[0]) and "ceiling)" not in weak.table()[-1]
+
+
 def test_choose_pairs_spreads_the_distances():
     points = [0.0, 1.0, 3.0, 6.0, 10.0, 15.0, 21.0, 21.0]  # the last two share a vector
     emb = Embeddings([f"w{i}" for i in range(8)], [[v] for v in points])
