@@ -360,6 +360,19 @@ def test_read_word_pairs(tmp_path, cloud):
         read_word_pairs(f)
 
 
+def test_pairs_are_read_as_a_corpus_is(tmp_path, cloud):
+    """A corpus's words are lowercased, so are a pairs file's (issue 30, item 15): "Cat"
+    was "not in the vocabulary", and "Cat cat" two different words."""
+    f = tmp_path / "pairs.txt"
+    f.write_text("Cat DOG\nＣａｒ bus\n", encoding="utf-8")
+    assert read_word_pairs(f, cloud) == [("cat", "dog"), ("car", "bus")]
+    f.write_text("Cat cat\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: the two words are the same word"):
+        read_word_pairs(f, cloud)
+    r = distinguish_pairs(SanText(cloud, epsilon=1.0), [("Cat", "Dog")], draws=20, rng=0)
+    assert (r.pairs[0].first, r.pairs[0].second) == ("cat", "dog")
+
+
 # -- the command line ----------------------------------------------------------------------
 TEXT = ("The cat saw the dog by the harbour. The cat was quiet; a bus drifted past the "
         "factory. Cat and dog!")
