@@ -375,6 +375,14 @@ def _is_exact(rows: Sequence[Mapping[str, Any]]) -> bool:
                == "exact" for r in rows)
 
 
+def _error_bars(est: list[float], lo: list[float], hi: list[float]) -> list[list[float]]:
+    """matplotlib's error bars ``[below, above]`` of estimates in their intervals; never
+    negative (an estimate a rounding outside its interval, 1.0000000000000002 against an
+    upper end of 1, is drawn at its end, not refused by matplotlib)."""
+    return [[max(0.0, e - v) for e, v in zip(est, lo, strict=True)],
+            [max(0.0, v - e) for e, v in zip(est, hi, strict=True)]]
+
+
 def _draw_series(ax: Any, color: str, marker: str, label: str,
                  rows: list[dict[str, Any]]) -> list[Any]:
     """One series on the top panel; its legend handles."""
@@ -386,13 +394,11 @@ def _draw_series(ax: Any, color: str, marker: str, label: str,
                        label=f"{label}: V(π▷C), exact (= the attack)")
     if len(eps) > 1:
         ax.fill_between(eps, lo, hi, color=color, alpha=0.15, linewidth=0)
-    post = ax.errorbar(eps, est, yerr=[[e - v for e, v in zip(est, lo, strict=True)],
-                                [v - e for e, v in zip(est, hi, strict=True)]],
+    post = ax.errorbar(eps, est, yerr=_error_bars(est, lo, hi),
                 fmt=f"{marker}-", color=color, capsize=3, label=f"{label}: V(π▷C) estimate")
     a_est, a_lo, a_hi = _figure(rows, "attack_recovery")
     attack = ax.errorbar([e * 1.02 for e in eps], a_est,
-                yerr=[[e - v for e, v in zip(a_est, a_lo, strict=True)],
-                      [v - e for e, v in zip(a_est, a_hi, strict=True)]],
+                yerr=_error_bars(a_est, a_lo, a_hi),
                 fmt=f"{marker}--", color=color, capsize=3, markerfacecolor="white",
                 label=f"{label}: attack run (split-half)")
     return [post, attack]
@@ -407,8 +413,7 @@ def _draw_exposed(ax: Any, color: str, label: str, result: Mapping[str, Any],
     pos = list(range(len(words)))
     exact = result.get("channel") == "exact"
     ax.barh(pos, est, color=color, alpha=0.75,
-            xerr=None if exact else [[e - v for e, v in zip(est, lo, strict=True)],
-                                     [v - e for e, v in zip(est, hi, strict=True)]],
+            xerr=None if exact else _error_bars(est, lo, hi),
             error_kw={"capsize": 2, "elinewidth": 0.8})
     ax.set_yticks(pos, [_plain(str(w["word"])) for w in words], fontsize="small")
     ax.invert_yaxis()
