@@ -90,6 +90,11 @@ def audit_cases() -> Iterator[Case]:
         for value in NUMBERS:
             yield Case([*base, "--mechanism", mech, f"--epsilon={value}"],
                        f"--epsilon ({mech})", value)
+    for mech in ("madlib", "santext"):  # the plot too: its log axis at the ends of float64
+        for i, value in enumerate(NUMBERS):
+            yield Case(["audit", "a.txt", "--embeddings", "emb.txt", "-q", "--draws", "20",
+                        "--mechanism", mech, f"--epsilon={value},1", "--out",
+                        f"plot-{mech}-{i}"], f"--epsilon ({mech}, --out)", value)
     with_e = [*base, "-e", "1"]
     for flag in ("--secrets", "--top", "--vocab-size"):
         yield from _numeric(with_e, flag)
@@ -242,7 +247,7 @@ def judge(case: Case) -> None:
         case.problems.append(f"exit code {case.code}")
     if case.code != 0 and len(err_lines) != 1:
         case.problems.append(f"{len(err_lines)} lines on stderr")
-    if case.code == 0 and case.out.strip():
+    if case.code == 0 and case.out.strip() and "--json" in case.args:
         for line in case.out.splitlines():
             try:
                 obj = json.loads(line, parse_constant=lambda c: float(c))

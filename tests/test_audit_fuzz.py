@@ -1,5 +1,5 @@
 """Extreme values for the flags of ``audit`` and ``calibrate``, in-process (issue 30): a
-sample of ``benchmarks/fault_sweep.py``'s 477 cases (which runs each in a subprocess).
+sample of ``benchmarks/fault_sweep.py``'s 495 cases (which runs each in a subprocess).
 
 Every case ends with exit code 0 and figures that can be right (checked on ``--json``), or
 with one line on stderr and exit code 1 or 2; an exception escaping ``main`` (a traceback)
