@@ -366,6 +366,19 @@ def _check_ids_unique(df: Any, id_column: str) -> None:
                          "unique, since each keys one row's noise stream")
 
 
+def _spread(df: Any) -> Any:
+    """``df`` repartitioned to its session's default parallelism when it has fewer
+    partitions (every core gets a task); as it is otherwise, and for Spark Connect, whose
+    DataFrames have no partitions to count."""
+    connect = sys.modules.get("pyspark.sql.connect.dataframe")
+    if connect is not None and isinstance(df, connect.DataFrame):
+        return df
+    parallelism = df.sparkSession.sparkContext.defaultParallelism
+    if df.rdd.getNumPartitions() < parallelism:
+        return df.repartition(parallelism)
+    return df
+
+
 def plan(df: DataFrame, column: str, *, out_column: str | None = None,
          keep_original: bool = False, epsilon: float | None = None,
          mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
@@ -417,7 +430,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
               mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
               metadata: bool = True, prefix: str = DEFAULT_PREFIX,
               id_column: str | None = None, check_ids: bool = True,
-              **options: Any) -> DataFrame:
+              repartition: bool = True, **options: Any) -> DataFrame:
     """The DataFrame with ``column`` privatised, each row a document; and its metadata.
 
     Parameters
@@ -440,6 +453,15 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         no id is repeated (two rows of one id and one text would be released the same).
         ``False`` skips the job (you vouch for the ids); a null id, or an id repeated
         within one partition, still raises when the rows are released.
+    repartition : bool, default True
+        When the DataFrame has fewer partitions than the session's default parallelism
+        (``sparkContext.defaultParallelism``: a small Parquet file is read as one
+        partition, and one partition is one task on one core), release it repartitioned
+        to that many partitions (round-robin: the rows come back in another order, as
+        a DataFrame's rows may).  Without ``id_column`` rows are keyed by partition and
+        position, so this changes which stream a row draws from (deterministically: the
+        same input and parallelism give the same partitions).  ``False`` keeps the
+        DataFrame's partitions.  Spark Connect DataFrames are left as they are.
     **options
         ``params``, ``oov``, ``size``, ``perturb_stopwords``, ``embeddings`` (a path or
         ``None``: not loaded :class:`~emprivacy.embeddings.model.Embeddings`),
@@ -477,14 +499,17 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         out = privatize(df, "review", epsilon=10, id_column="id")
         out.show()
     """
-    if not isinstance(check_ids, bool):
-        raise TypeError(f"check_ids must be a bool; got {type(check_ids).__name__}")
+    for value, name in ((check_ids, "check_ids"), (repartition, "repartition")):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be a bool; got {type(value).__name__}")
     task, schema, shared = plan(df, column, out_column=out_column,
                                 keep_original=keep_original, epsilon=epsilon,
                                 mechanism=mechanism, mode=mode, seed=seed, metadata=metadata,
                                 prefix=prefix, id_column=id_column, **options)
     if id_column is not None and check_ids:
         _check_ids_unique(df, id_column)
+    if repartition:
+        df = _spread(df)
     with warnings.catch_warnings():  # pyspark 3.5 compares versions with distutils
         warnings.filterwarnings("ignore", "distutils Version classes are deprecated",
                                 DeprecationWarning)
