@@ -33,12 +33,21 @@ from emprivacy.cli._common import (
     stderr,
     track,
 )
+from emprivacy.cli.obfuscate_table import (
+    ID_COLUMN_HELP,
+    TEXT_COLUMN_HELP,
+    check_table_options,
+    is_table_run,
+    table_run,
+)
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
+    from emprivacy.embeddings.model import Embeddings
+    from emprivacy.mechanisms import WordMechanism
     from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
 __all__ = ["obfuscate"]
@@ -130,6 +139,10 @@ def obfuscate(
                                          "the same --output: complete partitions are kept.")
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
+    text_column: Annotated[str | None, typer.Option("--text-column", help=TEXT_COLUMN_HELP,
+                                                    show_default=False)] = None,
+    id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
+                                                  show_default=False)] = None,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -158,6 +171,16 @@ def obfuscate(
                      perturb_stopwords=perturb_stopwords, id_from=id_from)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
+    table = is_table_run(inputs, output, fmt, distributed=(
+        scheduler is not None or workers is not None or resume))
+    check_table_options(table, text_column=text_column, id_column=id_column, id_from=id_from)
+    if table:
+        assert inputs is not None and output is not None  # is_table_run says so
+        _table(inputs[0], output, epsilon=epsilon, embeddings=embeddings,
+               encoding=embeddings_encoding, vocab_size=vocab_size, config=config, seed=seed,
+               decoder=decoder, device=device, chosen=chosen, text_column=text_column,
+               id_column=id_column, quiet=quiet)
+        return
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
@@ -245,24 +268,14 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     from emprivacy.io.corpus import iter_documents
     from emprivacy.io.outputs import atomic_output
     from emprivacy.io.streaming import write_record
-    from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
-    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
     from emprivacy.obfuscation.obfuscator import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
     with claim_output(output, inputs, fmt):
         console = stderr()
-        name, params = chosen
-        emb = load(embeddings, vocab_size, quiet, encoding)
-        dec = exact_decoder(emb, device) or decoder
-        mech: WordMechanism
-        if name == "madlib" and not params:
-            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
-        else:
-            if takes_decoder(name):
-                params = {**params, "decoder": dec}
-            mech = make_mechanism(name, emb, epsilon=epsilon, **params)
+        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                          epsilon=epsilon, decoder=decoder, device=device)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
         obf = Obfuscator(mech, config, seed=seed, on_warning=(
@@ -284,6 +297,44 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                          if config.oov == "keep" else "")
                       + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
                          "subword vectors" if config.oov == "subword" else ""), markup=False)
+
+
+def _mechanism(chosen: tuple[str, dict[str, Any]], emb: Embeddings, *, epsilon: float,
+               decoder: str, device: str) -> WordMechanism:
+    """The run's mechanism: ``--mechanism`` and its ``--param`` values, ε, the decoder on
+    ``--device``."""
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
+
+    name, params = chosen
+    dec = exact_decoder(emb, device) or decoder
+    if name == "madlib" and not params:
+        return EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
+    if takes_decoder(name):
+        params = {**params, "decoder": dec}
+    return make_mechanism(name, emb, epsilon=epsilon, **params)
+
+
+def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None,
+           encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
+           decoder: str, device: str, chosen: tuple[str, dict[str, Any]],
+           text_column: str | None, id_column: str | None, quiet: bool) -> None:
+    """``obfuscate`` of a Parquet table into a Parquet table (:mod:`.obfuscate_table`)."""
+    # now, not after loading the embeddings: a usable path, not the input; held for the run
+    with claim_output(output, [source], "parquet"):
+        console = stderr()
+
+        def mechanism() -> WordMechanism:
+            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                              epsilon=epsilon, decoder=decoder, device=device)
+            if seed is not None and not quiet:
+                console.print(SEED_NOTE)
+            if config.oov == "keep":
+                console.print(OOV_KEEP_WARNING)
+            return mech
+
+        table_run(source, output, mechanism=mechanism, config=config, seed=seed,
+                  text_column=text_column, id_column=id_column, quiet=quiet, console=console)
 
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
