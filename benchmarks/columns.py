@@ -150,7 +150,7 @@ def paths(texts: list[str], emb: Any) -> dict[str, Callable[[], list[str | None]
     import pyarrow as pa
 
     from emprivacy import ObfuscationConfig, Obfuscator, privatize_texts
-    from emprivacy.io.corpus import Document
+    from emprivacy.io.documents import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
     from emprivacy.tables.arrow import privatize_table
     from emprivacy.tables.datasets import mapper
@@ -198,9 +198,9 @@ def obfuscate_keyed_by_text(texts: list[str], emb: Any) -> list[str | None]:
     """``obfuscate``'s release of row ``i`` of text ``t`` as the document
     ``f"{i}#{text_digest(t)}"``: what the datasets mapper releases."""
     from emprivacy import ObfuscationConfig, Obfuscator
-    from emprivacy.io.corpus import Document
+    from emprivacy.io.documents import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
-    from emprivacy.tables.batch import text_digest
+    from emprivacy.tables.privatizer import text_digest
 
     obf = Obfuscator(EarthMoversPrivacy(emb, epsilon=EPSILON), ObfuscationConfig(mode="text"),
                      seed=SEED)

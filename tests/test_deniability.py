@@ -16,11 +16,10 @@ from emprivacy.decoding import ExactDecoder
 from emprivacy.protection.epsilon.deniability import (
     DeniabilityStudy,
     calibrate_epsilon,
-    calibration_table,
     plausible_deniability,
-    plot_calibration,
     sample_words,
 )
+from emprivacy.protection.epsilon.deniability_report import calibration_table, plot_calibration
 
 D = 2.0  # distance between the two words
 LINE = Embeddings(["cat", "car"], [[0.0], [D]], name="two-words-1d")

@@ -33,10 +33,12 @@ from emprivacy.distributed import (
     read_partition,
 )
 from emprivacy.exceptions import CorpusRunError, InputError
-from emprivacy.io.corpus import Document, InputSurvey, iter_documents, survey_inputs
+from emprivacy.io.corpus import InputSurvey, iter_documents, survey_inputs
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 EPSILON = 10.0
 SEED = 20190401

@@ -81,7 +81,6 @@ def _cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_import_circle_type_only_imports_included() -> None:
     graph = grimp.build_graph("emprivacy", exclude_type_checking_imports=False)
     # a package's __init__ importing its own submodules is not a circle of concepts
@@ -174,7 +173,6 @@ def second_public_paths() -> list[str]:
     return problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_one_public_path_per_name() -> None:
     assert second_public_paths() == []
 

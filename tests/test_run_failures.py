@@ -24,7 +24,7 @@ import pytest
 
 from emprivacy.cli import main
 from emprivacy.exceptions import CorpusRunInterrupted, InputError, InterruptedRunError
-from emprivacy.io.outputs import TEMP_SUFFIX
+from emprivacy.io.output_paths import TEMP_SUFFIX
 
 from .helpers import EMBEDDINGS_FILE
 

@@ -1,5 +1,5 @@
-"""One privacy scale (emprivacy.protection.epsilon.scale): the ε search, ``calibrate_recovery`` and
-the recovery measured on a release.
+"""One privacy scale (emprivacy.protection.epsilon: scale, search, recovery): the ε search,
+``calibrate_recovery`` and the recovery measured on a release.
 
 The bisection is checked exactly on figures known in closed form; the calibration on a
 1-D toy vocabulary where the optimal adversary's recovery V(π▷C) has a closed form and is
@@ -25,7 +25,7 @@ from emprivacy.protection import (
     find_epsilon,
     release_recovery,
 )
-from emprivacy.protection.epsilon import scale
+from emprivacy.protection.epsilon import recovery, scale, search
 
 POINTS = [0.0, 1.0, 2.5, 3.0, 5.0, 8.0]  # a 1-D vocabulary, unevenly spaced
 WORDS = ["a", "b", "c", "d", "e", "f"]
@@ -221,7 +221,7 @@ def test_reachable_points_bounds_every_full_measurement_the_search_can_make(kwar
     measurements are one), and so the distinct ε measured in full; with no bracket given it
     is the tree's exact size."""
     nodes, eps = _fine_nodes(coarse, **kwargs)
-    n = scale.reachable_points(coarse=coarse, **kwargs)
+    n = search.reachable_points(coarse=coarse, **kwargs)
     assert len(eps) <= nodes <= n
     assert (nodes == n) == tight
     if not kwargs:
@@ -302,7 +302,7 @@ def test_calibrate_recovery_corrects_each_sampled_measurement_for_the_search(mon
     s = Secrets.from_words(emb, WORDS)
     r = calibrate_recovery(emb, target_recovery=0.5, mechanism="madlib", secrets=s,
                            draws=200, rng=0)
-    n = 16 * (17 + 16 * 31)  # scale.reachable_points() with the defaults
+    n = 16 * (17 + 16 * 31)  # search.reachable_points() with the defaults
     per_point = 1 - 0.05 / n
     assert {c for _, c in seen} == {per_point} and {d for d, _ in seen} == {50, 200}
     assert r.audit.confidence == per_point
@@ -441,7 +441,7 @@ def test_release_recovery_figures_are_ordered(data, seed):
     assert 0.0 <= r.lower <= r.estimate <= r.upper <= 1.0
     assert 0.0 < r.baseline <= r.plugin <= r.plugin_upper <= 1.0
     assert r.words == len(data) and r.test_words == len(data) - len(data) // 2
-    assert r.prior_weight in scale.PRIOR_WEIGHTS
+    assert r.prior_weight in recovery.PRIOR_WEIGHTS
 
 
 @pytest.mark.parametrize(("o", "y", "message"), [

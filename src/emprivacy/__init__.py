@@ -91,7 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         generate_private_bag,
         make_mechanism,
     )
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
     from emprivacy.protection.epsilon.deniability import calibrate_epsilon, plausible_deniability
     from emprivacy.tables import privatize_texts
     from emprivacy.text.tokens import bag_of_words, tokenize

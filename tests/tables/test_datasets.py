@@ -26,10 +26,11 @@ from emprivacy import Embeddings
 from emprivacy.embeddings.model import load_embeddings
 from emprivacy.exceptions import EmbeddingsFormatError, MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig
-from emprivacy.tables import batch as batch_module
+from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.tables import datasets as module
-from emprivacy.tables.batch import TextPrivatizer, privatize_texts, text_digest
+from emprivacy.tables import options as options_module
+from emprivacy.tables.batch import privatize_texts
+from emprivacy.tables.privatizer import TextPrivatizer, text_digest
 
 from ..helpers import EMBEDDINGS_FILE
 from .test_obfuscate_contract import TEXTS, cli_records
@@ -205,15 +206,15 @@ def test_the_mapper_pickles_small_without_the_embeddings(ds, emb_file):
 @pytest.mark.filterwarnings(FORK)
 def test_the_embeddings_are_loaded_once_per_process(ds, emb_file, monkeypatch, tmp_path):
     loads = tmp_path / "loads.txt"
-    real = batch_module.load_embeddings
+    real = options_module.load_embeddings
 
     def counted(*args, **kwargs):
         with open(loads, "a", encoding="utf-8") as f:
             f.write(f"{os.getpid()}\n")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(batch_module, "load_embeddings", counted)
-    monkeypatch.setattr(batch_module, "_MECHANISMS", {})
+    monkeypatch.setattr(options_module, "load_embeddings", counted)
+    monkeypatch.setattr(options_module, "_MECHANISMS", {})
 
     def pids() -> list[int]:
         return [int(p) for p in loads.read_text().split()] if loads.exists() else []
@@ -224,7 +225,7 @@ def test_the_embeddings_are_loaded_once_per_process(ds, emb_file, monkeypatch, t
     run(ds, mapper(column="review", epsilon=2, embeddings=emb_file))  # other settings
     assert pids() == [os.getpid()] * 2
     loads.unlink()
-    monkeypatch.setattr(batch_module, "_MECHANISMS", {})
+    monkeypatch.setattr(options_module, "_MECHANISMS", {})
     run(ds, mapper(column="review", epsilon=1, embeddings=emb_file), batch_size=1, num_proc=2)
     workers = pids()
     import multiprocess
@@ -321,7 +322,7 @@ def test_a_non_string_row_of_a_direct_block_names_its_row(emb_file):
 
 
 def test_a_dataset_with_no_rows_is_returned_as_it_is(ds, emb_file, monkeypatch):
-    monkeypatch.setattr(batch_module, "load_embeddings", None)  # never called
+    monkeypatch.setattr(options_module, "load_embeddings", None)  # never called
     out = run(ds.select([]), mapper(column="review", epsilon=5, embeddings=emb_file))
     assert len(out) == 0 and out.column_names == ["id", "review", "stars"]
 
@@ -473,7 +474,7 @@ def test_indices_that_are_not_consecutive_are_released_as_their_rows(hf, emb_fil
 ])
 def test_bad_options_are_refused_at_creation_before_any_load(emb_file, monkeypatch, kwargs,
                                                              error, match):
-    monkeypatch.setattr(batch_module, "load_embeddings", None)  # nothing is loaded
+    monkeypatch.setattr(options_module, "load_embeddings", None)  # nothing is loaded
     with pytest.raises(error, match=match):
         mapper(**{"column": "review", "embeddings": emb_file, **kwargs})
 

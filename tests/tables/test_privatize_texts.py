@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 import emprivacy
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
-from emprivacy.tables.batch import RunOptions, TextPrivatizer, privatize_texts, row_fields
+from emprivacy.tables.batch import privatize_texts
+from emprivacy.tables.options import RunOptions
+from emprivacy.tables.privatizer import TextPrivatizer, row_fields
 
 REVIEWS = ["The cat met a dog at the harbour.", "A bus and a car.", "sun sun sun",
            "Nothing here is known!", "Dog.", "The car drifted past the quiet cat.",

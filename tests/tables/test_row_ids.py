@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
-from emprivacy.tables.batch import TextPrivatizer
+from emprivacy.tables.privatizer import TextPrivatizer
 
 TEXTS = ["The cat met a dog.", None, "", "A bus and a car.", "sun dog cat"]
 
@@ -74,7 +74,7 @@ def test_a_non_string_row_is_named_by_its_id(mech):
 
 
 def test_key_by_text_keys_row_i_of_text_t_as_the_document_i_hash_digest(mech):
-    from emprivacy.tables.batch import text_digest
+    from emprivacy.tables.privatizer import text_digest
 
     run = TextPrivatizer(mech, seed=6, key_by_text=True)
     out = run.privatize(TEXTS, first_index=10)

@@ -23,7 +23,7 @@ from emprivacy import Embeddings
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.tables.arrow import privatize_table
-from emprivacy.tables.batch import TextPrivatizer
+from emprivacy.tables.privatizer import TextPrivatizer
 from emprivacy.tables.spark import PARTITION_SHIFT, plan
 
 from ..helpers import EMBEDDINGS_FILE
@@ -287,7 +287,7 @@ def test_a_worker_loads_the_embeddings_once_for_every_task(monkeypatch, emb_path
                                                            spark):
     """What each task runs, called here: the second task of a worker (a process) finds
     the embeddings and the mechanism in the module's cache."""
-    from emprivacy.tables import batch as module
+    from emprivacy.tables import options as module
 
     loads = []
     real = module.load_embeddings

@@ -116,7 +116,7 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
 
     A directory, a missing directory, a read-only place, a dangling link, an output
     that is an input (for Parquet: inside an input directory) fail now, in one line.
-    Hold the returned lock (:func:`emprivacy.io.outputs.output_lock`) for the run: a
+    Hold the returned lock (:func:`emprivacy.io.output_paths.output_lock`) for the run: a
     second run into the same output then refuses.  A corpus run (``partitioned``)
     checks as :func:`emprivacy.distributed.publish.claim_output`.
     """

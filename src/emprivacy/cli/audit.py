@@ -181,7 +181,7 @@ def audit(
                   else console.status("Counting the corpus's words…"))
         with status:
             if reconstruct:  # read once, in memory: the attack reads the corpus again
-                from emprivacy.protection.attacks.reconstruction import count_words, load_documents
+                from emprivacy.protection import count_words, load_documents
 
                 documents = load_documents(corpus, stdin=stdin)
                 if mode != "bag" and not references and len(documents) < 2:
@@ -197,7 +197,7 @@ def audit(
     except ValueError as exc:
         fail(str(exc))
     if doc_texts is not None:  # one layout, some word differing: checked before any work
-        from emprivacy.protection.leakage.distinguish import document_positions
+        from emprivacy.protection import document_positions
 
         try:
             document_positions(emb, *doc_texts, labels=doc_files)
@@ -470,7 +470,7 @@ def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
 
 
 def _print_reconstruction(recons: list[Any]) -> None:
-    from emprivacy.protection.attacks.reconstruction import reconstruction_table
+    from emprivacy.protection import reconstruction_table
 
     echo()
     echo("Reconstruction: the corpus released and attacked; the share of its released "
@@ -484,8 +484,13 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
            recons: list[Any] | None = None, *, plot: bool = True) -> list[str]:
     """Every file of ``--out``, all or none; their names."""
     from emprivacy.io.outputs import write_files_atomic
-    from emprivacy.protection import audit_csv, audit_report, audit_table
-    from emprivacy.protection.attacks.reconstruction import reconstruction_csv, reconstruction_table
+    from emprivacy.protection import (
+        audit_csv,
+        audit_report,
+        audit_table,
+        reconstruction_csv,
+        reconstruction_table,
+    )
 
     table = "# Word audit\n\n" + audit_table(audits, top=top)
     if recons:
@@ -509,7 +514,7 @@ def _write(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
     hats = [h for a in audits for h in (a.epsilon_hat, a.epsilon_hat_documents)
             if h is not None]
     if hats:
-        from emprivacy.protection.leakage.distinguish import distinguish_csv
+        from emprivacy.protection import distinguish_csv
 
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
     if recons:

@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from emprivacy.embeddings.model import Embeddings
     from emprivacy.mechanisms import WordMechanism
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    from emprivacy.obfuscation import ObfuscationConfig
 
 __all__ = ["obfuscate"]
 
@@ -246,8 +246,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, or a usage error."""
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    """The run's :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, or a usage error."""
+    from emprivacy.obfuscation import ObfuscationConfig
 
     if text_mode and fmt == "bag":
         fail("--readable releases text; use --format text, jsonl or parquet")
@@ -347,7 +347,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-    from emprivacy.obfuscation.obfuscator import (
+    from emprivacy.obfuscation import (
         SKIPPED_EMPTY,
         SKIPPED_OUT_OF_VOCABULARY,
         skipped_warning,

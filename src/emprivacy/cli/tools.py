@@ -102,7 +102,7 @@ def distance(
 
 def _texts(a: Path, b: Path) -> list[str]:
     """The two texts of ``distance``: files, or standard input for one given as ``-``."""
-    from emprivacy.io.corpus import Document
+    from emprivacy.io.documents import Document
 
     given = [str(a), str(b)]
     if given == ["-", "-"]:
@@ -276,11 +276,7 @@ def calibrate(
     """
     import contextlib
 
-    from emprivacy.protection.epsilon.deniability import (
-        DeniabilityStudy,
-        calibration_table,
-        plot_calibration,
-    )
+    from emprivacy.protection import DeniabilityStudy, calibration_table, plot_calibration
 
     recovery_options = [name for name, value in (
         ("CORPUS", inputs), ("--secrets", n_secrets), ("--draws", draws), ("--prior", prior),
@@ -338,7 +334,7 @@ def calibrate(
     emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
     words = None
     if words_file is not None:
-        from emprivacy.text.tokens import normalise_word
+        from emprivacy.text import normalise_word
 
         given = list(dict.fromkeys(normalise_word(w) for w in read_text_file(words_file).split()))
         words = [w for w in given if w in emb]
@@ -409,7 +405,7 @@ def _calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[floa
     emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
     words = None
     if words_file is not None:
-        from emprivacy.text.tokens import normalise_word
+        from emprivacy.text import normalise_word
 
         words = [w for w in dict.fromkeys(normalise_word(t) for t in
                                           read_text_file(words_file).split()) if w in emb]

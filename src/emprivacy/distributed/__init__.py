@@ -75,7 +75,7 @@ Modules
   existing cluster, reached with Dask's own security configuration.
 
 What each document releases (bag or text mode, out-of-vocabulary policy, bag
-size N) is an :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, as on one
+size N) is an :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, as on one
 machine.  Dask is imported when a cluster is used: without a client, runs (Parquet
 input or output, ``resume``) work on a core install.
 """

@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     "Embeddings": "model",
     "PreparedBag": "model",
     "check_subword": "model",
-    "detect_format": "model",
+    "detect_format": "files",
     "load_embeddings": "model",
     "CACHE_FORMAT_VERSION": "cache",
     "cache_directory": "cache",
@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         file_key,
         load_cached,
     )
+    from emprivacy.embeddings.files import detect_format
     from emprivacy.embeddings.model import (
         DEFAULT_EMBEDDINGS_NAME,
         OOV_PLACEHOLDER,
@@ -46,7 +47,6 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         Embeddings,
         PreparedBag,
         check_subword,
-        detect_format,
         load_embeddings,
     )
     from emprivacy.embeddings.subword import (

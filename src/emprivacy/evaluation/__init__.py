@@ -46,13 +46,11 @@ from emprivacy.evaluation.results import (
     SetResult,
     parse_epsilons,
 )
-from emprivacy.exceptions import DatasetUnavailableError
 
 __all__ = [
     "ATTACKS",
     "DEFAULT_EPSILONS",
     "Corpus",
-    "DatasetUnavailableError",
     "Document",
     "ExperimentConfig",
     "ExperimentResult",

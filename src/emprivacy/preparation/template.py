@@ -8,8 +8,8 @@ breaks stay where they were, and the capitalisation pattern of the original
 token (``Title``, ``UPPER`` or ``lower``) is applied to its replacement.
 
 What is released besides the noisy words — the *layout* — is, by allow-list:
-whitespace and the punctuation of :data:`~emprivacy.text.tokens.LAYOUT_PUNCTUATION`
-between tokens (of the text after :func:`~emprivacy.text.tokens.normalise_text`:
+whitespace and the punctuation of :data:`~emprivacy.text.normalise.LAYOUT_PUNCTUATION`
+between tokens (of the text after :func:`~emprivacy.text.normalise.normalise_text`:
 format characters removed, NFC), the function words of an allow-list in lower or
 Title case and the clitics attached to a word
 (:func:`~emprivacy.text.tokens.verbatim_function_words`; kept by default: they carry no topic,
@@ -59,13 +59,8 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.text.tokens import (
-    normalise_surface,
-    normalise_text,
-    normalise_word,
-    tokenize,
-    verbatim_function_words,
-)
+from emprivacy.text.normalise import normalise_surface, normalise_text, normalise_word
+from emprivacy.text.tokens import tokenize, verbatim_function_words
 
 __all__ = [
     "EUCLIDEAN_GUARANTEE",
@@ -212,10 +207,10 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
                  perturb_stopwords: bool = False) -> TextTemplate:
     """Split ``text`` into its released layout and the words to perturb.
 
-    The text is normalised (:func:`emprivacy.text.tokens.normalise_text`), then tokens
+    The text is normalised (:func:`emprivacy.text.normalise.normalise_text`), then tokens
     come from :func:`emprivacy.text.tokens.tokenize`; a word is looked up after
-    :func:`~emprivacy.text.tokens.normalise_word` (as written first, after
-    :func:`~emprivacy.text.tokens.normalise_surface`, in a cased vocabulary).  Numbers, URLs,
+    :func:`~emprivacy.text.normalise.normalise_word` (as written first, after
+    :func:`~emprivacy.text.normalise.normalise_surface`, in a cased vocabulary).  Numbers, URLs,
     e-mail addresses, paths and symbols become :data:`PLACEHOLDERS`; the function words
     of :func:`~emprivacy.text.tokens.verbatim_function_words` are kept unless ``perturb_stopwords``;
     in-vocabulary words become slots; out-of-vocabulary words follow ``oov``.
@@ -257,7 +252,7 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
     """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
 
     ``pieces`` is the normalised text in pieces that tokenise on their own
-    (:func:`emprivacy.text.tokens.normalise_pieces`).  A block holds at most ``block_words``
+    (:func:`emprivacy.text.normalise.normalise_pieces`).  A block holds at most ``block_words``
     slots and ends just before the next slot (its last piece is the layout up to
     there), or at the end of a piece once it holds ``block_chars`` characters or more.
     Rendering the blocks one after the other gives the text, and the blocks' slots

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from emprivacy._lazy import lazy_exports
-from emprivacy.tables.batch import PrivateText, TextPrivatizer, TextReleases, privatize_texts
+from emprivacy.tables.batch import PrivateText, TextReleases, privatize_texts
+from emprivacy.tables.privatizer import TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     from emprivacy.tables.parquet import TableRelease, check_parquet_table, privatize_parquet

@@ -4,11 +4,11 @@
 default, so that the original does not ride along by accident (``keep_original=True``
 keeps it, and puts the release in ``out_column``) — and one metadata column per field of
 the rows' records (``emprivacy_n_words``, ``emprivacy_epsilon_total``, …;
-:func:`~emprivacy.tables.batch.row_fields`).  :func:`privatize_batches` does the same
+:func:`~emprivacy.tables.privatizer.row_fields`).  :func:`privatize_batches` does the same
 to a stream of record batches (a :class:`pyarrow.RecordBatchReader` in, one out), in
 memory bounded by a batch, whatever the number of rows.  The other columns are passed
 through as they are: their buffers are not copied.  The rows are released by
-:class:`~emprivacy.tables.batch.TextPrivatizer` (the corpus path's obfuscator), row ``i``
+:class:`~emprivacy.tables.privatizer.TextPrivatizer` (the corpus path's obfuscator), row ``i``
 of the table keyed by ``i``: with a seed, the release does not depend on how the rows
 are cut into chunks or batches.
 
@@ -27,7 +27,8 @@ import pyarrow as pa
 
 from emprivacy._validation import check_positive_int
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.tables.batch import RowsReleased, RunOptions, TextPrivatizer
+from emprivacy.tables.options import RunOptions
+from emprivacy.tables.privatizer import RowsReleased, TextPrivatizer
 
 __all__ = ["DEFAULT_PREFIX", "Layout", "block_arrays", "check_id_column", "check_text_column",
            "id_strings", "is_id_type", "is_text_type", "metadata_types", "output_names",
@@ -131,7 +132,7 @@ class Layout:
         For each output column, the input column it is (``i >= 0``) or the new array it is
         (``-1 - k``: the release is ``k = 0``, then the metadata columns).
     fields : dict
-        The metadata fields (:func:`~emprivacy.tables.batch.row_fields`), or empty.
+        The metadata fields (:func:`~emprivacy.tables.privatizer.row_fields`), or empty.
     """
 
     schema: pa.Schema
@@ -201,7 +202,7 @@ def metadata_types(fields: Mapping[str, str]) -> dict[str, pa.DataType]:
 
 def block_arrays(block: RowsReleased, fields: Mapping[str, str],
                  release: pa.DataType) -> list[pa.Array]:
-    """A released block (:class:`~emprivacy.tables.batch.RowsReleased`) as Arrow arrays:
+    """A released block (:class:`~emprivacy.tables.privatizer.RowsReleased`) as Arrow arrays:
     the release (of type ``release``), then the metadata ``fields`` in order."""
     arrays = [pa.array(block.released, type=release)]
     for name, kind in fields.items():
@@ -317,7 +318,7 @@ def privatize_table(table: pa.Table, column: str, *, out_column: str | None = No
     epsilon, mechanism, mode, seed
         As :func:`emprivacy.privatize_texts`.
     metadata : bool, default True
-        Add the per-row metadata columns (:func:`~emprivacy.tables.batch.row_fields`),
+        Add the per-row metadata columns (:func:`~emprivacy.tables.privatizer.row_fields`),
         each named ``prefix + field``, after the table's columns.
     prefix : str, default "emprivacy_"
         The metadata columns' prefix (another one to privatise a second column).

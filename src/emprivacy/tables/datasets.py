@@ -6,7 +6,7 @@
 
 It releases the column as :func:`emprivacy.tables.arrow.privatize_table` releases a table's: the
 release replaces the column by default, and the per-row metadata columns
-(:func:`~emprivacy.tables.batch.row_fields`) are added after the dataset's columns.
+(:func:`~emprivacy.tables.privatizer.row_fields`) are added after the dataset's columns.
 
 One run over the dataset, in any number of processes
     The mapper holds only the run's settings and its key, never the embeddings: datasets
@@ -22,7 +22,7 @@ Row ``i`` is keyed by ``i`` and its text
     A row's noise stream is keyed by the run key, the row's index in the dataset, which
     ``datasets`` gives the mapper with ``with_indices=True`` (the index counts over the
     whole dataset, whatever its shards), and a digest of the row's text
-    (:class:`~emprivacy.tables.batch.TextPrivatizer` ``key_by_text``): row ``i`` of text
+    (:class:`~emprivacy.tables.privatizer.TextPrivatizer` ``key_by_text``): row ``i`` of text
     ``t`` is released as ``emprivacy obfuscate`` releases the document of id
     ``f"{i}#{text_digest(t)}"``.  So a seeded run releases the same dataset whatever
     ``batch_size`` and ``num_proc``; and one mapper applied to several datasets (the
@@ -62,7 +62,7 @@ from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME, Embeddings
 from emprivacy.exceptions import EmbeddingsFormatError
 from emprivacy.math.randomness import run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.obfuscator import DEFAULT_VOCAB_SIZE
+from emprivacy.obfuscation.config import DEFAULT_VOCAB_SIZE
 from emprivacy.tables.arrow import (
     DEFAULT_PREFIX,
     check_text_column,
@@ -70,7 +70,8 @@ from emprivacy.tables.arrow import (
     output_names,
     release_type,
 )
-from emprivacy.tables.batch import RowsReleased, RunOptions, TextPrivatizer, process_mechanism
+from emprivacy.tables.options import RunOptions, process_mechanism
+from emprivacy.tables.privatizer import RowsReleased, TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     import datasets
@@ -161,7 +162,7 @@ class DatasetMapper:
     @property
     def fields(self) -> dict[str, str]:
         """The per-row metadata fields and their kinds
-        (:func:`~emprivacy.tables.batch.row_fields`)."""
+        (:func:`~emprivacy.tables.privatizer.row_fields`)."""
         return self.run.fields
 
     def privatizer(self) -> TextPrivatizer:
@@ -327,7 +328,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     dataset is released with its noise keyed by the run key, ``i`` and a digest of its text:
     with a seed, the same release whatever ``batch_size`` and ``num_proc``, and exactly
     what ``emprivacy obfuscate --seed`` releases for the document of id
-    ``f"{i}#{text_digest(text)}"`` (:func:`~emprivacy.tables.batch.text_digest`).
+    ``f"{i}#{text_digest(text)}"`` (:func:`~emprivacy.tables.privatizer.text_digest`).
 
     Parameters
     ----------

@@ -19,7 +19,7 @@ import numpy as np
 from emprivacy._optional import import_optional
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.tables.arrow import DEFAULT_PREFIX, check_text_column, output_names
-from emprivacy.tables.batch import RunOptions
+from emprivacy.tables.options import RunOptions
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd

@@ -30,7 +30,8 @@ from emprivacy.tables.arrow import (
     output_names,
     release_type,
 )
-from emprivacy.tables.batch import RunOptions, TextPrivatizer
+from emprivacy.tables.options import RunOptions
+from emprivacy.tables.privatizer import TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     import polars as pl
@@ -61,7 +62,7 @@ class SeriesPrivatizer:
     Parameters
     ----------
     run : RunOptions
-        The options (:meth:`~emprivacy.tables.batch.RunOptions.parse`).
+        The options (:meth:`~emprivacy.tables.options.RunOptions.parse`).
     metadata : bool, default False
     name : str, default "release"
         The release's field in the struct (``metadata=True``).
@@ -165,7 +166,7 @@ def privatize(frame: pl.DataFrame | pl.LazyFrame, column: str, *,
         ``List(String)``) and the metadata columns (``Int64``, ``epsilon_total``
         ``Float64``, ``guarantee`` and ``mechanism`` ``Categorical``, ``skipped``
         ``String``) after them.  Polars frames hold no metadata: the run's shared fields
-        are those of :attr:`emprivacy.tables.batch.TextPrivatizer.metadata` (or of
+        are those of :attr:`emprivacy.tables.privatizer.TextPrivatizer.metadata` (or of
         :func:`emprivacy.tables.arrow.privatize_table`'s schema).
 
     Raises

@@ -61,7 +61,8 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.tables.arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
-from emprivacy.tables.batch import RunOptions, TextPrivatizer, process_mechanism
+from emprivacy.tables.options import RunOptions, process_mechanism
+from emprivacy.tables.privatizer import TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -213,7 +214,7 @@ class SparkTask:
 
     Holds the run's settings only (pickled to the executors; a few hundred bytes): the
     embeddings are loaded by each Python worker
-    (:func:`~emprivacy.tables.batch.process_mechanism`), and must have the driver's
+    (:func:`~emprivacy.tables.options.process_mechanism`), and must have the driver's
     fingerprint.
     """
 

@@ -41,7 +41,7 @@ from emprivacy._validation import check_positive_int
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import read_named_file
 from emprivacy.io.outputs import check_output_path, write_bytes_atomic
-from emprivacy.protection.leakage.audit import TOP_EXPOSED, WordAudit
+from emprivacy.protection.leakage.audit_report import TOP_EXPOSED, WordAudit
 
 __all__ = ["AuditSource", "audit_figure", "load_audit_results", "plot_audit"]
 
