@@ -30,10 +30,10 @@ from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.tables import datasets as module
 from emprivacy.tables import options as options_module
 from emprivacy.tables.batch import privatize_texts
-from emprivacy.tables.privatizer import TextPrivatizer, text_digest
+from emprivacy.tables.privatizer import TextPrivatizer
 
 from ..helpers import EMBEDDINGS_FILE
-from .test_obfuscate_contract import TEXTS, cli_records
+from .test_obfuscate_contract import TEXTS, cli_records, digest_id
 
 if importlib.util.find_spec("datasets") is None:  # pragma: no cover
     pytest.skip("the datasets extra is not installed", allow_module_level=True)
@@ -88,10 +88,6 @@ def keyed_by_text(texts, *, epsilon: float, mode: str, embeddings: str, seed: in
     mech = make_mechanism("madlib", load_embeddings(embeddings), epsilon=epsilon)
     return TextPrivatizer(mech, ObfuscationConfig(mode=mode), seed=seed,
                           key_by_text=True).privatize(texts)
-
-
-def digest_id(i: int, text: str) -> str:
-    return f"{i}#{text_digest(text)}"
 
 
 def run(ds, m: DatasetMapper, **kwargs):

@@ -113,13 +113,13 @@ def jobs(spark, group: str, fn):
 def test_the_release_is_the_arrow_paths_whatever_the_partitioning(spark, emb_path, rows,
                                                                   table):
     """With id_column, a seeded release is the same for one, three and reversed
-    partitions: row of id i keyed by i and its text; its metadata columns are
-    privatize_table's (they do not depend on the noise)."""
+    partitions: row of id i keyed by i and its text — exactly privatize_table's with the
+    same id_column (issue 30, item 10: one keying for every path), metadata included."""
     kwargs = {"epsilon": 0.8, "embeddings": emb_path, "seed": 7}
-    expected = privatize_table(table, "review", **kwargs)
+    expected = privatize_table(table, "review", id_column="id", **kwargs)
     released = text_keyed(frame(spark, rows, 1), REVIEWS, [str(r[0]) for r in rows],
                           **kwargs)
-    assert released != expected.column("review").to_pylist()  # not keyed by the id alone
+    assert released == expected.column("review").to_pylist()
     for partitions, data in ((1, rows), (3, rows), (2, rows[::-1])):
         df = frame(spark, data, partitions)
         out = privatize(df, "review", id_column="id", check_ids=partitions == 1, **kwargs)

@@ -34,11 +34,13 @@ from emprivacy.cli._common import (
     track,
 )
 from emprivacy.cli.obfuscate_table import (
+    COUNT_CHANGED_HELP,
     ID_COLUMN_HELP,
     TEXT_COLUMN_HELP,
     check_table_options,
     is_table_run,
     table_run,
+    unchanged_note,
 )
 from emprivacy.exceptions import PrivacyLeakWarning
 
@@ -143,6 +145,7 @@ def obfuscate(
                                                     show_default=False)] = None,
     id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
                                                   show_default=False)] = None,
+    count_changed: Annotated[bool, flag("--count-changed", COUNT_CHANGED_HELP)] = False,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -168,7 +171,8 @@ def obfuscate(
         check_device(device)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
-                     perturb_stopwords=perturb_stopwords, id_from=id_from)
+                     perturb_stopwords=perturb_stopwords, id_from=id_from,
+                     count_changed=count_changed)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
     table = is_table_run(inputs, output, fmt, distributed=(
@@ -245,7 +249,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
-            perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
+            perturb_stopwords: bool, id_from: str = "path",
+            count_changed: bool = False) -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
@@ -256,7 +261,8 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
     if text_mode and size is not None:
         fail("--size applies to bags of words; text mode releases the whole text")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
-                             perturb_stopwords=perturb_stopwords, id_from=id_from)
+                             perturb_stopwords=perturb_stopwords, id_from=id_from,
+                             count_changed=count_changed)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -296,7 +302,9 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
                          if config.oov == "keep" else "")
                       + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
-                         "subword vectors" if config.oov == "subword" else ""), markup=False)
+                         "subword vectors" if config.oov == "subword" else "")
+                      + unchanged_note(obf.documents_unchanged, obf.documents_with_words,
+                                       "document"), markup=False)
 
 
 def _mechanism(chosen: tuple[str, dict[str, Any]], emb: Embeddings, *, epsilon: float,
@@ -396,7 +404,10 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                       f"({summary.partitions_computed} partition(s) obfuscated"
                       + (f", {summary.partitions_reused} kept" if summary.partitions_reused
                          else "") + ")"
-                      + _skipped(len(summary.skipped) - len(oov), len(oov)), markup=False)
+                      + _skipped(len(summary.skipped) - len(oov), len(oov))
+                      + unchanged_note(summary.documents_unchanged,
+                                       summary.documents_with_words, "document"),
+                      markup=False)
 
 
 def _skipped(empty: int, out_of_vocabulary: int) -> str:

@@ -26,17 +26,37 @@ if TYPE_CHECKING:  # pragma: no cover
     from emprivacy.obfuscation.obfuscator import ObfuscationConfig
 
 __all__ = [
+    "COUNT_CHANGED_HELP",
     "ID_COLUMN_HELP",
     "TEXT_COLUMN_HELP",
     "check_table_options",
     "is_table_run",
     "table_run",
+    "unchanged_note",
 ]
 
 TEXT_COLUMN_HELP = ("The table path (one .parquet input, --output OUT.parquet): the column "
                     "to release, in place (default: text).")
 ID_COLUMN_HELP = ("The table path: a column of integers or strings whose value keys each "
                   "row's noise, with its text (default: the row's position in the file).")
+
+
+COUNT_CHANGED_HELP = ("Add words_changed to every record (a table: a column): how many of "
+                      "its privatised words came out as another word. A function of the "
+                      "private text, outside the guarantee: for you, not for publication. "
+                      "The summary line says how many documents came back unchanged either "
+                      "way.")
+
+
+def unchanged_note(unchanged: int, with_words: int, what: str) -> str:
+    """What the summary line says of the documents (rows) released unchanged: every
+    privatised word came out as itself (nothing when none was)."""
+    if not unchanged:
+        return ""
+    share = 100 * unchanged / with_words
+    return (f"; {unchanged} of {with_words} {what}(s) with privatised words released "
+            f"unchanged ({share:.0f}%: every privatised word came out as itself; a smaller "
+            "epsilon changes more)")
 
 
 def is_table_run(inputs: list[str] | None, output: Path | None, fmt: str | None, *,
@@ -98,7 +118,8 @@ def table_run(source: str, output: Path, *, mechanism: Callable[[], WordMechanis
     check_parquet_table(source, column, id_column=id_column)
     mech = mechanism()
     options: dict[str, Any] = {"oov": config.oov, "size": config.size,
-                               "perturb_stopwords": config.perturb_stopwords}
+                               "perturb_stopwords": config.perturb_stopwords,
+                               "count_changed": config.count_changed}
     with progress_bar(console, show=not quiet) as bar, warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once, in one line
         task = bar.add_task("Obfuscating", total=None)
@@ -111,7 +132,7 @@ def table_run(source: str, output: Path, *, mechanism: Callable[[], WordMechanis
             (done.nulls, "null"), (done.skipped_empty, "empty"),
             (done.skipped_out_of_vocabulary, "with no word in the vocabulary")) if n]
         console.print(f"emprivacy: wrote {done.rows} row(s) to {output}, column {column!r} "
-                      "released in place" + (f" ({', '.join(said)})" if said else ""),
-                      markup=False)
+                      "released in place" + (f" ({', '.join(said)})" if said else "")
+                      + unchanged_note(done.unchanged, done.with_words, "row"), markup=False)
 
 

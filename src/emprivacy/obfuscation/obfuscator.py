@@ -153,6 +153,13 @@ class Obfuscator:
         #: Out-of-vocabulary words privatised from their subword vectors so far
         #: (``oov="subword"``).
         self.oov_subword = 0
+        #: Documents written so far with at least one privatised word; of them, those whose
+        #: every privatised word came out as itself (released unchanged, but for the
+        #: placeholders); privatised words released as another word.  Functions of the
+        #: private texts (outside the guarantee): for the person running the release.
+        self.documents_with_words = 0
+        self.documents_unchanged = 0
+        self.words_changed = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
         self.first_index = check_positive_int(first_index, "first_index", minimum=0)
         #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
@@ -211,16 +218,27 @@ class Obfuscator:
             **{k: v for k, v in shared.items() if k != "epsilon"},
         }
 
+    def _changed(self, n: int, changed: int) -> dict[str, int]:
+        """Count a document of ``n`` privatised words, ``changed`` of them released as
+        another word; its ``words_changed`` field (only with ``config.count_changed``)."""
+        if n:
+            self.documents_with_words += 1
+            self.documents_unchanged += changed == 0
+            self.words_changed += changed
+        return {"words_changed": changed} if self.config.count_changed else {}
+
     def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
                 shared: dict[str, Any]) -> dict[str, Any]:
         vocab = self.mechanism.embeddings.words
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
+        changed = self._changed(n, int(np.count_nonzero(out != bag.indices)))
         if isinstance(bag, TextTemplate):
-            return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
-                    "text": bag.render(out, vocab)}
+            return {**head, "words_perturbed": n, **changed, **bag.counts,
+                    "guarantee": self.guarantee, "text": bag.render(out, vocab)}
         return {
             **head,
+            **changed,
             "oov_dropped": bag.oov_dropped,
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
@@ -282,13 +300,14 @@ class Obfuscator:
         gen = document_generator(self.run_key, doc_id)
         vocab = self.mechanism.embeddings.words
         body = TextBody()
-        n = 0
+        n = changed = 0
         counts: Counter[str] = Counter()
         try:
             template: TextTemplate | None = first
             while template is not None:
-                body.write(template.render(
-                    self._privatize(template.indices, gen, template.points), vocab))
+                out = self._privatize(template.indices, gen, template.points)
+                body.write(template.render(out, vocab))
+                changed += int(np.count_nonzero(out != template.indices))
                 n += template.words_perturbed
                 counts.update(template.counts)
                 self._note_kept(template.counts["oov_kept"])
@@ -301,8 +320,8 @@ class Obfuscator:
             body.close()
             return None
         return {**self._head(label, n, shared), "words_perturbed": n,
-                **{k: counts[k] for k in first.counts}, "guarantee": self.guarantee,
-                "text": body}
+                **self._changed(n, changed), **{k: counts[k] for k in first.counts},
+                "guarantee": self.guarantee, "text": body}
 
     def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
                   tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
@@ -310,16 +329,19 @@ class Obfuscator:
         gen = document_generator(self.run_key, doc_id)
         size = len(self.mechanism.embeddings)
         counts = np.zeros(size, dtype=np.int64)
-        n = 0
+        n = changed = 0
         part: Rows | None = first
         while part is not None:
             rows, points = part
-            counts += np.bincount(self._privatize(rows, gen, points), minlength=size)
+            out = self._privatize(rows, gen, points)
+            counts += np.bincount(out, minlength=size)
+            changed += int(np.count_nonzero(out != rows))
             n += int(rows.size)
             part = next(rest, (None, True))[0]
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
         return {**self._head(label, n, shared),
+                **self._changed(n, changed),
                 "oov_dropped": tally.oov_dropped,
                 "oov_placeholders": tally.oov_placeholders,
                 "oov_kept": tally.oov_kept,

@@ -9,8 +9,10 @@ to a stream of record batches (a :class:`pyarrow.RecordBatchReader` in, one out)
 memory bounded by a batch, whatever the number of rows.  The other columns are passed
 through as they are: their buffers are not copied.  The rows are released by
 :class:`~emprivacy.tables.privatizer.TextPrivatizer` (the corpus path's obfuscator), row ``i``
-of the table keyed by ``i``: with a seed, the release does not depend on how the rows
-are cut into chunks or batches.
+of text ``t`` keyed by ``f"{i}#{text_digest(t)}"`` (``i`` from ``first_index``), or by its
+``id_column`` value and its text, as on every table path: with a seed, the release does not
+depend on how the rows are cut into chunks or batches, and a stream never serves two
+texts, whatever the calls (docs/TABLES.md, *Resuming a stream*).
 
 The fields every row of the run shares (ε, the embeddings, the mechanism's parameters,
 mode, ``seeded``) are in the schema's metadata, under ``emprivacy:<out_column>`` (JSON).
@@ -398,9 +400,11 @@ def privatize_batches(batches: pa.RecordBatchReader | Iterable[pa.RecordBatch], 
     The batches are read as the returned reader is: each is privatised ``batch_rows``
     rows at a time (a larger batch comes out in slices of ``batch_rows`` rows, its other
     columns sliced without copying), so memory holds one input batch and one block of
-    output, whatever the number of rows.  Rows are numbered over the whole stream: with a
-    seed, the release is the same whatever the batches' boundaries (and the same as
-    :func:`privatize_table` of their table).
+    output, whatever the number of rows.  Rows are numbered over the whole stream (from
+    ``first_index``): with a seed, the release is the same whatever the batches'
+    boundaries (and the same as :func:`privatize_table` of their table).  To continue an
+    interrupted stream, release the rest with ``first_index`` = the rows written (or key
+    the rows by ``id_column``).
 
     Parameters
     ----------

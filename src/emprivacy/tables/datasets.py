@@ -71,7 +71,7 @@ from emprivacy.tables.arrow import (
     release_type,
 )
 from emprivacy.tables.options import RunOptions, process_mechanism
-from emprivacy.tables.privatizer import RowsReleased, TextPrivatizer
+from emprivacy.tables.privatizer import RowsReleased, TextPrivatizer, index_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     import datasets
@@ -101,17 +101,6 @@ def _lazy_batch() -> type:
     module = import_optional("datasets.formatting.formatting", extra="datasets",
                              purpose=_PURPOSE)
     return module.LazyBatch
-
-
-def _runs(indices: Sequence[int]) -> list[tuple[int, int]]:
-    """``indices`` cut into runs of consecutive integers: ``(position, length)`` pairs."""
-    runs: list[tuple[int, int]] = []
-    start = 0
-    for k in range(1, len(indices) + 1):
-        if k == len(indices) or indices[k] != indices[k - 1] + 1:
-            runs.append((start, k - start))
-            start = k
-    return runs
 
 
 class DatasetMapper:
@@ -197,7 +186,7 @@ class DatasetMapper:
         privatizer = self.privatizer()
         released: list[Any] = []
         columns: dict[str, list[Any]] = {name: [] for name in privatizer.fields}
-        for at, n in _runs(rows):
+        for at, n in index_runs(rows):
             block = privatizer.privatize(texts[at:at + n], first_index=rows[at])
             released += block.released
             for name, values in block.columns.items():
@@ -317,7 +306,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
            embeddings: str | os.PathLike[str] | None = None,
            vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
            out_column: str | None = None, keep_original: bool = False,
-           metadata: bool = True, prefix: str = DEFAULT_PREFIX) -> DatasetMapper:
+           metadata: bool = True, prefix: str = DEFAULT_PREFIX,
+           count_changed: bool = False) -> DatasetMapper:
     """A function for :meth:`datasets.Dataset.map` that privatises ``column``, each row a
     document of one run.
 
@@ -334,7 +324,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     ----------
     column : str
         A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
-    epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed
+    epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed, count_changed
         As :func:`emprivacy.privatize_texts`.  Without a seed, the run key is drawn from
         the secure generator now, once, and every process of the run uses it.
     mechanism : str, default "madlib"
@@ -408,7 +398,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
                         "through the memory-mapped cache")
     run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
-                           embeddings=embeddings, vocab_size=vocab_size, seed=seed)
+                           embeddings=embeddings, vocab_size=vocab_size, seed=seed,
+                           count_changed=count_changed)
     # what RunOptions leaves to the first load, checked now (no process would report it)
     from emprivacy.mechanisms.registry import MECHANISMS
 
@@ -468,7 +459,12 @@ def counts(dataset: datasets.Dataset, *, prefix: str = DEFAULT_PREFIX) -> dict[s
                            "a mapper with metadata=True, and its prefix")
     total = {"rows": 0, "nulls": 0, "skipped_empty": 0, "skipped_out_of_vocabulary": 0,
              "words": 0}
-    view = dataset.select_columns([prefix + f for f in ("n_words", "mechanism", "skipped")])
+    fields = ["n_words", "mechanism", "skipped"]
+    changed = prefix + "words_changed" in names
+    if changed:
+        fields.append("words_changed")
+        total.update(with_words=0, unchanged=0)
+    view = dataset.select_columns([prefix + f for f in fields])
     for table in view.with_format("arrow").iter(batch_size=65_536):
         skipped = table.column(prefix + "skipped")
         total["rows"] += table.num_rows
@@ -477,4 +473,10 @@ def counts(dataset: datasets.Dataset, *, prefix: str = DEFAULT_PREFIX) -> dict[s
         total["skipped_out_of_vocabulary"] += pc.sum(
             pc.equal(skipped, "out_of_vocabulary")).as_py() or 0
         total["words"] += pc.sum(table.column(prefix + "n_words")).as_py() or 0
+        if changed:
+            n_words = table.column(prefix + "n_words")
+            has_words = pc.fill_null(pc.greater(n_words, 0), False)
+            same = pc.and_(has_words, pc.equal(table.column(prefix + "words_changed"), 0))
+            total["with_words"] += pc.sum(has_words).as_py() or 0
+            total["unchanged"] += pc.sum(pc.fill_null(same, False)).as_py() or 0
     return total

@@ -29,7 +29,7 @@ DEFAULT_BATCH_ROWS = 8192
 #: What :meth:`RunOptions.parse` takes besides ``epsilon``, ``mechanism``, ``mode`` and
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
-           "batch_rows")
+           "batch_rows", "count_changed")
 
 def _check_mapping(params: object) -> dict[str, Any]:
     if params is None:
@@ -69,12 +69,14 @@ class RunOptions:
               perturb_stopwords: bool = False,
               embeddings: Embeddings | str | os.PathLike[str] | None = None,
               vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
-              batch_rows: int = DEFAULT_BATCH_ROWS) -> RunOptions:
+              batch_rows: int = DEFAULT_BATCH_ROWS,
+              count_changed: bool = False) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
         config = ObfuscationConfig(mode=mode, oov=oov, size=size,  # type: ignore[arg-type]
-                                   perturb_stopwords=perturb_stopwords)
+                                   perturb_stopwords=perturb_stopwords,
+                                   count_changed=count_changed)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),

@@ -57,6 +57,12 @@ class TableRelease:
         Bag mode: rows with no word in the vocabulary (released null).
     words : int
         Words privatised (the sum of ``n_words``).
+    with_words : int
+        Rows with at least one privatised word.
+    unchanged : int
+        Of ``with_words``, rows whose every privatised word came out as itself (released
+        unchanged, placeholders apart): a function of the private texts, for the person
+        running the release.
     metadata : dict
         The fields every row of the run shares (those of every ``obfuscate`` record).
     """
@@ -66,6 +72,8 @@ class TableRelease:
     skipped_empty: int
     skipped_out_of_vocabulary: int
     words: int
+    with_words: int
+    unchanged: int
     metadata: dict[str, Any]
 
 
@@ -206,4 +214,5 @@ def privatize_parquet(source: str | os.PathLike[str], destination: str | os.Path
     return TableRelease(rows=privatizer.rows, nulls=privatizer.nulls,
                         skipped_empty=privatizer.skipped_empty,
                         skipped_out_of_vocabulary=privatizer.skipped_out_of_vocabulary,
-                        words=privatizer.words, metadata=privatizer.metadata)
+                        words=privatizer.words, with_words=privatizer.with_words,
+                        unchanged=privatizer.unchanged, metadata=privatizer.metadata)
