@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
-    from emprivacy.embeddings.model import Embeddings
+    from emprivacy.embeddings import Embeddings
     from emprivacy.mechanisms import WordMechanism
     from emprivacy.obfuscation import ObfuscationConfig
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
     from emprivacy.mechanisms import WordMechanism
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    from emprivacy.obfuscation import ObfuscationConfig
 
 __all__ = [
     "COUNT_CHANGED_HELP",
