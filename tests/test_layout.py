@@ -34,7 +34,6 @@ def _is_package(module: str) -> bool:
     return (SRC.joinpath(*module.split(".")) / "__init__.py").is_file()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_module_over_500_lines() -> None:
     long = {name: n for name, path in _modules()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
@@ -199,7 +198,6 @@ def _faces() -> set[str]:
     return faces
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_cli_imports_only_the_public_faces() -> None:
     faces = _faces()
     offending = []

@@ -13,13 +13,13 @@ import typer
 from rich.console import Console
 
 from emprivacy.exceptions import InputError, UsageError
-from emprivacy.io.outputs import write_stdout
+from emprivacy.io import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress
 
     from emprivacy.decoding import Decoder
-    from emprivacy.embeddings.model import Embeddings
+    from emprivacy.embeddings import Embeddings
 
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
@@ -38,6 +38,7 @@ __all__ = [
     "exact_decoder",
     "fail",
     "load",
+    "parse_epsilon_list",
     "progress_bar",
     "stderr",
     "track",
@@ -116,18 +117,17 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
 
     A directory, a missing directory, a read-only place, a dangling link, an output
     that is an input (for Parquet: inside an input directory) fail now, in one line.
-    Hold the returned lock (:func:`emprivacy.io.output_paths.output_lock`) for the run: a
+    Hold the returned lock (:func:`emprivacy.io.output_lock`) for the run: a
     second run into the same output then refuses.  A corpus run (``partitioned``)
-    checks as :func:`emprivacy.distributed.publish.claim_output`.
+    checks as :func:`emprivacy.distributed.claim_output`.
     """
     if output is None or str(output) == "-":
         return nullcontext()
     if partitioned:
-        from emprivacy.distributed.publish import claim_output as claim
+        from emprivacy.distributed import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from emprivacy.io.corpus import expand_inputs
-    from emprivacy.io.output_paths import check_not_input, check_output_path, output_lock
+    from emprivacy.io import check_not_input, check_output_path, expand_inputs, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
@@ -161,6 +161,21 @@ def check_epsilon(epsilon: float) -> float:
     return epsilon
 
 
+def parse_epsilon_list(text: str) -> list[float]:
+    """Values of ε separated by commas or spaces (``audit --epsilon``, ``calibrate
+    --epsilons``): each checked, duplicates dropped, in increasing order."""
+    values: list[float] = []
+    for item in text.replace(",", " ").split():
+        try:
+            value = float(item)
+        except ValueError:
+            fail(f"epsilons must be numbers separated by commas or spaces; got {item!r}")
+        values.append(check_epsilon(value))
+    if not values:
+        fail("epsilons must hold at least one value; got none")
+    return sorted(set(values))
+
+
 def check_nonnegative(value: float, name: str) -> float:
     """A finite number ≥ 0, as a usage error."""
     if not math.isfinite(value) or value < 0:
@@ -172,23 +187,23 @@ def check_device(device: str) -> None:
     """``--device cuda``: the GPU library and a CUDA device are there, checked before any
     work (else one line, exit 1: a missing extra or an unavailable device)."""
     if device == "cuda":
-        from emprivacy.decoding import array_api
+        from emprivacy.decoding import cuda_namespace
 
-        array_api.cuda_namespace()
+        cuda_namespace()
 
 
 def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
     """The exact decoder on ``--device`` (None: the default CPU decoder)."""
     if device != "cuda":
         return None
-    from emprivacy.decoding import array_api
+    from emprivacy.decoding import ArrayAPIDecoder, cuda_namespace
 
-    return array_api.ArrayAPIDecoder(embeddings, namespace=array_api.cuda_namespace())
+    return ArrayAPIDecoder(embeddings, namespace=cuda_namespace())
 
 
 def check_encoding(encoding: str) -> str:
     """``--embeddings-encoding``: a text encoding Python knows (one line if not)."""
-    from emprivacy.embeddings.files import check_text_encoding
+    from emprivacy.embeddings import check_text_encoding
 
     try:
         check_text_encoding(encoding)
@@ -201,7 +216,7 @@ def check_encoding(encoding: str) -> str:
 def load(embeddings: Path | None, vocab_size: int, quiet: bool,
          encoding: str = "utf-8") -> Embeddings:
     """Load the embeddings, with a status line unless ``quiet``."""
-    from emprivacy.embeddings.model import load_embeddings
+    from emprivacy.embeddings import load_embeddings
 
     label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
     status: AbstractContextManager[Any] = (
@@ -250,7 +265,7 @@ def track(items: Iterator[T], total: int, *, show: bool, console: Console,
 
 def mechanism_params(name: str, pairs: list[str]) -> dict[str, Any]:
     """``--mechanism NAME`` and its ``--param K=V`` pairs as checked keyword parameters."""
-    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms import MECHANISMS, parse_params
 
     if name not in MECHANISMS:
         fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
@@ -272,7 +287,7 @@ def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
     >>> mechanism_list("madlib,tem", ["tem.beta=0.01"], option="mechanisms", verb="evaluated")
     (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
     """
-    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms import MECHANISMS, parse_params
 
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:

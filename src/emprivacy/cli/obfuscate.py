@@ -159,7 +159,7 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from emprivacy.io.corpus import survey_inputs
+    from emprivacy.io import survey_inputs
 
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
@@ -215,8 +215,8 @@ def obfuscate(
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:
     """``--oov subword`` needs a fastText model with subword vectors and a mechanism that
     privatises arbitrary points: checked before any work (one line if not)."""
-    from emprivacy.embeddings.subword import header_has_subwords
-    from emprivacy.mechanisms.registry import MECHANISMS
+    from emprivacy.embeddings import header_has_subwords
+    from emprivacy.mechanisms import MECHANISMS
 
     if embeddings is None or not header_has_subwords(embeddings):
         name = "glove-6b-50d" if embeddings is None else embeddings.name
@@ -234,7 +234,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
         fail(f"--device {device} applies to --decoder exact; got {decoder!r}")
     if name == "madlib" and not pairs:  # the default: no need to import every mechanism
         return name, {}
-    from emprivacy.mechanisms.registry import takes_decoder
+    from emprivacy.mechanisms import takes_decoder
 
     params = mechanism_params(name, pairs)
     if "decoder" in params:
@@ -251,7 +251,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path",
             count_changed: bool = False) -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, or a usage error."""
+    """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
     if text_mode and fmt == "bag":
@@ -271,10 +271,8 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
-    from emprivacy.io.corpus import iter_documents
-    from emprivacy.io.outputs import atomic_output
-    from emprivacy.io.streaming import write_record
-    from emprivacy.obfuscation.obfuscator import Obfuscator
+    from emprivacy.io import atomic_output, iter_documents, write_record
+    from emprivacy.obfuscation import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
@@ -311,8 +309,7 @@ def _mechanism(chosen: tuple[str, dict[str, Any]], emb: Embeddings, *, epsilon: 
                decoder: str, device: str) -> WordMechanism:
     """The run's mechanism: ``--mechanism`` and its ``--param`` values, ε, the decoder on
     ``--device``."""
-    from emprivacy.mechanisms import EarthMoversPrivacy
-    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
+    from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism, takes_decoder
 
     name, params = chosen
     dec = exact_decoder(emb, device) or decoder
@@ -355,11 +352,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-    from emprivacy.obfuscation import (
-        SKIPPED_EMPTY,
-        SKIPPED_OUT_OF_VOCABULARY,
-        skipped_warning,
-    )
+    from emprivacy.obfuscation import SKIPPED_EMPTY, SKIPPED_OUT_OF_VOCABULARY, skipped_warning
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -433,12 +426,12 @@ def _interruption() -> Iterator[None]:
 def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
     """After a failed or interrupted corpus run, once its cluster is closed: remove what
     its killed workers left in the partition directory (their temporary files), and the
-    directory if nothing else is in it (:func:`~emprivacy.distributed.publish.remove_leftovers`).
+    directory if nothing else is in it (:func:`~emprivacy.distributed.remove_leftovers`).
 
     The library has already removed the run's files, or kept its complete partitions;
     a worker of a local cluster may still have been writing then.
     """
-    from emprivacy.distributed.publish import output_layout, remove_leftovers
+    from emprivacy.distributed import output_layout, remove_leftovers
 
     parts_dir = output_layout(output, fmt)[1]
     existed = parts_dir.exists()
@@ -460,7 +453,7 @@ def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
     Dask's own security configuration; an unencrypted address of another machine
     gets one warning line.
     """
-    from emprivacy.distributed.cluster import (
+    from emprivacy.distributed import (
         CLEARTEXT_WARNING,
         dashboard_link,
         dask_client,

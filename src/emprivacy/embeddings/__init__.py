@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "SubwordModel": "subword",
     "header_has_subwords": "subword",
     "load_fasttext_binary": "subword",
+    "check_text_encoding": "files",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -39,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         file_key,
         load_cached,
     )
-    from emprivacy.embeddings.files import detect_format
+    from emprivacy.embeddings.files import check_text_encoding, detect_format
     from emprivacy.embeddings.model import (
         DEFAULT_EMBEDDINGS_NAME,
         OOV_PLACEHOLDER,
@@ -67,6 +68,7 @@ __all__ = [
     "SubwordModel",
     "cache_directory",
     "check_subword",
+    "check_text_encoding",
     "detect_format",
     "entry_paths",
     "file_key",

@@ -125,6 +125,8 @@ _EXPORTS: dict[str, str] = {
     "study_mechanism": "epsilon.mechanism_study",
     "summarise_truncation": "epsilon.mechanism_study",
     "tem_truncation": "epsilon.mechanism_study",
+    "check_above_prior": "epsilon.scale",
+    "check_target": "epsilon.scale",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -157,7 +159,12 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         tem_truncation,
     )
     from emprivacy.protection.epsilon.recovery import ReleaseRecovery, release_recovery
-    from emprivacy.protection.epsilon.scale import RecoveryCalibration, calibrate_recovery
+    from emprivacy.protection.epsilon.scale import (
+        RecoveryCalibration,
+        calibrate_recovery,
+        check_above_prior,
+        check_target,
+    )
     from emprivacy.protection.epsilon.search import EpsilonPoint, EpsilonSearch, find_epsilon
     from emprivacy.protection.leakage.audit import audit_mechanism
     from emprivacy.protection.leakage.audit_plot import (
@@ -252,6 +259,8 @@ __all__ = [
     "calibrate_recovery",
     "calibration_table",
     "channel_measures",
+    "check_above_prior",
+    "check_target",
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",
