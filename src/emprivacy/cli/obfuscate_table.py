@@ -65,6 +65,7 @@ def is_table_run(inputs: list[str] | None, output: Path | None, fmt: str | None,
     file out, no ``--format`` and no corpus-run option (``--workers``, ``--scheduler``,
     ``--resume``: ``distributed``)."""
     return (inputs is not None and len(inputs) == 1 and inputs[0].lower().endswith(".parquet")
+            and not Path(inputs[0]).is_dir()  # a directory's *.txt files are a corpus
             and output is not None and output.suffix.lower() == ".parquet"
             and fmt is None and not distributed)
 
