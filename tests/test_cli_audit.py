@@ -322,16 +322,19 @@ def _strict(text: str) -> object:
 
 
 def test_json_is_strict_where_a_likelihood_ratio_is_unbounded(env, capsys, tmp_path):
-    # SanText at ε = 8: "drifted" is released only from "drifted" in the evaluation draws,
-    # so the chosen test's closed-form value is infinite; strict JSON writes it as null.
+    # SanText at ε = 1.7e308: bus's weight of "drifted", e^{-(ε/2)·20.6}, is 0 even as a
+    # float64 logarithm (-inf), so the pair's likelihood ratio, the test's closed-form value
+    # and its exact loss are infinite; strict JSON writes them as null.  (At ε = 8 they are
+    # finite, computed in log space: they used to round to infinity.)
     pairs = tmp_path / "pairs.txt"
     pairs.write_text("bus drifted\n")
     where = tmp_path / "report"
-    code, out, _ = run_cli(_audit(env, "-e", "8", "--mechanism", "santext", "--distinguish",
+    code, out, _ = run_cli(_audit(env, "-e", "1.7e308", "--mechanism", "santext",
+                                  "--distinguish",
                                   str(pairs), "--distinguish-draws", "2000", "--seed", "1",
                                   "--json", "--out", str(where)), capsys)
     assert code == 0
     pair = _strict(out)["epsilon_hat"]["pairs"][0]  # type: ignore[index]
-    assert pair["test_value"] is None and pair["exact_loss"] > 0
+    assert pair["test_value"] is None and pair["exact_loss"] is None
     saved = _strict((where / "audit.json").read_text())
     assert saved["results"][0]["epsilon_hat"]["pairs"][0]["test_value"] is None  # type: ignore[index]

@@ -33,7 +33,7 @@ from typing import Annotated
 
 import typer
 
-from emprivacy.cli._common import RESUME_OPTION, Interrupted, app, echo
+from emprivacy.cli._common import RESUME_OPTION, Interrupted, PlainHelpCommand, app, echo
 from emprivacy.cli.audit import audit
 from emprivacy.cli.calibration import calibrate
 from emprivacy.cli.evaluate import evaluate
@@ -52,9 +52,10 @@ from emprivacy.io import checked_stdout
 
 __all__ = ["app", "main", "run"]
 
-# registered in the order ``--help`` lists them
+# registered in the order ``--help`` lists them; audit's and calibrate's help in click's plain
+# layout, readable at 80 columns
 for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
-    app.command()(_command)
+    app.command(cls=PlainHelpCommand if _command in (audit, calibrate) else None)(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailableError,
                       MissingExtraError, OutputWriteError, SolverError)

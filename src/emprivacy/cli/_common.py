@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, TypeVar, cast
 
 import typer
+import typer.core
 from rich.console import Console
 
 from emprivacy.exceptions import InputError, UsageError
@@ -23,9 +25,12 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
+    "LOG_EVERY",
     "DeviceOpt",
     "EmbeddingsOpt",
     "EncodingOpt",
+    "LogProgress",
+    "PlainHelpCommand",
     "QuietOpt",
     "VocabOpt",
     "app",
@@ -38,6 +43,7 @@ __all__ = [
     "exact_decoder",
     "fail",
     "load",
+    "one_mechanism",
     "parse_epsilon_list",
     "progress_bar",
     "stderr",
@@ -58,12 +64,12 @@ app = typer.Typer(
 EmbeddingsOpt = Annotated[Path | None, typer.Option(
     "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or fastText .bin "
     "model (subword vectors: --oov subword) "
-    "(default: built-in GloVe 6B 50d).", show_default=False)]
+    "(default: built-in GloVe 6B 50d).", show_default=False, metavar="PATH")]
 EncodingOpt = Annotated[str, typer.Option(
     "--embeddings-encoding", metavar="ENCODING",
     help="Encoding of a text embeddings file, e.g. latin-1.")]
-VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
-                                        help="Keep the K most frequent real words.")]
+VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1, metavar="N",
+                                        help="Keep the N most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
 DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
     "--device", help="Where exact nearest-word decoding runs: cpu, or cuda (one GPU, through "
@@ -233,8 +239,87 @@ def load(embeddings: Path | None, vocab_size: int, quiet: bool,
     return emb
 
 
-def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Progress:
-    """The one progress bar of the command line: on a terminal only, gone when done."""
+def _duration(seconds: float) -> str:
+    """``'1:05:03'``, ``'4:07'`` or ``'12 s'``."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    h, rest = divmod(s, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+class LogProgress:
+    """Progress for logs: where stderr is not a terminal, a plain line every ``every``
+    seconds (none before the first ``every`` seconds: a short run prints nothing) with the
+    task's share done, the time elapsed and the time left at that pace.
+
+    The part of :class:`rich.progress.Progress`'s interface the commands use: ``add_task``,
+    ``update``, ``advance``, ``remove_task``, and a context manager.
+    """
+
+    def __init__(self, console: Console, every: float) -> None:
+        self.console = console
+        self.every = float(every)
+        self._tasks: dict[int, dict[str, Any]] = {}
+        self._start = self._last = time.monotonic()
+
+    def __enter__(self) -> LogProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
+        task = len(self._tasks)
+        self._tasks[task] = {"description": description, "total": total, "completed": 0.0}
+        return task
+
+    def update(self, task: int, *, completed: float | None = None, total: float | None = None,
+               advance: float | None = None, description: str | None = None,
+               **_: Any) -> None:
+        t = self._tasks.get(task)
+        if t is None:
+            return
+        for key, value in (("completed", completed), ("total", total),
+                           ("description", description)):
+            if value is not None:
+                t[key] = value
+        if advance is not None:
+            t["completed"] += advance
+        now = time.monotonic()
+        if now - self._last >= self.every:
+            self._last = now
+            self.console.print(self._line(t, now - self._start), markup=False,
+                               highlight=False)
+
+    def advance(self, task: int, advance: float = 1.0) -> None:
+        self.update(task, advance=advance)
+
+    def remove_task(self, task: int) -> None:
+        self._tasks.pop(task, None)
+
+    @staticmethod
+    def _line(task: dict[str, Any], elapsed: float) -> str:
+        line = f"emprivacy: {task['description']}"
+        total = task["total"]
+        if total:
+            share = min(1.0, max(0.0, float(task["completed"]) / float(total)))
+            line += f": {share:.0%} done"
+            if share > 0:
+                line += f", about {_duration(elapsed * (1 - share) / share)} left"
+        return line + f" ({_duration(elapsed)} elapsed)"
+
+
+#: Where stderr is not a terminal, a progress line this often (seconds) for the commands
+#: that ask for one (``audit``, ``calibrate --target-recovery``).
+LOG_EVERY = 5.0
+
+
+def progress_bar(console: Console, *, show: bool, elapsed: bool = False,
+                 log_every: float | None = None) -> Progress | LogProgress:
+    """The one progress bar of the command line: on a terminal, gone when done; where
+    stderr is not a terminal, nothing, or with ``log_every`` a :class:`LogProgress` line
+    that often."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -243,6 +328,8 @@ def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Prog
         TimeRemainingColumn,
     )
 
+    if show and log_every is not None and not console.is_terminal:
+        return LogProgress(console, log_every)
     columns: list[Any] = ["[progress.description]{task.description}", BarColumn(),
                           MofNCompleteColumn()]
     if elapsed:
@@ -318,6 +405,30 @@ def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
         except ValueError as exc:
             fail(str(exc))
     return names, out
+
+
+def one_mechanism(name: str, pairs: list[str], *, verb: str) -> dict[str, Any]:
+    """``--mechanism NAME`` (one) and its ``--param`` values, ``NAME=VALUE`` or, as ``audit``
+    and ``evaluate`` take them, ``MECHANISM.NAME=VALUE``: its checked parameters."""
+    from emprivacy.mechanisms import MECHANISMS
+
+    if "," in name:
+        fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
+    return mechanism_list(name, pairs, option="mechanism", verb=verb)[1][name.strip()]
+
+
+class PlainHelpCommand(typer.core.TyperCommand):
+    """A command whose ``--help`` is click's plain layout, readable at 80 columns:
+    paragraphs wrapped to the terminal, option names never cut, a long one on a line of its
+    own (typer's panels squeeze the help into a narrow column and cut long names at 80).
+    Give each option a ``metavar`` (typer's default is its type: ``<list[str]>``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rich_markup_mode = None
+        for param in self.params:  # an argument's metavar says what it is, not "<list[str]>"
+            if isinstance(param, typer.core.TyperArgument):
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
 
 
 def flag(name: str, help: str) -> Any:

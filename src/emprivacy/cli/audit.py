@@ -14,7 +14,6 @@ written in :mod:`.audit_outputs`.
 from __future__ import annotations
 
 import secrets as _secrets
-from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
@@ -36,7 +35,9 @@ from emprivacy.cli._common import (
 )
 from emprivacy.cli.audit_options import (
     check_out,
+    check_out_name,
     check_reconstruct,
+    check_sizes,
     parse_distinguish,
     plot_missing,
     read_documents,
@@ -57,37 +58,42 @@ Prior = Literal["corpus", "zipf", "uniform"]
 def audit(
     epsilon: Annotated[str, typer.Option(
         "--epsilon", "-e", help="Per-word ε: one value, or several separated by commas.",
-        show_default=False)],
+        show_default=False, metavar="EPSILONS")],
     inputs: Annotated[list[str] | None, typer.Argument(
         help="The corpus: its most frequent content words are the secrets and their "
         "frequencies the prior. Text files, directories (every *.txt inside), '-' for "
         "stdin, .jsonl or .parquet files. Default: the vocabulary's first content words, "
-        "Zipf prior.", show_default=False)] = None,
+        "Zipf prior.", show_default=False, metavar="CORPUS")] = None,
     mechanism: Annotated[str, typer.Option(
         "--mechanism", help="madlib (the paper's), mahalanobis, vickrey, tem or santext "
-        "(docs/MECHANISMS.md); several separated by commas, e.g. madlib,tem,santext.")
-    ] = "madlib",
+        "(docs/MECHANISMS.md); several separated by commas, e.g. madlib,tem,santext.",
+        metavar="NAMES")] = "madlib",
     param: Annotated[list[str] | None, typer.Option(
         "--param", help="A parameter of --mechanism as NAME=VALUE, e.g. beta=0.01 for tem, "
         "rank_resample=0.04; with several mechanisms MECHANISM.NAME=VALUE, e.g. "
-        "tem.beta=0.01 (repeatable).", show_default=False)] = None,
+        "tem.beta=0.01 (repeatable).", show_default=False, metavar="NAME=VALUE")] = None,
     n_secrets: Annotated[int, typer.Option(
         "--secrets", min=1, help="How many secret words K (the most frequent content "
-        "words).")] = 2000,
+        "words; fewer if the corpus or vocabulary has fewer, with a note).",
+        metavar="K")] = 2000,
     draws: Annotated[int, typer.Option(
         "--draws", min=2, help="Releases per secret word for a sampled channel (madlib, "
-        "mahalanobis, vickrey); tem and santext are computed exactly.")] = 500,
+        "mahalanobis, vickrey); tem and santext are computed exactly. K x D releases that "
+        "need more memory than is available are refused before any work.",
+        metavar="D")] = 500,
     prior: Annotated[Prior | None, typer.Option(
         "--prior", help="The adversary's prior over the secrets: corpus (word frequencies "
         "of CORPUS; the default with a corpus), zipf (by vocabulary rank; the default "
-        "without) or uniform.", show_default=False)] = None,
+        "without) or uniform.", show_default=False, metavar="[corpus|zipf|uniform]")] = None,
     top: Annotated[int, typer.Option(
-        "--top", min=1, help="How many of the most exposed words to list.")] = 20,
-    out: Annotated[Path | None, typer.Option(
+        "--top", min=1, help="How many of the most exposed words to list.",
+        metavar="N")] = 20,
+    out: Annotated[str | None, typer.Option(
         "--out", "-o", help="Also write audit.md, audit.csv, audit.json and the plot "
         "audit.png into this directory (created if needed; its parent must exist; the plot "
-        "needs the evaluation extra's matplotlib, else it is skipped with a warning).",
-        show_default=False)] = None,
+        "needs the evaluation extra's matplotlib, else it is skipped with a warning). Files "
+        "of an earlier audit there that this one does not write are removed.",
+        show_default=False, metavar="DIR")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print one JSON object per mechanism and ε (JSON Lines).")] = False,
     distinguish: Annotated[str | None, typer.Option(
@@ -102,24 +108,26 @@ def audit(
         metavar="A.txt,B.txt")] = None,
     distinguish_draws: Annotated[int, typer.Option(
         "--distinguish-draws", min=2, help="Releases of each word of a --distinguish "
-        "pair, or of each --distinguish-documents document.")] = 10_000,
+        "pair, or of each --distinguish-documents document.", metavar="D")] = 10_000,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "
-        "recorded in audit.json).", show_default=False)] = None,
+        "recorded in audit.json).", show_default=False, metavar="SEED")] = None,
     reconstruct: Annotated[bool, typer.Option(
         "--reconstruct", help="Also release CORPUS and attack the release: how many of its "
         "content words an adversary with the channel, the prior and a language model gets "
         "back (docs/AUDIT.md, Reconstruction).")] = False,
     mode: Annotated[Literal["text", "bag"] | None, typer.Option(
         "--mode", help="--reconstruct: release readable text (the default; the attack "
-        "reads the context) or bags of words (no context).", show_default=False)] = None,
+        "reads the context) or bags of words (no context).", show_default=False,
+        metavar="[text|bag]")] = None,
     reference: Annotated[list[str] | None, typer.Option(
         "--reference", help="--reconstruct --mode text: the adversary's reference text for "
         "its n-gram model (files or directories, repeatable). Default: half of CORPUS, the "
-        "other half being released and attacked.", show_default=False)] = None,
+        "other half being released and attacked.", show_default=False,
+        metavar="PATH")] = None,
     ngram: Annotated[int | None, typer.Option(
         "--ngram", min=2, max=3, help="--reconstruct --mode text: the n-gram model's n "
-        "(default 3).", show_default=False)] = None,
+        "(default 3).", show_default=False, metavar="N")] = None,
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
@@ -145,6 +153,15 @@ def audit(
     With --reconstruct, CORPUS is also released (--mode text or bag) and attacked: the
     share of its content words an adversary gets back from the release with the
     channel, the prior and an n-gram model of the other half of CORPUS (or --reference).
+
+    Examples:
+
+    \b
+      emprivacy audit my_docs/ -e 5,10,20 --out audit/
+      emprivacy audit my_docs/ --mechanism madlib,tem,santext -e 1,5,10 \\
+          --param tem.beta=0.01 --out audit/
+      emprivacy audit -e 10 --mechanism tem --secrets 500 --json
+      emprivacy audit my_docs/ -e 5 --distinguish 8 --reconstruct
     """
     from emprivacy.io import expand_inputs
 
@@ -161,9 +178,10 @@ def audit(
     stdin = check_stdin(corpus)
     n_pairs, pairs_file = parse_distinguish(distinguish)
     doc_files, doc_texts = read_documents(distinguish_documents)
+    out_dir = check_out_name(out)
     skipped = None  # why the plot is not written (no matplotlib)
-    if out is not None:
-        check_out(out, [*corpus, *references, *files, *doc_files,
+    if out_dir is not None:
+        check_out(out_dir, [*corpus, *references, *files, *doc_files,
                         *([str(embeddings)] if embeddings else []),
                         *([pairs_file] if pairs_file else [])], reconstruct=reconstruct)
         skipped = plot_missing()
@@ -182,9 +200,15 @@ def audit(
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
     except ValueError as exc:
         fail(str(exc))
+    if len(chosen) < n_secrets and not quiet:
+        where = "the corpus holds" if corpus else f"the vocabulary of {emb.name!r} holds"
+        console.print(f"emprivacy: note: --secrets {n_secrets}: {where} {len(chosen):,} "
+                      f"content words of the vocabulary; auditing those", markup=False,
+                      highlight=False)
+    positions = None
     if doc_texts is not None:  # one layout, some word differing: checked before any work
         try:
-            document_positions(emb, *doc_texts, labels=doc_files)
+            positions = document_positions(emb, *doc_texts, labels=doc_files)
         except ValueError as exc:
             fail(f"--distinguish-documents: {exc}")
     mechanisms = build_mechanisms(names, params, eps_list, emb)
@@ -192,6 +216,8 @@ def audit(
     # the pairs are picked once, in the first mechanism's metric, for every mechanism and ε
     hat_start = check_random_state(substream(seed))
     pairs = pick_pairs(mechanisms[0][0], chosen, n_pairs, pairs_file, hat_start)
+    check_sizes([row[0] for row in mechanisms], len(chosen), draws, pairs=pairs,
+                positions=positions, distinguish_draws=distinguish_draws)
     audits, recons = run_audits(
         mechanisms, chosen, draws=draws, seed=seed, pairs=pairs, hat_start=hat_start,
         distinguish_draws=distinguish_draws, doc_texts=doc_texts, doc_files=doc_files,
@@ -207,7 +233,7 @@ def audit(
         print_text(audits, emb, top)
         if recons:
             print_reconstruction(recons)
-    if out is not None:
+    if out_dir is not None:
         settings = recorded_settings(
             corpus=corpus, names=names, params=params, eps_list=eps_list,
             n_secrets=n_secrets, draws=draws, chosen=chosen, seed=seed, emb=emb,
@@ -215,10 +241,12 @@ def audit(
             pairs=pairs, pairs_file=pairs_file, distinguish_documents=distinguish_documents,
             doc_files=doc_files, doc_texts=doc_texts, distinguish_draws=distinguish_draws,
             reconstruct=reconstruct, mode=mode, references=references, ngram=ngram)
-        written = write_outputs(out, audits, settings, top, recons, plot=skipped is None)
+        written, removed = write_outputs(out_dir, audits, settings, top, recons,
+                                         plot=skipped is None)
         if not quiet:
-            console.print(f"emprivacy: wrote {', '.join(written)} to {out} (seed {seed})",
-                          markup=False, highlight=False)
+            console.print(f"emprivacy: wrote {', '.join(written)} to {out_dir} (seed {seed})"
+                          + (f"; removed {', '.join(removed)}, left there by an earlier "
+                             "audit" if removed else ""), markup=False, highlight=False)
     if skipped is not None and not quiet:
         console.print(f"emprivacy: warning: no plot written: {skipped}", markup=False,
                       highlight=False)

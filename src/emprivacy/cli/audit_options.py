@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from emprivacy.cli._common import fail
 from emprivacy.cli.audit_outputs import (
@@ -14,8 +15,8 @@ from emprivacy.cli.audit_outputs import (
     RECONSTRUCTION_FILES,
 )
 
-__all__ = ["check_out", "check_reconstruct", "parse_distinguish", "plot_missing",
-           "read_documents"]
+__all__ = ["check_out", "check_out_name", "check_reconstruct", "check_sizes",
+           "parse_distinguish", "plot_missing", "read_documents"]
 
 
 def read_documents(value: str | None) -> tuple[tuple[str, str], tuple[str, str] | None]:
@@ -64,6 +65,35 @@ def parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
         return n, None
     read_word_pairs(value)
     return None, value
+
+
+def check_out_name(out: str | None) -> Path | None:
+    """``--out``: a name (``--out ""``, an unset shell variable, would write into the
+    current directory)."""
+    if out is None:
+        return None
+    if not out.strip():
+        fail(f"--out must name a directory; got {out!r}")
+    return Path(out)
+
+
+def check_sizes(mechanisms: list[Any], secrets: int, draws: int, *,
+                pairs: list[tuple[str, str]] | None, positions: tuple[Any, Any] | None,
+                distinguish_draws: int) -> None:
+    """The memory of a sampled channel (``secrets × --draws`` releases: the audit's, and
+    ``--reconstruct``'s own) and of ε̂'s releases (``--distinguish-draws`` of each word):
+    more than is available is one line, before any audit."""
+    from emprivacy.protection import check_release_size, check_sample_size, has_exact_channel
+
+    try:
+        if any(not has_exact_channel(m) for m in mechanisms):
+            check_sample_size(secrets, draws)
+        if pairs is not None:
+            check_release_size(2 * len(pairs), distinguish_draws)
+        if positions is not None:
+            check_release_size(2 * len(positions[0]), distinguish_draws)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:

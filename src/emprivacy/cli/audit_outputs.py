@@ -108,8 +108,13 @@ def recorded_settings(*, corpus: list[str], names: list[str], params: dict[str, 
 
 
 def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
-                  recons: list[Any] | None = None, *, plot: bool = True) -> list[str]:
-    """Every file of ``--out``, all or none; their names."""
+                  recons: list[Any] | None = None, *, plot: bool = True
+                  ) -> tuple[list[str], list[str]]:
+    """Every file of ``--out``, all or none; their names, and those of the files of an
+    earlier audit there that this one does not write (a ``distinguish.csv`` of another run
+    beside this run's ``audit.json`` would read as its own), removed once the new ones are
+    in place."""
+    from emprivacy.exceptions import OutputWriteError
     from emprivacy.io import write_files_atomic
     from emprivacy.protection import (
         audit_csv,
@@ -149,4 +154,18 @@ def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: i
         files[out / "reconstruction.csv"] = reconstruction_csv(recons).encode("utf-8")
     # every file or none (a full disk must not leave audit.md without audit.json)
     write_files_atomic(files, parents=True)
-    return [p.name for p in files]
+    removed = []
+    for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE, *RECONSTRUCTION_FILES):
+        stale = out / name
+        if stale not in files and (stale.is_symlink() or stale.is_file()):
+            try:
+                stale.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                err = OutputWriteError(f"cannot remove {str(stale)!r}, left by an earlier "
+                                       f"audit: {exc.strerror or exc}")
+                err.errno = exc.errno
+                raise err from None
+            removed.append(name)
+    return [p.name for p in files], removed

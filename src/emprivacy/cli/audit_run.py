@@ -9,7 +9,7 @@ import copy
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from emprivacy.cli._common import fail, progress_bar
+from emprivacy.cli._common import LOG_EVERY, fail, progress_bar
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
@@ -140,7 +140,13 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
     several = len(mechanisms) > 1
     audits = []
     recons: list[Any] = []
-    with progress_bar(console, show=not quiet, elapsed=True) as bar:
+    # one task over the whole run, a step per measurement (the audit, ε̂ of the pairs, of
+    # the documents, the reconstruction): its share done and the time left are the run's
+    per = 1 + (pairs is not None) + (doc_texts is not None) + bool(reconstruct)
+    steps = per * sum(len(row) for row in mechanisms)
+    with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
+        task = bar.add_task("auditing", total=steps)
+        step = [0]  # the steps done (read by the progress of the step under way)
         for row in mechanisms:
             # every mechanism on the same streams: its figures are those of a run of its own
             gen = check_random_state(seed)
@@ -149,23 +155,27 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
             for mech in row:
                 what = f"{mech.name}, ε = {mech.epsilon:g}" if several else \
                     f"ε = {mech.epsilon:g}"
-                task = bar.add_task(what, total=None)
 
-                def progress(done: int, total: int, description: str, *, task: Any = task,
-                             what: str = what) -> None:
-                    bar.update(task, completed=done, total=total,
-                               description=f"{what}: {description}")
+                def progress(done: int, total: int, description: str, *, what: str = what
+                             ) -> None:
+                    share = min(1.0, done / total) if total else 0.0
+                    bar.update(task, completed=step[0] + share,
+                               description=f"{what}: {description} ({done:,}/{total:,})")
 
                 audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
                                               progress=progress))
+                step[0] += 1
                 if pairs is not None:
                     audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
                                                    hat_gen, progress)
+                    step[0] += 1
                 if doc_texts is not None:
                     audits[-1] = _with_document_hat(audits[-1], mech, doc_texts, doc_files,
                                                     distinguish_draws, doc_gen, progress)
+                    step[0] += 1
                 if reconstruct:
                     recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
                                                draws, seed, progress))
-                bar.remove_task(task)
+                    step[0] += 1
+                bar.update(task, completed=step[0])
     return audits, recons

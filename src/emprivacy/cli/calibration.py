@@ -50,26 +50,29 @@ def calibrate(
                                                  "--target-recovery: where the search starts "
                                                  "(one value) or its first bracket (the "
                                                  "smallest and largest).",
-                                                 show_default=False)] = None,
+                                                 show_default=False, metavar="EPSILONS")
+                                  ] = None,
     words_file: Annotated[Path | None, typer.Option("--words", help="File of words to study "
                                                     "(whitespace-separated; default: words "
                                                     "drawn by frequency from the vocabulary).",
-                                                    show_default=False)] = None,
+                                                    show_default=False, metavar="FILE")
+                                      ] = None,
     n_words: Annotated[int, typer.Option("--n-words", min=1, help="Words drawn when --words "
-                                         "is not given.")] = 1000,
+                                         "is not given.", metavar="N")] = 1000,
     trials: Annotated[int | None, typer.Option(
         "--trials", min=1, help="Runs of the mechanism per word  [default: 100]",
-        show_default=False)] = None,
+        show_default=False, metavar="N")] = None,
     size: Annotated[int | None, typer.Option(
         "--size", "-N", min=1, help="Document size N for ε·N and the utility bound  "
-        "[default: 100]", show_default=False)] = None,
+        "[default: 100]", show_default=False, metavar="N")] = None,
     delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
                                                 "(default: median distance from a studied "
                                                 "word to its nearest other word).",
-                                                show_default=False)] = None,
+                                                show_default=False, metavar="DELTA")
+                                  ] = None,
     target: Annotated[float | None, typer.Option("--target-unchanged", help="Find the ε at "
                                                  "which the median N_w equals P (0 < P < 1).",
-                                                 show_default=False)] = None,
+                                                 show_default=False, metavar="P")] = None,
     target_recovery: Annotated[float | None, typer.Option(
         "--target-recovery", help="Find the ε at which the Bayes-optimal adversary recovers "
         "at most a fraction P (0 < P < 1) of the words: the upper end of V(π▷C) of the word "
@@ -77,26 +80,28 @@ def calibrate(
         show_default=False, metavar="P")] = None,
     n_secrets: Annotated[int | None, typer.Option(
         "--secrets", min=1, help="--target-recovery: how many secret words K (the most "
-        "frequent content words)  [default: 2000]", show_default=False)] = None,
+        "frequent content words)  [default: 2000]", show_default=False, metavar="K")
+    ] = None,
     draws: Annotated[int | None, typer.Option(
         "--draws", min=2, help="--target-recovery: releases per secret word in each "
         "measurement of a sampled channel (madlib, mahalanobis, vickrey; a quarter of them, "
-        "at least 20, on the coarse grid)  [default: 200]", show_default=False)] = None,
+        "at least 20, on the coarse grid)  [default: 200]", show_default=False,
+        metavar="D")] = None,
     prior: Annotated[Literal["corpus", "zipf", "uniform"] | None, typer.Option(
         "--prior", help="--target-recovery: the adversary's prior over the secrets: corpus "
         "(the default with a CORPUS), zipf (the default without) or uniform.",
-        show_default=False)] = None,
+        show_default=False, metavar="[corpus|zipf|uniform]")] = None,
     rtol: Annotated[float | None, typer.Option(
         "--rtol", help="--target-recovery: stop the bisection when the ε at or below P and "
-        "the one above it are within this relative distance  [default: 0.05]",
-        show_default=False)] = None,
+        "the one above it are within this relative distance (at least 1e-9)  "
+        "[default: 0.05]", show_default=False, metavar="RTOL")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
-                                             show_default=False)] = None,
+                                             show_default=False, metavar="SEED")] = None,
     plot: Annotated[Path | None, typer.Option(
         "--plot", help="Write the PNG plot of N_w and S_w against ε here (default: "
         "calibration.png; without the evaluation extra's matplotlib the default plot is "
         "skipped with a warning, an explicit --plot is an error).",
-        show_default=False)] = None,
+        show_default=False, metavar="FILE")] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not write the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     mechanism: Annotated[str | None, typer.Option(
@@ -104,10 +109,11 @@ def calibrate(
         "vickrey, tem, santext): the same statistics plus the rank histogram of released "
         "words in the input's neighbour list; needs --epsilons; no plot. With "
         "--target-recovery: the mechanism to calibrate (default madlib).",
-        show_default=False)] = None,
+        show_default=False, metavar="NAME")] = None,
     param: Annotated[list[str] | None, typer.Option(
-        "--param", help="A parameter of --mechanism as NAME=VALUE (repeatable).",
-        show_default=False)] = None,
+        "--param", help="A parameter of --mechanism as NAME=VALUE or "
+        "MECHANISM.NAME=VALUE, e.g. beta=0.01 or tem.beta=0.01 (repeatable).",
+        show_default=False, metavar="NAME=VALUE")] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Choose ε: how often the mechanism leaves a word unchanged (Feyisetan et al. 2020).
@@ -120,6 +126,14 @@ def calibrate(
     With --target-recovery P: the ε at which the Bayes-optimal adversary recovers at most
     a fraction P of the words of CORPUS (or of the vocabulary), measured by the word
     audit of 'emprivacy audit' and found by bisection (docs/AUDIT.md).
+
+    Examples:
+
+    \b
+      emprivacy calibrate --epsilons 5,10,20 --plot calibration.png
+      emprivacy calibrate --target-unchanged 0.5 --no-plot
+      emprivacy calibrate --mechanism tem --param beta=0.01 --epsilons 5,10
+      emprivacy calibrate my_docs/ --target-recovery 0.3 --mechanism santext
     """
     import contextlib
 

@@ -16,7 +16,7 @@ from emprivacy.cli._common import (
     echo,
     fail,
     load,
-    mechanism_params,
+    one_mechanism,
     stderr,
 )
 
@@ -39,7 +39,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
 
     if name is None:
         fail("--param needs --mechanism")
-    params = mechanism_params(name, pairs)
+    params = one_mechanism(name, pairs, verb="studied")
     if not eps_list:
         fail("--mechanism needs --epsilons: the ε scales of the mechanisms differ")
     console = stderr()

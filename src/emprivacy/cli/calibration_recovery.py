@@ -8,16 +8,16 @@ word audit of ``emprivacy audit`` (:func:`emprivacy.protection.audit_mechanism`)
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from emprivacy.cli._common import (
+    LOG_EVERY,
     check_encoding,
     check_stdin,
     echo,
     fail,
     load,
-    mechanism_params,
+    one_mechanism,
     parse_epsilon_list,
     progress_bar,
     stderr,
@@ -38,23 +38,31 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
     from emprivacy.protection import (
         calibrate_recovery,
         check_above_prior,
+        check_rtol,
+        check_sample_size,
+        check_search_epsilon,
         check_target,
         content_word_counts,
+        has_exact_channel,
         secret_words,
     )
 
     try:
         p = check_target(target, "--target-recovery")
+        check_rtol(rtol, "--rtol")
     except ValueError as exc:
         fail(str(exc))
-    if not math.isfinite(rtol) or rtol <= 0:
-        fail(f"--rtol must be a finite number > 0; got {rtol!r}")
     name = name or "madlib"
-    params = mechanism_params(name, pairs)
+    params = one_mechanism(name, pairs, verb="calibrated")
     bracket: tuple[float, float] | None = None
     start: float | None = None
     if epsilons is not None:  # where the search starts: one ε, or a bracket
         eps_list = parse_epsilon_list(epsilons)
+        try:
+            for eps in (eps_list[0], eps_list[-1]):
+                check_search_epsilon(eps, "--epsilons")
+        except ValueError as exc:
+            fail(f"{exc} (with --target-recovery, where the search starts)")
         if len(eps_list) == 1:
             start = eps_list[0]
         else:
@@ -77,14 +85,20 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
             counts = content_word_counts(corpus, stdin=stdin)
     try:
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
-        make_mechanism(name, emb, epsilon=1.0, **params)  # a bad parameter value: now
+        first = make_mechanism(name, emb, epsilon=1.0, **params)  # a bad value: now
+        check_above_prior(p, chosen, "--target-recovery")
+        if not has_exact_channel(first):  # each measurement: K × --draws releases
+            check_sample_size(len(chosen), draws)
     except (TypeError, ValueError) as exc:
         fail(str(exc))
-    try:
-        check_above_prior(p, chosen, "--target-recovery")
-    except ValueError as exc:
-        fail(str(exc))
-    with progress_bar(console, show=not quiet, elapsed=True) as bar:
+    if len(chosen) < n_secrets and not quiet:
+        where = "the corpus holds" if corpus else f"the vocabulary of {emb.name!r} holds"
+        console.print(f"emprivacy: note: --secrets {n_secrets}: {where} {len(chosen):,} "
+                      "content words of the vocabulary; calibrating on those", markup=False,
+                      highlight=False)
+    with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
+        # the search's measurements are not known in advance: the bar (and a log line's
+        # time left) is that of the measurement under way, named in the description
         task = bar.add_task("searching", total=None)
 
         def progress(n: int, eps: float, done: int, total: int, description: str) -> None:

@@ -127,6 +127,10 @@ _EXPORTS: dict[str, str] = {
     "tem_truncation": "epsilon.mechanism_study",
     "check_above_prior": "epsilon.scale",
     "check_target": "epsilon.scale",
+    "check_release_size": "leakage.distinguish",
+    "check_rtol": "epsilon.search",
+    "check_sample_size": "leakage.channel",
+    "check_search_epsilon": "epsilon.search",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -165,7 +169,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         check_above_prior,
         check_target,
     )
-    from emprivacy.protection.epsilon.search import EpsilonPoint, EpsilonSearch, find_epsilon
+    from emprivacy.protection.epsilon.search import (
+        EpsilonPoint,
+        EpsilonSearch,
+        check_rtol,
+        check_search_epsilon,
+        find_epsilon,
+    )
     from emprivacy.protection.leakage.audit import audit_mechanism
     from emprivacy.protection.leakage.audit_plot import (
         audit_figure,
@@ -181,10 +191,12 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     from emprivacy.protection.leakage.channel import (
         ExactChannel,
         SampledChannel,
+        check_sample_size,
         has_exact_channel,
         sample_channel,
     )
     from emprivacy.protection.leakage.distinguish import (
+        check_release_size,
         distinguish_documents,
         distinguish_pairs,
         epsilon_lower_bound,
@@ -260,6 +272,10 @@ __all__ = [
     "calibration_table",
     "channel_measures",
     "check_above_prior",
+    "check_release_size",
+    "check_rtol",
+    "check_sample_size",
+    "check_search_epsilon",
     "check_target",
     "choose_pairs",
     "clopper_pearson",

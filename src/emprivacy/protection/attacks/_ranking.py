@@ -27,7 +27,6 @@ __all__ = ["NEVER", "Candidates", "Scored", "context_ranks", "prior_order", "ran
            "score_release"]
 
 NEVER = np.iinfo(np.int64).max  # the rank of an original the guesser cannot name
-_COLUMNS_PER_BLOCK = 2048
 
 
 def prior_order(prior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,8 +64,9 @@ class Candidates:
         cand = np.full((columns.size, n), -1, dtype=np.int64)
         score = np.full((columns.size, n), -np.inf)
         if self.exact is not None:
-            for start in range(0, columns.size, _COLUMNS_PER_BLOCK):
-                cols = columns[start:start + _COLUMNS_PER_BLOCK]
+            width = self.exact.block_cols  # K × width float64 at a time
+            for start in range(0, columns.size, width):
+                cols = columns[start:start + width]
                 lc = self.exact.log_columns(cols, self.progress) + self.log_prior[:, None]
                 best = np.argsort(-lc, axis=0, kind="stable")[:n]
                 cand[start:start + cols.size] = best.T

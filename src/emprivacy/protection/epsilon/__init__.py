@@ -37,6 +37,8 @@ _EXPORTS: dict[str, str] = {
     "study_mechanism": "mechanism_study",
     "summarise_truncation": "mechanism_study",
     "tem_truncation": "mechanism_study",
+    "check_rtol": "search",
+    "check_search_epsilon": "search",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -74,6 +76,8 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         EpsilonPoint,
         EpsilonSearch,
         bisection_steps,
+        check_rtol,
+        check_search_epsilon,
         find_epsilon,
         reachable_points,
     )
@@ -93,6 +97,8 @@ __all__ = [
     "calibrate_recovery",
     "calibration_table",
     "check_above_prior",
+    "check_rtol",
+    "check_search_epsilon",
     "check_target",
     "find_epsilon",
     "largest_distances",

@@ -40,20 +40,24 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_fraction, check_positive_int, check_positive_number
+from emprivacy._validation import check_fraction, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.randomness import RandomState, check_random_state
+from emprivacy.mechanisms._tiles import VocabularyGeometry
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism
 from emprivacy.protection.epsilon.search import (
     DEFAULT_RTOL,
+    EPSILON_RANGE,
     EpsilonSearch,
+    check_rtol,
+    check_search_epsilon,
     find_epsilon,
     reachable_points,
 )
 from emprivacy.protection.leakage.audit import audit_mechanism
 from emprivacy.protection.leakage.audit_report import WordAudit
-from emprivacy.protection.leakage.channel import has_exact_channel
+from emprivacy.protection.leakage.channel import check_sample_size, has_exact_channel
 from emprivacy.protection.leakage.secrets import Secrets, secret_words
 from emprivacy.protection.leakage.vulnerability import _check_confidence, plugin_margin
 
@@ -196,16 +200,17 @@ def _start_epsilon(mechanism: WordMechanism, secrets: Secrets) -> float:
     Only a starting point: the coarse grid moves from it by ×4 steps.
     """
     emb = mechanism.embeddings
-    vec = emb.vectors
-    sq = np.einsum("ij,ij->i", vec, vec, dtype=np.float64)
+    geometry = VocabularyGeometry(emb)
     nearest, typical = [], []
     for start in range(0, min(32, len(secrets)), 8):
         rows = secrets.rows[start:start + 8]
-        x = vec[rows].astype(np.float64)
-        d2 = sq[rows][:, None] + sq[None, :] - 2.0 * (x @ vec.T.astype(np.float64))
+        # float64 distances, exact where cancellation could eat them (the word itself is 0,
+        # not a residue of 1e-7 that would pass for a nearest neighbour)
+        d2 = np.concatenate([geometry.accurate_squared(rows, slice(c, c + 65536))
+                             for c in range(0, len(emb), 65536)], axis=1)
         np.maximum(d2, 0.0, out=d2)
         typical.extend(np.sqrt(np.median(d2, axis=1)).tolist())
-        d2[d2 <= 1e-18] = np.inf  # the word itself, and exact duplicates
+        d2[d2 <= 0.0] = np.inf  # the word itself, and exact duplicates
         nearest.extend(np.sqrt(d2.min(axis=1)).tolist())
     if has_exact_channel(mechanism):
         scale, dist = 2.0 * math.log(max(len(emb), 2)), typical
@@ -264,7 +269,10 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         measurement's interval at ``1 − (1 − confidence)/N``, above).
     bracket : (float, float), optional
         A starting bracket of ε (widened as needed); default: start from the scale at
-        which the mechanism starts to keep words (see ``start``).
+        which the mechanism starts to keep words (see ``start``).  The search's ε stay in
+        [1e-150, 1e150] (:data:`~emprivacy.protection.epsilon.search.EPSILON_RANGE`); where
+        the figure stays at or below P wherever the grid looks, it is measured at 1e150,
+        its limit, to tell a target that no ε reaches from one beyond the ε searched.
     start : float, optional
         Where the coarse grid starts; default: about where a word starts to come back,
         2·√n/δ for noise-then-decode mechanisms (δ: the median distance from a secret to
@@ -272,7 +280,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         from a secret to the vocabulary's words).
     rtol : float, default 0.05
         The bisection stops when the ε measured at or below P and the one above it are
-        within this relative distance.
+        within this relative distance (at least 1e-9: a float64 ε has 16 digits, and each
+        step is a measurement).
     rng : None, int or numpy.random.Generator
         Seeds the draws: one seed, drawn from it, for every measurement (common random
         numbers).
@@ -315,7 +324,14 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
         raise TypeError(f"secrets must be a Secrets; got {type(secrets).__name__}")
     check_above_prior(p, secrets)
     exact = has_exact_channel(first)
-    rtol = check_positive_number(rtol, "rtol")
+    if not exact:  # every full measurement samples K × draws releases: can they be held?
+        check_sample_size(len(secrets), draws)
+    rtol = check_rtol(rtol)
+    if bracket is not None:
+        bracket = (check_search_epsilon(bracket[0], "bracket"),
+                   check_search_epsilon(bracket[1], "bracket"))
+    if start is not None:
+        start = check_search_epsilon(start, "start")
     coarse_used = not exact and search_draws < draws
     # Bonferroni over every ε the search can measure in full (common random numbers: which
     # ε are measured depends on the draws, so a bound over one run's measurements would
@@ -352,7 +368,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
     # margin is not evidence that the figure falls as ε grows
     tolerance = 1e-12 if exact else plugin_margin(secrets.prior, draws, confidence=conf)
     search = find_epsilon(lambda e: measure(e, draws), p, coarse=coarse, start=start,
-                          bracket=bracket, rtol=rtol, tolerance=tolerance, what=what)
+                          bracket=bracket, rtol=rtol, tolerance=tolerance, what=what,
+                          limit=lambda: measure(EPSILON_RANGE[1], draws))
     key = None if exact else draws
     return RecoveryCalibration(p, search.epsilon, audits[(search.epsilon, key)],
                                audits[(search.above, key)], search,

@@ -20,8 +20,8 @@ from typing import Any
 
 from emprivacy._validation import check_positive_int, check_positive_number
 
-__all__ = ["EpsilonPoint", "EpsilonSearch", "bisection_steps", "find_epsilon",
-           "reachable_points"]
+__all__ = ["EPSILON_RANGE", "MIN_RTOL", "EpsilonPoint", "EpsilonSearch", "bisection_steps",
+           "check_rtol", "check_search_epsilon", "find_epsilon", "reachable_points"]
 
 #: The coarse grid's step: each bracketing measurement multiplies or divides ε by this.
 BRACKET_FACTOR = 4.0
@@ -29,6 +29,14 @@ BRACKET_FACTOR = 4.0
 DEFAULT_RTOL = 0.05
 #: At most this many coarse steps in either direction before the search gives up.
 MAX_BRACKET_STEPS = 8
+#: The smallest rtol: a float64 ε has 16 digits, and every bisection step is a measurement
+#: (from a ×4 bracket, 1e-9 takes 31 of them).
+MIN_RTOL = 1e-9
+#: The ε the search measures stay in this range (``lo·hi`` of the bisection stays a finite,
+#: normal float64); ``limit`` measures the figure at its top, where every mechanism has
+#: reached its limit on float32 embeddings (SanText and TEM keep each word as at ε → ∞,
+#: madlib's noise is 1e-150 of a unit).
+EPSILON_RANGE = (1e-150, 1e150)
 
 
 @dataclass(frozen=True)
@@ -75,13 +83,39 @@ class EpsilonSearch:
         return sorted((p for p in self.points if p.stage == "fine"), key=lambda p: p.epsilon)
 
 
+def _distinct(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with 4 significant digits, or as many more as tell them apart."""
+    for digits in range(4, 18):
+        sa, sb = f"{a:.{digits}g}", f"{b:.{digits}g}"
+        if sa != sb or a == b:
+            return sa, sb
+    return repr(a), repr(b)
+
+
+def check_rtol(value: Any, name: str = "rtol") -> float:
+    """The bisection's relative tolerance: a finite number ≥ :data:`MIN_RTOL`.
+
+    >>> check_rtol(0.05)
+    0.05
+    >>> check_rtol(1e-300)
+    Traceback (most recent call last):
+    ...
+    ValueError: rtol must be a finite number >= 1e-09; got 1e-300
+    """
+    rtol = check_positive_number(value, name)
+    if rtol < MIN_RTOL:
+        raise ValueError(f"{name} must be a finite number >= {MIN_RTOL:g}; got {rtol!r}")
+    return rtol
+
+
 def _check_monotone(points: list[EpsilonPoint], tolerance: float, what: str) -> None:
     """Refuse a figure that decreases between two measured ε (by more than ``tolerance``)."""
     for a, b in pairwise(points):
         if b.value < a.value - tolerance:
+            va, vb = _distinct(a.value, b.value)
             raise ValueError(
                 f"{what} is not monotone in epsilon over the points measured: "
-                f"{a.value:.4g} at epsilon {a.epsilon:.4g} but {b.value:.4g} at "
+                f"{va} at epsilon {a.epsilon:.4g} but {vb} at "
                 f"{b.epsilon:.4g}"
                 + (f" (more than the tolerance {tolerance:.2g})" if tolerance >= 1e-6 else "")
                 + "; no epsilon is returned: a smaller epsilon would not be known to be "
@@ -148,14 +182,15 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
                  coarse: Callable[[float], float] | None = None, start: float = 1.0,
                  bracket: tuple[float, float] | None = None, rtol: float = DEFAULT_RTOL,
                  factor: float = BRACKET_FACTOR, max_steps: int = MAX_BRACKET_STEPS,
-                 tolerance: float = 0.0, what: str = "the figure") -> EpsilonSearch:
+                 tolerance: float = 0.0, what: str = "the figure",
+                 limit: Callable[[], float] | None = None) -> EpsilonSearch:
     """The largest ε (to a relative ``rtol``) at which a non-decreasing figure is ≤ ``target``.
 
     1. **Bracket** on a coarse grid: from ``start`` (or the ends of ``bracket``), ε is
        multiplied or divided by ``factor`` until the figure is ≤ target at a lower end
        ``lo`` and > target at an upper end ``hi`` (``coarse`` measures, when given: a
        cheaper figure, e.g. fewer draws; where it finds no bracket, step 2 starts again
-       from ``start``).
+       from ``start``).  The grid stays within :data:`EPSILON_RANGE`.
     2. With ``coarse``: the two ends are measured again with ``figure`` (and moved by
        ``factor`` while they do not bracket the target).
     3. **Bisect** on log ε with ``figure``: ``mid = √(lo·hi)``, until ``hi/lo − 1 ≤ rtol``
@@ -174,10 +209,12 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
     coarse : callable ε → float, optional
         A cheaper figure for step 1 (the same by default).
     start : float, default 1.0
-        Where the coarse grid starts (> 0), when no ``bracket`` is given.
+        Where the coarse grid starts (in :data:`EPSILON_RANGE`), when no ``bracket`` is
+        given.
     bracket : (float, float), optional
         A starting bracket ``lo < hi`` (it is widened if it does not hold).
     rtol : float, default 0.05
+        At least :data:`MIN_RTOL`.
     factor : float, default 4
         The coarse grid's step (> 1).
     max_steps : int, default 8
@@ -189,6 +226,12 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
         its sampling noise).
     what : str
         The figure's name in messages.
+    limit : callable () → float, optional
+        The figure at the top of :data:`EPSILON_RANGE`, where it has reached its limit.
+        Asked for only when the grid finds the figure at or below the target wherever it
+        looked: it tells a target that the figure never exceeds ("the target does not
+        constrain epsilon") from one beyond the ε searched.  Without it, the message says
+        only what was measured.
 
     Raises
     ------
@@ -203,7 +246,7 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
     (0.6931, True)
     """
     target = float(target)
-    rtol = check_positive_number(rtol, "rtol")
+    rtol = check_rtol(rtol)
     factor = check_positive_number(factor, "factor")
     if factor <= 1.0:
         raise ValueError(f"factor must be a number > 1; got {factor!r}")
@@ -228,23 +271,23 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
         return coarse_cache[eps]
 
     if bracket is not None:
-        lo, hi = (check_positive_number(b, "bracket") for b in bracket)
+        lo, hi = (check_search_epsilon(b, "bracket") for b in bracket)
         if not lo < hi:
             raise ValueError(f"bracket must be two numbers lo < hi; got {bracket!r}")
     else:
-        lo = hi = check_positive_number(start, "start")
+        lo = hi = check_search_epsilon(start, "start")
     first = (lo, hi)
     try:
         lo, hi = _bracket(rough, target, lo, hi, factor, max_steps, tolerance, what)
     except _NoBracket as exc:
         if coarse is None:
-            raise ValueError(str(exc)) from None
+            raise ValueError(exc.explain(limit)) from None
         lo, hi = first  # the cheaper figure found none: the full one may
     if coarse is not None:
         try:
             lo, hi = _bracket(fine, target, lo, hi, factor, max_steps, tolerance, what)
         except _NoBracket as exc:
-            raise ValueError(str(exc)) from None
+            raise ValueError(exc.explain(limit)) from None
     # at most this many midpoints, so that :func:`reachable_points` bounds the ε measured
     # (the loop's own test would stop there too, but for rounding)
     widest = factor if bracket is None else max(factor, first[1] / first[0])
@@ -261,8 +304,48 @@ def find_epsilon(figure: Callable[[float], float], target: float, *,
     return search
 
 
+def check_search_epsilon(value: Any, name: str = "start") -> float:
+    """An ε where the search may start: a number in :data:`EPSILON_RANGE`.
+
+    >>> check_search_epsilon(1e-300)
+    Traceback (most recent call last):
+    ...
+    ValueError: start must be a number in [1e-150, 1e+150]; got 1e-300
+    """
+    eps = check_positive_number(value, name)
+    low, high = EPSILON_RANGE
+    if not low <= eps <= high:
+        raise ValueError(f"{name} must be a number in [{low:g}, {high:g}]; got {eps!r}")
+    return eps
+
+
 class _NoBracket(ValueError):
-    """The coarse grid found no bracket (or the figure stopped moving towards the target)."""
+    """The coarse grid found no bracket (or the figure stopped moving towards the target).
+
+    ``below``: the figure was at or below the target wherever the grid looked (the upward
+    search ended); then ``explain`` asks the figure's limit what that means.
+    """
+
+    def __init__(self, message: str, *, below: bool = False, what: str = "",
+                 target: float = 0.0, reach: str = "") -> None:
+        super().__init__(message)
+        self.below, self.what, self.target, self.reach = below, what, target, reach
+
+    def explain(self, limit: Callable[[], float] | None) -> str:
+        """The message, with the conclusion the figure's limit allows."""
+        if not self.below or limit is None:
+            return str(self)
+        top = EPSILON_RANGE[1]
+        value = float(limit())
+        if value <= self.target:
+            return (f"{self.what} stays at or below {self.target:.10g} at every epsilon tried, "
+                    f"{self.reach}, and at epsilon {top:g}, where it has reached its limit "
+                    f"({value:.4g}): the target does not constrain epsilon")
+        if str(self).startswith(f"{self.what} is not monotone"):
+            return str(self)
+        return (f"{self.what} stays at or below {self.target:.10g} at every epsilon tried, "
+                f"{self.reach}, but is {value:.4g} at epsilon {top:g}: the target lies beyond "
+                "the epsilon searched; start the search at a larger epsilon")
 
 
 def _bracket(f: Callable[[float], float], target: float, lo: float, hi: float,
@@ -270,36 +353,46 @@ def _bracket(f: Callable[[float], float], target: float, lo: float, hi: float,
              ) -> tuple[float, float]:
     """Move ``lo`` down and ``hi`` up by ``factor`` until ``f(lo) ≤ target < f(hi)``.
 
-    Stops early, and raises, where a step moves the figure away from the target: it is
-    then not monotone.
+    Stops early, and raises, where a step moves the figure away from the target (it is
+    then not monotone) or would leave :data:`EPSILON_RANGE`.
     """
+    low, high = EPSILON_RANGE
+    start = lo
     value = f(lo)
     if value > target:  # lo is above: it becomes the upper end, and the grid goes down
         for _ in range(max_steps):
+            if lo / factor < low:
+                break
             hi, lo, before = lo, lo / factor, value
             value = f(lo)
             if value <= target:
                 return lo, hi
             if value > before + tolerance:
+                vb, vv = _distinct(before, value)
                 raise _NoBracket(
                     f"{what} is not monotone in epsilon: it rises as epsilon falls, "
-                    f"{before:.4g} at epsilon {hi:.4g} but {value:.4g} at {lo:.4g}, and is "
-                    f"above {target:g} at both")
-        raise _NoBracket(f"{what} is above {target:g} at every epsilon tried, down to "
-                         f"{lo:.4g} ({value:.4g} there)")
+                    f"{vb} at epsilon {hi:.4g} but {vv} at {lo:.4g}, and is "
+                    f"above {target:.10g} at both")
+        raise _NoBracket(f"{what} is above {target:.10g} at every epsilon tried, from "
+                         f"{start:.4g} down to {lo:.4g} ({value:.4g} there)")
     if hi <= lo:
         hi = lo * factor
     before = value
     for _ in range(max_steps):
+        if hi > high:
+            break
         value = f(hi)
         if value > target:
             return lo, hi
         if value < before - tolerance:
+            vb, vv = _distinct(before, value)
             raise _NoBracket(
                 f"{what} is not monotone in epsilon: it falls as epsilon grows, "
-                f"{before:.4g} at epsilon {lo:.4g} but {value:.4g} at {hi:.4g}, and is at "
-                f"or below {target:g} at both")
+                f"{vb} at epsilon {lo:.4g} but {vv} at {hi:.4g}, and is at "
+                f"or below {target:.10g} at both", below=True, what=what, target=target,
+                reach=f"from {start:.4g} up to {hi:.4g} ({value:.4g} there)")
         lo, hi, before = hi, hi * factor, value
-    raise _NoBracket(f"{what} stays at or below {target:g} at every epsilon tried, up to "
-                     f"{lo:.4g} ({before:.4g} there): the target does not constrain "
-                     "epsilon")
+    reach = f"from {start:.4g} up to {lo:.4g} ({before:.4g} there)"
+    raise _NoBracket(f"{what} stays at or below {target:.10g} at every epsilon tried, {reach}; "
+                     "a larger epsilon may exceed it: start the search there",
+                     below=True, what=what, target=target, reach=reach)

@@ -58,6 +58,8 @@ _EXPORTS: dict[str, str] = {
     "audit_figure": "audit_plot",
     "load_audit_results": "audit_plot",
     "plot_audit": "audit_plot",
+    "check_release_size": "distinguish",
+    "check_sample_size": "channel",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -79,11 +81,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         ExactChannel,
         Progress,
         SampledChannel,
+        check_sample_size,
         has_exact_channel,
         sample_channel,
     )
     from emprivacy.protection.leakage.distinguish import (
         DEFAULT_PAIR_DRAWS,
+        check_release_size,
         distinguish_documents,
         distinguish_pairs,
         epsilon_lower_bound,
@@ -143,6 +147,8 @@ __all__ = [
     "audit_table",
     "bayes_vulnerability",
     "channel_measures",
+    "check_release_size",
+    "check_sample_size",
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",

@@ -125,8 +125,14 @@ class Distinguishability:
         values = [p.tightness for p in self.pairs if p.tightness is not None]
         return max(values) if values else None
 
+    def at_ceiling(self, pair: PairEpsilon) -> bool:
+        """Whether a pair's lower bound is the most the draws can show (TPR 1, FPR 0): then
+        it says "at least this, and more draws would show more"."""
+        return pair.lower > 0 and pair.lower >= self.ceiling * (1 - 1e-12)
+
     def table(self) -> list[str]:
-        """Markdown lines: a heading and one row per pair (ε̂ beside ε·d)."""
+        """Markdown lines: a heading and one row per pair (ε̂ beside ε·d; a lower bound
+        that is the most the draws can show is marked "(the ceiling)")."""
         what = ("likelihood-ratio test (the law is known)" if self.method == "likelihood-ratio"
                 else "distinguisher built on half the releases, scored on the other half")
         docs = self.inputs == "documents"
@@ -138,7 +144,8 @@ class Distinguishability:
                   "ε·d", "ε̂", "ε̂ lower", "lower / ε·d", "exact loss"]
         rows = ([f"{p.first} / {p.second}", *([str(p.positions)] if docs else []),
                  number_text(p.distance), number_text(p.nominal), f"{p.estimate:.4g}",
-                 f"{p.lower:.4g}", number_text(p.tightness), number_text(p.exact_loss)]
+                 f"{p.lower:.4g}" + (" (the ceiling)" if self.at_ceiling(p) else ""),
+                 number_text(p.tightness), number_text(p.exact_loss)]
                 for p in self.pairs)
         return [f"ε̂{' of two documents' if docs else ''}, {self.mechanism} at ε = "
                 f"{self.epsilon:g}: {self.draws} releases of each input; {what}; {level}; "

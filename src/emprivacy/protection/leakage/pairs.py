@@ -26,8 +26,10 @@ from emprivacy.io.corpus import read_named_file
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE, prepare_text
+from emprivacy.text.normalise import normalise_surface, normalise_word
 
-__all__ = ["choose_pairs", "document_positions", "guarantee_distance", "read_word_pairs"]
+__all__ = ["choose_pairs", "document_positions", "guarantee_distance", "read_word_pairs",
+           "vocabulary_word"]
 
 #: Secrets whose distances to all others are candidates for automatic pairs.
 _ANCHORS = 256
@@ -139,7 +141,8 @@ def read_word_pairs(path: str | os.PathLike[str], embeddings: Embeddings | None 
     """Word pairs from a file: two words a line, separated by whitespace.
 
     Blank lines and lines starting with ``#`` are skipped.  With ``embeddings``, every word
-    must be in its vocabulary.
+    must be in its vocabulary, read as a corpus's words are (:func:`vocabulary_word`:
+    ``Monday`` is ``monday``), and the pairs hold the vocabulary's words.
 
     Raises
     ------
@@ -158,27 +161,45 @@ def read_word_pairs(path: str | os.PathLike[str], embeddings: Embeddings | None 
             raise InputError(f"pairs file {where!r}, line {number}: expected two words "
                              f"separated by whitespace; got {len(fields)} field"
                              f"{'' if len(fields) == 1 else 's'}")
+        if embeddings is not None:
+            found = [vocabulary_word(embeddings, word) for word in fields]
+            for word, known in zip(fields, found, strict=True):
+                if known is None:
+                    raise InputError(f"pairs file {where!r}, line {number}: word {word!r} "
+                                     f"is not in the vocabulary of {embeddings.name!r}")
+            fields = [w for w in found if w is not None]
         first, second = fields
         if first == second:
             raise InputError(f"pairs file {where!r}, line {number}: the two words are the "
                              "same word")
-        if embeddings is not None:
-            for word in fields:
-                if word not in embeddings:
-                    raise InputError(f"pairs file {where!r}, line {number}: word {word!r} "
-                                     f"is not in the vocabulary of {embeddings.name!r}")
         pairs.append((first, second))
     if not pairs:
         raise InputError(f"pairs file {where!r} holds no pair of words")
     return pairs
 
 
+def vocabulary_word(embeddings: Embeddings, word: str) -> str | None:
+    """The vocabulary's word for ``word`` as a corpus reads it, or ``None``: as written,
+    then its surface form (a cased vocabulary), then its vocabulary form
+    (:func:`~emprivacy.text.normalise.normalise_word`: NFKC, lowercase).
+
+    >>> emb = Embeddings(["monday", "tuesday"], [[0.0], [1.0]])
+    >>> vocabulary_word(emb, "Monday"), vocabulary_word(emb, "MONDAY"), vocabulary_word(emb, "x")
+    ('monday', 'monday', None)
+    """
+    for form in (word, normalise_surface(word), normalise_word(word)):
+        row = embeddings.get_index(form)
+        if row >= 0:
+            return str(embeddings.words[row])
+    return None
+
+
 def _as_row(embeddings: Embeddings, value: Any, name: str) -> tuple[str, int]:
     if isinstance(value, str):
-        row = embeddings.get_index(value) if value in embeddings else -1
-        if row < 0:
+        found = vocabulary_word(embeddings, value)
+        if found is None:
             raise ValueError(f"word {value!r} is not in the vocabulary of {embeddings.name!r}")
-        return value, int(row)
+        return found, int(embeddings.get_index(found))
     row = int(check_rows(np.atleast_1d(value), name, len(embeddings))[0])
     return embeddings.words[row], row
 
