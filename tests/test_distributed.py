@@ -208,9 +208,13 @@ def test_parquet_input_needs_id_and_text_columns(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"row 1: 'id' is null"):  # ids are read to plan
         plan_partitions([tmp_path / "c.parquet"])
     pq.write_table(pa.table({"id": ["x", "y"], "text": ["a", None]}), tmp_path / "d.parquet")
-    (part,) = plan_partitions([tmp_path / "d.parquet"])
+    with pytest.raises(InputError, match=r"row 1: 'text' is null; a record needs a text"):
+        plan_partitions([tmp_path / "d.parquet"])  # its statistics say so, before any work
+    pq.write_table(pa.table({"id": ["x", "y"], "text": ["a", None]}), tmp_path / "e.parquet",
+                   write_statistics=False)
+    (part,) = plan_partitions([tmp_path / "e.parquet"])
     with pytest.raises(InputError, match=r"row 1: 'text' is null"):
-        read_partition(part)
+        read_partition(part)  # without statistics, when its row is read
 
 
 def test_directory_of_parquet_files(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from emprivacy.exceptions import InputError, UsageError
 from emprivacy.io import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from emprivacy.decoding import Decoder
     from emprivacy.embeddings import Embeddings
@@ -260,7 +260,7 @@ class LogProgress:
     def __init__(self, console: Console, every: float) -> None:
         self.console = console
         self.every = float(every)
-        self._tasks: dict[int, dict[str, Any]] = {}
+        self._tasks: dict[TaskID, dict[str, Any]] = {}
         self._start = self._last = time.monotonic()
 
     def __enter__(self) -> LogProgress:
@@ -269,12 +269,12 @@ class LogProgress:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def add_task(self, description: str, total: float | None = None, **_: Any) -> int:
-        task = len(self._tasks)
+    def add_task(self, description: str, total: float | None = None, **_: Any) -> TaskID:
+        task = cast("TaskID", len(self._tasks))
         self._tasks[task] = {"description": description, "total": total, "completed": 0.0}
         return task
 
-    def update(self, task: int, *, completed: float | None = None, total: float | None = None,
+    def update(self, task: TaskID, *, completed: float | None = None, total: float | None = None,
                advance: float | None = None, description: str | None = None,
                **_: Any) -> None:
         t = self._tasks.get(task)
@@ -292,10 +292,10 @@ class LogProgress:
             self.console.print(self._line(t, now - self._start), markup=False,
                                highlight=False)
 
-    def advance(self, task: int, advance: float = 1.0) -> None:
+    def advance(self, task: TaskID, advance: float = 1.0) -> None:
         self.update(task, advance=advance)
 
-    def remove_task(self, task: int) -> None:
+    def remove_task(self, task: TaskID) -> None:
         self._tasks.pop(task, None)
 
     @staticmethod

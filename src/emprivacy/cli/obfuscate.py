@@ -33,12 +33,24 @@ from emprivacy.cli._common import (
     stderr,
     track,
 )
+from emprivacy.cli.obfuscate_entities import entity_config
+from emprivacy.cli.obfuscate_table import (
+    COUNT_CHANGED_HELP,
+    ID_COLUMN_HELP,
+    TEXT_COLUMN_HELP,
+    check_table_options,
+    is_table_run,
+    table_run,
+    unchanged_note,
+)
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
+    from emprivacy.embeddings import Embeddings
+    from emprivacy.mechanisms import WordMechanism
     from emprivacy.obfuscation import ObfuscationConfig
 
 __all__ = ["obfuscate"]
@@ -142,6 +154,11 @@ def obfuscate(
         "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
         "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
         "or keep (NOT covered by the guarantee).", show_default=False)] = None,
+    text_column: Annotated[str | None, typer.Option("--text-column", help=TEXT_COLUMN_HELP,
+                                                    show_default=False)] = None,
+    id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
+                                                  show_default=False)] = None,
+    count_changed: Annotated[bool, flag("--count-changed", COUNT_CHANGED_HELP)] = False,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -167,11 +184,22 @@ def obfuscate(
         check_device(device)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
-                     perturb_stopwords=perturb_stopwords, id_from=id_from)
+                     perturb_stopwords=perturb_stopwords, id_from=id_from,
+                     count_changed=count_changed)
     if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
-        config = _entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
+        config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
+    table = is_table_run(inputs, output, fmt, distributed=(
+        scheduler is not None or workers is not None or resume))
+    check_table_options(table, text_column=text_column, id_column=id_column, id_from=id_from)
+    if table:
+        assert inputs is not None and output is not None  # is_table_run says so
+        _table(inputs[0], output, epsilon=epsilon, embeddings=embeddings,
+               encoding=embeddings_encoding, vocab_size=vocab_size, config=config, seed=seed,
+               decoder=decoder, device=device, chosen=chosen, text_column=text_column,
+               id_column=id_column, quiet=quiet)
+        return
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
@@ -236,7 +264,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
-            perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
+            perturb_stopwords: bool, id_from: str = "path",
+            count_changed: bool = False) -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
@@ -247,40 +276,8 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
     if text_mode and size is not None:
         fail("--size applies to bags of words; text mode releases the whole text")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
-                             perturb_stopwords=perturb_stopwords, id_from=id_from)
-
-
-def _entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
-                   entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
-    """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
-    ``--entity-policy``), checked before any work: one line if not; ``auto`` resolved here
-    (the line that says it fell back to capitalised words is printed once)."""
-    import dataclasses
-
-    from emprivacy.entities import check_available, resolve_entities
-
-    if config.mode != "text":
-        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
-             "(--format text or --readable)")
-    try:
-        names, note = resolve_entities(entities)
-        config = dataclasses.replace(config, entities=names, entity_epsilon=entity_epsilon,
-                                     entity_policy=entity_policy)
-    except (TypeError, ValueError) as exc:
-        fail(str(exc))
-    if names == "none" and (entity_policy or entity_epsilon != 1.0):
-        fail("--entity-epsilon and --entity-policy apply with --entities")
-    try:  # spaCy, Presidio and the pipeline are there (MissingExtraError: one line as well)
-        check_available(names)
-    except ValueError as exc:
-        fail(str(exc))
-    if note is not None and not quiet:
-        stderr().print(f"emprivacy: note: {note}", markup=False)
-    if not quiet and any(p == "keep" for _, p in config.entity_policy):
-        stderr().print("emprivacy: warning: entities under --entity-policy TYPE=keep are "
-                       "released as written: the privacy guarantee does not cover them",
-                       markup=False)
-    return config
+                             perturb_stopwords=perturb_stopwords, id_from=id_from,
+                             count_changed=count_changed)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -290,28 +287,14 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
     from emprivacy.io import atomic_output, iter_documents, write_record
-    from emprivacy.mechanisms import (
-        EarthMoversPrivacy,
-        WordMechanism,
-        make_mechanism,
-        takes_decoder,
-    )
     from emprivacy.obfuscation import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
     with claim_output(output, inputs, fmt):
         console = stderr()
-        name, params = chosen
-        emb = load(embeddings, vocab_size, quiet, encoding)
-        dec = exact_decoder(emb, device) or decoder
-        mech: WordMechanism
-        if name == "madlib" and not params:
-            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
-        else:
-            if takes_decoder(name):
-                params = {**params, "decoder": dec}
-            mech = make_mechanism(name, emb, epsilon=epsilon, **params)
+        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                          epsilon=epsilon, decoder=decoder, device=device)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
         with warnings.catch_warnings():  # entities kept: said once above, in one line
@@ -335,7 +318,46 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
                          if config.oov == "keep" else "")
                       + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
-                         "subword vectors" if config.oov == "subword" else ""), markup=False)
+                         "subword vectors" if config.oov == "subword" else "")
+                      + unchanged_note(obf.documents_unchanged, obf.documents_with_words,
+                                       "document"), markup=False)
+
+
+def _mechanism(chosen: tuple[str, dict[str, Any]], emb: Embeddings, *, epsilon: float,
+               decoder: str, device: str) -> WordMechanism:
+    """The run's mechanism: ``--mechanism`` and its ``--param`` values, ε, the decoder on
+    ``--device``."""
+    from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism, takes_decoder
+
+    name, params = chosen
+    dec = exact_decoder(emb, device) or decoder
+    if name == "madlib" and not params:
+        return EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
+    if takes_decoder(name):
+        params = {**params, "decoder": dec}
+    return make_mechanism(name, emb, epsilon=epsilon, **params)
+
+
+def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None,
+           encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
+           decoder: str, device: str, chosen: tuple[str, dict[str, Any]],
+           text_column: str | None, id_column: str | None, quiet: bool) -> None:
+    """``obfuscate`` of a Parquet table into a Parquet table (:mod:`.obfuscate_table`)."""
+    # now, not after loading the embeddings: a usable path, not the input; held for the run
+    with claim_output(output, [source], "parquet"):
+        console = stderr()
+
+        def mechanism() -> WordMechanism:
+            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                              epsilon=epsilon, decoder=decoder, device=device)
+            if seed is not None and not quiet:
+                console.print(SEED_NOTE)
+            if config.oov == "keep":
+                console.print(OOV_KEEP_WARNING)
+            return mech
+
+        table_run(source, output, mechanism=mechanism, config=config, seed=seed,
+                  text_column=text_column, id_column=id_column, quiet=quiet, console=console)
 
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -393,7 +415,10 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                       f"({summary.partitions_computed} partition(s) obfuscated"
                       + (f", {summary.partitions_reused} kept" if summary.partitions_reused
                          else "") + ")"
-                      + _skipped(len(summary.skipped) - len(oov), len(oov)), markup=False)
+                      + _skipped(len(summary.skipped) - len(oov), len(oov))
+                      + unchanged_note(summary.documents_unchanged,
+                                       summary.documents_with_words, "document"),
+                      markup=False)
 
 
 def _skipped(empty: int, out_of_vocabulary: int) -> str:

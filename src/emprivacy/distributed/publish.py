@@ -77,6 +77,12 @@ class CorpusSummary:
     partitions_reused: int
     metadata: dict[str, Any]
     skipped_out_of_vocabulary: tuple[str, ...] = ()
+    #: Documents written with at least one privatised word, and of them those whose every
+    #: privatised word came out as itself (functions of the private texts: said on the
+    #: command line's summary line, never written into the output).  0 for partitions
+    #: kept from a run of an older version, and for a run read back from its manifest.
+    documents_with_words: int = 0
+    documents_unchanged: int = 0
 
 
 def digest(obj: Any) -> str:
@@ -368,7 +374,7 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
     ids = _IdChecker()
     skipped: list[str] = []
     out_of_vocabulary: list[str] = []
-    written = words = 0
+    written = words = with_words = unchanged = 0
     parts_meta = []
     if fmt == "parquet":
         for part, status in zip(plan, statuses, strict=True):
@@ -385,6 +391,8 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
             out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
             written += status["records"]
             words += status["words"]
+            with_words += status.get("with_words", 0)
+            unchanged += status.get("unchanged", 0)
             parts_meta.append({k: status[k] for k in ("file", "sha256", "bytes", "documents",
                                                       "records", "words")})
         if written == 0:
@@ -427,7 +435,9 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
                 out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
                 written += status["records"]
                 words += status["words"]
+                with_words += status.get("with_words", 0)
+                unchanged += status.get("unchanged", 0)
         shutil.rmtree(parts_dir, ignore_errors=True)
     return CorpusSummary(str(output), fmt, len(ids.seen), written, words, tuple(skipped),
                          len(plan), computed, reused, probe["metadata"],
-                         tuple(out_of_vocabulary))
+                         tuple(out_of_vocabulary), with_words, unchanged)

@@ -453,6 +453,8 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         "documents": len(docs),
         "records": written.records,
         "words": written.words,
+        "with_words": obf.documents_with_words,
+        "unchanged": obf.documents_unchanged,
         "skipped": skipped,
         "skipped_out_of_vocabulary": out_of_vocabulary,
     }

@@ -69,6 +69,14 @@ class ObfuscationConfig:
         are released exactly as without blocks; a longer one draws its noise block by
         block (the same distribution, in another order).  Not a privacy setting: records do not
         name it.
+    count_changed : bool, default False
+        Add ``words_changed`` to every record (text mode after ``words_perturbed``, bags
+        after ``epsilon_total``): how many of its privatised words the mechanism released
+        as another word.  It compares each output with its input word, so it is a function
+        of the private text, **outside the guarantee**, like the other per-document counts
+        (a record of ``words_changed`` 0 says that its privatised words are the originals):
+        for the person running the release, not to be published with it.  The run counts
+        the documents released unchanged either way (:attr:`Obfuscator.documents_unchanged`).
     id_from : {"path", "index", "hash"}, default "path"
         What a record's ``id`` (and a warning naming a document) says.  ``"path"``:
         the document's own identifier (a text file's path as given, standard
@@ -115,6 +123,7 @@ class ObfuscationConfig:
     entities: str = "none"
     entity_epsilon: float = DEFAULT_ENTITY_EPSILON
     entity_policy: Any = ()
+    count_changed: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -143,6 +152,9 @@ class ObfuscationConfig:
         if self.entities != "none" and self.mode == "bag":
             raise ValueError("entities apply to text mode (mode='text'); bags do not detect "
                              "entities yet")
+        if not isinstance(self.count_changed, bool):
+            raise TypeError("count_changed must be a bool; got "
+                            f"{type(self.count_changed).__name__}")
 
     def metadata(self) -> dict[str, Any]:
         """The fields of every record that describe this configuration (``size`` when

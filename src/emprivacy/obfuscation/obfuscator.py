@@ -38,7 +38,6 @@ why a document is skipped, and the warning that says so: :mod:`emprivacy.obfusca
 from __future__ import annotations
 
 import warnings
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -50,12 +49,13 @@ from emprivacy.entities.policy import EntityPolicy
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.io.corpus import UniqueIds
 from emprivacy.io.documents import Document
-from emprivacy.io.streaming import BagBody, TextBody, materialise
+from emprivacy.io.streaming import materialise
 from emprivacy.math.randomness import document_generator, hashed_document_id, run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.base import check_supports_points
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.entities import EntityRun
+from emprivacy.obfuscation.long_documents import LongDocuments
 from emprivacy.obfuscation.skipped import (
     SKIPPED_EMPTY,
     SKIPPED_OUT_OF_VOCABULARY,
@@ -73,7 +73,7 @@ __all__ = ["BLOCK_CHARS", "Obfuscator"]
 BLOCK_CHARS = 1 << 22
 
 
-class Obfuscator:
+class Obfuscator(LongDocuments):
     """Apply a mechanism to a stream of documents and produce output records.
 
     Parameters
@@ -156,6 +156,13 @@ class Obfuscator:
         #: Out-of-vocabulary words privatised from their subword vectors so far
         #: (``oov="subword"``).
         self.oov_subword = 0
+        #: Documents written so far with at least one privatised word; of them, those whose
+        #: every privatised word came out as itself (released unchanged, but for the
+        #: placeholders); privatised words released as another word.  Functions of the
+        #: private texts (outside the guarantee): for the person running the release.
+        self.documents_with_words = 0
+        self.documents_unchanged = 0
+        self.words_changed = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
         self.first_index = check_positive_int(first_index, "first_index", minimum=0)
         #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
@@ -225,20 +232,31 @@ class Obfuscator:
             **{k: v for k, v in shared.items() if k != "epsilon"},
         }
 
+    def _changed(self, n: int, changed: int) -> dict[str, int]:
+        """Count a document of ``n`` privatised words, ``changed`` of them released as
+        another word; its ``words_changed`` field (only with ``config.count_changed``)."""
+        if n:
+            self.documents_with_words += 1
+            self.documents_unchanged += changed == 0
+            self.words_changed += changed
+        return {"words_changed": changed} if self.config.count_changed else {}
+
     def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
                 shared: dict[str, Any]) -> dict[str, Any]:
         vocab = self.mechanism.embeddings.words
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
+        changed = self._changed(n, int(np.count_nonzero(out != bag.indices)))
         if isinstance(bag, TextTemplate):
             found = self._found.pop(id(bag), {})  # its entity words' surrogates (stream)
             if self.entities is not None:  # one draw per entity word
                 head.update(self.entities.record_fields(head["epsilon_total"], found,
                                                         bag.entity_counts))
-            return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
-                    "text": bag.render(out, vocab, found)}
+            return {**head, "words_perturbed": n, **changed, **bag.counts,
+                    "guarantee": self.guarantee, "text": bag.render(out, vocab, found)}
         return {
             **head,
+            **changed,
             "oov_dropped": bag.oov_dropped,
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
@@ -294,67 +312,6 @@ class Obfuscator:
             self._order = np.asarray(sorted(range(len(words)), key=words.__getitem__),
                                      dtype=np.int64)
         return self._order
-
-    def _long_text(self, doc_id: str, label: str, first: TextTemplate,
-                   rest: Iterator[tuple[TextTemplate, bool]], shared: dict[str, Any]
-                   ) -> dict[str, Any] | None:
-        """The record of a document of several blocks, its text in a :class:`TextBody`."""
-        gen = document_generator(self.run_key, doc_id)
-        entities = self.entities
-        entity_gen = None if entities is None else entities.generator(doc_id)
-        found: dict[tuple[str, str], str] = {}  # one surrogate per entity word, every block
-        detected: Counter[str] = Counter()
-        vocab = self.mechanism.embeddings.words
-        body = TextBody()
-        n = 0
-        counts: Counter[str] = Counter()
-        try:
-            template: TextTemplate | None = first
-            while template is not None:
-                if entities is not None and entity_gen is not None:
-                    entities.draw(template, entity_gen, found)
-                    detected.update(template.entity_counts)
-                body.write(template.render(
-                    self._privatize(template.indices, gen, template.points), vocab, found))
-                n += template.words_perturbed
-                counts.update(template.counts)
-                self._note_kept(template.counts["oov_kept"])
-                self.oov_subword += template.counts.get("oov_subword", 0)
-                template = next(rest, (None, True))[0]
-        except BaseException:
-            body.close()
-            raise
-        if n + sum(counts.values()) == 0:  # no token at all: nothing to release
-            body.close()
-            return None
-        head = self._head(label, n, shared)
-        if entities is not None:
-            head.update(entities.record_fields(head["epsilon_total"], found, detected))
-        return {**head, "words_perturbed": n, **{k: counts[k] for k in first.counts},
-                "guarantee": self.guarantee, "text": body}
-
-    def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
-                  tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
-        """The record of a long bag, released as counts (a :class:`BagBody`)."""
-        gen = document_generator(self.run_key, doc_id)
-        size = len(self.mechanism.embeddings)
-        counts = np.zeros(size, dtype=np.int64)
-        n = 0
-        part: Rows | None = first
-        while part is not None:
-            rows, points = part
-            counts += np.bincount(self._privatize(rows, gen, points), minlength=size)
-            n += int(rows.size)
-            part = next(rest, (None, True))[0]
-        self._note_kept(tally.oov_kept)
-        self.oov_subword += tally.oov_subword
-        return {**self._head(label, n, shared),
-                "oov_dropped": tally.oov_dropped,
-                "oov_placeholders": tally.oov_placeholders,
-                "oov_kept": tally.oov_kept,
-                **self._subword_count(tally.oov_subword),
-                "bag": BagBody(counts, self.mechanism.embeddings.words,
-                               self._vocabulary_order(), tally.fixed)}
 
     def _start(self, doc: Document, label: str, shared: dict[str, Any]
                ) -> PreparedBag | TextTemplate | str | Callable[[], dict[str, Any] | None]:

@@ -9,13 +9,16 @@ vectors of many rows in one call
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`).  There is no second
 mechanism path.
 
-Row ``i`` (counted from 0 over the whole input) is the document of identifier ``str(i)``:
-its noise comes from its own ChaCha20 stream keyed by the run's secret key and ``"i"``
-(:func:`emprivacy.math.randomness.document_generator`).  So a seeded run releases the same
-column whatever the block size or the record-batch boundaries, and exactly what
-``emprivacy obfuscate --seed S`` releases for the JSONL file whose line ``i`` is
-``{"id": "i", "text": row i}``.  Without a seed the run key is fresh and secret (the
-secure default: nobody, the caller included, can reproduce the noise).
+Row ``i`` (counted from 0 over the whole input, or from ``first_index``) of text ``t`` is
+the document of identifier ``f"{i}#{text_digest(t)}"``
+(:func:`~emprivacy.tables.privatizer.text_digest`, BLAKE2b-128): its noise comes from its
+own ChaCha20 stream keyed by the run's secret key and that identifier
+(:func:`emprivacy.math.randomness.document_generator`), as in every table path.  So a
+seeded run releases the same column whatever the block size or the record-batch
+boundaries, exactly what ``emprivacy obfuscate --seed S`` releases for the JSONL file
+whose line ``i`` is ``{"id": f"{i}#{text_digest(t)}", "text": t}``, and never uses one
+stream on two different texts, whatever the calls.  Without a seed the run key is fresh
+and secret (the secure default: nobody, the caller included, can reproduce the noise).
 
 Per row (docs/TABLES.md):
 
@@ -43,11 +46,12 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
+from emprivacy._validation import check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.config import DEFAULT_VOCAB_SIZE
 from emprivacy.tables.options import DEFAULT_BATCH_ROWS, RunOptions
-from emprivacy.tables.privatizer import TextPrivatizer
+from emprivacy.tables.privatizer import TextPrivatizer, check_texts
 
 __all__ = ["PrivateText", "TextReleases", "privatize_texts"]
 
@@ -79,7 +83,8 @@ class TextReleases(Iterator[PrivateText]):
     """The rows of :func:`privatize_texts`, released as they are read (an iterator).
 
     Its counters grow as rows are read: :attr:`rows`, :attr:`nulls`,
-    :attr:`skipped_empty`, :attr:`skipped_out_of_vocabulary`, :attr:`words`;
+    :attr:`skipped_empty`, :attr:`skipped_out_of_vocabulary`, :attr:`words`,
+    :attr:`with_words`, :attr:`unchanged`, :attr:`words_changed`;
     :attr:`metadata` holds the fields every row of the run shares.
     """
 
@@ -134,6 +139,22 @@ class TextReleases(Iterator[PrivateText]):
         """Words privatised so far (the sum of ``n_words``)."""
         return self.privatizer.words
 
+    @property
+    def with_words(self) -> int:
+        """Rows with at least one privatised word so far."""
+        return self.privatizer.with_words
+
+    @property
+    def unchanged(self) -> int:
+        """Of :attr:`with_words`, rows whose every privatised word came out as itself
+        (released unchanged, placeholders apart) — a function of the private texts."""
+        return self.privatizer.unchanged
+
+    @property
+    def words_changed(self) -> int:
+        """Privatised words released as another word so far."""
+        return self.privatizer.words_changed
+
 
 def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None,
                     mechanism: str | WordMechanism = "madlib",
@@ -143,22 +164,27 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     embeddings: Embeddings | str | os.PathLike[str] | None = None,
                     vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
                     batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
-                    entity_epsilon: float = 1.0, entity_policy: Any = ()) -> TextReleases:
+                    entity_epsilon: float = 1.0, entity_policy: Any = (),
+                    first_index: int = 0, count_changed: bool = False) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
     not grow with their number), each block through an
     :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` — the machinery of ``emprivacy
     obfuscate``, which decodes the noisy vectors of many rows in one call.  Row ``i``
-    (from 0) is released as ``obfuscate`` releases the document of id ``"i"``: with a
-    seed, exactly that; its noise is keyed by the run key and ``i``, so the release
-    does not depend on ``batch_rows``.
+    (from 0, or from ``first_index``) of text ``t`` is released as ``obfuscate`` releases
+    the document of id ``f"{i}#{text_digest(t)}"``: with a seed, exactly that; its noise is
+    keyed by the run key, ``i`` and the text, so the release does not depend on
+    ``batch_rows``, and no stream serves two different texts, whatever the calls.
 
     Parameters
     ----------
     texts : iterable of str or None
-        The rows.  ``None`` stays null (its metadata too).  Any other value that is not a
-        ``str`` raises :class:`TypeError` naming its row and type.
+        The rows, in order (a list, a generator, a pandas Series …).  ``None`` stays null
+        (its metadata too).  Any other value that is not a ``str`` raises
+        :class:`TypeError` naming its row and type.  A ``str``, a mapping (it iterates its
+        keys), a set (no order) or a table (it iterates its columns) raises
+        :class:`TypeError` before anything is loaded (:func:`check_texts`).
     epsilon : float
         Per-word ε (required unless ``mechanism`` is a built mechanism).
     mechanism : str or WordMechanism, default "madlib"
@@ -192,6 +218,17 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
         Entity detection and the policy per type, as ``obfuscate --entities``,
         ``--entity-epsilon``, ``--entity-policy`` (text mode;
         :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, docs/ENTITIES.md).
+    first_index : int, default 0
+        The index of the first row: for rows that continue an input released before
+        (the rest of an interrupted run, with its seed), so that row ``i`` gets the key it
+        would have had in one run.
+    count_changed : bool, default False
+        Add ``words_changed`` to each row's metadata: how many of its privatised words
+        came out as another word.  It compares the release with the original, so it is a
+        function of the private text, outside the guarantee (``words_changed`` 0 says the
+        privatised words are the originals): for you, not for publication with the
+        release.  The counters :attr:`TextReleases.unchanged` and
+        :attr:`~TextReleases.words_changed` are kept either way.
 
     Returns
     -------
@@ -212,14 +249,14 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
     >>> out.rows, out.nulls, out.skipped_empty, out.words
     (3, 1, 1, 1)
     """
-    if isinstance(texts, str | bytes):
-        raise TypeError("texts must be an iterable of str or None, not a single "
-                        f"{type(texts).__name__}; give one text as [text]")
-    if not isinstance(texts, Iterable):
-        raise TypeError(f"texts must be an iterable of str or None; got {type(texts).__name__}")
+    check_texts(texts)
     run = RunOptions.parse(epsilon=epsilon, mechanism=mechanism, params=params, mode=mode,
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            batch_rows=batch_rows, entities=entities,
-                           entity_epsilon=entity_epsilon, entity_policy=entity_policy)
-    return TextReleases(run.privatizer(), texts, run.batch_rows)
+                           entity_epsilon=entity_epsilon, entity_policy=entity_policy,
+                           count_changed=count_changed)
+    start = check_positive_int(first_index, "first_index", minimum=0)
+    privatizer = run.privatizer()
+    privatizer.next_index = start
+    return TextReleases(privatizer, texts, run.batch_rows)

@@ -29,7 +29,7 @@ DEFAULT_BATCH_ROWS = 8192
 #: What :meth:`RunOptions.parse` takes besides ``epsilon``, ``mechanism``, ``mode`` and
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
-           "batch_rows", "entities", "entity_epsilon", "entity_policy")
+           "batch_rows", "entities", "entity_epsilon", "entity_policy", "count_changed")
 
 def _check_mapping(params: object) -> dict[str, Any]:
     if params is None:
@@ -70,13 +70,15 @@ class RunOptions:
               embeddings: Embeddings | str | os.PathLike[str] | None = None,
               vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
               batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
-              entity_epsilon: float = 1.0, entity_policy: Any = ()) -> RunOptions:
+              entity_epsilon: float = 1.0, entity_policy: Any = (),
+              count_changed: bool = False) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
         config = ObfuscationConfig(mode=mode, oov=oov, size=size,  # type: ignore[arg-type]
                                    perturb_stopwords=perturb_stopwords, entities=entities,
-                                   entity_epsilon=entity_epsilon, entity_policy=entity_policy)
+                                   entity_epsilon=entity_epsilon, entity_policy=entity_policy,
+                                   count_changed=count_changed)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),

@@ -3,10 +3,14 @@ the run, released block by block through the corpus path's
 :class:`~emprivacy.obfuscation.obfuscator.Obfuscator`, as a column of releases and columns
 of per-row metadata (:class:`RowsReleased`, :func:`row_fields`).
 
-Row ``i`` (counted from 0 over the whole input) is the document of identifier ``str(i)``:
-its noise comes from its own ChaCha20 stream keyed by the run's secret key and ``"i"``
-(:func:`emprivacy.math.randomness.document_generator`), and an index is privatised once.
-What each kind of row is released as: :mod:`emprivacy.tables.batch`.
+Row ``i`` (counted from 0 over the whole input, or from ``first_index``) of text ``t`` is
+the document of identifier ``f"{i}#{text_digest(t)}"`` — or, keyed by ids, the row of id
+``s`` the document ``f"{s}#{text_digest(t)}"``: its noise comes from its own ChaCha20
+stream keyed by the run's secret key and that identifier
+(:func:`emprivacy.math.randomness.document_generator`).  Every path that releases a
+table's column keys its rows so (Arrow, pandas, Polars, ``datasets``, Spark, ``obfuscate``
+of a Parquet table): one seed, one key per row, one release everywhere.  What each kind of
+row is released as: :mod:`emprivacy.tables.batch`.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from __future__ import annotations
 import bisect
 import hashlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +30,8 @@ from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.obfuscation.skipped import SKIPPED_EMPTY
 
-__all__ = ["RowsReleased", "TextPrivatizer", "row_fields", "text_digest"]
+__all__ = ["RowsReleased", "TextPrivatizer", "check_texts", "index_runs", "row_fields",
+           "text_digest"]
 
 #: The per-document fields of a text-mode record, in its order (before ``guarantee``).
 _TEXT_COUNTS = ("n_words", "epsilon_total", "words_perturbed", "stopwords_kept",
@@ -37,6 +43,40 @@ _BAG_COUNTS = ("n_words", "epsilon_total", "oov_dropped", "oov_placeholders", "o
 #: :data:`_TEXT_COUNTS`; ``entities_detected``, a mapping, stays in the records only).
 _ENTITY_COUNTS = ("entity_words", "entity_placeholders", "entities_kept",
                   "entity_words_distinct")
+
+def check_texts(texts: object) -> None:
+    """``texts`` is an iterable whose items are rows in order: else one :class:`TypeError`
+    saying what it iterates instead.
+
+    A ``str`` or ``bytes`` iterates its characters; a mapping (a ``dict``), its keys — which
+    would be privatised, not the texts; a set (``dict.keys()`` and ``dict.items()`` are
+    sets), in no order, so that no row would have an index; a table (a pandas or Polars
+    DataFrame, an Arrow table), its column names or its columns.
+    """
+    kind = type(texts).__name__
+    if isinstance(texts, str | bytes):
+        raise TypeError(f"texts must be an iterable of str or None, not a single {kind}; "
+                        "give one text as [text]")
+    if isinstance(texts, Mapping):
+        raise TypeError(f"texts must be an iterable of str or None, not a {kind}: a mapping "
+                        "iterates over its keys, which would be privatised instead of its "
+                        "texts; give its values in order (list(texts.values())) and keep the "
+                        "keys beside the release")
+    if isinstance(texts, KeysView | ItemsView):
+        raise TypeError(f"texts must be an iterable of str or None, not a {kind}: a "
+                        "mapping's keys and items are not its texts; give its values in "
+                        "order (list(mapping.values())) and keep the keys beside the release")
+    if isinstance(texts, AbstractSet):
+        raise TypeError(f"texts must be an iterable of str or None, not a {kind}: a set "
+                        "has no order, so its rows would have no index to key their noise; "
+                        "give a list (sorted(texts))")
+    if hasattr(texts, "columns") or hasattr(texts, "column_names"):
+        raise TypeError(f"texts must be an iterable of str or None, not a {kind}: a table "
+                        "iterates over its columns; give one column (table['review']), or "
+                        "release the table with emprivacy.tables.arrow, .pandas or .polars")
+    if not isinstance(texts, Iterable):
+        raise TypeError(f"texts must be an iterable of str or None; got {kind}")
+
 
 def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     """The per-row metadata of a run, in order: name → kind (``"int"``, ``"float"``,
@@ -51,7 +91,10 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     ['n_words', 'epsilon_total', 'oov_dropped', 'oov_placeholders', 'oov_kept', \
 'mechanism', 'skipped']
     """
-    counts = _TEXT_COUNTS if config.mode == "text" else _BAG_COUNTS
+    counts: tuple[str, ...] = _TEXT_COUNTS if config.mode == "text" else _BAG_COUNTS
+    if config.count_changed:  # where the records have it
+        at = counts.index("words_perturbed" if config.mode == "text" else "epsilon_total") + 1
+        counts = (*counts[:at], "words_changed", *counts[at:])
     if config.oov == "subword":
         counts = (*counts, "oov_subword")
     if config.entities != "none":
@@ -115,6 +158,21 @@ class _Claimed:
             self._ends.insert(k, end)
 
 
+def index_runs(indices: Sequence[int]) -> list[tuple[int, int]]:
+    """``indices`` cut into runs of consecutive integers: ``(position, length)`` pairs.
+
+    >>> index_runs([3, 4, 5, 0, 1, 9])
+    [(0, 3), (3, 2), (5, 1)]
+    """
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for k in range(1, len(indices) + 1):
+        if k == len(indices) or indices[k] != indices[k - 1] + 1:
+            runs.append((start, k - start))
+            start = k
+    return runs
+
+
 def text_digest(text: object) -> str:
     """A row's text as 32 hexadecimal digits (BLAKE2b, 128 bits): what
     :class:`TextPrivatizer` mixes into a row's key under ``key_by_text``."""
@@ -140,35 +198,37 @@ class TextPrivatizer:
         Derive the run key from a seed: reproducible, **not for real releases**.
     run_key : bytes, optional
         The run's secret key (for workers of one run).  With neither: a fresh secret key.
-    key_by_text : bool, default False
-        Also key each row's stream by a digest of its text (BLAKE2b, 128 bits): the row
-        ``i`` of text ``t`` is the document ``Document(f"{i}#{digest(t)}", t)``.  For a run
-        that may be applied to several inputs without knowing it (the ``datasets`` mapper,
-        reused over the splits of a ``DatasetDict`` in separate processes): two different
-        rows of one index then never share a noise stream, and the same row twice is
-        released the same (nothing more than one release, but two releases of one index
-        that are equal say that their texts likely were).  A run keyed by text does not
-        refuse an index it has privatised (it cannot reuse a stream on another text).
+    key_by_text : bool, default True
+        Key each row's stream by its index (or id) *and* a digest of its text (BLAKE2b,
+        128 bits): the row ``i`` of text ``t`` is the document
+        ``Document(f"{i}#{text_digest(t)}", t)``.  So a stream is never used on two
+        different texts, whatever the calls — two runs of one seed numbering their rows
+        from 0 (the rest of an interrupted stream privatised as a table of its own), one
+        ``datasets`` mapper over the splits of a ``DatasetDict``, a Spark action that sees
+        other rows at a position — and the same row twice is released the same (nothing
+        more than one release, but two equal releases of one index say that their texts
+        likely were equal).  ``False``: the row ``i`` is the document ``Document(str(i),
+        t)``, and the run refuses an index it has privatised (:class:`ValueError`), as it
+        cannot tell whether the text is the same; two runs (two calls) cannot see each
+        other, so a seed must then never serve two runs over different rows.
 
     Notes
     -----
-    Row ``i`` is the document ``Document(str(i), text)`` of the run: its noise stream is
-    keyed by the run key and ``"i"``.  Every block is released by an
-    :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` of its own holding the run's key (an
-    obfuscator remembers every identifier it saw; a run remembers the ranges of row
-    indices it privatised instead, so memory does not grow with the rows), and an index
-    privatised twice raises :class:`ValueError` before any noise is drawn.  A run may key
-    its rows by identifiers of their own instead (``ids=``, e.g. a table's key column):
-    the row of id ``s`` is then the document ``Document(s, text)``, and a run remembers
-    every id it privatised (a repeated one raises).  A run keys its rows one way, by
-    index or by id, never both (the index ``5`` and the id ``"5"`` key one stream).
-    Calls are serialised by a lock (a Polars expression may be called from several
-    threads).
+    Every block is released by an :class:`~emprivacy.obfuscation.obfuscator.Obfuscator`
+    of its own holding the run's key (an obfuscator remembers every identifier it saw; a
+    run remembers only the ranges of row indices it privatised, when not keyed by text,
+    so memory does not grow with the rows).  A run may key its rows by identifiers of
+    their own instead of their indices (``ids=``, e.g. a table's key column): the row of id
+    ``s`` is then the document ``Document(f"{s}#{text_digest(t)}", t)`` (without
+    ``key_by_text``, ``Document(s, t)``), and the run
+    remembers every id it privatised and refuses one given twice (a column of repeated
+    values is likely not an id).  Calls are serialised by a lock (a Polars expression may
+    be called from several threads).
     """
 
     def __init__(self, mechanism: WordMechanism, config: ObfuscationConfig | None = None, *,
                  seed: int | None = None, run_key: bytes | None = None,
-                 key_by_text: bool = False) -> None:
+                 key_by_text: bool = True) -> None:
         config = ObfuscationConfig(mode="text") if config is None else config
         if not isinstance(key_by_text, bool):
             raise TypeError(f"key_by_text must be a bool; got {type(key_by_text).__name__}")
@@ -187,6 +247,7 @@ class TextPrivatizer:
         self._guarantee = probe.guarantee if config.mode == "text" else None
         self._claimed = _Claimed()
         self._claimed_ids: set[str] = set()
+        self._by_index = False  # a run keys its rows one way: by index, or by id
         self._lock = threading.Lock()
         #: The index the next block starts at, when none is given.
         self.next_index = 0
@@ -199,6 +260,14 @@ class TextPrivatizer:
         self.words = 0
         #: Out-of-vocabulary words released unchanged so far (``oov="keep"``).
         self.oov_kept = 0
+        #: Rows with at least one privatised word so far; of them, rows whose every
+        #: privatised word came out as itself (released unchanged, placeholders apart);
+        #: privatised words released as another word.  Functions of the private texts:
+        #: for the person running the release (the ``words_changed`` column, with
+        #: ``count_changed``, is the per-row count).
+        self.with_words = 0
+        self.unchanged = 0
+        self.words_changed = 0
 
     def _obfuscator(self, skips: dict[str, str]) -> Obfuscator:
         obf = Obfuscator(self.mechanism, self.config,
@@ -232,9 +301,10 @@ class TextPrivatizer:
             A row that is neither a ``str`` nor ``None``, named by its index (or id) and
             type; an id that is not a ``str``.
         ValueError
-            An index or id this run has already privatised, or repeated in the block;
-            ``ids`` not one per row; a run keyed both ways.
+            An id this run has already privatised, or repeated in the block (an index too,
+            without ``key_by_text``); ``ids`` not one per row; a run keyed both ways.
         """
+        check_texts(texts)
         with self._lock:
             if ids is not None:
                 if first_index is not None:
@@ -249,8 +319,9 @@ class TextPrivatizer:
                      else check_positive_int(first_index, "first_index", minimum=0))
             labels = [str(start + k) for k in range(len(texts))]
             self._check_rows(texts, labels)
-            if not self.key_by_text:  # keyed by text too, a row index may come again
+            if not self.key_by_text:  # keyed by text, a row index may come again
                 self._claimed.claim(start, start + len(texts))
+            self._by_index = self._by_index or bool(texts)
             self.next_index = start + len(texts)
             return self._release(texts, labels)
 
@@ -268,7 +339,7 @@ class TextPrivatizer:
             raise TypeError(f"ids must be a sequence of str; got {type(ids).__name__}")
         if len(ids) != n:
             raise ValueError(f"ids must hold one id per row; got {len(ids)} for {n} rows")
-        if self._claimed:
+        if self._by_index:
             raise ValueError("this run keys its rows by index; do not give ids")
         labels = list(ids)
         seen: set[str] = set()
@@ -293,6 +364,9 @@ class TextPrivatizer:
             obf = self._obfuscator(skips)
             records = iter(list(obf.obfuscate(docs)))
             self.oov_kept = obf.oov_kept
+            self.with_words += obf.documents_with_words
+            self.unchanged += obf.documents_unchanged
+            self.words_changed += obf.words_changed
         fields = self.fields
         counts = [name for name, kind in fields.items() if kind != "str"]
         columns: dict[str, list[Any]] = {name: [] for name in fields}
@@ -321,8 +395,8 @@ class TextPrivatizer:
             else:  # bag mode, no word in the vocabulary: skipped, as obfuscate skips it
                 released.append(None)
                 for field in counts:
-                    columns[field].append(0.0 if field == "epsilon_total"
-                                          else 0 if field == "n_words" else None)
+                    columns[field].append(0.0 if field == "epsilon_total" else 0
+                                          if field in ("n_words", "words_changed") else None)
                 self.skipped_out_of_vocabulary += 1
             if "guarantee" in columns:
                 columns["guarantee"].append(self._guarantee)
