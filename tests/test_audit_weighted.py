@@ -393,3 +393,16 @@ def test_the_audit_chooses_and_checks_its_estimator(plane):
         audit_mechanism(SanText(plane, epsilon=1.0), secrets, estimator="weighted")
     with pytest.raises(ValueError, match="draws must be an integer >= 4; got 2"):
         weighted_measures(madlib, np.array([0, 1]), np.array([0.5, 0.5]), draws=2)
+
+
+def test_calibrate_finds_a_target_just_above_the_blind_guess(plane):
+    """Issue 31: a target between V(π) and the estimator's old floor was accepted, then refused
+    at every ε; the free clip V(π)·e^{ε diam} makes every target above V(π) reachable."""
+    from emprivacy.protection import calibrate_recovery
+
+    secrets = Secrets.from_words(plane, ["p0", "p1", "p2", "p3"], weights=[4, 3, 2, 1])
+    r = calibrate_recovery(plane, target_recovery=0.41, mechanism="madlib", secrets=secrets,
+                           draws=20, rng=1)
+    assert r.audit.posterior_vulnerability.upper <= 0.41
+    assert r.above.posterior_vulnerability.upper > 0.41
+    assert r.audit.posterior_vulnerability.lower >= 0.4 and r.epsilon > 0
