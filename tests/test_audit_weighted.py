@@ -406,3 +406,24 @@ def test_calibrate_finds_a_target_just_above_the_blind_guess(plane):
     assert r.audit.posterior_vulnerability.upper <= 0.41
     assert r.above.posterior_vulnerability.upper > 0.41
     assert r.audit.posterior_vulnerability.lower >= 0.4 and r.epsilon > 0
+
+
+def test_drawing_until_the_interval_is_narrow(plane):
+    """``width``: stages of 1, 2, 4 times the draws fixed in advance, each at α/S; it stops
+    at the first stage narrow enough, and goes no further than ``max_draws``."""
+    rows, prior = np.arange(7), np.full(7, 1 / 7)
+    mech = EarthMoversPrivacy(plane, epsilon=0.5)
+    fixed = weighted_measures(mech, rows, prior, draws=20, rng=2)
+    assert fixed.stages == (1,) and fixed.samples.sum() == 140
+    wide = weighted_measures(mech, rows, prior, draws=20, rng=2, width=1.0, max_draws=80)
+    assert wide.stages == (1, 2, 4) and wide.samples.sum() == 140  # met at once
+    # the first stage is the fixed run's draws, its margins at α/3
+    assert wide.posterior[0] == pytest.approx(fixed.posterior[0], rel=1e-12)
+    assert wide.margins["upper"] == pytest.approx(
+        fixed.margins["upper"] * math.sqrt(math.log(2 * 3 / 0.05) / math.log(2 / 0.05)))
+    tight = weighted_measures(mech, rows, prior, draws=20, rng=2, width=1e-6, max_draws=80)
+    assert tight.samples.sum() == 4 * 140  # never met: stops at max_draws
+    assert tight.posterior[2] - tight.posterior[1] < wide.posterior[2] - wide.posterior[1]
+    secrets = Secrets.from_words(plane, list(plane.words))
+    audit = audit_mechanism(mech, secrets, draws=20, rng=2, width=1e-6)
+    assert audit.draws == 40 and "2 stages of 20, 40 per secret" in audit.methods["channel"]

@@ -49,6 +49,8 @@ __all__ = ["Estimate", "WordAudit", "audit_csv", "audit_mechanism", "audit_repor
 
 #: How many of the most exposed words summaries list by default.
 TOP_EXPOSED = 20
+#: The width of V(π▷C)'s interval the weighted estimator draws until (issue 31: ±0.025).
+DEFAULT_WIDTH = 0.05
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,8 @@ _EXACT_METHODS = {
 def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 500,
                     channel: str = "auto", confidence: float = 0.95,
                     rng: RandomState = None, progress: Progress | None = None,
-                    estimator: str = "auto") -> WordAudit:
+                    estimator: str = "auto", width: float | None = DEFAULT_WIDTH,
+                    max_draws: int | None = None) -> WordAudit:
     """Audit one mechanism at its ε: the Bayes-optimal adversary against one released word.
 
     Parameters
@@ -243,6 +246,14 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
         (:func:`~emprivacy.protection.sample_channel`), the split-half attack below and the
         plug-in above.  ``"auto"``: weighted where it applies.  Both are valid at
         ``confidence``; the weighted intervals are far narrower at small ε.
+    width : float or None, default 0.05
+        The weighted estimator draws until the interval of V(π▷C) is at most this wide:
+        ``draws`` per secret, then as many again, then twice as many… up to ``max_draws``
+        (default ``2·draws``), each of these stages at ``(1 − confidence)/S`` so that the
+        interval reported holds at ``confidence`` wherever it stops; ``None``: exactly
+        ``draws``.  The counting estimator always draws ``draws``.
+    max_draws : int, optional
+        The most draws per secret for ``width``.
 
     Returns
     -------
@@ -289,7 +300,8 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
             Estimate.of(m.capacity), recovery, exact.n_outputs, dict(_EXACT_METHODS),
             time.perf_counter() - start)
     if estimator == "weighted" or (estimator == "auto" and has_noise_density(mechanism)):
-        return _weighted_audit(mechanism, secrets, draws, conf, rng, progress, start)
+        return _weighted_audit(mechanism, secrets, draws, conf, rng, progress, start, width,
+                               max_draws)
     sampled = sample_channel(mechanism, secrets.rows, draws=draws, rng=rng, progress=progress)
     d = sampled.draws
     ceiling = guarantee_ceiling(mechanism, secrets.rows)
@@ -332,16 +344,24 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
 
 
 def _weighted_audit(mechanism: WordMechanism, secrets: Secrets, draws: int, conf: float,
-                    rng: RandomState, progress: Progress | None, start: float) -> WordAudit:
+                    rng: RandomState, progress: Progress | None, start: float,
+                    width: float | None, max_draws: int | None) -> WordAudit:
     """:func:`audit_mechanism` with the posterior-weighted estimator."""
     m = weighted_measures(mechanism, secrets.rows, secrets.prior, draws=draws,
-                          confidence=conf, rng=rng, progress=progress)
+                          confidence=conf, rng=rng, progress=progress, width=width,
+                          max_draws=max_draws)
     post = Estimate(*m.posterior, False)
     n = int(m.samples.sum())
+    used = n // len(secrets)
+    stop = ("" if width is None else
+            f"; drawn until the interval of V(pi|>C) was at most {width:g} wide or "
+            f"{m.stages[-1] * draws} per secret were drawn, in {len(m.stages)} stages of "
+            f"{', '.join(str(c * draws) for c in m.stages)} per secret, each at "
+            f"(1 - confidence)/{len(m.stages)}")
     methods = {
-        "channel": f"sampled: {n} releases ({draws} per secret on average, allocated in "
+        "channel": f"sampled: {n} releases ({used} per secret on average, allocated in "
                    "proportion to the prior), each credited to every secret by the noise's "
-                   "density (multiple importance sampling)",
+                   f"density (multiple importance sampling){stop}",
         "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] of the "
                                    "weighted channel (biased upward); interval [best "
                                    "fixed guesser's Hoeffding lower bound, plug-in + "
@@ -357,7 +377,7 @@ def _weighted_audit(mechanism: WordMechanism, secrets: Secrets, draws: int, conf
     }
     return WordAudit(
         mechanism.name, mechanism.record_fields(), mechanism.epsilon, secrets, "sampled",
-        draws, conf, m.prior_vulnerability, post, Estimate(*m.attack, False),
+        used, conf, m.prior_vulnerability, post, Estimate(*m.attack, False),
         post.scaled(1.0 / m.prior_vulnerability), Estimate(*m.capacity, False), m.recovery,
         m.distinct_outputs, methods, time.perf_counter() - start)
 

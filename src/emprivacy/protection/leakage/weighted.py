@@ -49,13 +49,14 @@ same noise again (from per-block seeds) without decoding it again.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from emprivacy._validation import check_positive_int
+from emprivacy._validation import check_positive_int, check_positive_number
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.protection.leakage.densities import NoiseLaw
@@ -128,6 +129,8 @@ class WeightedMeasures:
         diam(S) in the metric of the guarantee.
     margins : dict
         The McDiarmid/Hoeffding margins used (``upper``, ``lower``, ``capacity``).
+    stages : tuple of int
+        The stages fixed in advance (multiples of ``draws``; one without ``width``).
     """
 
     prior_vulnerability: float
@@ -140,6 +143,7 @@ class WeightedMeasures:
     distinct_outputs: int
     diameter: float
     margins: dict[str, float] = field(repr=False)
+    stages: tuple[int, ...] = (1,)
 
 
 class _Guessers:
@@ -178,29 +182,43 @@ def _hoeffding(bound: float, count: int, delta: float) -> float:
 
 
 class _Design:
-    """The draws of one audit: how many per secret, their seeds, their weights ``L_i``."""
+    """The draws of one audit: the base allocation ``N⁰``, its copies in chunks, their seeds.
+
+    Every chunk holds points of one copy of the base allocation; with m copies drawn the
+    proposal is ``m·Σ_o N⁰_o f(z | o)``, so the weights of all the draws are the base
+    weights ``L⁰_i`` (:meth:`weights`) divided by m.
+    """
 
     def __init__(self, law: NoiseLaw, prior: np.ndarray, draws: int, rng: RandomState) -> None:
         self.law = law
-        self.samples = allocate_draws(prior, draws)
-        self.total = int(self.samples.sum())
-        self.origins = np.repeat(np.arange(prior.size, dtype=np.int64), self.samples)
-        self.log_n = np.log(self.samples.astype(np.float64))
+        self.base = allocate_draws(prior, draws)
+        self.per_copy = int(self.base.sum())
+        self.origins = np.repeat(np.arange(prior.size, dtype=np.int64), self.base)
+        self.log_n = np.log(self.base.astype(np.float64))
         self.gram = law.pair_squares()
-        self.starts = list(range(0, self.total, _CHUNK_POINTS))
-        gen = check_random_state(rng)
-        self.seeds = [int(s) for s in gen.integers(0, 2**63, size=len(self.starts))]
+        self.gen = check_random_state(rng)
+        self.chunks: list[tuple[int, int, int]] = []  # (seed, start, stop) in a copy
         self.block = max(1, _BLOCK_ENTRIES // prior.size)
 
-    def noise(self, c: int) -> tuple[slice, np.ndarray, np.ndarray, np.random.Generator]:
-        """Chunk c: its points, their noise ``(g, u)`` and the generator (drawn again, the same)."""
-        sl = slice(self.starts[c], min(self.total, self.starts[c] + _CHUNK_POINTS))
-        gen = check_random_state(self.seeds[c])
-        g, u = self.law.draw(sl.stop - sl.start, gen)
-        return sl, g, u, gen
+    def add_copies(self, count: int) -> range:
+        """Chunks of ``count`` more copies of the base allocation: their indices."""
+        first = len(self.chunks)
+        for _ in range(count):
+            for start in range(0, self.per_copy, _CHUNK_POINTS):
+                seed = int(self.gen.integers(0, 2**63))
+                self.chunks.append((seed, start, min(self.per_copy, start + _CHUNK_POINTS)))
+        return range(first, len(self.chunks))
+
+    def noise(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.random.Generator]:
+        """Chunk c: its points' origins, their noise ``(g, u)`` and the generator (drawn
+        again, the same)."""
+        seed, start, stop = self.chunks[c]
+        gen = check_random_state(seed)
+        g, u = self.law.draw(stop - start, gen)
+        return self.origins[start:stop], g, u, gen
 
     def weights(self, o: np.ndarray, g: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """``L_i[x] = f(z_i | x) / Σ_o N_o f(z_i | o)`` of points from origins o: (m, K)."""
+        """``L⁰_i[x] = f(z_i | x) / Σ_o N⁰_o f(z_i | o)`` of points from origins o: (m, K)."""
         ell = self.law.log_ratios(o, g, u, self.gram)
         ell_n = ell + self.log_n
         top = ell_n.max(axis=1, keepdims=True)
@@ -229,9 +247,8 @@ def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int =
     design = _Design(law, np.full(k, 1.0 / k), check_positive_int(draws, "draws", minimum=4),
                      rng)
     out = np.zeros((k, len(mechanism.embeddings)))
-    for c in range(len(design.starts)):
-        sl, g, u, gen = design.noise(c)
-        o = design.origins[sl]
+    for c in design.add_copies(1):
+        o, g, u, gen = design.noise(c)
         out_rows, probs = law.release(law.points(o, g, u), gen)
         lik = design.weights(o, g, u)
         for j in range(out_rows.shape[1]):
@@ -241,6 +258,7 @@ def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int =
 
 def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndarray, *,
                       draws: int = 500, confidence: float = 0.95, rng: RandomState = None,
+                      width: float | None = None, max_draws: int | None = None,
                       progress: Progress | None = None,
                       memory_budget: int = DEFAULT_MEMORY_BUDGET) -> WeightedMeasures:
     """Bayes vulnerability, capacity and the attack of a sampled channel, posterior-weighted.
@@ -260,6 +278,14 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     rng : None, int or numpy.random.Generator
         The draws (an int: a reproducible audit; the same seed gives the same noise draws
         ``(g, u)`` at every ε, as the counting audit does).
+    width : float, optional
+        Draw until the interval of V(π▷C) is at most this wide: ``draws`` per secret, then
+        as many again, then twice as many… up to ``max_draws`` (the stages S fixed in
+        advance: 1, 2, 4, … times ``draws``), every stage's intervals at
+        ``(1 − confidence)/S`` — so that the one reported, wherever the draws stop, holds at
+        ``confidence`` (the union bound over the stages).  ``None``: ``draws`` exactly.
+    max_draws : int, optional
+        The most draws per secret with ``width`` (default ``2·draws``).
     progress : callable, optional
         ``progress(done, total, description)`` in points drawn.
     memory_budget : int, default 256 MiB
@@ -280,6 +306,12 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     """
     law = NoiseLaw(mechanism, rows)
     draws = check_positive_int(draws, "draws", minimum=4)
+    stages = [1]
+    if width is not None:
+        width = check_positive_number(width, "width")
+        most = 2 * draws if max_draws is None else check_positive_int(max_draws, "max_draws")
+        while stages[-1] * 2 * draws <= most:
+            stages.append(stages[-1] * 2)
     budget = check_positive_int(memory_budget, "memory_budget")
     p = np.asarray(prior, dtype=np.float64)
     k = p.size
@@ -287,58 +319,60 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     with np.errstate(divide="ignore"):
         guessers = _Guessers(law, np.log(p))
     n_guess = len(GUESSERS)
-    total = design.total
-    out_rows = np.empty((total, law.outputs), dtype=np.int64)
-    out_probs = np.empty((total, law.outputs))
+    out: list[tuple[np.ndarray, np.ndarray]] = []  # per chunk: released rows, probabilities
     compact = np.full(len(mechanism.embeddings), -1, dtype=np.int64)
     n_seen = 0
     cap = max(1, budget // (16 * k))
     sums = _Sums(p, cap)
-    rec = np.zeros((n_guess + 1, k))  # Σ L_i[x] 1[g(y_i) = x], per guesser and x
+    rec = np.zeros((n_guess + 1, k))  # Σ L⁰_i[x] 1[g(y_i) = x], per guesser and x
     own = np.zeros((n_guess, k))  # the own draws' successes, per guesser and secret
-    for c in range(len(design.starts)):
-        sl, g, u, gen = design.noise(c)
-        o = design.origins[sl]
-        rows_c, probs_c = law.release(law.points(o, g, u), gen)
-        out_rows[sl], out_probs[sl] = rows_c, probs_c
-        new = np.unique(rows_c[(compact[rows_c] < 0) & (probs_c > 0.0)])
-        compact[new] = np.arange(n_seen, n_seen + new.size)
-        n_seen += new.size
-        guess = guessers(rows_c)  # (G + 1, m, outputs)
-        for b0 in range(0, rows_c.shape[0], design.block):
-            part = slice(b0, b0 + design.block)
-            lik = design.weights(o[part], g[part], u[part])
-            pr = probs_c[part]
-            sums.add(lik, np.where(pr > 0.0, compact[rows_c[part]], -1), pr, 0)
-            idx = np.arange(lik.shape[0])[:, None]
-            for j in range(n_guess + 1):
-                gj = guess[j, part]
-                rec[j] += np.bincount(gj.ravel(), weights=(lik[idx, gj] * pr).ravel(),
-                                      minlength=k)
-                if j < n_guess:
-                    hit = ((gj == o[part][:, None]) * pr).sum(axis=1)
-                    own[j] += np.bincount(o[part], weights=hit, minlength=k)
-        if progress is not None:
-            progress(sl.stop, total, "sampling the channel")
-    plugin, plugin_u = sums.maxima()
-    for lo in range(cap, n_seen, cap):  # outputs beyond the budget: same noise, no decoding
-        sums = _Sums(p, min(cap, n_seen - lo))
-        for c in range(len(design.starts)):
-            sl = slice(design.starts[c], min(total, design.starts[c] + _CHUNK_POINTS))
-            ids_c = np.where(out_probs[sl] > 0.0, compact[out_rows[sl]], -1)
-            pick = np.flatnonzero(((ids_c >= lo) & (ids_c < lo + cap)).any(axis=1))
-            if pick.size:
-                _, g, u, _ = design.noise(c)
-                o = design.origins[sl]
-                for b0 in range(0, pick.size, design.block):
-                    sel = pick[b0:b0 + design.block]
-                    sums.add(design.weights(o[sel], g[sel], u[sel]), ids_c[sel],
-                             out_probs[sl][sel], lo)
-        more, more_u = sums.maxima()
-        plugin, plugin_u = plugin + more, plugin_u + more_u
-        if progress is not None:
-            progress(min(n_seen, lo + cap), n_seen, "summing the channel's outputs")
-    return _assemble(law, p, design, plugin, plugin_u, rec, own, n_seen, 1.0 - confidence)
+    alpha = (1.0 - confidence) / len(stages)
+    done = 0
+    for stage, copies in enumerate(stages):
+        new_chunks = design.add_copies(copies - (stages[stage - 1] if stage else 0))
+        for c in new_chunks:
+            o, g, u, gen = design.noise(c)
+            rows_c, probs_c = law.release(law.points(o, g, u), gen)
+            out.append((rows_c, probs_c))
+            new = np.unique(rows_c[(compact[rows_c] < 0) & (probs_c > 0.0)])
+            compact[new] = np.arange(n_seen, n_seen + new.size)
+            n_seen += new.size
+            guess = guessers(rows_c)  # (G + 1, m, outputs)
+            for b0 in range(0, rows_c.shape[0], design.block):
+                part = slice(b0, b0 + design.block)
+                lik = design.weights(o[part], g[part], u[part])
+                pr = probs_c[part]
+                sums.add(lik, np.where(pr > 0.0, compact[rows_c[part]], -1), pr, 0)
+                idx = np.arange(lik.shape[0])[:, None]
+                for j in range(n_guess + 1):
+                    gj = guess[j, part]
+                    rec[j] += np.bincount(gj.ravel(), weights=(lik[idx, gj] * pr).ravel(),
+                                          minlength=k)
+                    if j < n_guess:
+                        hit = ((gj == o[part][:, None]) * pr).sum(axis=1)
+                        own[j] += np.bincount(o[part], weights=hit, minlength=k)
+            done += rows_c.shape[0]
+            if progress is not None:
+                progress(done, copies * design.per_copy, "sampling the channel")
+        plugin, plugin_u = sums.maxima()
+        for lo in range(cap, n_seen, cap):  # outputs beyond the budget: same noise again
+            more = _Sums(p, min(cap, n_seen - lo))
+            for c, (rows_c, probs_c) in enumerate(out):
+                ids = np.where(probs_c > 0.0, compact[rows_c], -1)
+                pick = np.flatnonzero(((ids >= lo) & (ids < lo + cap)).any(axis=1))
+                if pick.size:
+                    o, g, u, _ = design.noise(c)
+                    for b0 in range(0, pick.size, design.block):
+                        sel = pick[b0:b0 + design.block]
+                        more.add(design.weights(o[sel], g[sel], u[sel]), ids[sel],
+                                 probs_c[sel], lo)
+            extra, extra_u = more.maxima()
+            plugin, plugin_u = plugin + extra, plugin_u + extra_u
+        result = _assemble(law, p, design, copies, plugin / copies, plugin_u / copies,
+                           rec / copies, own, n_seen, alpha)
+        if width is None or result.posterior[2] - result.posterior[1] <= width:
+            break
+    return dataclasses.replace(result, stages=tuple(stages))
 
 
 class _Sums:
@@ -374,11 +408,12 @@ class _Sums:
         return float(self.weighted.max(axis=1).sum()), float(self.uniform.max(axis=1).sum())
 
 
-def _assemble(law: NoiseLaw, p: np.ndarray, design: _Design, plugin: float,
+def _assemble(law: NoiseLaw, p: np.ndarray, design: _Design, copies: int, plugin: float,
               plugin_u: float, rec: np.ndarray, own: np.ndarray, n_seen: int,
               alpha: float) -> WeightedMeasures:
-    """The intervals of the module docstring from the sums of one audit."""
-    samples, gram = design.samples, design.gram
+    """The intervals of the module docstring from the sums (divided by the copies) of one
+    audit, each end at α/2."""
+    samples, gram = copies * design.base, design.gram
     k, total = p.size, int(samples.sum())
     n_guess = len(GUESSERS)
     v_prior = float(p.max())
