@@ -40,7 +40,16 @@ drawn).  The figures (:func:`weighted_measures`), at ``confidence`` 1 − α:
   ``1 ≤ capacity ≤ min(K, e^{ε·diam(S)})`` (the mechanism is ε·d-private, d the metric of
   its guarantee; diam(S) the secrets' largest distance);
 * each word's recovery by the chosen guesser, from its own draws (Clopper–Pearson, or
-  Hoeffding where the Vickrey coin makes a draw's success a probability).
+  Hoeffding where the Vickrey coin makes a draw's success a probability);
+* with ``width``, the draws go on in stages fixed in advance (1, 2, 4, … times ``draws``,
+  each stage one more copy of the same allocation, so that the proposal only scales and
+  the weights of earlier draws are divided by the copies) until the interval of V(π▷C)
+  is at most ``width`` wide; every stage's ends are at α/(2S), S the stages, so the
+  interval reported holds at 1 − α wherever the draws stop (the union bound).
+
+The noise is the paper's Alg. 1 (Thm. 2: ``r ~ Γ(n, 1/ε)``, u uniform on the sphere), or
+its Mahalanobis stretch; the nearest-word decoding of Alg. 2 and the other releases are
+post-processing (Lemma 3), which is what lets ``P[y | z]`` stand for the release.
 
 Memory: the plug-in's per-output sums are dense over K, for at most ``memory_budget``
 bytes of outputs at a time; further outputs are summed in further passes that draw the
