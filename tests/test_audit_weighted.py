@@ -332,6 +332,10 @@ def test_free_bounds_hold_at_a_tiny_epsilon(plane):
     assert m.capacity[1] == 1.0 and m.capacity[2] <= ceiling
     assert m.attack == (0.5, 0.5, 0.5) and "blind" in m.guesser
     assert m.recovery[:, 0].tolist() == [1.0, 0.0, 0.0]
+    secrets = Secrets.from_words(plane, ["p0", "p2", "p4"], weights=[5, 3, 2])
+    counted = audit_mechanism(mech, secrets, draws=50, rng=0, estimator="counts")
+    assert counted.posterior_vulnerability.upper <= 0.5 * ceiling  # the same clip, counting
+    assert counted.capacity.upper <= ceiling
     big = weighted_measures(EarthMoversPrivacy(plane, epsilon=1e4), rows, prior, draws=2000,
                             rng=0)  # every release its own word: 1 and 3 within the margins
     assert big.posterior[0] == pytest.approx(1.0) and big.posterior[1] > 0.95
