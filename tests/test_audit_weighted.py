@@ -431,3 +431,20 @@ def test_drawing_until_the_interval_is_narrow(plane):
     secrets = Secrets.from_words(plane, list(plane.words))
     audit = audit_mechanism(mech, secrets, draws=20, rng=2, width=1e-6)
     assert audit.draws == 40 and "2 stages of 20, 40 per secret" in audit.methods["channel"]
+
+
+def test_bad_arguments_are_refused(plane):
+    madlib = EarthMoversPrivacy(plane, epsilon=1.0)
+    rows, prior = np.array([0, 1]), np.array([0.5, 0.5])
+    with pytest.raises(ValueError, match="rows must be distinct secrets"):
+        weighted_measures(madlib, np.array([1, 1]), prior)
+    with pytest.raises(ValueError, match=r"rows must lie in \[0, 7\); got \[0, 9\]"):
+        weighted_channel(madlib, np.array([0, 9]))
+    with pytest.raises(ValueError, match="prior must be non-negative and sum to 1"):
+        weighted_measures(madlib, rows, np.array([0.5, 0.6]))
+    with pytest.raises(ValueError, match="confidence must be a number in"):
+        weighted_measures(madlib, rows, prior, confidence=1.5)
+    with pytest.raises(ValueError, match=r"width must be a finite number > 0; got -0\.1"):
+        weighted_measures(madlib, rows, prior, width=-0.1)
+    with pytest.raises(TypeError, match="has no noise density"):
+        weighted_measures(SanText(plane, epsilon=1.0), rows, prior)

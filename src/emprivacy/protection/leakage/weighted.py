@@ -67,9 +67,13 @@ import numpy as np
 
 from emprivacy._validation import check_positive_int, check_positive_number
 from emprivacy.math.randomness import RandomState, check_random_state
-from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.protection.leakage.densities import NoiseLaw
-from emprivacy.protection.leakage.vulnerability import clopper_pearson
+from emprivacy.protection.leakage.vulnerability import (
+    _check_confidence,
+    _check_prior,
+    clopper_pearson,
+)
 
 __all__ = ["GUESSERS", "WeightedMeasures", "allocate_draws", "weighted_channel",
            "weighted_measures"]
@@ -185,6 +189,18 @@ class _Guessers:
         return self.table[:, rows].astype(np.int64)
 
 
+def _check_secrets(mechanism: WordMechanism, rows: np.ndarray) -> np.ndarray:
+    """Distinct vocabulary rows of ``mechanism``, at least one (a supported mechanism)."""
+    if not isinstance(mechanism, WordMechanism):
+        raise TypeError(f"mechanism must be a WordMechanism; got {type(mechanism).__name__}")
+    out = check_rows(rows, "rows", len(mechanism.embeddings))
+    if out.size == 0:
+        raise ValueError("rows must hold at least one secret; got none")
+    if np.unique(out).size != out.size:
+        raise ValueError("rows must be distinct secrets")
+    return out
+
+
 def _hoeffding(bound: float, count: int, delta: float) -> float:
     """``b·sqrt(N ln(1/δ) / 2)``: the deviation of a sum of N independent terms in [0, b]."""
     return bound * math.sqrt(count * math.log(1.0 / delta) / 2.0)
@@ -251,7 +267,7 @@ def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int =
     >>> C.shape, bool(np.allclose(C.sum(axis=1), 1.0, atol=0.1))
     ((2, 3), True)
     """
-    law = NoiseLaw(mechanism, rows)
+    law = NoiseLaw(mechanism, _check_secrets(mechanism, rows))
     k = law.rows.size
     design = _Design(law, np.full(k, 1.0 / k), check_positive_int(draws, "draws", minimum=4),
                      rng)
@@ -313,6 +329,9 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     >>> m.posterior[1] <= 1.0 <= m.posterior[2]
     True
     """
+    rows = _check_secrets(mechanism, rows)
+    p = _check_prior(prior, rows.size)
+    confidence = _check_confidence(confidence)
     law = NoiseLaw(mechanism, rows)
     draws = check_positive_int(draws, "draws", minimum=4)
     stages = [1]
@@ -322,7 +341,6 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
         while stages[-1] * 2 * draws <= most:
             stages.append(stages[-1] * 2)
     budget = check_positive_int(memory_budget, "memory_budget")
-    p = np.asarray(prior, dtype=np.float64)
     k = p.size
     design = _Design(law, p, draws, rng)
     with np.errstate(divide="ignore"):
