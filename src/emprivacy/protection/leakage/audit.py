@@ -23,6 +23,7 @@ from emprivacy.protection.leakage.audit_report import WordAudit
 from emprivacy.protection.leakage.channel import (
     ExactChannel,
     Progress,
+    check_sample_size,
     has_exact_channel,
     sample_channel,
 )
@@ -138,6 +139,7 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
             None, conf, v_prior, post, post, post.scaled(1.0 / v_prior),
             Estimate.of(m.capacity), recovery, exact.n_outputs, dict(_EXACT_METHODS),
             time.perf_counter() - start)
+    check_sample_size(k, draws)  # before any release, whichever estimator
     if estimator == "weighted" or (estimator == "auto" and has_noise_density(mechanism)):
         return _weighted_audit(mechanism, secrets, draws, conf, rng, progress, start, width,
                                max_draws)
