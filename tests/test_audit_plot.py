@@ -236,10 +236,11 @@ def test_an_estimate_a_rounding_outside_its_interval_is_drawn():
     assert plot_audit([result]).startswith(PNG)
 
 
-@pytest.mark.parametrize("epsilons", [[1.7e308], [1e300, 1.7e308], [5e-324, 1.0]])
+@pytest.mark.parametrize("epsilons", [[1.7e308], [1e300, 1.7e308], [5e-324, 1.0],
+                                      [5e-324, 1.7e308]])
 def test_epsilons_at_the_ends_of_float64_are_drawn(epsilons):
     """matplotlib's log axis overflows near the float64 maximum ("Axis limits cannot be NaN
-    or Inf"): such an ε is drawn at the end of [1e-300, 1e300], and the axis says so."""
+    or Inf"): such an ε is drawn at the end of [1e-150, 1e150], and the axis says so."""
     emb = Embeddings([f"w{i}" for i in range(10)],
                      np.random.default_rng(0).normal(size=(10, 2)), name="g")
     secrets = Secrets.from_words(emb, ["w0", "w1"])

@@ -208,8 +208,11 @@ def calibrate(
     status = (contextlib.nullcontext() if quiet
               else console.status("Studying the mechanism…"))
     with status:
-        study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words, size=size,
-                                 delta=delta, rng=seed)
+        try:  # a study the machine cannot hold: one line, before any draw
+            study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words,
+                                     size=size, delta=delta, rng=seed)
+        except ValueError as exc:
+            fail(str(exc))
         if eps_list is None and target is None:
             eps_list = study.default_epsilons()
         results = [study.measure(e) for e in eps_list or []]

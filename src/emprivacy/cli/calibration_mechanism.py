@@ -60,8 +60,11 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
     with status:
         for eps in eps_list:
             mech = make_mechanism(name, emb, epsilon=eps, **params)
-            studies.append(study_mechanism(mech, words=words, n_words=n_words, trials=trials,
-                                           rng=gen))
+            try:  # a study the machine cannot hold: one line, before any draw
+                studies.append(study_mechanism(mech, words=words, n_words=n_words,
+                                               trials=trials, rng=gen))
+            except ValueError as exc:
+                fail(str(exc))
     truncation = []
     if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
         from dataclasses import asdict

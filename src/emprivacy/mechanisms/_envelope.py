@@ -102,9 +102,9 @@ def segment_log_mass(offsets: np.ndarray, scores: np.ndarray) -> np.ndarray:
     lengths = np.diff(offsets)
     top, _ = segment_max(scores, lengths)
     shift = np.where(np.isfinite(top), top, 0.0)
-    total = np.zeros(lengths.size)
-    np.add.at(total, np.repeat(np.arange(lengths.size), lengths),
-              np.exp(scores - np.repeat(shift, lengths)))
+    total = np.bincount(np.repeat(np.arange(lengths.size), lengths),
+                        weights=np.exp(scores - np.repeat(shift, lengths)),
+                        minlength=lengths.size)
     with np.errstate(divide="ignore"):
         return shift + np.log(total)
 

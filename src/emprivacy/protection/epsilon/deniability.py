@@ -49,6 +49,7 @@ import numpy as np
 
 from emprivacy._validation import (
     check_epsilon,
+    check_memory,
     check_nonnegative_number,
     check_positive_int,
     check_positive_number,
@@ -176,6 +177,9 @@ class DeniabilityStudy:
         self.rows = _check_words(embeddings, words)
         self.words = tuple(embeddings.words[i] for i in self.rows)
         k, t, n = self.rows.size, self.trials, embeddings.dim
+        # the directions (k, t, n), and at most as much again four times when measuring
+        check_memory(k * t * (40 * n + 64), f"the study ({k} words x {t} trials in "
+                     f"dimension {n})", "use fewer trials or fewer words")
         self.dim = n
         self.directions = uniform_sphere(n, size=k * t, rng=gen).reshape(k, t, n)
         self.radii = gen.gamma(shape=n, scale=1.0, size=(k, t))

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_positive_int
+from emprivacy._validation import check_memory, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms.base import WordMechanism
@@ -157,6 +157,9 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
     if (rows < 0).any():
         raise ValueError(f"{int(np.count_nonzero(rows < 0))} of the words are not in the "
                          f"vocabulary of {emb.name!r}")
+    # every run at once: the inputs, the noisy points and their decoding (float64, dimension n)
+    check_memory(rows.size * trials * (24 * emb.dim + 64), f"the study ({rows.size} words x "
+                 f"{trials} trials in dimension {emb.dim})", "use fewer trials or fewer words")
     inputs = np.repeat(rows, trials)
     out = np.asarray(mechanism.privatize_indices(inputs, rng=gen)).reshape(rows.size, trials)
     srt = np.sort(out, axis=1)

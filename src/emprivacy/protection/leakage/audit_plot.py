@@ -340,7 +340,7 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
                                   label=_plain(f"V(π){what}: the best blind guess")))
     eps_all = sorted({_x(float(r["epsilon"])) for r in data})
     ax.set_xscale("log")
-    if len(eps_all) == 1 or eps_all[0] < 1e-250 or eps_all[-1] > 1e250:
+    if len(eps_all) == 1 or eps_all[0] < 1e-100 or eps_all[-1] > 1e100:
         # the limits by hand: matplotlib's own margins and decades overflow float64 there
         ax.set_xlim(eps_all[0] / 2, eps_all[-1] * 2)
     if any(_x(float(r["epsilon"])) != float(r["epsilon"]) for r in data):
@@ -380,8 +380,9 @@ def _is_exact(rows: Sequence[Mapping[str, Any]]) -> bool:
                == "exact" for r in rows)
 
 
-#: The ε the plot's log axis can draw (matplotlib's decades of 1.7e308 overflow float64).
-_X_RANGE = (1e-300, 1e300)
+#: The ε the plot's log axis can draw: matplotlib's tick decades reach two strides beyond
+#: the data, which overflows float64 for an axis that spans [1e-300, 1e300].
+_X_RANGE = (1e-150, 1e150)
 
 
 def _x(epsilon: float) -> float:
