@@ -27,10 +27,11 @@ import time
 import numpy as np
 
 from emprivacy import EarthMoversPrivacy, load_embeddings
-from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.io.documents import Document
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.protection.epsilon.deniability import DeniabilityStudy
-from emprivacy.text.tokens import STOPWORDS
+from emprivacy.text.word_lists import STOPWORDS
 
 
 class CountingDecoder:

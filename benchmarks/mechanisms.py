@@ -227,7 +227,7 @@ def peer_worker(work: Path) -> int:
 
 # == our side ================================================================================
 def default_peer_env() -> Path:
-    from emprivacy.io.outputs import user_cache_dir
+    from emprivacy.io.cache_dir import user_cache_dir
 
     name = "_".join(r.replace("==", "-") for r in PEER_REQUIREMENTS)
     return user_cache_dir() / "benchmark-peers" / name

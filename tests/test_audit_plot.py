@@ -203,3 +203,50 @@ def test_without_matplotlib(audits, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'emprivacy\[evaluation\]'"):
         plot_audit(audits)
+
+
+def test_one_secret_is_plotted():
+    """One secret (issue 30, item 5): its plug-in V(π▷C) summed to 1.0000000000000002 over
+    the outputs, above its interval's upper end 1, and matplotlib refused the plot
+    ("'yerr' must not contain negative values"): no files were written."""
+    gen = np.random.default_rng(0)
+    emb = Embeddings([f"w{i}" for i in range(3000)],
+                     gen.normal(size=(3000, 20)).astype(np.float32), name="g")
+    secrets = Secrets.from_words(emb, ["w0"])
+    audit = audit_mechanism(make_mechanism("madlib", emb, epsilon=5.0), secrets, draws=500,
+                            rng=1)
+    for figure in (audit.posterior_vulnerability, audit.multiplicative_leakage,
+                   audit.capacity, audit.attack_recovery):
+        assert figure.lower <= figure.estimate <= figure.upper
+    assert audit.posterior_vulnerability.estimate == 1.0
+    assert plot_audit([audit]).startswith(PNG)
+
+
+def test_an_estimate_a_rounding_outside_its_interval_is_drawn():
+    """A saved result whose estimate lies a rounding above its upper end (an audit.json of
+    an earlier version) is drawn, at the end of its interval."""
+    result = {"mechanism": "madlib", "parameters": {}, "epsilon": 5.0, "channel": "sampled",
+              "draws": 500, "secrets": 1, "prior": "uniform", "prior_vulnerability": 1.0,
+              "most_exposed": [{"word": "w0", "prior": 1.0, "recovery": {
+                  "estimate": 1.0000000000000002, "lower": 0.99, "upper": 1.0,
+                  "kind": "estimate"}}]}
+    for key in ("posterior_vulnerability", "attack_recovery"):
+        result[key] = {"estimate": 1.0000000000000002, "lower": 0.99, "upper": 1.0,
+                       "kind": "estimate"}
+    assert plot_audit([result]).startswith(PNG)
+
+
+@pytest.mark.parametrize("epsilons", [[1.7e308], [1e300, 1.7e308], [5e-324, 1.0]])
+def test_epsilons_at_the_ends_of_float64_are_drawn(epsilons):
+    """matplotlib's log axis overflows near the float64 maximum ("Axis limits cannot be NaN
+    or Inf"): such an ε is drawn at the end of [1e-300, 1e300], and the axis says so."""
+    emb = Embeddings([f"w{i}" for i in range(10)],
+                     np.random.default_rng(0).normal(size=(10, 2)), name="g")
+    secrets = Secrets.from_words(emb, ["w0", "w1"])
+    audits = [audit_mechanism(make_mechanism("santext", emb, epsilon=e), secrets)
+              for e in epsilons]
+    fig = audit_figure(audits)
+    assert "is drawn at its end" in fig.axes[0].get_xlabel()
+    lo, hi = fig.axes[0].get_xlim()
+    assert 0 < lo < hi < float("inf")
+    assert plot_audit(audits).startswith(PNG)

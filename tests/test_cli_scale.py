@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from emprivacy.protection.epsilon import scale
+from emprivacy.protection.epsilon import scale, search
 
 from .helpers import EMBEDDINGS_FILE, input_env, run_cli
 
@@ -74,7 +74,7 @@ def test_json_sampled_channel_is_seeded(env, capsys):
     o = json.loads(out)
     assert o["channel"] == "sampled" and o["draws"] == 200 and o["search_draws"] == 50
     # each measurement Bonferroni-corrected over the ε the search can measure in full
-    assert o["confidence"] == 0.95 and o["points_covered"] == scale.reachable_points()
+    assert o["confidence"] == 0.95 and o["points_covered"] == search.reachable_points()
     assert o["confidence_per_point"] == 1 - 0.05 / o["points_covered"]
     assert o["secrets"] == 5 and o["prior"] == "uniform" and o["corpus"] == []
     post = o["posterior_vulnerability"]
@@ -97,7 +97,7 @@ def test_text_output(env, capsys):
     assert lines[0].startswith("emb.txt (10 words, n = 2): mechanism madlib; 7 secret words, "
                                "prior corpus; 100 releases per word (25 on the coarse grid)")
     assert "at most P = 0.6 of the words" in lines[1]
-    n = scale.reachable_points()
+    n = search.reachable_points()
     assert (f"interval at {1 - 0.05 / n:.7g}, Bonferroni over the {n:,} ε the search can "
             "measure: 95% at the ε returned" in lines[1])
     assert any(line.startswith("ε = ") and "at or below 0.6" in line for line in lines)
@@ -129,8 +129,8 @@ def test_text_output(env, capsys):
       "uniform"], "the target does not constrain epsilon"),
     (["--target-recovery", "0.5", "--rtol", "0"], "--rtol must be a finite number > 0; got 0.0"),
     (["{text}", "--target-recovery", "0.3000001", "--draws", "4", "--seed", "1"],
-     "the upper end of the optimal adversary's recovery V(pi|>C) (4 draws) is above 0.3 at "
-     "every epsilon tried, down to"),
+     "the upper end of the optimal adversary's recovery V(pi|>C) (4 draws) is above 0.3000001 "
+     "at every epsilon tried, from 2.828 down to 4.316e-05 (0.3003 there)"),
     (["--target-recovery", "0.5", "--mechanism", "nope"], "mechanism must be one of"),
     (["--target-recovery", "0.5", "--mechanism", "tem", "--param", "beta=2"], "beta"),
     (["--target-recovery", "0.5", "--epsilons", "1,x"],

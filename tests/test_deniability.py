@@ -16,11 +16,10 @@ from emprivacy.decoding import ExactDecoder
 from emprivacy.protection.epsilon.deniability import (
     DeniabilityStudy,
     calibrate_epsilon,
-    calibration_table,
     plausible_deniability,
-    plot_calibration,
     sample_words,
 )
+from emprivacy.protection.epsilon.deniability_report import calibration_table, plot_calibration
 
 D = 2.0  # distance between the two words
 LINE = Embeddings(["cat", "car"], [[0.0], [D]], name="two-words-1d")
@@ -362,13 +361,13 @@ def test_cli_calibrate_without_matplotlib_refuses_an_explicit_plot_before_any_wo
         glove_file: Path, tmp_path: Path, capsys, monkeypatch):
     import sys
 
-    from emprivacy.cli import tools
+    from emprivacy.cli import calibration
 
     def no_work(*args, **kwargs):
         raise AssertionError("loaded the embeddings before checking for matplotlib")
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.setattr(tools, "load", no_work)
+    monkeypatch.setattr(calibration, "load", no_work)
     plot = tmp_path / "cal.png"
     code, out, err = run(["calibrate", "--embeddings", str(glove_file), "--plot", str(plot)],
                          capsys)

@@ -240,6 +240,18 @@ def test_documents_must_share_a_layout(cloud):
 
 
 # -- the pairs -----------------------------------------------------------------------------
+def test_a_lower_bound_at_the_ceiling_says_so():
+    """Two words far apart at a large ε: every release tells them apart, the lower bound is
+    the most the draws can show, and the table marks it "(the ceiling)" (issue 30, 15)."""
+    emb = toy_line(spacing=10.0)
+    hat = distinguish_pairs(SanText(emb, epsilon=20.0), [("l", "r")], draws=200, rng=0)
+    far = hat.pairs[0]
+    assert far.lower == pytest.approx(hat.ceiling) and hat.at_ceiling(far)
+    assert f"| {far.lower:.4g} (the ceiling) |" in hat.table()[-1]
+    weak = distinguish_pairs(SanText(emb, epsilon=0.01), [("l", "r")], draws=200, rng=0)
+    assert not weak.at_ceiling(weak.pairs[0]) and "ceiling)" not in weak.table()[-1]
+
+
 def test_choose_pairs_spreads_the_distances():
     points = [0.0, 1.0, 3.0, 6.0, 10.0, 15.0, 21.0, 21.0]  # the last two share a vector
     emb = Embeddings([f"w{i}" for i in range(8)], [[v] for v in points])
@@ -346,6 +358,19 @@ def test_read_word_pairs(tmp_path, cloud):
     f.write_bytes(b"\xff\xfe cat")
     with pytest.raises(InputError, match="is not utf-8 text"):
         read_word_pairs(f)
+
+
+def test_pairs_are_read_as_a_corpus_is(tmp_path, cloud):
+    """A corpus's words are lowercased, so are a pairs file's (issue 30, item 15): "Cat"
+    was "not in the vocabulary", and "Cat cat" two different words."""
+    f = tmp_path / "pairs.txt"
+    f.write_text("Cat DOG\nＣａｒ bus\n", encoding="utf-8")
+    assert read_word_pairs(f, cloud) == [("cat", "dog"), ("car", "bus")]
+    f.write_text("Cat cat\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 1: the two words are the same word"):
+        read_word_pairs(f, cloud)
+    r = distinguish_pairs(SanText(cloud, epsilon=1.0), [("Cat", "Dog")], draws=20, rng=0)
+    assert (r.pairs[0].first, r.pairs[0].second) == ("cat", "dog")
 
 
 # -- the command line ----------------------------------------------------------------------

@@ -33,10 +33,12 @@ from emprivacy.distributed import (
     read_partition,
 )
 from emprivacy.exceptions import CorpusRunError, InputError
-from emprivacy.io.corpus import Document, InputSurvey, iter_documents, survey_inputs
+from emprivacy.io.corpus import InputSurvey, iter_documents, survey_inputs
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 EPSILON = 10.0
 SEED = 20190401
@@ -206,9 +208,13 @@ def test_parquet_input_needs_id_and_text_columns(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"row 1: 'id' is null"):  # ids are read to plan
         plan_partitions([tmp_path / "c.parquet"])
     pq.write_table(pa.table({"id": ["x", "y"], "text": ["a", None]}), tmp_path / "d.parquet")
-    (part,) = plan_partitions([tmp_path / "d.parquet"])
+    with pytest.raises(InputError, match=r"row 1: 'text' is null; a record needs a text"):
+        plan_partitions([tmp_path / "d.parquet"])  # its statistics say so, before any work
+    pq.write_table(pa.table({"id": ["x", "y"], "text": ["a", None]}), tmp_path / "e.parquet",
+                   write_statistics=False)
+    (part,) = plan_partitions([tmp_path / "e.parquet"])
     with pytest.raises(InputError, match=r"row 1: 'text' is null"):
-        read_partition(part)
+        read_partition(part)  # without statistics, when its row is read
 
 
 def test_directory_of_parquet_files(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ from gensim.models import KeyedVectors
 
 import emprivacy
 from emprivacy import Embeddings, EmbeddingsFormatError, ExactDecoder, load_embeddings
-from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME, detect_format
+from emprivacy.embeddings.files import detect_format
+from emprivacy.embeddings.model import DEFAULT_EMBEDDINGS_NAME
 from emprivacy.text.tokens import is_word
 
 #: A frequency-ordered file vocabulary mixing real words with punctuation and numbers.

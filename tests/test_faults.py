@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from emprivacy.exceptions import OutputPathError, OutputWriteError
-from emprivacy.io.outputs import LOCK_SUFFIX, TEMP_SUFFIX, write_error
+from emprivacy.io.output_paths import LOCK_SUFFIX, TEMP_SUFFIX, write_error
 
 from .helpers import input_env
 

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from emprivacy import Embeddings
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import MahalanobisPrivacy, VickreyPrivacy, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE, TEXT_GUARANTEE, text_guarantee
 
 from .helpers import run_cli

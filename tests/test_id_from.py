@@ -21,7 +21,7 @@ from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.exceptions import OutputError
 from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.math.randomness import hashed_document_id, run_key_from_seed
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+from emprivacy.obfuscation.config import ObfuscationConfig
 
 from .helpers import EMBEDDINGS_FILE
 

@@ -34,7 +34,6 @@ def _is_package(module: str) -> bool:
     return (SRC.joinpath(*module.split(".")) / "__init__.py").is_file()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_module_over_500_lines() -> None:
     long = {name: n for name, path in _modules()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
@@ -81,7 +80,6 @@ def _cycles(graph: grimp.ImportGraph, modules: set[str]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_no_import_circle_type_only_imports_included() -> None:
     graph = grimp.build_graph("emprivacy", exclude_type_checking_imports=False)
     # a package's __init__ importing its own submodules is not a circle of concepts
@@ -174,7 +172,6 @@ def second_public_paths() -> list[str]:
     return problems
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_one_public_path_per_name() -> None:
     assert second_public_paths() == []
 
@@ -201,7 +198,6 @@ def _faces() -> set[str]:
     return faces
 
 
-@pytest.mark.xfail(strict=True, reason="issue 32 lands in stages: the splits follow the moves")
 def test_cli_imports_only_the_public_faces() -> None:
     faces = _faces()
     offending = []
@@ -230,4 +226,32 @@ def test_every_name_of_a_package_face_resolves(package: str) -> None:
     each one up."""
     module = importlib.import_module(package)
     missing = [name for name in getattr(module, "__all__", []) if not hasattr(module, name)]
+    assert missing == []
+
+
+def _architecture_sections() -> dict[str, str]:
+    """docs/ARCHITECTURE.md's ``### `pkg/` `` sections: package -> its text."""
+    text = (SRC.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    sections: dict[str, str] = {}
+    for chunk in text.split("\n### `")[1:]:
+        name, _, body = chunk.partition("`")
+        sections[name.rstrip("/")] = body.split("\n## ")[0]
+    return sections
+
+
+def test_architecture_names_every_package_and_module() -> None:
+    """Each first-level package has its section, which names each of its modules and
+    sub-packages; no section names a package that is not there."""
+    sections = _architecture_sections()
+    packages = {p.name for p in PACKAGE.iterdir()
+                if (p / "__init__.py").is_file()}
+    assert set(sections) == packages
+    missing = []
+    for package in sorted(packages):
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            name = path.stem if path.stem != "__init__" else path.parent.name
+            if name == package:
+                continue
+            if f"`{name}`" not in sections[package] and f"`{name}/`" not in sections[package]:
+                missing.append(f"{package}/{path.relative_to(PACKAGE / package)}")
     assert missing == []

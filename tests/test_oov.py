@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, PrivacyLeakWarning
 from emprivacy.embeddings.model import OOV_PLACEHOLDER
-from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.io.documents import Document
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS
-from emprivacy.text.tokens import STOPWORDS, bag_of_words, tokenize
+from emprivacy.text.tokens import bag_of_words, tokenize
+from emprivacy.text.word_lists import STOPWORDS
 
 from .helpers import run_cli
 

@@ -20,14 +20,16 @@ import pytest
 
 from emprivacy import EarthMoversPrivacy, Embeddings, load_embeddings
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-from emprivacy.embeddings.model import OOV_PLACEHOLDER, detect_format
+from emprivacy.embeddings.files import detect_format
+from emprivacy.embeddings.model import OOV_PLACEHOLDER
 from emprivacy.embeddings.subword import SubwordModel, header_has_subwords
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 from .helpers import run_cli
 

@@ -27,13 +27,8 @@ from pathlib import Path
 import pytest
 
 from emprivacy.exceptions import OutputError, OutputPathError
-from emprivacy.io.outputs import (
-    LOCK_SUFFIX,
-    atomic_file,
-    check_not_input,
-    check_output_path,
-    output_lock,
-)
+from emprivacy.io.output_paths import LOCK_SUFFIX, check_not_input, check_output_path, output_lock
+from emprivacy.io.outputs import atomic_file
 
 from .helpers import input_env
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from emprivacy.embeddings import model as embeddings_module
+from emprivacy import embeddings as embeddings_module  # the face the commands load through
 from emprivacy.mechanisms import MECHANISMS, make_mechanism, parse_params
 
 from .helpers import EMBEDDINGS_FILE, make_embeddings, run_cli

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
-from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.io.documents import Document
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import (
     TEXT_GUARANTEE,
     apply_case,

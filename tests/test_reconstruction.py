@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from emprivacy import Embeddings
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import make_mechanism
 from emprivacy.protection import (
     NgramModel,

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ import pytest
 
 from emprivacy.cli import main
 from emprivacy.exceptions import CorpusRunInterrupted, InputError, InterruptedRunError
-from emprivacy.io.outputs import TEMP_SUFFIX
+from emprivacy.io.output_paths import TEMP_SUFFIX
 
 from .helpers import EMBEDDINGS_FILE
 
@@ -54,12 +55,20 @@ def _no_text(lines: list[str]) -> None:
         assert "resume=True" not in line, line  # the library's spelling, not the command's
 
 
-def _parquet(path: Path, texts: list[str | None]) -> Path:
+def _parquet(path: Path, texts: list[str | None], *, statistics: bool = True) -> Path:
+    """``texts`` as a Parquet file of records; without ``statistics`` (which show a null
+    text before any row is read) a null text is found only when its row is read."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    pq.write_table(pa.table({"id": [f"d{i}" for i in range(len(texts))], "text": texts}), path)
+    pq.write_table(pa.table({"id": [f"d{i}" for i in range(len(texts))], "text": texts}), path,
+                   write_statistics=statistics)
     return path
+
+
+#: What a null text in a Parquet input of records says (issue 30, item 9).
+NULL_HINT = ("; a record needs a text: to keep the nulls, release the file as a table (one "
+             ".parquet input, --output OUT.parquet)")
 
 
 def _everything(directory: Path) -> list[str]:
@@ -67,13 +76,14 @@ def _everything(directory: Path) -> list[str]:
 
 
 # -- 12: a failed run leaves nothing that blocks the next --------------------------------
-@pytest.mark.parametrize("extra", [["-o", "out.jsonl"], ["-o", "x.parquet"],
+@pytest.mark.parametrize("extra", [["-o", "out.jsonl"], ["--format", "parquet", "-o", "x.parquet"],
                                    ["--workers", "2", "-o", "out.jsonl"]],
                          ids=["jsonl", "parquet", "workers"])
 def test_a_run_failing_before_any_partition_is_complete_leaves_nothing(
         tmp_path: Path, emb: Path, extra: list[str], capsys, monkeypatch) -> None:
-    """A null ``text`` in a Parquet input: one line, exit 2, no ``.parts`` (nor Parquet
-    directory) left, and the same command with the input fixed is not blocked."""
+    """A null ``text`` in a Parquet input of records: one line, exit 2, no ``.parts`` (nor
+    Parquet directory) left, and the same command with the input fixed is not blocked.
+    (``-o x.parquet`` alone releases the file as a table, nulls kept: test_obfuscate_table.)"""
     if "--workers" in extra:
         pytest.importorskip("distributed")
     monkeypatch.chdir(tmp_path)
@@ -82,7 +92,8 @@ def test_a_run_failing_before_any_partition_is_complete_leaves_nothing(
     argv = ["obfuscate", str(src), "-e", "10", "--embeddings", str(emb), "-q", *extra]
     code, out, lines = _run(argv, capsys)
     assert (code, out) == (2, "")
-    assert lines == [f"emprivacy: error: input file {str(src)!r} row 1: 'text' is null"]
+    assert lines == [f"emprivacy: error: input file {str(src)!r} row 1: 'text' is null"
+                     + NULL_HINT]
     assert _everything(tmp_path) == ["emb.txt", "in", "in/c.parquet"]
     _parquet(src, [TEXT, "the quiet factory", TEXT])
     code, _, lines = _run(argv, capsys)
@@ -92,18 +103,19 @@ def test_a_run_failing_before_any_partition_is_complete_leaves_nothing(
 
 def test_a_run_that_completed_partitions_keeps_them_and_says_so(tmp_path: Path, emb: Path,
                                                                 capsys, monkeypatch) -> None:
-    """The null ``text`` in the second partition: the first is kept, the line says where and
-    how to continue (``--resume``), and a plain re-run says ``--resume`` too."""
+    """The null ``text`` in the second partition (a file without statistics, so it is met
+    only there): the first is kept, the line says where and how to continue
+    (``--resume``), and a plain re-run says ``--resume`` too."""
     monkeypatch.chdir(tmp_path)
     texts: list[str | None] = [TEXT] * (CLI_PARTITION + 4)
     texts[CLI_PARTITION + 2] = None
-    src = _parquet(tmp_path / "c.parquet", texts)
+    src = _parquet(tmp_path / "c.parquet", texts, statistics=False)
     argv = ["obfuscate", str(src), "-e", "10", "--embeddings", str(emb), "-o", "out.jsonl", "-q"]
     code, _, lines = _run(argv, capsys)
     assert code == 2
     assert lines == [f"emprivacy: error: input file {str(src)!r} row {CLI_PARTITION + 2}: "
-                     "'text' is null; completed partitions are kept in 'out.jsonl.parts' — "
-                     "re-run with --resume to continue"]
+                     "'text' is null" + NULL_HINT + "; completed partitions are kept in "
+                     "'out.jsonl.parts' — re-run with --resume to continue"]
     assert _everything(tmp_path / "out.jsonl.parts") == [
         "_run.json", "_status", "_status/part-00000.json", "part-00000.jsonl"]
     code, _, lines = _run(argv, capsys)
@@ -120,7 +132,7 @@ def test_the_library_names_its_own_option(tmp_path: Path, tiny_embeddings) -> No
     from emprivacy.mechanisms import EarthMoversPrivacy
 
     mech = EarthMoversPrivacy(tiny_embeddings, epsilon=1.0)
-    src = _parquet(tmp_path / "c.parquet", ["cat dog", "car", None, "bus"])
+    src = _parquet(tmp_path / "c.parquet", ["cat dog", "car", None, "bus"], statistics=False)
     out = tmp_path / "out.jsonl"
     with pytest.raises(InputError) as failed:
         obfuscate_corpus([src], out, mechanism=mech, partition_documents=2)
@@ -164,7 +176,11 @@ def test_a_document_without_vocabulary_words_is_skipped_and_counted(
         "skipped",
         "emprivacy: warning: document 'e' is empty after normalisation; skipped"]
     assert len(lines) == 3 and lines[2].startswith("emprivacy: wrote 2 document(s) to ")
-    assert lines[2].endswith("; skipped 1 empty, 1 with no word in the vocabulary")
+    # then, since issue 30 (item 12), how many came back unchanged, if any did (ε = 10)
+    _, skipped, said = lines[2].partition("; skipped 1 empty, 1 with no word in the "
+                                          "vocabulary")
+    assert skipped and re.fullmatch(r"(; [12] of 2 document\(s\) with privatised words "
+                                    r"released unchanged \(\d+%: .*\))?", said)
     _no_text(lines)
     if extra[-1] == "out.parquet":
         manifest = json.loads((tmp_path / "out.parquet" / "_manifest.json").read_text())

@@ -1,5 +1,5 @@
-"""One privacy scale (emprivacy.protection.epsilon.scale): the ε search, ``calibrate_recovery`` and
-the recovery measured on a release.
+"""One privacy scale (emprivacy.protection.epsilon: scale, search, recovery): the ε search,
+``calibrate_recovery`` and the recovery measured on a release.
 
 The bisection is checked exactly on figures known in closed form; the calibration on a
 1-D toy vocabulary where the optimal adversary's recovery V(π▷C) has a closed form and is
@@ -25,7 +25,7 @@ from emprivacy.protection import (
     find_epsilon,
     release_recovery,
 )
-from emprivacy.protection.epsilon import scale
+from emprivacy.protection.epsilon import recovery, scale, search
 
 POINTS = [0.0, 1.0, 2.5, 3.0, 5.0, 8.0]  # a 1-D vocabulary, unevenly spaced
 WORDS = ["a", "b", "c", "d", "e", "f"]
@@ -141,23 +141,37 @@ def test_find_epsilon_tolerates_a_dip_within_its_tolerance():
 
 
 def test_find_epsilon_says_when_the_target_is_out_of_reach():
+    # the figure's limit (0.5) is below the target: no ε reaches it
     with pytest.raises(ValueError, match=r"stays at or below 0\.6 at every epsilon tried, "
-                                         r"up to .*the target does not constrain epsilon"):
+                                         r"from 1 up to .*and at epsilon 1e\+150, where it "
+                                         r"has reached its limit \(0\.5\): the target does "
+                                         r"not constrain epsilon"):
+        find_epsilon(lambda e: 0.5 * (1 - math.exp(-e)), 0.6, limit=lambda: 0.5)
+    # without the limit, only what was measured
+    with pytest.raises(ValueError, match=r"stays at or below 0\.6 at every epsilon tried, "
+                                         r"from 1 up to 6\.554e\+04 \(0\.5 there\); a larger "
+                                         r"epsilon may exceed it: start the search there"):
         find_epsilon(lambda e: 0.5 * (1 - math.exp(-e)), 0.6)
-    with pytest.raises(ValueError, match=r"is above 0\.3 at every epsilon tried, down to"):
+    with pytest.raises(ValueError,
+                       match=r"is above 0\.3 at every epsilon tried, from 1 down to"):
         find_epsilon(lambda e: 0.5 + 0.1 * (1 - math.exp(-e)), 0.3)
 
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
     ({"rtol": 0.0}, ValueError, "rtol must be a finite number > 0; got 0.0"),
+    ({"rtol": 1e-300}, ValueError, "rtol must be a finite number >= 1e-09; got 1e-300"),
+    ({"start": 1e-300}, ValueError, "start must be a number in [1e-150, 1e+150]; got 1e-300"),
+    ({"bracket": (1.0, 1e200)}, ValueError,
+     "bracket must be a number in [1e-150, 1e+150]; got 1e+200"),
     ({"factor": 1.0}, ValueError, "factor must be a number > 1; got 1.0"),
     ({"bracket": (2.0, 1.0)}, ValueError, "bracket must be two numbers lo < hi"),
     ({"start": -1.0}, ValueError, "start must be a finite number > 0; got -1.0"),
     ({"max_steps": 0}, ValueError, "max_steps"),
 ])
 def test_find_epsilon_checks_its_options(kwargs, error, message):
-    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(error) as info:
         find_epsilon(lambda e: e / (1 + e), 0.5, **kwargs)
+    assert str(info.value).startswith(message)
 
 
 class _Branch(Exception):
@@ -221,7 +235,7 @@ def test_reachable_points_bounds_every_full_measurement_the_search_can_make(kwar
     measurements are one), and so the distinct ε measured in full; with no bracket given it
     is the tree's exact size."""
     nodes, eps = _fine_nodes(coarse, **kwargs)
-    n = scale.reachable_points(coarse=coarse, **kwargs)
+    n = search.reachable_points(coarse=coarse, **kwargs)
     assert len(eps) <= nodes <= n
     assert (nodes == n) == tight
     if not kwargs:
@@ -302,7 +316,7 @@ def test_calibrate_recovery_corrects_each_sampled_measurement_for_the_search(mon
     s = Secrets.from_words(emb, WORDS)
     r = calibrate_recovery(emb, target_recovery=0.5, mechanism="madlib", secrets=s,
                            draws=200, rng=0)
-    n = 16 * (17 + 16 * 31)  # scale.reachable_points() with the defaults
+    n = 16 * (17 + 16 * 31)  # search.reachable_points() with the defaults
     per_point = 1 - 0.05 / n
     assert {c for _, c in seen} == {per_point} and {d for d, _ in seen} == {50, 200}
     assert r.audit.confidence == per_point
@@ -353,7 +367,8 @@ def test_calibrate_recovery_says_when_the_target_does_not_constrain_epsilon():
     holds at every ε."""
     emb = toy()
     s = Secrets.from_words(emb, WORDS)
-    with pytest.raises(ValueError, match=r"stays at or below 0\.9 at every epsilon tried"):
+    with pytest.raises(ValueError, match=r"stays at or below 0\.9 at every epsilon tried.*"
+                                         r"the target does not constrain epsilon"):
         calibrate_recovery(emb, target_recovery=0.9, mechanism="tem", params={"beta": 0.5},
                            secrets=s)
 
@@ -441,7 +456,7 @@ def test_release_recovery_figures_are_ordered(data, seed):
     assert 0.0 <= r.lower <= r.estimate <= r.upper <= 1.0
     assert 0.0 < r.baseline <= r.plugin <= r.plugin_upper <= 1.0
     assert r.words == len(data) and r.test_words == len(data) - len(data) // 2
-    assert r.prior_weight in scale.PRIOR_WEIGHTS
+    assert r.prior_weight in recovery.PRIOR_WEIGHTS
 
 
 @pytest.mark.parametrize(("o", "y", "message"), [

@@ -37,10 +37,12 @@ from emprivacy import EarthMoversPrivacy, Embeddings, load_embeddings
 from emprivacy.cli import main
 from emprivacy.distributed import MechanismSettings, obfuscate_corpus
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document, iter_documents
+from emprivacy.io.corpus import iter_documents
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import format_record
 from emprivacy.math.randomness import run_key_from_seed
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 
 EPSILON = 10.0
 VOCAB = 5000
@@ -322,7 +324,7 @@ def test_obfuscator_refuses_a_repeated_id_before_obfuscating_it(emb: Embeddings)
     with pytest.raises(InputError, match=r"documents 1 and 3 of the input"):
         list(obf.obfuscate([Document("a", "house")]))
     assert next(Obfuscator(mech, seed=0).obfuscate([Document("a", "house")]))["id"] == "a"
-    with pytest.raises(TypeError, match=r"documents must be emprivacy\.io\.corpus\.Document "
+    with pytest.raises(TypeError, match=r"documents must be emprivacy\.io\.documents\.Document "
                                         "objects; got tuple"):
         list(Obfuscator(mech, seed=0).obfuscate([("a", "cat")]))
 

@@ -30,29 +30,27 @@ from scipy.stats import chi2_contingency
 
 import emprivacy.io.corpus
 import emprivacy.io.documents
+import emprivacy.io.jsonl_pieces
 import emprivacy.io.parquet_output
 import emprivacy.io.streaming
+import emprivacy.obfuscation.config
 import emprivacy.obfuscation.obfuscator
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.cli import main
 from emprivacy.distributed import obfuscate_corpus
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document, read_text_chunks, read_text_file
+from emprivacy.io.corpus import read_text_file
+from emprivacy.io.documents import Document, read_text_chunks
+from emprivacy.io.jsonl_pieces import copy_jsonl_file, copy_jsonl_record, read_jsonl_records
 from emprivacy.io.outputs import format_record
 from emprivacy.io.parquet_output import read_parquet_records
-from emprivacy.io.streaming import (
-    BagBody,
-    TextBody,
-    copy_jsonl_file,
-    copy_jsonl_record,
-    materialise,
-    read_jsonl_records,
-    write_record,
-)
+from emprivacy.io.streaming import BagBody, TextBody, materialise, write_record
 from emprivacy.math.randomness import document_generator
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import prepare_text
-from emprivacy.text.tokens import bag_of_words, normalise_pieces, normalise_text, tokenize
+from emprivacy.text.normalise import normalise_pieces, normalise_text
+from emprivacy.text.tokens import bag_of_words, tokenize
 
 from .helpers import gaps
 
@@ -90,7 +88,7 @@ def long_text(n_words: int, seed: int = 0) -> str:
 @pytest.fixture
 def tiny_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Blocks of 5 words, chunks of 37 characters, text blocks of at most 120 characters."""
-    monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "DEFAULT_BLOCK_WORDS", 5)
+    monkeypatch.setattr(emprivacy.obfuscation.config, "DEFAULT_BLOCK_WORDS", 5)
     monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "BLOCK_CHARS", 120)
     monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 37)
     monkeypatch.setattr(emprivacy.io.parquet_output, "TEXT_PIECE_CHARS", 50)
@@ -318,7 +316,7 @@ def test_cli_streams_a_long_document(fmt: str, tmp_path: Path, capsys,
     outputs = {}
     for blocks in ("whole", "tiny"):
         if blocks == "tiny":
-            monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "DEFAULT_BLOCK_WORDS", 4)
+            monkeypatch.setattr(emprivacy.obfuscation.config, "DEFAULT_BLOCK_WORDS", 4)
             monkeypatch.setattr(emprivacy.obfuscation.obfuscator, "BLOCK_CHARS", 100)
             monkeypatch.setattr(emprivacy.io.documents, "CHUNK_CHARS", 50)
             monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 7)
@@ -407,7 +405,7 @@ def test_bodies_write_as_whole_records(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 5)
+    monkeypatch.setattr(emprivacy.io.jsonl_pieces, "_PIECE", 5)
     records = [
         {"id": "a", "n_words": 2, "x": 1.5e-7, "bag": ["cat", 'd"og', "é\\"]},
         {"id": "b", "text": 'He said "hi"\\\\ 😀\u2028\n\tend' * 3},
@@ -435,7 +433,7 @@ def test_jsonl_records_are_read_back_in_pieces(monkeypatch: pytest.MonkeyPatch) 
 
 def test_a_jsonl_file_is_copied_and_hashed(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(emprivacy.io.streaming, "_PIECE", 4)
+    monkeypatch.setattr(emprivacy.io.jsonl_pieces, "_PIECE", 4)
     records = [{"id": "a", "n_words": 2, "bag": ["cat", "dog"]}, {"id": "b", "text": "x\ny"}]
     path = tmp_path / "part.jsonl"
     data = "".join(format_record(r, "jsonl") + "\n" for r in records).encode("utf-8")

@@ -8,16 +8,14 @@ from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from emprivacy import bag_of_words, tokenize
-from emprivacy.text.tokens import (
+from emprivacy.text.normalise import (
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
-    NUMBER_WORDS,
-    STOPWORDS,
-    is_number_word,
-    is_word,
     normalise_text,
     normalise_word,
 )
+from emprivacy.text.tokens import is_word
+from emprivacy.text.word_lists import NUMBER_WORDS, STOPWORDS, is_number_word
 
 
 def test_the_papers_example():

@@ -26,14 +26,14 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings, bag_of_words, load_embeddings
 from emprivacy.preparation.template import PLACEHOLDERS, prepare_text
-from emprivacy.text.tokens import (
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import tokenize
+from emprivacy.text.word_lists import (
     CLITIC_STEMS,
     CLITICS,
     KEPT_FUNCTION_WORDS,
     LOWERCASE_ONLY,
     STOPWORDS,
-    normalise_word,
-    tokenize,
     top_level_domains,
 )
 

@@ -20,15 +20,12 @@ from hypothesis import strategies as st
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.distributed import obfuscate_corpus
-from emprivacy.io.corpus import Document
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+from emprivacy.io.documents import Document
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
 from emprivacy.preparation.template import PLACEHOLDERS
-from emprivacy.text.tokens import (
-    LAYOUT_PUNCTUATION,
-    LAYOUT_WHITESPACE,
-    NUMBER_WORDS,
-    STOPWORDS,
-)
+from emprivacy.text.normalise import LAYOUT_PUNCTUATION, LAYOUT_WHITESPACE
+from emprivacy.text.word_lists import NUMBER_WORDS, STOPWORDS
 
 #: The attacks of issue 12: names in symbols, combining marks, format characters,
 #: emoji, content words and number words of the old stopword list.

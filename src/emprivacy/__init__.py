@@ -16,6 +16,11 @@ command line's ``--help``) stays fast; the data flows one way through the module
 :mod:`~emprivacy.tables` (a table's column: :func:`privatize_texts`,
 :mod:`emprivacy.tables.arrow`, :mod:`emprivacy.tables.pandas`, :mod:`emprivacy.tables.polars`) and
 :mod:`~emprivacy.evaluation` on top.
+
+:func:`import_optional` imports an optional dependency (an extra such as ``evaluation`` or
+``distributed``) or raises :class:`~emprivacy.exceptions.MissingExtraError` with the one
+message that names the extra to install; the command line and the library's modules check
+their extras through it.
 """
 
 from __future__ import annotations
@@ -61,9 +66,11 @@ _EXPORTS: dict[str, str] = {
     "Obfuscator": "obfuscation",
     "obfuscate_corpus": "distributed",
     "privatize_texts": "tables",
+    "import_optional": "_optional",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from emprivacy._optional import import_optional
     from emprivacy.decoding import Decoder, ExactDecoder
     from emprivacy.distributed import obfuscate_corpus
     from emprivacy.embeddings.model import Embeddings, load_embeddings
@@ -91,7 +98,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         generate_private_bag,
         make_mechanism,
     )
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig, Obfuscator
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
     from emprivacy.protection.epsilon.deniability import calibrate_epsilon, plausible_deniability
     from emprivacy.tables import privatize_texts
     from emprivacy.text.tokens import bag_of_words, tokenize
@@ -129,6 +136,7 @@ __all__ = [
     "generate_noisy_bag_of_words",
     "generate_noisy_vector",
     "generate_private_bag",
+    "import_optional",
     "laplace_constant",
     "laplace_noise",
     "load_embeddings",

@@ -24,7 +24,7 @@ from emprivacy.evaluation.brown_corpus import (
     read_brown,
 )
 from emprivacy.exceptions import DatasetUnavailableError, MissingExtraError
-from emprivacy.io.outputs import user_cache_dir
+from emprivacy.io.cache_dir import user_cache_dir
 from emprivacy.text.tokens import tokenize
 
 from .conftest import BROWN_FIXTURE

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from emprivacy import evaluation
 from emprivacy.cli import main
-from emprivacy.evaluation import brown_corpus
 from emprivacy.evaluation.attacks import write_vec
 from emprivacy.exceptions import DatasetUnavailableError
 
@@ -89,7 +89,7 @@ def test_evaluate_unavailable_dataset_exits_1(tmp_path, capsys, monkeypatch):
     def unavailable(**kwargs):
         raise DatasetUnavailableError("cannot download the Brown corpus: offline")
 
-    monkeypatch.setattr(brown_corpus, "brown", unavailable)
+    monkeypatch.setattr(evaluation, "brown", unavailable)  # the command reads its face
     assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == "emprivacy: error: cannot download the Brown corpus: offline"
@@ -147,7 +147,7 @@ def test_evaluate_too_few_authors_on_brown_is_one_line_before_any_work(tmp_path,
     def no_brown(**kwargs):
         raise AssertionError("read the corpus before checking --authors")
 
-    monkeypatch.setattr(brown_corpus, "brown", no_brown)
+    monkeypatch.setattr(evaluation, "brown", no_brown)
     out = tmp_path / "out"
     assert main(["evaluate", "--authors", "4", "--out", str(out), "--quiet"]) == 2
     assert capsys.readouterr().err.splitlines() == [_TOO_FEW]
@@ -155,7 +155,7 @@ def test_evaluate_too_few_authors_on_brown_is_one_line_before_any_work(tmp_path,
 
 
 def test_evaluate_too_few_authors_in_a_csv_is_one_line(inputs, tmp_path, capsys, monkeypatch):
-    from emprivacy.embeddings import model as embeddings
+    from emprivacy import embeddings  # the face the command loads them through
 
     def no_embeddings(*args, **kwargs):
         raise AssertionError("loaded the embeddings before checking --authors")

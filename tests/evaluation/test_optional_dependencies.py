@@ -52,13 +52,13 @@ def test_missing_matplotlib_names_the_extra_and_writes_nothing(monkeypatch, synt
 @pytest.mark.parametrize("module", ["fasttext", "ot", "matplotlib"])
 def test_evaluate_checks_the_extra_before_it_reads_or_writes_anything(monkeypatch, tmp_path,
                                                                        capsys, module):
+    from emprivacy import evaluation
     from emprivacy.cli import main
-    from emprivacy.evaluation import brown_corpus
 
     def no_brown(**kwargs):
         raise AssertionError("read the corpus before checking the extra")
 
-    monkeypatch.setattr(brown_corpus, "brown", no_brown)
+    monkeypatch.setattr(evaluation, "brown", no_brown)
     monkeypatch.setitem(sys.modules, module, None)
     expected = (f"emprivacy evaluate needs the optional dependency '{module}'; install it "
                 "with: pip install 'emprivacy[evaluation]'")

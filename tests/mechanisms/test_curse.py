@@ -186,12 +186,12 @@ def test_one_uniform_per_pivot_and_reproducible():
 def test_the_cache_evicts_and_stays_right(monkeypatch):
     from emprivacy.mechanisms import curse as curse_module
 
-    monkeypatch.setattr(curse_module, "_CACHE_BYTES", 1)  # capacity 256 pivots
+    monkeypatch.setattr(curse_module, "_CACHE_BYTES", 1)  # capacity: the floor, 16 pivots
     emb = grid_embeddings(2000, seed=8)
     res = RankResampler(emb, c=1.0, epsilon=1.0, top_k=4)
     pivots = np.random.default_rng(0).permutation(2000)[:700]
-    lists = res.neighbours(pivots)  # 700 distinct pivots, fetched in chunks of 256
-    assert len(res._cache) == 256
+    lists = res.neighbours(pivots)  # 700 distinct pivots, fetched in chunks of 16
+    assert len(res._cache) == curse_module._CACHE_ROWS == 16
     for p, row in zip(pivots[::50], lists[::50], strict=True):
         np.testing.assert_array_equal(row, brute_force_ranking(emb, p)[:4])
 
@@ -276,3 +276,24 @@ def test_bad_arguments(tiny_embeddings):
         res.resample(np.array([0, 5]), check_random_state(0))
     with pytest.raises(ValueError, match=r"^pivots must be 1-D; got shape \(1, 1\)$"):
         res.neighbours(np.array([[0]]))
+
+
+def test_a_list_of_every_word_is_searched_in_bounded_memory():
+    """c·ε tiny (``--param rank_resample=1e-300``): each pivot's list is the whole
+    vocabulary; blocks of 256 such rows took 541 MB here (17 GB on a 400,000-word
+    vocabulary, and the run was killed), now a few rows at a time."""
+    import tracemalloc
+
+    gen = np.random.default_rng(0)
+    emb = Embeddings([f"w{i}" for i in range(4000)],
+                     gen.normal(size=(4000, 50)).astype(np.float32), name="g")
+    res = RankResampler(emb, c=1e-300, epsilon=5.0)
+    assert res.top_k == 4000
+    tracemalloc.start()
+    try:
+        out = res.resample(np.arange(200), np.random.default_rng(0))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 160e6
+    assert out.shape == (200,) and out.min() >= 0 and out.max() < 4000

@@ -26,13 +26,14 @@ from emprivacy import Embeddings
 from emprivacy.embeddings.model import load_embeddings
 from emprivacy.exceptions import EmbeddingsFormatError, MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig
-from emprivacy.tables import batch as batch_module
+from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.tables import datasets as module
-from emprivacy.tables.batch import TextPrivatizer, privatize_texts, text_digest
+from emprivacy.tables import options as options_module
+from emprivacy.tables.batch import privatize_texts
+from emprivacy.tables.privatizer import TextPrivatizer
 
 from ..helpers import EMBEDDINGS_FILE
-from .test_obfuscate_contract import TEXTS, cli_records
+from .test_obfuscate_contract import TEXTS, cli_records, digest_id
 
 if importlib.util.find_spec("datasets") is None:  # pragma: no cover
     pytest.skip("the datasets extra is not installed", allow_module_level=True)
@@ -87,10 +88,6 @@ def keyed_by_text(texts, *, epsilon: float, mode: str, embeddings: str, seed: in
     mech = make_mechanism("madlib", load_embeddings(embeddings), epsilon=epsilon)
     return TextPrivatizer(mech, ObfuscationConfig(mode=mode), seed=seed,
                           key_by_text=True).privatize(texts)
-
-
-def digest_id(i: int, text: str) -> str:
-    return f"{i}#{text_digest(text)}"
 
 
 def run(ds, m: DatasetMapper, **kwargs):
@@ -205,15 +202,15 @@ def test_the_mapper_pickles_small_without_the_embeddings(ds, emb_file):
 @pytest.mark.filterwarnings(FORK)
 def test_the_embeddings_are_loaded_once_per_process(ds, emb_file, monkeypatch, tmp_path):
     loads = tmp_path / "loads.txt"
-    real = batch_module.load_embeddings
+    real = options_module.load_embeddings
 
     def counted(*args, **kwargs):
         with open(loads, "a", encoding="utf-8") as f:
             f.write(f"{os.getpid()}\n")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(batch_module, "load_embeddings", counted)
-    monkeypatch.setattr(batch_module, "_MECHANISMS", {})
+    monkeypatch.setattr(options_module, "load_embeddings", counted)
+    monkeypatch.setattr(options_module, "_MECHANISMS", {})
 
     def pids() -> list[int]:
         return [int(p) for p in loads.read_text().split()] if loads.exists() else []
@@ -224,7 +221,7 @@ def test_the_embeddings_are_loaded_once_per_process(ds, emb_file, monkeypatch, t
     run(ds, mapper(column="review", epsilon=2, embeddings=emb_file))  # other settings
     assert pids() == [os.getpid()] * 2
     loads.unlink()
-    monkeypatch.setattr(batch_module, "_MECHANISMS", {})
+    monkeypatch.setattr(options_module, "_MECHANISMS", {})
     run(ds, mapper(column="review", epsilon=1, embeddings=emb_file), batch_size=1, num_proc=2)
     workers = pids()
     import multiprocess
@@ -321,7 +318,7 @@ def test_a_non_string_row_of_a_direct_block_names_its_row(emb_file):
 
 
 def test_a_dataset_with_no_rows_is_returned_as_it_is(ds, emb_file, monkeypatch):
-    monkeypatch.setattr(batch_module, "load_embeddings", None)  # never called
+    monkeypatch.setattr(options_module, "load_embeddings", None)  # never called
     out = run(ds.select([]), mapper(column="review", epsilon=5, embeddings=emb_file))
     assert len(out) == 0 and out.column_names == ["id", "review", "stars"]
 
@@ -335,15 +332,91 @@ def test_names_taken_twice_are_refused_when_mapping(hf, ds, emb_file):
         run(twice, mapper(column="t", epsilon=5, embeddings=emb_file))
 
 
-def test_the_mapper_needs_batches_with_indices_and_an_unformatted_dataset(ds, emb_file):
-    m = mapper(column="review", epsilon=5, embeddings=emb_file)
-    call = r"call ds\.map\(mapper, batched=True, with_indices=True\)"
-    with pytest.raises(TypeError, match=call):
-        ds.map(m, batched=True)
-    with pytest.raises(TypeError, match=call):
-        ds.map(m, with_indices=True)
-    with pytest.raises(TypeError, match=r"this batch is a dict: map ds\.with_format\(None\)"):
-        run(ds.with_format("numpy"), m)
+CALL = r"call ds\.map\(mapper, batched=True, with_indices=True\)"
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda ds, m: ds.map(m, batched=True), r"^the mapper was called without with_indices=True; "
+     + CALL),
+    (lambda ds, m: ds.map(m, batched=True, with_rank=True),
+     r"^the mapper was called without with_indices=True; " + CALL),
+    (lambda ds, m: ds.map(m, with_indices=True),
+     r"^the mapper was called on one row \(map without batched=True\); " + CALL),
+    (lambda ds, m: ds.map(m, batched=True, with_indices=True, input_columns=["review"]),
+     r"^the mapper was called with input_columns= \(its first argument is a column's values, "
+     r"a list\); it reads column 'review' from the whole batch itself: call ds\.map\(mapper, "
+     r"batched=True, with_indices=True\) without input_columns$"),
+    (lambda ds, m: ds.with_format("pandas").map(m, batched=True, with_indices=True),
+     r"^the mapper reads the batches of a dataset without a format; this batch is a pandas "
+     r"DataFrame \(the dataset was given a format by with_format or set_format\): map "
+     r"ds\.with_format\(None\) and set the format again on the result, "
+     r"ds\.with_format\(None\)\.map\(mapper, batched=True, with_indices=True\)"
+     r"\.with_format\(\.\.\.\)$"),
+    (lambda ds, m: ds.with_format("numpy").map(m, batched=True, with_indices=True),
+     r"this batch is a dict of numpy ndarray \(the dataset was given a format"),
+    (lambda ds, m: ds.with_format("arrow").map(m, batched=True, with_indices=True),
+     r"this batch is a pyarrow Table \(the dataset was given a format"),
+    (lambda ds, m: list(ds.to_iterable_dataset().map(m, with_indices=True)),
+     r"^the mapper was called on one row \(map without batched=True\); " + CALL),
+])
+def test_each_wrong_call_of_map_is_told_what_is_wrong(ds, emb_file, call, match):
+    """Issue 30, item 7: a formatted dataset and input_columns= were told "called without
+    batched=True and with_indices=True", which they were not."""
+    with pytest.raises(TypeError, match=match):
+        call(ds, mapper(column="review", epsilon=5, embeddings=emb_file))
+
+
+def test_a_formatted_dataset_released_as_the_message_says(ds, emb_file):
+    m = mapper(column="review", epsilon=5, embeddings=emb_file, seed=1)
+    out = ds.with_format("pandas").with_format(None).map(
+        m, batched=True, with_indices=True).with_format("pandas")
+    assert out.format["type"] == "pandas"
+    assert column(out, "review") == column(run(ds, m), "review")
+
+
+@pytest.mark.parametrize("mode", ["text", "bag"])
+def test_an_iterable_dataset_is_released_as_the_dataset(ds, emb_file, mode):
+    """Issue 30, item 7: an ``IterableDataset`` (streaming; plain lists in its batches) was
+    refused with advice that did not help; it is released as the same rows of a
+    ``Dataset``, batch sizes apart."""
+    m = mapper(column="review", epsilon=0.7, mode=mode, embeddings=emb_file, seed=3)
+    expected = run(ds, m, batch_size=4).to_list()
+    stream = ds.to_iterable_dataset(num_shards=2).map(m, batched=True, with_indices=True,
+                                                       batch_size=3)
+    assert list(stream) == expected
+    assert expected[1]["review"] is None and expected[1]["emprivacy_n_words"] is None
+    kept = list(ds.to_iterable_dataset().map(
+        mapper(column="review", epsilon=0.7, mode=mode, embeddings=emb_file, seed=3,
+               keep_original=True, out_column="safe"),
+        batched=True, with_indices=True, remove_columns=["review"]))
+    assert [r["safe"] for r in kept] == [r["review"] for r in expected]
+    assert "review" not in kept[0]
+
+
+def test_an_iterable_dataset_cannot_drop_the_original_from_inside(ds, emb_file):
+    renamed = mapper(column="review", epsilon=5, embeddings=emb_file, out_column="safe")
+    with pytest.raises(TypeError, match=r"^the mapper cannot remove column 'review' from the "
+                       r"batches of an IterableDataset .*: to rename the release, make the "
+                       r"mapper with keep_original=True and map with "
+                       r"remove_columns=\['review'\]"):
+        list(ds.to_iterable_dataset().map(renamed, batched=True, with_indices=True))
+
+
+@pytest.mark.parametrize("mode", ["text", "bag"])
+def test_remove_columns_of_the_column_keeps_the_release(hf, ds, emb_file, mode):
+    """Issue 30, item 7: ``remove_columns=["review"]`` removed the release too (written into
+    the batch under that name); the mapper returns it, so map removes only the original,
+    and a first batch all null still gives typed columns."""
+    m = mapper(column="review", epsilon=5, mode=mode, embeddings=emb_file, seed=1)
+    plain = run(ds, m)
+    removed = run(ds, m, remove_columns=["review"])
+    assert column(removed, "review") == column(plain, "review")
+    assert removed.column_names[:3] == ["id", "review", "stars"]
+    nulls = run(hf.Dataset.from_dict({"t": [None, None, "A cat."]}),
+                mapper(column="t", epsilon=5, mode=mode, embeddings=emb_file, seed=1),
+                batch_size=2, remove_columns=["t"])
+    assert column(nulls, "t")[:2] == [None, None] and column(nulls, "t")[2] is not None
+    assert nulls.features["emprivacy_n_words"].dtype == "int64"
 
 
 @pytest.mark.filterwarnings(FORK)
@@ -397,7 +470,7 @@ def test_indices_that_are_not_consecutive_are_released_as_their_rows(hf, emb_fil
 ])
 def test_bad_options_are_refused_at_creation_before_any_load(emb_file, monkeypatch, kwargs,
                                                              error, match):
-    monkeypatch.setattr(batch_module, "load_embeddings", None)  # nothing is loaded
+    monkeypatch.setattr(options_module, "load_embeddings", None)  # nothing is loaded
     with pytest.raises(error, match=match):
         mapper(**{"column": "review", "embeddings": emb_file, **kwargs})
 

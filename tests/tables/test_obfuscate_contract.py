@@ -1,10 +1,12 @@
 """The column path releases what ``emprivacy obfuscate`` releases (issue 24, item 6).
 
-Row ``i`` of a column is the document of id ``"i"``: with one seed, ``privatize_texts``
+Row ``i`` of text ``t`` of a column is the document of id ``f"{i}#{text_digest(t)}"``
+(issue 30, item 10: every table path keys its rows by index or id *and* text, so that no
+stream serves two texts; it used to be ``"i"``): with one seed, ``privatize_texts``
 releases exactly the records of ``emprivacy obfuscate --seed`` on the JSONL file whose
-line holds ``{"id": "i", "text": row i}`` — text, bag, the per-document fields, the
-``guarantee`` — for every mechanism and both modes; and its shared fields are the
-records' own.  A two-sample test checks the laws too: the column path and the command
+line holds ``{"id": f"{i}#{text_digest(t)}", "text": t}`` — text, bag, the per-document
+fields, the ``guarantee`` — for every mechanism and both modes; and its shared fields are
+the records' own.  A two-sample test checks the laws too: the column path and the command
 line, each under its own seed, release the same distribution of words.
 """
 
@@ -20,6 +22,7 @@ from scipy.stats import chi2_contingency
 
 from emprivacy.mechanisms.registry import MECHANISMS
 from emprivacy.tables.batch import privatize_texts
+from emprivacy.tables.privatizer import text_digest
 
 from ..helpers import EMBEDDINGS_FILE, run_cli
 
@@ -28,10 +31,15 @@ TEXTS = ["The cat met a dog at the harbour.", "A bus and a car, quietly.", None,
          "zebra yak", "dog", "Dog and bus at 10:30, see https://example.org."]
 
 
+def digest_id(i: int, text: str) -> str:
+    """The identifier that keys row ``i`` of text ``text`` in every table path."""
+    return f"{i}#{text_digest(text)}"
+
+
 def cli_records(tmp_path: Path, capsys, texts, argv, *,
-                id_of=lambda i, text: str(i)) -> dict[str, dict]:
+                id_of=digest_id) -> dict[str, dict]:
     """The records of ``emprivacy obfuscate`` on the JSONL of the non-null rows, by id
-    (row ``i`` of text ``t`` has the id ``id_of(i, t)``: ``"i"`` by default)."""
+    (row ``i`` of text ``t`` has the id ``id_of(i, t)``: :func:`digest_id` by default)."""
     emb = tmp_path / "emb.txt"
     emb.write_text(EMBEDDINGS_FILE, encoding="utf-8")
     docs = tmp_path / "docs.jsonl"
@@ -56,7 +64,7 @@ def test_the_column_releases_obfuscates_records(tmp_path, capsys, mechanism, mod
     key = "text" if mode == "text" else "bag"
     released = 0
     for i, row in enumerate(rows):
-        record = records.get(str(i))
+        record = None if TEXTS[i] is None else records.get(digest_id(i, TEXTS[i]))
         if record is None:  # obfuscate skipped it (or it was null): no record
             assert TEXTS[i] is None or row.skipped in ("empty", "out_of_vocabulary")
             continue
@@ -78,7 +86,7 @@ def test_text_records_carry_the_mechanisms_guarantee(tmp_path, capsys):
                                                     "mahalanobis"])
     (row,) = privatize_texts(["A cat."], epsilon=1, mechanism="mahalanobis",
                              embeddings=tmp_path / "emb.txt", seed=1)
-    assert row.metadata["guarantee"] == records["0"]["guarantee"]
+    assert row.metadata["guarantee"] == records[digest_id(0, TEXTS[0])]["guarantee"]
     assert "Mahalanobis" in row.metadata["guarantee"]
 
 
@@ -88,9 +96,11 @@ def test_each_oov_policy_is_the_command_lines(tmp_path, capsys, oov, recwarn):
                                                     "--readable", "--oov", oov])
     rows = list(privatize_texts(TEXTS, epsilon=2, oov=oov, embeddings=tmp_path / "emb.txt",
                                 seed=3))
-    for i, record in records.items():
-        assert rows[int(i)].release == record["text"]
-        assert rows[int(i)].metadata["oov_dropped"] == record["oov_dropped"]
+    for label, record in records.items():
+        i = int(label.partition("#")[0])
+        assert label == digest_id(i, TEXTS[i])
+        assert rows[i].release == record["text"]
+        assert rows[i].metadata["oov_dropped"] == record["oov_dropped"]
 
 
 def test_the_column_path_releases_the_command_lines_law(tmp_path, capsys):

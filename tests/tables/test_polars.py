@@ -11,7 +11,7 @@ import pytest
 from emprivacy import Embeddings
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.tables.arrow import privatize_table
-from emprivacy.tables.batch import RunOptions
+from emprivacy.tables.options import RunOptions
 
 pl = pytest.importorskip("polars")
 from emprivacy.tables.polars import SeriesPrivatizer, privatize, privatize_expr  # noqa: E402

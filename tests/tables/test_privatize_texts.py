@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 import emprivacy
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
-from emprivacy.tables.batch import RunOptions, TextPrivatizer, privatize_texts, row_fields
+from emprivacy.tables.batch import privatize_texts
+from emprivacy.tables.options import RunOptions
+from emprivacy.tables.privatizer import TextPrivatizer, row_fields
 
 REVIEWS = ["The cat met a dog at the harbour.", "A bus and a car.", "sun sun sun",
            "Nothing here is known!", "Dog.", "The car drifted past the quiet cat.",
@@ -71,6 +73,53 @@ def test_a_bad_row_raises_before_its_block_is_privatised(emb):
 def test_a_single_string_is_refused(emb):
     with pytest.raises(TypeError, match="not a single str; give one text as"):
         privatize_texts("A cat.", epsilon=5, embeddings=emb)
+
+
+def _frames():
+    pd = pytest.importorskip("pandas")
+    pa = pytest.importorskip("pyarrow")
+    return [pd.DataFrame({"review": ["A cat."]}), pa.table({"review": ["A cat."]})]
+
+
+@pytest.mark.parametrize("texts, match", [
+    ({"a": "The harbour", "b": "x"}, r"^texts must be an iterable of str or None, not a dict: "
+     r"a mapping iterates over its keys, which would be privatised instead of its texts; give "
+     r"its values in order \(list\(texts\.values\(\)\)\) and keep the keys beside the release$"),
+    ({"The harbour", "x"}, r"^texts must be an iterable of str or None, not a set: a set has "
+     r"no order, so its rows would have no index to key their noise; give a list "
+     r"\(sorted\(texts\)\)$"),
+    (frozenset({"x"}), r"not a frozenset: a set has no order"),
+    ({"a": "x"}.keys(), r"not a dict_keys: a mapping's keys and items are not its texts"),
+    ({"a": "x"}.items(), r"not a dict_items: a mapping's keys and items are not its texts"),
+    (3, r"^texts must be an iterable of str or None; got int$"),
+])
+def test_a_mapping_or_a_set_is_refused_before_anything_is_loaded(emb, monkeypatch, texts,
+                                                                 match):
+    """Issue 30, item 8: ``privatize_texts({"a": "The harbour", "b": "x"}, epsilon=5)``
+    privatised the dict's keys."""
+    import emprivacy.tables.options as options
+
+    monkeypatch.setattr(options, "load_embeddings", None)  # never reached
+    with pytest.raises(TypeError, match=match):
+        privatize_texts(texts, epsilon=5)
+    with pytest.raises(TypeError, match=match):  # a run's block too
+        TextPrivatizer(EarthMoversPrivacy(emb, epsilon=5)).privatize(texts)
+
+
+def test_a_table_is_refused_and_its_column_taken(emb):
+    for table in _frames():
+        with pytest.raises(TypeError, match=rf"^texts must be an iterable of str or None, not "
+                           rf"a {type(table).__name__}: a table iterates over its columns; give "
+                           r"one column \(table\['review'\]\), or release the table with "
+                           r"emprivacy\.tables\.arrow, \.pandas or \.polars$"):
+            privatize_texts(table, epsilon=5, embeddings=emb)
+    import pandas as pd
+
+    values = {"a": "The cat.", "b": None}
+    assert (releases(values.values(), epsilon=5, embeddings=emb, seed=1)
+            == releases(pd.Series(list(values.values()), dtype=object), epsilon=5,
+                        embeddings=emb, seed=1)
+            == releases(["The cat.", None], epsilon=5, embeddings=emb, seed=1))
 
 
 @pytest.mark.parametrize("mode, empty", [("text", ""), ("bag", [])])
@@ -168,8 +217,8 @@ def test_rows_are_read_block_by_block(emb):
     assert len(first) == 6 and pulled == 8
 
 
-def test_a_row_index_is_privatised_once(emb):
-    privatizer = TextPrivatizer(EarthMoversPrivacy(emb, epsilon=1), seed=1)
+def test_keyed_by_index_alone_a_row_index_is_privatised_once(emb):
+    privatizer = TextPrivatizer(EarthMoversPrivacy(emb, epsilon=1), seed=1, key_by_text=False)
     privatizer.privatize(["A cat.", "A dog."])            # rows 0, 1
     privatizer.privatize(["A bus."], first_index=5)       # row 5
     privatizer.privatize(["A car."], first_index=2)       # row 2
@@ -178,6 +227,16 @@ def test_a_row_index_is_privatised_once(emb):
     with pytest.raises(ValueError, match="rows 4 to 5 overlap"):
         privatizer.privatize(["x", "y"], first_index=4)
     privatizer.privatize(["x", "y"], first_index=3 + 3)   # rows 6, 7: free
+
+
+def test_keyed_by_text_an_index_may_come_again_never_on_another_texts_stream(emb):
+    """The default (issue 30, item 10): row ``i`` keyed by ``i`` and its text, so an index
+    given again releases the same text the same way, and another text on another stream."""
+    privatizer = TextPrivatizer(EarthMoversPrivacy(emb, epsilon=0.3), seed=1)
+    first = privatizer.privatize(REVIEWS, first_index=0).released
+    assert privatizer.privatize(REVIEWS, first_index=0).released == first
+    other = TextPrivatizer(EarthMoversPrivacy(emb, epsilon=0.3), seed=1, key_by_text=False)
+    assert other.privatize(REVIEWS).released != first  # another stream per row
 
 
 def test_a_block_of_explicit_rows_is_released_as_the_whole_run_releases_them(emb):

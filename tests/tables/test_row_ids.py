@@ -1,14 +1,15 @@
-"""TextPrivatizer keyed by row ids (``ids=``), as the Spark path keys rows by ``id_column``:
-the row of id ``s`` is released as ``obfuscate`` releases the document of id ``s``."""
+"""TextPrivatizer keyed by row ids (``ids=``), as the table paths key rows by ``id_column``:
+the row of id ``s`` and text ``t`` is released as ``obfuscate`` releases the document of id
+``f"{s}#{text_digest(t)}"`` (without ``key_by_text``, of id ``s``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from emprivacy import Embeddings, ObfuscationConfig, Obfuscator
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
-from emprivacy.tables.batch import TextPrivatizer
+from emprivacy.tables.privatizer import TextPrivatizer
 
 TEXTS = ["The cat met a dog.", None, "", "A bus and a car.", "sun dog cat"]
 
@@ -20,17 +21,26 @@ def mech() -> EarthMoversPrivacy:
     return EarthMoversPrivacy(emb, epsilon=0.5)
 
 
-def test_a_row_of_id_s_is_the_document_of_id_s(mech):
+@pytest.mark.parametrize("key_by_text", [True, False])
+def test_a_row_of_id_s_is_the_document_of_id_s_and_its_text(mech, key_by_text):
+    from emprivacy.tables.privatizer import text_digest
+
     ids = ["a", "b", "c", "d", "e"]
-    out = TextPrivatizer(mech, seed=4).privatize(TEXTS, ids=ids)
+    out = TextPrivatizer(mech, seed=4, key_by_text=key_by_text).privatize(TEXTS, ids=ids)
     obf = Obfuscator(mech, ObfuscationConfig(mode="text"), seed=4)
+
+    def label(i: str, t: str) -> str:
+        return f"{i}#{text_digest(t)}" if key_by_text else i
+
     records = {r["id"]: r["text"] for r in obf.obfuscate(
-        Document(i, t) for i, t in zip(ids, TEXTS, strict=True) if t)}
-    assert [out.released[k] for k in (0, 3, 4)] == [records[i] for i in "ade"]
+        Document(label(i, t), t) for i, t in zip(ids, TEXTS, strict=True) if t)}
+    assert [out.released[k] for k in (0, 3, 4)] == [
+        records[label(ids[k], TEXTS[k])] for k in (0, 3, 4)]
     assert out.released[1] is None and out.released[2] == ""
     # the ids "0".."4" key the streams the indices 0..4 key
-    assert (TextPrivatizer(mech, seed=4).privatize(TEXTS, ids=[str(k) for k in range(5)])
-            .released == TextPrivatizer(mech, seed=4).privatize(TEXTS).released)
+    assert (TextPrivatizer(mech, seed=4, key_by_text=key_by_text).privatize(
+        TEXTS, ids=[str(k) for k in range(5)]).released
+        == TextPrivatizer(mech, seed=4, key_by_text=key_by_text).privatize(TEXTS).released)
 
 
 def test_the_order_and_blocks_of_ids_do_not_matter(mech):
@@ -74,7 +84,7 @@ def test_a_non_string_row_is_named_by_its_id(mech):
 
 
 def test_key_by_text_keys_row_i_of_text_t_as_the_document_i_hash_digest(mech):
-    from emprivacy.tables.batch import text_digest
+    from emprivacy.tables.privatizer import text_digest
 
     run = TextPrivatizer(mech, seed=6, key_by_text=True)
     out = run.privatize(TEXTS, first_index=10)

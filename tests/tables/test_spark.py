@@ -23,7 +23,7 @@ from emprivacy import Embeddings
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.tables.arrow import privatize_table
-from emprivacy.tables.batch import TextPrivatizer
+from emprivacy.tables.privatizer import TextPrivatizer
 from emprivacy.tables.spark import PARTITION_SHIFT, plan
 
 from ..helpers import EMBEDDINGS_FILE
@@ -113,13 +113,13 @@ def jobs(spark, group: str, fn):
 def test_the_release_is_the_arrow_paths_whatever_the_partitioning(spark, emb_path, rows,
                                                                   table):
     """With id_column, a seeded release is the same for one, three and reversed
-    partitions: row of id i keyed by i and its text; its metadata columns are
-    privatize_table's (they do not depend on the noise)."""
+    partitions: row of id i keyed by i and its text — exactly privatize_table's with the
+    same id_column (issue 30, item 10: one keying for every path), metadata included."""
     kwargs = {"epsilon": 0.8, "embeddings": emb_path, "seed": 7}
-    expected = privatize_table(table, "review", **kwargs)
+    expected = privatize_table(table, "review", id_column="id", **kwargs)
     released = text_keyed(frame(spark, rows, 1), REVIEWS, [str(r[0]) for r in rows],
                           **kwargs)
-    assert released != expected.column("review").to_pylist()  # not keyed by the id alone
+    assert released == expected.column("review").to_pylist()
     for partitions, data in ((1, rows), (3, rows), (2, rows[::-1])):
         df = frame(spark, data, partitions)
         out = privatize(df, "review", id_column="id", check_ids=partitions == 1, **kwargs)
@@ -160,13 +160,13 @@ def test_without_id_column_rows_are_keyed_by_partition_and_position(spark, emb_p
     """Row k of partition p is keyed p·2³³ + k (Spark's monotonically_increasing_id())
     and its text, so one partition releases rows keyed by index and text."""
     kwargs = {"epsilon": 0.8, "embeddings": emb_path, "seed": 3, "metadata": False}
-    one = as_table(privatize(frame(spark, rows, 1), "review", **kwargs))
+    one = as_table(privatize(frame(spark, rows, 1), "review", repartition=False, **kwargs))
     assert one.column("review").to_pylist() == text_keyed(frame(spark, rows, 1), REVIEWS,
                                                           **kwargs)
     three = frame(spark, rows, 3)
     keyed = three.withColumn("key", F.monotonically_increasing_id())
     assert keyed.agg(F.max("key")).first()[0] >> PARTITION_SHIFT == 2
-    by_position = as_table(privatize(three, "review", **kwargs))
+    by_position = as_table(privatize(three, "review", repartition=False, **kwargs))
     by_key = as_table(privatize(keyed, "review", id_column="key", check_ids=False, **kwargs))
     assert by_position.column("review").equals(by_key.column("review"))
 
@@ -254,7 +254,7 @@ def test_repeated_or_null_ids_are_refused(spark, emb_path, rows):
                       (frame(spark, [*rows[:3], (1, "A dog.", 0.0)], 1), "row id '1' is "
                        "repeated")):
         out = privatize(df, "review", epsilon=1, embeddings=emb_path, id_column="id",
-                        check_ids=False)
+                        check_ids=False, repartition=False)
         with pytest.raises(PythonException, match=match):
             out.collect()
 
@@ -287,7 +287,7 @@ def test_a_worker_loads_the_embeddings_once_for_every_task(monkeypatch, emb_path
                                                            spark):
     """What each task runs, called here: the second task of a worker (a process) finds
     the embeddings and the mechanism in the module's cache."""
-    from emprivacy.tables import batch as module
+    from emprivacy.tables import options as module
 
     loads = []
     real = module.load_embeddings
@@ -394,6 +394,32 @@ def test_an_action_that_sees_other_texts_never_reuses_their_streams(spark, emb_p
     same = np.mean([x.split()[:4] == y.split()[:4] for x, y in zip(a, b, strict=True)])
     assert same < 0.4
     assert release(first) == a  # the same rows again: the same release
+
+
+def test_a_small_parquet_file_is_released_on_every_core(spark, emb_path, rows, table,
+                                                       tmp_path):
+    """Issue 30, item 11: Spark reads a small Parquet file as one partition, so ``local[2]``
+    released it in one task, on one core; it is repartitioned to the session's default
+    parallelism (2) first — the same release with ``id_column`` — unless
+    ``repartition=False``."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, tmp_path / "reviews.parquet")
+    df = spark.read.parquet(str(tmp_path / "reviews.parquet"))
+    assert df.rdd.getNumPartitions() == 1 < spark.sparkContext.defaultParallelism == 2
+    kwargs = {"epsilon": 0.8, "embeddings": emb_path, "seed": 7, "id_column": "id"}
+    out = privatize(df, "review", **kwargs)
+    tasks = out.select(F.spark_partition_id().alias("p")).distinct().collect()
+    assert sorted(r["p"] for r in tasks) == [0, 1]  # two tasks
+    expected = privatize(frame(spark, rows, 2), "review", **kwargs)
+    assert as_table(out).equals(as_table(expected))
+    kept = privatize(df, "review", repartition=False, **kwargs)
+    assert kept.rdd.getNumPartitions() == 1
+    assert as_table(kept).equals(as_table(expected))
+    many = frame(spark, rows, 3)  # as many as the cores or more: as it is
+    assert privatize(many, "review", **kwargs).rdd.getNumPartitions() == 3
+    with pytest.raises(TypeError, match="repartition must be a bool; got str"):
+        privatize(df, "review", repartition="yes", **kwargs)
 
 
 def test_local_session_never_hands_back_a_session_without_its_settings(spark):

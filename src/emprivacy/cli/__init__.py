@@ -1,9 +1,14 @@
 """The ``emprivacy`` command line: a thin layer over the library.
 
-One module per group of commands: :mod:`.obfuscate` (``obfuscate``), :mod:`.tools`
-(``distance``, ``guarantee``, ``calibrate``), :mod:`.audit` (``audit``) and
-:mod:`.evaluate` (``evaluate``);
-:mod:`._common` holds the app, the shared options and the progress bar.
+One module per command, wired here: :mod:`.obfuscate` (``obfuscate``), :mod:`.quantities`
+(``distance``, ``guarantee``: the paper's quantities), :mod:`.calibration` (``calibrate``;
+its ``--mechanism`` study in :mod:`.calibration_mechanism`, its ``--target-recovery`` search
+in :mod:`.calibration_recovery`), :mod:`.audit` (``audit``; its options read in
+:mod:`.audit_options`, its work in :mod:`.audit_run`, its outputs in :mod:`.audit_outputs`)
+and :mod:`.evaluate` (``evaluate``); :mod:`._common` holds the app, the shared options and
+the progress bar.  The commands import the library through its public faces only
+(``emprivacy``, ``emprivacy.exceptions`` and the packages' ``__init__``), each name on first
+use, so that ``emprivacy --help`` stays fast.
 
 Exit codes: 0 success; 1 the environment failed (a distributed run, a data set that
 cannot be fetched, a missing optional dependency, an output that cannot be written: full
@@ -28,11 +33,12 @@ from typing import Annotated
 
 import typer
 
-from emprivacy.cli._common import RESUME_OPTION, Interrupted, app, echo
+from emprivacy.cli._common import RESUME_OPTION, Interrupted, PlainHelpCommand, app, echo
 from emprivacy.cli.audit import audit
+from emprivacy.cli.calibration import calibrate
 from emprivacy.cli.evaluate import evaluate
 from emprivacy.cli.obfuscate import obfuscate
-from emprivacy.cli.tools import calibrate, distance, guarantee
+from emprivacy.cli.quantities import distance, guarantee
 from emprivacy.exceptions import (
     CorpusRunError,
     DatasetUnavailableError,
@@ -42,13 +48,14 @@ from emprivacy.exceptions import (
     OutputWriteError,
     SolverError,
 )
-from emprivacy.io.outputs import checked_stdout
+from emprivacy.io import checked_stdout
 
 __all__ = ["app", "main", "run"]
 
-# registered in the order ``--help`` lists them
+# registered in the order ``--help`` lists them; audit's and calibrate's help in click's plain
+# layout, readable at 80 columns
 for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
-    app.command()(_command)
+    app.command(cls=PlainHelpCommand if _command in (audit, calibrate) else None)(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailableError,
                       MissingExtraError, OutputWriteError, SolverError)

@@ -4,28 +4,33 @@ from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, TypeVar, cast
 
 import typer
+import typer.core
 from rich.console import Console
 
 from emprivacy.exceptions import InputError, UsageError
-from emprivacy.io.outputs import write_stdout
+from emprivacy.io import write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from emprivacy.decoding import Decoder
-    from emprivacy.embeddings.model import Embeddings
+    from emprivacy.embeddings import Embeddings
 
 __all__ = [
     "DEFAULT_VOCAB_SIZE",
+    "LOG_EVERY",
     "DeviceOpt",
     "EmbeddingsOpt",
     "EncodingOpt",
+    "LogProgress",
+    "PlainHelpCommand",
     "QuietOpt",
     "VocabOpt",
     "app",
@@ -38,6 +43,8 @@ __all__ = [
     "exact_decoder",
     "fail",
     "load",
+    "one_mechanism",
+    "parse_epsilon_list",
     "progress_bar",
     "stderr",
     "track",
@@ -57,12 +64,12 @@ app = typer.Typer(
 EmbeddingsOpt = Annotated[Path | None, typer.Option(
     "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or fastText .bin "
     "model (subword vectors: --oov subword) "
-    "(default: built-in GloVe 6B 50d).", show_default=False)]
+    "(default: built-in GloVe 6B 50d).", show_default=False, metavar="PATH")]
 EncodingOpt = Annotated[str, typer.Option(
     "--embeddings-encoding", metavar="ENCODING",
     help="Encoding of a text embeddings file, e.g. latin-1.")]
-VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1,
-                                        help="Keep the K most frequent real words.")]
+VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1, metavar="N",
+                                        help="Keep the N most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
 DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
     "--device", help="Where exact nearest-word decoding runs: cpu, or cuda (one GPU, through "
@@ -116,18 +123,17 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
 
     A directory, a missing directory, a read-only place, a dangling link, an output
     that is an input (for Parquet: inside an input directory) fail now, in one line.
-    Hold the returned lock (:func:`emprivacy.io.outputs.output_lock`) for the run: a
+    Hold the returned lock (:func:`emprivacy.io.output_lock`) for the run: a
     second run into the same output then refuses.  A corpus run (``partitioned``)
-    checks as :func:`emprivacy.distributed.publish.claim_output`.
+    checks as :func:`emprivacy.distributed.claim_output`.
     """
     if output is None or str(output) == "-":
         return nullcontext()
     if partitioned:
-        from emprivacy.distributed.publish import claim_output as claim
+        from emprivacy.distributed import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from emprivacy.io.corpus import expand_inputs
-    from emprivacy.io.output_paths import check_not_input, check_output_path, output_lock
+    from emprivacy.io import check_not_input, check_output_path, expand_inputs, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
@@ -161,6 +167,21 @@ def check_epsilon(epsilon: float) -> float:
     return epsilon
 
 
+def parse_epsilon_list(text: str) -> list[float]:
+    """Values of ε separated by commas or spaces (``audit --epsilon``, ``calibrate
+    --epsilons``): each checked, duplicates dropped, in increasing order."""
+    values: list[float] = []
+    for item in text.replace(",", " ").split():
+        try:
+            value = float(item)
+        except ValueError:
+            fail(f"epsilons must be numbers separated by commas or spaces; got {item!r}")
+        values.append(check_epsilon(value))
+    if not values:
+        fail("epsilons must hold at least one value; got none")
+    return sorted(set(values))
+
+
 def check_nonnegative(value: float, name: str) -> float:
     """A finite number ≥ 0, as a usage error."""
     if not math.isfinite(value) or value < 0:
@@ -172,23 +193,23 @@ def check_device(device: str) -> None:
     """``--device cuda``: the GPU library and a CUDA device are there, checked before any
     work (else one line, exit 1: a missing extra or an unavailable device)."""
     if device == "cuda":
-        from emprivacy.decoding import array_api
+        from emprivacy.decoding import cuda_namespace
 
-        array_api.cuda_namespace()
+        cuda_namespace()
 
 
 def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
     """The exact decoder on ``--device`` (None: the default CPU decoder)."""
     if device != "cuda":
         return None
-    from emprivacy.decoding import array_api
+    from emprivacy.decoding import ArrayAPIDecoder, cuda_namespace
 
-    return array_api.ArrayAPIDecoder(embeddings, namespace=array_api.cuda_namespace())
+    return ArrayAPIDecoder(embeddings, namespace=cuda_namespace())
 
 
 def check_encoding(encoding: str) -> str:
     """``--embeddings-encoding``: a text encoding Python knows (one line if not)."""
-    from emprivacy.embeddings.files import check_text_encoding
+    from emprivacy.embeddings import check_text_encoding
 
     try:
         check_text_encoding(encoding)
@@ -201,7 +222,7 @@ def check_encoding(encoding: str) -> str:
 def load(embeddings: Path | None, vocab_size: int, quiet: bool,
          encoding: str = "utf-8") -> Embeddings:
     """Load the embeddings, with a status line unless ``quiet``."""
-    from emprivacy.embeddings.model import load_embeddings
+    from emprivacy.embeddings import load_embeddings
 
     label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
     status: AbstractContextManager[Any] = (
@@ -218,8 +239,87 @@ def load(embeddings: Path | None, vocab_size: int, quiet: bool,
     return emb
 
 
-def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Progress:
-    """The one progress bar of the command line: on a terminal only, gone when done."""
+def _duration(seconds: float) -> str:
+    """``'1:05:03'``, ``'4:07'`` or ``'12 s'``."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    h, rest = divmod(s, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+class LogProgress:
+    """Progress for logs: where stderr is not a terminal, a plain line every ``every``
+    seconds (none before the first ``every`` seconds: a short run prints nothing) with the
+    task's share done, the time elapsed and the time left at that pace.
+
+    The part of :class:`rich.progress.Progress`'s interface the commands use: ``add_task``,
+    ``update``, ``advance``, ``remove_task``, and a context manager.
+    """
+
+    def __init__(self, console: Console, every: float) -> None:
+        self.console = console
+        self.every = float(every)
+        self._tasks: dict[TaskID, dict[str, Any]] = {}
+        self._start = self._last = time.monotonic()
+
+    def __enter__(self) -> LogProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None, **_: Any) -> TaskID:
+        task = cast("TaskID", len(self._tasks))
+        self._tasks[task] = {"description": description, "total": total, "completed": 0.0}
+        return task
+
+    def update(self, task: TaskID, *, completed: float | None = None, total: float | None = None,
+               advance: float | None = None, description: str | None = None,
+               **_: Any) -> None:
+        t = self._tasks.get(task)
+        if t is None:
+            return
+        for key, value in (("completed", completed), ("total", total),
+                           ("description", description)):
+            if value is not None:
+                t[key] = value
+        if advance is not None:
+            t["completed"] += advance
+        now = time.monotonic()
+        if now - self._last >= self.every:
+            self._last = now
+            self.console.print(self._line(t, now - self._start), markup=False,
+                               highlight=False)
+
+    def advance(self, task: TaskID, advance: float = 1.0) -> None:
+        self.update(task, advance=advance)
+
+    def remove_task(self, task: TaskID) -> None:
+        self._tasks.pop(task, None)
+
+    @staticmethod
+    def _line(task: dict[str, Any], elapsed: float) -> str:
+        line = f"emprivacy: {task['description']}"
+        total = task["total"]
+        if total:
+            share = min(1.0, max(0.0, float(task["completed"]) / float(total)))
+            line += f": {share:.0%} done"
+            if share > 0:
+                line += f", about {_duration(elapsed * (1 - share) / share)} left"
+        return line + f" ({_duration(elapsed)} elapsed)"
+
+
+#: Where stderr is not a terminal, a progress line this often (seconds) for the commands
+#: that ask for one (``audit``, ``calibrate --target-recovery``).
+LOG_EVERY = 5.0
+
+
+def progress_bar(console: Console, *, show: bool, elapsed: bool = False,
+                 log_every: float | None = None) -> Progress | LogProgress:
+    """The one progress bar of the command line: on a terminal, gone when done; where
+    stderr is not a terminal, nothing, or with ``log_every`` a :class:`LogProgress` line
+    that often."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -228,6 +328,8 @@ def progress_bar(console: Console, *, show: bool, elapsed: bool = False) -> Prog
         TimeRemainingColumn,
     )
 
+    if show and log_every is not None and not console.is_terminal:
+        return LogProgress(console, log_every)
     columns: list[Any] = ["[progress.description]{task.description}", BarColumn(),
                           MofNCompleteColumn()]
     if elapsed:
@@ -250,7 +352,7 @@ def track(items: Iterator[T], total: int, *, show: bool, console: Console,
 
 def mechanism_params(name: str, pairs: list[str]) -> dict[str, Any]:
     """``--mechanism NAME`` and its ``--param K=V`` pairs as checked keyword parameters."""
-    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms import MECHANISMS, parse_params
 
     if name not in MECHANISMS:
         fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
@@ -272,7 +374,7 @@ def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
     >>> mechanism_list("madlib,tem", ["tem.beta=0.01"], option="mechanisms", verb="evaluated")
     (['madlib', 'tem'], {'madlib': {}, 'tem': {'beta': 0.01}})
     """
-    from emprivacy.mechanisms.registry import MECHANISMS, parse_params
+    from emprivacy.mechanisms import MECHANISMS, parse_params
 
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:
@@ -303,6 +405,30 @@ def mechanism_list(spec: str, pairs: list[str], *, option: str, verb: str
         except ValueError as exc:
             fail(str(exc))
     return names, out
+
+
+def one_mechanism(name: str, pairs: list[str], *, verb: str) -> dict[str, Any]:
+    """``--mechanism NAME`` (one) and its ``--param`` values, ``NAME=VALUE`` or, as ``audit``
+    and ``evaluate`` take them, ``MECHANISM.NAME=VALUE``: its checked parameters."""
+    from emprivacy.mechanisms import MECHANISMS
+
+    if "," in name:
+        fail(f"mechanism must be one of {', '.join(map(repr, MECHANISMS))}; got {name!r}")
+    return mechanism_list(name, pairs, option="mechanism", verb=verb)[1][name.strip()]
+
+
+class PlainHelpCommand(typer.core.TyperCommand):
+    """A command whose ``--help`` is click's plain layout, readable at 80 columns:
+    paragraphs wrapped to the terminal, option names never cut, a long one on a line of its
+    own (typer's panels squeeze the help into a narrow column and cut long names at 80).
+    Give each option a ``metavar`` (typer's default is its type: ``<list[str]>``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rich_markup_mode = None
+        for param in self.params:  # an argument's metavar says what it is, not "<list[str]>"
+            if isinstance(param, typer.core.TyperArgument):
+                param.display_type_rich = lambda ctx: None  # type: ignore[method-assign]
 
 
 def flag(name: str, help: str) -> Any:

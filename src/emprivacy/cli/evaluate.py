@@ -108,18 +108,20 @@ def evaluate(
     of the released snippet words an adversary names from the released word alone
     (and, with --epsilon-hat, ε̂).
     """
-    from emprivacy._optional import import_optional
-    from emprivacy.embeddings.model import load_embeddings
-    from emprivacy.evaluation import load_corpus, parse_epsilons
-    from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown
-    from emprivacy.evaluation.experiment import check_set_sizes
-    from emprivacy.evaluation.report import (
+    from emprivacy import import_optional
+    from emprivacy.embeddings import load_embeddings
+    from emprivacy.evaluation import (
+        BROWN_TOPICS,
         REPORT_FILES,
+        brown,
+        check_set_sizes,
+        load_corpus,
+        parse_epsilons,
         report_files,
         tem_truncation_note,
         topic_classifier_warning,
     )
-    from emprivacy.io.outputs import write_files_atomic
+    from emprivacy.io import write_files_atomic
 
     console = stderr()
     sizes = parse_authors(authors)
@@ -134,7 +136,7 @@ def evaluate(
     if out.exists() and not out.is_dir():
         fail(f"output path {str(out)!r} exists and is not a directory")
     if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
-        from emprivacy.io.output_paths import check_not_input, check_output_path
+        from emprivacy.io import check_not_input, check_output_path
 
         check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
         for name in REPORT_FILES:  # none of them may be the data set or the embeddings
@@ -195,7 +197,7 @@ def evaluate(
             note(tem)
         results.append(result)
     if len(results) > 1:
-        from emprivacy.evaluation.frontier import frontier_table, plot_frontier
+        from emprivacy.evaluation import frontier_table, plot_frontier
 
         files[out / "frontier.png"] = plot_frontier(results)
         files[out / "frontier.md"] = (
@@ -248,4 +250,3 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
         else:  # pragma: no cover - pass other warnings on unchanged
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     return result
-

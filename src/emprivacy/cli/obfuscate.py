@@ -33,13 +33,25 @@ from emprivacy.cli._common import (
     stderr,
     track,
 )
+from emprivacy.cli.obfuscate_entities import entity_config
+from emprivacy.cli.obfuscate_table import (
+    COUNT_CHANGED_HELP,
+    ID_COLUMN_HELP,
+    TEXT_COLUMN_HELP,
+    check_table_options,
+    is_table_run,
+    table_run,
+    unchanged_note,
+)
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
     from rich.console import Console
 
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+    from emprivacy.embeddings import Embeddings
+    from emprivacy.mechanisms import WordMechanism
+    from emprivacy.obfuscation import ObfuscationConfig
 
 __all__ = ["obfuscate"]
 
@@ -130,6 +142,23 @@ def obfuscate(
                                          "the same --output: complete partitions are kept.")
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
+    entities: Annotated[str, typer.Option(
+        "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
+        "capitalised words with the ner extra, capitalised words alone without it) or a list "
+        "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
+    entity_epsilon: Annotated[float, typer.Option(
+        "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
+        "sub-vocabulary (names become names), spent once per distinct entity word of a "
+        "document.")] = 1.0,
+    entity_policy: Annotated[list[str] | None, typer.Option(
+        "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
+        "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
+        "or keep (NOT covered by the guarantee).", show_default=False)] = None,
+    text_column: Annotated[str | None, typer.Option("--text-column", help=TEXT_COLUMN_HELP,
+                                                    show_default=False)] = None,
+    id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
+                                                  show_default=False)] = None,
+    count_changed: Annotated[bool, flag("--count-changed", COUNT_CHANGED_HELP)] = False,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -143,7 +172,7 @@ def obfuscate(
     probabilities differ by at most exp(ε·Σᵢ d(xᵢ, x'ᵢ)). Numbers, URLs and e-mail
     addresses always become placeholders.
     """
-    from emprivacy.io.corpus import survey_inputs
+    from emprivacy.io import survey_inputs
 
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
@@ -155,9 +184,22 @@ def obfuscate(
         check_device(device)
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
-                     perturb_stopwords=perturb_stopwords, id_from=id_from)
+                     perturb_stopwords=perturb_stopwords, id_from=id_from,
+                     count_changed=count_changed)
+    if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
+        config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
+    table = is_table_run(inputs, output, fmt, distributed=(
+        scheduler is not None or workers is not None or resume))
+    check_table_options(table, text_column=text_column, id_column=id_column, id_from=id_from)
+    if table:
+        assert inputs is not None and output is not None  # is_table_run says so
+        _table(inputs[0], output, epsilon=epsilon, embeddings=embeddings,
+               encoding=embeddings_encoding, vocab_size=vocab_size, config=config, seed=seed,
+               decoder=decoder, device=device, chosen=chosen, text_column=text_column,
+               id_column=id_column, quiet=quiet)
+        return
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
     survey = None if partitioned else survey_inputs(inputs or ["-"])
@@ -188,8 +230,8 @@ def obfuscate(
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:
     """``--oov subword`` needs a fastText model with subword vectors and a mechanism that
     privatises arbitrary points: checked before any work (one line if not)."""
-    from emprivacy.embeddings.subword import header_has_subwords
-    from emprivacy.mechanisms.registry import MECHANISMS
+    from emprivacy.embeddings import header_has_subwords
+    from emprivacy.mechanisms import MECHANISMS
 
     if embeddings is None or not header_has_subwords(embeddings):
         name = "glove-6b-50d" if embeddings is None else embeddings.name
@@ -207,7 +249,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
         fail(f"--device {device} applies to --decoder exact; got {decoder!r}")
     if name == "madlib" and not pairs:  # the default: no need to import every mechanism
         return name, {}
-    from emprivacy.mechanisms.registry import takes_decoder
+    from emprivacy.mechanisms import takes_decoder
 
     params = mechanism_params(name, pairs)
     if "decoder" in params:
@@ -222,9 +264,10 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
-            perturb_stopwords: bool, id_from: str = "path") -> ObfuscationConfig:
-    """The run's :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, or a usage error."""
-    from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+            perturb_stopwords: bool, id_from: str = "path",
+            count_changed: bool = False) -> ObfuscationConfig:
+    """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
+    from emprivacy.obfuscation import ObfuscationConfig
 
     if text_mode and fmt == "bag":
         fail("--readable releases text; use --format text, jsonl or parquet")
@@ -233,7 +276,8 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
     if text_mode and size is not None:
         fail("--size applies to bags of words; text mode releases the whole text")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
-                             perturb_stopwords=perturb_stopwords, id_from=id_from)
+                             perturb_stopwords=perturb_stopwords, id_from=id_from,
+                             count_changed=count_changed)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -242,32 +286,23 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     chosen: tuple[str, dict[str, Any]], quiet: bool, show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
-    from emprivacy.io.corpus import iter_documents
-    from emprivacy.io.outputs import atomic_output
-    from emprivacy.io.streaming import write_record
-    from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
-    from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
-    from emprivacy.obfuscation.obfuscator import Obfuscator
+    from emprivacy.io import atomic_output, iter_documents, write_record
+    from emprivacy.obfuscation import Obfuscator
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
     with claim_output(output, inputs, fmt):
         console = stderr()
-        name, params = chosen
-        emb = load(embeddings, vocab_size, quiet, encoding)
-        dec = exact_decoder(emb, device) or decoder
-        mech: WordMechanism
-        if name == "madlib" and not params:
-            mech = EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
-        else:
-            if takes_decoder(name):
-                params = {**params, "decoder": dec}
-            mech = make_mechanism(name, emb, epsilon=epsilon, **params)
+        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                          epsilon=epsilon, decoder=decoder, device=device)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
-        obf = Obfuscator(mech, config, seed=seed, on_warning=(
-            (lambda msg: None) if quiet
-            else (lambda msg: console.print(f"emprivacy: warning: {msg}", markup=False))))
+        with warnings.catch_warnings():  # entities kept: said once above, in one line
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            obf = Obfuscator(mech, config, seed=seed, on_warning=(
+                (lambda msg: None) if quiet
+                else (lambda msg: console.print(f"emprivacy: warning: {msg}",
+                                                markup=False))))
         if config.oov == "keep":
             console.print(OOV_KEEP_WARNING)
         # a long document's record comes with its text or bag in a body, written in pieces
@@ -283,7 +318,46 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                       + (f"; {obf.oov_kept} out-of-vocabulary word(s) released unchanged"
                          if config.oov == "keep" else "")
                       + (f"; {obf.oov_subword} out-of-vocabulary word(s) privatised from "
-                         "subword vectors" if config.oov == "subword" else ""), markup=False)
+                         "subword vectors" if config.oov == "subword" else "")
+                      + unchanged_note(obf.documents_unchanged, obf.documents_with_words,
+                                       "document"), markup=False)
+
+
+def _mechanism(chosen: tuple[str, dict[str, Any]], emb: Embeddings, *, epsilon: float,
+               decoder: str, device: str) -> WordMechanism:
+    """The run's mechanism: ``--mechanism`` and its ``--param`` values, ε, the decoder on
+    ``--device``."""
+    from emprivacy.mechanisms import EarthMoversPrivacy, make_mechanism, takes_decoder
+
+    name, params = chosen
+    dec = exact_decoder(emb, device) or decoder
+    if name == "madlib" and not params:
+        return EarthMoversPrivacy(emb, epsilon=epsilon, decoder=dec)
+    if takes_decoder(name):
+        params = {**params, "decoder": dec}
+    return make_mechanism(name, emb, epsilon=epsilon, **params)
+
+
+def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None,
+           encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
+           decoder: str, device: str, chosen: tuple[str, dict[str, Any]],
+           text_column: str | None, id_column: str | None, quiet: bool) -> None:
+    """``obfuscate`` of a Parquet table into a Parquet table (:mod:`.obfuscate_table`)."""
+    # now, not after loading the embeddings: a usable path, not the input; held for the run
+    with claim_output(output, [source], "parquet"):
+        console = stderr()
+
+        def mechanism() -> WordMechanism:
+            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+                              epsilon=epsilon, decoder=decoder, device=device)
+            if seed is not None and not quiet:
+                console.print(SEED_NOTE)
+            if config.oov == "keep":
+                console.print(OOV_KEEP_WARNING)
+            return mech
+
+        table_run(source, output, mechanism=mechanism, config=config, seed=seed,
+                  text_column=text_column, id_column=id_column, quiet=quiet, console=console)
 
 
 def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -296,11 +370,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     Every worker loads the embeddings itself from the same path (once per process).
     """
     from emprivacy.distributed import MechanismSettings, obfuscate_corpus
-    from emprivacy.obfuscation.obfuscator import (
-        SKIPPED_EMPTY,
-        SKIPPED_OUT_OF_VOCABULARY,
-        skipped_warning,
-    )
+    from emprivacy.obfuscation import SKIPPED_EMPTY, SKIPPED_OUT_OF_VOCABULARY, skipped_warning
 
     if output is None:
         fail("--workers, --scheduler, --resume and Parquet output need --output (partition "
@@ -345,7 +415,10 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                       f"({summary.partitions_computed} partition(s) obfuscated"
                       + (f", {summary.partitions_reused} kept" if summary.partitions_reused
                          else "") + ")"
-                      + _skipped(len(summary.skipped) - len(oov), len(oov)), markup=False)
+                      + _skipped(len(summary.skipped) - len(oov), len(oov))
+                      + unchanged_note(summary.documents_unchanged,
+                                       summary.documents_with_words, "document"),
+                      markup=False)
 
 
 def _skipped(empty: int, out_of_vocabulary: int) -> str:
@@ -371,12 +444,12 @@ def _interruption() -> Iterator[None]:
 def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
     """After a failed or interrupted corpus run, once its cluster is closed: remove what
     its killed workers left in the partition directory (their temporary files), and the
-    directory if nothing else is in it (:func:`~emprivacy.distributed.publish.remove_leftovers`).
+    directory if nothing else is in it (:func:`~emprivacy.distributed.remove_leftovers`).
 
     The library has already removed the run's files, or kept its complete partitions;
     a worker of a local cluster may still have been writing then.
     """
-    from emprivacy.distributed.publish import output_layout, remove_leftovers
+    from emprivacy.distributed import output_layout, remove_leftovers
 
     parts_dir = output_layout(output, fmt)[1]
     existed = parts_dir.exists()
@@ -398,7 +471,7 @@ def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
     Dask's own security configuration; an unencrypted address of another machine
     gets one warning line.
     """
-    from emprivacy.distributed.cluster import (
+    from emprivacy.distributed import (
         CLEARTEXT_WARNING,
         dashboard_link,
         dask_client,

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from emprivacy.exceptions import IndexCacheWarning
-from emprivacy.io.outputs import atomic_file, cache_dir_problem, user_cache_dir
+from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
+from emprivacy.io.outputs import atomic_file
 
 __all__ = [
     "INDEX_FORMAT_VERSION",
@@ -44,7 +45,7 @@ INDEX_FORMAT_VERSION = 8
 
 
 def default_cache_dir() -> Path:
-    """Where indexes are cached: :func:`emprivacy.io.outputs.user_cache_dir`.
+    """Where indexes are cached: :func:`emprivacy.io.cache_dir.user_cache_dir`.
 
     >>> isinstance(default_cache_dir(), Path)
     True

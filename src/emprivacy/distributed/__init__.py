@@ -75,14 +75,19 @@ Modules
   existing cluster, reached with Dask's own security configuration.
 
 What each document releases (bag or text mode, out-of-vocabulary policy, bag
-size N) is an :class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig`, as on one
+size N) is an :class:`~emprivacy.obfuscation.config.ObfuscationConfig`, as on one
 machine.  Dask is imported when a cluster is used: without a client, runs (Parquet
 input or output, ``resume``) work on a core install.
 """
 
 from __future__ import annotations
 
-from emprivacy.distributed.cluster import dashboard_link, dask_client, unencrypted_remote
+from emprivacy.distributed.cluster import (
+    CLEARTEXT_WARNING,
+    dashboard_link,
+    dask_client,
+    unencrypted_remote,
+)
 from emprivacy.distributed.plan import (
     MAX_DEFAULT_PARTITION_DOCUMENTS,
     Partition,
@@ -90,20 +95,29 @@ from emprivacy.distributed.plan import (
     plan_partitions,
     read_partition,
 )
-from emprivacy.distributed.publish import CorpusSummary
+from emprivacy.distributed.publish import (
+    CorpusSummary,
+    claim_output,
+    output_layout,
+    remove_leftovers,
+)
 from emprivacy.distributed.run import obfuscate_corpus
 from emprivacy.distributed.task import MechanismSettings
 
 __all__ = [
+    "CLEARTEXT_WARNING",
     "MAX_DEFAULT_PARTITION_DOCUMENTS",
     "CorpusSummary",
     "MechanismSettings",
     "Partition",
+    "claim_output",
     "dashboard_link",
     "dask_client",
     "default_partition_documents",
     "obfuscate_corpus",
+    "output_layout",
     "plan_partitions",
     "read_partition",
+    "remove_leftovers",
     "unencrypted_remote",
 ]

@@ -25,17 +25,9 @@ from typing import Any
 
 from emprivacy._validation import check_positive_int
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import (
-    Document,
-    UniqueIds,
-    check_readable,
-    expand_inputs,
-    iter_jsonl,
-    iter_parquet,
-    jsonl_index,
-    parquet_ids,
-    read_text_file,
-)
+from emprivacy.io.corpus import UniqueIds, check_readable, expand_inputs, read_text_file
+from emprivacy.io.documents import Document
+from emprivacy.io.records import iter_jsonl, iter_parquet, jsonl_index, parquet_ids
 
 __all__ = [
     "MAX_DEFAULT_PARTITION_DOCUMENTS",

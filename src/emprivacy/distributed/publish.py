@@ -30,20 +30,19 @@ from emprivacy.exceptions import (
     OutputPathError,
     OutputWriteError,
 )
-from emprivacy.io.outputs import (
+from emprivacy.io.jsonl_pieces import copy_jsonl_file
+from emprivacy.io.output_paths import (
     TEMP_SUFFIX,
-    atomic_output,
     check_not_input,
     check_output_path,
     is_stream,
     output_lock,
-    remove_stale_temporaries_in,
-    write_bytes_atomic,
     write_error,
 )
+from emprivacy.io.outputs import atomic_output, write_bytes_atomic
 from emprivacy.io.parquet_output import PART
-from emprivacy.io.streaming import copy_jsonl_file
-from emprivacy.obfuscation.obfuscator import (
+from emprivacy.io.temporaries import remove_stale_temporaries_in
+from emprivacy.obfuscation.skipped import (
     SKIPPED_EMPTY,
     SKIPPED_OUT_OF_VOCABULARY,
     nothing_to_release,
@@ -78,6 +77,12 @@ class CorpusSummary:
     partitions_reused: int
     metadata: dict[str, Any]
     skipped_out_of_vocabulary: tuple[str, ...] = ()
+    #: Documents written with at least one privatised word, and of them those whose every
+    #: privatised word came out as itself (functions of the private texts: said on the
+    #: command line's summary line, never written into the output).  0 for partitions
+    #: kept from a run of an older version, and for a run read back from its manifest.
+    documents_with_words: int = 0
+    documents_unchanged: int = 0
 
 
 def digest(obj: Any) -> str:
@@ -125,7 +130,7 @@ def output_layout(output: Path, fmt: str) -> tuple[str, Path]:
 
 def input_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[str]:
     """The inputs as given and every file found inside input directories (what
-    :func:`~emprivacy.io.outputs.check_not_input` compares the output with)."""
+    :func:`~emprivacy.io.output_paths.check_not_input` compares the output with)."""
     from emprivacy.io.corpus import expand_inputs
 
     given = [os.fspath(i) for i in inputs]
@@ -136,10 +141,10 @@ def claim_output(inputs: Iterable[str | os.PathLike[str]], output: str | os.Path
                  fmt: str, *, probe: bool = True) -> contextlib.AbstractContextManager[None]:
     """Check the output of a corpus run now, before any work, and return its lock.
 
-    The output must be writable (:func:`~emprivacy.io.outputs.check_output_path`; a
+    The output must be writable (:func:`~emprivacy.io.output_paths.check_output_path`; a
     Parquet output must be a directory or nothing yet) and must not be an input
-    (:func:`~emprivacy.io.outputs.check_not_input`; for Parquet, nor inside an input
-    directory).  Hold the returned :func:`~emprivacy.io.outputs.output_lock` for the
+    (:func:`~emprivacy.io.output_paths.check_not_input`; for Parquet, nor inside an input
+    directory).  Hold the returned :func:`~emprivacy.io.output_paths.output_lock` for the
     whole run: a second run into the same output then refuses.  A FIFO or a device
     is not locked, the run's partition directory is (:func:`output_layout`).
     """
@@ -369,7 +374,7 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
     ids = _IdChecker()
     skipped: list[str] = []
     out_of_vocabulary: list[str] = []
-    written = words = 0
+    written = words = with_words = unchanged = 0
     parts_meta = []
     if fmt == "parquet":
         for part, status in zip(plan, statuses, strict=True):
@@ -386,6 +391,8 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
             out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
             written += status["records"]
             words += status["words"]
+            with_words += status.get("with_words", 0)
+            unchanged += status.get("unchanged", 0)
             parts_meta.append({k: status[k] for k in ("file", "sha256", "bytes", "documents",
                                                       "records", "words")})
         if written == 0:
@@ -428,7 +435,9 @@ def publish(plan: list[Partition], parts_dir: Path, output: Path, fmt: str,
                 out_of_vocabulary.extend(status.get("skipped_out_of_vocabulary", ()))
                 written += status["records"]
                 words += status["words"]
+                with_words += status.get("with_words", 0)
+                unchanged += status.get("unchanged", 0)
         shutil.rmtree(parts_dir, ignore_errors=True)
     return CorpusSummary(str(output), fmt, len(ids.seen), written, words, tuple(skipped),
                          len(plan), computed, reused, probe["metadata"],
-                         tuple(out_of_vocabulary))
+                         tuple(out_of_vocabulary), with_words, unchanged)

@@ -62,10 +62,10 @@ from emprivacy.exceptions import (
     OutputError,
     PrivacyLeakWarning,
 )
-from emprivacy.io.outputs import temporary_destination
+from emprivacy.io.temporaries import temporary_destination
 from emprivacy.math.randomness import run_key_from_seed, secure_generator
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.obfuscator import ObfuscationConfig
+from emprivacy.obfuscation.config import ObfuscationConfig
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client

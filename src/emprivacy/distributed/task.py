@@ -3,7 +3,7 @@
 A task reads its partition (:func:`~emprivacy.distributed.plan.read_partition`; a
 text file chunk by chunk, as it is obfuscated), obfuscates it with
 :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` (the run's
-:class:`~emprivacy.obfuscation.obfuscator.ObfuscationConfig` and secret key), writes the
+:class:`~emprivacy.obfuscation.config.ObfuscationConfig` and secret key), writes the
 records to ``part-NNNNN.jsonl`` (record by record, a long document's text or bag in
 pieces: a worker's memory does not grow with a document) or ``part-NNNNN.parquet``
 (a row group at a time; a long document's text or bag over several rows, see
@@ -41,17 +41,15 @@ from emprivacy.distributed.plan import Partition, read_partition
 from emprivacy.embeddings.files import check_text_encoding
 from emprivacy.embeddings.model import Embeddings, load_embeddings
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import Document
+from emprivacy.io.documents import Document
 from emprivacy.io.outputs import atomic_file, write_bytes_atomic
 from emprivacy.io.parquet_output import write_parquet_records
 from emprivacy.io.streaming import write_record
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, check_params, make_mechanism, takes_decoder
-from emprivacy.obfuscation.obfuscator import (
-    SKIPPED_OUT_OF_VOCABULARY,
-    ObfuscationConfig,
-    Obfuscator,
-)
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.obfuscator import Obfuscator
+from emprivacy.obfuscation.skipped import SKIPPED_OUT_OF_VOCABULARY
 
 __all__ = [
     "STATUS_DIR",
@@ -353,7 +351,7 @@ class _Hashing:
 
 def _partition_documents(part: Partition) -> list[Document]:
     """The documents of a partition; a text file is read when it is obfuscated, in chunks
-    (:meth:`~emprivacy.io.corpus.Document.chunks`), never whole."""
+    (:meth:`~emprivacy.io.documents.Document.chunks`), never whole."""
     if part.kind == "text":
         return [Document.from_file(doc_id, Path(path)) for doc_id, path in part.files]
     return read_partition(part)
@@ -455,6 +453,8 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
         "documents": len(docs),
         "records": written.records,
         "words": written.words,
+        "with_words": obf.documents_with_words,
+        "unchanged": obf.documents_unchanged,
         "skipped": skipped,
         "skipped_out_of_vocabulary": out_of_vocabulary,
     }

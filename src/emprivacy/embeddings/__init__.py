@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     "Embeddings": "model",
     "PreparedBag": "model",
     "check_subword": "model",
-    "detect_format": "model",
+    "detect_format": "files",
     "load_embeddings": "model",
     "CACHE_FORMAT_VERSION": "cache",
     "cache_directory": "cache",
@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "SubwordModel": "subword",
     "header_has_subwords": "subword",
     "load_fasttext_binary": "subword",
+    "check_text_encoding": "files",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         file_key,
         load_cached,
     )
+    from emprivacy.embeddings.files import check_text_encoding, detect_format
     from emprivacy.embeddings.model import (
         DEFAULT_EMBEDDINGS_NAME,
         OOV_PLACEHOLDER,
@@ -46,7 +48,6 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         Embeddings,
         PreparedBag,
         check_subword,
-        detect_format,
         load_embeddings,
     )
     from emprivacy.embeddings.subword import (
@@ -67,6 +68,7 @@ __all__ = [
     "SubwordModel",
     "cache_directory",
     "check_subword",
+    "check_text_encoding",
     "detect_format",
     "entry_paths",
     "file_key",

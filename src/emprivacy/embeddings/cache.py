@@ -7,7 +7,7 @@ are shared by every process that maps them (the workers of one machine).
 (``cache=True``, the default); the built-in embeddings are a ``.npy`` already.
 
 Where
-    ``embeddings/`` in :func:`emprivacy.io.outputs.user_cache_dir`
+    ``embeddings/`` in :func:`emprivacy.io.cache_dir.user_cache_dir`
     (``$EMPRIVACY_CACHE_DIR``, else the platform's user cache directory).  The
     directory is created 0700 and every file in it is 0600: the cache is the user's.
 
@@ -100,7 +100,7 @@ from typing import Any
 import numpy as np
 
 from emprivacy.embeddings.files import ParsedFile
-from emprivacy.io.outputs import cache_dir_problem, user_cache_dir
+from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
 
 __all__ = ["CACHE_FORMAT_VERSION", "cache_directory", "entry_paths", "file_key",
            "load_cached"]
@@ -113,7 +113,7 @@ _DTYPE = "<f4"
 
 
 def cache_directory() -> Path:
-    """``embeddings/`` in :func:`emprivacy.io.outputs.user_cache_dir`.
+    """``embeddings/`` in :func:`emprivacy.io.cache_dir.user_cache_dir`.
 
     >>> cache_directory().name
     'embeddings'

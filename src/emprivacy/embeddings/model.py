@@ -37,7 +37,6 @@ __all__ = [
     "Embeddings",
     "PreparedBag",
     "check_subword",
-    "detect_format",
     "load_embeddings",
 ]
 
@@ -203,7 +202,7 @@ class Embeddings:
         The one vocabulary lookup of emprivacy: bags, text mode, the distance and
         the evaluation all go through it (or :meth:`lookup`, which applies an
         out-of-vocabulary policy on top).  In a vocabulary without upper case (GloVe 6B)
-        a word is found as given (callers pass :func:`~emprivacy.text.tokens.normalise_word`
+        a word is found as given (callers pass :func:`~emprivacy.text.normalise.normalise_word`
         forms).  In a :attr:`cased` vocabulary the lookup is case-aware: the word as
         given, else its lowercase form, else the most frequent vocabulary word that
         equals it case-insensitively (``zqxwell`` finds ``Zqxwell``).  So a word is out of
@@ -388,7 +387,8 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
         the rows needed are read, and the kept rows are compacted in place, so a
         3M × 300 file is never held twice in memory.
     format : {"auto", "word2vec-binary", "word2vec-text", "glove-text", "fasttext-binary"}
-        ``"auto"`` detects it from the name and first line (:func:`detect_format`).
+        ``"auto"`` detects it from the name and first line
+        (:func:`~emprivacy.embeddings.files.detect_format`).
         ``"fasttext-binary"``: a fastText ``.bin`` model (found by its magic number),
         read with gensim; its vocabulary and word vectors (fastText's, the mean of the
         word's own row and its n-gram rows) become the embeddings, and its n-gram

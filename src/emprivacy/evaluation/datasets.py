@@ -45,7 +45,7 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import iter_json_objects
+from emprivacy.io.records import iter_json_objects
 from emprivacy.math.randomness import check_random_state
 from emprivacy.text.tokens import bag_of_words, tokenize
 

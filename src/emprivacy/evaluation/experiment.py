@@ -70,7 +70,7 @@ from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, tem_truncation
-from emprivacy.protection.epsilon.scale import ReleaseRecovery, release_recovery
+from emprivacy.protection.epsilon.recovery import ReleaseRecovery, release_recovery
 
 __all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
@@ -441,7 +441,7 @@ def _recovery(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
               released: list[list[tuple[np.ndarray, np.ndarray]]], run_key: bytes,
               name: str) -> list[ReleaseRecovery | None]:
     """The word recovery at each ε, from the releases the experiment made
-    (:func:`~emprivacy.protection.epsilon.scale.release_recovery`); 1 for the unmodified
+    (:func:`~emprivacy.protection.epsilon.recovery.release_recovery`); 1 for the unmodified
     snippets."""
     rows = [embeddings.rows(s) for s in p.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
@@ -464,7 +464,7 @@ def _epsilon_hats(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddin
                   step: Callable[[str], None]) -> list[dict[str, Any] | None]:
     """ε̂ at each ε (:func:`~emprivacy.protection.distinguish_pairs`) on pairs of the
     snippets' words at a spread of distances, the same pairs at every ε."""
-    from emprivacy.protection.leakage.distinguish import choose_pairs, distinguish_pairs
+    from emprivacy.protection import choose_pairs, distinguish_pairs
 
     rows = [embeddings.rows(s) for s in p.snippets]
     flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)

@@ -333,7 +333,8 @@ class SetResult:
     fasttext_validation_chunks: list[int] = field(default_factory=list)
     fasttext_validation_majority: list[float] = field(default_factory=list)
     #: Per ε: the word recovery measured on the run's releases
-    #: (:class:`~emprivacy.protection.epsilon.scale.ReleaseRecovery`; ``None`` where not measured).
+    #: (:class:`~emprivacy.protection.epsilon.recovery.ReleaseRecovery`; ``None`` where not
+    #: measured).
     recovery: list[Any] = field(default_factory=list)
     #: Per ε: ε̂ over the pairs (:meth:`~emprivacy.protection.Distinguishability.summary`),
     #: ``None`` for the unmodified snippets or without ``epsilon_hat``.

@@ -16,27 +16,30 @@ identifier would get the same noise, perfectly correlated.  A repeated identifie
 is refused (:class:`UniqueIds`) with a message naming it and both positions.
 What an output record releases as its ``id`` may be the document's position or a
 keyed hash of its identifier instead
-(:attr:`emprivacy.obfuscation.obfuscator.ObfuscationConfig.id_from`); the noise stays keyed by
+(:attr:`emprivacy.obfuscation.config.ObfuscationConfig.id_from`); the noise stays keyed by
 the identifier.
 
 JSONL files are read as a text-mode file reads them (``\\n``, ``\\r\\n`` and a lone
 ``\\r`` end a line; blank lines are skipped but counted in line numbers).  The
 distributed planner (:mod:`emprivacy.distributed`) indexes JSONL files with
-:func:`jsonl_index` (every document's line, byte offset and identifier) and Parquet
-files with :func:`parquet_ids`, cuts them after a fixed number of documents, and
-reads each range with the same readers (:func:`iter_jsonl`, :func:`iter_parquet`):
+:func:`~emprivacy.io.records.jsonl_index` (every document's line, byte offset and
+identifier) and Parquet files with :func:`~emprivacy.io.records.parquet_ids`, cuts them
+after a fixed number of documents, and reads each range with the same readers
+(:func:`~emprivacy.io.records.iter_jsonl`, :func:`~emprivacy.io.records.iter_parquet`):
 a partitioned run reads exactly the documents of a single-process run, and fails
 with the same messages.  Error messages name files, lines, rows and identifiers,
 never the text itself.
 
 A text file's document, and standard input's, is read when it is obfuscated, chunk
-by chunk (:meth:`Document.chunks`, :func:`read_text_chunks`: :data:`CHUNK_CHARS` at
-a time), never whole: its errors (a file gone, invalid UTF-8) come then, with the
+by chunk (:meth:`~emprivacy.io.documents.Document.chunks`,
+:func:`~emprivacy.io.documents.read_text_chunks`: :data:`~emprivacy.io.documents.CHUNK_CHARS`
+at a time), never whole: its errors (a file gone, invalid UTF-8) come then, with the
 same messages.  A JSONL line is parsed whole, and a Parquet row group is read
 whole: one such line or row group must fit in memory.
 
-The JSONL and Parquet readers live in :mod:`emprivacy.io.records`, :class:`Document` and
-the chunked text reader in :mod:`emprivacy.io.documents`; this module re-exports them.
+The JSONL and Parquet readers live in :mod:`emprivacy.io.records`,
+:class:`~emprivacy.io.documents.Document` and the chunked text reader in
+:mod:`emprivacy.io.documents`; this module reads every kind of input through them.
 pyarrow is imported when a Parquet file is read, not with this module.
 """
 
@@ -51,35 +54,22 @@ from pathlib import Path
 from typing import TextIO
 
 from emprivacy.exceptions import InputError
-from emprivacy.io.documents import CHUNK_CHARS, Document, read_text_chunks
+from emprivacy.io.documents import Document
 from emprivacy.io.records import (
     _is_blank,
     _jsonl_documents,
     _lines,
     _open_parquet,
     _parquet_documents,
-    iter_json_objects,
-    iter_jsonl,
-    iter_parquet,
-    jsonl_index,
-    parquet_ids,
 )
 
 __all__ = [
-    "CHUNK_CHARS",
-    "Document",
     "InputFile",
     "InputSurvey",
     "UniqueIds",
     "check_readable",
     "expand_inputs",
     "iter_documents",
-    "iter_json_objects",
-    "iter_jsonl",
-    "iter_parquet",
-    "jsonl_index",
-    "parquet_ids",
-    "read_text_chunks",
     "read_text_file",
     "survey_inputs",
 ]

@@ -75,6 +75,11 @@ class Document:
         return self._source if isinstance(self._source, Path) else None
 
     @property
+    def in_memory(self) -> bool:
+        """Whether the text is held (``Document(id, text)``), not read from a file or stream."""
+        return isinstance(self._source, str)
+
+    @property
     def text(self) -> str:
         """The whole text (a file or stream is read whole)."""
         source = self._source

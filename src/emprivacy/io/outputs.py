@@ -9,7 +9,7 @@ A temporary file is named ``.<name>.<pid>-<host>.<random>.emprivacy.tmp``
 (``<host>``: a short digest of the machine and its process namespace), so it is
 never mistaken for an output; one left behind by a killed process is removed by the
 next atomic write of the same file, once its process is known to be gone
-(:func:`remove_stale_temporaries`).
+(:func:`~emprivacy.io.temporaries.remove_stale_temporaries`).
 
 What the destination already is decides how it is written:
 
@@ -21,11 +21,12 @@ What the destination already is decides how it is written:
   terminal): opened and written in place, never replaced, as every Unix tool
   does.  A block device or a socket is refused.
 
-Where an output may be written is :mod:`emprivacy.io.output_paths` (its names are
-importable from here too): the path checked before any work
-(:func:`check_output_path`), an output that is also an input refused
-(:func:`check_not_input`), and one run per output at a time (:func:`output_lock`:
-``flock`` on ``.<name>.emprivacy.lock`` next to it).
+Where an output may be written is :mod:`emprivacy.io.output_paths`: the path checked
+before any work (:func:`~emprivacy.io.output_paths.check_output_path`), an output that is
+also an input refused (:func:`~emprivacy.io.output_paths.check_not_input`), and one run per
+output at a time (:func:`~emprivacy.io.output_paths.output_lock`: ``flock`` on
+``.<name>.emprivacy.lock`` next to it).  The temporary files left by killed processes:
+:mod:`emprivacy.io.temporaries`; the user cache directory: :mod:`emprivacy.io.cache_dir`.
 
 A failed write raises :class:`~emprivacy.exceptions.OutputPathError` when the path
 the user gave cannot be used (a directory, a missing or non-directory parent, a
@@ -44,7 +45,6 @@ import contextlib
 import errno
 import json
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterator, Mapping
@@ -53,24 +53,16 @@ from typing import IO, Any, TextIO, cast
 
 from emprivacy.exceptions import OutputPathError, OutputWriteError
 from emprivacy.io.output_paths import (
-    LOCK_SUFFIX,
-    TEMP_SUFFIX,
-    _host_token,
     _mkstemp,
     _real,
-    _stem,
-    check_not_input,
     check_output_path,
     is_stream,
-    output_lock,
     write_error,
 )
+from emprivacy.io.temporaries import remove_stale_temporaries
 
-__all__ = ["LOCK_SUFFIX", "TEMP_SUFFIX", "atomic_file", "atomic_output", "cache_dir_problem",
-           "check_not_input", "check_output_path", "checked_stdout", "format_record",
-           "is_stream", "output_lock", "remove_stale_temporaries", "remove_stale_temporaries_in",
-           "temporary_destination", "user_cache_dir", "write_bytes_atomic", "write_error",
-           "write_files_atomic", "write_stdout"]
+__all__ = ["atomic_file", "atomic_output", "checked_stdout", "format_record",
+           "write_bytes_atomic", "write_files_atomic", "write_stdout"]
 
 
 def _read_umask() -> int:
@@ -83,53 +75,9 @@ def _read_umask() -> int:
 _UMASK = _read_umask()
 
 
-def user_cache_dir() -> Path:
-    """The user cache directory of emprivacy (indexes, fetched corpora).
-
-    ``$EMPRIVACY_CACHE_DIR`` if set, else the platform's user cache directory
-    (``platformdirs.user_cache_dir("emprivacy")``: ``$XDG_CACHE_HOME/emprivacy``
-    or ``~/.cache/emprivacy`` on Linux, ``~/Library/Caches/emprivacy`` on macOS,
-    ``%LOCALAPPDATA%\\emprivacy\\Cache`` on Windows).
-
-    >>> isinstance(user_cache_dir(), Path)
-    True
-    """
-    env = os.environ.get("EMPRIVACY_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs  # only this function of the module needs it
-
-    return Path(platformdirs.user_cache_dir("emprivacy", appauthor=False))
-
-
-def cache_dir_problem(directory: Path, exc: OSError) -> str:
-    """Why the cache directory ``directory`` could not be made or written, in words.
-
-    When a part of its path is a file (``$EMPRIVACY_CACHE_DIR`` set to a file, say),
-    the system says only ``File exists`` or ``Not a directory``: this names the part
-    instead.  Otherwise ``exc``'s own reason.
-
-    >>> import tempfile
-    >>> with tempfile.NamedTemporaryFile() as f:
-    ...     why = cache_dir_problem(Path(f.name) / "embeddings", FileExistsError(17, "x"))
-    ...     why == repr(f.name) + " is a file, not a directory"
-    True
-    """
-    env = os.environ.get("EMPRIVACY_CACHE_DIR")
-    for part in (directory, *directory.parents):
-        if os.path.lexists(part):
-            if os.path.isdir(part):
-                break
-            what = "a file" if os.path.isfile(part) else "not a directory"
-            named = (" (EMPRIVACY_CACHE_DIR)" if env and Path(env).expanduser() == part
-                     else "")
-            return f"{str(part)!r}{named} is {what}" + (", not a directory"
-                                                        if what == "a file" else "")
-    return exc.strerror or str(exc)
-
-
 class _Checked:
-    """A file whose failed writes raise :func:`write_error` for ``target``.
+    """A file whose failed writes raise :func:`~emprivacy.io.output_paths.write_error` for
+    ``target``.
 
     Everything else (``tell``, ``seek``, ``name``, …) is the file's own.
     """
@@ -160,89 +108,6 @@ class _Checked:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._fh, name)
-
-
-# -- temporary files ----------------------------------------------------------------------
-_TEMP_TAIL = re.compile(r"(?P<pid>[0-9]+)-(?P<host>[0-9a-f]{8})\.[a-z0-9_]{8}"
-                        + re.escape(TEMP_SUFFIX))
-#: A temporary file's name after its leading dot, whatever its destination.
-_ANY_TEMP = re.compile(r"(?P<dest>.+)\." + _TEMP_TAIL.pattern)
-
-
-def temporary_destination(name: str) -> str | None:
-    """The name of the file that the temporary file ``name`` was made for (shortened to
-    its first bytes for a long name), or ``None`` if ``name`` is not a temporary file's.
-
-    >>> temporary_destination(".out.jsonl.812-0a1b2c3d.x_7k2m9q.emprivacy.tmp")
-    'out.jsonl'
-    >>> temporary_destination("out.jsonl") is None
-    True
-    """
-    match = _ANY_TEMP.fullmatch(name, 1) if name.startswith(".") else None
-    return None if match is None else match["dest"]
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (in doubt: yes)."""
-    if pid <= 0 or pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # e.g. another user's process: it exists
-        return True
-    return True
-
-
-def remove_stale_temporaries(dest: str | os.PathLike[str]) -> list[Path]:
-    """Remove the temporary files of ``dest`` left by killed processes; return their paths.
-
-    Only files named as :func:`atomic_file` names the temporary files *of this
-    destination*, created on this machine (same host, boot and process-id
-    namespace) by a process that no longer exists, are removed; anything else in
-    the directory — other files, other targets' temporary files, those of live
-    processes or of other machines sharing the directory — is left alone.  Never
-    fails: a directory that cannot be read or a file that cannot be removed is
-    skipped.
-    """
-    target = Path(dest)
-    return _remove_stale(target.parent, f".{_stem(target.name)}.", any_name=False)
-
-
-def remove_stale_temporaries_in(directory: str | os.PathLike[str]) -> list[Path]:
-    """Remove the temporary files of every destination in ``directory`` left by killed
-    processes (as :func:`remove_stale_temporaries`, whatever file they were for).
-
-    For a directory whose files are all written by emprivacy runs holding its lock
-    (a corpus run's partition directory): what a worker killed mid-write left.
-    """
-    return _remove_stale(Path(directory), ".", any_name=True)
-
-
-def _remove_stale(directory: Path, prefix: str, *, any_name: bool) -> list[Path]:
-    """The stale temporary files in ``directory`` whose names start with ``prefix``:
-    followed by the tail of a temporary name (``any_name``: after any destination's
-    name, ``<name>.``, too), removed."""
-    removed: list[Path] = []
-    if os.name != "posix":  # liveness is checked with kill(pid, 0)
-        return removed
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return removed
-    for entry in entries:
-        name = entry.name
-        if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX)):
-            continue
-        match = (_ANY_TEMP if any_name else _TEMP_TAIL).fullmatch(name, len(prefix))
-        if match is None or match["host"] != _host_token() or _alive(int(match["pid"])):
-            continue
-        with contextlib.suppress(OSError):
-            if entry.is_file(follow_symlinks=False):
-                os.unlink(entry.path)
-                removed.append(Path(entry.path))
-    return removed
 
 
 # -- atomic writes ------------------------------------------------------------------------
@@ -309,7 +174,8 @@ def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
 
     On any error or interruption the temporary file is removed and ``dest`` is left
     as it was.  ``mode`` is ``"wb"`` or ``"w"`` (UTF-8, ``\\n`` line ends).  Stale
-    temporary files of ``dest`` are removed first (:func:`remove_stale_temporaries`).
+    temporary files of ``dest`` are removed first
+    (:func:`~emprivacy.io.temporaries.remove_stale_temporaries`).
     A symbolic link is followed (its target is replaced; the link stays); a FIFO or
     a character device is written in place (see the module's notes).  The new file
     gets ``0666 & ~umask``, never more than the file it replaces.

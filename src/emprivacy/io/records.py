@@ -171,7 +171,26 @@ def _open_parquet(path: Path) -> Any:
     if not (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)):
         raise InputError(f"input file {str(path)!r}: column 'id' must hold strings or "
                          f"integers; got {t}")
+    _check_no_nulls(pf, path)
     return pf
+
+
+def _check_no_nulls(pf: Any, path: Path) -> None:
+    """A null ``id`` or ``text`` that the row groups' statistics show (no row is read
+    unless one is there): one error now, before any document is released, rather than
+    when the reading reaches it."""
+    meta = pf.metadata
+    paths = [meta.schema.column(j).path for j in range(meta.num_columns)]
+    for column in ("id", "text"):
+        j = paths.index(column)
+        row = 0
+        for g in range(meta.num_row_groups):
+            group = meta.row_group(g)
+            stats = group.column(j).statistics
+            if stats is not None and stats.has_null_count and stats.null_count:
+                nulls = _read_row_group(pf, path, g, [column]).column(column).is_null()
+                raise _null(path, row + nulls.to_pylist().index(True), column)
+            row += group.num_rows
 
 
 def _read_row_group(pf: Any, path: Path, g: int, columns: list[str]) -> Any:
@@ -184,7 +203,9 @@ def _read_row_group(pf: Any, path: Path, g: int, columns: list[str]) -> Any:
 
 
 def _null(path: Path, row: int, column: str) -> InputError:
-    return InputError(f"input file {str(path)!r} row {row}: {column!r} is null")
+    hint = ("; a record needs a text: to keep the nulls, release the file as a table (one "
+            ".parquet input, --output OUT.parquet)" if column == "text" else "")
+    return InputError(f"input file {str(path)!r} row {row}: {column!r} is null{hint}")
 
 
 def parquet_ids(path: PathLike) -> Iterator[str]:

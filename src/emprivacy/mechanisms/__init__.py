@@ -47,6 +47,7 @@ from emprivacy.mechanisms.registry import (
     mechanism_parameters,
     parse_params,
     register,
+    takes_decoder,
 )
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential, truncation_threshold
@@ -75,6 +76,7 @@ __all__ = [
     "register",
     "regularized_covariance",
     "second_word_probability",
+    "takes_decoder",
     "truncation_threshold",
     "vocabulary_covariance",
 ]

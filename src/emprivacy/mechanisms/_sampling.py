@@ -40,13 +40,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
 from emprivacy._validation import check_positive_int
 from emprivacy.decoding.threads import check_threads, row_blocks, run_on_cores
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.mechanisms._envelope import (
+    Balls,
+    envelope_draws,
+    segment_log_mass,
+    segment_max,
+    segment_positions,
+)
 
 __all__ = ["LazyGumbelSampler"]
 
@@ -62,52 +68,12 @@ _BLOCK_ROWS = 640
 _UNIT_WORDS = 2048
 #: Words whose distinct queries are prepared together (bounds the memory of the balls).
 _CHUNK_WORDS = 8192
+#: A query whose Gumbel-max outside step would look at more words than this on average is
+#: drawn by rejection from the envelope (a small ε: 1,181 words at ε = 1 on 100,000 words).
+_GUMBEL_OUTSIDE_MAX = 64.0
 #: Default vocabulary tile width of the float32 pass (words).
 _DEFAULT_BLOCK_COLS = 512
 _U32 = 2.0**-24
-
-
-class _Balls(NamedTuple):
-    """The balls S of some queries, as CSR arrays (words of each ball sorted by row)."""
-
-    offsets: np.ndarray  # (m + 1,) int64
-    words: np.ndarray    # int64, ball words, increasing within each query
-    scores: np.ndarray   # float64, their exact s_v
-    bound: np.ndarray    # (m,) float64, b = −(ε/2)·min(R, γ): every outside score ≤ b
-    n_out: np.ndarray    # (m,) int64, |V ∖ S|
-    keys: np.ndarray     # query·(|V| + 1) + (w_k − k) of the k-th word w_k of each ball
-
-
-def _segment_positions(offsets: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """``concat(arange(o, o + l) for o, l in zip(offsets, lengths))``, vectorised."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    ends = np.cumsum(lengths)
-    return np.arange(total, dtype=np.int64) + np.repeat(offsets - (ends - lengths), lengths)
-
-
-def _segment_max(values: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per segment: the maximum and the index into ``values`` of its first occurrence
-    (−∞ and −1 for empty segments)."""
-    m = lengths.size
-    best = np.full(m, -np.inf)
-    arg = np.full(m, -1, dtype=np.int64)
-    full = np.flatnonzero(lengths > 0)
-    if full.size == 0:
-        return best, arg
-    starts = np.zeros(m, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    seg_max = np.full(m, np.nan)
-    seg_max[full] = np.maximum.reduceat(values, starts[full])
-    seg_id = np.repeat(np.arange(m), lengths)
-    hit = np.flatnonzero(values == seg_max[seg_id])
-    first = np.ones(hit.size, dtype=bool)
-    first[1:] = seg_id[hit[1:]] != seg_id[hit[:-1]]
-    hit = hit[first]
-    best[seg_id[hit]] = values[hit]
-    arg[seg_id[hit]] = hit
-    return best, arg
 
 
 class LazyGumbelSampler:
@@ -174,8 +140,14 @@ class LazyGumbelSampler:
         return out
 
     def scores(self, d2: np.ndarray) -> np.ndarray:
-        """``s = −(ε/2)·min(d, γ)`` from exact squared distances."""
-        return -self.half_eps * np.sqrt(np.minimum(d2, self.gamma_sq))
+        """``s = −(ε/2)·min(d, γ)`` from exact squared distances.
+
+        ``min(√d², γ)``, not ``√min(d², γ²)``: the same value (√ is monotone and
+        ``√fl(γ²) = γ``) wherever γ² is a normal float64, and still right where it is not
+        (at ε = 1e300 TEM's γ is 2.5e-299, whose square underflows to 0).
+        """
+        with np.errstate(over="ignore"):  # ε near the float64 maximum: −inf, a weight of 0
+            return -self.half_eps * np.minimum(np.sqrt(d2), self.gamma)
 
     def point_log_weights(self, point: np.ndarray) -> np.ndarray:
         """``s_v`` for every word v, for one point (float64 vector), O(|V|·n)."""
@@ -307,7 +279,7 @@ class LazyGumbelSampler:
         return ([q_all[keep]], [c_all[keep]], [f_all[keep]],
                 np.bincount(q_all[keep], minlength=counts.size))
 
-    def balls(self, points: np.ndarray, limit: np.ndarray | None = None) -> _Balls:
+    def balls(self, points: np.ndarray, limit: np.ndarray | None = None) -> Balls:
         """The balls S, radii and outside counts of ``points`` ((m, n) float64).
 
         ``limit`` is the squared radius to search first (default ``R_max²``).
@@ -337,11 +309,14 @@ class LazyGumbelSampler:
         sizes = np.bincount(qi, minlength=m)
         offsets = np.zeros(m + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
-        bound = -self.half_eps * np.sqrt(np.minimum(r2, self.gamma_sq))
+        with np.errstate(over="ignore"):
+            bound = -self.half_eps * np.minimum(np.sqrt(r2), self.gamma)
         keys = qi * (self.n_words + 1) + (cols - (np.arange(cols.size) - offsets[qi]))
-        return _Balls(offsets, cols, self.scores(d2), bound, self.n_words - sizes, keys)
+        scores = self.scores(d2)
+        return Balls(offsets, cols, scores, bound, self.n_words - sizes, keys,
+                     segment_log_mass(offsets, scores))
 
-    def point_balls(self, points: np.ndarray) -> _Balls:
+    def point_balls(self, points: np.ndarray) -> Balls:
         """:meth:`balls` of arbitrary points: R_max beyond each point's nearest word."""
         qi, cols, _ = self._candidates(points, np.full(points.shape[0], np.inf), 1)
         nearest = np.full(points.shape[0], np.inf)
@@ -350,17 +325,34 @@ class LazyGumbelSampler:
         return self.balls(points, (np.sqrt(nearest) + self.r_max) ** 2)
 
     # -- steps 2 and 3: the draws ------------------------------------------------------
-    def draw(self, balls: _Balls, which: np.ndarray, points: np.ndarray,
+    def draw(self, balls: Balls, which: np.ndarray, points: np.ndarray,
              gen: np.random.Generator) -> np.ndarray:
         """Released rows for the queries ``which`` (indices into ``balls``), one word each.
 
-        Draws, in order: the Gumbels of every ball word (query by query), the counts K,
-        the outside positions, the outside uniforms — from ``gen`` only.
+        A query whose Gumbel-max outside step would look at more than
+        :data:`_GUMBEL_OUTSIDE_MAX` words on average (``E / W``, a small ε) is drawn by
+        rejection from the envelope instead (:mod:`~emprivacy.mechanisms._envelope`: the
+        same law), after the others.  Draws of the others, in order: the Gumbels of every
+        ball word (query by query), the counts K, the outside positions, the outside
+        uniforms — from ``gen`` only.
         """
+        with np.errstate(divide="ignore", invalid="ignore"):  # −inf − (−inf): not drawn so
+            envelope = (balls.log_envelope(which) - balls.log_mass[which]
+                        > np.log(_GUMBEL_OUTSIDE_MAX))
+        if envelope.any():
+            out = np.empty(which.size, dtype=np.int64)
+            lazy = np.flatnonzero(~envelope)
+            out[lazy] = self.draw(balls, which[lazy], points, gen)
+            far = np.flatnonzero(envelope)
+            out[far] = envelope_draws(
+                balls, which[far], gen,
+                lambda words, q: self.scores(self.exact_squared(points, words, q)),
+                self.n_words)
+            return out
         lens = balls.offsets[which + 1] - balls.offsets[which]
-        pos = _segment_positions(balls.offsets[which], lens)
+        pos = segment_positions(balls.offsets[which], lens)
         vals = balls.scores[pos] + gen.gumbel(size=pos.size)
-        best, arg = _segment_max(vals, lens)
+        best, arg = segment_max(vals, lens)
         out = np.full(which.size, -1, dtype=np.int64)
         has = arg >= 0
         out[has] = balls.words[pos[arg[has]]]
@@ -379,14 +371,11 @@ class LazyGumbelSampler:
             q = int(which[i])
             sl = np.flatnonzero(rep == i)
             j[sl] = gen.choice(int(balls.n_out[q]), size=sl.size, replace=False)
-        # the j-th word outside the (sorted) ball: j + #{ball words w_k with w_k − k ≤ j}
         q_rep = which[rep]
-        below = (np.searchsorted(balls.keys, q_rep * (self.n_words + 1) + j, side="right")
-                 - balls.offsets[q_rep])
-        words = j + below
+        words = balls.outside_words(q_rep, j, self.n_words)
         e = -np.log1p(-gen.random(rep.size) * p[rep])  # Exp(1) conditioned below e^{−B}
         total = self.scores(self.exact_squared(points, words, q_rep)) - np.log(e)
-        o_best, o_arg = _segment_max(total, k[hit])
+        o_best, o_arg = segment_max(total, k[hit])
         win = o_best > best[hit]
         out[hit[win]] = words[o_arg[win]]
         return out

@@ -23,13 +23,19 @@ import numpy as np
 from emprivacy._validation import check_positive_int
 from emprivacy.embeddings.model import Embeddings
 
-__all__ = ["RowCache", "VocabularyGeometry"]
+__all__ = ["ACCURATE_RTOL", "RowCache", "VocabularyGeometry"]
 
 #: Vocabulary tile width (words per tile) unless the vocabulary is larger than 512²:
 #: then ⌈√|V|⌉ rounded up to 64, so that both levels of the sampler stay small.
 _DEFAULT_BLOCK_COLS = 512
 #: float64 unit roundoff.
 _U64 = 2.0**-53
+#: :meth:`VocabularyGeometry.accurate_squared`: a GEMM squared distance below its rounding
+#: bound over this is recomputed by the defining sum, so the others are within a relative
+#: 1.5e-11 of it.
+ACCURATE_RTOL = 2.0**-36
+#: Pairs per block of :meth:`VocabularyGeometry.exact_squared`.
+_EXACT_PAIRS = 8192
 
 
 class VocabularyGeometry:
@@ -104,11 +110,37 @@ class VocabularyGeometry:
         return qa @ wa.T
 
     def exact_squared(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic)."""
-        diff = self.vectors[b].astype(np.float64)
-        diff -= self.vectors[a]
-        diff *= diff
-        return np.add.reduce(diff, axis=1)
+        """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic).
+
+        :data:`_EXACT_PAIRS` pairs at a time: memory ``_EXACT_PAIRS × n`` float64 however
+        many pairs (a rank resampler keeping every word asks for |V| per pivot).
+        """
+        out = np.empty(np.size(b))
+        for s in range(0, out.size, _EXACT_PAIRS):
+            diff = self.vectors[b[s:s + _EXACT_PAIRS]].astype(np.float64)
+            diff -= self.vectors[a[s:s + _EXACT_PAIRS]]
+            diff *= diff
+            out[s:s + _EXACT_PAIRS] = np.add.reduce(diff, axis=1)
+        return out
+
+    def accurate_squared(self, rows: np.ndarray, cols: slice | np.ndarray, *,
+                         rtol: float = ACCURATE_RTOL) -> np.ndarray:
+        """Squared distances from ``rows`` to the words ``cols``: (rows, cols) float64.
+
+        Each is the GEMM value (:meth:`squared_to`) where that is at least ``s(q) / rtol``,
+        hence within a relative ``rtol / (1 − rtol)`` of the float64 sum ``Σ_k (w_k − q_k)²``,
+        and the sum itself (:meth:`exact_squared`) below: the word itself and its
+        duplicates are exactly 0, and no near neighbour loses its digits to cancellation.
+        """
+        qa, slack = self.queries(rows)
+        d2 = self.squared_to(qa, cols)
+        band = d2 < (slack / rtol)[:, None]
+        if band.any():
+            i, j = np.nonzero(band)
+            where = (j + (cols.start or 0) if isinstance(cols, slice)
+                     else np.asarray(cols)[j])
+            d2[i, j] = self.exact_squared(rows[i], where)
+        return d2
 
     def recheck(self, d2: np.ndarray, rows: np.ndarray, c0: int, band: np.ndarray) -> None:
         """Replace the entries ``band`` of a (rows × tile) block by the exact values."""

@@ -20,10 +20,8 @@ import numpy as np
 from emprivacy._validation import check_epsilon
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.randomness import RandomState, check_random_state
-from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
 
-__all__ = ["EUCLIDEAN_GUARANTEE", "WordMechanism", "check_points", "check_row", "check_rows",
-           "check_supports_points"]
+__all__ = ["WordMechanism", "check_points", "check_row", "check_rows", "check_supports_points"]
 
 
 class WordMechanism(ABC):

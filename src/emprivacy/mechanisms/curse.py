@@ -38,11 +38,17 @@ _CACHE_BYTES = 64 * 2**20
 #: Vocabulary columns per float64 GEMM tile, and the bound on a (rows × |V|) block.
 _TILE_COLS = 4096
 _BLOCK_BYTES = 32 * 2**20
+#: Bytes a candidate of a neighbour list takes while its row is searched (its row and
+#: column, GEMM and exact distances, their concatenations and the sort's order).
+_CANDIDATE_BYTES = 80
+#: The fewest neighbour lists the cache holds (of K ranks each).
+_CACHE_ROWS = 16
 
 
-def _row_blocks(m: int, n_words: int, n_threads: int) -> list[tuple[int, int]]:
-    """Row blocks of at most ``_BLOCK_BYTES`` of (rows × |V|) float64, one per core at least."""
-    return row_blocks(m, max(1, min(256, _BLOCK_BYTES // (8 * n_words))), n_threads)
+def _row_blocks(m: int, bytes_per_row: int, n_threads: int) -> list[tuple[int, int]]:
+    """Row blocks of at most ``_BLOCK_BYTES`` (``bytes_per_row`` each), one per core at
+    least."""
+    return row_blocks(m, max(1, min(256, _BLOCK_BYTES // bytes_per_row)), n_threads)
 
 
 class RankResampler:
@@ -122,7 +128,7 @@ class RankResampler:
         self.top_k = int(min(k, n_words))
         self._geo = VocabularyGeometry(embeddings, block_cols=_TILE_COLS)
         self._n_threads = available_cores()
-        capacity = min(n_words, max(256, _CACHE_BYTES // (4 * self.top_k)))
+        capacity = min(n_words, max(_CACHE_ROWS, _CACHE_BYTES // (4 * self.top_k)))
         self._cache = RowCache(n_words, capacity, {"neighbours": ((self.top_k,), np.int32)})
 
     def __repr__(self) -> str:
@@ -224,7 +230,11 @@ class RankResampler:
                 np.cumsum(np.bincount(i, minlength=b)[:-1], out=starts[1:])
                 out[s:e] = j[order][starts[:, None] + np.arange(k)]
 
-        blocks = _row_blocks(rows.size, min(n_words, _TILE_COLS), self._n_threads)
+        # a row holds a GEMM tile and its candidates (about 2K, at most |V|; their rows,
+        # distances and order: about _CANDIDATE_BYTES each): K near |V| (a tiny c·ε) takes
+        # a few rows per block, not 256 rows of |V| candidates each
+        per_row = 8 * min(n_words, _TILE_COLS) + _CANDIDATE_BYTES * min(n_words, 2 * k + 2)
+        blocks = _row_blocks(rows.size, per_row, self._n_threads)
         run_on_cores(work, blocks, self._n_threads)
         return {"neighbours": out}
 
@@ -292,7 +302,7 @@ def neighbour_ranks(embeddings: Embeddings, rows: np.ndarray | Sequence[int],
             self_first = (target > 0) | (xs < os_)
             ranks[s:e] = np.where(os_ == xs, 0, before - self_first + 1)
 
-    run_on_cores(work, _row_blocks(x.size, min(n_words, _TILE_COLS), threads), threads)
+    run_on_cores(work, _row_blocks(x.size, 8 * min(n_words, _TILE_COLS), threads), threads)
     return ranks
 
 

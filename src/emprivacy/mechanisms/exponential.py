@@ -25,7 +25,8 @@ import numpy as np
 
 from emprivacy._validation import check_positive_int
 from emprivacy.mechanisms._sampling import LazyGumbelSampler
-from emprivacy.mechanisms.base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points, check_row
+from emprivacy.mechanisms.base import WordMechanism, check_points, check_row
+from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
 
 __all__ = ["ExponentialMechanism"]
 

@@ -22,7 +22,8 @@ from emprivacy.decoding import Decoder, ExactDecoder
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.noise import far_noisy_points, far_sphere, laplace_noise, uniform_sphere
 from emprivacy.math.randomness import RandomState
-from emprivacy.mechanisms.base import EUCLIDEAN_GUARANTEE, WordMechanism, check_points
+from emprivacy.mechanisms.base import WordMechanism, check_points
+from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
 
 if TYPE_CHECKING:
     from emprivacy.mechanisms.curse import RankResampler

@@ -1,5 +1,5 @@
-"""A corpus run through a mechanism: the validated settings and the ``Obfuscator``
-(:mod:`.obfuscator`).
+"""A corpus run through a mechanism: the validated settings (:mod:`.config`), the
+``Obfuscator`` (:mod:`.obfuscator`) and why a document is skipped (:mod:`.skipped`).
 
 Names are imported on first use."""
 
@@ -12,27 +12,28 @@ from emprivacy._lazy import lazy_exports
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {
     "BLOCK_CHARS": "obfuscator",
-    "DEFAULT_BLOCK_WORDS": "obfuscator",
-    "DEFAULT_VOCAB_SIZE": "obfuscator",
-    "ID_SOURCES": "obfuscator",
-    "SKIPPED_EMPTY": "obfuscator",
-    "SKIPPED_OUT_OF_VOCABULARY": "obfuscator",
-    "ObfuscationConfig": "obfuscator",
+    "DEFAULT_BLOCK_WORDS": "config",
+    "DEFAULT_VOCAB_SIZE": "config",
+    "ID_SOURCES": "config",
+    "SKIPPED_EMPTY": "skipped",
+    "SKIPPED_OUT_OF_VOCABULARY": "skipped",
+    "ObfuscationConfig": "config",
     "Obfuscator": "obfuscator",
-    "nothing_to_release": "obfuscator",
-    "skipped_warning": "obfuscator",
+    "nothing_to_release": "skipped",
+    "skipped_warning": "skipped",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
-    from emprivacy.obfuscation.obfuscator import (
-        BLOCK_CHARS,
+    from emprivacy.obfuscation.config import (
         DEFAULT_BLOCK_WORDS,
         DEFAULT_VOCAB_SIZE,
         ID_SOURCES,
+        ObfuscationConfig,
+    )
+    from emprivacy.obfuscation.obfuscator import BLOCK_CHARS, Obfuscator
+    from emprivacy.obfuscation.skipped import (
         SKIPPED_EMPTY,
         SKIPPED_OUT_OF_VOCABULARY,
-        ObfuscationConfig,
-        Obfuscator,
         nothing_to_release,
         skipped_warning,
     )

@@ -18,8 +18,8 @@ correlated, noise.  Many documents are privatised together
 (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`), for speed.
 
 Long documents are streamed, so that memory does not grow with a document's length:
-a document is read in chunks (:meth:`emprivacy.io.corpus.Document.chunks`), normalised
-and tokenised piece by piece (:func:`emprivacy.text.tokens.normalise_pieces`), and
+a document is read in chunks (:meth:`emprivacy.io.documents.Document.chunks`), normalised
+and tokenised piece by piece (:func:`emprivacy.text.normalise.normalise_pieces`), and
 privatised in *blocks* of at most ``block_words`` words, one after the other, with
 its one noise stream.  A document of one block (the usual case) is privatised in one
 call, as it always was; a longer one draws the same noise distribution in another
@@ -30,183 +30,50 @@ multiset), and with ``size`` reading stops after the N-th word.
 :meth:`Obfuscator.stream` gives the records of long documents with their text or
 bag in a body (:mod:`emprivacy.io.streaming`) to be written in pieces;
 :meth:`Obfuscator.obfuscate` gives every record whole.
+
+The run's settings are an :class:`~emprivacy.obfuscation.config.ObfuscationConfig`;
+why a document is skipped, and the warning that says so: :mod:`emprivacy.obfuscation.skipped`.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_choice, check_positive_int
-from emprivacy.embeddings.model import OOV_POLICIES, PreparedBag, check_subword
+from emprivacy._validation import check_positive_int
+from emprivacy.embeddings.model import PreparedBag, check_subword
+from emprivacy.entities.policy import EntityPolicy
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
-from emprivacy.io.corpus import Document, UniqueIds
-from emprivacy.io.streaming import BagBody, TextBody, materialise
+from emprivacy.io.corpus import UniqueIds
+from emprivacy.io.documents import Document
+from emprivacy.io.streaming import materialise
 from emprivacy.math.randomness import document_generator, hashed_document_id, run_key_from_seed
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.base import check_supports_points
+from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.entities import EntityRun
+from emprivacy.obfuscation.long_documents import LongDocuments
+from emprivacy.obfuscation.skipped import (
+    SKIPPED_EMPTY,
+    SKIPPED_OUT_OF_VOCABULARY,
+    nothing_to_release,
+    skipped_warning,
+)
 from emprivacy.preparation.blocks import BagTally, Rows, bag_blocks
 from emprivacy.preparation.template import TextTemplate, prepare_text_blocks, text_guarantee
-from emprivacy.text.tokens import normalise_pieces
+from emprivacy.text.normalise import normalise_pieces
 
-__all__ = ["BLOCK_CHARS", "DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES",
-           "SKIPPED_EMPTY", "SKIPPED_OUT_OF_VOCABULARY", "ObfuscationConfig", "Obfuscator",
-           "nothing_to_release", "skipped_warning"]
-
-#: How many of the most frequent real words of an embeddings file are kept by default.
-DEFAULT_VOCAB_SIZE = 100_000
-
-#: Words privatised at a time from one long document (``ObfuscationConfig.block_words``).
-DEFAULT_BLOCK_WORDS = 65536
+__all__ = ["BLOCK_CHARS", "Obfuscator"]
 
 #: Text mode also ends a block, at the end of a piece of text, once it holds this many
 #: characters (a text of few perturbed words: stopwords, numbers, symbols, layout).
 BLOCK_CHARS = 1 << 22
 
-#: Where a record's ``id`` comes from (``ObfuscationConfig.id_from``).
-ID_SOURCES = ("path", "index", "hash")
 
-
-#: Why a document was skipped: nothing left after normalisation (no word; in text mode, no
-#: token at all).
-SKIPPED_EMPTY = "empty"
-#: Why a document was skipped: a bag with no word in the vocabulary (nothing to privatise).
-SKIPPED_OUT_OF_VOCABULARY = "out_of_vocabulary"
-
-
-def skipped_warning(doc_id: str, reason: str, vocabulary: str) -> str:
-    """The one-line warning for a skipped document: it names the document, never its text.
-
-    >>> skipped_warning("a.txt", SKIPPED_OUT_OF_VOCABULARY, "glove-6b-50d")
-    "document 'a.txt' has no word in the vocabulary of 'glove-6b-50d'; skipped"
-    """
-    if reason == SKIPPED_OUT_OF_VOCABULARY:
-        return f"document {doc_id!r} has no word in the vocabulary of {vocabulary!r}; skipped"
-    return f"document {doc_id!r} is empty after normalisation; skipped"
-
-
-def nothing_to_release(skipped: Sequence[tuple[str, str]], vocabulary: str) -> InputError:
-    """The error when every document of a run was skipped: ``skipped`` holds each
-    ``(id, reason)``, in input order (at least one)."""
-    reasons = {reason for _, reason in skipped}
-    what = ("is empty after normalisation" if reasons == {SKIPPED_EMPTY}
-            else f"has no word in the vocabulary of {vocabulary!r}"
-            if reasons == {SKIPPED_OUT_OF_VOCABULARY}
-            else "is empty after normalisation or has no word in the vocabulary of "
-                 f"{vocabulary!r}")
-    return InputError(f"every input document {what} ({len(skipped)}, first "
-                      f"{skipped[0][0]!r}); nothing to release")
-
-
-@dataclass(frozen=True, kw_only=True)
-class ObfuscationConfig:
-    """What a run releases for each document; validated on construction.
-
-    Parameters
-    ----------
-    mode : {"bag", "text"}, default "bag"
-        ``"bag"``: records hold the noisy bag (``bag``).  ``"text"``: records hold
-        the readable text (``text``) with every perturbed word replaced in place
-        (:mod:`emprivacy.preparation.template`) and the text-mode guarantee (``guarantee``).
-    oov : {"drop", "placeholder", "keep", "subword"}, optional
-        Out-of-vocabulary words; default ``"drop"`` for bags, ``"placeholder"``
-        for text.  ``"keep"`` releases them unchanged, outside the guarantee: a
-        :class:`~emprivacy.exceptions.PrivacyLeakWarning` is raised (once, with a
-        count, never the words) and each record counts them in ``oov_kept``.
-        ``"subword"`` (fastText ``.bin`` embeddings, a mechanism with
-        :meth:`~emprivacy.mechanisms.WordMechanism.privatize_points`) privatises
-        them from their subword vectors, like in-vocabulary words (they count in
-        ``n_words``, and in ``oov_subword``; docs/TEXT_MODE.md).
-    size : int, optional
-        The bag size N: every bag longer than N is truncated to its first N privatised
-        words (in-vocabulary words; under ``oov="subword"`` also the out-of-vocabulary
-        words embedded from their subwords).  A shorter bag is **not padded**: it keeps
-        its own size n < N, and releases it (``n_words``; the records also say the
-        requested ``size``).  The εN·E guarantee (Thm. 1, Thm. 4) compares bags of one
-        size only, so it does not hide a document's length: ``size`` caps what a document
-        releases, it does not make all documents alike.  ``None``: N is each document's
-        own bag size.  Bags only.
-    perturb_stopwords : bool, default False
-        Text mode: send stopwords through the mechanism too (by default they
-        are kept: they carry no topic, but they do carry style).
-    batch_words : int, default 16384
-        Documents are privatised together in batches of about this many words.
-    block_words : int, default 65536
-        A longer document is privatised in blocks of this many words, one after
-        the other, and its output written block by block: memory does not grow
-        with a document's length.  Documents of at most one block (text mode: and
-        fewer than :data:`BLOCK_CHARS` characters) are released exactly as
-        without blocks; a longer one draws its noise block by block (the same
-        distribution, in another order).  Not a privacy setting: records do not
-        name it.
-    id_from : {"path", "index", "hash"}, default "path"
-        What a record's ``id`` (and a warning naming a document) says.  ``"path"``:
-        the document's own identifier (a text file's path as given, standard
-        input's ``-``, a JSONL or Parquet record's ``id``; :mod:`emprivacy.io.corpus`).
-        ``"index"``: its position in the input, counted from 0 (``"0"``, ``"1"``,
-        …; files as given, directories sorted, every document counted, skipped ones
-        too).  ``"hash"``: a keyed hash of its identifier under the run's secret key
-        (:func:`~emprivacy.math.randomness.hashed_document_id`; nobody without the key
-        can test a guessed file name against it).  The noise does not depend on it:
-        every document's noise stream stays keyed by its own identifier, so a
-        seeded run releases the same words whatever ``id_from`` is.  Error messages
-        still name input files (they are for the person running the release).
-
-    Examples
-    --------
-    >>> ObfuscationConfig(mode="text").oov
-    'placeholder'
-    >>> ObfuscationConfig(mode="text", size=3)
-    Traceback (most recent call last):
-    ...
-    ValueError: size applies to bags of words; text mode releases the whole text
-    """
-
-    mode: Literal["bag", "text"] = "bag"
-    oov: str | None = None
-    size: int | None = None
-    perturb_stopwords: bool = False
-    batch_words: int = 16384
-    block_words: int = field(default_factory=lambda: DEFAULT_BLOCK_WORDS)
-    id_from: str = "path"
-
-    def __post_init__(self) -> None:
-        check_choice(self.mode, "mode", ("bag", "text"))
-        default = "drop" if self.mode == "bag" else "placeholder"
-        object.__setattr__(self, "oov", check_choice(
-            default if self.oov is None else self.oov, "oov", OOV_POLICIES))
-        if not isinstance(self.perturb_stopwords, bool):
-            raise TypeError("perturb_stopwords must be a bool; got "
-                            f"{type(self.perturb_stopwords).__name__}")
-        if self.perturb_stopwords and self.mode == "bag":
-            raise ValueError("perturb_stopwords applies to text mode; a bag of words has no "
-                             "stopwords (Def. 1)")
-        if self.size is not None:
-            if self.mode == "text":
-                raise ValueError("size applies to bags of words; text mode releases the "
-                                 "whole text")
-            object.__setattr__(self, "size", check_positive_int(self.size, "size"))
-        object.__setattr__(self, "batch_words", check_positive_int(self.batch_words,
-                                                                   "batch_words"))
-        object.__setattr__(self, "block_words", check_positive_int(self.block_words,
-                                                                   "block_words"))
-        check_choice(self.id_from, "id_from", ID_SOURCES)
-
-    def metadata(self) -> dict[str, Any]:
-        """The fields of every record that describe this configuration (``size`` when
-        one was requested: next to the record's ``n_words``, which may be smaller)."""
-        return {"mode": self.mode, "oov": self.oov,
-                **({"size": self.size} if self.size is not None else {}),
-                **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
-                   else {})}
-
-
-class Obfuscator:
+class Obfuscator(LongDocuments):
     """Apply a mechanism to a stream of documents and produce output records.
 
     Parameters
@@ -256,7 +123,8 @@ class Obfuscator:
                  on_warning: Callable[[str], None] | None = None,
                  first_index: int = 0,
                  on_skip: Callable[[str, str], None] | None = None,
-                 require_release: bool = True) -> None:
+                 require_release: bool = True,
+                 entity_lists: Mapping[str, Iterable[str]] | None = None) -> None:
         if not isinstance(mechanism, WordMechanism):
             raise TypeError("mechanism must be a WordMechanism (e.g. EarthMoversPrivacy); got "
                             f"{type(mechanism).__name__}")
@@ -288,11 +156,28 @@ class Obfuscator:
         #: Out-of-vocabulary words privatised from their subword vectors so far
         #: (``oov="subword"``).
         self.oov_subword = 0
+        #: Documents written so far with at least one privatised word; of them, those whose
+        #: every privatised word came out as itself (released unchanged, but for the
+        #: placeholders); privatised words released as another word.  Functions of the
+        #: private texts (outside the guarantee): for the person running the release.
+        self.documents_with_words = 0
+        self.documents_unchanged = 0
+        self.words_changed = 0
         self._ids = UniqueIds()  # every id this obfuscator has seen: each keys one stream
         self.first_index = check_positive_int(first_index, "first_index", minimum=0)
         #: The ``guarantee`` of text records: in the metric of the mechanism's guarantee.
         self.guarantee = text_guarantee(mechanism.guarantee_metric())
         self._order: np.ndarray | None = None
+        #: Entity detection and its slots (``config.entities``; ``entity_lists``: public words
+        #: per type instead of the packaged lists): :mod:`emprivacy.obfuscation.entities`.
+        self.entities = None if config.entities == "none" else EntityRun(
+            mechanism, config.entities, EntityPolicy(config.entity_epsilon,
+                                                     dict(config.entity_policy)),
+            run_key=self.run_key, on_note=self._warn, lists=entity_lists)
+        if self.entities is not None:
+            self.guarantee = self.entities.guarantee(self.guarantee)
+        #: The surrogates of the entity words of the templates being recorded (by ``id``).
+        self._found: dict[int, Mapping[tuple[str, str], str]] = {}
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -303,6 +188,7 @@ class Obfuscator:
             "embeddings": {"name": m.embeddings.name, "vocab_size": len(m.embeddings)},
             **m.record_fields(),
             **self.config.metadata(),
+            **(self.entities.metadata() if self.entities is not None else {}),
             "seeded": self.seed is not None,
         }
 
@@ -346,16 +232,31 @@ class Obfuscator:
             **{k: v for k, v in shared.items() if k != "epsilon"},
         }
 
+    def _changed(self, n: int, changed: int) -> dict[str, int]:
+        """Count a document of ``n`` privatised words, ``changed`` of them released as
+        another word; its ``words_changed`` field (only with ``config.count_changed``)."""
+        if n:
+            self.documents_with_words += 1
+            self.documents_unchanged += changed == 0
+            self.words_changed += changed
+        return {"words_changed": changed} if self.config.count_changed else {}
+
     def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
                 shared: dict[str, Any]) -> dict[str, Any]:
         vocab = self.mechanism.embeddings.words
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
+        changed = self._changed(n, int(np.count_nonzero(out != bag.indices)))
         if isinstance(bag, TextTemplate):
-            return {**head, "words_perturbed": n, **bag.counts, "guarantee": self.guarantee,
-                    "text": bag.render(out, vocab)}
+            found = self._found.pop(id(bag), {})  # its entity words' surrogates (stream)
+            if self.entities is not None:  # one draw per entity word
+                head.update(self.entities.record_fields(head["epsilon_total"], found,
+                                                        bag.entity_counts))
+            return {**head, "words_perturbed": n, **changed, **bag.counts,
+                    "guarantee": self.guarantee, "text": bag.render(out, vocab, found)}
         return {
             **head,
+            **changed,
             "oov_dropped": bag.oov_dropped,
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
@@ -386,7 +287,9 @@ class Obfuscator:
         return prepare_text_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings,
                                    oov=str(config.oov),
                                    perturb_stopwords=config.perturb_stopwords,
-                                   block_words=config.block_words, block_chars=BLOCK_CHARS)
+                                   block_words=config.block_words, block_chars=BLOCK_CHARS,
+                                   entities=None if self.entities is None
+                                   else self.entities.marking)
 
     def _bag_blocks(self, doc: Document, tally: BagTally) -> Iterator[tuple[Rows, bool]]:
         """The document's bag as rows, block by block
@@ -409,58 +312,6 @@ class Obfuscator:
             self._order = np.asarray(sorted(range(len(words)), key=words.__getitem__),
                                      dtype=np.int64)
         return self._order
-
-    def _long_text(self, doc_id: str, label: str, first: TextTemplate,
-                   rest: Iterator[tuple[TextTemplate, bool]], shared: dict[str, Any]
-                   ) -> dict[str, Any] | None:
-        """The record of a document of several blocks, its text in a :class:`TextBody`."""
-        gen = document_generator(self.run_key, doc_id)
-        vocab = self.mechanism.embeddings.words
-        body = TextBody()
-        n = 0
-        counts: Counter[str] = Counter()
-        try:
-            template: TextTemplate | None = first
-            while template is not None:
-                body.write(template.render(
-                    self._privatize(template.indices, gen, template.points), vocab))
-                n += template.words_perturbed
-                counts.update(template.counts)
-                self._note_kept(template.counts["oov_kept"])
-                self.oov_subword += template.counts.get("oov_subword", 0)
-                template = next(rest, (None, True))[0]
-        except BaseException:
-            body.close()
-            raise
-        if n + sum(counts.values()) == 0:  # no token at all: nothing to release
-            body.close()
-            return None
-        return {**self._head(label, n, shared), "words_perturbed": n,
-                **{k: counts[k] for k in first.counts}, "guarantee": self.guarantee,
-                "text": body}
-
-    def _long_bag(self, doc_id: str, label: str, first: Rows, rest: Iterator[tuple[Rows, bool]],
-                  tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
-        """The record of a long bag, released as counts (a :class:`BagBody`)."""
-        gen = document_generator(self.run_key, doc_id)
-        size = len(self.mechanism.embeddings)
-        counts = np.zeros(size, dtype=np.int64)
-        n = 0
-        part: Rows | None = first
-        while part is not None:
-            rows, points = part
-            counts += np.bincount(self._privatize(rows, gen, points), minlength=size)
-            n += int(rows.size)
-            part = next(rest, (None, True))[0]
-        self._note_kept(tally.oov_kept)
-        self.oov_subword += tally.oov_subword
-        return {**self._head(label, n, shared),
-                "oov_dropped": tally.oov_dropped,
-                "oov_placeholders": tally.oov_placeholders,
-                "oov_kept": tally.oov_kept,
-                **self._subword_count(tally.oov_subword),
-                "bag": BagBody(counts, self.mechanism.embeddings.words,
-                               self._vocabulary_order(), tally.fixed)}
 
     def _start(self, doc: Document, label: str, shared: dict[str, Any]
                ) -> PreparedBag | TextTemplate | str | Callable[[], dict[str, Any] | None]:
@@ -549,6 +400,8 @@ class Obfuscator:
                     if bag.indices.size and bag.points is None]
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
+            if self.entities is not None:  # the entity words of every text, drawn together
+                self._found = self.entities.draw_texts([(d, b) for d, _, b in pending])
             empty = np.empty(0, dtype=np.int64)
             for doc_id, label, bag in pending:
                 if bag.points is not None:
@@ -560,9 +413,11 @@ class Obfuscator:
             self.documents_written += len(pending)
             pending, n_pending = [], 0
 
+        if self.entities is not None:  # detection runs ahead, a batch of documents at a time
+            documents = self.entities.ahead(documents)
         for doc in documents:
             if not isinstance(doc, Document):
-                raise TypeError("documents must be emprivacy.io.corpus.Document objects; got "
+                raise TypeError("documents must be emprivacy.io.documents.Document objects; got "
                                 f"{type(doc).__name__}")
             self._ids.add(doc.id)
             label = self.record_id(doc.id, self.first_index + len(self._ids) - 1)

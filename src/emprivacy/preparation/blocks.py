@@ -46,7 +46,7 @@ class BagTally:
 def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *, oov: str,
                size: int | None, block_words: int) -> Iterator[tuple[Rows, bool]]:
     """The bag (Def. 1, truncated to ``size``) of a normalised text given in ``pieces``
-    (:func:`emprivacy.text.tokens.normalise_pieces`), ``block_words`` privatised words at a time:
+    (:func:`emprivacy.text.normalise.normalise_pieces`), ``block_words`` privatised words at a time:
     ``((rows, points), is the last)``; its out-of-vocabulary words are counted in
     ``tally``.  ``points``: the subword vectors of the ``-1`` rows, or ``None``.
 

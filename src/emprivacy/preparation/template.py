@@ -8,8 +8,8 @@ breaks stay where they were, and the capitalisation pattern of the original
 token (``Title``, ``UPPER`` or ``lower``) is applied to its replacement.
 
 What is released besides the noisy words — the *layout* — is, by allow-list:
-whitespace and the punctuation of :data:`~emprivacy.text.tokens.LAYOUT_PUNCTUATION`
-between tokens (of the text after :func:`~emprivacy.text.tokens.normalise_text`:
+whitespace and the punctuation of :data:`~emprivacy.text.normalise.LAYOUT_PUNCTUATION`
+between tokens (of the text after :func:`~emprivacy.text.normalise.normalise_text`:
 format characters removed, NFC), the function words of an allow-list in lower or
 Title case and the clitics attached to a word
 (:func:`~emprivacy.text.tokens.verbatim_function_words`; kept by default: they carry no topic,
@@ -50,22 +50,28 @@ are, whatever the policy: they always become :data:`PLACEHOLDERS` ``[NUM]``, ``[
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.text.tokens import (
-    normalise_surface,
-    normalise_text,
-    normalise_word,
-    tokenize,
-    verbatim_function_words,
+from emprivacy.preparation.entity_slots import (
+    EntityKey,
+    EntitySlot,
+    Kept,
+    Placeholder,
+    entity_decisions,
 )
+from emprivacy.text.normalise import normalise_surface, normalise_text, normalise_word
+from emprivacy.text.tokens import tokenize, verbatim_function_words
+
+if TYPE_CHECKING:
+    from emprivacy.entities.marking import EntityMarking
 
 __all__ = [
     "EUCLIDEAN_GUARANTEE",
@@ -179,6 +185,14 @@ class TextTemplate:
     points : (K, n) float32 array or None
         Under ``oov="subword"``: the subword vectors of the slots whose row in
         ``indices`` is ``-1``, in order (``None`` when there is none).
+    entities : tuple, empty or of length ``len(cases)``
+        With entity detection (:mod:`emprivacy.preparation.entity_slots`): per slot, the
+        key ``(type, word)`` of an entity slot, or ``None`` for a slot of ``indices``.
+        Empty without detection: every slot is one of ``indices``.
+    entity_inputs : dict
+        Each entity key's input: its vocabulary row, or ``-1`` and its vector.
+    entity_counts : dict
+        Per entity type, the words (and placeholders) the detection took.
     """
 
     pieces: tuple[str, ...]
@@ -187,20 +201,33 @@ class TextTemplate:
     curly: tuple[bool, ...]
     counts: dict[str, int]
     points: np.ndarray | None = None
+    entities: tuple[EntityKey | None, ...] = ()
+    entity_inputs: Mapping[EntityKey, tuple[int, np.ndarray | None]] = field(
+        default_factory=dict)
+    entity_counts: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def words_perturbed(self) -> int:
         """M, the number of words that go through the mechanism."""
         return int(self.indices.size)
 
-    def render(self, rows: Sequence[int] | np.ndarray, vocabulary: Sequence[str]) -> str:
-        """The text with slot i filled by ``vocabulary[rows[i]]`` in slot i's capitalisation."""
+    def render(self, rows: Sequence[int] | np.ndarray, vocabulary: Sequence[str],
+               surrogates: Mapping[EntityKey, str] | None = None) -> str:
+        """The text with slot i filled by ``vocabulary[rows[i]]`` in slot i's capitalisation
+        (an entity slot by ``surrogates[key]``, the word drawn for its key)."""
         if len(rows) != self.words_perturbed:
             raise ValueError(f"rows must hold one word per slot ({self.words_perturbed}); got "
                              f"{len(rows)}")
+        general = iter(rows)
         out = [self.pieces[0]]
-        for i, row in enumerate(rows):
-            word = apply_case(vocabulary[int(row)], self.cases[i])
+        for i in range(len(self.cases)):
+            key = self.entities[i] if self.entities else None
+            if key is None:
+                word = apply_case(vocabulary[int(next(general))], self.cases[i])
+            else:
+                if surrogates is None or key not in surrogates:
+                    raise ValueError(f"no surrogate for the entity slot {key[0]}")
+                word = apply_case(surrogates[key], self.cases[i])
             if self.curly[i]:
                 word = word.replace("'", "’")
             out.append(word)
@@ -209,13 +236,14 @@ class TextTemplate:
 
 
 def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
-                 perturb_stopwords: bool = False) -> TextTemplate:
+                 perturb_stopwords: bool = False,
+                 entities: EntityMarking | None = None) -> TextTemplate:
     """Split ``text`` into its released layout and the words to perturb.
 
-    The text is normalised (:func:`emprivacy.text.tokens.normalise_text`), then tokens
+    The text is normalised (:func:`emprivacy.text.normalise.normalise_text`), then tokens
     come from :func:`emprivacy.text.tokens.tokenize`; a word is looked up after
-    :func:`~emprivacy.text.tokens.normalise_word` (as written first, after
-    :func:`~emprivacy.text.tokens.normalise_surface`, in a cased vocabulary).  Numbers, URLs,
+    :func:`~emprivacy.text.normalise.normalise_word` (as written first, after
+    :func:`~emprivacy.text.normalise.normalise_surface`, in a cased vocabulary).  Numbers, URLs,
     e-mail addresses, paths and symbols become :data:`PLACEHOLDERS`; the function words
     of :func:`~emprivacy.text.tokens.verbatim_function_words` are kept unless ``perturb_stopwords``;
     in-vocabulary words become slots; out-of-vocabulary words follow ``oov``.
@@ -229,6 +257,9 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     perturb_stopwords : bool
         Send the function words through the mechanism as well (those not in the
         vocabulary then follow ``oov`` like any other word).
+    entities : EntityMarking, optional
+        Mark entity words (:mod:`emprivacy.preparation.entity_slots`): their slots are
+        keyed in :attr:`TextTemplate.entities`, placeholders and kept words are layout.
 
     Examples
     --------
@@ -244,7 +275,8 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
-    builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords)
+    builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
+                               entities=entities)
     for _ in builder.feed(normalise_text(text)):  # no block limit: nothing comes before the end
         pass
     return builder.finish()
@@ -252,12 +284,13 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
 
 def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
                         oov: str = "placeholder", perturb_stopwords: bool = False,
-                        block_words: int | None = None, block_chars: int | None = None
+                        block_words: int | None = None, block_chars: int | None = None,
+                        entities: EntityMarking | None = None
                         ) -> Iterator[tuple[TextTemplate, bool]]:
     """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
 
     ``pieces`` is the normalised text in pieces that tokenise on their own
-    (:func:`emprivacy.text.tokens.normalise_pieces`).  A block holds at most ``block_words``
+    (:func:`emprivacy.text.normalise.normalise_pieces`).  A block holds at most ``block_words``
     slots and ends just before the next slot (its last piece is the layout up to
     there), or at the end of a piece once it holds ``block_chars`` characters or more.
     Rendering the blocks one after the other gives the text, and the blocks' slots
@@ -275,7 +308,8 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
     if block_chars is not None:
         block_chars = check_positive_int(block_chars, "block_chars")
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
-                               block_words=block_words, block_chars=block_chars)
+                               block_words=block_words, block_chars=block_chars,
+                               entities=entities)
     for piece in pieces:
         for block in builder.feed(piece):
             yield block, False
@@ -286,7 +320,8 @@ class _TemplateBuilder:
     """Cuts a normalised text, fed piece by piece, into templates of bounded size."""
 
     def __init__(self, embeddings: Embeddings, *, oov: str, perturb_stopwords: bool,
-                 block_words: int | None = None, block_chars: int | None = None) -> None:
+                 block_words: int | None = None, block_chars: int | None = None,
+                 entities: EntityMarking | None = None) -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         check_choice(oov, "oov", OOV_POLICIES)
@@ -300,6 +335,7 @@ class _TemplateBuilder:
         self.perturb_stopwords = perturb_stopwords
         self.block_words = block_words
         self.block_chars = block_chars
+        self.entities = entities
         self._reset()
 
     def _reset(self) -> None:
@@ -308,6 +344,11 @@ class _TemplateBuilder:
                        "symbols": 0}
         if self.oov == "subword":  # only then: the records of the other policies are unchanged
             self.counts["oov_subword"] = 0
+        if self.entities is not None:  # likewise: only with entity detection
+            self.counts.update(entity_words=0, entity_placeholders=0, entities_kept=0)
+        self.keys: list[EntityKey | None] = []
+        self.entity_inputs: dict[EntityKey, tuple[int, np.ndarray | None]] = {}
+        self.entity_counts: Counter[str] = Counter()
         self.pieces: list[str] = []
         self.points: list[np.ndarray] = []
         self.rows: list[int] = []
@@ -321,7 +362,9 @@ class _TemplateBuilder:
         template = TextTemplate((*self.pieces, "".join(self.fixed)),
                                 np.asarray(self.rows, dtype=np.int64), tuple(self.cases),
                                 tuple(self.curly), self.counts,
-                                np.stack(self.points) if self.points else None)
+                                np.stack(self.points) if self.points else None,
+                                tuple(self.keys) if self.entities is not None else (),
+                                self.entity_inputs, dict(self.entity_counts))
         self._reset()
         return template
 
@@ -342,9 +385,30 @@ class _TemplateBuilder:
         verbatim = ([False] * len(tokens) if self.perturb_stopwords
                     else verbatim_function_words(tokens, text))
         vectors = self._subword_vectors(words, rows_of, verbatim)
-        for tok, word, row, keep in zip(tokens, words, rows_of.tolist(), verbatim, strict=True):
+        decisions: list[Placeholder | Kept | EntitySlot | None] = [None] * len(tokens)
+        if self.entities is not None:
+            decisions, counted = entity_decisions(
+                self.entities, text, tokens, words, rows_of.tolist(), verbatim,
+                embeddings=self.embeddings, oov=self.oov)
+            self.entity_counts.update(counted)
+        open_span = -1  # the span whose placeholder was written last, with nothing after it
+        for tok, word, row, keep, decision in zip(tokens, words, rows_of.tolist(), verbatim,
+                                                  decisions, strict=True):
+            if isinstance(decision, Placeholder) and decision.span == open_span:
+                pos = tok.end  # the rest of a span already written as its placeholder
+                continue
             fixed.append(text[pos:tok.start])
             pos = tok.end
+            open_span = -1
+            if isinstance(decision, Placeholder):
+                fixed.append(decision.text)
+                counts["entity_placeholders"] += 1
+                open_span = decision.span
+                continue
+            if isinstance(decision, Kept):
+                fixed.append(tok.text)
+                counts["entities_kept"] += 1
+                continue
             if tok.kind != "word":
                 fixed.append(PLACEHOLDERS[tok.kind])
                 counts[tok.kind + "s"] += 1
@@ -356,15 +420,21 @@ class _TemplateBuilder:
                 counts["stopwords_kept"] += 1
                 continue
             point = vectors.get(word) if row < 0 else None
-            if row >= 0 or point is not None:
-                if len(self.rows) == self.block_words:  # full: the block ends here
+            if row >= 0 or point is not None or isinstance(decision, EntitySlot):
+                if len(self.cases) == self.block_words:  # full: the block ends here
                     yield self._block()
                     counts, fixed = self.counts, self.fixed
                 self.pieces.append("".join(fixed))
                 fixed.clear()
-                self.rows.append(row)  # -1: the slot's word is its subword vector
                 self.cases.append(case_pattern(tok.text))
                 self.curly.append("’" in tok.text)
+                if isinstance(decision, EntitySlot):
+                    self.keys.append(decision.key)
+                    self.entity_inputs.setdefault(decision.key, (decision.row, decision.point))
+                    counts["entity_words"] += 1
+                    continue
+                self.keys.append(None)
+                self.rows.append(row)  # -1: the slot's word is its subword vector
                 if point is not None:
                     self.points.append(point)
                     counts["oov_subword"] += 1

@@ -4,13 +4,15 @@
 default, so that the original does not ride along by accident (``keep_original=True``
 keeps it, and puts the release in ``out_column``) — and one metadata column per field of
 the rows' records (``emprivacy_n_words``, ``emprivacy_epsilon_total``, …;
-:func:`~emprivacy.tables.batch.row_fields`).  :func:`privatize_batches` does the same
+:func:`~emprivacy.tables.privatizer.row_fields`).  :func:`privatize_batches` does the same
 to a stream of record batches (a :class:`pyarrow.RecordBatchReader` in, one out), in
 memory bounded by a batch, whatever the number of rows.  The other columns are passed
 through as they are: their buffers are not copied.  The rows are released by
-:class:`~emprivacy.tables.batch.TextPrivatizer` (the corpus path's obfuscator), row ``i``
-of the table keyed by ``i``: with a seed, the release does not depend on how the rows
-are cut into chunks or batches.
+:class:`~emprivacy.tables.privatizer.TextPrivatizer` (the corpus path's obfuscator), row ``i``
+of text ``t`` keyed by ``f"{i}#{text_digest(t)}"`` (``i`` from ``first_index``), or by its
+``id_column`` value and its text, as on every table path: with a seed, the release does not
+depend on how the rows are cut into chunks or batches, and a stream never serves two
+texts, whatever the calls (docs/TABLES.md, *Resuming a stream*).
 
 The fields every row of the run shares (ε, the embeddings, the mechanism's parameters,
 mode, ``seeded``) are in the schema's metadata, under ``emprivacy:<out_column>`` (JSON).
@@ -25,11 +27,14 @@ from typing import Any, cast
 
 import pyarrow as pa
 
+from emprivacy._validation import check_positive_int
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.tables.batch import RowsReleased, RunOptions, TextPrivatizer
+from emprivacy.tables.options import RunOptions
+from emprivacy.tables.privatizer import RowsReleased, TextPrivatizer
 
-__all__ = ["DEFAULT_PREFIX", "block_arrays", "check_text_column", "is_text_type",
-           "metadata_types", "output_names", "privatize_batches", "privatize_table", "release_type"]
+__all__ = ["DEFAULT_PREFIX", "Layout", "block_arrays", "check_id_column", "check_text_column",
+           "id_strings", "is_id_type", "is_text_type", "metadata_types", "output_names",
+           "plan_run", "privatize_batches", "privatize_table", "release_type"]
 
 #: The prefix of the metadata columns' names.
 DEFAULT_PREFIX = "emprivacy_"
@@ -129,16 +134,18 @@ class Layout:
         For each output column, the input column it is (``i >= 0``) or the new array it is
         (``-1 - k``: the release is ``k = 0``, then the metadata columns).
     fields : dict
-        The metadata fields (:func:`~emprivacy.tables.batch.row_fields`), or empty.
+        The metadata fields (:func:`~emprivacy.tables.privatizer.row_fields`), or empty.
     """
 
     schema: pa.Schema
     sources: list[int]
     fields: dict[str, str]
+    id_column: str | None = None
 
     @classmethod
     def plan(cls, schema: pa.Schema, column: str, *, out_column: str | None,
-             keep_original: bool, metadata: bool, prefix: str, run: RunOptions) -> Layout:
+             keep_original: bool, metadata: bool, prefix: str, run: RunOptions,
+             id_column: str | None = None) -> Layout:
         """The output's columns, or one error for a name taken twice (before any work)."""
         out, _ = output_names(list(schema.names), column, out_column=out_column,
                               keep_original=keep_original, metadata=metadata, prefix=prefix,
@@ -154,18 +161,25 @@ class Layout:
         sources[at:at] = [-1]
         sources += [-2 - k for k in range(len(fields))]
         out_fields = [schema.field(i) if i >= 0 else new_fields[-1 - i] for i in sources]
-        return cls(pa.schema(out_fields, metadata=schema.metadata), sources, fields)
+        return cls(pa.schema(out_fields, metadata=schema.metadata), sources, fields, id_column)
 
     def with_run(self, out_column_metadata: Mapping[str, Any]) -> Layout:
         """The layout with the run's shared fields in the schema's metadata."""
         name = self.schema.field(self.sources.index(-1)).name
         metadata = {**(self.schema.metadata or {}),
                     f"emprivacy:{name}".encode(): json.dumps(out_column_metadata).encode()}
-        return Layout(self.schema.with_metadata(metadata), self.sources, self.fields)
+        return Layout(self.schema.with_metadata(metadata), self.sources, self.fields,
+                      self.id_column)
 
-    def arrays(self, privatizer: TextPrivatizer, part: pa.Array) -> list[pa.Array]:
-        """Privatise one slice of the column: the release and metadata arrays."""
-        block = privatizer.privatize(part.to_pylist())
+    def arrays(self, privatizer: TextPrivatizer, part: pa.Array,
+               ids: pa.Array | None = None, *, first_row: int = 0) -> list[pa.Array]:
+        """Privatise one slice of the column (its rows keyed by ``ids``, the same slice of
+        the id column, or else by their indices): the release and metadata arrays.
+        ``first_row`` is the slice's first row in the input, for a null id's message."""
+        texts = part.to_pylist()
+        block = (privatizer.privatize(texts) if ids is None
+                 else privatizer.privatize(texts, ids=id_strings(ids, self.id_column,
+                                                                 first_row)))
         return self.to_arrays(block)
 
     def to_arrays(self, block: RowsReleased) -> list[pa.Array]:
@@ -190,7 +204,7 @@ def metadata_types(fields: Mapping[str, str]) -> dict[str, pa.DataType]:
 
 def block_arrays(block: RowsReleased, fields: Mapping[str, str],
                  release: pa.DataType) -> list[pa.Array]:
-    """A released block (:class:`~emprivacy.tables.batch.RowsReleased`) as Arrow arrays:
+    """A released block (:class:`~emprivacy.tables.privatizer.RowsReleased`) as Arrow arrays:
     the release (of type ``release``), then the metadata ``fields`` in order."""
     arrays = [pa.array(block.released, type=release)]
     for name, kind in fields.items():
@@ -208,6 +222,48 @@ def _dictionary(values: list[str | None]) -> pa.DictionaryArray:
                                           pa.array(list(codes), type=pa.string()))
 
 
+def check_id_column(names: list[str], id_column: object, column: str, type_of: Any, *,
+                    what: str = "table") -> None:
+    """``id_column`` names one column of ``names`` other than ``column``, holding integers
+    or strings (``type_of(id_column)``: ``None`` when it does): else one clear error."""
+    if not isinstance(id_column, str):
+        raise TypeError(f"id_column must be a column's name (a str) or None; got "
+                        f"{type(id_column).__name__}")
+    if id_column not in names:
+        raise KeyError(f"id_column {id_column!r} is not in the {what}; its columns are "
+                       f"{_names(names)}")
+    if id_column == column:
+        raise ValueError(f"id_column must differ from column {column!r}: the text is in "
+                         "every row's key already")
+    wrong = type_of(id_column)
+    if wrong is not None:
+        raise TypeError(f"id_column {id_column!r} must hold integers or strings; its type "
+                        f"is {wrong}")
+
+
+def is_id_type(arrow_type: pa.DataType) -> bool:
+    """Whether a column of this type can key rows: integers or strings."""
+    if pa.types.is_dictionary(arrow_type):
+        return is_id_type(arrow_type.value_type)
+    return pa.types.is_integer(arrow_type) or (is_text_type(arrow_type)
+                                               and not pa.types.is_null(arrow_type))
+
+
+def id_strings(values: pa.Array | pa.ChunkedArray, id_column: object, first_row: int
+               ) -> list[str]:
+    """The ids of a slice of rows as strings (``str`` of an integer, or the string), or
+    :class:`ValueError` naming the first null one (``first_row``: the slice's first row)."""
+    if values.null_count:
+        import pyarrow.compute as pc
+
+        k = pc.index(pc.is_null(values), True).as_py()
+        raise ValueError(f"id_column {id_column!r} is null in row {first_row + k} (counted "
+                         "from 0); every row needs an id (it keys the row's noise stream)")
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    return [str(v) for v in values.to_pylist()]
+
+
 def _type_error(schema: pa.Schema) -> Any:
     def type_of(column: str) -> pa.DataType | None:
         arrow_type = schema.field(column).type
@@ -215,19 +271,30 @@ def _type_error(schema: pa.Schema) -> Any:
     return type_of
 
 
-def _run(schema: pa.Schema, column: object, *, out_column: str | None, keep_original: bool,
-         metadata: bool, prefix: str, epsilon: float | None, mechanism: str | WordMechanism,
-         mode: str, seed: int | None, options: Mapping[str, Any]
-         ) -> tuple[Layout, TextPrivatizer, int]:
-    """Everything checked (the column, the names, the options), then the embeddings
-    loaded: the layout, the run, and its rows per block."""
+def plan_run(schema: pa.Schema, column: object, *, out_column: str | None,
+             keep_original: bool, metadata: bool, prefix: str, epsilon: float | None,
+             mechanism: str | WordMechanism, mode: str, seed: int | None,
+             id_column: str | None, first_index: int | None, options: Mapping[str, Any]
+             ) -> tuple[Layout, TextPrivatizer, int]:
+    """Everything checked (the column, the id column, the names, the options), then the
+    embeddings loaded: the layout, the run (numbering its rows from ``first_index``), and
+    its rows per block."""
     check_text_column(list(schema.names), column, _type_error(schema))
     column = cast(str, column)  # checked just above
+    if id_column is not None:
+        check_id_column(list(schema.names), id_column, column, lambda name: (
+            None if is_id_type(schema.field(name).type) else schema.field(name).type))
+        if first_index is not None:
+            raise ValueError("give first_index or id_column, not both: rows are keyed by "
+                             "their ids or by their indices")
+    start = 0 if first_index is None else check_positive_int(first_index, "first_index",
+                                                              minimum=0)
     run = RunOptions.of(epsilon=epsilon, mechanism=mechanism, mode=mode, seed=seed,
                         options=options)
     layout = Layout.plan(schema, column, out_column=out_column, keep_original=keep_original,
-                         metadata=metadata, prefix=prefix, run=run)
+                         metadata=metadata, prefix=prefix, run=run, id_column=id_column)
     privatizer = run.privatizer()
+    privatizer.next_index = start
     return layout.with_run(privatizer.metadata), privatizer, run.batch_rows
 
 
@@ -235,7 +302,8 @@ def privatize_table(table: pa.Table, column: str, *, out_column: str | None = No
                     keep_original: bool = False, epsilon: float | None = None,
                     mechanism: str | WordMechanism = "madlib", mode: str = "text",
                     seed: int | None = None, metadata: bool = True,
-                    prefix: str = DEFAULT_PREFIX, **options: Any) -> pa.Table:
+                    prefix: str = DEFAULT_PREFIX, id_column: str | None = None,
+                    first_index: int | None = None, **options: Any) -> pa.Table:
     """The table with ``column`` privatised, each row a document; and its metadata.
 
     Parameters
@@ -252,10 +320,17 @@ def privatize_table(table: pa.Table, column: str, *, out_column: str | None = No
     epsilon, mechanism, mode, seed
         As :func:`emprivacy.privatize_texts`.
     metadata : bool, default True
-        Add the per-row metadata columns (:func:`~emprivacy.tables.batch.row_fields`),
+        Add the per-row metadata columns (:func:`~emprivacy.tables.privatizer.row_fields`),
         each named ``prefix + field``, after the table's columns.
     prefix : str, default "emprivacy_"
         The metadata columns' prefix (another one to privatise a second column).
+    id_column : str, optional
+        A column of integers or strings whose value keys each row's noise stream (with
+        the row's text): the release then does not depend on the rows' order or on where
+        a stream was cut.  Null ids raise :class:`ValueError`.
+    first_index : int, optional
+        Without ``id_column``: the index of the table's first row (default 0), for a
+        table that continues another (the rest of an interrupted stream).
     **options
         ``params``, ``oov``, ``size``, ``perturb_stopwords``, ``embeddings``,
         ``vocab_size``, ``batch_rows``: as :func:`emprivacy.privatize_texts`.
@@ -293,15 +368,19 @@ def privatize_table(table: pa.Table, column: str, *, out_column: str | None = No
         table = pa.Table.from_batches([table])
     if not isinstance(table, pa.Table):
         raise TypeError(f"table must be a pyarrow.Table; got {type(table).__name__}")
-    layout, privatizer, batch_rows = _run(
+    layout, privatizer, batch_rows = plan_run(
         table.schema, column, out_column=out_column, keep_original=keep_original,
         metadata=metadata, prefix=prefix, epsilon=epsilon, mechanism=mechanism, mode=mode,
-        seed=seed, options=options)
+        seed=seed, id_column=id_column, first_index=first_index, options=options)
     new: list[list[pa.Array]] = [[] for _ in range(len(layout.fields) + 1)]
-    for chunk in table.column(column).chunks:
-        for start in range(0, len(chunk), batch_rows):
-            for k, array in enumerate(layout.arrays(privatizer, chunk.slice(start, batch_rows))):
-                new[k].append(array)
+    keys = [column] if id_column is None else [column, id_column]
+    row = 0
+    for part in table.select(keys).to_batches(max_chunksize=batch_rows):
+        ids = None if id_column is None else part.column(1)
+        for k, array in enumerate(layout.arrays(privatizer, part.column(0), ids,
+                                                first_row=row)):
+            new[k].append(array)
+        row += part.num_rows
     columns = [table.column(i) if i >= 0
                else pa.chunked_array(new[-1 - i], type=layout.schema.field(j).type)
                for j, i in enumerate(layout.sources)]
@@ -313,15 +392,19 @@ def privatize_batches(batches: pa.RecordBatchReader | Iterable[pa.RecordBatch], 
                       keep_original: bool = False, epsilon: float | None = None,
                       mechanism: str | WordMechanism = "madlib", mode: str = "text",
                       seed: int | None = None, metadata: bool = True,
-                      prefix: str = DEFAULT_PREFIX, **options: Any) -> pa.RecordBatchReader:
+                      prefix: str = DEFAULT_PREFIX, id_column: str | None = None,
+                      first_index: int | None = None, **options: Any
+                      ) -> pa.RecordBatchReader:
     """:func:`privatize_table` over a stream of record batches, in bounded memory.
 
     The batches are read as the returned reader is: each is privatised ``batch_rows``
     rows at a time (a larger batch comes out in slices of ``batch_rows`` rows, its other
     columns sliced without copying), so memory holds one input batch and one block of
-    output, whatever the number of rows.  Rows are numbered over the whole stream: with a
-    seed, the release is the same whatever the batches' boundaries (and the same as
-    :func:`privatize_table` of their table).
+    output, whatever the number of rows.  Rows are numbered over the whole stream (from
+    ``first_index``): with a seed, the release is the same whatever the batches'
+    boundaries (and the same as :func:`privatize_table` of their table).  To continue an
+    interrupted stream, release the rest with ``first_index`` = the rows written (or key
+    the rows by ``id_column``).
 
     Parameters
     ----------
@@ -331,7 +414,9 @@ def privatize_batches(batches: pa.RecordBatchReader | Iterable[pa.RecordBatch], 
     column : str
     schema : pyarrow.Schema, optional
         The schema of an iterable's batches (needed when it may be empty).
-    out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix, **options
+    out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix
+        As :func:`privatize_table`.
+    id_column, first_index, **options
         As :func:`privatize_table`.
 
     Returns
@@ -364,13 +449,13 @@ def privatize_batches(batches: pa.RecordBatchReader | Iterable[pa.RecordBatch], 
                         f"batches; got {type(batches).__name__}")
     if not isinstance(schema, pa.Schema):
         raise TypeError(f"schema must be a pyarrow.Schema; got {type(schema).__name__}")
-    layout, privatizer, batch_rows = _run(
+    layout, privatizer, batch_rows = plan_run(
         schema, column, out_column=out_column, keep_original=keep_original,
         metadata=metadata, prefix=prefix, epsilon=epsilon, mechanism=mechanism, mode=mode,
-        seed=seed, options=options)
-    index = list(schema.names).index(column)
+        seed=seed, id_column=id_column, first_index=first_index, options=options)
     return pa.RecordBatchReader.from_batches(
-        layout.schema, _released(source, schema, layout, privatizer, index, batch_rows))
+        layout.schema, released_batches(source, schema, layout, privatizer, column,
+                                        batch_rows))
 
 
 def _chain(first: pa.RecordBatch, rest: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -386,14 +471,21 @@ def _check_batch(batch: object, schema: pa.Schema | None, n: int) -> None:
         raise ValueError(f"record batch {n} has another schema than the stream's")
 
 
-def _released(source: Iterator[pa.RecordBatch], schema: pa.Schema, layout: Layout,
-              privatizer: TextPrivatizer, index: int, batch_rows: int
-              ) -> Iterator[pa.RecordBatch]:
+def released_batches(source: Iterator[pa.RecordBatch], schema: pa.Schema, layout: Layout,
+                     privatizer: TextPrivatizer, column: str, batch_rows: int
+                     ) -> Iterator[pa.RecordBatch]:
+    """The record batches of ``source`` (of ``schema``) with ``column`` released by
+    ``privatizer`` as ``layout`` says, ``batch_rows`` rows at a time."""
+    index = list(schema.names).index(column)
+    id_at = None if layout.id_column is None else list(schema.names).index(layout.id_column)
+    row = 0
     for n, batch in enumerate(source):
         _check_batch(batch, schema, n)
         for start in range(0, batch.num_rows, batch_rows):
             part = batch if batch.num_rows <= batch_rows else batch.slice(start, batch_rows)
-            new = layout.arrays(privatizer, part.column(index))
+            new = layout.arrays(privatizer, part.column(index),
+                                None if id_at is None else part.column(id_at), first_row=row)
+            row += part.num_rows
             yield pa.RecordBatch.from_arrays(
                 [part.column(i) if i >= 0 else new[-1 - i] for i in layout.sources],
                 schema=layout.schema)

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from emprivacy._optional import import_optional
+from emprivacy._validation import check_positive_int
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.tables.arrow import DEFAULT_PREFIX, check_text_column, output_names
-from emprivacy.tables.batch import RunOptions
+from emprivacy.tables.arrow import DEFAULT_PREFIX, check_id_column, check_text_column, output_names
+from emprivacy.tables.options import RunOptions
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -51,7 +52,8 @@ def privatize_frame(df: pd.DataFrame, column: str, *, out_column: str | None = N
                     keep_original: bool = False, epsilon: float | None = None,
                     mechanism: str | WordMechanism = "madlib", mode: str = "text",
                     seed: int | None = None, metadata: bool = True,
-                    prefix: str = DEFAULT_PREFIX, **options: Any) -> pd.DataFrame:
+                    prefix: str = DEFAULT_PREFIX, id_column: str | None = None,
+                    first_index: int | None = None, **options: Any) -> pd.DataFrame:
     """A new frame with ``column`` privatised, each row a document; and its metadata.
 
     Parameters
@@ -60,8 +62,12 @@ def privatize_frame(df: pd.DataFrame, column: str, *, out_column: str | None = N
     column : str
         A column of strings (``object``, ``str``/``string`` or a categorical of strings);
         missing values stay missing.
-    out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix, **options
+    out_column, keep_original, epsilon, mechanism, mode, seed, metadata, prefix
         As :func:`emprivacy.tables.arrow.privatize_table`.
+    id_column, first_index, **options
+        As :func:`emprivacy.tables.arrow.privatize_table` (``id_column``: integers or
+        strings, no missing value; the row's position keys it otherwise, not its index
+        label).
 
     Returns
     -------
@@ -96,18 +102,22 @@ def privatize_frame(df: pd.DataFrame, column: str, *, out_column: str | None = N
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas.DataFrame; got {type(df).__name__}")
     check_text_column([c for c in df.columns], column, _type_error(df), what="frame")
+    ids = _ids(df, column, id_column, first_index)
     run = RunOptions.of(epsilon=epsilon, mechanism=mechanism, mode=mode, seed=seed,
                         options=options)
     out_name, meta_names = output_names(list(df.columns), column, out_column=out_column,
                                         keep_original=keep_original, metadata=metadata,
                                         prefix=prefix, fields=run.fields, what="frame")
     privatizer = run.privatizer()
+    privatizer.next_index = first_index or 0
     series = df[column]
     texts = series.to_numpy(dtype=object, na_value=None)
     released: list[Any] = []
     columns: dict[str, list[Any]] = {name: [] for name in privatizer.fields}
     for start in range(0, len(texts), run.batch_rows):
-        block = privatizer.privatize(texts[start:start + run.batch_rows].tolist())
+        block = privatizer.privatize(
+            texts[start:start + run.batch_rows].tolist(),
+            ids=None if ids is None else ids[start:start + run.batch_rows])
         released += block.released
         for name, values in block.columns.items():
             columns[name] += values
@@ -130,6 +140,39 @@ def privatize_frame(df: pd.DataFrame, column: str, *, out_column: str | None = N
     out.attrs = {**df.attrs, "emprivacy": {**df.attrs.get("emprivacy", {}),
                                            out_name: privatizer.metadata}}
     return out
+
+
+def _ids(df: pd.DataFrame, column: str, id_column: str | None,
+         first_index: int | None) -> list[str] | None:
+    """Each row's id as a string (``None``: rows keyed by position, from ``first_index``),
+    checked before any work."""
+    pd = _pandas()
+    if id_column is None:
+        if first_index is not None:
+            check_positive_int(first_index, "first_index", minimum=0)
+        return None
+    if first_index is not None:
+        raise ValueError("give first_index or id_column, not both: rows are keyed by their "
+                         "ids or by their indices")
+
+    def type_of(name: str) -> object:
+        dtype = df[name].dtype
+        ok = (pd.api.types.is_integer_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+              or pd.api.types.is_object_dtype(dtype))
+        return None if ok else dtype
+
+    check_id_column(list(df.columns), id_column, column, type_of, what="frame")
+    values = df[id_column].to_numpy(dtype=object, na_value=None)
+    ids: list[str] = []
+    for k, value in enumerate(values.tolist()):
+        if value is None or (isinstance(value, float) and value != value):
+            raise ValueError(f"id_column {id_column!r} is null in row {k} (counted from 0); "
+                             "every row needs an id (it keys the row's noise stream)")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise TypeError(f"id_column {id_column!r} must hold integers or strings; row {k} "
+                            f"is a {type(value).__name__}")
+        ids.append(str(value))
+    return ids
 
 
 def _object_array(values: list[Any]) -> np.ndarray:

@@ -60,8 +60,17 @@ from emprivacy._validation import check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.mechanisms import WordMechanism
+from emprivacy.tables._spark_driver import (
+    check_id_column,
+    check_ids_unique,
+    dataframe_types,
+    spark_schema,
+    spread,
+    type_error,
+)
 from emprivacy.tables.arrow import DEFAULT_PREFIX, Layout, check_text_column, output_names
-from emprivacy.tables.batch import RunOptions, TextPrivatizer, process_mechanism
+from emprivacy.tables.options import RunOptions, process_mechanism
+from emprivacy.tables.privatizer import TextPrivatizer
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame, SparkSession
@@ -213,7 +222,7 @@ class SparkTask:
 
     Holds the run's settings only (pickled to the executors; a few hundred bytes): the
     embeddings are loaded by each Python worker
-    (:func:`~emprivacy.tables.batch.process_mechanism`), and must have the driver's
+    (:func:`~emprivacy.tables.options.process_mechanism`), and must have the driver's
     fingerprint.
     """
 
@@ -294,78 +303,6 @@ def _decoded(array: pa.Array) -> pa.Array:
 
 
 # -- the driver's side --------------------------------------------------------------------
-def _dataframe_types(sql: Any) -> tuple[type, ...]:
-    """The DataFrame classes: classic, and Spark Connect's when it is in use."""
-    types: list[type] = [sql.DataFrame]
-    connect = sys.modules.get("pyspark.sql.connect.dataframe")
-    if connect is not None:
-        types.append(connect.DataFrame)
-    return tuple(types)
-
-
-def _type_error(types: Any, schema: Any) -> Any:
-    def type_of(column: str) -> str | None:
-        data_type = schema[column].dataType
-        ok = isinstance(data_type, types.StringType | types.NullType)
-        return None if ok else data_type.simpleString()
-    return type_of
-
-
-def _check_id_column(types: Any, schema: Any, id_column: object, column: str) -> None:
-    if not isinstance(id_column, str):
-        raise TypeError(f"id_column must be a column's name (a str) or None; got "
-                        f"{type(id_column).__name__}")
-    names = list(schema.names)
-    if id_column not in names:
-        raise KeyError(f"id_column {id_column!r} is not in the DataFrame; its columns are "
-                       + ", ".join(repr(n) for n in names))
-    if id_column == column:
-        raise ValueError(f"id_column must differ from column {column!r}: rows of the same "
-                         "text would share a noise stream")
-    data_type = schema[id_column].dataType
-    keys = (types.StringType, types.ByteType, types.ShortType, types.IntegerType,
-            types.LongType)
-    if not isinstance(data_type, keys):
-        raise TypeError(f"id_column {id_column!r} must hold integers or strings; its type "
-                        f"is {data_type.simpleString()}")
-
-
-def _spark_schema(types: Any, schema: Any, layout: Layout) -> Any:
-    """The output's Spark schema: the input's fields, the release and metadata fields."""
-    def spark_type(arrow_type: pa.DataType) -> Any:
-        if pa.types.is_list(arrow_type):
-            return types.ArrayType(types.StringType(), containsNull=True)
-        if pa.types.is_int64(arrow_type):
-            return types.LongType()
-        if pa.types.is_float64(arrow_type):
-            return types.DoubleType()
-        return types.StringType()  # strings, and the dictionaries of shared metadata
-
-    fields = []
-    for j, i in enumerate(layout.sources):
-        field = layout.schema.field(j)
-        fields.append(schema.fields[i] if i >= 0
-                      else types.StructField(field.name, spark_type(field.type), True))
-    return types.StructType(fields)
-
-
-def _check_ids_unique(df: Any, id_column: str) -> None:
-    """One Spark job: every row has an id, and no id is repeated."""
-    functions = import_optional("pyspark.sql.functions", extra="spark", purpose=_PURPOSE)
-    key = functions.col("`" + id_column.replace("`", "``") + "`")
-    found = (df.select(key.alias("id")).groupBy("id")
-             .agg(functions.count(functions.lit(1)).alias("n"))
-             .where(functions.col("id").isNull() | (functions.col("n") > 1))
-             .limit(1).collect())
-    if found:
-        value, n = found[0]["id"], found[0]["n"]
-        if value is None:
-            raise ValueError(f"id_column {id_column!r} holds {n} null(s); every row needs "
-                             "an id (it keys the row's noise stream)")
-        raise ValueError(f"id_column {id_column!r} holds {value!r} {n} times; ids must be "
-                         "unique, since each keys one row's noise stream")
-
-
 def plan(df: DataFrame, column: str, *, out_column: str | None = None,
          keep_original: bool = False, epsilon: float | None = None,
          mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
@@ -376,13 +313,13 @@ def plan(df: DataFrame, column: str, *, out_column: str | None = None,
     (but ``check_ids``)."""
     sql = _pyspark_sql()
     types = import_optional("pyspark.sql.types", extra="spark", purpose=_PURPOSE)
-    if not isinstance(df, _dataframe_types(sql)):
+    if not isinstance(df, dataframe_types(sql)):
         raise TypeError(f"df must be a pyspark.sql.DataFrame; got {type(df).__name__}")
     schema = df.schema
-    check_text_column(list(schema.names), column, _type_error(types, schema),
+    check_text_column(list(schema.names), column, type_error(types, schema),
                       what="DataFrame")
     if id_column is not None:
-        _check_id_column(types, schema, id_column, column)
+        check_id_column(types, schema, id_column, column)
     if isinstance(mechanism, WordMechanism):
         raise TypeError("mechanism must be a mechanism's name for Spark (each executor "
                         "builds it); a built WordMechanism would be pickled to every task")
@@ -409,7 +346,7 @@ def plan(df: DataFrame, column: str, *, out_column: str | None = None,
                      metadata=metadata, prefix=prefix, id_column=id_column,
                      run_key=None if seed is not None else privatizer.run_key,
                      fingerprint=mech.embeddings.fingerprint)
-    return task, _spark_schema(types, schema, layout), privatizer.metadata
+    return task, spark_schema(types, schema, layout), privatizer.metadata
 
 
 def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
@@ -417,7 +354,7 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
               mechanism: str = "madlib", mode: str = "text", seed: int | None = None,
               metadata: bool = True, prefix: str = DEFAULT_PREFIX,
               id_column: str | None = None, check_ids: bool = True,
-              **options: Any) -> DataFrame:
+              repartition: bool = True, **options: Any) -> DataFrame:
     """The DataFrame with ``column`` privatised, each row a document; and its metadata.
 
     Parameters
@@ -440,6 +377,15 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         no id is repeated (two rows of one id and one text would be released the same).
         ``False`` skips the job (you vouch for the ids); a null id, or an id repeated
         within one partition, still raises when the rows are released.
+    repartition : bool, default True
+        When the DataFrame has fewer partitions than the session's default parallelism
+        (``sparkContext.defaultParallelism``: a small Parquet file is read as one
+        partition, and one partition is one task on one core), release it repartitioned
+        to that many partitions (round-robin: the rows come back in another order, as
+        a DataFrame's rows may).  Without ``id_column`` rows are keyed by partition and
+        position, so this changes which stream a row draws from (deterministically: the
+        same input and parallelism give the same partitions).  ``False`` keeps the
+        DataFrame's partitions.  Spark Connect DataFrames are left as they are.
     **options
         ``params``, ``oov``, ``size``, ``perturb_stopwords``, ``embeddings`` (a path or
         ``None``: not loaded :class:`~emprivacy.embeddings.model.Embeddings`),
@@ -477,14 +423,17 @@ def privatize(df: DataFrame, column: str, *, out_column: str | None = None,
         out = privatize(df, "review", epsilon=10, id_column="id")
         out.show()
     """
-    if not isinstance(check_ids, bool):
-        raise TypeError(f"check_ids must be a bool; got {type(check_ids).__name__}")
+    for value, name in ((check_ids, "check_ids"), (repartition, "repartition")):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be a bool; got {type(value).__name__}")
     task, schema, shared = plan(df, column, out_column=out_column,
                                 keep_original=keep_original, epsilon=epsilon,
                                 mechanism=mechanism, mode=mode, seed=seed, metadata=metadata,
                                 prefix=prefix, id_column=id_column, **options)
     if id_column is not None and check_ids:
-        _check_ids_unique(df, id_column)
+        check_ids_unique(df, id_column)
+    if repartition:
+        df = spread(df)
     with warnings.catch_warnings():  # pyspark 3.5 compares versions with distutils
         warnings.filterwarnings("ignore", "distutils Version classes are deprecated",
                                 DeprecationWarning)

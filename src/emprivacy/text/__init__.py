@@ -1,5 +1,6 @@
-"""Text in: normalising, tokenising by allow-list, bags of words and the word lists
-(:mod:`.tokens`; Def. 1 and §2 of the paper).
+"""Text in (Def. 1 and §2 of the paper): normalising and the layout characters
+(:mod:`.normalise`), the word lists of the package data (:mod:`.word_lists`), tokenising by
+allow-list and bags of words (:mod:`.tokens`).
 
 Names are imported on first use."""
 
@@ -11,54 +12,58 @@ from emprivacy._lazy import lazy_exports
 
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {
-    "CLITICS": "tokens",
-    "CLITIC_STEMS": "tokens",
-    "KEPT_FUNCTION_WORDS": "tokens",
-    "LAYOUT_PUNCTUATION": "tokens",
-    "LAYOUT_WHITESPACE": "tokens",
-    "LOWERCASE_ONLY": "tokens",
-    "NUMBER_WORDS": "tokens",
+    "CLITICS": "word_lists",
+    "CLITIC_STEMS": "word_lists",
+    "KEPT_FUNCTION_WORDS": "word_lists",
+    "LAYOUT_PUNCTUATION": "normalise",
+    "LAYOUT_WHITESPACE": "normalise",
+    "LOWERCASE_ONLY": "word_lists",
+    "NUMBER_WORDS": "word_lists",
     "OPAQUE_SCHEMES": "tokens",
-    "STOPWORDS": "tokens",
+    "STOPWORDS": "word_lists",
     "Token": "tokens",
     "bag_of_words": "tokens",
-    "is_layout": "tokens",
-    "is_number_word": "tokens",
+    "is_layout": "normalise",
+    "is_number_word": "word_lists",
     "is_word": "tokens",
-    "normalise_pieces": "tokens",
-    "normalise_surface": "tokens",
-    "normalise_text": "tokens",
-    "normalise_word": "tokens",
+    "normalise_pieces": "normalise",
+    "normalise_surface": "normalise",
+    "normalise_text": "normalise",
+    "normalise_word": "normalise",
     "piece_words": "tokens",
     "tokenize": "tokens",
-    "top_level_domains": "tokens",
+    "top_level_domains": "word_lists",
     "verbatim_function_words": "tokens",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
-    from emprivacy.text.tokens import (
-        CLITIC_STEMS,
-        CLITICS,
-        KEPT_FUNCTION_WORDS,
+    from emprivacy.text.normalise import (
         LAYOUT_PUNCTUATION,
         LAYOUT_WHITESPACE,
-        LOWERCASE_ONLY,
-        NUMBER_WORDS,
-        OPAQUE_SCHEMES,
-        STOPWORDS,
-        Token,
-        bag_of_words,
         is_layout,
-        is_number_word,
-        is_word,
         normalise_pieces,
         normalise_surface,
         normalise_text,
         normalise_word,
+    )
+    from emprivacy.text.tokens import (
+        OPAQUE_SCHEMES,
+        Token,
+        bag_of_words,
+        is_word,
         piece_words,
         tokenize,
-        top_level_domains,
         verbatim_function_words,
+    )
+    from emprivacy.text.word_lists import (
+        CLITIC_STEMS,
+        CLITICS,
+        KEPT_FUNCTION_WORDS,
+        LOWERCASE_ONLY,
+        NUMBER_WORDS,
+        STOPWORDS,
+        is_number_word,
+        top_level_domains,
     )
 
 __all__ = [

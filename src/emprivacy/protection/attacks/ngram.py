@@ -75,7 +75,7 @@ class NgramModel:
     docstring).
 
     Build one with :meth:`fit`.  The model is also a context scorer of the
-    reconstruction attack (:class:`emprivacy.protection.attacks.reconstruction.ContextScorer`):
+    reconstruction attack (:class:`emprivacy.protection.attacks.context.ContextScorer`):
     calling it with the tokens left and right of a word and some candidate words gives
     each candidate's log-likelihood of that context (:meth:`__call__`).
 

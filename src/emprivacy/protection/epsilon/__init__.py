@@ -1,4 +1,5 @@
-"""Choosing ε: one privacy scale (:mod:`.scale`), plausible deniability (:mod:`.deniability`,
+"""Choosing ε: one privacy scale (:mod:`.scale`, by the search of :mod:`.search`; the
+recovery measured on a release, :mod:`.recovery`), plausible deniability (:mod:`.deniability`,
 :mod:`.deniability_report`) and a mechanism's word-level behaviour (:mod:`.mechanism_study`).
 
 Names are imported on first use."""
@@ -11,18 +12,18 @@ from emprivacy._lazy import lazy_exports
 
 #: public name -> the submodule that defines it
 _EXPORTS: dict[str, str] = {
-    "PRIOR_WEIGHTS": "scale",
-    "EpsilonPoint": "scale",
-    "EpsilonSearch": "scale",
+    "PRIOR_WEIGHTS": "recovery",
+    "EpsilonPoint": "search",
+    "EpsilonSearch": "search",
     "RecoveryCalibration": "scale",
-    "ReleaseRecovery": "scale",
-    "bisection_steps": "scale",
+    "ReleaseRecovery": "recovery",
+    "bisection_steps": "search",
     "calibrate_recovery": "scale",
     "check_above_prior": "scale",
     "check_target": "scale",
-    "find_epsilon": "scale",
-    "reachable_points": "scale",
-    "release_recovery": "scale",
+    "find_epsilon": "search",
+    "reachable_points": "search",
+    "release_recovery": "recovery",
     "DeniabilityStudy": "deniability",
     "PlausibleDeniability": "deniability_report",
     "calibrate_epsilon": "deniability",
@@ -36,6 +37,8 @@ _EXPORTS: dict[str, str] = {
     "study_mechanism": "mechanism_study",
     "summarise_truncation": "mechanism_study",
     "tem_truncation": "mechanism_study",
+    "check_rtol": "search",
+    "check_search_epsilon": "search",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -58,19 +61,25 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         summarise_truncation,
         tem_truncation,
     )
-    from emprivacy.protection.epsilon.scale import (
+    from emprivacy.protection.epsilon.recovery import (
         PRIOR_WEIGHTS,
-        EpsilonPoint,
-        EpsilonSearch,
-        RecoveryCalibration,
         ReleaseRecovery,
-        bisection_steps,
+        release_recovery,
+    )
+    from emprivacy.protection.epsilon.scale import (
+        RecoveryCalibration,
         calibrate_recovery,
         check_above_prior,
         check_target,
+    )
+    from emprivacy.protection.epsilon.search import (
+        EpsilonPoint,
+        EpsilonSearch,
+        bisection_steps,
+        check_rtol,
+        check_search_epsilon,
         find_epsilon,
         reachable_points,
-        release_recovery,
     )
 
 __all__ = [
@@ -88,6 +97,8 @@ __all__ = [
     "calibrate_recovery",
     "calibration_table",
     "check_above_prior",
+    "check_rtol",
+    "check_search_epsilon",
     "check_target",
     "find_epsilon",
     "largest_distances",

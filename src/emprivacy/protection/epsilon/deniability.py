@@ -30,8 +30,9 @@ vocabulary gives every trial's ``ε_crit``; then N_w is known for every ε at
 once, the bisection of :func:`calibrate_epsilon` is exact for the draws, and a
 measurement at a given ε only decodes the trials that change.
 
-The statistics at one ε (:class:`PlausibleDeniability`), their table and their
-plot are defined in :mod:`emprivacy.protection.epsilon.deniability_report` and re-exported here.
+The statistics at one ε
+(:class:`~emprivacy.protection.epsilon.deniability_report.PlausibleDeniability`), their
+table and their plot are in :mod:`emprivacy.protection.epsilon.deniability_report`.
 ("Calibration" elsewhere in emprivacy means the approximate decoder's stop-rule
 tuning, :mod:`emprivacy.decoding.tuning`.)
 """
@@ -57,20 +58,13 @@ from emprivacy.decoding.threads import available_cores, run_on_cores
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.noise import far_noisy_points, far_sphere, uniform_sphere
 from emprivacy.math.randomness import RandomState, check_random_state
-from emprivacy.protection.epsilon.deniability_report import (
-    PlausibleDeniability,
-    calibration_table,
-    plot_calibration,
-)
-from emprivacy.text.tokens import STOPWORDS
+from emprivacy.protection.epsilon.deniability_report import PlausibleDeniability
+from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = [
     "DeniabilityStudy",
-    "PlausibleDeniability",
     "calibrate_epsilon",
-    "calibration_table",
     "plausible_deniability",
-    "plot_calibration",
     "sample_words",
 ]
 

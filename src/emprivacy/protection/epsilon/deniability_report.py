@@ -1,10 +1,12 @@
 """The plausible-deniability statistics at one ε, as a record, a table and a plot.
 
-:class:`PlausibleDeniability` is what :meth:`.deniability.DeniabilityStudy.measure`
-returns; :func:`calibration_table` and :func:`plot_calibration` present a series of
-them (``emprivacy calibrate``).  All three are re-exported by
-:mod:`emprivacy.protection.epsilon.deniability`.  The plot needs matplotlib (the ``evaluation``
-extra), imported when a plot is drawn.
+:class:`PlausibleDeniability` is what
+:meth:`~emprivacy.protection.epsilon.deniability.DeniabilityStudy.measure` returns;
+:func:`calibration_table` and :func:`plot_calibration` present a series of them
+(``emprivacy calibrate``).  Nothing here computes a statistic (the plot reads its dense
+curve from the study it is given, :class:`CalibrationStudy`): a report's layout changes
+here, not in the study.  The plot needs matplotlib (the ``evaluation`` extra), imported
+when a plot is drawn.
 """
 
 from __future__ import annotations
@@ -13,18 +15,40 @@ import io
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, Protocol, overload
 
 import numpy as np
 
 from emprivacy._optional import import_optional
+from emprivacy.embeddings.model import Embeddings
 from emprivacy.io.outputs import check_output_path, write_bytes_atomic
 from emprivacy.math.guarantees import utility_bound
 
-if TYPE_CHECKING:  # pragma: no cover - the study is only read, never built, here
-    from emprivacy.protection.epsilon.deniability import DeniabilityStudy
+__all__ = ["CalibrationStudy", "PlausibleDeniability", "calibration_table",
+           "plot_calibration"]
 
-__all__ = ["PlausibleDeniability", "calibration_table", "plot_calibration"]
+
+class CalibrationStudy(Protocol):
+    """What :func:`plot_calibration` reads of a study: its words, trials and embeddings, and
+    its curve of N_w against ε — as
+    :class:`~emprivacy.protection.epsilon.deniability.DeniabilityStudy` gives them."""
+
+    @property
+    def embeddings(self) -> Embeddings: ...  # pragma: no cover - a protocol
+
+    @property
+    def words(self) -> tuple[str, ...]: ...  # pragma: no cover - a protocol
+
+    @property
+    def trials(self) -> int: ...  # pragma: no cover - a protocol
+
+    def epsilon_for(self, target_unchanged: float) -> float:
+        """The ε at which the median N_w reaches ``target_unchanged``."""
+        ...  # pragma: no cover - a protocol
+
+    def unchanged_curve(self, epsilons: Sequence[float] | np.ndarray) -> np.ndarray:
+        """N_w of every studied word at each ε: (words, len(epsilons))."""
+        ...  # pragma: no cover - a protocol
 
 
 class _OverWords:
@@ -130,13 +154,14 @@ def calibration_table(results: Sequence[PlausibleDeniability], *,
     return "\n".join(lines)
 
 
-def plot_calibration(study: DeniabilityStudy, results: Sequence[PlausibleDeniability],
+def plot_calibration(study: CalibrationStudy, results: Sequence[PlausibleDeniability],
                      path: str | os.PathLike[str], *,
                      target: PlausibleDeniability | None = None) -> None:
     """Write a PNG of N_w and S_w against ε (log scale), atomically.
 
     Top: the median N_w over a dense grid of ε (exact for the study's draws,
-    :meth:`DeniabilityStudy.unchanged_curve`) with its interquartile band, and
+    :meth:`~emprivacy.protection.epsilon.deniability.DeniabilityStudy.unchanged_curve`)
+    with its interquartile band, and
     the measured medians at the table's ε.  Bottom: the median and mean S_w.
     Uses matplotlib's Agg canvas directly (no GUI, no global backend change).
     """

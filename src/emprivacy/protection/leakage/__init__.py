@@ -1,7 +1,8 @@
 """What one word leaks: the secrets and their prior (:mod:`.secrets`), the word channel
 (:mod:`.channel`), vulnerability, leakage and capacity (:mod:`.vulnerability`), the
-distinguishability audit ε̂ (:mod:`.distinguish`) and the word audit with its plot
-(:mod:`.audit`, :mod:`.audit_plot`).
+distinguishability audit ε̂ (:mod:`.distinguish`, on the pairs of :mod:`.pairs`; its results
+and reports in :mod:`.distinguish_report`) and the word audit (:mod:`.audit`; its results
+and reports in :mod:`.audit_report`, its plot in :mod:`.audit_plot`).
 
 Names are imported on first use."""
 
@@ -40,65 +41,71 @@ _EXPORTS: dict[str, str] = {
     "recovery_rates": "vulnerability",
     "split_half_attack": "vulnerability",
     "DEFAULT_PAIR_DRAWS": "distinguish",
-    "PAIR_CSV_HEADER": "distinguish",
-    "Distinguishability": "distinguish",
-    "PairEpsilon": "distinguish",
-    "choose_pairs": "distinguish",
-    "distinguish_csv": "distinguish",
+    "PAIR_CSV_HEADER": "distinguish_report",
+    "Distinguishability": "distinguish_report",
+    "PairEpsilon": "distinguish_report",
+    "choose_pairs": "pairs",
+    "distinguish_csv": "distinguish_report",
     "distinguish_documents": "distinguish",
     "distinguish_pairs": "distinguish",
-    "document_positions": "distinguish",
+    "document_positions": "pairs",
     "epsilon_lower_bound": "distinguish",
-    "guarantee_distance": "distinguish",
-    "read_word_pairs": "distinguish",
-    "Estimate": "audit",
-    "WordAudit": "audit",
-    "audit_csv": "audit",
+    "guarantee_distance": "pairs",
+    "read_word_pairs": "pairs",
+    "WordAudit": "audit_report",
+    "audit_csv": "audit_report",
     "audit_mechanism": "audit",
-    "audit_report": "audit",
-    "audit_table": "audit",
-    "versions": "audit",
+    "audit_report": "audit_report",
+    "audit_table": "audit_report",
+    "versions": "audit_report",
     "AuditSource": "audit_plot",
     "audit_figure": "audit_plot",
     "load_audit_results": "audit_plot",
     "plot_audit": "audit_plot",
+    "check_release_size": "distinguish",
+    "check_sample_size": "channel",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
-    from emprivacy.protection.leakage.audit import (
-        Estimate,
-        WordAudit,
-        audit_csv,
-        audit_mechanism,
-        audit_report,
-        audit_table,
-        versions,
-    )
+    from emprivacy.protection.leakage.audit import audit_mechanism
     from emprivacy.protection.leakage.audit_plot import (
         AuditSource,
         audit_figure,
         load_audit_results,
         plot_audit,
     )
+    from emprivacy.protection.leakage.audit_report import (
+        WordAudit,
+        audit_csv,
+        audit_report,
+        audit_table,
+        versions,
+    )
     from emprivacy.protection.leakage.channel import (
         ExactChannel,
         Progress,
         SampledChannel,
+        check_sample_size,
         has_exact_channel,
         sample_channel,
     )
     from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
     from emprivacy.protection.leakage.distinguish import (
         DEFAULT_PAIR_DRAWS,
+        check_release_size,
+        distinguish_documents,
+        distinguish_pairs,
+        epsilon_lower_bound,
+    )
+    from emprivacy.protection.leakage.distinguish_report import (
         PAIR_CSV_HEADER,
         Distinguishability,
         PairEpsilon,
-        choose_pairs,
         distinguish_csv,
-        distinguish_documents,
-        distinguish_pairs,
+    )
+    from emprivacy.protection.leakage.pairs import (
+        choose_pairs,
         document_positions,
-        epsilon_lower_bound,
         guarantee_distance,
         read_word_pairs,
     )
@@ -132,7 +139,6 @@ __all__ = [
     "AuditSource",
     "ChannelMeasures",
     "Distinguishability",
-    "Estimate",
     "ExactChannel",
     "PairEpsilon",
     "Progress",
@@ -148,6 +154,8 @@ __all__ = [
     "audit_table",
     "bayes_vulnerability",
     "channel_measures",
+    "check_release_size",
+    "check_sample_size",
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",

@@ -4,28 +4,22 @@
 (:mod:`emprivacy.protection.leakage.secrets`) through its word channel
 (:mod:`emprivacy.protection.leakage.channel`): exact for SanText and TEM, sampled for the
 others; the figures (:mod:`emprivacy.protection.leakage.vulnerability`) come with their
-uncertainty, and a sampled figure is always labelled an estimate.
-:func:`audit_table`, :func:`audit_csv` and :func:`audit_report` render audits for the
-command line (``emprivacy audit``) and its ``--out`` files.
+uncertainty, and a sampled figure is always labelled an estimate.  What it returns, a
+:class:`~emprivacy.protection.leakage.audit_report.WordAudit`, and how audits are written
+for the command line (``emprivacy audit``) and its ``--out`` files are in
+:mod:`emprivacy.protection.leakage.audit_report`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import platform
-import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
-from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_choice, check_positive_int
+from emprivacy._validation import check_choice
 from emprivacy.math.randomness import RandomState
 from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.protection.leakage.audit_report import WordAudit
 from emprivacy.protection.leakage.channel import (
     ExactChannel,
     Progress,
@@ -33,7 +27,6 @@ from emprivacy.protection.leakage.channel import (
     sample_channel,
 )
 from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
-from emprivacy.protection.leakage.distinguish import Distinguishability
 from emprivacy.protection.leakage.secrets import Secrets
 from emprivacy.protection.leakage.vulnerability import (
     _check_confidence,
@@ -43,166 +36,12 @@ from emprivacy.protection.leakage.vulnerability import (
     split_half_attack,
 )
 from emprivacy.protection.leakage.weighted import weighted_measures
+from emprivacy.protection.report import Estimate
 
-__all__ = ["Estimate", "WordAudit", "audit_csv", "audit_mechanism", "audit_report",
-           "audit_table", "versions"]
+__all__ = ["DEFAULT_WIDTH", "audit_mechanism"]
 
-#: How many of the most exposed words summaries list by default.
-TOP_EXPOSED = 20
 #: The width of V(π▷C)'s interval the weighted estimator draws until (issue 31: ±0.025).
 DEFAULT_WIDTH = 0.05
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A figure with its interval; ``exact`` when it is computed, not estimated.
-
-    An exact figure has ``lower == estimate == upper``.
-    """
-
-    estimate: float
-    lower: float
-    upper: float
-    exact: bool
-
-    @classmethod
-    def of(cls, value: float) -> Estimate:
-        """An exact figure."""
-        return cls(float(value), float(value), float(value), True)
-
-    def scaled(self, factor: float) -> Estimate:
-        """The same figure times ``factor`` (> 0)."""
-        return Estimate(self.estimate * factor, self.lower * factor, self.upper * factor,
-                        self.exact)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"estimate", "lower", "upper", "kind"}``; kind ``"exact"`` or ``"estimate"``."""
-        return {"estimate": self.estimate, "lower": self.lower, "upper": self.upper,
-                "kind": "exact" if self.exact else "estimate"}
-
-    def text(self, digits: int = 4) -> str:
-        """``0.4123 (exact)`` or ``0.4123 estimate [0.4010, 0.4250]``."""
-        if self.exact:
-            return f"{self.estimate:.{digits}g} (exact)"
-        return (f"{self.estimate:.{digits}g} estimate [{self.lower:.{digits}g}, "
-                f"{self.upper:.{digits}g}]")
-
-
-@dataclass(frozen=True)
-class WordAudit:
-    """What the Bayes-optimal adversary learns from one released word (one mechanism, ε).
-
-    Attributes
-    ----------
-    mechanism : str
-        The mechanism's name.
-    parameters : dict
-        Its record fields (:meth:`~emprivacy.mechanisms.WordMechanism.record_fields`).
-    epsilon : float
-    secrets : Secrets
-        The secret words and the prior π.
-    channel : {"exact", "sampled"}
-    draws : int or None
-        Releases per secret of a sampled channel.
-    confidence : float
-        Of every interval.
-    prior_vulnerability : float
-        ``V(π) = max π`` (exact).
-    posterior_vulnerability : Estimate
-        ``V(π▷C)``; sampled: the plug-in estimate (biased upward) in
-        ``[split-half attack's lower bound, plug-in + McDiarmid margin]``.
-    attack_recovery : Estimate
-        The success rate of the attack actually run: the optimal guesser (exact) or the
-        split-half guesser scored on held-out draws (sampled).
-    multiplicative_leakage : Estimate
-        ``V(π▷C) / V(π)``.
-    capacity : Estimate
-        ``Σ_y max_x C[x, y]``, the leakage under the worst prior.
-    recovery : (K, 3) float64 array
-        Per secret (in the order of ``secrets``): the probability that the attacker
-        recovers it from its release — estimate, lower, upper (exact: the optimal
-        guesser; sampled: the split-half guesser with Clopper–Pearson per word).
-    distinct_outputs : int
-        Outputs with mass (exact) or observed (sampled).
-    methods : dict
-        How each figure was obtained, in words.
-    seconds : float
-        Time the audit took.
-    """
-
-    mechanism: str
-    parameters: dict[str, Any]
-    epsilon: float
-    secrets: Secrets = field(repr=False)
-    channel: str
-    draws: int | None
-    confidence: float
-    prior_vulnerability: float
-    posterior_vulnerability: Estimate
-    attack_recovery: Estimate
-    multiplicative_leakage: Estimate
-    capacity: Estimate
-    recovery: np.ndarray = field(repr=False)
-    distinct_outputs: int
-    methods: dict[str, str] = field(repr=False)
-    seconds: float
-    #: The distinguishability audit (ε̂ per pair), when one was run: attach it with
-    #: ``dataclasses.replace(audit, epsilon_hat=distinguish_pairs(...))``.
-    epsilon_hat: Distinguishability | None = None
-    #: The distinguishability audit of two documents of one layout, when one was run
-    #: (:func:`~emprivacy.protection.distinguish_documents`), attached the same way.
-    epsilon_hat_documents: Distinguishability | None = None
-
-    @property
-    def exact(self) -> bool:
-        """Whether the figures are exact (closed-form channel)."""
-        return self.channel == "exact"
-
-    def most_exposed(self, top: int = TOP_EXPOSED) -> list[dict[str, Any]]:
-        """The ``top`` secrets the attacker recovers most often, most exposed first.
-
-        Each: ``{"word", "prior", "recovery": {"estimate", "lower", "upper", "kind"}}``.
-        Ties go to the more probable secret.
-        """
-        top = check_positive_int(top, "top")
-        order = np.lexsort((-self.secrets.prior, -self.recovery[:, 0]))[:top]
-        return [{"word": self.secrets.words[i], "prior": float(self.secrets.prior[i]),
-                 "recovery": self._recovery(i).to_dict()} for i in order.tolist()]
-
-    def summary(self, *, top: int = TOP_EXPOSED) -> dict[str, Any]:
-        """The audit as a JSON-ready dict (the ``--json`` object), ``top`` exposed words."""
-        return {
-            "mechanism": self.mechanism,
-            "parameters": dict(self.parameters),
-            "epsilon": self.epsilon,
-            "channel": self.channel,
-            "secrets": len(self.secrets),
-            "draws": self.draws,
-            "prior": self.secrets.prior_name,
-            "confidence": self.confidence,
-            "prior_vulnerability": self.prior_vulnerability,
-            "posterior_vulnerability": self.posterior_vulnerability.to_dict(),
-            "attack_recovery": self.attack_recovery.to_dict(),
-            "multiplicative_leakage": self.multiplicative_leakage.to_dict(),
-            "capacity": self.capacity.to_dict(),
-            "distinct_outputs": self.distinct_outputs,
-            "most_exposed": self.most_exposed(top),
-            "methods": dict(self.methods),
-            "seconds": self.seconds,
-            "epsilon_hat": None if self.epsilon_hat is None else self.epsilon_hat.summary(),
-            "epsilon_hat_documents": (None if self.epsilon_hat_documents is None
-                                      else self.epsilon_hat_documents.summary()),
-        }
-
-    def per_secret(self) -> list[dict[str, Any]]:
-        """Every secret with its prior and recovery (for ``audit.json``)."""
-        return [{"word": w, "prior": float(p), "recovery": self._recovery(i).to_dict()}
-                for i, (w, p) in enumerate(zip(self.secrets.words,
-                                               self.secrets.prior.tolist(), strict=True))]
-
-    def _recovery(self, i: int) -> Estimate:
-        est, lo, hi = (float(v) for v in self.recovery[i])
-        return Estimate(est, lo, hi, self.exact)
 
 
 _EXACT_METHODS = {
@@ -380,103 +219,3 @@ def _weighted_audit(mechanism: WordMechanism, secrets: Secrets, draws: int, conf
         used, conf, m.prior_vulnerability, post, Estimate(*m.attack, False),
         post.scaled(1.0 / m.prior_vulnerability), Estimate(*m.capacity, False), m.recovery,
         m.distinct_outputs, methods, time.perf_counter() - start)
-
-
-def _check_audits(audits: Sequence[WordAudit]) -> list[WordAudit]:
-    audits = list(audits)
-    if not audits or not all(isinstance(a, WordAudit) for a in audits):
-        raise TypeError("audits must be a non-empty sequence of WordAudit")
-    return audits
-
-
-def audit_table(audits: Sequence[WordAudit], *, top: int = 10) -> str:
-    """A Markdown table of audits (one row per mechanism and ε), then each one's most
-    exposed words.  A sampled figure reads ``estimate [lower, upper]``."""
-    audits = _check_audits(audits)
-    conf = audits[0].confidence
-    lines = [
-        "| mechanism | ε | channel | V(π) | V(π▷C) | attack recovery | leakage | capacity |",
-        "|---|---:|---|---:|---|---|---|---|",
-    ]
-    for a in audits:
-        chan = "exact" if a.exact else f"sampled ({a.draws} draws)"
-        lines.append(
-            f"| {a.mechanism} | {a.epsilon:g} | {chan} | {a.prior_vulnerability:.4g} | "
-            f"{a.posterior_vulnerability.text()} | {a.attack_recovery.text()} | "
-            f"{a.multiplicative_leakage.text()} | {a.capacity.text()} |")
-    lines.append("")
-    lines.append(f"Intervals: {conf:.0%} confidence.")
-    for a in audits:
-        lines += ["", f"Most exposed words, {a.mechanism} at ε = {a.epsilon:g} "
-                      "(probability that the attacker recovers the word from its release):",
-                  "", "| word | prior | recovery |", "|---|---:|---|"]
-        for row in a.most_exposed(top):
-            r = row["recovery"]
-            est = Estimate(r["estimate"], r["lower"], r["upper"], a.exact)
-            lines.append(f"| {row['word']} | {row['prior']:.4g} | {est.text()} |")
-    for a in audits:  # the distinguishability audits, where they were run
-        for hat in (a.epsilon_hat, a.epsilon_hat_documents):
-            if hat is not None:
-                lines += ["", *hat.table()]
-    return "\n".join(lines) + "\n"
-
-
-_CSV_FIGURES = ("posterior_vulnerability", "attack_recovery", "multiplicative_leakage",
-                "capacity")
-
-
-def audit_csv(audits: Sequence[WordAudit]) -> str:
-    """The audits as CSV: one row per mechanism and ε, each figure with its interval."""
-    audits = _check_audits(audits)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    header = ["mechanism", "epsilon", "channel", "secrets", "draws", "prior", "confidence",
-              "prior_vulnerability"]
-    for name in _CSV_FIGURES:
-        header += [name, f"{name}_lower", f"{name}_upper"]
-    sets = [name for name in ("epsilon_hat", "epsilon_hat_documents")
-            if any(getattr(a, name) is not None for a in audits)]
-    extra_header = [f"{name}{end}" for name in sets
-                    for end in ("", "_lower", "_nominal", "_tightness")]
-    writer.writerow([*header, "kind", *extra_header])
-    for a in audits:
-        row: list[Any] = [a.mechanism, a.epsilon, a.channel, len(a.secrets),
-                          "" if a.draws is None else a.draws, a.secrets.prior_name,
-                          a.confidence, a.prior_vulnerability]
-        for name in _CSV_FIGURES:
-            e: Estimate = getattr(a, name)
-            row += [e.estimate, e.lower, e.upper]
-        extra: list[Any] = []
-        for name in sets:
-            hat: Distinguishability | None = getattr(a, name)
-            e_h = None if hat is None else hat.summary()
-            extra += ["", "", "", ""] if e_h is None else [
-                e_h["estimate"], e_h["lower"], _blank(e_h["nominal"]), _blank(e_h["tightness"])]
-        writer.writerow([*row, "exact" if a.exact else "estimate", *extra])
-    return buf.getvalue()
-
-
-def _blank(value: Any) -> Any:
-    return "" if value is None else value
-
-
-def versions() -> dict[str, str]:
-    """Python, platform and the versions of emprivacy, NumPy and SciPy."""
-    out = {"python": sys.version.split()[0], "platform": platform.platform()}
-    for dist in ("emprivacy", "numpy", "scipy"):
-        try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:  # pragma: no cover - a source tree
-            out[dist] = "unknown"
-    return out
-
-
-def audit_report(audits: Sequence[WordAudit], *, settings: dict[str, Any] | None = None,
-                 top: int = TOP_EXPOSED) -> dict[str, Any]:
-    """``audit.json``: the settings, the versions, and every audit with every secret."""
-    audits = _check_audits(audits)
-    return {
-        "settings": dict(settings or {}),
-        "versions": versions(),
-        "results": [{**a.summary(top=top), "per_secret": a.per_secret()} for a in audits],
-    }

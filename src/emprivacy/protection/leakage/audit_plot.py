@@ -41,7 +41,7 @@ from emprivacy._validation import check_positive_int
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import read_named_file
 from emprivacy.io.outputs import check_output_path, write_bytes_atomic
-from emprivacy.protection.leakage.audit import TOP_EXPOSED, WordAudit
+from emprivacy.protection.leakage.audit_report import TOP_EXPOSED, WordAudit
 
 __all__ = ["AuditSource", "audit_figure", "load_audit_results", "plot_audit"]
 
@@ -338,16 +338,21 @@ def audit_figure(results: AuditSource | Iterable[AuditSource], *,
         what = "" if len(baselines) == 1 else f" (prior {prior}, K = {k})"
         handles.append(ax.axhline(value, color="0.4", linestyle=":", linewidth=1.2,
                                   label=_plain(f"V(π){what}: the best blind guess")))
-    eps_all = sorted({float(r["epsilon"]) for r in data})
+    eps_all = sorted({_x(float(r["epsilon"])) for r in data})
     ax.set_xscale("log")
-    if len(eps_all) == 1:
-        ax.set_xlim(eps_all[0] / 2, eps_all[0] * 2)
+    if len(eps_all) == 1 or eps_all[0] < 1e-250 or eps_all[-1] > 1e250:
+        # the limits by hand: matplotlib's own margins and decades overflow float64 there
+        ax.set_xlim(eps_all[0] / 2, eps_all[-1] * 2)
+    if any(_x(float(r["epsilon"])) != float(r["epsilon"]) for r in data):
+        ax.set_xlabel(f"ε (per word; an ε beyond [{_X_RANGE[0]:g}, {_X_RANGE[1]:g}] is drawn "
+                      "at its end)")
     plain = FuncFormatter(lambda v, _pos: f"{v:g}")
     ax.xaxis.set_major_formatter(plain)
     ax.xaxis.set_minor_formatter(plain)
     ax.tick_params(axis="x", which="minor", labelsize="x-small")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("ε (per word)")
+    if not ax.get_xlabel():
+        ax.set_xlabel("ε (per word)")
     ax.set_ylabel("recovery rate of a released word")
     conf = data[0].get("confidence")
     level = f"; intervals at {float(conf):.0%}" if conf is not None else ""
@@ -375,10 +380,27 @@ def _is_exact(rows: Sequence[Mapping[str, Any]]) -> bool:
                == "exact" for r in rows)
 
 
+#: The ε the plot's log axis can draw (matplotlib's decades of 1.7e308 overflow float64).
+_X_RANGE = (1e-300, 1e300)
+
+
+def _x(epsilon: float) -> float:
+    """Where an ε is drawn: itself, or the nearer end of :data:`_X_RANGE`."""
+    return min(max(epsilon, _X_RANGE[0]), _X_RANGE[1])
+
+
+def _error_bars(est: list[float], lo: list[float], hi: list[float]) -> list[list[float]]:
+    """matplotlib's error bars ``[below, above]`` of estimates in their intervals; never
+    negative (an estimate a rounding outside its interval, 1.0000000000000002 against an
+    upper end of 1, is drawn at its end, not refused by matplotlib)."""
+    return [[max(0.0, e - v) for e, v in zip(est, lo, strict=True)],
+            [max(0.0, v - e) for e, v in zip(est, hi, strict=True)]]
+
+
 def _draw_series(ax: Any, color: str, marker: str, label: str,
                  rows: list[dict[str, Any]]) -> list[Any]:
     """One series on the top panel; its legend handles."""
-    eps = [float(r["epsilon"]) for r in rows]
+    eps = [_x(float(r["epsilon"])) for r in rows]
     est, lo, hi = _figure(rows, "posterior_vulnerability")
     exact = _is_exact(rows)
     if exact:
@@ -386,13 +408,11 @@ def _draw_series(ax: Any, color: str, marker: str, label: str,
                        label=f"{label}: V(π▷C), exact (= the attack)")
     if len(eps) > 1:
         ax.fill_between(eps, lo, hi, color=color, alpha=0.15, linewidth=0)
-    post = ax.errorbar(eps, est, yerr=[[e - v for e, v in zip(est, lo, strict=True)],
-                                [v - e for e, v in zip(est, hi, strict=True)]],
+    post = ax.errorbar(eps, est, yerr=_error_bars(est, lo, hi),
                 fmt=f"{marker}-", color=color, capsize=3, label=f"{label}: V(π▷C) estimate")
     a_est, a_lo, a_hi = _figure(rows, "attack_recovery")
     attack = ax.errorbar([e * 1.02 for e in eps], a_est,
-                yerr=[[e - v for e, v in zip(a_est, a_lo, strict=True)],
-                      [v - e for e, v in zip(a_est, a_hi, strict=True)]],
+                yerr=_error_bars(a_est, a_lo, a_hi),
                 fmt=f"{marker}--", color=color, capsize=3, markerfacecolor="white",
                 label=f"{label}: attack run (split-half)")
     return [post, attack]
@@ -407,8 +427,7 @@ def _draw_exposed(ax: Any, color: str, label: str, result: Mapping[str, Any],
     pos = list(range(len(words)))
     exact = result.get("channel") == "exact"
     ax.barh(pos, est, color=color, alpha=0.75,
-            xerr=None if exact else [[e - v for e, v in zip(est, lo, strict=True)],
-                                     [v - e for e, v in zip(est, hi, strict=True)]],
+            xerr=None if exact else _error_bars(est, lo, hi),
             error_kw={"capsize": 2, "elinewidth": 0.8})
     ax.set_yticks(pos, [_plain(str(w["word"])) for w in words], fontsize="small")
     ax.invert_yaxis()

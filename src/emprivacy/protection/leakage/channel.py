@@ -26,19 +26,27 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 
-from emprivacy._validation import check_positive_int
+from emprivacy._validation import check_memory, check_positive_int
 from emprivacy.math.randomness import RandomState, check_random_state
+from emprivacy.mechanisms._tiles import VocabularyGeometry
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.mechanisms.santext import SanText
 from emprivacy.mechanisms.tem import TruncatedExponential
 
-__all__ = ["ExactChannel", "Progress", "SampledChannel", "has_exact_channel", "sample_channel"]
+__all__ = ["ExactChannel", "Progress", "SampledChannel", "check_sample_size", "has_exact_channel",
+           "sample_channel"]
 
 #: ``progress(done, total, description)``: called as the work advances.
 Progress = Callable[[int, int, str], None]
 
-#: Vocabulary columns per block of an exact channel (K × this float64 at a time).
+#: Vocabulary columns per block of an exact channel (K × this float64 at a time) ...
 _BLOCK_COLS = 2048
+#: ... fewer for many secrets, so that a block stays within this many bytes (at least 64
+#: columns): 2,048 up to K = 2,048.
+_BLOCK_BYTES = 32 * 2**20
+#: Bytes per release of a sampled channel and its measures (the (K, D) rows released,
+#: their sparse counts and the split-half attack's keys; 45 measured).
+BYTES_PER_DRAW = 48
 #: Points (secrets × draws) per call of the mechanism's batch path.
 _CHUNK_POINTS = 1 << 17
 
@@ -65,16 +73,30 @@ class ExactChannel:
 
     γ = ∞ for SanText, TEM's threshold :attr:`TruncatedExponential.gamma` for TEM — the
     law both mechanisms sample exactly (:mod:`emprivacy.mechanisms.exponential`).
-    Distances are float64 (``‖x‖² + ‖y‖² − 2x·y`` about the vocabulary's mean, clipped
-    at 0): exact to float64 rounding.  Memory: K × ``block_cols`` float64 at a time.
+
+    **Distances.**  The sampler's law is defined by the float64 sum
+    ``Σ_k (Vec(y)_k − Vec(x)_k)²``.  A block of squared distances is one float64 GEMM of
+    the centred vectors (:class:`~emprivacy.mechanisms._tiles.VocabularyGeometry`), within
+    a proven ``s(x)`` of that sum; every entry below ``s(x) / τ`` (τ = 2⁻³⁶: the word
+    itself, duplicates and near neighbours) is recomputed by the defining sum itself
+    (:meth:`~emprivacy.mechanisms._tiles.VocabularyGeometry.accurate_squared`).  So
+    ``d(x, x) = 0`` exactly, and every log-weight ``−(ε/2)·min(d, γ)`` is within a
+    relative τ/2 (7.3e-12) of the sampler's, at every ε.
+
+    **Log space.**  The normalisers are log-sum-exps over each row (a running maximum),
+    and :meth:`log_columns` gives ``log C`` directly: no weight under- or overflows into
+    a wrong figure, whatever ε (at ε = 1e300 a secret is released as itself, by SanText
+    with probability 1 and by TEM with the probability ``1 − β`` its truncation leaves).
+    Memory: K × ``block_cols`` float64 at a time.
 
     Parameters
     ----------
     mechanism : SanText or TruncatedExponential
     rows : (K,) array-like of int
         The secret words' vocabulary rows (distinct).
-    block_cols : int, default 2048
-        Vocabulary columns per block.
+    block_cols : int, optional
+        Vocabulary columns per block; default 2048, fewer for more than 2,048 secrets
+        (a block of at most 32 MiB, at least 64 columns).
 
     Examples
     --------
@@ -84,10 +106,12 @@ class ExactChannel:
     >>> C = ExactChannel(mech, [0, 2]).matrix()
     >>> bool(np.allclose(C[0], mech.output_probabilities(0)))
     True
+    >>> ExactChannel(SanText(emb, epsilon=1e300), [0, 2]).matrix().tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
 
     def __init__(self, mechanism: WordMechanism, rows: np.ndarray | list[int], *,
-                 block_cols: int = _BLOCK_COLS) -> None:
+                 block_cols: int | None = None) -> None:
         if not has_exact_channel(mechanism):
             raise TypeError(f"mechanism {getattr(mechanism, 'name', mechanism)!r} has no "
                             "closed-form channel here (SanText and TEM have); sample it "
@@ -98,14 +122,14 @@ class ExactChannel:
         self.rows = check_rows(rows, "rows", self.n_outputs)
         if self.rows.size == 0:
             raise ValueError("rows must hold at least one secret; got none")
-        self.block_cols = check_positive_int(block_cols, "block_cols")
+        self.block_cols = (
+            min(_BLOCK_COLS, max(64, _BLOCK_BYTES // (8 * self.rows.size)))
+            if block_cols is None else check_positive_int(block_cols, "block_cols"))
         self.gamma = (float(mechanism.gamma) if isinstance(mechanism, TruncatedExponential)
                       else math.inf)
         self.half_eps = 0.5 * mechanism.epsilon
-        self._mean = vectors.mean(axis=0, dtype=np.float64)
-        self._x = vectors[self.rows].astype(np.float64) - self._mean
-        self._xsq = np.einsum("ij,ij->i", self._x, self._x)
-        self._normalisers: np.ndarray | None = None
+        self._geometry = VocabularyGeometry(mechanism.embeddings, block_cols=self.block_cols)
+        self._log_normalisers: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.rows.size)
@@ -114,47 +138,61 @@ class ExactChannel:
         """Column blocks of one pass over the vocabulary."""
         return -(-self.n_outputs // self.block_cols)
 
+    def squared_distances(self, columns: slice | np.ndarray) -> np.ndarray:
+        """``d(x, y)²`` for every secret x and the outputs y of ``columns`` (a slice or
+        rows): (K, len) float64, as accurate as the class docstring says."""
+        return self._geometry.accurate_squared(self.rows, columns)
+
     def log_weights(self, start: int, stop: int) -> np.ndarray:
         """``−(ε/2)·min(d(x, y), γ)`` for every secret x and the outputs ``start ≤ y < stop``."""
-        return self._log_weights(self.mechanism.embeddings.vectors[start:stop])
+        return self._scores(self.squared_distances(slice(start, stop)))
 
     def log_columns(self, columns: np.ndarray, progress: Progress | None = None) -> np.ndarray:
         """``log C[x, y]`` for every secret x and the outputs y of ``columns``: (K, len)."""
         cols = check_rows(columns, "columns", self.n_outputs)
-        z = np.log(self.normalisers(progress))
-        return self._log_weights(self.mechanism.embeddings.vectors[cols]) - z[:, None]
+        z = self.log_normalisers(progress)
+        return self._scores(self.squared_distances(cols)) - z[:, None]
 
-    def _log_weights(self, vectors: np.ndarray) -> np.ndarray:
-        w = vectors.astype(np.float64) - self._mean
-        d2 = self._xsq[:, None] + np.einsum("ij,ij->i", w, w)[None, :]
-        d2 -= 2.0 * (self._x @ w.T)
-        np.maximum(d2, 0.0, out=d2)
-        if math.isfinite(self.gamma):
-            np.minimum(d2, self.gamma * self.gamma, out=d2)
+    def _scores(self, d2: np.ndarray) -> np.ndarray:
+        """``−(ε/2)·min(d, γ)`` from squared distances, in place."""
+        np.maximum(d2, 0.0, out=d2)  # a GEMM value a rounding below 0 is a distance 0
         np.sqrt(d2, out=d2)
-        d2 *= -self.half_eps
+        np.minimum(d2, self.gamma, out=d2)  # not min(d², γ²): γ² underflows at ε = 1e300
+        # 0 for d = 0 whatever ε; −inf where (ε/2)·d overflows: a weight of 0
+        with np.errstate(over="ignore"):
+            d2 *= -self.half_eps
         return d2
+
+    def log_normalisers(self, progress: Progress | None = None) -> np.ndarray:
+        """``log Σ_y exp(−(ε/2)·min(d(x, y), γ))`` per secret: (K,) float64, ≥ 0 (y = x
+        adds ``e⁰``), a running log-sum-exp over the blocks."""
+        if self._log_normalisers is None:
+            top = np.full(self.rows.size, -np.inf)
+            total = np.zeros(self.rows.size)
+            for b, start in enumerate(range(0, self.n_outputs, self.block_cols)):
+                lw = self.log_weights(start, min(start + self.block_cols, self.n_outputs))
+                new_top = np.maximum(top, lw.max(axis=1))
+                shift = np.where(np.isfinite(new_top), new_top, 0.0)  # all −inf so far: 0
+                total *= np.exp(top - shift)
+                total += np.exp(lw - shift[:, None]).sum(axis=1)
+                top = new_top
+                if progress is not None:
+                    progress(b + 1, 2 * self.n_blocks(), "normalising the channel")
+            self._log_normalisers = top + np.log(total)
+        return self._log_normalisers
 
     def normalisers(self, progress: Progress | None = None) -> np.ndarray:
         """``Σ_y exp(−(ε/2)·min(d(x, y), γ))`` per secret: (K,) float64, ≥ 1 (y = x adds 1)."""
-        if self._normalisers is None:
-            z = np.zeros(self.rows.size)
-            for b, start in enumerate(range(0, self.n_outputs, self.block_cols)):
-                z += np.exp(self.log_weights(start, min(start + self.block_cols,
-                                                        self.n_outputs))).sum(axis=1)
-                if progress is not None:
-                    progress(b + 1, 2 * self.n_blocks(), "normalising the channel")
-            self._normalisers = z
-        return self._normalisers
+        return np.exp(self.log_normalisers(progress))
 
     def blocks(self, progress: Progress | None = None) -> Iterator[tuple[int, np.ndarray]]:
         """``(start, C[:, start:start + b])`` over the vocabulary, block by block."""
-        z = self.normalisers(progress)
+        z = self.log_normalisers(progress)
         n = self.n_blocks()
         for b, start in enumerate(range(0, self.n_outputs, self.block_cols)):
-            block = np.exp(self.log_weights(start, min(start + self.block_cols,
-                                                       self.n_outputs)))
-            block /= z[:, None]
+            block = self.log_weights(start, min(start + self.block_cols, self.n_outputs))
+            block -= z[:, None]
+            np.exp(block, out=block)
             yield start, block
             if progress is not None:
                 progress(n + b + 1, 2 * n, "measuring the channel")
@@ -214,6 +252,22 @@ class SampledChannel:
         return c
 
 
+def check_sample_size(secrets: int, draws: int) -> None:
+    """Refuse a sampled channel that the machine cannot hold, before any release.
+
+    ``secrets × draws`` releases take about :data:`BYTES_PER_DRAW` bytes each while the
+    channel is sampled and measured (Python integers: no size overflows).
+
+    Raises
+    ------
+    ValueError
+        One line: what it needs, what is available, what to lower.
+    """
+    check_memory(BYTES_PER_DRAW * int(secrets) * int(draws),
+                 f"the sampled channel ({secrets} secrets x {draws} draws)",
+                 "use fewer draws or fewer secrets")
+
+
 def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
                    draws: int = 500, rng: RandomState = None,
                    progress: Progress | None = None) -> SampledChannel:
@@ -232,7 +286,9 @@ def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
     rows : (K,) array-like of int
         Secret rows (distinct).
     draws : int, default 500
-        Releases per secret, D ≥ 2 (the split-half attack uses D // 2 and the rest).
+        Releases per secret, D ≥ 2 (the split-half attack uses D // 2 and the rest);
+        K·D releases that need more memory than is available are refused before any
+        (:func:`check_sample_size`).
     rng : None, int or numpy.random.Generator
         The draws' generator (``None``: secure; an int seeds a reproducible audit).
     progress : callable, optional
@@ -259,6 +315,7 @@ def sample_channel(mechanism: WordMechanism, rows: np.ndarray | list[int], *,
     if np.unique(secret_rows).size != secret_rows.size:
         raise ValueError("rows must be distinct secrets")
     draws = check_positive_int(draws, "draws", minimum=2)
+    check_sample_size(secret_rows.size, draws)
     gen = check_random_state(rng)
     k = secret_rows.size
     out = np.empty((k, draws), dtype=np.int64)

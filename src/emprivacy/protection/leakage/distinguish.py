@@ -39,58 +39,71 @@ Two documents of one layout (text mode) are a pair too: the mechanism releases t
 position by position, the guarantee is ``e^{ε·Σᵢ d(xᵢ, x′ᵢ)}`` (the Manhattan lift), and
 the test sums the positions' log-likelihood ratios (:func:`distinguish_documents`).
 
+The pairs are chosen, read and checked in :mod:`emprivacy.protection.leakage.pairs`; the
+results (:class:`~emprivacy.protection.leakage.distinguish_report.Distinguishability`) and
+how they are written (table, CSV, JSON) in
+:mod:`emprivacy.protection.leakage.distinguish_report`.
+
 ε̂ is a lower bound from one test, not a proof of privacy: a weak test gives a small ε̂
 whatever the mechanism.  And D evaluation draws cannot show more than about
-``ln(D / ln(2/α))`` (:attr:`Distinguishability.ceiling`), however large ε·d is.
+``ln(D / ln(2/α))`` (the result's
+:attr:`~emprivacy.protection.leakage.distinguish_report.Distinguishability.ceiling`),
+however large ε·d is.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import math
-import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_choice, check_positive_int
-from emprivacy.embeddings.model import Embeddings
-from emprivacy.exceptions import InputError
-from emprivacy.io.corpus import read_named_file
+from emprivacy._validation import check_choice, check_memory, check_positive_int
 from emprivacy.math.randomness import RandomState, check_random_state
-from emprivacy.mechanisms.base import WordMechanism, check_rows
-from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
+from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.protection.leakage.channel import ExactChannel, Progress, has_exact_channel
+from emprivacy.protection.leakage.distinguish_report import Distinguishability, PairEpsilon
+from emprivacy.protection.leakage.pairs import (
+    _check_word_pairs,
+    document_positions,
+    guarantee_distance,
+)
 from emprivacy.protection.leakage.vulnerability import _check_confidence, clopper_pearson
 
 __all__ = [
     "DEFAULT_PAIR_DRAWS",
-    "PAIR_CSV_HEADER",
-    "Distinguishability",
-    "PairEpsilon",
-    "choose_pairs",
-    "distinguish_csv",
+    "check_release_size",
     "distinguish_documents",
     "distinguish_pairs",
-    "document_positions",
     "epsilon_lower_bound",
-    "guarantee_distance",
-    "read_word_pairs",
 ]
 
 #: Default releases of each input of a pair.
 DEFAULT_PAIR_DRAWS = 10_000
 #: Points per call of the mechanism's batch path.
 _CHUNK_POINTS = 1 << 17
-#: Secrets whose distances to all others are candidates for automatic pairs.
-_ANCHORS = 256
 #: Added to every count of the estimated likelihood ratio (finite where a count is 0).
 _SMOOTH = 0.5
+#: Bytes per release of a word of a pair (the rows released, their copy per pair and the
+#: test's scores; 16.4 measured for word pairs).
+_BYTES_PER_RELEASE = 32
+
+
+def check_release_size(words: int, draws: int) -> None:
+    """Refuse ε̂ draws that the machine cannot hold, before any release: ``words`` inputs
+    (two per word pair, every differing position of two documents) × ``draws`` releases.
+
+    Raises
+    ------
+    ValueError
+        One line: what it needs, what is available, what to lower.
+    """
+    check_memory(_BYTES_PER_RELEASE * int(words) * int(draws),
+                 f"the releases of the pairs ({words} words x {draws} draws)",
+                 "use fewer draws or fewer pairs")
 
 
 # -- the bound -----------------------------------------------------------------------------
@@ -145,321 +158,6 @@ def _ceiling(trials: int, confidence: float) -> float:
     return float(_bounds(np.asarray([trials]), np.asarray([0]), trials, trials, confidence)[0])
 
 
-# -- the metric ----------------------------------------------------------------------------
-def guarantee_distance(mechanism: WordMechanism, first: Any, second: Any
-                       ) -> np.ndarray | None:
-    """``d(x, x′)`` in the metric of the mechanism's guarantee, for rows ``first``, ``second``.
-
-    The mechanism's own ``distance`` (madlib: Euclidean; mahalanobis: d_RM; vickrey: its
-    noise's metric), the Euclidean distance for a mechanism whose
-    :meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric` is the Euclidean one
-    (SanText, TEM), else ``None`` (a mechanism that states no metric: no nominal bound).
-
-    >>> from emprivacy import Embeddings, SanText
-    >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [3.0]])
-    >>> guarantee_distance(SanText(emb, epsilon=1.0), [0, 0], [1, 2]).tolist()
-    [1.0, 3.0]
-    """
-    vectors = mechanism.embeddings.vectors
-    n = len(mechanism.embeddings)
-    a = vectors[check_rows(np.atleast_1d(first), "rows", n)].astype(np.float64)
-    b = vectors[check_rows(np.atleast_1d(second), "rows", n)].astype(np.float64)
-    distance = getattr(mechanism, "distance", None)
-    if callable(distance):
-        return np.asarray(distance(a, b), dtype=np.float64)
-    if mechanism.guarantee_metric() == EUCLIDEAN_GUARANTEE:
-        diff = a - b
-        return np.sqrt(np.einsum("...i,...i->...", diff, diff))
-    return None
-
-
-# -- the pairs -----------------------------------------------------------------------------
-def choose_pairs(mechanism: WordMechanism, rows: Any, n_pairs: int, *,
-                 rng: RandomState = None) -> list[tuple[int, int]]:
-    """``n_pairs`` pairs of distinct ``rows`` at a spread of distances.
-
-    Candidates: the distances (in the mechanism's metric, :func:`guarantee_distance`; the
-    Euclidean one where it states none) from up to 256 of the rows, drawn at random, to
-    every other row.  For each of ``n_pairs`` distances evenly spaced from the smallest
-    to the largest candidate, the nearest unused candidate: close pairs, where the bound
-    ε·d is small enough to be tested, and far ones.  Pairs at distance 0 (two words with
-    one vector) are left out.
-
-    Returns
-    -------
-    list of (row, row)
-        At most ``n_pairs`` (fewer if there are fewer candidates), by distance.
-
-    >>> from emprivacy import Embeddings, SanText
-    >>> emb = Embeddings(list("abcd"), [[0.0], [1.0], [3.0], [7.0]])
-    >>> choose_pairs(SanText(emb, epsilon=1.0), [0, 1, 2, 3], 3, rng=0)
-    [(0, 1), (2, 3), (0, 3)]
-    """
-    n_pairs = check_positive_int(n_pairs, "pairs")
-    n_words = len(mechanism.embeddings)
-    secret = check_rows(rows, "rows", n_words)
-    secret = secret[np.sort(np.unique(secret, return_index=True)[1])]
-    k = secret.size
-    if k < 2:
-        raise ValueError(f"pairs need at least two distinct secret words; got {k}")
-    gen = check_random_state(rng)
-    anchors = np.sort(gen.choice(k, size=min(k, _ANCHORS), replace=False))
-    metric_known = guarantee_distance(mechanism, secret[:1], secret[:1]) is not None
-    vec = mechanism.embeddings.vectors
-    firsts, seconds, dists = [], [], []
-    per = max(1, (1 << 21) // (k * max(1, mechanism.dim)))
-    for start in range(0, anchors.size, per):
-        i = np.repeat(anchors[start:start + per], k)
-        j = np.tile(np.arange(k), anchors[start:start + per].size)
-        keep = i != j
-        i, j = i[keep], j[keep]
-        known = guarantee_distance(mechanism, secret[i], secret[j]) if metric_known else None
-        if known is None:  # no metric stated: spread the pairs in the Euclidean one
-            diff = vec[secret[i]].astype(np.float64) - vec[secret[j]]
-            known = np.sqrt(np.einsum("ij,ij->i", diff, diff))
-        d = known
-        a, b = np.minimum(i, j), np.maximum(i, j)
-        firsts.append(a)
-        seconds.append(b)
-        dists.append(d)
-    a = np.concatenate(firsts)
-    b = np.concatenate(seconds)
-    d = np.concatenate(dists)
-    _, first = np.unique(a * k + b, return_index=True)  # each unordered pair once
-    a, b, d = a[first], b[first], d[first]
-    keep = d > 0
-    a, b, d = a[keep], b[keep], d[keep]
-    if d.size == 0:
-        raise ValueError("every pair of secret words lies at distance 0: nothing to "
-                         "distinguish")
-    order = np.lexsort((b, a, d))
-    a, b, d = a[order], b[order], d[order]
-    targets = np.linspace(d[0], d[-1], min(n_pairs, d.size))
-    used = np.zeros(d.size, dtype=bool)
-    picked = []
-    for t in targets:
-        cand = np.flatnonzero(~used)
-        best = cand[int(np.argmin(np.abs(d[cand] - t)))]
-        used[best] = True
-        picked.append(int(best))
-    picked.sort()
-    return [(int(secret[a[p]]), int(secret[b[p]])) for p in picked]
-
-
-def read_word_pairs(path: str | os.PathLike[str], embeddings: Embeddings | None = None, *,
-                    encoding: str = "utf-8") -> list[tuple[str, str]]:
-    """Word pairs from a file: two words a line, separated by whitespace.
-
-    Blank lines and lines starting with ``#`` are skipped.  With ``embeddings``, every word
-    must be in its vocabulary.
-
-    Raises
-    ------
-    emprivacy.exceptions.InputError
-        Naming the file (and the line): missing, unreadable, not text, a line that is not
-        two words, a pair of one word twice, a word not in the vocabulary, no pair at all.
-    """
-    where = os.fspath(path)
-    lines = read_named_file(where, what="pairs file", encoding=encoding).splitlines()
-    pairs = []
-    for number, line in enumerate(lines, start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
-            continue
-        if len(fields) != 2:
-            raise InputError(f"pairs file {where!r}, line {number}: expected two words "
-                             f"separated by whitespace; got {len(fields)} field"
-                             f"{'' if len(fields) == 1 else 's'}")
-        first, second = fields
-        if first == second:
-            raise InputError(f"pairs file {where!r}, line {number}: the two words are the "
-                             "same word")
-        if embeddings is not None:
-            for word in fields:
-                if word not in embeddings:
-                    raise InputError(f"pairs file {where!r}, line {number}: word {word!r} "
-                                     f"is not in the vocabulary of {embeddings.name!r}")
-        pairs.append((first, second))
-    if not pairs:
-        raise InputError(f"pairs file {where!r} holds no pair of words")
-    return pairs
-
-
-# -- the results ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PairEpsilon:
-    """ε̂ for one pair of inputs (two words, or two documents of one layout).
-
-    Attributes
-    ----------
-    first, second : str
-        The two inputs (words; for documents, their labels).
-    positions : int
-        Positions at which they differ (1 for words).
-    distance : float or None
-        ``d(x, x′)`` in the mechanism's metric (documents: summed over the positions);
-        ``None`` where the mechanism states no metric.
-    nominal : float or None
-        The guarantee's bound on the privacy loss, ``ε·d``.
-    estimate, lower : float
-        ε̂: the test's point estimate, and its lower confidence bound (≥ 0).
-    true_positives, false_positives, trials : int
-        The test's hits on the evaluation releases of the second and the first input.
-    exact_loss : float or None
-        Known law only: the pair's privacy loss in closed form,
-        ``max(Σᵢ max_y sᵢ(y), Σᵢ max_y −sᵢ(y))``, sᵢ the log-likelihood ratio — the most any
-        test can show.
-    test_value : float or None
-        Known law, words only: the chosen test's own value in closed form (what
-        ``estimate`` estimates).
-    """
-
-    first: str
-    second: str
-    positions: int
-    distance: float | None
-    nominal: float | None
-    estimate: float
-    lower: float
-    true_positives: int
-    false_positives: int
-    trials: int
-    exact_loss: float | None = None
-    test_value: float | None = None
-
-    @property
-    def tightness(self) -> float | None:
-        """``lower / nominal``: how much of the nominal bound the test shows (``None`` at
-        ``nominal`` 0 or unknown)."""
-        if self.nominal is None or self.nominal <= 0:
-            return None
-        return self.lower / self.nominal
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: every attribute and the tightness."""
-        return {"first": self.first, "second": self.second, "positions": self.positions,
-                "distance": self.distance, "nominal": self.nominal,
-                "estimate": self.estimate, "lower": self.lower,
-                "tightness": self.tightness, "true_positives": self.true_positives,
-                "false_positives": self.false_positives, "trials": self.trials,
-                "exact_loss": self.exact_loss, "test_value": self.test_value}
-
-
-@dataclass(frozen=True)
-class Distinguishability:
-    """The distinguishability audit of one mechanism at its ε over a set of pairs.
-
-    Attributes
-    ----------
-    mechanism : str
-    epsilon : float
-    draws : int
-        Releases of each input.
-    confidence : float
-        Simultaneous over the pairs (each pair's bound at ``1 − (1 − confidence)/P``).
-    method : str
-        ``"likelihood-ratio"`` (known law) or ``"split-half"`` (a distinguisher built
-        from half the draws, scored on the other half).
-    pairs : tuple of PairEpsilon
-    ceiling : float
-        The largest lower bound the evaluation draws of one pair can give: an ε̂ at the
-        ceiling means "at least this much; more draws would show more".
-    seconds : float
-    inputs : {"words", "documents"}
-        What the pairs are: words (:func:`distinguish_pairs`) or two documents of one
-        layout (:func:`distinguish_documents`).
-    """
-
-    mechanism: str
-    epsilon: float
-    draws: int
-    confidence: float
-    method: str
-    pairs: tuple[PairEpsilon, ...]
-    ceiling: float
-    seconds: float = field(default=0.0, compare=False)
-    inputs: str = "words"
-
-    def best(self) -> PairEpsilon:
-        """The pair with the largest lower bound (ties: the first)."""
-        return max(self.pairs, key=lambda p: p.lower)
-
-    @property
-    def tightness(self) -> float | None:
-        """The largest ``lower / nominal`` over the pairs (``None`` if none is defined)."""
-        values = [p.tightness for p in self.pairs if p.tightness is not None]
-        return max(values) if values else None
-
-    def table(self) -> list[str]:
-        """Markdown lines: a heading and one row per pair (ε̂ beside ε·d)."""
-        what = ("likelihood-ratio test (the law is known)" if self.method == "likelihood-ratio"
-                else "distinguisher built on half the releases, scored on the other half")
-        docs = self.inputs == "documents"
-        n = len(self.pairs)
-        level = (f"lower bound at {self.confidence:.0%} confidence" if n == 1 else
-                 f"lower bounds at {self.confidence:.0%} confidence, simultaneous over the "
-                 f"{n} pairs")
-        lines = [f"ε̂{' of two documents' if docs else ''}, {self.mechanism} at ε = "
-                 f"{self.epsilon:g}: {self.draws} releases of each input; {what}; {level}; "
-                 f"the draws cannot show more than {self.ceiling:.3g}:", "",
-                 f"| {'documents' if docs else 'pair'} |{' positions |' if docs else ''} d | "
-                 "ε·d | ε̂ | ε̂ lower | lower / ε·d | exact loss |",
-                 f"|---|{'---:|' if docs else ''}---:|---:|---:|---:|---:|---:|"]
-        for p in self.pairs:
-            lines.append(
-                f"| {p.first} / {p.second} |{f' {p.positions} |' if docs else ''} "
-                f"{_num(p.distance)} | {_num(p.nominal)} | {p.estimate:.4g} | "
-                f"{p.lower:.4g} | {_num(p.tightness)} | {_num(p.exact_loss)} |")
-        return lines
-
-    def csv_rows(self) -> list[list[Any]]:
-        """One row per pair, in the order of :data:`PAIR_CSV_HEADER`."""
-        return [[self.mechanism, self.epsilon, self.method, self.draws, self.confidence,
-                 p.first, p.second, p.positions, _cell(p.distance), _cell(p.nominal),
-                 p.estimate, p.lower, _cell(p.tightness), p.true_positives,
-                 p.false_positives, p.trials, _cell(p.exact_loss), _cell(p.test_value),
-                 self.inputs]
-                for p in self.pairs]
-
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready (the ``epsilon_hat`` of ``emprivacy audit --json``): the pair set's
-        largest ε̂ (estimate and lower bound, with its pair and nominal ε·d), the
-        tightness, how it was computed, and every pair."""
-        best = self.best()
-        return {
-            "estimate": best.estimate, "lower": best.lower, "nominal": best.nominal,
-            "pair": [best.first, best.second], "tightness": self.tightness,
-            "confidence": self.confidence, "draws": self.draws, "method": self.method,
-            "ceiling": self.ceiling, "inputs": self.inputs,
-            "pairs": [p.to_dict() for p in self.pairs],
-        }
-
-
-#: The columns of :meth:`Distinguishability.csv_rows` (``distinguish.csv``).
-PAIR_CSV_HEADER = ("mechanism", "epsilon", "method", "draws", "confidence", "first",
-                   "second", "positions", "distance", "nominal", "epsilon_hat",
-                   "epsilon_hat_lower", "tightness", "true_positives", "false_positives",
-                   "trials", "exact_loss", "test_value", "inputs")
-
-
-def _num(value: float | None) -> str:
-    return "–" if value is None else f"{value:.4g}"
-
-
-def _cell(value: float | None) -> Any:
-    return "" if value is None else value
-
-
-def distinguish_csv(results: Sequence[Distinguishability]) -> str:
-    """CSV of one row per pair of every result (:data:`PAIR_CSV_HEADER`)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(PAIR_CSV_HEADER)
-    for r in results:
-        writer.writerows(r.csv_rows())
-    return buf.getvalue()
-
-
 # -- running the mechanism -----------------------------------------------------------------
 def _release(mechanism: WordMechanism, rows: np.ndarray, draws: int,
              gen: np.random.Generator, progress: Progress | None) -> np.ndarray:
@@ -477,21 +175,39 @@ def _release(mechanism: WordMechanism, rows: np.ndarray, draws: int,
     return out
 
 
-def _log_ratio(mechanism: WordMechanism, first: int, second: int) -> np.ndarray:
-    """``ln C[second, y] − ln C[first, y]`` over the vocabulary (known law), (|V|,)."""
+def _log_laws(mechanism: WordMechanism, first: int, second: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``ln C[first, ·]`` and ``ln C[second, ·]`` over the vocabulary (known law), in log
+    space: a probability too small for float64 is a finite log, not a 0."""
     ch = ExactChannel(mechanism, [first, second])
-    z = np.log(ch.normalisers())
-    out = np.empty(ch.n_outputs)
+    z = ch.log_normalisers()
+    out = np.empty((2, ch.n_outputs))
     for start in range(0, ch.n_outputs, ch.block_cols):
         stop = min(start + ch.block_cols, ch.n_outputs)
-        lw = ch.log_weights(start, stop)
-        out[start:stop] = (lw[1] - z[1]) - (lw[0] - z[0])
-    return out
+        out[:, start:stop] = ch.log_weights(start, stop) - z[:, None]
+    return out[0], out[1]
 
 
-def _law(mechanism: WordMechanism, row: int) -> np.ndarray:
-    ch = ExactChannel(mechanism, [row])
-    return np.concatenate([blk[0] for _, blk in ch.blocks()])
+def _difference(a: np.ndarray | float, b: np.ndarray | float) -> np.ndarray:
+    """``a − b`` of log-probabilities, 0 where both are −inf (neither input gives it: a
+    weight that overflowed to 0 at an ε near the float64 maximum)."""
+    with np.errstate(invalid="ignore"):
+        d = np.subtract(a, b)
+    return np.where(np.isnan(d), 0.0, d)
+
+
+def _log_ratio(mechanism: WordMechanism, first: int, second: int) -> np.ndarray:
+    """``ln C[second, y] − ln C[first, y]`` over the vocabulary (known law), (|V|,)."""
+    lp0, lp1 = _log_laws(mechanism, first, second)
+    return _difference(lp1, lp0)
+
+
+def _log_sum(values: np.ndarray) -> float:
+    """``ln Σ exp(values)`` (−inf for none)."""
+    if values.size == 0 or not np.isfinite(values.max()):
+        return float(values.max()) if values.size else -math.inf
+    top = float(values.max())
+    return top + math.log(float(np.exp(values - top).sum()))
 
 
 class _Estimated:
@@ -564,6 +280,7 @@ def _run(mechanism: WordMechanism, pairs: list[tuple[str, str, np.ndarray, np.nd
     pair_conf = 1.0 - (1.0 - conf) / len(pairs)
     # every position of every input, released `draws` times in one batched pass
     words = np.concatenate([np.concatenate([a, b]) for _, _, a, b in pairs])
+    check_release_size(words.size, draws)
     uniq, inverse = np.unique(words, return_inverse=True)
     word_pairs = all(a.size == 1 for _, _, a, _ in pairs)
     if word_pairs:  # a word in several pairs: its draws serve each (Bonferroni needs no
@@ -583,14 +300,17 @@ def _run(mechanism: WordMechanism, pairs: list[tuple[str, str, np.ndarray, np.nd
         d = guarantee_distance(mechanism, a, b)
         dist = None if d is None else float(d.sum())
         if known and m == 1:  # plan from the law; every draw scores the test
-            s = _log_ratio(mechanism, int(a[0]), int(b[0]))
-            p0, p1 = _law(mechanism, int(a[0])), _law(mechanism, int(b[0]))
-            t = _choose_threshold(s, s, draws * p1, draws * p0, draws, draws, pair_conf)
+            lp0, lp1 = _log_laws(mechanism, int(a[0]), int(b[0]))
+            s = _difference(lp1, lp0)
+            t = _choose_threshold(s, s, draws * np.exp(lp1), draws * np.exp(lp0), draws,
+                                  draws, pair_conf)
             inside = s >= t
-            q1, q0 = float(p1[inside].sum()), float(p0[inside].sum())
-            with np.errstate(divide="ignore"):
-                value = max(math.log(q1) - math.log(q0) if q0 > 0 else math.inf,
-                            math.log1p(-q0) - math.log1p(-q1) if q1 < 1 else math.inf, 0.0)
+            # the test's closed-form value, ln(TPR/FPR) and ln((1 − FPR)/(1 − TPR)), in log
+            # space (TPR = P[M(x′) ∈ S], FPR = P[M(x) ∈ S]): infinite only where float64
+            # cannot tell a probability from 0 even as a logarithm
+            value = max(float(_difference(_log_sum(lp1[inside]), _log_sum(lp0[inside]))),
+                        float(_difference(_log_sum(lp0[~inside]), _log_sum(lp1[~inside]))),
+                        0.0)
             results.append(_evaluate(first, second, 1, dist, eps, t, s[y1[0]], s[y0[0]],
                                      pair_conf, float(max(s.max(), -s.min())), value))
             continue
@@ -626,16 +346,6 @@ def _run(mechanism: WordMechanism, pairs: list[tuple[str, str, np.ndarray, np.nd
         tuple(results), _ceiling(trials, pair_conf), time.perf_counter() - start_time)
 
 
-def _as_row(embeddings: Embeddings, value: Any, name: str) -> tuple[str, int]:
-    if isinstance(value, str):
-        row = embeddings.get_index(value) if value in embeddings else -1
-        if row < 0:
-            raise ValueError(f"word {value!r} is not in the vocabulary of {embeddings.name!r}")
-        return value, int(row)
-    row = int(check_rows(np.atleast_1d(value), name, len(embeddings))[0])
-    return embeddings.words[row], row
-
-
 def distinguish_pairs(mechanism: WordMechanism, pairs: Sequence[tuple[Any, Any]], *,
                       draws: int = DEFAULT_PAIR_DRAWS, confidence: float = 0.95,
                       method: str = "auto", rng: RandomState = None,
@@ -654,8 +364,9 @@ def distinguish_pairs(mechanism: WordMechanism, pairs: Sequence[tuple[Any, Any]]
         The mechanism at its ε.
     pairs : sequence of (word, word)
         Words (str) or vocabulary rows (int); the two of a pair distinct
-        (:func:`choose_pairs` picks pairs at a spread of distances,
-        :func:`read_word_pairs` reads them from a file).
+        (:func:`~emprivacy.protection.leakage.pairs.choose_pairs` picks pairs at a spread
+        of distances, :func:`~emprivacy.protection.leakage.pairs.read_word_pairs` reads
+        them from a file).
     draws : int, default 10,000
         Releases of each word, D ≥ 2.  A split-half test scores D − D//2 of them.
     confidence : float, default 0.95
@@ -686,18 +397,8 @@ def distinguish_pairs(mechanism: WordMechanism, pairs: Sequence[tuple[Any, Any]]
     """
     if not isinstance(mechanism, WordMechanism):
         raise TypeError(f"mechanism must be a WordMechanism; got {type(mechanism).__name__}")
-    if isinstance(pairs, str | bytes):
-        raise TypeError("pairs must be a sequence of (word, word) pairs")
-    items = []
-    for pair in pairs:
-        if isinstance(pair, str | bytes) or len(pair) != 2:
-            raise ValueError(f"each pair must be two words; got {pair!r}")
-        (w0, r0), (w1, r1) = (_as_row(mechanism.embeddings, v, "pairs") for v in pair)
-        if r0 == r1:
-            raise ValueError(f"the two words of a pair must differ; got {w0!r} twice")
-        items.append((w0, w1, np.asarray([r0], np.int64), np.asarray([r1], np.int64)))
-    if not items:
-        raise ValueError("pairs must hold at least one pair; got none")
+    items = [(w0, w1, np.asarray([r0], np.int64), np.asarray([r1], np.int64))
+             for w0, w1, r0, r1 in _check_word_pairs(mechanism.embeddings, pairs)]
     return _run(mechanism, items, draws=draws, confidence=confidence, method=method,
                 rng=rng, progress=progress)
 
@@ -747,49 +448,3 @@ def distinguish_documents(mechanism: WordMechanism, first: str, second: str, *,
     result = _run(mechanism, [(labels[0], labels[1], a, b)], draws=draws,
                   confidence=confidence, method=method, rng=rng, progress=progress)
     return dataclasses.replace(result, inputs="documents")
-
-
-def document_positions(embeddings: Embeddings, first: str, second: str, *,
-                       perturb_stopwords: bool = False,
-                       labels: tuple[str, str] = ("first", "second")
-                       ) -> tuple[np.ndarray, np.ndarray]:
-    """The vocabulary rows at which two documents of one layout differ, in text mode.
-
-    The check :func:`distinguish_documents` makes before any release (so that a command
-    can make it before any work): the two texts must have one layout (the text around
-    the perturbed words, their capitalisation and their number) and differ in at least
-    one perturbed word.
-
-    Returns
-    -------
-    (first_rows, second_rows) : two int64 arrays of one length ≥ 1
-        The rows of the words at the positions where the documents differ.
-
-    Raises
-    ------
-    ValueError
-        As :func:`distinguish_documents`, naming the documents by ``labels``.
-
-    >>> from emprivacy import Embeddings
-    >>> emb = Embeddings(["cat", "dog", "car"], [[0.0], [1.0], [3.0]])
-    >>> a, b = document_positions(emb, "A cat, a car.", "A dog, a car.")
-    >>> a.tolist(), b.tolist()
-    ([0], [1])
-    """
-    from emprivacy.preparation.template import prepare_text
-
-    ta = prepare_text(first, embeddings, oov="placeholder", perturb_stopwords=perturb_stopwords)
-    tb = prepare_text(second, embeddings, oov="placeholder",
-                      perturb_stopwords=perturb_stopwords)
-    if (ta.pieces != tb.pieces or ta.cases != tb.cases or ta.curly != tb.curly
-            or ta.indices.size != tb.indices.size):
-        raise ValueError(f"documents {labels[0]!r} and {labels[1]!r} do not have one layout "
-                         "(the text around the perturbed words, their capitalisation or "
-                         "their number differ): the layout alone tells them apart")
-    a = np.asarray(ta.indices, dtype=np.int64)
-    b = np.asarray(tb.indices, dtype=np.int64)
-    differ = a != b
-    if not differ.any():
-        raise ValueError(f"documents {labels[0]!r} and {labels[1]!r} release the same words: "
-                         "nothing to tell apart")
-    return a[differ], b[differ]

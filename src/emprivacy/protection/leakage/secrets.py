@@ -29,7 +29,9 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.io.corpus import iter_documents
-from emprivacy.text.tokens import STOPWORDS, is_number_word, is_word, normalise_pieces, piece_words
+from emprivacy.text.normalise import normalise_pieces
+from emprivacy.text.tokens import is_word, piece_words
+from emprivacy.text.word_lists import STOPWORDS, is_number_word
 
 __all__ = ["PRIORS", "Secrets", "content_word_counts", "is_content_word", "secret_words"]
 

@@ -1,0 +1,261 @@
+"""Entity protection in text mode, measured (issue 29): names released verbatim, the change
+of other words, detection speed and detection quality.
+
+(a) Text mode at ε = 10 on the unseen letters of ``benchmarks/data/entities_letters.txt``
+    (the issue's appointment letter and a letter of 31 person-name tokens), with
+    ``--entities auto`` and without, over ``--seeds`` seeds: the share of person-name tokens
+    released verbatim (target: at most 1 in 20 with entities), and the share of the other
+    content words (the slots of the run without entities that no gold entity covers) that
+    change (target: equal within 5 points).
+(b) Words per second of ``obfuscate`` in text mode on ``--docs`` documents (the labelled
+    sentences, repeated), detection on (``auto``, ``capitalised``) against off (target for
+    ``auto``: at least 0.5× of off), after a warm-up that loads every model.
+(c) Detection quality on the labelled sentences of ``benchmarks/data/entities_labelled.txt``
+    (57 sentences of varied styles, person/place/organisation spans marked by hand): token
+    recall and precision per detector — typed for spaCy (a gold token of type T found by a
+    span of type T), untyped for the capitalised detector and the union (any entity type).
+
+Usage::
+
+    python benchmarks/entities.py [--seeds 10] [--docs 400]
+
+Prints its figures; writes nothing.  Needs the ``ner`` extra for ``auto`` to mean spaCy,
+Presidio and capitalised words (without it ``auto`` is the capitalised detector alone, and
+this says so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+MARK = re.compile(r"\[([^\]]+)\]\((PERSON|LOCATION|ORG)\)")
+#: A vocabulary word: letters, joined by inner apostrophes or hyphens.
+WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+TITLES = {"dr", "mr", "mrs", "ms", "st", "professor", "uncle", "senator", "detective"}
+
+
+def unmark(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+    """The text without its marks, and the gold spans (start, end, type)."""
+    out, spans, pos = [], [], 0
+    length = 0
+    for m in MARK.finditer(text):
+        out.append(text[pos:m.start()])
+        length += m.start() - pos
+        spans.append((length, length + len(m.group(1)), m.group(2)))
+        out.append(m.group(1))
+        length += len(m.group(1))
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out), spans
+
+
+def read_lines(name: str) -> list[str]:
+    return [line for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def read_letters() -> list[str]:
+    body = "\n".join(line for line in (DATA / "entities_letters.txt").read_text(
+        encoding="utf-8").splitlines() if not line.startswith("#"))
+    return [doc.strip() + "\n" for doc in body.split("\n---\n")]
+
+
+def gold_tokens(text: str, spans: list[tuple[int, int, str]]) -> dict[int, str]:
+    """Start offset → gold type of each word token inside a gold span (titles left out)."""
+    from emprivacy.text.normalise import normalise_word
+    from emprivacy.text.tokens import tokenize
+
+    out = {}
+    for tok in tokenize(text):
+        if tok.kind != "word" or normalise_word(tok.text) in TITLES:
+            continue
+        for start, end, kind in spans:
+            if start <= tok.start and tok.end <= end:
+                out[tok.start] = kind
+    return out
+
+
+def released_words(template, release: str) -> list[str]:
+    """The word released at each slot of ``template``, in slot order (``release`` was
+    rendered from it)."""
+    pieces = template.pieces
+    out, pos = [], len(pieces[0])
+    for i in range(len(template.cases)):
+        word = WORD.match(release, pos)
+        if word is None or not release.startswith(pieces[i + 1], word.end()):
+            raise ValueError(f"slot {i} not found at {pos}: {release[pos:pos + 30]!r}")
+        out.append(word.group())
+        pos = word.end() + len(pieces[i + 1])
+    return out
+
+
+def slot_starts(template, text: str, vocabulary) -> list[int]:
+    """The offset in ``text`` of each slot's input word, in slot order: the slots' words
+    (vocabulary rows, entity keys) matched in order against the text's word tokens."""
+    from emprivacy.text.normalise import normalise_word
+    from emprivacy.text.tokens import tokenize
+
+    rows = iter(template.indices.tolist())
+    keys = template.entities or (None,) * len(template.cases)
+    words = [vocabulary[next(rows)] if key is None else key[1] for key in keys]
+    tokens = [t for t in tokenize(text) if t.kind == "word"]
+    out, k = [], 0
+    for word in words:
+        while normalise_word(tokens[k].text) != word:
+            k += 1
+        out.append(tokens[k].start)
+        k += 1
+    return out
+
+
+def measure_release(seeds: int) -> None:
+    from emprivacy import load_embeddings
+    from emprivacy.io.corpus import Document
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+    from emprivacy.preparation.template import prepare_text
+    from emprivacy.text.normalise import normalise_text
+
+    emb = load_embeddings()
+    mech = EarthMoversPrivacy(emb, epsilon=10.0)
+    docs = []
+    for marked in read_letters():
+        text, spans = unmark(marked)
+        text = normalise_text(text)
+        docs.append((text, gold_tokens(text, spans)))
+    names = sum(1 for _, gold in docs for k in gold.values() if k == "PERSON")
+    print(f"(a) {len(docs)} letters, {names} person-name tokens; ε = 10, entity ε_e = 1, "
+          f"{seeds} seeds")
+    for entities in ("none", "auto"):
+        verbatim = changed = content = 0
+        for seed in range(seeds):
+            obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities),
+                             seed=seed, on_warning=print)
+            records = list(obf.obfuscate([Document(str(i), t) for i, (t, _) in
+                                          enumerate(docs)]))
+            marking = None if obf.entities is None else obf.entities.marking
+            for (text, gold), rec in zip(docs, records, strict=True):
+                template = prepare_text(text, emb, entities=marking)
+                # input offset of each slot → the word released there
+                slots = dict(zip(slot_starts(template, text, emb.words),
+                                 released_words(template, rec["text"]), strict=True))
+                for start, kind in gold.items():
+                    end = start + len(WORD.match(text, start).group())
+                    if kind == "PERSON" and slots.get(start) == text[start:end]:
+                        verbatim += 1
+                plain = prepare_text(text, emb)  # the slots of the run without entities
+                for start, row in zip(slot_starts(plain, text, emb.words),
+                                      plain.indices.tolist(), strict=True):
+                    if start in gold:
+                        continue
+                    content += 1
+                    changed += slots.get(start, "").lower() != emb.words[row]
+        label = obf.entities.detectors if obf.entities is not None else "none"
+        print(f"    entities {entities:<5} ({label}): person names verbatim "
+              f"{verbatim / (names * seeds):.3f} ({verbatim}/{names * seeds}); other content "
+              f"words changed {changed / content:.3f} ({changed}/{content})")
+
+
+def measure_speed(n_docs: int) -> None:
+    from emprivacy import load_embeddings
+    from emprivacy.io.corpus import Document
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+    from emprivacy.text.tokens import tokenize
+
+    sentences = [unmark(line)[0] for line in read_lines("entities_labelled.txt")]
+    texts = [" ".join(sentences[(i * 5 + j) % len(sentences)] for j in range(5))
+             for i in range(n_docs)]
+    words = sum(1 for t in texts for tok in tokenize(t) if tok.kind == "word")
+    mech = EarthMoversPrivacy(load_embeddings(), epsilon=10.0)
+    print(f"(b) {n_docs} documents, {words:,} words; fastest of 2 runs, after a warm-up")
+    base = None
+    for entities in ("none", "capitalised", "auto"):
+        best = float("inf")
+        for rep in range(3):  # the first run warms up: models, lists, sub-vocabularies
+            obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities), seed=rep,
+                             on_warning=lambda msg: None)
+            docs = [Document(str(i), t) for i, t in enumerate(texts if rep else texts[:5])]
+            start = time.perf_counter()
+            for _ in obf.obfuscate(docs):
+                pass
+            if rep:
+                best = min(best, time.perf_counter() - start)
+        rate = words / best
+        base = base or rate
+        print(f"    entities {entities:<12} {rate:>9,.0f} words/s  ({rate / base:.2f}x of off)")
+
+
+def measure_quality() -> None:
+    from emprivacy.entities.capitalised import CapitalisedDetector
+    from emprivacy.entities.registry import build_detector, ner_installed
+
+    rows = [unmark(line) for line in read_lines("entities_labelled.txt")]
+    texts = [t for t, _ in rows]
+    golds = [gold_tokens(t, s) for t, s in rows]
+    n_gold = sum(len(g) for g in golds)
+    print(f"(c) {len(texts)} sentences, {n_gold} gold entity tokens "
+          f"({sum(k == 'PERSON' for g in golds for k in g.values())} person, "
+          f"{sum(k == 'LOCATION' for g in golds for k in g.values())} place, "
+          f"{sum(k == 'ORG' for g in golds for k in g.values())} organisation)")
+    detectors = {"capitalised": CapitalisedDetector()}
+    if ner_installed():
+        from emprivacy.entities.presidio_detector import PresidioDetector
+        from emprivacy.entities.spacy_detector import SpacyDetector
+
+        detectors = {"spacy": SpacyDetector(), "presidio": PresidioDetector(), **detectors,
+                     "auto (union)": build_detector("auto")}
+    else:
+        print("    the 'ner' extra is not installed: capitalised words only")
+    for name, det in detectors.items():
+        found = det.detect(texts)
+        typed = name == "spacy"
+        for kind in (("PERSON", "LOCATION", "ORG") if typed else (None,)):
+            hit = predicted = correct = 0
+            for text, gold, spans in zip(texts, golds, found, strict=True):
+                covered = {tok_start for tok_start in _word_starts(text)
+                           if any(s.start <= tok_start < s.end and (kind is None
+                                                                    or s.type == kind)
+                                  for s in spans)}
+                want = {s for s, k in gold.items() if kind is None or k == kind}
+                hit += len(want & covered)
+                predicted += len(covered)
+                correct += len(covered & (set(gold) if kind is None else want))
+            n_want = sum(1 for g in golds for k in g.values() if kind is None or k == kind)
+            recall = hit / n_want if n_want else float("nan")
+            precision = correct / predicted if predicted else float("nan")
+            print(f"    {name:<13} {kind or 'any type':<9} recall {recall:.2f} ({hit}/{n_want})"
+                  f"  precision {precision:.2f} ({correct}/{predicted})")
+
+
+def _word_starts(text: str) -> list[int]:
+    from emprivacy.text.normalise import normalise_word
+    from emprivacy.text.tokens import tokenize
+
+    return [t.start for t in tokenize(text)
+            if t.kind == "word" and normalise_word(t.text) not in TITLES]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--docs", type=int, default=400)
+    parser.add_argument("--only", choices=("a", "b", "c"))
+    args = parser.parse_args()
+    from emprivacy.entities.registry import ner_installed
+
+    print(f"ner extra installed: {ner_installed()}")
+    if args.only in (None, "c"):
+        measure_quality()
+    if args.only in (None, "a"):
+        measure_release(args.seeds)
+    if args.only in (None, "b"):
+        measure_speed(args.docs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""``emprivacy audit``'s work: the corpus read, the mechanisms built, and each mechanism
+audited at each ε (with ε̂ and the reconstruction attack where asked), under one progress
+bar.  A problem with the user's data is one line (exit code 2)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from emprivacy.cli._common import LOG_EVERY, fail, progress_bar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+__all__ = ["build_mechanisms", "pick_pairs", "read_corpus", "run_audits", "substream"]
+
+
+def read_corpus(corpus: list[str], stdin: Any, *, reconstruct: bool, mode: str | None,
+                references: list[str], console: Console, quiet: bool
+                ) -> tuple[Any, list[Any], list[Any] | None]:
+    """The corpus's content-word counts (``None`` without a corpus), and with
+    ``--reconstruct`` its documents and the reference documents, read once, in memory."""
+    from emprivacy.protection import content_word_counts
+
+    counts = None
+    documents: list[Any] = []
+    ref_docs = None
+    if corpus:
+        status = (contextlib.nullcontext() if quiet
+                  else console.status("Counting the corpus's words…"))
+        with status:
+            if reconstruct:  # read once, in memory: the attack reads the corpus again
+                from emprivacy.protection import count_words, load_documents
+
+                documents = load_documents(corpus, stdin=stdin)
+                if mode != "bag" and not references and len(documents) < 2:
+                    fail("--reconstruct needs at least 2 documents in CORPUS to fit its "
+                         f"context model on half of them; got {len(documents)} (give "
+                         "--reference, or --mode bag)")
+                ref_docs = load_documents(references) if references else None
+                counts = count_words(documents)
+            else:
+                counts = content_word_counts(corpus, stdin=stdin)
+    return counts, documents, ref_docs
+
+
+def build_mechanisms(names: list[str], params: dict[str, dict[str, Any]],
+                     eps_list: list[float], emb: Any) -> list[list[Any]]:
+    """One row per mechanism, one mechanism per ε: a bad parameter value fails now, before
+    any audit."""
+    from emprivacy.mechanisms import make_mechanism
+
+    mechanisms: list[list[Any]] = []
+    for name in names:
+        row = []
+        for eps in eps_list:
+            try:
+                row.append(make_mechanism(name, emb, epsilon=eps, **params[name]))
+            except (TypeError, ValueError) as exc:
+                fail(str(exc) if len(names) == 1 else f"{name}: {exc}")
+        mechanisms.append(row)
+    return mechanisms
+
+
+def substream(seed: int, key: int = 23) -> int:
+    """A seed of its own derived from ``seed`` (23: the word pairs' ε̂ draws; 24: the
+    documents')."""
+    import numpy as np
+
+    return int(np.random.SeedSequence(seed, spawn_key=(key,)).generate_state(1, np.uint64)[0])
+
+
+def pick_pairs(mech: Any, chosen: Any, n_pairs: int | None, pairs_file: str | None,
+               gen: Any) -> list[tuple[str, str]] | None:
+    """The pairs of ``--distinguish``: read from the file, or picked from the secrets."""
+    from emprivacy.protection import choose_pairs, read_word_pairs
+
+    if pairs_file is not None:
+        return read_word_pairs(pairs_file, mech.embeddings)
+    if n_pairs is None:
+        return None
+    try:
+        rows = choose_pairs(mech, chosen.rows, n_pairs, rng=gen)
+    except ValueError as exc:
+        fail(f"--distinguish: {exc}")
+    words = mech.embeddings.words
+    return [(words[a], words[b]) for a, b in rows]
+
+
+def _with_epsilon_hat(audit: Any, mech: Any, pairs: list[tuple[str, str]], draws: int,
+                      gen: Any, progress: Any) -> Any:
+    from emprivacy.protection import distinguish_pairs
+
+    hat = distinguish_pairs(mech, pairs, draws=draws, confidence=audit.confidence, rng=gen,
+                            progress=progress)
+    return dataclasses.replace(audit, epsilon_hat=hat)
+
+
+def _with_document_hat(audit: Any, mech: Any, texts: tuple[str, str], labels: tuple[str, str],
+                       draws: int, gen: Any, progress: Any) -> Any:
+    from emprivacy.protection import distinguish_documents
+
+    hat = distinguish_documents(mech, texts[0], texts[1], draws=draws,
+                                confidence=audit.confidence, labels=labels, rng=gen,
+                                progress=progress)
+    return dataclasses.replace(audit, epsilon_hat_documents=hat)
+
+
+def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
+                 ref_docs: list[Any] | None, ngram: int | None, draws: int, seed: int,
+                 progress: Any) -> Any:
+    """One ε's reconstruction attack; a problem with the user's data is one line."""
+    from emprivacy.protection import reconstruction_attack
+
+    try:
+        return reconstruction_attack(mech, documents, secrets=chosen, mode=mode or "text",
+                                     reference=ref_docs, order=ngram or 3, draws=draws,
+                                     seed=seed, progress=progress)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: int,
+               pairs: list[tuple[str, str]] | None, hat_start: Any, distinguish_draws: int,
+               doc_texts: tuple[str, str] | None, doc_files: tuple[str, str],
+               reconstruct: bool, documents: list[Any], mode: str | None,
+               ref_docs: list[Any] | None, ngram: int | None, console: Console,
+               quiet: bool) -> tuple[list[Any], list[Any]]:
+    """Every mechanism's audit at every ε, in order, and its reconstruction attacks (empty
+    without ``--reconstruct``).
+
+    Every mechanism runs on the same streams (``seed``; ε̂ from ``hat_start``, a stream of
+    its own; the documents' ε̂ from another), so its figures are those of a run of its own.
+    """
+    from emprivacy.math import check_random_state
+    from emprivacy.protection import audit_mechanism
+
+    several = len(mechanisms) > 1
+    audits = []
+    recons: list[Any] = []
+    # one task over the whole run, a step per measurement (the audit, ε̂ of the pairs, of
+    # the documents, the reconstruction): its share done and the time left are the run's
+    per = 1 + (pairs is not None) + (doc_texts is not None) + bool(reconstruct)
+    steps = per * sum(len(row) for row in mechanisms)
+    with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
+        task = bar.add_task("auditing", total=steps)
+        step = [0]  # the steps done (read by the progress of the step under way)
+        for row in mechanisms:
+            # every mechanism on the same streams: its figures are those of a run of its own
+            gen = check_random_state(seed)
+            hat_gen = copy.deepcopy(hat_start)
+            doc_gen = check_random_state(substream(seed, 24))
+            for mech in row:
+                what = f"{mech.name}, ε = {mech.epsilon:g}" if several else \
+                    f"ε = {mech.epsilon:g}"
+
+                def progress(done: int, total: int, description: str, *, what: str = what
+                             ) -> None:
+                    share = min(1.0, done / total) if total else 0.0
+                    bar.update(task, completed=step[0] + share,
+                               description=f"{what}: {description} ({done:,}/{total:,})")
+
+                audits.append(audit_mechanism(mech, chosen, draws=draws, rng=gen,
+                                              progress=progress))
+                step[0] += 1
+                if pairs is not None:
+                    audits[-1] = _with_epsilon_hat(audits[-1], mech, pairs, distinguish_draws,
+                                                   hat_gen, progress)
+                    step[0] += 1
+                if doc_texts is not None:
+                    audits[-1] = _with_document_hat(audits[-1], mech, doc_texts, doc_files,
+                                                    distinguish_draws, doc_gen, progress)
+                    step[0] += 1
+                if reconstruct:
+                    recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
+                                               draws, seed, progress))
+                    step[0] += 1
+                bar.update(task, completed=step[0])
+    return audits, recons

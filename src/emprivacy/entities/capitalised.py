@@ -1,0 +1,134 @@
+"""A detector without a model: capitalised words that do not start a sentence.
+
+A word token (:func:`emprivacy.text.tokens.tokenize`) in Title case or UPPER case is a
+candidate name unless it is a function word of text mode's allow-list
+(:data:`~emprivacy.text.word_lists.KEPT_FUNCTION_WORDS`, except the words kept only in lower
+case, :data:`~emprivacy.text.word_lists.LOWERCASE_ONLY`, whose Title form is a name: ``May``,
+``Will``), a clitic, a weekday or month name, or the first word of a sentence (where every
+word is capitalised: ``Dear``, ``Young`` and ``Will`` start sentences, and are family names
+too).  A sentence starts at the beginning of the text, after a line break, and after ``.``,
+``!``, ``?`` or ``…`` — except the full stop of a title (``Dr.``, ``Mrs.``, ``St.``) or of an
+initial (``J.``).  A sentence-initial word is a candidate after all when the same word is a
+candidate elsewhere in the text (``Thompson said …`` after ``… Margaret Thompson.``).  Runs
+of candidates separated by spaces (and the full stop of an initial or title) are one span.
+
+Its spans have the type :data:`~emprivacy.entities.spans.PROPER_NOUN`: the detector says a
+word looks like a name, not which kind; the public lists decide
+(:mod:`emprivacy.entities.policy`).  It is a conservative fallback, and a belt to a model's
+braces: it finds names a model misses, and flags capitalised common words too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, check_texts
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
+
+__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector"]
+
+#: Weekday and month names: capitalised in English, never identifying on their own.
+CALENDAR_WORDS: frozenset[str] = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "june july august september october november december".split())
+
+#: Abbreviated titles whose full stop does not end a sentence (``Dr. Patel``).
+TITLES: frozenset[str] = frozenset(
+    "mr mrs ms mx dr st prof jr sr mt ft gen col capt lt sgt rev hon messrs mme mlle".split())
+
+#: A gap between two words of one run: spaces or tabs, after an optional full stop.
+_RUN_GAP = re.compile(r"\.?[ \t]+")
+_SENTENCE_END = re.compile(r"[.!?…\n\r\u2028\u2029]")
+
+
+def _capitalised(surface: str) -> bool:
+    """Title or UPPER case: the first cased letter is upper case."""
+    for c in surface:
+        if c.lower() != c.upper():
+            return c.isupper()
+    return False
+
+
+def _excluded(word: str) -> bool:
+    """A function word of the allow-list (not one kept only in lower case), a clitic or a
+    calendar word."""
+    return ((word in KEPT_FUNCTION_WORDS and word not in LOWERCASE_ONLY) or word in CLITICS
+            or word in CLITIC_STEMS or word in CALENDAR_WORDS)
+
+
+class CapitalisedDetector:
+    """Capitalised words that are not sentence-initial, as :data:`PROPER_NOUN` spans.
+
+    Needs no model and no extra.  See the module's description for the rules.
+
+    >>> text = "Then Dr. Patel met Margaret Thompson. Thompson is in NASA now. Now then."
+    >>> [text[s.start:s.end] for s in CapitalisedDetector().detect([text])[0]]
+    ['Dr. Patel', 'Margaret Thompson', 'Thompson', 'NASA']
+    """
+
+    name = "capitalised"
+    types = frozenset({PROPER_NOUN})
+
+    def __repr__(self) -> str:
+        return "CapitalisedDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [self._spans(text) for text in check_texts(texts)]
+
+    def _spans(self, text: str) -> list[EntitySpan]:
+        words = [t for t in tokenize(text) if t.kind == "word"]
+        initial = self._sentence_initial(words, text)
+        forms = [normalise_word(t.text) for t in words]
+        cap = [_capitalised(t.text) and not _excluded(f) for t, f in zip(words, forms,
+                                                                        strict=True)]
+        seen = {f for f, c, first in zip(forms, cap, initial, strict=True) if c and not first}
+        # a sentence-initial word is a candidate when it is one elsewhere in the text
+        candidate = [c and (not first or f in seen) for c, first, f in zip(cap, initial, forms,
+                                                                          strict=True)]
+        spans: list[EntitySpan] = []
+        run: list[Token] = []
+        for tok, cand in zip(words, candidate, strict=True):
+            if cand and run and self._joined(run[-1], tok, text):
+                run.append(tok)
+                continue
+            if run:
+                spans.append(EntitySpan(run[0].start, run[-1].end, PROPER_NOUN))
+            run = [tok] if cand else []
+        if run:
+            spans.append(EntitySpan(run[0].start, run[-1].end, PROPER_NOUN))
+        return spans
+
+    @staticmethod
+    def _joined(left: Token, right: Token, text: str) -> bool:
+        """Whether two words are one run: only spaces between them, or the full stop of an
+        initial or a title and spaces."""
+        gap = text[left.end:right.start]
+        if _RUN_GAP.fullmatch(gap) is None:
+            return False
+        return not gap.startswith(".") or _abbreviation(left.text)
+
+    @staticmethod
+    def _sentence_initial(words: list[Token], text: str) -> list[bool]:
+        """Whether each word starts a sentence (see the module's description)."""
+        out = []
+        prev: Token | None = None
+        for tok in words:
+            if prev is None:
+                first = True
+            else:
+                gap = text[prev.end:tok.start]
+                end = _SENTENCE_END.search(gap)
+                first = end is not None and not (
+                    gap[end.start()] == "." and "\n" not in gap and _abbreviation(prev.text)
+                    and _SENTENCE_END.search(gap, end.end()) is None)
+            out.append(first)
+            prev = tok
+        return out
+
+
+def _abbreviation(surface: str) -> bool:
+    """A title (``Dr``) or an initial (one capital letter)."""
+    return normalise_word(surface) in TITLES or (len(surface) == 1 and surface.isupper())

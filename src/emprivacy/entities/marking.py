@@ -1,0 +1,118 @@
+"""What text mode needs to mark entity words: a detector, the policies, the sub-vocabularies.
+
+:class:`EntityMarking` bundles them and decides, word by word, what an entity word becomes
+(:meth:`EntityMarking.resolve`): a slot of the restricted mechanism, a placeholder, the word
+as written, or an ordinary word (a capitalised word in no public list).  The template of text
+mode (:mod:`emprivacy.preparation.template`) asks it; the obfuscator privatises the slots
+(:mod:`emprivacy.obfuscation.entities`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.policy import EntityPolicy
+from emprivacy.entities.spans import (
+    ENTITY_TYPES,
+    PROPER_NOUN,
+    EntityDetector,
+    EntitySpan,
+    type_of_overlap,
+)
+from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
+
+__all__ = ["EntityMarking", "Resolution", "covering_spans"]
+
+#: What an entity word becomes: ``("slot", TYPE)`` privatised within TYPE's sub-vocabulary,
+#: ``("unlisted", TYPE)`` of a privatised type but outside its sub-vocabulary (a placeholder,
+#: or a slot from its vector under ``oov="subword"``), ``("placeholder", TYPE)``,
+#: ``("keep", TYPE)``, or ``("word", None)``: an ordinary word after all.
+Resolution = tuple[Literal["slot", "unlisted", "placeholder", "keep", "word"], str | None]
+
+
+def covering_spans(start: int, end: int, spans: Sequence[EntitySpan]) -> list[int]:
+    """The indices of the spans of ``spans`` (sorted by start) that share a character with
+    ``[start, end)``.
+
+    >>> covering_spans(4, 9, [EntitySpan(0, 3, "ORG"), EntitySpan(3, 5, "PERSON")])
+    [1]
+    """
+    return [i for i, s in enumerate(spans) if s.start < end and start < s.end]
+
+
+@dataclass(frozen=True, eq=False)
+class EntityMarking:
+    """The detector, the policies and the sub-vocabularies of one run.
+
+    Parameters
+    ----------
+    detector : EntityDetector
+    policy : EntityPolicy
+    rows : mapping
+        Listed type → the rows of its public sub-vocabulary in the embeddings (sorted int64),
+        for each type that can be privatised (:attr:`EntityPolicy.privatised`).
+    """
+
+    detector: EntityDetector
+    policy: EntityPolicy
+    rows: Mapping[str, np.ndarray]
+    _members: dict[str, frozenset[int]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.policy, EntityPolicy):
+            raise TypeError(f"policy must be an EntityPolicy; got {type(self.policy).__name__}")
+        object.__setattr__(self, "_members", {t: frozenset(np.asarray(r).tolist())
+                                              for t, r in self.rows.items()})
+
+    @classmethod
+    def build(cls, detector: EntityDetector, policy: EntityPolicy, embeddings: Embeddings, *,
+              lists: Mapping[str, Iterable[str]] | None = None) -> EntityMarking:
+        """The marking of a run on ``embeddings``: the sub-vocabulary of every privatised type
+        from its public list (``lists`` overrides the packaged ones,
+        :func:`~emprivacy.entities.vocabulary.public_words`)."""
+        rows = {t: sub_vocabulary(embeddings, public_words(t, lists)) for t in policy.privatised}
+        return cls(detector, policy, rows)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The types a record counts: what the detector emits (a capitalised word counts as
+        the listed type it resolves to), in :data:`ENTITY_TYPES` order."""
+        emitted = set(self.detector.types)
+        if PROPER_NOUN in emitted:
+            emitted |= set(LISTED_TYPES)
+        return tuple(t for t in ENTITY_TYPES if t in emitted) + tuple(
+            sorted(emitted - set(ENTITY_TYPES)))
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        """The detector's spans of each text, sorted."""
+        return [sorted(spans) for spans in self.detector.detect(texts)]
+
+    def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
+        """The winning type among the spans ``covering`` a word, and the index of its first
+        span (:func:`~emprivacy.entities.spans.type_of_overlap`)."""
+        winner = type_of_overlap(spans[i].type for i in covering)
+        if winner is None:
+            raise ValueError("covering must name at least one span")
+        return winner, next(i for i in covering if spans[i].type == winner)
+
+    def resolve(self, entity_type: str, row: int) -> Resolution:
+        """What a word of ``entity_type`` at vocabulary row ``row`` (``-1``: out of the
+        vocabulary) becomes under the policies."""
+        policy = self.policy.policy(entity_type)
+        if entity_type == PROPER_NOUN and policy == "privatise":
+            listed = next((t for t in LISTED_TYPES if row in self._members.get(t, ())), None)
+            if listed is None:
+                return ("word", None)
+            entity_type, policy = listed, self.policy.policy(listed)
+        if policy == "keep":
+            return ("keep", entity_type)
+        if policy == "placeholder":
+            return ("placeholder", entity_type)
+        if row in self._members.get(entity_type, ()):
+            return ("slot", entity_type)
+        return ("unlisted", entity_type)

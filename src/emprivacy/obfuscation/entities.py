@@ -1,0 +1,324 @@
+"""Entity slots of text mode: the restricted mechanisms, one surrogate per entity word per
+document, batched detection, and the guarantee that names both budgets.
+
+An entity word of a privatised type T (``PERSON``, ``LOCATION``; :mod:`emprivacy.entities`)
+goes through :func:`restricted_mechanism`: the run's mechanism class, with the run's
+parameters, built on the sub-embeddings of T's public sub-vocabulary
+(:func:`~emprivacy.entities.vocabulary.sub_vocabulary`) at the entity budget ε_e; its output
+(a row of the sub-vocabulary) is mapped back to the full vocabulary.  So a name becomes a
+name, with ``P[K_T(x) = w] <= exp(ε_e·d(x, x'))·P[K_T(x') = w]`` for the names x, x' of the
+sub-vocabulary (d the mechanism's metric on the sub-embeddings; for Mahalanobis noise the
+covariance is the sub-vocabulary's own).
+
+Every distinct entity word of a document (its type and normalised word: ``Thompson`` and
+``THOMPSON`` are one) is drawn **once** (:meth:`EntityRun.draw`), from a noise stream of
+its own keyed by the run key and the document's identifier (:func:`entity_generator`), and
+every mention of it gets that surrogate, in the mention's capitalisation.  The budget is
+therefore spent once per distinct entity word, not once per mention; which mentions share a
+word is released, like the layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
+from emprivacy.entities.registry import build_detector, resolve_entities
+from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
+from emprivacy.exceptions import InputError
+from emprivacy.io.corpus import Document
+from emprivacy.math.randomness import document_generator
+from emprivacy.mechanisms import WordMechanism
+from emprivacy.mechanisms.registry import MECHANISMS, mechanism_parameters
+from emprivacy.preparation.entity_slots import EntityKey
+from emprivacy.preparation.template import TextTemplate
+from emprivacy.text.normalise import normalise_pieces
+
+__all__ = ["AHEAD_CHARS", "AHEAD_DOCUMENTS", "DETECTION_NOTE", "EntityRun",
+           "PrefetchingDetector", "entity_generator", "entity_guarantee", "restricted_mechanism"]
+
+#: The line of every entity-mode guarantee that says what detection is.
+DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarantee: a word "
+                  "no detector finds is an ordinary word and gets the general ε.")
+
+
+#: Detection runs ahead over this many documents at most (in one batch of the detector)…
+AHEAD_DOCUMENTS = 64
+#: …holding at most this many characters; a longer document is detected piece by piece as it
+#: is read (:func:`~emprivacy.text.normalise.normalise_pieces`), never held whole.
+AHEAD_CHARS = 1 << 20
+
+
+def restricted_mechanism(mechanism: WordMechanism, rows: np.ndarray, epsilon: float, *,
+                         label: str) -> WordMechanism:
+    """The mechanism class of ``mechanism``, with its parameters, on the sub-embeddings of
+    ``rows`` (sorted vocabulary rows) at ``epsilon``; decoded exactly (a small vocabulary).
+
+    A registered mechanism's own parameters (:func:`~emprivacy.mechanisms.mechanism_parameters`)
+    are read from the attributes of the same name; the decoder is ``"exact"``.
+
+    >>> from emprivacy.mechanisms import EarthMoversPrivacy
+    >>> emb = Embeddings(["ann", "cat", "bob"], [[0.0], [5.0], [1.0]], name="toy")
+    >>> sub = restricted_mechanism(EarthMoversPrivacy(emb, epsilon=9), np.array([0, 2]), 0.5,
+    ...                            label="PERSON")
+    >>> sub.embeddings.words, sub.epsilon, sub.embeddings.name
+    (('ann', 'bob'), 0.5, 'toy[PERSON]')
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    emb = mechanism.embeddings
+    if rows.size < 2:
+        raise ValueError(f"the public sub-vocabulary of {label} holds {rows.size} word(s) of "
+                         f"the embeddings {emb.name!r}; privatising within it needs at least 2")
+    sub = Embeddings([emb.words[i] for i in rows], emb.vectors[rows],
+                     name=f"{emb.name}[{label}]")
+    cls = type(mechanism)
+    params: dict[str, Any] = {}
+    if MECHANISMS.get(cls.name) is cls:
+        for p in mechanism_parameters(cls.name):
+            if p.name != "decoder" and hasattr(mechanism, p.name):
+                params[p.name] = getattr(mechanism, p.name)
+    return cls(sub, epsilon=epsilon, **params)
+
+
+def entity_generator(run_key: bytes, document_id: str) -> np.random.Generator:
+    """The noise stream of a document's entity slots: the document's stream
+    (:func:`~emprivacy.math.randomness.document_generator`) under a key of its own,
+    ``HMAC-SHA-256(run_key, "emprivacy-entities")``, so that it shares nothing with the
+    stream of the document's other words (nor with any document's)."""
+    key = hmac.new(bytes(run_key), b"emprivacy-entities", hashlib.sha256).digest()
+    return document_generator(key, document_id)
+
+
+def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: EntityPolicy,
+                     detectors: str) -> str:
+    """The guarantee of text records with entity detection: ``general`` (text mode's,
+    :func:`~emprivacy.preparation.template.text_guarantee`) for the other words, then what
+    the entity slots get, the detection note and, under ``keep``, what is outside."""
+    eps = f"{policy.epsilon:g}"
+    slots = "; ".join(f"{t}: ε_e·d with ε_e = {eps}, d {metric}, within the public "
+                      f"sub-vocabulary of {t}" for t, metric in entity_metrics.items())
+    text = (f"{general} Entity slots (detected by {detectors}) get their own budget — {slots}: "
+            "each distinct entity word of a document is drawn once and every mention of it "
+            "gets that surrogate, so the bound adds ε_e·d(e_j, e'_j) once per distinct entity "
+            "word e_j (not once per mention), and which mentions share a word is released like "
+            "the layout; other words get ε·d as above. Placeholders of detected entities are "
+            f"layout. {DETECTION_NOTE}")
+    if policy.kept:
+        text += (f" Entities of type {', '.join(policy.kept)} are released as written "
+                 "(policy 'keep'): the guarantee does not cover them.")
+    return text
+
+
+class PrefetchingDetector:
+    """A detector whose spans can be computed ahead, in one batch for many texts.
+
+    :meth:`prefetch` detects a batch of texts and keeps their spans; :meth:`detect` hands
+    back kept spans (once each) and detects the rest.  Batching changes no span (the
+    :class:`~emprivacy.entities.spans.EntityDetector` contract), only the speed.
+    """
+
+    def __init__(self, detector: EntityDetector) -> None:
+        self.detector = detector
+        self.name = detector.name
+        self.types = detector.types
+        self._ahead: dict[str, list[EntitySpan]] = {}
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        todo = [t for t in dict.fromkeys(texts) if t not in self._ahead]
+        if todo:
+            self._ahead.update(zip(todo, self.detector.detect(todo), strict=True))
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        texts = check_texts(texts)
+        missing = [t for t in texts if t not in self._ahead]
+        found = dict(zip(missing, self.detector.detect(missing), strict=True)) if missing else {}
+        return [found[t] if t in found else self._ahead.pop(t) for t in texts]
+
+    def forget(self) -> None:
+        """Drop spans computed ahead and not asked for."""
+        self._ahead.clear()
+
+
+class EntityRun:
+    """What an :class:`~emprivacy.obfuscation.obfuscator.Obfuscator` needs for entity slots.
+
+    Parameters
+    ----------
+    mechanism : WordMechanism
+        The run's mechanism (its class and parameters are used on each sub-vocabulary).
+    entities : str
+        ``--entities`` as :func:`~emprivacy.entities.registry.check_entities` spells it.
+    policy : EntityPolicy
+    on_note : callable, optional
+        Receives the one line that says ``auto`` fell back to ``capitalised``.
+    lists : mapping, optional
+        Type → public words, instead of the packaged lists (tests, custom lists).
+    """
+
+    def __init__(self, mechanism: WordMechanism, entities: str, policy: EntityPolicy, *,
+                 run_key: bytes, on_note: Callable[[str], None] | None = None,
+                 lists: Mapping[str, Iterable[str]] | None = None) -> None:
+        names, note = resolve_entities(entities)
+        if note is not None and on_note is not None:
+            on_note(note)
+        detector = build_detector(names)
+        if detector is None:
+            raise ValueError("entities 'none' needs no EntityRun")
+        self.detectors = names
+        self._key = hmac.new(bytes(run_key), b"emprivacy-entities", hashlib.sha256).digest()
+        self.detector = PrefetchingDetector(detector)
+        self.policy = policy
+        built = _built(mechanism, policy) if lists is None else None
+        if built is None:
+            marking = EntityMarking.build(self.detector, policy, mechanism.embeddings,
+                                          lists=lists)
+            mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t)
+                          for t, rows in marking.rows.items()}
+            if lists is None:
+                with _LOCK:
+                    _BUILT.setdefault(mechanism, {})[policy] = (marking.rows, mechanisms)
+            if policy.kept:  # once per mechanism and policy: a table run builds one per block
+                warn_entities_kept(policy.kept, stacklevel=4)
+            built = marking.rows, mechanisms
+        self.marking = EntityMarking(self.detector, policy, built[0])
+        self.mechanisms = built[1]
+
+    def generator(self, document_id: str) -> np.random.Generator:
+        """The noise stream of a document's entity slots (:func:`entity_generator`)."""
+        return document_generator(self._key, document_id)
+
+    def ahead(self, documents: Iterable[Document]) -> Iterator[Document]:
+        """``documents``, detected ahead in batches (:data:`AHEAD_DOCUMENTS`,
+        :data:`AHEAD_CHARS`): each short document's pieces go to the detector in one call;
+        a short text file is read once, here, and handed on as its text.  The documents,
+        their order and their spans are unchanged; a file that cannot be read is handed on
+        as it is (its error comes at its turn)."""
+        group: list[Document] = []
+        texts: list[str] = []
+        chars = 0
+        for doc in documents:
+            if not isinstance(doc, Document):
+                yield from self._detected(group, texts)
+                yield doc  # the obfuscator refuses it, in its turn
+                group, texts, chars = [], [], 0
+                continue
+            doc = _held(doc)
+            if doc.in_memory and len(doc.text) <= AHEAD_CHARS:
+                texts.extend(normalise_pieces(doc.chunks()))
+                chars += len(doc.text)
+            group.append(doc)
+            if len(group) >= AHEAD_DOCUMENTS or chars >= AHEAD_CHARS:
+                yield from self._detected(group, texts)
+                group, texts, chars = [], [], 0
+        yield from self._detected(group, texts)
+
+    def _detected(self, group: list[Document], texts: list[str]) -> Iterator[Document]:
+        self.detector.forget()
+        self.detector.prefetch(texts)
+        yield from group
+
+    def guarantee(self, general: str) -> str:
+        """The records' guarantee (:func:`entity_guarantee`)."""
+        metrics = {t: m.guarantee_metric() for t, m in self.mechanisms.items()}
+        return entity_guarantee(general, metrics, self.policy, self.detectors)
+
+    def metadata(self) -> dict[str, Any]:
+        """The fields every record of the run shares."""
+        return {"entities": self.detectors, "entity_epsilon": self.policy.epsilon,
+                "entity_policy": self.policy.describe(),
+                **({"entity_policy_keep": ",".join(self.policy.kept)} if self.policy.kept
+                   else {})}
+
+    def draw(self, template: TextTemplate, gen: np.random.Generator,
+             surrogates: MutableMapping[EntityKey, str]) -> MutableMapping[EntityKey, str]:
+        """Add to ``surrogates`` a word for every entity key of ``template`` it lacks: one
+        draw per key, type by type (:attr:`mechanisms` order), keys in order of first
+        mention."""
+        return self.draw_many([(template, gen, surrogates)])[0]
+
+    def draw_many(self, documents: Sequence[tuple[TextTemplate, np.random.Generator,
+                                                  MutableMapping[EntityKey, str]]]
+                  ) -> list[MutableMapping[EntityKey, str]]:
+        """:meth:`draw` for many documents, each with its own generator and surrogates: the
+        same words, with the restricted mechanism of each type called once for all of them
+        (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`)."""
+        for entity_type, mech in self.mechanisms.items():
+            rows = self.marking.rows[entity_type]
+            batch: list[tuple[list[EntityKey], np.ndarray, np.random.Generator,
+                              MutableMapping[EntityKey, str]]] = []
+            for template, gen, surrogates in documents:
+                keys = [k for k in dict.fromkeys(template.entities)
+                        if k is not None and k[0] == entity_type and k not in surrogates]
+                if not keys:
+                    continue
+                inputs = [template.entity_inputs[k] for k in keys]
+                sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0 else -1
+                                     for r, _ in inputs], dtype=np.int64)
+                points = [np.asarray(p) for r, p in inputs if r < 0]
+                if points:  # vectors of their own (oov="subword"): drawn on their own
+                    out = mech.privatize_mixed(sub_rows, np.stack(points), rng=gen)
+                    surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
+                                          strict=True))
+                else:
+                    batch.append((keys, sub_rows, gen, surrogates))
+            if not batch:
+                continue
+            released = mech.privatize_batches([(sub_rows, gen) for _, sub_rows, gen, _ in batch])
+            for (keys, _, _, surrogates), out in zip(batch, released, strict=True):
+                surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
+                                      strict=True))
+        return [surrogates for _, _, surrogates in documents]
+
+    def draw_texts(self, pending: Sequence[tuple[str, Any]]
+                   ) -> dict[int, Mapping[EntityKey, str]]:
+        """The surrogates of the entity words of each template of ``pending`` (``(document
+        id, template or bag)`` pairs; bags are left out), by ``id`` of the template."""
+        texts = [(doc_id, t) for doc_id, t in pending if isinstance(t, TextTemplate)]
+        found = self.draw_many([(t, self.generator(doc_id), {}) for doc_id, t in texts])
+        return {id(t): f for (_, t), f in zip(texts, found, strict=True)}
+
+    def record_fields(self, epsilon_total: float, surrogates: Mapping[EntityKey, str],
+                      entity_counts: Mapping[str, int]) -> dict[str, Any]:
+        """The entity fields of a text record: the distinct privatised entity words (each
+        spends ε_e once: ``epsilon_total`` adds them to the other words' ε·M), and the words
+        of each type that detection took (:attr:`EntityMarking.types`)."""
+        distinct = len(surrogates)
+        return {"epsilon_total": epsilon_total + self.policy.epsilon * distinct,
+                "entity_words_distinct": distinct,
+                "entities_detected": {t: int(entity_counts.get(t, 0))
+                                      for t in self.marking.types}}
+
+
+_BUILT: weakref.WeakKeyDictionary[WordMechanism, dict[EntityPolicy, tuple[
+    Mapping[str, np.ndarray], dict[str, WordMechanism]]]] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def _built(mechanism: WordMechanism, policy: EntityPolicy
+           ) -> tuple[Mapping[str, np.ndarray], dict[str, WordMechanism]] | None:
+    """The sub-vocabularies and restricted mechanisms already built for ``mechanism`` and
+    ``policy`` in this process (a table run makes an obfuscator per block of rows)."""
+    with _LOCK:
+        return _BUILT.get(mechanism, {}).get(policy)
+
+
+def _held(doc: Document) -> Document:
+    """A short text file's document as its text (read once, here); any other as it is."""
+    path = doc.path
+    if path is None:
+        return doc
+    try:
+        if path.stat().st_size > AHEAD_CHARS:
+            return doc
+        return Document(doc.id, doc.text)
+    except (OSError, InputError, UnicodeDecodeError):
+        return doc

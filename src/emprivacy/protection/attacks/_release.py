@@ -1,0 +1,137 @@
+"""The release that the reconstruction attack attacks, made as a user makes it, with its truth.
+
+The corpus goes through the real release path (:class:`~emprivacy.obfuscation.Obfuscator`,
+text mode or bags, seeded), which keeps, for each document, its words and their released
+rows in order (:class:`_CapturingObfuscator`); :func:`release_corpus` lines them up with
+the truth the attack is scored on: the target slots (released content words), their
+originals as secrets, their capitalisation, and the text as the adversary reads it.
+
+Internal to :mod:`emprivacy.protection.attacks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from emprivacy.embeddings.model import Embeddings, PreparedBag
+from emprivacy.exceptions import InputError
+from emprivacy.io.documents import Document
+from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
+from emprivacy.preparation.template import TextTemplate, case_pattern
+from emprivacy.protection.attacks.context import _text_view
+from emprivacy.protection.leakage.secrets import Secrets, is_content_word
+from emprivacy.text.normalise import normalise_pieces, normalise_word
+from emprivacy.text.tokens import tokenize
+from emprivacy.text.word_lists import STOPWORDS
+
+__all__ = ["Release", "release_corpus"]
+
+
+class _CapturingObfuscator(Obfuscator):
+    """The real release path, keeping each document's inputs and outputs in order.
+
+    ``captured``: ``(record id, bag or template, released rows before any sorting)``;
+    nothing of it reaches a record.  Documents are released in one block each.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.captured: list[tuple[str, PreparedBag | TextTemplate, np.ndarray]] = []
+
+    def _record(self, doc_id: str, bag: PreparedBag | TextTemplate, out: np.ndarray,
+                shared: dict[str, Any]) -> dict[str, Any]:
+        record = super()._record(doc_id, bag, out, shared)
+        self.captured.append((doc_id, bag, np.array(out, dtype=np.int64)))
+        return record
+
+    def _long_text(self, doc_id: str, label: str, *args: Any, **kwargs: Any) -> Any:
+        raise InputError(f"document {label!r} is longer than {BLOCK_CHARS} characters: the "
+                         "reconstruction attack reads each document whole; split it")
+
+    _long_bag = _long_text
+
+
+def _captured_release(mechanism: WordMechanism, documents: list[Document], mode: str,
+                      seed: int) -> list[tuple[str, PreparedBag | TextTemplate, np.ndarray]]:
+    config = ObfuscationConfig(mode=mode, block_words=2**62)  # type: ignore[arg-type]
+    obfuscator = _CapturingObfuscator(mechanism, config, seed=seed,
+                                      on_warning=lambda message: None)
+    for _ in obfuscator.obfuscate(documents):
+        pass
+    return obfuscator.captured
+
+
+def _bag_cases(doc: Document, embeddings: Embeddings, rows: np.ndarray) -> list[bool]:
+    """Whether each word of a document's bag (in bag order) was capitalised."""
+    caps: list[bool] = []
+    found: list[int] = []
+    for piece in normalise_pieces(doc.chunks()):
+        toks = [t for t in tokenize(piece) if t.kind == "word"]
+        keep = [(t, w) for t in toks if (w := normalise_word(t.text)) not in STOPWORDS]
+        for (tok, _), row in zip(keep, embeddings.rows([w for _, w in keep]).tolist(),
+                                 strict=True):
+            if row >= 0:
+                caps.append(case_pattern(tok.text) != "lower")
+                found.append(row)
+    if found != rows.tolist():  # pragma: no cover - a bug, not the user's input
+        raise RuntimeError(f"internal error: the bag of document {doc.id!r} does not match "
+                           "its words")
+    return caps
+
+
+@dataclass
+class Release:
+    """A release and its truth: every slot's released row; the target slots (content
+    words), their originals as secrets (-1: not a secret) and capitalisation; text mode:
+    each document's tokens as the adversary reads them."""
+
+    out: np.ndarray
+    slots: np.ndarray
+    truth: np.ndarray
+    capital: np.ndarray
+    views: list[tuple[list[str], list[int]]]
+
+
+def release_corpus(mechanism: WordMechanism, documents: list[Document], mode: str, seed: int,
+                   secrets: Secrets) -> Release:
+    """Release ``documents`` in ``mode`` with ``seed``, and line the release up with its
+    truth (:class:`Release`): the target slots are the content words
+    (:func:`~emprivacy.protection.leakage.secrets.is_content_word`)."""
+    emb = mechanism.embeddings
+    vocab = emb.words
+    secret_of_row = np.full(len(emb), -1, dtype=np.int64)
+    secret_of_row[secrets.rows] = np.arange(len(secrets))
+    by_id = {doc.id: doc for doc in documents}
+    outs: list[np.ndarray] = []
+    slots: list[np.ndarray] = []
+    truth: list[np.ndarray] = []
+    capital: list[np.ndarray] = []
+    views: list[tuple[list[str], list[int]]] = []
+    offset = 0
+    content: dict[int, bool] = {}
+    for doc_id, bag, out in _captured_release(mechanism, documents, mode, seed):
+        orig = bag.indices
+        is_target = np.fromiter(
+            (content.setdefault(r, is_content_word(vocab[r])) for r in orig.tolist()),
+            dtype=bool, count=orig.size)
+        if isinstance(bag, TextTemplate):
+            caps = np.asarray([c != "lower" for c in bag.cases], dtype=bool)
+            views.append(_text_view(bag, out.tolist(), vocab))
+        else:
+            caps = np.asarray(_bag_cases(by_id[doc_id], emb, orig), dtype=bool)
+        idx = np.flatnonzero(is_target)
+        outs.append(out)
+        slots.append(offset + idx)
+        truth.append(secret_of_row[orig[idx]])
+        capital.append(caps[idx] if idx.size else np.zeros(0, dtype=bool))
+        offset += out.size
+
+    def cat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+        return np.concatenate(parts) if parts else np.empty(0, dtype)
+
+    return Release(cat(outs, np.int64), cat(slots, np.int64), cat(truth, np.int64),
+                   cat(capital, bool), views)

@@ -1,0 +1,32 @@
+"""Tiny spaCy pipelines built in the tests (no model needed): a blank English pipeline with an
+entity ruler."""
+
+from __future__ import annotations
+
+import pytest
+
+RULES = [
+    {"label": "PERSON", "pattern": "Margaret Thompson"},
+    {"label": "PERSON", "pattern": "Patel"},
+    {"label": "GPE", "pattern": "Cambridge"},
+    {"label": "FAC", "pattern": "Elm Street"},
+    {"label": "LOC", "pattern": "the Alps"},
+    {"label": "ORG", "pattern": "Acme Corp"},
+    {"label": "DATE", "pattern": "Monday"},
+]
+
+
+@pytest.fixture
+def ruler_nlp():
+    spacy = pytest.importorskip("spacy")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns(RULES)
+    return nlp
+
+
+@pytest.fixture
+def ruler_dir(ruler_nlp, tmp_path):
+    """The ruler pipeline saved to a directory (loadable by path)."""
+    path = tmp_path / "ruler"
+    ruler_nlp.to_disk(path)
+    return path

@@ -1,0 +1,76 @@
+"""obfuscate --entities / --entity-epsilon / --entity-policy on the command line."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from emprivacy.cli import main
+
+LETTER = ("Dear Dr. Patel, your patient Margaret Thompson of Cambridge called. "
+          "Thompson said hello.\n")
+
+
+@pytest.fixture
+def letter(tmp_path):
+    path = tmp_path / "letter.txt"
+    path.write_text(LETTER, encoding="utf-8")
+    return path
+
+
+def one_error(capsys):
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("emprivacy: error: "), err
+    return err[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--entity-policy", "PHONE=keep"], "entity policy of PHONE must be one of 'placeholder'"),
+    (["--entity-policy", "PERSON"], "TYPE=POLICY"),
+    (["--entities", "regex"], "entities must be 'auto', 'none' or a comma list"),
+    (["--entities", "spacy=/no/such/dir"], "never downloads a model"),
+    (["--entity-epsilon", "0.5"], "apply with --entities"),
+])
+def test_bad_options_are_one_line_and_exit_2(letter, capsys, args, message):
+    code = main(["obfuscate", str(letter), "-e", "10", "--format", "text", "-q", *args])
+    assert code == 2
+    assert message in one_error(capsys)
+
+
+def test_entities_apply_to_text_mode(letter, capsys):
+    assert main(["obfuscate", str(letter), "-e", "10", "--entities", "capitalised"]) == 2
+    assert "apply to text mode" in one_error(capsys)
+
+
+def test_spacy_without_the_extra_names_it(letter):
+    # a fresh interpreter in which spaCy cannot be imported, as if the extra were missing
+    code = ("import sys; sys.modules['spacy'] = None; from emprivacy.cli import main; "
+            f"sys.exit(main(['obfuscate', {str(letter)!r}, '-e', '10', '--format', 'text', "
+            "'--entities', 'spacy', '-q']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("emprivacy: error: ")
+    assert "pip install 'emprivacy[ner]'" in lines[0] and "'spacy'" in lines[0]
+
+
+@pytest.mark.slow
+def test_names_are_privatised_within_their_sub_vocabulary(letter, capsys):
+    from emprivacy.entities.vocabulary import person_words
+
+    pytest.importorskip("names")
+    code = main(["obfuscate", str(letter), "-e", "10", "--format", "jsonl", "--readable",
+                 "--entities", "capitalised", "--entity-policy", "ORG=keep", "--seed", "1",
+                 "-q"])
+    assert code == 0
+    out = capsys.readouterr()
+    record = json.loads(out.out)
+    words = record["text"].replace(",", " ").replace(".", " ").split()
+    # 'Patel', 'Thompson' (twice: one surrogate) and 'Margaret' become names of the list
+    patel, margaret, thompson, thompson2 = words[2], words[5], words[6], words[10]
+    assert {w.lower() for w in (patel, margaret, thompson)} <= person_words()
+    assert thompson == thompson2
+    assert record["entity_policy_keep"] == "ORG" and "ε_e" in record["guarantee"]
+    # -q: no warning line; without -q the keep policy is one line
+    assert out.err == ""

@@ -1,0 +1,58 @@
+import socket
+
+import pytest
+
+from emprivacy.entities.presidio_detector import PRESIDIO_ENTITIES, PresidioDetector
+from emprivacy.entities.spans import STRUCTURED_TYPES
+
+TEXT = ("Call 212-555-0143, card 4111 1111 1111 1111, IBAN GB82WEST12345698765432, "
+        "IP 192.168.1.20, mail a@b.org or https://example.org/x.")
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """Any attempt to open a connection fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network access attempted: {args}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+def test_types_are_structured_identifiers():
+    assert set(PRESIDIO_ENTITIES.values()) <= set(STRUCTURED_TYPES)
+
+
+def test_patterns_on_a_blank_pipeline_offline(ruler_dir, offline):
+    pytest.importorskip("presidio_analyzer")
+    det = PresidioDetector(ruler_dir)
+    (spans,) = det.detect([TEXT])
+    found = [(TEXT[s.start:s.end], s.type) for s in spans]
+    assert found == [("212-555-0143", "PHONE"), ("4111 1111 1111 1111", "CREDIT_CARD"),
+                     ("GB82WEST12345698765432", "IBAN"), ("192.168.1.20", "IP_ADDRESS")]
+    assert det.detect(["nothing to see", TEXT])[1] == spans
+
+
+def test_unknown_pipeline_is_refused_before_presidio_downloads(offline):
+    pytest.importorskip("presidio_analyzer")
+    with pytest.raises(ValueError, match="never downloads a model"):
+        PresidioDetector("no_such_pipeline_xyz")
+
+
+def test_bad_parameters(ruler_dir):
+    pytest.importorskip("presidio_analyzer")
+    with pytest.raises(ValueError, match="at least one Presidio entity"):
+        PresidioDetector(ruler_dir, entities={})
+    with pytest.raises(ValueError, match="score must be a finite number >= 0"):
+        PresidioDetector(ruler_dir, score=-1)
+
+
+def test_texts_without_digits_are_not_sent_to_presidio(ruler_dir, monkeypatch):
+    pytest.importorskip("presidio_analyzer")
+    det = PresidioDetector(ruler_dir)
+    seen = []
+    analyze = det.analyzer.analyze
+    monkeypatch.setattr(det.analyzer, "analyze",
+                        lambda text, **kw: seen.append(text) or analyze(text, **kw))
+    spans = det.detect(["no digits here", TEXT, "none here either"])
+    assert seen == [TEXT] and spans[0] == spans[2] == [] and len(spans[1]) == 4
