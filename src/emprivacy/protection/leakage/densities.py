@@ -199,21 +199,21 @@ class NoiseLaw:
         exact at every radius (no ``‖z − x‖ − r`` cancellation; finite where r overflows).
         ``gram`` is the (K, K) matrix of the ``q`` (:meth:`pair_squares`).
         """
-        t = self.epsilon / g
-        proj = u @ self.shaped.T  # u·A(x − μ)
-        s = proj[np.arange(origins.size), origins][:, None] - proj
-        q = gram[origins]
-        norm = q * (t * t)[:, None]
-        norm += (2.0 * t)[:, None] * s
-        norm += 1.0
-        np.maximum(norm, 0.0, out=norm)
-        np.sqrt(norm, out=norm)
-        norm += 1.0
-        out = q * t[:, None]
-        out += 2.0 * s
-        out /= norm
-        out *= -self.epsilon
-        return out
+        t = (self.epsilon / g)[:, None]
+        s = u @ self.shaped.T  # u·A(x − μ), then s = u·δ
+        np.subtract(s[np.arange(origins.size), origins][:, None], s, out=s)
+        num = gram[origins]  # q, then the numerator q t + 2 s
+        num *= t
+        s *= 2.0
+        num += s
+        np.multiply(num, t, out=s)  # then the denominator sqrt(q t² + 2 s t + 1) + 1
+        s += 1.0
+        np.maximum(s, 0.0, out=s)
+        np.sqrt(s, out=s)
+        s += 1.0
+        num /= s
+        num *= -self.epsilon
+        return num
 
     def pair_squares(self) -> np.ndarray:
         """``‖A(Vec o − Vec x)‖²`` for every pair of secrets: (K, K) float64, 0 on the diagonal."""

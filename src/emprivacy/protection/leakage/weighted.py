@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from emprivacy._validation import check_positive_int, check_positive_number
+from emprivacy.decoding.threads import available_cores, run_on_cores
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.protection.leakage.densities import NoiseLaw
@@ -90,7 +91,7 @@ GUESSERS: tuple[tuple[float, float], ...] = tuple(
     for beta in (0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.5))
 #: Points per decoding call, and float64 entries per (points × secrets) block.
 _CHUNK_POINTS = 1 << 17
-_BLOCK_ENTRIES = 1 << 21
+_BLOCK_ENTRIES = 1 << 19
 #: Bytes of per-output sums held at once.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
@@ -160,32 +161,52 @@ class WeightedMeasures:
 
 
 class _Guessers:
-    """``g_{β,κ}(y)`` for every guesser of the family and the nearest secret, once per word."""
+    """``g_{β,κ}(y)`` for every guesser of the family and the nearest secret, once per word.
+
+    Only the secrets on the Pareto front of (distance, prior) can win ``ln π_x − c·d_x`` for
+    any c > 0 — those nearer to the point than every more probable secret — so each guess
+    is an argmax over a few of them.
+    """
 
     def __init__(self, law: NoiseLaw, log_prior: np.ndarray) -> None:
-        self.law, self.log_prior = law, log_prior
+        self.law = law
         n_words = len(law.mechanism.embeddings)
         self.table = np.full((len(GUESSERS) + 1, n_words), -1, dtype=np.int32)
-        self._sq = np.einsum("ij,ij->i", law.shaped, law.shaped)
+        self.order = np.argsort(-log_prior, kind="stable")  # most probable first
+        self.log_prior = log_prior[self.order]
+        self._sq = np.einsum("ij,ij->i", law.shaped, law.shaped)[self.order]
+        self._shaped = law.shaped[self.order]
 
     def __call__(self, rows: np.ndarray) -> np.ndarray:
         """Guesses for outputs ``rows`` (any shape): (G + 1, *rows.shape), last: nearest."""
         need = np.unique(rows[self.table[0, rows] < 0])
         law = self.law
-        for start in range(0, need.size, 4096):
-            part = need[start:start + 4096]
+        for start in range(0, need.size, 1024):
+            part = need[start:start + 1024]
             centred = law.mechanism.embeddings.vectors[part] - law.mean
             for scale in sorted({s for _, s in GUESSERS}):
                 v = law.shape(centred * (1.0 + scale) + law.mean)
-                d2 = np.einsum("ij,ij->i", v, v)[:, None] + self._sq[None, :]
-                d2 -= 2.0 * (v @ law.shaped.T)
-                d = np.sqrt(np.maximum(d2, 0.0))
-                if scale == 0.0:
-                    self.table[-1, part] = np.argmin(d, axis=1)
+                d = np.einsum("ij,ij->i", v, v)[:, None] + self._sq[None, :]
+                d -= 2.0 * (v @ self._shaped.T)
+                np.maximum(d, 0.0, out=d)
+                np.sqrt(d, out=d)
+                front = np.empty(d.shape, dtype=bool)  # nearer than every more probable one
+                front[:, 0] = True
+                np.less(d[:, 1:], np.minimum.accumulate(d, axis=1)[:, :-1], out=front[:, 1:])
+                row, col = np.nonzero(front)
+                dist, lp = d[row, col], self.log_prior[col]
+                first = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+                if scale == 0.0:  # the nearest: the last of each front
+                    last = np.r_[first[1:], row.size] - 1
+                    self.table[-1, part] = self.order[col[last]]
                 for j, (beta, s) in enumerate(GUESSERS):
                     if s == scale:
-                        self.table[j, part] = np.argmax(
-                            self.log_prior[None, :] - (beta * law.epsilon) * d, axis=1)
+                        score = lp - (beta * law.epsilon) * dist
+                        best = np.maximum.reduceat(score, first)
+                        hit = np.flatnonzero(score == np.repeat(best, np.diff(np.r_[first,
+                                                                                  row.size])))
+                        _, at = np.unique(row[hit], return_index=True)
+                        self.table[j, part] = self.order[col[hit[at]]]
         return self.table[:, rows].astype(np.int64)
 
 
@@ -219,7 +240,7 @@ class _Design:
         self.base = allocate_draws(prior, draws)
         self.per_copy = int(self.base.sum())
         self.origins = np.repeat(np.arange(prior.size, dtype=np.int64), self.base)
-        self.log_n = np.log(self.base.astype(np.float64))
+        self.counts = self.base.astype(np.float64)
         self.gram = law.pair_squares()
         self.gen = check_random_state(rng)
         self.chunks: list[tuple[int, int, int]] = []  # (seed, start, stop) in a copy
@@ -243,14 +264,16 @@ class _Design:
         return self.origins[start:stop], g, u, gen
 
     def weights(self, o: np.ndarray, g: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """``L⁰_i[x] = f(z_i | x) / Σ_o N⁰_o f(z_i | o)`` of points from origins o: (m, K)."""
+        """``L⁰_i[x] = f(z_i | x) / Σ_o N⁰_o f(z_i | o)`` of points from origins o: (m, K).
+
+        Computed as ``w / (w·N⁰)`` with ``w = e^{ℓ − max ℓ}`` (the largest w is 1, so the
+        denominator is at least 1; a w below e^{−745} is 0, and so negligible).
+        """
         ell = self.law.log_ratios(o, g, u, self.gram)
-        ell_n = ell + self.log_n
-        top = ell_n.max(axis=1, keepdims=True)
-        np.subtract(ell_n, top, out=ell_n)
-        np.exp(ell_n, out=ell_n)
-        ell -= np.log(ell_n.sum(axis=1, keepdims=True)) + top
-        return np.exp(ell, out=ell)
+        np.subtract(ell, ell.max(axis=1, keepdims=True), out=ell)
+        np.exp(ell, out=ell)
+        ell /= (ell @ self.counts)[:, None]
+        return ell
 
 
 def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int = 500,
@@ -355,6 +378,7 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     own = np.zeros((n_guess, k))  # the own draws' successes, per guesser and secret
     alpha = (1.0 - confidence) / len(stages)
     done = 0
+    cores = available_cores()
     for stage, copies in enumerate(stages):
         new_chunks = design.add_copies(copies - (stages[stage - 1] if stage else 0))
         for c in new_chunks:
@@ -365,19 +389,39 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
             compact[new] = np.arange(n_seen, n_seen + new.size)
             n_seen += new.size
             guess = guessers(rows_c)  # (G + 1, m, outputs)
-            for b0 in range(0, rows_c.shape[0], design.block):
+            ids_c = np.where(probs_c > 0.0, compact[rows_c], -1)
+
+            def measure(b0: int, o: np.ndarray = o, g: np.ndarray = g, u: np.ndarray = u,
+                        probs_c: np.ndarray = probs_c, guess: np.ndarray = guess
+                        ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
                 part = slice(b0, b0 + design.block)
                 lik = design.weights(o[part], g[part], u[part])
-                pr = probs_c[part]
-                sums.add(lik, np.where(pr > 0.0, compact[rows_c[part]], -1), pr, 0)
-                idx = np.arange(lik.shape[0])[:, None]
-                for j in range(n_guess + 1):
-                    gj = guess[j, part]
-                    rec[j] += np.bincount(gj.ravel(), weights=(lik[idx, gj] * pr).ravel(),
-                                          minlength=k)
-                    if j < n_guess:
-                        hit = ((gj == o[part][:, None]) * pr).sum(axis=1)
-                        own[j] += np.bincount(o[part], weights=hit, minlength=k)
+                pr, idx = probs_c[part], np.arange(lik.shape[0])[:, None]
+                found = [np.bincount(guess[j, part].ravel(), minlength=k,
+                                     weights=(lik[idx, guess[j, part]] * pr).ravel())
+                         for j in range(n_guess + 1)]
+                hits = [np.bincount(o[part], minlength=k, weights=(
+                    (guess[j, part] == o[part][:, None]) * pr).sum(axis=1))
+                    for j in range(n_guess)]
+                return lik, found, hits
+
+            # the weights on every core, then added block by block, in order (reproducible)
+            blocks = list(range(0, rows_c.shape[0], design.block))
+            for group in range(0, len(blocks), cores):
+                starts = blocks[group:group + cores]
+                results: list = [None] * len(starts)
+
+                def work(items: list[int], starts: list[int] = starts,
+                         results: list = results) -> None:
+                    for i in items:
+                        results[i] = measure(starts[i])
+
+                run_on_cores(work, range(len(starts)), cores)
+                for b0, (lik, found, hits) in zip(starts, results, strict=True):
+                    part = slice(b0, b0 + design.block)
+                    sums.add(lik, ids_c[part], probs_c[part], 0)
+                    rec[:] += found
+                    own[:] += hits
             done += rows_c.shape[0]
             if progress is not None:
                 progress(done, copies * design.per_copy, "sampling the channel")
@@ -403,12 +447,17 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
 
 
 class _Sums:
-    """Per output: ``Σ_i P[y | z_i] π L_i`` and ``Σ_i P[y | z_i] L_i / K``, dense over K."""
+    """Per output: ``Σ_i P[y | z_i] π L_i`` and ``Σ_i P[y | z_i] L_i / K``, dense over K.
+
+    The arrays are allocated zeroed for ``rows`` outputs at once: the system hands out
+    zero pages only as outputs are reached.
+    """
 
     def __init__(self, prior: np.ndarray, rows: int) -> None:
         self.prior, self.cap = prior, rows
-        self.weighted = np.zeros((min(rows, 1024), prior.size))
-        self.uniform = np.zeros_like(self.weighted)
+        self.weighted = np.zeros((rows, prior.size))
+        self.uniform = np.zeros((rows, prior.size))
+        self.used = 0
 
     def add(self, lik: np.ndarray, ids: np.ndarray, probs: np.ndarray, lo: int) -> None:
         """Add points with weights ``lik`` (m, K), released as outputs ``ids − lo`` (m, j)."""
@@ -418,21 +467,23 @@ class _Sums:
             return
         src = np.repeat(np.arange(ids.shape[0]), ids.shape[1])[keep]
         flat, wt = flat[keep], probs.ravel()[keep]
-        if flat.max() >= self.weighted.shape[0]:
-            size = min(self.cap, max(2 * self.weighted.shape[0], int(flat.max()) + 1))
-            grow = np.zeros((size - self.weighted.shape[0], self.prior.size))
-            self.weighted = np.vstack([self.weighted, grow])
-            self.uniform = np.vstack([self.uniform, grow])
         order = np.argsort(flat, kind="stable")
         flat, src, wt = flat[order], src[order], wt[order]
         first = np.flatnonzero(np.r_[True, flat[1:] != flat[:-1]])
-        part = np.add.reduceat(lik[src] * wt[:, None], first, axis=0)
-        self.weighted[flat[first]] += part * self.prior
-        self.uniform[flat[first]] += part / self.prior.size
+        rows = lik[src]
+        if not np.all(wt == 1.0):
+            rows *= wt[:, None]
+        part = np.add.reduceat(rows, first, axis=0)
+        at = flat[first]
+        self.uniform[at] += part / self.prior.size
+        part *= self.prior
+        self.weighted[at] += part
+        self.used = max(self.used, int(at[-1]) + 1)
 
     def maxima(self) -> tuple[float, float]:
         """``Σ_y max_x`` of each sum."""
-        return float(self.weighted.max(axis=1).sum()), float(self.uniform.max(axis=1).sum())
+        return (float(self.weighted[:self.used].max(axis=1).sum()),
+                float(self.uniform[:self.used].max(axis=1).sum()))
 
 
 def _assemble(law: NoiseLaw, p: np.ndarray, design: _Design, copies: int, plugin: float,
