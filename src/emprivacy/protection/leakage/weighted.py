@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from emprivacy._validation import check_positive_int, check_positive_number
+from emprivacy._validation import check_memory, check_positive_int, check_positive_number
 from emprivacy.decoding.threads import available_cores, run_on_cores
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.mechanisms.base import WordMechanism, check_rows
@@ -365,6 +365,11 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
             stages.append(stages[-1] * 2)
     budget = check_positive_int(memory_budget, "memory_budget")
     k = p.size
+    # each draw keeps its released rows and their probabilities (16 bytes an output); the
+    # per-output sums stay within the budget
+    check_memory(16 * law.outputs * stages[-1] * k * draws + budget,
+                 f"the sampled channel ({k} secrets x {draws} draws)",
+                 "use fewer draws or fewer secrets")
     design = _Design(law, p, draws, rng)
     with np.errstate(divide="ignore"):
         guessers = _Guessers(law, np.log(p))
