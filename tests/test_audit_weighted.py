@@ -29,11 +29,8 @@ from emprivacy.protection.leakage.densities import (
     guarantee_ceiling,
     has_noise_density,
 )
-from emprivacy.protection.leakage.weighted import (
-    allocate_draws,
-    weighted_channel,
-    weighted_measures,
-)
+from emprivacy.protection.leakage.weighted import weighted_channel, weighted_measures
+from emprivacy.protection.leakage.weighted_draws import allocate_draws
 
 from .test_audit import madlib_line_channel
 
@@ -139,7 +136,8 @@ def test_noisy_points_are_the_mechanisms(plane, name, params, epsilon):
 @pytest.mark.parametrize("lam", [0.0, 0.7])
 def test_log_ratios_are_the_density_ratios(plane, lam):
     """``ln f(z|x) − ln f(z|o) = −ε(‖A(z − x)‖ − ‖A(z − o)‖)`` at ordinary radii, and the
-    far-field limit ``ε u·A(x − o)`` where r is beyond any float."""
+    far-field limit ``ε u·A(x − o)`` where r is beyond any float, and ``−ε‖A(o − x)‖`` where
+    r is tiny."""
     mech = MahalanobisPrivacy(plane, epsilon=1.3, lam=lam)
     law = NoiseLaw(mech, np.arange(len(plane)))
     gen = np.random.default_rng(2)
@@ -154,6 +152,9 @@ def test_log_ratios_are_the_density_ratios(plane, lam):
     huge = law.log_ratios(origins, np.full(50, 1e308), u, law.pair_squares())
     limit = 1.3 * (u @ shaped_x.T - np.einsum("ij,ij->i", u, shaped_x[origins])[:, None])
     np.testing.assert_allclose(huge, limit, rtol=1e-9, atol=1e-12)
+    # r far below any distance (an ε near the top of float64): −ε‖A(o − x)‖
+    tiny = law.log_ratios(origins, np.full(50, 1e-300), u, law.pair_squares())
+    np.testing.assert_allclose(tiny, -1.3 * np.sqrt(law.pair_squares()[origins]), rtol=1e-9)
 
 
 def test_vickrey_release_integrates_the_coin(plane):

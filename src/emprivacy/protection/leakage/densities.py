@@ -196,24 +196,32 @@ class NoiseLaw:
             \\ln\\frac{f(z \\mid x)}{f(z \\mid o)} = −ε(\\lVert δ + r u\\rVert − r)
             = −ε\\,\\frac{q t + 2 s}{\\sqrt{q t^2 + 2 s t + 1} + 1},
 
-        exact at every radius (no ``‖z − x‖ − r`` cancellation; finite where r overflows).
+        exact at every radius (no ``‖z − x‖ − r`` cancellation).  Numerator and denominator
+        are multiplied by ``c = min(1, r)`` (``w = c t = min(1, t)``): the numerator
+        ``q w + 2 s c``, the denominator ``sqrt(w·numerator + c²) + c``, finite where r
+        overflows and where it is tiny (an ε near the top of float64).
         ``gram`` is the (K, K) matrix of the ``q`` (:meth:`pair_squares`).
         """
-        t = self.epsilon / g
-        proj = u @ self.shaped.T  # u·A(x − μ)
-        s = proj[np.arange(origins.size), origins][:, None] - proj
-        q = gram[origins]
-        norm = q * (t * t)[:, None]
-        norm += (2.0 * t)[:, None] * s
-        norm += 1.0
-        np.maximum(norm, 0.0, out=norm)
-        np.sqrt(norm, out=norm)
-        norm += 1.0
-        out = q * t[:, None]
-        out += 2.0 * s
-        out /= norm
-        out *= -self.epsilon
-        return out
+        with np.errstate(over="ignore"):
+            t = self.epsilon / g
+            r = g / self.epsilon
+        w = np.minimum(t, 1.0)[:, None]
+        c = np.minimum(r, 1.0)[:, None]
+        s = u @ self.shaped.T  # u·A(x − μ), then s = u·δ
+        np.subtract(s[np.arange(origins.size), origins][:, None], s, out=s)
+        num = gram[origins]  # q, then the numerator q w + 2 s c
+        num *= w
+        s *= 2.0 * c
+        num += s
+        np.multiply(num, w, out=s)  # then the denominator sqrt(w·num + c²) + c
+        s += c * c
+        np.maximum(s, 0.0, out=s)
+        np.sqrt(s, out=s)
+        s += c
+        num /= s
+        with np.errstate(over="ignore"):  # −inf: a weight of 0
+            num *= -self.epsilon
+        return num
 
     def pair_squares(self) -> np.ndarray:
         """``‖A(Vec o − Vec x)‖²`` for every pair of secrets: (K, K) float64, 0 on the diagonal."""

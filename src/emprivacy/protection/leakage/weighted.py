@@ -30,10 +30,11 @@ drawn).  The figures (:func:`weighted_measures`), at ``confidence`` 1 − α:
   estimated without bias by ``Σ_i π_{g(y_i)} L_i[g(y_i)]`` (each term in ``[0, b]``:
   Hoeffding's bound); the guessers are the family
   ``g(y) = argmax_x ln π_x − β ε d(μ + (1 + κ)(Vec y − μ), x)`` (the MAP guess as if the
-  noisy point lay on y, or past it) for the G pairs (β, κ) of :data:`GUESSERS`, fixed in
-  advance and all scored, at α/(2G) each (the union bound), and the blind guess
-  (``argmax_x π_x``, success exactly V(π)); the best of these lower bounds is reported,
-  and the guesser that gives it is the attack (``attack_recovery``);
+  noisy point lay on y, or past it) for the G pairs (β, κ) of
+  :data:`~.weighted_draws.GUESSERS`, fixed in advance and all scored, at α/(2G) each (the
+  union bound), and the blind guess (``argmax_x π_x``, success exactly V(π)); the best of
+  these lower bounds is reported, and the guesser that gives it is the attack
+  (``attack_recovery``);
 * **capacity**: the same with the uniform prior (weights ``L_i[x]/K``, ``b = max_x
   1/(K N_x)``; the guesser: the nearest secret), times K;
 * **clipped** by what holds for free: ``V(π) ≤ V(π▷C) ≤ V(π)·e^{ε·diam(S)}`` and
@@ -65,8 +66,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from emprivacy._validation import check_positive_int, check_positive_number
-from emprivacy.math.randomness import RandomState, check_random_state
+from emprivacy._validation import check_memory, check_positive_int, check_positive_number
+from emprivacy.decoding.threads import available_cores, run_on_cores
+from emprivacy.math.randomness import RandomState
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.protection.leakage.densities import NoiseLaw
 from emprivacy.protection.leakage.vulnerability import (
@@ -74,51 +76,20 @@ from emprivacy.protection.leakage.vulnerability import (
     _check_prior,
     clopper_pearson,
 )
+from emprivacy.protection.leakage.weighted_draws import (
+    GUESSERS,
+    Design,
+    Guessers,
+    OutputSums,
+)
 
-__all__ = ["GUESSERS", "WeightedMeasures", "allocate_draws", "weighted_channel",
-           "weighted_measures"]
+__all__ = ["WeightedMeasures", "weighted_channel", "weighted_measures"]
 
 #: ``progress(done, total, description)``.
 Progress = Callable[[int, int, str], None]
 
-#: The guessers the lower end is taken over: ``(β, κ)`` of
-#: ``g(y) = argmax_x ln π_x − β ε d(μ + (1 + κ)(Vec y − μ), x)`` (μ the vocabulary's mean:
-#: κ > 0 looks past y, away from the vocabulary's centre, where the noisy points that
-#: decode to a far word lie).
-GUESSERS: tuple[tuple[float, float], ...] = tuple(
-    (beta, scale) for scale in (0.0, 0.5, 1.0)
-    for beta in (0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.5))
-#: Points per decoding call, and float64 entries per (points × secrets) block.
-_CHUNK_POINTS = 1 << 17
-_BLOCK_ENTRIES = 1 << 21
 #: Bytes of per-output sums held at once.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
-
-
-def allocate_draws(prior: np.ndarray, draws: int) -> np.ndarray:
-    """Draws per secret: ``K·draws`` in all, in proportion to π, at least ``draws // 4`` each.
-
-    >>> allocate_draws(np.array([0.7, 0.2, 0.1]), 100).tolist()
-    [210, 60, 30]
-    """
-    p = np.asarray(prior, dtype=np.float64)
-    k = p.size
-    total, floor = k * draws, max(1, draws // 4)
-    fixed = np.zeros(k, dtype=bool)
-    for _ in range(k):  # secrets below the floor get the floor; the rest share what is left
-        free = total - floor * int(fixed.sum())
-        mass = float(p[~fixed].sum())
-        share = p * (free / mass) if mass > 0 else np.zeros(k)
-        low = ~fixed & (share < floor)
-        if not low.any():
-            break
-        fixed |= low
-    out = np.where(fixed, floor, np.floor(share)).astype(np.int64)
-    rest = total - int(out.sum())
-    if rest > 0:  # largest remainders among the proportional ones
-        frac = np.where(fixed, -1.0, share - np.floor(share))
-        out[np.argsort(-frac, kind="stable")[:rest]] += 1
-    return np.maximum(out, floor)
 
 
 @dataclass(frozen=True)
@@ -159,36 +130,6 @@ class WeightedMeasures:
     stages: tuple[int, ...] = (1,)
 
 
-class _Guessers:
-    """``g_{β,κ}(y)`` for every guesser of the family and the nearest secret, once per word."""
-
-    def __init__(self, law: NoiseLaw, log_prior: np.ndarray) -> None:
-        self.law, self.log_prior = law, log_prior
-        n_words = len(law.mechanism.embeddings)
-        self.table = np.full((len(GUESSERS) + 1, n_words), -1, dtype=np.int32)
-        self._sq = np.einsum("ij,ij->i", law.shaped, law.shaped)
-
-    def __call__(self, rows: np.ndarray) -> np.ndarray:
-        """Guesses for outputs ``rows`` (any shape): (G + 1, *rows.shape), last: nearest."""
-        need = np.unique(rows[self.table[0, rows] < 0])
-        law = self.law
-        for start in range(0, need.size, 4096):
-            part = need[start:start + 4096]
-            centred = law.mechanism.embeddings.vectors[part] - law.mean
-            for scale in sorted({s for _, s in GUESSERS}):
-                v = law.shape(centred * (1.0 + scale) + law.mean)
-                d2 = np.einsum("ij,ij->i", v, v)[:, None] + self._sq[None, :]
-                d2 -= 2.0 * (v @ law.shaped.T)
-                d = np.sqrt(np.maximum(d2, 0.0))
-                if scale == 0.0:
-                    self.table[-1, part] = np.argmin(d, axis=1)
-                for j, (beta, s) in enumerate(GUESSERS):
-                    if s == scale:
-                        self.table[j, part] = np.argmax(
-                            self.log_prior[None, :] - (beta * law.epsilon) * d, axis=1)
-        return self.table[:, rows].astype(np.int64)
-
-
 def _check_secrets(mechanism: WordMechanism, rows: np.ndarray) -> np.ndarray:
     """Distinct vocabulary rows of ``mechanism``, at least one (a supported mechanism)."""
     if not isinstance(mechanism, WordMechanism):
@@ -204,53 +145,6 @@ def _check_secrets(mechanism: WordMechanism, rows: np.ndarray) -> np.ndarray:
 def _hoeffding(bound: float, count: int, delta: float) -> float:
     """``b·sqrt(N ln(1/δ) / 2)``: the deviation of a sum of N independent terms in [0, b]."""
     return bound * math.sqrt(count * math.log(1.0 / delta) / 2.0)
-
-
-class _Design:
-    """The draws of one audit: the base allocation ``N⁰``, its copies in chunks, their seeds.
-
-    Every chunk holds points of one copy of the base allocation; with m copies drawn the
-    proposal is ``m·Σ_o N⁰_o f(z | o)``, so the weights of all the draws are the base
-    weights ``L⁰_i`` (:meth:`weights`) divided by m.
-    """
-
-    def __init__(self, law: NoiseLaw, prior: np.ndarray, draws: int, rng: RandomState) -> None:
-        self.law = law
-        self.base = allocate_draws(prior, draws)
-        self.per_copy = int(self.base.sum())
-        self.origins = np.repeat(np.arange(prior.size, dtype=np.int64), self.base)
-        self.log_n = np.log(self.base.astype(np.float64))
-        self.gram = law.pair_squares()
-        self.gen = check_random_state(rng)
-        self.chunks: list[tuple[int, int, int]] = []  # (seed, start, stop) in a copy
-        self.block = max(1, _BLOCK_ENTRIES // prior.size)
-
-    def add_copies(self, count: int) -> range:
-        """Chunks of ``count`` more copies of the base allocation: their indices."""
-        first = len(self.chunks)
-        for _ in range(count):
-            for start in range(0, self.per_copy, _CHUNK_POINTS):
-                seed = int(self.gen.integers(0, 2**63))
-                self.chunks.append((seed, start, min(self.per_copy, start + _CHUNK_POINTS)))
-        return range(first, len(self.chunks))
-
-    def noise(self, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.random.Generator]:
-        """Chunk c: its points' origins, their noise ``(g, u)`` and the generator (drawn
-        again, the same)."""
-        seed, start, stop = self.chunks[c]
-        gen = check_random_state(seed)
-        g, u = self.law.draw(stop - start, gen)
-        return self.origins[start:stop], g, u, gen
-
-    def weights(self, o: np.ndarray, g: np.ndarray, u: np.ndarray) -> np.ndarray:
-        """``L⁰_i[x] = f(z_i | x) / Σ_o N⁰_o f(z_i | o)`` of points from origins o: (m, K)."""
-        ell = self.law.log_ratios(o, g, u, self.gram)
-        ell_n = ell + self.log_n
-        top = ell_n.max(axis=1, keepdims=True)
-        np.subtract(ell_n, top, out=ell_n)
-        np.exp(ell_n, out=ell_n)
-        ell -= np.log(ell_n.sum(axis=1, keepdims=True)) + top
-        return np.exp(ell, out=ell)
 
 
 def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int = 500,
@@ -269,7 +163,7 @@ def weighted_channel(mechanism: WordMechanism, rows: np.ndarray, *, draws: int =
     """
     law = NoiseLaw(mechanism, _check_secrets(mechanism, rows))
     k = law.rows.size
-    design = _Design(law, np.full(k, 1.0 / k), check_positive_int(draws, "draws", minimum=4),
+    design = Design(law, np.full(k, 1.0 / k), check_positive_int(draws, "draws", minimum=4),
                      rng)
     out = np.zeros((k, len(mechanism.embeddings)))
     for c in design.add_copies(1):
@@ -297,7 +191,7 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     prior : (K,) float array
         π, summing to 1.
     draws : int, default 500
-        Draws per secret on average (K·draws in all; :func:`allocate_draws`), ≥ 4.
+        Draws per secret on average (K·draws in all; :func:`~.weighted_draws.allocate_draws`), ≥ 4.
     confidence : float, default 0.95
         Of every interval (each end at (1 − confidence)/2).
     rng : None, int or numpy.random.Generator
@@ -342,19 +236,25 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
             stages.append(stages[-1] * 2)
     budget = check_positive_int(memory_budget, "memory_budget")
     k = p.size
-    design = _Design(law, p, draws, rng)
+    # each draw keeps its released rows and their probabilities (16 bytes an output); the
+    # per-output sums stay within the budget
+    check_memory(16 * law.outputs * stages[-1] * k * draws + budget,
+                 f"the sampled channel ({k} secrets x {draws} draws)",
+                 "use fewer draws or fewer secrets")
+    design = Design(law, p, draws, rng)
     with np.errstate(divide="ignore"):
-        guessers = _Guessers(law, np.log(p))
+        guessers = Guessers(law, np.log(p))
     n_guess = len(GUESSERS)
     out: list[tuple[np.ndarray, np.ndarray]] = []  # per chunk: released rows, probabilities
     compact = np.full(len(mechanism.embeddings), -1, dtype=np.int64)
     n_seen = 0
     cap = max(1, budget // (16 * k))
-    sums = _Sums(p, cap)
+    sums = OutputSums(p, cap)
     rec = np.zeros((n_guess + 1, k))  # Σ L⁰_i[x] 1[g(y_i) = x], per guesser and x
     own = np.zeros((n_guess, k))  # the own draws' successes, per guesser and secret
     alpha = (1.0 - confidence) / len(stages)
     done = 0
+    cores = available_cores()
     for stage, copies in enumerate(stages):
         new_chunks = design.add_copies(copies - (stages[stage - 1] if stage else 0))
         for c in new_chunks:
@@ -365,25 +265,45 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
             compact[new] = np.arange(n_seen, n_seen + new.size)
             n_seen += new.size
             guess = guessers(rows_c)  # (G + 1, m, outputs)
-            for b0 in range(0, rows_c.shape[0], design.block):
+            ids_c = np.where(probs_c > 0.0, compact[rows_c], -1)
+
+            def measure(b0: int, o: np.ndarray = o, g: np.ndarray = g, u: np.ndarray = u,
+                        probs_c: np.ndarray = probs_c, guess: np.ndarray = guess
+                        ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
                 part = slice(b0, b0 + design.block)
                 lik = design.weights(o[part], g[part], u[part])
-                pr = probs_c[part]
-                sums.add(lik, np.where(pr > 0.0, compact[rows_c[part]], -1), pr, 0)
-                idx = np.arange(lik.shape[0])[:, None]
-                for j in range(n_guess + 1):
-                    gj = guess[j, part]
-                    rec[j] += np.bincount(gj.ravel(), weights=(lik[idx, gj] * pr).ravel(),
-                                          minlength=k)
-                    if j < n_guess:
-                        hit = ((gj == o[part][:, None]) * pr).sum(axis=1)
-                        own[j] += np.bincount(o[part], weights=hit, minlength=k)
+                pr, idx = probs_c[part], np.arange(lik.shape[0])[:, None]
+                found = [np.bincount(guess[j, part].ravel(), minlength=k,
+                                     weights=(lik[idx, guess[j, part]] * pr).ravel())
+                         for j in range(n_guess + 1)]
+                hits = [np.bincount(o[part], minlength=k, weights=(
+                    (guess[j, part] == o[part][:, None]) * pr).sum(axis=1))
+                    for j in range(n_guess)]
+                return lik, found, hits
+
+            # the weights on every core, then added block by block, in order (reproducible)
+            blocks = list(range(0, rows_c.shape[0], design.block))
+            for group in range(0, len(blocks), cores):
+                starts = blocks[group:group + cores]
+                results: list = [None] * len(starts)
+
+                def work(items: list[int], starts: list[int] = starts,
+                         results: list = results) -> None:
+                    for i in items:
+                        results[i] = measure(starts[i])
+
+                run_on_cores(work, range(len(starts)), cores)
+                for b0, (lik, found, hits) in zip(starts, results, strict=True):
+                    part = slice(b0, b0 + design.block)
+                    sums.add(lik, ids_c[part], probs_c[part], 0)
+                    rec[:] += found
+                    own[:] += hits
             done += rows_c.shape[0]
             if progress is not None:
                 progress(done, copies * design.per_copy, "sampling the channel")
         plugin, plugin_u = sums.maxima()
         for lo in range(cap, n_seen, cap):  # outputs beyond the budget: same noise again
-            more = _Sums(p, min(cap, n_seen - lo))
+            more = OutputSums(p, min(cap, n_seen - lo))
             for c, (rows_c, probs_c) in enumerate(out):
                 ids = np.where(probs_c > 0.0, compact[rows_c], -1)
                 pick = np.flatnonzero(((ids >= lo) & (ids < lo + cap)).any(axis=1))
@@ -402,40 +322,7 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     return dataclasses.replace(result, stages=tuple(stages))
 
 
-class _Sums:
-    """Per output: ``Σ_i P[y | z_i] π L_i`` and ``Σ_i P[y | z_i] L_i / K``, dense over K."""
-
-    def __init__(self, prior: np.ndarray, rows: int) -> None:
-        self.prior, self.cap = prior, rows
-        self.weighted = np.zeros((min(rows, 1024), prior.size))
-        self.uniform = np.zeros_like(self.weighted)
-
-    def add(self, lik: np.ndarray, ids: np.ndarray, probs: np.ndarray, lo: int) -> None:
-        """Add points with weights ``lik`` (m, K), released as outputs ``ids − lo`` (m, j)."""
-        flat = ids.ravel() - lo
-        keep = (flat >= 0) & (flat < self.cap)
-        if not keep.any():
-            return
-        src = np.repeat(np.arange(ids.shape[0]), ids.shape[1])[keep]
-        flat, wt = flat[keep], probs.ravel()[keep]
-        if flat.max() >= self.weighted.shape[0]:
-            size = min(self.cap, max(2 * self.weighted.shape[0], int(flat.max()) + 1))
-            grow = np.zeros((size - self.weighted.shape[0], self.prior.size))
-            self.weighted = np.vstack([self.weighted, grow])
-            self.uniform = np.vstack([self.uniform, grow])
-        order = np.argsort(flat, kind="stable")
-        flat, src, wt = flat[order], src[order], wt[order]
-        first = np.flatnonzero(np.r_[True, flat[1:] != flat[:-1]])
-        part = np.add.reduceat(lik[src] * wt[:, None], first, axis=0)
-        self.weighted[flat[first]] += part * self.prior
-        self.uniform[flat[first]] += part / self.prior.size
-
-    def maxima(self) -> tuple[float, float]:
-        """``Σ_y max_x`` of each sum."""
-        return float(self.weighted.max(axis=1).sum()), float(self.uniform.max(axis=1).sum())
-
-
-def _assemble(law: NoiseLaw, p: np.ndarray, design: _Design, copies: int, plugin: float,
+def _assemble(law: NoiseLaw, p: np.ndarray, design: Design, copies: int, plugin: float,
               plugin_u: float, rec: np.ndarray, own: np.ndarray, n_seen: int,
               alpha: float) -> WeightedMeasures:
     """The intervals of the module docstring from the sums (divided by the copies) of one
@@ -456,7 +343,8 @@ def _assemble(law: NoiseLaw, p: np.ndarray, design: _Design, copies: int, plugin
     best = int(np.argmax(scores - m_low))
     lower_est = float(scores[best] - m_low)
     if lower_est > v_prior:
-        attack = (float(scores[best]), lower_est, min(1.0, float(scores[best]) + m_low))
+        score = min(1.0, float(scores[best]))  # a sum of weights rounds past 1 at a huge ε
+        attack = (score, lower_est, min(1.0, score + m_low))
         beta, scale = GUESSERS[best]
         guesser = (f"argmax_x ln pi_x - beta*eps*d(mu + (1 + kappa)(Vec y - mu), x), beta = "
                    f"{beta:g}, kappa = {scale:g} (the best of {n_guess} fixed in advance)")
