@@ -190,7 +190,8 @@ def test_madlib_line_within_its_interval(weights, epsilon):
 
 def test_split_half_attack_is_below_the_plugin_on_average():
     """E[attack] ≤ V(π▷C) ≤ E[plug-in]: with few draws (D = 10) over 12 words on a line the
-    plug-in's upward bias shows; 30 seeded audits, means compared with 3 standard errors."""
+    counting plug-in's upward bias shows; 30 seeded audits, means compared with 3 standard
+    errors."""
     points = [float(i) for i in range(12)]
     emb = Embeddings([f"w{i}" for i in range(12)], [[v] for v in points], name="line12")
     secrets = Secrets.from_words(emb, list(emb.words), weights=np.arange(12, 0, -1))
@@ -198,7 +199,7 @@ def test_split_half_attack_is_below_the_plugin_on_average():
     mech = EarthMoversPrivacy(emb, epsilon=1.0)
     plug, att = [], []
     for seed in range(30):
-        a = audit_mechanism(mech, secrets, draws=10, rng=seed)
+        a = audit_mechanism(mech, secrets, draws=10, rng=seed, estimator="counts")
         plug.append(a.posterior_vulnerability.estimate)
         att.append(a.attack_recovery.estimate)
     plug_a, att_a = np.array(plug), np.array(att)
@@ -240,13 +241,15 @@ def test_exact_vulnerability_limits(cloud, name):
 def test_sampled_vulnerability_limits():
     emb = line_embeddings()
     secrets = Secrets.from_words(emb, ["a", "b", "c"], weights=[5, 3, 2])
-    hi = audit_mechanism(EarthMoversPrivacy(emb, epsilon=1e3), secrets, draws=1000, rng=3)
+    hi = audit_mechanism(EarthMoversPrivacy(emb, epsilon=1e3), secrets, draws=1000, rng=3,
+                         estimator="counts")
     assert hi.posterior_vulnerability.estimate == 1.0
     # Hoeffding's margin for this prior: sqrt(Σπ²·ln(40)/(2·500)) = 0.037
     assert hi.posterior_vulnerability.lower == pytest.approx(
         1 - math.sqrt(0.38 * math.log(40) / 1000))
     assert hi.attack_recovery.estimate == 1.0
-    lo = audit_mechanism(EarthMoversPrivacy(emb, epsilon=1e-4), secrets, draws=2000, rng=3)
+    lo = audit_mechanism(EarthMoversPrivacy(emb, epsilon=1e-4), secrets, draws=2000, rng=3,
+                         estimator="counts")
     post = lo.posterior_vulnerability
     assert post.lower == pytest.approx(0.5)  # never below V(π), which it reaches
     assert post.estimate - 0.5 <= post.upper - post.estimate  # within the plug-in's margin

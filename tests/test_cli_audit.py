@@ -33,7 +33,8 @@ def test_json_is_one_object_per_epsilon(env, capsys):
     objects = [json.loads(line) for line in out.splitlines()]
     assert [o["epsilon"] for o in objects] == [0.5, 2.0]
     for o in objects:
-        assert o["mechanism"] == "madlib" and o["channel"] == "sampled" and o["draws"] == 40
+        # the weighted audit draws as many again while V(π▷C)'s interval is over 0.05 wide
+        assert o["mechanism"] == "madlib" and o["channel"] == "sampled" and o["draws"] in (40, 80)
         assert o["prior"] == "corpus" and o["secrets"] == 7
         assert 0 < o["prior_vulnerability"] <= 1
         for key in FIGURES:
@@ -60,7 +61,8 @@ def test_exact_mechanisms_say_exact(env, capsys):
 def test_text_output_labels_estimates(env, capsys):
     code, out, _ = run_cli(_audit(env, "-e", "1", "--draws", "20", "--seed", "1"), capsys)
     assert code == 0
-    assert "| madlib | 1 | sampled (20 draws) |" in out and " estimate [" in out
+    assert ("| madlib | 1 | sampled (20 draws) |" in out
+            or "| madlib | 1 | sampled (40 draws) |" in out) and " estimate [" in out
     assert "(exact)" not in out.split("Most exposed")[0]
 
 
@@ -217,8 +219,9 @@ def test_several_mechanisms_in_every_file(env, capsys):
     code, out, _ = run_cli(_audit(env, "-e", "1,4", "--mechanism", "madlib,santext",
                                   "--draws", "20", "--seed", "5", "--out", str(where)), capsys)
     assert code == 0
-    assert out.splitlines()[0].endswith("mechanisms madlib (20 releases per word), santext "
-                                        "(exact channel)")
+    # the weighted audit draws as many again while V(π▷C)'s interval is over 0.05 wide
+    assert any(out.splitlines()[0].endswith(f"mechanisms madlib ({d} releases per word), "
+                                            "santext (exact channel)") for d in (20, 40))
     report = json.loads((where / "audit.json").read_text(encoding="utf-8"))
     assert report["settings"]["mechanisms"] == ["madlib", "santext"]
     assert report["settings"]["parameters"] == {"madlib": {}, "santext": {}}
@@ -230,7 +233,8 @@ def test_several_mechanisms_in_every_file(env, capsys):
         ("madlib", "estimate"), ("madlib", "estimate"), ("santext", "exact"),
         ("santext", "exact")]
     md = (where / "audit.md").read_text(encoding="utf-8")
-    assert "| madlib | 4 | sampled (20 draws) |" in md and "| santext | 1 | exact |" in md
+    assert any(f"| madlib | 4 | sampled ({d} draws) |" in md for d in (20, 40))
+    assert "| santext | 1 | exact |" in md
     assert "Most exposed words, santext at ε = 4" in md
 
 

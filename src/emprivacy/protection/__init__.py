@@ -75,6 +75,10 @@ _EXPORTS: dict[str, str] = {
     "SampledChannel": "leakage.channel",
     "Secrets": "leakage.secrets",
     "SplitHalfAttack": "leakage.vulnerability",
+    "WeightedMeasures": "leakage.weighted",
+    "guarantee_ceiling": "leakage.densities",
+    "has_noise_density": "leakage.densities",
+    "weighted_measures": "leakage.weighted",
     "TemTruncation": "epsilon.mechanism_study",
     "WordAudit": "leakage.audit_report",
     "audit_csv": "leakage.audit_report",
@@ -195,6 +199,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         has_exact_channel,
         sample_channel,
     )
+    from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
     from emprivacy.protection.leakage.distinguish import (
         check_release_size,
         distinguish_documents,
@@ -233,6 +238,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         recovery_rates,
         split_half_attack,
     )
+    from emprivacy.protection.leakage.weighted import WeightedMeasures, weighted_measures
     from emprivacy.protection.report import Estimate, strict_json
 
 
@@ -260,6 +266,7 @@ __all__ = [
     "Secrets",
     "SplitHalfAttack",
     "TemTruncation",
+    "WeightedMeasures",
     "WordAudit",
     "audit_csv",
     "audit_figure",
@@ -288,8 +295,10 @@ __all__ = [
     "epsilon_lower_bound",
     "find_epsilon",
     "fit_context_model",
+    "guarantee_ceiling",
     "guarantee_distance",
     "has_exact_channel",
+    "has_noise_density",
     "is_content_word",
     "load_audit_results",
     "load_documents",
@@ -315,4 +324,5 @@ __all__ = [
     "study_mechanism",
     "summarise_truncation",
     "tem_truncation",
+    "weighted_measures",
 ]

@@ -358,7 +358,8 @@ def calibrate_recovery(embeddings: Embeddings, *, target_recovery: float,
 
             mech = make_mechanism(mechanism, embeddings, epsilon=eps, **params)
             audits[key] = audit_mechanism(mech, secrets, draws=d, confidence=conf_point,
-                                          rng=check_random_state(seed), progress=step)
+                                          rng=check_random_state(seed), progress=step,
+                                          width=None)
         return audits[key].posterior_vulnerability.upper
 
     what = ("the optimal adversary's recovery V(pi|>C)" if exact else

@@ -26,6 +26,10 @@ _EXPORTS: dict[str, str] = {
     "sample_channel": "channel",
     "ChannelMeasures": "vulnerability",
     "SplitHalfAttack": "vulnerability",
+    "WeightedMeasures": "weighted",
+    "guarantee_ceiling": "densities",
+    "has_noise_density": "densities",
+    "weighted_measures": "weighted",
     "bayes_vulnerability": "vulnerability",
     "channel_measures": "vulnerability",
     "clopper_pearson": "vulnerability",
@@ -85,6 +89,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         has_exact_channel,
         sample_channel,
     )
+    from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
     from emprivacy.protection.leakage.distinguish import (
         DEFAULT_PAIR_DRAWS,
         check_release_size,
@@ -125,6 +130,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         recovery_rates,
         split_half_attack,
     )
+    from emprivacy.protection.leakage.weighted import WeightedMeasures, weighted_measures
 
 __all__ = [
     "DEFAULT_PAIR_DRAWS",
@@ -139,6 +145,7 @@ __all__ = [
     "SampledChannel",
     "Secrets",
     "SplitHalfAttack",
+    "WeightedMeasures",
     "WordAudit",
     "audit_csv",
     "audit_figure",
@@ -157,8 +164,10 @@ __all__ = [
     "distinguish_pairs",
     "document_positions",
     "epsilon_lower_bound",
+    "guarantee_ceiling",
     "guarantee_distance",
     "has_exact_channel",
+    "has_noise_density",
     "is_content_word",
     "load_audit_results",
     "multiplicative_capacity",
@@ -173,5 +182,6 @@ __all__ = [
     "secret_words",
     "split_half_attack",
     "versions",
+    "weighted_measures",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, globals(), _EXPORTS)

@@ -23,9 +23,11 @@ from emprivacy.protection.leakage.audit_report import WordAudit
 from emprivacy.protection.leakage.channel import (
     ExactChannel,
     Progress,
+    check_sample_size,
     has_exact_channel,
     sample_channel,
 )
+from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
 from emprivacy.protection.leakage.secrets import Secrets
 from emprivacy.protection.leakage.vulnerability import (
     _check_confidence,
@@ -34,9 +36,13 @@ from emprivacy.protection.leakage.vulnerability import (
     plugin_margin,
     split_half_attack,
 )
+from emprivacy.protection.leakage.weighted import weighted_measures
 from emprivacy.protection.report import Estimate
 
-__all__ = ["audit_mechanism"]
+__all__ = ["DEFAULT_WIDTH", "audit_mechanism"]
+
+#: The width of V(π▷C)'s interval the weighted estimator draws until (issue 31: ±0.025).
+DEFAULT_WIDTH = 0.05
 
 
 _EXACT_METHODS = {
@@ -50,7 +56,9 @@ _EXACT_METHODS = {
 
 def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 500,
                     channel: str = "auto", confidence: float = 0.95,
-                    rng: RandomState = None, progress: Progress | None = None) -> WordAudit:
+                    rng: RandomState = None, progress: Progress | None = None,
+                    estimator: str = "auto", width: float | None = DEFAULT_WIDTH,
+                    max_draws: int | None = None) -> WordAudit:
     """Audit one mechanism at its ε: the Bayes-optimal adversary against one released word.
 
     Parameters
@@ -70,6 +78,22 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
         Draws of a sampled channel (``None``: secure generator).
     progress : callable, optional
         ``progress(done, total, description)``.
+    estimator : {"auto", "weighted", "counts"}
+        How a sampled channel is measured.  ``"weighted"``: every release credited to
+        every secret by the noise's density (:mod:`~emprivacy.protection.leakage.weighted`:
+        madlib, mahalanobis, vickrey, with or without rank resampling), the draws
+        allocated by π; ``"counts"``: each secret's releases counted
+        (:func:`~emprivacy.protection.sample_channel`), the split-half attack below and the
+        plug-in above.  ``"auto"``: weighted where it applies.  Both are valid at
+        ``confidence``; the weighted intervals are far narrower at small ε.
+    width : float or None, default 0.05
+        The weighted estimator draws until the interval of V(π▷C) is at most this wide:
+        ``draws`` per secret, then as many again, then twice as many… up to ``max_draws``
+        (default ``2·draws``), each of these stages at ``(1 − confidence)/S`` so that the
+        interval reported holds at ``confidence`` wherever it stops; ``None``: exactly
+        ``draws``.  The counting estimator always draws ``draws``.
+    max_draws : int, optional
+        The most draws per secret for ``width``.
 
     Returns
     -------
@@ -90,7 +114,12 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
     if not isinstance(secrets, Secrets):
         raise TypeError(f"secrets must be a Secrets; got {type(secrets).__name__}")
     check_choice(channel, "channel", ("auto", "exact", "sampled"))
+    check_choice(estimator, "estimator", ("auto", "weighted", "counts"))
     conf = _check_confidence(confidence)
+    if estimator == "weighted" and not has_noise_density(mechanism):
+        raise ValueError(f"mechanism {mechanism.name!r} has no noise density for the "
+                         "weighted estimator (madlib, mahalanobis and vickrey have); use "
+                         "estimator 'counts' or 'auto'")
     if channel == "exact" and not has_exact_channel(mechanism):
         raise ValueError(f"mechanism {mechanism.name!r} has no closed-form channel; use "
                          "channel 'sampled' or 'auto'")
@@ -110,17 +139,26 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
             None, conf, v_prior, post, post, post.scaled(1.0 / v_prior),
             Estimate.of(m.capacity), recovery, exact.n_outputs, dict(_EXACT_METHODS),
             time.perf_counter() - start)
+    check_sample_size(k, draws)  # before any release, whichever estimator
+    if estimator == "weighted" or (estimator == "auto" and has_noise_density(mechanism)):
+        return _weighted_audit(mechanism, secrets, draws, conf, rng, progress, start, width,
+                               max_draws)
     sampled = sample_channel(mechanism, secrets.rows, draws=draws, rng=rng, progress=progress)
     d = sampled.draws
+    ceiling = guarantee_ceiling(mechanism, secrets.rows)
     m = channel_measures(prior, sampled.matrix())
     attack = split_half_attack(prior, sampled.outputs, confidence=conf)
     uniform = np.full(k, 1.0 / k)
     attack_u = (attack if secrets.prior_name == "uniform"
                 else split_half_attack(uniform, sampled.outputs, confidence=conf))
-    upper = min(1.0, m.posterior_vulnerability + plugin_margin(prior, d, confidence=conf))
-    post = Estimate(m.posterior_vulnerability, max(v_prior, attack.lower), upper, False)
-    cap_upper = m.capacity + k * plugin_margin(uniform, d, confidence=conf)
-    capacity = Estimate(m.capacity, max(1.0, k * attack_u.lower), min(float(k), cap_upper),
+    upper = min(1.0, v_prior * ceiling,
+                m.posterior_vulnerability + plugin_margin(prior, d, confidence=conf))
+    lower = min(upper, max(v_prior, attack.lower))
+    post = Estimate(min(max(m.posterior_vulnerability, lower), upper), lower, upper, False)
+    cap_upper = min(float(k), ceiling, m.capacity + k * plugin_margin(uniform, d,
+                                                                      confidence=conf))
+    cap_lower = min(cap_upper, max(1.0, k * attack_u.lower))
+    capacity = Estimate(min(max(m.capacity, cap_lower), cap_upper), cap_lower, cap_upper,
                         False)
     lo, hi = clopper_pearson(attack.successes, np.full(k, attack.trials), confidence=conf)
     recovery = np.column_stack([attack.successes / attack.trials, lo, hi])
@@ -130,11 +168,13 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
         "channel": f"sampled: {d} releases of every secret through the mechanism",
         "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] (biased "
                                    "upward); interval [split-half attack's lower bound, "
-                                   "plug-in + McDiarmid margin]",
+                                   "plug-in + McDiarmid margin], clipped to [V(pi), "
+                                   "V(pi) e^(eps diam S)]",
         "attack_recovery": f"estimate: guesser built on {d // 2} draws per secret, scored "
                            f"on the other {attack.trials}; {interval}",
         "capacity": "estimate: plug-in sum_y max_x C^[x, y]; interval [K x uniform-prior "
-                    "split-half lower bound, plug-in + K x McDiarmid margin]",
+                    "split-half lower bound, plug-in + K x McDiarmid margin], clipped to "
+                    "[1, min(K, e^(eps diam S))]",
         "most_exposed": "split-half guesser's recovery per word, Clopper-Pearson per word",
     }
     return WordAudit(
@@ -142,3 +182,42 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
         conf, v_prior, post, Estimate(attack.estimate, attack.lower, attack.upper, False),
         post.scaled(1.0 / v_prior), capacity, recovery,
         int(np.unique(sampled.outputs).size), methods, time.perf_counter() - start)
+
+
+def _weighted_audit(mechanism: WordMechanism, secrets: Secrets, draws: int, conf: float,
+                    rng: RandomState, progress: Progress | None, start: float,
+                    width: float | None, max_draws: int | None) -> WordAudit:
+    """:func:`audit_mechanism` with the posterior-weighted estimator."""
+    m = weighted_measures(mechanism, secrets.rows, secrets.prior, draws=draws,
+                          confidence=conf, rng=rng, progress=progress, width=width,
+                          max_draws=max_draws)
+    post = Estimate(*m.posterior, False)
+    n = int(m.samples.sum())
+    used = n // len(secrets)
+    stop = ("" if width is None else
+            f"; drawn until the interval of V(pi|>C) was at most {width:g} wide or "
+            f"{m.stages[-1] * draws} per secret were drawn, in {len(m.stages)} stages of "
+            f"{', '.join(str(c * draws) for c in m.stages)} per secret, each at "
+            f"(1 - confidence)/{len(m.stages)}")
+    methods = {
+        "channel": f"sampled: {n} releases ({used} per secret on average, allocated in "
+                   "proportion to the prior), each credited to every secret by the noise's "
+                   f"density (multiple importance sampling){stop}",
+        "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] of the "
+                                   "weighted channel (biased upward); interval [best "
+                                   "fixed guesser's Hoeffding lower bound, plug-in + "
+                                   "McDiarmid margin], clipped to [V(pi), V(pi) "
+                                   "e^(eps diam S)]",
+        "attack_recovery": f"estimate: {m.guesser}, scored on every release by its "
+                           "weights; Hoeffding's bound (union over the guessers)",
+        "capacity": "estimate: plug-in with the uniform prior, times K; interval [K x the "
+                    "nearest-secret guesser's lower bound, plug-in + margin], clipped to "
+                    "[1, min(K, e^(eps diam S))]",
+        "most_exposed": "the attack's recovery per word on its own releases, "
+                        "Clopper-Pearson (Hoeffding for vickrey) per word",
+    }
+    return WordAudit(
+        mechanism.name, mechanism.record_fields(), mechanism.epsilon, secrets, "sampled",
+        used, conf, m.prior_vulnerability, post, Estimate(*m.attack, False),
+        post.scaled(1.0 / m.prior_vulnerability), Estimate(*m.capacity, False), m.recovery,
+        m.distinct_outputs, methods, time.perf_counter() - start)
