@@ -131,6 +131,11 @@ _EXPORTS: dict[str, str] = {
     "check_rtol": "epsilon.search",
     "check_sample_size": "leakage.channel",
     "check_search_epsilon": "epsilon.search",
+    "EntityAudit": "leakage.entity_report",
+    "EntityOptions": "leakage.entity_secrets",
+    "audit_entities": "leakage.entity_audit",
+    "entity_csv": "leakage.entity_report",
+    "entity_table": "leakage.entity_report",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -206,6 +211,9 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         PairEpsilon,
         distinguish_csv,
     )
+    from emprivacy.protection.leakage.entity_audit import audit_entities
+    from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
+    from emprivacy.protection.leakage.entity_secrets import EntityOptions
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -245,6 +253,8 @@ __all__ = [
     "ContextScorer",
     "DeniabilityStudy",
     "Distinguishability",
+    "EntityAudit",
+    "EntityOptions",
     "EpsilonPoint",
     "EpsilonSearch",
     "Estimate",
@@ -262,6 +272,7 @@ __all__ = [
     "TemTruncation",
     "WordAudit",
     "audit_csv",
+    "audit_entities",
     "audit_figure",
     "audit_mechanism",
     "audit_report",
@@ -285,6 +296,8 @@ __all__ = [
     "distinguish_documents",
     "distinguish_pairs",
     "document_positions",
+    "entity_csv",
+    "entity_table",
     "epsilon_lower_bound",
     "find_epsilon",
     "fit_context_model",

@@ -60,6 +60,11 @@ _EXPORTS: dict[str, str] = {
     "plot_audit": "audit_plot",
     "check_release_size": "distinguish",
     "check_sample_size": "channel",
+    "EntityAudit": "entity_report",
+    "EntityOptions": "entity_secrets",
+    "audit_entities": "entity_audit",
+    "entity_csv": "entity_report",
+    "entity_table": "entity_report",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -98,6 +103,9 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         PairEpsilon,
         distinguish_csv,
     )
+    from emprivacy.protection.leakage.entity_audit import audit_entities
+    from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
+    from emprivacy.protection.leakage.entity_secrets import EntityOptions
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -133,6 +141,8 @@ __all__ = [
     "AuditSource",
     "ChannelMeasures",
     "Distinguishability",
+    "EntityAudit",
+    "EntityOptions",
     "ExactChannel",
     "PairEpsilon",
     "Progress",
@@ -141,6 +151,7 @@ __all__ = [
     "SplitHalfAttack",
     "WordAudit",
     "audit_csv",
+    "audit_entities",
     "audit_figure",
     "audit_mechanism",
     "audit_report",
@@ -156,6 +167,8 @@ __all__ = [
     "distinguish_documents",
     "distinguish_pairs",
     "document_positions",
+    "entity_csv",
+    "entity_table",
     "epsilon_lower_bound",
     "guarantee_distance",
     "has_exact_channel",
