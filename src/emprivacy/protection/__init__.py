@@ -133,6 +133,8 @@ _EXPORTS: dict[str, str] = {
     "check_search_epsilon": "epsilon.search",
     "EntityAudit": "leakage.entity_report",
     "EntityOptions": "leakage.entity_secrets",
+    "EntityWords": "leakage.entity_secrets",
+    "detect_entity_words": "leakage.entity_secrets",
     "audit_entities": "leakage.entity_audit",
     "entity_csv": "leakage.entity_report",
     "entity_table": "leakage.entity_report",
@@ -213,7 +215,11 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     )
     from emprivacy.protection.leakage.entity_audit import audit_entities
     from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
-    from emprivacy.protection.leakage.entity_secrets import EntityOptions
+    from emprivacy.protection.leakage.entity_secrets import (
+        EntityOptions,
+        EntityWords,
+        detect_entity_words,
+    )
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -255,6 +261,7 @@ __all__ = [
     "Distinguishability",
     "EntityAudit",
     "EntityOptions",
+    "EntityWords",
     "EpsilonPoint",
     "EpsilonSearch",
     "Estimate",
@@ -292,6 +299,7 @@ __all__ = [
     "clopper_pearson",
     "content_word_counts",
     "count_words",
+    "detect_entity_words",
     "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",

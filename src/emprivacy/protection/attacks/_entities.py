@@ -3,10 +3,13 @@
 A release made with entity detection sends a detected entity word of type T through the
 mechanism restricted to T's public sub-vocabulary at ε_e, and the adversary sees which
 slots are entity slots of which type (the marking is released like the layout).  So it
-attacks an entity slot of type T with that channel, over the secrets in T's
-sub-vocabulary, π restricted to them (:class:`EntityCandidates`): its candidates, their
-scores and the prior's top secrets replace, for those slots, the general channel's
-(:meth:`EntityCandidates.apply`); the context model is the same.
+attacks an entity slot of type T with that channel, over the secrets that detection made
+T's entity words in the corpus, π restricted to them (the adversary knows the corpus's
+entity words as it knows its word frequencies; :class:`EntityCandidates`, the secrets of
+:func:`~emprivacy.protection.leakage.entity_secrets.entity_secrets`, as the word
+audit's): its candidates, their scores and the prior's top secrets replace, for those
+slots, the general channel's (:meth:`EntityCandidates.apply`); the context model is the
+same.
 
 Internal to :mod:`emprivacy.protection.attacks`.
 """
@@ -22,7 +25,11 @@ from emprivacy.obfuscation.entities import EntityRun
 from emprivacy.protection.attacks._ranking import NEVER, Candidates, prior_order
 from emprivacy.protection.attacks._release import Release
 from emprivacy.protection.leakage.channel import Progress, has_exact_channel
-from emprivacy.protection.leakage.entity_secrets import EntityOptions
+from emprivacy.protection.leakage.entity_secrets import (
+    EntityOptions,
+    EntityWords,
+    entity_secrets,
+)
 from emprivacy.protection.leakage.secrets import Secrets
 
 __all__ = ["EntityCandidates", "entity_options", "entity_summary"]
@@ -79,25 +86,23 @@ class EntityCandidates:
     type's sampled channel from a stream of its own).
     """
 
-    def __init__(self, run: EntityRun, types: tuple[str, ...], secrets: Secrets, *, n: int,
-                 channel: str, draws: int, seed: int, progress: Progress | None) -> None:
+    def __init__(self, run: EntityRun, types: tuple[str, ...], secrets: Secrets,
+                 words: EntityWords, *, n: int, channel: str, draws: int, seed: int,
+                 progress: Progress | None) -> None:
         self.n = n
         self.kinds: dict[str, str] = {}
         self.types: list[_Type] = []
         k = len(secrets)
+        per_type = entity_secrets(run, secrets, words)
         for code, entity_type in enumerate(types):
-            mech = run.mechanisms[entity_type]
             rows = np.asarray(run.marking.rows[entity_type], dtype=np.int64)
-            index = np.flatnonzero(np.isin(secrets.rows, rows))
             top = np.full(n, -1, dtype=np.int64)
             rank = np.full(k, NEVER, dtype=np.int64)
-            if index.size == 0:
-                self.types.append(_Type(None, index, rows, top, rank))
+            if entity_type not in per_type:
+                self.types.append(_Type(None, np.empty(0, np.int64), rows, top, rank))
                 continue
-            prior = secrets.prior[index]
-            sub = Secrets(tuple(secrets.words[i] for i in index.tolist()),
-                          np.searchsorted(rows, secrets.rows[index]).astype(np.int64),
-                          prior / prior.sum(), secrets.prior_name)
+            sub, index = per_type[entity_type]
+            mech = run.mechanisms[entity_type]
             kind = "exact" if channel == "exact" or (
                 channel == "auto" and has_exact_channel(mech)) else "sampled"
             self.kinds[entity_type] = kind

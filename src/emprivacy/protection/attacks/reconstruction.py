@@ -83,7 +83,7 @@ from emprivacy.protection.attacks.corpus import _check_documents, split_corpus
 from emprivacy.protection.attacks.ngram import NgramModel
 from emprivacy.protection.attacks.reconstruction_report import Reconstruction, RecoveryRate
 from emprivacy.protection.leakage.channel import Progress, has_exact_channel
-from emprivacy.protection.leakage.entity_secrets import EntityOptions
+from emprivacy.protection.leakage.entity_secrets import EntityOptions, detect_entity_words
 from emprivacy.protection.leakage.secrets import Secrets
 from emprivacy.protection.leakage.vulnerability import _check_confidence, clopper_pearson
 from emprivacy.protection.report import Estimate
@@ -238,8 +238,9 @@ def reconstruction_attack(
                        draws=draws, rng=np.random.default_rng(np.random.SeedSequence(
                            [seed, 1])), progress=progress)
     own = None if release.run is None else EntityCandidates(
-        release.run, release.entity_types, secrets, n=cands.n, channel=channel, draws=draws,
-        seed=seed, progress=progress)
+        release.run, release.entity_types, secrets,
+        detect_entity_words(release.run, docs, emb), n=cands.n, channel=channel,
+        draws=draws, seed=seed, progress=progress)
     context = ("ngram" if model is not None else "custom" if scorer is not None
                else "none")
     context_fn: Callable[..., np.ndarray] | None = None
@@ -422,6 +423,7 @@ def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
                     "included; capitalised: written in Title or UPPER case"
                     + ("; entity: the entity slots (words detection marked), attacked with "
                        "their type's channel, the mechanism restricted to its public "
-                       "sub-vocabulary at epsilon_e, over the secrets there, pi restricted "
-                       "to them; conditional on detection" if entities else "")),
+                       "sub-vocabulary at epsilon_e, over the secrets that detection made "
+                       "entity words of the type in the whole corpus, pi restricted to "
+                       "them; conditional on detection" if entities else "")),
     }

@@ -62,6 +62,8 @@ _EXPORTS: dict[str, str] = {
     "check_sample_size": "channel",
     "EntityAudit": "entity_report",
     "EntityOptions": "entity_secrets",
+    "EntityWords": "entity_secrets",
+    "detect_entity_words": "entity_secrets",
     "audit_entities": "entity_audit",
     "entity_csv": "entity_report",
     "entity_table": "entity_report",
@@ -105,7 +107,11 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     )
     from emprivacy.protection.leakage.entity_audit import audit_entities
     from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
-    from emprivacy.protection.leakage.entity_secrets import EntityOptions
+    from emprivacy.protection.leakage.entity_secrets import (
+        EntityOptions,
+        EntityWords,
+        detect_entity_words,
+    )
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -143,6 +149,7 @@ __all__ = [
     "Distinguishability",
     "EntityAudit",
     "EntityOptions",
+    "EntityWords",
     "ExactChannel",
     "PairEpsilon",
     "Progress",
@@ -163,6 +170,7 @@ __all__ = [
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",
+    "detect_entity_words",
     "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",

@@ -24,6 +24,7 @@ from emprivacy.protection.leakage.channel import Progress
 from emprivacy.protection.leakage.entity_report import EntityAudit
 from emprivacy.protection.leakage.entity_secrets import (
     EntityOptions,
+    EntityWords,
     detect_entity_words,
     entity_secrets,
 )
@@ -33,7 +34,8 @@ __all__ = ["audit_entities"]
 
 
 def audit_entities(mechanism: WordMechanism, secrets: Secrets, options: EntityOptions, *,
-                   documents: Iterable[Document] | None = None, draws: int = 500,
+                   documents: Iterable[Document] | None = None,
+                   words: EntityWords | None = None, draws: int = 500,
                    channel: str = "auto", confidence: float = 0.95, rng: RandomState = None,
                    progress: Progress | None = None,
                    on_note: Callable[[str], None] | None = None) -> EntityAudit:
@@ -51,6 +53,10 @@ def audit_entities(mechanism: WordMechanism, secrets: Secrets, options: EntityOp
     documents : iterable of Document, optional
         The corpus: detection runs over it, and the secrets of a type are those it made
         entity words of that type.  Without: the secrets in the type's sub-vocabulary.
+    words : EntityWords, optional
+        What detection took in the corpus, already counted
+        (:func:`~emprivacy.protection.leakage.entity_secrets.detect_entity_words`: once for
+        several mechanisms and ε on the same embeddings); instead of ``documents``.
     draws, channel, confidence, progress
         As :func:`~emprivacy.protection.audit_mechanism`.
     rng : None, int or numpy.random.Generator
@@ -82,8 +88,10 @@ def audit_entities(mechanism: WordMechanism, secrets: Secrets, options: EntityOp
     if not isinstance(options, EntityOptions):
         raise TypeError(f"options must be an EntityOptions; got {type(options).__name__}")
     run = options.run(mechanism, on_note=on_note)
-    words = (None if documents is None
-             else detect_entity_words(run, documents, mechanism.embeddings))
+    if words is not None and not isinstance(words, EntityWords):
+        raise TypeError(f"words must be an EntityWords; got {type(words).__name__}")
+    if words is None and documents is not None:
+        words = detect_entity_words(run, documents, mechanism.embeddings)
     per_type = entity_secrets(run, secrets, words)
     gen = check_random_state(rng)
     audits = {t: audit_mechanism(run.mechanisms[t], sub, draws=draws, channel=channel,
