@@ -14,7 +14,8 @@ from emprivacy.cli._common import LOG_EVERY, fail, progress_bar
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
-__all__ = ["build_mechanisms", "pick_pairs", "read_corpus", "run_audits", "substream"]
+__all__ = ["build_mechanisms", "detect_entities", "pick_pairs", "read_corpus", "run_audits",
+           "substream"]
 
 
 def read_corpus(corpus: list[str], stdin: Any, *, reconstruct: bool, mode: str | None,
@@ -137,15 +138,19 @@ def _audit_entities(mech: Any, chosen: Any, options: Any, words: Any, draws: int
         fail(f"--entities: {exc}")
 
 
-def _detected(options: Any, mech: Any, documents: list[Any]) -> Any:
-    """What detection takes in the corpus (once for every mechanism and ε: the marking
-    depends on the embeddings only); ``None`` without a corpus."""
-    from emprivacy.protection import detect_entity_words
+def detect_entities(entities: tuple[str, float, Any] | None, mech: Any,
+                    documents: list[Any]) -> Any:
+    """``--entities``: the run's detectors and sub-vocabularies built, and what detection
+    takes in the corpus (``None`` without a corpus; once for every mechanism and ε: the
+    marking depends on the embeddings only), before any audit; a sub-vocabulary of fewer
+    than 2 words in these embeddings is one line."""
+    from emprivacy.protection import EntityOptions, detect_entity_words
 
-    if not documents:
+    if entities is None:
         return None
     try:
-        return detect_entity_words(options.run(mech), documents, mech.embeddings)
+        run = EntityOptions(*entities).run(mech)
+        return detect_entity_words(run, documents, mech.embeddings) if documents else None
     except ValueError as exc:
         fail(f"--entities: {exc}")
 
@@ -155,8 +160,8 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
                doc_texts: tuple[str, str] | None, doc_files: tuple[str, str],
                reconstruct: bool, documents: list[Any], mode: str | None,
                ref_docs: list[Any] | None, ngram: int | None, console: Console,
-               quiet: bool, entities: tuple[str, float, Any] | None = None
-               ) -> tuple[list[Any], list[Any], list[Any]]:
+               quiet: bool, entities: tuple[str, float, Any] | None = None,
+               entity_words: Any = None) -> tuple[list[Any], list[Any], list[Any]]:
     """Every mechanism's audit at every ε, in order, its reconstruction attacks (empty
     without ``--reconstruct``) and its entity audits (empty without ``--entities``).
 
@@ -172,7 +177,6 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
 
     options = None if entities is None else EntityOptions(*entities)
     ents: list[Any] = []
-    words = None
 
     several = len(mechanisms) > 1
     audits = []
@@ -215,10 +219,8 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
                                                     distinguish_draws, doc_gen, progress)
                     step[0] += 1
                 if options is not None:
-                    if words is None:
-                        words = _detected(options, mech, documents)
-                    ents.append(_audit_entities(mech, chosen, options, words, draws, ent_gen,
-                                                progress))
+                    ents.append(_audit_entities(mech, chosen, options, entity_words, draws,
+                                                ent_gen, progress))
                     step[0] += 1
                 if reconstruct:
                     recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
