@@ -172,11 +172,6 @@ def audit(
     share of its content words an adversary gets back from the release with the
     channel, the prior and an n-gram model of the other half of CORPUS (or --reference).
 
-    With --entities (as obfuscate spells it), the entity words detection marks in CORPUS
-    are also audited at their own ε_e, under the mechanism restricted to their type's
-    public sub-vocabulary, and --reconstruct releases with entities and reports an
-    entity class (docs/AUDIT.md, Entities).
-
     Examples:
 
     \b
@@ -185,7 +180,6 @@ def audit(
           --param tem.beta=0.01 --out audit/
       emprivacy audit -e 10 --mechanism tem --secrets 500 --json
       emprivacy audit my_docs/ -e 5 --distinguish 8 --reconstruct
-      emprivacy audit my_docs/ -e 10 --entities auto --entity-epsilon 1 --reconstruct
     """
     from emprivacy.io import expand_inputs
 

@@ -144,12 +144,17 @@ def detect_entities(entities: tuple[str, float, Any] | None, mech: Any,
     takes in the corpus (``None`` without a corpus; once for every mechanism and ε: the
     marking depends on the embeddings only), before any audit; a sub-vocabulary of fewer
     than 2 words in these embeddings is one line."""
+    import warnings
+
+    from emprivacy.exceptions import PrivacyLeakWarning
     from emprivacy.protection import EntityOptions, detect_entity_words
 
     if entities is None:
         return None
     try:
-        run = EntityOptions(*entities).run(mech)
+        with warnings.catch_warnings():  # entities kept: said once, in one line, when checked
+            warnings.simplefilter("ignore", PrivacyLeakWarning)
+            run = EntityOptions(*entities).run(mech)
         return detect_entity_words(run, documents, mech.embeddings) if documents else None
     except ValueError as exc:
         fail(f"--entities: {exc}")

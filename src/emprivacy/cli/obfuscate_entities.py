@@ -16,18 +16,16 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityPolicyOpt", "check_entity_options",
            "entities_asked", "entity_config"]
 
+# one line of help each (audit --help stays readable at 80 columns); docs/ENTITIES.md says more
 EntitiesOpt = Annotated[str, typer.Option(
-    "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
-    "capitalised words with the ner extra, capitalised words alone without it) or a list "
-    "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")]
+    "--entities", help="none, auto or spacy,presidio,capitalised.", show_default=False,
+    metavar="DETECTORS")]
 EntityEpsilonOpt = Annotated[float, typer.Option(
-    "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
-    "sub-vocabulary (names become names), spent once per distinct entity word of a "
-    "document.")]
+    "--entity-epsilon", help="ε_e of entity words (default 1).", show_default=False,
+    metavar="EPSILON")]
 EntityPolicyOpt = Annotated[list[str] | None, typer.Option(
-    "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
-    "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
-    "or keep (NOT covered by the guarantee).", show_default=False)]
+    "--entity-policy", help="Repeatable; see docs/ENTITIES.md.", show_default=False,
+    metavar="TYPE=POLICY")]
 
 
 def entities_asked(entities: str, entity_epsilon: float, entity_policy: list[str] | None
