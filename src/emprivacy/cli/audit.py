@@ -43,12 +43,27 @@ from emprivacy.cli.audit_options import (
     read_documents,
 )
 from emprivacy.cli.audit_outputs import (
+    print_entities,
     print_reconstruction,
     print_text,
     recorded_settings,
     write_outputs,
 )
-from emprivacy.cli.audit_run import build_mechanisms, pick_pairs, read_corpus, run_audits, substream
+from emprivacy.cli.audit_run import (
+    build_mechanisms,
+    detect_entities,
+    pick_pairs,
+    read_corpus,
+    run_audits,
+    substream,
+)
+from emprivacy.cli.obfuscate_entities import (
+    EntitiesOpt,
+    EntityEpsilonOpt,
+    EntityPolicyOpt,
+    check_entity_options,
+    entities_asked,
+)
 
 __all__ = ["audit"]
 
@@ -128,6 +143,9 @@ def audit(
     ngram: Annotated[int | None, typer.Option(
         "--ngram", min=2, max=3, help="--reconstruct --mode text: the n-gram model's n "
         "(default 3).", show_default=False, metavar="N")] = None,
+    entities: EntitiesOpt = "none",
+    entity_epsilon: EntityEpsilonOpt = 1.0,
+    entity_policy: EntityPolicyOpt = None,
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
@@ -174,6 +192,11 @@ def audit(
         fail("--prior corpus needs a CORPUS to count words in; give one, or use --prior "
              "zipf or uniform")
     references = check_reconstruct(reconstruct, corpus, mode, reference, ngram)
+    if reconstruct and mode == "bag" and entities_asked(entities, entity_epsilon, entity_policy):
+        fail("--entities, --entity-epsilon and --entity-policy apply to --mode text: bags "
+             "do not detect entities yet")
+    ent = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet)
+           if entities_asked(entities, entity_epsilon, entity_policy) else None)
     files = [str(f.path) for f in expand_inputs([*corpus, *references]) if f.kind != "stdin"]
     stdin = check_stdin(corpus)
     n_pairs, pairs_file = parse_distinguish(distinguish)
@@ -183,7 +206,8 @@ def audit(
     if out_dir is not None:
         check_out(out_dir, [*corpus, *references, *files, *doc_files,
                         *([str(embeddings)] if embeddings else []),
-                        *([pairs_file] if pairs_file else [])], reconstruct=reconstruct)
+                        *([pairs_file] if pairs_file else [])], reconstruct=reconstruct,
+                  entities=ent is not None)
         skipped = plot_missing()
     if seed is None:
         seed = _secrets.randbelow(2**63)
@@ -195,7 +219,7 @@ def audit(
     emb = load(embeddings, vocab_size, quiet, embeddings_encoding)
     counts, documents, ref_docs = read_corpus(corpus, stdin, reconstruct=reconstruct, mode=mode,
                                               references=references, console=console,
-                                              quiet=quiet)
+                                              quiet=quiet, in_memory=ent is not None)
     try:
         chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
     except ValueError as exc:
@@ -218,19 +242,24 @@ def audit(
     pairs = pick_pairs(mechanisms[0][0], chosen, n_pairs, pairs_file, hat_start)
     check_sizes([row[0] for row in mechanisms], len(chosen), draws, pairs=pairs,
                 positions=positions, distinguish_draws=distinguish_draws)
-    audits, recons = run_audits(
+    entity_words = detect_entities(ent, mechanisms[0][0], documents)
+    audits, recons, ents = run_audits(
         mechanisms, chosen, draws=draws, seed=seed, pairs=pairs, hat_start=hat_start,
         distinguish_draws=distinguish_draws, doc_texts=doc_texts, doc_files=doc_files,
         reconstruct=reconstruct, documents=documents, mode=mode, ref_docs=ref_docs,
-        ngram=ngram, console=console, quiet=quiet)
+        ngram=ngram, console=console, quiet=quiet, entities=ent, entity_words=entity_words)
     if as_json:
         for i, a in enumerate(audits):
             obj = a.summary(top=top)
+            if ents:
+                obj["entities"] = ents[i].summary(top=top)
             if recons:
                 obj["reconstruction"] = recons[i].summary()
             echo(strict_json(obj))
     else:
         print_text(audits, emb, top)
+        if ents:
+            print_entities(ents)
         if recons:
             print_reconstruction(recons)
     if out_dir is not None:
@@ -240,9 +269,10 @@ def audit(
             embeddings=embeddings, vocab_size=vocab_size, distinguish=distinguish,
             pairs=pairs, pairs_file=pairs_file, distinguish_documents=distinguish_documents,
             doc_files=doc_files, doc_texts=doc_texts, distinguish_draws=distinguish_draws,
-            reconstruct=reconstruct, mode=mode, references=references, ngram=ngram)
+            reconstruct=reconstruct, mode=mode, references=references, ngram=ngram,
+            entities=ent)
         written, removed = write_outputs(out_dir, audits, settings, top, recons,
-                                         plot=skipped is None)
+                                         plot=skipped is None, entities=ents)
         if not quiet:
             console.print(f"emprivacy: wrote {', '.join(written)} to {out_dir} (seed {seed})"
                           + (f"; removed {', '.join(removed)}, left there by an earlier "

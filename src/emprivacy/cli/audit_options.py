@@ -11,6 +11,7 @@ from emprivacy.cli._common import fail
 from emprivacy.cli.audit_outputs import (
     AUDIT_FILES,
     DISTINGUISH_FILE,
+    ENTITY_FILES,
     PLOT_FILE,
     RECONSTRUCTION_FILES,
 )
@@ -96,14 +97,16 @@ def check_sizes(mechanisms: list[Any], secrets: int, draws: int, *,
         fail(str(exc))
 
 
-def check_out(out: Path, inputs: list[str], *, reconstruct: bool = False) -> None:
+def check_out(out: Path, inputs: list[str], *, reconstruct: bool = False,
+              entities: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
     none of its files an input.  Checked before any work."""
     from emprivacy.io import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
     for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE,
-                 *(RECONSTRUCTION_FILES if reconstruct else ())):
+                 *(RECONSTRUCTION_FILES if reconstruct else ()),
+                 *(ENTITY_FILES if entities else ())):
         check_not_input(out / name, inputs)
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from emprivacy.cli._common import DEFAULT_VOCAB_SIZE, echo
 
-__all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "PLOT_FILE", "RECONSTRUCTION_FILES",
-           "print_reconstruction", "print_text", "recorded_settings", "write_outputs"]
+__all__ = ["AUDIT_FILES", "DISTINGUISH_FILE", "ENTITY_FILES", "PLOT_FILE",
+           "RECONSTRUCTION_FILES", "print_entities", "print_reconstruction", "print_text",
+           "recorded_settings", "write_outputs"]
 
 #: The files ``--out DIR`` receives.
 AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
@@ -20,6 +21,8 @@ AUDIT_FILES = ("audit.md", "audit.csv", "audit.json")
 PLOT_FILE = "audit.png"
 #: The file ``--out DIR`` also receives with ``--reconstruct``.
 RECONSTRUCTION_FILES = ("reconstruction.csv",)
+#: The file ``--out DIR`` also receives with ``--entities``.
+ENTITY_FILES = ("entities.csv",)
 
 #: With ``--distinguish`` or ``--distinguish-documents``, ``--out DIR`` also receives ε̂
 #: per pair.
@@ -44,6 +47,14 @@ def print_text(audits: list[Any], emb: Any, top: int) -> None:
     echo(audit_table(audits, top=top).rstrip("\n"))
 
 
+def print_entities(ents: list[Any]) -> None:
+    """The audits of the entity words as text on standard output, after the audits."""
+    from emprivacy.protection import entity_table
+
+    echo()
+    echo(entity_table(ents).rstrip("\n"))
+
+
 def print_reconstruction(recons: list[Any]) -> None:
     """The reconstruction attacks as text on standard output, after the audits."""
     from emprivacy.protection import reconstruction_table
@@ -63,7 +74,8 @@ def recorded_settings(*, corpus: list[str], names: list[str], params: dict[str, 
                       pairs_file: str | None, distinguish_documents: str | None,
                       doc_files: tuple[str, str], doc_texts: tuple[str, str] | None,
                       distinguish_draws: int, reconstruct: bool, mode: str | None,
-                      references: list[str], ngram: int | None) -> dict[str, Any]:
+                      references: list[str], ngram: int | None,
+                      entities: tuple[str, float, Any] | None = None) -> dict[str, Any]:
     """The run's settings for ``audit.json``, with the command line that repeats the run
     (its seed and prior made explicit)."""
     args = ["emprivacy", "audit", *corpus, "--mechanism", ",".join(names), "--epsilon",
@@ -86,6 +98,9 @@ def recorded_settings(*, corpus: list[str], names: list[str], params: dict[str, 
         args += ["--reconstruct", "--mode", mode or "text",
                  *[f"--reference={r}" for r in references],
                  *(["--ngram", str(ngram or 3)] if mode != "bag" else [])]
+    if entities is not None:
+        args += ["--entities", entities[0], "--entity-epsilon", repr(entities[1]),
+                 *[f"--entity-policy={t}={p}" for t, p in entities[2]]]
     command = shlex.join(args)
     settings = {
         "mechanisms": names, "parameters": params, "epsilons": eps_list,
@@ -101,6 +116,9 @@ def recorded_settings(*, corpus: list[str], names: list[str], params: dict[str, 
     if doc_texts is not None:
         settings["distinguish_documents"] = {"documents": list(doc_files),
                                              "draws": distinguish_draws}
+    if entities is not None:
+        settings["entities"] = {"detectors": entities[0], "entity_epsilon": entities[1],
+                                "entity_policy": {t: p for t, p in entities[2]}}
     if reconstruct:
         settings["reconstruction"] = {"mode": mode or "text", "reference": references,
                                       "ngram": None if mode == "bag" else ngram or 3}
@@ -108,8 +126,8 @@ def recorded_settings(*, corpus: list[str], names: list[str], params: dict[str, 
 
 
 def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: int,
-                  recons: list[Any] | None = None, *, plot: bool = True
-                  ) -> tuple[list[str], list[str]]:
+                  recons: list[Any] | None = None, *, plot: bool = True,
+                  entities: list[Any] | None = None) -> tuple[list[str], list[str]]:
     """Every file of ``--out``, all or none; their names, and those of the files of an
     earlier audit there that this one does not write (a ``distinguish.csv`` of another run
     beside this run's ``audit.json`` would read as its own), removed once the new ones are
@@ -126,11 +144,18 @@ def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: i
     )
 
     table = "# Word audit\n\n" + audit_table(audits, top=top)
+    if entities:
+        from emprivacy.protection import entity_table
+
+        table += "\n## Entities\n\n" + entity_table(entities)
     if recons:
         table += "\n## Reconstruction\n\n" + reconstruction_table(recons)
     if settings.get("command"):
         table += f"\nMade by: `{settings['command']}`\n"
     payload = audit_report(audits, settings=settings, top=top)
+    if entities:
+        for result, e in zip(payload["results"], entities, strict=True):
+            result["entities"] = e.summary(top=top)
     if recons:
         for result, r in zip(payload["results"], recons, strict=True):
             result["reconstruction"] = r.summary()
@@ -152,10 +177,15 @@ def write_outputs(out: Path, audits: list[Any], settings: dict[str, Any], top: i
         files[out / DISTINGUISH_FILE] = distinguish_csv(hats).encode("utf-8")
     if recons:
         files[out / "reconstruction.csv"] = reconstruction_csv(recons).encode("utf-8")
+    if entities:
+        from emprivacy.protection import entity_csv
+
+        files[out / ENTITY_FILES[0]] = entity_csv(entities).encode("utf-8")
     # every file or none (a full disk must not leave audit.md without audit.json)
     write_files_atomic(files, parents=True)
     removed = []
-    for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE, *RECONSTRUCTION_FILES):
+    for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE, *RECONSTRUCTION_FILES,
+                 *ENTITY_FILES):
         stale = out / name
         if stale not in files and (stale.is_symlink() or stale.is_file()):
             try:

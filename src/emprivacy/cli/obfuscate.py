@@ -33,7 +33,12 @@ from emprivacy.cli._common import (
     stderr,
     track,
 )
-from emprivacy.cli.obfuscate_entities import entity_config
+from emprivacy.cli.obfuscate_entities import (
+    EntitiesOpt,
+    EntityEpsilonOpt,
+    EntityPolicyOpt,
+    entity_config,
+)
 from emprivacy.cli.obfuscate_table import (
     COUNT_CHANGED_HELP,
     ID_COLUMN_HELP,
@@ -142,18 +147,9 @@ def obfuscate(
                                          "the same --output: complete partitions are kept.")
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
-    entities: Annotated[str, typer.Option(
-        "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
-        "capitalised words with the ner extra, capitalised words alone without it) or a list "
-        "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
-    entity_epsilon: Annotated[float, typer.Option(
-        "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
-        "sub-vocabulary (names become names), spent once per distinct entity word of a "
-        "document.")] = 1.0,
-    entity_policy: Annotated[list[str] | None, typer.Option(
-        "--entity-policy", help="TYPE=POLICY (repeatable): privatise (default for PERSON, "
-        "LOCATION), placeholder (default for ORG and structured identifiers such as PHONE) "
-        "or keep (NOT covered by the guarantee).", show_default=False)] = None,
+    entities: EntitiesOpt = "none",
+    entity_epsilon: EntityEpsilonOpt = 1.0,
+    entity_policy: EntityPolicyOpt = None,
     text_column: Annotated[str | None, typer.Option("--text-column", help=TEXT_COLUMN_HELP,
                                                     show_default=False)] = None,
     id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,

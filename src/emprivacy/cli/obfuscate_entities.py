@@ -1,38 +1,58 @@
-"""``obfuscate --entities``, ``--entity-epsilon``, ``--entity-policy``: the entity settings
-checked before any work (docs/ENTITIES.md)."""
+"""``--entities``, ``--entity-epsilon``, ``--entity-policy``: the entity options of
+``obfuscate`` and ``audit``, defined once, and the entity settings checked before any work
+(docs/ENTITIES.md)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
+
+import typer
 
 from emprivacy.cli._common import fail, stderr
 
 if TYPE_CHECKING:  # pragma: no cover
     from emprivacy.obfuscation import ObfuscationConfig
 
-__all__ = ["entity_config"]
+__all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityPolicyOpt", "check_entity_options",
+           "entities_asked", "entity_config"]
+
+# one line of help each (audit --help stays readable at 80 columns); docs/ENTITIES.md says more
+EntitiesOpt = Annotated[str, typer.Option(
+    "--entities", help="none, auto or spacy,presidio,capitalised.", show_default=False,
+    metavar="DETECTORS")]
+EntityEpsilonOpt = Annotated[float, typer.Option(
+    "--entity-epsilon", help="ε_e of entity words (default 1).", show_default=False,
+    metavar="EPSILON")]
+EntityPolicyOpt = Annotated[list[str] | None, typer.Option(
+    "--entity-policy", help="Repeatable; see docs/ENTITIES.md.", show_default=False,
+    metavar="TYPE=POLICY")]
 
 
-def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
-                   entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
-    """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
-    ``--entity-policy``), checked before any work: one line if not; ``auto`` resolved here
-    (the line that says it fell back to capitalised words is printed once)."""
-    import dataclasses
+def entities_asked(entities: str, entity_epsilon: float, entity_policy: list[str] | None
+                   ) -> bool:
+    """Whether any entity option was given (``--entities none`` with no other: no)."""
+    return entities.strip().lower() != "none" or bool(entity_policy) or entity_epsilon != 1.0
 
+
+def check_entity_options(entities: str, entity_epsilon: float, entity_policy: list[str],
+                         quiet: bool) -> tuple[str, float, tuple[tuple[str, str], ...]] | None:
+    """The entity settings (detectors with ``auto`` resolved, ε_e, the policies as pairs),
+    checked before any work: one line if not; ``None`` for ``--entities none``.  The line
+    that says ``auto`` fell back to capitalised words, and the one that says entities are
+    kept, are printed once (not with ``quiet``)."""
     from emprivacy.entities import check_available, resolve_entities
+    from emprivacy.obfuscation import ObfuscationConfig
 
-    if config.mode != "text":
-        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
-             "(--format text or --readable)")
     try:
         names, note = resolve_entities(entities)
-        config = dataclasses.replace(config, entities=names, entity_epsilon=entity_epsilon,
-                                     entity_policy=entity_policy)
+        config = ObfuscationConfig(mode="text", entities=names, entity_epsilon=entity_epsilon,
+                                   entity_policy=entity_policy)
     except (TypeError, ValueError) as exc:
         fail(str(exc))
-    if names == "none" and (entity_policy or entity_epsilon != 1.0):
-        fail("--entity-epsilon and --entity-policy apply with --entities")
+    if names == "none":
+        if entity_policy or entity_epsilon != 1.0:
+            fail("--entity-epsilon and --entity-policy apply with --entities")
+        return None
     try:  # spaCy, Presidio and the pipeline are there (MissingExtraError: one line as well)
         check_available(names)
     except ValueError as exc:
@@ -43,4 +63,20 @@ def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: floa
         stderr().print("emprivacy: warning: entities under --entity-policy TYPE=keep are "
                        "released as written: the privacy guarantee does not cover them",
                        markup=False)
-    return config
+    return names, config.entity_epsilon, config.entity_policy
+
+
+def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
+                  entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
+    """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
+    ``--entity-policy``), checked before any work (:func:`check_entity_options`)."""
+    import dataclasses
+
+    if config.mode != "text":
+        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
+             "(--format text or --readable)")
+    checked = check_entity_options(entities, entity_epsilon, entity_policy, quiet)
+    if checked is None:
+        return dataclasses.replace(config, entities="none")
+    names, eps, policy = checked
+    return dataclasses.replace(config, entities=names, entity_epsilon=eps, entity_policy=policy)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from emprivacy._validation import check_choice, check_epsilon, check_positive_int
+from emprivacy._validation import check_choice, check_positive_int, check_positive_number
 from emprivacy.embeddings.model import OOV_POLICIES
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
@@ -147,7 +147,8 @@ class ObfuscationConfig:
                                                                    "block_words"))
         check_choice(self.id_from, "id_from", ID_SOURCES)
         object.__setattr__(self, "entities", check_entities(self.entities))
-        object.__setattr__(self, "entity_epsilon", check_epsilon(self.entity_epsilon))
+        object.__setattr__(self, "entity_epsilon",
+                           check_positive_number(self.entity_epsilon, "entity_epsilon"))
         object.__setattr__(self, "entity_policy", _policy_pairs(self.entity_policy))
         if self.entities != "none" and self.mode == "bag":
             raise ValueError("entities apply to text mode (mode='text'); bags do not detect "

@@ -135,6 +135,13 @@ _EXPORTS: dict[str, str] = {
     "check_rtol": "epsilon.search",
     "check_sample_size": "leakage.channel",
     "check_search_epsilon": "epsilon.search",
+    "EntityAudit": "leakage.entity_report",
+    "EntityOptions": "leakage.entity_secrets",
+    "EntityWords": "leakage.entity_secrets",
+    "detect_entity_words": "leakage.entity_secrets",
+    "audit_entities": "leakage.entity_audit",
+    "entity_csv": "leakage.entity_report",
+    "entity_table": "leakage.entity_report",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -211,6 +218,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         PairEpsilon,
         distinguish_csv,
     )
+    from emprivacy.protection.leakage.entity_audit import audit_entities
+    from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
+    from emprivacy.protection.leakage.entity_secrets import (
+        EntityOptions,
+        EntityWords,
+        detect_entity_words,
+    )
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -251,6 +265,9 @@ __all__ = [
     "ContextScorer",
     "DeniabilityStudy",
     "Distinguishability",
+    "EntityAudit",
+    "EntityOptions",
+    "EntityWords",
     "EpsilonPoint",
     "EpsilonSearch",
     "Estimate",
@@ -269,6 +286,7 @@ __all__ = [
     "WeightedMeasures",
     "WordAudit",
     "audit_csv",
+    "audit_entities",
     "audit_figure",
     "audit_mechanism",
     "audit_report",
@@ -288,10 +306,13 @@ __all__ = [
     "clopper_pearson",
     "content_word_counts",
     "count_words",
+    "detect_entity_words",
     "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",
     "document_positions",
+    "entity_csv",
+    "entity_table",
     "epsilon_lower_bound",
     "find_epsilon",
     "fit_context_model",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,8 +23,8 @@ from emprivacy.protection.attacks._release import Release
 from emprivacy.protection.leakage.channel import ExactChannel, Progress, sample_channel
 from emprivacy.protection.leakage.secrets import Secrets
 
-__all__ = ["NEVER", "Candidates", "Scored", "context_ranks", "prior_order", "rank_of_truth",
-           "score_release"]
+__all__ = ["NEVER", "Candidates", "Scored", "SlotChannels", "context_ranks", "prior_order",
+           "rank_of_truth", "score_release"]
 
 NEVER = np.iinfo(np.int64).max  # the rank of an original the guesser cannot name
 
@@ -110,12 +110,26 @@ class Scored:
     cand: np.ndarray       # (M, n) the channel's best secrets per target
     chan: np.ndarray       # (M, n) their log π + log C
     ctx: np.ndarray | None  # (M, 2n) log P(context | x): the channel's, then the prior's top
+    top: np.ndarray | None = None  # (M, n) the prior's top per target (-1: none), where
+    # entity slots have a prior of their own; None: the prior's top for every target
+
+
+class SlotChannels(Protocol):
+    """Channels of their own for some slots (the entity slots of a release,
+    :class:`~emprivacy.protection.attacks._entities.EntityCandidates`): each slot's
+    candidates, scores and prior's top replaced in place, every slot's guess too."""
+
+    def apply(self, release: Release, cand: np.ndarray, chan: np.ndarray,
+              guess: np.ndarray, top: np.ndarray) -> None:  # pragma: no cover - a protocol
+        ...
 
 
 def score_release(release: Release, candidates: Candidates, secrets: Secrets,
-                  context: Callable[..., np.ndarray] | None) -> Scored:
-    """The channel's candidates and scores of every target slot of a release, and, with a
-    ``context`` (:func:`~emprivacy.protection.attacks.context._ngram_context` or
+                  context: Callable[..., np.ndarray] | None,
+                  own: SlotChannels | None = None) -> Scored:
+    """The channel's candidates and scores of every target slot of a release (``own``:
+    the entity slots' from their own channels), and, with a ``context``
+    (:func:`~emprivacy.protection.attacks.context._ngram_context` or
     :func:`~emprivacy.protection.attacks.context._custom_context`), each candidate's
     ``log P(context | x)`` beside that of the prior's top secrets."""
     columns, inverse = np.unique(release.out, return_inverse=True)
@@ -123,13 +137,17 @@ def score_release(release: Release, candidates: Candidates, secrets: Secrets,
     col = inverse.ravel()
     cand = cand_y[col[release.slots]]
     chan = score_y[col[release.slots]]
+    guess = cand_y[col, 0]  # each slot's channel-only best guess
+    top = None
+    if own is not None:
+        top = np.array(np.broadcast_to(candidates.prior_top, cand.shape))
+        own.apply(release, cand, chan, guess, top)
     ctx = None
     if context is not None:
-        guess = cand_y[col, 0]  # each slot's channel-only best guess
-        both = np.concatenate([cand, np.broadcast_to(candidates.prior_top, cand.shape)],
-                              axis=1)
+        tops = np.broadcast_to(candidates.prior_top, cand.shape) if top is None else top
+        both = np.concatenate([cand, tops], axis=1)
         ctx = context(release.views, guess, release.slots, both, secrets)
-    return Scored(cand, chan, ctx)
+    return Scored(cand, chan, ctx, top)
 
 
 def context_ranks(scored: Scored, ctx: np.ndarray, truth: np.ndarray, weight: float,
@@ -139,6 +157,6 @@ def context_ranks(scored: Scored, ctx: np.ndarray, truth: np.ndarray, weight: fl
     baseline, ``log π + w·ctx`` among the prior's top secrets."""
     n = scored.cand.shape[1]
     total = np.where(np.isfinite(scored.chan), scored.chan + weight * ctx[:, :n], -np.inf)
-    top = np.broadcast_to(prior_top, scored.cand.shape)
-    blind = log_prior[prior_top][None, :] + weight * ctx[:, n:]
+    top = np.broadcast_to(prior_top if scored.top is None else scored.top, scored.cand.shape)
+    blind = np.where(top >= 0, log_prior[np.maximum(top, 0)] + weight * ctx[:, n:], -np.inf)
     return rank_of_truth(scored.cand, total, truth), rank_of_truth(top, blind, truth)

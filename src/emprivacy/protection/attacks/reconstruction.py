@@ -34,7 +34,9 @@ Clopper–Pearson intervals, beside three baselines — ``π · C`` without cont
 the released word ignored (``context_only``, text mode), and ``π`` alone
 (``prior_only``) — and per class of word: ``frequent`` (an original among the first
 ``frequent`` secrets, the corpus's most frequent content words), ``rare`` (the others,
-words outside S included) and ``capitalised`` (written Title or UPPER case).
+words outside S included) and ``capitalised`` (written Title or UPPER case); a release
+made with entity detection (``entities``) adds ``entity``: its entity slots, attacked with
+their type's channel (:mod:`._entities`).
 
 The attack is in parts: its settings, checked before any work (here); the corpus, read
 and split (:mod:`.corpus`); the adversary's context (:mod:`.context`, with :mod:`.ngram`);
@@ -57,6 +59,11 @@ from emprivacy._validation import check_choice, check_nonnegative_number, check_
 from emprivacy.exceptions import InputError
 from emprivacy.io.documents import Document
 from emprivacy.mechanisms.base import WordMechanism
+from emprivacy.protection.attacks._entities import (
+    EntityCandidates,
+    entity_options,
+    entity_summary,
+)
 from emprivacy.protection.attacks._ranking import (
     NEVER,
     Candidates,
@@ -76,6 +83,7 @@ from emprivacy.protection.attacks.corpus import _check_documents, split_corpus
 from emprivacy.protection.attacks.ngram import NgramModel
 from emprivacy.protection.attacks.reconstruction_report import Reconstruction, RecoveryRate
 from emprivacy.protection.leakage.channel import Progress, has_exact_channel
+from emprivacy.protection.leakage.entity_secrets import EntityOptions, detect_entity_words
 from emprivacy.protection.leakage.secrets import Secrets
 from emprivacy.protection.leakage.vulnerability import _check_confidence, clopper_pearson
 from emprivacy.protection.report import Estimate
@@ -94,8 +102,8 @@ DEFAULT_FREQUENT = 100
 DEFAULT_WINDOW = 16
 #: The guessers, in report order.
 GUESSERS = ("attack", "channel_only", "context_only", "prior_only")
-#: The classes of words, in report order.
-CLASSES = ("frequent", "rare", "capitalised")
+#: The classes of words, in report order (``entity``: only with entity detection).
+CLASSES = ("frequent", "rare", "capitalised", "entity")
 #: The weights of the context score the adversary tries on its own text.
 CONTEXT_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -108,7 +116,8 @@ def reconstruction_attack(
         context_weight: float | None = None, candidates: int = DEFAULT_CANDIDATES,
         frequent: int = DEFAULT_FREQUENT, window: int = DEFAULT_WINDOW, draws: int = 500,
         channel: str = "auto", confidence: float = 0.95, seed: int | None = None,
-        progress: Progress | None = None) -> Reconstruction:
+        progress: Progress | None = None, entities: str | EntityOptions = "none",
+        entity_epsilon: float = 1.0, entity_policy: Any = ()) -> Reconstruction:
     """Release a corpus and try to get its content words back (module docstring).
 
     Parameters
@@ -153,6 +162,13 @@ def reconstruction_attack(
         sampled channel; ``None``: a random seed, recorded in the result.
     progress : callable, optional
         ``progress(done, total, description)``.
+    entities, entity_epsilon, entity_policy
+        Text mode: release with entity detection, as ``obfuscate --entities``,
+        ``--entity-epsilon``, ``--entity-policy`` (docs/ENTITIES.md; or an
+        :class:`~emprivacy.protection.leakage.entity_secrets.EntityOptions` as
+        ``entities``).  The entity slots are attacked with their type's channel (the
+        mechanism restricted to its public sub-vocabulary at ε_e) over the secrets in that
+        sub-vocabulary (:mod:`._entities`), and reported as the class ``entity``.
 
     Returns
     -------
@@ -185,6 +201,7 @@ def reconstruction_attack(
         mechanism, documents, secrets=secrets, mode=mode, reference=reference, scorer=scorer,
         order=order, context_weight=context_weight, candidates=candidates, frequent=frequent,
         window=window, draws=draws, channel=channel, confidence=confidence, seed=seed)
+    opts = entity_options(entities, entity_epsilon, entity_policy, mode)
     docs, seed, conf = checked.documents, checked.seed, checked.confidence
     order, n_cand, frequent = checked.order, checked.candidates, checked.frequent
     window, draws, context_weight = checked.window, checked.draws, checked.context_weight
@@ -209,7 +226,7 @@ def reconstruction_attack(
         model = fit_context_model(ref_docs, emb, secrets, order=order, where=where)
     if progress is not None:
         progress(0, 1, "releasing the corpus")
-    release = release_corpus(mechanism, attacked, mode, seed, secrets)
+    release = release_corpus(mechanism, attacked, mode, seed, secrets, opts)
     if release.slots.size == 0:
         raise ValueError("the released documents hold no content word of the vocabulary: "
                          "nothing to reconstruct")
@@ -220,6 +237,10 @@ def reconstruction_attack(
     cands = Candidates(mechanism, secrets, n=min(n_cand, len(secrets)), kind=kind,
                        draws=draws, rng=np.random.default_rng(np.random.SeedSequence(
                            [seed, 1])), progress=progress)
+    own = None if release.run is None else EntityCandidates(
+        release.run, release.entity_types, secrets,
+        detect_entity_words(release.run, docs, emb), n=cands.n, channel=channel,
+        draws=draws, seed=seed, progress=progress)
     context = ("ngram" if model is not None else "custom" if scorer is not None
                else "none")
     context_fn: Callable[..., np.ndarray] | None = None
@@ -231,11 +252,13 @@ def reconstruction_attack(
     elif scorer is not None:
         context_fn = partial(_custom_context, scorer, window=window)
         context_weight = 1.0 if context_weight is None else context_weight
-    scored = score_release(release, cands, secrets, context_fn)
+    scored = score_release(release, cands, secrets, context_fn, own)
     truth = release.truth
     prior_rank = prior_order(secrets.prior)[1]
     ranks = {"channel_only": rank_of_truth(scored.cand, scored.chan, truth),
              "prior_only": np.where(truth >= 0, prior_rank[np.maximum(truth, 0)], NEVER)}
+    if own is not None:
+        ranks["prior_only"] = own.prior_ranks(release, truth, ranks["prior_only"])
     if scored.ctx is not None:
         ranks["attack"], ranks["context_only"] = context_ranks(
             scored, scored.ctx, truth, float(context_weight or 0.0), cands.prior_top,
@@ -245,19 +268,22 @@ def reconstruction_attack(
 
     frequent_mask = (truth >= 0) & (truth < frequent)
     masks = {"frequent": frequent_mask, "rare": ~frequent_mask, "capitalised": release.capital}
+    if release.entity is not None:
+        masks["entity"] = release.entity[release.slots] >= 0
     guessers = [g for g in GUESSERS if g in ranks]
     rates = {g: _rate(ranks[g] == 0, ranks[g] < TOP, conf) for g in guessers}
     classes = {c: {g: _rate(ranks[g][m] == 0, ranks[g][m] < TOP, conf) for g in guessers}
                for c, m in masks.items()}
     methods = _methods(kind, cands.draws, mode, context, order, ref_label, cands.n,
-                       frequent, window, context_weight, tuning)
+                       frequent, window, context_weight, tuning, own is not None)
     return Reconstruction(
         mechanism.name, mechanism.record_fields(), mechanism.epsilon, mode, context,
         order if context == "ngram" else None, ref_label,
         None if context == "none" else context_weight, kind, cands.draws, secrets, cands.n,
         frequent, conf, seed, len(attacked), len(ref_docs), rates["attack"],
         {g: rates[g] for g in guessers if g != "attack"}, classes,
-        int(np.count_nonzero(truth >= 0)), methods, time.perf_counter() - start_time)
+        int(np.count_nonzero(truth >= 0)), methods, time.perf_counter() - start_time,
+        None if own is None or opts is None else entity_summary(release, own, opts))
 
 @dataclass(frozen=True)
 class _Settings:
@@ -362,7 +388,7 @@ def _rate(exact: np.ndarray, top: np.ndarray, confidence: float) -> RecoveryRate
 
 def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
              reference: str | None, candidates: int, frequent: int, window: int,
-             weight: float | None, tuning: str) -> dict[str, str]:
+             weight: float | None, tuning: str, entities: bool = False) -> dict[str, str]:
     chan = ("exact: the closed-form channel" if kind == "exact" else
             f"sampled: {draws} releases of every secret, independent of the release "
             "attacked; a secret never seen to give the output is no candidate, and an "
@@ -394,5 +420,10 @@ def _methods(kind: str, draws: int | None, mode: str, context: str, order: int,
         "intervals": "Clopper-Pearson over the released content words",
         "classes": (f"frequent: an original among the first {frequent} secrets (the most "
                     "frequent content words); rare: the others, words outside the secrets "
-                    "included; capitalised: written in Title or UPPER case"),
+                    "included; capitalised: written in Title or UPPER case"
+                    + ("; entity: the entity slots (words detection marked), attacked with "
+                       "their type's channel, the mechanism restricted to its public "
+                       "sub-vocabulary at epsilon_e, over the secrets that detection made "
+                       "entity words of the type in the whole corpus, pi restricted to "
+                       "them; conditional on detection" if entities else "")),
     }

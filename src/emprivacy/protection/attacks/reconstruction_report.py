@@ -77,13 +77,18 @@ class Reconstruction:
         ``channel_only``, ``context_only`` (text mode with a context model) and
         ``prior_only``.
     classes : dict of dict of RecoveryRate
-        Per class (``frequent``, ``rare``, ``capitalised``): each guesser's rate.
+        Per class (``frequent``, ``rare``, ``capitalised``, and ``entity`` for a release
+        with entity detection): each guesser's rate.
     words_in_secrets : int
         Released content words whose original is a secret (the others are never
         recovered).
     methods : dict
         How each figure was obtained, in words.
     seconds : float
+    entities : dict or None
+        A release with entity detection: its settings, the words detection took per type
+        in the documents attacked, the entity slots attacked per type and each type's
+        channel (``None``: no detection).
     """
 
     mechanism: str
@@ -109,6 +114,7 @@ class Reconstruction:
     words_in_secrets: int
     methods: dict[str, str] = field(repr=False)
     seconds: float
+    entities: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def words(self) -> int:
@@ -142,6 +148,7 @@ class Reconstruction:
                         for c, by in self.classes.items()},
             "methods": dict(self.methods),
             "seconds": self.seconds,
+            **({"entities": self.entities} if self.entities is not None else {}),
         }
 
 

@@ -64,6 +64,13 @@ _EXPORTS: dict[str, str] = {
     "plot_audit": "audit_plot",
     "check_release_size": "distinguish",
     "check_sample_size": "channel",
+    "EntityAudit": "entity_report",
+    "EntityOptions": "entity_secrets",
+    "EntityWords": "entity_secrets",
+    "detect_entity_words": "entity_secrets",
+    "audit_entities": "entity_audit",
+    "entity_csv": "entity_report",
+    "entity_table": "entity_report",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -103,6 +110,13 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         PairEpsilon,
         distinguish_csv,
     )
+    from emprivacy.protection.leakage.entity_audit import audit_entities
+    from emprivacy.protection.leakage.entity_report import EntityAudit, entity_csv, entity_table
+    from emprivacy.protection.leakage.entity_secrets import (
+        EntityOptions,
+        EntityWords,
+        detect_entity_words,
+    )
     from emprivacy.protection.leakage.pairs import (
         choose_pairs,
         document_positions,
@@ -139,6 +153,9 @@ __all__ = [
     "AuditSource",
     "ChannelMeasures",
     "Distinguishability",
+    "EntityAudit",
+    "EntityOptions",
+    "EntityWords",
     "ExactChannel",
     "PairEpsilon",
     "Progress",
@@ -148,6 +165,7 @@ __all__ = [
     "WeightedMeasures",
     "WordAudit",
     "audit_csv",
+    "audit_entities",
     "audit_figure",
     "audit_mechanism",
     "audit_report",
@@ -159,10 +177,13 @@ __all__ = [
     "choose_pairs",
     "clopper_pearson",
     "content_word_counts",
+    "detect_entity_words",
     "distinguish_csv",
     "distinguish_documents",
     "distinguish_pairs",
     "document_positions",
+    "entity_csv",
+    "entity_table",
     "epsilon_lower_bound",
     "guarantee_ceiling",
     "guarantee_distance",
