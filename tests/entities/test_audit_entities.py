@@ -109,7 +109,9 @@ def test_entity_audit_is_sampled_for_the_others_and_seeded(emb):
     a = audit_entities(mech, s, options(1.0), documents=docs, draws=60, rng=3)
     b = audit_entities(mech, s, options(1.0), documents=docs, draws=60, rng=3)
     p = a.audits["PERSON"]
-    assert p.channel == "sampled" and p.draws == 60
+    # the weighted audit draws as many again while V(π▷C)'s interval is over 0.05 wide
+    assert p.channel == "sampled" and p.draws in (60, 120)
+    assert p.draws == b.audits["PERSON"].draws
     assert p.attack_recovery.lower <= p.attack_recovery.estimate <= p.attack_recovery.upper
     np.testing.assert_array_equal(p.recovery, b.audits["PERSON"].recovery)
 
@@ -216,35 +218,22 @@ def test_entities_apply_to_text_mode(emb):
                               entities="capitalised", seed=1)
 
 
-# -- WordMechanism.privatize_text with entities ----------------------------------------------
-def test_privatize_text_with_entities_is_the_obfuscators(emb):
+# -- one text with entities from a built mechanism ----------------------------------------
+def test_one_text_with_entities_is_the_obfuscators(emb):
+    """A mechanism's own ``privatize_text`` knows no entities (detection is the obfuscation
+    layer's, above the mechanisms); one text with entities is ``privatize_texts([text],
+    mechanism=…)``, which releases exactly the obfuscator's record."""
+    from emprivacy.tables import privatize_texts
+
     mech = EarthMoversPrivacy(emb, epsilon=1e6)
     text = "then the cat met Ann and Bob. later Ann left"
-    got = mech.privatize_text(text, entities="capitalised", entity_epsilon=0.5, rng=11)
-    # the same release as an obfuscator with the run key drawn from the same generator
-    from emprivacy.math import check_random_state
-
-    key = check_random_state(11).bytes(32)
-    obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities="capitalised",
-                                             entity_epsilon=0.5), run_key=key)
-    (record,) = obf.obfuscate([Document("text", text)])
-    assert got == record["text"]
+    (row,) = privatize_texts([text], mechanism=mech, entities="capitalised",
+                             entity_epsilon=0.5, seed=11)
+    got = row.release
+    assert isinstance(got, str)
     words = got.replace(".", "").split()
     assert words[:4] == ["then", "the", "cat", "met"] and words[7] == "later"
     assert words[4] == words[8]  # Ann: one surrogate per entity word
-    assert mech.privatize_text(text, entities="capitalised", rng=11) == mech.privatize_text(
-        text, entities="capitalised", rng=11)
-
-
-def test_privatize_text_without_entities_is_unchanged(emb):
-    mech = EarthMoversPrivacy(emb, epsilon=1.0)
-    text = "then the cat met Ann and Bob in Paris today"
-    assert mech.privatize_text(text, rng=4) == mech.privatize_text(text, entities="none",
-                                                                   rng=4)
-    assert mech.privatize_text("   ", entities="capitalised", rng=1) == "   "
-    with pytest.raises(ValueError, match="entities must be 'auto', 'none' or a comma list"):
-        mech.privatize_text(text, entities="regex")
-    with pytest.raises(ValueError, match="entity_epsilon must be a finite number > 0"):
-        mech.privatize_text(text, entities="capitalised", entity_epsilon=0.0)
-    with pytest.raises(ValueError, match="entity policy of PHONE must be one of"):
-        mech.privatize_text(text, entities="capitalised", entity_policy={"PHONE": "keep"})
+    assert row.metadata is not None
+    with pytest.raises(TypeError, match="entities"):
+        mech.privatize_text(text, entities="capitalised")  # type: ignore[call-arg]

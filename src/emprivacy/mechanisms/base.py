@@ -11,7 +11,6 @@ bags, text mode, corpora and the command line then work with it unchanged.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -205,9 +204,7 @@ class WordMechanism(ABC):
         return [vocab[i] for i in out]
 
     def privatize_text(self, text: str, *, oov: str = "placeholder",
-                       perturb_stopwords: bool = False, entities: str = "none",
-                       entity_epsilon: float = 1.0, entity_policy: Any = (),
-                       rng: RandomState = None) -> str:
+                       perturb_stopwords: bool = False, rng: RandomState = None) -> str:
         """Readable output: every perturbed word replaced in place, the layout kept.
 
         The mechanism applied position by position; for two texts with the same
@@ -219,24 +216,13 @@ class WordMechanism(ABC):
         embeddings and a mechanism with :attr:`supports_points`).  See
         :mod:`emprivacy.preparation.template` for what the layout reveals.
 
-        ``entities``, ``entity_epsilon`` and ``entity_policy`` are those of
-        :class:`~emprivacy.obfuscation.ObfuscationConfig` and
-        :func:`~emprivacy.tables.privatize_texts` (docs/ENTITIES.md): with detection
-        (``entities`` other than ``"none"``), entity words go through this mechanism
-        restricted to their type's public sub-vocabulary at ``entity_epsilon`` (one draw
-        per distinct entity word), other words at ε; the text is then released by the
-        obfuscator's own path (:mod:`emprivacy.obfuscation.single_text`), its run key drawn
-        from ``rng``.
+        Entity detection (docs/ENTITIES.md) belongs to the obfuscation layer above the
+        mechanisms: for one text with entities, use
+        ``emprivacy.privatize_texts([text], mechanism=self, entities="auto", ...)``, the
+        path of ``obfuscate --entities``.
         """
-        from emprivacy.entities.registry import check_entities
         from emprivacy.preparation.template import prepare_text, warn_kept
 
-        if check_entities(entities) != "none":
-            # the obfuscation layer sits above this one: its one release path, by name
-            single = importlib.import_module("emprivacy.obfuscation.single_text")
-            return str(single.privatize_entity_text(
-                self, text, oov=oov, perturb_stopwords=perturb_stopwords, entities=entities,
-                entity_epsilon=entity_epsilon, entity_policy=entity_policy, rng=rng))
         if oov == "subword":
             check_supports_points(self)
         template = prepare_text(text, self.embeddings, oov=oov,
