@@ -219,10 +219,11 @@ def test_entities_apply_to_text_mode(emb):
 
 
 # -- one text with entities from a built mechanism ----------------------------------------
-def test_one_text_with_entities_is_the_obfuscators(emb):
+def test_one_text_with_entities_through_privatize_texts(emb):
     """A mechanism's own ``privatize_text`` knows no entities (detection is the obfuscation
     layer's, above the mechanisms); one text with entities is ``privatize_texts([text],
-    mechanism=…)``, which releases exactly the obfuscator's record."""
+    mechanism=…)`` (the obfuscator's path, tests/tables/test_obfuscate_contract.py): the
+    words outside entities released at ε, one surrogate per entity word."""
     from emprivacy.tables import privatize_texts
 
     mech = EarthMoversPrivacy(emb, epsilon=1e6)
