@@ -52,7 +52,7 @@ DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarant
 
 
 #: Detection runs ahead over this many documents at most (in one batch of the detector)…
-AHEAD_DOCUMENTS = 64
+AHEAD_DOCUMENTS = 256
 #: …holding at most this many characters; a longer document is detected piece by piece as it
 #: is read (:func:`~emprivacy.text.normalise.normalise_pieces`), never held whole.
 AHEAD_CHARS = 1 << 20
@@ -121,8 +121,9 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
 class PrefetchingDetector:
     """A detector whose spans can be computed ahead, in one batch for many texts.
 
-    :meth:`prefetch` detects a batch of texts and keeps their spans; :meth:`detect` hands
-    back kept spans (once each) and detects the rest.  Batching changes no span (the
+    :meth:`prefetch` detects a batch of texts (each distinct text once) and keeps their
+    spans until :meth:`forget`; :meth:`detect` hands back kept spans (as often as a text
+    comes: a corpus may repeat one) and detects the rest.  Batching changes no span (the
     :class:`~emprivacy.entities.spans.EntityDetector` contract), only the speed.
     """
 
@@ -141,7 +142,7 @@ class PrefetchingDetector:
         texts = check_texts(texts)
         missing = [t for t in texts if t not in self._ahead]
         found = dict(zip(missing, self.detector.detect(missing), strict=True)) if missing else {}
-        return [found[t] if t in found else self._ahead.pop(t) for t in texts]
+        return [found[t] if t in found else list(self._ahead[t]) for t in texts]
 
     def forget(self) -> None:
         """Drop spans computed ahead and not asked for."""
