@@ -4,8 +4,10 @@ that a corpus repeats is detected once per batch of documents."""
 
 import random
 import re
+import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from emprivacy.entities.capitalised import CapitalisedDetector
@@ -98,3 +100,81 @@ def test_the_fast_pipeline_finds_the_spans_of_the_whole_one(texts):
     expected = [reference.detect([t])[0] for t in texts]
     assert fast.detect(texts) == expected
     assert sum(map(len, expected)) > 200  # the set holds entities to find
+
+
+# -- detection ahead, in a thread of its own --------------------------------------------------
+
+TOY = ["then", "ann", "met", "bob", "cat", "dog", "saw", "paris", "rome"]
+
+
+@pytest.fixture
+def toy():
+    from emprivacy.embeddings.model import Embeddings
+
+    return Embeddings(TOY, np.random.default_rng(0).normal(size=(len(TOY), 4)), name="toy")
+
+
+def obfuscator(toy):
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+
+    return Obfuscator(EarthMoversPrivacy(toy, epsilon=2.0),
+                      ObfuscationConfig(mode="text", entities="capitalised"), seed=3,
+                      entity_lists={"PERSON": ["ann", "bob"], "LOCATION": ["paris", "rome"]})
+
+
+class Recording:
+    """The capitalised detector, recording the thread of each call; it fails on "boom"."""
+
+    name, types = "recording", frozenset({"PROPER_NOUN"})
+
+    def __init__(self):
+        self.threads = []
+
+    def detect(self, texts):
+        self.threads.append(threading.current_thread().name)
+        if any("boom" in t for t in texts):
+            raise RuntimeError("the detector failed")
+        return CapitalisedDetector().detect(texts)
+
+
+TEXTS = ["then Ann met Bob", "the cat saw Paris", "then Ann met Bob", "Bob saw the dog",
+         "the dog met Ann in Paris", "then the cat", "Ann and Bob"]
+
+
+def test_batches_detected_in_a_thread_release_what_one_batch_releases(toy, monkeypatch):
+    from emprivacy.io.corpus import Document
+    from emprivacy.obfuscation import entities
+
+    docs = [Document(str(i), t) for i, t in enumerate(TEXTS)]
+    whole = list(obfuscator(toy).obfuscate(docs))
+    monkeypatch.setattr(entities, "AHEAD_DOCUMENTS", 2)
+    obf = obfuscator(toy)
+    obf.entities.detector.detector = det = Recording()
+    assert list(obf.obfuscate(docs)) == whole
+    assert len(det.threads) == 4  # batches of 2 documents
+    assert all(name.startswith("emprivacy-entities") for name in det.threads)
+
+
+def test_a_detector_error_reaches_the_caller(toy, monkeypatch):
+    from emprivacy.io.corpus import Document
+    from emprivacy.obfuscation import entities
+
+    monkeypatch.setattr(entities, "AHEAD_DOCUMENTS", 2)
+    obf = obfuscator(toy)
+    obf.entities.detector.detector = Recording()
+    texts = ["then Ann met Bob", "the cat", "boom Ann", "the dog", "then Bob"]
+    with pytest.raises(RuntimeError, match="the detector failed"):
+        list(obf.obfuscate(Document(str(i), t) for i, t in enumerate(texts)))
+
+
+def test_a_stray_item_is_refused_and_stopping_early_ends_the_thread(toy):
+    from emprivacy.io.corpus import Document
+
+    before = threading.active_count()
+    with pytest.raises(TypeError, match="Document objects; got str"):
+        list(obfuscator(toy).obfuscate([Document("a", "then Ann met Bob"), "not a document"]))
+    stream = obfuscator(toy).obfuscate(Document(str(i), t) for i, t in enumerate(TEXTS * 300))
+    next(stream)
+    stream.close()
+    assert threading.active_count() == before
