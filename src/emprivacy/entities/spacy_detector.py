@@ -120,8 +120,8 @@ class SpacyDetector:
     labels : mapping, optional
         spaCy label → emprivacy type; default :data:`SPACY_LABELS`.  Other labels are
         ignored.
-    batch_size : int, default 256
-        Texts per batch of ``nlp.pipe`` (the recogniser runs faster on larger batches; see
+    batch_size : int, default 64
+        Texts per batch of ``nlp.pipe`` (batches of 128 and 256 were no faster:
         docs/BENCHMARKS.md).
 
     Examples
@@ -136,7 +136,7 @@ class SpacyDetector:
     name = "spacy"
 
     def __init__(self, pipeline: Any = DEFAULT_PIPELINE, *,
-                 labels: Mapping[str, str] | None = None, batch_size: int = 256) -> None:
+                 labels: Mapping[str, str] | None = None, batch_size: int = 64) -> None:
         spacy = spacy_module()
         if isinstance(pipeline, spacy.language.Language):
             self.nlp = pipeline

@@ -53,7 +53,7 @@ DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarant
 
 
 #: Detection runs ahead over this many documents at most (in one batch of the detector)…
-AHEAD_DOCUMENTS = 256
+AHEAD_DOCUMENTS = 64
 #: …holding at most this many characters; a longer document is detected piece by piece as it
 #: is read (:func:`~emprivacy.text.normalise.normalise_pieces`), never held whole.
 AHEAD_CHARS = 1 << 20
