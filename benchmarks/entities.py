@@ -7,9 +7,12 @@ of other words, detection speed and detection quality.
     released verbatim (target: at most 1 in 20 with entities), and the share of the other
     content words (the slots of the run without entities that no gold entity covers) that
     change (target: equal within 5 points).
-(b) Words per second of ``obfuscate`` in text mode on ``--docs`` documents (the labelled
-    sentences, repeated), detection on (``auto``, ``capitalised``) against off (target for
-    ``auto``: at least 0.5× of off), after a warm-up that loads every model.
+(b) Words per second of ``obfuscate`` in text mode on ``--docs`` distinct documents (5
+    labelled sentences each, a seeded sample), detection on (``auto``, ``capitalised``)
+    against off (target for ``auto``: at least 0.5× of off), after a warm-up that loads every
+    model: ``--rounds`` rounds, each setting once per round in turn, the ratio to off taken
+    round by round (its median and range), with the CPU time of each and the load average;
+    then spaCy's recogniser alone, as stage 1 ran it and as it runs now.
 (c) Detection quality on the labelled sentences of ``benchmarks/data/entities_labelled.txt``
     (57 sentences of varied styles, person/place/organisation spans marked by hand): token
     recall and precision per detector — typed for spaCy (a gold token of type T found by a
@@ -17,7 +20,7 @@ of other words, detection speed and detection quality.
 
 Usage::
 
-    python benchmarks/entities.py [--seeds 10] [--docs 400]
+    python benchmarks/entities.py [--seeds 10] [--docs 400] [--rounds 5] [--only a|b|c]
 
 Prints its figures; writes nothing.  Needs the ``ner`` extra for ``auto`` to mean spaCy,
 Presidio and capitalised words (without it ``auto`` is the capitalised detector alone, and
@@ -27,6 +30,7 @@ this says so).
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import time
 from pathlib import Path
@@ -160,34 +164,97 @@ def measure_release(seeds: int) -> None:
               f"words changed {changed / content:.3f} ({changed}/{content})")
 
 
-def measure_speed(n_docs: int) -> None:
+def speed_texts(n_docs: int) -> list[str]:
+    """``n_docs`` distinct documents of 5 labelled sentences each (a seeded sample per
+    document: no document repeats, so no detection is saved by a repeated text)."""
+    sentences = [unmark(line)[0] for line in read_lines("entities_labelled.txt")]
+    texts = list(dict.fromkeys(" ".join(random.Random(i).sample(sentences, 5))
+                               for i in range(n_docs + n_docs // 10 + 10)))
+    if len(texts) < n_docs:
+        raise ValueError(f"only {len(texts)} distinct documents; ask for fewer")
+    return texts[:n_docs]
+
+
+def measure_speed(n_docs: int, rounds: int) -> None:
+    """(b): ``rounds`` rounds, each timing every setting once in turn (so a change of the
+    machine's load hits them alike); the ratio to off is taken round by round."""
+    import os
+    import statistics
+
     from emprivacy import load_embeddings
     from emprivacy.io.corpus import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
     from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
     from emprivacy.text.tokens import tokenize
 
-    sentences = [unmark(line)[0] for line in read_lines("entities_labelled.txt")]
-    texts = [" ".join(sentences[(i * 5 + j) % len(sentences)] for j in range(5))
-             for i in range(n_docs)]
+    texts = speed_texts(n_docs)
     words = sum(1 for t in texts for tok in tokenize(t) if tok.kind == "word")
     mech = EarthMoversPrivacy(load_embeddings(), epsilon=10.0)
-    print(f"(b) {n_docs} documents, {words:,} words; fastest of 2 runs, after a warm-up")
-    base = None
-    for entities in ("none", "capitalised", "auto"):
-        best = float("inf")
-        for rep in range(3):  # the first run warms up: models, lists, sub-vocabularies
-            obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities), seed=rep,
-                             on_warning=lambda msg: None)
-            docs = [Document(str(i), t) for i, t in enumerate(texts if rep else texts[:5])]
-            start = time.perf_counter()
-            for _ in obf.obfuscate(docs):
-                pass
-            if rep:
-                best = min(best, time.perf_counter() - start)
-        rate = words / best
-        base = base or rate
-        print(f"    entities {entities:<12} {rate:>9,.0f} words/s  ({rate / base:.2f}x of off)")
+    settings = ("none", "capitalised", "auto")
+
+    def run(entities: str, docs: list[str], seed: int) -> tuple[float, float]:
+        obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities), seed=seed,
+                         on_warning=lambda msg: None)
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in obf.obfuscate([Document(str(i), t) for i, t in enumerate(docs)]):
+            pass
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    for entities in settings:  # warm-up: models, lists, sub-vocabularies
+        run(entities, texts[:5], 0)
+    load = os.getloadavg()
+    print(f"(b) {n_docs} distinct documents, {words:,} words, {os.cpu_count()} cores; "
+          f"{rounds} rounds of {', '.join(settings)} in turn, after a warm-up; load average "
+          f"{load[0]:.1f} (1 min) {load[1]:.1f} (5 min) at the start")
+    times: dict[str, list[tuple[float, float]]] = {e: [] for e in settings}
+    for rnd in range(rounds):
+        for entities in settings:
+            times[entities].append(run(entities, texts, rnd + 1))
+    load = os.getloadavg()
+    for entities in settings:
+        wall = [w for w, _ in times[entities]]
+        cpu = [c for _, c in times[entities]]
+        ratios = [off / w for (off, _), w in zip(times["none"], wall, strict=True)]
+        cpu_ratio = statistics.median(c for _, c in times["none"]) / statistics.median(cpu)
+        print(f"    entities {entities:<12} {words / statistics.median(wall):>7,.0f} words/s "
+              f"(median; best {words / min(wall):,.0f})  {statistics.median(ratios):.2f}x of "
+              f"off (median of rounds; {min(ratios):.2f}-{max(ratios):.2f})  CPU "
+              f"{statistics.median(cpu):.2f} s: {cpu_ratio:.2f}x of off")
+    print(f"    load average {load[0]:.1f} (1 min) {load[1]:.1f} (5 min) at the end")
+    measure_recogniser(texts, words)
+
+
+def measure_recogniser(texts: list[str], words: int) -> None:
+    """spaCy's recogniser alone on the documents of (b), in CPU seconds (steadier than the
+    wall clock on a shared machine): the pipeline as stage 1 ran it (its shared ``tok2vec``
+    on) against the detector's (``tok2vec`` off; their spans are equal:
+    tests/entities/test_detection_speed.py), and the detector at other batch sizes."""
+    from emprivacy.entities.registry import ner_installed
+
+    if not ner_installed():
+        return
+    import statistics
+
+    import spacy
+
+    from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
+
+    whole = spacy.load(DEFAULT_PIPELINE, exclude=["tagger", "parser", "attribute_ruler",
+                                                  "lemmatizer"])
+    detectors = {"tok2vec on, batches of 64": SpacyDetector(whole, batch_size=64),
+                 "tok2vec off, batches of 64": SpacyDetector(batch_size=64),
+                 "tok2vec off, batches of 128": SpacyDetector(batch_size=128),
+                 "tok2vec off, batches of 256": SpacyDetector(batch_size=256)}
+    cpu: dict[str, list[float]] = {name: [] for name in detectors}
+    for det in detectors.values():
+        det.detect(texts)  # warm-up: the tokenizer's cache, as in every later round
+    for _ in range(5):
+        for name, det in detectors.items():
+            start = time.process_time()
+            det.detect(texts)
+            cpu[name].append(time.process_time() - start)
+    print("    spaCy's recogniser alone (median of 5 rounds, words per CPU second): " + "; ".join(
+        f"{name} {words / statistics.median(c):,.0f}" for name, c in cpu.items()))
 
 
 def measure_quality() -> None:
@@ -244,6 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--docs", type=int, default=400)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", choices=("a", "b", "c"))
     args = parser.parse_args()
     from emprivacy.entities.registry import ner_installed
@@ -254,7 +322,7 @@ def main() -> None:
     if args.only in (None, "a"):
         measure_release(args.seeds)
     if args.only in (None, "b"):
-        measure_speed(args.docs)
+        measure_speed(args.docs, args.rounds)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import hmac
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -121,8 +122,9 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
 class PrefetchingDetector:
     """A detector whose spans can be computed ahead, in one batch for many texts.
 
-    :meth:`prefetch` detects a batch of texts and keeps their spans; :meth:`detect` hands
-    back kept spans (once each) and detects the rest.  Batching changes no span (the
+    :meth:`prefetch` detects a batch of texts (each distinct text once) and keeps their
+    spans until :meth:`forget`; :meth:`detect` hands back kept spans (as often as a text
+    comes: a corpus may repeat one) and detects the rest.  Batching changes no span (the
     :class:`~emprivacy.entities.spans.EntityDetector` contract), only the speed.
     """
 
@@ -131,17 +133,29 @@ class PrefetchingDetector:
         self.name = detector.name
         self.types = detector.types
         self._ahead: dict[str, list[EntitySpan]] = {}
+        self._lock = threading.Lock()
+
+    def spans_of(self, texts: Iterable[str]) -> dict[str, list[EntitySpan]]:
+        """The spans of each distinct text of ``texts``, in one call of the detector (one
+        call at a time: a background thread may call this while the caller's thread asks
+        :meth:`detect` for a text not computed ahead)."""
+        todo = list(dict.fromkeys(texts))
+        if not todo:
+            return {}
+        with self._lock:
+            return dict(zip(todo, self.detector.detect(todo), strict=True))
+
+    def keep(self, spans: Mapping[str, list[EntitySpan]]) -> None:
+        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, instead of those held."""
+        self._ahead = dict(spans)
 
     def prefetch(self, texts: Iterable[str]) -> None:
-        todo = [t for t in dict.fromkeys(texts) if t not in self._ahead]
-        if todo:
-            self._ahead.update(zip(todo, self.detector.detect(todo), strict=True))
+        self._ahead.update(self.spans_of(t for t in texts if t not in self._ahead))
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
-        missing = [t for t in texts if t not in self._ahead]
-        found = dict(zip(missing, self.detector.detect(missing), strict=True)) if missing else {}
-        return [found[t] if t in found else self._ahead.pop(t) for t in texts]
+        found = self.spans_of(t for t in texts if t not in self._ahead)
+        return [found[t] if t in found else list(self._ahead[t]) for t in texts]
 
     def forget(self) -> None:
         """Drop spans computed ahead and not asked for."""
@@ -198,17 +212,40 @@ class EntityRun:
 
     def ahead(self, documents: Iterable[Document]) -> Iterator[Document]:
         """``documents``, detected ahead in batches (:data:`AHEAD_DOCUMENTS`,
-        :data:`AHEAD_CHARS`): each short document's pieces go to the detector in one call;
-        a short text file is read once, here, and handed on as its text.  The documents,
-        their order and their spans are unchanged; a file that cannot be read is handed on
-        as it is (its error comes at its turn)."""
+        :data:`AHEAD_CHARS`): each short document's pieces go to the detector in one call,
+        in a thread of its own, while the documents of the batch before are privatised (the
+        recogniser's matrix products and the decoder's release the GIL); a short text file
+        is read once, here, and handed on as its text.  The documents, their order and their
+        spans are unchanged; a file that cannot be read is handed on as it is (its error
+        comes at its turn), and so is an error of the detector (before the documents of its
+        batch)."""
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="emprivacy-entities")
+        waiting: tuple[list[Document], Future[dict[str, list[EntitySpan]]]] | None = None
+        try:
+            for group, texts, stray in self._groups(documents):
+                detected = pool.submit(self.detector.spans_of, texts)
+                if waiting is not None:
+                    yield from self._handed(*waiting)
+                waiting = (group, detected)
+                if stray is not None:  # not a Document: the obfuscator refuses it, in its turn
+                    yield from self._handed(*waiting)
+                    waiting = None
+                    yield stray
+            if waiting is not None:
+                yield from self._handed(*waiting)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _groups(self, documents: Iterable[Document]
+                ) -> Iterator[tuple[list[Document], list[str], Any]]:
+        """The batches of :meth:`ahead`: documents, the texts to detect, and a stray item
+        that is not a Document (it ends its batch) or ``None``."""
         group: list[Document] = []
         texts: list[str] = []
         chars = 0
         for doc in documents:
             if not isinstance(doc, Document):
-                yield from self._detected(group, texts)
-                yield doc  # the obfuscator refuses it, in its turn
+                yield group, texts, doc
                 group, texts, chars = [], [], 0
                 continue
             doc = _held(doc)
@@ -217,13 +254,14 @@ class EntityRun:
                 chars += len(doc.text)
             group.append(doc)
             if len(group) >= AHEAD_DOCUMENTS or chars >= AHEAD_CHARS:
-                yield from self._detected(group, texts)
+                yield group, texts, None
                 group, texts, chars = [], [], 0
-        yield from self._detected(group, texts)
+        if group:
+            yield group, texts, None
 
-    def _detected(self, group: list[Document], texts: list[str]) -> Iterator[Document]:
-        self.detector.forget()
-        self.detector.prefetch(texts)
+    def _handed(self, group: list[Document], detected: Future[dict[str, list[EntitySpan]]]
+                ) -> Iterator[Document]:
+        self.detector.keep(detected.result())
         yield from group
 
     def guarantee(self, general: str) -> str:
