@@ -143,9 +143,9 @@ def obfuscate(
                       ] = False,
     id_from: Annotated[IdFrom, typer.Option("--id-from", help=ID_FROM_HELP)] = "path",
     entities: Annotated[str, typer.Option(
-        "--entities", help="Text mode: detect entities — none, auto (spaCy + Presidio + "
-        "capitalised words with the ner extra, capitalised words alone without it) or a list "
-        "of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
+        "--entities", help="Detect entities (text and bag mode) — none, auto (spaCy + "
+        "Presidio + capitalised words with the ner extra, capitalised words alone without it) "
+        "or a list of spacy[=PIPELINE], presidio, capitalised (docs/ENTITIES.md).")] = "none",
     entity_epsilon: Annotated[float, typer.Option(
         "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
         "sub-vocabulary (names become names), spent once per distinct entity word of a "

@@ -100,7 +100,7 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     if config.entities != "none":
         counts = (*counts, *_ENTITY_COUNTS)
     fields = {name: "float" if name == "epsilon_total" else "int" for name in counts}
-    if config.mode == "text":
+    if config.mode == "text" or config.entities != "none":  # bags with entities state theirs
         fields["guarantee"] = "str"
     return {**fields, "mechanism": "str", "skipped": "str"}
 
