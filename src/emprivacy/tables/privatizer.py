@@ -244,7 +244,8 @@ class TextPrivatizer:
         self.metadata: dict[str, Any] = probe.metadata()
         #: The per-row metadata fields and their kinds (:func:`row_fields`).
         self.fields = row_fields(config)
-        self._guarantee = probe.guarantee if config.mode == "text" else None
+        self._guarantee = (probe.guarantee if config.mode == "text" else None
+                           if probe.entities is None else probe.entities.bag_guarantee)
         self._claimed = _Claimed()
         self._claimed_ids: set[str] = set()
         self._by_index = False  # a run keys its rows one way: by index, or by id
