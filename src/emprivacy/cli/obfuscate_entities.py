@@ -18,13 +18,18 @@ def entity_options(entities: str, entity_epsilon: float, entity_policy: list[str
     """The detectors (``auto`` resolved: the line that says it fell back to capitalised
     words is printed once), ε_e and the policies as sorted ``(TYPE, POLICY)`` pairs, each
     checked before any work: one line if not."""
-    from emprivacy._validation import check_epsilon
-    from emprivacy.entities import check_available, parse_entity_policies, resolve_entities
+    from emprivacy.entities import (
+        EntityPolicy,
+        check_available,
+        parse_entity_policies,
+        resolve_entities,
+    )
 
     try:
         names, note = resolve_entities(entities)
-        epsilon = check_epsilon(entity_epsilon)
-        pairs = tuple(sorted(parse_entity_policies(entity_policy).items()))
+        given = parse_entity_policies(entity_policy)
+        epsilon = EntityPolicy(entity_epsilon, given).epsilon  # checked there
+        pairs = tuple(sorted(given.items()))
     except (TypeError, ValueError) as exc:
         message = str(exc)
         if message.startswith("epsilon "):
