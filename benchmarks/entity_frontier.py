@@ -72,7 +72,8 @@ def side_by_side(without: Path, with_: Path) -> None:
                              f"{name} ε={eps}"))
             print(f"| {name} | {eps} | {auth_a[0]:.3f} ± {auth_a[1]:.3f} | "
                   f"{auth_b[0]:.3f} ± {auth_b[1]:.3f} | {top_a[0]:.3f} ± {top_a[1]:.3f} | "
-                  f"{top_b[0]:.3f} ± {top_b[1]:.3f} | {'**yes**' if met else 'no'} |")
+                  f"{top_b[0]:.3f} ± {top_b[1]:.3f} | "
+                  f"{'—' if eps == 'none' else '**yes**' if met else 'no'} |")
     print()
     print("Closest settings with entities (DRauth above 2× chance, DRtopic below clean − 0.10;"
           " ≤ 0 is met):")
