@@ -86,7 +86,7 @@ def test_out_files_and_settings(env, capsys):
 @pytest.mark.parametrize(("args", "message"), [
     (["--entities", "regex"], "entities must be 'auto', 'none' or a comma list"),
     (["--entities", "capitalised", "--entity-epsilon", "-1"],
-     "entity_epsilon must be a finite number > 0; got -1.0"),
+     "--entity-epsilon must be a finite number > 0; got -1.0"),
     (["--entity-epsilon", "0.5"], "--entity-epsilon and --entity-policy apply with "
      "--entities"),
     (["--entities", "capitalised", "--entity-policy", "PHONE=keep"],

@@ -38,9 +38,16 @@ def test_bad_options_are_one_line_and_exit_2(letter, capsys, args, message):
     assert message in one_error(capsys)
 
 
-def test_entities_apply_to_text_mode(letter, capsys):
-    assert main(["obfuscate", str(letter), "-e", "10", "--entities", "capitalised"]) == 2
-    assert "apply to text mode" in one_error(capsys)
+def test_bag_mode_takes_entities(letter, tmp_path, capsys):
+    out = tmp_path / "bag.jsonl"
+    assert main(["obfuscate", str(letter), "-e", "1e6", "--entities", "capitalised", "-q",
+                 "--seed", "1", "--entity-policy", "PERSON=placeholder", "-o", str(out),
+                 "--format", "jsonl"]) == 0
+    (rec,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rec["mode"] == "bag" and rec["entities"] == "capitalised"
+    assert "[PERSON]" in rec["bag"] and "thompson" not in rec["bag"]
+    assert "patient" in rec["bag"]  # an ordinary word at a huge ε
+    assert "within the public sub-vocabulary" in rec["guarantee"]
 
 
 def test_spacy_without_the_extra_names_it(letter):

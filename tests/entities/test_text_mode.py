@@ -173,9 +173,8 @@ def test_privatize_texts_takes_the_same_options(emb, monkeypatch):
     assert out.metadata["entities"] == "capitalised" and out.metadata["entity_epsilon"] == 0.5
 
 
-def test_bags_refuse_entities():
-    with pytest.raises(ValueError, match="entities apply to text mode"):
-        ObfuscationConfig(entities="capitalised")
+def test_bags_take_entities():  # bag mode detects too (tests/entities/test_bag_mode.py)
+    assert ObfuscationConfig(entities="capitalised").entities == "capitalised"
 
 
 def test_a_table_column_takes_the_same_options(emb):

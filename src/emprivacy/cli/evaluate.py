@@ -94,6 +94,16 @@ def evaluate(
     epsilon_hat_draws: Annotated[int, typer.Option(
         "--epsilon-hat-draws", min=2, help="Releases of each word of an --epsilon-hat "
         "pair.")] = 2000,
+    entities: Annotated[str, typer.Option(
+        "--entities", help="Detect entities in each snippet before it becomes a bag — none, "
+        "auto or a list of spacy[=PIPELINE], presidio, capitalised, as for obfuscate "
+        "(docs/ENTITIES.md).")] = "none",
+    entity_epsilon: Annotated[float, typer.Option(
+        "--entity-epsilon", help="ε_e of a privatised entity word, within its type's public "
+        "sub-vocabulary, once per distinct entity word of a snippet.")] = 1.0,
+    entity_policy: Annotated[list[str] | None, typer.Option(
+        "--entity-policy", help="TYPE=POLICY (repeatable): privatise, placeholder or keep, "
+        "as for obfuscate.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on "
                                         "stderr.")] = False,
 ) -> None:
@@ -142,6 +152,15 @@ def evaluate(
         for name in REPORT_FILES:  # none of them may be the data set or the embeddings
             check_not_input(out / name, [str(p) for p in (dataset, embeddings)
                                          if p is not None and p != "brown"])
+    entity_settings: dict[str, Any] = {}
+    from emprivacy.cli.obfuscate_entities import check_entity_options, entities_asked
+
+    checked = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet)
+               if entities_asked(entities, entity_epsilon, entity_policy) else None)
+    if checked is not None:
+        names_e, eps_e, pairs_e = checked
+        entity_settings = {"entities": names_e, "entity_epsilon": eps_e,
+                           "entity_policy": pairs_e}
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)
@@ -172,7 +191,7 @@ def evaluate(
                           eps=eps, trials=trials, oov=oov, similarity=similarity, seed=seed,
                           selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet,
                           epsilon_hat=epsilon_hat or 0,
-                          epsilon_hat_draws=epsilon_hat_draws)
+                          epsilon_hat_draws=epsilon_hat_draws, **entity_settings)
         seed = result.seed  # every mechanism on the same draws of the attacks
         args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
                 "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
@@ -185,6 +204,9 @@ def evaluate(
         if epsilon_hat:
             args += ["--epsilon-hat", str(epsilon_hat), "--epsilon-hat-draws",
                      str(epsilon_hat_draws)]
+        if entity_settings.get("entities", "none") != "none":
+            args += ["--entities", entities, "--entity-epsilon", f"{entity_epsilon:g}"]
+            args += [f"--entity-policy={p}" for p in entity_policy or []]
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]
@@ -225,7 +247,7 @@ def evaluate(
 def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
              sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
              seed: int | None, selection_seed: int, n_jobs: int, quiet: bool,
-             epsilon_hat: int = 0, epsilon_hat_draws: int = 2000) -> Any:
+             epsilon_hat: int = 0, epsilon_hat_draws: int = 2000, **entities: Any) -> Any:
     from emprivacy.evaluation import run_experiment
     from emprivacy.exceptions import PrivacyLeakWarning
 
@@ -242,7 +264,7 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
                                 selection_seed=selection_seed, n_jobs=n_jobs,
                                 progress=progress, mechanism=name, mechanism_params=params,
                                 epsilon_hat=epsilon_hat,
-                                epsilon_hat_draws=epsilon_hat_draws)
+                                epsilon_hat_draws=epsilon_hat_draws, **entities)
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning):
             if not quiet:

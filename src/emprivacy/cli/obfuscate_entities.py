@@ -1,6 +1,6 @@
 """``--entities``, ``--entity-epsilon``, ``--entity-policy``: the entity options of
-``obfuscate`` and ``audit``, defined once, and the entity settings checked before any work
-(docs/ENTITIES.md)."""
+``obfuscate`` and ``audit``, defined once, and the entity settings of those and of
+``evaluate`` checked before any work (docs/ENTITIES.md)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,9 @@ def check_entity_options(entities: str, entity_epsilon: float, entity_policy: li
         config = ObfuscationConfig(mode="text", entities=names, entity_epsilon=entity_epsilon,
                                    entity_policy=entity_policy)
     except (TypeError, ValueError) as exc:
-        fail(str(exc))
+        message = str(exc)
+        fail("--" + message.replace("_", "-", 1) if message.startswith("entity_epsilon ")
+             else message)
     if names == "none":
         if entity_policy or entity_epsilon != 1.0:
             fail("--entity-epsilon and --entity-policy apply with --entities")
@@ -69,14 +71,16 @@ def check_entity_options(entities: str, entity_epsilon: float, entity_policy: li
 def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: float,
                   entity_policy: list[str], quiet: bool) -> ObfuscationConfig:
     """``config`` with entity detection (``--entities``, ``--entity-epsilon``,
-    ``--entity-policy``), checked before any work (:func:`check_entity_options`)."""
+    ``--entity-policy``), in text or bag mode, checked before any work
+    (:func:`check_entity_options`)."""
     import dataclasses
 
-    if config.mode != "text":
-        fail("--entities, --entity-epsilon and --entity-policy apply to text mode "
-             "(--format text or --readable)")
     checked = check_entity_options(entities, entity_epsilon, entity_policy, quiet)
     if checked is None:
         return dataclasses.replace(config, entities="none")
     names, eps, policy = checked
-    return dataclasses.replace(config, entities=names, entity_epsilon=eps, entity_policy=policy)
+    try:
+        return dataclasses.replace(config, entities=names, entity_epsilon=eps,
+                                   entity_policy=policy)
+    except (TypeError, ValueError) as exc:
+        fail(str(exc))

@@ -65,6 +65,13 @@ from emprivacy.evaluation.results import (
     epsilon_label,
     parse_epsilons,
 )
+from emprivacy.evaluation.snippets import (
+    EntityPlan,
+    SnippetEntities,
+    entity_plan,
+    mark_snippets,
+    release_snippets,
+)
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
@@ -158,25 +165,8 @@ def _tem_truncation(config: ExperimentConfig, embeddings: Embeddings,
 
 def _obfuscate(prepared: PreparedSet, mech: WordMechanism, embeddings: Embeddings
                ) -> tuple[list[tuple[str, ...]], int, tuple[np.ndarray, np.ndarray]]:
-    """All snippets through Alg. 2 in one draw; OOV words (``keep`` only) pass unchanged.
-
-    Returns the released snippets, the number of OOV words passed unchanged, and the rows
-    of the words that went through the mechanism with the rows released for them.
-    """
-    rows = [embeddings.rows(s) for s in prepared.snippets]
-    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    known = flat >= 0
-    noisy = flat.copy()
-    if known.any():
-        noisy[known] = mech.privatize_indices(flat[known])
-    vocab = embeddings.words
-    out: list[tuple[str, ...]] = []
-    start = 0
-    for snip in prepared.snippets:
-        out.append(tuple(vocab[k] if k >= 0 else w
-                         for w, k in zip(snip, noisy[start:start + len(snip)], strict=True)))
-        start += len(snip)
-    return out, int((~known).sum()), (flat[known], noisy[known])
+    """All snippets through Alg. 2 in one draw (:func:`release_snippets`, no entities)."""
+    return release_snippets(prepared, mech, embeddings)
 
 
 def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Sequence[int] = 20,
@@ -268,12 +258,17 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     if progress is not None:
         progress(0, total, "preparing")
     decoder = ExactDecoder(embeddings)
+    plan = entity_plan(config.entities, config.entity_epsilon, config.entity_policy,
+                       _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
+    marks = [None if plan is None else mark_snippets(
+        c, p, plan, embeddings, known_fraction=config.known_fraction)
+        for c, p in zip(chosen, prepared, strict=True)]
     results: list[SetResult] = []
     with tempfile.TemporaryDirectory(prefix="emprivacy-experiment-") as tmp:
         vec_path = write_vec(embeddings, Path(tmp) / "embeddings.vec")
-        for corpus_set, p in zip(chosen, prepared, strict=True):
+        for corpus_set, p, m in zip(chosen, prepared, marks, strict=True):
             results.append(_run_set(corpus, corpus_set, p, config, embeddings, decoder,
-                                    run_key, vec_path, step))
+                                    run_key, vec_path, step, (plan, m)))
     finished = datetime.now(UTC)
     metadata = {
         "started": started.isoformat(timespec="seconds"),
@@ -300,13 +295,18 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                        "'set-K/epsilon-e/mechanism-hat', 'set-K/epsilon-e/epsilon-hat' (the "
                        "pairs and releases of epsilon-hat)"),
         "recovery": RECOVERY_METHOD,
+        **({} if plan is None else {"entities": {**plan.metadata(), "sets": {
+            f"set-{len(p)}": m.counts() for p, m in zip(prepared, marks, strict=True)
+            if m is not None}}}),
     }
     return ExperimentResult(corpus.name, config, seed, results, metadata)
 
 
 def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: ExperimentConfig,
              embeddings: Embeddings, decoder: ExactDecoder, run_key: bytes, vec_path: Path,
-             step: Callable[[str], None]) -> SetResult:
+             step: Callable[[str], None],
+             entities: tuple[EntityPlan | None, SnippetEntities | None] = (None, None)
+             ) -> SetResult:
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
 
@@ -373,8 +373,12 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             else:
                 mech = _mechanism(config, embeddings, eps, decoder, document_generator(
                     run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
+                plan, marks = entities
                 with _clock("mechanism"):
-                    snippets, _, through = _obfuscate(p, mech, embeddings)
+                    snippets, _, through = release_snippets(
+                        p, mech, embeddings, None if plan is None or marks is None else (
+                            plan, marks, document_generator(
+                                run_key, f"{name}/trial-{t}/epsilon-{label}/entities")))
                 released[e].append(through)
                 with _clock("earth_movers_distances"):
                     D = earth_movers_distances(snippets, p.texts, embeddings,

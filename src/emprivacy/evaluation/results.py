@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy._validation import check_choice, check_positive_int
+from emprivacy._validation import check_choice, check_epsilon, check_positive_int
+from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
+from emprivacy.entities.registry import check_entities
 from emprivacy.evaluation.attacks import SIMILARITIES
 from emprivacy.evaluation.datasets import OOV_POLICIES
 from emprivacy.mechanisms.registry import MECHANISMS, check_params
@@ -217,6 +219,14 @@ class ExperimentConfig:
     epsilon_hat: int = 0
     #: Releases of each word of an ε̂ pair.
     epsilon_hat_draws: int = 2000
+    #: Entity detection of the snippets (:mod:`emprivacy.evaluation.entities`): ``"none"``,
+    #: ``"auto"`` or a comma list of detectors, as ``obfuscate --entities`` spells it.
+    entities: str = "none"
+    #: ε_e of a privatised entity word, once per distinct entity word of a snippet.
+    entity_epsilon: float = DEFAULT_ENTITY_EPSILON
+    #: Policies per type overriding the defaults, as sorted ``(TYPE, POLICY)`` pairs (a
+    #: mapping or ``"TYPE=POLICY"`` strings are accepted).
+    entity_policy: Any = ()
 
     def __post_init__(self) -> None:
         authors = self.authors
@@ -240,6 +250,16 @@ class ExperimentConfig:
             raise TypeError(f"mechanism_params must be a dict; got "
                             f"{type(self.mechanism_params).__name__}")
         check_params(self.mechanism, sorted(self.mechanism_params))
+        object.__setattr__(self, "entities", check_entities(self.entities))
+        object.__setattr__(self, "entity_epsilon", check_epsilon(self.entity_epsilon))
+        policy = self.entity_policy
+        if isinstance(policy, str):
+            raise TypeError("entity_policy must be a mapping or 'TYPE=POLICY' strings, not a "
+                            "single str")
+        items = policy.items() if isinstance(policy, dict) else policy
+        pairs = [p if isinstance(p, str) else "=".join(map(str, p)) for p in items]
+        object.__setattr__(self, "entity_policy",
+                           tuple(sorted(parse_entity_policies(pairs).items())))
         for name, kind in (("koppel", KoppelSettings), ("fasttext", FastTextSettings),
                            ("appendix_b", AppendixBSettings)):
             value = getattr(self, name)

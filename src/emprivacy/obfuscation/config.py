@@ -93,7 +93,9 @@ class ObfuscationConfig:
         Entity detection (:mod:`emprivacy.entities`; docs/ENTITIES.md): ``"none"``,
         ``"auto"`` (with the ``ner`` extra spaCy, Presidio's patterns and capitalised
         words; without it capitalised words alone) or a comma list of ``"spacy"``
-        (``"spacy=PIPELINE"``), ``"presidio"``, ``"capitalised"``.  Text mode only.
+        (``"spacy=PIPELINE"``), ``"presidio"``, ``"capitalised"``.  In bag mode a
+        document's text is detected before it becomes a bag
+        (:mod:`emprivacy.preparation.entity_bags`; docs/ENTITIES.md).
     entity_epsilon : float, default 1.0
         ε_e of a privatised entity word (``ε_e·d`` within its type's public
         sub-vocabulary), spent once per distinct entity word of a document.
@@ -150,9 +152,6 @@ class ObfuscationConfig:
         object.__setattr__(self, "entity_epsilon",
                            check_positive_number(self.entity_epsilon, "entity_epsilon"))
         object.__setattr__(self, "entity_policy", _policy_pairs(self.entity_policy))
-        if self.entities != "none" and self.mode == "bag":
-            raise ValueError("entities apply to text mode (mode='text'); bags do not detect "
-                             "entities yet")
         if not isinstance(self.count_changed, bool):
             raise TypeError("count_changed must be a bool; got "
                             f"{type(self.count_changed).__name__}")

@@ -40,12 +40,14 @@ from emprivacy.io.corpus import Document
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, mechanism_parameters
+from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.entity_slots import EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 
 __all__ = ["AHEAD_CHARS", "AHEAD_DOCUMENTS", "DETECTION_NOTE", "EntityRun",
-           "PrefetchingDetector", "entity_generator", "entity_guarantee", "restricted_mechanism"]
+           "PrefetchingDetector", "bag_guarantee", "entity_generator", "entity_guarantee",
+           "restricted_mechanism"]
 
 #: The line of every entity-mode guarantee that says what detection is.
 DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarantee: a word "
@@ -99,20 +101,45 @@ def entity_generator(run_key: bytes, document_id: str) -> np.random.Generator:
     return document_generator(key, document_id)
 
 
+def bag_guarantee(metric: str) -> str:
+    """The guarantee of the ordinary words of a bag record (bag mode with entity detection,
+    whose records state their guarantee), for a mechanism's metric.
+
+    >>> bag_guarantee("the Euclidean distance between the words' embeddings")[:40]
+    'Bag mode: for two bags of the same size '
+    """
+    return ("Bag mode: for two bags of the same size M of ordinary words, b and b', the "
+            "probability of any output bag differs by at most exp(ε·M·E(b, b')), E the Earth "
+            f"Mover's distance over d, d {metric} (Thm. 1, Thm. 4). The bag's size and its "
+            "placeholders are released as they are, and so are out-of-vocabulary words under "
+            "oov='keep', which the guarantee does not cover.")
+
+
 def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: EntityPolicy,
-                     detectors: str) -> str:
-    """The guarantee of text records with entity detection: ``general`` (text mode's,
-    :func:`~emprivacy.preparation.template.text_guarantee`) for the other words, then what
-    the entity slots get, the detection note and, under ``keep``, what is outside."""
+                     detectors: str, *, bag: bool = False) -> str:
+    """The guarantee of records with entity detection: ``general`` (text mode's,
+    :func:`~emprivacy.preparation.template.text_guarantee`, or :func:`bag_guarantee` with
+    ``bag``) for the other words, then what the entity slots get, the detection note and,
+    under ``keep``, what is outside."""
     eps = f"{policy.epsilon:g}"
     slots = "; ".join(f"{t}: ε_e·d with ε_e = {eps}, d {metric}, within the public "
                       f"sub-vocabulary of {t}" for t, metric in entity_metrics.items())
+    if bag:  # the surrogates join the bag, once per mention: post-processing of the draws
+        how = ("each distinct entity word of a document is drawn once and its surrogate is "
+               "in the bag once per mention, so the bound adds ε_e·Σ_j d(e_j, e'_j) over the "
+               "distinct entity words e_j (not over mentions), paired by type and number of "
+               "mentions; how many entity words of each type there are and how many mentions "
+               "each has is released like the bag's size; the ordinary words get ε·M·E as "
+               "above. Placeholders of detected entities (one per span) are released as they "
+               "are.")
+    else:
+        how = ("each distinct entity word of a document is drawn once and every mention of it "
+               "gets that surrogate, so the bound adds ε_e·d(e_j, e'_j) once per distinct "
+               "entity word e_j (not once per mention), and which mentions share a word is "
+               "released like the layout; other words get ε·d as above. Placeholders of "
+               "detected entities are layout.")
     text = (f"{general} Entity slots (detected by {detectors}) get their own budget — {slots}: "
-            "each distinct entity word of a document is drawn once and every mention of it "
-            "gets that surrogate, so the bound adds ε_e·d(e_j, e'_j) once per distinct entity "
-            "word e_j (not once per mention), and which mentions share a word is released like "
-            "the layout; other words get ε·d as above. Placeholders of detected entities are "
-            f"layout. {DETECTION_NOTE}")
+            f"{how} {DETECTION_NOTE}")
     if policy.kept:
         text += (f" Entities of type {', '.join(policy.kept)} are released as written "
                  "(policy 'keep'): the guarantee does not cover them.")
@@ -205,6 +232,7 @@ class EntityRun:
             built = marking.rows, mechanisms
         self.marking = EntityMarking(self.detector, policy, built[0])
         self.mechanisms = built[1]
+        self._metric = mechanism.guarantee_metric()
 
     def generator(self, document_id: str) -> np.random.Generator:
         """The noise stream of a document's entity slots (:func:`entity_generator`)."""
@@ -265,9 +293,16 @@ class EntityRun:
         yield from group
 
     def guarantee(self, general: str) -> str:
-        """The records' guarantee (:func:`entity_guarantee`)."""
+        """The text records' guarantee (:func:`entity_guarantee`)."""
         metrics = {t: m.guarantee_metric() for t, m in self.mechanisms.items()}
         return entity_guarantee(general, metrics, self.policy, self.detectors)
+
+    @property
+    def bag_guarantee(self) -> str:
+        """The bag records' guarantee (:func:`entity_guarantee` of :func:`bag_guarantee`)."""
+        metrics = {t: m.guarantee_metric() for t, m in self.mechanisms.items()}
+        return entity_guarantee(bag_guarantee(self._metric), metrics, self.policy,
+                                self.detectors, bag=True)
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record of the run shares."""
@@ -276,18 +311,20 @@ class EntityRun:
                 **({"entity_policy_keep": ",".join(self.policy.kept)} if self.policy.kept
                    else {})}
 
-    def draw(self, template: TextTemplate, gen: np.random.Generator,
+    def draw(self, template: TextTemplate | EntityTally, gen: np.random.Generator,
              surrogates: MutableMapping[EntityKey, str]) -> MutableMapping[EntityKey, str]:
         """Add to ``surrogates`` a word for every entity key of ``template`` it lacks: one
         draw per key, type by type (:attr:`mechanisms` order), keys in order of first
         mention."""
         return self.draw_many([(template, gen, surrogates)])[0]
 
-    def draw_many(self, documents: Sequence[tuple[TextTemplate, np.random.Generator,
+    def draw_many(self, documents: Sequence[tuple[TextTemplate | EntityTally,
+                                                  np.random.Generator,
                                                   MutableMapping[EntityKey, str]]]
                   ) -> list[MutableMapping[EntityKey, str]]:
-        """:meth:`draw` for many documents, each with its own generator and surrogates: the
-        same words, with the restricted mechanism of each type called once for all of them
+        """:meth:`draw` for many documents (text templates, or the entity words of bags), each
+        with its own generator and surrogates: the same words, with the restricted mechanism
+        of each type called once for all of them
         (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`)."""
         for entity_type, mech in self.mechanisms.items():
             rows = self.marking.rows[entity_type]
@@ -316,13 +353,18 @@ class EntityRun:
                                       strict=True))
         return [surrogates for _, _, surrogates in documents]
 
-    def draw_texts(self, pending: Sequence[tuple[str, Any]]
+    def draw_texts(self, pending: Sequence[tuple[str, Any]],
+                   tallies: Mapping[int, EntityTally] | None = None
                    ) -> dict[int, Mapping[EntityKey, str]]:
         """The surrogates of the entity words of each template of ``pending`` (``(document
-        id, template or bag)`` pairs; bags are left out), by ``id`` of the template."""
-        texts = [(doc_id, t) for doc_id, t in pending if isinstance(t, TextTemplate)]
-        found = self.draw_many([(t, self.generator(doc_id), {}) for doc_id, t in texts])
-        return {id(t): f for (_, t), f in zip(texts, found, strict=True)}
+        id, template or bag)`` pairs) and of each bag with entity words in ``tallies`` (by
+        ``id`` of the bag), by ``id`` of the template or bag."""
+        tallies = tallies or {}
+        held: list[tuple[str, Any, TextTemplate | EntityTally]] = [
+            (doc_id, t, t if isinstance(t, TextTemplate) else tallies[id(t)])
+            for doc_id, t in pending if isinstance(t, TextTemplate) or id(t) in tallies]
+        found = self.draw_many([(h, self.generator(doc_id), {}) for doc_id, _, h in held])
+        return {id(t): f for (_, t, _), f in zip(held, found, strict=True)}
 
     def record_fields(self, epsilon_total: float, surrogates: Mapping[EntityKey, str],
                       entity_counts: Mapping[str, int]) -> dict[str, Any]:

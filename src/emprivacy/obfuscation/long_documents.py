@@ -98,7 +98,8 @@ class LongDocuments:
                   tally: BagTally, shared: dict[str, Any]) -> dict[str, Any]:
         """The record of a long bag, released as counts (a :class:`BagBody`)."""
         gen = document_generator(self.run_key, doc_id)
-        size = len(self.mechanism.embeddings)
+        emb = self.mechanism.embeddings
+        size = len(emb)
         counts = np.zeros(size, dtype=np.int64)
         n = changed = 0
         part: Rows | None = first
@@ -111,11 +112,23 @@ class LongDocuments:
             part = next(rest, (None, True))[0]
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
-        return {**self._head(label, n, shared),
+        head = self._head(label, n, shared)
+        fixed = Counter(tally.fixed)
+        entity: dict[str, Any] = {}
+        if self.entities is not None and tally.entities is not None:  # after every block:
+            found = self.entities.draw(tally.entities, self.entities.generator(doc_id), {})
+            head.update(self.entities.record_fields(head["epsilon_total"], found,
+                                                    tally.entities.entity_counts))
+            released = tally.entities.surrogate_words(found) + list(tally.entities.fixed.elements())
+            rows_of = emb.rows(released)
+            np.add.at(counts, rows_of[rows_of >= 0], 1)  # surrogates, kept vocabulary words
+            fixed.update(w for w, r in zip(released, rows_of.tolist(), strict=True) if r < 0)
+            entity = {**tally.entities.counts(), "guarantee": self.entities.bag_guarantee}
+        return {**head,
                 **self._changed(n, changed),
                 "oov_dropped": tally.oov_dropped,
                 "oov_placeholders": tally.oov_placeholders,
                 "oov_kept": tally.oov_kept,
                 **self._subword_count(tally.oov_subword),
-                "bag": BagBody(counts, self.mechanism.embeddings.words,
-                               self._vocabulary_order(), tally.fixed)}
+                **entity,
+                "bag": BagBody(counts, emb.words, self._vocabulary_order(), fixed)}

@@ -63,6 +63,7 @@ from emprivacy.obfuscation.skipped import (
     skipped_warning,
 )
 from emprivacy.preparation.blocks import BagTally, Rows, bag_blocks
+from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.template import TextTemplate, prepare_text_blocks, text_guarantee
 from emprivacy.text.normalise import normalise_pieces
 
@@ -176,8 +177,10 @@ class Obfuscator(LongDocuments):
             run_key=self.run_key, on_note=self._warn, lists=entity_lists)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
-        #: The surrogates of the entity words of the templates being recorded (by ``id``).
+        #: The surrogates of the entity words of the templates and bags being recorded, and
+        #: the entity words of the bags (by ``id`` of the template or bag).
         self._found: dict[int, Mapping[tuple[str, str], str]] = {}
+        self._tallies: dict[int, EntityTally] = {}
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record shares."""
@@ -254,6 +257,15 @@ class Obfuscator(LongDocuments):
                                                         bag.entity_counts))
             return {**head, "words_perturbed": n, **changed, **bag.counts,
                     "guarantee": self.guarantee, "text": bag.render(out, vocab, found)}
+        words = [vocab[i] for i in out] + list(bag.fixed)
+        tally = self._tallies.pop(id(bag), None)
+        entity: dict[str, Any] = {}
+        if tally is not None and self.entities is not None:  # one draw per entity word
+            found = self._found.pop(id(bag), {})
+            head.update(self.entities.record_fields(head["epsilon_total"], found,
+                                                    tally.entity_counts))
+            words += tally.surrogate_words(found) + list(tally.fixed.elements())
+            entity = {**tally.counts(), "guarantee": self.entities.bag_guarantee}
         return {
             **head,
             **changed,
@@ -261,10 +273,11 @@ class Obfuscator(LongDocuments):
             "oov_placeholders": bag.oov_placeholders,
             "oov_kept": bag.oov_kept,
             **self._subword_count(bag.oov_subword),
+            **entity,
             # released in sorted order: a function of the multiset only, so the output is a
             # bag and the εN·E guarantee of Thm. 4 applies (an ordered list would pair each
             # output word with its input position and only carry the Manhattan lift, §3)
-            "bag": sorted([vocab[i] for i in out] + list(bag.fixed)),
+            "bag": sorted(words),
         }
 
     def _subword_count(self, n: int) -> dict[str, int]:
@@ -297,7 +310,8 @@ class Obfuscator(LongDocuments):
         config = self.config
         return bag_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings, tally,
                           oov=str(config.oov), size=config.size,
-                          block_words=config.block_words)
+                          block_words=config.block_words,
+                          marking=None if self.entities is None else self.entities.marking)
 
     def _privatize(self, rows: np.ndarray, gen: np.random.Generator,
                    points: np.ndarray | None = None) -> np.ndarray:
@@ -330,20 +344,25 @@ class Obfuscator(LongDocuments):
             self._note_kept(template.counts["oov_kept"])
             self.oov_subword += template.counts.get("oov_subword", 0)
             return template
-        tally = BagTally()
+        tally = BagTally(entities=None if self.entities is None else EntityTally())
         bag_blocks = self._bag_blocks(doc, tally)
         first, last = next(bag_blocks)
         rows, points = first
-        if rows.size == 0:  # nothing to privatise: released as nothing, like an empty one
+        entities = tally.entities or EntityTally()
+        if rows.size == 0 and not entities.mentions:  # nothing to privatise: released as
+            # nothing, like an empty document
             return (SKIPPED_OUT_OF_VOCABULARY if tally.oov_dropped or tally.fixed
-                    else SKIPPED_EMPTY)
-        if not last or sum(tally.fixed.values()) > config.block_words:
+                    or entities.fixed else SKIPPED_EMPTY)
+        if not last or sum(tally.fixed.values()) + entities.entity_words + sum(
+                entities.fixed.values()) > config.block_words:
             return lambda: self._long_bag(doc.id, label, first, bag_blocks, tally, shared)
         self._note_kept(tally.oov_kept)
         self.oov_subword += tally.oov_subword
-        return PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
-                           tally.oov_placeholders, tally.oov_kept, tally.oov_subword,
-                           points)
+        bag = PreparedBag(rows, tally.oov_dropped, tuple(tally.fixed.elements()),
+                          tally.oov_placeholders, tally.oov_kept, tally.oov_subword, points)
+        if tally.entities is not None:
+            self._tallies[id(bag)] = tally.entities
+        return bag
 
     # -- the stream of records --------------------------------------------------------------
     def obfuscate(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
@@ -401,7 +420,8 @@ class Obfuscator(LongDocuments):
             released = iter(mech.privatize_batches(
                 [(bag.indices, document_generator(self.run_key, doc_id)) for doc_id, bag in todo]))
             if self.entities is not None:  # the entity words of every text, drawn together
-                self._found = self.entities.draw_texts([(d, b) for d, _, b in pending])
+                self._found = self.entities.draw_texts([(d, b) for d, _, b in pending],
+                                                       self._tallies)
             empty = np.empty(0, dtype=np.int64)
             for doc_id, label, bag in pending:
                 if bag.points is not None:

@@ -13,11 +13,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings, PreparedBag
+from emprivacy.preparation.entity_bags import EntityTally, bag_entity_words
+from emprivacy.preparation.entity_slots import EntitySlot
 from emprivacy.text.tokens import piece_words
+
+if TYPE_CHECKING:
+    from emprivacy.entities.marking import EntityMarking
 
 __all__ = ["BagTally", "Rows", "bag_blocks"]
 
@@ -34,6 +40,8 @@ class BagTally:
     oov_kept: int = 0
     oov_subword: int = 0
     fixed: Counter[str] = field(default_factory=Counter)  # what is released for them
+    #: With entity detection: the bag's entity words (:mod:`.entity_bags`), else ``None``.
+    entities: EntityTally | None = None
 
     def add(self, bag: PreparedBag) -> None:
         self.oov_dropped += bag.oov_dropped
@@ -44,13 +52,21 @@ class BagTally:
 
 
 def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *, oov: str,
-               size: int | None, block_words: int) -> Iterator[tuple[Rows, bool]]:
+               size: int | None, block_words: int, marking: EntityMarking | None = None
+               ) -> Iterator[tuple[Rows, bool]]:
     """The bag (Def. 1, truncated to ``size``) of a normalised text given in ``pieces``
     (:func:`emprivacy.text.normalise.normalise_pieces`), ``block_words`` privatised words at a time:
     ``((rows, points), is the last)``; its out-of-vocabulary words are counted in
     ``tally``.  ``points``: the subword vectors of the ``-1`` rows, or ``None``.
 
     With ``size``, reading stops at the size-th privatised word.
+
+    With ``marking`` (entity detection; ``tally.entities`` an
+    :class:`~emprivacy.preparation.entity_bags.EntityTally`), each piece is detected before it
+    becomes a bag (:func:`~emprivacy.preparation.entity_bags.bag_entity_words`): its ordinary
+    words are looked up as above, its entity mentions counted in ``tally.entities`` (each
+    counts towards ``size`` like a privatised word), its placeholders and kept entity words
+    added to ``tally.entities.fixed``.
 
     >>> emb = Embeddings(["cat", "dog"], [[0.0], [1.0]])
     >>> [(rows.tolist(), last) for (rows, _), last in bag_blocks(
@@ -66,10 +82,11 @@ def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *
         rows = np.concatenate(held) if held else np.empty(0, dtype=np.int64)
         return rows, (np.concatenate(held_points) if held_points else None)
 
-    for piece in pieces:
-        words = piece_words(piece)
-        if not words:
-            continue
+    def add(words: list[str]) -> Iterator[tuple[Rows, bool]]:
+        """Look ``words`` up and add their rows to the blocks (yielding the full ones)."""
+        nonlocal remaining, held, held_points, n_held
+        if not words or remaining == 0:
+            return
         bag = embeddings.lookup(words, oov=oov, size=remaining)
         tally.add(bag)
         rows, points = bag.indices, bag.points
@@ -88,6 +105,30 @@ def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *
                 if k:
                     held_points.append(points[:k])
                     points = points[k:]
+
+    entities = tally.entities
+    for piece in pieces:
+        if marking is None or entities is None:
+            yield from add(piece_words(piece))
+        else:
+            words, counted = bag_entity_words(marking, piece, embeddings, oov=oov)
+            entities.entity_counts.update(counted)
+            run: list[str] = []  # ordinary words since the last entity word
+            for word, _, decision in words:
+                if decision is None:
+                    run.append(word)
+                    continue
+                yield from add(run)
+                run = []
+                if remaining == 0:
+                    break
+                if isinstance(decision, EntitySlot):
+                    entities.mention(decision)
+                    if remaining is not None:
+                        remaining -= 1
+                else:
+                    entities.release(word, decision)
+            yield from add(run)
         if remaining == 0:
             break  # the rest of the document is never read
     yield block_of(), True

@@ -34,7 +34,7 @@ from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.tokens import Token
 
-__all__ = ["EntityKey", "EntitySlot", "Kept", "Placeholder", "entity_decisions"]
+__all__ = ["Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder", "entity_decisions"]
 
 #: An entity slot's key: its type and its normalised word.
 EntityKey = tuple[str, str]

@@ -100,7 +100,7 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
     if config.entities != "none":
         counts = (*counts, *_ENTITY_COUNTS)
     fields = {name: "float" if name == "epsilon_total" else "int" for name in counts}
-    if config.mode == "text":
+    if config.mode == "text" or config.entities != "none":  # bags with entities state theirs
         fields["guarantee"] = "str"
     return {**fields, "mechanism": "str", "skipped": "str"}
 
@@ -244,7 +244,8 @@ class TextPrivatizer:
         self.metadata: dict[str, Any] = probe.metadata()
         #: The per-row metadata fields and their kinds (:func:`row_fields`).
         self.fields = row_fields(config)
-        self._guarantee = probe.guarantee if config.mode == "text" else None
+        self._guarantee = (probe.guarantee if config.mode == "text" else None
+                           if probe.entities is None else probe.entities.bag_guarantee)
         self._claimed = _Claimed()
         self._claimed_ids: set[str] = set()
         self._by_index = False  # a run keys its rows one way: by index, or by id
