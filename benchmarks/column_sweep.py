@@ -219,8 +219,9 @@ class Paths:
 
         if self._session is None:
             self._session = spark.local_session(2)
-        df = self._session.createDataFrame([(i, r) for i, r in enumerate(rows)],
-                                           "id long, text string")
+        rows = _polars_cells(rows)  # a NaN is a float value in Spark too, not a null
+        df = self._session.createDataFrame([(i, r, i) for i, r in enumerate(rows)],
+                                           "id long, text string, n long")
         out = spark.privatize(df, column, id_column="id", **self.options).orderBy("id")
         return [row["text"] for row in out.collect()]
 
@@ -236,7 +237,7 @@ class Paths:
 
 
 def _polars_cells(rows: list[Any]) -> list[Any]:
-    """A NaN is not a null in Polars (it is a float value): given as a null there."""
+    """A NaN is not a null in Polars or Spark (it is a float value): given as a null there."""
     return [None if isinstance(r, float) and math.isnan(r) else r for r in rows]
 
 
