@@ -764,3 +764,32 @@ def test_cli_scheduler_address(tmp_path: Path, client, corpus: dict, reference: 
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("emprivacy: error: cannot connect to the Dask scheduler at "
                               "'tcp://127.0.0.1:1'")
+
+
+@pytest.mark.parametrize("mode", ["text", "bag"])
+def test_cluster_entities_as_single_process(tmp_path: Path, client, mech20k: EarthMoversPrivacy,
+                                            mode: str) -> None:
+    """Entity detection travels with the job (issue 29): on 2 worker processes, the records
+    of a run with ``entities="capitalised"`` are those of the single-process obfuscator —
+    the entity words drawn in their sub-vocabulary at ε_e, one surrogate per entity word."""
+    texts = [f"then {a} met {b} in {c} and later {a} left for {c}."
+             for a, b, c in [("Margaret", "Thompson", "Paris"), ("John", "Lopez", "London"),
+                             ("Mary", "Patel", "Boston"), ("David", "Bennett", "Chicago")] * 3]
+    jsonl = tmp_path / "names.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": f"n{i}", "text": t}) + "\n"
+                             for i, t in enumerate(texts)), encoding="utf-8")
+    config = ObfuscationConfig(mode=mode, entities="capitalised", entity_epsilon=0.5)
+    docs = [Document(f"n{i}", t) for i, t in enumerate(texts)]
+    expected = [format_record(r, "jsonl")
+                for r in Obfuscator(mech20k, config, seed=SEED).obfuscate(docs)]
+    out = tmp_path / "out.jsonl"
+    obfuscate_corpus([str(jsonl)], out, mechanism=_settings(), client=client, seed=SEED,
+                     partition_documents=4, config=config)
+    got = _lines(out)
+    assert got == expected
+    records = [json.loads(line) for line in got]
+    assert all(r["entities_detected"] for r in records)  # detection ran on the workers
+    if mode == "text":  # the two mentions of a person (and of a place) get one surrogate
+        for r in records:
+            words = r["text"].rstrip(".").split()
+            assert words[1] == words[8] and words[5] == words[11]
