@@ -205,11 +205,13 @@ def _weighted_audit(mechanism: WordMechanism, secrets: Secrets, draws: int, conf
                    f"density (multiple importance sampling){stop}",
         "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] of the "
                                    "weighted channel (biased upward); interval [best "
-                                   "fixed guesser's Hoeffding lower bound, plug-in + "
+                                   "Hoeffding lower bound of the fixed guessers and the "
+                                   "one learned on half the draws, plug-in + "
                                    "McDiarmid margin], clipped to [V(pi), V(pi) "
                                    "e^(eps diam S)]",
-        "attack_recovery": f"estimate: {m.guesser}, scored on every release by its "
-                           "weights; Hoeffding's bound (union over the guessers)",
+        "attack_recovery": f"estimate: {m.guesser}, scored by the weights of the releases "
+                           "it did not learn from; Hoeffding's bound (union over the "
+                           "guessers)",
         "capacity": "estimate: plug-in with the uniform prior, times K; interval [K x the "
                     "nearest-secret guesser's lower bound, plug-in + margin], clipped to "
                     "[1, min(K, e^(eps diam S))]",

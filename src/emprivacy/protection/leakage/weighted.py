@@ -35,6 +35,16 @@ drawn).  The figures (:func:`weighted_measures`), at ``confidence`` 1 − α:
   union bound), and the blind guess (``argmax_x π_x``, success exactly V(π)); the best of
   these lower bounds is reported, and the guesser that gives it is the attack
   (``attack_recovery``);
+* and, where every secret has at least 2 draws, the **guesser learned on half the draws**
+  (the counting audit's split-half construction, weighted): in every copy the last
+  ``N_o // 2`` draws of each secret o form half B, the rest half A; each half weighs its
+  draws by its own proposal, ``L^H_i[x] = f(z_i | x) / Σ_o N^H_o f(z_i | o)``; the guesser
+  ``h(y) = argmax_x π_x Ĉ_A[x, y]`` (the fixed guesser β = 1, κ = 0 where A never released
+  y) depends on A only, so its success is estimated without bias on B by
+  ``Σ_{i ∈ B} π_{h(y_i)} L^B_i[h(y_i)]`` (terms in ``[0, max_x π_x / N^B_x]``: Hoeffding);
+  it is one more candidate of the union bound (G + 1 lower bounds, each at α/(2(G + 1))).
+  Vickrey needs it: it often releases the second-nearest word, which a guess from the
+  released word's position alone cannot undo;
 * **capacity**: the same with the uniform prior (weights ``L_i[x]/K``, ``b = max_x
   1/(K N_x)``; the guesser: the nearest secret), times K;
 * **clipped** by what holds for free: ``V(π) ≤ V(π▷C) ≤ V(π)·e^{ε·diam(S)}`` and
@@ -84,6 +94,9 @@ from emprivacy.protection.leakage.weighted_draws import (
 )
 
 __all__ = ["WeightedMeasures", "weighted_channel", "weighted_measures"]
+
+#: The fixed guesser (β, κ) of an output that half A never released.
+_FALLBACK = (1.0, 0.0)
 
 #: ``progress(done, total, description)``.
 Progress = Callable[[int, int, str], None]
@@ -248,8 +261,9 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
     out: list[tuple[np.ndarray, np.ndarray]] = []  # per chunk: released rows, probabilities
     compact = np.full(len(mechanism.embeddings), -1, dtype=np.int64)
     n_seen = 0
-    cap = max(1, budget // (16 * k))
-    sums = OutputSums(p, cap)
+    halves = design.half_counts if design.splits else None
+    cap = max(1, budget // ((16 if halves is None else 32) * k))
+    sums = OutputSums(p, cap, halves)
     rec = np.zeros((n_guess + 1, k))  # Σ L⁰_i[x] 1[g(y_i) = x], per guesser and x
     own = np.zeros((n_guess, k))  # the own draws' successes, per guesser and secret
     alpha = (1.0 - confidence) / len(stages)
@@ -295,15 +309,23 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
                 run_on_cores(work, range(len(starts)), cores)
                 for b0, (lik, found, hits) in zip(starts, results, strict=True):
                     part = slice(b0, b0 + design.block)
-                    sums.add(lik, ids_c[part], probs_c[part], 0)
+                    sums.add(lik, ids_c[part], probs_c[part], 0, design.halves(c, part))
                     rec[:] += found
                     own[:] += hits
             done += rows_c.shape[0]
             if progress is not None:
                 progress(done, copies * design.per_copy, "sampling the channel")
         plugin, plugin_u = sums.maxima()
+        seen = np.empty(n_seen, dtype=np.int64)  # the vocabulary row of each output id
+        seen[compact[compact >= 0]] = np.flatnonzero(compact >= 0)
+        fallback = guessers.table[GUESSERS.index(_FALLBACK), seen].astype(np.int64)
+        learned_score, learned = 0.0, np.full(len(mechanism.embeddings), -1, dtype=np.int64)
+        if halves is not None:
+            score, guess = sums.learned(fallback)
+            learned_score += score
+            learned[seen[:guess.size]] = guess
         for lo in range(cap, n_seen, cap):  # outputs beyond the budget: same noise again
-            more = OutputSums(p, min(cap, n_seen - lo))
+            more = OutputSums(p, min(cap, n_seen - lo), halves)
             for c, (rows_c, probs_c) in enumerate(out):
                 ids = np.where(probs_c > 0.0, compact[rows_c], -1)
                 pick = np.flatnonzero(((ids >= lo) & (ids < lo + cap)).any(axis=1))
@@ -312,11 +334,24 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
                     for b0 in range(0, pick.size, design.block):
                         sel = pick[b0:b0 + design.block]
                         more.add(design.weights(o[sel], g[sel], u[sel]), ids[sel],
-                                 probs_c[sel], lo)
+                                 probs_c[sel], lo, design.halves(c, sel))
             extra, extra_u = more.maxima()
+            if halves is not None:
+                score, guess = more.learned(fallback[lo:])
+                learned_score += score
+                learned[seen[lo:lo + guess.size]] = guess
             plugin, plugin_u = plugin + extra, plugin_u + extra_u
+        trained = None
+        if halves is not None:  # its success on B, and each secret's own B draws it recovers
+            hits = np.zeros(k)
+            for c, (rows_c, probs_c) in enumerate(out):
+                o = design.noise_origins(c)
+                b_part = design.halves(c, slice(None))
+                won = ((learned[rows_c] == o[:, None]) * probs_c).sum(axis=1) * b_part
+                hits += np.bincount(o, weights=won, minlength=k)
+            trained = (learned_score / copies, hits)
         result = _assemble(law, p, design, copies, plugin / copies, plugin_u / copies,
-                           rec / copies, own, n_seen, alpha)
+                           rec / copies, own, n_seen, alpha, trained)
         if width is None or result.posterior[2] - result.posterior[1] <= width:
             break
     return dataclasses.replace(result, stages=tuple(stages))
@@ -324,9 +359,11 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
 
 def _assemble(law: NoiseLaw, p: np.ndarray, design: Design, copies: int, plugin: float,
               plugin_u: float, rec: np.ndarray, own: np.ndarray, n_seen: int,
-              alpha: float) -> WeightedMeasures:
+              alpha: float, trained: tuple[float, np.ndarray] | None = None
+              ) -> WeightedMeasures:
     """The intervals of the module docstring from the sums (divided by the copies) of one
-    audit, each end at α/2."""
+    audit, each end at α/2; ``trained``: the learned guesser's success on B (divided by the
+    copies) and each secret's B draws it recovers."""
     samples, gram = copies * design.base, design.gram
     k, total = p.size, int(samples.sum())
     n_guess = len(GUESSERS)
@@ -336,22 +373,34 @@ def _assemble(law: NoiseLaw, p: np.ndarray, design: Design, copies: int, plugin:
     b = float((p / samples).max())
     b_u = float((1.0 / (k * samples)).max())
     m_up = _hoeffding(b, total, alpha / 2.0)
-    m_low = _hoeffding(b, total, alpha / (2.0 * n_guess))
+    n_cand = n_guess + (trained is not None)  # the fixed guessers and the learned one
+    m_low = _hoeffding(b, total, alpha / (2.0 * n_cand))
     m_cap = _hoeffding(b_u, total, alpha / 2.0)
     upper = min(1.0, v_prior * free, plugin + m_up)
     scores = rec[:n_guess] @ p
     best = int(np.argmax(scores - m_low))
     lower_est = float(scores[best] - m_low)
-    if lower_est > v_prior:
+    if trained is not None:
+        n_b = copies * design.half_counts[1]
+        m_b = _hoeffding(float((p / n_b).max()), int(n_b.sum()), alpha / (2.0 * n_cand))
+    if trained is not None and trained[0] - m_b > max(lower_est, v_prior):
+        score = min(1.0, trained[0])
+        attack = (score, trained[0] - m_b, min(1.0, score + m_b))
+        guesser = ("argmax_x pi_x C_A[x, y], learned on half A of each secret's draws, scored "
+                   "on the other half B (an output A never released: beta = 1, kappa = 0)")
+        chosen, samples_b = trained[1] / n_b, n_b
+        m_low = m_b
+    elif lower_est > v_prior:
         score = min(1.0, float(scores[best]))  # a sum of weights rounds past 1 at a huge ε
         attack = (score, lower_est, min(1.0, score + m_low))
         beta, scale = GUESSERS[best]
         guesser = (f"argmax_x ln pi_x - beta*eps*d(mu + (1 + kappa)(Vec y - mu), x), beta = "
                    f"{beta:g}, kappa = {scale:g} (the best of {n_guess} fixed in advance)")
-        chosen = own[best] / samples
+        chosen, samples_b = own[best] / samples, samples.astype(np.float64)
     else:  # the blind guess does at least as well: its success is V(pi) exactly
         attack, guesser = (v_prior, v_prior, v_prior), "the blind guess argmax_x pi_x"
         chosen = (np.arange(k) == int(np.argmax(p))).astype(np.float64)
+        samples_b = samples.astype(np.float64)
     lower = max(v_prior, attack[1])
     posterior = (min(max(plugin, lower), upper), lower, max(upper, lower))
     cap_free = min(float(k), free)
@@ -360,10 +409,10 @@ def _assemble(law: NoiseLaw, p: np.ndarray, design: Design, copies: int, plugin:
                                                                              alpha / 2.0)))
     capacity = (min(max(k * plugin_u, cap_lower), cap_upper), cap_lower, cap_upper)
     if law.outputs == 1:
-        lo, hi = clopper_pearson(np.rint(chosen * samples), samples,
+        lo, hi = clopper_pearson(np.rint(chosen * samples_b), samples_b.astype(np.int64),
                                  confidence=1.0 - alpha)
     else:
-        half = np.sqrt(np.log(2.0 / alpha) / (2.0 * samples))
+        half = np.sqrt(np.log(2.0 / alpha) / (2.0 * samples_b))
         lo, hi = np.clip(chosen - half, 0.0, 1.0), np.clip(chosen + half, 0.0, 1.0)
     recovery = np.column_stack([chosen, lo, hi])
     return WeightedMeasures(v_prior, posterior, capacity, attack, guesser, recovery, samples,

@@ -1,6 +1,7 @@
 """The draws of the posterior-weighted audit (:mod:`.weighted`): how many per secret, the
 design that draws them in copies from per-chunk seeds and weighs them, the guessers fixed in
-advance that the lower end is taken over, and the per-output sums of the plug-in.
+advance that the lower end is taken over, and the per-output sums of the plug-in and of the
+two halves A and B of the draws (the guesser learned on A, scored on B).
 
 The weights are those of multiple importance sampling with the balance heuristic (Veach &
 Guibas 1995): a point z drawn from secret o, with ``N_o`` points drawn from each o, weighs
@@ -122,6 +123,24 @@ class Design:
         self.gen = check_random_state(rng)
         self.chunks: list[tuple[int, int, int]] = []  # (seed, start, stop) in a copy
         self.block = max(1, _BLOCK_ENTRIES // prior.size)
+        # the halves: in every copy, the last N⁰_o // 2 draws of each secret o are in B
+        starts = np.cumsum(self.base) - self.base
+        place = np.arange(self.per_copy) - np.repeat(starts, self.base)
+        self.half_b = place >= (self.base - self.base // 2)[self.origins]
+        self.half_counts = np.stack([self.base - self.base // 2,
+                                     self.base // 2]).astype(np.float64)
+        #: whether each secret has a draw in each half (else no learned guesser)
+        self.splits = bool((self.base >= 2).all())
+
+    def noise_origins(self, c: int) -> np.ndarray:
+        """Chunk c's points' origins (without drawing its noise)."""
+        start, stop = self.chunks[c][1:]
+        return self.origins[start:stop]
+
+    def halves(self, c: int, index: np.ndarray | slice) -> np.ndarray:
+        """Whether the points ``index`` of chunk c are in half B."""
+        start, stop = self.chunks[c][1:]
+        return self.half_b[start:stop][index]
 
     def add_copies(self, count: int) -> range:
         """Chunks of ``count`` more copies of the base allocation: their indices."""
@@ -154,20 +173,27 @@ class Design:
 
 
 class OutputSums:
-    """Per output: ``Σ_i P[y | z_i] π L_i`` and ``Σ_i P[y | z_i] L_i / K``, dense over K.
+    """Per output: ``Σ_i P[y | z_i] π L_i`` and ``Σ_i P[y | z_i] L_i / K``, dense over K;
+    with ``half_counts`` (2, K) also ``Σ_{i ∈ H} P[y | z_i] π L^H_i`` for the halves H = A, B,
+    ``L^H_i[x] = f(z_i | x) / Σ_o N^H_o f(z_i | o)`` (each half's own proposal).
 
     The arrays are allocated zeroed for ``rows`` outputs at once: the system hands out
     zero pages only as outputs are reached.
     """
 
-    def __init__(self, prior: np.ndarray, rows: int) -> None:
+    def __init__(self, prior: np.ndarray, rows: int,
+                 half_counts: np.ndarray | None = None) -> None:
         self.prior, self.cap = prior, rows
         self.weighted = np.zeros((rows, prior.size))
         self.uniform = np.zeros((rows, prior.size))
+        self.half_counts = half_counts
+        self.halves = None if half_counts is None else np.zeros((2, rows, prior.size))
         self.used = 0
 
-    def add(self, lik: np.ndarray, ids: np.ndarray, probs: np.ndarray, lo: int) -> None:
-        """Add points with weights ``lik`` (m, K), released as outputs ``ids − lo`` (m, j)."""
+    def add(self, lik: np.ndarray, ids: np.ndarray, probs: np.ndarray, lo: int,
+            half_b: np.ndarray | None = None) -> None:
+        """Add points with weights ``lik`` (m, K), released as outputs ``ids − lo`` (m, j),
+        ``half_b`` (m,): whether each point is in half B (with ``half_counts``)."""
         flat = ids.ravel() - lo
         keep = (flat >= 0) & (flat < self.cap)
         if not keep.any():
@@ -186,8 +212,32 @@ class OutputSums:
         part *= self.prior
         self.weighted[at] += part
         self.used = max(self.used, int(at[-1]) + 1)
+        if self.halves is None or self.half_counts is None or half_b is None:
+            return
+        # L^H = L⁰ / (L⁰·N^H): L⁰ is f over Σ_o N⁰_o f, the same numerator
+        side_m = half_b.astype(np.int64)
+        scale = 1.0 / np.einsum("ij,ij->i", lik, self.half_counts[side_m])
+        side = side_m[src]
+        rows *= scale[src][:, None]
+        rows *= self.prior
+        for h in (0, 1):
+            sel = np.flatnonzero(side == h)
+            if sel.size:
+                first_h = np.flatnonzero(np.r_[True, flat[sel][1:] != flat[sel][:-1]])
+                self.halves[h, flat[sel][first_h]] += np.add.reduceat(rows[sel], first_h,
+                                                                      axis=0)
 
     def maxima(self) -> tuple[float, float]:
         """``Σ_y max_x`` of each sum."""
         return (float(self.weighted[:self.used].max(axis=1).sum()),
                 float(self.uniform[:self.used].max(axis=1).sum()))
+
+    def learned(self, fallback: np.ndarray) -> tuple[float, np.ndarray]:
+        """The guesser learned on A, ``h(y) = argmax_x π_x Ĉ_A[x, y]`` (``fallback[y]``, a
+        guess fixed in advance, where A never released y), and ``Σ_y Σ_{i ∈ B, y_i = y}
+        P[y | z_i] π_{h(y)} L^B_i[h(y)]``: its success, estimated on B."""
+        if self.halves is None:
+            raise ValueError("the sums were built without halves (half_counts)")
+        a, b = self.halves[0, :self.used], self.halves[1, :self.used]
+        guess = np.where(a.max(axis=1) > 0.0, a.argmax(axis=1), fallback[:self.used])
+        return float(b[np.arange(self.used), guess].sum()), guess
