@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from emprivacy import Embeddings
 from emprivacy.exceptions import PrivacyLeakWarning
 from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
@@ -11,25 +10,16 @@ from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 from emprivacy.obfuscation.entities import DETECTION_NOTE, restricted_mechanism
 from emprivacy.tables import privatize_texts
 
-NAMES = ["ann", "bob", "eve", "zoe"]
-PLACES = ["paris", "rome", "oslo"]
-COMMON = ["cat", "dog", "met", "saw", "city", "went", "later", "left", "today", "hospital"]
-WORDS = NAMES + PLACES + COMMON
-LISTS = {"PERSON": NAMES, "LOCATION": PLACES}
+from .toy import LISTS, NAMES, PLACES, WORDS, run_mode, toy_embeddings
 
 
 @pytest.fixture
 def emb():
-    gen = np.random.default_rng(0)
-    return Embeddings(WORDS, gen.normal(size=(len(WORDS), 4)), name="toy")
+    return toy_embeddings()
 
 
-def run(emb, texts, *, epsilon=1e6, entity_epsilon=1.0, seed=1, **config):
-    config.setdefault("entities", "capitalised")
-    obf = Obfuscator(EarthMoversPrivacy(emb, epsilon=epsilon),
-                     ObfuscationConfig(mode="text", entity_epsilon=entity_epsilon, **config),
-                     seed=seed, entity_lists=LISTS)
-    return list(obf.obfuscate([Document(str(i), t) for i, t in enumerate(texts)]))
+def run(emb, texts, **options):
+    return run_mode("text", emb, texts, **options)
 
 
 def words_of(text):
