@@ -20,12 +20,19 @@ interval, its width, and the capacity's interval.  The target of issue 31 is the
 ``emprivacy audit --mechanism madlib -e 5,10 --secrets 200 --seed 1 --json``: a width of
 at most 0.05 at both ε in at most twice the counting audit's time.
 
+``--command`` times that target itself, side by side in one run: the word audit of the
+command (K = 200 secrets of the built-in vocabulary, Zipf prior, ε = 5 and 10, seed 1) as it
+was before issue 31 (``estimator="counts"``, 500 draws per secret) and as the command runs it
+now (its defaults: the weighted estimator, 500 draws, drawn again up to 1,000 while the
+interval is wider than 0.05), each ε in turn, and prints both totals and their ratio.
+
 Usage::
 
     python benchmarks/audit.py [--secrets 2000] [--draws 500] [--epsilon 10]
                                [--mechanism madlib] [--no-exact]
     python benchmarks/audit.py --compare [--secrets 200] [--epsilons 5,10]
                                [--counts-draws 500] [--weighted-draws 500,1000]
+    python benchmarks/audit.py --command [--rounds 2]
 """
 
 from __future__ import annotations
@@ -79,10 +86,46 @@ def compare(args: argparse.Namespace) -> None:
     print(f"after: {_load()}")
 
 
+def command(args: argparse.Namespace) -> None:
+    """The target command's word audit, before (counting) and now (defaults), side by side."""
+    emb = load_embeddings(None, vocab_size=args.vocab_size)
+    secrets = secret_words(emb, k=200)
+    print(f"{emb.name}: {len(emb)} words × {emb.dim}; 200 secrets (prior {secrets.prior_name});"
+          f" madlib at ε = 5, 10; seed 1; {args.rounds} round(s), the two alternating")
+    print(f"before: {_load()}")
+    print("| round | audit | ε = 5: draws, V(π▷C) [lower, upper], width | ε = 10: draws, "
+          "V(π▷C) [lower, upper], width | wall s | CPU s |")
+    print("|---:|---|---|---|---:|---:|")
+    settings = {"before (counts, 500 draws)": {"estimator": "counts", "width": None},
+                "now (the command's defaults)": {}}
+    totals = {name: [0.0, 0.0] for name in settings}
+    for round_ in range(1, args.rounds + 1):
+        for name, options in settings.items():
+            cells = []
+            wall, cpu = time.perf_counter(), time.process_time()
+            for eps in (5.0, 10.0):
+                mech = make_mechanism("madlib", emb, epsilon=eps)
+                a = audit_mechanism(mech, secrets, draws=500, rng=1, **options)
+                post = a.posterior_vulnerability
+                cells.append(f"{a.draws}, {post.estimate:.4f} [{post.lower:.4f}, "
+                             f"{post.upper:.4f}], {post.upper - post.lower:.4f}")
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            totals[name][0] += wall
+            totals[name][1] += cpu
+            print(f"| {round_} | {name} | {cells[0]} | {cells[1]} | {wall:.1f} | {cpu:.1f} |",
+                  flush=True)
+    (w0, c0), (w1, c1) = totals.values()
+    print(f"now / before: {w1 / w0:.2f}× wall, {c1 / c0:.2f}× CPU (issue 31: at most 2×)")
+    print(f"after: {_load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--compare", action="store_true",
                         help="width against seconds, counting and weighted side by side")
+    parser.add_argument("--command", action="store_true",
+                        help="the target command's audit, before and now, side by side")
+    parser.add_argument("--rounds", type=int, default=2, help="--command: rounds (default 2)")
     parser.add_argument("--epsilons", default="5,10", help="--compare: the ε, comma-separated")
     parser.add_argument("--counts-draws", default="500",
                         help="--compare: draws of the counting estimator, comma-separated")
@@ -97,6 +140,9 @@ def main() -> None:
     parser.add_argument("--vocab-size", type=int, default=100_000)
     parser.add_argument("--no-exact", action="store_true", help="skip the TEM exact channel")
     args = parser.parse_args()
+    if args.command:
+        command(args)
+        return
     if args.compare:
         args.secrets = args.secrets or 200
         compare(args)
