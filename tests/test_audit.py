@@ -514,3 +514,25 @@ def test_the_audit_does_not_import_libqif():
             "audit_mechanism(SanText(emb, epsilon=1.0), secret_words(emb, prior='uniform')); "
             "sys.exit(int('qif' in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_counting_attack_is_never_reported_below_the_blind_guess():
+    """Issue 31: at a tiny ε the split-half guesser, trained on few draws, can score below
+    V(π) (it trusts single counts); the attack reported is then the blind guess, whose
+    success is V(π) exactly, and every lower end is at least V(π).  At a large ε the trained
+    guesser is shown better and is the one reported."""
+    emb = line_embeddings()
+    secrets = Secrets.from_words(emb, ["a", "b", "c"], weights=[5, 3, 2])
+    v_prior = 0.5
+    low = audit_mechanism(EarthMoversPrivacy(emb, epsilon=1e-3), secrets, draws=20, rng=3,
+                          estimator="counts")
+    att = low.attack_recovery
+    assert (att.estimate, att.lower, att.upper) == (v_prior, v_prior, v_prior)
+    assert "blind guess" in low.methods["attack_recovery"]
+    assert low.posterior_vulnerability.lower >= v_prior
+    # the blind guess names "a" every time: its recovery per word is 1, 0, 0
+    assert np.array_equal(low.recovery[:, 0], [1.0, 0.0, 0.0])
+    high = audit_mechanism(EarthMoversPrivacy(emb, epsilon=50.0), secrets, draws=20, rng=3,
+                           estimator="counts")
+    assert high.attack_recovery.lower > v_prior
+    assert "blind" not in high.methods["attack_recovery"]

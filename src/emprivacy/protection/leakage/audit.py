@@ -160,18 +160,28 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
     cap_lower = min(cap_upper, max(1.0, k * attack_u.lower))
     capacity = Estimate(min(max(m.capacity, cap_lower), cap_upper), cap_lower, cap_upper,
                         False)
-    lo, hi = clopper_pearson(attack.successes, np.full(k, attack.trials), confidence=conf)
-    recovery = np.column_stack([attack.successes / attack.trials, lo, hi])
     interval = ("Clopper-Pearson on the pooled held-out successes" if attack.method ==
                 "clopper-pearson" else "Hoeffding's bound for a prior-weighted score")
+    if attack.lower > v_prior:
+        lo, hi = clopper_pearson(attack.successes, np.full(k, attack.trials), confidence=conf)
+        recovery = np.column_stack([attack.successes / attack.trials, lo, hi])
+        attack_fig = Estimate(attack.estimate, attack.lower, attack.upper, False)
+        attack_text = (f"estimate: guesser built on {d // 2} draws per secret, scored on the "
+                       f"other {attack.trials}; {interval}")
+    else:  # the blind guess does at least as well: its success is V(pi) exactly (issue 31)
+        blind = (np.arange(k) == int(np.argmax(prior))).astype(np.float64)
+        recovery = np.column_stack([blind, blind, blind])
+        attack_fig = Estimate(v_prior, v_prior, v_prior, False)
+        attack_text = (f"the blind guess argmax_x pi_x (success V(pi) exactly): the guesser "
+                       f"built on {d // 2} draws per secret, scored on the other "
+                       f"{attack.trials}, was not shown to do better ({interval})")
     methods = {
         "channel": f"sampled: {d} releases of every secret through the mechanism",
         "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] (biased "
                                    "upward); interval [split-half attack's lower bound, "
                                    "plug-in + McDiarmid margin], clipped to [V(pi), "
                                    "V(pi) e^(eps diam S)]",
-        "attack_recovery": f"estimate: guesser built on {d // 2} draws per secret, scored "
-                           f"on the other {attack.trials}; {interval}",
+        "attack_recovery": attack_text,
         "capacity": "estimate: plug-in sum_y max_x C^[x, y]; interval [K x uniform-prior "
                     "split-half lower bound, plug-in + K x McDiarmid margin], clipped to "
                     "[1, min(K, e^(eps diam S))]",
@@ -179,7 +189,7 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
     }
     return WordAudit(
         mechanism.name, mechanism.record_fields(), mechanism.epsilon, secrets, "sampled", d,
-        conf, v_prior, post, Estimate(attack.estimate, attack.lower, attack.upper, False),
+        conf, v_prior, post, attack_fig,
         post.scaled(1.0 / v_prior), capacity, recovery,
         int(np.unique(sampled.outputs).size), methods, time.perf_counter() - start)
 
