@@ -30,6 +30,7 @@ from emprivacy.protection.leakage.channel import (
 from emprivacy.protection.leakage.densities import guarantee_ceiling, has_noise_density
 from emprivacy.protection.leakage.secrets import Secrets
 from emprivacy.protection.leakage.vulnerability import (
+    _blind_guess,
     _check_confidence,
     channel_measures,
     clopper_pearson,
@@ -162,19 +163,18 @@ def audit_mechanism(mechanism: WordMechanism, secrets: Secrets, *, draws: int = 
                         False)
     interval = ("Clopper-Pearson on the pooled held-out successes" if attack.method ==
                 "clopper-pearson" else "Hoeffding's bound for a prior-weighted score")
+    split = (f"guesser built on {d // 2} draws per secret, scored on the other "
+             f"{attack.trials}; {interval}")
     if attack.lower > v_prior:
         lo, hi = clopper_pearson(attack.successes, np.full(k, attack.trials), confidence=conf)
         recovery = np.column_stack([attack.successes / attack.trials, lo, hi])
         attack_fig = Estimate(attack.estimate, attack.lower, attack.upper, False)
-        attack_text = (f"estimate: guesser built on {d // 2} draws per secret, scored on the "
-                       f"other {attack.trials}; {interval}")
+        attack_text = f"estimate: {split}"
     else:  # the blind guess does at least as well: its success is V(pi) exactly (issue 31)
-        blind = (np.arange(k) == int(np.argmax(prior))).astype(np.float64)
-        recovery = np.column_stack([blind, blind, blind])
+        recovery = np.repeat(_blind_guess(prior)[:, None], 3, axis=1)
         attack_fig = Estimate(v_prior, v_prior, v_prior, False)
-        attack_text = (f"the blind guess argmax_x pi_x (success V(pi) exactly): the guesser "
-                       f"built on {d // 2} draws per secret, scored on the other "
-                       f"{attack.trials}, was not shown to do better ({interval})")
+        attack_text = ("the blind guess argmax_x pi_x (success V(pi) exactly); the "
+                       f"{split} was not shown to do better")
     methods = {
         "channel": f"sampled: {d} releases of every secret through the mechanism",
         "posterior_vulnerability": "estimate: plug-in sum_y max_x pi_x C^[x, y] (biased "

@@ -82,6 +82,7 @@ from emprivacy.math.randomness import RandomState
 from emprivacy.mechanisms.base import WordMechanism, check_rows
 from emprivacy.protection.leakage.densities import NoiseLaw
 from emprivacy.protection.leakage.vulnerability import (
+    _blind_guess,
     _check_confidence,
     _check_prior,
     clopper_pearson,
@@ -316,13 +317,12 @@ def weighted_measures(mechanism: WordMechanism, rows: np.ndarray, prior: np.ndar
             if progress is not None:
                 progress(done, copies * design.per_copy, "sampling the channel")
         plugin, plugin_u = sums.maxima()
-        seen = np.empty(n_seen, dtype=np.int64)  # the vocabulary row of each output id
-        seen[compact[compact >= 0]] = np.flatnonzero(compact >= 0)
-        fallback = guessers.table[GUESSERS.index(_FALLBACK), seen].astype(np.int64)
-        learned_score, learned = 0.0, np.full(len(mechanism.embeddings), -1, dtype=np.int64)
-        if halves is not None:
-            score, guess = sums.learned(fallback)
-            learned_score += score
+        if halves is not None:  # the guesser learned on A: its guess for each output
+            seen = np.empty(n_seen, dtype=np.int64)  # the vocabulary row of each output id
+            seen[compact[compact >= 0]] = np.flatnonzero(compact >= 0)
+            fallback = guessers.table[GUESSERS.index(_FALLBACK), seen].astype(np.int64)
+            learned = np.full(len(mechanism.embeddings), -1, dtype=np.int64)
+            learned_score, guess = sums.learned(fallback)
             learned[seen[:guess.size]] = guess
         for lo in range(cap, n_seen, cap):  # outputs beyond the budget: same noise again
             more = OutputSums(p, min(cap, n_seen - lo), halves)
@@ -399,8 +399,7 @@ def _assemble(law: NoiseLaw, p: np.ndarray, design: Design, copies: int, plugin:
         chosen, samples_b = own[best] / samples, samples.astype(np.float64)
     else:  # the blind guess does at least as well: its success is V(pi) exactly
         attack, guesser = (v_prior, v_prior, v_prior), "the blind guess argmax_x pi_x"
-        chosen = (np.arange(k) == int(np.argmax(p))).astype(np.float64)
-        samples_b = samples.astype(np.float64)
+        chosen, samples_b = _blind_guess(p), samples.astype(np.float64)
     lower = max(v_prior, attack[1])
     posterior = (min(max(plugin, lower), upper), lower, max(upper, lower))
     cap_free = min(float(k), free)
