@@ -603,3 +603,65 @@ def test_the_library_corpus_run_checks_and_locks_its_output(env):
         holder.communicate()
     obfuscate_corpus([src], dest, mechanism=mech, seed=1)
     assert json.loads(dest.read_text(encoding="utf-8"))["id"] == "a"
+
+
+# -- every file a command reads is an input (issue 44, item 1) ------------------------------
+@pytest.mark.parametrize("extra", [["-f", "bag"], ["-f", "jsonl"], ["-f", "text"], [],
+                                   ["-f", "jsonl", "--resume"], ["-f", "parquet"]],
+                         ids=["bag", "jsonl", "text", "no-format", "partitioned", "parquet"])
+def test_the_output_is_the_embeddings_file(env, extra, capsys):
+    _same(env, capsys, args(env, *extra, "-o", str(env["emb"])), env["emb"],
+          repr(str(env["emb"])), "is also an input")
+
+
+def test_the_output_is_a_symlink_to_the_embeddings_file(env, capsys):
+    link = env["out"] / "emb-link.txt"
+    link.symlink_to(env["emb"])
+    _same(env, capsys, args(env, "-f", "jsonl", "-o", str(link)), env["emb"],
+          repr(str(link)), "is also an input")
+    assert link.is_symlink()
+
+
+def test_the_output_is_a_hard_link_to_the_embeddings_file(env, capsys):
+    hard = env["out"] / "emb-hard.txt"
+    os.link(env["emb"], hard)
+    _same(env, capsys, args(env, "-f", "text", "-o", str(hard)), env["emb"],
+          "is also an input")
+
+
+def test_a_table_output_is_the_embeddings_file(env, capsys):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    src = env["in"] / "docs.parquet"
+    pq.write_table(pa.table({"id": ["a", "b"], "text": [TEXT, TEXT]}), src)
+    link = env["out"] / "released.parquet"  # a table output names a .parquet file
+    link.symlink_to(env["emb"])
+    _same(env, capsys, args(env, "--text-column", "text", "-o", str(link),
+                            inputs=[str(src)]), env["emb"], "is also an input")
+
+
+def test_the_library_corpus_run_refuses_its_embeddings_as_output(env):
+    from emprivacy.distributed import MechanismSettings, obfuscate_corpus
+
+    before = env["emb"].read_bytes()
+    settings = MechanismSettings(epsilon=10.0, embeddings=str(env["emb"]), vocab_size=None)
+    with pytest.raises(OutputError, match="is also an input"):
+        obfuscate_corpus([env["text"]], env["emb"], mechanism=settings, format="jsonl")
+    assert env["emb"].read_bytes() == before
+
+
+def test_audit_out_inside_the_corpus_directory_is_refused(env, capsys):
+    inside = env["in"] / "report"
+    _same(env, capsys, ["audit", str(env["in"]), "--embeddings", str(env["emb"]),
+                        "--epsilon", "10", "--secrets", "3", "--draws", "10", "-q",
+                        "--out", str(inside)], env["text"], "inside input directory")
+    assert not inside.exists()
+
+
+def test_evaluate_out_inside_the_dataset_directory_is_refused(env, capsys):
+    inside = env["in"] / "results"
+    _same(env, capsys, ["evaluate", "--dataset", str(env["in"]), "--embeddings",
+                        str(env["emb"]), "--epsilons", "10", "-q", "--out", str(inside)],
+          env["text"], "inside input directory")
+    assert not inside.exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, TypeVar, cast
@@ -118,22 +118,30 @@ def check_stdin(inputs: list[str]) -> TextIO | None:
 
 
 def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
-                 partitioned: bool = False) -> AbstractContextManager[Any]:
+                 partitioned: bool = False, reads: Sequence[Path | str | None] = ()
+                 ) -> AbstractContextManager[Any]:
     """Check ``output`` now, before any work, and return its lock (``None``: stdout).
 
     A directory, a missing directory, a read-only place, a dangling link, an output
     that is an input (for Parquet: inside an input directory) fail now, in one line.
-    Hold the returned lock (:func:`emprivacy.io.output_lock`) for the run: a
-    second run into the same output then refuses.  A corpus run (``partitioned``)
-    checks as :func:`emprivacy.distributed.claim_output`.
+    ``reads``: the other files the command reads (``--embeddings``, a key file;
+    ``None`` items are skipped): the output may be none of them either, by path,
+    through a symbolic link or as a hard link (issue 44: ``-o`` naming the
+    embeddings file replaced it).  Hold the returned lock
+    (:func:`emprivacy.io.output_lock`) for the run: a second run into the same
+    output then refuses.  A corpus run (``partitioned``) checks as
+    :func:`emprivacy.distributed.claim_output`.
     """
     if output is None or str(output) == "-":
         return nullcontext()
+    from emprivacy.io import check_not_input
+
+    check_not_input(output, [str(r) for r in reads if r is not None])
     if partitioned:
         from emprivacy.distributed import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from emprivacy.io import check_not_input, check_output_path, expand_inputs, output_lock
+    from emprivacy.io import check_output_path, expand_inputs, output_lock
 
     check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)

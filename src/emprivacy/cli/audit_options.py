@@ -100,10 +100,11 @@ def check_sizes(mechanisms: list[Any], secrets: int, draws: int, *,
 def check_out(out: Path, inputs: list[str], *, reconstruct: bool = False,
               entities: bool = False) -> None:
     """``--out``: a directory that exists or can be made in an existing, writable parent;
-    none of its files an input.  Checked before any work."""
+    not inside an input directory, none of its files an input.  Checked before any work."""
     from emprivacy.io import check_not_input, check_output_path
 
     check_output_path(out, probe=True, kind="output", directory=True)
+    check_not_input(out, inputs, within=True)
     for name in (*AUDIT_FILES, PLOT_FILE, DISTINGUISH_FILE,
                  *(RECONSTRUCTION_FILES if reconstruct else ()),
                  *(ENTITY_FILES if entities else ())):

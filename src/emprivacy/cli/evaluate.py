@@ -148,6 +148,8 @@ def evaluate(
     if out.is_dir() or out.parent.is_dir():  # writable? now, not after the experiment
         from emprivacy.io import check_not_input, check_output_path
 
+        check_not_input(out, [str(p) for p in (dataset, embeddings)
+                              if p is not None and p != "brown"], within=True)
         check_output_path(out / REPORT_FILES[-1] if out.is_dir() else out, probe=True)
         for name in REPORT_FILES:  # none of them may be the data set or the embeddings
             check_not_input(out / name, [str(p) for p in (dataset, embeddings)

@@ -287,7 +287,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
-    with claim_output(output, inputs, fmt):
+    with claim_output(output, inputs, fmt, reads=[embeddings]):
         console = stderr()
         mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
                           epsilon=epsilon, decoder=decoder, device=device)
@@ -340,7 +340,7 @@ def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None
            text_column: str | None, id_column: str | None, quiet: bool) -> None:
     """``obfuscate`` of a Parquet table into a Parquet table (:mod:`.obfuscate_table`)."""
     # now, not after loading the embeddings: a usable path, not the input; held for the run
-    with claim_output(output, [source], "parquet"):
+    with claim_output(output, [source], "parquet", reads=[embeddings]):
         console = stderr()
 
         def mechanism() -> WordMechanism:
@@ -376,7 +376,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     parquet = fmt == "parquet" or (fmt is None and output.suffix.lower() == ".parquet")
     # now, not after starting a cluster: a usable path, not an input; held for the run
     claim = claim_output(output, inputs, "parquet" if parquet else fmt or "jsonl",
-                         partitioned=True)
+                         partitioned=True, reads=[embeddings])
     console = stderr()
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)

@@ -214,7 +214,9 @@ def obfuscate_corpus(
                       "'oov_kept'", PrivacyLeakWarning, stacklevel=2)
 
     # refuse an output that is an input, and lock it for the whole run (one run at a time)
-    with claim_output(inputs, output, format):
+    reads = ([mechanism.embeddings] if isinstance(mechanism, MechanismSettings)
+             and mechanism.embeddings is not None else [])
+    with claim_output(inputs, output, format, reads=reads):
         # every id is read here: a repeated one fails before anything is written
         plan = plan_partitions(inputs, partition_documents=partition_documents)
         total_docs = sum(p.n_documents for p in plan)

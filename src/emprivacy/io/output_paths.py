@@ -189,7 +189,8 @@ def check_output_path(path: str | os.PathLike[str], *, probe: bool = False,
 
 def check_not_input(output: str | os.PathLike[str],
                     inputs: Iterable[str | os.PathLike[str]], *,
-                    directory: bool = False, kind: str = "output") -> None:
+                    directory: bool = False, within: bool = False,
+                    kind: str = "output") -> None:
     """Refuse, before any work, an output that is one of the inputs.
 
     ``inputs``: every input file — with the files found inside input directories,
@@ -197,7 +198,9 @@ def check_not_input(output: str | os.PathLike[str],
     directories; ``"-"`` is standard input (file descriptor 0).  The output is an
     input when both are the same file after resolving symbolic links, or the same
     inode (a hard link).  With ``directory`` (a Parquet output directory), an output
-    inside an input directory, or an input inside the output, is refused too.
+    inside an input directory, or an input inside the output, is refused too; with
+    ``within`` (a directory of reports: ``audit --out``, ``evaluate --out``), an
+    output that is or lies inside an input directory.
 
     Raises
     ------
@@ -233,9 +236,9 @@ write the output elsewhere
             continue
         real = Path(os.path.realpath(given))
         if stat.S_ISDIR(st.st_mode):
-            if directory and out_real == real:
+            if (directory or within) and out_real == real:
                 raise refuse(f"is also an input (directory {given!r})")
-            if directory and out_real.is_relative_to(real):
+            if (directory or within) and out_real.is_relative_to(real):
                 raise refuse(f"is inside input directory {given!r}")
             if directory and real.is_relative_to(out_real):
                 raise refuse(f"holds input directory {given!r}")
