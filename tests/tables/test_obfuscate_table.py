@@ -140,6 +140,27 @@ def test_each_mistake_is_one_line_before_any_work(files, capsys, monkeypatch, ex
     assert not (files["root"] / "o.parquet").exists()
 
 
+@pytest.mark.parametrize("ids, shown", [
+    (["a", "b", "c", "d", "b"], "'b' in id_column 'id': rows 1 and 4"),  # across row groups
+    ([7, 8, 7], "'7' in id_column 'id': rows 0 and 2"),
+])
+def test_a_repeated_id_is_one_line_before_any_work(files, capsys, monkeypatch, ids, shown):
+    """Issue 44, item 3: a repeated id in --id-column was a traceback from the run; it is
+    told as the records' path tells a repeated id, before the embeddings are loaded."""
+    import emprivacy.embeddings.model as model
+
+    monkeypatch.setattr(model, "load_embeddings", None)  # never reached
+    pq.write_table(pa.table({"id": ids, "text": ["A cat."] * len(ids)}), "r.parquet",
+                   row_group_size=3)
+    code, out, err = run_cli(["obfuscate", "r.parquet", "-e", "1", "-o", "o.parquet",
+                              "--text-column", "text", "--id-column", "id"], capsys)
+    assert (code, out, err.splitlines()) == (2, "", [
+        f"emprivacy: error: input file 'r.parquet': duplicate row id {shown} (counted from "
+        "0); ids must be unique, since each row's noise stream is keyed by its id"])
+    assert sorted(p.name for p in files["root"].iterdir()) == ["emb.txt", "r.parquet",
+                                                               "t.parquet"]
+
+
 @pytest.mark.parametrize("argv", [
     ["obfuscate", "t.parquet", "-e", "1", "--text-column", "review"],  # to stdout: records
     ["obfuscate", "t.parquet", "-e", "1", "-o", "o.jsonl", "--id-column", "id"],

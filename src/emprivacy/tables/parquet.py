@@ -32,6 +32,7 @@ from emprivacy.tables.arrow import (
     DEFAULT_PREFIX,
     check_id_column,
     check_text_column,
+    id_strings,
     is_id_type,
     is_text_type,
     plan_run,
@@ -88,7 +89,7 @@ def check_parquet_table(source: str | os.PathLike[str], column: str = "text", *,
                         id_column: str | None = None) -> None:
     """Check what :func:`privatize_parquet` needs of ``source`` without loading anything
     else: a Parquet file, with a column ``column`` of strings and, if given, a column
-    ``id_column`` of integers or strings with no null.
+    ``id_column`` of integers or strings with no null and none repeated.
 
     Raises
     ------
@@ -102,8 +103,9 @@ def check_parquet_table(source: str | os.PathLike[str], column: str = "text", *,
 
 def _check_columns(pf: pq.ParquetFile, source: Path, column: object,
                    id_column: object) -> None:
-    """The columns a run needs are in the file, of the right types, and no id is null:
-    else one :class:`InputError` naming the file (before the embeddings are loaded)."""
+    """The columns a run needs are in the file, of the right types, and no id is null or
+    repeated: else one :class:`InputError` naming the file (before the embeddings are
+    loaded)."""
     schema = pf.schema_arrow
     names = list(schema.names)
     what = f"input file {str(source)!r}"
@@ -121,12 +123,20 @@ def _check_columns(pf: pq.ParquetFile, source: Path, column: object,
         raise  # a name that is not a str: the caller's mistake, not the file's
     if id_column is not None:
         row = 0
+        first: dict[str, int] = {}  # each id's row, to name both rows of a repeated one
         for batch in _batches(pf, source, columns=[str(id_column)]):
             if batch.column(0).null_count:
                 k = batch.column(0).is_null().to_pylist().index(True)
                 raise InputError(f"{what}: id_column {id_column!r} is null in row {row + k} "
                                  "(counted from 0); every row needs an id (it keys the "
                                  "row's noise stream)")
+            for k, label in enumerate(id_strings(batch.column(0), id_column, row)):
+                seen = first.setdefault(label, row + k)
+                if seen != row + k:
+                    raise InputError(f"{what}: duplicate row id {label!r} in id_column "
+                                     f"{id_column!r}: rows {seen} and {row + k} (counted "
+                                     "from 0); ids must be unique, since each row's noise "
+                                     "stream is keyed by its id")
             row += batch.num_rows
 
 
@@ -177,7 +187,7 @@ def privatize_parquet(source: str | os.PathLike[str], destination: str | os.Path
     InputError
         ``source`` cannot be read as Parquet, has no column ``column`` or ``id_column``
         (the message lists its columns), or they hold the wrong types, or an id is null
-        (each checked before the embeddings are loaded).
+        or repeated (each checked before the embeddings are loaded).
     OutputError
         ``destination`` cannot be written (a directory, a missing directory …) or is
         ``source``.
