@@ -665,3 +665,29 @@ def test_evaluate_out_inside_the_dataset_directory_is_refused(env, capsys):
                         str(env["emb"]), "--epsilons", "10", "-q", "--out", str(inside)],
           env["text"], "inside input directory")
     assert not inside.exists()
+
+
+# -- an empty output path (issue 44, item 5) -----------------------------------------------
+@pytest.mark.parametrize("argv, line", [
+    (["obfuscate", "{text}", "-e", "10", "-f", "parquet", "-o", ""],
+     "--output must name a directory; got ''"),
+    (["obfuscate", "{text}", "-e", "10", "-f", "text", "-o", ""],
+     "--output must name a file; got ''"),
+    (["obfuscate", "{text}", "-e", "10", "--output", " "], "--output must name a file; got ' '"),
+    (["evaluate", "--dataset", "{text}", "--epsilons", "10", "--out", ""],
+     "--out must name a directory; got ''"),
+    (["audit", "{text}", "-e", "10", "--out", ""], "--out must name a directory; got ''"),
+    (["calibrate", "--epsilons", "10", "--plot", ""], "--plot must name a file; got ''"),
+], ids=["obfuscate-parquet", "obfuscate-text", "obfuscate-blank", "evaluate", "audit",
+        "calibrate"])
+def test_an_empty_output_path_is_refused_by_every_command(env, argv, line, capsys,
+                                                          monkeypatch):
+    """``-o ''`` (an unset shell variable) is not the current directory: every command
+    refuses it in the same line, before any work (``obfuscate -f parquet`` and
+    ``evaluate`` used to write their files into the current directory, exit 0)."""
+    monkeypatch.chdir(env["out"])
+    before = listing(env["root"])
+    argv = [a.replace("{text}", str(env["text"])) for a in argv]
+    code, out, err = run([*argv, "--embeddings", str(env["emb"]), "-q"], capsys)
+    assert (code, out, one_error_line(err)) == (2, "", f"emprivacy: error: {line}")
+    assert listing(env["root"]) == before

@@ -8,7 +8,17 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, TextIO, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NoReturn,
+    TextIO,
+    TypeVar,
+    cast,
+    overload,
+)
 
 import typer
 import typer.core
@@ -37,6 +47,7 @@ __all__ = [
     "check_device",
     "check_epsilon",
     "check_nonnegative",
+    "check_output_name",
     "check_stdin",
     "claim_output",
     "echo",
@@ -166,6 +177,30 @@ class Interrupted(Exception):
 def fail(message: str) -> NoReturn:
     """Stop with one line on stderr and exit code 2."""
     raise UsageError(message)
+
+
+@overload
+def check_output_name(value: str, option: str, what: str) -> Path: ...
+@overload
+def check_output_name(value: None, option: str, what: str) -> None: ...
+@overload
+def check_output_name(value: str | None, option: str, what: str) -> Path | None: ...
+def check_output_name(value: str | None, option: str, what: str) -> Path | None:
+    """An output option's value as a path, when it names one: ``''`` (an unset shell
+    variable) or blanks would be the current directory (``Path('')`` is ``.``), so every
+    command refuses it the same way, naming ``what`` the option wants (``"a file"``,
+    ``"a directory"``).
+
+    >>> check_output_name("", "--out", "a directory")
+    Traceback (most recent call last):
+    ...
+    emprivacy.exceptions.UsageError: --out must name a directory; got ''
+    """
+    if value is None:
+        return None
+    if not value.strip():
+        fail(f"{option} must name {what}; got {value!r}")
+    return Path(value)
 
 
 def check_epsilon(epsilon: float) -> float:

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from emprivacy.cli._common import fail
+from emprivacy.cli._common import check_output_name, fail
 from emprivacy.cli.audit_outputs import (
     AUDIT_FILES,
     DISTINGUISH_FILE,
@@ -71,11 +71,7 @@ def parse_distinguish(value: str | None) -> tuple[int | None, str | None]:
 def check_out_name(out: str | None) -> Path | None:
     """``--out``: a name (``--out ""``, an unset shell variable, would write into the
     current directory)."""
-    if out is None:
-        return None
-    if not out.strip():
-        fail(f"--out must name a directory; got {out!r}")
-    return Path(out)
+    return check_output_name(out, "--out", "a directory")
 
 
 def check_sizes(mechanisms: list[Any], secrets: int, draws: int, *,

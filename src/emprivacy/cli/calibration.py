@@ -23,6 +23,7 @@ from emprivacy.cli._common import (
     VocabOpt,
     check_encoding,
     check_nonnegative,
+    check_output_name,
     echo,
     fail,
     load,
@@ -97,7 +98,7 @@ def calibrate(
         "[default: 0.05]", show_default=False, metavar="RTOL")] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible draws.",
                                              show_default=False, metavar="SEED")] = None,
-    plot: Annotated[Path | None, typer.Option(
+    plot_name: Annotated[str | None, typer.Option(
         "--plot", help="Write the PNG plot of N_w and S_w against ε here (default: "
         "calibration.png; without the evaluation extra's matplotlib the default plot is "
         "skipped with a warning, an explicit --plot is an error).",
@@ -139,6 +140,7 @@ def calibrate(
 
     from emprivacy.protection import DeniabilityStudy, calibration_table, plot_calibration
 
+    plot = check_output_name(plot_name, "--plot", "a file")
     recovery_options = [name for name, value in (
         ("CORPUS", inputs), ("--secrets", n_secrets), ("--draws", draws), ("--prior", prior),
         ("--rtol", rtol)) if value]

@@ -18,6 +18,7 @@ from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EncodingOpt,
     check_encoding,
+    check_output_name,
     fail,
     mechanism_list,
     progress_bar,
@@ -46,9 +47,9 @@ def parse_authors(spec: str) -> tuple[int, ...]:
 
 
 def evaluate(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the tables, plot "
-                                      "and run JSON (created if needed).",
-                                      show_default=False)],
+    out_name: Annotated[str, typer.Option("--out", "-o", help="Directory for the tables, "
+                                          "plot and run JSON (created if needed).",
+                                          show_default=False, metavar="DIR")],
     dataset: Annotated[str, typer.Option(
         "--dataset", help="'brown' (downloaded once, then cached) or a .csv/.jsonl file "
         "with author, topic, text columns.")] = "brown",
@@ -133,6 +134,7 @@ def evaluate(
     )
     from emprivacy.io import write_files_atomic
 
+    out = check_output_name(out_name, "--out", "a directory")
     console = stderr()
     sizes = parse_authors(authors)
     if dataset == "brown":  # its topics are known: refuse a set too small now

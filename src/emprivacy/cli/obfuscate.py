@@ -22,6 +22,7 @@ from emprivacy.cli._common import (
     check_device,
     check_encoding,
     check_epsilon,
+    check_output_name,
     check_stdin,
     claim_output,
     exact_decoder,
@@ -101,9 +102,10 @@ def obfuscate(
                                              "size).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Reproducible noise. Not "
                                              "for real releases.", show_default=False)] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here "
-                                                "(atomically) instead of stdout.",
-                                                show_default=False)] = None,
+    output_name: Annotated[str | None, typer.Option("--output", "-o", help="Write here "
+                                                    "(atomically) instead of stdout.",
+                                                    show_default=False, metavar="PATH")
+                           ] = None,
     fmt: Annotated[Format | None, typer.Option("--format", "-f", help=FORMAT_HELP,
                                                show_default=False)] = None,
     readable: Annotated[bool, flag("--readable", "Text mode with any record format: records "
@@ -170,6 +172,8 @@ def obfuscate(
     """
     from emprivacy.io import survey_inputs
 
+    output = check_output_name(output_name, "--output",
+                               "a directory" if fmt == "parquet" else "a file")
     check_epsilon(epsilon)
     check_encoding(embeddings_encoding)
     if dashboard and workers is None:
