@@ -12,6 +12,7 @@ import asyncio
 import json
 import operator
 import os
+import signal
 import socket
 import urllib.request
 from pathlib import Path
@@ -314,6 +315,27 @@ def test_bad_scheduler_address_is_a_usage_error(tmp_path: Path,
     assert len(err) == 1
     assert err[0].startswith("emprivacy: error: not a Dask scheduler address: "
                              "'foo://127.0.0.1:1'")
+
+
+# -- stopping signals ----------------------------------------------------------------------
+def _blocked() -> set[int]:
+    """The signals blocked in the calling thread."""
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks")
+def test_the_workers_never_see_ctrl_c_or_sigterm() -> None:
+    """Every worker process blocks SIGINT and SIGTERM from its start, a worker the nanny
+    starts again too (a terminal's Ctrl-C reaches the whole process group: the command
+    stops its workers itself, issue 44 item 4); the calling thread's mask is as it was."""
+    before = _blocked()
+    with dask_client(n_workers=1) as c:
+        assert _blocked() == before
+        stopping = {signal.SIGINT, signal.SIGTERM}
+        assert all(stopping <= mask for mask in c.run(_blocked).values())
+        c.restart()
+        assert all(stopping <= mask for mask in c.run(_blocked).values())
+    assert _blocked() == before
 
 
 # -- the command line ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ user, or, as root, ``setpriv`` dropping the capabilities that let root ignore pe
 from __future__ import annotations
 
 import errno
+import io
 import os
 import shutil
 import subprocess
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from emprivacy.io import CHUNK_CHARS
 
 from .helpers import input_env
 from .test_faults import INPUT_WORDS, TEXT, in_process, leftovers, one_line
@@ -371,6 +374,87 @@ def test_distance_reads_standard_input_for_a_dash(env, monkeypatch, capsys):
     done = in_process(["distance", "-", "-", *common], capsys)
     assert one_line(done, 2) == ("emprivacy: error: distance compares two texts; only one of "
                                  "them can be '-' (standard input)")
+
+
+# -- standard input is decoded as strictly as a file (issue 44, item 6) ---------------------
+class _Bytes(io.BytesIO):
+    """Standard input's bytes, remembering the largest read (it is read in chunks)."""
+
+    largest = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        _Bytes.largest = max(_Bytes.largest, len(data))
+        return data
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """``sys.stdin`` as Python makes it in a C or POSIX locale: UTF-8 with undecodable bytes
+    escaped (``surrogateescape``), the bytes beneath it as ``.buffer``."""
+    _Bytes.largest = 0
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(_Bytes(data), encoding="utf-8",
+                                                        errors="surrogateescape"))
+
+
+@pytest.mark.parametrize("argv", [
+    ["obfuscate", "-", "-e", "10"], ["obfuscate", "-", "-e", "10", "-f", "text"],
+    ["obfuscate", "-", "-e", "10", "-o", "{out}/out.jsonl"],
+    ["audit", "-", "-e", "10", "--secrets", "3", "--draws", "10"],
+    ["distance", "-", "{text}"],
+], ids=["obfuscate", "text", "output", "audit", "distance"])
+@pytest.mark.parametrize("bad", [b"\xff\xfe", b"caf\xc3", b"\xe2\x82"],
+                         ids=["invalid", "cut", "cut-at-end"])
+def test_invalid_utf8_on_standard_input_is_one_line(env, argv, bad, monkeypatch, capsys):
+    """It was replaced silently (``\\xff\\xfe`` released as ``[SYM]``, random bytes as "no
+    word in the vocabulary"), where the same bytes in a file are refused: now the same
+    line, naming standard input and the byte offset (counted over chunk boundaries)."""
+    data = TEXT.encode() * 400 + bad + (b"" if bad == b"\xe2\x82" else TEXT.encode())
+    assert len(data) > 2 * CHUNK_CHARS
+    offset = len(TEXT.encode()) * 400 + (3 if bad == b"caf\xc3" else 0)
+    bad_file = env["root"] / "bad.txt"
+    bad_file.write_bytes(data)
+    argv = [a.format(out=env["out"], text=env["text"]) for a in argv]
+    common = ["--embeddings", str(env["emb"]), "-q"]
+    by_file = in_process([a if a != "-" else str(bad_file) for a in argv] + common, capsys)
+    assert one_line(by_file, 2) == (f"emprivacy: error: input file {str(bad_file)!r} is not "
+                                    f"valid UTF-8 (byte {offset})")
+    _stdin(monkeypatch, data)
+    done = in_process(argv + common, capsys)
+    assert one_line(done, 2) == (f"emprivacy: error: standard input is not valid UTF-8 (byte "
+                                 f"{offset})")
+    nothing_written(env, done.stdout)
+    assert 0 < _Bytes.largest <= CHUNK_CHARS  # streamed, not read whole
+
+
+def test_invalid_utf8_piped_in_is_one_line(env):
+    """``printf '\\xff\\xfe hello' | emprivacy obfuscate - -e 10``, the real standard input of
+    a process in a C.UTF-8 locale (where Python escapes undecodable bytes)."""
+    bad = env["root"] / "bad.txt"
+    bad.write_bytes(b"\xff\xfe hello")
+    with open(bad, "rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "emprivacy", "obfuscate", "-", "-e", "10",
+                               "--embeddings", str(env["emb"]), "-o", str(env["out"] / "o.txt")],
+                              stdin=stdin, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert one_line(done, 2) == "emprivacy: error: standard input is not valid UTF-8 (byte 0)"
+    nothing_written(env, done.stdout)
+
+
+def test_valid_standard_input_reads_as_its_file(env, monkeypatch, capsys):
+    """Decoded from its bytes, standard input is the file's text: UTF-8, universal newlines
+    (``\\r\\n`` and ``\\r`` as ``\\n``, even across a chunk boundary)."""
+    from emprivacy.io import read_text_file
+
+    data = ("The quiet café\r\n" * 5000 + "zeppelin\rharbour\n").encode()
+    (env["root"] / "ok.txt").write_bytes(data)
+    argv = ["obfuscate", "-", "-e", "10", "--seed", "3", "-f", "text", "--embeddings",
+            str(env["emb"]), "-q"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(read_text_file(env["root"] / "ok.txt")))
+    as_file = in_process(argv, capsys)  # the file's text, as the file reader reads it
+    _stdin(monkeypatch, data)
+    by_stdin = in_process(argv, capsys)
+    assert (by_stdin.returncode, by_stdin.stderr) == (0, "")
+    assert by_stdin.stdout == as_file.stdout and "\r" not in by_stdin.stdout
 
 
 def test_no_command_prints_the_help(capsys):

@@ -8,17 +8,24 @@
   an empty document is, in every path: one process, partitions, Dask workers, every
   format.
 * Ctrl-C (SIGINT) during a corpus run that kept partitions says ``--resume`` in its one
-  line and exits 130; a worker's temporary file is never left in ``.parts/``.
+  line and exits 130; a worker's temporary file is never left in ``.parts/``.  Sent to the
+  whole process group, as a terminal sends it, it is still that one line: the local
+  cluster's workers do not see it (issue 44, item 4).  SIGTERM is the same, with
+  ``terminated`` and exit 143; a plain run in one process, which keeps nothing, says how
+  ``--resume`` would have kept its work.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -288,23 +295,79 @@ def test_the_library_interruption_is_still_a_keyboard_interrupt(tmp_path: Path,
     assert not (tmp_path / "p.jsonl.parts").exists()
 
 
-def test_sigint_with_workers_leaves_no_temporary_file(tmp_path: Path, emb: Path) -> None:
-    """A real SIGINT while a worker writes a partition (after another was completed): exit
-    130, the one line with the ``--resume`` hint, and no worker's temporary file in
-    ``.parts/``; only complete partitions and the run's bookkeeping are left."""
-    pytest.importorskip("distributed")
+#: How each stopping signal ends a command: exit code, first word of its one line.
+STOPS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminated")}
+#: The longest any wait of these tests may last, in seconds.
+PATIENCE = 240
+
+
+def _big_corpus(tmp_path: Path) -> Path:
+    """4 partitions of the command line's size, each a few seconds of work."""
     src = tmp_path / "big.jsonl"
     with open(src, "w", encoding="utf-8") as fh:
-        for i in range(4 * CLI_PARTITION):  # 4 partitions of a few seconds each
+        for i in range(4 * CLI_PARTITION):
             fh.write(json.dumps({"id": i, "text": (TEXT + " ") * 2000}) + "\n")
-    parts = tmp_path / "out.jsonl.parts"
-    # SIGINT as an interactive shell leaves it: a test run started in the background
-    # (``cmd &`` without job control) ignores SIGINT, and so would its children
+    return src
+
+
+def _live_in_group(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` still running (zombies not counted)."""
+    psutil = pytest.importorskip("psutil")
+    live = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if os.getpgid(process.pid) == pgid and process.status() != psutil.STATUS_ZOMBIE:
+                live.append(process.pid)
+    return live
+
+
+def _stop_in_a_terminal(argv: list[str], sig: int, ready: Callable[[], bool]
+                        ) -> tuple[int, str]:
+    """``emprivacy argv`` as a terminal runs it, stopped by ``sig`` once ``ready()``: its
+    exit code and stderr; every process it started is gone by the end.
+
+    The command leads a process group of its own (a terminal's foreground job), and the
+    signal goes to the whole group, as Ctrl-C in a terminal (or a service manager's
+    SIGTERM) does: the command's local Dask workers get it too.  SIGINT is restored to
+    its default, as an interactive shell leaves it (a test run started in the background,
+    ``cmd &`` without job control, ignores it, and so would the command).
+    """
     proc = subprocess.Popen(
-        [sys.executable, "-m", "emprivacy", "obfuscate", str(src), "-e", "5", "--embeddings",
-         str(emb), "-o", str(tmp_path / "out.jsonl"), "-q", "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "emprivacy", *argv], stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while not ready():
+            assert proc.poll() is None, "the run ended before it was stopped"
+            assert time.monotonic() < deadline, "the run did not start in time"
+            time.sleep(0.02)
+        os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=PATIENCE)
+        deadline = time.monotonic() + 30  # the workers are stopped by the command
+        while _live_in_group(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _live_in_group(proc.pid)
+    finally:  # nothing of a failed test outlives it
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.returncode is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("sig", list(STOPS), ids=lambda sig: sig.name)
+def test_stopping_a_run_with_workers_in_a_terminal_says_one_line(tmp_path: Path, emb: Path,
+                                                                 sig: int) -> None:
+    """Ctrl-C (SIGINT) or SIGTERM sent to the process group, while a worker writes a
+    partition after another was completed (issue 44, item 4): the one line with the
+    ``--resume`` hint and exit 130 (SIGTERM: ``terminated``, 143) — no worker's
+    traceback, no "leaked semaphore" warning — and no worker's temporary file in
+    ``.parts/``; only complete partitions and the run's bookkeeping are left."""
+    pytest.importorskip("distributed")
+    src = _big_corpus(tmp_path)
+    parts = tmp_path / "out.jsonl.parts"
 
     def writing_after_one() -> bool:
         try:
@@ -315,15 +378,13 @@ def test_sigint_with_workers_leaves_no_temporary_file(tmp_path: Path, emb: Path)
         return bool(done) and any(n.startswith(".part-") and n.endswith(TEMP_SUFFIX)
                                   for n in names)
 
-    deadline = time.time() + 240
-    while time.time() < deadline and proc.poll() is None and not writing_after_one():
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=240)
-    assert proc.returncode == 130, err
-    assert err.splitlines() == [
-        f"emprivacy: interrupted; completed partitions are kept in {str(parts)!r} — re-run "
-        "with --resume to continue"]
+    code, err = _stop_in_a_terminal(
+        ["obfuscate", str(src), "-e", "5", "--embeddings", str(emb), "-o",
+         str(tmp_path / "out.jsonl"), "-q", "--workers", "2"], sig, writing_after_one)
+    exit_code, word = STOPS[sig]
+    assert (code, err.splitlines()) == (exit_code, [
+        f"emprivacy: {word}; completed partitions are kept in {str(parts)!r} — re-run "
+        "with --resume to continue"])
     left = _everything(parts)
     assert not [name for name in left if name.endswith(TEMP_SUFFIX)], left
     statuses = [n for n in left if n.startswith("_status/")]
@@ -331,3 +392,24 @@ def test_sigint_with_workers_leaves_no_temporary_file(tmp_path: Path, emb: Path)
         n.removeprefix("_status/").replace(".json", ".jsonl") for n in statuses)}
     assert _everything(tmp_path) == ["big.jsonl", "emb.txt", "out.jsonl.parts",
                                      *[f"out.jsonl.parts/{n}" for n in left]]
+
+
+@pytest.mark.parametrize("sig", list(STOPS), ids=lambda sig: sig.name)
+def test_stopping_a_run_in_one_process_says_how_to_keep_its_work(tmp_path: Path, emb: Path,
+                                                                 sig: int) -> None:
+    """A plain run in one process keeps nothing when stopped (issue 44, item 4): its one
+    line says so and that ``--resume`` keeps completed partitions next time; no output,
+    no temporary file, no lock is left."""
+    src = _big_corpus(tmp_path)
+
+    def writing() -> bool:
+        return any(p.name.endswith(TEMP_SUFFIX) for p in tmp_path.iterdir())
+
+    code, err = _stop_in_a_terminal(["obfuscate", str(src), "-e", "5", "--embeddings",
+                                     str(emb), "-o", str(tmp_path / "out.jsonl"), "-q"],
+                                    sig, writing)
+    exit_code, word = STOPS[sig]
+    assert (code, err.splitlines()) == (exit_code, [
+        f"emprivacy: {word}; nothing was kept — run with --resume to keep completed "
+        "partitions next time"])
+    assert _everything(tmp_path) == ["big.jsonl", "emb.txt"]

@@ -14,7 +14,9 @@ Exit codes: 0 success; 1 the environment failed (a distributed run, a data set t
 cannot be fetched, a missing optional dependency, an output that cannot be written: full
 disk, permission, read-only file system, closed standard output); 2 usage errors and bad
 input, including an output path that is a directory or lies under a missing directory
-(one line on stderr naming the problem); 130 interrupted.  When the reader of standard
+(one line on stderr naming the problem); 130 interrupted (Ctrl-C: ``emprivacy:
+interrupted``); 143 terminated (SIGTERM, 128 + 15: ``emprivacy: terminated``, after the
+same tidying as Ctrl-C).  When the reader of standard
 output goes away (``emprivacy … | head -1``) the command stops quietly with exit code 1
 and nothing on stderr (click's convention, and Python's advice for SIGPIPE).  Only
 emprivacy's own errors (:class:`~emprivacy.exceptions.EmprivacyError`) become one line:
@@ -27,7 +29,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
@@ -61,6 +66,11 @@ ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailable
                       MissingExtraError, OutputWriteError, SolverError)
 #: The exit code after the reader of standard output went away, quietly (click's own).
 EXIT_BROKEN_PIPE = 1
+#: The exit codes after Ctrl-C (SIGINT) and SIGTERM: 128 + the signal, as a shell reports
+#: a process the signal ended.
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
+#: Set while a command is stopped by SIGTERM (:func:`_sigterm_stops`), not Ctrl-C.
+_TERMINATED = threading.Event()
 
 
 def _no_command(exc: Exception) -> bool:
@@ -117,6 +127,45 @@ def _say(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
 
 
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM stops the command as Ctrl-C does: a :class:`KeyboardInterrupt` where it
+    is, so that what it was writing is removed (a temporary file, an output lock, a
+    local cluster's workers and what they were writing) and complete partitions are kept,
+    where Python's default would end the process on the spot and leave them.
+
+    Only in the main thread (where Python runs signal handlers), and not where SIGTERM
+    is ignored; the previous handler is back afterwards.  The workers of a local cluster
+    never see SIGTERM (or SIGINT): this process stops them
+    (:func:`~emprivacy.distributed.dask_client`).
+    """
+    _TERMINATED.clear()
+    previous = signal.getsignal(signal.SIGTERM)
+    if (threading.current_thread() is not threading.main_thread()
+            or previous in (signal.SIG_IGN, None)):
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        _TERMINATED.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stopped(detail: str = "") -> int:
+    """Say in one line that Ctrl-C or SIGTERM stopped the command (and ``detail``: what
+    was kept, how to continue); its exit code."""
+    terminated = _TERMINATED.is_set()
+    _say(f"emprivacy: {'terminated' if terminated else 'interrupted'}"
+         + (f"; {detail}" if detail else ""))
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
 def _occupy_closed_descriptors() -> None:
     """Point closed descriptors 0, 1, 2 at the null device.
 
@@ -154,13 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     _occupy_closed_descriptors()
     command = typer.main.get_command(app)
     try:
-        with checked_stdout():  # a failed write of any output, help text too: one line
+        # a failed write of any output, help text too: one line
+        with _sigterm_stops(), checked_stdout():
             rv = command.main(args=argv, prog_name="emprivacy", standalone_mode=False)
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except typer.Abort:
-        _say("emprivacy: interrupted")
-        return 130
+        return _stopped()
     except typer.TyperException as exc:  # usage errors: bad option values, missing arguments
         if _no_command(exc):  # plain ``emprivacy``: the help, and exit code 2
             message = exc.format_message()  # empty: Typer has printed its help already
@@ -169,21 +218,18 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         _say(f"emprivacy: error: {usage_message(exc)}")
         return 2
-    except Interrupted as exc:  # a corpus run that kept its complete partitions
-        _say(f"emprivacy: interrupted; {exc}")
-        return 130
+    except Interrupted as exc:  # what an interrupted run kept, and how to continue
+        return _stopped(str(exc))
     except EmprivacyError as exc:  # the option to continue a corpus run as spelt here
         _say(f"emprivacy: error: {exc.message(resume=RESUME_OPTION)}")
         return 1 if isinstance(exc, ENVIRONMENT_ERRORS) else 2
     except KeyboardInterrupt:
-        _say("emprivacy: interrupted")
-        return 130
+        return _stopped()
     except BrokenPipeError:  # the reader went away (| head): stop quietly, like other tools
         _silence_stdout()
         return EXIT_BROKEN_PIPE
-    if rv == 130:  # typer turns KeyboardInterrupt into Exit(130) and returns its code
-        _say("emprivacy: interrupted")
-        return 130
+    if rv == EXIT_INTERRUPTED:  # typer turns KeyboardInterrupt into Exit(130), returns it
+        return _stopped()
     return rv if isinstance(rv, int) else 0
 
 

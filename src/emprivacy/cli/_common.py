@@ -25,7 +25,7 @@ import typer.core
 from rich.console import Console
 
 from emprivacy.exceptions import InputError, UsageError
-from emprivacy.io import write_stdout
+from emprivacy.io import standard_input, write_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.progress import Progress, TaskID
@@ -103,29 +103,18 @@ def echo(line: str = "") -> None:
     write_stdout(line + "\n")
 
 
-class _Stdin:
-    """Standard input for the readers: a failed read is bad input, in one line."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def read(self, size: int = -1) -> str:
-        try:
-            return self._stream.read(size)
-        except OSError as exc:
-            raise InputError(f"cannot read standard input: {exc.strerror or exc}") from exc
-
-
 def check_stdin(inputs: list[str]) -> TextIO | None:
     """Standard input, checked, if ``inputs`` read it (``"-"``); else ``None``.
 
-    A closed standard input (``<&-``) is bad input: there is nothing to read.
+    A closed standard input (``<&-``) is bad input: there is nothing to read.  It is
+    read as strictly as a file (:func:`emprivacy.io.standard_input`): invalid UTF-8 or a
+    failed read is bad input, in one line naming standard input (and the byte offset).
     """
     if "-" not in inputs:
         return None
     if sys.stdin is None:
         raise InputError("standard input is closed; pipe text in, or give input files")
-    return cast(TextIO, _Stdin(sys.stdin))
+    return standard_input()
 
 
 def claim_output(output: Path | None, inputs: list[str], fmt: str, *,

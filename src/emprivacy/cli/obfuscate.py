@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -12,11 +10,9 @@ import typer
 
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
-    RESUME_OPTION,
     DeviceOpt,
     EmbeddingsOpt,
     EncodingOpt,
-    Interrupted,
     QuietOpt,
     VocabOpt,
     check_device,
@@ -40,6 +36,10 @@ from emprivacy.cli.obfuscate_entities import (
     EntityPolicyOpt,
     entity_config,
 )
+from emprivacy.cli.obfuscate_run import cluster as _cluster
+from emprivacy.cli.obfuscate_run import interruption as _interruption
+from emprivacy.cli.obfuscate_run import nothing_kept as _nothing_kept
+from emprivacy.cli.obfuscate_run import tidy_after as _tidy_after
 from emprivacy.cli.obfuscate_table import (
     COUNT_CHANGED_HELP,
     ID_COLUMN_HELP,
@@ -52,9 +52,6 @@ from emprivacy.cli.obfuscate_table import (
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
-    from distributed import Client
-    from rich.console import Console
-
     from emprivacy.embeddings import Embeddings
     from emprivacy.mechanisms import WordMechanism
     from emprivacy.obfuscation import ObfuscationConfig
@@ -291,7 +288,8 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
 
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
-    with claim_output(output, inputs, fmt, reads=[embeddings]):
+    with _nothing_kept(resumable=output is not None and stdin is None and fmt != "text"), \
+            claim_output(output, inputs, fmt, reads=[embeddings]):
         console = stderr()
         mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
                           epsilon=epsilon, decoder=decoder, device=device)
@@ -426,70 +424,3 @@ def _skipped(empty: int, out_of_vocabulary: int) -> str:
     said = ([f"{empty} empty"] if empty else []) + (
         [f"{out_of_vocabulary} with no word in the vocabulary"] if out_of_vocabulary else [])
     return f"; skipped {', '.join(said)}" if said else ""
-
-
-@contextlib.contextmanager
-def _interruption() -> Iterator[None]:
-    """An interrupted corpus run that kept complete partitions says so, in its one line
-    (``emprivacy: interrupted; … re-run with --resume to continue``, exit code 130)."""
-    from emprivacy.exceptions import CorpusRunInterrupted
-
-    try:
-        yield
-    except CorpusRunInterrupted as exc:
-        raise Interrupted(exc.message(resume=RESUME_OPTION)) from None
-
-
-@contextlib.contextmanager
-def _tidy_after(output: Path, fmt: str) -> Iterator[None]:
-    """After a failed or interrupted corpus run, once its cluster is closed: remove what
-    its killed workers left in the partition directory (their temporary files), and the
-    directory if nothing else is in it (:func:`~emprivacy.distributed.remove_leftovers`).
-
-    The library has already removed the run's files, or kept its complete partitions;
-    a worker of a local cluster may still have been writing then.
-    """
-    from emprivacy.distributed import output_layout, remove_leftovers
-
-    parts_dir = output_layout(output, fmt)[1]
-    existed = parts_dir.exists()
-    try:
-        yield
-    except BaseException:
-        remove_leftovers(parts_dir, remove_directory=not existed or fmt != "parquet")
-        raise
-
-
-@contextlib.contextmanager
-def _cluster(console: Console, *, scheduler: str | None, workers: int | None,
-             dashboard: bool, quiet: bool) -> Iterator[Client | None]:
-    """The run's Dask client (``None``: no cluster), with its one-line notes on stderr.
-
-    ``--workers``: a local cluster only this process can use (TLS with credentials
-    made for the run, 127.0.0.1 only); with ``--dashboard`` the address its dashboard
-    is bound to is printed (even with ``--quiet``: it was asked for).  ``--scheduler``:
-    Dask's own security configuration; an unencrypted address of another machine
-    gets one warning line.
-    """
-    from emprivacy.distributed import (
-        CLEARTEXT_WARNING,
-        dashboard_link,
-        dask_client,
-        unencrypted_remote,
-    )
-
-    if scheduler is None and workers is None:
-        yield None
-        return
-    if scheduler is not None and unencrypted_remote(scheduler):
-        console.print("emprivacy: warning: " + CLEARTEXT_WARNING.format(address=scheduler),
-                      markup=False)
-    with contextlib.ExitStack() as stack:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PrivacyLeakWarning)  # said above, in one line
-            client = stack.enter_context(dask_client(scheduler=scheduler, n_workers=workers,
-                                                     dashboard=dashboard))
-        link = dashboard_link(client)
-        if link is not None and (dashboard or not quiet):
-            console.print(f"emprivacy: Dask dashboard: {link}", markup=False)
-        yield client

@@ -19,6 +19,7 @@ import contextlib
 import copy
 import importlib
 import ipaddress
+import signal
 import socket
 import tempfile
 import warnings
@@ -154,6 +155,50 @@ def _run_security() -> Any:
     return Security.temporary()
 
 
+#: The signals a terminal (Ctrl-C) or a service manager (SIGTERM) sends to every process of
+#: the command: a local cluster's workers never see them (:func:`_stop_signals_blocked`).
+_STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM blocked in this thread (its signal mask) while it lasts.
+
+    A local cluster made inside never sees either: a thread inherits the mask of the
+    thread that starts it, and a process the mask of the thread that forks it, across
+    ``exec`` too.  So Dask's event-loop thread, made with the cluster, has them blocked,
+    and so has every thread it starts — among them the one that spawns each worker
+    process, now or when a nanny restarts one — and every worker process from its first
+    instruction, before Python, Dask or a preload could install anything.  Ctrl-C in a
+    terminal signals the whole process group: without this, each worker raised its own
+    ``KeyboardInterrupt`` (a traceback each, before the command's one line) and died
+    under its task, and
+    SIGTERM killed the workers mid-write.  The workers are stopped by this process
+    instead, when it closes the cluster (the nanny asks, then kills).  A worker-plugin
+    or preload ``signal.signal(SIGINT, SIG_IGN)`` would come too late (Python's
+    handler is installed at start-up), and ignoring SIGINT here while the cluster starts
+    would lose a Ctrl-C: blocked, it waits, and reaches this thread (the main one, where
+    Python handles signals) as soon as the mask is restored.  No-op where there are no
+    signal masks (Windows).
+
+    The multiprocessing resource tracker (a process of its own, which ignores both
+    signals) is started first, here: the thread that starts it has both signals
+    unblocked afterwards (CPython's bpo-33613 guard), which in Dask's event-loop thread,
+    where the nannies' first queue would start it, would undo the mask for every worker.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _close_scheduler_http(dask_scheduler: Any) -> None:
     """Stop the scheduler's HTTP server (run on its event loop): no dashboard, no port."""
     dask_scheduler.http_server.stop()
@@ -267,18 +312,21 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None,
     # shared <tmp>/dask-scratch-space; removed at the end
     with tempfile.TemporaryDirectory(prefix="emprivacy-dask-", ignore_cleanup_errors=True,
                                      dir=dask.config.get("temporary-directory", None)
-                                     ) as scratch:
-        with dask.config.set({"distributed.scheduler.http.routes": routes}):
-            cluster = dask_distributed.LocalCluster(
+                                     ) as scratch, contextlib.ExitStack() as stack:
+        # the cluster is closed however this ends, a Ctrl-C held back while it started too
+        # (delivered as the mask is restored, once the cluster is on the stack)
+        with dask.config.set({"distributed.scheduler.http.routes": routes}), \
+                _stop_signals_blocked():
+            cluster = stack.enter_context(dask_distributed.LocalCluster(
                 n_workers=n_workers, threads_per_worker=1, processes=True, protocol="tls://",
                 host=_LOOPBACK, security=security, config=worker_config,
                 local_directory=scratch,
                 # bound to 127.0.0.1, on a free port (the default, 8787 on all interfaces,
                 # may be taken); without a dashboard it is stopped as soon as it started
                 dashboard_address=f"{_LOOPBACK}:0", scheduler_kwargs={"dashboard": dashboard},
-                worker_dashboard_address=None, silence_logs=logging.CRITICAL)
-        with cluster, dask_distributed.Client(cluster) as client:
-            if not dashboard:
-                client.run_on_scheduler(_close_scheduler_http)
-            client.run(_close_worker_http)
-            yield client
+                worker_dashboard_address=None, silence_logs=logging.CRITICAL))
+        client = stack.enter_context(dask_distributed.Client(cluster))
+        if not dashboard:
+            client.run_on_scheduler(_close_scheduler_http)
+        client.run(_close_worker_http)
+        yield client

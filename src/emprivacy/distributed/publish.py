@@ -223,14 +223,14 @@ def prepare_parts_dir(parts_dir: Path, output: Path, fmt: str, resume: bool,
         if existing is None:
             write_bytes_atomic(parts_dir / RUN_FILE,
                                json.dumps(run_info, sort_keys=True).encode())
-    except OSError as exc:  # full disk, permission, read-only file system
+    except (OSError, KeyboardInterrupt) as exc:  # full disk, permission, …; Ctrl-C
         # leave nothing half-made: a directory without _run.json would block the next run
         if created:
             shutil.rmtree(parts_dir, ignore_errors=True)
         else:
             with contextlib.suppress(OSError):
                 (parts_dir / STATUS_DIR).rmdir()  # only if empty
-        if isinstance(exc, OutputPathError | OutputWriteError):
+        if not isinstance(exc, OSError) or isinstance(exc, OutputPathError | OutputWriteError):
             raise
         raise write_error(exc, parts_dir) from exc
     return None

@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "CHUNK_CHARS": "documents",
     "Document": "documents",
     "read_text_chunks": "documents",
+    "standard_input": "documents",
     "iter_json_objects": "records",
     "iter_jsonl": "records",
     "iter_parquet": "records",
@@ -90,7 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         read_text_file,
         survey_inputs,
     )
-    from emprivacy.io.documents import CHUNK_CHARS, Document, read_text_chunks
+    from emprivacy.io.documents import CHUNK_CHARS, Document, read_text_chunks, standard_input
     from emprivacy.io.jsonl_pieces import copy_jsonl_file, copy_jsonl_record, read_jsonl_records
     from emprivacy.io.output_paths import (
         LOCK_SUFFIX,
@@ -179,6 +180,7 @@ __all__ = [
     "record_rows",
     "remove_stale_temporaries",
     "remove_stale_temporaries_in",
+    "standard_input",
     "survey_inputs",
     "temporary_destination",
     "user_cache_dir",

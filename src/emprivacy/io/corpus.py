@@ -47,14 +47,13 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from emprivacy.exceptions import InputError
-from emprivacy.io.documents import Document
+from emprivacy.io.documents import Document, standard_input
 from emprivacy.io.records import (
     _is_blank,
     _jsonl_documents,
@@ -261,7 +260,7 @@ def read_named_file(path: str | os.PathLike[str], *, what: str, encoding: str = 
 def _read(item: InputFile, stdin: TextIO | None) -> Iterable[tuple[str, Document]]:
     """``(where, document)``: where each document of one input comes from, for messages."""
     if item.kind == "stdin":
-        stream = stdin if stdin is not None else sys.stdin
+        stream = stdin if stdin is not None else standard_input()
         return [("standard input", Document.from_stream("-", stream))]
     path = item.path
     if item.kind == "jsonl":
@@ -283,7 +282,8 @@ def iter_documents(inputs: Iterable[PathLike], *,
         ``.jsonl`` files (one ``{"id": ..., "text": ...}`` object per line) or
         ``.parquet`` files (``id`` and ``text`` columns).
     stdin : text stream, optional
-        Replaces :data:`sys.stdin` (for tests).
+        Replaces :data:`sys.stdin` (for tests), which is decoded as strictly as a file
+        (:func:`~emprivacy.io.documents.standard_input`).
 
     Raises
     ------

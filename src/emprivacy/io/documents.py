@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import codecs
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 from emprivacy.exceptions import InputError
 
-__all__ = ["CHUNK_CHARS", "Document", "read_text_chunks"]
+__all__ = ["CHUNK_CHARS", "Document", "read_text_chunks", "standard_input"]
 
 PathLike = str | os.PathLike[str]
 
@@ -152,35 +153,72 @@ def read_text_chunks(path: PathLike) -> Iterator[str]:
     except OSError as exc:
         raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") from None
     with fh:
-        offset = 0  # of the first byte not yet decoded
-        pending = b""
-        cr = False  # the previous chunk ended in "\r"
-        while True:
-            try:
-                data = fh.read(CHUNK_CHARS)
-            except OSError as exc:
-                raise InputError(f"cannot read input file {str(path)!r}: {exc.strerror}") \
-                    from None
-            final = not data
-            buf = pending + data
-            try:
-                text, used = codecs.utf_8_decode(buf, "strict", final)
-            except UnicodeDecodeError as exc:
-                raise InputError(f"input file {str(path)!r} is not valid UTF-8 (byte "
-                                 f"{offset + exc.start})") from None
-            offset += used
-            pending = buf[used:]
-            if cr:
-                text = "\r" + text
-            cr = not final and text.endswith("\r")
-            if cr:
-                text = text[:-1]
-            if "\r" in text:
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            if text:
-                yield text
-            if final:
-                return
+        yield from _utf8_chunks(fh, f"input file {str(path)!r}")
+
+
+def _utf8_chunks(fh: BinaryIO, what: str) -> Iterator[str]:
+    """The text of the bytes of ``fh``, as :func:`read_text_chunks` reads a file; ``what``
+    names the source in the errors (``"input file 'a.txt'"``, ``"standard input"``)."""
+    offset = 0  # of the first byte not yet decoded
+    pending = b""
+    cr = False  # the previous chunk ended in "\r"
+    while True:
+        try:
+            data = fh.read(CHUNK_CHARS)
+        except OSError as exc:
+            raise InputError(f"cannot read {what}: {exc.strerror or exc}") from None
+        final = not data
+        buf = pending + data
+        try:
+            text, used = codecs.utf_8_decode(buf, "strict", final)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{what} is not valid UTF-8 (byte {offset + exc.start})") \
+                from None
+        offset += used
+        pending = buf[used:]
+        if cr:
+            text = "\r" + text
+        cr = not final and text.endswith("\r")
+        if cr:
+            text = text[:-1]
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if text:
+            yield text
+        if final:
+            return
+
+
+class _StrictStdin:
+    """Standard input's bytes read as a text stream exactly as a file is read
+    (:func:`read_text_chunks`: strict UTF-8, an invalid byte named by its offset; universal
+    newlines), a chunk at a time: ``read(size)`` as a text stream's."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self._chunks = _utf8_chunks(fh, "standard input")
+        self._pending = ""
+
+    def read(self, size: int | None = -1) -> str:
+        if size is None or size < 0:
+            text, self._pending = self._pending + "".join(self._chunks), ""
+            return text
+        while len(self._pending) < size:
+            chunk = next(self._chunks, "")
+            if not chunk:
+                break
+            self._pending += chunk
+        text, self._pending = self._pending[:size], self._pending[size:]
+        return text
+
+
+def standard_input() -> TextIO:
+    """:data:`sys.stdin` to read a document from, decoded as strictly as a file: invalid
+    UTF-8 is an :class:`InputError` naming standard input and the byte offset, never
+    replaced (Python's own ``sys.stdin`` escapes such bytes in a C or POSIX locale).  A
+    stream without bytes beneath it (a ``StringIO`` put there) is read as it is.
+    """
+    buffer = getattr(sys.stdin, "buffer", None)
+    return sys.stdin if buffer is None else cast(TextIO, _StrictStdin(buffer))
 
 
 def _stream_chunks(stream: TextIO) -> Iterator[str]:
