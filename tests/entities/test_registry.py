@@ -24,7 +24,7 @@ def test_canonical_spelling(spec, canonical):
 
 @pytest.mark.parametrize("spec, message", [
     ("regex", "entities must be 'auto', 'none' or a comma list of 'spacy', 'presidio', "
-              "'capitalised'; got 'regex'"),
+              "'capitalised', 'names', 'patterns'; got 'regex'"),
     ("spacy,,capitalised", "got 'spacy,,capitalised'"),
     ("auto,spacy", "got 'auto,spacy'"),
     ("spacy,spacy", "given twice"),
@@ -46,7 +46,7 @@ def test_auto_with_and_without_the_extra(monkeypatch):
     assert resolve_entities("auto") == (AUTO_WITH_NER, None)
     monkeypatch.setattr(registry, "ner_installed", lambda: False)
     names, note = resolve_entities("auto")
-    assert names == "capitalised"
+    assert names == "capitalised,patterns"
     assert "\n" not in note and "pip install 'emprivacy[ner]'" in note
 
 

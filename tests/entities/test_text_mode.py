@@ -69,7 +69,10 @@ def test_the_guarantee_names_both_budgets(emb):
     assert DETECTION_NOTE in g
 
 
-def test_a_name_outside_the_public_list_is_a_placeholder(emb):
+def test_a_name_outside_the_public_list_gets_an_independent_surrogate(emb):
+    """Issue 40, items 2 and 8: a detected name on no list is never demoted nor marked as
+    off-list by a [PERSON] placeholder: it gets a surrogate from the list, drawn
+    independently of it (fails before: '[PERSON]')."""
     class Fixed:
         name, types = "fixed", frozenset({"PERSON", "ORG", "PHONE"})
 
@@ -78,7 +81,7 @@ def test_a_name_outside_the_public_list_is_a_placeholder(emb):
             out = []
             for t in texts:
                 spans = []
-                for word, kind in (("Hospital", "PERSON"), ("Acme Dog", "ORG"),
+                for word, kind in (("Adeyemi", "PERSON"), ("Acme Dog", "ORG"),
                                    ("555 0199", "PHONE")):
                     i = t.find(word)
                     if i >= 0:
@@ -90,9 +93,12 @@ def test_a_name_outside_the_public_list_is_a_placeholder(emb):
                      ObfuscationConfig(mode="text", entities="capitalised"), seed=1,
                      entity_lists=LISTS)
     obf.entities.detector.detector = Fixed()  # the detector the run prefetches through
-    (rec,) = obf.obfuscate([Document("a", "the cat saw Hospital at Acme Dog, 555 0199 x")])
-    assert rec["text"] == "the cat saw [PERSON] at [ORG], [PHONE] [UNK]"
-    assert rec["entity_placeholders"] == 3 and rec["numbers"] == 0
+    (rec,) = obf.obfuscate([Document("a", "the cat saw Adeyemi at Acme Dog, 555 0199 x")])
+    released = rec["text"].split()
+    assert released[3].lower() in {w.lower() for w in LISTS["PERSON"]}, rec["text"]
+    assert " ".join(released[:3] + released[4:]) == "the cat saw at [ORG], [PHONE] [UNK]"
+    assert rec["entity_placeholders"] == 2 and rec["numbers"] == 0
+    assert rec["entity_words"] == 1 and rec["entities_detected"]["PERSON"] == 1
 
 
 def test_policies_placeholder_and_keep(emb):
@@ -110,7 +116,9 @@ def test_policies_placeholder_and_keep(emb):
 def test_capitalised_words_in_no_list_are_ordinary_words(emb):
     (rec,) = run(emb, ["then the Hospital met Ann"])
     assert words_of(rec["text"])[2] == "Hospital"  # ε = 1e6: unchanged, not a placeholder
-    assert rec["entities_detected"]["PROPER_NOUN"] == 1
+    # counted as released at the general ε, not as protected (issue 40, item 2)
+    assert rec["entities_detected"]["PROPER_NOUN"] == 0
+    assert rec["entity_words_general"] == 1
 
 
 def test_entities_none_is_the_release_of_before(emb):
@@ -152,7 +160,7 @@ def test_privatize_texts_takes_the_same_options(emb, monkeypatch):
     from emprivacy.entities import registry
 
     monkeypatch.setattr(registry, "ner_installed", lambda: False)  # auto: capitalised alone
-    with pytest.warns(UserWarning, match="capitalised detector alone"):  # once, in one line
+    with pytest.warns(UserWarning, match="capitalised and pattern detectors alone"):  # one line
         out = privatize_texts(["then Ann met Bob", None], epsilon=1e6, embeddings=emb, seed=1,
                               entities="auto", entity_epsilon=0.5)
         rows = list(out)
@@ -160,7 +168,8 @@ def test_privatize_texts_takes_the_same_options(emb, monkeypatch):
     # the packaged person list holds ann and bob: two distinct entity words, each once
     assert rows[0].metadata["entity_words_distinct"] == 2
     assert rows[0].metadata["epsilon_total"] == pytest.approx(1e6 * 1 + 0.5 * 2)
-    assert out.metadata["entities"] == "capitalised" and out.metadata["entity_epsilon"] == 0.5
+    assert out.metadata["entities"] == "capitalised,patterns"
+    assert out.metadata["entity_epsilon"] == 0.5
 
 
 def test_bags_take_entities():  # bag mode detects too (tests/entities/test_bag_mode.py)

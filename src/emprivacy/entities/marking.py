@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -100,12 +101,38 @@ class EntityMarking:
             raise ValueError("covering must name at least one span")
         return winner, next(i for i in covering if spans[i].type == winner)
 
-    def resolve(self, entity_type: str, row: int) -> Resolution:
+    def name_like(self, word: str) -> bool:
+        """Whether ``word``, capitalised, looks like a person's name
+        (:func:`~emprivacy.entities.names.capitalised_name`: on the public list and not
+        mostly an ordinary word, or rare as an English word); ``False`` without the ``ner``
+        extra (no list to ask)."""
+        return _name_like(word)
+
+    def listed_or_rare(self, word: str) -> bool:
+        """Whether ``word`` may be a name at all (any class of
+        :func:`~emprivacy.entities.names.name_class` but ``None``, and no title or form key):
+        a word inside a person's span that is not one (``says`` of ``Thompson says``,
+        ``Cllr``, ``Cc``) is an ordinary word; ``True`` without the ``ner`` extra (nothing
+        to tell them apart)."""
+        return _listed_or_rare(word)
+
+    def label_word(self, word: str) -> bool:
+        """Whether ``word`` is a title or a form's key (``mr``, ``dr``, ``cllr``, ``dob``,
+        ``patient``, ``client``): a word of address or a label, never part of a name,
+        whatever span a model put it in."""
+        from emprivacy.entities.names import FORM_KEYS, NAME_FIELDS, NAME_TITLES
+
+        return word in NAME_TITLES or word in NAME_FIELDS or word in FORM_KEYS
+
+    def resolve(self, entity_type: str, row: int, word: str | None = None) -> Resolution:
         """What a word of ``entity_type`` at vocabulary row ``row`` (``-1``: out of the
         vocabulary) becomes under the policies."""
         policy = self.policy.policy(entity_type)
         if entity_type == PROPER_NOUN and policy == "privatise":
-            listed = next((t for t in LISTED_TYPES if row in self._members.get(t, ())), None)
+            # a capitalised word on the person list that is mostly an ordinary word (High,
+            # Drive, Court) is no person (issue 40, item 9)
+            listed = next((t for t in LISTED_TYPES if row in self._members.get(t, ())
+                           and (t != "PERSON" or word is None or _name_like(word))), None)
             if listed is None:
                 return ("word", None)
             entity_type, policy = listed, self.policy.policy(listed)
@@ -116,3 +143,27 @@ class EntityMarking:
         if row in self._members.get(entity_type, ()):
             return ("slot", entity_type)
         return ("unlisted", entity_type)
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_like(word: str) -> bool:
+    from emprivacy.entities.names import NAME_TITLES, capitalised_name
+    from emprivacy.exceptions import MissingExtraError
+
+    try:
+        return word not in NAME_TITLES and capitalised_name(word)
+    except MissingExtraError:
+        return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _listed_or_rare(word: str) -> bool:
+    from emprivacy.entities.names import FORM_KEYS, NAME_FIELDS, NAME_TITLES, name_class
+    from emprivacy.exceptions import MissingExtraError
+
+    if word in NAME_TITLES or word in NAME_FIELDS or word in FORM_KEYS:
+        return False
+    try:
+        return name_class(word) is not None
+    except MissingExtraError:
+        return True

@@ -122,6 +122,21 @@ class PresidioDetector:
         for i, (_, artifacts) in zip(todo, batch, strict=True):
             results = self.analyzer.analyze(texts[i], language="en", entities=wanted,
                                             nlp_artifacts=artifacts, score_threshold=self.score)
-            out[i] = sorted({EntitySpan(r.start, r.end, self.entities[r.entity_type])
+            out[i] = sorted({EntitySpan(_balanced(texts[i], r.start, r.end), r.end,
+                                        self.entities[r.entity_type])
                              for r in results if r.end > r.start})
         return out
+
+
+def _balanced(text: str, start: int, end: int) -> int:
+    """The start of a span that takes in the ``(`` just before it when it holds the matching
+    ``)`` (Presidio's phone numbers begin after the bracket: ``([PHONE]`` would be left).
+
+    >>> text = "Call (555) 010-2233 now"
+    >>> _balanced(text, 6, 19), _balanced(text, 11, 19)
+    (5, 11)
+    """
+    if start > 0 and text[start - 1] == "(" and ")" in text[start:end] \
+            and "(" not in text[start:end]:
+        return start - 1
+    return start

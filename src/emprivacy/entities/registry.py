@@ -5,10 +5,12 @@
 
 * ``none`` — no detection: text mode as it always was;
 * ``auto`` — the recommended detectors for what is installed: with the ``ner`` extra,
-  ``spacy,presidio,capitalised``; without it ``capitalised`` alone, and one line says so
-  (:func:`resolve_entities`);
+  ``spacy,presidio,capitalised,names,patterns``; without it ``capitalised,patterns``, and
+  one line says so (:func:`resolve_entities`);
 * a comma list of :data:`DETECTORS` — ``spacy`` (:mod:`.spacy_detector`), ``presidio``
-  (:mod:`.presidio_detector`), ``capitalised`` (:mod:`.capitalised`).  ``spacy=PIPELINE``
+  (:mod:`.presidio_detector`), ``capitalised`` (:mod:`.capitalised`), ``names``
+  (:mod:`.names`: names by list and context, in any case), ``patterns``
+  (:mod:`.patterns`: dates and identifiers).  ``spacy=PIPELINE``
   names another installed spaCy pipeline (a package name or a directory) for both spaCy
   and Presidio.
 
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from emprivacy.entities.capitalised import CapitalisedDetector
+from emprivacy.entities.names import NameListDetector
+from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
 from emprivacy.entities.spans import EntityDetector, UnionDetector
@@ -34,15 +38,18 @@ __all__ = ["AUTO_WITH_NER", "DETECTORS", "build_detector", "check_available", "c
            "ner_installed", "resolve_entities"]
 
 #: The built-in detectors, by name.
-DETECTORS: tuple[str, ...] = ("spacy", "presidio", "capitalised")
+DETECTORS: tuple[str, ...] = ("spacy", "presidio", "capitalised", "names", "patterns")
 
 #: What ``auto`` means with the ``ner`` extra installed.
-AUTO_WITH_NER = "spacy,presidio,capitalised"
+AUTO_WITH_NER = "spacy,presidio,capitalised,names,patterns"
 
 #: The line that says what ``auto`` means without the extra.
 AUTO_WITHOUT_NER = ("entity detection: the 'ner' extra is not installed, so --entities auto "
-                    "uses the capitalised detector alone (pip install 'emprivacy[ner]' adds "
-                    "spaCy and Presidio)")
+                    "uses the capitalised and pattern detectors alone (pip install "
+                    "'emprivacy[ner]' adds spaCy, Presidio and the name lists)")
+
+#: What ``auto`` means without the extra.
+AUTO_WITHOUT_NER_DETECTORS = "capitalised,patterns"
 
 _BUILT: dict[str, EntityDetector] = {}
 _LOCK = threading.Lock()
@@ -64,7 +71,7 @@ def check_entities(spec: Any) -> str:
     Traceback (most recent call last):
     ...
     ValueError: entities must be 'auto', 'none' or a comma list of 'spacy', 'presidio', \
-'capitalised'; got 'regex'
+'capitalised', 'names', 'patterns'; got 'regex'
     """
     if not isinstance(spec, str):
         raise TypeError(f"{_expected()}; got {spec!r} of type {type(spec).__name__}")
@@ -90,12 +97,12 @@ def check_entities(spec: Any) -> str:
 def ner_installed() -> bool:
     """Whether the ``ner`` extra is installed: spaCy, its default pipeline and Presidio."""
     return all(importlib.util.find_spec(m) is not None
-               for m in ("spacy", DEFAULT_PIPELINE, "presidio_analyzer"))
+               for m in ("spacy", DEFAULT_PIPELINE, "presidio_analyzer", "names", "wordfreq"))
 
 
 def resolve_entities(spec: str) -> tuple[str, str | None]:
     """The detectors ``spec`` stands for, and a note: ``auto`` without the ``ner`` extra is
-    ``capitalised``, with the line that says so (``None`` otherwise).
+    ``capitalised,patterns``, with the line that says so (``None`` otherwise).
 
     >>> resolve_entities("capitalised")
     ('capitalised', None)
@@ -105,7 +112,7 @@ def resolve_entities(spec: str) -> tuple[str, str | None]:
         return spec, None
     if ner_installed():
         return AUTO_WITH_NER, None
-    return "capitalised", AUTO_WITHOUT_NER
+    return AUTO_WITHOUT_NER_DETECTORS, AUTO_WITHOUT_NER
 
 
 def check_available(spec: str) -> None:
@@ -115,6 +122,12 @@ def check_available(spec: str) -> None:
     names, _ = resolve_entities(spec)
     items = [item.partition("=") for item in names.split(",")]
     wanted = {n for n, _, _ in items}
+    if "names" in wanted:
+        for module in ("names", "wordfreq"):
+            if importlib.util.find_spec(module) is None:
+                raise MissingExtraError(f"the name-list detector needs the optional dependency "
+                                        f"{module!r}; install it with: pip install "
+                                        "'emprivacy[ner]'")
     if not wanted & {"spacy", "presidio"}:
         return
     purpose = ("entity detection with spaCy" if "spacy" in wanted
@@ -161,6 +174,10 @@ def _build(names: str) -> EntityDetector:
             detectors.append(SpacyDetector(pipeline))
         elif name == "presidio":
             detectors.append(PresidioDetector(pipeline))
+        elif name == "names":
+            detectors.append(NameListDetector())
+        elif name == "patterns":
+            detectors.append(PatternDetector())
         else:
             detectors.append(CapitalisedDetector())
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

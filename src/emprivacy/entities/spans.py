@@ -38,10 +38,10 @@ PROPER_NOUN = "PROPER_NOUN"
 #: Named entities: people, places (spaCy's GPE, LOC, FAC) and organisations.
 NAMED_TYPES: tuple[str, ...] = ("PERSON", "LOCATION", "ORG")
 
-#: Structured identifiers (Presidio's pattern recognisers, :mod:`.presidio_detector`): always
-#: replaced by a placeholder.
+#: Structured identifiers (Presidio's pattern recognisers, :mod:`.presidio_detector`; dates
+#: and identifiers of :mod:`.patterns`): always replaced by a placeholder.
 STRUCTURED_TYPES: tuple[str, ...] = ("PHONE", "CREDIT_CARD", "IBAN", "IP_ADDRESS", "SSN",
-                                     "DATE", "CRYPTO", "NHS", "EMAIL", "URL")
+                                     "DATE", "CRYPTO", "NHS", "EMAIL", "URL", "ID")
 
 #: Every type a built-in detector emits.
 ENTITY_TYPES: tuple[str, ...] = (*NAMED_TYPES, PROPER_NOUN, *STRUCTURED_TYPES)

@@ -19,6 +19,7 @@ in docs/ENTITIES.md).  Every list is read once per process.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
@@ -56,14 +57,20 @@ def _words_of(names: Iterable[str], *, capitalised_only: bool = False) -> set[st
 
 @cache
 def person_words() -> frozenset[str]:
-    """Given and family names of the US Census 1990 (the ``names`` package), lower case."""
+    """Given and family names of the US Census 1990 (the ``names`` package), lower case,
+    less the ordinary words that the census also lists as names and that would make odd
+    surrogates or false people (``million``, ``acres``, ``court``, ``patient``: not
+    :func:`~emprivacy.entities.names.capitalised_name`; issue 40, item 9)."""
+    from emprivacy.entities.names import capitalised_name
+
     import_optional("names", extra=_EXTRA, purpose="the public list of person names")
     root = files("names")
     out: set[str] = set()
     for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
         text = root.joinpath(name).read_text(encoding="utf-8")
         out.update(line.split()[0].lower() for line in text.splitlines() if line.strip())
-    return frozenset(w for w in out if w not in STOPWORDS and w not in TITLES and len(w) > 1)
+    return frozenset(w for w in out if w not in STOPWORDS and w not in TITLES and len(w) > 1
+                     and capitalised_name(w))
 
 
 @cache
@@ -100,13 +107,22 @@ def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = N
 def sub_vocabulary(embeddings: Embeddings, words: Iterable[str]) -> np.ndarray:
     """The rows of ``embeddings`` whose words are in ``words``: sorted, unique (int64).
 
-    In a cased vocabulary a word matches in any casing (:meth:`Embeddings.rows`).
+    In a cased vocabulary a word matches in any casing (:meth:`Embeddings.rows`).  A
+    vocabulary word with an apostrophe matches the listed word without it (the census
+    writes ``obrien``, GloVe ``o'brien``: issue 40).
 
-    >>> emb = Embeddings(["the", "ann", "cat", "bob"], [[0], [1], [2], [3]])
-    >>> sub_vocabulary(emb, ["bob", "ann", "zed"]).tolist()
-    [1, 3]
+    >>> emb = Embeddings(["the", "ann", "cat", "bob", "o'brien"], [[0], [1], [2], [3], [4]])
+    >>> sub_vocabulary(emb, ["bob", "ann", "zed", "obrien"]).tolist()
+    [1, 3, 4]
     """
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
-    rows = embeddings.rows(sorted(set(words)))
-    return np.unique(rows[rows >= 0]).astype(np.int64)
+    wanted = set(words)
+    rows = embeddings.rows(sorted(wanted))
+    found = rows[rows >= 0].tolist()
+    found += [i for i, w in enumerate(embeddings.words)
+              if ("'" in w or "’" in w) and _APOSTROPHES.sub("", w.lower()) in wanted]
+    return np.unique(np.asarray(found, dtype=np.int64)).astype(np.int64)
+
+
+_APOSTROPHES = re.compile(r"['’`]")

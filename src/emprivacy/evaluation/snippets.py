@@ -195,7 +195,7 @@ def mark_snippets(corpus_set: Corpus, prepared: PreparedSet, plan: EntityPlan,
         for _, _, decision in words:
             if isinstance(decision, Placeholder):  # its first word in this bag releases it
                 text_of = placeholder(decision.type) if decision.span != last_span else ""
-                decision = Placeholder(decision.span, text_of, decision.type)
+                decision = Placeholder(decision.span, text_of, decision.type, decision.start)
                 last_span = decision.span
             out.append(decision)
         decisions.append(tuple(out))

@@ -41,7 +41,7 @@ from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.registry import MECHANISMS, mechanism_parameters
 from emprivacy.preparation.entity_bags import EntityTally
-from emprivacy.preparation.entity_slots import EntityKey
+from emprivacy.preparation.entity_slots import GENERAL, EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 
@@ -336,9 +336,12 @@ class EntityRun:
                 if not keys:
                     continue
                 inputs = [template.entity_inputs[k] for k in keys]
-                sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0 else -1
-                                     for r, _ in inputs], dtype=np.int64)
-                points = [np.asarray(p) for r, p in inputs if r < 0]
+                # a name with no row and no vector: an input drawn uniformly from the
+                # sub-vocabulary, so that its surrogate is independent of it (ε = 0)
+                sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0
+                                     else int(gen.integers(rows.size)) if p is None else -1
+                                     for r, p in inputs], dtype=np.int64)
+                points = [np.asarray(p) for r, p in inputs if r < 0 and p is not None]
                 if points:  # vectors of their own (oov="subword"): drawn on their own
                     out = mech.privatize_mixed(sub_rows, np.stack(points), rng=gen)
                     surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
@@ -375,7 +378,8 @@ class EntityRun:
         return {"epsilon_total": epsilon_total + self.policy.epsilon * distinct,
                 "entity_words_distinct": distinct,
                 "entities_detected": {t: int(entity_counts.get(t, 0))
-                                      for t in self.marking.types}}
+                                      for t in self.marking.types},
+                "entity_words_general": int(entity_counts.get(GENERAL, 0))}
 
 
 _BUILT: weakref.WeakKeyDictionary[WordMechanism, dict[EntityPolicy, tuple[

@@ -86,7 +86,7 @@ def bag_entity_words(marking: EntityMarking, piece: str, embeddings: Embeddings,
             continue
         if isinstance(decision, Placeholder):
             if decision.span == last_span:  # the span's placeholder is already in the bag
-                decision = Placeholder(decision.span, "", decision.type)
+                decision = Placeholder(decision.span, "", decision.type, decision.start)
             last_span = decision.span
         out.append((word, row, decision))
     return out, counted

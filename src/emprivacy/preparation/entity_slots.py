@@ -29,12 +29,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
-from emprivacy.entities.marking import EntityMarking, covering_spans
+from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.tokens import Token
+from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder", "entity_decisions"]
+__all__ = ["GENERAL", "Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder",
+           "covering_index", "entity_decisions"]
 
 #: An entity slot's key: its type and its normalised word.
 EntityKey = tuple[str, str]
@@ -42,11 +44,14 @@ EntityKey = tuple[str, str]
 
 @dataclass(frozen=True, slots=True)
 class Placeholder:
-    """The span ``span`` (an index into the piece's spans) becomes ``text``."""
+    """The span ``span`` (an index into the piece's spans) becomes ``text``; ``start`` is
+    the span's first character (``-1``: unknown), so that what the span covers before its
+    first token (the ``(`` of ``(555) 010-2233``) goes with it."""
 
     span: int
     text: str
     type: str
+    start: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +64,14 @@ class Kept:
 @dataclass(frozen=True, slots=True)
 class EntitySlot:
     """The word is privatised within its type's sub-vocabulary: from ``row`` (a vocabulary
-    row) or, when ``row`` is ``-1``, from ``point``."""
+    row) or, when ``row`` is ``-1``, from ``point``; with ``independent`` (a name on no list,
+    without a vector), its surrogate is the mechanism's output for an input drawn uniformly
+    from the sub-vocabulary: independent of the word, a slot that costs ε = 0."""
 
     key: EntityKey
     row: int
     point: np.ndarray | None = None
+    independent: bool = False
 
 
 Decision = Placeholder | Kept | EntitySlot | None
@@ -78,7 +86,18 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     ``words``, ``rows`` and ``verbatim`` are, per token, its normalised word (``""`` for
     other kinds), its vocabulary row (``-1``: none) and whether text mode keeps it as a
     function word.  The counter holds, per type, the words (and placeholders) that the
-    marking took.
+    marking protected, and under :data:`GENERAL` the words a detector proposed that are
+    released at the general ε (a capitalised ordinary word: ``Objection``, ``Court``).
+
+    Nothing detected as a name is demoted to the general ε (issue 40): a person or place
+    word outside its type's sub-vocabulary gets a surrogate drawn independently of it
+    (:attr:`EntitySlot.independent`, a slot that costs ε = 0), so that ``[PERSON]`` beside
+    a surrogate tells the reader nothing about whose name is on a list; a capitalised
+    word that is name-like (:meth:`EntityMarking.name_like`) is a ``PERSON`` even when no
+    list holds it.  One decision per word form in a piece: a form privatised as a person
+    at one mention is privatised at every mention of it that is not already a slot or a
+    placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
+    that mention.
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -86,33 +105,115 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if not spans:
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
+    covering_of = covering_index(tokens, spans)
     for i, tok in enumerate(tokens):
-        covering = covering_spans(tok.start, tok.end, spans)
+        covering = covering_of[i]
         if not covering:
             continue
         entity_type, span = marking.span_type(spans, covering)
         is_word = tok.kind == "word"
-        kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1)
+        kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1,
+                                         words[i] if is_word else None)
+        if kind == "word" and is_word and marking.name_like(words[i]):
+            kind, resolved = marking.resolve("PERSON", rows[i])  # a name on no list
         if kind == "placeholder":
-            decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved))
+            decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved),
+                                       spans[span].start)
             counted[str(resolved)] += 1
-        elif kind == "word":  # a capitalised word in no public list: an ordinary word
-            counted[entity_type] += 1
-        elif not is_word or verbatim[i] or (kind != "keep" and tok.text.islower()):
-            continue  # numbers, locators, symbols; function words; a lower-case word in a name
+        elif kind == "word":  # a capitalised ordinary word: released at the general ε
+            if is_word and not verbatim[i]:
+                counted[GENERAL] += 1
+        elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])):
+            continue  # numbers, locators, symbols; function words
+        elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
+                                   and not marking.listed_or_rare(words[i]))
+                                  or marking.label_word(words[i])):
+            # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
+            # "MR. HALE" typed a place, "DOB", "Client"): no name
+            counted[GENERAL] += 1
+            continue
         elif kind == "keep":
             decisions[i] = Kept(str(resolved))
             counted[str(resolved)] += 1
-        elif kind == "slot":
-            decisions[i] = EntitySlot((str(resolved), words[i]), rows[i])
+        else:
+            decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
-        else:  # unlisted: from its vector under oov="subword", else a placeholder
-            point = points.get(words[i])
-            decisions[i] = (EntitySlot((str(resolved), words[i]), -1, point)
-                            if point is not None
-                            else Placeholder(span, placeholder(str(resolved)), str(resolved)))
-            counted[str(resolved)] += 1
+    _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
     return decisions, counted
+
+
+#: The counter's key for detected words released at the general ε (not protected).
+GENERAL = "_general"
+
+
+def _slot(entity_type: str, kind: str, word: str, row: int,
+          points: dict[str, np.ndarray]) -> EntitySlot:
+    """The slot of a word of a privatised type: from its row (``kind == "slot"``), from its
+    vector under ``oov="subword"``, else drawn independently of it."""
+    if kind == "slot":
+        return EntitySlot((entity_type, word), row)
+    point = points.get(word)
+    if point is not None:
+        return EntitySlot((entity_type, word), -1, point)
+    return EntitySlot((entity_type, word), -1, None, independent=True)
+
+
+def _name_function_word(marking: EntityMarking, word: str) -> bool:
+    """A function word that text mode keeps only in lower case and that is a name too
+    (``will``, ``may``): inside a name's span it is the name."""
+    return word in LOWERCASE_ONLY and marking.listed_or_rare(word)
+
+
+def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
+                           tokens: Sequence[Token], words: Sequence[str],
+                           rows: Sequence[int], verbatim: Sequence[bool],
+                           points: dict[str, np.ndarray]) -> None:
+    """Every mention of a word form privatised as a ``PERSON`` somewhere in the piece gets
+    the same slot type, unless it is already a slot, a placeholder or a kept function word
+    (``will`` the verb beside ``will`` the name needs a detector's word for each)."""
+    people = {d.key[1]: d for d in decisions
+              if isinstance(d, EntitySlot) and d.key[0] == "PERSON"}
+    if not people:
+        return
+    lower = {words[j] for j, d in enumerate(decisions)  # forms named in lower case too
+             if isinstance(d, EntitySlot) and d.key[0] == "PERSON" and tokens[j].text.islower()}
+    for i, tok in enumerate(tokens):
+        d = decisions[i]
+        if tok.kind != "word" or verbatim[i] or words[i] not in people:
+            continue
+        if isinstance(d, EntitySlot | Placeholder | Kept) and not (
+                isinstance(d, Placeholder) and d.type == "ORG"):
+            continue
+        if tok.text.islower() and words[i] not in lower:
+            continue  # "the baker" beside "Baker": only capitalised mentions follow
+        decisions[i] = people[words[i]]
+        counted["PERSON"] += 1
+
+
+def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:
+    """For each token, the indices of the spans (sorted by start) that share a character
+    with it: one sweep over tokens and spans, linear in their numbers plus the overlaps
+    (:func:`~emprivacy.entities.marking.covering_spans` for one token).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> toks = list(tokenize("Ann met Bob Lee"))
+    >>> covering_index(toks, [EntitySpan(0, 3, "PERSON"), EntitySpan(8, 15, "PERSON")])
+    [[0], [], [1], [1]]
+    """
+    out: list[list[int]] = []
+    first = 0  # the first span that may still cover a token (tokens come in order)
+    for tok in tokens:
+        while first < len(spans) and spans[first].end <= tok.start:
+            first += 1
+        here = []
+        for j in range(first, len(spans)):
+            s = spans[j]
+            if s.start >= tok.end:
+                break
+            if s.end > tok.start:
+                here.append(j)
+        out.append(here)
+    return out
 
 
 def _points(spans: Sequence[EntitySpan], tokens: Sequence[Token],
@@ -122,8 +223,8 @@ def _points(spans: Sequence[EntitySpan], tokens: Sequence[Token],
     their type's sub-vocabulary — its embedding, or its subword vector (not the zero vector)."""
     if oov != "subword":
         return {}
-    covered = [i for i, tok in enumerate(tokens)
-               if tok.kind == "word" and covering_spans(tok.start, tok.end, spans)]
+    covering = covering_index(tokens, spans)
+    covered = [i for i, tok in enumerate(tokens) if tok.kind == "word" and covering[i]]
     out: dict[str, np.ndarray] = {}
     unknown = sorted({words[i] for i in covered if rows[i] < 0})
     for i in covered:

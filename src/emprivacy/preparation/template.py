@@ -394,10 +394,15 @@ class _TemplateBuilder:
         open_span = -1  # the span whose placeholder was written last, with nothing after it
         for tok, word, row, keep, decision in zip(tokens, words, rows_of.tolist(), verbatim,
                                                   decisions, strict=True):
-            if isinstance(decision, Placeholder) and decision.span == open_span:
+            if isinstance(decision, Placeholder) and decision.span == open_span \
+                    and "\n" not in text[pos:tok.start]:
                 pos = tok.end  # the rest of a span already written as its placeholder
                 continue
-            fixed.append(text[pos:tok.start])
+            if isinstance(decision, Placeholder) and decision.span != open_span:
+                # what the span covers before its first token goes with it: "([PHONE]"
+                fixed.append(text[pos:max(pos, min(tok.start, decision.start))])
+            else:  # a span across a line break: a placeholder on each line
+                fixed.append(text[pos:tok.start])
             pos = tok.end
             open_span = -1
             if isinstance(decision, Placeholder):
@@ -413,7 +418,7 @@ class _TemplateBuilder:
                 fixed.append(PLACEHOLDERS[tok.kind])
                 counts[tok.kind + "s"] += 1
                 continue
-            if keep:
+            if keep and not isinstance(decision, EntitySlot):  # "will" the name: a slot
                 # the list's word, in the token's case: never a character the list does not hold
                 kept = apply_case(word, case_pattern(tok.text))
                 fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)

@@ -1,0 +1,199 @@
+"""Names released verbatim from the texts people release (issue 40), on hand-labelled texts.
+
+The texts are ``tests/entities/labelled/{dev,holdout}/NN-genre-shape.txt`` (the format is in
+that folder's README: ``{{PER|dana}}``, ``{{LOC|…}}``, ``{{ORG|…}}``, ``{{DATE|…}}``,
+``{{ID|…}}``).  ``holdout/`` is kept aside: it is read only for the final measurement.
+
+(a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
+    ``--entity-epsilon``, 1) and with ``--entities none``, over ``--seeds`` seeds.  Input and
+    output are tokenised and aligned (``difflib.SequenceMatcher`` over the lower-cased
+    tokens); a token in an equal block is *verbatim*.  Per text and overall: person-name
+    tokens verbatim (titles left out), place and organisation tokens verbatim, the month
+    words of dates and the letter parts of identifiers verbatim, and the share of the other
+    content words (vocabulary words outside every label and text mode's kept function
+    words) that changed.
+(b) Detection per shape (ordinary case, lower case, ALL CAPS, mixed: as the folder's
+    README gives it): token recall of person names (a person token the run protects: an
+    entity slot of any type or a placeholder) and precision (the tokens the run protects as a
+    person that are person tokens), beside Presidio's analyzer with its defaults (its spaCy
+    recogniser on the same pipeline, score ≥ 0.4), where the ``ner`` extra is installed.
+
+Usage::
+
+    python benchmarks/entity_leaks.py [--set dev|holdout|all] [--seeds 3] [--only a|b]
+
+Prints its figures; writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "tests" / "entities" / "labelled"
+
+
+def read_set(which: str) -> list[tuple[str, str, list[tuple[int, int, str]]]]:
+    """(name, text, spans) of every labelled text of ``which`` (dev, holdout or all)."""
+    from emprivacy.evaluation.entity_leaks import unmark
+    from emprivacy.text.normalise import normalise_text
+
+    folders = ["dev", "holdout"] if which == "all" else [which]
+    docs = []
+    for folder in folders:
+        for path in sorted((ROOT / folder).glob("*.txt")):
+            text, spans = unmark(path.read_text(encoding="utf-8"))
+            if normalise_text(text) != text:
+                raise SystemExit(f"{path}: normalise_text changes the text; offsets would move")
+            docs.append((f"{folder}/{path.stem}", text, spans))
+    return docs
+
+
+def shapes() -> dict[str, str]:
+    """Each text's shape as the folder's README gives it (``dev/01-chat-lower`` → ``lower``)."""
+    out = {}
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].endswith(".txt"):
+            out[cells[0].removesuffix(".txt")] = cells[2]
+    return out
+
+
+def measure_release(docs, seeds: int, epsilon: float, entity_epsilon: float) -> None:
+    from emprivacy import load_embeddings
+    from emprivacy.evaluation.entity_leaks import leak_tally
+    from emprivacy.io.corpus import Document
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+
+    emb = load_embeddings()
+
+    def known(word: str) -> bool:
+        return bool(emb.rows([word])[0] >= 0)
+
+    mech = EarthMoversPrivacy(emb, epsilon=epsilon)
+    print(f"(a) {len(docs)} texts; ε = {epsilon:g}, ε_e = {entity_epsilon:g}, {seeds} seeds; "
+          "verbatim person-name tokens per text, then totals")
+    changed: dict[str, list[int]] = {}
+    per_text: dict[str, Counter[str]] = {name: Counter() for name, _, _ in docs}
+    for entities in ("none", "auto"):
+        total: Counter[str] = Counter()
+        for seed in range(seeds):
+            config = ObfuscationConfig(mode="text", entities=entities,
+                                       entity_epsilon=entity_epsilon)
+            obf = Obfuscator(mech, config, seed=seed, on_warning=lambda m: None)
+            records = list(obf.obfuscate([Document(name, text) for name, text, _ in docs]))
+            for (name, text, spans), rec in zip(docs, records, strict=True):
+                tally = leak_tally(text, spans, rec["text"], in_vocabulary=known)
+                total.update(tally)
+                if entities == "auto":
+                    per_text[name]["n"] += tally["per"]
+                    per_text[name]["kept"] += tally["per_kept"]
+        changed[entities] = [total["content"] - total["content_kept"], total["content"]]
+        print(f"    entities {entities:<4}: person names verbatim {_share(total, 'per')}; "
+              f"places/organisations {_share(total, 'locorg')}; month words of dates "
+              f"{_share(total, 'month')}; ID letters {_share(total, 'idletters')}; other "
+              f"content words changed {changed[entities][0] / changed[entities][1]:.3f}")
+    for name, c in per_text.items():
+        print(f"      {name:<34} person tokens verbatim {c['kept']:>3}/{c['n']:<4} "
+              f"({c['kept'] / max(c['n'], 1):.1%})")
+    gap = changed["auto"][0] / changed["auto"][1] - changed["none"][0] / changed["none"][1]
+    print(f"    other content words changed: auto − none = {gap:+.3f}")
+
+
+def _share(c: Counter[str], key: str) -> str:
+    n = c[key]
+    return f"{c[key + '_kept']}/{n} ({c[key + '_kept'] / n:.1%})" if n else "0/0"
+
+
+def measure_detection(docs) -> None:
+    from emprivacy import load_embeddings
+    from emprivacy.evaluation.entity_leaks import labelled_tokens
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+    from emprivacy.preparation.entity_slots import EntitySlot, Placeholder, entity_decisions
+    from emprivacy.text.normalise import normalise_word
+    from emprivacy.text.tokens import tokenize, verbatim_function_words
+
+    emb = load_embeddings()
+    obf = Obfuscator(EarthMoversPrivacy(emb, epsilon=10.0),
+                     ObfuscationConfig(mode="text", entities="auto"), seed=0,
+                     on_warning=lambda m: None)
+    assert obf.entities is not None
+    marking = obf.entities.marking
+    presidio = _presidio()
+    print(f"(b) detection of person-name tokens per shape ({obf.entities.detectors}"
+          + ("; Presidio's analyzer with its defaults beside)" if presidio else ")"))
+    stats: dict[tuple[str, str], Counter[str]] = {}
+    shape_of = shapes()
+    for name, text, spans in docs:
+        shape = shape_of.get(name, "?")
+        tokens = list(tokenize(text))
+        words = [normalise_word(t.text) if t.kind == "word" else "" for t in tokens]
+        rows = emb.rows(words).tolist()
+        decisions, _ = entity_decisions(marking, text, tokens, words, rows,
+                                        verbatim_function_words(tokens, text),
+                                        embeddings=emb, oov="placeholder")
+        gold = [label for _, label in labelled_tokens(text, spans)]
+        found = {"emprivacy": [isinstance(d, EntitySlot | Placeholder) for d in decisions],
+                 "emprivacy (PERSON)": [
+                     (isinstance(d, EntitySlot) and d.key[0] == "PERSON")
+                     or (isinstance(d, Placeholder) and d.type == "PERSON") for d in decisions]}
+        if presidio is not None:
+            results = presidio.analyze(text, language="en", score_threshold=0.4)
+            found["presidio"] = [any(r.start < t.end and t.start < r.end for r in results)
+                                 for t in tokens]
+            found["presidio (PERSON)"] = [any(r.entity_type == "PERSON" and r.start < t.end
+                                              and t.start < r.end for r in results)
+                                          for t in tokens]
+        for who, hits in found.items():
+            for sh in (shape, "all"):
+                c = stats.setdefault((who, sh), Counter())
+                for tok, g, hit in zip(tokens, gold, hits, strict=True):
+                    if tok.kind != "word":
+                        continue
+                    c["gold"] += g == "PER"
+                    c["hit"] += g == "PER" and hit
+                    c["pred"] += hit
+                    c["right"] += hit and (g == "PER" if "PERSON" in who else bool(g))
+    for (who, shape), c in sorted(stats.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        print(f"    {shape:<15} {who:<19} recall {c['hit'] / max(c['gold'], 1):.3f} "
+              f"({c['hit']}/{c['gold']})  precision {c['right'] / max(c['pred'], 1):.3f} "
+              f"({c['right']}/{c['pred']}{'' if 'PERSON' in who else ', any label'})")
+
+
+def _presidio():
+    """Presidio's analyzer with its default recognisers on the installed small English
+    pipeline (never downloaded); ``None`` without the ``ner`` extra."""
+    from emprivacy.entities.registry import ner_installed
+
+    if not ner_installed():
+        return None
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import SpacyNlpEngine
+
+    from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE
+
+    engine = SpacyNlpEngine(models=[{"lang_code": "en", "model_name": DEFAULT_PIPELINE}])
+    engine.load()
+    return AnalyzerEngine(nlp_engine=engine, supported_languages=["en"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("dev", "holdout", "all"), default="dev")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--epsilon", type=float, default=10.0)
+    parser.add_argument("--entity-epsilon", type=float, default=1.0)
+    parser.add_argument("--only", choices=("a", "b"))
+    args = parser.parse_args()
+    docs = read_set(args.set)
+    if args.only in (None, "b"):
+        measure_detection(docs)
+    if args.only in (None, "a"):
+        measure_release(docs, args.seeds, args.epsilon, args.entity_epsilon)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,403 @@
+"""Person names in every shape of text: lower-case chat, ALL-CAPS transcripts, forms.
+
+A model trained on edited text finds names by their capital letter; chats, tickets and
+transcribed speech have none, and ALL-CAPS labels have nothing else.  This detector looks
+names up in the public list of person names (the US Census 1990 lists of the ``names``
+package) and decides, word by word, from how the text is written and from context.
+
+**How name-like a listed word is.**  A word's frequency in English text (``wordfreq``'s
+Zipf scale, ``z(w) = log10(per-billion frequency)``) is compared with what its popularity
+as a name (its census share ``s(w)``) predicts: for a word used mostly as a name the
+*excess* ``z(w) - log10 s(w)`` is about the same as for ``john``; a word used mostly as an
+ordinary word (``will``, ``hope``, ``court``) sits far above.  With ``m`` the median excess
+of the 2,000 most popular names (:func:`name_class`):
+
+* ``"name"`` — listed, excess below ``m + 1`` (``john``, ``mark``, ``grace``, ``dana``), or
+  listed with no share and rare as a word (``z < 3``);
+* ``"common"`` — listed, excess ``m + 1`` or more, or no share and not rare (``will``,
+  ``hope``, ``june``, ``court``, ``blood``);
+* ``"rare"`` — not listed, rare as a word (``adeyemi``, ``chaudhary``, ``ngozi``);
+* ``"uncommon"`` — not listed, ``3 <= z < 4`` (``tariq``, ``objection``): a name only where
+  the context names it (a speaker label, ``@``, a form's name field);
+* ``None`` — not listed and common: an ordinary word.
+
+Names spelled with an apostrophe or a hyphen are looked up without it (the census writes
+``obrien``; ``smith-jones`` is a name when each part is).
+
+**The rules** (:class:`NameListDetector`).  A word is a name when its class and the evidence
+around it say so:
+
+* evidence that names any word but an ordinary one: a title before it (``Mr.``, ``Dr.``),
+  ``@`` before it, a speaker label (``dana:`` or ``MS. ADEYEMI:`` at a line's start, after
+  an optional time stamp), the value of a name field of a form (``Name:``, ``Patient:``,
+  ``Cc:``), a greeting or an address before it (``hi``, ``thanks``, ``ask``), a name-class
+  word right beside it (``bill okoye``);
+* a ``"name"`` word is a name in a text written in lower case, and wherever it is
+  capitalised;
+* a ``"rare"`` word is a name where it is capitalised in a text in ordinary case;
+* a ``"common"`` word that is a given name (``Will``, ``Hope``, ``June``) is a name where it
+  is capitalised in the middle of a sentence of a text in ordinary case, unless a
+  determiner or a calendar preposition stands before it (``the Court``, ``in June``);
+* one decision per word form in a text: a form that is a name at one mention is a name at
+  every mention (any case in a lower-case text, capitalised ones elsewhere) — except the
+  function words that text mode keeps (``will``, ``may``), which need evidence each time.
+
+It emits :data:`PERSON` spans of one word each.  It needs the ``ner`` extra (the name list
+and ``wordfreq``).  Like every detector it is pre-processing, outside the guarantee: it
+aims at recall on the shapes above, and is measured in docs/ENTITIES.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from importlib.resources import files
+from typing import Literal
+
+from emprivacy._optional import import_optional
+from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, CapitalisedDetector
+from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+__all__ = ["NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name", "census_shares",
+           "given_names", "name_class", "name_key"]
+
+NameClass = Literal["name", "common", "rare", "uncommon"] | None
+
+_EXTRA = "ner"
+#: A word below this Zipf frequency is rare in English (about 1 in a million words).
+RARE_ZIPF = 3.0
+#: An unlisted word below this one may be a name where the context says so (``tariq:``).
+UNCOMMON_ZIPF = 4.0
+#: A listed word this much above the median excess is an ordinary word first.
+COMMON_EXCESS = 1.0
+#: A capitalised listed word this much above the median excess is no name even where a model
+#: or the capitalisation calls it a proper noun (``High``, ``Court``, ``Blood``, ``Million``;
+#: ``Bob``, ``King``, ``June`` stay below it).
+CAPITALISED_EXCESS = 2.0
+#: Words before a name that address or greet a person.
+GREETINGS: frozenset[str] = frozenset(
+    "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
+    "welcome sorry".split())
+#: The keys of a form's fields whose value is a person's name.
+NAME_FIELDS: frozenset[str] = frozenset(
+    "name patient client employee contact from to cc bcc attendee attendees present "
+    "witness witnesses referred signed author reporter complainant officer nurse doctor "
+    "physician manager supervisor parent guardian student tenant applicant by requester "
+    "requestor assignee agent owner caller customer user submitter approver".split())
+#: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
+NAME_TITLES: frozenset[str] = TITLES | frozenset(
+    "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
+    "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
+    "dame lord lady reverend coach chief captain governor senator mayor president".split())
+#: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
+_QUOTING = frozenset({"wrote", "writes", "said", "says"})
+#: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
+FORM_KEYS: frozenset[str] = frozenset(
+    "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
+    "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
+#: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
+_NOT_BEFORE_NAME: frozenset[str] = frozenset(
+    "the a an this that these those our your their its his her my no every each in on of "
+    "since until till by during early late mid last next".split())
+_APOSTROPHES = re.compile(r"['’`]")
+_LABEL_START = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*|\d{1,2}:\d{2}(?::\d{2})?"
+                          r"[ \t]*(?:[ap]m[ \t]*)?)?")
+
+
+def name_key(word: str) -> str:
+    """The form under which a word is looked up in the name list: lower case, without
+    apostrophes.
+
+    >>> name_key("O’Brien"), name_key("D'ANGELO")
+    ('obrien', 'dangelo')
+    """
+    return _APOSTROPHES.sub("", normalise_word(word))
+
+
+@cache
+def census_shares() -> tuple[dict[str, float], frozenset[str]]:
+    """Each listed name's census share (the larger of its shares as a female or male given
+    name and as a family name, a fraction), and the given names."""
+    import_optional("names", extra=_EXTRA, purpose="the public list of person names")
+    root = files("names")
+    share: dict[str, float] = {}
+    given: set[str] = set()
+    for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
+        for line in root.joinpath(name).read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            word = parts[0].lower()
+            share[word] = max(share.get(word, 0.0), float(parts[1]) / 100)
+            if name.endswith("first"):
+                given.add(word)
+    return share, frozenset(given)
+
+
+def given_names() -> frozenset[str]:
+    """The census' given names (lower case)."""
+    return census_shares()[1]
+
+
+@cache
+def _zipf() -> object:
+    wordfreq = import_optional("wordfreq", extra=_EXTRA,
+                               purpose="telling names from ordinary words")
+    return wordfreq.zipf_frequency
+
+
+@lru_cache(maxsize=1 << 16)
+def _zipf_of(key: str) -> float:
+    return float(_zipf()(key, "en"))  # type: ignore[operator]
+
+
+@cache
+def _median_excess() -> float:
+    share, _ = census_shares()
+    top = sorted((w for w in share if share[w] > 0), key=share.__getitem__, reverse=True)
+    return statistics.median(_zipf_of(w) - math.log10(share[w]) for w in top[:2000])
+
+
+@lru_cache(maxsize=1 << 16)
+def name_class(word: str) -> NameClass:
+    """How name-like ``word`` is: ``"name"``, ``"common"``, ``"rare"`` or ``None`` (see the
+    module's description).
+
+    >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien")]
+    ['name', 'common', 'rare', None, 'name']
+    """
+    key = name_key(word)
+    if not key or not key[0].isalpha():
+        return None
+    if "-" in key:  # smith-jones: a name when each part is one
+        parts = [name_class(p) for p in key.split("-") if p]
+        if parts and all(p in ("name", "rare") for p in parts) and "name" in parts:
+            return "name"
+        return None
+    share = census_shares()[0].get(key)
+    z = _zipf_of(key)
+    if share is None:
+        if len(key) <= 2:
+            return None
+        return "rare" if z < RARE_ZIPF else "uncommon" if z < UNCOMMON_ZIPF else None
+    if share <= 0:
+        return "name" if z < RARE_ZIPF else "common"
+    return "common" if z - math.log10(share) - _median_excess() >= COMMON_EXCESS else "name"
+
+
+@lru_cache(maxsize=1 << 16)
+def capitalised_name(word: str) -> bool:
+    """Whether ``word``, written with a capital where a proper noun was found, is a person's
+    name: of class ``"name"`` or ``"rare"``, or listed with a census share and at most
+    :data:`CAPITALISED_EXCESS` above the median excess (``Bob``, ``June``, ``King``), not an
+    ordinary word that happens to be on the census list (``Court``, ``High``, ``Patient``:
+    issue 40, item 9).
+
+    >>> [capitalised_name(w) for w in ("Bob", "Court", "Patient", "Adeyemi", "Table")]
+    [True, False, False, True, False]
+    """
+    cls = name_class(word)
+    if cls in ("name", "rare"):
+        return True
+    share = census_shares()[0].get(name_key(word), 0.0)
+    if cls != "common" or share <= 0:
+        return False
+    excess = _zipf_of(name_key(word)) - math.log10(share) - _median_excess()
+    return excess < CAPITALISED_EXCESS
+
+
+def _cased(surface: str) -> str:
+    """``"lower"``, ``"upper"`` (two or more letters, all capitals), ``"title"``."""
+    letters = [c for c in surface if c.isalpha()]
+    if not letters or letters[0].islower():
+        return "lower"
+    return "upper" if len(letters) > 1 and all(c.isupper() for c in letters) else "title"
+
+
+class NameListDetector:
+    """Person names by the public list, the word's commonness and its context, in text of
+    any case (see the module's description): :data:`PERSON` spans of one word each.
+
+    >>> d = NameListDetector()
+    >>> text = "talked to dana and rick yesterday. i will ask will about it\\nMS. ADEYEMI: Noted."
+    >>> [text[s.start:s.end] for s in d.detect([text])[0]]
+    ['dana', 'rick', 'will', 'ADEYEMI']
+    """
+
+    name = "names"
+    types = frozenset({"PERSON"})
+
+    def __repr__(self) -> str:
+        return "NameListDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [self._spans(text) for text in check_texts(texts)]
+
+    def _spans(self, text: str) -> list[EntitySpan]:
+        words = [t for t in tokenize(text) if t.kind == "word"]
+        if not words:
+            return []
+        forms = [normalise_word(t.text) for t in words]
+        classes = [name_class(f) if f not in KEPT_FUNCTION_WORDS or f in ("will", "may")
+                   else None for f in forms]
+        cases = [_cased(t.text) for t in words]
+        lower_text = _lower_case_text(words, cases, text)
+        initial = CapitalisedDetector._sentence_initial(words, text)
+        given = given_names()
+        evidence = self._evidence(words, forms, classes, text)
+        name = [False] * len(words)
+        for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
+            if form in NAME_TITLES:
+                continue
+            if cls is None:
+                name[i] = evidence[i] == "title"
+            elif evidence[i]:
+                name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title")
+            elif cls == "uncommon":
+                name[i] = False
+            elif cls == "name":
+                name[i] = lower_text or case != "lower"
+            elif cls == "rare":
+                name[i] = case == "title" and not lower_text and not initial[i]
+            else:  # common: a capitalised given name in the middle of a sentence
+                prev = forms[i - 1] if i else ""
+                name[i] = (case == "title" and not lower_text and not initial[i]
+                           and name_key(form) in given and prev not in _NOT_BEFORE_NAME
+                           and not ((form in CALENDAR_WORDS or form == "may")
+                                    and _by_a_number(i, words, text)))
+        # one decision per word form (function words need evidence at each mention); a form
+        # named in lower case is a name in lower case too (in a text of ordinary case)
+        decided = {forms[i] for i in range(len(words)) if name[i]} - KEPT_FUNCTION_WORDS
+        lower = {forms[i] for i in range(len(words)) if name[i] and cases[i] == "lower"}
+        for i, form in enumerate(forms):
+            if not name[i] and form in decided and (
+                    lower_text or cases[i] != "lower" or form in lower):
+                name[i] = True
+        return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
+                if n]
+
+    @staticmethod
+    def _evidence(words: list[Token], forms: list[str], classes: list[NameClass],
+                  text: str) -> list[str]:
+        """Per word, the context that names it (``""``: none): ``"title"``, ``"at"``,
+        ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``."""
+        out = [""] * len(words)
+        line_starts = _line_starts(words, text)
+        for i, tok in enumerate(words):
+            cls = classes[i]
+            prev = words[i - 1] if i else None
+            gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
+            if prev is not None and forms[i - 1] in NAME_TITLES and \
+                    re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES:
+                out[i] = "title"
+                continue
+            if cls is None:
+                continue
+            if gap.endswith("@"):
+                out[i] = "at"
+            elif _in_label(i, words, forms, text, line_starts):
+                out[i] = "label"
+            elif _in_name_field(i, words, forms, text, line_starts):
+                out[i] = "field"
+            elif (prev is not None and forms[i - 1] in GREETINGS
+                  and re.fullmatch(r"[ \t]+|,[ \t]*", gap) and cls != "rare"):
+                out[i] = "greeting"
+            elif cls in ("common", "rare") and _pair(i, words, forms, classes, text):
+                out[i] = "pair"
+        return out
+
+
+def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
+          text: str) -> bool:
+    """Whether word ``i`` is the given name before a listed or rare family name
+    (``bill okoye``), or a rare family name after a listed given name (``dana adeyemi``),
+    with only spaces between them."""
+    given = given_names()
+
+    def spaced(a: int, b: int) -> bool:
+        return re.fullmatch(r"[ \t]+", text[words[a].end:words[b].start]) is not None
+
+    if (i + 1 < len(words) and name_key(forms[i]) in given and classes[i + 1] in ("name", "rare")
+            and forms[i + 1] not in given and spaced(i, i + 1)):
+        return True
+    return (classes[i] == "rare" and i > 0 and classes[i - 1] == "name"
+            and name_key(forms[i - 1]) in given and spaced(i - 1, i))
+
+
+def _lower_case_text(words: list[Token], cases: list[str], text: str) -> bool:
+    """A text written in lower case: more of its sentences start in lower case than with a
+    capital (sentences that start after ``.``, ``!``, ``?`` or at the text's start; a word
+    in capitals counts for neither)."""
+    lower = title = 0
+    for i, (tok, case) in enumerate(zip(words, cases, strict=True)):
+        if i and re.search(r"[.!?]\s*$", text[words[i - 1].end:tok.start]) is None:
+            continue
+        lower += case == "lower"
+        title += case == "title"
+    return lower > title
+
+
+def _by_a_number(i: int, words: list[Token], text: str) -> bool:
+    """Whether a digit stands within a few characters of word ``i`` (``June 5``, ``5 May``):
+    a month, not a name."""
+    return re.search(r"\d", text[max(0, words[i].start - 6):words[i].end + 6]) is not None
+
+
+def _line_starts(words: list[Token], text: str) -> list[int]:
+    """Per word, the index of the first word of its line."""
+    out: list[int] = []
+    first = 0
+    for i, tok in enumerate(words):
+        if i and "\n" in text[words[i - 1].end:tok.start]:
+            first = i
+        out.append(first)
+    return out
+
+
+def _in_label(i: int, words: list[Token], forms: list[str], text: str,
+              line_starts: list[int]) -> bool:
+    """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
+    line's start, after an optional time stamp, followed by ``:`` (``THE COURT:`` is no
+    name)."""
+    first = line_starts[i]
+    if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
+            or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES:
+        return False
+    if name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names():
+        return False  # a field's key (Plan:, Risk:), not a speaker; will:, june: are
+    line_begin = text.rfind("\n", 0, words[first].start) + 1
+    if _LABEL_START.fullmatch(text[line_begin:words[first].start]) is None:
+        return False
+    for j in range(first, min(first + 4, len(words))):
+        if j > first and words[j].start != words[j - 1].end and \
+                re.fullmatch(r"\.?[ \t]+", text[words[j - 1].end:words[j].start]) is None:
+            return False
+        after = text[words[j].end:words[j].end + 2]
+        if after.startswith(":") and not after.startswith("://"):
+            last = j - 1 if forms[j] in _QUOTING else j  # "jamal whitaker wrote:"
+            return i <= last and (j - first <= 2 or forms[j] in _QUOTING)
+    return False
+
+
+def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
+                   line_starts: list[int]) -> bool:
+    """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
+    line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
+    Thanh was running …`` is a speaker, not a field)."""
+    first = line_starts[i]
+    line_begin = text.rfind("\n", 0, words[first].start) + 1
+    colon = text.find(":", line_begin, words[i].start)
+    if colon < 0:
+        return False
+    key = [forms[j] for j in range(first, i) if words[j].end <= colon]
+    value = [j for j in range(first, i + 1) if words[j].start > colon]
+    # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
+    return (bool(key) and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
+            and len(value) <= 4
+            and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None)

@@ -1,0 +1,66 @@
+"""Dates and identifiers by pattern: the whole date (its month word included) and the whole
+identifier (its letters included) as one span.
+
+Text mode turns every number into ``[NUM]`` by itself, which leaves a date's month
+(``March [NUM], [NUM]``) and an identifier's letters (``KD-[NUM]``, ``[NUM]-CV-[NUM]``) in
+the release.  This detector needs no model and no extra:
+
+* ``DATE`` — a month name or its abbreviation with a day and/or a year (``March 3, 2021``,
+  ``3rd of March``, ``Mar. 2021``, ``march 3``), and numeric dates (``3/14/22``,
+  ``14.03.2022``, ``2022-03-14``), in any case;
+* ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
+  letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), letters followed by
+  three or more digits (``A1234567``, ``7ABC123``), and ``#`` followed by digits (``#48213``).
+
+Its types are structured identifiers: their policy is always a placeholder
+(:mod:`emprivacy.entities.policy`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from emprivacy.entities.spans import EntitySpan, check_texts
+
+__all__ = ["PatternDetector"]
+
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY = r"(?:[0-3]?\d(?:st|nd|rd|th)?)"
+_YEAR = r"(?:(?:19|20)\d\d|'\d\d)"
+_DATE = re.compile(
+    rf"\b(?:{_MONTH}\.?[ \t]+{_DAY}(?:,?[ \t]+{_YEAR})?\b"
+    rf"|{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b\.?(?:,?[ \t]+{_YEAR}\b)?"
+    rf"|{_MONTH}\.?,?[ \t]+{_YEAR}\b"
+    r"|\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b)",
+    re.IGNORECASE)
+_ID = re.compile(
+    r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
+    r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
+    r"|[A-Za-z]{1,4}\d{3,}[A-Za-z0-9]*|\d+[A-Za-z]{1,4}\d{2,}|\#\d{3,})(?![\w@])")
+
+
+class PatternDetector:
+    """Dates (``DATE``) and identifiers (``ID``) by pattern (see the module's description).
+
+    >>> text = "Seen March 3, 2021 (ID KD-44718, case 22-CV-0193); follow-up on 3/14/22."
+    >>> [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    [('March 3, 2021', 'DATE'), ('KD-44718', 'ID'), ('22-CV-0193', 'ID'), ('3/14/22', 'DATE')]
+    """
+
+    name = "patterns"
+    types = frozenset({"DATE", "ID"})
+
+    def __repr__(self) -> str:
+        return "PatternDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [self._spans(text) for text in check_texts(texts)]
+
+    @staticmethod
+    def _spans(text: str) -> list[EntitySpan]:
+        dates = [EntitySpan(m.start(), m.end(), "DATE") for m in _DATE.finditer(text)]
+        ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
+               if not any(d.overlaps(m.start(), m.end()) for d in dates)]
+        return sorted(dates + ids)

@@ -1,0 +1,137 @@
+"""What a release with entity protection still shows: hand-labelled texts, aligned with their
+release token by token (issue 40).
+
+A labelled text marks its entities inline as ``{{TYPE|surface}}`` with TYPE one of ``PER``,
+``LOC``, ``ORG``, ``DATE``, ``ID`` (tests/entities/labelled/README.md).  :func:`unmark` gives
+the natural text and the labelled character spans; :func:`leak_tally` aligns the text's
+tokens with a release of it (:class:`difflib.SequenceMatcher` over the lower-cased tokens:
+a token inside an equal block is *verbatim*) and counts, per kind of token, how many there
+are and how many came out verbatim:
+
+* ``per`` — words of person names (titles such as ``Mr.`` are not names);
+* ``locorg`` — words of places and organisations;
+* ``month`` — the month words of dates; ``idletters`` — the words of identifiers
+  (``KD`` of ``KD-44718``);
+* ``content`` — the other words that are in the vocabulary and are not function words that
+  text mode keeps: the words whose change measures what protection costs.
+
+The counts are what docs/ENTITIES.md reports and what ``benchmarks/entity_leaks.py``
+prints.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+__all__ = ["LABELS", "LabelledSpan", "labelled_tokens", "leak_tally", "unmark",
+           "verbatim_tokens"]
+
+#: The labels of a labelled text.
+LABELS: tuple[str, ...] = ("PER", "LOC", "ORG", "DATE", "ID")
+#: A labelled span: start, end (characters of the unmarked text) and label.
+LabelledSpan = tuple[int, int, str]
+
+_MARK = re.compile(r"\{\{(PER|LOC|ORG|DATE|ID)\|([^{}|]*)\}\}")
+_TITLES = frozenset({"mr", "mrs", "ms", "mx", "dr", "miss", "prof", "professor", "sir",
+                     "madam"})
+_MONTHS = frozenset("january february march april may june july august september october "
+                    "november december jan feb mar apr jun jul aug sep sept oct nov "
+                    "dec".split())
+
+
+def unmark(marked: str) -> tuple[str, list[LabelledSpan]]:
+    """The text without its marks, and its labelled spans.
+
+    >>> unmark("Hi {{PER|Sean O'Brien}}, see {{ID|KD-1}}.")
+    ("Hi Sean O'Brien, see KD-1.", [(3, 15, 'PER'), (21, 25, 'ID')])
+    """
+    out: list[str] = []
+    spans: list[LabelledSpan] = []
+    pos = length = 0
+    for m in _MARK.finditer(marked):
+        out.append(marked[pos:m.start()])
+        length += m.start() - pos
+        spans.append((length, length + len(m.group(2)), m.group(1)))
+        out.append(m.group(2))
+        length += len(m.group(2))
+        pos = m.end()
+    out.append(marked[pos:])
+    return "".join(out), spans
+
+
+def labelled_tokens(text: str, spans: Sequence[LabelledSpan]) -> list[tuple[Token, str]]:
+    """Every token of ``text`` with its label (``""``: none); a title inside a person's span
+    is no name.
+
+    >>> [(t.text, label) for t, label in labelled_tokens("Mr. Lee", [(0, 7, "PER")])]
+    [('Mr', ''), ('Lee', 'PER')]
+    """
+    out = []
+    for tok in tokenize(text):
+        label = next((kind for start, end, kind in spans
+                      if start <= tok.start and tok.end <= end), "")
+        if label == "PER" and tok.kind == "word" and normalise_word(tok.text) in _TITLES:
+            label = ""
+        out.append((tok, label))
+    return out
+
+
+def verbatim_tokens(text: str, release: str) -> list[bool]:
+    """Per token of ``text``: whether the alignment finds it unchanged in ``release``
+    (case aside).
+
+    >>> verbatim_tokens("talked to dana today", "Talked to Lucy today")
+    [True, True, False, True]
+    """
+    a = [t.text.lower() for t in tokenize(text)]
+    b = [t.text.lower() for t in tokenize(release)]
+    same = [False] * len(a)
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            same[block.a + k] = True
+    return same
+
+
+def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
+               in_vocabulary: Callable[[str], bool]) -> Counter[str]:
+    """Per kind of token (see the module's description), how many there are (``kind``) and
+    how many the release shows verbatim (``kind + "_kept"``).
+
+    ``in_vocabulary(word)`` says whether a normalised word is in the embeddings' vocabulary
+    (for ``content``).
+
+    >>> text, spans = unmark("{{PER|dana}} left on {{DATE|march 3}} with the tickets")
+    >>> c = leak_tally(text, spans, "Lucy left on [DATE] with the banknotes",
+    ...                in_vocabulary=lambda w: True)
+    >>> c["per"], c["per_kept"], c["month"], c["month_kept"], c["content"], c["content_kept"]
+    (1, 0, 1, 0, 2, 1)
+    """
+    tally: Counter[str] = Counter()
+    same = verbatim_tokens(text, release)
+    for (tok, label), kept in zip(labelled_tokens(text, spans), same, strict=True):
+        if tok.kind != "word":
+            continue
+        word = normalise_word(tok.text)
+        if label == "PER":
+            key = "per"
+        elif label in ("LOC", "ORG"):
+            key = "locorg"
+        elif label == "DATE":
+            key = "month" if word in _MONTHS else ""
+        elif label == "ID":
+            key = "idletters"
+        elif word not in KEPT_FUNCTION_WORDS and in_vocabulary(word):
+            key = "content"
+        else:
+            key = ""
+        if key:
+            tally[key] += 1
+            tally[key + "_kept"] += kept
+    return tally
