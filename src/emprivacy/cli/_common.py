@@ -53,6 +53,7 @@ __all__ = [
     "echo",
     "exact_decoder",
     "fail",
+    "interrupt_inside",
     "load",
     "one_mechanism",
     "parse_epsilon_list",
@@ -466,3 +467,27 @@ class PlainHelpCommand(typer.core.TyperCommand):
 def flag(name: str, help: str) -> Any:
     """A boolean ``--name`` option (off unless given)."""
     return typer.Option(name, help=help)
+
+
+def interrupt_inside(exc: BaseException) -> bool:
+    """Whether a :class:`KeyboardInterrupt` is what caused ``exc``, through its chain of
+    causes (Python wraps an exception raised while a class is made, as in a dataclass of a
+    module imported lazily, in a :class:`RuntimeError`).
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as inner:
+    ...         raise RuntimeError("Error calling __set_name__") from inner
+    ... except RuntimeError as outer:
+    ...     interrupt_inside(outer), interrupt_inside(ValueError("x"))
+    (True, False)
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False

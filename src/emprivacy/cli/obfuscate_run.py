@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emprivacy.cli._common import RESUME_OPTION, Interrupted
+from emprivacy.cli._common import RESUME_OPTION, Interrupted, interrupt_inside
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +47,10 @@ def nothing_kept(*, resumable: bool) -> Iterator[None]:
         yield
     except KeyboardInterrupt:
         if not resumable:
+            raise
+        raise Interrupted(NOTHING_KEPT) from None
+    except Exception as exc:  # Ctrl-C inside a lazy import: a RuntimeError around it
+        if not resumable or not interrupt_inside(exc):
             raise
         raise Interrupted(NOTHING_KEPT) from None
 
