@@ -45,7 +45,7 @@ from emprivacy.preparation.entity_slots import GENERAL, EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 
-__all__ = ["AHEAD_CHARS", "AHEAD_DOCUMENTS", "DETECTION_NOTE", "EntityRun",
+__all__ = ["ACROSS_DOCUMENTS", "AHEAD_CHARS", "AHEAD_DOCUMENTS", "DETECTION_NOTE", "EntityRun",
            "PrefetchingDetector", "bag_guarantee", "entity_generator", "entity_guarantee",
            "restricted_mechanism"]
 
@@ -139,11 +139,17 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
                "released like the layout; other words get ε·d as above. Placeholders of "
                "detected entities are layout.")
     text = (f"{general} Entity slots (detected by {detectors}) get their own budget — {slots}: "
-            f"{how} {DETECTION_NOTE}")
+            f"{how} {ACROSS_DOCUMENTS} {DETECTION_NOTE}")
     if policy.kept:
         text += (f" Entities of type {', '.join(policy.kept)} are released as written "
                  "(policy 'keep'): the guarantee does not cover them.")
     return text
+
+
+#: How the entity budget composes over a corpus (issue 40, item 7): the surrogates of one
+#: name are drawn afresh in every document.
+ACROSS_DOCUMENTS = ("Surrogates are drawn afresh for every document: a name that appears in "
+                    "k documents is released k times, at ε_e·d each, k·ε_e·d in all.")
 
 
 class PrefetchingDetector:
