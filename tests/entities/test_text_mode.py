@@ -186,3 +186,19 @@ def test_a_table_column_takes_the_same_options(emb):
                           entity_policy={"PERSON": "placeholder"})
     assert out.column("note").to_pylist() == ["then [PERSON] met [PERSON]", None]
     assert "entity_placeholders" in " ".join(out.column_names)
+
+
+def test_mahalanobis_slots_name_their_sub_vocabularys_covariance(emb):
+    """Issue 40, item 10: each slot's statement named "the vocabulary's covariance", while
+    the restricted mechanism uses its sub-vocabulary's own."""
+    from emprivacy.mechanisms import MahalanobisPrivacy
+
+    obf = Obfuscator(MahalanobisPrivacy(emb, epsilon=1e6, lam=0.5),
+                     ObfuscationConfig(mode="text", entities="capitalised"), seed=1,
+                     entity_lists=LISTS)
+    (rec,) = obf.obfuscate([Document("a", "then Ann met Bob in Paris")])
+    general, _, slots = rec["guarantee"].partition("Entity slots")
+    assert "Σ the vocabulary's covariance" in general
+    assert "the vocabulary's covariance" not in slots
+    for t in ("PERSON", "LOCATION"):
+        assert f"Σ the sub-vocabulary of {t}'s covariance" in slots

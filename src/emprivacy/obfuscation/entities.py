@@ -122,8 +122,11 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
     ``bag``) for the other words, then what the entity slots get, the detection note and,
     under ``keep``, what is outside."""
     eps = f"{policy.epsilon:g}"
-    slots = "; ".join(f"{t}: ε_e·d with ε_e = {eps}, d {metric}, within the public "
-                      f"sub-vocabulary of {t}" for t, metric in entity_metrics.items())
+    # a restricted mechanism's own statistics are its sub-vocabulary's (issue 40, item 10)
+    slots = "; ".join(f"{t}: ε_e·d with ε_e = {eps}, d "
+                      f"{metric.replace('the vocabulary', f'the sub-vocabulary of {t}')}, "
+                      f"within the public sub-vocabulary of {t}"
+                      for t, metric in entity_metrics.items())
     if bag:  # the surrogates join the bag, once per mention: post-processing of the draws
         how = ("each distinct entity word of a document is drawn once and its surrogate is "
                "in the bag once per mention, so the bound adds ε_e·Σ_j d(e_j, e'_j) over the "
