@@ -433,3 +433,19 @@ def test_local_session_never_hands_back_a_session_without_its_settings(spark):
     with pytest.raises(ValueError, match=r"\(spark.ui.enabled\); stop it first"):
         local_session(cores=2, config={"spark.ui.enabled": "true"})
     assert spark.sparkContext.getConf().get("spark.ui.enabled") == "false"  # untouched
+
+
+def test_an_entity_key_draws_the_surrogate_privatize_texts_draws(spark):
+    """Issue 40, item 7: with an entity key, a name reads the same on Spark's executors as
+    in privatize_texts (and so on every other path: tests/entities/test_entity_key.py),
+    whatever the seed."""
+    pytest.importorskip("names")
+    from emprivacy.tables import privatize_texts
+
+    from ..entities.test_entity_key import KEY, OPTIONS, TEXT, names_of
+
+    expected = {names_of(r.release) for r in privatize_texts([TEXT], seed=1, entity_key=KEY,
+                                                             **OPTIONS)}
+    df = spark.createDataFrame([(i, TEXT) for i in range(4)], "id long, review string")
+    out = privatize(df, "review", seed=3, id_column="id", entity_key=KEY, **OPTIONS)
+    assert {names_of(r["review"]) for r in out.collect()} == expected

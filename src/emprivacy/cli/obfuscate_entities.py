@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,8 +14,8 @@ from emprivacy.cli._common import fail, stderr
 if TYPE_CHECKING:  # pragma: no cover
     from emprivacy.obfuscation import ObfuscationConfig
 
-__all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityPolicyOpt", "check_entity_options",
-           "entities_asked", "entity_config"]
+__all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityKeyOpt", "EntityPolicyOpt",
+           "check_entity_options", "entities_asked", "entity_config", "with_entity_key"]
 
 # one line of help each (audit --help stays readable at 80 columns); docs/ENTITIES.md says more
 EntitiesOpt = Annotated[str, typer.Option(
@@ -26,6 +27,9 @@ EntityEpsilonOpt = Annotated[float, typer.Option(
 EntityPolicyOpt = Annotated[list[str] | None, typer.Option(
     "--entity-policy", help="Repeatable; see docs/ENTITIES.md.", show_default=False,
     metavar="TYPE=POLICY")]
+EntityKeyOpt = Annotated[Path | None, typer.Option(
+    "--entity-key", help="A secret file: one surrogate per name for the whole corpus.",
+    show_default=False, metavar="FILE")]
 
 
 def entities_asked(entities: str, entity_epsilon: float, entity_policy: list[str] | None
@@ -84,3 +88,32 @@ def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: floa
                                    entity_policy=policy)
     except (TypeError, ValueError) as exc:
         fail(str(exc))
+
+
+def with_entity_key(config: ObfuscationConfig, key_file: Path | None) -> ObfuscationConfig:
+    """``config`` with the entity key read from ``key_file`` (``--entity-key``): its bytes,
+    surrounding whitespace removed (``openssl rand -hex 32 > FILE`` writes a line), checked
+    before any work; one line naming the file otherwise.  The key is never printed."""
+    import dataclasses
+
+    from emprivacy.obfuscation import check_entity_key
+
+    if key_file is None:
+        return config
+    if config.entities == "none":
+        fail("--entity-key applies with --entities (a detector)")
+    where = str(key_file)
+    try:
+        key = key_file.read_bytes().strip()
+    except FileNotFoundError:
+        fail(f"entity key file {where!r} does not exist; make one once and keep it: "
+             f"openssl rand -hex 32 > {where}")
+    except IsADirectoryError:
+        fail(f"entity key file {where!r} is a directory, not a file")
+    except OSError as exc:
+        fail(f"cannot read entity key file {where!r}: {exc.strerror or exc}")
+    try:
+        return dataclasses.replace(config, entity_key=check_entity_key(key))
+    except ValueError:
+        fail(f"entity key file {where!r} holds {len(key)} bytes; a key needs at least 16 "
+             f"(openssl rand -hex 32 > {where} makes one)")

@@ -65,7 +65,7 @@ from emprivacy.exceptions import (
 from emprivacy.io.temporaries import temporary_destination
 from emprivacy.math.randomness import run_key_from_seed, secure_generator
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.config import ObfuscationConfig
+from emprivacy.obfuscation.config import ObfuscationConfig, entity_key_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -241,7 +241,10 @@ def obfuscate_corpus(
                                    "block_words": config.block_words,
                                    # (not named by runs that release paths, as before)
                                    **({"id_from": config.id_from}
-                                      if config.id_from != "path" else {})},
+                                      if config.id_from != "path" else {}),
+                                   # another entity key would draw other surrogates
+                                   **({"entity_key_id": entity_key_id(config.entity_key)}
+                                      if config.entity_key is not None else {})},
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                         "settings": settings}

@@ -15,10 +15,12 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_BLOCK_WORDS": "config",
     "DEFAULT_VOCAB_SIZE": "config",
     "ID_SOURCES": "config",
+    "MIN_ENTITY_KEY_BYTES": "config",
     "SKIPPED_EMPTY": "skipped",
     "SKIPPED_OUT_OF_VOCABULARY": "skipped",
     "ObfuscationConfig": "config",
     "Obfuscator": "obfuscator",
+    "check_entity_key": "config",
     "nothing_to_release": "skipped",
     "skipped_warning": "skipped",
 }
@@ -28,7 +30,9 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         DEFAULT_BLOCK_WORDS,
         DEFAULT_VOCAB_SIZE,
         ID_SOURCES,
+        MIN_ENTITY_KEY_BYTES,
         ObfuscationConfig,
+        check_entity_key,
     )
     from emprivacy.obfuscation.obfuscator import BLOCK_CHARS, Obfuscator
     from emprivacy.obfuscation.skipped import (
@@ -43,10 +47,12 @@ __all__ = [
     "DEFAULT_BLOCK_WORDS",
     "DEFAULT_VOCAB_SIZE",
     "ID_SOURCES",
+    "MIN_ENTITY_KEY_BYTES",
     "SKIPPED_EMPTY",
     "SKIPPED_OUT_OF_VOCABULARY",
     "ObfuscationConfig",
     "Obfuscator",
+    "check_entity_key",
     "nothing_to_release",
     "skipped_warning",
 ]

@@ -7,6 +7,8 @@ The run itself, which applies them to a corpus, is
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -16,7 +18,8 @@ from emprivacy.embeddings.model import OOV_POLICIES
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
 
-__all__ = ["DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES", "ObfuscationConfig"]
+__all__ = ["DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES", "MIN_ENTITY_KEY_BYTES",
+           "ObfuscationConfig", "check_entity_key", "entity_key_id"]
 
 #: How many of the most frequent real words of an embeddings file are kept by default.
 DEFAULT_VOCAB_SIZE = 100_000
@@ -104,6 +107,13 @@ class ObfuscationConfig:
         strings (:func:`~emprivacy.entities.policy.parse_entity_policies`): ``privatise``
         (default for ``PERSON``, ``LOCATION``), ``placeholder`` (default for ``ORG`` and the
         structured identifiers), ``keep``.  Stored as sorted ``(type, policy)`` pairs.
+    entity_key : bytes, optional
+        A secret of at least :data:`MIN_ENTITY_KEY_BYTES` bytes, generated once and kept
+        by the user: each distinct entity word then draws its surrogate once for the whole
+        corpus, keyed by the word and the key (the same person reads the same in every
+        document, on every path), and its ε_e·d is spent once for the release, not once
+        per document.  Without it a word is drawn afresh in every document (docs/ENTITIES.md,
+        GUARANTEES.md).  Never in a record, a repr or a log.
 
     Examples
     --------
@@ -126,6 +136,7 @@ class ObfuscationConfig:
     entity_epsilon: float = DEFAULT_ENTITY_EPSILON
     entity_policy: Any = ()
     count_changed: bool = False
+    entity_key: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -152,6 +163,11 @@ class ObfuscationConfig:
         object.__setattr__(self, "entity_epsilon",
                            check_positive_number(self.entity_epsilon, "entity_epsilon"))
         object.__setattr__(self, "entity_policy", _policy_pairs(self.entity_policy))
+        if self.entity_key is not None:
+            object.__setattr__(self, "entity_key", check_entity_key(self.entity_key))
+            if self.entities == "none":
+                raise ValueError("entity_key applies with entities (a detector); entities is "
+                                 "'none'")
         if not isinstance(self.count_changed, bool):
             raise TypeError("count_changed must be a bool; got "
                             f"{type(self.count_changed).__name__}")
@@ -163,6 +179,38 @@ class ObfuscationConfig:
                 **({"size": self.size} if self.size is not None else {}),
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
                    else {})}
+
+
+#: The fewest bytes an entity key may have (128 bits).
+MIN_ENTITY_KEY_BYTES = 16
+
+
+def check_entity_key(key: Any) -> bytes:
+    """An entity key, checked: bytes, at least :data:`MIN_ENTITY_KEY_BYTES` long.
+
+    >>> len(check_entity_key(b"0123456789abcdef"))
+    16
+    >>> check_entity_key(b"short")
+    Traceback (most recent call last):
+    ...
+    ValueError: entity_key must hold at least 16 bytes (openssl rand -hex 32 makes one); got 5
+    """
+    if not isinstance(key, bytes | bytearray):
+        raise TypeError(f"entity_key must be bytes; got {type(key).__name__}")
+    if len(key) < MIN_ENTITY_KEY_BYTES:
+        raise ValueError(f"entity_key must hold at least {MIN_ENTITY_KEY_BYTES} bytes "
+                         f"(openssl rand -hex 32 makes one); got {len(key)}")
+    return bytes(key)
+
+
+def entity_key_id(key: bytes) -> str:
+    """A short identifier of an entity key, for telling a resumed run with another key from
+    one with the same: a keyed hash of a constant (it reveals nothing of the key).
+
+    >>> entity_key_id(b"k" * 16) == entity_key_id(b"k" * 16) != entity_key_id(b"j" * 16)
+    True
+    """
+    return hmac.new(bytes(key), b"emprivacy-entity-key-id", hashlib.sha256).hexdigest()[:16]
 
 
 def _policy_pairs(policy: Mapping[str, str] | Iterable[str] | Iterable[tuple[str, str]]

@@ -45,9 +45,9 @@ from emprivacy.preparation.entity_slots import GENERAL, EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 
-__all__ = ["ACROSS_DOCUMENTS", "AHEAD_CHARS", "AHEAD_DOCUMENTS", "DETECTION_NOTE", "EntityRun",
-           "PrefetchingDetector", "bag_guarantee", "entity_generator", "entity_guarantee",
-           "restricted_mechanism"]
+__all__ = ["ACROSS_DOCUMENTS", "ACROSS_KEYED", "AHEAD_CHARS", "AHEAD_DOCUMENTS",
+           "DETECTION_NOTE", "EntityRun", "PrefetchingDetector", "bag_guarantee",
+           "entity_generator", "entity_guarantee", "restricted_mechanism"]
 
 #: The line of every entity-mode guarantee that says what detection is.
 DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarantee: a word "
@@ -116,11 +116,12 @@ def bag_guarantee(metric: str) -> str:
 
 
 def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: EntityPolicy,
-                     detectors: str, *, bag: bool = False) -> str:
+                     detectors: str, *, bag: bool = False, keyed: bool = False) -> str:
     """The guarantee of records with entity detection: ``general`` (text mode's,
     :func:`~emprivacy.preparation.template.text_guarantee`, or :func:`bag_guarantee` with
-    ``bag``) for the other words, then what the entity slots get, the detection note and,
-    under ``keep``, what is outside."""
+    ``bag``) for the other words, then what the entity slots get, how they compose over
+    documents (``keyed``: one draw per word for the corpus, :data:`ACROSS_KEYED`), the
+    detection note and, under ``keep``, what is outside."""
     eps = f"{policy.epsilon:g}"
     # a restricted mechanism's own statistics are its sub-vocabulary's (issue 40, item 10)
     slots = "; ".join(f"{t}: ε_e·d with ε_e = {eps}, d "
@@ -142,7 +143,7 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
                "released like the layout; other words get ε·d as above. Placeholders of "
                "detected entities are layout.")
     text = (f"{general} Entity slots (detected by {detectors}) get their own budget — {slots}: "
-            f"{how} {ACROSS_DOCUMENTS} {DETECTION_NOTE}")
+            f"{how} {ACROSS_KEYED if keyed else ACROSS_DOCUMENTS} {DETECTION_NOTE}")
     if policy.kept:
         text += (f" Entities of type {', '.join(policy.kept)} are released as written "
                  "(policy 'keep'): the guarantee does not cover them.")
@@ -153,6 +154,10 @@ def entity_guarantee(general: str, entity_metrics: Mapping[str, str], policy: En
 #: name are drawn afresh in every document.
 ACROSS_DOCUMENTS = ("Surrogates are drawn afresh for every document: a name that appears in "
                     "k documents is released k times, at ε_e·d each, k·ε_e·d in all.")
+#: The same with an entity key: one draw per distinct entity word for the whole release.
+ACROSS_KEYED = ("With the run's entity key each distinct entity word is drawn once for the "
+                "whole release, keyed by the word and the key, and reads the same in every "
+                "document: its ε_e·d is spent once, however many documents name it.")
 
 
 class PrefetchingDetector:
@@ -216,7 +221,8 @@ class EntityRun:
 
     def __init__(self, mechanism: WordMechanism, entities: str, policy: EntityPolicy, *,
                  run_key: bytes, on_note: Callable[[str], None] | None = None,
-                 lists: Mapping[str, Iterable[str]] | None = None) -> None:
+                 lists: Mapping[str, Iterable[str]] | None = None,
+                 entity_key: bytes | None = None) -> None:
         names, note = resolve_entities(entities)
         if note is not None and on_note is not None:
             on_note(note)
@@ -225,6 +231,9 @@ class EntityRun:
             raise ValueError("entities 'none' needs no EntityRun")
         self.detectors = names
         self._key = hmac.new(bytes(run_key), b"emprivacy-entities", hashlib.sha256).digest()
+        #: With an entity key: the key of each entity word's own stream (:meth:`word_generator`).
+        self._word_key = (None if entity_key is None else hmac.new(
+            bytes(entity_key), b"emprivacy-entity-words", hashlib.sha256).digest())
         self.detector = PrefetchingDetector(detector)
         self.policy = policy
         built = _built(mechanism, policy) if lists is None else None
@@ -246,6 +255,20 @@ class EntityRun:
     def generator(self, document_id: str) -> np.random.Generator:
         """The noise stream of a document's entity slots (:func:`entity_generator`)."""
         return document_generator(self._key, document_id)
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the run has an entity key: one draw per entity word for the corpus."""
+        return self._word_key is not None
+
+    def word_generator(self, key: EntityKey) -> np.random.Generator:
+        """With an entity key, the stream of one entity word (its type and normalised word)
+        for the whole release: ``HMAC(entity key, "emprivacy-entity-words")`` and the word,
+        so the word's surrogate depends on nothing else — not the document, the run's seed,
+        the path (CLI, tables, Dask, Spark) or the order."""
+        if self._word_key is None:
+            raise ValueError("word_generator needs an entity key")
+        return document_generator(self._word_key, f"{key[0]}\x1f{key[1]}")
 
     def ahead(self, documents: Iterable[Document]) -> Iterator[Document]:
         """``documents``, detected ahead in batches (:data:`AHEAD_DOCUMENTS`,
@@ -304,19 +327,21 @@ class EntityRun:
     def guarantee(self, general: str) -> str:
         """The text records' guarantee (:func:`entity_guarantee`)."""
         metrics = {t: m.guarantee_metric() for t, m in self.mechanisms.items()}
-        return entity_guarantee(general, metrics, self.policy, self.detectors)
+        return entity_guarantee(general, metrics, self.policy, self.detectors,
+                                keyed=self.keyed)
 
     @property
     def bag_guarantee(self) -> str:
         """The bag records' guarantee (:func:`entity_guarantee` of :func:`bag_guarantee`)."""
         metrics = {t: m.guarantee_metric() for t, m in self.mechanisms.items()}
         return entity_guarantee(bag_guarantee(self._metric), metrics, self.policy,
-                                self.detectors, bag=True)
+                                self.detectors, bag=True, keyed=self.keyed)
 
     def metadata(self) -> dict[str, Any]:
         """The fields every record of the run shares."""
         return {"entities": self.detectors, "entity_epsilon": self.policy.epsilon,
                 "entity_policy": self.policy.describe(),
+                **({"entity_keyed": True} if self.keyed else {}),
                 **({"entity_policy_keep": ",".join(self.policy.kept)} if self.policy.kept
                    else {})}
 
@@ -344,6 +369,13 @@ class EntityRun:
                         if k is not None and k[0] == entity_type and k not in surrogates]
                 if not keys:
                     continue
+                if self._word_key is not None:  # one stream per word, for the whole release
+                    for k in keys:
+                        entry = self._keyed_input(k, template.entity_inputs[k], rows, mech,
+                                                  surrogates)
+                        if entry is not None:
+                            batch.append(entry)
+                    continue
                 inputs = [template.entity_inputs[k] for k in keys]
                 # a name with no row and no vector: an input drawn uniformly from the
                 # sub-vocabulary, so that its surrogate is independent of it (ε = 0)
@@ -364,6 +396,23 @@ class EntityRun:
                 surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
                                       strict=True))
         return [surrogates for _, _, surrogates in documents]
+
+    def _keyed_input(self, key: EntityKey, given: tuple[int, Any], rows: np.ndarray,
+                     mech: WordMechanism, surrogates: MutableMapping[EntityKey, str]
+                     ) -> tuple[list[EntityKey], np.ndarray, np.random.Generator,
+                                MutableMapping[EntityKey, str]] | None:
+        """One keyed entity word's entry of a batch of :meth:`draw_many` (its row in the
+        sub-vocabulary, or one drawn uniformly from its own stream when it has neither row
+        nor vector); a word with a vector of its own is drawn here (``None``)."""
+        gen = self.word_generator(key)
+        row, point = given
+        if row < 0 and point is not None:
+            out = mech.privatize_mixed(np.array([-1], dtype=np.int64),
+                                       np.asarray(point)[None, :], rng=gen)
+            surrogates[key] = mech.embeddings.words[int(out[0])]
+            return None
+        sub = int(np.searchsorted(rows, row)) if row >= 0 else int(gen.integers(rows.size))
+        return [key], np.array([sub], dtype=np.int64), gen, surrogates
 
     def draw_texts(self, pending: Sequence[tuple[str, Any]],
                    tallies: Mapping[int, EntityTally] | None = None

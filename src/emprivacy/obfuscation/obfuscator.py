@@ -174,7 +174,8 @@ class Obfuscator(LongDocuments):
         self.entities = None if config.entities == "none" else EntityRun(
             mechanism, config.entities, EntityPolicy(config.entity_epsilon,
                                                      dict(config.entity_policy)),
-            run_key=self.run_key, on_note=self._warn, lists=entity_lists)
+            run_key=self.run_key, on_note=self._warn, lists=entity_lists,
+            entity_key=config.entity_key)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
         #: The surrogates of the entity words of the templates and bags being recorded, and

@@ -165,7 +165,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
                     batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
                     entity_epsilon: float = 1.0, entity_policy: Any = (),
-                    first_index: int = 0, count_changed: bool = False) -> TextReleases:
+                    first_index: int = 0, count_changed: bool = False,
+                    entity_key: bytes | None = None) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
@@ -229,6 +230,11 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
         privatised words are the originals): for you, not for publication with the
         release.  The counters :attr:`TextReleases.unchanged` and
         :attr:`~TextReleases.words_changed` are kept either way.
+    entity_key : bytes, optional
+        As ``obfuscate --entity-key``: each distinct entity word draws its surrogate once for
+        the whole corpus, keyed by the word and this secret (at least 16 bytes, made once
+        and kept), the same in every call, table and process that has the key
+        (:class:`~emprivacy.obfuscation.config.ObfuscationConfig`).
 
     Returns
     -------
@@ -255,7 +261,7 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            batch_rows=batch_rows, entities=entities,
                            entity_epsilon=entity_epsilon, entity_policy=entity_policy,
-                           count_changed=count_changed)
+                           count_changed=count_changed, entity_key=entity_key)
     start = check_positive_int(first_index, "first_index", minimum=0)
     privatizer = run.privatizer()
     privatizer.next_index = start

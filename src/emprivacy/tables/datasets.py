@@ -308,7 +308,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
            out_column: str | None = None, keep_original: bool = False,
            metadata: bool = True, prefix: str = DEFAULT_PREFIX, entities: str = "none",
            entity_epsilon: float = 1.0, entity_policy: Any = (),
-           count_changed: bool = False) -> DatasetMapper:
+           count_changed: bool = False, entity_key: bytes | None = None) -> DatasetMapper:
     """A function for :meth:`datasets.Dataset.map` that privatises ``column``, each row a
     document of one run.
 
@@ -326,10 +326,10 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
     column : str
         A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
     epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed, count_changed
-        As :func:`emprivacy.privatize_texts`, and so are ``entities``, ``entity_epsilon``
-        and ``entity_policy`` (every process builds its own detectors).  Without a seed, the
-        run key is drawn from the secure generator now, once, and every process of the run
-        uses it.
+        As :func:`emprivacy.privatize_texts`, and so are ``entities``, ``entity_epsilon``,
+        ``entity_policy`` and ``entity_key`` (every process builds its own detectors).
+        Without a seed, the run key is drawn from the secure generator now, once, and every
+        process of the run uses it.
     mechanism : str, default "madlib"
         A registered mechanism's name (a built mechanism holds its embeddings, which would
         be pickled to every process: give its name and ``params``).
@@ -403,7 +403,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
                            oov=oov, size=size, perturb_stopwords=perturb_stopwords,
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            entities=entities, entity_epsilon=entity_epsilon,
-                           entity_policy=entity_policy, count_changed=count_changed)
+                           entity_policy=entity_policy, count_changed=count_changed,
+                           entity_key=entity_key)
     # what RunOptions leaves to the first load, checked now (no process would report it)
     from emprivacy.mechanisms.registry import MECHANISMS
 
