@@ -151,3 +151,39 @@ def test_cli_key_faults_are_one_line(corpus, tmp_path, capsys, setup, message):
     assert message.format(key=key) in err[0]
     if before is not None:
         assert key.read_bytes() == before  # the key file is an input: never replaced
+
+
+def test_a_resumed_run_refuses_another_key(tmp_path):
+    """An interrupted partitioned run continues only under its own key (another key would
+    give the same people other surrogates in the rest of the corpus); its _run.json holds a
+    keyed digest of the key, never the key."""
+    pytest.importorskip("names")
+    from emprivacy.distributed import MechanismSettings, obfuscate_corpus
+
+    jsonl = tmp_path / "docs.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": f"d{i}", "text": TEXT}) + "\n"
+                             for i in range(6)), encoding="utf-8")
+    out, parts = tmp_path / "out.jsonl", tmp_path / "out.jsonl.parts"
+    mechanism = MechanismSettings(epsilon=1e6, vocab_size=20_000)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(done: int, total: int) -> None:
+        if done >= 2:
+            raise Stop
+
+    def config(key: bytes) -> ObfuscationConfig:
+        return ObfuscationConfig(mode="text", entities="capitalised", entity_key=key)
+
+    with pytest.raises(Stop):
+        obfuscate_corpus([str(jsonl)], out, mechanism=mechanism, seed=1, config=config(KEY),
+                         partition_documents=1, progress=stop_after_two)
+    assert KEY.decode() not in (parts / "_run.json").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="written with other settings"):
+        obfuscate_corpus([str(jsonl)], out, mechanism=mechanism, seed=1,
+                         config=config(OTHER_KEY), partition_documents=1, resume=True)
+    obfuscate_corpus([str(jsonl)], out, mechanism=mechanism, seed=1, config=config(KEY),
+                     partition_documents=1, resume=True)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 6 and len({names_of(json.loads(x)["text"]) for x in lines}) == 1
