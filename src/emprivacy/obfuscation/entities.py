@@ -360,6 +360,7 @@ class EntityRun:
         with its own generator and surrogates: the same words, with the restricted mechanism
         of each type called once for all of them
         (:meth:`~emprivacy.mechanisms.WordMechanism.privatize_batches`)."""
+        before = [set(surrogates) for _, _, surrogates in documents]
         for entity_type, mech in self.mechanisms.items():
             rows = self.marking.rows[entity_type]
             batch: list[tuple[list[EntityKey], np.ndarray, np.random.Generator,
@@ -395,7 +396,34 @@ class EntityRun:
             for (keys, _, _, surrogates), out in zip(batch, released, strict=True):
                 surrogates.update(zip(keys, (mech.embeddings.words[int(i)] for i in out),
                                       strict=True))
+        for (_, gen, surrogates), held in zip(documents, before, strict=True):
+            self._separate(surrogates, held, gen)
         return [surrogates for _, _, surrogates in documents]
+
+    def _separate(self, surrogates: MutableMapping[EntityKey, str], held: set[EntityKey],
+                  gen: np.random.Generator) -> None:
+        """No two entity words of one document share a surrogate (issue 40, item 9: two
+        people released as one would be conflated).  A word drawn now whose surrogate is
+        already another word's gets instead a word drawn uniformly from its type's
+        sub-vocabulary among those not in use — randomness independent of every input, so
+        the release stays post-processing of the draws and the guarantee is unchanged.
+        With an entity key the replacement comes from the word's own keyed stream (the same
+        document gives the same replacement on every path)."""
+        used = {w.lower() for k, w in surrogates.items() if k in held}
+        for key in [k for k in surrogates if k not in held]:
+            word = surrogates[key].lower()
+            if word not in used:
+                used.add(word)
+                continue
+            rows = self.marking.rows[key[0]]
+            words = self.mechanisms[key[0]].embeddings.words
+            free = [i for i in range(rows.size) if words[i].lower() not in used]
+            if not free:  # a sub-vocabulary smaller than the document's people: left as is
+                continue
+            stream = (gen if self._word_key is None else document_generator(
+                self._word_key, f"{key[0]}\x1f{key[1]}\x1fdistinct"))
+            surrogates[key] = words[free[int(stream.integers(len(free)))]]
+            used.add(surrogates[key].lower())
 
     def _keyed_input(self, key: EntityKey, given: tuple[int, Any], rows: np.ndarray,
                      mech: WordMechanism, surrogates: MutableMapping[EntityKey, str]
