@@ -285,8 +285,11 @@ def test_an_embeddings_header_larger_than_its_file(env, name, header, claim, cap
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("-N", "size must be an integer in [1, 10000000]; got 1000000000"),
-    ("-n", "dim must be an integer in [1, 100000]; got 1000000000"),
+    ("-N", "Invalid value for '--size' / '-N': at most 10,000,000 words (far beyond any "
+           "document: the whole Brown corpus is about a million words); got 1000000000 (see "
+           "'emprivacy guarantee --help')"),
+    ("-n", "Invalid value for '--dim' / '-n': at most 100,000 dimensions (embeddings have "
+           "hundreds to a few thousand); got 1000000000 (see 'emprivacy guarantee --help')"),
 ])
 def test_absurd_guarantee_sizes(option, message, capsys):
     args = ["guarantee", "-e", "1", "-N", "4", "-d", "1", option, "1000000000"]

@@ -44,13 +44,13 @@ from emprivacy.cli._common import (
     PlainHelpCommand,
     app,
     echo,
-    interrupt_inside,
 )
 from emprivacy.cli.audit import audit
 from emprivacy.cli.calibration import calibrate
 from emprivacy.cli.evaluate import evaluate
 from emprivacy.cli.obfuscate import obfuscate
 from emprivacy.cli.quantities import distance, guarantee
+from emprivacy.cli.stopping import interrupt_inside
 from emprivacy.exceptions import (
     CorpusRunError,
     DatasetUnavailableError,
@@ -134,6 +134,13 @@ def _say(line: str) -> None:
             print(line, file=sys.stderr, flush=True)
 
 
+#: How long a command stopped by SIGTERM may take to tidy up (a thread pool finishing its
+#: tasks, a cluster closing) before it ends at once, in seconds.
+TERM_GRACE_S = 10.0
+#: Set once the stop's one line is said (:func:`_stopped`).
+_SAID = threading.Event()
+
+
 @contextlib.contextmanager
 def _sigterm_stops() -> Iterator[None]:
     """SIGTERM stops the command as Ctrl-C does: a :class:`KeyboardInterrupt` where it
@@ -141,33 +148,72 @@ def _sigterm_stops() -> Iterator[None]:
     local cluster's workers and what they were writing) and complete partitions are kept,
     where Python's default would end the process on the spot and leave them.
 
-    Only in the main thread (where Python runs signal handlers), and not where SIGTERM
-    is ignored; the previous handler is back afterwards.  The workers of a local cluster
+    The stop is bounded: a command still running :data:`TERM_GRACE_S` seconds after
+    SIGTERM (threads finishing their tasks: ``evaluate``'s pool), or given a second
+    SIGTERM or Ctrl-C, ends at once with the same one line and exit code
+    (:func:`_exit_now`); a temporary file it leaves is removed by the next run.
+
+    Only in the main thread (where Python runs signal handlers), and not where a signal
+    is ignored; the previous handlers are back afterwards.  The workers of a local cluster
     never see SIGTERM (or SIGINT): this process stops them
     (:func:`~emprivacy.distributed.dask_client`).
     """
     _TERMINATED.clear()
-    previous = signal.getsignal(signal.SIGTERM)
-    if (threading.current_thread() is not threading.main_thread()
-            or previous in (signal.SIG_IGN, None)):
+    _SAID.clear()
+    stopping = threading.Event()
+    timers: list[threading.Timer] = []
+    handled = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum: int, frame: object) -> None:
-        _TERMINATED.set()
+        code = EXIT_TERMINATED if signum == signal.SIGTERM else EXIT_INTERRUPTED
+        if stopping.is_set():  # a second signal: the user means now
+            _exit_now(EXIT_TERMINATED if _TERMINATED.is_set() else code)
+        stopping.set()
+        if signum == signal.SIGTERM:
+            _TERMINATED.set()
+            timer = threading.Timer(TERM_GRACE_S, _exit_now, args=(EXIT_TERMINATED,))
+            timer.daemon = True
+            timers.append(timer)
+            timer.start()
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
+    for sig, previous in handled.items():
+        if previous not in (signal.SIG_IGN, None):
+            signal.signal(sig, stop)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    finally:  # the command has stopped (or ended): no clock, the handlers as they were
+        for timer in timers:
+            timer.cancel()
+        for sig, previous in handled.items():
+            if previous not in (signal.SIG_IGN, None):
+                signal.signal(sig, previous)
+
+
+def _exit_now(code: int) -> None:
+    """End the process at once with ``code`` (a stop that took too long, or a second
+    signal): the one line if it was not said yet, the streams flushed, no exit handlers
+    (one of them may be what hangs)."""
+    if not _SAID.is_set():
+        _SAID.set()
+        word = "terminated" if code == EXIT_TERMINATED else "interrupted"
+        with contextlib.suppress(Exception):
+            print(f"emprivacy: {word}; stopped at once, before tidying up", file=sys.stderr,
+                  flush=True)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def _stopped(detail: str = "") -> int:
     """Say in one line that Ctrl-C or SIGTERM stopped the command (and ``detail``: what
     was kept, how to continue); its exit code."""
     terminated = _TERMINATED.is_set()
+    _SAID.set()
     _say(f"emprivacy: {'terminated' if terminated else 'interrupted'}"
          + (f"; {detail}" if detail else ""))
     return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED

@@ -24,6 +24,7 @@ import typer
 import typer.core
 from rich.console import Console
 
+from emprivacy.cli import limits
 from emprivacy.exceptions import InputError, UsageError
 from emprivacy.io import standard_input, write_stdout
 
@@ -51,9 +52,9 @@ __all__ = [
     "check_stdin",
     "claim_output",
     "echo",
+    "echo_json",
     "exact_decoder",
     "fail",
-    "interrupt_inside",
     "load",
     "one_mechanism",
     "parse_epsilon_list",
@@ -81,6 +82,7 @@ EncodingOpt = Annotated[str, typer.Option(
     "--embeddings-encoding", metavar="ENCODING",
     help="Encoding of a text embeddings file, e.g. latin-1.")]
 VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1, metavar="N",
+                                        callback=limits.vocabulary_words,
                                         help="Keep the N most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
 DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
@@ -93,6 +95,15 @@ T = TypeVar("T")
 def stderr() -> Console:
     """The console for notes, warnings and progress (never the output)."""
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def echo_json(payload: Any, *, ensure_ascii: bool = True) -> None:
+    """Print ``payload`` as one line of strict JSON: a number that is not finite is
+    ``null``, never ``Infinity`` or ``NaN``, which JSON does not have (``guarantee
+    --distance 1e300 --json``: the privacy multiplier overflows; issue 44, item 7)."""
+    from emprivacy.protection import strict_json
+
+    echo(strict_json(payload, ensure_ascii=ensure_ascii))
 
 
 def echo(line: str = "") -> None:
@@ -467,27 +478,3 @@ class PlainHelpCommand(typer.core.TyperCommand):
 def flag(name: str, help: str) -> Any:
     """A boolean ``--name`` option (off unless given)."""
     return typer.Option(name, help=help)
-
-
-def interrupt_inside(exc: BaseException) -> bool:
-    """Whether a :class:`KeyboardInterrupt` is what caused ``exc``, through its chain of
-    causes (Python wraps an exception raised while a class is made, as in a dataclass of a
-    module imported lazily, in a :class:`RuntimeError`).
-
-    >>> try:
-    ...     try:
-    ...         raise KeyboardInterrupt
-    ...     except KeyboardInterrupt as inner:
-    ...         raise RuntimeError("Error calling __set_name__") from inner
-    ... except RuntimeError as outer:
-    ...     interrupt_inside(outer), interrupt_inside(ValueError("x"))
-    (True, False)
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False

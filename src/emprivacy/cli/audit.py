@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
@@ -88,11 +89,14 @@ def audit(
         "rank_resample=0.04; with several mechanisms MECHANISM.NAME=VALUE, e.g. "
         "tem.beta=0.01 (repeatable).", show_default=False, metavar="NAME=VALUE")] = None,
     n_secrets: Annotated[int, typer.Option(
-        "--secrets", min=1, help="How many secret words K (the most frequent content "
+        "--secrets", min=1, callback=limits.at_most(limits.MAX_WORDS, "words", "no "
+                                                    "vocabulary holds more"),
+        help="How many secret words K (the most frequent content "
         "words; fewer if the corpus or vocabulary has fewer, with a note).",
         metavar="K")] = 2000,
     draws: Annotated[int, typer.Option(
-        "--draws", min=2, help="Releases per secret word for a sampled channel (madlib, "
+        "--draws", min=2, callback=limits.draws,
+        help="Releases per secret word for a sampled channel (madlib, "
         "mahalanobis, vickrey); tem and santext are computed exactly. K x D releases that "
         "need more memory than is available are refused before any work.",
         metavar="D")] = 500,
@@ -101,7 +105,9 @@ def audit(
         "of CORPUS; the default with a corpus), zipf (by vocabulary rank; the default "
         "without) or uniform.", show_default=False, metavar="[corpus|zipf|uniform]")] = None,
     top: Annotated[int, typer.Option(
-        "--top", min=1, help="How many of the most exposed words to list.",
+        "--top", min=1, callback=limits.at_most(limits.MAX_WORDS, "words", "no vocabulary "
+                                                "holds more"),
+        help="How many of the most exposed words to list.",
         metavar="N")] = 20,
     out: Annotated[str | None, typer.Option(
         "--out", "-o", help="Also write audit.md, audit.csv, audit.json and the plot "
@@ -122,7 +128,8 @@ def audit(
         "ε·Σd: two UTF-8 text files separated by a comma.", show_default=False,
         metavar="A.txt,B.txt")] = None,
     distinguish_draws: Annotated[int, typer.Option(
-        "--distinguish-draws", min=2, help="Releases of each word of a --distinguish "
+        "--distinguish-draws", min=2, callback=limits.draws,
+        help="Releases of each word of a --distinguish "
         "pair, or of each --distinguish-documents document.", metavar="D")] = 10_000,
     seed: Annotated[int | None, typer.Option(
         "--seed", min=0, help="Seed of the sampled channel's draws (default: random, "

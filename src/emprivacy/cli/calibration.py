@@ -9,12 +9,12 @@ searches the ε at which the Bayes-optimal adversary recovers at most a fraction
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
+from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
@@ -25,6 +25,7 @@ from emprivacy.cli._common import (
     check_nonnegative,
     check_output_name,
     echo,
+    echo_json,
     fail,
     load,
     parse_epsilon_list,
@@ -58,13 +59,17 @@ def calibrate(
                                                     "drawn by frequency from the vocabulary).",
                                                     show_default=False, metavar="FILE")
                                       ] = None,
-    n_words: Annotated[int, typer.Option("--n-words", min=1, help="Words drawn when --words "
+    n_words: Annotated[int, typer.Option("--n-words", min=1, callback=limits.at_most(
+        limits.MAX_WORDS, "words", "no vocabulary holds more"), help="Words drawn when --words "
                                          "is not given.", metavar="N")] = 1000,
     trials: Annotated[int | None, typer.Option(
-        "--trials", min=1, help="Runs of the mechanism per word  [default: 100]",
+        "--trials", min=1, callback=limits.at_most(limits.MAX_COUNT, "runs", "ten million "
+                                                   "runs already take hours per word"),
+        help="Runs of the mechanism per word  [default: 100]",
         show_default=False, metavar="N")] = None,
     size: Annotated[int | None, typer.Option(
-        "--size", "-N", min=1, help="Document size N for ε·N and the utility bound  "
+        "--size", "-N", min=1, callback=limits.bag_size,
+        help="Document size N for ε·N and the utility bound  "
         "[default: 100]", show_default=False, metavar="N")] = None,
     delta: Annotated[float | None, typer.Option("--delta", "-d", help="Utility radius Δ "
                                                 "(default: median distance from a studied "
@@ -80,11 +85,14 @@ def calibrate(
         "audit at or below P (docs/AUDIT.md, One privacy scale); any --mechanism.",
         show_default=False, metavar="P")] = None,
     n_secrets: Annotated[int | None, typer.Option(
-        "--secrets", min=1, help="--target-recovery: how many secret words K (the most "
+        "--secrets", min=1, callback=limits.at_most(limits.MAX_WORDS, "words", "no "
+                                                    "vocabulary holds more"),
+        help="--target-recovery: how many secret words K (the most "
         "frequent content words)  [default: 2000]", show_default=False, metavar="K")
     ] = None,
     draws: Annotated[int | None, typer.Option(
-        "--draws", min=2, help="--target-recovery: releases per secret word in each "
+        "--draws", min=2, callback=limits.draws,
+        help="--target-recovery: releases per secret word in each "
         "measurement of a sampled channel (madlib, mahalanobis, vickrey; a quarter of them, "
         "at least 20, on the coarse grid)  [default: 200]", show_default=False,
         metavar="D")] = None,
@@ -229,7 +237,7 @@ def calibrate(
         if found is not None:
             payload["target"] = {"target_unchanged": target, **found.summary()}
         payload["plot"] = None if no_plot else str(plot)
-        echo(json.dumps(payload))
+        echo_json(payload)
     else:
         what = ("median distance to the nearest other word" if delta is None else "given")
         echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): {len(study.words)} words × "

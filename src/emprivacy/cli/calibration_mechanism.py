@@ -7,13 +7,13 @@ sit in the input's neighbour list; for TEM, where its truncation leaves every wo
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from emprivacy.cli._common import (
     check_encoding,
     echo,
+    echo_json,
     fail,
     load,
     one_mechanism,
@@ -79,7 +79,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
                                    "results": [st.summary() for st in studies]}
         if truncation:
             payload["tem_truncation"] = [asdict(t) for t in truncation]
-        echo(json.dumps(payload))
+        echo_json(payload)
         return
     first = studies[0]
     echo(f"{emb.name} ({len(emb)} words, n = {emb.dim}): mechanism {name} "

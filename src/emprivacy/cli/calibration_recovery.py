@@ -7,7 +7,6 @@ word audit of ``emprivacy audit`` (:func:`emprivacy.protection.audit_mechanism`)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from emprivacy.cli._common import (
@@ -15,6 +14,7 @@ from emprivacy.cli._common import (
     check_encoding,
     check_stdin,
     echo,
+    echo_json,
     fail,
     load,
     one_mechanism,
@@ -116,7 +116,7 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
     if as_json:
         payload = {"embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},
                    "corpus": corpus, **summary}
-        echo(json.dumps(payload, ensure_ascii=False))
+        echo_json(payload, ensure_ascii=False)
         return
     a = found.audit
     chan = ("exact channel" if a.exact else

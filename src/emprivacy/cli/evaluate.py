@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EncodingOpt,
@@ -59,7 +60,10 @@ def evaluate(
     epsilons: Annotated[str, typer.Option("--epsilons", help="Comma-separated per-word ε; "
                                           "'none' = unmodified snippets.")
                         ] = "none,30,25,20,15,10,7.5,5,2.5",
-    trials: Annotated[int, typer.Option("--trials", min=1, help="Seeded repetitions.")
+    trials: Annotated[int, typer.Option("--trials", min=1, help="Seeded repetitions.",
+                                        callback=limits.at_most(
+                                            limits.MAX_TRIALS, "trials", "each repeats the "
+                                            "whole experiment"))
                       ] = 5,
     oov: Annotated[Literal["drop", "keep"], typer.Option(
         "--oov", help="Out-of-vocabulary words: 'drop' (removed before truncation to N) or "
@@ -76,7 +80,9 @@ def evaluate(
         "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or .bin file "
         "(default: built-in GloVe 6B 50d).", show_default=False)] = None,
     embeddings_encoding: EncodingOpt = "utf-8",
-    vocab_size: Annotated[int, typer.Option("--vocab-size", min=1, help="Keep the K most "
+    vocab_size: Annotated[int, typer.Option("--vocab-size", min=1,
+                                            callback=limits.vocabulary_words,
+                                            help="Keep the K most "
                                             "frequent real words.")] = DEFAULT_VOCAB_SIZE,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Threads for the "
                                              "Earth Mover's distances (default: CPU "
@@ -89,11 +95,14 @@ def evaluate(
         "--param", help="A mechanism's own parameter as MECHANISM.NAME=VALUE, e.g. "
         "tem.beta=0.01 or vickrey.t=0.5 (repeatable).", show_default=False)] = None,
     epsilon_hat: Annotated[int | None, typer.Option(
-        "--epsilon-hat", min=1, help="Also measure ε̂, a lower bound on the privacy loss, on "
+        "--epsilon-hat", min=1, callback=limits.at_most(limits.MAX_WORDS, "pairs", "no "
+                                                        "vocabulary holds more words"),
+        help="Also measure ε̂, a lower bound on the privacy loss, on "
         "this many pairs of snippet words at each ε: a third privacy axis of the report and "
         "the frontier (docs/AUDIT.md).", show_default=False, metavar="PAIRS")] = None,
     epsilon_hat_draws: Annotated[int, typer.Option(
-        "--epsilon-hat-draws", min=2, help="Releases of each word of an --epsilon-hat "
+        "--epsilon-hat-draws", min=2, callback=limits.draws,
+        help="Releases of each word of an --epsilon-hat "
         "pair.")] = 2000,
     entities: Annotated[str, typer.Option(
         "--entities", help="Detect entities in each snippet before it becomes a bag — none, "
@@ -167,6 +176,8 @@ def evaluate(
                            "entity_policy": pairs_e}
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
+    jobs = limits.capped_to_cores(jobs, "--jobs", (lambda line: None) if quiet else (
+        lambda line: stderr().print(line, markup=False)))
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)
     for module in ("fasttext", "ot", "matplotlib"):  # now, not after a long run
         import_optional(module, extra="evaluation", purpose="emprivacy evaluate")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
+from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     DeviceOpt,
@@ -95,7 +97,8 @@ def obfuscate(
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
-    size: Annotated[int | None, typer.Option("--size", "-N", min=1, help="Truncate every longer "
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1, callback=limits.bag_size,
+                                             help="Truncate every longer "
                                              "bag to its first N privatised words; shorter "
                                              "bags are not padded (records show n_words and "
                                              "size).", show_default=False)] = None,
@@ -180,6 +183,7 @@ def obfuscate(
         fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
              "--scheduler cluster is set up where its scheduler is started")
     chosen = _mechanism_choice(mechanism, param or [], decoder, device)
+    workers = limits.capped_to_cores(workers, "--workers", _warner(quiet))
     if scheduler is None:  # a cluster's workers have their own devices
         check_device(device)
     text_mode = readable or fmt == "text"
@@ -226,6 +230,12 @@ def obfuscate(
                     decoder=decoder, device=device, chosen=chosen, quiet=quiet,
                     key_file=entity_key, show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
+
+
+def _warner(quiet: bool) -> Callable[[str], None]:
+    """A warning line on stderr (nothing with ``--quiet``)."""
+    return (lambda line: None) if quiet else (
+        lambda line: stderr().print(line, markup=False))
 
 
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from emprivacy.cli._common import RESUME_OPTION, Interrupted, interrupt_inside
+from emprivacy.cli._common import RESUME_OPTION, Interrupted
+from emprivacy.cli.stopping import interrupt_inside
 from emprivacy.exceptions import PrivacyLeakWarning
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -7,7 +7,6 @@ of Thm. 3 and App. A for given ε, N, Δ and n.
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
@@ -26,6 +26,7 @@ from emprivacy.cli._common import (
     check_nonnegative,
     check_stdin,
     echo,
+    echo_json,
     fail,
     load,
 )
@@ -40,7 +41,7 @@ def distance(
     embeddings: EmbeddingsOpt = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
-    size: Annotated[int | None, typer.Option("--size", "-N", min=1,
+    size: Annotated[int | None, typer.Option("--size", "-N", min=1, callback=limits.bag_size,
                                              help="Truncate both bags to N words.",
                                              show_default=False)] = None,
     epsilon: Annotated[float | None, typer.Option("--epsilon", "-e", help="Also print the "
@@ -86,7 +87,7 @@ def distance(
         else:
             result["privacy_multiplier"] = None
     if as_json:
-        echo(json.dumps(result))
+        echo_json(result)
         return
     echo(f"earth_movers_distance: {value:.6g}  ({metric}, {emb.name}, "
                f"{len(emb)} words)")
@@ -117,11 +118,13 @@ def guarantee(
     epsilon: Annotated[float, typer.Option("--epsilon", "-e", help="Per-word ε (> 0).",
                                            show_default=False)],
     size: Annotated[int, typer.Option("--size", "-N", min=1, help="Bag size N.",
+                                      callback=limits.bag_size,
                                       show_default=False)],
     delta: Annotated[float, typer.Option("--delta", "-d", help="Utility radius Δ "
                                          "(Earth Mover's distance, ≥ 0).",
                                          show_default=False)],
-    dim: Annotated[int, typer.Option("--dim", "-n", min=1, help="Embedding dimension n.")
+    dim: Annotated[int, typer.Option("--dim", "-n", min=1, help="Embedding dimension n.",
+                                     callback=limits.dimension)
                    ] = 50,
     dist: Annotated[float | None, typer.Option("--distance", help="Earth Mover's distance E "
                                                "between two inputs: also print exp(ε·N·E).",
@@ -161,7 +164,7 @@ def guarantee(
         result["distance"] = dist
         result["privacy_multiplier"] = privacy_multiplier(epsilon, size, dist)
     if as_json:
-        echo(json.dumps(result))
+        echo_json(result)
         return
     echo(f"ε = {epsilon:g}, N = {size}, Δ = {delta:g}, n = {dim}; ε·N = {epsilon * size:g}")
     echo(f"utility lower bound P[E(b, Alg1(b)) ≤ Δ] ≥ {result['utility_bound']:.6g}  "

@@ -201,14 +201,15 @@ def finite_or_none(value: Any) -> Any:
     return value
 
 
-def strict_json(obj: Any, *, indent: int | None = None) -> str:
+def strict_json(obj: Any, *, indent: int | None = None, ensure_ascii: bool = False) -> str:
     """``obj`` as strict JSON (RFC 8259: no ``Infinity`` or ``NaN``, which many parsers reject):
     a non-finite figure is written as ``null``.
 
     >>> strict_json({"exact_loss": float("inf"), "word": "café"})
     '{"exact_loss": null, "word": "café"}'
     """
-    return json.dumps(finite_or_none(obj), indent=indent, ensure_ascii=False, allow_nan=False)
+    return json.dumps(finite_or_none(obj), indent=indent, ensure_ascii=ensure_ascii,
+                      allow_nan=False)
 
 
 # -- checks ---------------------------------------------------------------------------------------

@@ -101,10 +101,17 @@ def check_rtol(value: Any, name: str = "rtol") -> float:
     Traceback (most recent call last):
     ...
     ValueError: rtol must be a finite number >= 1e-09; got 1e-300
+    >>> check_rtol(1e300)
+    Traceback (most recent call last):
+    ...
+    ValueError: rtol must be below 1 (100 % or more ends the search at once); got 1e+300
     """
     rtol = check_positive_number(value, name)
     if rtol < MIN_RTOL:
         raise ValueError(f"{name} must be a finite number >= {MIN_RTOL:g}; got {rtol!r}")
+    if rtol >= 1:
+        raise ValueError(f"{name} must be below 1 (100 % or more ends the search at once); "
+                         f"got {rtol!r}")
     return rtol
 
 
