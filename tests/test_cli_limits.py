@@ -10,6 +10,7 @@ any work."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -133,3 +134,60 @@ def test_the_bounds_are_the_guarantees_own():
     from emprivacy.cli import limits
 
     assert (limits.MAX_BAG_SIZE, limits.MAX_DIM) == (em.MAX_BAG_SIZE, em.MAX_DIM)
+
+
+@pytest.mark.parametrize("extra", [[], ["--mechanism", "santext"]], ids=["study", "mechanism"])
+def test_calibrate_says_its_progress_in_a_log(tmp_path, capsys, monkeypatch, extra):
+    """Issue 44, item 8: with stderr not a terminal, calibrate printed nothing for 41-76 s;
+    now a progress line every LOG_EVERY seconds (0 here: one per step), as audit does."""
+    from emprivacy.cli import calibration, calibration_mechanism
+
+    from .helpers import EMBEDDINGS_FILE
+
+    emb = tmp_path / "emb.txt"
+    emb.write_text(EMBEDDINGS_FILE, encoding="utf-8")
+    for module in (calibration, calibration_mechanism):
+        monkeypatch.setattr(module, "LOG_EVERY", 0.0)
+    argv = ["calibrate", "--embeddings", str(emb), "--epsilons", "1,2,3", "--trials", "5",
+            "--n-words", "4", "--no-plot", *extra]
+    if extra:
+        argv.remove("--no-plot")
+    assert main(argv) == 0
+    lines = [x for x in capsys.readouterr().err.splitlines()
+             if re.fullmatch(r"emprivacy: (studying the mechanism|running santext on the "
+                             r"studied words): \d+% done.*elapsed\)", x)]
+    assert len(lines) >= 3 and lines[-1].split(": ")[2].startswith("100% done"), lines
+
+
+def test_a_workers_warning_is_one_line(monkeypatch, capsys):
+    """Issue 44, item 8: a worker's stale-cache warning came out as Python's UserWarning
+    with its source line; in a worker, build() says it as the command line does."""
+    import warnings
+
+    from emprivacy import Embeddings
+    from emprivacy.distributed import MechanismSettings, task
+
+    def loader() -> Embeddings:
+        warnings.warn("the cached copy of embeddings file 'e.txt' is stale; rebuilt",
+                      UserWarning, stacklevel=1)
+        return Embeddings(["cat", "dog"], [[0.0, 0.0], [1.0, 0.0]], name="toy")
+
+    monkeypatch.setattr(task, "_in_a_worker", lambda: True)
+    MechanismSettings(epsilon=1.0, loader=loader).build()
+    assert capsys.readouterr().err == ("emprivacy: warning: the cached copy of embeddings "
+                                       "file 'e.txt' is stale; rebuilt\n")
+    monkeypatch.setattr(task, "_in_a_worker", lambda: False)  # elsewhere: a warning
+    with pytest.warns(UserWarning, match="is stale"):
+        MechanismSettings(epsilon=1.0, loader=loader).build()
+
+
+def test_loading_the_entity_models_is_said(text, capsys):
+    """Issue 44, item 8: --entities auto loaded its models for 13 s without a line."""
+    pytest.importorskip("spacy")
+    assert main(["obfuscate", str(text), "-e", "10", "--vocab-size", "20000", "--format",
+                 "text", "--entities", "auto"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("emprivacy: loading the entity detectors (spacy,presidio,")
+    assert main(["obfuscate", str(text), "-e", "10", "--vocab-size", "20000", "--format",
+                 "text", "--entities", "auto", "-q"]) == 0
+    assert capsys.readouterr().err == ""

@@ -17,6 +17,7 @@ import typer
 from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
+    LOG_EVERY,
     EmbeddingsOpt,
     EncodingOpt,
     QuietOpt,
@@ -29,6 +30,7 @@ from emprivacy.cli._common import (
     fail,
     load,
     parse_epsilon_list,
+    progress_bar,
     stderr,
 )
 from emprivacy.cli.calibration_mechanism import calibrate_mechanism
@@ -144,7 +146,6 @@ def calibrate(
       emprivacy calibrate --mechanism tem --param beta=0.01 --epsilons 5,10
       emprivacy calibrate my_docs/ --target-recovery 0.3 --mechanism santext
     """
-    import contextlib
 
     from emprivacy.protection import DeniabilityStudy, calibration_table, plot_calibration
 
@@ -215,9 +216,9 @@ def calibrate(
         if len(words) < len(given) and not quiet:
             console.print(f"emprivacy: note: {len(given) - len(words)} of the {len(given)} "
                           "words are not in the vocabulary; skipped")
-    status = (contextlib.nullcontext() if quiet
-              else console.status("Studying the mechanism…"))
-    with status:
+    # a bar on a terminal, a line every LOG_EVERY seconds elsewhere (issue 44, item 8: it
+    # was 41-76 s of silence in a log)
+    with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
         try:  # a study the machine cannot hold: one line, before any draw
             study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words,
                                      size=size, delta=delta, rng=seed)
@@ -225,8 +226,14 @@ def calibrate(
             fail(str(exc))
         if eps_list is None and target is None:
             eps_list = study.default_epsilons()
-        results = [study.measure(e) for e in eps_list or []]
+        steps = len(eps_list or []) + (target is not None) + (not no_plot)
+        task = bar.add_task("studying the mechanism", total=steps)
+        results = []
+        for e in eps_list or []:
+            results.append(study.measure(e))
+            bar.advance(task)
         found = None if target is None else study.measure(study.epsilon_for(target))
+        bar.advance(task, float(target is not None))
         if not no_plot:
             plot_calibration(study, results, plot, target=found)
     info = {"embeddings": {"name": emb.name, "vocab_size": len(emb), "dim": emb.dim},

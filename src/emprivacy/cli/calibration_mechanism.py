@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from emprivacy.cli._common import (
+    LOG_EVERY,
     check_encoding,
     echo,
     echo_json,
     fail,
     load,
     one_mechanism,
+    progress_bar,
     stderr,
 )
 
@@ -29,7 +31,6 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
                         n_words: int, trials: int, seed: int | None, as_json: bool,
                         quiet: bool) -> None:
     """``calibrate --mechanism NAME``: sampled statistics and rank histogram per ε."""
-    import contextlib
 
     import numpy as np
 
@@ -55,9 +56,9 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
             fail(f"no word of {str(words_file)!r} is in the vocabulary of {emb.name!r}")
     gen = check_random_state(seed)
     studies = []
-    status = (contextlib.nullcontext() if quiet
-              else console.status(f"Running {name} on the studied words…"))
-    with status:
+    # a bar on a terminal, a line every LOG_EVERY seconds elsewhere (issue 44, item 8)
+    with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
+        task = bar.add_task(f"running {name} on the studied words", total=len(eps_list))
         for eps in eps_list:
             mech = make_mechanism(name, emb, epsilon=eps, **params)
             try:  # a study the machine cannot hold: one line, before any draw
@@ -65,6 +66,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
                                                trials=trials, rng=gen))
             except ValueError as exc:
                 fail(str(exc))
+            bar.advance(task)
     truncation = []
     if name == "tem":  # where γ leaves every word inside, TEM is SanText: say so
         from dataclasses import asdict

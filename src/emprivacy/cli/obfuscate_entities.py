@@ -65,6 +65,10 @@ def check_entity_options(entities: str, entity_epsilon: float, entity_policy: li
         fail(str(exc))
     if note is not None and not quiet:
         stderr().print(f"emprivacy: note: {note}", markup=False)
+    if not quiet and any(d.partition("=")[0] in ("spacy", "presidio") for d in names.split(",")):
+        # the models load before the first document: seconds without a word otherwise
+        stderr().print(f"emprivacy: loading the entity detectors ({names}); the models take "
+                       "a few seconds", markup=False)
     if not quiet and any(p == "keep" for _, p in config.entity_policy):
         stderr().print("emprivacy: warning: entities under --entity-policy TYPE=keep are "
                        "released as written: the privacy guarantee does not cover them",

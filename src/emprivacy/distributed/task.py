@@ -29,7 +29,8 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,13 +178,15 @@ class MechanismSettings:
         passes its own thread count, so that K worker processes of one thread each
         use K cores, not K × cores.
         """
-        if self.loader is not None:
-            emb = self.loader()
-            if not isinstance(emb, Embeddings):
-                raise TypeError(f"loader must return an Embeddings; got {type(emb).__name__}")
-        else:
-            emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size,
-                                  encoding=self.encoding)
+        with _worker_warnings():
+            if self.loader is not None:
+                emb = self.loader()
+                if not isinstance(emb, Embeddings):
+                    raise TypeError(
+                        f"loader must return an Embeddings; got {type(emb).__name__}")
+            else:
+                emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size,
+                                      encoding=self.encoding)
         decoder: str | Decoder = self.decoder
         if self.device == "cuda":
             decoder = array_api.ArrayAPIDecoder(emb, namespace=array_api.cuda_namespace())
@@ -469,3 +472,27 @@ def process_partition(part: Partition, job: Job, digests: tuple[str, str],
                 os.unlink(data_path)
         raise
     return status
+
+
+def _in_a_worker() -> bool:  # whether this code runs in a Dask worker
+    try:
+        from distributed import get_worker
+
+        get_worker()
+    except (ImportError, ValueError):
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _worker_warnings() -> Iterator[None]:
+    """In a Dask worker, each warning inside (a stale embeddings cache rebuilt) as one line,
+    ``emprivacy: warning: …``, not Python's two with a source line (issue 44, item 8)."""
+    if not _in_a_worker():
+        yield
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for w in caught:
+        print(f"emprivacy: warning: {w.message}", file=sys.stderr, flush=True)
