@@ -43,18 +43,10 @@ TITLES = {"dr", "mr", "mrs", "ms", "st", "professor", "uncle", "senator", "detec
 
 
 def unmark(text: str) -> tuple[str, list[tuple[int, int, str]]]:
-    """The text without its marks, and the gold spans (start, end, type)."""
-    out, spans, pos = [], [], 0
-    length = 0
-    for m in MARK.finditer(text):
-        out.append(text[pos:m.start()])
-        length += m.start() - pos
-        spans.append((length, length + len(m.group(1)), m.group(2)))
-        out.append(m.group(1))
-        length += len(m.group(1))
-        pos = m.end()
-    out.append(text[pos:])
-    return "".join(out), spans
+    """The text without its marks ``[text](TYPE)``, and the gold spans (start, end, type)."""
+    from emprivacy.evaluation.entity_leaks import unmark as unmark_labelled
+
+    return unmark_labelled(text, pattern=MARK, text_group=1, label_group=2)
 
 
 def read_lines(name: str) -> list[str]:

@@ -691,3 +691,23 @@ def test_an_empty_output_path_is_refused_by_every_command(env, argv, line, capsy
     code, out, err = run([*argv, "--embeddings", str(env["emb"]), "-q"], capsys)
     assert (code, out, one_error_line(err)) == (2, "", f"emprivacy: error: {line}")
     assert listing(env["root"]) == before
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_an_output_inside_an_input_directory_is_refused(tmp_path, capsys, extra):
+    """Found by benchmarks/cli_fuzz.py (issue 44): ``obfuscate corpus -o corpus/x`` wrote
+    into its input directory (exit 0), where a second run would read it as a document."""
+    from emprivacy.cli import main
+
+    if extra:
+        pytest.importorskip("distributed")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "one.txt").write_text("The cat sat on the mat.", encoding="utf-8")
+    out = corpus / "x.jsonl"
+    assert main(["obfuscate", str(corpus), "-e", "10", "--vocab-size", "20000", "-q", "-o",
+                 str(out), *extra]) == 2
+    assert capsys.readouterr().err == (f"emprivacy: error: output {str(out)!r} is inside "
+                                       f"input directory {str(corpus)!r}; write the output "
+                                       "elsewhere\n")
+    assert sorted(p.name for p in corpus.iterdir()) == ["one.txt"]

@@ -81,3 +81,20 @@ def test_names_are_privatised_within_their_sub_vocabulary(letter, capsys):
     assert record["entity_policy_keep"] == "ORG" and "ε_e" in record["guarantee"]
     # -q: no warning line; without -q the keep policy is one line
     assert out.err == ""
+
+
+def test_embeddings_without_the_types_words_are_one_line(letter, tmp_path, capsys):
+    """Found by benchmarks/cli_fuzz.py: embeddings holding fewer than 2 words of the person
+    list were a ValueError traceback (exit 1); now one line naming the way out, exit 2."""
+    pytest.importorskip("names")
+    from ..helpers import EMBEDDINGS_FILE
+
+    emb = tmp_path / "emb.txt"
+    emb.write_text(EMBEDDINGS_FILE, encoding="utf-8")
+    code = main(["obfuscate", str(letter), "-e", "10", "--embeddings", str(emb), "--format",
+                 "text", "--entities", "capitalised", "-q"])
+    assert code == 2
+    assert one_error(capsys) == (
+        "emprivacy: error: the public sub-vocabulary of PERSON holds 1 word(s) of the "
+        "embeddings 'emb.txt'; privatising within it needs at least 2 (larger embeddings, "
+        "or --entity-policy PERSON=placeholder)")

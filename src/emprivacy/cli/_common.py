@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -135,7 +136,7 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
     """Check ``output`` now, before any work, and return its lock (``None``: stdout).
 
     A directory, a missing directory, a read-only place, a dangling link, an output
-    that is an input (for Parquet: inside an input directory) fail now, in one line.
+    that is an input or lies inside an input directory fail now, in one line.
     ``reads``: the other files the command reads (``--embeddings``, a key file;
     ``None`` items are skipped): the output may be none of them either, by path,
     through a symbolic link or as a hard link (issue 44: ``-o`` naming the
@@ -146,18 +147,19 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
     """
     if output is None or str(output) == "-":
         return nullcontext()
-    from emprivacy.io import check_not_input
+    from emprivacy.io import check_not_input, check_output_path, expand_inputs, output_lock
 
     check_not_input(output, [str(r) for r in reads if r is not None])
+    if not partitioned:
+        check_output_path(output, probe=True)
+    check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
+                                        if f.kind != "stdin")])
+    # not inside an input directory either: a second run would read it as a document
+    check_not_input(output, [i for i in inputs if os.path.isdir(i)], within=True)
     if partitioned:
         from emprivacy.distributed import claim_output as claim
 
         return claim(inputs, output, fmt)
-    from emprivacy.io import check_output_path, expand_inputs, output_lock
-
-    check_output_path(output, probe=True)
-    check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
-                                        if f.kind != "stdin")])
     return output_lock(output)
 
 

@@ -46,8 +46,11 @@ _MONTHS = frozenset("january february march april may june july august september
                     "dec".split())
 
 
-def unmark(marked: str) -> tuple[str, list[LabelledSpan]]:
-    """The text without its marks, and its labelled spans.
+def unmark(marked: str, *, pattern: re.Pattern[str] = _MARK, text_group: int = 2,
+           label_group: int = 1) -> tuple[str, list[LabelledSpan]]:
+    """The text without its marks, and its labelled spans.  ``pattern`` matches one mark,
+    its ``text_group`` the text and its ``label_group`` the label (by default
+    ``{{LABEL|text}}``).
 
     >>> unmark("Hi {{PER|Sean O'Brien}}, see {{ID|KD-1}}.")
     ("Hi Sean O'Brien, see KD-1.", [(3, 15, 'PER'), (21, 25, 'ID')])
@@ -55,12 +58,13 @@ def unmark(marked: str) -> tuple[str, list[LabelledSpan]]:
     out: list[str] = []
     spans: list[LabelledSpan] = []
     pos = length = 0
-    for m in _MARK.finditer(marked):
+    for m in pattern.finditer(marked):
         out.append(marked[pos:m.start()])
         length += m.start() - pos
-        spans.append((length, length + len(m.group(2)), m.group(1)))
-        out.append(m.group(2))
-        length += len(m.group(2))
+        found = m.group(text_group)
+        spans.append((length, length + len(found), m.group(label_group)))
+        out.append(found)
+        length += len(found)
         pos = m.end()
     out.append(marked[pos:])
     return "".join(out), spans

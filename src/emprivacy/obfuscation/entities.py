@@ -79,8 +79,10 @@ def restricted_mechanism(mechanism: WordMechanism, rows: np.ndarray, epsilon: fl
     rows = np.asarray(rows, dtype=np.int64)
     emb = mechanism.embeddings
     if rows.size < 2:
-        raise ValueError(f"the public sub-vocabulary of {label} holds {rows.size} word(s) of "
-                         f"the embeddings {emb.name!r}; privatising within it needs at least 2")
+        # the user's embeddings (an input) lack the type's words: one line on the command line
+        raise InputError(f"the public sub-vocabulary of {label} holds {rows.size} word(s) of "
+                         f"the embeddings {emb.name!r}; privatising within it needs at least "
+                         f"2 (larger embeddings, or --entity-policy {label}=placeholder)")
     sub = Embeddings([emb.words[i] for i in rows], emb.vectors[rows],
                      name=f"{emb.name}[{label}]")
     cls = type(mechanism)
