@@ -79,3 +79,19 @@ def test_the_real_model():
     assert ("Margaret Thompson", "PERSON") in found
     assert ("Cambridge", "LOCATION") in found
     assert spacy_detector.load_pipeline() is det.nlp
+
+
+def test_a_long_text_is_detected_in_pieces_with_its_offsets(ruler_nlp, monkeypatch):
+    """Issue 40 (cost): a text longer than PIECE_CHARS goes to spaCy in pieces cut at line
+    breaks (one Doc for a 100,000-word document took 1.9 GB); the spans are those of the
+    whole text, at the whole text's offsets."""
+    from emprivacy.entities import spacy_detector
+    from emprivacy.entities.spacy_detector import SpacyDetector
+
+    text = "".join(f"Line {i}: Margaret Thompson met Patel in Cambridge.\n" for i in range(40))
+    whole = SpacyDetector(ruler_nlp).detect([text])[0]
+    monkeypatch.setattr(spacy_detector, "PIECE_CHARS", 120)
+    assert len(spacy_detector.text_pieces(text, 120)) > 10
+    pieces = SpacyDetector(ruler_nlp).detect([text])[0]
+    assert pieces == whole and len(whole) == 120
+    assert {text[s.start:s.end] for s in pieces} == {"Margaret Thompson", "Patel", "Cambridge"}

@@ -31,7 +31,13 @@ from typing import Any
 
 from emprivacy._optional import import_optional
 from emprivacy._validation import check_nonnegative_number
-from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, NER_EXTRA, spacy_module
+from emprivacy.entities.spacy_detector import (
+    DEFAULT_PIPELINE,
+    NER_EXTRA,
+    PIECE_CHARS,
+    spacy_module,
+    text_pieces,
+)
 from emprivacy.entities.spans import EntitySpan, check_texts
 
 __all__ = ["DEFAULT_SCORE", "PRESIDIO_ENTITIES", "PresidioDetector"]
@@ -114,18 +120,20 @@ class PresidioDetector:
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
         wanted = list(self.entities)
-        todo = [i for i, t in enumerate(texts)
-                if not self._digits_only or any(c.isdigit() for c in t)]
-        out: list[list[EntitySpan]] = [[] for _ in texts]
+        # a long text in pieces, as spaCy's detector does: memory bounded by a piece
+        todo = [(i, start, piece) for i, t in enumerate(texts)
+                for start, piece in text_pieces(t, PIECE_CHARS)
+                if not self._digits_only or any(c.isdigit() for c in piece)]
+        found: list[set[EntitySpan]] = [set() for _ in texts]
         engine = self.analyzer.nlp_engine
-        batch = engine.process_batch([texts[i] for i in todo], language="en", batch_size=64)
-        for i, (_, artifacts) in zip(todo, batch, strict=True):
-            results = self.analyzer.analyze(texts[i], language="en", entities=wanted,
+        batch = engine.process_batch([p for _, _, p in todo], language="en", batch_size=64)
+        for (i, start, piece), (_, artifacts) in zip(todo, batch, strict=True):
+            results = self.analyzer.analyze(piece, language="en", entities=wanted,
                                             nlp_artifacts=artifacts, score_threshold=self.score)
-            out[i] = sorted({EntitySpan(_balanced(texts[i], r.start, r.end), r.end,
-                                        self.entities[r.entity_type])
-                             for r in results if r.end > r.start})
-        return out
+            found[i].update(EntitySpan(start + _balanced(piece, r.start, r.end),
+                                       start + r.end, self.entities[r.entity_type])
+                            for r in results if r.end > r.start)
+        return [sorted(f) for f in found]
 
 
 def _balanced(text: str, start: int, end: int) -> int:
