@@ -30,3 +30,14 @@ def ruler_dir(ruler_nlp, tmp_path):
     path = tmp_path / "ruler"
     ruler_nlp.to_disk(path)
     return path
+
+
+@pytest.fixture(scope="module")
+def ner_embeddings():
+    """The built-in embeddings, for the tests of the real detectors (the ``ner`` extra:
+    spaCy, Presidio, the name lists and wordfreq); skipped without it."""
+    pytest.importorskip("spacy")
+    pytest.importorskip("wordfreq")
+    from emprivacy import load_embeddings
+
+    return load_embeddings()

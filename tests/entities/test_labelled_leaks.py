@@ -21,16 +21,13 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def released():
+def released(ner_embeddings):
     """(name, text, spans, release with auto, release with none) of every dev text."""
-    pytest.importorskip("spacy")
-    pytest.importorskip("wordfreq")
-    from emprivacy import load_embeddings
     from emprivacy.io.corpus import Document
     from emprivacy.mechanisms import EarthMoversPrivacy
     from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
 
-    emb = load_embeddings()
+    emb = ner_embeddings
     mech = EarthMoversPrivacy(emb, epsilon=10.0)
     docs = []
     for path in sorted(DEV.glob("*.txt")):

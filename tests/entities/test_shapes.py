@@ -14,12 +14,10 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def release():
-    pytest.importorskip("spacy")
-    pytest.importorskip("wordfreq")
-    from emprivacy import load_embeddings, privatize_texts
+def release(ner_embeddings):
+    from emprivacy import privatize_texts
 
-    emb = load_embeddings()
+    emb = ner_embeddings
 
     def run(text: str, seed: int = 1) -> str:
         (out,) = privatize_texts([text], epsilon=1e6, embeddings=emb, seed=seed,
