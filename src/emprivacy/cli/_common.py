@@ -6,7 +6,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import (
@@ -62,6 +62,7 @@ __all__ = [
     "progress_bar",
     "stderr",
     "track",
+    "warner",
 ]
 
 #: The default vocabulary size (the paper's 100k, App. B); the library's default too.
@@ -96,6 +97,12 @@ T = TypeVar("T")
 def stderr() -> Console:
     """The console for notes, warnings and progress (never the output)."""
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def warner(quiet: bool) -> Callable[[str], None]:
+    """A warning line on stderr as it is given (nothing with ``--quiet``)."""
+    return (lambda line: None) if quiet else (
+        lambda line: stderr().print(line, markup=False))
 
 
 def echo_json(payload: Any, *, ensure_ascii: bool = True) -> None:
@@ -150,16 +157,15 @@ def claim_output(output: Path | None, inputs: list[str], fmt: str, *,
     from emprivacy.io import check_not_input, check_output_path, expand_inputs, output_lock
 
     check_not_input(output, [str(r) for r in reads if r is not None])
-    if not partitioned:
-        check_output_path(output, probe=True)
+    if partitioned:  # the library's checks, inside an input directory included
+        from emprivacy.distributed import claim_output as claim
+
+        return claim(inputs, output, fmt)
+    check_output_path(output, probe=True)
     check_not_input(output, [*inputs, *(str(f.path) for f in expand_inputs(inputs)
                                         if f.kind != "stdin")])
     # not inside an input directory either: a second run would read it as a document
     check_not_input(output, [i for i in inputs if os.path.isdir(i)], within=True)
-    if partitioned:
-        from emprivacy.distributed import claim_output as claim
-
-        return claim(inputs, output, fmt)
     return output_lock(output)
 
 

@@ -24,6 +24,7 @@ from emprivacy.cli._common import (
     mechanism_list,
     progress_bar,
     stderr,
+    warner,
 )
 
 __all__ = ["evaluate", "parse_authors"]
@@ -176,8 +177,7 @@ def evaluate(
                            "entity_policy": pairs_e}
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
-    jobs = limits.capped_to_cores(jobs, "--jobs", (lambda line: None) if quiet else (
-        lambda line: stderr().print(line, markup=False)))
+    jobs = limits.capped_to_cores(jobs, "--jobs", warner(quiet))
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)
     for module in ("fasttext", "ot", "matplotlib"):  # now, not after a long run
         import_optional(module, extra="evaluation", purpose="emprivacy evaluate")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -31,6 +30,7 @@ from emprivacy.cli._common import (
     progress_bar,
     stderr,
     track,
+    warner,
 )
 from emprivacy.cli.obfuscate_entities import (
     EntitiesOpt,
@@ -183,7 +183,7 @@ def obfuscate(
         fail("--dashboard applies to a local cluster (--workers K); the dashboard of a "
              "--scheduler cluster is set up where its scheduler is started")
     chosen = _mechanism_choice(mechanism, param or [], decoder, device)
-    workers = limits.capped_to_cores(workers, "--workers", _warner(quiet))
+    workers = limits.capped_to_cores(workers, "--workers", warner(quiet))
     if scheduler is None:  # a cluster's workers have their own devices
         check_device(device)
     text_mode = readable or fmt == "text"
@@ -230,12 +230,6 @@ def obfuscate(
                     decoder=decoder, device=device, chosen=chosen, quiet=quiet,
                     key_file=entity_key, show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
-
-
-def _warner(quiet: bool) -> Callable[[str], None]:
-    """A warning line on stderr (nothing with ``--quiet``)."""
-    return (lambda line: None) if quiet else (
-        lambda line: stderr().print(line, markup=False))
 
 
 def _check_subword(embeddings: Path | None, mechanism: str) -> None:

@@ -145,18 +145,21 @@ def claim_output(inputs: Iterable[str | os.PathLike[str]], output: str | os.Path
 
     The output must be writable (:func:`~emprivacy.io.output_paths.check_output_path`; a
     Parquet output must be a directory or nothing yet) and must not be an input
-    (:func:`~emprivacy.io.output_paths.check_not_input`; for Parquet, nor inside an input
-    directory), nor any of ``reads``, the other files the run reads (the embeddings
+    (:func:`~emprivacy.io.output_paths.check_not_input`), nor inside an input directory,
+    nor any of ``reads``, the other files the run reads (the embeddings
     file: issue 44).  Hold the returned :func:`~emprivacy.io.output_paths.output_lock` for the
     whole run: a second run into the same output then refuses.  A FIFO or a device
     is not locked, the run's partition directory is (:func:`output_layout`).
     """
     output = Path(output)
+    inputs = list(inputs)
     directory = fmt == "parquet"
     check_output_path(output, probe=probe, directory=directory,
                       kind="Parquet output" if directory else "output")
     check_not_input(output, input_paths(inputs), directory=directory)
     check_not_input(output, [os.fspath(r) for r in reads])
+    # not inside an input directory either: a second run would read it as a document
+    check_not_input(output, [i for i in inputs if os.path.isdir(i)], within=True)
     if not directory and is_stream(output):
         _, parts_dir = output_layout(output, fmt)
         check_output_path(parts_dir, probe=probe, directory=True)

@@ -17,6 +17,13 @@ from typing import Literal
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.names import (
+    FORM_KEYS,
+    NAME_FIELDS,
+    NAME_TITLES,
+    capitalised_name,
+    name_class,
+)
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import (
     ENTITY_TYPES,
@@ -26,6 +33,7 @@ from emprivacy.entities.spans import (
     type_of_overlap,
 )
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
+from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["EntityMarking", "Resolution", "covering_spans"]
 
@@ -120,9 +128,7 @@ class EntityMarking:
         """Whether ``word`` is a title or a form's key (``mr``, ``dr``, ``cllr``, ``dob``,
         ``patient``, ``client``): a word of address or a label, never part of a name,
         whatever span a model put it in."""
-        from emprivacy.entities.names import FORM_KEYS, NAME_FIELDS, NAME_TITLES
-
-        return word in NAME_TITLES or word in NAME_FIELDS or word in FORM_KEYS
+        return word in _LABEL_WORDS
 
     def resolve(self, entity_type: str, row: int, word: str | None = None) -> Resolution:
         """What a word of ``entity_type`` at vocabulary row ``row`` (``-1``: out of the
@@ -145,11 +151,12 @@ class EntityMarking:
         return ("unlisted", entity_type)
 
 
+#: Titles and the keys of a form's fields: never part of a name.
+_LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS
+
+
 @lru_cache(maxsize=1 << 16)
 def _name_like(word: str) -> bool:
-    from emprivacy.entities.names import NAME_TITLES, capitalised_name
-    from emprivacy.exceptions import MissingExtraError
-
     try:
         return word not in NAME_TITLES and capitalised_name(word)
     except MissingExtraError:
@@ -158,10 +165,7 @@ def _name_like(word: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _listed_or_rare(word: str) -> bool:
-    from emprivacy.entities.names import FORM_KEYS, NAME_FIELDS, NAME_TITLES, name_class
-    from emprivacy.exceptions import MissingExtraError
-
-    if word in NAME_TITLES or word in NAME_FIELDS or word in FORM_KEYS:
+    if word in _LABEL_WORDS:
         return False
     try:
         return name_class(word) is not None

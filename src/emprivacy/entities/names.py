@@ -391,6 +391,8 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
     Thanh was running …`` is a speaker, not a field)."""
     first = line_starts[i]
+    if i - first > 7:  # at most 3 words of key and 4 of value: no scan of a long line
+        return False
     line_begin = text.rfind("\n", 0, words[first].start) + 1
     colon = text.find(":", line_begin, words[i].start)
     if colon < 0:

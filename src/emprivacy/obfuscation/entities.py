@@ -263,14 +263,16 @@ class EntityRun:
         """Whether the run has an entity key: one draw per entity word for the corpus."""
         return self._word_key is not None
 
-    def word_generator(self, key: EntityKey) -> np.random.Generator:
+    def word_generator(self, key: EntityKey, purpose: str = "") -> np.random.Generator:
         """With an entity key, the stream of one entity word (its type and normalised word)
         for the whole release: ``HMAC(entity key, "emprivacy-entity-words")`` and the word,
         so the word's surrogate depends on nothing else — not the document, the run's seed,
-        the path (CLI, tables, Dask, Spark) or the order."""
+        the path (CLI, tables, Dask, Spark) or the order.  ``purpose`` names another stream
+        of the same word (``"distinct"``: the replacement of a shared surrogate)."""
         if self._word_key is None:
             raise ValueError("word_generator needs an entity key")
-        return document_generator(self._word_key, f"{key[0]}\x1f{key[1]}")
+        suffix = f"\x1f{purpose}" if purpose else ""
+        return document_generator(self._word_key, f"{key[0]}\x1f{key[1]}{suffix}")
 
     def ahead(self, documents: Iterable[Document]) -> Iterator[Document]:
         """``documents``, detected ahead in batches (:data:`AHEAD_DOCUMENTS`,
@@ -422,8 +424,7 @@ class EntityRun:
             free = [i for i in range(rows.size) if words[i].lower() not in used]
             if not free:  # a sub-vocabulary smaller than the document's people: left as is
                 continue
-            stream = (gen if self._word_key is None else document_generator(
-                self._word_key, f"{key[0]}\x1f{key[1]}\x1fdistinct"))
+            stream = gen if self._word_key is None else self.word_generator(key, "distinct")
             surrogates[key] = words[free[int(stream.integers(len(free)))]]
             used.add(surrogates[key].lower())
 
