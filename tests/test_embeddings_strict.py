@@ -196,7 +196,7 @@ def test_a_header_that_disagrees_with_the_rows(tmp_path, data, message, gzipped)
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("empty.txt", b"", "embeddings file {p!r} is empty; expected word2vec binary"),
     ("blank.txt", b"\n\r\n  \n", "embeddings file {p!r} is empty; expected word2vec binary"),
-    ("truncated.txt.gz", gzip.compress(b"2 2\ncat 0.5 0.25\ndog 1 2\n")[:-12],
+    ("truncated.txt.gz", gzip.compress(b"2 2\ncat 0.5 0.25\ndog 1 2\n", mtime=0)[:-12],
      "cannot read embeddings file {p!r} (corrupt or truncated?): "),
     ("header-only.vec", b"0 2\n", "embeddings file {p!r} holds no real words (only "
                                   "punctuation or number tokens among its 0 rows)"),
