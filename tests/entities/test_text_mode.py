@@ -7,7 +7,8 @@ from emprivacy.exceptions import PrivacyLeakWarning
 from emprivacy.io.corpus import Document
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-from emprivacy.obfuscation.entities import DETECTION_NOTE, restricted_mechanism
+from emprivacy.obfuscation.entities import DETECTION_NOTE
+from emprivacy.obfuscation.restricted import restricted_mechanism
 from emprivacy.tables import privatize_texts
 
 from .toy import LISTS, NAMES, PLACES, WORDS, run_mode, toy_embeddings

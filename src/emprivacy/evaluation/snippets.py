@@ -12,7 +12,7 @@ bag mode does it (:func:`~emprivacy.preparation.entity_bags.bag_entity_words`), 
 its N words is then released by its decision: an ordinary word through the run's mechanism
 at ε; an entity word of a privatised type (``PERSON``, ``LOCATION``) through the same
 mechanism restricted to its type's public sub-vocabulary at ε_e
-(:func:`~emprivacy.obfuscation.entities.restricted_mechanism`), one draw per distinct entity
+(:func:`~emprivacy.obfuscation.restricted.restricted_mechanism`), one draw per distinct entity
 word per snippet (every mention gets that surrogate); a placeholder span as its placeholder
 (``[ORG]``, …), once per span; a kept word as it is.  The clean snippets (ε = ``none``), the
 known-author texts, N and the topic classifier's training data are those of a run without
@@ -45,7 +45,8 @@ from emprivacy.entities.registry import build_detector, resolve_entities
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
 from emprivacy.evaluation.datasets import Corpus, PreparedSet, split_text
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.entities import PrefetchingDetector, restricted_mechanism
+from emprivacy.obfuscation.entities import PrefetchingDetector
+from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
 from emprivacy.preparation.entity_bags import bag_entity_words
 from emprivacy.preparation.entity_slots import Decision, EntityKey, EntitySlot, Placeholder
 from emprivacy.text.normalise import normalise_text
@@ -168,7 +169,8 @@ def entity_plan(entities: str, entity_epsilon: float, entity_policy: Sequence[tu
     policy = EntityPolicy(entity_epsilon, dict(entity_policy))
     ahead = PrefetchingDetector(DetokenisedDetector(detector))
     marking = EntityMarking.build(ahead, policy, mechanism.embeddings)
-    mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t)
+    mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t,
+                                          rank_resample=ENTITY_RANK_RESAMPLE)
                   for t, rows in marking.rows.items()}
     return EntityPlan(names, policy, ahead, marking, mechanisms)
 

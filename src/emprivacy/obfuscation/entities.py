@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
 from emprivacy.entities.registry import build_detector, resolve_entities
@@ -39,15 +38,24 @@ from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.mechanisms.registry import MECHANISMS, mechanism_parameters
+from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
 from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.entity_slots import GENERAL, EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 
-__all__ = ["ACROSS_DOCUMENTS", "ACROSS_KEYED", "AHEAD_CHARS", "AHEAD_DOCUMENTS",
-           "DETECTION_NOTE", "EntityRun", "PrefetchingDetector", "bag_guarantee",
-           "entity_generator", "entity_guarantee", "restricted_mechanism"]
+__all__ = [
+    "ACROSS_DOCUMENTS",
+    "ACROSS_KEYED",
+    "AHEAD_CHARS",
+    "AHEAD_DOCUMENTS",
+    "DETECTION_NOTE",
+    "EntityRun",
+    "PrefetchingDetector",
+    "bag_guarantee",
+    "entity_generator",
+    "entity_guarantee",
+]
 
 #: The line of every entity-mode guarantee that says what detection is.
 DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarantee: a word "
@@ -59,39 +67,6 @@ AHEAD_DOCUMENTS = 64
 #: …holding at most this many characters; a longer document is detected piece by piece as it
 #: is read (:func:`~emprivacy.text.normalise.normalise_pieces`), never held whole.
 AHEAD_CHARS = 1 << 20
-
-
-def restricted_mechanism(mechanism: WordMechanism, rows: np.ndarray, epsilon: float, *,
-                         label: str) -> WordMechanism:
-    """The mechanism class of ``mechanism``, with its parameters, on the sub-embeddings of
-    ``rows`` (sorted vocabulary rows) at ``epsilon``; decoded exactly (a small vocabulary).
-
-    A registered mechanism's own parameters (:func:`~emprivacy.mechanisms.mechanism_parameters`)
-    are read from the attributes of the same name; the decoder is ``"exact"``.
-
-    >>> from emprivacy.mechanisms import EarthMoversPrivacy
-    >>> emb = Embeddings(["ann", "cat", "bob"], [[0.0], [5.0], [1.0]], name="toy")
-    >>> sub = restricted_mechanism(EarthMoversPrivacy(emb, epsilon=9), np.array([0, 2]), 0.5,
-    ...                            label="PERSON")
-    >>> sub.embeddings.words, sub.epsilon, sub.embeddings.name
-    (('ann', 'bob'), 0.5, 'toy[PERSON]')
-    """
-    rows = np.asarray(rows, dtype=np.int64)
-    emb = mechanism.embeddings
-    if rows.size < 2:
-        # the user's embeddings (an input) lack the type's words: one line on the command line
-        raise InputError(f"the public sub-vocabulary of {label} holds {rows.size} word(s) of "
-                         f"the embeddings {emb.name!r}; privatising within it needs at least "
-                         f"2 (larger embeddings, or --entity-policy {label}=placeholder)")
-    sub = Embeddings([emb.words[i] for i in rows], emb.vectors[rows],
-                     name=f"{emb.name}[{label}]")
-    cls = type(mechanism)
-    params: dict[str, Any] = {}
-    if MECHANISMS.get(cls.name) is cls:
-        for p in mechanism_parameters(cls.name):
-            if p.name != "decoder" and hasattr(mechanism, p.name):
-                params[p.name] = getattr(mechanism, p.name)
-    return cls(sub, epsilon=epsilon, **params)
 
 
 def entity_generator(run_key: bytes, document_id: str) -> np.random.Generator:
@@ -242,7 +217,8 @@ class EntityRun:
         if built is None:
             marking = EntityMarking.build(self.detector, policy, mechanism.embeddings,
                                           lists=lists)
-            mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t)
+            mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t,
+                                                  rank_resample=ENTITY_RANK_RESAMPLE)
                           for t, rows in marking.rows.items()}
             if lists is None:
                 with _LOCK:

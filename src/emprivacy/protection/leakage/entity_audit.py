@@ -2,7 +2,7 @@
 
 A detected entity word of a privatised type T goes through the channel of the mechanism
 restricted to T's public sub-vocabulary at ε_e
-(:func:`~emprivacy.obfuscation.entities.restricted_mechanism`), not through the mechanism
+(:func:`~emprivacy.obfuscation.restricted.restricted_mechanism`), not through the mechanism
 at ε.  :func:`audit_entities` audits that channel, as :func:`~emprivacy.protection.leakage.
 audit.audit_mechanism` audits the general one: the secrets of T
 (:func:`~emprivacy.protection.leakage.entity_secrets.entity_secrets`: those that detection

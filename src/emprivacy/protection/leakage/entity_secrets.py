@@ -3,7 +3,7 @@ corpus, and the secrets of each entity type.
 
 With entity detection (docs/ENTITIES.md) a detected entity word of a privatised type T does
 not go through the mechanism at ε: it goes through the mechanism restricted to T's public
-sub-vocabulary at ε_e (:func:`~emprivacy.obfuscation.entities.restricted_mechanism`).  An
+sub-vocabulary at ε_e (:func:`~emprivacy.obfuscation.restricted.restricted_mechanism`).  An
 audit of those words therefore needs the run's :class:`~emprivacy.obfuscation.entities.EntityRun`
 (its detectors, policies, sub-vocabularies and restricted mechanisms,
 :meth:`EntityOptions.run`), the words detection marks in the user's corpus
