@@ -2,8 +2,10 @@
 hand-labelled development texts (tests/entities/labelled/dev: lower-case chat, a deposition
 with ALL-CAPS speaker labels, forms, a clinical note, e-mails, minutes, a sloppy ticket).
 
-Text mode at ε = 10 with ``--entities auto`` (ε_e = 1) on one fixed seed: the figures of
-docs/ENTITIES.md cannot regress.  The held-out texts (labelled/holdout) are not read here.
+Text mode at ε = 10 with ``--entities auto`` (ε_e = 1) on fixed seeds (seed 0; seeds 0–4
+for the share of other content words changed, whose noise at ε = 10 is about ±2.7 points on
+one seed): the figures of docs/ENTITIES.md cannot regress.  The held-out texts
+(labelled/holdout, labelled/holdout2) are not read here.
 """
 
 from __future__ import annotations
@@ -35,16 +37,22 @@ def released(ner_embeddings):
         docs.append((path.stem, text, spans))
     out = {}
     for entities in ("auto", "none"):
-        obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities,
-                                                 entity_epsilon=1.0),
-                         seed=0, on_warning=lambda m: None)
-        out[entities] = [r["text"] for r in obf.obfuscate([Document(n, t) for n, t, _ in docs])]
+        for seed in SEEDS:
+            obf = Obfuscator(mech, ObfuscationConfig(mode="text", entities=entities,
+                                                     entity_epsilon=1.0),
+                             seed=seed, on_warning=lambda m: None)
+            out[entities, seed] = [r["text"] for r in
+                                   obf.obfuscate([Document(n, t) for n, t, _ in docs])]
 
     def known(word: str) -> bool:
         return bool(emb.rows([word])[0] >= 0)
 
-    return [(name, text, spans, auto, none, known) for (name, text, spans), auto, none
-            in zip(docs, out["auto"], out["none"], strict=True)]
+    return [(name, text, spans, out["auto", 0][k], out["none", 0][k], known,
+             [out["auto", s][k] for s in SEEDS], [out["none", s][k] for s in SEEDS])
+            for k, (name, text, spans) in enumerate(docs)]
+
+
+SEEDS = (0, 1, 2, 3, 4)
 
 
 def test_the_set_is_the_one_described(released):
@@ -52,7 +60,7 @@ def test_the_set_is_the_one_described(released):
     names = [name for name, *_ in released]
     assert len(names) >= 6 and any("chat-lower" in n for n in names)
     assert any("caps" in n for n in names)
-    total = sum(leak_tally(t, s, t, in_vocabulary=k)["per"] for _, t, s, _, _, k in released)
+    total = sum(leak_tally(t, s, t, in_vocabulary=k)["per"] for _, t, s, _, _, k, *_ in released)
     assert total >= 250
 
 
@@ -60,7 +68,7 @@ def test_person_names_verbatim(released):
     """≤ 2 % of person-name tokens verbatim overall and ≤ 5 % in every text (61 % without
     entity protection; the lower-case chat was 66 % with it before issue 40)."""
     total: Counter[str] = Counter()
-    for name, text, spans, auto, _, known in released:
+    for name, text, spans, auto, _, known, *_ in released:
         tally = leak_tally(text, spans, auto, in_vocabulary=known)
         assert tally["per_kept"] <= 0.05 * tally["per"], (name, tally["per_kept"], tally["per"])
         total.update(tally)
@@ -71,19 +79,21 @@ def test_dates_and_identifiers_leave_no_letters(released):
     """Month words of dates and the letters of identifiers: none verbatim (a date was
     ``March [NUM], [NUM]``, an identifier ``KD-[NUM]``)."""
     total: Counter[str] = Counter()
-    for _, text, spans, auto, _, known in released:
+    for _, text, spans, auto, _, known, *_ in released:
         total.update(leak_tally(text, spans, auto, in_vocabulary=known))
     assert total["month"] > 0 and total["idletters"] > 0
     assert total["month_kept"] == 0 and total["idletters_kept"] == 0
 
 
 def test_the_rest_of_the_text_is_not_sacrificed(released):
-    """The share of other content words changed stays within 8 points of no protection
-    (the figures are in docs/ENTITIES.md)."""
+    """The share of other content words changed, over seeds 0–4, stays within 6 points of
+    no protection (the issue's target is 5 on the benchmark's 3 seeds and the full
+    vocabulary; docs/ENTITIES.md has the figures)."""
     share = {}
-    for which, index in (("auto", 3), ("none", 4)):
+    for which, index in (("auto", 6), ("none", 7)):
         total: Counter[str] = Counter()
         for row in released:
-            total.update(leak_tally(row[1], row[2], row[index], in_vocabulary=row[5]))
+            for release in row[index]:
+                total.update(leak_tally(row[1], row[2], release, in_vocabulary=row[5]))
         share[which] = 1 - total["content_kept"] / total["content"]
-    assert abs(share["auto"] - share["none"]) <= 0.08, share
+    assert abs(share["auto"] - share["none"]) <= 0.06, share

@@ -9,7 +9,7 @@ mode (:mod:`emprivacy.preparation.template`) asks it; the obfuscator privatises 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -17,12 +17,14 @@ from typing import Literal
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.designators import ORG_DESIGNATORS, STREET_DESIGNATORS, widen_spans
 from emprivacy.entities.names import (
     FORM_KEYS,
     NAME_FIELDS,
     NAME_TITLES,
     capitalised_name,
     name_class,
+    word_zipf,
 )
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import (
@@ -98,8 +100,11 @@ class EntityMarking:
             sorted(emitted - set(ENTITY_TYPES)))
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        """The detector's spans of each text, sorted."""
-        return [sorted(spans) for spans in self.detector.detect(texts)]
+        """The detector's spans of each text, sorted, widened over the designators of
+        organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`)."""
+        zipf = _zipf_or_none()
+        return [widen_spans(text, sorted(spans), zipf=zipf)
+                for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first
@@ -123,6 +128,12 @@ class EntityMarking:
         ``Cllr``, ``Cc``) is an ordinary word; ``True`` without the ``ner`` extra (nothing
         to tell them apart)."""
         return _listed_or_rare(word)
+
+    def designator(self, word: str) -> bool:
+        """Whether ``word`` is a designator of an organisation or a street (``road``,
+        ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
+        organisation's or a place's span it is part of the name, in any case."""
+        return word in ORG_DESIGNATORS or word in STREET_DESIGNATORS
 
     def label_word(self, word: str) -> bool:
         """Whether ``word`` is a title or a form's key (``mr``, ``dr``, ``cllr``, ``dob``,
@@ -153,6 +164,16 @@ class EntityMarking:
 
 #: Titles and the keys of a form's fields: never part of a name.
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS
+
+
+def _zipf_or_none() -> Callable[[str], float] | None:
+    """How common a word is (:func:`~emprivacy.entities.names.word_zipf`), or ``None``
+    without the ``ner`` extra."""
+    try:
+        word_zipf("the")
+    except MissingExtraError:
+        return None
+    return word_zipf
 
 
 @lru_cache(maxsize=1 << 16)

@@ -34,10 +34,13 @@ around it say so:
   word right beside it (``bill okoye``);
 * a ``"name"`` word is a name in a text written in lower case, and wherever it is
   capitalised;
-* a ``"rare"`` word is a name where it is capitalised in a text in ordinary case;
+* a ``"rare"`` word is a name where it is capitalised in a text in ordinary case, not at a
+  sentence's start unless a verb that takes a person follows (:data:`AGENT_VERBS`:
+  ``Adeyemi nodded.``);
 * a ``"common"`` word that is a given name (``Will``, ``Hope``, ``June``) is a name where it
-  is capitalised in the middle of a sentence of a text in ordinary case, unless a
-  determiner or a calendar preposition stands before it (``the Court``, ``in June``);
+  is capitalised in the middle of a sentence of a text in ordinary case, or at its start
+  before a verb that takes a person (``Summer went red.``), unless a determiner or a
+  calendar preposition stands before it (``the Court``, ``in June``);
 * one decision per word form in a text: a form that is a name at one mention is a name at
   every mention (any case in a lower-case text, capitalised ones elsewhere) — except the
   function words that text mode keeps (``will``, ``may``), which need evidence each time.
@@ -64,8 +67,8 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name", "census_shares",
-           "given_names", "name_class", "name_key"]
+__all__ = ["AGENT_VERBS", "NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name",
+           "census_shares", "given_names", "name_class", "name_key", "word_zipf"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -84,12 +87,24 @@ CAPITALISED_EXCESS = 2.0
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry".split())
+#: Verbs whose subject is a person: a capitalised given name or rare word starting a sentence
+#: before one of them is a name (``Summer went red.``, ``Grace said``, ``Adeyemi nodded``).
+AGENT_VERBS: frozenset[str] = frozenset(
+    "said says told tells asked asks went came looked smiled laughed nodded shook turned "
+    "walked ran sat stood replied answered shouted whispered called rang phoned wrote texted "
+    "emailed thought knew wanted cried died married moved left arrived agreed explained "
+    "admitted denied insisted added noted recalled lives lived works worked blushed sighed "
+    "frowned grinned winked shrugged screamed yelled muttered sobbed".split())
 #: The keys of a form's fields whose value is a person's name.
 NAME_FIELDS: frozenset[str] = frozenset(
     "name patient client employee contact from to cc bcc attendee attendees present "
     "witness witnesses referred signed author reporter complainant officer nurse doctor "
     "physician manager supervisor parent guardian student tenant applicant by requester "
-    "requestor assignee agent owner caller customer user submitter approver".split())
+    "requestor assignee agent owner caller customer user submitter approver surname "
+    "surnames forename forenames firstname lastname kin spouse partner relative claimant "
+    "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
+    "interpreter interviewer interviewee chair chairperson secretary treasurer "
+    "names".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
@@ -150,6 +165,13 @@ def _zipf() -> object:
     wordfreq = import_optional("wordfreq", extra=_EXTRA,
                                purpose="telling names from ordinary words")
     return wordfreq.zipf_frequency
+
+
+@lru_cache(maxsize=1 << 16)
+def word_zipf(word: str) -> float:
+    """How common ``word`` is in English text: ``wordfreq``'s Zipf frequency of its lookup
+    form (:func:`name_key`); 0 for a word it has never seen.  Needs the ``ner`` extra."""
+    return _zipf_of(name_key(word))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -264,10 +286,13 @@ class NameListDetector:
             elif cls == "name":
                 name[i] = lower_text or case != "lower"
             elif cls == "rare":
-                name[i] = case == "title" and not lower_text and not initial[i]
-            else:  # common: a capitalised given name in the middle of a sentence
+                name[i] = case == "title" and not lower_text and (
+                    not initial[i] or _agent_after(i, words, forms, text))
+            else:  # common: a capitalised given name in the middle of a sentence, or at
+                # its start before a verb that takes a person (``Summer went red.``)
                 prev = forms[i - 1] if i else ""
-                name[i] = (case == "title" and not lower_text and not initial[i]
+                name[i] = (case == "title" and not lower_text
+                           and (not initial[i] or _agent_after(i, words, forms, text))
                            and name_key(form) in given and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
                                     and _by_a_number(i, words, text)))
@@ -311,6 +336,16 @@ class NameListDetector:
             elif cls in ("common", "rare") and _pair(i, words, forms, classes, text):
                 out[i] = "pair"
         return out
+
+
+def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> bool:
+    """Whether word ``i`` is followed, after a space, by a verb that takes a person as its
+    subject (:data:`AGENT_VERBS`): a sentence-initial ``Summer went red.`` or ``Hope said``
+    names someone; ``Summer is hot`` does not say so."""
+    if i + 1 >= len(words):
+        return False
+    gap = text[words[i].end:words[i + 1].start]
+    return forms[i + 1] in AGENT_VERBS and re.fullmatch(r"[ \t]+", gap) is not None
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],

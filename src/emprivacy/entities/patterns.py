@@ -9,8 +9,10 @@ the release.  This detector needs no model and no extra:
   ``3rd of March``, ``Mar. 2021``, ``march 3``), and numeric dates (``3/14/22``,
   ``14.03.2022``, ``2022-03-14``), in any case;
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
-  letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), letters followed by
-  three or more digits (``A1234567``, ``7ABC123``), and ``#`` followed by digits (``#48213``).
+  letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
+  letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
+  time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``), a
+  British number plate (``KX19 RWE``), and ``#`` followed by digits (``#48213``).
 
 Its types are structured identifiers: their policy is always a placeholder
 (:mod:`emprivacy.entities.policy`).
@@ -38,7 +40,14 @@ _DATE = re.compile(
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
-    r"|[A-Za-z]{1,4}\d{3,}[A-Za-z0-9]*|\d+[A-Za-z]{1,4}\d{2,}|\#\d{3,})(?![\w@])")
+    r"|[A-Za-z]{2}\d{2}[ \t][A-Za-z]{3}(?![\w@])"
+    r"|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
+    r"|\#\d{3,})(?![\w@])")
+# A word of letters and digits that is no identifier: an ordinal, a time, a quantity with its
+# unit, a decade (``3rd``, ``10am``, ``5mg``, ``90s``), checked on the lower-cased word.
+_NOT_ID = re.compile(
+    r"\d+(?:st|nd|rd|th|s|am|pm|h|hr|hrs|min|mins|sec|secs|ms|d|wk|wks|yr|yrs|mo|k|m|bn|x"
+    r"|mg|mcg|g|kg|lb|lbs|oz|ml|l|cl|km|cm|mm|mi|ft|in|mph|kph|gb|mb|kb|tb|p|px|pt|c|f)")
 
 
 class PatternDetector:
@@ -47,6 +56,9 @@ class PatternDetector:
     >>> text = "Seen March 3, 2021 (ID KD-44718, case 22-CV-0193); follow-up on 3/14/22."
     >>> [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
     [('March 3, 2021', 'DATE'), ('KD-44718', 'ID'), ('22-CV-0193', 'ID'), ('3/14/22', 'DATE')]
+    >>> text = "car kx19 rwe at 10am, 2nd visit, ref dc7 and pd40182, 5mg"
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['kx19 rwe', 'dc7', 'pd40182']
     """
 
     name = "patterns"
@@ -62,5 +74,6 @@ class PatternDetector:
     def _spans(text: str) -> list[EntitySpan]:
         dates = [EntitySpan(m.start(), m.end(), "DATE") for m in _DATE.finditer(text)]
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
-               if not any(d.overlaps(m.start(), m.end()) for d in dates)]
+               if not any(d.overlaps(m.start(), m.end()) for d in dates)
+               and _NOT_ID.fullmatch(m.group().lower()) is None]
         return sorted(dates + ids)

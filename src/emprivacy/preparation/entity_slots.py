@@ -126,7 +126,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])):
             continue  # numbers, locators, symbols; function words
         elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
-                                   and not marking.listed_or_rare(words[i]))
+                                   and not marking.listed_or_rare(words[i])
+                                   and not (resolved == "LOCATION"
+                                            and marking.designator(words[i])))
                                   or marking.label_word(words[i])):
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"): no name

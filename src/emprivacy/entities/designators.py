@@ -1,0 +1,193 @@
+"""The words that make a name an organisation's or a street's: ``Hollins Pharmacy``,
+``Halverson Logistics, Inc.``, ``fenwick road``.
+
+A model or a name list often finds the name part of an organisation (``Hollins``, a
+surname) and leaves its designator (``Pharmacy``) to the general mechanism, which at a large
+ε gives it back unchanged: ``[PERSON] Pharmacy``, or a surrogate and ``Pharmacy``, tells the
+reader what kind of place the person went to and, with the town, which one.  This step widens
+the spans of a text after detection, whatever the detectors:
+
+* **designators after a name** — a detected span (any named type or
+  :data:`~emprivacy.entities.spans.PROPER_NOUN`) followed, on the same line, by one or more
+  designators (:data:`ORG_DESIGNATORS`: legal forms, kinds of business and institution;
+  :data:`STREET_DESIGNATORS`), with only spaces, a comma or ``&`` between them, becomes one
+  span: ``ORG`` for an organisation's designator, ``LOCATION`` for a street's; the span
+  takes in the capitalised words just before it on its line (no function word), which a
+  capital-letter detector leaves out at a sentence's start;
+  a designator in lower case joins only if it is one of :data:`LOWER_CASE_DESIGNATORS`;
+* **a rare word before a designator** — with ``zipf`` given (how common a word is,
+  :func:`~emprivacy.entities.names.word_zipf`), a word that no span covers, rarer than
+  :data:`RARE_BEFORE` and no function word, followed by designators, starts a span of
+  their type: ``kestrel fuels`` and ``fenwick road`` in a lower-case chat, where no
+  detector saw a name (``main road``, ``the pharmacy`` stay as they are);
+* **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
+  ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
+  where a model typed only ``EDR``).
+
+The lists are allow-lists of what to protect, in lower case; their words are common English
+words, so a designator after no detected name (``the pharmacy``, ``main road``) is left
+alone.  Like every detector this is pre-processing, outside the guarantee
+(docs/ENTITIES.md measures it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
+
+__all__ = ["LOWER_CASE_DESIGNATORS", "ORG_DESIGNATORS", "RARE_BEFORE", "STREET_DESIGNATORS",
+           "widen_spans"]
+
+#: Legal forms and kinds of business or institution that end an organisation's name.
+ORG_DESIGNATORS: frozenset[str] = frozenset(
+    "inc incorporated ltd limited llc llp plc corp corporation co company companies group "
+    "holdings partners partnership associates solicitors legal law lawyers attorneys "
+    "logistics freight haulage transport removals couriers pharmacy chemist chemists "
+    "surgery clinic hospital hospitals centre center practice dental dentistry vets "
+    "veterinary medical health healthcare care nursing hospice school schools academy "
+    "college university institute council police constabulary bank building society "
+    "insurance brokers assurance finance financial capital investments accountants motors "
+    "garage autos cars services solutions systems technologies technology tech software "
+    "consulting consultants foods food kitchens bakery bakeries butchers catering "
+    "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
+    "gas water utilities telecom telecoms communications media press publishing studio "
+    "studios doors windows glazing roofing builders building construction contractors "
+    "developments properties property estates lettings homes housing plumbing heating "
+    "electrical electrics engineering manufacturing industries enterprises trading "
+    "supplies stores store shop shops supermarket market markets training recruitment "
+    "staffing trust foundation charity church chapel parish club fc united society union "
+    "association federation agency ministry department authority board commission "
+    "tribunal court".split())
+
+#: Words that end a street's name.
+STREET_DESIGNATORS: frozenset[str] = frozenset(
+    "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
+    "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
+    "rise vale green court ct".split())
+
+#: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
+#: those that are seldom anything else after a name.  The others must be capitalised
+#: (``Mark Drive``, but ``mark drive`` or ``dana close`` is not a street).
+LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
+    "inc ltd llc llp plc corp co pharmacy surgery clinic hospital school academy college "
+    "university council police bank insurance solicitors logistics motors garage fuels "
+    "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave".split())
+
+#: A word rarer than this (Zipf frequency) before a designator is a name's.
+RARE_BEFORE = 4.0
+
+# What may stand between a name and its designator, or between two designators.
+_GAP = re.compile(r"[ \t]*(?:[,&][ \t]*)?")
+_WORD = re.compile(r"[A-Za-z]+(?:\.(?=[ \t]*,))?")
+_NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[A-Za-z])")
+_SPACES = re.compile(r"[ \t]+")
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+$")
+_NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
+
+
+def widen_spans(text: str, spans: Sequence[EntitySpan], *,
+                zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
+    """The spans of ``text`` (sorted) with the organisation and street spans their
+    designators and neighbours make (see the module's description); the spans given are
+    kept, the new ones added.
+
+    >>> text = "Collected from Hollins Pharmacy on Fenwick Road; Vantage EDR flagged it."
+    >>> found = [EntitySpan(15, 22, "PERSON"), EntitySpan(35, 42, "PROPER_NOUN"),
+    ...          EntitySpan(49, 56, "PROPER_NOUN"), EntitySpan(57, 60, "ORG")]
+    >>> [(text[s.start:s.end], s.type) for s in widen_spans(text, found)
+    ...  if s not in found]
+    [('Hollins Pharmacy', 'ORG'), ('Fenwick Road', 'LOCATION'), ('Vantage EDR', 'ORG')]
+    >>> widen_spans("the pharmacy on main road", [])
+    []
+    >>> text = "the van from kestrel fuels is on main road"
+    >>> rarity = {"kestrel": 2.9, "main": 5.6}
+    >>> [(text[s.start:s.end], s.type)
+    ...  for s in widen_spans(text, [], zipf=lambda w: rarity.get(w.lower(), 7.0))]
+    [('kestrel fuels', 'ORG')]
+    """
+    out = set(spans)
+    if zipf is not None:
+        out.update(_rare_before_designators(text, spans, zipf))
+    for s in spans:
+        if s.type not in _NAMED:
+            continue
+        end, kind = _designators_after(text, s.end)
+        if kind is not None:
+            out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
+    orgs = [s for s in spans if s.type == "ORG"]
+    for s in spans:
+        if s.type != PROPER_NOUN:
+            continue
+        for o in orgs:
+            if _touching(text, s, o):
+                out.add(EntitySpan(min(s.start, o.start), max(s.end, o.end), "ORG"))
+    return sorted(out)
+
+
+def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
+                             zipf: Callable[[str], float]) -> list[EntitySpan]:
+    """The spans that a rare word no span covers starts, followed by designators."""
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    found = []
+    covered = sorted((s.start, s.end) for s in spans)
+    k = 0
+    for m in _NAME_WORD.finditer(text):
+        while k < len(covered) and covered[k][1] <= m.start():
+            k += 1
+        if k < len(covered) and covered[k][0] < m.end():
+            continue  # inside a span already
+        end, kind = _designators_after(text, m.end())
+        if kind is None or m.group().lower() in KEPT_FUNCTION_WORDS:
+            continue
+        if zipf(m.group()) < RARE_BEFORE:
+            found.append(EntitySpan(m.start(), end, kind))
+    return found
+
+
+def _designators_after(text: str, pos: int) -> tuple[int, str | None]:
+    """The end of the run of designators after ``pos`` (same line), and the type it makes:
+    ``ORG`` if any is an organisation's, ``LOCATION`` if they are a street's, ``None`` if
+    there are none."""
+    end, kind = pos, None
+    while True:
+        gap = _GAP.match(text, end)
+        word = _WORD.match(text, gap.end()) if gap else None
+        if word is None:
+            return end, kind
+        form = word.group().rstrip(".").lower()
+        if word.group().islower() and form not in LOWER_CASE_DESIGNATORS:
+            return end, kind
+        if form in ORG_DESIGNATORS:
+            kind = "ORG"
+        elif form in STREET_DESIGNATORS:
+            kind = kind or "LOCATION"
+        else:
+            return end, kind
+        end = word.end()
+
+
+def _capitalised_before(text: str, pos: int) -> int:
+    """Where a name that ends in a designator starts: ``pos``, or earlier over the
+    capitalised words before it on its line (only spaces between; no function word), which a
+    capital-letter detector leaves out at a line's or sentence's start (``NORTHGATE`` of
+    ``NORTHGATE BOROUGH COUNCIL``)."""
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    start = pos
+    while True:
+        m = _WORD_BEFORE.search(text, 0, start)
+        if m is None or not m.group(1)[0].isupper() or m.group(1).lower() in KEPT_FUNCTION_WORDS:
+            return start
+        start = m.start(1)
+
+
+def _touching(text: str, a: EntitySpan, b: EntitySpan) -> bool:
+    """Whether two spans are neighbours on one line with only spaces between them."""
+    left, right = (a, b) if a.end <= b.start else (b, a)
+    if left.end > right.start:
+        return False
+    gap = text[left.end:right.start]
+    return gap == "" or _SPACES.fullmatch(gap) is not None

@@ -1,0 +1,122 @@
+"""Organisations and streets whose designator a detector left out (``Hollins Pharmacy``,
+``HALVERSON LOGISTICS, INC.``, ``kestrel fuels``, ``fenwick road``), and identifiers that
+mix letters and digits (``KX19 RWE``): before this change the designator or the letters
+came out verbatim at a large ε (``[PERSON] Pharmacy``, ``KX[NUM] RWE``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from emprivacy.entities.designators import (
+    LOWER_CASE_DESIGNATORS,
+    ORG_DESIGNATORS,
+    STREET_DESIGNATORS,
+    widen_spans,
+)
+from emprivacy.entities.patterns import PatternDetector
+from emprivacy.entities.spans import EntitySpan
+
+
+def _shown(text: str, spans: list[EntitySpan], given_spans: list[EntitySpan]):
+    return [(text[s.start:s.end], s.type) for s in spans if s not in given_spans]
+
+
+def test_an_organisation_designator_after_a_name_makes_one_org_span():
+    text = "HALVERSON LOGISTICS, INC. and Lakeshore Legal Group"
+    found = [EntitySpan(0, 9, "PROPER_NOUN"), EntitySpan(30, 39, "PERSON")]
+    assert _shown(text, widen_spans(text, found), found) == [
+        ("HALVERSON LOGISTICS, INC", "ORG"), ("Lakeshore Legal Group", "ORG")]
+
+
+def test_a_street_designator_makes_a_place_and_an_org_one_wins():
+    text = "met at Mill Lane near Baker Street Surgery"
+    found = [EntitySpan(7, 11, "PROPER_NOUN"), EntitySpan(22, 27, "PERSON")]
+    assert _shown(text, widen_spans(text, found), found) == [
+        ("Mill Lane", "LOCATION"), ("Baker Street Surgery", "ORG")]
+
+
+def test_no_designator_no_new_span_and_the_given_spans_stay():
+    text = "Tom Bishop said the pharmacy on main road was shut"
+    found = [EntitySpan(0, 10, "PERSON")]
+    assert widen_spans(text, found) == found
+    assert widen_spans(text, found, zipf=lambda w: 6.0) == found
+
+
+def test_lower_case_designators_join_only_from_their_list():
+    """``dana close`` (a verb after a name in a chat) is no street; ``dana road`` is."""
+    for designator, joins in (("close", False), ("drive", False), ("road", True),
+                              ("pharmacy", True), ("way", False)):
+        text = f"ask dana {designator} today"
+        found = [EntitySpan(4, 8, "PERSON")]
+        new = _shown(text, widen_spans(text, found), found)
+        assert bool(new) is joins, (designator, new)
+        assert (designator in LOWER_CASE_DESIGNATORS) is joins
+
+
+def test_a_rare_word_before_a_designator_starts_a_span_a_common_one_does_not():
+    text = "the bill from kestrel fuels and the main road"
+    zipf = {"kestrel": 2.9, "main": 5.6, "the": 7.4, "bill": 5.0, "from": 7.0}.get
+    assert _shown(text, widen_spans(text, [], zipf=lambda w: zipf(w.lower(), 7.0)), []) == [
+        ("kestrel fuels", "ORG")]
+
+
+def test_a_capitalised_neighbour_of_an_organisation_joins_it():
+    text = "so the Vantage EDR agent"
+    found = [EntitySpan(7, 14, "PROPER_NOUN"), EntitySpan(15, 18, "ORG")]
+    assert _shown(text, widen_spans(text, found), found) == [("Vantage EDR", "ORG")]
+    apart = "Vantage.\nEDR agent"
+    split = [EntitySpan(0, 7, "PROPER_NOUN"), EntitySpan(9, 12, "ORG")]
+    assert widen_spans(apart, split) == split  # not across a line
+
+
+@given(st.text(alphabet="abc XYZ,&.\n\t", max_size=40), st.integers(0, 39), st.integers(1, 8))
+def test_widening_only_adds_spans_and_keeps_them_inside_the_text(text, start, length):
+    """Property: every given span survives, new spans lie inside the text, and the result is
+    sorted."""
+    if start >= len(text):
+        return
+    end = min(len(text), start + length)
+    if end <= start:
+        return
+    found = [EntitySpan(start, end, "PERSON")]
+    out = widen_spans(text, found, zipf=lambda w: 1.0)
+    assert set(found) <= set(out) and out == sorted(out)
+    assert all(0 <= s.start < s.end <= len(text) for s in out)
+
+
+def test_designator_lists_are_lower_case_and_the_lower_case_ones_are_listed():
+    for words in (ORG_DESIGNATORS, STREET_DESIGNATORS):
+        assert all(w == w.lower() and w.isalpha() for w in words)
+    assert LOWER_CASE_DESIGNATORS <= ORG_DESIGNATORS | STREET_DESIGNATORS
+
+
+@pytest.mark.parametrize(("text", "ids"), [
+    ("registration KX19 RWE seen", ["KX19 RWE"]),
+    ("ref dc7 and pd40182 and 8kxr214", ["dc7", "pd40182", "8kxr214"]),
+    ("at 10am on the 3rd, 5mg twice, in the 90s, 4x", []),
+])
+def test_identifiers_that_mix_letters_and_digits(text, ids):
+    assert [text[s.start:s.end] for s in PatternDetector().detect([text])[0]
+            if s.type == "ID"] == ids
+
+
+@pytest.mark.slow
+def test_release_hides_designators_plates_and_next_of_kin(ner_embeddings):
+    """End to end at an ε so large that an ordinary word comes back unchanged: what changes
+    was protected."""
+    from emprivacy import privatize_texts
+
+    text = ("She collected it from Hollins Pharmacy yesterday.\n"
+            "Vehicle registration KX19 RWE was seen.\n"
+            "NEXT OF KIN: ARJUN RAMASWAMY (brother)\n")
+    (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=3,
+                             entities="auto", entity_epsilon=1.0)
+    words = re.findall(r"[\w'’]+", out.release.lower())
+    for leaked in ("hollins", "pharmacy", "kx19", "kx", "rwe", "arjun", "ramaswamy"):
+        assert leaked not in words, (leaked, out.release)
+    for kept in ("collected", "yesterday", "vehicle", "registration", "brother"):
+        assert kept in words, (kept, out.release)
