@@ -35,7 +35,7 @@ from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["GENERAL", "Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder",
+__all__ = ["GENERAL", "INITIAL", "Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder",
            "covering_index", "entity_decisions"]
 
 #: An entity slot's key: its type and its normalised word.
@@ -141,6 +141,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
     _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
+    _initials(decisions, counted, text, tokens)
     return decisions, counted
 
 
@@ -190,6 +191,30 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
             continue  # "the baker" beside "Baker": only capitalised mentions follow
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
+
+
+def _initials(decisions: list[Decision], counted: Counter[str], text: str,
+              tokens: Sequence[Token]) -> None:
+    """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
+    ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
+    drawn independently of it (ε = 0) and written as the surrogate's initial
+    (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim)."""
+    for i in range(len(tokens) - 2, -1, -1):
+        tok, d = tokens[i], decisions[i]
+        if (d is not None or tok.kind != "word" or len(tok.text) != 1
+                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."):
+            continue
+        after = decisions[i + 1]
+        if isinstance(after, EntitySlot) and after.key[0] == "PERSON" and \
+                text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "":
+            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                      independent=True)
+            counted["PERSON"] += 1
+
+
+#: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written
+#: as one capital letter, the first of the name drawn for it.
+INITIAL = "\x00"
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

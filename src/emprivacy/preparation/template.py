@@ -61,6 +61,7 @@ from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from emprivacy.exceptions import PrivacyLeakWarning
 from emprivacy.preparation.entity_slots import (
+    INITIAL,
     EntityKey,
     EntitySlot,
     Kept,
@@ -228,6 +229,8 @@ class TextTemplate:
                 if surrogates is None or key not in surrogates:
                     raise ValueError(f"no surrogate for the entity slot {key[0]}")
                 word = apply_case(surrogates[key], self.cases[i])
+                if key[1].startswith(INITIAL):  # an initial: the surrogate's first letter
+                    word = word[:1].upper()
             if self.curly[i]:
                 word = word.replace("'", "’")
             out.append(word)
