@@ -23,8 +23,6 @@ from emprivacy.playground.marks import recovery_at
 from emprivacy.playground.settings import PageSettings
 
 if TYPE_CHECKING:  # pragma: no cover
-    import numpy as np
-
     from emprivacy.embeddings import Embeddings
     from emprivacy.mechanisms import WordMechanism
 
@@ -74,21 +72,32 @@ class Playground:
     """
 
     def __init__(self, embeddings: Embeddings | None = None) -> None:
+        import numpy as np
+
+        from emprivacy.decoding import ExactDecoder
         from emprivacy.embeddings import load_embeddings
 
         self.embeddings = load_embeddings() if embeddings is None else embeddings
         #: Held while a release runs: the page runs one heavy job at a time.
         self.busy = threading.Lock()
         self._mechanisms: OrderedDict[tuple[str, float], WordMechanism] = OrderedDict()
-        self._norms: np.ndarray | None = None
+        # made once, before the server is up: the exact nearest-word decoder every ε's
+        # madlib, mahalanobis and vickrey share (the same decisions as their own), the
+        # vectors for the neighbours, and the release path's modules
+        self._decoder = ExactDecoder(self.embeddings)
+        self._vectors = np.asarray(self.embeddings.vectors, dtype=np.float32)
+        self._norms = np.einsum("ij,ij->i", self._vectors, self._vectors)
+        import emprivacy.tables  # noqa: F401
 
     def mechanism(self, name: str, epsilon: float) -> WordMechanism:
         """The mechanism ``name`` at ``epsilon`` with its default parameters (kept)."""
-        from emprivacy.mechanisms import make_mechanism
+        from emprivacy.mechanisms import make_mechanism, takes_decoder
 
         key = (name, epsilon)
         if key not in self._mechanisms:
-            self._mechanisms[key] = make_mechanism(name, self.embeddings, epsilon=epsilon)
+            params: dict[str, Any] = {"decoder": self._decoder} if takes_decoder(name) else {}
+            self._mechanisms[key] = make_mechanism(name, self.embeddings, epsilon=epsilon,
+                                                   **params)
             while len(self._mechanisms) > _KEPT_MECHANISMS:
                 self._mechanisms.popitem(last=False)
         self._mechanisms.move_to_end(key)
@@ -149,23 +158,29 @@ class Playground:
 
     def neighbours(self, words: list[str]) -> dict[str, list[tuple[str, float]]]:
         """Each word's :data:`NEIGHBOURS` nearest other vocabulary words and the Euclidean
-        distance d to each (its guarantee against each is ε·d: Thm. 2)."""
+        distance d to each (its guarantee against each is ε·d: Thm. 2).
+
+        Candidates by one float32 product, then their distances again in float64, exactly.
+        """
         import numpy as np
 
         if not words:
             return {}
         emb = self.embeddings
-        vectors = np.asarray(emb.vectors, dtype=np.float64)
-        if self._norms is None:
-            self._norms = np.einsum("ij,ij->i", vectors, vectors)
         rows = emb.indices(words)
-        d2 = self._norms[rows, None] + self._norms[None, :] - 2.0 * (vectors[rows] @ vectors.T)
+        d2 = self._norms[rows, None] + self._norms[None, :] - 2.0 * (self._vectors[rows]
+                                                                      @ self._vectors.T)
         d2[np.arange(len(rows)), rows] = np.inf  # the word itself: d = 0, no neighbour
-        near = np.argpartition(d2, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]
+        wide = min(NEIGHBOURS + 8, d2.shape[1] - 1)
+        near = np.argpartition(d2, wide, axis=1)[:, :wide]
         out: dict[str, list[tuple[str, float]]] = {}
         for k, word in enumerate(words):
-            order = near[k][np.argsort(d2[k, near[k]])]
-            out[word] = [(emb.words[j], float(np.sqrt(max(d2[k, j], 0.0)))) for j in order]
+            cand = near[k][near[k] != rows[k]]
+            diff = (self._vectors[cand].astype(np.float64)
+                    - self._vectors[rows[k]].astype(np.float64))
+            dist = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+            order = np.lexsort((cand, dist))[:NEIGHBOURS]
+            out[word] = [(emb.words[int(cand[j])], float(dist[j])) for j in order]
         return out
 
 
