@@ -189,3 +189,20 @@ def test_neighbours_are_the_nearest_words(playground: Playground) -> None:
     assert [w for w, _ in near["cat"]] == ["dog", "met", "walked"]
     assert near["cat"][0][1] == pytest.approx(1.0)
     assert near["car"][0] == ("bus", pytest.approx(1.0))
+
+
+def test_an_error_of_the_library_is_one_line(playground: Playground,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from emprivacy.exceptions import MissingExtraError
+
+    def missing(self: Playground, settings: PageSettings) -> list:
+        raise MissingExtraError("spaCy needs the optional dependency 'spacy'; install it "
+                                "with: pip install 'emprivacy[ner]'")
+
+    monkeypatch.setattr(Playground, "releases", missing)
+    app = create_app(playground, token=TOKEN, hosts=[HOST])
+    answer = _post(TestClient(app, base_url=f"http://{HOST}"),
+                   {"text": "cat", "epsilons": [10], "seed": 1, "entities": "spacy"})
+    assert answer.status_code == 400
+    assert answer.json()["error"].endswith("pip install 'emprivacy[ner]'")
+    assert not playground.busy.locked()

@@ -73,6 +73,7 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
         How long one request's releases may take.
     """
     from emprivacy import import_optional
+    from emprivacy.exceptions import EmprivacyError
 
     import_optional("starlette", extra="web", purpose="the playground")
     from starlette.applications import Starlette
@@ -142,6 +143,8 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
                            "given up (shorter text, or 'emprivacy obfuscate')")
         except (TypeError, ValueError) as exc:  # a bad entity option, said by the library
             return refused(400, str(exc))
+        except EmprivacyError as exc:  # e.g. a detector whose extra is not installed
+            return refused(400, exc.message())
         return JSONResponse(_answer(settings, done, time.perf_counter() - started),
                             headers=_HEADERS)
 
