@@ -124,7 +124,7 @@ def test_one_release_at_a_time(client: TestClient, playground: Playground) -> No
     finally:
         playground.busy.release()
     assert busy.status_code == 429
-    assert "another release is running" in busy.json()["error"]
+    assert "another release or audit is running" in busy.json()["error"]
     assert _post(client, {"text": "cat", "epsilons": [10], "seed": 1}).status_code == 200
 
 
@@ -206,3 +206,28 @@ def test_an_error_of_the_library_is_one_line(playground: Playground,
     assert answer.status_code == 400
     assert answer.json()["error"].endswith("pip install 'emprivacy[ner]'")
     assert not playground.busy.locked()
+
+
+def test_audit_of_the_text(client: TestClient) -> None:
+    """The text's content words are the secrets: V(π▷C) per ε, exact for TEM, at least the
+    prior and growing with ε (seeded draws, common to both ε: tolerance 0.05)."""
+    text = "the cat met the dog; a cat ran to the car"
+    for mechanism in ("tem", "madlib"):
+        answer = client.post("/api/audit", json={"text": text, "epsilons": [0.5, 20],
+                                                 "seed": 2, "mechanism": mechanism},
+                             headers={TOKEN_HEADER: TOKEN})
+        assert answer.status_code == 200, answer.text
+        html = answer.json()["html"]
+        assert "The 5 content words of your text" in html  # cat, met, dog, ran, car
+        shares = [float(part.split(" %")[0]) for part in
+                  html.split('class="recovered">')[1:]]
+        assert len(shares) == 2
+        assert shares[1] >= shares[0] - 5
+        assert shares[1] >= 40  # prior 2/6 (cat twice): at ε = 20 the words come back
+        assert ("exact" in html) == (mechanism == "tem")
+    refused = client.post("/api/audit", json={"text": "zzz qqq", "epsilons": [1], "seed": 1},
+                          headers={TOKEN_HEADER: TOKEN})
+    assert refused.status_code == 400
+    assert "no content word in the vocabulary" in refused.json()["error"]
+    assert client.post("/api/audit", json={"text": "cat", "epsilons": [1],
+                                           "seed": 1}).status_code == 403

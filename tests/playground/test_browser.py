@@ -172,3 +172,16 @@ def test_screenshot(tmp_path: Path, default_embeddings: Embeddings) -> None:
     path = browser.screenshot(tmp_path / "playground.png", Playground(default_embeddings))
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+def test_audit_my_text(page: Any) -> None:
+    page.select_option("#mechanism", "tem")
+    _release(page)
+    before = int(page.evaluate("() => Number(document.body.dataset.audited || 0)"))
+    page.click("#audit-button")
+    page.wait_for_function(f"() => Number(document.body.dataset.audited || 0) > {before}",
+                           timeout=120_000)
+    rows = page.query_selector_all("#audit tbody tr")
+    assert [r.get_attribute("data-epsilon") for r in rows] == ["10"]
+    assert "exact" in str(page.text_content("#audit tbody"))
+    assert "content words of your text" in str(page.text_content("#audit"))

@@ -1,4 +1,5 @@
-"""The playground's web application (Starlette): the page, its assets and one endpoint.
+"""The playground's web application (Starlette): the page, its assets and two endpoints
+(``/api/release``, ``/api/audit``).
 
 Safe by default (docs/PLAYGROUND.md):
 
@@ -11,9 +12,9 @@ Safe by default (docs/PLAYGROUND.md):
 * **the Host header** must name one of the server's own addresses (a page that rebinds a
   DNS name to 127.0.0.1 is refused);
 * **limits**: a body over :data:`MAX_BODY_BYTES`, a text over
-  :data:`~.settings.MAX_TEXT_CHARS` characters and a release over
-  :data:`REQUEST_SECONDS` get one clear message; one release runs at a time (a second request
-  meanwhile is told so);
+  :data:`~.settings.MAX_TEXT_CHARS` characters and a release or audit over
+  :data:`REQUEST_SECONDS` get one clear message; one heavy job (a release, an audit) runs at a
+  time (a second request meanwhile is told so);
 * **nothing stored**: the text lives in the request and the answer only; no log line
   names it (the server's access log is off), answers are ``Cache-Control: no-store``, and a
   Content-Security-Policy allows only the page's own files.
@@ -28,8 +29,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from emprivacy.playground.audit import TextAudit, audit_text
 from emprivacy.playground.command import python_call, record_line, shell_command
-from emprivacy.playground.render import asset, page, results
+from emprivacy.playground.render import asset, audit_results, page, results
 from emprivacy.playground.session import Playground, Release
 from emprivacy.playground.settings import PageSettings, TooLarge
 
@@ -111,7 +113,9 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
             return PlainTextResponse("not found", 404, headers=_HEADERS)
         return Response(asset(name), media_type=_ASSETS[name], headers=_HEADERS)
 
-    async def release(request: Request) -> Response:
+    async def job(request: Request, work: Callable[[PageSettings], Any],
+                  answer: Callable[[PageSettings, Any, float], dict[str, Any]]) -> Response:
+        """A heavy request: checked, then ``work`` in a thread, one at a time, timed."""
         if not host_ok(request):
             return refused(421, "unknown Host")
         if not token_ok(request.headers.get(TOKEN_HEADER)):
@@ -132,21 +136,32 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
         except (TypeError, ValueError) as exc:
             return refused(400, str(exc))
         if not playground.busy.acquire(blocking=False):
-            return refused(429, "another release is running; try again when it ends")
+            return refused(429, "another release or audit is running; try again when it "
+                           "ends")
         started = time.perf_counter()
-        work = asyncio.get_running_loop().run_in_executor(None, _releases, playground,
-                                                          settings)
+        work_done = asyncio.get_running_loop().run_in_executor(None, _locked, playground,
+                                                               work, settings)
         try:
-            done = await asyncio.wait_for(asyncio.shield(work), request_seconds)
+            done = await asyncio.wait_for(asyncio.shield(work_done), request_seconds)
         except TimeoutError:
-            return refused(503, f"the release took longer than {request_seconds:g} s and was "
-                           "given up (shorter text, or 'emprivacy obfuscate')")
+            return refused(503, f"the work took longer than {request_seconds:g} s and was "
+                           "given up (shorter text, fewer ε, or the command line)")
         except (TypeError, ValueError) as exc:  # a bad entity option, said by the library
             return refused(400, str(exc))
         except EmprivacyError as exc:  # e.g. a detector whose extra is not installed
             return refused(400, exc.message())
-        return JSONResponse(_answer(settings, done, time.perf_counter() - started),
+        return JSONResponse(answer(settings, done, time.perf_counter() - started),
                             headers=_HEADERS)
+
+    async def release(request: Request) -> Response:
+        return await job(request, playground.releases, _answer)
+
+    async def audit(request: Request) -> Response:
+        def answer(settings: PageSettings, audits: list[TextAudit], seconds: float
+                   ) -> dict[str, Any]:
+            return {"html": audit_results(settings, audits), "seconds": seconds}
+
+        return await job(request, lambda settings: audit_text(playground, settings), answer)
 
     async def not_found(request: Request) -> Response:
         return PlainTextResponse("not found", 404, headers=_HEADERS)
@@ -155,6 +170,7 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
         Route("/", index, methods=["GET"]),
         Route("/assets/{name}", static, methods=["GET"]),
         Route("/api/release", release, methods=["POST"]),
+        Route("/api/audit", audit, methods=["POST"]),
         Route("/{path:path}", not_found, methods=["GET", "POST", "OPTIONS", "PUT", "DELETE"]),
     ])
 
@@ -173,10 +189,11 @@ async def _read_body(request: Any) -> bytes | None:
     return b"".join(chunks)
 
 
-def _releases(playground: Playground, settings: PageSettings) -> list[Release]:
-    """The releases, in a worker thread; the playground's lock is released at the end."""
+def _locked(playground: Playground, work: Callable[[PageSettings], Any],
+            settings: PageSettings) -> Any:
+    """``work(settings)`` in a worker thread; the playground's lock is released at the end."""
     try:
-        return playground.releases(settings)
+        return work(settings)
     finally:
         playground.busy.release()
 

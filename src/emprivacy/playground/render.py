@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from html import escape
 from importlib import resources
 
+from emprivacy.playground.audit import TextAudit
 from emprivacy.playground.fates import FATES, Segment
 from emprivacy.playground.marks import AUDIT_SOURCE, RECOVERY
 from emprivacy.playground.session import Release
 from emprivacy.playground.settings import MAX_TEXT_CHARS, MECHANISM_NAMES, PageSettings
 
-__all__ = ["ENTITY_CHOICES", "SAMPLE", "asset", "page", "results", "word_title"]
+__all__ = ["ENTITY_CHOICES", "SAMPLE", "asset", "audit_results", "page", "results", "word_title"]
 
 #: The entity detectors the form offers (``--entities``).
 ENTITY_CHOICES = ("none", "auto", "capitalised", "names,patterns", "capitalised,names,patterns")
@@ -142,3 +143,22 @@ def results(settings: PageSettings, releases: Sequence[Release], commands: Seque
             f"<details><summary>The guarantee</summary><p>{escape(s['guarantee'])}</p>"
             "</details></article>")
     return f'<div class="columns">{"".join(columns)}</div>'
+
+
+def audit_results(settings: PageSettings, audits: Sequence[TextAudit]) -> str:
+    """The quick audit of the page's text: V(π▷C) per ε, with its interval."""
+    rows = "".join(
+        f'<tr data-epsilon="{a.epsilon:g}"><th scope="row">{a.epsilon:g}</th>'
+        f'<td class="recovered">{a.posterior:.0%}</td>'
+        f"<td>{'exact' if a.exact else f'[{a.lower:.0%}, {a.upper:.0%}]'}</td>"
+        f"<td>{a.prior:.0%}</td></tr>".replace("%", " %") for a in audits)
+    k = audits[0].secrets if audits else 0
+    return (f"<h2>Audit of this text ({escape(settings.mechanism)})</h2>"
+            f"<p>The {k} content words of your text are the secrets, their counts the prior; "
+            "an adversary who knows the mechanism and that the word is one of them names it "
+            "from one release this often (V(π▷C), docs/AUDIT.md). Few candidates make the "
+            "guess easier than in the cached Brown audit.</p>"
+            '<table class="audit"><thead><tr><th scope="col">ε</th>'
+            '<th scope="col">words recovered</th><th scope="col">95 % interval</th>'
+            '<th scope="col">without a release</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>")

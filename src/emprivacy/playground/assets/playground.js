@@ -27,19 +27,45 @@
     error.textContent = message;
     error.hidden = !message;
   }
+  async function post(path, body) {
+    return fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Emprivacy-Token": token },
+      body: JSON.stringify(body),
+      credentials: "omit",
+      cache: "no-store",
+    });
+  }
+  async function audit() {
+    if (running) return;
+    running = true;
+    status.textContent = "Auditing… (a few seconds per ε)";
+    showError("");
+    try {
+      const response = await post("api/audit", payload());
+      const body = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
+      if (!response.ok) {
+        showError(body.error || ("error " + response.status));
+        status.textContent = "";
+      } else {
+        $("audit").innerHTML = body.html;
+        status.textContent = "Audited in " + body.seconds.toFixed(1) + " s.";
+        document.body.dataset.audited = String(Number(document.body.dataset.audited || 0) + 1);
+      }
+    } catch (e) {
+      showError("the local server did not answer (is it still running?)");
+      status.textContent = "";
+    } finally {
+      running = false;
+    }
+  }
   async function release() {
     if (running) { again = true; return; }
     running = true;
     status.textContent = "Releasing…";
     showError("");
     try {
-      const response = await fetch("api/release", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Emprivacy-Token": token },
-        body: JSON.stringify(payload()),
-        credentials: "omit",
-        cache: "no-store",
-      });
+      const response = await post("api/release", payload());
       const body = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
       if (!response.ok) {
         showError(body.error || ("error " + response.status));
@@ -123,5 +149,6 @@
   });
   for (const id of ["entities", "seed", "perturb-stopwords"]) $(id).addEventListener("change", later);
   form.addEventListener("submit", (e) => { e.preventDefault(); release(); });
+  $("audit-button").addEventListener("click", audit);
   if (text.value.trim() !== "") release();
 })();
