@@ -68,6 +68,16 @@ def test_other_hosts_are_refused(playground: Playground) -> None:
     assert _post(evil, {"text": "cat", "epsilons": [10], "seed": 1}).status_code == 421
 
 
+def test_a_wildcard_server_takes_any_host_but_still_the_token(playground: Playground) -> None:
+    """``--host 0.0.0.0``: the server cannot know the names it is reached by."""
+    app = create_app(playground, token=TOKEN, hosts=None)
+    anywhere = TestClient(app, base_url="http://192.0.2.7:8765")
+    assert anywhere.get("/?token=" + TOKEN).status_code == 200
+    assert anywhere.get("/").status_code == 403
+    assert anywhere.post("/api/release", json={"text": "cat", "epsilons": [10],
+                                                "seed": 1}).status_code == 403
+
+
 def test_no_cors(client: TestClient) -> None:
     """No Access-Control header, ever: a preflight from another origin is not granted."""
     pre = client.options("/api/release", headers={

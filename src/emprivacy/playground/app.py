@@ -56,7 +56,7 @@ _HEADERS = {
 }
 
 
-def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
+def create_app(playground: Playground, *, token: str, hosts: Iterable[str] | None,
                seed: Callable[[], int] | None = None,
                request_seconds: float = REQUEST_SECONDS) -> Any:
     """The ASGI application of the page.
@@ -67,8 +67,9 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
         The embeddings and the releases.
     token : str
         The secret of the page's URL (at least 16 characters).
-    hosts : iterable of str
-        The ``Host`` values the server answers (its own address and port).
+    hosts : iterable of str or None
+        The ``Host`` values the server answers (its own address and port); ``None``: any
+        (a server on a wildcard address, ``--host 0.0.0.0``: the token still guards it).
     seed : callable, optional
         The seed the page starts with (default: a fresh random one per page load).
     request_seconds : float
@@ -85,14 +86,14 @@ def create_app(playground: Playground, *, token: str, hosts: Iterable[str],
 
     if not isinstance(token, str) or len(token) < 16:
         raise ValueError("token must be a string of at least 16 characters")
-    allowed = frozenset(h.lower() for h in hosts)
+    allowed = None if hosts is None else frozenset(h.lower() for h in hosts)
     new_seed = seed or (lambda: secrets.randbelow(2**31))
 
     def refused(status: int, message: str) -> Response:
         return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
 
     def host_ok(request: Request) -> bool:
-        return request.headers.get("host", "").lower() in allowed
+        return allowed is None or request.headers.get("host", "").lower() in allowed
 
     def token_ok(given: str | None) -> bool:
         return given is not None and secrets.compare_digest(given.encode(), token.encode())

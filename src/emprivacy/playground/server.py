@@ -73,9 +73,13 @@ def page_url(sock: socket.socket, token: str) -> str:
     return f"http://{shown}:{port}/?token={token}"
 
 
-def _hosts(sock: socket.socket) -> set[str]:
-    """The ``Host`` values the server answers: its address, and the loopback names."""
+def _hosts(sock: socket.socket) -> set[str] | None:
+    """The ``Host`` values the server answers: its address, and the loopback names; ``None``
+    (any) on a wildcard address (``--host 0.0.0.0``), whose names this process cannot know —
+    the token still guards every request."""
     host, port = sock.getsockname()[:2]
+    if ipaddress.ip_address(host).is_unspecified:
+        return None
     names = {f"[{host}]" if ":" in host else host}
     if is_loopback(host):
         names |= {"127.0.0.1", "localhost", "[::1]"}
