@@ -5,7 +5,8 @@ One module per command, wired here: :mod:`.obfuscate` (``obfuscate``), :mod:`.qu
 its ``--mechanism`` study in :mod:`.calibration_mechanism`, its ``--target-recovery`` search
 in :mod:`.calibration_recovery`), :mod:`.audit` (``audit``; its options read in
 :mod:`.audit_options`, its work in :mod:`.audit_run`, its outputs in :mod:`.audit_outputs`)
-and :mod:`.evaluate` (``evaluate``); :mod:`._common` holds the app, the shared options and
+:mod:`.evaluate` (``evaluate``) and :mod:`.playground` (``playground``, the local web
+page); :mod:`._common` holds the app, the shared options and
 the progress bar.  The commands import the library through its public faces only
 (``emprivacy``, ``emprivacy.exceptions`` and the packages' ``__init__``), each name on first
 use, so that ``emprivacy --help`` stays fast.
@@ -49,6 +50,7 @@ from emprivacy.cli.audit import audit
 from emprivacy.cli.calibration import calibrate
 from emprivacy.cli.evaluate import evaluate
 from emprivacy.cli.obfuscate import obfuscate
+from emprivacy.cli.playground import playground
 from emprivacy.cli.quantities import distance, guarantee
 from emprivacy.cli.stopping import interrupt_inside
 from emprivacy.exceptions import (
@@ -66,7 +68,7 @@ __all__ = ["app", "main", "run"]
 
 # registered in the order ``--help`` lists them; audit's and calibrate's help in click's plain
 # layout, readable at 80 columns
-for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate):
+for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate, playground):
     app.command(cls=PlainHelpCommand if _command in (audit, calibrate) else None)(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailableError,
