@@ -159,3 +159,24 @@ def test_epsilon_parsing_and_labels():
             parse_epsilons(f"none,{bad}")
     assert ExperimentConfig().epsilons == DEFAULT_EPSILONS
     assert ATTACKS == ("SRauth", "SRtopic", "DRauth", "DRtopic")
+
+
+def test_runner_uses_whole_known_texts_and_reports_the_cut_beside(synth_result, synth_corpus,
+                                                                  synth_embeddings):
+    """Issue 41: by default the adversary knows each author's whole known text; the clean
+    DRauth with the App. B cut is counted beside it, on the same snippets; with
+    ``known="truncated"`` the roles swap and every known text has N words."""
+    (s,) = synth_result.sets
+    assert synth_result.config.known == "whole"
+    assert min(s.known_words) > s.N  # whole known texts are longer than the snippets
+    assert set(s.clean_drauth) == {"whole", "truncated"}
+    assert s.clean_drauth["whole"] == s.correct[0, :, 2].tolist()  # the run's own ε = none
+    assert all(0 <= c <= 6 for c in s.clean_drauth["truncated"])
+    cut = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+                         epsilons=(None,), trials=2, seed=7, known="truncated")
+    (c,) = cut.sets
+    assert c.known_words == [c.N] * 6 and c.N == s.N
+    assert c.clean_drauth["truncated"] == c.correct[0, :, 2].tolist()
+    assert cut.to_dict()["config"]["known"] == "truncated"
+    with pytest.raises(ValueError, match="known must be one of 'whole', 'truncated'"):
+        run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6, known="all")

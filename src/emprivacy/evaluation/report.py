@@ -44,7 +44,8 @@ from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, e
 from emprivacy.io.outputs import write_files_atomic
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
 
-__all__ = ["RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure", "format_table3",
+__all__ = ["RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure", "clean_drauth_lines",
+           "format_table3", "known_texts_note",
            "recovery_table", "report_files", "tem_truncation_note",
            "topic_classifier_warning", "write_report"]
 
@@ -67,10 +68,11 @@ def format_table3(result: ExperimentResult) -> str:
     cfg = result.config
     lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
              f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
-             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", ""]
+             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", "",
+             known_texts_note(cfg.known), ""]
     for s in result.sets:
         mean, sd = s.mean(), s.sd()
-        lines += [f"## {s.n_authors}-author set (N = {s.N} words per text and snippet)", "",
+        lines += [f"## {s.n_authors}-author set (N = {s.N} words per snippet)", "",
                   "| ε | " + " | ".join(ATTACKS) + " |",
                   "|---|" + "---:|" * len(ATTACKS)]
         for i, e in enumerate(s.epsilons):
@@ -84,6 +86,7 @@ def format_table3(result: ExperimentResult) -> str:
                   f"{val.mean():.3f}" + (f" ± {val.std(ddof=1):.3f}" if val.size > 1 else "")
                   + f" ({s.fasttext_docs.get('validation_documents', 0)} held-out documents, "
                   f"{s.fasttext_docs.get('validation_chunks', 0)} chunks of {s.N} words).", ""]
+        lines += clean_drauth_lines(s, cfg.known)
         check = s.topic_classifier()
         if not check.clearly_above_chance:
             lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
@@ -94,6 +97,36 @@ def format_table3(result: ExperimentResult) -> str:
         lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
+
+
+def known_texts_note(known: str) -> str:
+    """One sentence of ``table3.md``: which known-author texts the adversary used."""
+    if known == "whole":
+        return ("Known texts: **whole** — every attack knows each author's whole known text "
+                "(an adversary at full strength); the snippets are cut to N words.")
+    return ("Known texts: **truncated** to N words, as in the paper's App. B (a weakened "
+            "adversary; the default is their whole known text).")
+
+
+def clean_drauth_lines(s: SetResult, known: str) -> list[str]:
+    """Markdown lines: DRauth on the clean snippets with whole and with truncated known
+    texts, side by side (the run's choice first)."""
+    if not s.clean_drauth:
+        return []
+    words = np.asarray(s.known_words or [0])
+    cells = []
+    for mode in sorted(s.clean_drauth, key=lambda m: m != known):
+        counts = np.asarray(s.clean_drauth[mode], dtype=np.float64)
+        what = (f"whole ({words.min()}–{words.max()} words)" if mode == "whole"
+                else f"truncated to N = {s.N}")
+        cells.append(f"known texts {what}: {_fmt(counts.mean(), _sd(counts))} "
+                     f"({counts.mean() / s.n_authors:.3f})"
+                     + (" — this run" if mode == known else ""))
+    return [f"Clean DRauth (Koppel) out of {s.n_authors}: " + "; ".join(cells) + ".", ""]
+
+
+def _sd(x: np.ndarray) -> float:
+    return float(x.std(ddof=1)) if x.size > 1 else math.nan
 
 
 #: What the word recovery is, in one paragraph of ``table3.md``.

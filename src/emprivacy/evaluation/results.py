@@ -21,7 +21,7 @@ from emprivacy._validation import check_choice, check_epsilon, check_positive_in
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
 from emprivacy.evaluation.attacks import SIMILARITIES
-from emprivacy.evaluation.datasets import OOV_POLICIES
+from emprivacy.evaluation.datasets import KNOWN_TEXTS, OOV_POLICIES
 from emprivacy.mechanisms.registry import MECHANISMS, check_params
 
 __all__ = [
@@ -201,6 +201,9 @@ class ExperimentConfig:
     #: Fraction of an author's words in the known text; the rest is the snippet
     #: (App. B: the first 2000 and the last 1000 words).
     known_fraction: float = 2 / 3
+    #: What the adversary knows of each author: its ``"whole"`` known text (the default:
+    #: an adversary at full strength) or that text ``"truncated"`` to N words (App. B).
+    known: str = "whole"
     #: Neighbours of SRtopic (SRauth is 1-NN).
     knn_k: int = 5
     #: Settings of DRauth (Koppel et al. 2011).
@@ -240,6 +243,7 @@ class ExperimentConfig:
         check_positive_int(self.trials, "trials")
         check_choice(self.oov, "oov", OOV_POLICIES)
         check_choice(self.similarity, "similarity", SIMILARITIES)
+        check_choice(self.known, "known", KNOWN_TEXTS)
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
@@ -359,6 +363,12 @@ class SetResult:
     #: Per ε: ε̂ over the pairs (:meth:`~emprivacy.protection.Distinguishability.summary`),
     #: ``None`` for the unmodified snippets or without ``epsilon_hat``.
     epsilon_hat: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Per known-text mode (``"whole"``, ``"truncated"``): DRauth's (Koppel's) correct
+    #: attributions of the clean snippets in each trial, so the run's choice of known texts
+    #: is reported beside the other.
+    clean_drauth: dict[str, list[int]] = field(default_factory=dict)
+    #: The words of each author's known text as the adversary used it (the run's ``known``).
+    known_words: list[int] = field(default_factory=list)
 
     def topic_classifier(self) -> TopicClassifierCheck:
         """Whether the topic classifier is clearly better than guessing
