@@ -180,3 +180,22 @@ def test_runner_uses_whole_known_texts_and_reports_the_cut_beside(synth_result, 
     assert cut.to_dict()["config"]["known"] == "truncated"
     with pytest.raises(ValueError, match="known must be one of 'whole', 'truncated'"):
         run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6, known="all")
+
+
+def test_runner_counts_every_authorship_attack_and_the_strongest(synth_result):
+    """The further attacks (issue 41) run on every ε and trial of a bag run, on all words and
+    on the words given back unchanged; the clean snippets are their own unchanged words, so
+    both views agree there; the strongest is at least SRauth and DRauth."""
+    (s,) = synth_result.sets
+    assert set(s.authorship) == {"delta/all", "char/all", "koppel/unchanged",
+                                 "delta/unchanged", "char/unchanged"}
+    for counts in s.authorship.values():
+        assert [len(per_eps) for per_eps in counts] == [2, 2]
+        assert all(0 <= n <= 6 for per_eps in counts for n in per_eps)
+    assert s.authorship["char/all"][0] == s.authorship["char/unchanged"][0]
+    assert s.authorship["delta/all"][0] == s.authorship["delta/unchanged"][0]
+    for i in range(2):
+        means = s.author_means(i)
+        assert max(means.values()) >= max(s.mean()[i, 0], s.mean()[i, 2])
+    assert s.author_means(0)["char/all"] == 6  # the synthetic authors' signature words
+    assert synth_result.to_dict()["sets"][0]["authorship"] == s.authorship

@@ -46,6 +46,7 @@ from emprivacy.evaluation.attacks import (
     nearest_neighbour_predict,
     write_vec,
 )
+from emprivacy.evaluation.authorship import AuthorshipSuite
 from emprivacy.evaluation.datasets import (
     KNOWN_TEXTS,
     Corpus,
@@ -293,6 +294,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
                        "emprivacy.math.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "
+                       "'set-K/trial-t/epsilon-e/authorship' (the further authorship attacks), "
                        "'set-K/trial-t/fasttext', 'set-K/trial-t/clean-koppel-KNOWN' (the clean "
                        "DRauth with the known texts the run did not use), "
                        "'set-K/epsilon-e/recovery' (the split of the word recovery), "
@@ -331,6 +333,10 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         similarity=config.similarity).fit([" ".join(t) for t in p.known_texts(known)], p.authors)
         for known in KNOWN_TEXTS}
     koppel = koppels[config.known]
+    suite = AuthorshipSuite(p.texts, p.authors, views=("all", "unchanged"), koppel=koppel,
+                            exclude=("koppel/all",))  # koppel/all is DRauth
+    authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
+                                              for c in suite.columns}
     clean_drauth: dict[str, list[int]] = {known: [] for known in KNOWN_TEXTS}
     with _clock("earth_movers_distances"):
         clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
@@ -408,6 +414,11 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             with _clock("koppel"):
                 pred = koppel.predict([" ".join(s) for s in snippets], rng=k_gen)
             correct[e, t, 2] = _count(pred, p.authors)
+            with _clock("authorship"):
+                for column, n in suite.correct(p.snippets, snippets, p.authors, rng=(
+                        document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/"
+                                                    "authorship"))).items():
+                    authorship[column][e].append(n)
             step(f"{where} · DRauth")
             with _clock("fasttext_prediction"):
                 topic_pred = clf.predict(snippets)
@@ -442,5 +453,5 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         timings={k: round(v, 2) for k, v in sorted(timings.items())},
         fasttext_validation_chunks=validation_chunks,
         fasttext_validation_majority=validation_majority,
-        recovery=recovery, epsilon_hat=hats, clean_drauth=clean_drauth,
+        recovery=recovery, epsilon_hat=hats, clean_drauth=clean_drauth, authorship=authorship,
         known_words=[len(t) for t in p.texts])

@@ -369,6 +369,18 @@ class SetResult:
     clean_drauth: dict[str, list[int]] = field(default_factory=dict)
     #: The words of each author's known text as the adversary used it (the run's ``known``).
     known_words: list[int] = field(default_factory=list)
+    #: Per ``"attack/view"`` of :class:`~emprivacy.evaluation.authorship.AuthorshipSuite`:
+    #: the correct attributions ``[ε][trial]`` (SRauth and DRauth, ``koppel/all``, are in
+    #: :attr:`correct`).
+    authorship: dict[str, list[list[int]]] = field(default_factory=dict)
+
+    def author_means(self, i: int) -> dict[str, float]:
+        """Mean correct attributions at ``epsilons[i]`` of every authorship attack: SRauth,
+        DRauth (``koppel/all``) and the suite's columns."""
+        mean = self.mean()
+        out = {"SRauth": float(mean[i, 0]), "koppel/all": float(mean[i, 2])}
+        out.update({c: float(np.mean(v[i])) for c, v in self.authorship.items() if v[i]})
+        return out
 
     def topic_classifier(self) -> TopicClassifierCheck:
         """Whether the topic classifier is clearly better than guessing
