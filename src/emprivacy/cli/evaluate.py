@@ -71,6 +71,10 @@ def evaluate(
         "'keep' (pass through unchanged, as in the paper; not private).")] = "drop",
     similarity: Annotated[Literal["cosine", "minmax"], typer.Option(
         "--similarity", help="DRauth (Koppel) similarity: cosine or minmax.")] = "cosine",
+    channel: Annotated[Literal["bag", "text"], typer.Option(
+        "--format", help="What is released and attacked: 'bag' (the paper's bags of N words) "
+        "or 'text' (each snippet released as obfuscate --format text releases it, entities "
+        "included with --entities; every attack reads the released text).")] = "bag",
     known: Annotated[Literal["whole", "truncated"], typer.Option(
         "--known", help="The adversary's known texts: 'whole' (all of each author's known "
         "text) or 'truncated' to the snippets' N words (the paper's App. B).")] = "whole",
@@ -207,7 +211,7 @@ def evaluate(
         where = out if len(names) == 1 else out / name
         result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
                           eps=eps, trials=trials, oov=oov, similarity=similarity, seed=seed,
-                          known=known,
+                          known=known, channel=channel,
                           selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet,
                           epsilon_hat=epsilon_hat or 0,
                           epsilon_hat_draws=epsilon_hat_draws, **entity_settings)
@@ -215,6 +219,7 @@ def evaluate(
         args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
                 "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
                 "--oov", oov, "--similarity", similarity, "--known", known,
+                "--format", channel,
                 "--seed", str(result.seed),
                 "--selection-seed", str(selection_seed)]
         if embeddings is not None:
@@ -267,7 +272,7 @@ def evaluate(
 def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
              sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
              seed: int | None, selection_seed: int, n_jobs: int, quiet: bool,
-             known: str = "whole",
+             known: str = "whole", channel: str = "bag",
              epsilon_hat: int = 0, epsilon_hat_draws: int = 2000, **entities: Any) -> Any:
     from emprivacy.evaluation import run_experiment
     from emprivacy.exceptions import PrivacyLeakWarning
@@ -283,6 +288,7 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
         result = run_experiment(corpus, embeddings=emb, authors=sizes, epsilons=eps,
                                 trials=trials, oov=oov, similarity=similarity, seed=seed,
                                 selection_seed=selection_seed, n_jobs=n_jobs, known=known,
+                                channel=channel,
                                 progress=progress, mechanism=name, mechanism_params=params,
                                 epsilon_hat=epsilon_hat,
                                 epsilon_hat_draws=epsilon_hat_draws, **entities)

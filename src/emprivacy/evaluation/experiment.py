@@ -46,7 +46,7 @@ from emprivacy.evaluation.attacks import (
     nearest_neighbour_predict,
     write_vec,
 )
-from emprivacy.evaluation.authorship import AuthorshipSuite
+from emprivacy.evaluation.authorship import VIEWS, AuthorshipSuite
 from emprivacy.evaluation.datasets import (
     KNOWN_TEXTS,
     Corpus,
@@ -75,6 +75,7 @@ from emprivacy.evaluation.snippets import (
     mark_snippets,
     release_snippets,
 )
+from emprivacy.evaluation.text_channel import TextChannel, bags_of, release_texts, text_tokens
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
@@ -262,8 +263,9 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     if progress is not None:
         progress(0, total, "preparing")
     decoder = ExactDecoder(embeddings)
-    plan = entity_plan(config.entities, config.entity_epsilon, config.entity_policy,
-                       _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
+    plan = None if config.channel == "text" else entity_plan(  # text: the obfuscator's own
+        config.entities, config.entity_epsilon, config.entity_policy,
+        _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
     marks = [None if plan is None else mark_snippets(
         c, p, plan, embeddings, known_fraction=config.known_fraction)
         for c, p in zip(chosen, prepared, strict=True)]
@@ -327,13 +329,18 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     K = len(p)
     name = f"set-{K}"
+    text = (TextChannel.build(corpus_set, known_fraction=config.known_fraction)
+            if config.channel == "text" else None)
+    known_docs = p.known_texts if text is None else text.known  # what the author attacks read
+    clean_docs = p.snippets if text is None else text.snippet_tokens
     koppels = {known: KoppelAttribution(
         n=config.koppel.ngram, n_features=config.koppel.features,
         iterations=config.koppel.iterations, feature_fraction=config.koppel.feature_fraction,
-        similarity=config.similarity).fit([" ".join(t) for t in p.known_texts(known)], p.authors)
+        similarity=config.similarity).fit([" ".join(t) for t in known_docs(known)], p.authors)
         for known in KNOWN_TEXTS}
     koppel = koppels[config.known]
-    suite = AuthorshipSuite(p.texts, p.authors, views=("all", "unchanged"), koppel=koppel,
+    suite = AuthorshipSuite(known_docs(config.known), p.authors, koppel=koppel,
+                            views=VIEWS if text is not None else ("all", "unchanged"),
                             exclude=("koppel/all",))  # koppel/all is DRauth
     authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
                                               for c in suite.columns}
@@ -379,12 +386,13 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                          "chunk_words": p.N}
         for known, attack in koppels.items():  # the clean DRauth with either known text
             clean_drauth[known].append(_count(attack.predict(
-                [" ".join(s) for s in p.snippets], rng=document_generator(
+                [" ".join(s) for s in clean_docs], rng=document_generator(
                     run_key, f"{name}/trial-{t}/epsilon-none/koppel" if known == config.known
                     else f"{name}/trial-{t}/clean-koppel-{known}")), p.authors))
         for e, eps in enumerate(config.epsilons):
             label = epsilon_label(eps)
             where = f"{K} authors · ε={label} · trial {t + 1}/{config.trials}"
+            docs: Sequence[Sequence[str]] = clean_docs
             if eps is None:
                 snippets = list(p.snippets)
                 D = clean_D
@@ -393,11 +401,19 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                     run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
                 plan, marks = entities
                 with _clock("mechanism"):
-                    snippets, _, through = release_snippets(
-                        p, mech, embeddings, None if plan is None or marks is None else (
-                            plan, marks, document_generator(
-                                run_key, f"{name}/trial-{t}/epsilon-{label}/entities")))
-                released[e].append(through)
+                    if text is not None:  # as obfuscate --format text releases them
+                        out = release_texts(text, mech, run_key=run_key, entities=config.
+                                            text_entities(), name=f"{name}/trial-{t}/"
+                                            f"epsilon-{label}/text")
+                        docs = [text_tokens(x) for x in out]
+                        snippets = bags_of(out, embeddings, p.N)
+                    else:
+                        snippets, _, through = release_snippets(
+                            p, mech, embeddings, None if plan is None or marks is None else (
+                                plan, marks, document_generator(
+                                    run_key, f"{name}/trial-{t}/epsilon-{label}/entities")))
+                        released[e].append(through)
+                        docs = snippets
                 with _clock("earth_movers_distances"):
                     D = earth_movers_distances(snippets, p.texts, embeddings,
                                                n_jobs=config.n_jobs)
@@ -412,10 +428,10 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             step(f"{where} · SRtopic")
             k_gen = document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/koppel")
             with _clock("koppel"):
-                pred = koppel.predict([" ".join(s) for s in snippets], rng=k_gen)
+                pred = koppel.predict([" ".join(s) for s in docs], rng=k_gen)
             correct[e, t, 2] = _count(pred, p.authors)
             with _clock("authorship"):
-                for column, n in suite.correct(p.snippets, snippets, p.authors, rng=(
+                for column, n in suite.correct(clean_docs, docs, p.authors, rng=(
                         document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/"
                                                     "authorship"))).items():
                     authorship[column][e].append(n)

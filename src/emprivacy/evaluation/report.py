@@ -45,7 +45,7 @@ from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, e
 from emprivacy.io.outputs import write_files_atomic
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
 
-__all__ = ["AUTHORSHIP_NOTE", "RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure",
+__all__ = ["AUTHORSHIP_NOTE", "CHANNEL_NOTES", "RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure",
            "authorship_table", "clean_drauth_lines",
            "format_table3", "known_texts_note",
            "recovery_table", "report_files", "tem_truncation_note",
@@ -71,7 +71,7 @@ def format_table3(result: ExperimentResult) -> str:
     lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
              f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
              f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", "",
-             known_texts_note(cfg.known), ""]
+             known_texts_note(cfg.known), "", CHANNEL_NOTES[cfg.channel], ""]
     for s in result.sets:
         mean, sd = s.mean(), s.sd()
         lines += [f"## {s.n_authors}-author set (N = {s.N} words per snippet)", "",
@@ -100,6 +100,17 @@ def format_table3(result: ExperimentResult) -> str:
         lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
+
+
+#: What was released and attacked, one sentence of ``table3.md`` per channel.
+CHANNEL_NOTES = {
+    "bag": ("Channel: **bag** — each snippet released as a bag of N words (no function word, "
+            "no punctuation), as in the paper."),
+    "text": ("Channel: **text** — each snippet released whole as `obfuscate --format text` "
+             "releases it (function words and punctuation kept, entities as asked); the "
+             "author attacks read the released text, SRauth/SRtopic/DRtopic its bag's first "
+             "N words; no word recovery (the release is text)."),
+}
 
 
 def known_texts_note(known: str) -> str:
@@ -138,8 +149,9 @@ AUTHORSHIP_NOTE = (
     "attack on every view of the release — SRauth; koppel = DRauth (Koppel et al. 2011, "
     "character 4-grams); delta = Burrows' Delta on the 150 commonest words of the view; "
     "char = character 1–3-grams with punctuation and spacing, tf-idf, nearest known text — "
-    "on all words (/all) and on the words the mechanism gave back unchanged (/unchanged). "
-    "A bag holds no function word or punctuation, so those views are not run on it. "
+    "on all words (/all), on the words the mechanism gave back unchanged (/unchanged) "
+    "and, on text, on the function words only (/function) and the punctuation only "
+    "(/punctuation); a bag holds neither, so those views are not run on it. "
     "\"strongest\": the largest mean of the row and its attack (picked after the fact: an "
     "upper estimate of the best single attack).")
 

@@ -204,6 +204,10 @@ class ExperimentConfig:
     #: What the adversary knows of each author: its ``"whole"`` known text (the default:
     #: an adversary at full strength) or that text ``"truncated"`` to N words (App. B).
     known: str = "whole"
+    #: What is released and attacked: ``"bag"`` (the paper's bags of N words) or ``"text"``
+    #: (the readable release of ``obfuscate --format text``;
+    #: :mod:`emprivacy.evaluation.text_channel`).
+    channel: str = "bag"
     #: Neighbours of SRtopic (SRauth is 1-NN).
     knn_k: int = 5
     #: Settings of DRauth (Koppel et al. 2011).
@@ -231,6 +235,13 @@ class ExperimentConfig:
     #: mapping or ``"TYPE=POLICY"`` strings are accepted).
     entity_policy: Any = ()
 
+    def text_entities(self) -> dict[str, Any]:
+        """The entity settings of a text-channel release (``ObfuscationConfig`` fields)."""
+        if self.entities == "none":
+            return {}
+        return {"entities": self.entities, "entity_epsilon": self.entity_epsilon,
+                "entity_policy": dict(self.entity_policy)}
+
     def __post_init__(self) -> None:
         authors = self.authors
         if isinstance(authors, numbers.Integral):
@@ -244,6 +255,7 @@ class ExperimentConfig:
         check_choice(self.oov, "oov", OOV_POLICIES)
         check_choice(self.similarity, "similarity", SIMILARITIES)
         check_choice(self.known, "known", KNOWN_TEXTS)
+        check_choice(self.channel, "channel", ("bag", "text"))
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
