@@ -31,6 +31,7 @@ def _args(inputs, out, *extra):
     data, vec = inputs
     return ["evaluate", "--dataset", str(data), "--embeddings", str(vec), "--authors", "6",
             "--epsilons", "none,0.005", "--trials", "1", "--out", str(out), "--seed", "3",
+            "--meaning", "word-vector",
             *extra]
 
 

@@ -14,7 +14,8 @@ from emprivacy.text import STOPWORDS
 
 @pytest.fixture(scope="module")
 def text_result(synth_corpus, synth_embeddings):
-    return run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    return run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                           epsilons=(None, 0.005), trials=2, seed=7, channel="text")
 
 
@@ -59,4 +60,5 @@ def test_text_channel_runs_every_attack_on_every_view(text_result):
 
 def test_bad_channel_is_refused(synth_corpus, synth_embeddings):
     with pytest.raises(ValueError, match="channel must be one of 'bag', 'text'; got 'html'"):
-        run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6, channel="html")
+        run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6, channel="html")

@@ -76,6 +76,7 @@ from emprivacy.evaluation.snippets import (
     release_snippets,
 )
 from emprivacy.evaluation.text_channel import TextChannel, bags_of, release_texts, text_tokens
+from emprivacy.evaluation.utility import content_words_kept, default_similarity, meaning_similarity
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
@@ -345,6 +346,9 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
     authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
                                               for c in suite.columns}
     clean_drauth: dict[str, list[int]] = {known: [] for known in KNOWN_TEXTS}
+    meaning = default_similarity() if config.meaning == "auto" else config.meaning
+    utility: dict[str, Any] = {"method": meaning, **{k: [[] for _ in config.epsilons]
+                                                     for k in ("similarity", "content_kept")}}
     with _clock("earth_movers_distances"):
         clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
 
@@ -435,6 +439,10 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                         document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/"
                                                     "authorship"))).items():
                     authorship[column][e].append(n)
+            with _clock("utility"):
+                utility["similarity"][e].append(meaning_similarity(
+                    clean_docs, docs, method=meaning, embeddings=embeddings))
+                utility["content_kept"][e].append(content_words_kept(clean_docs, docs))
             step(f"{where} · DRauth")
             with _clock("fasttext_prediction"):
                 topic_pred = clf.predict(snippets)
@@ -470,4 +478,5 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         fasttext_validation_chunks=validation_chunks,
         fasttext_validation_majority=validation_majority,
         recovery=recovery, epsilon_hat=hats, clean_drauth=clean_drauth, authorship=authorship,
+        utility=utility,
         known_words=[len(t) for t in p.texts])

@@ -41,6 +41,7 @@ import numpy as np
 
 from emprivacy._optional import import_optional
 from emprivacy.evaluation.authorship import strongest
+from emprivacy.evaluation.goal import goal_table
 from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 from emprivacy.io.outputs import write_files_atomic
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
@@ -94,6 +95,7 @@ def format_table3(result: ExperimentResult) -> str:
             lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
                       "nothing** (its column says nothing about the utility kept).", ""]
         lines += authorship_table(s)
+        lines += goal_table(s) if s.utility else []
         lines += recovery_table(s)
     tem = tem_truncation_note(result)
     if tem is not None:

@@ -208,6 +208,10 @@ class ExperimentConfig:
     #: (the readable release of ``obfuscate --format text``;
     #: :mod:`emprivacy.evaluation.text_channel`).
     channel: str = "bag"
+    #: How the meaning kept is measured (:mod:`emprivacy.evaluation.utility`):
+    #: ``"auto"`` (sentence embeddings where the ``similarity`` extra is installed, else
+    #: word vectors), ``"sentence-embedding"`` or ``"word-vector"``.
+    meaning: str = "auto"
     #: Neighbours of SRtopic (SRauth is 1-NN).
     knn_k: int = 5
     #: Settings of DRauth (Koppel et al. 2011).
@@ -256,6 +260,7 @@ class ExperimentConfig:
         check_choice(self.similarity, "similarity", SIMILARITIES)
         check_choice(self.known, "known", KNOWN_TEXTS)
         check_choice(self.channel, "channel", ("bag", "text"))
+        check_choice(self.meaning, "meaning", ("auto", "sentence-embedding", "word-vector"))
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
@@ -385,6 +390,10 @@ class SetResult:
     #: the correct attributions ``[ε][trial]`` (SRauth and DRauth, ``koppel/all``, are in
     #: :attr:`correct`).
     authorship: dict[str, list[list[int]]] = field(default_factory=dict)
+    #: Per ε, per trial: the meaning kept (``"similarity"``, mean cosine of original and
+    #: release) and the share of content words kept (``"content_kept"``), with the method
+    #: of the similarity (``"method"``; :mod:`emprivacy.evaluation.utility`).
+    utility: dict[str, Any] = field(default_factory=dict)
 
     def author_means(self, i: int) -> dict[str, float]:
         """Mean correct attributions at ``epsilons[i]`` of every authorship attack: SRauth,
