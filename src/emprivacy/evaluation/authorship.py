@@ -39,12 +39,15 @@ Each attack also runs on **views** of the texts (the known texts and the release
     Only the punctuation tokens (no letter or digit in them).
 ``unchanged``
     Only the released tokens that are the original token at their place (the known texts
-    whole): the words the mechanism gave back as they were.
+    whole): the words the mechanism gave back as they were.  Picking them needs the
+    original, which the adversary does not have: this view says which channel carries the
+    author (a diagnostic) and is not counted in the strongest.
 
 A bag (the paper's channel) holds no function word and no punctuation, so in bag mode only
 ``all`` and ``unchanged`` are run; the readable text carries all four.  Picking the
-strongest cell after the fact favours it by the noise of the trials: it is an upper
-estimate of what the best single attack achieves.
+strongest cell (over the views an adversary can compute: not ``unchanged``) after the fact
+favours it by the noise of the trials: it is an upper estimate of what the best single
+attack achieves.
 """
 
 from __future__ import annotations
@@ -61,13 +64,16 @@ from emprivacy.evaluation.attacks import KoppelAttribution
 from emprivacy.math.randomness import RandomState
 from emprivacy.text.word_lists import STOPWORDS
 
-__all__ = ["AUTHOR_ATTACKS", "VIEWS", "AuthorshipSuite", "BurrowsDelta", "CharNgramProfile",
-           "strongest", "unchanged_mask", "view_tokens"]
+__all__ = ["AUTHOR_ATTACKS", "ORACLE_VIEWS", "VIEWS", "AuthorshipSuite", "BurrowsDelta",
+           "CharNgramProfile", "strongest", "unchanged_mask", "view_tokens"]
 
 #: The authorship attacks of the suite, in column order.
 AUTHOR_ATTACKS: tuple[str, ...] = ("koppel", "delta", "char")
 #: The views each attack runs on (see the module docstring).
 VIEWS: tuple[str, ...] = ("all", "function", "punctuation", "unchanged")
+#: Views that need the original to pick the released words: diagnostics of where the author
+#: signal lies, never counted in :func:`strongest`.
+ORACLE_VIEWS: tuple[str, ...] = ("unchanged",)
 
 
 def _is_punctuation(token: str) -> bool:
@@ -330,13 +336,19 @@ class AuthorshipSuite:
 
 def strongest(means: Mapping[str, float]) -> tuple[str, float]:
     """The column of the largest mean count, and that mean (first column on ties; ``("–",
-    nan)`` for none).
+    nan)`` for none), over the attacks an adversary can run: the ``unchanged`` view
+    (:data:`ORACLE_VIEWS`) picks the released words by comparing them with the original,
+    which the adversary does not have — it says which channel carries the author, it is not
+    an attack — so it is left out.
 
-    >>> strongest({"koppel/all": 3.0, "delta/function": 5.5, "char/all": 5.5})
+    >>> strongest({"koppel/all": 3.0, "delta/function": 5.5, "char/all": 5.5,
+    ...            "koppel/unchanged": 6.0})
     ('delta/function', 5.5)
     """
     best, value = "–", -math.inf
     for column, m in means.items():
+        if column.rpartition("/")[2] in ORACLE_VIEWS:
+            continue
         if m > value:
             best, value = column, float(m)
     return (best, value) if best != "–" else (best, math.nan)

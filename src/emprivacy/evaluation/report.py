@@ -154,8 +154,10 @@ AUTHORSHIP_NOTE = (
     "on all words (/all), on the words the mechanism gave back unchanged (/unchanged) "
     "and, on text, on the function words only (/function) and the punctuation only "
     "(/punctuation); a bag holds neither, so those views are not run on it. "
-    "\"strongest\": the largest mean of the row and its attack (picked after the fact: an "
-    "upper estimate of the best single attack).")
+    "\"strongest\": the largest mean of the row and its attack, over the attacks an "
+    "adversary can run (not /unchanged, which needs the original to pick the words: a "
+    "diagnostic of the channel); picked after the fact, an upper estimate of the best "
+    "single attack.")
 
 
 def authorship_table(s: SetResult) -> list[str]:
