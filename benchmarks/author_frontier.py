@@ -25,6 +25,8 @@ use) and the ``evaluation`` extra.
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from emprivacy.embeddings import load_embeddings
@@ -40,10 +42,10 @@ def _best(means: dict[str, float], view: str) -> tuple[str, float]:
     return column, picked[column]
 
 
-def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+def run(args: argparse.Namespace) -> Iterator[list[dict[str, Any]]]:
+    """The rows of each run, one run at a time."""
     corpus = brown()
     emb = load_embeddings(None, vocab_size=100_000)
-    rows: list[dict[str, Any]] = []
     entity_settings = [("none", {})]
     if args.entities != "none":
         entity_settings.append((args.entities, {"entities": args.entities}))
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                                         n_jobs=args.jobs, **extra)
                 (s,) = result.sets
                 check = s.topic_classifier()
+                rows: list[dict[str, Any]] = []
                 for i, row in enumerate(goal_rows(s)):
                     means = s.author_means(i)
                     rows.append({**row, "mechanism": mechanism, "channel": channel,
@@ -66,7 +69,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
                                  "unchanged": _best(means, "unchanged"),
                                  "method": s.utility["method"],
                                  "topic_check": check.describe()})
-    return rows
+                yield rows
 
 
 def main() -> None:
@@ -80,32 +83,39 @@ def main() -> None:
     parser.add_argument("--epsilons", default="none,20,10,5,2.5")
     parser.add_argument("--entities", default="none")
     args = parser.parse_args()
-    rows = run(args)
     n = args.authors
     print(f"# Author identification at full strength on Brown ({n} authors, "
           f"{args.trials} trial(s), seed {args.seed}; chance {1 / n:.3f}, 2× chance "
           f"{2 / n:.3f})\n")
-    print(f"Meaning kept by: {rows[0]['method'] if rows else '–'}.  Topic classifier: "
-          f"{rows[0]['topic_check'] if rows else '–'}.\n")
     print("| mechanism | channel | entities | ε | strongest author (attack) | DRauth | "
           "best on function words | best on punctuation | best on unchanged words | topic | "
           "meaning kept | content words kept | goal |")
     print("|---|---|---|---|---|---:|---|---|---|---:|---:|---:|---|")
 
-    def cell(pair: tuple[str, float]) -> str:
-        return "–" if pair[0] == "–" else f"{pair[1] / n:.3f} ({pair[0]})"
-
-    for r in rows:
-        goal = ("–" if r["epsilon"] == "none" else "not judged" if r["goal"] is None
-                else "met" if r["goal"] else "not met")
-        print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['epsilon']} | "
-              f"{r['author']:.3f} ({r['author_attack']}) | {r['drauth']:.3f} | "
-              f"{cell(r['function'])} | {cell(r['punctuation'])} | {cell(r['unchanged'])} | "
-              f"{r['topic']:.3f} | {r['similarity']:.3f} | {r['content_kept']:.3f} | "
-              f"{goal} |")
+    notes = set()
+    for rows in run(args):
+        for r in rows:
+            notes.add(f"Meaning kept by: {r['method']}.  Topic classifier: "
+                      f"{r['topic_check']}.")
+            _print_row(r, n)
+        sys.stdout.flush()
+    print("\n" + "\n".join(sorted(notes)))
     print(f"\nMade by: `python benchmarks/author_frontier.py --authors {n} --trials "
           f"{args.trials} --seed {args.seed} --mechanisms {args.mechanisms} --channels "
           f"{args.channels} --epsilons {args.epsilons} --entities {args.entities}`")
+
+
+def _print_row(r: dict[str, Any], n: int) -> None:
+    def cell(pair: tuple[str, float]) -> str:
+        return "–" if pair[0] == "–" else f"{pair[1] / n:.3f} ({pair[0]})"
+
+    goal = ("–" if r["epsilon"] == "none" else "not judged" if r["goal"] is None
+            else "met" if r["goal"] else "not met")
+    print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['epsilon']} | "
+          f"{r['author']:.3f} ({r['author_attack']}) | {r['drauth']:.3f} | "
+          f"{cell(r['function'])} | {cell(r['punctuation'])} | {cell(r['unchanged'])} | "
+          f"{r['topic']:.3f} | {r['similarity']:.3f} | {r['content_kept']:.3f} | "
+          f"{goal} |")
 
 
 if __name__ == "__main__":
