@@ -100,7 +100,7 @@ def why(seed: int, authors: int, entities: str, entity_epsilon: float) -> None:
     corpus = brown()
     emb = load_embeddings(None, vocab_size=100_000)
     chosen = select_authors(corpus, authors, seed=0)
-    p = prepare_set(chosen, embeddings=emb, oov="drop")
+    p = prepare_set(chosen, embeddings=emb, oov="drop", known="truncated")  # its published cut
     koppel = KoppelAttribution(n=4, n_features=20_000, iterations=100, feature_fraction=0.5,
                                similarity="cosine").fit([" ".join(t) for t in p.texts],
                                                         p.authors)

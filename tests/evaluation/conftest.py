@@ -97,5 +97,6 @@ def synth_result(synth_corpus, synth_embeddings):
     """The runner end to end on the synthetic corpus: 6 authors, 2 ε values, 2 trials."""
     from emprivacy.evaluation.experiment import run_experiment
 
-    return run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    return run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                           epsilons=(None, 0.005), trials=2, seed=7)

@@ -165,17 +165,33 @@ def test_prepare_set_truncates_everything_to_the_shortest_bag():
     # zork"; doc a1 known "rose kiss heart rose kiss heart", snippet "kiss heart rose"
     c = _docs("The ship, the sail; a storm! ship. Sail zork",
               "rose kiss heart rose kiss heart kiss heart rose")
-    keep = prepare_set(c, embeddings=_EMB, oov="keep")
+    keep = prepare_set(c, embeddings=_EMB, oov="keep", known="truncated")
     assert keep.N == 3 and keep.shortest == "a0 (text)"
     assert keep.texts == (("ship", "sail", "storm"), ("rose", "kiss", "heart"))
     assert keep.snippets == (("ship", "sail", "zork"), ("kiss", "heart", "rose"))
     assert keep.oov_words == 1
     assert keep.authors == ("a0", "a1") and keep.topics == ("x", "y")
-    drop = prepare_set(c, embeddings=_EMB, oov="drop")
+    drop = prepare_set(c, embeddings=_EMB, oov="drop", known="truncated")
     assert drop.N == 2 and drop.oov_words == 0  # "zork" removed before truncation
     assert drop.shortest == "a0 (snippet)"
     assert drop.texts == (("ship", "sail"), ("rose", "kiss"))
     assert drop.snippets == (("ship", "sail"), ("kiss", "heart"))
+
+
+def test_prepare_set_keeps_the_known_texts_whole_by_default():
+    """The adversary's known texts are whole unless asked (issue 41); N and the snippets are
+    those of the App. B cut, and the cut texts are the whole ones' first N words."""
+    c = _docs("The ship, the sail; a storm! ship. Sail zork",
+              "rose kiss heart rose kiss heart kiss heart rose")
+    whole = prepare_set(c, embeddings=_EMB, oov="drop")
+    cut = prepare_set(c, embeddings=_EMB, oov="drop", known="truncated")
+    assert whole.known == "whole" and cut.known == "truncated"
+    assert whole.texts == (("ship", "sail", "storm"), ("rose", "kiss", "heart") * 2)
+    assert (whole.N, whole.snippets) == (cut.N, cut.snippets) == (2, cut.snippets)
+    assert whole.known_texts("truncated") == cut.texts == cut.known_texts("truncated")
+    assert cut.known_texts("whole") == whole.texts
+    with pytest.raises(ValueError, match="known must be one of 'whole', 'truncated'; got 'x'"):
+        prepare_set(c, embeddings=_EMB, known="x")
 
 
 def test_prepare_set_errors_name_the_document():
@@ -189,7 +205,8 @@ def test_prepare_set_errors_name_the_document():
 
 
 def test_prepare_set_on_the_synthetic_corpus(synth_corpus, synth_embeddings):
-    p = prepare_set(select_authors(synth_corpus, 6), embeddings=synth_embeddings, oov="keep")
+    p = prepare_set(select_authors(synth_corpus, 6), embeddings=synth_embeddings, oov="keep",
+                    known="truncated")
     assert len(p) == 6
     assert {len(b) for b in p.texts + p.snippets} == {p.N}
     assert p.oov_words == sum(w.startswith("zorb") for s in p.snippets for w in s) > 0

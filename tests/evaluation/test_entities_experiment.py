@@ -105,7 +105,8 @@ def test_without_entities_the_release_is_that_of_alg_2(corpus, emb):
 
 @pytest.fixture(scope="module")
 def runs(corpus, emb):
-    common = dict(embeddings=emb, authors=6, epsilons=(None, 1e6, 0.5), trials=1, seed=11)
+    common = dict(embeddings=emb, authors=6, epsilons=(None, 1e6, 0.5), trials=1, seed=11,
+                  meaning="word-vector")
     return (run_experiment(corpus, **common),
             run_experiment(corpus, entities="capitalised", entity_epsilon=0.5, **common))
 

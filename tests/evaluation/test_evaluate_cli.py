@@ -31,6 +31,7 @@ def _args(inputs, out, *extra):
     data, vec = inputs
     return ["evaluate", "--dataset", str(data), "--embeddings", str(vec), "--authors", "6",
             "--epsilons", "none,0.005", "--trials", "1", "--out", str(out), "--seed", "3",
+            "--meaning", "word-vector",
             *extra]
 
 
@@ -46,6 +47,39 @@ def test_evaluate_on_a_csv_writes_the_report(inputs, tmp_path, capsys):
     assert "--seed 3" in run["command"] and "--oov drop" in run["command"]
     assert run["sets"][0]["correct"]["none"]["SRauth"] == [6]
     assert (out / "table3.md").is_file() and (out / "accuracy.png").is_file()
+    assert run["config"]["known"] == "whole" and "--known whole" in run["command"]
+    assert "Known texts: **whole**" in (out / "table3.md").read_text()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_evaluate_format_text_on_a_user_corpus(inputs, tmp_path, suffix):
+    """The readable release put to the test on a user CSV or JSONL: every attack, every
+    view, the channel named in the report and the command."""
+    data, vec = inputs
+    if suffix == ".jsonl":
+        data = tmp_path / "corpus.jsonl"
+        data.write_text("".join(json.dumps(r) + "\n" for r in synthetic_records()))
+    out = tmp_path / "text"
+    assert main(["evaluate", "--dataset", str(data), "--embeddings", str(vec), "--authors",
+                 "6", "--epsilons", "none,0.005", "--trials", "1", "--out", str(out),
+                 "--seed", "3", "--quiet", "--format", "text"]) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["config"]["channel"] == "text" and "--format text" in run["command"]
+    (s,) = run["sets"]
+    assert {"koppel/function", "delta/punctuation", "char/unchanged"} <= set(s["authorship"])
+    assert s["correct"]["none"]["SRauth"] == [6]
+    assert "Channel: **text**" in (out / "table3.md").read_text()
+
+
+def test_evaluate_known_truncated_is_the_papers_cut(inputs, tmp_path):
+    out = tmp_path / "cut"
+    assert main(_args(inputs, out, "--quiet", "--known", "truncated")) == 0
+    run = json.loads((out / "run.json").read_text())
+    assert run["config"]["known"] == "truncated" and "--known truncated" in run["command"]
+    (s,) = run["sets"]
+    assert s["known_words"] == [s["N"]] * 6
+    assert set(s["clean_drauth"]) == {"whole", "truncated"}
+    assert "Known texts: **truncated** to N words" in (out / "table3.md").read_text()
 
 
 def test_evaluate_keep_policy_notes_the_leak_without_any_text(inputs, tmp_path, capsys):
@@ -67,6 +101,8 @@ def test_evaluate_keep_policy_notes_the_leak_without_any_text(inputs, tmp_path, 
     (["--authors", "20"], "topic 'love' has 4 authors; 10 per topic needed"),
     (["--oov", "maybe"], "oov must be one of 'drop', 'keep'; got 'maybe'"),
     (["--similarity", "l1"], "similarity must be one of 'cosine', 'minmax'"),
+    (["--format", "html"], "format"),
+    (["--known", "half"], "known must be one of 'whole', 'truncated'; got 'half'"),
     (["--trials", "0"], "--trials"),
     (["--dataset", "missing.csv"], "dataset must be 'brown' or an existing .csv/.jsonl file"),
 ])
@@ -99,7 +135,7 @@ def test_evaluate_help_lists_the_options(capsys):
     assert main(["evaluate", "--help"]) == 0
     out = capsys.readouterr().out
     for opt in ("--dataset", "--authors", "--epsilons", "--trials", "--out", "--oov",
-                "--similarity", "--seed", "--quiet"):
+                "--similarity", "--known", "--format", "--seed", "--quiet"):
         assert opt in out
 
 

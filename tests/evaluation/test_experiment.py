@@ -58,18 +58,21 @@ def test_runner_mean_sd_and_json(synth_result):
 
 def test_runner_is_reproducible_and_thread_independent(synth_corpus, synth_embeddings,
                                                        synth_result):
-    again = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    again = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                            epsilons=(None, 0.005), trials=2, seed=7, n_jobs=2)
     np.testing.assert_array_equal(again.sets[0].correct, synth_result.sets[0].correct)
     assert again.sets[0].sample == synth_result.sets[0].sample
     assert again.sets[0].fasttext_validation == synth_result.sets[0].fasttext_validation
-    other = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    other = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                            epsilons=(0.005,), trials=1, seed=8)
     assert other.sets[0].sample["rows"][0] != synth_result.sets[0].sample["rows"][1]
 
 
 def test_runner_negligible_noise_equals_no_noise(synth_corpus, synth_embeddings):
-    r = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    r = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                        epsilons=(None, 1e7), trials=1, seed=0)
     s = r.sets[0]
     np.testing.assert_array_equal(s.correct[0], s.correct[1])
@@ -79,7 +82,8 @@ def test_runner_negligible_noise_equals_no_noise(synth_corpus, synth_embeddings)
 def test_runner_keep_policy_passes_oov_words_and_warns(synth_corpus, synth_embeddings):
     with pytest.warns(PrivacyLeakWarning, match="out-of-vocabulary snippet word\\(s\\) pass "
                       "through the mechanism unchanged"):
-        r = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+        r = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                            epsilons=(None, 0.005), trials=1, seed=1, oov="keep",
                            appendix_b={"words": 1000})
     s = r.sets[0]
@@ -98,13 +102,15 @@ def test_runner_keep_policy_passes_oov_words_and_warns(synth_corpus, synth_embed
 def test_runner_drop_policy_never_warns(synth_corpus, synth_embeddings):
     with warnings.catch_warnings():
         warnings.simplefilter("error", PrivacyLeakWarning)
-        run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6, epsilons=(1.0,),
+        run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6, epsilons=(1.0,),
                        trials=1, seed=1, oov="drop")
 
 
 def test_runner_progress_counts_every_step_and_shows_no_text(synth_corpus, synth_embeddings):
     calls = []
-    run_experiment(synth_corpus, embeddings=synth_embeddings, authors=(4, 6),
+    run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=(4, 6),
                    epsilons="none,1", trials=2, seed=1, knn_k=3,
                    progress=lambda d, t, s: calls.append((d, t, s)))
     total = 2 * 2 * 2 * 4
@@ -117,7 +123,8 @@ def test_runner_progress_counts_every_step_and_shows_no_text(synth_corpus, synth
 
 
 def test_runner_two_sets_are_nested(synth_corpus, synth_embeddings):
-    r = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=(4, 6),
+    r = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=(4, 6),
                        epsilons=(None,), trials=1, seed=0, knn_k=3)
     small, big = r.sets
     assert set(small.doc_ids) <= set(big.doc_ids)
@@ -141,11 +148,13 @@ def test_runner_two_sets_are_nested(synth_corpus, synth_embeddings):
 def test_runner_rejects_bad_settings(synth_corpus, synth_embeddings, kwargs, error, match):
     args = {"authors": 6, "epsilons": (None,), "trials": 1, "seed": 0} | kwargs
     with pytest.raises(error, match=match):
-        run_experiment(synth_corpus, embeddings=synth_embeddings, **args)
+        run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          **args)
 
 
 def test_runner_without_seed_records_the_one_it_drew(synth_corpus, synth_embeddings):
-    r = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6, epsilons=(None,),
+    r = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6, epsilons=(None,),
                        trials=1)
     assert isinstance(r.seed, int) and r.seed >= 0
 
@@ -159,3 +168,45 @@ def test_epsilon_parsing_and_labels():
             parse_epsilons(f"none,{bad}")
     assert ExperimentConfig().epsilons == DEFAULT_EPSILONS
     assert ATTACKS == ("SRauth", "SRtopic", "DRauth", "DRtopic")
+
+
+def test_runner_uses_whole_known_texts_and_reports_the_cut_beside(synth_result, synth_corpus,
+                                                                  synth_embeddings):
+    """Issue 41: by default the adversary knows each author's whole known text; the clean
+    DRauth with the App. B cut is counted beside it, on the same snippets; with
+    ``known="truncated"`` the roles swap and every known text has N words."""
+    (s,) = synth_result.sets
+    assert synth_result.config.known == "whole"
+    assert min(s.known_words) > s.N  # whole known texts are longer than the snippets
+    assert set(s.clean_drauth) == {"whole", "truncated"}
+    assert s.clean_drauth["whole"] == s.correct[0, :, 2].tolist()  # the run's own ε = none
+    assert all(0 <= c <= 6 for c in s.clean_drauth["truncated"])
+    cut = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
+                         epsilons=(None,), trials=2, seed=7, known="truncated")
+    (c,) = cut.sets
+    assert c.known_words == [c.N] * 6 and c.N == s.N
+    assert c.clean_drauth["truncated"] == c.correct[0, :, 2].tolist()
+    assert cut.to_dict()["config"]["known"] == "truncated"
+    with pytest.raises(ValueError, match="known must be one of 'whole', 'truncated'"):
+        run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6, known="all")
+
+
+def test_runner_counts_every_authorship_attack_and_the_strongest(synth_result):
+    """The further attacks (issue 41) run on every ε and trial of a bag run, on all words and
+    on the words given back unchanged; the clean snippets are their own unchanged words, so
+    both views agree there; the strongest is at least SRauth and DRauth."""
+    (s,) = synth_result.sets
+    assert set(s.authorship) == {"delta/all", "char/all", "koppel/unchanged",
+                                 "delta/unchanged", "char/unchanged"}
+    for counts in s.authorship.values():
+        assert [len(per_eps) for per_eps in counts] == [2, 2]
+        assert all(0 <= n <= 6 for per_eps in counts for n in per_eps)
+    assert s.authorship["char/all"][0] == s.authorship["char/unchanged"][0]
+    assert s.authorship["delta/all"][0] == s.authorship["delta/unchanged"][0]
+    for i in range(2):
+        means = s.author_means(i)
+        assert max(means.values()) >= max(s.mean()[i, 0], s.mean()[i, 2])
+    assert s.author_means(0)["char/all"] == 6  # the synthetic authors' signature words
+    assert synth_result.to_dict()["sets"][0]["authorship"] == s.authorship

@@ -14,7 +14,8 @@ def runs(synth_corpus, synth_embeddings):
     out = {}
     for name, params in (("madlib", {}), ("tem", {"beta": 0.01}), ("santext", {}),
                          ("vickrey", {"t": 0.5}), ("mahalanobis", {"lam": 0.5})):
-        out[name] = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+        out[name] = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                                    epsilons=(None, 0.005), trials=1, seed=7, mechanism=name,
                                    mechanism_params=params)
     return out

@@ -27,7 +27,8 @@ from .conftest import synthetic_records
 @pytest.fixture(scope="module")
 def graded(synth_corpus, synth_embeddings):
     """madlib at a spread of ε, with ε̂ on 3 pairs (2 trials)."""
-    return run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    return run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                           epsilons=(None, 0.005, 2.0, 50.0), trials=2, seed=11,
                           epsilon_hat=3, epsilon_hat_draws=400)
 
@@ -86,7 +87,8 @@ def test_epsilon_hat_is_measured_per_epsilon_on_its_own_streams(graded, synth_co
     pairs = [tuple(tuple(p[k] for k in ("first", "second")) for p in h["pairs"])
              for h in s.epsilon_hat[1:]]
     assert len(set(pairs)) == 1
-    plain = run_experiment(synth_corpus, embeddings=synth_embeddings, authors=6,
+    plain = run_experiment(synth_corpus, embeddings=synth_embeddings, meaning="word-vector",
+                          authors=6,
                            epsilons=(None, 0.005, 2.0, 50.0), trials=2, seed=11)
     np.testing.assert_array_equal(plain.sets[0].correct, s.correct)
     assert plain.sets[0].recovery == s.recovery

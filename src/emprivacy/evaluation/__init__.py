@@ -7,6 +7,8 @@ the topic?
   text/snippet split and the App. B preparation.
 * :mod:`~emprivacy.evaluation.attacks` — the four inference mechanisms: SRauth, SRtopic
   (k-NN by Earth Mover's distance), DRauth (Koppel et al. 2011), DRtopic (fastText).
+* :mod:`~emprivacy.evaluation.authorship` — author identification at full strength: Burrows'
+  Delta, character n-grams with punctuation, Koppel, on views of the release; the strongest.
 * :mod:`~emprivacy.evaluation.results` — the settings and the results of a run.
 * :mod:`~emprivacy.evaluation.experiment` — the runner: ε × trials × attacks.
 * :mod:`~emprivacy.evaluation.report` — Table 3 (Markdown, CSV), plot, App. B tables, JSON.
@@ -23,6 +25,12 @@ from emprivacy.evaluation.attacks import (
     char_ngrams,
     earth_movers_distances,
     nearest_neighbour_predict,
+)
+from emprivacy.evaluation.authorship import (
+    AuthorshipSuite,
+    BurrowsDelta,
+    CharNgramProfile,
+    strongest,
 )
 from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown, fetch_brown, read_brown
 from emprivacy.evaluation.datasets import (
@@ -59,6 +67,9 @@ __all__ = [
     "BROWN_TOPICS",
     "DEFAULT_EPSILONS",
     "REPORT_FILES",
+    "AuthorshipSuite",
+    "BurrowsDelta",
+    "CharNgramProfile",
     "Corpus",
     "Document",
     "ExperimentConfig",
@@ -85,6 +96,7 @@ __all__ = [
     "run_experiment",
     "select_authors",
     "split_text",
+    "strongest",
     "tem_truncation_note",
     "topic_classifier_warning",
     "write_report",

@@ -13,9 +13,12 @@ Brown corpus (:func:`emprivacy.evaluation.brown_corpus.brown`), records
 (:func:`from_records`) or a CSV/JSONL file (:func:`load_corpus`).
 
 Preparation (App. B): normalise (lowercase, stopwords and punctuation removed,
-:func:`emprivacy.bag_of_words`), then truncate every text and snippet of a set
-to the length N of the shortest one, because the mechanism's guarantee is
-stated for bags of one fixed size N (Thm. 4).
+:func:`emprivacy.bag_of_words`), then truncate every snippet of a set to the length N of
+the shortest text or snippet, because the mechanism's guarantee is stated for bags of one
+fixed size N (Thm. 4).  The adversary's known texts are kept **whole** by default
+(``known="whole"``: an adversary at full strength uses all it knows); the paper's
+App. B cut of the known texts to N is ``known="truncated"``.  N, and so the snippets,
+are the same either way: only the adversary's knowledge changes.
 
 Out-of-vocabulary (OOV) words — words with no embedding — are an experiment
 axis (the vocabulary lookup is :meth:`emprivacy.Embeddings.lookup`):
@@ -50,6 +53,7 @@ from emprivacy.math.randomness import check_random_state
 from emprivacy.text.tokens import bag_of_words, tokenize
 
 __all__ = [
+    "KNOWN_TEXTS",
     "OOV_POLICIES",
     "Corpus",
     "Document",
@@ -68,6 +72,10 @@ __all__ = [
 #: Out-of-vocabulary policies of the experiment (see the module docstring): the
 #: ``drop`` and ``keep`` of :data:`emprivacy.embeddings.model.OOV_POLICIES`.
 OOV_POLICIES: tuple[str, ...] = ("drop", "keep")
+
+#: What the adversary knows of each author (see the module docstring): its ``whole``
+#: known text, or that text ``truncated`` to the N words of a snippet (App. B).
+KNOWN_TEXTS: tuple[str, ...] = ("whole", "truncated")
 
 _REQUIRED_COLUMNS = ("author", "topic", "text")
 
@@ -313,7 +321,8 @@ class PreparedSet:
     doc_ids, authors, topics : tuple of str
         One entry per author, in the same order as ``texts`` and ``snippets``.
     texts : tuple of tuple of str
-        Known-author texts (clean), each exactly ``N`` words.
+        Known-author texts (clean) as the adversary knows them: whole (``known="whole"``)
+        or exactly ``N`` words (``"truncated"``, App. B).
     snippets : tuple of tuple of str
         Unknown-author snippets (to be obfuscated), each exactly ``N`` words.
     N : int
@@ -323,6 +332,11 @@ class PreparedSet:
         Out-of-vocabulary words in the snippets (0 under ``"drop"``).
     shortest : str
         ``doc_id`` and part (``text``/``snippet``) that set N.
+    known : {"whole", "truncated"}
+        What :attr:`texts` are.
+    whole_texts : tuple of tuple of str
+        The whole known-author bags, whatever ``known`` is (their first N words are the
+        truncated ones: :meth:`known_texts`).
     """
 
     name: str
@@ -335,9 +349,17 @@ class PreparedSet:
     oov: str
     oov_words: int
     shortest: str
+    known: str = "truncated"
+    whole_texts: tuple[tuple[str, ...], ...] = ()
 
     def __len__(self) -> int:
         return len(self.doc_ids)
+
+    def known_texts(self, known: str) -> tuple[tuple[str, ...], ...]:
+        """The known-author bags whole (``"whole"``) or cut to N words (``"truncated"``)."""
+        check_choice(known, "known", KNOWN_TEXTS)
+        whole = self.whole_texts or self.texts
+        return whole if known == "whole" else tuple(t[:self.N] for t in whole)
 
 
 def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> list[str]:
@@ -361,13 +383,14 @@ def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> l
 
 
 def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
-                known_fraction: float = 2 / 3) -> PreparedSet:
+                known_fraction: float = 2 / 3, known: str = "whole") -> PreparedSet:
     """Split, normalise and truncate an author set as in App. B.
 
     Each document is split by :func:`split_text`; text and snippet become bags
     of words (:func:`normalised_bag`: under ``oov="drop"`` only in-vocabulary
-    words are kept); every bag is truncated to its first N words, N the length
-    of the shortest bag of the set.
+    words are kept); every snippet is truncated to its first N words, N the length
+    of the shortest bag of the set; the known texts stay whole (``known="whole"``) or are
+    truncated likewise (``"truncated"``, App. B).
 
     Raises
     ------
@@ -379,17 +402,18 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
+    check_choice(known, "known", KNOWN_TEXTS)
     if len(corpus) == 0:
         raise InputError("the author set is empty")
     texts: list[list[str]] = []
     snippets: list[list[str]] = []
     for d in corpus:
         try:
-            known, unknown = split_text(d.text, known_fraction=known_fraction)
+            first, last = split_text(d.text, known_fraction=known_fraction)
         except ValueError as exc:
             raise InputError(f"document {d.doc_id!r}: {exc}") from None
-        texts.append(normalised_bag(known, embeddings, oov=oov))
-        snippets.append(normalised_bag(unknown, embeddings, oov=oov))
+        texts.append(normalised_bag(first, embeddings, oov=oov))
+        snippets.append(normalised_bag(last, embeddings, oov=oov))
     lengths = [(len(b), d.doc_id, part) for part, bags in (("text", texts), ("snippet", snippets))
                for b, d in zip(bags, corpus, strict=True)]
     n, doc_id, part = min(lengths, key=lambda x: x[0])
@@ -404,9 +428,10 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
         doc_ids=tuple(d.doc_id for d in corpus),
         authors=tuple(d.author for d in corpus),
         topics=tuple(d.topic for d in corpus),
-        texts=tuple(tuple(b[:n]) for b in texts),
+        texts=tuple(tuple(b) if known == "whole" else tuple(b[:n]) for b in texts),
         snippets=tuple(snippets_n),
-        N=n, oov=oov, oov_words=oov_words, shortest=f"{doc_id} ({part})")
+        N=n, oov=oov, oov_words=oov_words, shortest=f"{doc_id} ({part})", known=known,
+        whole_texts=tuple(tuple(b) for b in texts))
 
 
 def training_pool(corpus: Corpus, chosen: Corpus, *, known_fraction: float = 2 / 3

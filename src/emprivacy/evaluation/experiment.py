@@ -46,7 +46,9 @@ from emprivacy.evaluation.attacks import (
     nearest_neighbour_predict,
     write_vec,
 )
+from emprivacy.evaluation.authorship import VIEWS, AuthorshipSuite
 from emprivacy.evaluation.datasets import (
+    KNOWN_TEXTS,
     Corpus,
     PreparedSet,
     chunk_bag,
@@ -56,6 +58,7 @@ from emprivacy.evaluation.datasets import (
     stratified_holdout,
     training_pool,
 )
+from emprivacy.evaluation.privacy_axes import RECOVERY_METHOD, epsilon_hats, release_recoveries
 from emprivacy.evaluation.results import (
     ATTACKS,
     DEFAULT_EPSILONS,
@@ -72,12 +75,13 @@ from emprivacy.evaluation.snippets import (
     mark_snippets,
     release_snippets,
 )
+from emprivacy.evaluation.text_channel import TextChannel, bags_of, release_texts, text_tokens
+from emprivacy.evaluation.utility import content_words_kept, default_similarity, meaning_similarity
 from emprivacy.exceptions import InputError, PrivacyLeakWarning
 from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, tem_truncation
-from emprivacy.protection.epsilon.recovery import ReleaseRecovery, release_recovery
 
 __all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
@@ -205,7 +209,8 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     progress : callable, optional
         ``progress(done, total, description)`` after every (set, ε, trial, attack).
     **options
-        Further :class:`ExperimentConfig` fields (``knn_k``, ``known_fraction``,
+        Further :class:`ExperimentConfig` fields (``known``: ``"whole"``, the default, or
+        ``"truncated"`` known texts (App. B); ``knn_k``, ``known_fraction``,
         ``koppel``, ``fasttext``, ``appendix_b``: the last three settings objects
         or dicts of their fields).
 
@@ -236,7 +241,8 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     started = datetime.now(UTC)
     chosen = [select_authors(corpus, k, seed=config.selection_seed) for k in config.authors]
     prepared = [prepare_set(c, embeddings=embeddings, oov=config.oov,
-                            known_fraction=config.known_fraction) for c in chosen]
+                            known_fraction=config.known_fraction, known=config.known)
+                for c in chosen]
     leaked = sum(p.oov_words for p in prepared)
     if config.oov == "keep" and leaked:
         warnings.warn(f"oov='keep': {leaked} out-of-vocabulary snippet word(s) pass through the "
@@ -258,8 +264,9 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     if progress is not None:
         progress(0, total, "preparing")
     decoder = ExactDecoder(embeddings)
-    plan = entity_plan(config.entities, config.entity_epsilon, config.entity_policy,
-                       _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
+    plan = None if config.channel == "text" else entity_plan(  # text: the obfuscator's own
+        config.entities, config.entity_epsilon, config.entity_policy,
+        _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
     marks = [None if plan is None else mark_snippets(
         c, p, plan, embeddings, known_fraction=config.known_fraction)
         for c, p in zip(chosen, prepared, strict=True)]
@@ -290,8 +297,11 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
         "randomness": ("ChaCha20 streams keyed by SHA-256(run key, name); run key = "
                        "emprivacy.math.randomness.run_key_from_seed(seed); names "
                        "'set-K/trial-t/epsilon-e/mechanism', 'set-K/trial-t/epsilon-e/koppel', "
-                       "'set-K/trial-t/fasttext', 'set-K/epsilon-e/recovery' (the split of "
-                       "the word recovery), 'set-K/epsilon-hat-pairs', "
+                       "'set-K/trial-t/epsilon-e/authorship' (the further authorship attacks), "
+                       "'set-K/trial-t/fasttext', 'set-K/trial-t/clean-koppel-KNOWN' (the clean "
+                       "DRauth with the known texts the run did not use), "
+                       "'set-K/epsilon-e/recovery' (the split of the word recovery), "
+                       "'set-K/epsilon-hat-pairs', "
                        "'set-K/epsilon-e/mechanism-hat', 'set-K/epsilon-e/epsilon-hat' (the "
                        "pairs and releases of epsilon-hat)"),
         "recovery": RECOVERY_METHOD,
@@ -320,11 +330,25 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     K = len(p)
     name = f"set-{K}"
-    texts_str = [" ".join(t) for t in p.texts]
-    koppel = KoppelAttribution(n=config.koppel.ngram, n_features=config.koppel.features,
-                               iterations=config.koppel.iterations,
-                               feature_fraction=config.koppel.feature_fraction,
-                               similarity=config.similarity).fit(texts_str, p.authors)
+    text = (TextChannel.build(corpus_set, known_fraction=config.known_fraction)
+            if config.channel == "text" else None)
+    known_docs = p.known_texts if text is None else text.known  # what the author attacks read
+    clean_docs = p.snippets if text is None else text.snippet_tokens
+    koppels = {known: KoppelAttribution(
+        n=config.koppel.ngram, n_features=config.koppel.features,
+        iterations=config.koppel.iterations, feature_fraction=config.koppel.feature_fraction,
+        similarity=config.similarity).fit([" ".join(t) for t in known_docs(known)], p.authors)
+        for known in KNOWN_TEXTS}
+    koppel = koppels[config.known]
+    suite = AuthorshipSuite(known_docs(config.known), p.authors, koppel=koppel,
+                            views=VIEWS if text is not None else ("all", "unchanged"),
+                            exclude=("koppel/all",))  # koppel/all is DRauth
+    authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
+                                              for c in suite.columns}
+    clean_drauth: dict[str, list[int]] = {known: [] for known in KNOWN_TEXTS}
+    meaning = default_similarity() if config.meaning == "auto" else config.meaning
+    utility: dict[str, Any] = {"method": meaning, **{k: [[] for _ in config.epsilons]
+                                                     for k in ("similarity", "content_kept")}}
     with _clock("earth_movers_distances"):
         clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
 
@@ -364,9 +388,15 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                          "validation_documents": int(held.sum()),
                          "train_chunks": len(train_x), "validation_chunks": len(val_x),
                          "chunk_words": p.N}
+        for known, attack in koppels.items():  # the clean DRauth with either known text
+            clean_drauth[known].append(_count(attack.predict(
+                [" ".join(s) for s in clean_docs], rng=document_generator(
+                    run_key, f"{name}/trial-{t}/epsilon-none/koppel" if known == config.known
+                    else f"{name}/trial-{t}/clean-koppel-{known}")), p.authors))
         for e, eps in enumerate(config.epsilons):
             label = epsilon_label(eps)
             where = f"{K} authors · ε={label} · trial {t + 1}/{config.trials}"
+            docs: Sequence[Sequence[str]] = clean_docs
             if eps is None:
                 snippets = list(p.snippets)
                 D = clean_D
@@ -375,11 +405,19 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                     run_key, f"{name}/trial-{t}/epsilon-{label}/mechanism"))
                 plan, marks = entities
                 with _clock("mechanism"):
-                    snippets, _, through = release_snippets(
-                        p, mech, embeddings, None if plan is None or marks is None else (
-                            plan, marks, document_generator(
-                                run_key, f"{name}/trial-{t}/epsilon-{label}/entities")))
-                released[e].append(through)
+                    if text is not None:  # as obfuscate --format text releases them
+                        out = release_texts(text, mech, run_key=run_key, entities=config.
+                                            text_entities(), name=f"{name}/trial-{t}/"
+                                            f"epsilon-{label}/text")
+                        docs = [text_tokens(x) for x in out]
+                        snippets = bags_of(out, embeddings, p.N)
+                    else:
+                        snippets, _, through = release_snippets(
+                            p, mech, embeddings, None if plan is None or marks is None else (
+                                plan, marks, document_generator(
+                                    run_key, f"{name}/trial-{t}/epsilon-{label}/entities")))
+                        released[e].append(through)
+                        docs = snippets
                 with _clock("earth_movers_distances"):
                     D = earth_movers_distances(snippets, p.texts, embeddings,
                                                n_jobs=config.n_jobs)
@@ -394,8 +432,17 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             step(f"{where} · SRtopic")
             k_gen = document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/koppel")
             with _clock("koppel"):
-                pred = koppel.predict([" ".join(s) for s in snippets], rng=k_gen)
+                pred = koppel.predict([" ".join(s) for s in docs], rng=k_gen)
             correct[e, t, 2] = _count(pred, p.authors)
+            with _clock("authorship"):
+                for column, n in suite.correct(clean_docs, docs, p.authors, rng=(
+                        document_generator(run_key, f"{name}/trial-{t}/epsilon-{label}/"
+                                                    "authorship"))).items():
+                    authorship[column][e].append(n)
+            with _clock("utility"):
+                utility["similarity"][e].append(meaning_similarity(
+                    clean_docs, docs, method=meaning, embeddings=embeddings))
+                utility["content_kept"][e].append(content_words_kept(clean_docs, docs))
             step(f"{where} · DRauth")
             with _clock("fasttext_prediction"):
                 topic_pred = clf.predict(snippets)
@@ -403,11 +450,12 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             step(f"{where} · DRtopic")
 
     with _clock("recovery"):
-        recovery = _recovery(p, config, embeddings, released, run_key, name)
+        recovery = release_recoveries(p, config.epsilons, embeddings, released, run_key, name)
     hats: list[dict[str, Any] | None] = [None] * len(config.epsilons)
     if config.epsilon_hat:
         with _clock("epsilon_hat"):
-            hats = _epsilon_hats(p, config, embeddings, decoder, run_key, name, step)
+            hats = epsilon_hats(p, config, embeddings, lambda e, g: _mechanism(
+                config, embeddings, e, decoder, g), run_key, name, step)
 
     # App. B: nearest known texts of sample (unmodified) snippets
     shown = min(config.appendix_b.snippets, K)
@@ -429,66 +477,6 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         timings={k: round(v, 2) for k, v in sorted(timings.items())},
         fasttext_validation_chunks=validation_chunks,
         fasttext_validation_majority=validation_majority,
-        recovery=recovery, epsilon_hat=hats)
-
-
-#: How the word recovery of :func:`run_experiment` is measured (recorded in ``run.json``).
-RECOVERY_METHOD = (
-    "share of the released snippet words (those through the mechanism) that the Bayes "
-    "guesser argmax_x n_A[x, y] names from the released word alone, n_A the (original, "
-    "release) counts of a random half of this epsilon's releases over all trials; scored on "
-    "the other half, Clopper-Pearson interval; a lower bound on the optimal one-word "
-    "adversary, whose upper bound is the plug-in over all releases plus McDiarmid's margin")
-
-
-def _recovery(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
-              released: list[list[tuple[np.ndarray, np.ndarray]]], run_key: bytes,
-              name: str) -> list[ReleaseRecovery | None]:
-    """The word recovery at each ε, from the releases the experiment made
-    (:func:`~emprivacy.protection.epsilon.recovery.release_recovery`); 1 for the unmodified
-    snippets."""
-    rows = [embeddings.rows(s) for s in p.snippets]
-    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    originals = flat[flat >= 0]
-    out: list[ReleaseRecovery | None] = []
-    for eps, pairs in zip(config.epsilons, released, strict=True):
-        if eps is None:
-            out.append(ReleaseRecovery.identity(originals) if originals.size else None)
-            continue
-        o = np.concatenate([a for a, _ in pairs]) if pairs else np.zeros(0, np.int64)
-        y = np.concatenate([b for _, b in pairs]) if pairs else np.zeros(0, np.int64)
-        out.append(None if o.size < 2 else release_recovery(
-            o, y, rng=document_generator(run_key, f"{name}/epsilon-{epsilon_label(eps)}/"
-                                                  "recovery")))
-    return out
-
-
-def _epsilon_hats(p: PreparedSet, config: ExperimentConfig, embeddings: Embeddings,
-                  decoder: ExactDecoder, run_key: bytes, name: str,
-                  step: Callable[[str], None]) -> list[dict[str, Any] | None]:
-    """ε̂ at each ε (:func:`~emprivacy.protection.distinguish_pairs`) on pairs of the
-    snippets' words at a spread of distances, the same pairs at every ε."""
-    from emprivacy.protection import choose_pairs, distinguish_pairs
-
-    rows = [embeddings.rows(s) for s in p.snippets]
-    flat = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    distinct = np.unique(flat[flat >= 0])
-    out: list[dict[str, Any] | None] = []
-    pairs: list[tuple[int, int]] | None = None
-    for eps in config.epsilons:
-        if eps is None or distinct.size < 2:
-            out.append(None)
-            if eps is not None:
-                step(f"{len(p)} authors · ε={epsilon_label(eps)} · ε̂")
-            continue
-        label = epsilon_label(eps)
-        mech = _mechanism(config, embeddings, eps, decoder,
-                          document_generator(run_key, f"{name}/epsilon-{label}/mechanism-hat"))
-        if pairs is None:
-            pairs = choose_pairs(mech, distinct, config.epsilon_hat,
-                                 rng=document_generator(run_key, f"{name}/epsilon-hat-pairs"))
-        hat = distinguish_pairs(mech, pairs, draws=config.epsilon_hat_draws, rng=(
-            document_generator(run_key, f"{name}/epsilon-{label}/epsilon-hat")))
-        out.append(hat.summary())
-        step(f"{len(p)} authors · ε={label} · ε̂")
-    return out
+        recovery=recovery, epsilon_hat=hats, clean_drauth=clean_drauth, authorship=authorship,
+        utility=utility,
+        known_words=[len(t) for t in p.texts])

@@ -40,11 +40,15 @@ from typing import Any
 import numpy as np
 
 from emprivacy._optional import import_optional
+from emprivacy.evaluation.authorship import strongest
+from emprivacy.evaluation.goal import goal_table
 from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, epsilon_label
 from emprivacy.io.outputs import write_files_atomic
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
 
-__all__ = ["RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure", "format_table3",
+__all__ = ["AUTHORSHIP_NOTE", "CHANNEL_NOTES", "RECOVERY_NOTE", "REPORT_FILES", "accuracy_figure",
+           "authorship_table", "clean_drauth_lines",
+           "format_table3", "known_texts_note",
            "recovery_table", "report_files", "tem_truncation_note",
            "topic_classifier_warning", "write_report"]
 
@@ -67,10 +71,11 @@ def format_table3(result: ExperimentResult) -> str:
     cfg = result.config
     lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
              f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
-             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", ""]
+             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", "",
+             known_texts_note(cfg.known), "", CHANNEL_NOTES[cfg.channel], ""]
     for s in result.sets:
         mean, sd = s.mean(), s.sd()
-        lines += [f"## {s.n_authors}-author set (N = {s.N} words per text and snippet)", "",
+        lines += [f"## {s.n_authors}-author set (N = {s.N} words per snippet)", "",
                   "| ε | " + " | ".join(ATTACKS) + " |",
                   "|---|" + "---:|" * len(ATTACKS)]
         for i, e in enumerate(s.epsilons):
@@ -84,16 +89,94 @@ def format_table3(result: ExperimentResult) -> str:
                   f"{val.mean():.3f}" + (f" ± {val.std(ddof=1):.3f}" if val.size > 1 else "")
                   + f" ({s.fasttext_docs.get('validation_documents', 0)} held-out documents, "
                   f"{s.fasttext_docs.get('validation_chunks', 0)} chunks of {s.N} words).", ""]
+        lines += clean_drauth_lines(s, cfg.known)
         check = s.topic_classifier()
         if not check.clearly_above_chance:
             lines += [f"**Warning: the {check.describe()}, so DRtopic on this set measures "
                       "nothing** (its column says nothing about the utility kept).", ""]
+        lines += authorship_table(s)
+        lines += goal_table(s) if s.utility else []
         lines += recovery_table(s)
     tem = tem_truncation_note(result)
     if tem is not None:
         lines += [f"TEM and SanText: {tem}.", ""]
     lines += ["Attacks: " + "; ".join(f"{a}: {_PAPER_NAMES[a]}" for a in ATTACKS) + ".", ""]
     return "\n".join(lines)
+
+
+#: What was released and attacked, one sentence of ``table3.md`` per channel.
+CHANNEL_NOTES = {
+    "bag": ("Channel: **bag** — each snippet released as a bag of N words (no function word, "
+            "no punctuation), as in the paper."),
+    "text": ("Channel: **text** — each snippet released whole as `obfuscate --format text` "
+             "releases it (function words and punctuation kept, entities as asked); the "
+             "author attacks read the released text, SRauth/SRtopic/DRtopic its bag's first "
+             "N words; no word recovery (the release is text)."),
+}
+
+
+def known_texts_note(known: str) -> str:
+    """One sentence of ``table3.md``: which known-author texts the adversary used."""
+    if known == "whole":
+        return ("Known texts: **whole** — every attack knows each author's whole known text "
+                "(an adversary at full strength); the snippets are cut to N words.")
+    return ("Known texts: **truncated** to N words, as in the paper's App. B (a weakened "
+            "adversary; the default is their whole known text).")
+
+
+def clean_drauth_lines(s: SetResult, known: str) -> list[str]:
+    """Markdown lines: DRauth on the clean snippets with whole and with truncated known
+    texts, side by side (the run's choice first)."""
+    if not s.clean_drauth:
+        return []
+    words = np.asarray(s.known_words or [0])
+    cells = []
+    for mode in sorted(s.clean_drauth, key=lambda m: m != known):
+        counts = np.asarray(s.clean_drauth[mode], dtype=np.float64)
+        what = (f"whole ({words.min()}–{words.max()} words)" if mode == "whole"
+                else f"truncated to N = {s.N}")
+        cells.append(f"known texts {what}: {_fmt(counts.mean(), _sd(counts))} "
+                     f"({counts.mean() / s.n_authors:.3f})"
+                     + (" — this run" if mode == known else ""))
+    return [f"Clean DRauth (Koppel) out of {s.n_authors}: " + "; ".join(cells) + ".", ""]
+
+
+def _sd(x: np.ndarray) -> float:
+    return float(x.std(ddof=1)) if x.size > 1 else math.nan
+
+
+#: What the authorship table is, in one paragraph of ``table3.md``.
+AUTHORSHIP_NOTE = (
+    "Author identification at full strength (issue 41): mean correct attributions of every "
+    "attack on every view of the release — SRauth; koppel = DRauth (Koppel et al. 2011, "
+    "character 4-grams); delta = Burrows' Delta on the 150 commonest words of the view; "
+    "char = character 1–3-grams with punctuation and spacing, tf-idf, nearest known text — "
+    "on all words (/all), on the words the mechanism gave back unchanged (/unchanged) "
+    "and, on text, on the function words only (/function) and the punctuation only "
+    "(/punctuation); a bag holds neither, so those views are not run on it. "
+    "\"strongest\": the largest mean of the row and its attack, over the attacks an "
+    "adversary can run (not /unchanged, which needs the original to pick the words: a "
+    "diagnostic of the channel); picked after the fact, an upper estimate of the best "
+    "single attack.")
+
+
+def authorship_table(s: SetResult) -> list[str]:
+    """Markdown lines: every authorship attack and view per ε, and the strongest."""
+    if not s.authorship:
+        return []
+    columns = list(s.author_means(0))
+    lines = [f"### {s.n_authors}-author set: author identification, every attack", "",
+             AUTHORSHIP_NOTE, "",
+             "| ε | " + " | ".join(columns) + " | strongest |",
+             "|---|" + "---:|" * len(columns) + "---|"]
+    for i, e in enumerate(s.epsilons):
+        means = s.author_means(i)
+        column, best = strongest(means)
+        lines.append(f"| {epsilon_label(e)} | " + " | ".join(
+            "–" if c not in means else f"{means[c]:.1f}" for c in columns)
+            + f" | {best:.1f} ({best / s.n_authors:.3f}, {column}) |")
+    lines.append("| chance | " + " | ".join(["1"] * len(columns)) + " | 1 |")
+    return [*lines, ""]
 
 
 #: What the word recovery is, in one paragraph of ``table3.md``.
@@ -178,15 +261,17 @@ def _table3_csv(result: ExperimentResult) -> str:
             row += [repr(s.chance["author" if a.endswith("auth") else "topic"]), ""]
     for s in result.sets:  # the recovery's chance: the blind guess of the most frequent word
         base = next((r.baseline for r in s.recovery if r is not None), None)
-        row += [("" if base is None or c != "recovery" else repr(base))
+        row += [(repr(s.chance["author"]) if c == "strongest author mean" else
+                 "" if base is None or c != "recovery" else repr(base))
                 for c in extra[s.n_authors]]
     w.writerow(row)
     return buf.getvalue()
 
 
 def _extra_columns(s: SetResult) -> list[str]:
-    """The word recovery's (and ε̂'s) columns of ``table3.csv`` for one set."""
-    cols = []
+    """The strongest author attack's, the word recovery's (and ε̂'s) columns of
+    ``table3.csv`` for one set."""
+    cols = ["strongest author mean", "strongest author attack"] if s.authorship else []
     if any(r is not None for r in s.recovery):
         cols += ["recovery", "recovery lower", "recovery upper", "recovery optimum upper"]
     if any(h is not None for h in s.epsilon_hat):
@@ -196,13 +281,15 @@ def _extra_columns(s: SetResult) -> list[str]:
 
 def _extra_cells(s: SetResult, i: int, columns: list[str]) -> list[str]:
     r, h = s.recovery_at(i), s.epsilon_hat_at(i)
-    values = {"recovery": None if r is None else r.estimate,
+    column, best = strongest(s.author_means(i)) if s.authorship else ("", None)
+    values = {"strongest author mean": best,"recovery": None if r is None else r.estimate,
               "recovery lower": None if r is None else r.lower,
               "recovery upper": None if r is None else r.upper,
               "recovery optimum upper": None if r is None else r.plugin_upper,
               "epsilon_hat lower": None if h is None else h["lower"],
               "epsilon_hat nominal": None if h is None else h["nominal"]}
-    return [_csv_number(values[c]) for c in columns]
+    return [column if c == "strongest author attack" else _csv_number(values[c])
+            for c in columns]
 
 
 def _csv_number(value: Any) -> str:

@@ -21,7 +21,7 @@ from emprivacy._validation import check_choice, check_epsilon, check_positive_in
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
 from emprivacy.evaluation.attacks import SIMILARITIES
-from emprivacy.evaluation.datasets import OOV_POLICIES
+from emprivacy.evaluation.datasets import KNOWN_TEXTS, OOV_POLICIES
 from emprivacy.mechanisms.registry import MECHANISMS, check_params
 
 __all__ = [
@@ -201,6 +201,17 @@ class ExperimentConfig:
     #: Fraction of an author's words in the known text; the rest is the snippet
     #: (App. B: the first 2000 and the last 1000 words).
     known_fraction: float = 2 / 3
+    #: What the adversary knows of each author: its ``"whole"`` known text (the default:
+    #: an adversary at full strength) or that text ``"truncated"`` to N words (App. B).
+    known: str = "whole"
+    #: What is released and attacked: ``"bag"`` (the paper's bags of N words) or ``"text"``
+    #: (the readable release of ``obfuscate --format text``;
+    #: :mod:`emprivacy.evaluation.text_channel`).
+    channel: str = "bag"
+    #: How the meaning kept is measured (:mod:`emprivacy.evaluation.utility`):
+    #: ``"auto"`` (sentence embeddings where the ``similarity`` extra is installed, else
+    #: word vectors), ``"sentence-embedding"`` or ``"word-vector"``.
+    meaning: str = "auto"
     #: Neighbours of SRtopic (SRauth is 1-NN).
     knn_k: int = 5
     #: Settings of DRauth (Koppel et al. 2011).
@@ -228,6 +239,13 @@ class ExperimentConfig:
     #: mapping or ``"TYPE=POLICY"`` strings are accepted).
     entity_policy: Any = ()
 
+    def text_entities(self) -> dict[str, Any]:
+        """The entity settings of a text-channel release (``ObfuscationConfig`` fields)."""
+        if self.entities == "none":
+            return {}
+        return {"entities": self.entities, "entity_epsilon": self.entity_epsilon,
+                "entity_policy": dict(self.entity_policy)}
+
     def __post_init__(self) -> None:
         authors = self.authors
         if isinstance(authors, numbers.Integral):
@@ -240,6 +258,9 @@ class ExperimentConfig:
         check_positive_int(self.trials, "trials")
         check_choice(self.oov, "oov", OOV_POLICIES)
         check_choice(self.similarity, "similarity", SIMILARITIES)
+        check_choice(self.known, "known", KNOWN_TEXTS)
+        check_choice(self.channel, "channel", ("bag", "text"))
+        check_choice(self.meaning, "meaning", ("auto", "sentence-embedding", "word-vector"))
         check_positive_int(self.selection_seed, "selection_seed", minimum=0)
         check_positive_int(self.knn_k, "knn_k")
         check_positive_int(self.n_jobs, "n_jobs")
@@ -359,6 +380,28 @@ class SetResult:
     #: Per ε: ε̂ over the pairs (:meth:`~emprivacy.protection.Distinguishability.summary`),
     #: ``None`` for the unmodified snippets or without ``epsilon_hat``.
     epsilon_hat: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Per known-text mode (``"whole"``, ``"truncated"``): DRauth's (Koppel's) correct
+    #: attributions of the clean snippets in each trial, so the run's choice of known texts
+    #: is reported beside the other.
+    clean_drauth: dict[str, list[int]] = field(default_factory=dict)
+    #: The words of each author's known text as the adversary used it (the run's ``known``).
+    known_words: list[int] = field(default_factory=list)
+    #: Per ``"attack/view"`` of :class:`~emprivacy.evaluation.authorship.AuthorshipSuite`:
+    #: the correct attributions ``[ε][trial]`` (SRauth and DRauth, ``koppel/all``, are in
+    #: :attr:`correct`).
+    authorship: dict[str, list[list[int]]] = field(default_factory=dict)
+    #: Per ε, per trial: the meaning kept (``"similarity"``, mean cosine of original and
+    #: release) and the share of content words kept (``"content_kept"``), with the method
+    #: of the similarity (``"method"``; :mod:`emprivacy.evaluation.utility`).
+    utility: dict[str, Any] = field(default_factory=dict)
+
+    def author_means(self, i: int) -> dict[str, float]:
+        """Mean correct attributions at ``epsilons[i]`` of every authorship attack: SRauth,
+        DRauth (``koppel/all``) and the suite's columns."""
+        mean = self.mean()
+        out = {"SRauth": float(mean[i, 0]), "koppel/all": float(mean[i, 2])}
+        out.update({c: float(np.mean(v[i])) for c, v in self.authorship.items() if v[i]})
+        return out
 
     def topic_classifier(self) -> TopicClassifierCheck:
         """Whether the topic classifier is clearly better than guessing

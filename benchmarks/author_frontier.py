@@ -1,0 +1,122 @@
+"""The frontier of issue 41 on Brown: author identification against the strongest attack,
+topic, meaning and content words kept, for word-level mechanisms on both channels.
+
+For each mechanism (``--mechanisms``) and channel (``--channels``: ``bag``, the paper's
+bags of N words; ``text``, the readable release of ``obfuscate --format text``), one run of
+the experiment (:func:`emprivacy.evaluation.run_experiment`, known texts whole, every
+author attack on every view) at the ε of ``--epsilons``; with ``--entities`` a second run of
+each with entity detection.  Prints, per run and ε: the strongest author attack (mean
+fraction correct and which attack/view), DRauth, the best attack on function words and on
+punctuation (text), the topic accuracy (DRtopic), the meaning kept (sentence-embedding
+cosine where the ``similarity`` extra is installed, else word vectors: named), the content
+words kept, and the goal (author ≤ 2× chance with topic within 10 points of clean; "not
+judged" where the topic classifier is not clearly above chance).
+
+Usage::
+
+    python benchmarks/author_frontier.py [--authors 20] [--trials 1] [--seed 41]
+        [--mechanisms madlib,vickrey,santext] [--channels bag,text]
+        [--epsilons none,20,10,5,2.5] [--entities none|auto|capitalised]
+
+Prints Markdown; writes nothing.  Needs the Brown corpus (downloaded and cached on first
+use) and the ``evaluation`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from emprivacy.embeddings import load_embeddings
+from emprivacy.evaluation import brown, run_experiment
+from emprivacy.evaluation.goal import goal_rows
+
+
+def _best(means: dict[str, float], view: str) -> tuple[str, float]:
+    picked = {c: m for c, m in means.items() if c.endswith(f"/{view}")}
+    if not picked:
+        return "–", float("nan")
+    column = max(picked, key=lambda c: picked[c])
+    return column, picked[column]
+
+
+def run(args: argparse.Namespace) -> Iterator[list[dict[str, Any]]]:
+    """The rows of each run, one run at a time."""
+    corpus = brown()
+    emb = load_embeddings(None, vocab_size=100_000)
+    entity_settings = [("none", {})]
+    if args.entities != "none":
+        entity_settings.append((args.entities, {"entities": args.entities}))
+    for mechanism in args.mechanisms.split(","):
+        for channel in args.channels.split(","):
+            for label, extra in entity_settings:
+                result = run_experiment(corpus, embeddings=emb, authors=args.authors,
+                                        epsilons=args.epsilons, trials=args.trials,
+                                        seed=args.seed, mechanism=mechanism, channel=channel,
+                                        n_jobs=args.jobs, **extra)
+                (s,) = result.sets
+                check = s.topic_classifier()
+                rows: list[dict[str, Any]] = []
+                for i, row in enumerate(goal_rows(s)):
+                    means = s.author_means(i)
+                    rows.append({**row, "mechanism": mechanism, "channel": channel,
+                                 "entities": label, "N": s.N,
+                                 "drauth": means["koppel/all"] / s.n_authors,
+                                 "function": _best(means, "function"),
+                                 "punctuation": _best(means, "punctuation"),
+                                 "unchanged": _best(means, "unchanged"),
+                                 "method": s.utility["method"],
+                                 "topic_check": check.describe()})
+                yield rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--authors", type=int, default=20)
+    parser.add_argument("--trials", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--mechanisms", default="madlib,vickrey,santext")
+    parser.add_argument("--channels", default="bag,text")
+    parser.add_argument("--epsilons", default="none,20,10,5,2.5")
+    parser.add_argument("--entities", default="none")
+    args = parser.parse_args()
+    n = args.authors
+    print(f"# Author identification at full strength on Brown ({n} authors, "
+          f"{args.trials} trial(s), seed {args.seed}; chance {1 / n:.3f}, 2× chance "
+          f"{2 / n:.3f})\n")
+    print("| mechanism | channel | entities | ε | strongest author (attack) | DRauth | "
+          "best on function words | best on punctuation | best on unchanged words | topic | "
+          "meaning kept | content words kept | goal |")
+    print("|---|---|---|---|---|---:|---|---|---|---:|---:|---:|---|")
+
+    notes = set()
+    for rows in run(args):
+        for r in rows:
+            notes.add(f"Meaning kept by: {r['method']}.  Topic classifier: "
+                      f"{r['topic_check']}.")
+            _print_row(r, n)
+        sys.stdout.flush()
+    print("\n" + "\n".join(sorted(notes)))
+    print(f"\nMade by: `python benchmarks/author_frontier.py --authors {n} --trials "
+          f"{args.trials} --seed {args.seed} --mechanisms {args.mechanisms} --channels "
+          f"{args.channels} --epsilons {args.epsilons} --entities {args.entities}`")
+
+
+def _print_row(r: dict[str, Any], n: int) -> None:
+    def cell(pair: tuple[str, float]) -> str:
+        return "–" if pair[0] == "–" else f"{pair[1] / n:.3f} ({pair[0]})"
+
+    goal = ("–" if r["epsilon"] == "none" else "not judged" if r["goal"] is None
+            else "met" if r["goal"] else "not met")
+    print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['epsilon']} | "
+          f"{r['author']:.3f} ({r['author_attack']}) | {r['drauth']:.3f} | "
+          f"{cell(r['function'])} | {cell(r['punctuation'])} | {cell(r['unchanged'])} | "
+          f"{r['topic']:.3f} | {r['similarity']:.3f} | {r['content_kept']:.3f} | "
+          f"{goal} |")
+
+
+if __name__ == "__main__":
+    main()
