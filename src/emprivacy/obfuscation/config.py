@@ -114,6 +114,11 @@ class ObfuscationConfig:
         document, on every path), and its ε_e·d is spent once for the release, not once
         per document.  Without it a word is drawn afresh in every document (docs/ENTITIES.md,
         GUARANTEES.md).  Never in a record, a repr or a log.
+    style_epsilon : float, optional
+        Text mode, the style option (off by default; :mod:`emprivacy.obfuscation.style`): each
+        kept function word is released by the mechanism restricted to its grammatical class
+        at this ε_f (``ε_f·d`` within the class, ``ε_f`` per word in ``epsilon_total``), and
+        punctuation and spacing in one canonical form (:mod:`emprivacy.text.canonical`).
 
     Examples
     --------
@@ -137,6 +142,7 @@ class ObfuscationConfig:
     entity_policy: Any = ()
     count_changed: bool = False
     entity_key: bytes | None = field(default=None, repr=False)
+    style_epsilon: float | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -168,6 +174,15 @@ class ObfuscationConfig:
             if self.entities == "none":
                 raise ValueError("entity_key applies with entities (a detector); entities is "
                                  "'none'")
+        if self.style_epsilon is not None:
+            object.__setattr__(self, "style_epsilon",
+                               check_positive_number(self.style_epsilon, "style_epsilon"))
+            if self.mode != "text":
+                raise ValueError("style_epsilon applies to text mode; a bag of words has no "
+                                 "function words")
+            if self.perturb_stopwords:
+                raise ValueError("style_epsilon and perturb_stopwords exclude each other: "
+                                 "the function words are style slots or content words")
         if not isinstance(self.count_changed, bool):
             raise TypeError("count_changed must be a bool; got "
                             f"{type(self.count_changed).__name__}")
@@ -178,6 +193,8 @@ class ObfuscationConfig:
         return {"mode": self.mode, "oov": self.oov,
                 **({"size": self.size} if self.size is not None else {}),
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
+                   else {}),
+                **({"style_epsilon": self.style_epsilon} if self.style_epsilon is not None
                    else {})}
 
 

@@ -19,6 +19,7 @@ from emprivacy.io.streaming import BagBody, TextBody
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.entities import EntityRun
+from emprivacy.obfuscation.style import StyleRun
 from emprivacy.preparation.blocks import BagTally, Rows
 from emprivacy.preparation.template import TextTemplate
 
@@ -34,6 +35,7 @@ class LongDocuments:
     entities: EntityRun | None
     guarantee: str
     oov_subword: int
+    style: StyleRun | None
 
     def _privatize(self, rows: np.ndarray, gen: np.random.Generator,
                    points: np.ndarray | None = None) -> np.ndarray:
@@ -61,6 +63,7 @@ class LongDocuments:
         gen = document_generator(self.run_key, doc_id)
         entities = self.entities
         entity_gen = None if entities is None else entities.generator(doc_id)
+        style_gen = None if self.style is None else self.style.generator(doc_id)
         found: dict[tuple[str, str], str] = {}  # one surrogate per entity word, every block
         detected: Counter[str] = Counter()
         vocab = self.mechanism.embeddings.words
@@ -74,7 +77,10 @@ class LongDocuments:
                     entities.draw(template, entity_gen, found)
                     detected.update(template.entity_counts)
                 out = self._privatize(template.indices, gen, template.points)
-                body.write(template.render(out, vocab, found))
+                text = template.render(out, vocab, found)
+                if self.style is not None and style_gen is not None:  # its style slots
+                    text = self.style.release(text, style_gen)
+                body.write(text)
                 changed += int(np.count_nonzero(out != template.indices))
                 n += template.words_perturbed
                 counts.update(template.counts)
@@ -88,6 +94,8 @@ class LongDocuments:
             body.close()
             return None
         head = self._head(label, n, shared)
+        if self.style is not None:  # ε_f per style slot
+            head["epsilon_total"] += self.style.epsilon * counts["style_words"]
         if entities is not None:
             head.update(entities.record_fields(head["epsilon_total"], found, detected))
         return {**head, "words_perturbed": n, **self._changed(n, changed),

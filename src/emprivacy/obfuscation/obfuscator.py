@@ -62,6 +62,7 @@ from emprivacy.obfuscation.skipped import (
     nothing_to_release,
     skipped_warning,
 )
+from emprivacy.obfuscation.style import StyleRun
 from emprivacy.preparation.blocks import BagTally, Rows, bag_blocks
 from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.template import TextTemplate, prepare_text_blocks, text_guarantee
@@ -178,6 +179,11 @@ class Obfuscator(LongDocuments):
             entity_key=config.entity_key)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
+        #: The style option (``config.style_epsilon``): :mod:`emprivacy.obfuscation.style`.
+        self.style = None if config.style_epsilon is None else StyleRun(
+            mechanism, config.style_epsilon, run_key=self.run_key)
+        if self.style is not None:
+            self.guarantee += self.style.guarantee_note
         #: The surrogates of the entity words of the templates and bags being recorded, and
         #: the entity words of the bags (by ``id`` of the template or bag).
         self._found: dict[int, Mapping[tuple[str, str], str]] = {}
@@ -250,6 +256,8 @@ class Obfuscator(LongDocuments):
         vocab = self.mechanism.embeddings.words
         n = int(bag.indices.size)
         head = self._head(doc_id, n, shared)
+        if self.style is not None and isinstance(bag, TextTemplate):  # ε_f per style slot
+            head["epsilon_total"] += self.style.epsilon * bag.counts["style_words"]
         changed = self._changed(n, int(np.count_nonzero(out != bag.indices)))
         if isinstance(bag, TextTemplate):
             found = self._found.pop(id(bag), {})  # its entity words' surrogates (stream)
@@ -303,7 +311,8 @@ class Obfuscator(LongDocuments):
                                    perturb_stopwords=config.perturb_stopwords,
                                    block_words=config.block_words, block_chars=BLOCK_CHARS,
                                    entities=None if self.entities is None
-                                   else self.entities.marking)
+                                   else self.entities.marking,
+                                   style=None if self.style is None else self.style.words)
 
     def _bag_blocks(self, doc: Document, tally: BagTally) -> Iterator[tuple[Rows, bool]]:
         """The document's bag as rows, block by block
@@ -430,7 +439,11 @@ class Obfuscator(LongDocuments):
                                           bag.points)
                 else:
                     out = next(released) if bag.indices.size else empty
-                yield self._record(label, bag, out, shared)
+                record = self._record(label, bag, out, shared)
+                if self.style is not None and "text" in record:  # its style slots
+                    record["text"] = self.style.release(record["text"],
+                                                        self.style.generator(doc_id))
+                yield record
             self.documents_written += len(pending)
             pending, n_pending = [], 0
 

@@ -77,6 +77,8 @@ if TYPE_CHECKING:
 __all__ = [
     "EUCLIDEAN_GUARANTEE",
     "PLACEHOLDERS",
+    "STYLE_CLOSE",
+    "STYLE_OPEN",
     "TEXT_GUARANTEE",
     "TextTemplate",
     "apply_case",
@@ -90,6 +92,10 @@ __all__ = [
 #: Tokens that are never released as they are, whatever the OOV policy.
 PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
                                 "path": "[PATH]", "symbol": "[SYM]"}
+
+#: Around a style slot's function word in a template's layout (``style=``; filled by
+#: :mod:`emprivacy.obfuscation.style`): private-use characters, never layout of a text.
+STYLE_OPEN, STYLE_CLOSE = "\ue000", "\ue001"
 
 #: The metric of an ε·d₂ guarantee, as output records state it
 #: (:meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric`).
@@ -288,7 +294,8 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
 def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
                         oov: str = "placeholder", perturb_stopwords: bool = False,
                         block_words: int | None = None, block_chars: int | None = None,
-                        entities: EntityMarking | None = None
+                        entities: EntityMarking | None = None,
+                        style: frozenset[str] | None = None
                         ) -> Iterator[tuple[TextTemplate, bool]]:
     """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
 
@@ -299,7 +306,9 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
     Rendering the blocks one after the other gives the text, and the blocks' slots
     and counts add up to those of the whole text's template: the template of a text
     of at most ``block_words`` slots and fewer than ``block_chars`` characters is the
-    one block, :func:`prepare_text`'s.  Memory: one block and one piece.
+    one block, :func:`prepare_text`'s.  Memory: one block and one piece.  ``style``: the kept
+    function words written between :data:`STYLE_OPEN` and :data:`STYLE_CLOSE` (style slots,
+    counted in ``style_words``; :mod:`emprivacy.obfuscation.style`).
 
     >>> emb = Embeddings(["cat", "dog", "met"], [[0, 0], [1, 0], [5, 5]], name="toy")
     >>> [(t.pieces, t.indices.tolist(), last) for t, last in prepare_text_blocks(
@@ -312,7 +321,7 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
         block_chars = check_positive_int(block_chars, "block_chars")
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
                                block_words=block_words, block_chars=block_chars,
-                               entities=entities)
+                               entities=entities, style=style)
     for piece in pieces:
         for block in builder.feed(piece):
             yield block, False
@@ -324,7 +333,8 @@ class _TemplateBuilder:
 
     def __init__(self, embeddings: Embeddings, *, oov: str, perturb_stopwords: bool,
                  block_words: int | None = None, block_chars: int | None = None,
-                 entities: EntityMarking | None = None) -> None:
+                 entities: EntityMarking | None = None,
+                 style: frozenset[str] | None = None) -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         check_choice(oov, "oov", OOV_POLICIES)
@@ -339,6 +349,7 @@ class _TemplateBuilder:
         self.block_words = block_words
         self.block_chars = block_chars
         self.entities = entities
+        self.style = style
         self._reset()
 
     def _reset(self) -> None:
@@ -349,6 +360,8 @@ class _TemplateBuilder:
             self.counts["oov_subword"] = 0
         if self.entities is not None:  # likewise: only with entity detection
             self.counts.update(entity_words=0, entity_placeholders=0, entities_kept=0)
+        if self.style is not None:
+            self.counts["style_words"] = 0
         self.keys: list[EntityKey | None] = []
         self.entity_inputs: dict[EntityKey, tuple[int, np.ndarray | None]] = {}
         self.entity_counts: Counter[str] = Counter()
@@ -424,6 +437,10 @@ class _TemplateBuilder:
             if keep and not isinstance(decision, EntitySlot):  # "will" the name: a slot
                 # the list's word, in the token's case: never a character the list does not hold
                 kept = apply_case(word, case_pattern(tok.text))
+                if self.style is not None and word in self.style:  # a slot of its own
+                    fixed.append(f"{STYLE_OPEN}{kept}{STYLE_CLOSE}")
+                    counts["style_words"] += 1
+                    continue
                 fixed.append(kept.replace("'", "’") if "’" in tok.text else kept)
                 counts["stopwords_kept"] += 1
                 continue
