@@ -5,9 +5,11 @@ For each mechanism (``--mechanisms``) and channel (``--channels``: ``bag``, the 
 bags of N words; ``text``, the readable release of ``obfuscate --format text``), one run of
 the experiment (:func:`emprivacy.evaluation.run_experiment`, known texts whole, every
 author attack on every view) at the ε of ``--epsilons``; with ``--entities`` a second run of
-each with entity detection.  Prints, per run and ε: the strongest author attack (mean
-fraction correct and which attack/view), DRauth, the best attack on function words and on
-punctuation (text), the topic accuracy (DRtopic), the meaning kept (sentence-embedding
+each with entity detection; with ``--style-epsilons`` (text channel) a run of each with the
+style option of text mode at each ε_f (``style_epsilon``: function words within their class,
+punctuation canonical; ``none``: without it).  Prints, per run and ε: the strongest author
+attack (mean fraction correct and which attack/view), DRauth, the best attack on function
+words and on punctuation (text), the topic accuracy (DRtopic), the meaning kept (sentence-embedding
 cosine where the ``similarity`` extra is installed, else word vectors: named), the content
 words kept, and the goal (author ≤ 2× chance with topic within 10 points of clean; "not
 judged" where the topic classifier is not clearly above chance).
@@ -17,6 +19,7 @@ Usage::
     python benchmarks/author_frontier.py [--authors 20] [--trials 1] [--seed 41]
         [--mechanisms madlib,vickrey,santext] [--channels bag,text]
         [--epsilons none,20,10,5,2.5] [--entities none|auto|capitalised]
+        [--style-epsilons none,1,3]
 
 Prints Markdown; writes nothing.  Needs the Brown corpus (downloaded and cached on first
 use) and the ``evaluation`` extra.
@@ -25,6 +28,7 @@ use) and the ``evaluation`` extra.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -49,20 +53,23 @@ def run(args: argparse.Namespace) -> Iterator[list[dict[str, Any]]]:
     entity_settings = [("none", {})]
     if args.entities != "none":
         entity_settings.append((args.entities, {"entities": args.entities}))
+    styles = args.style_epsilons.split(",")
     for mechanism in args.mechanisms.split(","):
         for channel in args.channels.split(","):
-            for label, extra in entity_settings:
+            for (label, extra), style in itertools.product(
+                    entity_settings, styles if channel == "text" else ["none"]):
+                styled = {} if style == "none" else {"style_epsilon": float(style)}
                 result = run_experiment(corpus, embeddings=emb, authors=args.authors,
                                         epsilons=args.epsilons, trials=args.trials,
                                         seed=args.seed, mechanism=mechanism, channel=channel,
-                                        n_jobs=args.jobs, **extra)
+                                        n_jobs=args.jobs, **extra, **styled)
                 (s,) = result.sets
                 check = s.topic_classifier()
                 rows: list[dict[str, Any]] = []
                 for i, row in enumerate(goal_rows(s)):
                     means = s.author_means(i)
                     rows.append({**row, "mechanism": mechanism, "channel": channel,
-                                 "entities": label, "N": s.N,
+                                 "entities": label, "style": style, "N": s.N,
                                  "drauth": means["koppel/all"] / s.n_authors,
                                  "function": _best(means, "function"),
                                  "punctuation": _best(means, "punctuation"),
@@ -82,15 +89,16 @@ def main() -> None:
     parser.add_argument("--channels", default="bag,text")
     parser.add_argument("--epsilons", default="none,20,10,5,2.5")
     parser.add_argument("--entities", default="none")
+    parser.add_argument("--style-epsilons", default="none")
     args = parser.parse_args()
     n = args.authors
     print(f"# Author identification at full strength on Brown ({n} authors, "
           f"{args.trials} trial(s), seed {args.seed}; chance {1 / n:.3f}, 2× chance "
           f"{2 / n:.3f})\n")
-    print("| mechanism | channel | entities | ε | strongest author (attack) | DRauth | "
+    print("| mechanism | channel | entities | style ε_f | ε | strongest author (attack) | DRauth | "
           "best on function words | best on punctuation | best on unchanged words | topic | "
           "meaning kept | content words kept | goal |")
-    print("|---|---|---|---|---|---:|---|---|---|---:|---:|---:|---|")
+    print("|---|---|---|---|---|---|---:|---|---|---|---:|---:|---:|---|")
 
     notes = set()
     for rows in run(args):
@@ -102,7 +110,8 @@ def main() -> None:
     print("\n" + "\n".join(sorted(notes)))
     print(f"\nMade by: `python benchmarks/author_frontier.py --authors {n} --trials "
           f"{args.trials} --seed {args.seed} --mechanisms {args.mechanisms} --channels "
-          f"{args.channels} --epsilons {args.epsilons} --entities {args.entities}`")
+          f"{args.channels} --epsilons {args.epsilons} --entities {args.entities} "
+          f"--style-epsilons {args.style_epsilons}`")
 
 
 def _print_row(r: dict[str, Any], n: int) -> None:
@@ -111,7 +120,8 @@ def _print_row(r: dict[str, Any], n: int) -> None:
 
     goal = ("–" if r["epsilon"] == "none" else "not judged" if r["goal"] is None
             else "met" if r["goal"] else "not met")
-    print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['epsilon']} | "
+    print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['style']} | "
+          f"{r['epsilon']} | "
           f"{r['author']:.3f} ({r['author_attack']}) | {r['drauth']:.3f} | "
           f"{cell(r['function'])} | {cell(r['punctuation'])} | {cell(r['unchanged'])} | "
           f"{r['topic']:.3f} | {r['similarity']:.3f} | {r['content_kept']:.3f} | "

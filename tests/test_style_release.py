@@ -90,3 +90,14 @@ def test_a_long_document_block_by_block(mech):
 def test_canonical_punctuation(text, canonical):
     assert canonical_punctuation(text) == canonical
     assert canonical_punctuation(canonical) == canonical  # idempotent
+
+
+def test_the_content_words_draw_the_same_with_and_without_style(mech):
+    # the style slots have a stream of their own: the content words' release is unchanged
+    slots = [1, 2, 5, 7, 10]  # cat sat mat sat mat of "The cat sat on the mat, she sat ..."
+    for seed in range(10):
+        plain, styled = release(mech, None, seed=seed), release(mech, 1.0, seed=seed)
+        assert plain["words_perturbed"] == styled["words_perturbed"] == len(slots)
+        words = re.findall(r"\w+", plain["text"])
+        styled_words = re.findall(r"\w+", styled["text"])
+        assert [words[i] for i in slots] == [styled_words[i] for i in slots]

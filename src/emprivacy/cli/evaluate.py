@@ -6,6 +6,7 @@ fetched gives exit code 1.  No document text is ever written to stderr.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import warnings
@@ -128,6 +129,10 @@ def evaluate(
         "as for obfuscate.", show_default=False)] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on "
                                         "stderr.")] = False,
+    style_epsilon: Annotated[float | None, typer.Option(
+        "--style-epsilon", help="With --format text: release the snippets with obfuscate's "
+        "style option at this ε_f (function words within their class, punctuation "
+        "canonical).", show_default=False)] = None,
 ) -> None:
     """Run the paper's experiment: author identification vs topic classification (§6).
 
@@ -186,6 +191,12 @@ def evaluate(
         names_e, eps_e, pairs_e = checked
         entity_settings = {"entities": names_e, "entity_epsilon": eps_e,
                            "entity_policy": pairs_e}
+    if style_epsilon is not None:
+        if channel != "text":
+            fail("--style-epsilon applies to --format text (the readable release)")
+        if not math.isfinite(style_epsilon) or style_epsilon <= 0:
+            fail(f"--style-epsilon must be a finite number > 0; got {style_epsilon:g}")
+        entity_settings["style_epsilon"] = style_epsilon
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
     jobs = limits.capped_to_cores(jobs, "--jobs", warner(quiet))
@@ -239,6 +250,8 @@ def evaluate(
         if entity_settings.get("entities", "none") != "none":
             args += ["--entities", entities, "--entity-epsilon", f"{entity_epsilon:g}"]
             args += [f"--entity-policy={p}" for p in entity_policy or []]
+        if style_epsilon is not None:
+            args += ["--style-epsilon", f"{style_epsilon:g}"]
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]

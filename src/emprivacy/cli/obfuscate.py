@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -160,6 +161,11 @@ def obfuscate(
     id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
                                                   show_default=False)] = None,
     count_changed: Annotated[bool, flag("--count-changed", COUNT_CHANGED_HELP)] = False,
+    style_epsilon: Annotated[float | None, typer.Option(
+        "--style-epsilon", help="Text mode, the style option (off by default): each kept "
+        "function word is drawn within its grammatical class at this ε_f (ε_f per word in "
+        "epsilon_total), punctuation and spacing in one canonical form (docs/TEXT_MODE.md).",
+        show_default=False)] = None,
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -189,7 +195,7 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from,
-                     count_changed=count_changed)
+                     count_changed=count_changed, style_epsilon=style_epsilon)
     if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
         config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     config = with_entity_key(config, entity_key)
@@ -270,7 +276,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path",
-            count_changed: bool = False) -> ObfuscationConfig:
+            count_changed: bool = False, style_epsilon: float | None = None
+            ) -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
@@ -280,9 +287,16 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
         fail("--perturb-stopwords applies to text mode (--format text or --readable)")
     if text_mode and size is not None:
         fail("--size applies to bags of words; text mode releases the whole text")
+    if style_epsilon is not None:
+        if not text_mode:
+            fail("--style-epsilon applies to text mode (--format text or --readable)")
+        if perturb_stopwords:
+            fail("--style-epsilon and --perturb-stopwords exclude each other")
+        if not math.isfinite(style_epsilon) or style_epsilon <= 0:
+            fail(f"--style-epsilon must be a finite number > 0; got {style_epsilon:g}")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
                              perturb_stopwords=perturb_stopwords, id_from=id_from,
-                             count_changed=count_changed)
+                             count_changed=count_changed, style_epsilon=style_epsilon)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,

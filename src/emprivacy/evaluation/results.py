@@ -184,15 +184,13 @@ class FastTextSettings:
 class ExperimentConfig:
     """Every setting of a run (recorded in the run JSON, in this order)."""
 
-    #: Author-set sizes (``(20, 50)``: both halves of Table 3), each split evenly
-    #: between the topics.
+    #: Author-set sizes (``(20, 50)``: both halves of Table 3), each split evenly by topic.
     authors: tuple[int, ...] = (20,)
     #: Per-word privacy levels; ``None`` is the unmodified snippets.
     epsilons: tuple[float | None, ...] = DEFAULT_EPSILONS
     #: Seeded repetitions of the noise and of the randomised attacks.
     trials: int = 5
-    #: Out-of-vocabulary policy, ``"drop"`` or ``"keep"``
-    #: (:mod:`emprivacy.evaluation.datasets`).
+    #: Out-of-vocabulary policy, ``"drop"`` or ``"keep"`` (:mod:`emprivacy.evaluation.datasets`).
     oov: str = "drop"
     #: Similarity of DRauth, ``"cosine"`` (the paper) or ``"minmax"`` (its code).
     similarity: str = "cosine"
@@ -205,8 +203,7 @@ class ExperimentConfig:
     #: an adversary at full strength) or that text ``"truncated"`` to N words (App. B).
     known: str = "whole"
     #: What is released and attacked: ``"bag"`` (the paper's bags of N words) or ``"text"``
-    #: (the readable release of ``obfuscate --format text``;
-    #: :mod:`emprivacy.evaluation.text_channel`).
+    #: (``obfuscate --format text``'s release; :mod:`emprivacy.evaluation.text_channel`).
     channel: str = "bag"
     #: How the meaning kept is measured (:mod:`emprivacy.evaluation.utility`):
     #: ``"auto"`` (sentence embeddings where the ``similarity`` extra is installed, else
@@ -238,13 +235,16 @@ class ExperimentConfig:
     #: Policies per type overriding the defaults, as sorted ``(TYPE, POLICY)`` pairs (a
     #: mapping or ``"TYPE=POLICY"`` strings are accepted).
     entity_policy: Any = ()
+    #: The text channel's style option: ε_f of each kept function word (obfuscation.style).
+    style_epsilon: float | None = None
 
     def text_entities(self) -> dict[str, Any]:
-        """The entity settings of a text-channel release (``ObfuscationConfig`` fields)."""
+        """The entity and style settings of a text-channel release (``ObfuscationConfig``)."""
+        style = {} if self.style_epsilon is None else {"style_epsilon": self.style_epsilon}
         if self.entities == "none":
-            return {}
+            return style
         return {"entities": self.entities, "entity_epsilon": self.entity_epsilon,
-                "entity_policy": dict(self.entity_policy)}
+                "entity_policy": dict(self.entity_policy), **style}
 
     def __post_init__(self) -> None:
         authors = self.authors
@@ -273,6 +273,9 @@ class ExperimentConfig:
         check_params(self.mechanism, sorted(self.mechanism_params))
         object.__setattr__(self, "entities", check_entities(self.entities))
         object.__setattr__(self, "entity_epsilon", check_epsilon(self.entity_epsilon))
+        if self.style_epsilon is not None:  # the style option: the text channel's only
+            check_choice(self.channel, "channel of style_epsilon", ("text",))
+            object.__setattr__(self, "style_epsilon", check_epsilon(self.style_epsilon))
         policy = self.entity_policy
         if isinstance(policy, str):
             raise TypeError("entity_policy must be a mapping or 'TYPE=POLICY' strings, not a "

@@ -72,14 +72,16 @@ class RunOptions:
               vocab_size: int | None = DEFAULT_VOCAB_SIZE, seed: int | None = None,
               batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
               entity_epsilon: float = 1.0, entity_policy: Any = (),
-              count_changed: bool = False, entity_key: bytes | None = None) -> RunOptions:
+              count_changed: bool = False, entity_key: bytes | None = None,
+              style_epsilon: float | None = None) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
         config = ObfuscationConfig(mode=mode, oov=oov, size=size,  # type: ignore[arg-type]
                                    perturb_stopwords=perturb_stopwords, entities=entities,
                                    entity_epsilon=entity_epsilon, entity_policy=entity_policy,
-                                   count_changed=count_changed, entity_key=entity_key)
+                                   count_changed=count_changed, entity_key=entity_key,
+                                   style_epsilon=style_epsilon)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),

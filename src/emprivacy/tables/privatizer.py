@@ -99,6 +99,8 @@ def row_fields(config: ObfuscationConfig) -> dict[str, str]:
         counts = (*counts, "oov_subword")
     if config.entities != "none":
         counts = (*counts, *_ENTITY_COUNTS)
+    if config.style_epsilon is not None:  # the style option's slots (obfuscation.style)
+        counts = (*counts, "style_words")
     fields = {name: "float" if name == "epsilon_total" else "int" for name in counts}
     if config.mode == "text" or config.entities != "none":  # bags with entities state theirs
         fields["guarantee"] = "str"
