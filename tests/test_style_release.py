@@ -101,3 +101,19 @@ def test_the_content_words_draw_the_same_with_and_without_style(mech):
         words = re.findall(r"\w+", plain["text"])
         styled_words = re.findall(r"\w+", styled["text"])
         assert [words[i] for i in slots] == [styled_words[i] for i in slots]
+
+
+@pytest.mark.parametrize("name", ["madlib", "mahalanobis", "vickrey", "santext", "tem"])
+def test_every_mechanism_keeps_the_class(name):
+    from emprivacy.mechanisms.registry import make_mechanism
+    from emprivacy.obfuscation.style import StyleRun
+
+    emb = Embeddings(list(WORDS), [[v, (i % 3) * 0.5] for i, v in enumerate(WORDS.values())],
+                     name="toy")
+    run = StyleRun(make_mechanism(name, emb, epsilon=2.0), 0.5, run_key=b"k" * 32)
+    for i in range(20):
+        out = run.release("\ue000The\ue001 cat \ue000on\ue001 mat", run.generator(str(i)))
+        det, cat, prep, mat = out.split(" ")
+        assert det in ("The", "A", "This") and prep in ("on", "in", "under")
+        assert (cat, mat) == ("cat", "mat")
+    assert "Style option (style_epsilon=0.5)" in run.guarantee_note

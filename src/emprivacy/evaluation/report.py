@@ -72,7 +72,10 @@ def format_table3(result: ExperimentResult) -> str:
     lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
              f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
              f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", "",
-             known_texts_note(cfg.known), "", CHANNEL_NOTES[cfg.channel], ""]
+             known_texts_note(cfg.known), "", CHANNEL_NOTES[cfg.channel] + (
+                 "" if cfg.style_epsilon is None else f" With the style option, ε_f = "
+                 f"{cfg.style_epsilon:g}: function words drawn within their class, "
+                 "punctuation canonical."), ""]
     for s in result.sets:
         mean, sd = s.mean(), s.sd()
         lines += [f"## {s.n_authors}-author set (N = {s.N} words per snippet)", "",

@@ -42,7 +42,13 @@ import numpy as np
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.restricted import restricted_mechanism
-from emprivacy.preparation.template import STYLE_CLOSE, STYLE_OPEN, apply_case, case_pattern
+from emprivacy.preparation.template import (
+    EUCLIDEAN_GUARANTEE,
+    STYLE_CLOSE,
+    STYLE_OPEN,
+    apply_case,
+    case_pattern,
+)
 from emprivacy.text.canonical import canonical_punctuation
 from emprivacy.text.function_classes import FUNCTION_CLASS_NAMES, FUNCTION_CLASSES
 
@@ -52,7 +58,10 @@ _SLOT = re.compile(f"{STYLE_OPEN}([^{STYLE_CLOSE}]*){STYLE_CLOSE}")
 
 
 def style_guarantee(epsilon: float, metric: str) -> str:
-    """The sentence that a text record's guarantee gains under the style option."""
+    """The sentence that a text record's guarantee gains under the style option (``metric``:
+    the restricted mechanisms'; a d_RM is then of each class's own covariance)."""
+    if metric != EUCLIDEAN_GUARANTEE:
+        metric += ", Σ the covariance of the class's words"
     return (f" Style option (style_epsilon={epsilon:g}): each kept function word of a class "
             "(determiner, pronoun, preposition, conjunction, be, have, do, modal, adverb) is "
             "drawn independently by the mechanism restricted to its class's words at ε_f: "
