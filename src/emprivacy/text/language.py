@@ -153,7 +153,7 @@ ENGLISH = Language(
                       "madam"}))
 
 _FR_ELISIONS = frozenset({"l'", "d'", "j'", "qu'", "n'", "s'", "c'", "m'", "t'", "jusqu'",
-                          "lorsqu'", "puisqu'", "quoiqu'", "presqu'"})
+                          "lorsqu'", "puisqu'", "quoiqu'", "presqu'", "quelqu'"})
 _FR_CLITICS = frozenset(
     {"-t-il", "-t-elle", "-t-on", "-t-ils", "-t-elles", "-je", "-tu", "-il", "-elle", "-on",
      "-nous", "-vous", "-ils", "-elles", "-ce", "-moi", "-toi", "-le", "-la", "-les", "-lui",
