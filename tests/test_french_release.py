@@ -152,3 +152,17 @@ def test_the_labelled_dev_texts_with_entities(tmp_path):
         same = verbatim_tokens(text, row.release, lang="fr")
         assert sum(kept) > 50
         assert [t.text for t, k, s in zip(tokens, kept, same, strict=True) if k and not s] == []
+
+
+def test_the_dask_path_releases_what_one_process_does(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    runs = {}
+    for name, extra in (("dask", ["--workers", "1"]), ("one", [])):
+        out = tmp_path / f"{name}.jsonl"
+        code, _, err = run_cli(["obfuscate", str(DATA), "--lang", "fr", "-e", "10",
+                                "--readable", "--format", "jsonl", "--seed", "9", "-q",
+                                "-o", str(out), *extra], capsys)
+        assert code == 0, err
+        records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        runs[name] = sorted((r["id"], r["text"], r["lang"]) for r in records)
+    assert runs["dask"] == runs["one"] and len(runs["one"]) == 6
