@@ -14,6 +14,7 @@ from emprivacy.cli._common import (
     DeviceOpt,
     EmbeddingsOpt,
     EncodingOpt,
+    LangOpt,
     QuietOpt,
     VocabOpt,
     check_device,
@@ -160,6 +161,7 @@ def obfuscate(
     id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
                                                   show_default=False)] = None,
     count_changed: Annotated[bool, flag("--count-changed", COUNT_CHANGED_HELP)] = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -189,7 +191,7 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from,
-                     count_changed=count_changed)
+                     count_changed=count_changed, lang=lang)
     if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
         config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     config = with_entity_key(config, entity_key)
@@ -270,7 +272,7 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path",
-            count_changed: bool = False) -> ObfuscationConfig:
+            count_changed: bool = False, lang: str = "en") -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
@@ -282,7 +284,7 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
         fail("--size applies to bags of words; text mode releases the whole text")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
                              perturb_stopwords=perturb_stopwords, id_from=id_from,
-                             count_changed=count_changed)
+                             count_changed=count_changed, lang=lang)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -300,7 +302,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     with _nothing_kept(resumable=output is not None and stdin is None and fmt != "text"), \
             claim_output(output, inputs, fmt, reads=[embeddings, key_file]):
         console = stderr()
-        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding, config.lang),
                           epsilon=epsilon, decoder=decoder, device=device)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
@@ -356,7 +358,7 @@ def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None
         console = stderr()
 
         def mechanism() -> WordMechanism:
-            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding, config.lang),
                               epsilon=epsilon, decoder=decoder, device=device)
             if seed is not None and not quiet:
                 console.print(SEED_NOTE)
@@ -397,7 +399,8 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                                  device=device, mechanism=chosen[0],
                                  params=tuple(chosen[1].items()),
                                  embeddings=None if embeddings is None
-                                 else str(embeddings.absolute()), encoding=encoding)
+                                 else str(embeddings.absolute()), encoding=encoding,
+                                 lang=config.lang)
     if seed is not None and not quiet:
         console.print(SEED_NOTE)
     cluster = _cluster(console, scheduler=scheduler, workers=workers, dashboard=dashboard,

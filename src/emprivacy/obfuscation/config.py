@@ -17,6 +17,7 @@ from emprivacy._validation import check_choice, check_positive_int, check_positi
 from emprivacy.embeddings.model import OOV_POLICIES
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
+from emprivacy.text.language import get_language
 
 __all__ = ["DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES", "MIN_ENTITY_KEY_BYTES",
            "ObfuscationConfig", "check_entity_key", "entity_key_id"]
@@ -114,6 +115,11 @@ class ObfuscationConfig:
         document, on every path), and its ε_e·d is spent once for the release, not once
         per document.  Without it a word is drawn afresh in every document (docs/ENTITIES.md,
         GUARANTEES.md).  Never in a record, a repr or a log.
+    lang : str, default "en"
+        The language of the documents (:mod:`emprivacy.text.language`): its tokenising, the
+        function words text mode keeps, the stopwords bags drop, the entity detectors of
+        ``entities="auto"``.  Records name it (``lang``) unless it is ``"en"``, so an English
+        record is what it was before languages existed (docs/LANGUAGES.md).
 
     Examples
     --------
@@ -137,6 +143,7 @@ class ObfuscationConfig:
     entity_policy: Any = ()
     count_changed: bool = False
     entity_key: bytes | None = field(default=None, repr=False)
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -168,6 +175,7 @@ class ObfuscationConfig:
             if self.entities == "none":
                 raise ValueError("entity_key applies with entities (a detector); entities is "
                                  "'none'")
+        object.__setattr__(self, "lang", get_language(self.lang).code)
         if not isinstance(self.count_changed, bool):
             raise TypeError("count_changed must be a bool; got "
                             f"{type(self.count_changed).__name__}")
@@ -178,7 +186,8 @@ class ObfuscationConfig:
         return {"mode": self.mode, "oov": self.oov,
                 **({"size": self.size} if self.size is not None else {}),
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
-                   else {})}
+                   else {}),
+                **({"lang": self.lang} if self.lang != "en" else {})}
 
 
 #: The fewest bytes an entity key may have (128 bits).

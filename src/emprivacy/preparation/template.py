@@ -68,6 +68,7 @@ from emprivacy.preparation.entity_slots import (
     Placeholder,
     entity_decisions,
 )
+from emprivacy.text.language import Language, get_language
 from emprivacy.text.normalise import normalise_surface, normalise_text, normalise_word
 from emprivacy.text.tokens import tokenize, verbatim_function_words
 
@@ -240,7 +241,8 @@ class TextTemplate:
 
 def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
                  perturb_stopwords: bool = False,
-                 entities: EntityMarking | None = None) -> TextTemplate:
+                 entities: EntityMarking | None = None,
+                 lang: str | Language = "en") -> TextTemplate:
     """Split ``text`` into its released layout and the words to perturb.
 
     The text is normalised (:func:`emprivacy.text.normalise.normalise_text`), then tokens
@@ -263,6 +265,9 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     entities : EntityMarking, optional
         Mark entity words (:mod:`emprivacy.preparation.entity_slots`): their slots are
         keyed in :attr:`TextTemplate.entities`, placeholders and kept words are layout.
+    lang : str or Language, default "en"
+        The language of the tokenising and of the kept function words
+        (:mod:`emprivacy.text.language`).
 
     Examples
     --------
@@ -279,7 +284,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
-                               entities=entities)
+                               entities=entities, lang=lang)
     for _ in builder.feed(normalise_text(text)):  # no block limit: nothing comes before the end
         pass
     return builder.finish()
@@ -288,7 +293,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
 def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
                         oov: str = "placeholder", perturb_stopwords: bool = False,
                         block_words: int | None = None, block_chars: int | None = None,
-                        entities: EntityMarking | None = None
+                        entities: EntityMarking | None = None, lang: str | Language = "en"
                         ) -> Iterator[tuple[TextTemplate, bool]]:
     """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
 
@@ -312,7 +317,7 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
         block_chars = check_positive_int(block_chars, "block_chars")
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
                                block_words=block_words, block_chars=block_chars,
-                               entities=entities)
+                               entities=entities, lang=lang)
     for piece in pieces:
         for block in builder.feed(piece):
             yield block, False
@@ -324,7 +329,7 @@ class _TemplateBuilder:
 
     def __init__(self, embeddings: Embeddings, *, oov: str, perturb_stopwords: bool,
                  block_words: int | None = None, block_chars: int | None = None,
-                 entities: EntityMarking | None = None) -> None:
+                 entities: EntityMarking | None = None, lang: str | Language = "en") -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         check_choice(oov, "oov", OOV_POLICIES)
@@ -339,6 +344,7 @@ class _TemplateBuilder:
         self.block_words = block_words
         self.block_chars = block_chars
         self.entities = entities
+        self.lang = get_language(lang)
         self._reset()
 
     def _reset(self) -> None:
@@ -379,14 +385,14 @@ class _TemplateBuilder:
         """Add a normalised piece; yield the blocks it completes."""
         counts, fixed = self.counts, self.fixed
         pos = 0
-        tokens = list(tokenize(text))
+        tokens = list(tokenize(text, lang=self.lang))
         words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
         # a cased vocabulary is searched for the word as written first (Embeddings.rows)
         rows_of = self.embeddings.rows(
             [normalise_surface(tok.text) if tok.kind == "word" else "" for tok in tokens]
             if self.embeddings.cased else words)
         verbatim = ([False] * len(tokens) if self.perturb_stopwords
-                    else verbatim_function_words(tokens, text))
+                    else verbatim_function_words(tokens, text, lang=self.lang))
         vectors = self._subword_vectors(words, rows_of, verbatim)
         decisions: list[Placeholder | Kept | EntitySlot | None] = [None] * len(tokens)
         if self.entities is not None:
