@@ -79,7 +79,8 @@ Decision = Placeholder | Kept | EntitySlot | None
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
-                     embeddings: Embeddings, oov: str, initials: bool = False
+                     embeddings: Embeddings, oov: str, initials: bool = False,
+                     titles: frozenset[str] = frozenset()
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -98,7 +99,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     at one mention is privatised at every mention of it that is not already a slot or a
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention.  With ``initials`` (text mode), an initial before a person's slot or
-    placeholder is part of the name (:func:`_initials`).
+    placeholder is part of the name (:func:`_initials`), unless it is one of the language's
+    ``titles`` (French ``M.``, monsieur).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -124,7 +126,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind == "word":  # a capitalised ordinary word: released at the general ε
             if is_word and not verbatim[i]:
                 counted[GENERAL] += 1
-        elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])):
+        elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
+                             and not _particle(tok, resolved, spans[span], tokens, i)):
             continue  # numbers, locators, symbols; function words
         elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
                                    and not marking.listed_or_rare(words[i])
@@ -143,7 +146,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             counted[str(resolved)] += 1
     _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
     if initials:
-        _initials(decisions, counted, text, tokens)
+        _initials(decisions, counted, text, tokens, titles)
     return decisions, counted
 
 
@@ -161,6 +164,16 @@ def _slot(entity_type: str, kind: str, word: str, row: int,
     if point is not None:
         return EntitySlot((entity_type, word), -1, point)
     return EntitySlot((entity_type, word), -1, None, independent=True)
+
+
+def _particle(tok: Token, resolved: str | None, span: EntitySpan, tokens: Sequence[Token],
+              i: int) -> bool:
+    """A function word in Title case inside a person's span, before more of it: the
+    particle of a family name (``Le`` of ``Marie Le Goff``, ``De`` of ``Robert De Niro``),
+    part of the name, where it was kept verbatim as a function word."""
+    return (resolved == "PERSON" and len(tok.text) > 1 and tok.text[0].isupper()
+            and tok.text[1:].islower() and i + 1 < len(tokens)
+            and tokens[i + 1].start < span.end)
 
 
 def _name_function_word(marking: EntityMarking, word: str) -> bool:
@@ -196,7 +209,7 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
 
 
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
-              tokens: Sequence[Token]) -> None:
+              tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
     """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
     ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
     drawn independently of it (ε = 0) and written as the surrogate's initial
@@ -212,7 +225,7 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
                 and text[tok.end:tokens[i + 1].start].strip(" \t") == "."):
             decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
             continue
-        if (d is not None or tok.kind != "word" or len(tok.text) != 1
+        if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
                 or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."
                 or text[tok.end + 1:tokens[i + 1].start].strip(" \t") != ""):
             continue

@@ -398,7 +398,8 @@ class _TemplateBuilder:
         if self.entities is not None:
             decisions, counted = entity_decisions(
                 self.entities, text, tokens, words, rows_of.tolist(), verbatim,
-                embeddings=self.embeddings, oov=self.oov, initials=True)
+                embeddings=self.embeddings, oov=self.oov, initials=True,
+                titles=self.lang.titles)
             self.entity_counts.update(counted)
         open_span = -1  # the span whose placeholder was written last, with nothing after it
         for tok, word, row, keep, decision in zip(tokens, words, rows_of.tolist(), verbatim,
