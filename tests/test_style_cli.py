@@ -44,6 +44,7 @@ def test_obfuscate_text_with_style(files, capsys):
     (["--readable", "--format", "jsonl", "--perturb-stopwords"], "exclude each other"),
     (["--readable", "--format", "jsonl", "--style-epsilon", "-2"],
      "--style-epsilon must be a finite number > 0; got -2"),
+    (["--readable", "--format", "jsonl", "--lang", "fr"], "--style-epsilon applies to English"),
 ])
 def test_obfuscate_style_mistakes(files, capsys, extra, message):
     argv = ["obfuscate", str(files / "a.txt"), "--embeddings", str(files / "emb.txt"),

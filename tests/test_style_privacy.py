@@ -17,7 +17,7 @@ from emprivacy import Embeddings
 from emprivacy.math.randomness import check_random_state
 from emprivacy.mechanisms import EarthMoversPrivacy
 from emprivacy.obfuscation.style import StyleRun
-from emprivacy.preparation.template import STYLE_CLOSE, STYLE_OPEN
+from emprivacy.text.function_classes import STYLE_CLOSE, STYLE_OPEN
 
 #: "be" forms at 0, 1, 2.5 with content words and a preposition between them.
 POSITIONS = {"is": 0.0, "cat": 0.4, "was": 1.0, "of": 1.6, "are": 2.5, "the": 9.0, "a": 9.3}

@@ -68,6 +68,8 @@ def test_style_is_text_mode_only_and_checked():
         ObfuscationConfig(mode="text", style_epsilon=-1)
     with pytest.raises(ValueError, match="exclude each other"):
         ObfuscationConfig(mode="text", style_epsilon=1.0, perturb_stopwords=True)
+    with pytest.raises(ValueError, match="style_epsilon applies to English text"):
+        ObfuscationConfig(mode="text", style_epsilon=1.0, lang="fr")
 
 
 def test_a_long_document_block_by_block(mech):

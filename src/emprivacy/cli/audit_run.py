@@ -20,7 +20,8 @@ __all__ = ["build_mechanisms", "detect_entities", "pick_pairs", "read_corpus", "
 
 def read_corpus(corpus: list[str], stdin: Any, *, reconstruct: bool, mode: str | None,
                 references: list[str], console: Console, quiet: bool,
-                in_memory: bool = False) -> tuple[Any, list[Any], list[Any] | None]:
+                in_memory: bool = False, lang: str = "en"
+                ) -> tuple[Any, list[Any], list[Any] | None]:
     """The corpus's content-word counts (``None`` without a corpus), and with
     ``--reconstruct`` (or ``in_memory``: ``--entities``, whose detection reads the corpus
     again) its documents, and the reference documents, read once, in memory."""
@@ -42,9 +43,9 @@ def read_corpus(corpus: list[str], stdin: Any, *, reconstruct: bool, mode: str |
                          f"context model on half of them; got {len(documents)} (give "
                          "--reference, or --mode bag)")
                 ref_docs = load_documents(references) if references else None
-                counts = count_words(documents)
+                counts = count_words(documents, lang=lang)
             else:
-                counts = content_word_counts(corpus, stdin=stdin)
+                counts = content_word_counts(corpus, stdin=stdin, lang=lang)
     return counts, documents, ref_docs
 
 

@@ -20,6 +20,7 @@ from emprivacy.cli._common import (
     LOG_EVERY,
     EmbeddingsOpt,
     EncodingOpt,
+    LangOpt,
     QuietOpt,
     VocabOpt,
     check_encoding,
@@ -126,6 +127,7 @@ def calibrate(
         "MECHANISM.NAME=VALUE, e.g. beta=0.01 or tem.beta=0.01 (repeatable).",
         show_default=False, metavar="NAME=VALUE")] = None,
     quiet: QuietOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Choose ε: how often the mechanism leaves a word unchanged (Feyisetan et al. 2020).
 
@@ -166,7 +168,8 @@ def calibrate(
             embeddings=embeddings, encoding=embeddings_encoding, vocab_size=vocab_size,
             n_secrets=2000 if n_secrets is None else n_secrets,
             draws=200 if draws is None else draws, prior=prior,
-            rtol=0.05 if rtol is None else rtol, seed=seed, as_json=as_json, quiet=quiet)
+            rtol=0.05 if rtol is None else rtol, seed=seed, as_json=as_json, quiet=quiet,
+            lang=lang)
         return
     if recovery_options:
         fail(f"{recovery_options[0]} applies to --target-recovery")
@@ -177,7 +180,8 @@ def calibrate(
         calibrate_mechanism(mechanism, param or [], eps_list, embeddings=embeddings,
                             encoding=embeddings_encoding,
                             vocab_size=vocab_size, words_file=words_file, n_words=n_words,
-                            trials=trials, seed=seed, as_json=as_json, quiet=quiet)
+                            trials=trials, seed=seed, as_json=as_json, quiet=quiet,
+                            lang=lang)
         return
     if target is not None and not (0.0 < target < 1.0):
         fail(f"--target-unchanged must be a number in (0, 1); got {target!r}")
@@ -203,7 +207,7 @@ def calibrate(
         check_not_input(plot, [str(p) for p in (embeddings, words_file) if p is not None],
                         kind="plot")
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
+    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding), lang)
     words = None
     if words_file is not None:
         from emprivacy.io import read_text_file
@@ -221,7 +225,7 @@ def calibrate(
     with progress_bar(console, show=not quiet, elapsed=True, log_every=LOG_EVERY) as bar:
         try:  # a study the machine cannot hold: one line, before any draw
             study = DeniabilityStudy(emb, words=words, trials=trials, n_words=n_words,
-                                     size=size, delta=delta, rng=seed)
+                                     size=size, delta=delta, rng=seed, lang=lang)
         except ValueError as exc:
             fail(str(exc))
         if eps_list is None and target is None:

@@ -29,7 +29,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
                         embeddings: Path | None, encoding: str, vocab_size: int,
                         words_file: Path | None,
                         n_words: int, trials: int, seed: int | None, as_json: bool,
-                        quiet: bool) -> None:
+                        quiet: bool, lang: str = "en") -> None:
     """``calibrate --mechanism NAME``: sampled statistics and rank histogram per ε."""
 
     import numpy as np
@@ -44,7 +44,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
     if not eps_list:
         fail("--mechanism needs --epsilons: the ε scales of the mechanisms differ")
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
+    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding), lang)
     words = None
     if words_file is not None:
         from emprivacy.io import read_text_file

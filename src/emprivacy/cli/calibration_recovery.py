@@ -30,7 +30,8 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
                               pairs: list[str], epsilons: str | None, *,
                               embeddings: Path | None, encoding: str, vocab_size: int,
                               n_secrets: int, draws: int, prior: str | None, rtol: float,
-                              seed: int | None, as_json: bool, quiet: bool) -> None:
+                              seed: int | None, as_json: bool, quiet: bool,
+                              lang: str = "en") -> None:
     """``calibrate --target-recovery P``: the word audit, bisected on ε."""
     import secrets as _secrets
 
@@ -74,7 +75,7 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
     if seed is None:
         seed = _secrets.randbelow(2**63)
     console = stderr()
-    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding))
+    emb = load(embeddings, vocab_size, quiet, check_encoding(encoding), lang)
     counts = None
     if corpus:
         import contextlib
@@ -82,9 +83,9 @@ def calibrate_target_recovery(target: float, corpus: list[str], name: str | None
         status = (contextlib.nullcontext() if quiet
                   else console.status("Counting the corpus's words…"))
         with status:
-            counts = content_word_counts(corpus, stdin=stdin)
+            counts = content_word_counts(corpus, stdin=stdin, lang=lang)
     try:
-        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior)
+        chosen = secret_words(emb, k=n_secrets, counts=counts, prior=prior, lang=lang)
         first = make_mechanism(name, emb, epsilon=1.0, **params)  # a bad value: now
         check_above_prior(p, chosen, "--target-recovery")
         if not has_exact_channel(first):  # each measurement: K × --draws releases

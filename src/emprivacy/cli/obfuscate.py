@@ -15,6 +15,7 @@ from emprivacy.cli._common import (
     DeviceOpt,
     EmbeddingsOpt,
     EncodingOpt,
+    LangOpt,
     QuietOpt,
     VocabOpt,
     check_device,
@@ -166,6 +167,7 @@ def obfuscate(
         "function word is drawn within its grammatical class at this ε_f (ε_f per word in "
         "epsilon_total), punctuation and spacing in one canonical form (docs/TEXT_MODE.md).",
         show_default=False)] = None,
+    lang: LangOpt = "en",
 ) -> None:
     """Obfuscate documents with Alg. 2: bag of words → Laplace noise → nearest words.
 
@@ -195,7 +197,8 @@ def obfuscate(
     text_mode = readable or fmt == "text"
     config = _config(text_mode=text_mode, fmt=fmt, oov=oov, size=size,
                      perturb_stopwords=perturb_stopwords, id_from=id_from,
-                     count_changed=count_changed, style_epsilon=style_epsilon)
+                     count_changed=count_changed, style_epsilon=style_epsilon,
+                     lang=lang)
     if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
         config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     config = with_entity_key(config, entity_key)
@@ -276,8 +279,8 @@ def _mechanism_choice(name: str, pairs: list[str], decoder: str, device: str = "
 
 def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | None,
             perturb_stopwords: bool, id_from: str = "path",
-            count_changed: bool = False, style_epsilon: float | None = None
-            ) -> ObfuscationConfig:
+            count_changed: bool = False, style_epsilon: float | None = None,
+            lang: str = "en") -> ObfuscationConfig:
     """The run's :class:`~emprivacy.obfuscation.ObfuscationConfig`, or a usage error."""
     from emprivacy.obfuscation import ObfuscationConfig
 
@@ -292,11 +295,15 @@ def _config(*, text_mode: bool, fmt: str | None, oov: str | None, size: int | No
             fail("--style-epsilon applies to text mode (--format text or --readable)")
         if perturb_stopwords:
             fail("--style-epsilon and --perturb-stopwords exclude each other")
+        if lang != "en":
+            fail(f"--style-epsilon applies to English text; the function-word classes of "
+                 f"--lang {lang} are not written")
         if not math.isfinite(style_epsilon) or style_epsilon <= 0:
             fail(f"--style-epsilon must be a finite number > 0; got {style_epsilon:g}")
     return ObfuscationConfig(mode="text" if text_mode else "bag", oov=oov, size=size,
                              perturb_stopwords=perturb_stopwords, id_from=id_from,
-                             count_changed=count_changed, style_epsilon=style_epsilon)
+                             count_changed=count_changed, style_epsilon=style_epsilon,
+                             lang=lang)
 
 
 def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | None,
@@ -314,7 +321,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     with _nothing_kept(resumable=output is not None and stdin is None and fmt != "text"), \
             claim_output(output, inputs, fmt, reads=[embeddings, key_file]):
         console = stderr()
-        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+        mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding, config.lang),
                           epsilon=epsilon, decoder=decoder, device=device)
         if seed is not None and not quiet:
             console.print(SEED_NOTE)
@@ -370,7 +377,7 @@ def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None
         console = stderr()
 
         def mechanism() -> WordMechanism:
-            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding),
+            mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding, config.lang),
                               epsilon=epsilon, decoder=decoder, device=device)
             if seed is not None and not quiet:
                 console.print(SEED_NOTE)
@@ -411,7 +418,8 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                                  device=device, mechanism=chosen[0],
                                  params=tuple(chosen[1].items()),
                                  embeddings=None if embeddings is None
-                                 else str(embeddings.absolute()), encoding=encoding)
+                                 else str(embeddings.absolute()), encoding=encoding,
+                                 lang=config.lang)
     if seed is not None and not quiet:
         console.print(SEED_NOTE)
     cluster = _cluster(console, scheduler=scheduler, workers=workers, dashboard=dashboard,

@@ -39,16 +39,20 @@ def entities_asked(entities: str, entity_epsilon: float, entity_policy: list[str
 
 
 def check_entity_options(entities: str, entity_epsilon: float, entity_policy: list[str],
-                         quiet: bool) -> tuple[str, float, tuple[tuple[str, str], ...]] | None:
+                         quiet: bool, lang: str = "en"
+                         ) -> tuple[str, float, tuple[tuple[str, str], ...]] | None:
     """The entity settings (detectors with ``auto`` resolved, ε_e, the policies as pairs),
     checked before any work: one line if not; ``None`` for ``--entities none``.  The line
     that says ``auto`` fell back to capitalised words, and the one that says entities are
     kept, are printed once (not with ``quiet``)."""
-    from emprivacy.entities import check_available, resolve_entities
+    from emprivacy.entities import check_available, french_detector, resolve_entities
     from emprivacy.obfuscation import ObfuscationConfig
 
     try:
-        names, note = resolve_entities(entities)
+        if lang == "en":
+            names, note = resolve_entities(entities)
+        else:  # French: its detectors, built now (spaCy's French pipeline loads once)
+            names, _, note = french_detector(entities)
         config = ObfuscationConfig(mode="text", entities=names, entity_epsilon=entity_epsilon,
                                    entity_policy=entity_policy)
     except (TypeError, ValueError) as exc:
@@ -60,7 +64,8 @@ def check_entity_options(entities: str, entity_epsilon: float, entity_policy: li
             fail("--entity-epsilon and --entity-policy apply with --entities")
         return None
     try:  # spaCy, Presidio and the pipeline are there (MissingExtraError: one line as well)
-        check_available(names)
+        if lang == "en":
+            check_available(names)
     except ValueError as exc:
         fail(str(exc))
     if note is not None and not quiet:
@@ -83,7 +88,7 @@ def entity_config(config: ObfuscationConfig, entities: str, entity_epsilon: floa
     (:func:`check_entity_options`)."""
     import dataclasses
 
-    checked = check_entity_options(entities, entity_epsilon, entity_policy, quiet)
+    checked = check_entity_options(entities, entity_epsilon, entity_policy, quiet, config.lang)
     if checked is None:
         return dataclasses.replace(config, entities="none")
     names, eps, policy = checked

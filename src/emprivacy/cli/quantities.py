@@ -19,6 +19,7 @@ from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EmbeddingsOpt,
     EncodingOpt,
+    LangOpt,
     QuietOpt,
     VocabOpt,
     check_encoding,
@@ -51,6 +52,7 @@ def distance(
         "--metric", help="euclidean or manhattan ground distance.")] = "euclidean",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     quiet: QuietOpt = False,
+    lang: LangOpt = "en",
 ) -> None:
     """Earth Mover's distance E between the bags of two text files (Def. 3).
 
@@ -62,8 +64,8 @@ def distance(
     if epsilon is not None:
         check_epsilon(epsilon)
     texts = _texts(a, b)
-    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding))
-    bags = [emb.lookup(bag_of_words(t), size=size) for t in texts]
+    emb = load(embeddings, vocab_size, quiet, check_encoding(embeddings_encoding), lang)
+    bags = [emb.lookup(bag_of_words(t, lang=lang), size=size) for t in texts]
     for path, bag in zip((a, b), bags, strict=True):
         if bag.indices.size == 0:
             fail(f"document {str(path)!r} has no word in the vocabulary of {emb.name!r}")

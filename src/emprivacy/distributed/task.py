@@ -97,20 +97,20 @@ class MechanismSettings:
     index_cache_dir : str or path-like, optional
         Where the approximate decoder's index is cached
         (:class:`~emprivacy.decoding.ApproximateDecoder`); default: each
-        worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a
-        directory every worker shares, the index is built once for the cluster
-        (by the run's first task) and loaded by every other worker.
+        worker's ``$EMPRIVACY_CACHE_DIR`` or ``~/.cache/emprivacy``.  On a directory every
+        worker shares, the index is built once (by the run's first task) and loaded by the rest.
     device : {"cpu", "cuda"}, default "cpu"
         Where the exact decoder runs: ``"cuda"`` decodes on each worker's current
         CUDA device (one GPU per worker: give each worker its own with
         ``CUDA_VISIBLE_DEVICES``) through :class:`~emprivacy.decoding.ArrayAPIDecoder`
         and CuPy (the ``gpu`` extra); the same words as on the CPU.
+    lang : str, default "en"
+        The language of the built-in embeddings (``embeddings=None``).
 
     Notes
     -----
-    The mechanism is cached per worker process under a key made of these
-    settings, so all the tasks a worker runs share one copy; only the most
-    recently used mechanism is kept.
+    The mechanism is cached per worker process under a key made of these settings, so all
+    the tasks a worker runs share one copy; only the most recently used one is kept.
     """
 
     epsilon: float
@@ -123,6 +123,7 @@ class MechanismSettings:
     params: tuple[tuple[str, Any], ...] = ()
     encoding: str = "utf-8"
     device: str = "cpu"
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
@@ -164,6 +165,7 @@ class MechanismSettings:
             key += (self.encoding,)
         if self.device != "cpu":
             key += (("device", self.device),)
+        key += (("lang", self.lang),) if self.lang != "en" else ()
         h = hashlib.sha256(repr(key).encode())
         if self.loader is not None:
             cloudpickle = import_optional("cloudpickle", extra="distributed",
@@ -186,7 +188,7 @@ class MechanismSettings:
                         f"loader must return an Embeddings; got {type(emb).__name__}")
             else:
                 emb = load_embeddings(self.embeddings, vocab_size=self.vocab_size,
-                                      encoding=self.encoding)
+                                      encoding=self.encoding, lang=self.lang)
         decoder: str | Decoder = self.decoder
         if self.device == "cuda":
             decoder = array_api.ArrayAPIDecoder(emb, namespace=array_api.cuda_namespace())

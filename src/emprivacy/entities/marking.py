@@ -108,10 +108,17 @@ class EntityMarking:
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first
-        span (:func:`~emprivacy.entities.spans.type_of_overlap`)."""
+        span (:func:`~emprivacy.entities.spans.type_of_overlap`); a type whose policy is
+        ``keep`` wins only where no covering span's type protects the word."""
         winner = type_of_overlap(spans[i].type for i in covering)
         if winner is None:
             raise ValueError("covering must name at least one span")
+        if self.policy.policy(winner) == "keep":
+            # detectors disagree: the most protective decision wins (a name in a widened
+            # organisation's span under ORG=keep stays a name)
+            guarded = type_of_overlap(spans[i].type for i in covering
+                                      if self.policy.policy(spans[i].type) != "keep")
+            winner = guarded if guarded is not None else winner
         return winner, next(i for i in covering if spans[i].type == winner)
 
     def name_like(self, word: str) -> bool:

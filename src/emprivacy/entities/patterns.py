@@ -12,7 +12,8 @@ the release.  This detector needs no model and no extra:
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
   time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``), a
-  British number plate (``KX19 RWE``), and ``#`` followed by digits (``#48213``).
+  British number plate in capitals (``KX19 RWE``; in lower case its first part), and ``#``
+  followed by digits (``#48213``).
 
 Its types are structured identifiers: their policy is always a placeholder
 (:mod:`emprivacy.entities.policy`).
@@ -40,7 +41,7 @@ _DATE = re.compile(
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
-    r"|[A-Za-z]{2}\d{2}[ \t][A-Za-z]{3}(?![\w@])"
+    r"|[A-Z]{2}\d{2}[ \t][A-Z]{3}(?![\w@])"
     r"|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
     r"|\#\d{3,})(?![\w@])")
 # A word of letters and digits that is no identifier: an ordinal, a time, a quantity with its
@@ -56,9 +57,9 @@ class PatternDetector:
     >>> text = "Seen March 3, 2021 (ID KD-44718, case 22-CV-0193); follow-up on 3/14/22."
     >>> [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
     [('March 3, 2021', 'DATE'), ('KD-44718', 'ID'), ('22-CV-0193', 'ID'), ('3/14/22', 'DATE')]
-    >>> text = "car kx19 rwe at 10am, 2nd visit, ref dc7 and pd40182, 5mg"
+    >>> text = "car kx19 rwe at 10am, 2nd visit, ref dc7 and pd40182, 5mg; BA12 was late"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
-    ['kx19 rwe', 'dc7', 'pd40182']
+    ['kx19', 'dc7', 'pd40182', 'BA12']
     """
 
     name = "patterns"

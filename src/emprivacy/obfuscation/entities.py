@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
-from emprivacy.entities.registry import build_detector, resolve_entities
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document
@@ -194,16 +194,17 @@ class EntityRun:
         Receives the one line that says ``auto`` fell back to ``capitalised``.
     lists : mapping, optional
         Type → public words, instead of the packaged lists (tests, custom lists).
+    lang : str, default "en"
+        The language of the detectors (``"fr"``: :mod:`emprivacy.entities.french`).
     """
 
     def __init__(self, mechanism: WordMechanism, entities: str, policy: EntityPolicy, *,
                  run_key: bytes, on_note: Callable[[str], None] | None = None,
                  lists: Mapping[str, Iterable[str]] | None = None,
-                 entity_key: bytes | None = None) -> None:
-        names, note = resolve_entities(entities)
+                 entity_key: bytes | None = None, lang: str = "en") -> None:
+        names, detector, note = language_detector(entities, lang)
         if note is not None and on_note is not None:
             on_note(note)
-        detector = build_detector(names)
         if detector is None:
             raise ValueError("entities 'none' needs no EntityRun")
         self.detectors = names

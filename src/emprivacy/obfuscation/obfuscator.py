@@ -55,6 +55,7 @@ from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.base import check_supports_points
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.entities import EntityRun
+from emprivacy.obfuscation.language_check import LanguageCheck
 from emprivacy.obfuscation.long_documents import LongDocuments
 from emprivacy.obfuscation.skipped import (
     SKIPPED_EMPTY,
@@ -176,7 +177,7 @@ class Obfuscator(LongDocuments):
             mechanism, config.entities, EntityPolicy(config.entity_epsilon,
                                                      dict(config.entity_policy)),
             run_key=self.run_key, on_note=self._warn, lists=entity_lists,
-            entity_key=config.entity_key)
+            entity_key=config.entity_key, lang=config.lang)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
         #: The style option (``config.style_epsilon``): :mod:`emprivacy.obfuscation.style`.
@@ -187,6 +188,8 @@ class Obfuscator(LongDocuments):
         #: The surrogates of the entity words of the templates and bags being recorded, and
         #: the entity words of the bags (by ``id`` of the template or bag).
         self._found: dict[int, Mapping[tuple[str, str], str]] = {}
+        #: The one line that says the documents are in another language (issue 42).
+        self._language = LanguageCheck(config.lang, mechanism.embeddings, self._warn)
         self._tallies: dict[int, EntityTally] = {}
 
     def metadata(self) -> dict[str, Any]:
@@ -306,22 +309,25 @@ class Obfuscator(LongDocuments):
     # -- a document, block by block ---------------------------------------------------------
     def _text_blocks(self, doc: Document) -> Iterator[tuple[TextTemplate, bool]]:
         config = self.config
-        return prepare_text_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings,
+        return prepare_text_blocks(self._language.watch(normalise_pieces(doc.chunks())),
+                                   self.mechanism.embeddings,
                                    oov=str(config.oov),
                                    perturb_stopwords=config.perturb_stopwords,
                                    block_words=config.block_words, block_chars=BLOCK_CHARS,
                                    entities=None if self.entities is None
-                                   else self.entities.marking,
+                                   else self.entities.marking, lang=config.lang,
                                    style=None if self.style is None else self.style.words)
 
     def _bag_blocks(self, doc: Document, tally: BagTally) -> Iterator[tuple[Rows, bool]]:
         """The document's bag as rows, block by block
         (:func:`~emprivacy.preparation.blocks.bag_blocks`)."""
         config = self.config
-        return bag_blocks(normalise_pieces(doc.chunks()), self.mechanism.embeddings, tally,
+        return bag_blocks(self._language.watch(normalise_pieces(doc.chunks())),
+                          self.mechanism.embeddings, tally,
                           oov=str(config.oov), size=config.size,
                           block_words=config.block_words,
-                          marking=None if self.entities is None else self.entities.marking)
+                          marking=None if self.entities is None else self.entities.marking,
+                          lang=config.lang)
 
     def _privatize(self, rows: np.ndarray, gen: np.random.Generator,
                    points: np.ndarray | None = None) -> np.ndarray:

@@ -20,6 +20,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings, PreparedBag
 from emprivacy.preparation.entity_bags import EntityTally, bag_entity_words
 from emprivacy.preparation.entity_slots import EntitySlot
+from emprivacy.text.language import Language
 from emprivacy.text.tokens import piece_words
 
 if TYPE_CHECKING:
@@ -52,8 +53,8 @@ class BagTally:
 
 
 def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *, oov: str,
-               size: int | None, block_words: int, marking: EntityMarking | None = None
-               ) -> Iterator[tuple[Rows, bool]]:
+               size: int | None, block_words: int, marking: EntityMarking | None = None,
+               lang: str | Language = "en") -> Iterator[tuple[Rows, bool]]:
     """The bag (Def. 1, truncated to ``size``) of a normalised text given in ``pieces``
     (:func:`emprivacy.text.normalise.normalise_pieces`), ``block_words`` privatised words at a time:
     ``((rows, points), is the last)``; its out-of-vocabulary words are counted in
@@ -109,9 +110,9 @@ def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *
     entities = tally.entities
     for piece in pieces:
         if marking is None or entities is None:
-            yield from add(piece_words(piece))
+            yield from add(piece_words(piece, lang=lang))
         else:
-            words, counted = bag_entity_words(marking, piece, embeddings, oov=oov)
+            words, counted = bag_entity_words(marking, piece, embeddings, oov=oov, lang=lang)
             entities.entity_counts.update(counted)
             run: list[str] = []  # ordinary words since the last entity word
             for word, _, decision in words:

@@ -40,9 +40,9 @@ from emprivacy.preparation.entity_slots import (
     Placeholder,
     entity_decisions,
 )
+from emprivacy.text.language import Language, get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
-from emprivacy.text.word_lists import STOPWORDS
 
 if TYPE_CHECKING:
     from emprivacy.entities.marking import EntityMarking
@@ -56,7 +56,8 @@ BagWord = tuple[str, int, Decision]
 
 
 def bag_entity_words(marking: EntityMarking, piece: str, embeddings: Embeddings, *,
-                     oov: str) -> tuple[list[BagWord], Counter[str]]:
+                     oov: str, lang: str | Language = "en"
+                     ) -> tuple[list[BagWord], Counter[str]]:
     """The words of the bag of ``piece`` (a normalised text), in order, each with its
     vocabulary row (``-1``: none) and its entity decision; and the words of each type the
     detection took (as text mode counts them, :func:`entity_decisions`).
@@ -71,10 +72,12 @@ def bag_entity_words(marking: EntityMarking, piece: str, embeddings: Embeddings,
     >>> [(w, type(d).__name__) for w, _, d in words]
     [('cat', 'NoneType'), ('met', 'NoneType'), ('ann', 'EntitySlot'), ('bob', 'EntitySlot')]
     """
-    tokens = list(tokenize(piece))
+    language = get_language(lang)
+    tokens = list(tokenize(piece, lang=language))
     words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
     rows = embeddings.rows(words).tolist()
-    in_bag = [tok.kind == "word" and w not in STOPWORDS for tok, w in zip(tokens, words,
+    stopwords = language.stopwords
+    in_bag = [tok.kind == "word" and w not in stopwords for tok, w in zip(tokens, words,
                                                                           strict=True)]
     decisions, counted = entity_decisions(marking, piece, tokens, words, rows,
                                           [not b for b in in_bag], embeddings=embeddings,

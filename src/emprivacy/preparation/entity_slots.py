@@ -79,7 +79,8 @@ Decision = Placeholder | Kept | EntitySlot | None
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
-                     embeddings: Embeddings, oov: str
+                     embeddings: Embeddings, oov: str, initials: bool = False,
+                     titles: frozenset[str] = frozenset()
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -97,7 +98,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     list holds it.  One decision per word form in a piece: a form privatised as a person
     at one mention is privatised at every mention of it that is not already a slot or a
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
-    that mention.
+    that mention.  With ``initials`` (text mode), an initial before a person's slot or
+    placeholder is part of the name (:func:`_initials`), unless it is one of the language's
+    ``titles`` (French ``M.``, monsieur).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -123,7 +126,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind == "word":  # a capitalised ordinary word: released at the general ε
             if is_word and not verbatim[i]:
                 counted[GENERAL] += 1
-        elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])):
+        elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
+                             and not _particle(tok, resolved, spans[span], tokens, i)):
             continue  # numbers, locators, symbols; function words
         elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
                                    and not marking.listed_or_rare(words[i])
@@ -141,7 +145,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
     _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
-    _initials(decisions, counted, text, tokens)
+    if initials:
+        _initials(decisions, counted, text, tokens, titles)
     return decisions, counted
 
 
@@ -159,6 +164,16 @@ def _slot(entity_type: str, kind: str, word: str, row: int,
     if point is not None:
         return EntitySlot((entity_type, word), -1, point)
     return EntitySlot((entity_type, word), -1, None, independent=True)
+
+
+def _particle(tok: Token, resolved: str | None, span: EntitySpan, tokens: Sequence[Token],
+              i: int) -> bool:
+    """A function word in Title case inside a person's span, before more of it: the
+    particle of a family name (``Le`` of ``Marie Le Goff``, ``De`` of ``Robert De Niro``),
+    part of the name, where it was kept verbatim as a function word."""
+    return (resolved == "PERSON" and len(tok.text) > 1 and tok.text[0].isupper()
+            and tok.text[1:].islower() and i + 1 < len(tokens)
+            and tokens[i + 1].start < span.end)
 
 
 def _name_function_word(marking: EntityMarking, word: str) -> bool:
@@ -194,22 +209,34 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
 
 
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
-              tokens: Sequence[Token]) -> None:
+              tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
     """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
     ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
     drawn independently of it (ε = 0) and written as the surrogate's initial
-    (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim)."""
+    (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim); before a
+    person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
+    write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
+    after the name (``BAKARE, O.``) is not looked for."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
-        if (d is not None or tok.kind != "word" or len(tok.text) != 1
-                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."):
-            continue
         after = decisions[i + 1]
-        if isinstance(after, EntitySlot) and after.key[0] == "PERSON" and \
-                text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "":
+        if (isinstance(d, Placeholder) and isinstance(after, Placeholder) and d.type == after.type
+                == "PERSON" and d.span != after.span and len(tok.text) == 1
+                and text[tok.end:tokens[i + 1].start].strip(" \t") == "."):
+            decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
+            continue
+        if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
+                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."
+                or text[tok.end + 1:tokens[i + 1].start].strip(" \t") != ""):
+            continue
+        if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
+            continue  # a transcript's question or answer marker at a line's start
+        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
             decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
                                       independent=True)
             counted["PERSON"] += 1
+        elif isinstance(after, Placeholder) and after.type == "PERSON":
+            decisions[i] = after  # under PERSON=placeholder: one placeholder for both
 
 
 #: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written

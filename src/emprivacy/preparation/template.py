@@ -68,6 +68,8 @@ from emprivacy.preparation.entity_slots import (
     Placeholder,
     entity_decisions,
 )
+from emprivacy.text.function_classes import STYLE_CLOSE, STYLE_OPEN
+from emprivacy.text.language import Language, get_language
 from emprivacy.text.normalise import normalise_surface, normalise_text, normalise_word
 from emprivacy.text.tokens import tokenize, verbatim_function_words
 
@@ -77,8 +79,6 @@ if TYPE_CHECKING:
 __all__ = [
     "EUCLIDEAN_GUARANTEE",
     "PLACEHOLDERS",
-    "STYLE_CLOSE",
-    "STYLE_OPEN",
     "TEXT_GUARANTEE",
     "TextTemplate",
     "apply_case",
@@ -92,10 +92,6 @@ __all__ = [
 #: Tokens that are never released as they are, whatever the OOV policy.
 PLACEHOLDERS: dict[str, str] = {"number": "[NUM]", "url": "[URL]", "email": "[EMAIL]",
                                 "path": "[PATH]", "symbol": "[SYM]"}
-
-#: Around a style slot's function word in a template's layout (``style=``; filled by
-#: :mod:`emprivacy.obfuscation.style`): private-use characters, never layout of a text.
-STYLE_OPEN, STYLE_CLOSE = "\ue000", "\ue001"
 
 #: The metric of an ε·d₂ guarantee, as output records state it
 #: (:meth:`~emprivacy.mechanisms.WordMechanism.guarantee_metric`).
@@ -246,7 +242,8 @@ class TextTemplate:
 
 def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
                  perturb_stopwords: bool = False,
-                 entities: EntityMarking | None = None) -> TextTemplate:
+                 entities: EntityMarking | None = None,
+                 lang: str | Language = "en") -> TextTemplate:
     """Split ``text`` into its released layout and the words to perturb.
 
     The text is normalised (:func:`emprivacy.text.normalise.normalise_text`), then tokens
@@ -269,6 +266,9 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
     entities : EntityMarking, optional
         Mark entity words (:mod:`emprivacy.preparation.entity_slots`): their slots are
         keyed in :attr:`TextTemplate.entities`, placeholders and kept words are layout.
+    lang : str or Language, default "en"
+        The language of the tokenising and of the kept function words
+        (:mod:`emprivacy.text.language`).
 
     Examples
     --------
@@ -285,7 +285,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     check_choice(oov, "oov", OOV_POLICIES)
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
-                               entities=entities)
+                               entities=entities, lang=lang)
     for _ in builder.feed(normalise_text(text)):  # no block limit: nothing comes before the end
         pass
     return builder.finish()
@@ -294,7 +294,7 @@ def prepare_text(text: str, embeddings: Embeddings, *, oov: str = "placeholder",
 def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
                         oov: str = "placeholder", perturb_stopwords: bool = False,
                         block_words: int | None = None, block_chars: int | None = None,
-                        entities: EntityMarking | None = None,
+                        entities: EntityMarking | None = None, lang: str | Language = "en",
                         style: frozenset[str] | None = None
                         ) -> Iterator[tuple[TextTemplate, bool]]:
     """:func:`prepare_text` of a long text, block by block: ``(template, is the last)``.
@@ -307,7 +307,7 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
     and counts add up to those of the whole text's template: the template of a text
     of at most ``block_words`` slots and fewer than ``block_chars`` characters is the
     one block, :func:`prepare_text`'s.  Memory: one block and one piece.  ``style``: the kept
-    function words written between :data:`STYLE_OPEN` and :data:`STYLE_CLOSE` (style slots,
+    function words between the marks of :mod:`emprivacy.text.function_classes` (style slots,
     counted in ``style_words``; :mod:`emprivacy.obfuscation.style`).
 
     >>> emb = Embeddings(["cat", "dog", "met"], [[0, 0], [1, 0], [5, 5]], name="toy")
@@ -321,7 +321,7 @@ def prepare_text_blocks(pieces: Iterable[str], embeddings: Embeddings, *,
         block_chars = check_positive_int(block_chars, "block_chars")
     builder = _TemplateBuilder(embeddings, oov=oov, perturb_stopwords=perturb_stopwords,
                                block_words=block_words, block_chars=block_chars,
-                               entities=entities, style=style)
+                               entities=entities, lang=lang, style=style)
     for piece in pieces:
         for block in builder.feed(piece):
             yield block, False
@@ -333,7 +333,7 @@ class _TemplateBuilder:
 
     def __init__(self, embeddings: Embeddings, *, oov: str, perturb_stopwords: bool,
                  block_words: int | None = None, block_chars: int | None = None,
-                 entities: EntityMarking | None = None,
+                 entities: EntityMarking | None = None, lang: str | Language = "en",
                  style: frozenset[str] | None = None) -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
@@ -349,6 +349,7 @@ class _TemplateBuilder:
         self.block_words = block_words
         self.block_chars = block_chars
         self.entities = entities
+        self.lang = get_language(lang)
         self.style = style
         self._reset()
 
@@ -392,20 +393,21 @@ class _TemplateBuilder:
         """Add a normalised piece; yield the blocks it completes."""
         counts, fixed = self.counts, self.fixed
         pos = 0
-        tokens = list(tokenize(text))
+        tokens = list(tokenize(text, lang=self.lang))
         words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
         # a cased vocabulary is searched for the word as written first (Embeddings.rows)
         rows_of = self.embeddings.rows(
             [normalise_surface(tok.text) if tok.kind == "word" else "" for tok in tokens]
             if self.embeddings.cased else words)
         verbatim = ([False] * len(tokens) if self.perturb_stopwords
-                    else verbatim_function_words(tokens, text))
+                    else verbatim_function_words(tokens, text, lang=self.lang))
         vectors = self._subword_vectors(words, rows_of, verbatim)
         decisions: list[Placeholder | Kept | EntitySlot | None] = [None] * len(tokens)
         if self.entities is not None:
             decisions, counted = entity_decisions(
                 self.entities, text, tokens, words, rows_of.tolist(), verbatim,
-                embeddings=self.embeddings, oov=self.oov)
+                embeddings=self.embeddings, oov=self.oov, initials=True,
+                titles=self.lang.titles)
             self.entity_counts.update(counted)
         open_span = -1  # the span whose placeholder was written last, with nothing after it
         for tok, word, row, keep, decision in zip(tokens, words, rows_of.tolist(), verbatim,

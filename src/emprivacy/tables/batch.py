@@ -166,7 +166,7 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
                     entity_epsilon: float = 1.0, entity_policy: Any = (),
                     first_index: int = 0, count_changed: bool = False,
-                    entity_key: bytes | None = None,
+                    entity_key: bytes | None = None, lang: str = "en",
                     style_epsilon: float | None = None) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
@@ -236,6 +236,11 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
         the whole corpus, keyed by the word and this secret (at least 16 bytes, made once
         and kept), the same in every call, table and process that has the key
         (:class:`~emprivacy.obfuscation.config.ObfuscationConfig`).
+    lang : str, default "en"
+        The language of the texts (``"fr"``: French tokenising, function words and
+        entities, and with ``embeddings=None`` the built-in French vectors;
+        :mod:`emprivacy.text.language`, docs/LANGUAGES.md).  Rows' metadata name it unless
+        it is ``"en"``.
     style_epsilon : float, optional
         Text mode, the style option, as ``obfuscate --style-epsilon``: each kept function
         word drawn within its grammatical class at this ε_f, punctuation and spacing
@@ -266,7 +271,7 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            batch_rows=batch_rows, entities=entities,
                            entity_epsilon=entity_epsilon, entity_policy=entity_policy,
-                           count_changed=count_changed, entity_key=entity_key,
+                           count_changed=count_changed, entity_key=entity_key, lang=lang,
                            style_epsilon=style_epsilon)
     start = check_positive_int(first_index, "first_index", minimum=0)
     privatizer = run.privatizer()

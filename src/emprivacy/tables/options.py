@@ -30,7 +30,7 @@ DEFAULT_BATCH_ROWS = 8192
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
            "batch_rows", "entities", "entity_epsilon", "entity_policy", "count_changed",
-           "entity_key")
+           "entity_key", "lang")
 
 def _check_mapping(params: object) -> dict[str, Any]:
     if params is None:
@@ -73,7 +73,7 @@ class RunOptions:
               batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
               entity_epsilon: float = 1.0, entity_policy: Any = (),
               count_changed: bool = False, entity_key: bytes | None = None,
-              style_epsilon: float | None = None) -> RunOptions:
+              lang: str = "en", style_epsilon: float | None = None) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
@@ -81,7 +81,7 @@ class RunOptions:
                                    perturb_stopwords=perturb_stopwords, entities=entities,
                                    entity_epsilon=entity_epsilon, entity_policy=entity_policy,
                                    count_changed=count_changed, entity_key=entity_key,
-                                   style_epsilon=style_epsilon)
+                                   lang=lang, style_epsilon=style_epsilon)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),
@@ -129,7 +129,8 @@ class RunOptions:
             mech = self.mechanism
         else:
             emb = (self.embeddings if isinstance(self.embeddings, Embeddings)
-                   else load_embeddings(self.embeddings, vocab_size=self.vocab_size))
+                   else load_embeddings(self.embeddings, vocab_size=self.vocab_size,
+                                        lang=self.config.lang))
             mech = make_mechanism(self.mechanism, emb, epsilon=self.epsilon,  # type: ignore[arg-type]
                                   **self.params)
         return TextPrivatizer(mech, self.config, seed=self.seed)
@@ -161,12 +162,12 @@ def process_mechanism(run: RunOptions) -> WordMechanism:
 
     path = None if run.embeddings is None else os.fspath(run.embeddings)  # type: ignore[arg-type]
     key = (run.mechanism, run.epsilon, repr(sorted(run.params.items())), path, run.vocab_size,
-           file_state(path))
+           file_state(path), run.config.lang)
     with _MECHANISMS_LOCK:
         mech = _MECHANISMS.get(key)
         if mech is None:
             _MECHANISMS.clear()
-            emb = load_embeddings(path, vocab_size=run.vocab_size)
+            emb = load_embeddings(path, vocab_size=run.vocab_size, lang=run.config.lang)
             mech = _MECHANISMS[key] = make_mechanism(
                 run.mechanism, emb, epsilon=run.epsilon,  # type: ignore[arg-type]
                 **run.params)

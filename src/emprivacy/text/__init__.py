@@ -1,6 +1,6 @@
 """Text in (Def. 1 and §2 of the paper): normalising and the layout characters
-(:mod:`.normalise`), the word lists of the package data (:mod:`.word_lists`), tokenising by
-allow-list and bags of words (:mod:`.tokens`).
+(:mod:`.normalise`), the word lists of the package data (:mod:`.word_lists`), a language as
+one object (:mod:`.language`), tokenising by allow-list and bags of words (:mod:`.tokens`).
 
 Names are imported on first use."""
 
@@ -14,7 +14,11 @@ from emprivacy._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "CLITICS": "word_lists",
     "CLITIC_STEMS": "word_lists",
+    "ENGLISH": "language",
+    "FRENCH": "language",
     "KEPT_FUNCTION_WORDS": "word_lists",
+    "LANGUAGES": "language",
+    "Language": "language",
     "LAYOUT_PUNCTUATION": "normalise",
     "LAYOUT_WHITESPACE": "normalise",
     "LOWERCASE_ONLY": "word_lists",
@@ -23,6 +27,7 @@ _EXPORTS: dict[str, str] = {
     "STOPWORDS": "word_lists",
     "Token": "tokens",
     "bag_of_words": "tokens",
+    "get_language": "language",
     "is_layout": "normalise",
     "is_number_word": "word_lists",
     "is_word": "tokens",
@@ -37,6 +42,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
+    from emprivacy.text.language import ENGLISH, FRENCH, LANGUAGES, Language, get_language
     from emprivacy.text.normalise import (
         LAYOUT_PUNCTUATION,
         LAYOUT_WHITESPACE,
@@ -69,15 +75,20 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
 __all__ = [
     "CLITICS",
     "CLITIC_STEMS",
+    "ENGLISH",
+    "FRENCH",
     "KEPT_FUNCTION_WORDS",
+    "LANGUAGES",
     "LAYOUT_PUNCTUATION",
     "LAYOUT_WHITESPACE",
     "LOWERCASE_ONLY",
     "NUMBER_WORDS",
     "OPAQUE_SCHEMES",
     "STOPWORDS",
+    "Language",
     "Token",
     "bag_of_words",
+    "get_language",
     "is_layout",
     "is_number_word",
     "is_word",

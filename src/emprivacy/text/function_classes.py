@@ -15,7 +15,13 @@ from collections.abc import Mapping
 from importlib.resources import files
 from types import MappingProxyType
 
-__all__ = ["FUNCTION_CLASSES", "FUNCTION_CLASS_NAMES", "class_members"]
+__all__ = ["FUNCTION_CLASSES", "FUNCTION_CLASS_NAMES", "STYLE_CLOSE", "STYLE_OPEN",
+           "class_members"]
+
+#: Around a style slot's function word in a text template's layout
+#: (:mod:`emprivacy.preparation.template`, filled by :mod:`emprivacy.obfuscation.style`):
+#: private-use characters, which the tokeniser never leaves as layout of a text.
+STYLE_OPEN, STYLE_CLOSE = "\ue000", "\ue001"
 
 #: The classes, in the order of the data file.
 FUNCTION_CLASS_NAMES: tuple[str, ...] = ("determiner", "pronoun", "preposition", "conjunction",

@@ -31,11 +31,12 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import islice
+from itertools import islice, pairwise
 from typing import Literal
 
 from emprivacy._validation import check_positive_int
 from emprivacy.text._unicode import word_pattern, word_regex
+from emprivacy.text.language import ENGLISH, Language, get_language
 from emprivacy.text.normalise import (
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
@@ -159,7 +160,7 @@ def _is_number(surface: str) -> bool:
     return is_number_word(normalise_word(surface)) or any(c.isnumeric() for c in surface)
 
 
-def tokenize(text: str) -> Iterator[Token]:
+def tokenize(text: str, *, lang: str | Language = "en") -> Iterator[Token]:
     """Split ``text`` into word, number, URL, e-mail, path and symbol tokens, with their spans.
 
     ``text`` should be normalised first (:func:`normalise_text`; spans refer to
@@ -180,6 +181,14 @@ def tokenize(text: str) -> Iterator[Token]:
     one starting with ``/``, ``~/``, ``~user/``, ``./`` or ``../`` where no word comes
     right before the slash (``and/or`` is two words).
 
+    ``lang`` (a code or :class:`~emprivacy.text.language.Language`) gives the splitting of
+    words and the number words; English by default.  In French an elision is split off the
+    word after it (``l'`` + ``hôpital``) and so is the pronoun of an inverted question
+    (``pourriez`` + ``-vous``, ``a`` + ``-t-elle``); a hyphenated word stays whole
+    (``peut-être``, ``Saint-Louis``); ``3,5`` is one number.
+
+    >>> [t.text for t in tokenize("L’hôpital, peut-être ? A-t-elle 3,5 kg", lang="fr")]
+    ['L’', 'hôpital', 'peut-être', 'A', '-t-elle', '3,5', 'kg']
     >>> [(t.kind, t.text) for t in tokenize("Don't e-mail a@b.org 2 times! ❤️ five")]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('word', 'Do'), ('word', "n't"), ('word', 'e-mail'), ('email', 'a@b.org'),
@@ -191,10 +200,14 @@ def tokenize(text: str) -> Iterator[Token]:
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str; got {type(text).__name__}")
+    language = get_language(lang)
     for match in _token_pattern().finditer(text):
         kind = _GROUP_KINDS[match.lastgroup]  # type: ignore[index]
         start, end = match.span()
         surface = match.group()
+        if kind == "word" and language is not ENGLISH:
+            yield from _language_words(surface, start, language)
+            continue
         if kind == "word":
             stem, kind = _word_token(surface)
             if stem:
@@ -217,6 +230,20 @@ def _word_token(surface: str) -> tuple[int, TokenKind]:
         stem = clitic.end("stem")
         return stem, "number" if _is_number(surface[:stem]) else "word"
     return 0, "number" if _is_number(surface) else "word"
+
+
+def _language_words(surface: str, start: int, language: Language) -> Iterator[Token]:
+    """The tokens of a match of the word pattern in a language other than English: its
+    elision, the word, its clitic endings (:meth:`Language.word_parts`)."""
+    first, ends = language.word_parts(surface)
+    if first:
+        yield Token("word", surface[:first], start, start + first)
+    cuts = (first, *ends, len(surface))
+    stem = surface[first:cuts[1]]
+    number = language.is_number_word(normalise_word(stem)) or any(c.isnumeric() for c in stem)
+    yield Token("number" if number else "word", stem, start + first, start + cuts[1])
+    for a, b in pairwise(cuts[1:]):
+        yield Token("word", surface[a:b], start + a, start + b)
 
 
 def _title_or_lower(surface: str) -> str:
@@ -251,7 +278,8 @@ def _ends_in_letter(token: Token) -> bool:
     return token.kind in ("word", "number") and unicodedata.category(token.text[-1])[0] in "LM"
 
 
-def verbatim_function_words(tokens: Sequence[Token], text: str) -> list[bool]:
+def verbatim_function_words(tokens: Sequence[Token], text: str, *,
+                            lang: str | Language = "en") -> list[bool]:
     """For each token of ``text`` (:func:`tokenize`, in order), whether text mode releases
     it as it is: a pure function word of the allow-list :data:`KEPT_FUNCTION_WORDS`.
 
@@ -265,11 +293,23 @@ def verbatim_function_words(tokens: Sequence[Token], text: str) -> list[bool]:
     before ``n't`` (``can't``, ``won't``, ``shan't``), in any case; as words of their own
     they are not.  Every token not kept goes through the mechanism (or is a placeholder).
 
+    In another ``lang`` the lists are that language's; an elision (French ``l'``) is kept
+    only right before a word or number, a clitic ending (``-vous``) only right after one.
+
+    >>> text = "L'avocate, Me Dubois, m'a dit : est-ce vrai ? Est"
+    >>> toks = list(tokenize(text, lang="fr"))
+    >>> [t.text for t, kept in zip(toks, verbatim_function_words(toks, text, lang="fr"))
+    ...  if kept]
+    ["L'", "m'", 'a', 'est', '-ce']
+
     >>> text = "The US can't say who Will is. D. Smith's down; A. Jones"
     >>> toks = list(tokenize(text))
     >>> [t.text for t, kept in zip(toks, verbatim_function_words(toks, text)) if kept]
     ['The', 'ca', "n't", 'who', 'is', "'s"]
     """
+    language = get_language(lang)
+    if language is not ENGLISH:
+        return _verbatim_in(tokens, language)
     kept = [False] * len(tokens)
     for i, tok in enumerate(tokens):
         if tok.kind != "word":
@@ -289,6 +329,25 @@ def verbatim_function_words(tokens: Sequence[Token], text: str) -> list[bool]:
     return kept
 
 
+def _verbatim_in(tokens: Sequence[Token], language: Language) -> list[bool]:
+    """:func:`verbatim_function_words` in a language other than English."""
+    kept = [False] * len(tokens)
+    for i, tok in enumerate(tokens):
+        if tok.kind != "word":
+            continue
+        word = normalise_word(tok.text)
+        if word in language.elisions:
+            after = tokens[i + 1] if i + 1 < len(tokens) else None
+            kept[i] = (after is not None and after.start == tok.end
+                       and after.kind in ("word", "number"))
+        elif word in language.clitics:
+            kept[i] = i > 0 and tokens[i - 1].end == tok.start and _ends_in_letter(tokens[i - 1])
+        elif word in language.kept_function_words:
+            case = _title_or_lower(tok.text)
+            kept[i] = case == "lower" or (case == "title" and word not in language.lowercase_only)
+    return kept
+
+
 def is_word(token: str) -> bool:
     """Whether ``token`` is a real word: letters, with inner hyphens or apostrophes only.
 
@@ -300,7 +359,8 @@ def is_word(token: str) -> bool:
     return word_pattern().fullmatch(token) is not None
 
 
-def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
+def bag_of_words(text: str, *, size: int | None = None,
+                 lang: str | Language = "en") -> list[str]:
     """The bag of words of a text (Def. 1), in order of occurrence.
 
     Normalise (:func:`normalise_text`), tokenise, lowercase, drop punctuation,
@@ -315,6 +375,9 @@ def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
         The document.
     size : int, optional
         Truncate to the first ``size`` words (N ≥ 1).  ``None`` keeps them all.
+    lang : str or Language, default "en"
+        The language of the tokenising and of the stopwords
+        (:mod:`emprivacy.text.language`).
 
     Returns
     -------
@@ -328,13 +391,15 @@ def bag_of_words(text: str, *, size: int | None = None) -> list[str]:
     ['president', 'greets', 'press', 'chicago']
     >>> bag_of_words("The President greets the press in Chicago.", size=2)
     ['president', 'greets']
+    >>> bag_of_words("Le Président salue la presse à l'hôtel de ville.", lang="fr")
+    ['président', 'salue', 'presse', 'hôtel', 'ville']
     """
     if size is not None:
         size = check_positive_int(size, "size")
-    return list(islice(_words(normalise_text(text)), size))
+    return list(islice(_words(normalise_text(text), get_language(lang)), size))
 
 
-def piece_words(piece: str) -> list[str]:
+def piece_words(piece: str, *, lang: str | Language = "en") -> list[str]:
     """The bag of words of a normalised text or piece (:func:`normalise_pieces`), in order.
 
     :func:`bag_of_words` without normalising: the words of a text given in pieces
@@ -343,12 +408,13 @@ def piece_words(piece: str) -> list[str]:
     >>> piece_words("The cat sat on the mat.")
     ['cat', 'sat', 'mat']
     """
-    return list(_words(piece))
+    return list(_words(piece, get_language(lang)))
 
 
-def _words(text: str) -> Iterator[str]:
-    for token in tokenize(text):
+def _words(text: str, language: Language = ENGLISH) -> Iterator[str]:
+    stopwords = STOPWORDS if language is ENGLISH else language.stopwords
+    for token in tokenize(text, lang=language):
         if token.kind == "word":
             word = normalise_word(token.text)
-            if word not in STOPWORDS:
+            if word not in stopwords:
                 yield word

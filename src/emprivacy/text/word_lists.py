@@ -19,11 +19,13 @@ __all__ = [
     "NUMBER_WORDS",
     "STOPWORDS",
     "is_number_word",
+    "read_kept_list",
+    "read_word_list",
     "top_level_domains",
 ]
 
 
-def _read_word_list(name: str) -> frozenset[str]:
+def read_word_list(name: str) -> frozenset[str]:
     """The words of a data file of the package (one per line, ``#`` comments)."""
     text = files("emprivacy").joinpath("data", name).read_text(encoding="utf-8")
     return frozenset(w for line in text.splitlines()
@@ -45,11 +47,11 @@ CLITIC_STEMS: frozenset[str] = frozenset({"ca", "wo", "sha"})
 #: GloVe/PTB tokenisation makes of them (``ca`` of ``can't``, a bare ``s``, …).  Text mode
 #: does not release these as they are: it keeps only
 #: :func:`~emprivacy.text.tokens.verbatim_function_words`.
-STOPWORDS: frozenset[str] = _read_word_list("stopwords-en.txt") | CLITICS | CLITIC_STEMS | (
+STOPWORDS: frozenset[str] = read_word_list("stopwords-en.txt") | CLITICS | CLITIC_STEMS | (
     frozenset({"s", "t", "d", "ll", "m", "re", "ve"}))
 
 
-def _read_kept_list(name: str) -> tuple[frozenset[str], frozenset[str]]:
+def read_kept_list(name: str) -> tuple[frozenset[str], frozenset[str]]:
     """The words of text mode's allow-list file, and those of them marked ``lowercase-only``."""
     text = files("emprivacy").joinpath("data", name).read_text(encoding="utf-8")
     words: set[str] = set()
@@ -67,18 +69,18 @@ def _read_kept_list(name: str) -> tuple[frozenset[str], frozenset[str]]:
 #: function words that text mode releases as they are, and of them those kept only in
 #: lower case, whose Title form is also a name, an acronym or a content word (``May``,
 #: ``Will``, ``Us``, ``Who``).  See :func:`~emprivacy.text.tokens.verbatim_function_words`.
-KEPT_FUNCTION_WORDS, LOWERCASE_ONLY = _read_kept_list("kept-function-words-en.txt")
+KEPT_FUNCTION_WORDS, LOWERCASE_ONLY = read_kept_list("kept-function-words-en.txt")
 
 #: Number words (``one`` … ``trillion``, ordinals, ``dozen``; the package data file
 #: ``number-words-en.txt``): numbers, never words.
-NUMBER_WORDS: frozenset[str] = _read_word_list("number-words-en.txt")
+NUMBER_WORDS: frozenset[str] = read_word_list("number-words-en.txt")
 
 
 @cache
 def top_level_domains() -> frozenset[str]:
     """The top-level domains of the package data file ``tlds.txt`` (lower case): a dot-joined
     run of labels ending in one of them is a domain name, a ``"url"`` token."""
-    return _read_word_list("tlds.txt")
+    return read_word_list("tlds.txt")
 
 
 def is_number_word(word: str) -> bool:

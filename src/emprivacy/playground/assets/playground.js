@@ -5,7 +5,7 @@
   const token = new URLSearchParams(window.location.search).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const form = $("settings"), status = $("status"), error = $("error"), results = $("results");
-  let answer = null, pending = null, running = false, again = false;
+  let answer = null, pending = null, running = false, again = false, auditWanted = false;
 
   function numbers(text) {
     return text.split(",").map((s) => s.trim()).filter((s) => s !== "").map(Number);
@@ -37,7 +37,11 @@
     });
   }
   async function audit() {
-    if (running) return;
+    if (running) {  // a release is running: the audit follows it (a click is never lost)
+      auditWanted = true;
+      status.textContent = "Audit queued after this release…";
+      return;
+    }
     running = true;
     status.textContent = "Auditing… (a few seconds per ε)";
     showError("");
@@ -57,6 +61,7 @@
       status.textContent = "";
     } finally {
       running = false;
+      if (again) { again = false; release(); }
     }
   }
   async function release() {
@@ -83,6 +88,7 @@
     } finally {
       running = false;
       if (again) { again = false; release(); }
+      else if (auditWanted) { auditWanted = false; audit(); }
     }
   }
   function later() {

@@ -30,14 +30,14 @@ def load_documents(inputs: Iterable[Any], *, stdin: Any = None) -> list[Document
     return [Document(doc.id, doc.text) for doc in iter_documents(inputs, stdin=stdin)]
 
 
-def count_words(documents: Iterable[Document]) -> Counter[str]:
+def count_words(documents: Iterable[Document], *, lang: str = "en") -> Counter[str]:
     """Content-word counts of in-memory documents
     (:func:`~emprivacy.protection.leakage.secrets.content_word_counts` of a corpus
     already read)."""
     counts: Counter[str] = Counter()
     for doc in documents:
         for piece in normalise_pieces(doc.chunks()):
-            counts.update(piece_words(piece))
+            counts.update(piece_words(piece, lang=lang))
     return counts
 
 

@@ -60,6 +60,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.math.noise import far_noisy_points, far_sphere, uniform_sphere
 from emprivacy.math.randomness import RandomState, check_random_state
 from emprivacy.protection.epsilon.deniability_report import PlausibleDeniability
+from emprivacy.text.language import get_language
 from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = [
@@ -76,7 +77,7 @@ _TILE_COLS = 2048
 
 
 def sample_words(embeddings: Embeddings, n_words: int = 1000, *,
-                 rng: RandomState = None) -> list[str]:
+                 rng: RandomState = None, lang: str = "en") -> list[str]:
     """Draw ``n_words`` distinct non-stopwords from the vocabulary, by frequency.
 
     The embeddings carry frequency ranks, not counts, so word frequencies are
@@ -92,7 +93,8 @@ def sample_words(embeddings: Embeddings, n_words: int = 1000, *,
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     n_words = check_positive_int(n_words, "n_words")
     gen = check_random_state(rng)
-    rows = np.asarray([i for i, w in enumerate(embeddings.words) if w not in STOPWORDS],
+    stop = STOPWORDS if lang == "en" else get_language(lang).stopwords  # lang: whose
+    rows = np.asarray([i for i, w in enumerate(embeddings.words) if w not in stop],
                       dtype=np.int64)
     if rows.size == 0:
         raise ValueError(f"the vocabulary of {embeddings.name!r} holds only stopwords")
@@ -158,7 +160,8 @@ class DeniabilityStudy:
     def __init__(self, embeddings: Embeddings, *, words: Sequence[str] | None = None,
                  trials: int = 100, n_words: int = 1000, size: int = 100,
                  delta: float | None = None, decoder: Decoder | None = None,
-                 rng: RandomState = None, memory_budget: int = DEFAULT_MEMORY_BUDGET) -> None:
+                 rng: RandomState = None, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                 lang: str = "en") -> None:
         if not isinstance(embeddings, Embeddings):
             raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
         if len(embeddings) < 2:
@@ -173,7 +176,7 @@ class DeniabilityStudy:
         self._far: tuple[np.ndarray, float, float] | None = None
         gen = check_random_state(rng)
         if words is None:
-            words = sample_words(embeddings, n_words, rng=gen)
+            words = sample_words(embeddings, n_words, rng=gen, lang=lang)
         self.rows = _check_words(embeddings, words)
         self.words = tuple(embeddings.words[i] for i in self.rows)
         k, t, n = self.rows.size, self.trials, embeddings.dim

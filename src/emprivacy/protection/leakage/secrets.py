@@ -29,6 +29,7 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.io.corpus import iter_documents
+from emprivacy.text.language import Language, get_language
 from emprivacy.text.normalise import normalise_pieces
 from emprivacy.text.tokens import is_word, piece_words
 from emprivacy.text.word_lists import STOPWORDS, is_number_word
@@ -42,17 +43,24 @@ PRIORS = ("corpus", "zipf", "uniform")
 DEFAULT_SECRETS = 2000
 
 
-def is_content_word(word: str) -> bool:
-    """Whether a vocabulary word is a content word: a real word, no stopword, no number.
+def is_content_word(word: str, lang: str | Language = "en") -> bool:
+    """Whether a vocabulary word is a content word of ``lang``: a real word, no stopword, no
+    number.
 
     >>> is_content_word("chicago"), is_content_word("the"), is_content_word("forty-two")
     (True, False, False)
+    >>> is_content_word("hôpital", "fr"), is_content_word("les", "fr")
+    (True, False)
     """
-    return is_word(word) and word not in STOPWORDS and not is_number_word(word)
+    language = get_language(lang)
+    if language.code == "en":
+        return is_word(word) and word not in STOPWORDS and not is_number_word(word)
+    return (is_word(word) and word not in language.stopwords
+            and not language.is_number_word(word))
 
 
-def content_word_counts(inputs: Iterable[str | os.PathLike[str]], *, stdin: TextIO | None = None
-                        ) -> Counter[str]:
+def content_word_counts(inputs: Iterable[str | os.PathLike[str]], *, stdin: TextIO | None = None,
+                        lang: str | Language = "en") -> Counter[str]:
     """How often each content word occurs in the documents of ``inputs``.
 
     The words of :func:`emprivacy.text.tokens.bag_of_words` (normalised, lowercased, no
@@ -67,6 +75,8 @@ def content_word_counts(inputs: Iterable[str | os.PathLike[str]], *, stdin: Text
         Parquet, ``"-"`` for standard input.
     stdin : text stream, optional
         Replaces :data:`sys.stdin`.
+    lang : str or Language, default "en"
+        The documents' language (its tokenising and stopwords).
 
     Raises
     ------
@@ -76,7 +86,7 @@ def content_word_counts(inputs: Iterable[str | os.PathLike[str]], *, stdin: Text
     counts: Counter[str] = Counter()
     for doc in iter_documents(inputs, stdin=stdin):
         for piece in normalise_pieces(doc.chunks()):
-            counts.update(piece_words(piece))
+            counts.update(piece_words(piece, lang=lang))
     return counts
 
 
@@ -146,8 +156,8 @@ class Secrets:
 
 
 def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
-                 counts: Mapping[str, int] | None = None, prior: str | None = None
-                 ) -> Secrets:
+                 counts: Mapping[str, int] | None = None, prior: str | None = None,
+                 lang: str | Language = "en") -> Secrets:
     """The K secret words of an audit and their prior.
 
     Parameters
@@ -163,6 +173,8 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
     prior : {"corpus", "zipf", "uniform"}, optional
         π over S (see the module docstring).  Default: ``"corpus"`` with counts,
         ``"zipf"`` without; ``"corpus"`` needs counts.
+    lang : str or Language, default "en"
+        Whose stopwords and number words are no content words.
 
     Returns
     -------
@@ -194,7 +206,7 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
                              "use prior 'zipf' or 'uniform'")
         rows_list: list[int] = []
         for i, w in enumerate(embeddings.words):
-            if is_content_word(w):
+            if is_content_word(w, lang):
                 rows_list.append(i)
                 if len(rows_list) == k:
                     break
@@ -202,7 +214,7 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
         weights: np.ndarray = np.ones(rows.size)
     else:
         found = [(-int(c), embeddings.get_index(w), w) for w, c in counts.items()
-                 if c > 0 and is_content_word(w) and w in embeddings]
+                 if c > 0 and is_content_word(w, lang) and w in embeddings]
         found.sort()
         chosen = found[:k]
         rows = np.asarray([r for _, r, _ in chosen], dtype=np.int64)

