@@ -36,51 +36,21 @@
       cache: "no-store",
     });
   }
-  async function audit() {
-    if (running) {  // a release is running: the audit follows it (a click is never lost)
-      auditWanted = true;
-      status.textContent = "Audit queued after this release…";
-      return;
-    }
+  // One job at a time: run(path, busy, done) posts the page's settings, shows the server's
+  // one-line error or hands the answer to done; then the release or audit asked for
+  // meanwhile runs (a click is never lost).
+  async function run(path, busy, done) {
     running = true;
-    status.textContent = "Auditing… (a few seconds per ε)";
+    status.textContent = busy;
     showError("");
     try {
-      const response = await post("api/audit", payload());
+      const response = await post(path, payload());
       const body = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
       if (!response.ok) {
         showError(body.error || ("error " + response.status));
         status.textContent = "";
       } else {
-        $("audit").innerHTML = body.html;
-        status.textContent = "Audited in " + body.seconds.toFixed(1) + " s.";
-        document.body.dataset.audited = String(Number(document.body.dataset.audited || 0) + 1);
-      }
-    } catch (e) {
-      showError("the local server did not answer (is it still running?)");
-      status.textContent = "";
-    } finally {
-      running = false;
-      if (again) { again = false; release(); }
-    }
-  }
-  async function release() {
-    if (running) { again = true; return; }
-    running = true;
-    status.textContent = "Releasing…";
-    showError("");
-    try {
-      const response = await post("api/release", payload());
-      const body = await response.json().catch(() => ({ error: "the server's answer was not JSON" }));
-      if (!response.ok) {
-        showError(body.error || ("error " + response.status));
-        status.textContent = "";
-      } else {
-        answer = body;
-        results.innerHTML = body.html;
-        status.textContent = "Released at ε = " + body.releases.map((r) => r.epsilon).join(", ") +
-          " in " + body.seconds.toFixed(2) + " s.";
-        document.body.dataset.released = String(Number(document.body.dataset.released || 0) + 1);
+        done(body);
       }
     } catch (e) {
       showError("the local server did not answer (is it still running?)");
@@ -90,6 +60,31 @@
       if (again) { again = false; release(); }
       else if (auditWanted) { auditWanted = false; audit(); }
     }
+  }
+  function bump(counter) {
+    document.body.dataset[counter] = String(Number(document.body.dataset[counter] || 0) + 1);
+  }
+  async function audit() {
+    if (running) {  // a release is running: the audit follows it
+      auditWanted = true;
+      status.textContent = "Audit queued after this release…";
+      return;
+    }
+    await run("api/audit", "Auditing… (a few seconds per ε)", (body) => {
+      $("audit").innerHTML = body.html;
+      status.textContent = "Audited in " + body.seconds.toFixed(1) + " s.";
+      bump("audited");
+    });
+  }
+  async function release() {
+    if (running) { again = true; return; }
+    await run("api/release", "Releasing…", (body) => {
+      answer = body;
+      results.innerHTML = body.html;
+      status.textContent = "Released at ε = " + body.releases.map((r) => r.epsilon).join(", ") +
+        " in " + body.seconds.toFixed(2) + " s.";
+      bump("released");
+    });
   }
   function later() {
     clearTimeout(pending);
