@@ -297,3 +297,27 @@ def test_a_list_of_every_word_is_searched_in_bounded_memory():
         tracemalloc.stop()
     assert peak < 160e6
     assert out.shape == (200,) and out.min() >= 0 and out.max() < 4000
+
+
+@pytest.mark.parametrize("sizes", [(3, 0, 5, 1), (0,), (7,), (2, 2, 2, 2, 2, 2)])
+def test_resample_many_draws_what_resample_draws_part_by_part(sizes):
+    """Every document's pivots resampled in one pass (one neighbour search for all, the
+    cost of 2,000 short documents with entity slots) give, draw for draw, the words of one
+    ``resample`` call per document with the same generators — and leave each generator where
+    ``resample`` leaves it."""
+    gen = np.random.default_rng(3)
+    emb = Embeddings([f"w{i}" for i in range(40)], gen.normal(size=(40, 3)), name="cloud")
+    res = RankResampler(emb, c=0.2, epsilon=2.0)
+    parts = [gen.integers(0, 40, size=n) for n in sizes]
+    one_by_one = [res.resample(p, np.random.default_rng(100 + k)) for k, p in enumerate(parts)]
+    rngs = [np.random.default_rng(100 + k) for k in range(len(parts))]
+    together = res.resample_many(parts, rngs)
+    assert len(together) == len(parts)
+    for a, b in zip(one_by_one, together, strict=True):
+        np.testing.assert_array_equal(a, b)
+    after = [np.random.default_rng(100 + k) for k in range(len(parts))]
+    for p, r in zip(parts, after, strict=True):
+        r.random(p.size)
+    assert [r.random() for r in rngs] == [r.random() for r in after]
+    with pytest.raises(ValueError, match="same length"):
+        res.resample_many(parts, rngs[:-1] if rngs else [np.random.default_rng(0)])

@@ -355,8 +355,7 @@ class EarthMoversPrivacy(WordMechanism):
         if self.rank_resample is None:
             return parts
         resampler = self._build_resampler(self.rank_resample)
-        return [resampler.resample(part, gen) for part, (_, gen) in zip(parts, bags,
-                                                                        strict=True)]
+        return resampler.resample_many(parts, [gen for _, gen in bags])
 
     @property
     def rank_resampler(self) -> RankResampler | None:
