@@ -242,6 +242,11 @@ class FakeResampler:
     def resample(self, pivots, rng):
         return (np.asarray(pivots) + rng.integers(0, 3, size=len(pivots))) % self.n
 
+    def resample_many(self, parts, rngs):
+        """RankResampler.resample_many's contract: resample, part by part, with its rng
+        (tests/mechanisms/test_curse.py checks the real one against it)."""
+        return [self.resample(p, r) for p, r in zip(parts, rngs, strict=True)]
+
 
 @pytest.mark.parametrize(("name", "params"), NEAREST_WORD, ids=IDS)
 def test_rank_resample_is_applied_per_bag_after_decoding(emb, name, params, monkeypatch):
