@@ -161,20 +161,7 @@ class RankResampler:
 
         Draws ``rng.random(len(pivots))``, one uniform per pivot, and nothing else.
         """
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy.random.Generator; got {type(rng).__name__}")
-        p = check_rows(pivots, "pivots", len(self.embeddings))
-        u = rng.random(p.size)
-        mass = -math.expm1(-self.rate * self.top_k)  # 1 − q^K
-        ranks = np.floor(-np.log1p(-u * mass) / self.rate).astype(np.int64)
-        np.clip(ranks, 0, self.top_k - 1, out=ranks)
-        out = np.empty(p.size, dtype=np.int64)
-
-        def put(sel: np.ndarray, lists: np.ndarray, pos: np.ndarray) -> None:
-            out[sel] = lists[pos, ranks[sel]]
-
-        self._gather(p, put)
-        return out
+        return self.resample_many([pivots], [rng])[0]
 
     def resample_many(self, parts: Sequence[np.ndarray],
                       rngs: Sequence[np.random.Generator]) -> list[np.ndarray]:
