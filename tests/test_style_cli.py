@@ -75,7 +75,7 @@ def test_privatize_texts_with_style():
 
 
 def test_experiment_config_takes_style_on_the_text_channel_only():
-    from emprivacy.evaluation.results import ExperimentConfig
+    from emprivacy.evaluation.settings import ExperimentConfig
 
     config = ExperimentConfig(channel="text", style_epsilon=2)
     assert config.text_entities() == {"style_epsilon": 2.0}

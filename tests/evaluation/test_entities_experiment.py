@@ -15,7 +15,7 @@ from emprivacy.decoding import ExactDecoder
 from emprivacy.evaluation.attacks import write_vec
 from emprivacy.evaluation.datasets import from_records, prepare_set, select_authors
 from emprivacy.evaluation.experiment import _mechanism, run_experiment
-from emprivacy.evaluation.results import ExperimentConfig
+from emprivacy.evaluation.settings import ExperimentConfig
 from emprivacy.evaluation.snippets import (
     detection_text,
     entity_plan,

@@ -10,8 +10,8 @@ import pytest
 
 from emprivacy import PrivacyLeakWarning
 from emprivacy.evaluation.experiment import run_experiment
-from emprivacy.evaluation.results import (
-    ATTACKS,
+from emprivacy.evaluation.results import ATTACKS
+from emprivacy.evaluation.settings import (
     DEFAULT_EPSILONS,
     ExperimentConfig,
     epsilon_label,

@@ -6,7 +6,7 @@ import pytest
 
 from emprivacy.evaluation.experiment import run_experiment
 from emprivacy.evaluation.frontier import frontier_points, frontier_table, plot_frontier
-from emprivacy.evaluation.results import ExperimentConfig
+from emprivacy.evaluation.settings import ExperimentConfig
 
 
 @pytest.fixture(scope="module")

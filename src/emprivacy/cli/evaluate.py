@@ -19,6 +19,7 @@ from emprivacy.cli import limits
 from emprivacy.cli._common import (
     DEFAULT_VOCAB_SIZE,
     EncodingOpt,
+    LangOpt,
     check_encoding,
     check_output_name,
     fail,
@@ -91,7 +92,8 @@ def evaluate(
                               ] = 0,
     embeddings: Annotated[Path | None, typer.Option(
         "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or .bin file "
-        "(default: built-in GloVe 6B 50d).", show_default=False)] = None,
+        "(default: built-in GloVe 6B 50d; with --lang fr the fr_core_news_md vectors).",
+        show_default=False)] = None,
     embeddings_encoding: EncodingOpt = "utf-8",
     vocab_size: Annotated[int, typer.Option("--vocab-size", min=1,
                                             callback=limits.vocabulary_words,
@@ -133,6 +135,7 @@ def evaluate(
         "--style-epsilon", help="With --format text: release the snippets with obfuscate's "
         "style option at this ε_f (function words within their class, punctuation "
         "canonical).", show_default=False)] = None,
+    lang: LangOpt = "en",
 ) -> None:
     """Run the paper's experiment: author identification vs topic classification (§6).
 
@@ -144,6 +147,9 @@ def evaluate(
     Beside author identification, a second privacy axis: the word recovery, the share
     of the released snippet words an adversary names from the released word alone
     (and, with --epsilon-hat, ε̂).
+
+    With --lang fr (a French --dataset file): French tokens, stopwords, function words,
+    entity detectors and, without --embeddings, the French vectors (docs/LANGUAGES.md).
     """
     from emprivacy import import_optional
     from emprivacy.embeddings import load_embeddings
@@ -163,6 +169,12 @@ def evaluate(
     out = check_output_name(out_name, "--out", "a directory")
     console = stderr()
     sizes = parse_authors(authors)
+    if lang != "en" and dataset == "brown":
+        fail(f"--lang {lang} needs a --dataset file in that language: the Brown corpus is "
+             "English")
+    if lang != "en" and meaning == "sentence-embedding":
+        fail(f"--meaning sentence-embedding reads English (all-MiniLM-L6-v2); with --lang "
+             f"{lang} use word-vector or auto")
     if dataset == "brown":  # its topics are known: refuse a set too small now
         check_set_sizes(sizes, n_topics=len(BROWN_TOPICS))
     names, params = mechanism_list(mechanisms, param or [], option="mechanisms",
@@ -185,7 +197,7 @@ def evaluate(
     entity_settings: dict[str, Any] = {}
     from emprivacy.cli.obfuscate_entities import check_entity_options, entities_asked
 
-    checked = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet)
+    checked = (check_entity_options(entities, entity_epsilon, entity_policy or [], quiet, lang)
                if entities_asked(entities, entity_epsilon, entity_policy) else None)
     if checked is not None:
         names_e, eps_e, pairs_e = checked
@@ -196,7 +208,12 @@ def evaluate(
             fail("--style-epsilon applies to --format text (the readable release)")
         if not math.isfinite(style_epsilon) or style_epsilon <= 0:
             fail(f"--style-epsilon must be a finite number > 0; got {style_epsilon:g}")
+        if lang != "en":
+            fail(f"--style-epsilon applies to English text: the function-word classes of "
+                 f"--lang {lang} are not written")
         entity_settings["style_epsilon"] = style_epsilon
+    if lang != "en":
+        entity_settings["lang"] = lang
     if dataset != "brown" and not Path(dataset).is_file():
         fail(f"dataset must be 'brown' or an existing .csv/.jsonl file; got {dataset!r}")
     jobs = limits.capped_to_cores(jobs, "--jobs", warner(quiet))
@@ -219,9 +236,10 @@ def evaluate(
         if len(corpus.topics) >= 2:  # before the embeddings are loaded
             check_set_sizes(sizes, n_topics=len(corpus.topics))
     note("loading embeddings" + (f" {embeddings}" if embeddings else
-                                 " (built-in GloVe 6B 50d)"))
+                                 " (built-in GloVe 6B 50d)" if lang == "en" else
+                                 " (built-in fr_core_news_md vectors)"))
     emb = load_embeddings(embeddings, vocab_size=vocab_size,
-                          encoding=check_encoding(embeddings_encoding))
+                          encoding=check_encoding(embeddings_encoding), lang=lang)
 
     results = []
     files: dict[Path, bytes] = {}  # every file of the run, written at the end: all or none
@@ -252,6 +270,8 @@ def evaluate(
             args += [f"--entity-policy={p}" for p in entity_policy or []]
         if style_epsilon is not None:
             args += ["--style-epsilon", f"{style_epsilon:g}"]
+        if lang != "en":
+            args += ["--lang", lang]
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]

@@ -9,7 +9,8 @@ the topic?
   (k-NN by Earth Mover's distance), DRauth (Koppel et al. 2011), DRtopic (fastText).
 * :mod:`~emprivacy.evaluation.authorship` — author identification at full strength: Burrows'
   Delta, character n-grams with punctuation, Koppel, on views of the release; the strongest.
-* :mod:`~emprivacy.evaluation.results` — the settings and the results of a run.
+* :mod:`~emprivacy.evaluation.settings` — the settings of a run.
+* :mod:`~emprivacy.evaluation.results` — the results of a run.
 * :mod:`~emprivacy.evaluation.experiment` — the runner: ε × trials × attacks.
 * :mod:`~emprivacy.evaluation.report` — Table 3 (Markdown, CSV), plot, App. B tables, JSON.
 
@@ -53,14 +54,8 @@ from emprivacy.evaluation.report import (
     topic_classifier_warning,
     write_report,
 )
-from emprivacy.evaluation.results import (
-    ATTACKS,
-    DEFAULT_EPSILONS,
-    ExperimentConfig,
-    ExperimentResult,
-    SetResult,
-    parse_epsilons,
-)
+from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult
+from emprivacy.evaluation.settings import DEFAULT_EPSILONS, ExperimentConfig, parse_epsilons
 
 __all__ = [
     "ATTACKS",

@@ -34,7 +34,9 @@ Each attack also runs on **views** of the texts (the known texts and the release
 ``all``
     Every token.
 ``function``
-    Only the function words (:data:`emprivacy.text.STOPWORDS`).
+    Only the function words: the stopwords of the corpus's language
+    (:data:`emprivacy.text.STOPWORDS` in English, ``FRENCH.stopwords`` with its elisions
+    ``l'``, ``qu'`` in French; either apostrophe).
 ``punctuation``
     Only the punctuation tokens (no letter or digit in them).
 ``unchanged``
@@ -62,7 +64,7 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.evaluation.attacks import KoppelAttribution
 from emprivacy.math.randomness import RandomState
-from emprivacy.text.word_lists import STOPWORDS
+from emprivacy.text.language import get_language
 
 __all__ = ["AUTHOR_ATTACKS", "ORACLE_VIEWS", "VIEWS", "AuthorshipSuite", "BurrowsDelta",
            "CharNgramProfile", "strongest", "unchanged_mask", "view_tokens"]
@@ -103,9 +105,10 @@ def unchanged_mask(original: Sequence[str], released: Sequence[str]) -> list[boo
     return mask
 
 
-def view_tokens(tokens: Sequence[str], view: str, *, unchanged: Sequence[bool] | None = None
-                ) -> list[str]:
-    """The tokens of ``tokens`` a view keeps (lower-cased).
+def view_tokens(tokens: Sequence[str], view: str, *, unchanged: Sequence[bool] | None = None,
+                lang: str = "en") -> list[str]:
+    """The tokens of ``tokens`` a view keeps (lower-cased); the function words are those of
+    ``lang``.
 
     ``unchanged`` (from :func:`unchanged_mask`) is needed for the ``unchanged`` view of a
     release; without it (a known text) the view is every token.
@@ -116,13 +119,16 @@ def view_tokens(tokens: Sequence[str], view: str, *, unchanged: Sequence[bool] |
     [',', ';']
     >>> view_tokens(["the", "ship"], "unchanged", unchanged=[False, True])
     ['ship']
+    >>> view_tokens(["L’", "hôpital", "de", "la", "ville"], "function", lang="fr")
+    ['l’', 'de', 'la']
     """
     check_choice(view, "view", VIEWS)
     low = [t.lower() for t in tokens]
     if view == "all":
         return low
     if view == "function":
-        return [t for t in low if t in STOPWORDS]
+        stopwords = get_language(lang).stopwords
+        return [t for t in low if t.replace("’", "'") in stopwords]
     if view == "punctuation":
         return [t for t in low if _is_punctuation(t)]
     if unchanged is None:
@@ -275,18 +281,21 @@ class AuthorshipSuite:
     exclude : sequence of str
         ``"attack/view"`` columns not to run (the experiment runs ``koppel/all`` itself:
         it is DRauth).
+    lang : str, default "en"
+        The texts' language: whose function words the ``function`` view keeps.
     """
 
     def __init__(self, known: Sequence[Sequence[str]], authors: Sequence[str], *,
                  views: Sequence[str] = ("all", "unchanged"),
                  koppel: KoppelAttribution | None = None, delta_words: int = 150,
-                 exclude: Sequence[str] = ()) -> None:
+                 exclude: Sequence[str] = (), lang: str = "en") -> None:
         self.views = tuple(check_choice(v, "view", VIEWS) for v in views)
+        self.lang = get_language(lang).code
         self.authors = list(authors)
         base = koppel if koppel is not None else KoppelAttribution()
         self.attacks: dict[tuple[str, str], object] = {}
         for view in self.views:
-            texts = [view_tokens(t, view) for t in known]
+            texts = [view_tokens(t, view, lang=self.lang) for t in known]
             if not any(texts):  # nothing of this view in the known texts: no attack on it
                 continue
             if f"koppel/{view}" not in exclude:
@@ -316,7 +325,7 @@ class AuthorshipSuite:
         masks = [unchanged_mask(o, r) for o, r in zip(original, released, strict=True)]
         out: dict[str, list[str]] = {}
         for view in self.views:
-            docs = [view_tokens(r, view, unchanged=m) for r, m in
+            docs = [view_tokens(r, view, unchanged=m, lang=self.lang) for r, m in
                     zip(released, masks, strict=True)]
             for attack in AUTHOR_ATTACKS:
                 model = self.attacks.get((attack, view))

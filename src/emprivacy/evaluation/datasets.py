@@ -289,11 +289,12 @@ def select_authors(corpus: Corpus, n_authors: int, *, seed: int = 0) -> Corpus:
     return corpus.subset(chosen, name=f"{corpus.name}-{n_authors}")
 
 
-def split_text(text: str, *, known_fraction: float = 2 / 3) -> tuple[str, str]:
+def split_text(text: str, *, known_fraction: float = 2 / 3, lang: str = "en"
+               ) -> tuple[str, str]:
     """Split one author's text into the known-author text and the unknown snippet.
 
     The cut falls before word number ``round(known_fraction · n_words)`` (words as
-    :func:`emprivacy.tokenize` counts them), so the known text is the first
+    :func:`emprivacy.tokenize` counts them in ``lang``), so the known text is the first
     two thirds of the words and the snippet the last third (the paper: first
     2000, last 1000 words of a story; App. B).
 
@@ -304,7 +305,7 @@ def split_text(text: str, *, known_fraction: float = 2 / 3) -> tuple[str, str]:
         raise TypeError(f"text must be a str; got {type(text).__name__}")
     if not (isinstance(known_fraction, float | int) and 0 < known_fraction < 1):
         raise ValueError(f"known_fraction must be a number in (0, 1); got {known_fraction!r}")
-    starts = [t.start for t in tokenize(text) if t.kind == "word"]
+    starts = [t.start for t in tokenize(text, lang=lang) if t.kind == "word"]
     if len(starts) < 2:
         raise InputError(f"a document needs at least 2 words to split; got {len(starts)}")
     cut = min(max(round(known_fraction * len(starts)), 1), len(starts) - 1)
@@ -362,11 +363,13 @@ class PreparedSet:
         return whole if known == "whole" else tuple(t[:self.N] for t in whole)
 
 
-def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> list[str]:
+def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop",
+                   lang: str = "en") -> list[str]:
     """The bag of words of ``text`` as the experiment uses it, in order (App. B).
 
-    :func:`emprivacy.bag_of_words`; under ``oov="drop"`` only its words with an
-    embedding (:meth:`emprivacy.Embeddings.lookup`), under ``"keep"`` all of them.
+    :func:`emprivacy.bag_of_words` in ``lang`` (its tokenising and stopwords); under
+    ``oov="drop"`` only its words with an embedding (:meth:`emprivacy.Embeddings.lookup`),
+    under ``"keep"`` all of them.
 
     >>> emb = Embeddings(["ship", "storm"], [[0.0], [1.0]])
     >>> normalised_bag("The ship, Zorblax, the storm!", emb)
@@ -375,7 +378,7 @@ def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> l
     ['ship', 'zorblax', 'storm']
     """
     check_choice(oov, "oov", OOV_POLICIES)
-    bag = bag_of_words(text)
+    bag = bag_of_words(text, lang=lang)
     if oov == "keep":
         return bag
     vocabulary = embeddings.words
@@ -383,14 +386,15 @@ def normalised_bag(text: str, embeddings: Embeddings, *, oov: str = "drop") -> l
 
 
 def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
-                known_fraction: float = 2 / 3, known: str = "whole") -> PreparedSet:
+                known_fraction: float = 2 / 3, known: str = "whole", lang: str = "en"
+                ) -> PreparedSet:
     """Split, normalise and truncate an author set as in App. B.
 
     Each document is split by :func:`split_text`; text and snippet become bags
     of words (:func:`normalised_bag`: under ``oov="drop"`` only in-vocabulary
     words are kept); every snippet is truncated to its first N words, N the length
     of the shortest bag of the set; the known texts stay whole (``known="whole"``) or are
-    truncated likewise (``"truncated"``, App. B).
+    truncated likewise (``"truncated"``, App. B).  ``lang``: the corpus's language.
 
     Raises
     ------
@@ -409,11 +413,11 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
     snippets: list[list[str]] = []
     for d in corpus:
         try:
-            first, last = split_text(d.text, known_fraction=known_fraction)
+            first, last = split_text(d.text, known_fraction=known_fraction, lang=lang)
         except ValueError as exc:
             raise InputError(f"document {d.doc_id!r}: {exc}") from None
-        texts.append(normalised_bag(first, embeddings, oov=oov))
-        snippets.append(normalised_bag(last, embeddings, oov=oov))
+        texts.append(normalised_bag(first, embeddings, oov=oov, lang=lang))
+        snippets.append(normalised_bag(last, embeddings, oov=oov, lang=lang))
     lengths = [(len(b), d.doc_id, part) for part, bags in (("text", texts), ("snippet", snippets))
                for b, d in zip(bags, corpus, strict=True)]
     n, doc_id, part = min(lengths, key=lambda x: x[0])
@@ -434,8 +438,8 @@ def prepare_set(corpus: Corpus, *, embeddings: Embeddings, oov: str = "drop",
         whole_texts=tuple(tuple(b) for b in texts))
 
 
-def training_pool(corpus: Corpus, chosen: Corpus, *, known_fraction: float = 2 / 3
-                  ) -> list[tuple[str, str, str]]:
+def training_pool(corpus: Corpus, chosen: Corpus, *, known_fraction: float = 2 / 3,
+                  lang: str = "en") -> list[tuple[str, str, str]]:
     """Texts that contain no snippet of the test set, for training the topic classifier.
 
     For every author of ``chosen`` (the test set) only the known-author text; for
@@ -449,7 +453,8 @@ def training_pool(corpus: Corpus, chosen: Corpus, *, known_fraction: float = 2 /
     pool = []
     for d in corpus:
         if d.doc_id in test_ids:
-            pool.append((d.doc_id, d.topic, split_text(d.text, known_fraction=known_fraction)[0]))
+            pool.append((d.doc_id, d.topic,
+                         split_text(d.text, known_fraction=known_fraction, lang=lang)[0]))
         else:
             pool.append((d.doc_id, d.topic, d.text))
     return pool

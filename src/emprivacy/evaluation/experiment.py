@@ -59,12 +59,10 @@ from emprivacy.evaluation.datasets import (
     training_pool,
 )
 from emprivacy.evaluation.privacy_axes import RECOVERY_METHOD, epsilon_hats, release_recoveries
-from emprivacy.evaluation.results import (
-    ATTACKS,
+from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult
+from emprivacy.evaluation.settings import (
     DEFAULT_EPSILONS,
     ExperimentConfig,
-    ExperimentResult,
-    SetResult,
     epsilon_label,
     parse_epsilons,
 )
@@ -240,7 +238,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
         check_set_sizes(config.authors, n_topics=len(corpus.topics), knn_k=config.knn_k)
     started = datetime.now(UTC)
     chosen = [select_authors(corpus, k, seed=config.selection_seed) for k in config.authors]
-    prepared = [prepare_set(c, embeddings=embeddings, oov=config.oov,
+    prepared = [prepare_set(c, embeddings=embeddings, oov=config.oov, lang=config.lang,
                             known_fraction=config.known_fraction, known=config.known)
                 for c in chosen]
     leaked = sum(p.oov_words for p in prepared)
@@ -266,7 +264,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
     decoder = ExactDecoder(embeddings)
     plan = None if config.channel == "text" else entity_plan(  # text: the obfuscator's own
         config.entities, config.entity_epsilon, config.entity_policy,
-        _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)))
+        _mechanism(config, embeddings, 1.0, decoder, np.random.default_rng(0)), lang=config.lang)
     marks = [None if plan is None else mark_snippets(
         c, p, plan, embeddings, known_fraction=config.known_fraction)
         for c, p in zip(chosen, prepared, strict=True)]
@@ -330,7 +328,7 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
 
     K = len(p)
     name = f"set-{K}"
-    text = (TextChannel.build(corpus_set, known_fraction=config.known_fraction)
+    text = (TextChannel.build(corpus_set, known_fraction=config.known_fraction, lang=config.lang)
             if config.channel == "text" else None)
     known_docs = p.known_texts if text is None else text.known  # what the author attacks read
     clean_docs = p.snippets if text is None else text.snippet_tokens
@@ -342,20 +340,22 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
     koppel = koppels[config.known]
     suite = AuthorshipSuite(known_docs(config.known), p.authors, koppel=koppel,
                             views=VIEWS if text is not None else ("all", "unchanged"),
-                            exclude=("koppel/all",))  # koppel/all is DRauth
+                            exclude=("koppel/all",), lang=config.lang)  # koppel/all: DRauth
     authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
                                               for c in suite.columns}
     clean_drauth: dict[str, list[int]] = {known: [] for known in KNOWN_TEXTS}
-    meaning = default_similarity() if config.meaning == "auto" else config.meaning
+    meaning = config.meaning if config.meaning != "auto" else (  # MiniLM reads English
+        default_similarity() if config.lang == "en" else "word-vector")
     utility: dict[str, Any] = {"method": meaning, **{k: [[] for _ in config.epsilons]
                                                      for k in ("similarity", "content_kept")}}
     with _clock("earth_movers_distances"):
         clean_D = earth_movers_distances(p.snippets, p.texts, embeddings, n_jobs=config.n_jobs)
 
     # topic classifier data: texts holding no snippet of this set, as chunks of N words
-    pool = training_pool(corpus, corpus_set, known_fraction=config.known_fraction)
-    pool_bags = [(doc_id, topic, chunk_bag(normalised_bag(text, embeddings, oov=config.oov),
-                                           p.N)) for doc_id, topic, text in pool]
+    pool = training_pool(corpus, corpus_set, known_fraction=config.known_fraction,
+                         lang=config.lang)
+    pool_bags = [(doc_id, topic, chunk_bag(normalised_bag(
+        text, embeddings, oov=config.oov, lang=config.lang), p.N)) for doc_id, topic, text in pool]
     pool_bags = [x for x in pool_bags if x[2]]
 
     correct = np.zeros((len(config.epsilons), config.trials, len(ATTACKS)), dtype=np.int64)
@@ -409,8 +409,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
                         out = release_texts(text, mech, run_key=run_key, entities=config.
                                             text_entities(), name=f"{name}/trial-{t}/"
                                             f"epsilon-{label}/text")
-                        docs = [text_tokens(x) for x in out]
-                        snippets = bags_of(out, embeddings, p.N)
+                        docs = [text_tokens(x, lang=config.lang) for x in out]
+                        snippets = bags_of(out, embeddings, p.N, lang=config.lang)
                     else:
                         snippets, _, through = release_snippets(
                             p, mech, embeddings, None if plan is None or marks is None else (
@@ -442,7 +442,8 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
             with _clock("utility"):
                 utility["similarity"][e].append(meaning_similarity(
                     clean_docs, docs, method=meaning, embeddings=embeddings))
-                utility["content_kept"][e].append(content_words_kept(clean_docs, docs))
+                utility["content_kept"][e].append(content_words_kept(clean_docs, docs,
+                                                                     lang=config.lang))
             step(f"{where} · DRauth")
             with _clock("fasttext_prediction"):
                 topic_pred = clf.predict(snippets)

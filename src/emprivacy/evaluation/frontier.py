@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from emprivacy._optional import import_optional
-from emprivacy.evaluation.results import ATTACKS, ExperimentResult, epsilon_label
+from emprivacy.evaluation.results import ATTACKS, ExperimentResult
+from emprivacy.evaluation.settings import epsilon_label
 
 __all__ = ["LINESTYLES", "MARKERS", "PRIVACY_AXES", "axis_limits", "frontier_figure",
            "frontier_points", "frontier_table", "plot_frontier", "privacy_axes"]

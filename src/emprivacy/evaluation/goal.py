@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from emprivacy.evaluation.authorship import strongest
-from emprivacy.evaluation.results import SetResult, epsilon_label
+from emprivacy.evaluation.results import SetResult
+from emprivacy.evaluation.settings import epsilon_label
 
 __all__ = ["goal_rows", "goal_table"]
 
@@ -69,8 +70,8 @@ def goal_table(s: SetResult) -> list[str]:
              "Goal: author identification by the strongest attack ≤ 2× chance, with the "
              "topic (DRtopic) within 10 points of the clean snippets. Meaning kept: mean "
              f"cosine of original and release by **{method}**"
-             + (" (the `similarity` extra is not installed: a crude stand-in for sentence "
-                "embeddings)" if method == "word-vector" else
+             + (" (a crude stand-in for sentence embeddings: the `similarity` extra is not "
+                "installed, or the corpus is not English)" if method == "word-vector" else
                 " (all-MiniLM-L6-v2)") + "; content words kept: share of the original's "
              "content words given back unchanged.", ""]
     if not judged.clearly_above_chance:

@@ -13,7 +13,7 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.evaluation.datasets import PreparedSet
-from emprivacy.evaluation.results import ExperimentConfig, epsilon_label
+from emprivacy.evaluation.settings import ExperimentConfig, epsilon_label
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.protection.epsilon.recovery import ReleaseRecovery, release_recovery

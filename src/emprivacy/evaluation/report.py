@@ -42,7 +42,8 @@ import numpy as np
 from emprivacy._optional import import_optional
 from emprivacy.evaluation.authorship import strongest
 from emprivacy.evaluation.goal import goal_table
-from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult, epsilon_label
+from emprivacy.evaluation.results import ATTACKS, ExperimentResult, SetResult
+from emprivacy.evaluation.settings import epsilon_label
 from emprivacy.io.outputs import write_files_atomic
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, summarise_truncation
 
@@ -71,7 +72,8 @@ def format_table3(result: ExperimentResult) -> str:
     cfg = result.config
     lines = [f"# Correct predictions on {result.dataset} (Table 3 of the paper)", "",
              f"Mean ± sample sd over {cfg.trials} trial(s); out-of-vocabulary policy "
-             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}.", "",
+             f"`{cfg.oov}`; DRauth similarity `{cfg.similarity}`; seed {result.seed}"
+             + ("" if cfg.lang == "en" else f"; language `{cfg.lang}`") + ".", "",
              known_texts_note(cfg.known), "", CHANNEL_NOTES[cfg.channel] + (
                  "" if cfg.style_epsilon is None else f" With the style option, ε_f = "
                  f"{cfg.style_epsilon:g}: function words drawn within their class, "

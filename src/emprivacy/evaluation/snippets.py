@@ -39,9 +39,9 @@ from typing import Any
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, placeholder
-from emprivacy.entities.registry import build_detector, resolve_entities
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
 from emprivacy.evaluation.datasets import Corpus, PreparedSet, split_text
 from emprivacy.mechanisms import WordMechanism
@@ -150,6 +150,7 @@ class EntityPlan:
     detector: PrefetchingDetector
     marking: EntityMarking
     mechanisms: dict[str, WordMechanism]
+    lang: str = "en"
 
     def metadata(self) -> dict[str, Any]:
         """The run JSON's ``entities`` (the sets' counts are added by the runner)."""
@@ -159,11 +160,11 @@ class EntityPlan:
 
 
 def entity_plan(entities: str, entity_epsilon: float, entity_policy: Sequence[tuple[str, str]],
-                mechanism: WordMechanism) -> EntityPlan | None:
-    """The run's detection and restricted mechanisms (``None`` for ``entities="none"``);
-    ``mechanism`` gives the class and parameters of the restricted ones."""
-    names, _ = resolve_entities(entities)
-    detector = build_detector(names)
+                mechanism: WordMechanism, *, lang: str = "en") -> EntityPlan | None:
+    """The run's detection (the detectors of ``lang``) and restricted mechanisms (``None``
+    for ``entities="none"``); ``mechanism`` gives the class and parameters of the restricted
+    ones."""
+    names, detector, _ = language_detector(entities, lang)
     if detector is None:
         return None
     policy = EntityPolicy(entity_epsilon, dict(entity_policy))
@@ -172,7 +173,7 @@ def entity_plan(entities: str, entity_epsilon: float, entity_policy: Sequence[tu
     mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t,
                                           rank_resample=ENTITY_RANK_RESAMPLE)
                   for t, rows in marking.rows.items()}
-    return EntityPlan(names, policy, ahead, marking, mechanisms)
+    return EntityPlan(names, policy, ahead, marking, mechanisms, lang)
 
 
 def mark_snippets(corpus_set: Corpus, prepared: PreparedSet, plan: EntityPlan,
@@ -181,16 +182,20 @@ def mark_snippets(corpus_set: Corpus, prepared: PreparedSet, plan: EntityPlan,
     aligned with the N words of :attr:`PreparedSet.snippets`)."""
     decisions: list[tuple[Decision, ...]] = []
     detected: Counter[str] = Counter()
-    texts = [normalise_text(split_text(d.text, known_fraction=known_fraction)[1])
-             for d in corpus_set]
+    texts = [normalise_text(split_text(d.text, known_fraction=known_fraction,
+                                       lang=plan.lang)[1]) for d in corpus_set]
     plan.detector.prefetch(texts)  # the set's snippets in one batch of the detector
     for text, snippet in zip(texts, prepared.snippets, strict=True):
-        words, counted = bag_entity_words(plan.marking, text, embeddings, oov="drop")
+        words, counted = bag_entity_words(plan.marking, text, embeddings, oov="drop",
+                                          lang=plan.lang)
         detected.update(counted)
         if prepared.oov == "drop":
             words = [w for w in words if w[1] >= 0]
         words = words[:len(snippet)]
-        if [w for w, _, _ in words] != list(snippet):  # pragma: no cover - a bug, not input
+        rows = embeddings.rows(list(snippet)).tolist()  # an alias is its row's output word
+        if len(words) != len(snippet) or any(  # pragma: no cover - a bug, not input
+                w != s and (r < 0 or r != q) for (w, r, _), s, q in
+                zip(words, snippet, rows, strict=True)):
             raise RuntimeError("the detected snippet does not match its bag")
         out: list[Decision] = []
         last_span = -1

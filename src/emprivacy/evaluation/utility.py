@@ -13,7 +13,8 @@ content words a release keeps.
   the mean word vectors (the run's embeddings, in-vocabulary words only) — a cruder
   measure, named as such in the report.
 * **Content words kept** — the share of the original's content words (tokens that are not
-  function words, :data:`emprivacy.text.STOPWORDS`, and hold a letter) that the release
+  function words — the stopwords of the language, :data:`emprivacy.text.STOPWORDS` in
+  English — and hold a letter) that the release
   gives back unchanged at their place
   (:func:`~emprivacy.evaluation.authorship.unchanged_mask`).
 """
@@ -31,7 +32,7 @@ from emprivacy._optional import import_optional
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.evaluation.authorship import unchanged_mask
-from emprivacy.text.word_lists import STOPWORDS
+from emprivacy.text.language import get_language
 
 __all__ = ["SIMILARITY_METHODS", "content_words_kept", "default_similarity",
            "meaning_similarity"]
@@ -50,23 +51,21 @@ def default_similarity() -> str:
     return "sentence-embedding" if found else "word-vector"
 
 
-def _is_content(token: str) -> bool:
-    return any(c.isalpha() for c in token) and token.lower() not in STOPWORDS
-
-
-def content_words_kept(original: Sequence[Sequence[str]], released: Sequence[Sequence[str]]
-                       ) -> float:
-    """Share of the originals' content words that their releases give back unchanged at
-    their place, pooled over the snippets (NaN with no content word).
+def content_words_kept(original: Sequence[Sequence[str]], released: Sequence[Sequence[str]],
+                       *, lang: str = "en") -> float:
+    """Share of the originals' content words (not stopwords of ``lang``) that their releases
+    give back unchanged at their place, pooled over the snippets (NaN with no content word).
 
     >>> content_words_kept([["the", "ship", "sailed", "on"]], [["the", "ship", "ran", "on"]])
     0.5
     """
+    stopwords = get_language(lang).stopwords
     kept = total = 0
     for o, r in zip(original, released, strict=True):
         same = unchanged_mask(r, o)  # for each original token: given back at its place?
         for token, flag in zip(o, same, strict=True):
-            if _is_content(token):
+            if (any(c.isalpha() for c in token)
+                    and token.lower().replace("’", "'") not in stopwords):
                 total += 1
                 kept += bool(flag)
     return kept / total if total else float("nan")
