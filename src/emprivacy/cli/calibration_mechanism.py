@@ -63,7 +63,7 @@ def calibrate_mechanism(name: str | None, pairs: list[str], eps_list: list[float
             mech = make_mechanism(name, emb, epsilon=eps, **params)
             try:  # a study the machine cannot hold: one line, before any draw
                 studies.append(study_mechanism(mech, words=words, n_words=n_words,
-                                               trials=trials, rng=gen))
+                                               trials=trials, rng=gen, lang=lang))
             except ValueError as exc:
                 fail(str(exc))
             bar.advance(task)

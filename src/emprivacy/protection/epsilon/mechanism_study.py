@@ -106,7 +106,8 @@ class MechanismStudy:
 
 def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = None,
                     n_words: int = 200, trials: int = 100, rank_sample: int = 2000,
-                    close: int = 100, rng: RandomState = None) -> MechanismStudy:
+                    close: int = 100, rng: RandomState = None, lang: str = "en"
+                    ) -> MechanismStudy:
     """Run ``mechanism`` ``trials`` times on each studied word and summarise.
 
     Parameters
@@ -127,6 +128,8 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
     rng : None, int or numpy.random.Generator
         Draws the words, the mechanism's noise and the rank sample; ``None`` is a
         cryptographically secure generator.
+    lang : str, default "en"
+        Whose stopwords the drawn words leave out (:mod:`emprivacy.text.language`).
 
     Returns
     -------
@@ -148,7 +151,7 @@ def study_mechanism(mechanism: WordMechanism, *, words: Sequence[str] | None = N
     gen = check_random_state(rng)
     emb = mechanism.embeddings
     if words is None:
-        words = sample_words(emb, check_positive_int(n_words, "n_words"), rng=gen)
+        words = sample_words(emb, check_positive_int(n_words, "n_words"), rng=gen, lang=lang)
     if isinstance(words, str):
         raise TypeError("words must be a sequence of words, not a single str")
     rows = emb.rows(list(dict.fromkeys(words)))
