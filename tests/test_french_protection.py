@@ -100,3 +100,54 @@ def test_study_mechanism_draws_without_the_stopwords_of_its_language():
     assert not set(french.words) & FRENCH.stopwords
     english = study_mechanism(mech, n_words=200, trials=2, rank_sample=10, rng=0)
     assert set(english.words) & FRENCH.stopwords  # the frequent French words the bug studied
+
+
+LETTRES = [
+    "Chère Claire, Marc Dubois viendra le 14 mars 2024 à Lyon. Appelez-le au 06 12 34 56 78 "
+    "avant midi : il apportera les livres de l'école et les cahiers de Julie.",
+    "Bonjour Paul, la réunion du 3 avril 2024 est reportée. Madame Lefèvre vous attend au "
+    "bureau de Grenoble ; son numéro est le 04 76 12 34 56. Merci de prévenir Sophie.",
+]
+
+
+def test_audit_lang_fr_reconstruct_and_entities_read_french(tmp_path, capsys):
+    """``audit --lang fr --reconstruct --entities``: the release attacked is a French one (its
+    content words French content words, no French function word among them) and the entity
+    detectors are the French ones (French dates and phone numbers found)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for p in DATA.glob("*.txt"):
+        (corpus / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    for i, text in enumerate(LETTRES):
+        (corpus / f"lettre-{i}.txt").write_text(text, encoding="utf-8")
+    code, out, err = run_cli(["audit", str(corpus), "-e", "10", "--lang", "fr",
+                              "--reconstruct", "--entities", "capitalised,patterns",
+                              "--secrets", "2000", "--draws", "30", "--json", "--seed", "1",
+                              "-q"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    recon = result["reconstruction"]
+    # every word attacked is one of the corpus's French content words (the secrets hold them
+    # all): none is a French function word that an English reading would take for content
+    assert recon["words"] > 0 and recon["words"] == recon["words_in_secrets"]
+    detected = result["entities"]["detected"]
+    assert detected["DATE"] >= 2 and detected["PHONE"] >= 2
+    assert detected["PERSON"] + detected["PROPER_NOUN"] >= 4
+
+
+def test_release_corpus_targets_the_languages_content_words():
+    from emprivacy.io.documents import Document
+    from emprivacy.mechanisms import make_mechanism
+    from emprivacy.protection import secret_words
+    from emprivacy.protection.attacks._release import release_corpus
+    from emprivacy.protection.attacks.corpus import count_words
+
+    emb = load_embeddings(lang="fr")
+    docs = [Document(p.stem, p.read_text(encoding="utf-8")) for p in sorted(DATA.glob("*.txt"))]
+    secrets = secret_words(emb, k=5000, counts=count_words(docs, lang="fr"), lang="fr")
+    mech = make_mechanism("madlib", emb, epsilon=10.0)
+    for mode in ("text", "bag"):
+        french = release_corpus(mech, docs, mode, 1, secrets, lang="fr")
+        assert french.slots.size > 0 and (french.truth >= 0).all()
+        english = release_corpus(mech, docs, mode, 1, secrets)  # French read as English
+        assert (english.truth < 0).sum() > 0

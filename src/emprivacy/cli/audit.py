@@ -250,12 +250,13 @@ def audit(
     pairs = pick_pairs(mechanisms[0][0], chosen, n_pairs, pairs_file, hat_start)
     check_sizes([row[0] for row in mechanisms], len(chosen), draws, pairs=pairs,
                 positions=positions, distinguish_draws=distinguish_draws)
-    entity_words = detect_entities(ent, mechanisms[0][0], documents)
+    entity_words = detect_entities(ent, mechanisms[0][0], documents, lang)
     audits, recons, ents = run_audits(
         mechanisms, chosen, draws=draws, seed=seed, pairs=pairs, hat_start=hat_start,
         distinguish_draws=distinguish_draws, doc_texts=doc_texts, doc_files=doc_files,
         reconstruct=reconstruct, documents=documents, mode=mode, ref_docs=ref_docs,
-        ngram=ngram, console=console, quiet=quiet, entities=ent, entity_words=entity_words)
+        ngram=ngram, console=console, quiet=quiet, entities=ent, entity_words=entity_words,
+        lang=lang)
     if as_json:
         for i, a in enumerate(audits):
             obj = a.summary(top=top)

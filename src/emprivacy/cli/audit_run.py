@@ -113,14 +113,14 @@ def _with_document_hat(audit: Any, mech: Any, texts: tuple[str, str], labels: tu
 
 def _reconstruct(mech: Any, documents: list[Any], chosen: Any, mode: str | None,
                  ref_docs: list[Any] | None, ngram: int | None, draws: int, seed: int,
-                 progress: Any, entities: Any = None) -> Any:
+                 progress: Any, entities: Any = None, lang: str = "en") -> Any:
     """One ε's reconstruction attack; a problem with the user's data is one line."""
     from emprivacy.protection import reconstruction_attack
 
     try:
         return reconstruction_attack(mech, documents, secrets=chosen, mode=mode or "text",
                                      reference=ref_docs, order=ngram or 3, draws=draws,
-                                     seed=seed, progress=progress,
+                                     seed=seed, progress=progress, lang=lang,
                                      **({} if entities is None else {"entities": entities}))
     except ValueError as exc:
         fail(str(exc))
@@ -140,7 +140,7 @@ def _audit_entities(mech: Any, chosen: Any, options: Any, words: Any, draws: int
 
 
 def detect_entities(entities: tuple[str, float, Any] | None, mech: Any,
-                    documents: list[Any]) -> Any:
+                    documents: list[Any], lang: str = "en") -> Any:
     """``--entities``: the run's detectors and sub-vocabularies built, and what detection
     takes in the corpus (``None`` without a corpus; once for every mechanism and ε: the
     marking depends on the embeddings only), before any audit; a sub-vocabulary of fewer
@@ -155,7 +155,7 @@ def detect_entities(entities: tuple[str, float, Any] | None, mech: Any,
     try:
         with warnings.catch_warnings():  # entities kept: said once, in one line, when checked
             warnings.simplefilter("ignore", PrivacyLeakWarning)
-            run = EntityOptions(*entities).run(mech)
+            run = EntityOptions(*entities, lang=lang).run(mech)
         return detect_entity_words(run, documents, mech.embeddings) if documents else None
     except ValueError as exc:
         fail(f"--entities: {exc}")
@@ -167,7 +167,8 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
                reconstruct: bool, documents: list[Any], mode: str | None,
                ref_docs: list[Any] | None, ngram: int | None, console: Console,
                quiet: bool, entities: tuple[str, float, Any] | None = None,
-               entity_words: Any = None) -> tuple[list[Any], list[Any], list[Any]]:
+               entity_words: Any = None, lang: str = "en"
+               ) -> tuple[list[Any], list[Any], list[Any]]:
     """Every mechanism's audit at every ε, in order, its reconstruction attacks (empty
     without ``--reconstruct``) and its entity audits (empty without ``--entities``).
 
@@ -181,7 +182,7 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
     from emprivacy.math import check_random_state
     from emprivacy.protection import EntityOptions, audit_mechanism
 
-    options = None if entities is None else EntityOptions(*entities)
+    options = None if entities is None else EntityOptions(*entities, lang=lang)
     ents: list[Any] = []
 
     several = len(mechanisms) > 1
@@ -230,7 +231,7 @@ def run_audits(mechanisms: list[list[Any]], chosen: Any, *, draws: int, seed: in
                     step[0] += 1
                 if reconstruct:
                     recons.append(_reconstruct(mech, documents, chosen, mode, ref_docs, ngram,
-                                               draws, seed, progress, options))
+                                               draws, seed, progress, options, lang))
                     step[0] += 1
                 bar.update(task, completed=step[0])
     return audits, recons, ents

@@ -208,6 +208,8 @@ class EntityRun:
         if detector is None:
             raise ValueError("entities 'none' needs no EntityRun")
         self.detectors = names
+        #: The language of the detectors and of the text they read.
+        self.lang = lang
         self._key = hmac.new(bytes(run_key), b"emprivacy-entities", hashlib.sha256).digest()
         #: With an entity key: the key of each entity word's own stream (:meth:`word_generator`).
         self._word_key = (None if entity_key is None else hmac.new(

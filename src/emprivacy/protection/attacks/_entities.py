@@ -35,15 +35,18 @@ from emprivacy.protection.leakage.secrets import Secrets
 __all__ = ["EntityCandidates", "entity_options", "entity_summary"]
 
 
-def entity_options(entities: Any, entity_epsilon: Any, entity_policy: Any, mode: str
-                   ) -> EntityOptions | None:
-    """The attack's entity settings, checked (``None``: no detection)."""
+def entity_options(entities: Any, entity_epsilon: Any, entity_policy: Any, mode: str,
+                   lang: str = "en") -> EntityOptions | None:
+    """The attack's entity settings in ``lang``, checked (``None``: no detection)."""
     if isinstance(entities, EntityOptions):
         opts = entities
+        if opts.lang != lang:
+            raise ValueError(f"entities are options of lang={opts.lang!r}; the attack's lang "
+                             f"is {lang!r}")
     elif check_entities(entities) == "none":
         return None
     else:
-        opts = EntityOptions(entities, entity_epsilon, entity_policy)
+        opts = EntityOptions(entities, entity_epsilon, entity_policy, lang=lang)
     if mode != "text":
         raise ValueError("entities apply to mode 'text': bags do not detect entities yet")
     return opts

@@ -29,9 +29,9 @@ from emprivacy.preparation.template import TextTemplate, case_pattern
 from emprivacy.protection.attacks.context import _text_view
 from emprivacy.protection.leakage.entity_secrets import EntityOptions
 from emprivacy.protection.leakage.secrets import Secrets, is_content_word
+from emprivacy.text.language import get_language
 from emprivacy.text.normalise import normalise_pieces, normalise_word
 from emprivacy.text.tokens import tokenize
-from emprivacy.text.word_lists import STOPWORDS
 
 __all__ = ["Release", "release_corpus"]
 
@@ -64,11 +64,11 @@ class _CapturingObfuscator(Obfuscator):
 
 
 def _captured_release(mechanism: WordMechanism, documents: list[Document], mode: str,
-                      seed: int, entities: EntityOptions | None = None
+                      seed: int, entities: EntityOptions | None = None, lang: str = "en"
                       ) -> tuple[list[tuple[str, PreparedBag | TextTemplate, np.ndarray,
                                             Mapping[EntityKey, str]]], EntityRun | None]:
     """The release's captures, and its entity run (``None`` without entities)."""
-    opts = {} if entities is None else entities.config()
+    opts = {"lang": lang, **({} if entities is None else entities.config())}
     config = ObfuscationConfig(mode=mode, block_words=2**62, **opts)  # type: ignore[arg-type]
     obfuscator = _CapturingObfuscator(mechanism, config, seed=seed,
                                       on_warning=lambda message: None,
@@ -78,13 +78,15 @@ def _captured_release(mechanism: WordMechanism, documents: list[Document], mode:
     return obfuscator.captured, obfuscator.entities
 
 
-def _bag_cases(doc: Document, embeddings: Embeddings, rows: np.ndarray) -> list[bool]:
-    """Whether each word of a document's bag (in bag order) was capitalised."""
+def _bag_cases(doc: Document, embeddings: Embeddings, rows: np.ndarray, lang: str = "en"
+               ) -> list[bool]:
+    """Whether each word of a document's bag (in bag order, in ``lang``) was capitalised."""
     caps: list[bool] = []
     found: list[int] = []
+    stopwords = get_language(lang).stopwords
     for piece in normalise_pieces(doc.chunks()):
-        toks = [t for t in tokenize(piece) if t.kind == "word"]
-        keep = [(t, w) for t in toks if (w := normalise_word(t.text)) not in STOPWORDS]
+        toks = [t for t in tokenize(piece, lang=lang) if t.kind == "word"]
+        keep = [(t, w) for t in toks if (w := normalise_word(t.text)) not in stopwords]
         for (tok, _), row in zip(keep, embeddings.rows([w for _, w in keep]).tolist(),
                                  strict=True):
             if row >= 0:
@@ -116,10 +118,11 @@ class Release:
 
 
 def release_corpus(mechanism: WordMechanism, documents: list[Document], mode: str, seed: int,
-                   secrets: Secrets, entities: EntityOptions | None = None) -> Release:
+                   secrets: Secrets, entities: EntityOptions | None = None,
+                   lang: str = "en") -> Release:
     """Release ``documents`` in ``mode`` with ``seed`` (and ``entities``: text mode with
-    entity detection, as ``obfuscate --entities``), and line the release up with its truth
-    (:class:`Release`): the target slots are the content words
+    entity detection, as ``obfuscate --entities``) in ``lang``, and line the release up with
+    its truth (:class:`Release`): the target slots are the content words of ``lang``
     (:func:`~emprivacy.protection.leakage.secrets.is_content_word`) and the entity words."""
     emb = mechanism.embeddings
     vocab = emb.words
@@ -133,7 +136,7 @@ def release_corpus(mechanism: WordMechanism, documents: list[Document], mode: st
     views: list[tuple[list[str], list[int]]] = []
     offset = 0
     content: dict[int, bool] = {}
-    captured, run = _captured_release(mechanism, documents, mode, seed, entities)
+    captured, run = _captured_release(mechanism, documents, mode, seed, entities, lang)
     types = tuple(run.mechanisms) if run is not None else ()
     kinds: list[np.ndarray] = []
     detected: Counter[str] = Counter({t: 0 for t in run.marking.types} if run else {})
@@ -144,7 +147,7 @@ def release_corpus(mechanism: WordMechanism, documents: list[Document], mode: st
             orig, out, kind = _with_entity_slots(bag, out, found, emb, types)
             detected.update(bag.entity_counts)
         is_target = np.fromiter(
-            (k >= 0 or content.setdefault(r, is_content_word(vocab[r]))
+            (k >= 0 or content.setdefault(r, is_content_word(vocab[r], lang))
              for r, k in zip(orig.tolist(), kind.tolist(), strict=True)),
             dtype=bool, count=orig.size)
         kinds.append(kind)
@@ -152,7 +155,7 @@ def release_corpus(mechanism: WordMechanism, documents: list[Document], mode: st
             caps = np.asarray([c != "lower" for c in bag.cases], dtype=bool)
             views.append(_text_view(bag, out.tolist(), vocab))
         else:
-            caps = np.asarray(_bag_cases(by_id[doc_id], emb, orig), dtype=bool)
+            caps = np.asarray(_bag_cases(by_id[doc_id], emb, orig, lang), dtype=bool)
         idx = np.flatnonzero(is_target)
         outs.append(out)
         slots.append(offset + idx)

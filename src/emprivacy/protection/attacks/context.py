@@ -84,13 +84,14 @@ def _text_view(template: TextTemplate, rows: Sequence[int], vocabulary: Sequence
 
 def fit_context_model(reference: Iterable[Document], embeddings: Embeddings,
                       secrets: Secrets, *, order: int = 3, discount: float = 0.75,
-                      where: str = "the reference") -> NgramModel:
+                      where: str = "the reference", lang: str = "en") -> NgramModel:
     """The adversary's n-gram model, fitted on reference documents seen as a release.
 
     Each reference document is read as text mode would release it with no noise (its
     content words in place, function words kept, numbers, URLs and unknown words as
     placeholders: :func:`~emprivacy.preparation.template.prepare_text`), so that its
-    contexts look like the release's.  The secret words are in the model's vocabulary.
+    contexts look like the release's (in ``lang``).  The secret words are in the model's
+    vocabulary.
 
     Raises
     ------
@@ -100,7 +101,7 @@ def fit_context_model(reference: Iterable[Document], embeddings: Embeddings,
     sequences = []
     words = 0
     for doc in _check_documents(reference, "reference"):
-        template = prepare_text(doc.text, embeddings)
+        template = prepare_text(doc.text, embeddings, lang=lang)
         words += template.words_perturbed
         sequences.append(_text_view(template, template.indices.tolist(), embeddings.words)[0])
     if words == 0:

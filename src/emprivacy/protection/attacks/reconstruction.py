@@ -117,7 +117,8 @@ def reconstruction_attack(
         frequent: int = DEFAULT_FREQUENT, window: int = DEFAULT_WINDOW, draws: int = 500,
         channel: str = "auto", confidence: float = 0.95, seed: int | None = None,
         progress: Progress | None = None, entities: str | EntityOptions = "none",
-        entity_epsilon: float = 1.0, entity_policy: Any = ()) -> Reconstruction:
+        entity_epsilon: float = 1.0, entity_policy: Any = (), lang: str = "en"
+) -> Reconstruction:
     """Release a corpus and try to get its content words back (module docstring).
 
     Parameters
@@ -169,6 +170,10 @@ def reconstruction_attack(
         ``entities``).  The entity slots are attacked with their type's channel (the
         mechanism restricted to its public sub-vocabulary at ε_e) over the secrets in that
         sub-vocabulary (:mod:`._entities`), and reported as the class ``entity``.
+    lang : str, default "en"
+        The corpus's language (:mod:`emprivacy.text.language`): the release's tokens,
+        function words and entity detectors, the content words attacked, the reference's
+        reading.
 
     Returns
     -------
@@ -201,7 +206,7 @@ def reconstruction_attack(
         mechanism, documents, secrets=secrets, mode=mode, reference=reference, scorer=scorer,
         order=order, context_weight=context_weight, candidates=candidates, frequent=frequent,
         window=window, draws=draws, channel=channel, confidence=confidence, seed=seed)
-    opts = entity_options(entities, entity_epsilon, entity_policy, mode)
+    opts = entity_options(entities, entity_epsilon, entity_policy, mode, lang)
     docs, seed, conf = checked.documents, checked.seed, checked.confidence
     order, n_cand, frequent = checked.order, checked.candidates, checked.frequent
     window, draws, context_weight = checked.window, checked.draws, checked.context_weight
@@ -223,10 +228,10 @@ def reconstruction_attack(
         else:
             ref_docs = _check_documents(reference, "reference")
             ref_label, where = "given", "the reference"
-        model = fit_context_model(ref_docs, emb, secrets, order=order, where=where)
+        model = fit_context_model(ref_docs, emb, secrets, order=order, where=where, lang=lang)
     if progress is not None:
         progress(0, 1, "releasing the corpus")
-    release = release_corpus(mechanism, attacked, mode, seed, secrets, opts)
+    release = release_corpus(mechanism, attacked, mode, seed, secrets, opts, lang)
     if release.slots.size == 0:
         raise ValueError("the released documents hold no content word of the vocabulary: "
                          "nothing to reconstruct")
@@ -248,7 +253,8 @@ def reconstruction_attack(
     if model is not None:
         context_fn = partial(_ngram_context, model)
         if context_weight is None:
-            context_weight, tuning = _tune(mechanism, ref_docs, secrets, cands, order, seed)
+            context_weight, tuning = _tune(mechanism, ref_docs, secrets, cands, order, seed,
+                                           lang)
     elif scorer is not None:
         context_fn = partial(_custom_context, scorer, window=window)
         context_weight = 1.0 if context_weight is None else context_weight
@@ -344,7 +350,7 @@ def _check_settings(mechanism: Any, documents: Any, *, secrets: Any, mode: Any,
 
 
 def _tune(mechanism: WordMechanism, reference: list[Document], secrets: Secrets,
-          cands: Candidates, order: int, seed: int) -> tuple[float, str]:
+          cands: Candidates, order: int, seed: int, lang: str = "en") -> tuple[float, str]:
     """The context weight of :data:`CONTEXT_WEIGHTS` that recovers most words of half the
     reference, released and attacked with a model fitted on its other half (ties: the
     larger weight); 1 where that cannot be done."""
@@ -352,8 +358,8 @@ def _tune(mechanism: WordMechanism, reference: list[Document], secrets: Secrets,
         return 1.0, "not tuned (the reference has fewer than 2 documents): weight 1"
     fit, tune = split_corpus(reference, seed=seed, stream=2)
     try:
-        model = fit_context_model(fit, mechanism.embeddings, secrets, order=order)
-        release = release_corpus(mechanism, tune, "text", seed, secrets)
+        model = fit_context_model(fit, mechanism.embeddings, secrets, order=order, lang=lang)
+        release = release_corpus(mechanism, tune, "text", seed, secrets, lang=lang)
     except (ValueError, InputError):
         return 1.0, "not tuned (half the reference holds no word to fit or release): weight 1"
     if release.slots.size == 0:

@@ -42,6 +42,8 @@ class EntityOptions:
     :class:`~emprivacy.obfuscation.ObfuscationConfig`; ``entities`` must name detectors).
 
     ``lists``: type → public words instead of the packaged lists (tests, custom lists).
+    ``lang``: the language of the detectors and of the text (``"fr"``:
+    :mod:`emprivacy.entities.french`).
 
     >>> EntityOptions("Capitalised", 0.5, {"org": "keep"}).config()["entity_policy"]
     (('ORG', 'keep'),)
@@ -52,22 +54,25 @@ class EntityOptions:
     entity_policy: Any = ()
     lists: Mapping[str, Iterable[str]] | None = field(default=None, compare=False,
                                                       repr=False)
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         config = ObfuscationConfig(mode="text", entities=self.entities,
                                    entity_epsilon=self.entity_epsilon,
-                                   entity_policy=self.entity_policy)
+                                   entity_policy=self.entity_policy, lang=self.lang)
         if config.entities == "none":
             raise ValueError("entities must name detectors ('auto' or a list such as "
                              "'capitalised'); got 'none' (give no entity options instead)")
         object.__setattr__(self, "entities", config.entities)
         object.__setattr__(self, "entity_epsilon", config.entity_epsilon)
         object.__setattr__(self, "entity_policy", config.entity_policy)
+        object.__setattr__(self, "lang", config.lang)
 
     def config(self) -> dict[str, Any]:
         """The fields of an :class:`~emprivacy.obfuscation.ObfuscationConfig`."""
         return {"entities": self.entities, "entity_epsilon": self.entity_epsilon,
-                "entity_policy": self.entity_policy}
+                "entity_policy": self.entity_policy,
+                **({"lang": self.lang} if self.lang != "en" else {})}
 
     def run(self, mechanism: WordMechanism, *, on_note: Callable[[str], None] | None = None
             ) -> EntityRun:
@@ -75,7 +80,7 @@ class EntityOptions:
         resolved: its note to ``on_note``).  Its run key draws nothing here."""
         return EntityRun(mechanism, self.entities,
                          EntityPolicy(self.entity_epsilon, dict(self.entity_policy)),
-                         run_key=bytes(32), on_note=on_note, lists=self.lists)
+                         run_key=bytes(32), on_note=on_note, lists=self.lists, lang=self.lang)
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,8 @@ def detect_entity_words(run: EntityRun, documents: Iterable[Document],
     for doc in run.ahead(documents):
         n += 1
         for template, _ in prepare_text_blocks(normalise_pieces(doc.chunks()), embeddings,
-                                               block_chars=BLOCK_CHARS, entities=run.marking):
+                                               block_chars=BLOCK_CHARS, entities=run.marking,
+                                               lang=run.lang):
             detected.update(template.entity_counts)
             for key in template.entities:
                 if key is not None:

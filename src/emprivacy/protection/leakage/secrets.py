@@ -169,7 +169,9 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
     counts : mapping of word to count, optional
         Word counts of the user's corpus (:func:`content_word_counts`): S is then its
         K most frequent content words that are in the vocabulary (ties by vocabulary
-        rank).  Without counts, S is the first K content words of the vocabulary.
+        rank; words that share a row, the aliases of a pruned table such as the French
+        one, count for the row's output word).  Without counts, S is the first K content
+        words of the vocabulary.
     prior : {"corpus", "zipf", "uniform"}, optional
         π over S (see the module docstring).  Default: ``"corpus"`` with counts,
         ``"zipf"`` without; ``"corpus"`` needs counts.
@@ -213,9 +215,11 @@ def secret_words(embeddings: Embeddings, *, k: int = DEFAULT_SECRETS,
         rows = np.asarray(rows_list, dtype=np.int64)
         weights: np.ndarray = np.ones(rows.size)
     else:
-        found = [(-int(c), embeddings.get_index(w), w) for w, c in counts.items()
-                 if c > 0 and is_content_word(w, lang) and w in embeddings]
-        found.sort()
+        by_row: Counter[int] = Counter()  # an alias counts for its row (one output word)
+        for w, c in counts.items():
+            if c > 0 and is_content_word(w, lang) and w in embeddings:
+                by_row[embeddings.get_index(w)] += int(c)
+        found = sorted((-c, r, embeddings.words[r]) for r, c in by_row.items())
         chosen = found[:k]
         rows = np.asarray([r for _, r, _ in chosen], dtype=np.int64)
         weights = np.asarray([-c for c, _, _ in chosen], dtype=np.float64)
