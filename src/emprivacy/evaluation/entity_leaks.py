@@ -93,13 +93,22 @@ def labelled_tokens(text: str, spans: Sequence[LabelledSpan], *,
 
 def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> list[bool]:
     """Per token of ``text``: whether the alignment finds it unchanged in ``release``
-    (case aside).
+    (case aside; an elision the release writes in full, ``l’`` as ``le`` before a released
+    consonant, is the same word: :func:`emprivacy.preparation.writing.write_elision`).
 
     >>> verbatim_tokens("talked to dana today", "Talked to Lucy today")
     [True, True, False, True]
+    >>> verbatim_tokens("à l’hôpital", "à le palace", lang="fr")
+    [True, True, False]
     """
-    a = [t.text.lower() for t in tokenize(text, lang=lang)]
-    b = [t.text.lower() for t in tokenize(release, lang=lang)]
+    elisions = get_language(lang).elisions
+
+    def key(token: str) -> str:
+        word = token.lower().replace("’", "'")
+        return word[:-1] + "e" if word in elisions else token.lower()
+
+    a = [key(t.text) for t in tokenize(text, lang=lang)]
+    b = [key(t.text) for t in tokenize(release, lang=lang)]
     same = [False] * len(a)
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         for k in range(block.size):

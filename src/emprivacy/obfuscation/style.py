@@ -42,7 +42,8 @@ import numpy as np
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.restricted import restricted_mechanism
-from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE, apply_case, case_pattern
+from emprivacy.preparation.template import EUCLIDEAN_GUARANTEE
+from emprivacy.preparation.writing import apply_case, case_pattern
 from emprivacy.text.canonical import canonical_punctuation
 from emprivacy.text.function_classes import (
     FUNCTION_CLASS_NAMES,

@@ -53,7 +53,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -68,8 +68,9 @@ from emprivacy.preparation.entity_slots import (
     Placeholder,
     entity_decisions,
 )
+from emprivacy.preparation.writing import CasePattern, apply_case, case_pattern, write_elision
 from emprivacy.text.function_classes import STYLE_CLOSE, STYLE_OPEN
-from emprivacy.text.language import Language, get_language
+from emprivacy.text.language import ENGLISH, Language, get_language
 from emprivacy.text.normalise import normalise_surface, normalise_text, normalise_word
 from emprivacy.text.tokens import tokenize, verbatim_function_words
 
@@ -81,8 +82,6 @@ __all__ = [
     "PLACEHOLDERS",
     "TEXT_GUARANTEE",
     "TextTemplate",
-    "apply_case",
-    "case_pattern",
     "prepare_text",
     "prepare_text_blocks",
     "text_guarantee",
@@ -126,44 +125,6 @@ def text_guarantee(metric: str = EUCLIDEAN_GUARANTEE) -> str:
 #: with Euclidean noise); see :func:`text_guarantee`.
 TEXT_GUARANTEE = text_guarantee()
 
-CasePattern = Literal["lower", "title", "upper"]
-
-
-def case_pattern(token: str) -> CasePattern:
-    """The capitalisation pattern of a token: ``"upper"``, ``"title"`` or ``"lower"``.
-
-    ``"upper"``: at least two cased letters, all upper case (``NASA``);
-    ``"title"``: otherwise, the first cased letter is upper case (``Paris``,
-    ``I``, ``McDonald``); ``"lower"``: everything else (``cat``, ``iPhone``).
-
-    >>> case_pattern("NASA"), case_pattern("Paris"), case_pattern("I"), case_pattern("iPhone")
-    ('upper', 'title', 'title', 'lower')
-    """
-    cased = [c for c in token if c.lower() != c.upper()]
-    if len(cased) >= 2 and all(c.isupper() for c in cased):
-        return "upper"
-    if cased and cased[0].isupper():
-        return "title"
-    return "lower"
-
-
-def apply_case(word: str, pattern: CasePattern) -> str:
-    """Write ``word`` with the capitalisation ``pattern`` (see :func:`case_pattern`).
-
-    >>> apply_case("o'clock", "title"), apply_case("e-mail", "upper"), apply_case("Cat", "lower")
-    ("O'clock", 'E-MAIL', 'cat')
-    """
-    if pattern == "upper":
-        return word.upper()
-    lowered = word.lower()
-    if pattern == "title":
-        for i, c in enumerate(lowered):
-            if c.lower() != c.upper():
-                return lowered[:i] + c.upper() + lowered[i + 1:]
-        return lowered
-    return lowered
-
-
 @dataclass(frozen=True, slots=True)
 class TextTemplate:
     """A text cut into its fixed layout and the M slots of its perturbed words.
@@ -196,6 +157,9 @@ class TextTemplate:
         Each entity key's input: its vocabulary row, or ``-1`` and its vector.
     entity_counts : dict
         Per entity type, the words (and placeholders) the detection took.
+    lang : Language
+        The text's language: an elision before a slot is written in full before a released
+        word that does not take it (:func:`~emprivacy.preparation.writing.write_elision`).
     """
 
     pieces: tuple[str, ...]
@@ -208,6 +172,7 @@ class TextTemplate:
     entity_inputs: Mapping[EntityKey, tuple[int, np.ndarray | None]] = field(
         default_factory=dict)
     entity_counts: Mapping[str, int] = field(default_factory=dict)
+    lang: Language = ENGLISH
 
     @property
     def words_perturbed(self) -> int:
@@ -235,6 +200,8 @@ class TextTemplate:
                     word = word[:1].upper()
             if self.curly[i]:
                 word = word.replace("'", "’")
+            if self.lang.elisions:  # l’ before a released consonant: le (post-processing)
+                out[-1] = write_elision(out[-1], word, self.lang)
             out.append(word)
             out.append(self.pieces[i + 1])
         return "".join(out)
@@ -381,7 +348,7 @@ class _TemplateBuilder:
                                 tuple(self.curly), self.counts,
                                 np.stack(self.points) if self.points else None,
                                 tuple(self.keys) if self.entities is not None else (),
-                                self.entity_inputs, dict(self.entity_counts))
+                                self.entity_inputs, dict(self.entity_counts), self.lang)
         self._reset()
         return template
 

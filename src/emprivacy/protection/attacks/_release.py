@@ -25,7 +25,8 @@ from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from emprivacy.obfuscation.entities import EntityRun
 from emprivacy.preparation.entity_slots import EntityKey
-from emprivacy.preparation.template import TextTemplate, case_pattern
+from emprivacy.preparation.template import TextTemplate
+from emprivacy.preparation.writing import case_pattern
 from emprivacy.protection.attacks.context import _text_view
 from emprivacy.protection.leakage.entity_secrets import EntityOptions
 from emprivacy.protection.leakage.secrets import Secrets, is_content_word
