@@ -12,7 +12,11 @@ and the French dates and identifiers by pattern.
   start are no names) and the French titles (``M.``, ``Mme``, ``Dr``, ``Me``).
 * ``patterns`` finds, beside the numeric dates and identifiers of
   :class:`~emprivacy.entities.patterns.PatternDetector`, what :class:`FrenchPatternDetector`
-  finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``), French
+  finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``; a
+  month alone after ``en``, ``depuis``, ``dès``, ``avant``, ``après``, ``pendant``,
+  ``jusqu’en``, ``début``, ``fin``, ``courant``, ``mi-``, ``mois de``: ``en juin``, ``au
+  mois d’août``, the month word alone the span; a month elsewhere, ``Avril a dit``, is left
+  to the person detectors), French
   phone numbers (``06 12 34 56 78``, ``+33 4 75 75 75 75``, ``01.45.67.89.12``), the NIR (the
   INSEE social-security number, ``1 84 12 75 108 042 36``: type ``SSN``) and French IBANs
   (``FR76 3000 …``: type ``IBAN``), each one placeholder.
@@ -58,6 +62,13 @@ _YEAR = r"(?:19|20)\d\d"
 _DATE = re.compile(
     rf"(?<!\w)(?:{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)
+#: A month alone after a preposition of time (``en juin``, ``fin mars``, ``mois d’août``):
+#: a date (group 1 is the month).
+_LONE_MONTH = re.compile(
+    r"(?<![\w'’-])(?:(?:en|depuis|dès|avant|après|pendant|jusqu['’]en|début|fin|courant)"
+    r"[ \t\u00a0]+|mi-|mois[ \t\u00a0]+(?:de[ \t\u00a0]+|d['’]))"
+    r"(janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre"
+    r"|novembre|décembre|decembre)(?![\w-])", re.IGNORECASE)
 _SEP = r"[ \t\u00a0.\-]?"
 _PHONE = re.compile(rf"(?<![\w+])(?:(?:\+|00)33{_SEP}\(?0?\)?{_SEP}[1-9]|0[1-9])"
                     rf"(?:{_SEP}\d\d){{4}}(?!\d)")
@@ -75,6 +86,9 @@ class FrenchPatternDetector:
     >>> text = "Né le 3 juillet 1951, NIR 1 51 07 26 362 148 55, tél. 06 12 34 56 78."
     >>> [(text[s.start:s.end], s.type) for s in FrenchPatternDetector().detect([text])[0]]
     [('3 juillet 1951', 'DATE'), ('1 51 07 26 362 148 55', 'SSN'), ('06 12 34 56 78', 'PHONE')]
+    >>> text = "En juin, Avril viendra ; le 3 du mois de mars, et jusqu’en août."
+    >>> [text[s.start:s.end] for s in FrenchPatternDetector().detect([text])[0]]
+    ['juin', 'mars', 'août']
     """
 
     name = "patterns"
@@ -90,10 +104,11 @@ class FrenchPatternDetector:
     def _spans(text: str) -> list[EntitySpan]:
         spans: list[EntitySpan] = []
         for pattern, kind in ((_IBAN, "IBAN"), (_NIR, "SSN"), (_PHONE, "PHONE"),
-                              (_DATE, "DATE")):
+                              (_DATE, "DATE"), (_LONE_MONTH, "DATE")):
             for m in pattern.finditer(text):
-                if not any(s.overlaps(m.start(), m.end()) for s in spans):
-                    spans.append(EntitySpan(m.start(), m.end(), kind))
+                start, end = m.span(1) if pattern is _LONE_MONTH else m.span()
+                if not any(s.overlaps(start, end) for s in spans):
+                    spans.append(EntitySpan(start, end, kind))
         return sorted(spans)
 
 

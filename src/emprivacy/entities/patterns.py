@@ -6,8 +6,13 @@ Text mode turns every number into ``[NUM]`` by itself, which leaves a date's mon
 the release.  This detector needs no model and no extra:
 
 * ``DATE`` — a month name or its abbreviation with a day and/or a year (``March 3, 2021``,
-  ``3rd of March``, ``Mar. 2021``, ``march 3``), and numeric dates (``3/14/22``,
-  ``14.03.2022``, ``2022-03-14``), in any case;
+  ``3rd of March``, ``Mar. 2021``, ``march 3``), numeric dates (``3/14/22``,
+  ``14.03.2022``, ``2022-03-14``), in any case, and a month's full name alone after a
+  preposition of time (``in March``, ``since June``, ``until``, ``till``, ``by``, ``from``,
+  ``during``, ``before``, ``after``, ``through``, ``early``, ``late``, ``mid``, ``last``,
+  ``next``, ``this``, ``the month of``): the month word alone is the span, the preposition
+  stays a word.  A month name elsewhere (``June said``, ``with April``) is left to the
+  person detectors: the month words of dates are never released as they are (issue 40);
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
@@ -38,6 +43,11 @@ _DATE = re.compile(
     rf"|{_MONTH}\.?,?[ \t]+{_YEAR}\b"
     r"|\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b)",
     re.IGNORECASE)
+#: A month's full name alone after a preposition of time: a date (group 1 is the month).
+_LONE_MONTH = re.compile(
+    r"\b(?:in|since|until|till|by|from|during|before|after|through|early|late|mid|last|next"
+    r"|this|month[ \t]+of)[ \t]+(january|february|march|april|may|june|july|august|sept"
+    r"|september|october|november|december)\b", re.IGNORECASE)
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
@@ -60,6 +70,9 @@ class PatternDetector:
     >>> text = "car kx19 rwe at 10am, 2nd visit, ref dc7 and pd40182, 5mg; BA12 was late"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['kx19', 'dc7', 'pd40182', 'BA12']
+    >>> text = "In March we met; June said she would stay until june."
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['March', 'june']
     """
 
     name = "patterns"
@@ -74,6 +87,8 @@ class PatternDetector:
     @staticmethod
     def _spans(text: str) -> list[EntitySpan]:
         dates = [EntitySpan(m.start(), m.end(), "DATE") for m in _DATE.finditer(text)]
+        dates += [EntitySpan(m.start(1), m.end(1), "DATE") for m in _LONE_MONTH.finditer(text)
+                  if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
                if not any(d.overlaps(m.start(), m.end()) for d in dates)
                and _NOT_ID.fullmatch(m.group().lower()) is None]
