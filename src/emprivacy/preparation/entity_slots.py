@@ -133,9 +133,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                    and not marking.listed_or_rare(words[i])
                                    and not (resolved == "LOCATION"
                                             and marking.designator(words[i])))
-                                  or marking.label_word(words[i])):
+                                  or marking.label_word(words[i]) or words[i] in titles):
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
-            # "MR. HALE" typed a place, "DOB", "Client"): no name
+            # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
+            # of "Me Claire Dubois", Maître): no name
             counted[GENERAL] += 1
             continue
         elif kind == "keep":
