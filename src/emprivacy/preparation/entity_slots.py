@@ -31,7 +31,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
@@ -145,6 +145,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
     _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
+    _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
+                       verbatim)
+    _one_placeholder_per_run(decisions, text, tokens)
     if initials:
         _initials(decisions, counted, text, tokens, titles)
     return decisions, counted
@@ -206,6 +209,58 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
             continue  # "the baker" beside "Baker": only capitalised mentions follow
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
+
+
+def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                       spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                       tokens: Sequence[Token], words: Sequence[str],
+                       verbatim: Sequence[bool]) -> None:
+    """The capitalised ordinary words of a capitalised run after a protected word of it are
+    an organisation's (``Loss Adjusting`` of ``Calloway Loss Adjusting``, ``Lifts`` of
+    ``Apex Lifts``): its placeholder, where they were released at the general ε — a
+    person's name is not followed by capitalised ordinary words in one run, a firm's name
+    is.  In ALL CAPS, where every word is capitalised, only a designator joins (``MUTUAL``
+    of ``HEARTHGUARD MUTUAL``, not ``APPLICATION`` of a form's heading); a title or a
+    form's key never does.  Words before the first protected word are left
+    alone (``Later`` of ``Later Ann`` at a sentence's start); nothing changes under
+    ``ORG=keep``."""
+    if marking.resolve("ORG", -1)[0] != "placeholder":
+        return
+    protected = False
+    current = -1
+    for i, tok in enumerate(tokens):
+        runs = [j for j in covering_of[i] if spans[j].type == PROPER_NOUN]
+        if not runs or runs[0] != current:
+            current, protected = (runs[0] if runs else -1), False
+        d = decisions[i]
+        if not runs or tok.kind != "word":
+            continue
+        if isinstance(d, EntitySlot | Placeholder):
+            protected = True
+        elif (d is None and protected and not verbatim[i] and tok.text[:1].isupper()
+              and (not tok.text.isupper() or marking.designator(words[i]))
+              and not marking.label_word(words[i])):
+            before = decisions[i - 1]
+            decisions[i] = (before if isinstance(before, Placeholder) and before.type == "ORG"
+                            else Placeholder(current, placeholder("ORG"), "ORG", tok.start))
+            counted["ORG"] += 1
+            counted[GENERAL] -= 1
+
+
+def _one_placeholder_per_run(decisions: list[Decision], text: str,
+                             tokens: Sequence[Token]) -> None:
+    """Placeholders of one type on consecutive tokens, nothing but spaces between them, are
+    one placeholder (``[ORG]`` for ``Dog City`` found as ``Dog`` and ``Dog City``), not
+    ``[ORG] [ORG]``."""
+    for i in range(1, len(tokens)):
+        a, b = decisions[i - 1], decisions[i]
+        if (isinstance(a, Placeholder) and isinstance(b, Placeholder) and a is not b
+                and a.type == b.type
+                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
+            for j in range(i, len(tokens)):  # the rest of b's run follows a
+                if decisions[j] is not b:
+                    break
+                decisions[j] = a
 
 
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
