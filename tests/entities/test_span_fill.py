@@ -94,3 +94,21 @@ def test_under_org_keep_the_ordinary_words_stay_ordinary():
     with pytest.warns(Warning):
         rec = release("the cat saw Ann Hospital today", None, policy=["ORG=keep"])
     assert "Hospital" in rec["text"] and "[ORG]" not in rec["text"]
+
+
+@pytest.mark.slow
+def test_places_without_capitals_are_places(ner_embeddings):
+    """Lower-case and ALL-CAPS places on the public list (issue 40, third stage: ``fresno``,
+    ``telford``, ``st anselms`` and ``LIVES IN TELFORD`` were released verbatim at ε = 10);
+    a listed place that is mostly a word (``reading``, ``nice``) stays a word."""
+    from emprivacy.tables import privatize_texts
+
+    texts = ["driving up from fresno tonight, ring aunty in telford, reading is nice",
+             "07:01 ill ring st anselms at 9", "CURRENT ADDRESS: LIVES IN TELFORD"]
+    out = privatize_texts(texts, embeddings=ner_embeddings, epsilon=1000.0,
+                          mode="text", entities="auto", seed=3)
+    low = [t.release.lower().replace(",", " ").split() for t in out]
+    assert "fresno" not in low[0] and "telford" not in low[0], out[0]
+    assert "reading" in low[0] and "nice" in low[0]
+    assert "st" not in low[1] and "anselms" not in low[1], out[1]
+    assert "telford" not in low[2], out[2]

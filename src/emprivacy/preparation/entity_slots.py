@@ -129,11 +129,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
                              and not _particle(tok, resolved, spans[span], tokens, i)):
             continue  # numbers, locators, symbols; function words
-        elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
-                                   and not marking.listed_or_rare(words[i])
-                                   and not (resolved == "LOCATION"
-                                            and marking.designator(words[i])))
-                                  or marking.label_word(words[i])):
+        elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
+                and (((tok.text.islower() or resolved == "PERSON")
+                      and not marking.listed_or_rare(words[i]))
+                     or marking.label_word(words[i])):  # "st" of "st anselms": a place's
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"): no name
             counted[GENERAL] += 1
