@@ -112,3 +112,38 @@ def test_places_without_capitals_are_places(ner_embeddings):
     assert "reading" in low[0] and "nice" in low[0]
     assert "st" not in low[1] and "anselms" not in low[1], out[1]
     assert "telford" not in low[2], out[2]
+
+
+def test_a_capitalised_the_before_an_organisation_is_its_name():
+    rec = release("then Bob saw The Dog City today", [("Dog City", "ORG")])
+    assert rec["text"].split()[3:] == ["[ORG]", "today"], rec["text"]
+    rec = release("then Bob saw the Dog City today", [("Dog City", "ORG")])
+    assert rec["text"].split()[3:] == ["the", "[ORG]", "today"], rec["text"]
+
+
+@pytest.mark.slow
+def test_lower_case_organisations_by_their_designators(ner_embeddings):
+    """A rare word before a designator in lower case (issue 40, third stage: ``parkside
+    dental``, ``liftright training`` were released verbatim at ε = 10)."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["calling from parkside dental, then liftright training, my "
+                              "dental appointment"], embeddings=ner_embeddings,
+                             epsilon=1000.0, mode="text", entities="auto", seed=3)
+    words = out.release.replace(",", " ").split()
+    assert "parkside" not in words and "liftright" not in words and "training" not in words
+    assert words.count("[ORG]") == 2 and words[-2:] == ["dental", "appointment"], out.release
+
+
+@pytest.mark.slow
+def test_roles_are_no_names(ner_embeddings):
+    """Roles in Title case are words of address or labels, never names (they were
+    surrogates: ``The Clerk will respond``, ``For Plaintiff``), and a name after one is."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["The Clerk will respond. For Plaintiff Adaeze Adeyemi, "
+                              "Clinician Ruth Mensah"], embeddings=ner_embeddings,
+                             epsilon=1000.0, mode="text", entities="auto", seed=3)
+    words = out.release.replace(",", " ").replace(".", " ").split()
+    assert {"Clerk", "Plaintiff", "Clinician"} <= set(words), out.release
+    assert not {"Adaeze", "Adeyemi", "Ruth", "Mensah"} & set(words), out.release

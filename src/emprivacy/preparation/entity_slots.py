@@ -250,9 +250,15 @@ def _one_placeholder_per_run(decisions: list[Decision], text: str,
                              tokens: Sequence[Token]) -> None:
     """Placeholders of one type on consecutive tokens, nothing but spaces between them, are
     one placeholder (``[ORG]`` for ``Dog City`` found as ``Dog`` and ``Dog City``), not
-    ``[ORG] [ORG]``."""
+    ``[ORG] [ORG]``; a capitalised ``The`` just before an organisation's placeholder is part
+    of its name (``at The Old Ropeworks``: ``at [ORG]``)."""
     for i in range(1, len(tokens)):
         a, b = decisions[i - 1], decisions[i]
+        if (a is None and isinstance(b, Placeholder) and b.type == "ORG"
+                and tokens[i - 1].text in ("The", "THE")
+                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
+            decisions[i - 1] = b  # "The" of "The Old Ropeworks": the name's
+            continue
         if (isinstance(a, Placeholder) and isinstance(b, Placeholder) and a is not b
                 and a.type == b.type
                 and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
