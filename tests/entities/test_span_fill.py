@@ -147,3 +147,18 @@ def test_roles_are_no_names(ner_embeddings):
     words = out.release.replace(",", " ").replace(".", " ").split()
     assert {"Clerk", "Plaintiff", "Clinician"} <= set(words), out.release
     assert not {"Adaeze", "Adeyemi", "Ruth", "Mensah"} & set(words), out.release
+
+
+@pytest.mark.slow
+def test_an_initial_without_its_full_stop_before_a_name_in_capitals(ner_embeddings):
+    """A form's ``SIGNED A KOWALCZYK-BRENNAN``: the ``A`` was released verbatim (issue 40,
+    third stage); in ordinary case ``A`` before a name stays the article."""
+    from emprivacy.tables import privatize_texts
+
+    form, prose = privatize_texts(["KEEPER: A KOWALCZYK\nSIGNED A KOWALCZYK", "A Smith came."],
+                                  embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                                  entities="auto", seed=3)
+    lines = form.release.split("\n")
+    assert [line.split()[1] for line in lines] != ["A", "A"], form.release
+    assert all(len(line.split()[1]) == 1 for line in lines)  # a surrogate's initial
+    assert prose.release.split()[0] == "A"

@@ -276,7 +276,8 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
     (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim); before a
     person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
     write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
-    after the name (``BAKARE, O.``) is not looked for."""
+    after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
+    initial only before a name in capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -286,8 +287,12 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
             continue
         if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
-                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."
-                or text[tok.end + 1:tokens[i + 1].start].strip(" \t") != ""):
+                or not tok.text.isupper()):
+            continue
+        if (text[tok.end:tok.end + 1] != "." or text[tok.end + 1:tokens[i + 1].start].strip(
+                " \t") != "") and not (  # a form's "A KOWALCZYK": no full stop, in capitals
+                text[tok.end:tokens[i + 1].start] == " " and tokens[i + 1].text.isupper()
+                and len(tokens[i + 1].text) > 1):
             continue
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start
