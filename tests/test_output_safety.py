@@ -704,3 +704,24 @@ def test_an_output_inside_an_input_directory_is_refused(tmp_path, capsys, extra)
                                        f"input directory {str(corpus)!r}; write the output "
                                        "elsewhere\n")
     assert sorted(p.name for p in corpus.iterdir()) == ["one.txt"]
+
+
+def test_a_stop_inside_mkstemp_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """Ctrl-C delivered after ``mkstemp`` created the file but before it returned its name
+    (a test that signals as soon as the file appears hit this under load): the stopped
+    write removes it by its pattern, and a temporary of another destination stays."""
+    import emprivacy.io.outputs as outputs
+
+    real_mkstemp = outputs._mkstemp
+
+    def interrupted(*args, **kwargs):
+        fd, _ = real_mkstemp(*args, **kwargs)
+        os.close(fd)
+        raise KeyboardInterrupt
+
+    other = tmp_path / f".other.{os.getpid()}-deadbeef.abcdefgh.emprivacy.tmp"
+    other.write_text("x")
+    monkeypatch.setattr(outputs, "_mkstemp", interrupted)
+    with pytest.raises(KeyboardInterrupt), outputs.atomic_file(tmp_path / "out.jsonl", "w"):
+        pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name]

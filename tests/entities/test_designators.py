@@ -123,6 +123,11 @@ def test_designator_lists_are_lower_case_and_the_lower_case_ones_are_listed():
     ("registration KX19 RWE seen", ["KX19 RWE"]),
     ("ref dc7 and pd40182 and 8kxr214", ["dc7", "pd40182", "8kxr214"]),
     ("at 10am on the 3rd, 5mg twice, in the 90s, 4x", []),
+    # letters before groups of digits (issue 40, third stage: ``wo`` of ``wo 7731`` leaked)
+    ("the work order is wo 7731 ok", ["wo 7731"]),
+    ("number is bb 4471 0932 i think", ["bb 4471 0932"]),
+    ("NI RA 4 772 190 K thanks", ["RA 4 772 190 K"]),
+    ("at 1030 in 2024 on 14 03, tue 1400, no 12, by 45 67", []),
 ])
 def test_identifiers_that_mix_letters_and_digits(text, ids):
     assert [text[s.start:s.end] for s in PatternDetector().detect([text])[0]

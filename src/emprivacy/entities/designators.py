@@ -61,6 +61,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "developments properties property estates lettings homes housing plumbing heating "
     "electrical electrics engineering manufacturing industries enterprises trading "
     "supplies stores store shop shops supermarket market markets training recruitment "
+    "hardware "
     "staffing trust foundation charity church chapel parish club fc united society union "
     "association federation agency ministry department authority board commission "
     "tribunal court".split())
@@ -69,7 +70,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
 STREET_DESIGNATORS: frozenset[str] = frozenset(
     "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
     "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
-    "rise vale green court ct".split())
+    "rise vale green court ct parade".split())
 
 #: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
 #: those that are seldom anything else after a name.  The others must be capitalised
@@ -77,7 +78,9 @@ STREET_DESIGNATORS: frozenset[str] = frozenset(
 LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "inc ltd llc llp plc corp co pharmacy surgery clinic hospital school academy college "
     "university council police bank insurance solicitors logistics motors garage fuels "
-    "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave".split())
+    "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave "
+    "dental medical care centre center training doors hardware water services solutions "
+    "group trust club parade crescent terrace".split())
 
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0

@@ -104,6 +104,8 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "surnames forename forenames firstname lastname kin spouse partner relative claimant "
     "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
     "interpreter interviewer interviewee chair chairperson secretary treasurer "
+    "clerk clinician plaintiff plaintiffs defendant defendants respondent petitioner "
+    "appellant counsel head director coordinator administrator therapist "
     "names".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(

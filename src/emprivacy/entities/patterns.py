@@ -17,8 +17,11 @@ the release.  This detector needs no model and no extra:
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
   time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``), a
-  British number plate in capitals (``KX19 RWE``; in lower case its first part), and ``#``
-  followed by digits (``#48213``).
+  British number plate in capitals (``KX19 RWE``; in lower case its first part), ``#``
+  followed by digits (``#48213``), and a prefix of one to three letters before groups of
+  digits, four digits at least (``wo 7731``, ``BB 4471 0932``, ``ra 4 772 190 k``: a single
+  letter after them, a check letter, joins) unless the letters are a common short word
+  (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``).
 
 Its types are structured identifiers: their policy is always a placeholder
 (:mod:`emprivacy.entities.policy`).
@@ -54,6 +57,15 @@ _ID = re.compile(
     r"|[A-Z]{2}\d{2}[ \t][A-Z]{3}(?![\w@])"
     r"|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
     r"|\#\d{3,})(?![\w@])")
+_SPACED_ID = re.compile(
+    r"(?<![\w@.'’-])(?P<letters>[A-Za-z]{1,3})(?P<digits>(?:[ \t]+\d+){1,4})"
+    r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
+#: Short words that stand before a number without being an identifier's letters.
+_WORDS_BEFORE_NUMBERS = frozenset(
+    "a an i at on in by of to is be or and the for are was via per all age its it we he she "
+    "her his our you me my us up out off top ago now not but had has got get over from than "
+    "let can may did am pm mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep oct "
+    "nov dec no nr nos vs yes ok till til".split())
 # A word of letters and digits that is no identifier: an ordinal, a time, a quantity with its
 # unit, a decade (``3rd``, ``10am``, ``5mg``, ``90s``), checked on the lower-cased word.
 _NOT_ID = re.compile(
@@ -73,6 +85,9 @@ class PatternDetector:
     >>> text = "In March we met; June said she would stay until june."
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['March', 'june']
+    >>> text = "order wo 7731, card bb 4471 0932 i think, ni ra 4 772 190 k; at 1030 in 2024"
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['wo 7731', 'bb 4471 0932', 'ra 4 772 190 k']
     """
 
     name = "patterns"
@@ -92,4 +107,12 @@ class PatternDetector:
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
                if not any(d.overlaps(m.start(), m.end()) for d in dates)
                and _NOT_ID.fullmatch(m.group().lower()) is None]
+        taken = dates + ids
+        for m in _SPACED_ID.finditer(text):
+            if (m["letters"].lower() in _WORDS_BEFORE_NUMBERS
+                    or sum(c.isdigit() for c in m["digits"]) < 4
+                    or any(s.overlaps(m.start(), m.end()) for s in taken)):
+                continue
+            end = m.end() if m["check"] and m["check"].lower() not in "ai" else m.end("digits")
+            ids.append(EntitySpan(m.start(), end, "ID"))
         return sorted(dates + ids)

@@ -29,6 +29,7 @@ from typing import Any
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.names import NameListDetector
 from emprivacy.entities.patterns import PatternDetector
+from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
 from emprivacy.entities.spans import EntityDetector, UnionDetector
@@ -174,8 +175,8 @@ def _build(names: str) -> EntityDetector:
             detectors.append(SpacyDetector(pipeline))
         elif name == "presidio":
             detectors.append(PresidioDetector(pipeline))
-        elif name == "names":
-            detectors.append(NameListDetector())
+        elif name == "names":  # people, and places where no capital shows them
+            detectors.extend([NameListDetector(), PlaceListDetector()])
         elif name == "patterns":
             detectors.append(PatternDetector())
         else:

@@ -59,7 +59,7 @@ from emprivacy.io.output_paths import (
     is_stream,
     write_error,
 )
-from emprivacy.io.temporaries import remove_stale_temporaries
+from emprivacy.io.temporaries import remove_own_temporaries, remove_stale_temporaries
 
 __all__ = ["atomic_file", "atomic_output", "checked_stdout", "format_record",
            "write_bytes_atomic", "write_files_atomic", "write_stdout"]
@@ -197,10 +197,10 @@ def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
         return
     real = _real(dest)
     remove_stale_temporaries(real)
-    fd, tmp = _mkstemp(real, real.parent, report=dest)
-    fh: IO[Any] | None = None
+    fd, tmp, fh = -1, "", None
     try:
         try:
+            fd, tmp = _mkstemp(real, real.parent, report=dest)
             os.fchmod(fd, _file_mode(real))  # mkstemp makes 0600; give the usual permissions
             kwargs: dict[str, Any] = ({} if "b" in mode
                                       else {"encoding": "utf-8", "newline": "\n"})
@@ -216,9 +216,12 @@ def atomic_file(dest: Path, mode: str = "wb") -> Iterator[IO[Any]]:
         except OSError as exc:
             raise write_error(exc, dest) from exc
     except BaseException:
-        _drop(fh, fd)
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp:
+            _drop(fh, fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        else:  # stopped (Ctrl-C) after mkstemp made the file, before it said its name
+            remove_own_temporaries(real)
         raise
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from emprivacy.io.output_paths import TEMP_SUFFIX, _host_token, _stem
 
-__all__ = ["remove_stale_temporaries", "remove_stale_temporaries_in", "temporary_destination"]
+__all__ = ["remove_own_temporaries", "remove_stale_temporaries", "remove_stale_temporaries_in",
+           "temporary_destination"]
 
 #: A temporary file's name after ``.<name>.``: its process, its machine, its random part.
 _TEMP_TAIL = re.compile(r"(?P<pid>[0-9]+)-(?P<host>[0-9a-f]{8})\.[a-z0-9_]{8}"
@@ -67,6 +68,30 @@ def remove_stale_temporaries(dest: str | os.PathLike[str]) -> list[Path]:
     """
     target = Path(dest)
     return _remove_stale(target.parent, f".{_stem(target.name)}.", any_name=False)
+
+
+def remove_own_temporaries(dest: str | os.PathLike[str]) -> list[Path]:
+    """Remove this process's temporary files of ``dest``; return their paths.
+
+    For a write stopped (Ctrl-C, SIGTERM) after ``mkstemp`` created its file but before it
+    returned the name: the name is known only by its pattern (``.<name>.<pid>-<host>.…``).
+    One process writes one destination at a time (its lock), so every such file is the
+    stopped write's.  Never fails.
+    """
+    target = Path(dest)
+    prefix = f".{_stem(target.name)}.{os.getpid()}-{_host_token()}."
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX):
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
 
 
 def remove_stale_temporaries_in(directory: str | os.PathLike[str]) -> list[Path]:

@@ -31,7 +31,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
@@ -129,11 +129,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
                              and not _particle(tok, resolved, spans[span], tokens, i)):
             continue  # numbers, locators, symbols; function words
-        elif kind != "keep" and (((tok.text.islower() or resolved == "PERSON")
-                                   and not marking.listed_or_rare(words[i])
-                                   and not (resolved == "LOCATION"
-                                            and marking.designator(words[i])))
-                                  or marking.label_word(words[i]) or words[i] in titles):
+        elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
+                and (((tok.text.islower() or resolved == "PERSON")
+                      and not marking.listed_or_rare(words[i]))
+                     or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
             # of "Me Claire Dubois", Maître): no name
@@ -146,6 +145,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
     _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
+    _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
+                       verbatim)
+    _one_placeholder_per_run(decisions, text, tokens)
     if initials:
         _initials(decisions, counted, text, tokens, titles)
     return decisions, counted
@@ -209,6 +211,64 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
         counted["PERSON"] += 1
 
 
+def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                       spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                       tokens: Sequence[Token], words: Sequence[str],
+                       verbatim: Sequence[bool]) -> None:
+    """The capitalised ordinary words of a capitalised run after a protected word of it are
+    an organisation's (``Loss Adjusting`` of ``Calloway Loss Adjusting``, ``Lifts`` of
+    ``Apex Lifts``): its placeholder, where they were released at the general ε — a
+    person's name is not followed by capitalised ordinary words in one run, a firm's name
+    is.  In ALL CAPS, where every word is capitalised, only a designator joins (``MUTUAL``
+    of ``HEARTHGUARD MUTUAL``, not ``APPLICATION`` of a form's heading); a title or a
+    form's key never does.  Words before the first protected word are left
+    alone (``Later`` of ``Later Ann`` at a sentence's start); nothing changes under
+    ``ORG=keep``."""
+    if marking.resolve("ORG", -1)[0] != "placeholder":
+        return
+    protected = False
+    current = -1
+    for i, tok in enumerate(tokens):
+        runs = [j for j in covering_of[i] if spans[j].type == PROPER_NOUN]
+        if not runs or runs[0] != current:
+            current, protected = (runs[0] if runs else -1), False
+        d = decisions[i]
+        if not runs or tok.kind != "word":
+            continue
+        if isinstance(d, EntitySlot | Placeholder):
+            protected = True
+        elif (d is None and protected and not verbatim[i] and tok.text[:1].isupper()
+              and (not tok.text.isupper() or marking.designator(words[i]))
+              and not marking.label_word(words[i])):
+            before = decisions[i - 1]
+            decisions[i] = (before if isinstance(before, Placeholder) and before.type == "ORG"
+                            else Placeholder(current, placeholder("ORG"), "ORG", tok.start))
+            counted["ORG"] += 1
+            counted[GENERAL] -= 1
+
+
+def _one_placeholder_per_run(decisions: list[Decision], text: str,
+                             tokens: Sequence[Token]) -> None:
+    """Placeholders of one type on consecutive tokens, nothing but spaces between them, are
+    one placeholder (``[ORG]`` for ``Dog City`` found as ``Dog`` and ``Dog City``), not
+    ``[ORG] [ORG]``; a capitalised ``The`` just before an organisation's placeholder is part
+    of its name (``at The Old Ropeworks``: ``at [ORG]``)."""
+    for i in range(1, len(tokens)):
+        a, b = decisions[i - 1], decisions[i]
+        if (a is None and isinstance(b, Placeholder) and b.type == "ORG"
+                and tokens[i - 1].text in ("The", "THE")
+                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
+            decisions[i - 1] = b  # "The" of "The Old Ropeworks": the name's
+            continue
+        if (isinstance(a, Placeholder) and isinstance(b, Placeholder) and a is not b
+                and a.type == b.type
+                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
+            for j in range(i, len(tokens)):  # the rest of b's run follows a
+                if decisions[j] is not b:
+                    break
+                decisions[j] = a
+
+
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
               tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
     """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
@@ -217,7 +277,8 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
     (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim); before a
     person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
     write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
-    after the name (``BAKARE, O.``) is not looked for."""
+    after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
+    initial only before a name in capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -227,8 +288,12 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
             continue
         if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
-                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."
-                or text[tok.end + 1:tokens[i + 1].start].strip(" \t") != ""):
+                or not tok.text.isupper()):
+            continue
+        if (text[tok.end:tok.end + 1] != "." or text[tok.end + 1:tokens[i + 1].start].strip(
+                " \t") != "") and not (  # a form's "A KOWALCZYK": no full stop, in capitals
+                text[tok.end:tokens[i + 1].start] == " " and tokens[i + 1].text.isupper()
+                and len(tokens[i + 1].text) > 1):
             continue
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start

@@ -385,7 +385,8 @@ class _TemplateBuilder:
                 continue
             if isinstance(decision, Placeholder) and decision.span != open_span:
                 # what the span covers before its first token goes with it: "([PHONE]"
-                fixed.append(text[pos:max(pos, min(tok.start, decision.start))])
+                fixed.append(text[pos:min(tok.start, decision.start) if decision.start >= pos
+                                  else tok.start])  # a span begun by a slot: its space
             else:  # a span across a line break: a placeholder on each line
                 fixed.append(text[pos:tok.start])
             pos = tok.end

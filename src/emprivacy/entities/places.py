@@ -1,0 +1,109 @@
+"""Places by the public list where no capital shows them: ``driving up from fresno``,
+``ring aunty pat in telford``, ``LIVES IN TELFORD``, ``st anselms``.
+
+A model and the capital-letter detector find places by their capital; in lower-case chats,
+transcribed speech and ALL-CAPS forms there is none.  :class:`PlaceListDetector`, part of the
+``names`` detector (with :class:`~emprivacy.entities.names.NameListDetector`; a word both
+detectors take is a person's, :data:`~emprivacy.entities.spans.TYPE_PRIORITY`) looks a word
+up in the place list of
+the ``LOCATION`` sub-vocabulary (GeoNames, :func:`~emprivacy.entities.vocabulary.place_words`)
+and asks how common it is as an English word (:func:`~emprivacy.entities.names.word_zipf`):
+
+* a listed word in lower case or ALL CAPS rarer than :data:`PLACE_RARE` is a place
+  (``fresno``, ``telford``, ``tenerife``, ``portishead``) — ``reading``, ``nice``, ``hope``,
+  ``mobile`` are far more common as words and stay ordinary words;
+* a listed word after a preposition of place (``in``, ``from``, ``to``, ``near``, …) is a
+  place up to :data:`PLACE_AFTER_PREPOSITION` (``in paris``, ``from leeds``; not ``in
+  reading``, ``to york`` aside, which the list's commonest words leave alone);
+* ``st`` or ``saint`` before a rare word or a listed name is part of a place's name
+  (``st anselms``, ``st jude``).
+
+Title-case words are left to the model and the capital-letter detector.  Like every detector
+this is pre-processing, outside the guarantee; docs/ENTITIES.md measures it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from emprivacy.entities.names import word_zipf
+from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.vocabulary import place_words
+from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_RARE", "PlaceListDetector", "place_spans"]
+
+#: A listed place word rarer than this (Zipf frequency) is a place in any context.
+PLACE_RARE = 3.5
+#: A listed place word after a preposition of place is a place up to this Zipf frequency.
+PLACE_AFTER_PREPOSITION = 5.0
+_PREPOSITIONS = frozenset(
+    "in at from to near outside around via into towards toward past through round "
+    "nr".split())
+_SAINTS = frozenset({"st", "saint"})
+
+
+def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
+                places: frozenset[str], zipf: Callable[[str], float],
+                function_words: frozenset[str]
+                ) -> list[EntitySpan]:
+    """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
+    normalised ``forms``) that the place list and ``zipf`` say are places (see the
+    module's description); ``function_words`` are never places.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "driving up from fresno, not reading. in paris at st anselms"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> freq = {"fresno": 3.4, "reading": 5.1, "paris": 4.8, "anselms": 0.0}
+    >>> spans = place_spans(words, [w.text for w in words], text,
+    ...                     places=frozenset({"fresno", "reading", "paris"}),
+    ...                     zipf=lambda w: freq.get(w, 6.0), function_words=frozenset())
+    >>> [text[s.start:s.end] for s in spans]
+    ['fresno', 'paris', 'st anselms']
+    """
+    out: list[EntitySpan] = []
+    for i, tok in enumerate(words):
+        form = forms[i]
+        if not (tok.text.islower() or tok.text.isupper()) or form in function_words:
+            continue
+        if form in _SAINTS and i + 1 < len(words) and text[tok.end:words[i + 1].start] in (
+                " ", ". ") and (words[i + 1].text.islower() or words[i + 1].text.isupper()) \
+                and zipf(forms[i + 1]) < PLACE_RARE:
+            out.append(EntitySpan(tok.start, words[i + 1].end, "LOCATION"))
+            continue
+        if form not in places or len(form) < 3:
+            continue
+        after = i > 0 and forms[i - 1] in _PREPOSITIONS \
+            and text[words[i - 1].end:tok.start].strip(" \t") == ""
+        limit = PLACE_AFTER_PREPOSITION if after else PLACE_RARE
+        if zipf(form) < limit:
+            out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
+    return out
+
+
+class PlaceListDetector:
+    """Places by the public list in lower-case and ALL-CAPS text (see the module's
+    description): :data:`LOCATION` spans.
+
+    >>> text = "driving up from fresno, reading is fine. LIVES IN TELFORD"
+    >>> [text[s.start:s.end] for s in PlaceListDetector().detect([text])[0]]
+    ['fresno', 'TELFORD']
+    """
+
+    name = "places"
+    types = frozenset({"LOCATION"})
+
+    def __repr__(self) -> str:
+        return "PlaceListDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        places = place_words()
+        out = []
+        for text in check_texts(texts):
+            words = [t for t in tokenize(text) if t.kind == "word"]
+            out.append(place_spans(words, [normalise_word(t.text) for t in words], text,
+                                   places=places, zipf=word_zipf,
+                                   function_words=KEPT_FUNCTION_WORDS))
+        return out
