@@ -162,3 +162,19 @@ def test_an_initial_without_its_full_stop_before_a_name_in_capitals(ner_embeddin
     assert [line.split()[1] for line in lines] != ["A", "A"], form.release
     assert all(len(line.split()[1]) == 1 for line in lines)  # a surrogate's initial
     assert prose.release.split()[0] == "A"
+
+
+@pytest.mark.slow
+def test_lower_case_particles_and_initials_without_a_stop_are_the_name(ner_embeddings):
+    """``Dr de la Cruz``, ``Marisa de la Cruz``: the particles were kept as function words
+    (issue 40, third stage); ``W Pawlak``, ``J K Ferreira``: initials without a full stop."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["Dr Marisa de la Cruz met Dr de la Cruz. Miss J K Ferreira "
+                              "wrote to W Pawlak. We sat de la mer."],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    words = out.release.replace(".", " ").split()
+    assert words.count("de") == 1, out.release  # "de" of "de la mer" (la: a name above)
+    assert not {"J", "K", "W", "Cruz", "Pawlak", "Ferreira"} & set(words), out.release
+    assert words[:2] == ["Dr", words[1]] and words[2] != "de" and words[6] != "de"

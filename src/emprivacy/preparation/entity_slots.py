@@ -148,6 +148,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
+    _lower_case_particles(marking, decisions, counted, text, tokens, words)
     if initials:
         _initials(decisions, counted, text, tokens, titles)
     return decisions, counted
@@ -269,6 +270,43 @@ def _one_placeholder_per_run(decisions: list[Decision], text: str,
                 decisions[j] = a
 
 
+#: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
+NAME_PARTICLES: frozenset[str] = frozenset(
+    "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
+    "lo".split())
+
+
+def _lower_case_particles(marking: EntityMarking, decisions: list[Decision],
+                          counted: Counter[str], text: str, tokens: Sequence[Token],
+                          words: Sequence[str]) -> None:
+    """Lower-case particles between a person's slot, a title or an initial and a person's
+    slot are part of the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap``
+    of ``Mrs Siân ap Rhys``), where they were kept as function words: each a ``PERSON``
+    slot drawn independently of it (ε = 0)."""
+    i = 0
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
+               and words[j] in NAME_PARTICLES and tokens[j].text.islower()
+               and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        after = decisions[j] if j < len(tokens) else None
+        before = decisions[i - 1] if i else None
+        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
+        person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
+        named = ((isinstance(before, EntitySlot) and before.key[0] == "PERSON")
+                 or (i > 0 and gap in (" ", ". ") and (marking.label_word(words[i - 1])
+                                                       or len(tokens[i - 1].text) == 1)))
+        if person and named:
+            for k in range(i, j):
+                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                counted["PERSON"] += 1
+        i = j
+
+
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
               tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
     """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
@@ -278,7 +316,8 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
     person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
     write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
     after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
-    initial only before a name in capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``)."""
+    initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
+    capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -291,9 +330,10 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
                 or not tok.text.isupper()):
             continue
         if (text[tok.end:tok.end + 1] != "." or text[tok.end + 1:tokens[i + 1].start].strip(
-                " \t") != "") and not (  # a form's "A KOWALCZYK": no full stop, in capitals
-                text[tok.end:tokens[i + 1].start] == " " and tokens[i + 1].text.isupper()
-                and len(tokens[i + 1].text) > 1):
+                " \t") != "") and not (  # "A KOWALCZYK", "W Pawlak": no full stop
+                text[tok.end:tokens[i + 1].start] == " "
+                and (tok.text not in "AI" or (tokens[i + 1].text.isupper()
+                                              and len(tokens[i + 1].text) > 1))):
             continue
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start
