@@ -178,3 +178,16 @@ def test_lower_case_particles_and_initials_without_a_stop_are_the_name(ner_embed
     assert words.count("de") == 1, out.release  # "de" of "de la mer" (la: a name above)
     assert not {"J", "K", "W", "Cruz", "Pawlak", "Ferreira"} & set(words), out.release
     assert words[:2] == ["Dr", words[1]] and words[2] != "de" and words[6] != "de"
+
+
+def test_a_very_rare_word_in_a_lower_case_chat_is_a_name():
+    """``her neighbour aled``, ``agent d yusupova``: names off the census list that nobody
+    capitalised were released at the general ε (issue 40, third stage); a common word or
+    one in ordinary-case text is not taken."""
+    from emprivacy.entities.names import NameListDetector
+
+    text = "her neighbour aled got scammed, agent d yusupova said ok thx"
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert "aled" in found and "yusupova" in found and "scammed" not in found, found
+    text = "Her neighbour aled got scammed, said Agent Smith."
+    assert "aled" not in [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]

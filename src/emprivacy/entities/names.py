@@ -87,6 +87,9 @@ CAPITALISED_EXCESS = 2.0
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry".split())
+#: In a lower-case text, a word outside the census list rarer than this (Zipf) is a name
+#: (``aled``, ``teodor``, ``yusupova``): chats name people nobody capitalises.
+LOWER_RARE = 2.3
 #: Verbs whose subject is a person: a capitalised given name or rare word starting a sentence
 #: before one of them is a name (``Summer went red.``, ``Grace said``, ``Adeyemi nodded``).
 AGENT_VERBS: frozenset[str] = frozenset(
@@ -288,8 +291,10 @@ class NameListDetector:
             elif cls == "name":
                 name[i] = lower_text or case != "lower"
             elif cls == "rare":
-                name[i] = case == "title" and not lower_text and (
-                    not initial[i] or _agent_after(i, words, forms, text))
+                name[i] = (case == "title" and not lower_text and (
+                    not initial[i] or _agent_after(i, words, forms, text))) or (
+                    lower_text and case == "lower" and len(form) >= 4 and form.isalpha()
+                    and word_zipf(form) < LOWER_RARE)
             else:  # common: a capitalised given name in the middle of a sentence, or at
                 # its start before a verb that takes a person (``Summer went red.``)
                 prev = forms[i - 1] if i else ""
