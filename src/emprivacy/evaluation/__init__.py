@@ -32,7 +32,13 @@ from emprivacy.evaluation.authorship import (
     CharNgramProfile,
     strongest,
 )
-from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown, fetch_brown, read_brown
+from emprivacy.evaluation.brown_corpus import (
+    BROWN_GENRES,
+    BROWN_TOPICS,
+    brown,
+    fetch_brown,
+    read_brown,
+)
 from emprivacy.evaluation.datasets import (
     Corpus,
     Document,
@@ -64,6 +70,7 @@ from emprivacy.evaluation.results import (
 
 __all__ = [
     "ATTACKS",
+    "BROWN_GENRES",
     "BROWN_TOPICS",
     "DEFAULT_EPSILONS",
     "REPORT_FILES",
