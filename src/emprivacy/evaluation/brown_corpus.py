@@ -37,9 +37,9 @@ from emprivacy.exceptions import DatasetUnavailableError, InputError
 from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
 
 __all__ = [
+    "BROWN_GENRES",
     "BROWN_INTEGRITY",
     "BROWN_NPM_SPEC",
-    "BROWN_GENRES",
     "BROWN_SHA512",
     "BROWN_TOPICS",
     "BROWN_URL",
