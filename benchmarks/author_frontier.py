@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> Iterator[list[dict[str, Any]]]:
                                  "punctuation": _best(means, "punctuation"),
                                  "unchanged": _best(means, "unchanged"),
                                  "method": s.utility["method"],
+                                 "unchanged_view": result.metadata.get("unchanged_view", "–"),
                                  "topic_check": check.describe()})
                 yield rows
 
@@ -110,7 +111,7 @@ def main() -> None:
     for rows in run(args):
         for r in rows:
             notes.add(f"Meaning kept by: {r['method']}.  Topic classifier: "
-                      f"{r['topic_check']}.")
+                      f"{r['topic_check']}.  Unchanged words: {r['unchanged_view']}.")
             _print_row(r, n)
         sys.stdout.flush()
     print("\n" + "\n".join(sorted(notes)))
