@@ -121,12 +121,22 @@ def main() -> None:
           f"--style-epsilons {args.style_epsilons} --genres {args.genres}`")
 
 
+def _by_how_much(r: dict[str, Any], n: int) -> str:
+    """Where the goal is missed: by how much the author is above 2× chance, and whether the
+    topic fell more than 10 points (the reasons of :func:`goal_rows`)."""
+    over = r["author"] - 2 / n
+    parts = [f"author +{over:.3f} over 2× chance"] if over > 1e-12 else []
+    if "topic" in r["why"]:
+        parts.append("topic lost > 10 points")
+    return "; ".join(parts)
+
+
 def _print_row(r: dict[str, Any], n: int) -> None:
     def cell(pair: tuple[str, float]) -> str:
         return "–" if pair[0] == "–" else f"{pair[1] / n:.3f} ({pair[0]})"
 
     goal = ("–" if r["epsilon"] == "none" else "not judged" if r["goal"] is None
-            else "met" if r["goal"] else "not met")
+            else "met" if r["goal"] else f"not met: {_by_how_much(r, n)}")
     print(f"| {r['mechanism']} | {r['channel']} | {r['entities']} | {r['style']} | "
           f"{r['epsilon']} | "
           f"{r['author']:.3f} ({r['author_attack']}) | {r['drauth']:.3f} | "
