@@ -793,3 +793,31 @@ def test_cluster_entities_as_single_process(tmp_path: Path, client, mech20k: Ear
         for r in records:
             words = r["text"].rstrip(".").split()
             assert words[1] == words[8] and words[5] == words[11]
+
+
+def test_cluster_style_option_as_single_process(tmp_path: Path, client,
+                                                mech20k: EarthMoversPrivacy) -> None:
+    """The style option travels with the job (issue 41): on 2 worker processes, the records
+    of a run with ``style_epsilon`` are the single-process obfuscator's — its function words
+    drawn within their classes, the punctuation canonical, the style guarantee in each."""
+    texts = [f"The {a} sat on the {b} ,  and she saw a {c} under this {b} !!"
+             for a, b, c in [("cat", "mat", "dog"), ("man", "road", "car"),
+                             ("girl", "hill", "tree")] * 3]
+    jsonl = tmp_path / "style.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": f"s{i}", "text": t}) + "\n"
+                             for i, t in enumerate(texts)), encoding="utf-8")
+    config = ObfuscationConfig(mode="text", style_epsilon=1.0)
+    docs = [Document(f"s{i}", t) for i, t in enumerate(texts)]
+    expected = [format_record(r, "jsonl")
+                for r in Obfuscator(mech20k, config, seed=SEED).obfuscate(docs)]
+    plain = [format_record(r, "jsonl") for r in
+             Obfuscator(mech20k, ObfuscationConfig(mode="text"), seed=SEED).obfuscate(docs)]
+    out = tmp_path / "out.jsonl"
+    obfuscate_corpus([str(jsonl)], out, mechanism=_settings(), client=client, seed=SEED,
+                     partition_documents=4, config=config)
+    got = _lines(out)
+    assert got == expected != plain
+    records = [json.loads(line) for line in got]
+    assert all(r["style_words"] == 8 and r["style_epsilon"] == 1.0 for r in records)
+    assert all("Style option (style_epsilon=1)" in r["guarantee"] for r in records)
+    assert not any("  " in r["text"] or "!!" in r["text"] for r in records)

@@ -253,3 +253,43 @@ def test_evaluate_warns_once_when_the_topic_classifier_is_not_above_chance(input
     for name in ("madlib", "santext"):
         assert "so DRtopic on this set measures nothing" in (out / name / "table3.md") \
             .read_text(encoding="utf-8")
+
+
+def test_evaluate_brown_genres_reach_the_corpus_and_the_set_check(tmp_path, capsys,
+                                                                  monkeypatch):
+    """``--brown-genres``: the genres are the topics (the set is split between all four),
+    checked before the corpus is read."""
+    asked = []
+
+    def fake_brown(**kwargs):
+        asked.append(kwargs)
+        raise DatasetUnavailableError("offline")
+
+    monkeypatch.setattr(evaluation, "brown", fake_brown)
+    genres = ["--brown-genres", "adventure,hobbies,religion,romance"]
+    assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet", *genres]) == 1
+    assert asked == [{"topics": ("adventure", "hobbies", "religion", "romance")}]
+    assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet", "--authors", "4",
+                 *genres]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("emprivacy: error: authors must be >= 8: ")
+    assert err[-1].endswith("split evenly between the 4 topics; got 4")
+    assert len(asked) == 1
+
+
+@pytest.mark.parametrize(("genres", "message"), [
+    ("adventure", "--brown-genres must be at least 2 distinct comma-separated Brown genres; "
+                  "got 'adventure'"),
+    ("romance,romance", "--brown-genres must be at least 2 distinct"),
+])
+def test_evaluate_bad_brown_genres_one_line(tmp_path, capsys, genres, message):
+    assert main(["evaluate", "--out", str(tmp_path / "o"), "--quiet", "--brown-genres",
+                 genres]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_evaluate_brown_genres_need_brown(inputs, tmp_path, capsys):
+    assert main(_args(inputs, tmp_path / "o", "--quiet", "--brown-genres", "news,lore")) == 2
+    assert capsys.readouterr().err.strip() == ("emprivacy: error: --brown-genres applies to "
+                                               "--dataset brown")

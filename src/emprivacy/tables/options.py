@@ -30,7 +30,7 @@ DEFAULT_BATCH_ROWS = 8192
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
            "batch_rows", "entities", "entity_epsilon", "entity_policy", "count_changed",
-           "entity_key", "lang")
+           "entity_key", "lang", "style_epsilon")
 
 def _check_mapping(params: object) -> dict[str, Any]:
     if params is None:
