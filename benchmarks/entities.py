@@ -17,10 +17,15 @@ of other words, detection speed and detection quality.
     (57 sentences of varied styles, person/place/organisation spans marked by hand): token
     recall and precision per detector — typed for spaCy (a gold token of type T found by a
     span of type T), untyped for the capitalised detector and the union (any entity type).
+(d) Issue 40's cost, side by side in one run (median of ``--rounds``): the CPU of ``none``,
+    of spaCy's recogniser alone, of ``auto`` and of Presidio's analyzer on one 100k-word
+    document and on the same words as 2,000 paragraphs, ``auto / (none + recogniser)``
+    (target ≤ 1.1) and the peak RSS (target ≤ 1 GB): ``benchmarks/entities_cost.py``, run
+    from here.
 
 Usage::
 
-    python benchmarks/entities.py [--seeds 10] [--docs 400] [--rounds 5] [--only a|b|c]
+    python benchmarks/entities.py [--seeds 10] [--docs 400] [--rounds 5] [--only a|b|c|d]
 
 Prints its figures; writes nothing.  Needs the ``ner`` extra for ``auto`` to mean spaCy,
 Presidio and capitalised words (without it ``auto`` is the capitalised detector alone, and
@@ -304,7 +309,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--docs", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--only", choices=("a", "b", "c"))
+    parser.add_argument("--only", choices=("a", "b", "c", "d"))
     args = parser.parse_args()
     from emprivacy.entities.registry import ner_installed
 
@@ -315,6 +320,12 @@ def main() -> None:
         measure_release(args.seeds)
     if args.only in (None, "b"):
         measure_speed(args.docs, args.rounds)
+    if args.only in (None, "d"):
+        import subprocess
+        import sys
+
+        subprocess.run([sys.executable, str(Path(__file__).parent / "entities_cost.py"),
+                        "--rounds", str(args.rounds)], check=True)
 
 
 if __name__ == "__main__":
