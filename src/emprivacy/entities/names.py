@@ -202,9 +202,9 @@ def name_class(word: str) -> NameClass:
     key = name_key(word)
     if not key or not key[0].isalpha():
         return None
-    if "-" in key:  # smith-jones: a name when each part is one
+    if "-" in key:  # smith-jones, pierre-yves: a name when each part may be one
         parts = [name_class(p) for p in key.split("-") if p]
-        if parts and all(p in ("name", "rare") for p in parts) and "name" in parts:
+        if parts and all(p in ("name", "rare", "uncommon") for p in parts) and "name" in parts:
             return "name"
         return None
     share = census_shares()[0].get(key)
