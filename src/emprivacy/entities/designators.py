@@ -52,7 +52,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "surgery clinic hospital hospitals centre center practice dental dentistry vets "
     "veterinary medical health healthcare care nursing hospice school schools academy "
     "college university institute council police constabulary bank building society "
-    "insurance brokers assurance finance financial capital investments accountants motors "
+    "insurance brokers assurance mutual finance financial capital investments accountants motors "
     "garage autos cars services solutions systems technologies technology tech software "
     "consulting consultants foods food kitchens bakery bakeries butchers catering "
     "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
@@ -80,7 +80,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "university council police bank insurance solicitors logistics motors garage fuels "
     "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave "
     "dental medical care centre center training doors hardware water services solutions "
-    "group trust club parade crescent terrace".split())
+    "group trust club parade crescent terrace row vale mews".split())
 
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0

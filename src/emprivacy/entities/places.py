@@ -16,7 +16,10 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.names.w
   place up to :data:`PLACE_AFTER_PREPOSITION` (``in paris``, ``from leeds``; not ``in
   reading``, ``to york`` aside, which the list's commonest words leave alone);
 * ``st`` or ``saint`` before a rare word or a listed name is part of a place's name
-  (``st anselms``, ``st jude``).
+  (``st anselms``, ``st jude``);
+* a street by its form, whatever its words: a house number, a word and a street's
+  designator (``9 mill row``, ``14 chapel street``), or a preposition of place, a word and
+  one of :data:`STREETS` (``on chapel street``, ``off canal row``; not ``the street``).
 
 Title-case words are left to the model and the capital-letter detector.  Like every detector
 this is pre-processing, outside the guarantee; docs/ENTITIES.md measures it.
@@ -27,13 +30,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from emprivacy.entities.designators import STREET_DESIGNATORS
 from emprivacy.entities.names import word_zipf
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.vocabulary import place_words
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_RARE", "PlaceListDetector", "place_spans"]
+__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_RARE", "STREETS", "PlaceListDetector", "place_spans",
+           "street_spans"]
 
 #: A listed place word rarer than this (Zipf frequency) is a place in any context.
 PLACE_RARE = 3.5
@@ -43,6 +48,9 @@ _PREPOSITIONS = frozenset(
     "in at from to near outside around via into towards toward past through round "
     "nr".split())
 _SAINTS = frozenset({"st", "saint"})
+#: The street designators that make a street after a preposition and any word.
+STREETS = frozenset("street road lane avenue row terrace crescent mews parade boulevard".split())
+_HOUSE_NUMBER = re.compile(r"(?<![\w.,/-])\d{1,4}[a-z]?[ \t]+\Z", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
@@ -106,7 +114,38 @@ class PlaceListDetector:
             # the words by a pattern, not the tokenizer: a tenth of its cost, and a place's
             # name is letters (inner hyphens or apostrophes) whatever the tokenizer does
             words = [Token("word", m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
-            out.append(place_spans(words, [w.text.lower() for w in words], text,
-                                   places=places, zipf=word_zipf,
-                                   function_words=KEPT_FUNCTION_WORDS))
+            forms = [w.text.lower() for w in words]
+            out.append(sorted(
+                place_spans(words, forms, text, places=places, zipf=word_zipf,
+                            function_words=KEPT_FUNCTION_WORDS)
+                + street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)))
         return out
+
+
+def street_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
+                 function_words: frozenset[str]) -> list[EntitySpan]:
+    """``LOCATION`` spans of streets by their form (see the module's description): a word
+    that is no function word before a street's designator, after a house number or, for
+    :data:`STREETS`, after a preposition of place, all on one line, one space apart.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "shes at 9 mill row, the cabinet on chapel street, not the street or a busy road"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> spans = street_spans(words, [w.text.lower() for w in words], text,
+    ...                      function_words=frozenset({"the", "a", "or", "not", "on", "at"}))
+    >>> [text[s.start:s.end] for s in spans]
+    ['mill row', 'chapel street']
+    """
+    out: list[EntitySpan] = []
+    for i in range(1, len(words)):
+        kind, name = forms[i], forms[i - 1]
+        if (kind not in STREET_DESIGNATORS or name in function_words or not name.isalpha()
+                or name in STREET_DESIGNATORS
+                or text[words[i - 1].end:words[i].start] != " "):
+            continue
+        numbered = _HOUSE_NUMBER.search(text, 0, words[i - 1].start) is not None
+        placed = (kind in STREETS and i >= 2 and forms[i - 2] in _PREPOSITIONS | {"on", "off"}
+                  and text[words[i - 2].end:words[i - 1].start] == " ")
+        if numbered or placed:
+            out.append(EntitySpan(words[i - 1].start, words[i].end, "LOCATION"))
+    return out

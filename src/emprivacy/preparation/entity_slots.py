@@ -220,13 +220,21 @@ def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counte
     an organisation's (``Loss Adjusting`` of ``Calloway Loss Adjusting``, ``Lifts`` of
     ``Apex Lifts``): its placeholder, where they were released at the general ε — a
     person's name is not followed by capitalised ordinary words in one run, a firm's name
-    is.  In ALL CAPS, where every word is capitalised, only a designator joins (``MUTUAL``
-    of ``HEARTHGUARD MUTUAL``, not ``APPLICATION`` of a form's heading); a title or a
-    form's key never does.  Words before the first protected word are left
+    is.  In ALL CAPS, where every word is capitalised, only a designator joins, with the
+    words between it and the protected word (``MUTUAL`` of ``HEARTHGUARD MUTUAL``, ``FAMILY
+    COURT`` of ``CALDERBRIDGE FAMILY COURT``; not ``APPLICATION`` of a form's heading); a
+    title or a form's key never does.  Words before the first protected word are left
     alone (``Later`` of ``Later Ann`` at a sentence's start); nothing changes under
     ``ORG=keep``."""
     if marking.resolve("ORG", -1)[0] != "placeholder":
         return
+    run_of = [next((j for j in covering_of[i] if spans[j].type == PROPER_NOUN), -1)
+              for i in range(len(tokens))]
+    designated = [False] * len(tokens)  # a designator at or after it in its run
+    for i in range(len(tokens) - 1, -1, -1):
+        designated[i] = run_of[i] >= 0 and (
+            (tokens[i].kind == "word" and marking.designator(words[i]))
+            or (i + 1 < len(tokens) and run_of[i + 1] == run_of[i] and designated[i + 1]))
     protected = False
     current = -1
     for i, tok in enumerate(tokens):
@@ -239,7 +247,7 @@ def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counte
         if isinstance(d, EntitySlot | Placeholder):
             protected = True
         elif (d is None and protected and not verbatim[i] and tok.text[:1].isupper()
-              and (not tok.text.isupper() or marking.designator(words[i]))
+              and (not tok.text.isupper() or designated[i])
               and not marking.label_word(words[i])):
             before = decisions[i - 1]
             decisions[i] = (before if isinstance(before, Placeholder) and before.type == "ORG"
@@ -253,7 +261,16 @@ def _one_placeholder_per_run(decisions: list[Decision], text: str,
     """Placeholders of one type on consecutive tokens, nothing but spaces between them, are
     one placeholder (``[ORG]`` for ``Dog City`` found as ``Dog`` and ``Dog City``), not
     ``[ORG] [ORG]``; a capitalised ``The`` just before an organisation's placeholder is part
-    of its name (``at The Old Ropeworks``: ``at [ORG]``)."""
+    of its name (``at The Old Ropeworks``: ``at [ORG]``), and so is a connector between two
+    of its placeholders on one line (``'s``, ``of``, ``and``, ``&``: ``CORONER'S COURT``,
+    ``Warehouse and Logistics Union`` found as two organisations: one ``[ORG]``)."""
+    for i in range(1, len(tokens) - 1):
+        a, c, b = decisions[i - 1], decisions[i], decisions[i + 1]
+        if (c is None and isinstance(a, Placeholder) and isinstance(b, Placeholder)
+                and a.type == b.type == "ORG" and tokens[i].text.lower() in _CONNECTORS
+                and text[tokens[i - 1].end:tokens[i + 1].start].strip(" \t'’") in (
+                    tokens[i].text, tokens[i].text.lstrip("'’"))):
+            decisions[i] = a  # b's run joins a's below
     for i in range(1, len(tokens)):
         a, b = decisions[i - 1], decisions[i]
         if (a is None and isinstance(b, Placeholder) and b.type == "ORG"
@@ -268,6 +285,10 @@ def _one_placeholder_per_run(decisions: list[Decision], text: str,
                 if decisions[j] is not b:
                     break
                 decisions[j] = a
+
+
+#: Words that join two parts of one organisation's name.
+_CONNECTORS = frozenset({"'s", "’s", "s", "of", "and", "&"})
 
 
 #: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
