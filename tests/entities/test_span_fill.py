@@ -235,3 +235,17 @@ def test_streets_by_their_form_and_caps_organisations_to_their_designator(ner_em
     assert not {"mill", "row", "chapel"} & set(words), chat.release
     assert words[-4:] == ["the", "street", "was", "busy"]
     assert "FAMILY" not in form.release and "SERVICES" not in form.release, form.release
+
+
+def test_a_speaker_role_is_no_name_field_and_roles_are_no_names():
+    """``caller: hiya yeah its about the bill from last month`` is speech after a role,
+    not a form's name field (``hiya``, ``yeah`` were names); ``Caller: Jo Bloggs`` is one;
+    ``Trustee``, ``Superintendent`` are roles (issue 40, fourth stage)."""
+    from emprivacy.entities.names import NameListDetector
+
+    text = ("caller: hiya yeah its about the bill from last month again\n"
+            "Caller: Dana Okafor\nTrustee Wojcik and Superintendent Haddad")
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert "hiya" not in found and "yeah" not in found, found
+    assert "Dana" in found and "Okafor" in found
+    assert "Trustee" not in found and "Superintendent" not in found

@@ -108,7 +108,9 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
     "interpreter interviewer interviewee chair chairperson secretary treasurer "
     "clerk clinician plaintiff plaintiffs defendant defendants respondent petitioner "
-    "appellant counsel head director coordinator administrator therapist "
+    "appellant counsel head director coordinator administrator therapist trustee trustees "
+    "superintendent carer carers cadet licensee licensees governor governors solicitor "
+    "barrister coroner deputy principal headteacher teacher coach captain po "
     "names".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
@@ -431,7 +433,8 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
                    line_starts: list[int]) -> bool:
     """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
     line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
-    Thanh was running …`` is a speaker, not a field)."""
+    Thanh was running …`` is a speaker, not a field), in a value of at most seven words up
+    to the line's end or the next key (``caller: hiya yeah its about …`` is speech)."""
     first = line_starts[i]
     if i - first > 7:  # at most 3 words of key and 4 of value: no scan of a long line
         return False
@@ -441,6 +444,10 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
         return False
     key = [forms[j] for j in range(first, i) if words[j].end <= colon]
     value = [j for j in range(first, i + 1) if words[j].start > colon]
+    line_end = text.find("\n", colon)
+    rest = text[colon + 1:len(text) if line_end < 0 else line_end].split(":", 1)[0]
+    if len(rest.split()) > 7:  # "caller: hiya yeah its about the bill": speech, no field
+        return False
     # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
     return (bool(key) and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
             and len(value) <= 4
