@@ -249,3 +249,22 @@ def test_a_speaker_role_is_no_name_field_and_roles_are_no_names():
     assert "hiya" not in found and "yeah" not in found, found
     assert "Dana" in found and "Okafor" in found
     assert "Trustee" not in found and "Superintendent" not in found
+
+
+def test_a_chat_speaker_after_a_time_stamp_is_a_name_even_a_common_word():
+    """``[07:55] ravi:``: ``ravi`` is common enough as a word to be taken for a form's key
+    (``Plan:``); after a chat's time stamp it is a speaker (issue 40, fourth stage)."""
+    from emprivacy.entities.names import NameListDetector
+
+    text = "[07:52] grace: siobhan and ravi are coming\n[07:55] ravi: yep\nPlan: review"
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert found.count("ravi") == 2 and "Plan" not in found, found
+
+
+def test_a_user_name_with_underscores_is_one_identifier():
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = "Posted by dai_the_bat and chopper_evans"
+    spans = PatternDetector().detect([text])[0]
+    assert [(text[s.start:s.end], s.type) for s in spans] == [("dai_the_bat", "ID"),
+                                                              ("chopper_evans", "ID")]

@@ -413,11 +413,14 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
             or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES:
         return False
-    if name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names():
-        return False  # a field's key (Plan:, Risk:), not a speaker; will:, june: are
     line_begin = text.rfind("\n", 0, words[first].start) + 1
-    if _LABEL_START.fullmatch(text[line_begin:words[first].start]) is None:
+    start = text[line_begin:words[first].start]
+    if _LABEL_START.fullmatch(start) is None:
         return False
+    if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
+            and not any(c.isdigit() for c in start)):
+        return False  # a field's key (Plan:, Risk:), not a speaker (will:, june: are, and
+        # so is any word after a chat's time stamp: "[07:55] ravi:")
     for j in range(first, min(first + 4, len(words))):
         if j > first and words[j].start != words[j - 1].end and \
                 re.fullmatch(r"\.?[ \t]+", text[words[j - 1].end:words[j].start]) is None:

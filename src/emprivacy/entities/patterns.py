@@ -21,7 +21,9 @@ the release.  This detector needs no model and no extra:
   followed by digits (``#48213``), and a prefix of one to three letters before groups of
   digits, four digits at least (``wo 7731``, ``BB 4471 0932``, ``ra 4 772 190 k``: a single
   letter after them, a check letter, joins) unless the letters are a common short word
-  (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``).
+  (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``); a user name of words joined by
+  underscores (``dai_the_bat``, ``chopper_evans``), whose parts the tokenizer would release
+  one by one.
 
 Its types are structured identifiers: their policy is always a placeholder
 (:mod:`emprivacy.entities.policy`).
@@ -57,6 +59,7 @@ _ID = re.compile(
     r"|[A-Z]{2}\d{2}[ \t][A-Z]{3}(?![\w@])"
     r"|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
     r"|\#\d{3,})(?![\w@])")
+_HANDLE = re.compile(r"(?<![\w@.])[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+(?![\w@])")
 _SPACED_ID = re.compile(
     r"(?<![\w@.'’-])(?P<letters>[A-Za-z]{1,3})(?P<digits>(?:[ \t]+\d+){1,4})"
     r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
@@ -88,6 +91,9 @@ class PatternDetector:
     >>> text = "order wo 7731, card bb 4471 0932 i think, ni ra 4 772 190 k; at 1030 in 2024"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['wo 7731', 'bb 4471 0932', 'ra 4 772 190 k']
+    >>> text = "Posted by dai_the_bat at 21:14; see snake_case_ok and __init__"
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['dai_the_bat', 'snake_case_ok']
     """
 
     name = "patterns"
@@ -107,6 +113,8 @@ class PatternDetector:
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
                if not any(d.overlaps(m.start(), m.end()) for d in dates)
                and _NOT_ID.fullmatch(m.group().lower()) is None]
+        ids += [EntitySpan(m.start(), m.end(), "ID") for m in _HANDLE.finditer(text)
+                if not any(s.overlaps(m.start(), m.end()) for s in dates + ids)]
         taken = dates + ids
         for m in _SPACED_ID.finditer(text):
             if (m["letters"].lower() in _WORDS_BEFORE_NUMBERS
