@@ -268,3 +268,19 @@ def test_a_user_name_with_underscores_is_one_identifier():
     spans = PatternDetector().detect([text])[0]
     assert [(text[s.start:s.end], s.type) for s in spans] == [("dai_the_bat", "ID"),
                                                               ("chopper_evans", "ID")]
+
+
+@pytest.mark.slow
+def test_lower_case_organisations_of_several_words(ner_embeddings):
+    """``whitby community hospital``, ``harbourside building society`` in a lower-case call
+    were released but for their first word (issue 40, fourth stage); ``the community
+    hospital`` stays."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["shes at the whitby community hospital, through to "
+                              "harbourside building society, then the community hospital"],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    words = out.release.replace(",", " ").split()
+    assert words.count("[ORG]") == 2 and words[-3:] == ["the", "community", "hospital"], (
+        out.release)

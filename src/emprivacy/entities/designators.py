@@ -22,7 +22,9 @@ the spans of a text after detection, whatever the detectors:
   :func:`~emprivacy.entities.names.word_zipf`), a word that no span covers, rarer than
   :data:`RARE_BEFORE` and no function word, followed by designators, starts a span of
   their type: ``kestrel fuels`` and ``fenwick road`` in a lower-case chat, where no
-  detector saw a name (``main road``, ``the pharmacy`` stay as they are);
+  detector saw a name (``main road``, ``the pharmacy`` stay as they are); in lower case up
+  to two words that are no function words may stand between (``whitby community
+  hospital``, ``harbourside building society``);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
   ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
   where a model typed only ``EDR``).
@@ -57,6 +59,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "consulting consultants foods food kitchens bakery bakeries butchers catering "
     "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
     "gas water utilities telecom telecoms communications media press publishing studio "
+    "infirmary service "
     "studios doors windows glazing roofing builders building construction contractors "
     "developments properties property estates lettings homes housing plumbing heating "
     "electrical electrics engineering manufacturing industries enterprises trading "
@@ -80,7 +83,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "university council police bank insurance solicitors logistics motors garage fuels "
     "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave "
     "dental medical care centre center training doors hardware water services solutions "
-    "group trust club parade crescent terrace row vale mews".split())
+    "group trust club parade crescent terrace row vale mews society infirmary".split())
 
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0
@@ -91,6 +94,7 @@ _SPACE_GAP = re.compile(r"[ \t]+")
 _WORD = re.compile(r"[A-Za-z]+(?![\w'’-])(?:\.(?=[ \t]*,))?")
 _NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[A-Za-z])")
 _SPACES = re.compile(r"[ \t]+")
+_LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)(?![\w'’-])")
 _WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+\Z")
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
@@ -126,6 +130,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
         if s.type not in _NAMED:
             continue
         end, kind = _designators_after(text, s.end)
+        if kind is None and s.type != "PERSON" and text[s.start:s.end].islower():
+            end, kind = _designators_past_words(text, s.end)
         if kind is not None:
             out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
     orgs = sorted(s for s in spans if s.type == "ORG")
@@ -158,6 +164,8 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
         if k < len(covered) and covered[k][0] < m.end():
             continue  # inside a span already
         end, kind = _designators_after(text, m.end())
+        if kind is None and m.group().islower():
+            end, kind = _designators_past_words(text, m.end())
         if kind is None or m.group().lower() in KEPT_FUNCTION_WORDS:
             continue
         if zipf(m.group()) < RARE_BEFORE:
@@ -165,27 +173,45 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
     return found
 
 
+def _designators_past_words(text: str, pos: int) -> tuple[int, str | None]:
+    """As :func:`_designators_after`, past up to two lower-case words that are no function
+    words (``community`` of ``whitby community hospital``, ``building`` of ``harbourside
+    building society``)."""
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    for _ in range(2):
+        following = _LOWER_WORD_AFTER.match(text, pos)
+        if following is None or following.group(1) in KEPT_FUNCTION_WORDS:
+            break
+        pos = following.end()
+        end, kind = _designators_after(text, pos)
+        if kind is not None:
+            return end, kind
+    return pos, None
+
+
 def _designators_after(text: str, pos: int) -> tuple[int, str | None]:
     """The end of the run of designators after ``pos`` (same line), and the type it makes:
     ``ORG`` if any is an organisation's, ``LOCATION`` if they are a street's, ``None`` if
     there are none."""
     end, kind = pos, None
+    at, tentative = pos, None  # a lower-case run ends in a designator of the lower-case list
     while True:
         # a comma or "&" only between designators (LOGISTICS, INC.), never after the name
-        gap = (_GAP if kind is not None else _SPACE_GAP).match(text, end)
+        gap = (_GAP if tentative is not None else _SPACE_GAP).match(text, at)
         word = _WORD.match(text, gap.end()) if gap else None
         if word is None:
             return end, kind
         form = word.group().rstrip(".").lower()
-        if word.group().islower() and form not in LOWER_CASE_DESIGNATORS:
-            return end, kind
         if form in ORG_DESIGNATORS:
-            kind = "ORG"
+            tentative = "ORG"
         elif form in STREET_DESIGNATORS:
-            kind = kind or "LOCATION"
+            tentative = tentative or "LOCATION"
         else:
             return end, kind
-        end = word.end()
+        at = word.end()
+        if not word.group().islower() or form in LOWER_CASE_DESIGNATORS:
+            end, kind = at, tentative  # "building society": building only before society
 
 
 def _capitalised_before(text: str, pos: int) -> int:
