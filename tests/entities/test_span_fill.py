@@ -284,3 +284,24 @@ def test_lower_case_organisations_of_several_words(ner_embeddings):
     words = out.release.replace(",", " ").split()
     assert words.count("[ORG]") == 2 and words[-3:] == ["the", "community", "hospital"], (
         out.release)
+
+
+def test_a_function_word_after_a_title_is_no_name():
+    """``OFFICER IN CASE``, ``Nurse in charge``: ``in`` after a title was a name, and so
+    every ``IN`` of a radio log (issue 40, fourth stage); ``Mr Will Smith`` keeps its name."""
+    from emprivacy.entities.names import NameListDetector
+
+    text = "OFFICER IN CASE IS DC SETHI, TWO MALES IN THE CAR\nMr Will Smith, Nurse in charge"
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert "IN" not in found and "in" not in found and "Will" in found, found
+
+
+@pytest.mark.slow
+def test_common_words_in_capitals_are_no_spacy_entities(ner_embeddings):
+    from emprivacy.entities.spacy_detector import _common_words_in_capitals
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "CONTROL ROOM TO ALPHA\nThe Control Room said"
+    assert _common_words_in_capitals(text, EntitySpan(0, 12, "ORG"))
+    assert not _common_words_in_capitals(text, EntitySpan(26, 38, "ORG"))  # not in capitals
+    assert not _common_words_in_capitals("WESTMARCH CONSTABULARY", EntitySpan(0, 22, "ORG"))

@@ -195,7 +195,10 @@ def form_label(text: str, span: EntitySpan) -> bool:
 
 class FrenchSpacyDetector(SpacyDetector):
     """:class:`~emprivacy.entities.spacy_detector.SpacyDetector` on French text, without
-    the ``ORG`` spans that are a form's labels (:func:`form_label`)."""
+    the ``ORG`` spans that are a form's labels (:func:`form_label`); English word
+    frequencies are not asked of French spans."""
+
+    common_caps = False
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)

@@ -328,7 +328,9 @@ class NameListDetector:
             prev = words[i - 1] if i else None
             gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
             if prev is not None and forms[i - 1] in NAME_TITLES and \
-                    re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES:
+                    re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES and (
+                    forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")):
+                # "OFFICER IN CASE", "Nurse in charge": a function word is no name
                 out[i] = "title"
                 continue
             if cls is None:

@@ -179,7 +179,33 @@ class SpacyDetector:
                                      labels[ent.label_])
                           for ent in doc.ents
                           if ent.label_ in labels and ent.end_char > ent.start_char)
+        if self.common_caps:
+            out = [[s for s in spans if not _common_words_in_capitals(text, s)]
+                   for text, spans in zip(texts, out, strict=True)]
         return out
+
+    #: Drop spans of common English words on a line in capitals (:func:`_common_words_in_capitals`).
+    common_caps = True
+
+
+#: A word this common in English (Zipf frequency) is no name by itself.
+COMMON_ZIPF = 4.5
+
+
+def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
+    """Whether ``span`` stands on a line written in capitals and holds only words common in
+    English (``CONTROL ROOM``, ``IN``, ``MALE MID TWENTIES GREEN``, ``CAR PARK``): a model
+    trained on edited text tags such words at random in capitals (a police radio log: issue
+    40, fourth stage), and a name among them would be rare or listed."""
+    from emprivacy.entities.names import word_zipf
+
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    if not line.isupper():
+        return False
+    words = [w for w in text[span.start:span.end].replace("'", " ").split() if w.isalpha()]
+    return bool(words) and all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
 
 
 #: The longest text spaCy is given at once, in characters (:meth:`SpacyDetector.detect`).
