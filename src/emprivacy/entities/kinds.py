@@ -121,7 +121,7 @@ def entity_words(lang: str) -> EntityWords | None:
             raise ValueError(f"entity-words-{lang}.txt: {text!r} is in no section")
         marked = text.endswith("not-before-person")
         kind = text.removesuffix("not-before-person").strip()
-        key = ((_form(kind),) if kind.endswith(("'", "’")) and " " not in kind  # "d'"
+        key = ((_form(kind),) if " " not in kind  # one word: "d'", "jusqu'à", "lieu-dit"
                else tuple(_form(w.group()) for w in _WORD.finditer(kind)))
         current[key] = marked
     return EntityWords(street=sections.get("street", {}), org=sections.get("org", {}),
