@@ -20,12 +20,15 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.names.w
 
 Title-case words are left to the model and the capital-letter detector.  In French
 (``PlaceListDetector(lang="fr")``, part of the French ``names`` detector) the frequencies are
-French ones (``wordfreq``'s ``"fr"``), the function words French, the prepositions of place
-those of ``entity-words-fr.txt`` (``à``, ``au``, ``de``, ``depuis``, ``vers``, …:
-:func:`~emprivacy.entities.kinds.entity_words`) and the limit after one
-:data:`PLACE_AFTER_PREPOSITION_FR`: a French town's name is a common French word
-(``grenoble`` 4.25, ``nantes`` 4.56), but so are the listed words ``bar`` (4.64, ``au
-bar``), ``orange`` (4.60) and ``tours`` (4.60).  Like every detector this is pre-processing,
+French ones (``wordfreq``'s ``"fr"``), the function words French (and the kinds of
+``entity-words-fr.txt``: ``CHU`` is no town), the prepositions of place those of
+``entity-words-fr.txt`` (``à``, ``au``, ``de``, ``depuis``, ``vers``, …, not ``en``: *en
+avion*, *en mission*; :func:`~emprivacy.entities.kinds.entity_words`), the list only the
+places' whole one-word names (:func:`~emprivacy.entities.vocabulary.place_names`: so many
+words of names are French words, ``gare``, ``repos``, ``gaz``) and the limit after a
+preposition :data:`PLACE_AFTER_PREPOSITION_FR`: a French town's name is a common French
+word (``grenoble`` 4.25, ``nantes`` 4.56), but so are the towns ``bar`` (4.64, ``au bar``),
+``orange`` (4.60) and ``tours`` (4.60).  Like every detector this is pre-processing,
 outside the guarantee; docs/ENTITIES.md and docs/LANGUAGES.md measure it.
 """
 
