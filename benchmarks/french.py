@@ -14,10 +14,15 @@
     vocabulary word, for the 1,000 most frequent content words and for the person
     sub-vocabulary, in the French vectors and in GloVe 6B 50d (the English default);
     and the 500,000 keys' fate: output words, aliases, keys left out.
+(d) The French lower-case place detector (``PlaceListDetector(lang="fr")``) alone over the
+    repository's French texts (tests/entities/labelled_fr dev and holdout2, the marks
+    removed; tests/data/fr; tests/data/fr-auteurs.jsonl) at the limits after a preposition
+    4.3, 4.5 (the default) and 5.0, with its list (whole one-word names) and with the
+    English list (every word of a name): each place found, with what stands before it.
 
 Usage::
 
-    python benchmarks/french.py [--only a|b|c] [--set dev] [--words 20000] [--seeds 3]
+    python benchmarks/french.py [--only a|b|c|d] [--set dev] [--words 20000] [--seeds 3]
 
 Prints its figures; writes nothing.
 """
@@ -170,9 +175,41 @@ def distances() -> None:
           f"{len(aliases):,} aliases looked up, never released")
 
 
+def places() -> None:
+    import json
+    from contextlib import ExitStack
+    from unittest import mock
+
+    import emprivacy.entities.places as module
+    from emprivacy.entities.places import PlaceListDetector
+    from emprivacy.entities.vocabulary import place_words
+
+    data = ROOT.parent / "data"
+    texts = [t for f in ("dev", "holdout2") for t, _ in _texts_of(ROOT / "labelled_fr" / f)]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((data / "fr").glob("*.txt"))]
+    texts += [json.loads(line)["text"]
+              for line in (data / "fr-auteurs.jsonl").read_text(encoding="utf-8").splitlines()
+              if line.strip()]
+    print(f"    {len(texts)} texts, {sum(len(t.split()) for t in texts):,} words")
+    for listed in ("whole names", "every word of a name"):
+        for limit in (4.3, 4.5, 5.0):
+            with ExitStack() as stack:
+                stack.enter_context(mock.patch.object(module, "PLACE_AFTER_PREPOSITION_FR",
+                                                      limit))
+                if listed != "whole names":
+                    stack.enter_context(mock.patch.object(module, "place_names", place_words))
+                detector = PlaceListDetector(lang="fr")
+                found: Counter[str] = Counter()
+                for text in texts:
+                    for s in detector.detect([text])[0]:
+                        before = text[max(0, s.start - 10):s.start].split()[-1:]
+                        found[" ".join([*before, text[s.start:s.end]])] += 1
+            print(f"    {listed}, limit {limit}: {dict(found)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["a", "b", "c"])
+    parser.add_argument("--only", choices=["a", "b", "c", "d"])
     parser.add_argument("--set", default="dev", choices=["dev", "holdout", "holdout2", "all"])
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
@@ -188,6 +225,9 @@ def main() -> None:
     if args.only in (None, "c"):
         print("(c) distances in the vocabularies")
         distances()
+    if args.only in (None, "d"):
+        print("(d) the French lower-case place detector over the French texts")
+        places()
 
 
 if __name__ == "__main__":

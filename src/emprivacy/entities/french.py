@@ -27,7 +27,10 @@ and the French dates and identifiers by pattern.
   (``FR76 3000 …``: type ``IBAN``), each one placeholder.
 * ``presidio`` is English (its recognisers and pipeline); in French it stands for the
   French patterns.
-* ``names`` is :class:`FrenchNameDetector`: the names of chats, where no capital shows them.
+* ``names`` is :class:`FrenchNameDetector`, the names of chats, where no capital shows them,
+  and :class:`~emprivacy.entities.places.PlaceListDetector` in French (``lang="fr"``): the
+  listed places in lower case or ALL CAPS (``à grenoble``, ``depuis annecy``) by French
+  frequencies and prepositions.
 
 ``auto`` in French is ``spacy,capitalised,names,patterns`` with the ``fr`` extra,
 ``capitalised,patterns`` without it (one line says so).
@@ -43,6 +46,7 @@ from collections.abc import Callable, Sequence
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.patterns import PatternDetector
+from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
 from emprivacy.entities.spacy_detector import SpacyDetector
 from emprivacy.entities.spans import EntityDetector, EntitySpan, UnionDetector, check_texts
@@ -266,6 +270,6 @@ def _build(spec: str) -> EntityDetector:
                 detectors += [FrenchPatternDetector(), PatternDetector()]
         elif name == "capitalised":
             detectors.append(CapitalisedDetector(lang="fr"))
-        elif name == "names":
-            detectors.append(FrenchNameDetector())
+        elif name == "names":  # people, and places where no capital shows them
+            detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr")])
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

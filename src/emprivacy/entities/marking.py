@@ -18,6 +18,7 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.designators import ORG_DESIGNATORS, STREET_DESIGNATORS, widen_spans
+from emprivacy.entities.kinds import entity_words, widen_before
 from emprivacy.entities.names import (
     FORM_KEYS,
     NAME_FIELDS,
@@ -36,6 +37,7 @@ from emprivacy.entities.spans import (
 )
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
+from emprivacy.text.language import get_language
 
 __all__ = ["EntityMarking", "Resolution", "covering_spans"]
 
@@ -67,11 +69,16 @@ class EntityMarking:
     rows : mapping
         Listed type → the rows of its public sub-vocabulary in the embeddings (sorted int64),
         for each type that can be privatised (:attr:`EntityPolicy.privatised`).
+    lang : str, default "en"
+        The language of the text (a code): a language with entity words
+        (:func:`~emprivacy.entities.kinds.entity_words`, French) also widens spans over the
+        kinds written before a name (:func:`~emprivacy.entities.kinds.widen_before`).
     """
 
     detector: EntityDetector
     policy: EntityPolicy
     rows: Mapping[str, np.ndarray]
+    lang: str = "en"
     _members: dict[str, frozenset[int]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -82,12 +89,13 @@ class EntityMarking:
 
     @classmethod
     def build(cls, detector: EntityDetector, policy: EntityPolicy, embeddings: Embeddings, *,
-              lists: Mapping[str, Iterable[str]] | None = None) -> EntityMarking:
+              lists: Mapping[str, Iterable[str]] | None = None,
+              lang: str = "en") -> EntityMarking:
         """The marking of a run on ``embeddings``: the sub-vocabulary of every privatised type
         from its public list (``lists`` overrides the packaged ones,
         :func:`~emprivacy.entities.vocabulary.public_words`)."""
         rows = {t: sub_vocabulary(embeddings, public_words(t, lists)) for t in policy.privatised}
-        return cls(detector, policy, rows)
+        return cls(detector, policy, rows, lang)
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -101,10 +109,21 @@ class EntityMarking:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         """The detector's spans of each text, sorted, widened over the designators of
-        organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`)."""
+        organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
+        in a language with entity words, over the kinds before a name
+        (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``)."""
         zipf = _zipf_or_none()
-        return [widen_spans(text, sorted(spans), zipf=zipf)
-                for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
+        found = [widen_spans(text, sorted(spans), zipf=zipf)
+                 for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
+        kinds = entity_words(self.lang)
+        if kinds is None:
+            return found
+        language = get_language(self.lang)
+        in_language = _zipf_in(language.wordfreq_code) if zipf is not None else None
+        return [sorted({*spans, *widen_before(text, spans, kinds,
+                                              function_words=language.kept_function_words,
+                                              titles=language.titles, zipf=in_language)})
+                for text, spans in zip(texts, found, strict=True)]
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first
@@ -140,7 +159,17 @@ class EntityMarking:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
         organisation's or a place's span it is part of the name, in any case."""
-        return word in ORG_DESIGNATORS or word in STREET_DESIGNATORS
+        if word in ORG_DESIGNATORS or word in STREET_DESIGNATORS:
+            return True
+        kinds = entity_words(self.lang)
+        return kinds is not None and word in kinds.kind_words
+
+    def linking_words(self) -> frozenset[str]:
+        """The words that link a kind to its name in the marking's language (French ``de``,
+        ``des``, ``l'``; none in English): inside a place's span they go with the name
+        (:func:`~emprivacy.preparation.entity_slots.entity_decisions`)."""
+        kinds = entity_words(self.lang)
+        return frozenset() if kinds is None else kinds.link
 
     def label_word(self, word: str) -> bool:
         """Whether ``word`` is a title or a form's key (``mr``, ``dr``, ``cllr``, ``dob``,
@@ -181,6 +210,13 @@ def _zipf_or_none() -> Callable[[str], float] | None:
     except MissingExtraError:
         return None
     return word_zipf
+
+
+def _zipf_in(code: str) -> Callable[[str], float]:
+    """A word's Zipf frequency in the language ``code`` (``wordfreq``, cached)."""
+    from emprivacy.entities.names import zipf_in
+
+    return lambda word: zipf_in(word, code)
 
 
 @lru_cache(maxsize=1 << 16)

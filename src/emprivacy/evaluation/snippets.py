@@ -169,7 +169,7 @@ def entity_plan(entities: str, entity_epsilon: float, entity_policy: Sequence[tu
         return None
     policy = EntityPolicy(entity_epsilon, dict(entity_policy))
     ahead = PrefetchingDetector(DetokenisedDetector(detector))
-    marking = EntityMarking.build(ahead, policy, mechanism.embeddings)
+    marking = EntityMarking.build(ahead, policy, mechanism.embeddings, lang=lang)
     mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t,
                                           rank_resample=ENTITY_RANK_RESAMPLE)
                   for t, rows in marking.rows.items()}

@@ -219,7 +219,7 @@ class EntityRun:
         built = _built(mechanism, policy) if lists is None else None
         if built is None:
             marking = EntityMarking.build(self.detector, policy, mechanism.embeddings,
-                                          lists=lists)
+                                          lists=lists, lang=lang)
             mechanisms = {t: restricted_mechanism(mechanism, rows, policy.epsilon, label=t,
                                                   rank_resample=ENTITY_RANK_RESAMPLE)
                           for t, rows in marking.rows.items()}
@@ -229,7 +229,7 @@ class EntityRun:
             if policy.kept:  # once per mechanism and policy: a table run builds one per block
                 warn_entities_kept(policy.kept, stacklevel=4)
             built = marking.rows, mechanisms
-        self.marking = EntityMarking(self.detector, policy, built[0])
+        self.marking = EntityMarking(self.detector, policy, built[0], lang)
         self.mechanisms = built[1]
         self._metric = mechanism.guarantee_metric()
 

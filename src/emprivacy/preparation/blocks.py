@@ -19,7 +19,7 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings, PreparedBag
 from emprivacy.preparation.entity_bags import EntityTally, bag_entity_words
-from emprivacy.preparation.entity_slots import EntitySlot
+from emprivacy.preparation.entity_slots import EntitySlot, Kept, Placeholder
 from emprivacy.text.language import Language
 from emprivacy.text.tokens import piece_words
 
@@ -127,7 +127,7 @@ def bag_blocks(pieces: Iterable[str], embeddings: Embeddings, tally: BagTally, *
                     entities.mention(decision)
                     if remaining is not None:
                         remaining -= 1
-                else:
+                elif isinstance(decision, Placeholder | Kept):  # a bag drops no linking word
                     entities.release(word, decision)
             yield from add(run)
         if remaining == 0:

@@ -35,7 +35,8 @@ from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["GENERAL", "INITIAL", "Decision", "EntityKey", "EntitySlot", "Kept", "Placeholder",
+__all__ = ["GENERAL", "INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept",
+           "Placeholder",
            "covering_index", "entity_decisions"]
 
 #: An entity slot's key: its type and its normalised word.
@@ -74,13 +75,22 @@ class EntitySlot:
     independent: bool = False
 
 
-Decision = Placeholder | Kept | EntitySlot | None
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A linking word inside a place's span (``des`` of ``allée des Tilleuls``): it goes
+    with the place's surrogates, left out of the release with the spaces after it."""
+
+    type: str
+
+
+Decision = Placeholder | Kept | EntitySlot | Dropped | None
 
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
                      embeddings: Embeddings, oov: str, initials: bool = False,
-                     titles: frozenset[str] = frozenset()
+                     titles: frozenset[str] = frozenset(),
+                     linking: frozenset[str] = frozenset()
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -100,7 +110,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention.  With ``initials`` (text mode), an initial before a person's slot or
     placeholder is part of the name (:func:`_initials`), unless it is one of the language's
-    ``titles`` (French ``M.``, monsieur).
+    ``titles`` (French ``M.``, monsieur).  The ``linking`` words of the language (French
+    ``de``, ``des``, ``l'``; text mode) between the slots of a place's span are
+    :class:`Dropped` (:func:`_linking_words`).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -151,6 +163,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     _lower_case_particles(marking, decisions, counted, text, tokens, words)
     if initials:
         _initials(decisions, counted, text, tokens, titles)
+    if linking:
+        _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
     return decisions, counted
 
 
@@ -364,6 +378,36 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
             counted["PERSON"] += 1
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
+
+
+def _linking_words(marking: EntityMarking, decisions: list[Decision],
+                   spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                   text: str, tokens: Sequence[Token], words: Sequence[str],
+                   linking: frozenset[str]) -> None:
+    """The linking words of a place's span between two of its slots (``des`` of ``allée des
+    Tilleuls``, ``du`` of ``place du Champ-de-Mars``, ``de l'`` of ``rue de l'Église``) are
+    :class:`Dropped`, where text mode kept them as function words: the span is released as
+    its slots' surrogates alone (``Lorient Quimper``), so that no word of the name is
+    released as written.  Only spaces (nothing after an elision) between them."""
+    i = 0
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
+               and words[j] in linking and covering_of[j]
+               and marking.span_type(spans, covering_of[j])[0] == "LOCATION"
+               and j + 1 < len(tokens)
+               and text[tokens[j].end:tokens[j + 1].start] in ("", " ")):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        before = decisions[i - 1] if i else None
+        after = decisions[j] if j < len(tokens) else None
+        if (isinstance(before, EntitySlot) and isinstance(after, EntitySlot)
+                and text[tokens[i - 1].end:tokens[i].start] in ("", " ")):
+            for k in range(i, j):
+                decisions[k] = Dropped("LOCATION")
+        i = j
 
 
 #: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written

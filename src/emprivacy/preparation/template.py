@@ -62,6 +62,7 @@ from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
 from emprivacy.exceptions import PrivacyLeakWarning
 from emprivacy.preparation.entity_slots import (
     INITIAL,
+    Dropped,
     EntityKey,
     EntitySlot,
     Kept,
@@ -369,16 +370,20 @@ class _TemplateBuilder:
         verbatim = ([False] * len(tokens) if self.perturb_stopwords
                     else verbatim_function_words(tokens, text, lang=self.lang))
         vectors = self._subword_vectors(words, rows_of, verbatim)
-        decisions: list[Placeholder | Kept | EntitySlot | None] = [None] * len(tokens)
+        decisions: list[Placeholder | Kept | EntitySlot | Dropped | None] = [None] * len(tokens)
         if self.entities is not None:
             decisions, counted = entity_decisions(
                 self.entities, text, tokens, words, rows_of.tolist(), verbatim,
                 embeddings=self.embeddings, oov=self.oov, initials=True,
-                titles=self.lang.titles)
+                titles=self.lang.titles, linking=self.entities.linking_words())
             self.entity_counts.update(counted)
         open_span = -1  # the span whose placeholder was written last, with nothing after it
-        for tok, word, row, keep, decision in zip(tokens, words, rows_of.tolist(), verbatim,
-                                                  decisions, strict=True):
+        for n, (tok, word, row, keep, decision) in enumerate(zip(
+                tokens, words, rows_of.tolist(), verbatim, decisions, strict=True)):
+            if isinstance(decision, Dropped):  # a place's linking word: with the spaces after
+                fixed.append(text[pos:tok.start])
+                pos = tokens[n + 1].start if n + 1 < len(tokens) else tok.end
+                continue
             if isinstance(decision, Placeholder) and decision.span == open_span \
                     and "\n" not in text[pos:tok.start]:
                 pos = tok.end  # the rest of a span already written as its placeholder

@@ -1,0 +1,241 @@
+"""Kinds of street and organisation written BEFORE the name, as French writes them:
+``rue du Vieux-Puits``, ``18, boulevard des Poilus``, ``gendarmerie de Crest``, ``EHPAD Les
+Hortensias``, ``Caisse primaire d'assurance maladie de Loire-Atlantique``.
+
+English puts its designators after the name (``Fenwick Road``, ``Hollins Pharmacy``:
+:mod:`emprivacy.entities.designators`); French puts the kind first and links it to the name
+with ``de``, ``du``, ``des``, ``de la``, ``de l'``, ``d'``, ``les``, ``la``, ``le``.  A model
+finds the name (``Crest``, ``Tilleuls``) and leaves the kind and the linking words to the
+general mechanism, which at a large ε gives them back unchanged: ``gendarmerie de [ORG]``,
+``allée des`` and a surrogate.  :func:`widen_before` makes one span from the kind to the end
+of the name:
+
+* **a kind** of the language's lists (:class:`EntityWords`: ``[street]`` kinds make a
+  ``LOCATION``, ``[org]`` kinds an ``ORG``), in any case, the longest one that matches
+  (``centre hospitalier`` before ``centre``);
+* **then linking words** (``[link]``), and, after a capitalised organisation's kind only, up
+  to :data:`MOST_QUALIFIERS` lower-case words (``primaire``, ``médiation`` of ``Centre de
+  médiation de l'Erdre``);
+* **then the name**: a detected span (a named type or
+  :data:`~emprivacy.entities.spans.PROPER_NOUN`), a capitalised word that is no function word
+  or title of the language, or — after a street's kind — a lower-case word rarer than
+  :data:`RARE_NAME` (``rue du vieux-puits``); the name goes on over more such words, with
+  linking words between (``Pays des Abers``), up to :data:`MOST_NAME_WORDS` of them.
+
+Everything from the kind to the name's end is on one line, only spaces between the words
+(or nothing, after an elision).  A kind marked ``not-before-person`` (``place``, ``cours``,
+``maison``) makes no span of a name that a detector typed a person's alone (``à la place de
+Marie``).  The lists are a data file per language, ``emprivacy/data/entity-words-XX.txt``
+(:func:`entity_words`); a language without one (English) has no kinds before the name.
+Like every detector this is pre-processing, outside the guarantee (docs/LANGUAGES.md
+measures it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+
+from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
+
+__all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_NAME", "EntityWords", "entity_words",
+           "widen_before"]
+
+#: The most lower-case words between a capitalised organisation's kind and its name.
+MOST_QUALIFIERS = 3
+#: The most words (or detected spans) a name after a kind takes.
+MOST_NAME_WORDS = 4
+#: A lower-case word rarer than this (Zipf frequency in the language) after a street's kind
+#: is its name.
+RARE_NAME = 3.0
+
+# a word: letters with inner hyphens, or an elision (its apostrophe before a letter)
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*(?:['’](?=[^\W\d_]))?")
+_SPACES = re.compile(r"[ \t\u00a0\u202f]+")
+_NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
+
+
+@dataclass(frozen=True)
+class EntityWords:
+    """A language's words around names (its ``entity-words-XX.txt``).
+
+    Attributes
+    ----------
+    street, org : dict
+        Kind (a tuple of lower-case words, elisions with ``'``) → whether it is
+        ``not-before-person``.
+    link : frozenset
+        The linking words between a kind and its name (``de``, ``l'``).
+    place_after : frozenset
+        The prepositions after which a listed place in lower case is a place up to a higher
+        frequency (:mod:`emprivacy.entities.places`).
+    """
+
+    street: dict[tuple[str, ...], bool]
+    org: dict[tuple[str, ...], bool]
+    link: frozenset[str]
+    place_after: frozenset[str]
+
+    @property
+    def kind_words(self) -> frozenset[str]:
+        """Every word of a kind: inside a place's or an organisation's span it is part of
+        the name, in any case."""
+        return frozenset(w for kinds in (self.street, self.org) for k in kinds for w in k)
+
+    @property
+    def longest(self) -> int:
+        """The most words of a kind."""
+        return max(len(k) for kinds in (self.street, self.org) for k in kinds)
+
+
+def _form(word: str) -> str:
+    return word.lower().replace("’", "'")
+
+
+@cache
+def entity_words(lang: str) -> EntityWords | None:
+    """The entity words of ``lang`` (a code) from its data file, or ``None`` when it has none.
+
+    >>> words = entity_words("fr")
+    >>> ("rue",) in words.street, ("centre", "hospitalier") in words.org, "d'" in words.link
+    (True, True, True)
+    >>> entity_words("en") is None
+    True
+    """
+    path = files("emprivacy").joinpath("data", f"entity-words-{lang}.txt")
+    if not path.is_file():
+        return None
+    sections: dict[str, dict[tuple[str, ...], bool]] = {}
+    current: dict[tuple[str, ...], bool] | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.partition("#")[0].strip()
+        if not text:
+            continue
+        if text.startswith("[") and text.endswith("]"):
+            current = sections.setdefault(text[1:-1], {})
+            continue
+        if current is None:
+            raise ValueError(f"entity-words-{lang}.txt: {text!r} is in no section")
+        marked = text.endswith("not-before-person")
+        kind = text.removesuffix("not-before-person").strip()
+        key = ((_form(kind),) if " " not in kind  # one word: "d'", "jusqu'à", "lieu-dit"
+               else tuple(_form(w.group()) for w in _WORD.finditer(kind)))
+        current[key] = marked
+    return EntityWords(street=sections.get("street", {}), org=sections.get("org", {}),
+                       link=frozenset(w for (w,) in sections.get("link", {})),
+                       place_after=frozenset(w for (w,) in sections.get("place-after", {})))
+
+
+def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
+                 function_words: frozenset[str], titles: frozenset[str] = frozenset(),
+                 zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
+    """The new spans that the kinds before names make in ``text`` (see the module's
+    description): ``LOCATION`` from a street's kind, ``ORG`` from an organisation's.
+    ``function_words`` and ``titles`` are never a name's words; ``zipf`` (a word's Zipf
+    frequency in the language; ``None``: no rare-word names) tells a rare lower-case name.
+
+    >>> fr = entity_words("fr")
+    >>> text = "Il habite 7, allée des Tilleuls ; la gendarmerie de Crest a appelé."
+    >>> found = [EntitySpan(23, 31, "PROPER_NOUN"), EntitySpan(56, 61, "LOCATION")]
+    >>> [(text[s.start:s.end], s.type) for s in widen_before(
+    ...     text, found, fr, function_words=frozenset({"des", "de", "la", "a"}))]
+    [('allée des Tilleuls', 'LOCATION'), ('gendarmerie de Crest', 'ORG')]
+    >>> widen_before("la place de Marie", [EntitySpan(12, 17, "PERSON")], fr,
+    ...              function_words=frozenset({"la", "de"}))
+    []
+    """
+    tokens = [(m.start(), m.end(), _form(m.group())) for m in _WORD.finditer(text)]
+    if not tokens:
+        return []
+    by_start: dict[int, list[EntitySpan]] = {}
+    for s in spans:
+        if s.type in _NAMED:
+            by_start.setdefault(s.start, []).append(s)
+    out: list[EntitySpan] = []
+    i = 0
+    while i < len(tokens):
+        found = _kind_at(text, tokens, i, words)
+        if found is None:
+            i += 1
+            continue
+        n, kind_type, not_before_person = found
+        end = _name_after(text, tokens, i + n, by_start, words, kind_type=kind_type,
+                          capitalised=text[tokens[i][0]].isupper(),
+                          not_before_person=not_before_person,
+                          function_words=function_words, titles=titles, zipf=zipf)
+        if end is None:
+            i += n
+            continue
+        out.append(EntitySpan(tokens[i][0], end, kind_type))
+        while i < len(tokens) and tokens[i][0] < end:
+            i += 1
+    return out
+
+
+def _joined(text: str, tokens: Sequence[tuple[int, int, str]], j: int) -> bool:
+    """Whether token ``j`` follows token ``j - 1`` on its line with only spaces between
+    (nothing after an elision)."""
+    gap = text[tokens[j - 1][1]:tokens[j][0]]
+    if tokens[j - 1][2].endswith("'"):
+        return gap == ""
+    return _SPACES.fullmatch(gap) is not None
+
+
+def _kind_at(text: str, tokens: Sequence[tuple[int, int, str]], i: int, words: EntityWords
+             ) -> tuple[int, str, bool] | None:
+    """The longest kind starting at token ``i``: its number of tokens, its span type and
+    whether it is ``not-before-person``."""
+    for n in range(min(words.longest, len(tokens) - i), 0, -1):
+        if any(not _joined(text, tokens, j) for j in range(i + 1, i + n)):
+            continue
+        key = tuple(t[2] for t in tokens[i:i + n])
+        for kinds, kind_type in ((words.street, "LOCATION"), (words.org, "ORG")):
+            if key in kinds:
+                return n, kind_type, kinds[key]
+    return None
+
+
+def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
+                by_start: dict[int, list[EntitySpan]], words: EntityWords, *, kind_type: str,
+                capitalised: bool, not_before_person: bool, function_words: frozenset[str],
+                titles: frozenset[str], zipf: Callable[[str], float] | None) -> int | None:
+    """Where the name after a kind (ending at token ``j - 1``) ends, or ``None``: linking
+    words (and qualifiers), then name words joined by linking words."""
+    qualifiers = 0
+    end: int | None = None
+    units = 0
+    k = j
+    while k < len(tokens) and _joined(text, tokens, k) and units < MOST_NAME_WORDS:
+        start, stop, form = tokens[k]
+        surface = text[start:stop]
+        if form in words.link:
+            k += 1
+            continue
+        detected = by_start.get(start, [])
+        if detected:
+            if units == 0 and not_before_person and {s.type for s in detected} == {"PERSON"}:
+                return None
+            units += 1
+            end = max(s.end for s in detected)
+            while k < len(tokens) and tokens[k][0] < end:
+                k += 1
+            continue
+        if form in titles:
+            break
+        if surface[0].isupper() and form not in function_words:
+            units += 1
+            end = stop
+        elif (units == 0 and kind_type == "LOCATION" and zipf is not None and surface.islower()
+              and form not in function_words and zipf(form) < RARE_NAME):
+            units += 1
+            end = stop
+        elif (units == 0 and kind_type == "ORG" and capitalised and qualifiers < MOST_QUALIFIERS
+              and surface.islower() and form not in function_words):
+            qualifiers += 1  # "primaire" of "Caisse primaire d'assurance maladie de …"
+        else:
+            break
+        k += 1
+    return end
