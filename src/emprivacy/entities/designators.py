@@ -164,11 +164,13 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
         if k < len(covered) and covered[k][0] < m.end():
             continue  # inside a span already
         end, kind = _designators_after(text, m.end())
-        if kind is None and m.group().islower():
-            end, kind = _designators_past_words(text, m.end())
-        if kind is None or m.group().lower() in KEPT_FUNCTION_WORDS:
+        if kind is None and not m.group().islower():
             continue
-        if zipf(m.group()) < RARE_BEFORE:
+        if m.group().lower() in KEPT_FUNCTION_WORDS or zipf(m.group()) >= RARE_BEFORE:
+            continue
+        if kind is None:  # rare and in lower case: up to two words may stand between
+            end, kind = _designators_past_words(text, m.end())
+        if kind is not None:
             found.append(EntitySpan(m.start(), end, kind))
     return found
 
