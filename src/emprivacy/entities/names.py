@@ -456,11 +456,12 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
         return False
     key = [forms[j] for j in range(first, i) if words[j].end <= colon]
     value = [j for j in range(first, i + 1) if words[j].start > colon]
-    line_end = text.find("\n", colon)
-    rest = text[colon + 1:len(text) if line_end < 0 else line_end].split(":", 1)[0]
-    if len(rest.split()) > 7:  # "caller: hiya yeah its about the bill": speech, no field
-        return False
     # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
-    return (bool(key) and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
+    if not (key and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
             and len(value) <= 4
-            and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None)
+            and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None):
+        return False
+    # at most seven words to the line's end or the next key ("caller: hiya yeah its about
+    # the bill" is speech, no field); a bounded look, whatever the line's length
+    rest = text[colon + 1:colon + 200].split("\n", 1)[0].split(":", 1)[0]
+    return len(rest.split()) <= 7
