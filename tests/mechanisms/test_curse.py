@@ -183,6 +183,28 @@ def test_one_uniform_per_pivot_and_reproducible():
     assert res.resample(np.array([], dtype=np.int64), g).size == 0
 
 
+@pytest.mark.parametrize("short", [1, 3, 8])
+def test_short_lists_release_what_the_full_lists_release(monkeypatch, short):
+    """A draw below the short width reads the pivot's short list, the others its full list:
+    on a grid full of ties and duplicate vectors, every released word is the one the full
+    ranking gives at the drawn rank, and the short lists are the full lists' prefixes."""
+    from emprivacy.mechanisms import curse as curse_module
+
+    monkeypatch.setattr(curse_module, "_SHORT_RANKS", short)
+    emb = grid_embeddings(1500, seed=4)
+    res = RankResampler(emb, c=0.15, epsilon=1.0)  # K = 185: 2·short ≤ K
+    assert res._short is not None
+    pivots = np.random.default_rng(2).integers(0, len(emb), size=3000)
+    u = check_random_state(5).random(pivots.size)
+    ranks = np.floor(-np.log1p(-u * -math.expm1(-0.15 * res.top_k)) / 0.15).astype(int)
+    assert (ranks < short).any() and (ranks >= short).any()
+    out = res.resample(pivots, check_random_state(5))
+    full = RankResampler(emb, c=0.15, epsilon=1.0).neighbours(pivots)
+    np.testing.assert_array_equal(out, full[np.arange(pivots.size), ranks])
+    shorts = res._top_k_lists(np.unique(pivots), short)["neighbours"]
+    np.testing.assert_array_equal(shorts, res.neighbours(np.unique(pivots))[:, :short])
+
+
 def test_the_cache_evicts_and_stays_right(monkeypatch):
     from emprivacy.mechanisms import curse as curse_module
 

@@ -91,17 +91,25 @@ def labelled_tokens(text: str, spans: Sequence[LabelledSpan], *,
     return out
 
 
+_PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+
+
 def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> list[bool]:
     """Per token of ``text``: whether the alignment finds it unchanged in ``release``
     (case aside; an elision the release writes in full, ``l’`` as ``le`` before a released
     consonant, is the same word: :func:`emprivacy.preparation.writing.write_elision`).
+    A placeholder of the release (``[UNK]``, ``[PERSON]``) is read as one word, so the
+    elision before it, ``l’[UNK]``, is still found.
 
     >>> verbatim_tokens("talked to dana today", "Talked to Lucy today")
     [True, True, False, True]
     >>> verbatim_tokens("à l’hôpital", "à le palace", lang="fr")
     [True, True, False]
+    >>> verbatim_tokens("par l'aide-soignante", "par l'[UNK]", lang="fr")
+    [True, True, False]
     """
     elisions = get_language(lang).elisions
+    release = _PLACEHOLDER.sub("placeholder", release)
 
     def key(token: str) -> str:
         word = token.lower().replace("’", "'")
