@@ -187,3 +187,67 @@ def test_release_hides_designators_plates_and_next_of_kin(ner_embeddings):
         assert leaked not in words, (leaked, out.release)
     for kept in ("collected", "yesterday", "vehicle", "registration", "brother"):
         assert kept in words, (kept, out.release)
+
+
+def _spans_of(text: str, *pieces: tuple[str, str]) -> list[EntitySpan]:
+    """Spans of the given (surface, type) pieces, each at its first place in ``text``."""
+    return [EntitySpan(text.index(w), text.index(w) + len(w), t) for w, t in pieces]
+
+
+@pytest.mark.parametrize(("text", "pieces", "expected"), [
+    ("I remember the Diocese of Galloway appeal.", [("Galloway", "PROPER_NOUN")],
+     ("Diocese of Galloway", "ORG")),
+    ("BOARD OF EDUCATION - REGULAR MEETING", [("BOARD", "PROPER_NOUN")],
+     ("BOARD OF EDUCATION", "ORG")),
+    ("He studied at the University of the West of England in Bristol.",
+     [("University", "PROPER_NOUN"), ("Bristol", "LOCATION")],
+     ("University of the West of England", "ORG")),
+    ("PC Ashby of the Hampshire and Isle of Wight Constabulary called.",
+     [("Wight", "LOCATION")], ("Isle of Wight Constabulary", "ORG")),
+    ("now at the bank of england", [("england", "LOCATION")], ("bank of england", "ORG")),
+    ("joins from Our Lady of Lourdes Primary in May", [("Lourdes", "LOCATION")],
+     ("Our Lady of Lourdes Primary", "ORG")),
+    ("The Vale of Glamorgan Council have confirmed.",
+     [("Glamorgan", "PERSON"), ("Glamorgan Council", "ORG")],
+     ("Vale of Glamorgan Council", "ORG")),
+])
+def test_a_kind_before_of_makes_one_span_with_its_name(text, pieces, expected):
+    """English writes some kinds before the name (issue 40: ``Diocese of Galloway`` and
+    ``BOARD OF EDUCATION`` came out verbatim around their placeholder)."""
+    found = _spans_of(text, *pieces)
+    assert expected in _shown(text, widen_spans(text, found), found)
+
+
+@pytest.mark.parametrize(("text", "pieces"), [
+    ("the house of Ann is on fire", [("Ann", "PERSON")]),  # a lower-case kind, a person
+    ("a board of directors met", []),  # nothing detected, no capital
+    ("the University of the", [("University", "PROPER_NOUN")]),  # no name after of
+    ("Ask the Board of Mr Hale", [("Hale", "PERSON")]),  # a title is no name
+])
+def test_no_span_from_a_kind_without_a_name(text, pieces):
+    found = _spans_of(text, *pieces)
+    assert not [shown for shown, _ in _shown(text, widen_spans(text, found), found)
+                if " of " in shown.lower()]
+
+
+@pytest.mark.parametrize(("text", "pieces", "expected"), [
+    ("BAILED BY WESTMARCH MAGISTRATES' COURT ON MONDAY",
+     [("WESTMARCH MAGISTRATES", "PROPER_NOUN")], ("WESTMARCH MAGISTRATES' COURT", "ORG")),
+    ("IN THE RAVENSMOOR CORONER'S COURT", [("RAVENSMOOR CORONER", "PROPER_NOUN")],
+     ("RAVENSMOOR CORONER'S COURT", "ORG")),
+    ("CAN WE GET THE SOUTH WESTERN AMBULANCE SERVICE TO ATTEND",
+     [("SOUTH WESTERN", "LOCATION")], ("SOUTH WESTERN AMBULANCE SERVICE", "ORG")),
+    ("He went to St Mary's Hospital.", [("Mary", "PERSON")], ("St Mary's Hospital", "ORG")),
+])
+def test_capitalised_words_or_a_possessive_between_a_name_and_its_designator(
+        text, pieces, expected):
+    """Issue 40: the designators of ``MAGISTRATES' COURT``, ``CORONER'S COURT`` and
+    ``AMBULANCE SERVICE`` came out verbatim after a protected name."""
+    found = _spans_of(text, *pieces)
+    assert expected in _shown(text, widen_spans(text, found), found)
+
+
+def test_lower_case_words_between_a_capitalised_name_and_a_designator_do_not_join():
+    text = "Ask Ann about the school trip"
+    found = _spans_of(text, ("Ann", "PERSON"))
+    assert widen_spans(text, found) == found

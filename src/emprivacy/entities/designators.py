@@ -27,7 +27,19 @@ the spans of a text after detection, whatever the detectors:
   hospital``, ``harbourside building society``);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
   ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
-  where a model typed only ``EDR``).
+  where a model typed only ``EDR``);
+* **capitalised words between a name and its designator** — on a capitalised name (Title
+  case or ALL CAPS), up to two capitalised words that are no function words, possessives
+  included, may stand between it and its designator (``MAGISTRATES'`` of ``WESTMARCH
+  MAGISTRATES' COURT``, ``Ambulance`` of ``South Western Ambulance Service``);
+* **a kind before ``of``** — English writes some kinds *before* the name, linked by
+  ``of`` (:data:`ORG_KINDS_OF`, :data:`PLACE_KINDS_OF`: ``Diocese of Galloway``, ``Bank of
+  England``, ``BOARD OF EDUCATION``, ``Isle of Wight``): a kind, ``of`` (and ``the``), then a
+  detected span or capitalised words (no function word or title; more of them after ``of``
+  or ``the``, up to :data:`MOST_KIND_NAME_WORDS`) is one span, ``ORG`` or ``LOCATION``.  The
+  kind must be capitalised unless the name is a detected place or organisation (``bank of
+  england`` in a lower-case chat; not ``the house of [PERSON]``).  The span is widened over
+  designators after it like any other (``Our Lady of Lourdes Primary``).
 
 The lists are allow-lists of what to protect, in lower case; their words are common English
 words, so a designator after no detected name (``the pharmacy``, ``main road``) is left
@@ -43,8 +55,8 @@ from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
 
-__all__ = ["LOWER_CASE_DESIGNATORS", "ORG_DESIGNATORS", "RARE_BEFORE", "STREET_DESIGNATORS",
-           "widen_spans"]
+__all__ = ["LOWER_CASE_DESIGNATORS", "MOST_KIND_NAME_WORDS", "ORG_DESIGNATORS", "ORG_KINDS_OF",
+           "PLACE_KINDS_OF", "RARE_BEFORE", "STREET_DESIGNATORS", "widen_spans"]
 
 #: Legal forms and kinds of business or institution that end an organisation's name.
 ORG_DESIGNATORS: frozenset[str] = frozenset(
@@ -67,7 +79,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "hardware "
     "staffing trust foundation charity church chapel parish club fc united society union "
     "association federation agency ministry department authority board commission "
-    "tribunal court".split())
+    "tribunal court primary nursery suite".split())
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(
@@ -85,6 +97,23 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "dental medical care centre center training doors hardware water services solutions "
     "group trust club parade crescent terrace row vale mews society infirmary".split())
 
+#: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
+#: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).
+ORG_KINDS_OF: frozenset[str] = frozenset(
+    "university college bank diocese archdiocese church cathedral parish board department "
+    "dept ministry museum institute society academy school friends council chamber "
+    "federation association union office court house port sisters brothers order "
+    "hospital trust fellowship guild league club commission tribunal our_lady".split())
+
+#: Kinds of place that English writes before the name, linked by ``of`` (``Isle of Wight``,
+#: ``Vale of Glamorgan``, ``County of Durham``).
+PLACE_KINDS_OF: frozenset[str] = frozenset(
+    "isle isles vale bay gulf duchy kingdom republic county city borough district province "
+    "state town village".split())
+
+#: The most name words (capitalised words or detected spans) after a kind and ``of``.
+MOST_KIND_NAME_WORDS = 4
+
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0
 
@@ -96,6 +125,14 @@ _NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[
 _SPACES = re.compile(r"[ \t]+")
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)(?![\w'’-])")
 _WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+\Z")
+_KIND_OF = re.compile(
+    r"(?<![\w'’-])(our[ \t]+lady|[a-z]+)[ \t]+of[ \t]+(?:the[ \t]+)?", re.IGNORECASE)
+_CAPITALISED_AT = re.compile(r"[A-Z][A-Za-z'’-]*(?<!['’-])")
+_OF_AFTER = re.compile(r"[ \t]+(?:of|the|of[ \t]+the)[ \t]+", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’][sS]?(?=[ \t])")
+_CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][A-Za-z]*(?:['’][Ss]?)?)(?![\w'’-])")
+#: The most capitalised words between a capitalised name and its designator.
+_MOST_BETWEEN = 2
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
@@ -123,15 +160,19 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     ...  for s in widen_spans(text, [], zipf=lambda w: rarity.get(w.lower(), 7.0))]
     [('kestrel fuels', 'ORG')]
     """
+    spans = sorted({*spans, *_kinds_of(text, spans)})
     out = set(spans)
     if zipf is not None:
         out.update(_rare_before_designators(text, spans, zipf))
     for s in spans:
         if s.type not in _NAMED:
             continue
-        end, kind = _designators_after(text, s.end)
+        past = _possessive_end(text, s.end)  # CORONER'S COURT, MAGISTRATES' COURT
+        end, kind = _designators_after(text, past)
         if kind is None and s.type != "PERSON" and text[s.start:s.end].islower():
             end, kind = _designators_past_words(text, s.end)
+        elif kind is None and text[s.start].isupper():
+            end, kind = _designators_past_capitalised(text, past)
         if kind is not None:
             out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
     orgs = sorted(s for s in spans if s.type == "ORG")
@@ -173,6 +214,90 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
         if kind is not None:
             found.append(EntitySpan(m.start(), end, kind))
     return found
+
+
+def _kinds_of(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """The spans that a kind written before ``of`` makes with the name after it (see the
+    module's description).
+
+    >>> text = "the Diocese of Galloway and the bank of england, not the house of Ann"
+    >>> found = [EntitySpan(15, 23, "PROPER_NOUN"), EntitySpan(40, 47, "LOCATION"),
+    ...          EntitySpan(66, 69, "PERSON")]
+    >>> [(text[s.start:s.end], s.type) for s in _kinds_of(text, found)]
+    [('Diocese of Galloway', 'ORG'), ('bank of england', 'ORG')]
+    """
+    from emprivacy.entities.capitalised import TITLES
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    if "of" not in text and "OF" not in text and "Of" not in text:
+        return []
+    by_start: dict[int, int] = {}
+    typed: dict[int, set[str]] = {}
+    for s in spans:
+        if s.type in _NAMED:
+            by_start[s.start] = max(by_start.get(s.start, s.end), s.end)
+            typed.setdefault(s.start, set()).add(s.type)
+    found = []
+    for m in _KIND_OF.finditer(text):
+        kind = "_".join(m.group(1).lower().split())
+        span_type = ("ORG" if kind in ORG_KINDS_OF
+                     else "LOCATION" if kind in PLACE_KINDS_OF else None)
+        if span_type is None:
+            continue
+        capitalised = m.group(1)[0].isupper()
+        pos, end, units = m.end(), None, 0
+        while units < MOST_KIND_NAME_WORDS:
+            if pos in by_start:
+                if not capitalised and units == 0 and not typed[pos] & {"LOCATION", "ORG"}:
+                    break
+                if "ORG" in typed[pos]:  # Vale of [Glamorgan Council]: an organisation
+                    span_type = "ORG"
+                end = pos = by_start[pos]
+            else:
+                word = _CAPITALISED_AT.match(text, pos)
+                if (word is None or not capitalised
+                        or word.group().lower() in KEPT_FUNCTION_WORDS
+                        or word.group().lower().rstrip(".") in TITLES):
+                    break
+                end = pos = word.end()
+            units += 1
+            link = _OF_AFTER.match(text, pos)
+            space = _SPACE_GAP.match(text, pos)
+            if link is not None and (link.end() in by_start
+                                     or _CAPITALISED_AT.match(text, link.end())):
+                pos = link.end()
+            elif (space is not None and capitalised
+                  and (nxt := _CAPITALISED_AT.match(text, space.end())) is not None
+                  and nxt.group().lower() not in ORG_DESIGNATORS | STREET_DESIGNATORS):
+                pos = space.end()  # a designator after the name is widened below
+            else:
+                break
+        if end is not None:
+            found.append(EntitySpan(m.start(1), end, span_type))
+    return found
+
+
+def _possessive_end(text: str, pos: int) -> int:
+    """After a possessive ending right at ``pos`` (``'s``, ``'S``, ``'``) followed by a space:
+    its end; else ``pos``."""
+    m = _POSSESSIVE.match(text, pos)
+    return m.end() if m is not None else pos
+
+
+def _designators_past_capitalised(text: str, pos: int) -> tuple[int, str | None]:
+    """As :func:`_designators_after`, past up to two capitalised words that are no function
+    words (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``)."""
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    for _ in range(_MOST_BETWEEN):
+        following = _CAPITALISED_AFTER.match(text, pos)
+        if following is None or following.group(1).lower() in KEPT_FUNCTION_WORDS:
+            break
+        pos = following.end()
+        end, kind = _designators_after(text, pos)
+        if kind is not None:
+            return end, kind
+    return pos, None
 
 
 def _designators_past_words(text: str, pos: int) -> tuple[int, str | None]:
