@@ -305,3 +305,42 @@ def test_common_words_in_capitals_are_no_spacy_entities(ner_embeddings):
     assert _common_words_in_capitals(text, EntitySpan(0, 12, "ORG"))
     assert not _common_words_in_capitals(text, EntitySpan(26, 38, "ORG"))  # not in capitals
     assert not _common_words_in_capitals("WESTMARCH CONSTABULARY", EntitySpan(0, 22, "ORG"))
+
+
+@pytest.mark.slow
+def test_initials_before_a_hyphenated_name_with_a_common_part(ner_embeddings):
+    """``G. Rees-Tudor``, ``A. Al-Shami``: a person's span whose hyphenated word has a part
+    that is also an ordinary word (``tudor``, ``al``) was released at the general ε — the
+    name as ``[UNK]``, its initial verbatim (issue 40, fifth stage); ``well-known`` in a span
+    is still no name."""
+    from emprivacy.entities.marking import _listed_or_rare
+    from emprivacy.tables import privatize_texts
+
+    assert _listed_or_rare("rees-tudor") and _listed_or_rare("al-shami")
+    assert not _listed_or_rare("well-known") and not _listed_or_rare("t-shirt")
+    (out,) = privatize_texts(["Countersigned by G. Rees-Tudor on Friday."],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    words = out.release.replace(".", " ").split()
+    assert "G" not in words and "Rees-Tudor" not in words and "[UNK]" not in words[2:4], \
+        out.release
+
+
+@pytest.mark.slow
+def test_lower_case_initials_before_a_name_keep_their_case(ner_embeddings):
+    """``d. yusupova``, ``p j kowalczyk`` of a call's notes: a lower-case initial before a
+    protected name was released verbatim (issue 40, fifth stage); it is the name's now, in
+    lower case; ``i`` without its full stop is the pronoun."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["note added by agent d. yusupova ok and customer p j kowalczyk "
+                              "called, i bob said"],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    words = out.release.replace(".", " ").split()
+    d = words[words.index("agent") + 1]
+    assert d != "d" and len(d) == 1 and d.islower(), out.release
+    assert "yusupova" not in words and "kowalczyk" not in words, out.release
+    p, j = words[words.index("customer") + 1:words.index("customer") + 3]
+    assert (p, j) != ("p", "j") and len(p) == len(j) == 1 and p.islower(), out.release
+    assert words[words.index("called,") + 1] == "i", out.release

@@ -232,6 +232,12 @@ def _listed_or_rare(word: str) -> bool:
     if word in _LABEL_WORDS:
         return False
     try:
-        return name_class(word) is not None
+        if name_class(word) is not None:
+            return True
+        # inside a detected span, a hyphenated word each of whose parts may be a name is
+        # one (Rees-Tudor, Al-Shami: a part that is also an ordinary word, tudor, al)
+        parts = [part for part in word.split("-") if part]
+        return len(parts) > 1 and all(len(part) > 1 and name_class(part) is not None
+                                      for part in parts)
     except MissingExtraError:
         return True

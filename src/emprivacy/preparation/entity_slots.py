@@ -352,7 +352,9 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
     write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
     after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
     initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
-    capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article)."""
+    capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
+    lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
+    ``a`` and ``i`` only with their full stop (``i`` is a pronoun)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -362,13 +364,15 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
             continue
         if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
-                or not tok.text.isupper()):
+                or not tok.text.isalpha()):
             continue
-        if (text[tok.end:tok.end + 1] != "." or text[tok.end + 1:tokens[i + 1].start].strip(
-                " \t") != "") and not (  # "A KOWALCZYK", "W Pawlak": no full stop
+        stopped = (text[tok.end:tok.end + 1] == "."
+                   and text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "")
+        if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
-                and (tok.text not in "AI" or (tokens[i + 1].text.isupper()
-                                              and len(tokens[i + 1].text) > 1))):
+                and (tok.text.upper() not in "AI" or (tok.text.isupper()
+                                                      and tokens[i + 1].text.isupper()
+                                                      and len(tokens[i + 1].text) > 1))):
             continue
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start

@@ -197,8 +197,8 @@ class TextTemplate:
                 if surrogates is None or key not in surrogates:
                     raise ValueError(f"no surrogate for the entity slot {key[0]}")
                 word = apply_case(surrogates[key], self.cases[i])
-                if key[1].startswith(INITIAL):  # an initial: the surrogate's first letter
-                    word = word[:1].upper()
+                if key[1].startswith(INITIAL):  # an initial: the surrogate's first letter,
+                    word = word[:1]  # in the initial's case (apply_case: "d." → "s.")
             if self.curly[i]:
                 word = word.replace("'", "’")
             if self.lang.elisions:  # l’ before a released consonant: le (post-processing)
