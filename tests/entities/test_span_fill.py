@@ -344,3 +344,31 @@ def test_lower_case_initials_before_a_name_keep_their_case(ner_embeddings):
     p, j = words[words.index("customer") + 1:words.index("customer") + 3]
     assert (p, j) != ("p", "j") and len(p) == len(j) == 1 and p.islower(), out.release
     assert words[words.index("called,") + 1] == "i", out.release
+
+
+def test_a_word_that_text_names_is_a_name_and_a_quoted_nickname():
+    """``a lad called ravi``, ``everyone calls me paddy`` (a listed word that is mostly an
+    ordinary one, taken without a capital only with this evidence) and ``Rhodri "Chopper"
+    Evans`` were released verbatim (issue 40: the fourth stage's unseen call and forum);
+    ``called back``, ``called home`` and a quoted word between ordinary words stay words."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = ('caller: yeah a lad called ravi came, everyone calls me paddy\n'
+            'i called mum and then called back, they called home\n'
+            'Rhodri "Chopper" Evans took two. the "Quick" Fix was slow')
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert {"ravi", "paddy", "Chopper"} <= set(found), found
+    assert not {"mum", "back", "home", "Quick", "Fix"} & set(found), found
+
+
+def test_any_word_as_a_chat_speaker_after_a_time_stamp_is_a_name():
+    """``[07:59] sky:``: a speaker whose name is on no list and an ordinary word was
+    released verbatim at every mention (issue 40, second held-out chat); without a time
+    stamp a key stays a key (``note:``)."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = "[07:59] sky: did someone call me\n[08:00] rose: not you @sky\nnote: call back"
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert found.count("sky") == 2 and "note" not in found, found

@@ -292,9 +292,10 @@ class NameListDetector:
             if form in NAME_TITLES:
                 continue
             if cls is None:
-                name[i] = evidence[i] == "title"
+                name[i] = evidence[i] in ("title", "nickname", "stamped")
             elif evidence[i]:
-                name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title")
+                name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
+                                                               "naming", "nickname")
             elif cls == "uncommon":
                 name[i] = False
             elif cls == "name":
@@ -327,13 +328,19 @@ class NameListDetector:
     def _evidence(words: list[Token], forms: list[str], classes: list[NameClass],
                   text: str) -> list[str]:
         """Per word, the context that names it (``""``: none): ``"title"``, ``"at"``,
-        ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``."""
+        ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``, ``"naming"`` (``a lad called
+        ravi``, ``everyone calls me paddy``: :func:`_named_by`), ``"nickname"`` (``Rhodri
+        "Chopper" Evans``: :func:`_nickname`)."""
         out = [""] * len(words)
         line_starts = _line_starts(words, text)
+        given = given_names()
         for i, tok in enumerate(words):
             cls = classes[i]
             prev = words[i - 1] if i else None
             gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
+            if _nickname(i, words, forms, classes, text, given):
+                out[i] = "nickname"
+                continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \
                     re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES and (
                     forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")):
@@ -341,6 +348,10 @@ class NameListDetector:
                 out[i] = "title"
                 continue
             if cls is None:
+                if (forms[i] not in KEPT_FUNCTION_WORDS and forms[i].isalpha()
+                        and len(forms[i]) > 1
+                        and _in_label(i, words, forms, text, line_starts, stamped=True)):
+                    out[i] = "stamped"  # "[07:59] sky:": a chat's speaker, any word
                 continue
             if gap.endswith("@"):
                 out[i] = "at"
@@ -353,7 +364,49 @@ class NameListDetector:
                 out[i] = "greeting"
             elif cls in ("common", "rare") and _pair(i, words, forms, classes, text):
                 out[i] = "pair"
+            elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
+                    cls != "common" or name_key(forms[i]) in given
+                    or word_zipf(forms[i]) < NAMED_COMMON) and _named_by(i, words, forms, text):
+                out[i] = "naming"
         return out
+
+
+#: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
+#: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
+NAMED_COMMON = 4.0
+#: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``, ``known
+#: as kaz``, ``my name is will``), as the forms before the name.
+NAMING: frozenset[tuple[str, ...]] = frozenset({
+    ("called",), ("named",), ("call", "me"), ("calls", "me"), ("known", "as"),
+    ("name", "is"), ("name's",), ("names",), ("nicknamed",), ("goes", "by")})
+_QUOTES = "\"“”'‘’"
+
+
+def _named_by(i: int, words: list[Token], forms: list[str], text: str) -> bool:
+    """Whether word ``i`` follows, on its line with only spaces between, words that name it
+    (:data:`NAMING`)."""
+    for before in NAMING:
+        n = len(before)
+        if i < n or tuple(forms[i - n:i]) != before:
+            continue
+        if all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
+               for j in range(i - n + 1, i + 1)):
+            return True
+    return False
+
+
+def _nickname(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
+              text: str, given: frozenset[str]) -> bool:
+    """Whether word ``i`` is a nickname in quotes between a given name (or a name-like
+    word) and a capitalised word (``Rhodri "Chopper" Evans``)."""
+    if i == 0 or i + 1 >= len(words) or not words[i].text[:1].isupper():
+        return False
+    before = text[words[i - 1].end:words[i].start]
+    after = text[words[i].end:words[i + 1].start]
+    return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
+            and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
+            and words[i + 1].text[:1].isupper()
+            and (name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")))
 
 
 def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> bool:
@@ -414,17 +467,18 @@ def _line_starts(words: list[Token], text: str) -> list[int]:
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,
-              line_starts: list[int]) -> bool:
+              line_starts: list[int], *, stamped: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
-    line's start, after an optional time stamp, followed by ``:`` (``THE COURT:`` is no
-    name)."""
+    line's start, after an optional time stamp (with ``stamped``, after a time stamp only),
+    followed by ``:`` (``THE COURT:`` is no name)."""
     first = line_starts[i]
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
             or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES:
         return False
     line_begin = text.rfind("\n", 0, words[first].start) + 1
     start = text[line_begin:words[first].start]
-    if _LABEL_START.fullmatch(start) is None:
+    if _LABEL_START.fullmatch(start) is None or (
+            stamped and not any(c.isdigit() for c in start)):
         return False
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)):
