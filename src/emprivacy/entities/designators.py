@@ -53,7 +53,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
-from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
+from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
 
 __all__ = ["LOWER_CASE_DESIGNATORS", "MOST_KIND_NAME_WORDS", "ORG_DESIGNATORS", "ORG_KINDS_OF",
            "PLACE_KINDS_OF", "RARE_BEFORE", "STREET_DESIGNATORS", "widen_spans"]
@@ -131,8 +131,10 @@ _CAPITALISED_AT = re.compile(r"[A-Z][A-Za-z'’-]*(?<!['’-])")
 _OF_AFTER = re.compile(r"[ \t]+(?:of|the|of[ \t]+the)[ \t]+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’][sS]?(?=[ \t])")
 _CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][A-Za-z]*(?:['’][Ss]?)?)(?![\w'’-])")
-#: The most capitalised words between a capitalised name and its designator.
+#: The most words between a name and its designator (capitalised, or in lower case).
 _MOST_BETWEEN = 2
+_LETTERS = re.compile(r"[A-Za-z]+")
+_ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
@@ -160,12 +162,15 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     ...  for s in widen_spans(text, [], zipf=lambda w: rarity.get(w.lower(), 7.0))]
     [('kestrel fuels', 'ORG')]
     """
-    spans = sorted({*spans, *_kinds_of(text, spans)})
+    spans = sorted({*spans, *_kinds_of(text, spans)}, key=SPAN_ORDER)
     out = set(spans)
-    if zipf is not None:
-        out.update(_rare_before_designators(text, spans, zipf))
+    # where the designators are: a word that no designator follows closely on its line
+    # makes no span, so most words are passed over without a look (issue 40, cost)
+    near = _DesignatorsNear(text)
+    if zipf is not None and near.starts:
+        out.update(_rare_before_designators(text, spans, zipf, near))
     for s in spans:
-        if s.type not in _NAMED:
+        if s.type not in _NAMED or not near.after(s.end):
             continue
         past = _possessive_end(text, s.end)  # CORONER'S COURT, MAGISTRATES' COURT
         end, kind = _designators_after(text, past)
@@ -175,7 +180,7 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             end, kind = _designators_past_capitalised(text, past)
         if kind is not None:
             out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
-    orgs = sorted(s for s in spans if s.type == "ORG")
+    orgs = sorted((s for s in spans if s.type == "ORG"), key=SPAN_ORDER)
     starts = [o.start for o in orgs]
     by_end = sorted(orgs, key=lambda o: o.end)
     ends = [o.end for o in by_end]
@@ -188,11 +193,32 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
         for o in (*after, *before):
             if _touching(text, s, o):
                 out.add(EntitySpan(min(s.start, o.start), max(s.end, o.end), "ORG"))
-    return sorted(out)
+    return sorted(out, key=SPAN_ORDER)
+
+
+class _DesignatorsNear:
+    """The starts of the words of ``text`` that may be designators (a superset: any case,
+    any word of the lists), to ask whether one follows a position closely."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [m.start() for m in _LETTERS.finditer(text)
+                       if m.group().lower() in _ALL_DESIGNATORS]
+
+    def after(self, pos: int) -> bool:
+        """Whether a designator starts after ``pos`` on its line with at most
+        :data:`_MOST_BETWEEN` words (and a possessive) between: where every path of
+        :func:`widen_spans` may find one."""
+        k = bisect_left(self.starts, pos)
+        if k == len(self.starts):
+            return False
+        between = self.text[pos:self.starts[k]]
+        return "\n" not in between and len(between.split()) <= _MOST_BETWEEN
 
 
 def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
-                             zipf: Callable[[str], float]) -> list[EntitySpan]:
+                             zipf: Callable[[str], float],
+                             near: _DesignatorsNear) -> list[EntitySpan]:
     """The spans that a rare word no span covers starts, followed by designators."""
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
@@ -200,6 +226,8 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
     covered = sorted((s.start, s.end) for s in spans)
     k = 0
     for m in _NAME_WORD.finditer(text):
+        if not near.after(m.end()):
+            continue
         while k < len(covered) and covered[k][1] <= m.start():
             k += 1
         if k < len(covered) and covered[k][0] < m.end():

@@ -31,6 +31,7 @@ from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import (
     ENTITY_TYPES,
     PROPER_NOUN,
+    SPAN_ORDER,
     EntityDetector,
     EntitySpan,
     type_of_overlap,
@@ -113,7 +114,7 @@ class EntityMarking:
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``)."""
         zipf = _zipf_or_none()
-        found = [widen_spans(text, sorted(spans), zipf=zipf)
+        found = [widen_spans(text, sorted(spans, key=SPAN_ORDER), zipf=zipf)
                  for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
         kinds = entity_words(self.lang)
         if kinds is None:

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
 __all__ = [
     "ENTITY_TYPES",
     "NAMED_TYPES",
     "PROPER_NOUN",
+    "SPAN_ORDER",
     "STRUCTURED_TYPES",
     "TYPE_PRIORITY",
     "EntityDetector",
@@ -183,3 +185,8 @@ class UnionDetector:
             for acc, more in zip(found, spans, strict=True):
                 acc.update(more)
         return [sorted(acc) for acc in found]
+
+
+#: The order of spans, ``(start, end, type)``, as a sort key: ``sorted(spans, key=SPAN_ORDER)``
+#: is ``sorted(spans)`` without a Python call per comparison (issue 40, cost).
+SPAN_ORDER = attrgetter("start", "end", "type")
