@@ -19,9 +19,10 @@ and the French dates and identifiers by pattern.
   :class:`~emprivacy.entities.patterns.PatternDetector`, what :class:`FrenchPatternDetector`
   finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``; a
   month alone after ``en``, ``depuis``, ``dès``, ``avant``, ``après``, ``pendant``,
-  ``jusqu’en``, ``début``, ``fin``, ``courant``, ``mi-``, ``mois de``: ``en juin``, ``au
-  mois d’août``, the month word alone the span; a month elsewhere, ``Avril a dit``, is left
-  to the person detectors), French
+  ``jusqu’en``, ``début``, ``fin``, ``courant``, ``entre``, ``mi-``, ``mois de``: ``en juin``,
+  ``au mois d’août``, the month word alone the span; two months joined by ``et``, ``à``,
+  ``au`` or ``ou``: ``de mai à juillet``; a month elsewhere, ``Avril a dit``, is left to the
+  person detectors), French
   phone numbers (``06 12 34 56 78``, ``+33 4 75 75 75 75``, ``01.45.67.89.12``), the NIR (the
   INSEE social-security number, ``1 84 12 75 108 042 36``: type ``SSN``) and French IBANs
   (``FR76 3000 …``: type ``IBAN``), each one placeholder.
@@ -73,13 +74,19 @@ _YEAR = r"(?:19|20)\d\d"
 _DATE = re.compile(
     rf"(?<!\w)(?:{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)
+_MONTH_NAME = (r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre"
+               r"|octobre|novembre|décembre|decembre)")
 #: A month alone after a preposition of time (``en juin``, ``fin mars``, ``mois d’août``):
 #: a date (group 1 is the month).
 _LONE_MONTH = re.compile(
-    r"(?<![\w'’-])(?:(?:en|depuis|dès|avant|après|pendant|jusqu['’]en|début|fin|courant)"
-    r"[ \t\u00a0]+|mi-|mois[ \t\u00a0]+(?:de[ \t\u00a0]+|d['’]))"
-    r"(janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre"
-    r"|novembre|décembre|decembre)(?![\w-])", re.IGNORECASE)
+    r"(?<![\w'’-])(?:(?:en|depuis|dès|avant|après|pendant|jusqu['’]en|début|fin|courant"
+    r"|entre)[ \t\u00a0]+|mi-|mois[ \t\u00a0]+(?:de[ \t\u00a0]+|d['’]))"
+    rf"({_MONTH_NAME})(?![\w-])", re.IGNORECASE)
+#: Two months joined by ``et``, ``à``, ``au`` or ``ou`` (``de mai à juillet 2025``, ``mai ou
+#: juin``): dates (groups 1 and 2, the month words).
+_MONTH_RANGE = re.compile(
+    rf"(?<![\w'’-])({_MONTH_NAME})[ \t\u00a0]+(?:et|à|au|ou)[ \t\u00a0]+(?:{_DAY}"
+    rf"[ \t\u00a0]+)?({_MONTH_NAME})(?![\w-])", re.IGNORECASE)
 _SEP = r"[ \t\u00a0.\-]?"
 _PHONE = re.compile(rf"(?<![\w+])(?:(?:\+|00)33{_SEP}\(?0?\)?{_SEP}[1-9]|0[1-9])"
                     rf"(?:{_SEP}\d\d){{4}}(?!\d)")
@@ -115,11 +122,13 @@ class FrenchPatternDetector:
     def _spans(text: str) -> list[EntitySpan]:
         spans: list[EntitySpan] = []
         for pattern, kind in ((_IBAN, "IBAN"), (_NIR, "SSN"), (_PHONE, "PHONE"),
-                              (_DATE, "DATE"), (_LONE_MONTH, "DATE")):
+                              (_DATE, "DATE"), (_LONE_MONTH, "DATE"), (_MONTH_RANGE, "DATE")):
             for m in pattern.finditer(text):
-                start, end = m.span(1) if pattern is _LONE_MONTH else m.span()
-                if not any(s.overlaps(start, end) for s in spans):
-                    spans.append(EntitySpan(start, end, kind))
+                found = ([m.span(1)] if pattern is _LONE_MONTH
+                         else [m.span(1), m.span(2)] if pattern is _MONTH_RANGE else [m.span()])
+                for start, end in found:
+                    if not any(s.overlaps(start, end) for s in spans):
+                        spans.append(EntitySpan(start, end, kind))
         return sorted(spans)
 
 
