@@ -83,6 +83,35 @@ def test_no_span_without_a_name_on_the_same_line(text):
     assert _widened(text) == []
 
 
+def test_adjectives_after_a_lower_case_kind_and_an_article_opening_the_name():
+    """Issue 42's third French half released ``tribunal correctionnel de``, ``école
+    élémentaire`` and ``Au`` of ``boulangerie Au Pain d'Antan`` as written: after a lower-case
+    kind a word shaped like an adjective is a qualifier, and a Title-case ``Au`` before a
+    capitalised word opens the name."""
+    assert _widened("Le tribunal correctionnel de Thonon-les-Bains a condamné") == [
+        ("tribunal correctionnel de Thonon-les-Bains", "ORG")]
+    assert _widened("directrice de l'école élémentaire Jules-Ferry.") == [
+        ("école élémentaire Jules-Ferry", "ORG")]
+    text = "on se retrouve au crédit agricole de saint-servan pour"
+    town = EntitySpan(text.index("saint"), text.index(" pour"), "LOCATION")
+    assert _widened(text, [town]) == [("crédit agricole de saint-servan", "ORG")]
+    assert _widened("le fournil de la boulangerie Au Pain d'Antan, rue") == [
+        ("boulangerie Au Pain d'Antan", "ORG")]
+    # a verb, or a short word, is no qualifier; "Au" before a lower-case word opens nothing
+    assert _widened("la mairie envoie Paul, l'hôpital hier Marie") == []
+    assert _widened("le restaurant Au bout du monde") == []
+
+
+def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
+    """``la Gendarmerie nationale``: a kind in Title case inside a sentence is the name of an
+    organisation, with the adjectives after it; at a sentence's start, in lower case or in
+    capitals it needs a name after it."""
+    assert _widened("appel à la Gendarmerie nationale, puis à la Mairie.") == [
+        ("Gendarmerie nationale", "ORG"), ("Mairie", "ORG")]
+    assert _widened("Mairie fermée. Gendarmerie nationale : appel à la gendarmerie") == []
+    assert _widened("un dossier PHARMACIE ouvert") == []
+
+
 def test_a_kind_marked_not_before_person_leaves_a_person_alone():
     text = "à la place de Marie Curie, puis place de la Concorde"
     person = EntitySpan(text.index("Marie"), text.index(","), "PERSON")
