@@ -112,6 +112,17 @@ def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
     assert _widened("un dossier PHARMACIE ouvert") == []
 
 
+def test_the_kinds_of_institutions_and_shops():
+    """Kinds of the third French half that the lists lacked."""
+    text = "un courrier à l'inspection académique de la Seine-Saint-Denis."
+    assert _widened(text) == [("inspection académique de la Seine-Saint-Denis", "ORG")]
+    assert _widened("basé à l'altiport de Chamonix, a pu") == [("altiport de Chamonix", "ORG")]
+    assert _widened("la plainte du magasin Cycles Chablais et") == [
+        ("magasin Cycles Chablais", "ORG")]
+    assert _widened("la Chambre de métiers et de l'artisanat a promis") == [
+        ("Chambre de métiers et de l'artisanat", "ORG")]
+
+
 def test_a_kind_marked_not_before_person_leaves_a_person_alone():
     text = "à la place de Marie Curie, puis place de la Concorde"
     person = EntitySpan(text.index("Marie"), text.index(","), "PERSON")
