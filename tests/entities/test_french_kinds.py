@@ -110,6 +110,9 @@ def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
         ("Gendarmerie nationale", "ORG"), ("Mairie", "ORG")]
     assert _widened("Mairie fermée. Gendarmerie nationale : appel à la gendarmerie") == []
     assert _widened("un dossier PHARMACIE ouvert") == []
+    # nor after a dash, a bracket or a quote, where a heading's part starts
+    assert _widened("Centre hospitalier de Morlaix – Service de médecine (Mairie) « Club »") == [
+        ("Centre hospitalier de Morlaix", "ORG")]
 
 
 def test_the_kinds_of_institutions_and_shops():

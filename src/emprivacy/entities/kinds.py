@@ -205,8 +205,10 @@ def _adjective(form: str) -> bool:
     return len(form) > 4 and _ADJECTIVE.search(form) is not None
 
 
-#: What ends a sentence or a line.
-_SENTENCE_END = re.compile(r"[.!?:;\n]")
+#: What ends a sentence or a line, or starts a part of one that may begin with a capital
+#: (a dash, a bullet, an opening bracket or quote: ``Centre hospitalier de Morlaix –
+#: Service de médecine``).
+_SENTENCE_END = re.compile(r"[.!?:;\n–—•(\[«\"“]")
 
 
 def _proper(text: str, tokens: Sequence[tuple[int, int, str]], i: int) -> bool:
