@@ -102,6 +102,18 @@ def test_adjectives_after_a_lower_case_kind_and_an_article_opening_the_name():
     assert _widened("le restaurant Au bout du monde") == []
 
 
+def test_an_uncommon_word_after_a_kind_and_an_article_is_a_name():
+    """``traiteur maison le gall`` was released as written (issue 42's third French half):
+    French puts no article between a kind and an ordinary word, so an uncommon lower-case
+    word there is a name; a common one (``le matin``) is not."""
+    rarity = {"gall": 3.31, "galion": 2.45, "matin": 5.32, "zinc": 3.62}
+    text = "traiteur maison le gall via soazig, puis l'hôtel le galion"
+    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
+        ("maison le gall", "ORG"), ("hôtel le galion", "ORG")]
+    text = "il boit au café le matin, au bar le zinc, à la maison de le gall"
+    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == []
+
+
 def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
     """``la Gendarmerie nationale``: a kind in Title case inside a sentence is the name of an
     organisation, with the adjectives after it; at a sentence's start, in lower case or in

@@ -21,8 +21,10 @@ of the name:
 * **then the name**: a detected span (a named type or
   :data:`~emprivacy.entities.spans.PROPER_NOUN`), a capitalised word that is no function word
   or title of the language, or — after a street's kind — a lower-case word rarer than
-  :data:`RARE_NAME` (``rue du vieux-puits``); the name goes on over more such words, with
-  linking words between (``Pays des Abers``), up to :data:`MOST_NAME_WORDS` of them; a
+  :data:`RARE_NAME` (``rue du vieux-puits``), or — right after a kind and an article — a
+  lower-case word rarer than :data:`RARE_AFTER_ARTICLE` (``traiteur maison le gall``);
+  the name goes on over more such words, with linking words between (``Pays des Abers``),
+  up to :data:`MOST_NAME_WORDS` of them; a
   Title-case ``Au``, ``Aux`` or ``À`` before a capitalised word opens the name
   (``boulangerie Au Pain d'Antan``).
 
@@ -50,8 +52,8 @@ from importlib.resources import files
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
 
-__all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_NAME", "EntityWords", "entity_words",
-           "widen_before"]
+__all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_AFTER_ARTICLE", "RARE_NAME",
+           "EntityWords", "entity_words", "widen_before"]
 
 #: The most lower-case words between a capitalised organisation's kind and its name.
 MOST_QUALIFIERS = 3
@@ -65,6 +67,12 @@ RARE_NAME = 3.0
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*(?:['’](?=[^\W\d_]))?")
 _SPACES = re.compile(r"[ \t\u00a0\u202f]+")
 _NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
+#: A lower-case word rarer than this right after a kind and an article (``maison le gall``,
+#: ``hôtel le galion``) is its name: French puts no article between a kind and an ordinary
+#: word but in a name (``le matin`` of ``au café le matin`` is too common).
+RARE_AFTER_ARTICLE = 3.5
+#: The articles that may open a name right after its kind.
+_ARTICLES = frozenset({"le", "la", "les", "l'"})
 #: The endings of the adjectives that qualify a kind (``correctionnel`` of ``tribunal
 #: correctionnel de Thonon``, ``élémentaire``, ``académique``, ``agricole``, ``municipale``,
 #: ``administratif``): after a lower-case kind only such a word is a qualifier.
@@ -276,6 +284,11 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
         elif (units == 0 and kind_type == "LOCATION" and zipf is not None and surface.islower()
               and form not in function_words and zipf(form) < RARE_NAME):
             units += 1
+            end = stop
+        elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
+              and surface.islower() and form not in function_words
+              and zipf(form) < RARE_AFTER_ARTICLE):
+            units += 1  # "gall" of "traiteur maison le gall": a kind, an article, a name
             end = stop
         elif (units == 0 and kind_type == "ORG" and qualifiers < MOST_QUALIFIERS
               and surface.islower() and form not in function_words
