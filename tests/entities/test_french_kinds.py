@@ -83,6 +83,61 @@ def test_no_span_without_a_name_on_the_same_line(text):
     assert _widened(text) == []
 
 
+def test_adjectives_after_a_lower_case_kind_and_an_article_opening_the_name():
+    """Issue 42's third French half released ``tribunal correctionnel de``, ``école
+    élémentaire`` and ``Au`` of ``boulangerie Au Pain d'Antan`` as written: after a lower-case
+    kind a word shaped like an adjective is a qualifier, and a Title-case ``Au`` before a
+    capitalised word opens the name."""
+    assert _widened("Le tribunal correctionnel de Thonon-les-Bains a condamné") == [
+        ("tribunal correctionnel de Thonon-les-Bains", "ORG")]
+    assert _widened("directrice de l'école élémentaire Jules-Ferry.") == [
+        ("école élémentaire Jules-Ferry", "ORG")]
+    text = "on se retrouve au crédit agricole de saint-servan pour"
+    town = EntitySpan(text.index("saint"), text.index(" pour"), "LOCATION")
+    assert _widened(text, [town]) == [("crédit agricole de saint-servan", "ORG")]
+    assert _widened("le fournil de la boulangerie Au Pain d'Antan, rue") == [
+        ("boulangerie Au Pain d'Antan", "ORG")]
+    # a verb, or a short word, is no qualifier; "Au" before a lower-case word opens nothing
+    assert _widened("la mairie envoie Paul, l'hôpital hier Marie") == []
+    assert _widened("le restaurant Au bout du monde") == []
+
+
+def test_an_uncommon_word_after_a_kind_and_an_article_is_a_name():
+    """``traiteur maison le gall`` was released as written (issue 42's third French half):
+    French puts no article between a kind and an ordinary word, so an uncommon lower-case
+    word there is a name; a common one (``le matin``) is not."""
+    rarity = {"gall": 3.31, "galion": 2.45, "matin": 5.32, "zinc": 3.62}
+    text = "traiteur maison le gall via soazig, puis l'hôtel le galion"
+    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
+        ("maison le gall", "ORG"), ("hôtel le galion", "ORG")]
+    text = "il boit au café le matin, au bar le zinc, à la maison de le gall"
+    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == []
+
+
+def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
+    """``la Gendarmerie nationale``: a kind in Title case inside a sentence is the name of an
+    organisation, with the adjectives after it; at a sentence's start, in lower case or in
+    capitals it needs a name after it."""
+    assert _widened("appel à la Gendarmerie nationale, puis à la Mairie.") == [
+        ("Gendarmerie nationale", "ORG"), ("Mairie", "ORG")]
+    assert _widened("Mairie fermée. Gendarmerie nationale : appel à la gendarmerie") == []
+    assert _widened("un dossier PHARMACIE ouvert") == []
+    # nor after a dash, a bracket or a quote, where a heading's part starts
+    assert _widened("Centre hospitalier de Morlaix – Service de médecine (Mairie) « Club »") == [
+        ("Centre hospitalier de Morlaix", "ORG")]
+
+
+def test_the_kinds_of_institutions_and_shops():
+    """Kinds of the third French half that the lists lacked."""
+    text = "un courrier à l'inspection académique de la Seine-Saint-Denis."
+    assert _widened(text) == [("inspection académique de la Seine-Saint-Denis", "ORG")]
+    assert _widened("basé à l'altiport de Chamonix, a pu") == [("altiport de Chamonix", "ORG")]
+    assert _widened("la plainte du magasin Cycles Chablais et") == [
+        ("magasin Cycles Chablais", "ORG")]
+    assert _widened("la Chambre de métiers et de l'artisanat a promis") == [
+        ("Chambre de métiers et de l'artisanat", "ORG")]
+
+
 def test_a_kind_marked_not_before_person_leaves_a_person_alone():
     text = "à la place de Marie Curie, puis place de la Concorde"
     person = EntitySpan(text.index("Marie"), text.index(","), "PERSON")

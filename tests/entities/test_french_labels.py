@@ -51,3 +51,20 @@ def test_a_form_label_is_no_organisation(french):
 ])
 def test_form_label(text, start, end, label):
     assert form_label(text, EntitySpan(start, end, "ORG")) is label
+
+
+def test_an_elided_particle_goes_with_the_name(french):
+    """The ``d'`` of ``Laure d'Aubigny`` and the ``N'`` of ``Baptiste N'Diaye`` were released
+    as written, as function words (issue 42's third French half); they go with the name's
+    surrogates, as a place's linking words do.  An elision after a name that is no particle
+    (``Marie n'est pas``) is a word."""
+    for seed in range(3):
+        out = release_fr("Son avocate, Me Laure d'Aubigny, est venue.", seed)
+        assert out.startswith("Son avocate, Me ") and out.endswith(", est venue."), out
+        name = out.removeprefix("Son avocate, Me ").removesuffix(", est venue.")
+        assert "'" not in name and len(name.split()) == 2, out
+        assert not {"Laure", "Aubigny"} & set(name.split()), out
+        out = release_fr("Excusés : Chloé Bertin, Baptiste N'Diaye.", seed)
+        assert "N'" not in out and "Diaye" not in out, out
+    out = release_fr("Hier, Marie n'est pas venue.")
+    assert out.endswith(" n'est pas venue."), out

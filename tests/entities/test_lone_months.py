@@ -36,6 +36,9 @@ def test_english_lone_months(text, dates):
      ["avril", "mai", "septembre", "octobre", "juin"]),
     ("Le 14 mars 2024, en mars 2022.", ["14 mars 2024", "mars 2022"]),
     ("Avril a dit qu’elle viendra. Mars est une planète. Le mai des arbres.", []),
+    # a range: the first month is a date too (issue 42's third French half)
+    ("Des vols commis entre mai et juillet 2025, de mars à 3 juin, juin ou juillet.",
+     ["mai", "juillet 2025", "mars", "3 juin", "juin", "juillet"]),
 ])
 def test_french_lone_months(text, dates):
     assert _dates(FrenchPatternDetector(), text) == dates

