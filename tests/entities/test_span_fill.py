@@ -372,3 +372,16 @@ def test_any_word_as_a_chat_speaker_after_a_time_stamp_is_a_name():
     text = "[07:59] sky: did someone call me\n[08:00] rose: not you @sky\nnote: call back"
     found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
     assert found.count("sky") == 2 and "note" not in found, found
+
+
+@pytest.mark.slow
+def test_abbreviations_and_versus_are_no_initials(ner_embeddings):
+    """The lower-case initials above must not take ``p.m.`` before a title or ``v`` (versus)
+    before a name."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["The meeting opened at 6:04 p.m. Madam Clerk, the roll. "
+                              "Re: 1st XI v Penarth"],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    assert "p.m." in out.release and " v " in out.release, out.release

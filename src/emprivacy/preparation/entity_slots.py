@@ -389,7 +389,8 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
     initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
-    ``a`` and ``i`` only with their full stop (``i`` is a pronoun)."""
+    ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
+    with it (``1st XI v Penarth``), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -403,6 +404,11 @@ def _initials(decisions: list[Decision], counted: Counter[str], text: str,
             continue
         stopped = (text[tok.end:tok.end + 1] == "."
                    and text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "")
+        if tok.text.islower() and (  # not "p.m.", "e.g.", nor "1st XI v Penarth"
+                text[tok.start - 1:tok.start] == "." or text[tok.end + 1:tok.end + 2] == "."
+                or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
+                or (not stopped and tok.text in "vx")):
+            continue
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or (tok.text.isupper()
