@@ -251,3 +251,14 @@ def test_lower_case_words_between_a_capitalised_name_and_a_designator_do_not_joi
     text = "Ask Ann about the school trip"
     found = _spans_of(text, ("Ann", "PERSON"))
     assert widen_spans(text, found) == found
+
+
+def test_a_capitalised_run_ending_in_a_designator_takes_its_name_before_it():
+    """``NORTHGATE BOROUGH COUNCIL`` at a line's start: the capital-letter detector found
+    ``BOROUGH COUNCIL`` only, which no designator follows, and ``NORTHGATE`` came out
+    verbatim beside two place surrogates (issue 40, development form); a designator with no
+    capitalised word before it stays as the detectors left it (``the Court``)."""
+    text = "REFERRAL FORM\nNORTHGATE BOROUGH COUNCIL - HR\nThe Court ruled."
+    found = _spans_of(text, ("BOROUGH COUNCIL", "PROPER_NOUN"), ("Court", "PROPER_NOUN"))
+    assert _shown(text, widen_spans(text, found), found) == [
+        ("NORTHGATE BOROUGH COUNCIL", "ORG")]

@@ -134,6 +134,7 @@ _CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][A-Za-z]*(?:['â€™][Ss]?)?)(?![\w'â
 #: The most words between a name and its designator (capitalised, or in lower case).
 _MOST_BETWEEN = 2
 _LETTERS = re.compile(r"[A-Za-z]+")
+_LAST_WORD = re.compile(r"[A-Za-z]+\Z")
 _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
@@ -170,6 +171,19 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     if zipf is not None and near.starts:
         out.update(_rare_before_designators(text, spans, zipf, near))
     for s in spans:
+        if s.type == PROPER_NOUN and (last := _LAST_WORD.search(text, s.start, s.end)) and (
+                form := last.group().lower()) in _ALL_DESIGNATORS:
+            # a capitalised run that ends in a designator, whose name a capital-letter
+            # detector left out at the line's start (NORTHGATE of NORTHGATE BOROUGH
+            # COUNCIL): the organisation's or street's, with the capitalised words before it
+            # and any designators after it; not a designator alone ("the Court")
+            start = _capitalised_before(text, s.start)
+            if start < s.start:
+                end, kind = _designators_after(text, s.end)
+                out.add(EntitySpan(start, end if kind is not None else s.end,
+                                   "ORG" if form in ORG_DESIGNATORS or kind == "ORG"
+                                   else "LOCATION"))
+                continue
         if s.type not in _NAMED or not near.after(s.end):
             continue
         past = _possessive_end(text, s.end)  # CORONER'S COURT, MAGISTRATES' COURT
