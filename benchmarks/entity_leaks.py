@@ -11,10 +11,11 @@ and the first two.
     ``--entity-epsilon``, 1) and with ``--entities none``, over ``--seeds`` seeds.  Input and
     output are tokenised and aligned (``difflib.SequenceMatcher`` over the lower-cased
     tokens); a token in an equal block is *verbatim*.  Per text and overall: person-name
-    tokens verbatim (titles left out), place and organisation tokens verbatim, the month
-    words of dates and the letter parts of identifiers verbatim, and the share of the other
-    content words (vocabulary words outside every label and text mode's kept function
-    words) that changed.
+    tokens verbatim (titles left out), place and organisation tokens verbatim (and those of
+    them that are the name's words: no function word text mode keeps, no possessive ``'s``),
+    the month words of dates and the letter parts of identifiers verbatim, and the share
+    of the other content words (vocabulary words outside every label and text mode's kept
+    function words) that changed.
 (b) Detection per shape (ordinary case, lower case, ALL CAPS, mixed: as the folder's
     README gives it): token recall of person names (a person token the run protects: an
     entity slot of any type or a placeholder) and precision (the tokens the run protects as a
@@ -97,7 +98,8 @@ def measure_release(docs, seeds: int, epsilon: float, entity_epsilon: float) -> 
                     per_text[name]["kept"] += tally["per_kept"]
         changed[entities] = [total["content"] - total["content_kept"], total["content"]]
         print(f"    entities {entities:<4}: person names verbatim {_share(total, 'per')}; "
-              f"places/organisations {_share(total, 'locorg')}; month words of dates "
+              f"places/organisations {_share(total, 'locorg')} (their names' words, no "
+              f"function word or 's: {_share(total, 'locorg_names')}); month words of dates "
               f"{_share(total, 'month')}; ID letters {_share(total, 'idletters')}; other "
               f"content words changed {changed[entities][0] / changed[entities][1]:.3f}")
     for name, c in per_text.items():

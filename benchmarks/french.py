@@ -126,6 +126,7 @@ def release(which: str, seeds: int, epsilon: float) -> None:
           f"(ε_e = 1), {seeds} seed(s)")
     for key, what in (("per", "person-name tokens verbatim"),
                       ("locorg", "place/organisation tokens verbatim"),
+                      ("locorg_names", "… their names' words (no function word or elision)"),
                       ("month", "month words of dates verbatim"),
                       ("content", "other content words verbatim")):
         n = total[key]

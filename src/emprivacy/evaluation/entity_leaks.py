@@ -9,7 +9,9 @@ a token inside an equal block is *verbatim*) and counts, per kind of token, how 
 are and how many came out verbatim:
 
 * ``per`` — words of person names (titles such as ``Mr.`` are not names);
-* ``locorg`` — words of places and organisations;
+* ``locorg`` — words of places and organisations; ``locorg_names`` — those of them that
+  are no function word that text mode keeps and no possessive ending (``of``, ``the``,
+  ``'s`` of ``Sawyer's Lane``): the words of the name itself;
 * ``month`` — the month words of dates; ``idletters`` — the words of identifiers
   (``KD`` of ``KD-44718``);
 * ``content`` — the other words that are in the vocabulary and are not function words that
@@ -92,6 +94,7 @@ def labelled_tokens(text: str, spans: Sequence[LabelledSpan], *,
 
 
 _PLACEHOLDER = re.compile(r"\[[A-Z_]+\]")
+_POSSESSIVES = frozenset({"'s", "’s", "'", "’", "s"})
 
 
 def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> list[bool]:
@@ -139,6 +142,10 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
     ...                in_vocabulary=lambda w: True)
     >>> c["per"], c["per_kept"], c["month"], c["month_kept"], c["content"], c["content_kept"]
     (1, 0, 1, 0, 2, 1)
+    >>> text, spans = unmark("at {{LOC|Sawyer's Lane}} by {{ORG|the Bank of Oz}}")
+    >>> c = leak_tally(text, spans, "at Nahl's Hills by the [ORG]", in_vocabulary=lambda w: True)
+    >>> c["locorg"], c["locorg_kept"], c["locorg_names"], c["locorg_names_kept"]
+    (7, 2, 4, 0)
     """
     language = get_language(lang)
     months, kept_words = ((_MONTHS, KEPT_FUNCTION_WORDS) if language is ENGLISH
@@ -165,4 +172,7 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
         if key:
             tally[key] += 1
             tally[key + "_kept"] += kept
+        if key == "locorg" and word not in kept_words and word not in _POSSESSIVES:
+            tally["locorg_names"] += 1
+            tally["locorg_names_kept"] += kept
     return tally
