@@ -348,8 +348,8 @@ class NameListDetector:
                 out[i] = "title"
                 continue
             if cls is None:
-                if (forms[i] not in KEPT_FUNCTION_WORDS and forms[i].isalpha()
-                        and len(forms[i]) > 1
+                if (i - line_starts[i] <= 2 and forms[i] not in KEPT_FUNCTION_WORDS
+                        and forms[i].isalpha() and len(forms[i]) > 1
                         and _in_label(i, words, forms, text, line_starts, stamped=True)):
                     out[i] = "stamped"  # "[07:59] sky:": a chat's speaker, any word
                 continue
@@ -382,9 +382,14 @@ NAMING: frozenset[tuple[str, ...]] = frozenset({
 _QUOTES = "\"“”'‘’"
 
 
+_NAMING_LAST = frozenset(before[-1] for before in NAMING)
+
+
 def _named_by(i: int, words: list[Token], forms: list[str], text: str) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`)."""
+    if i == 0 or forms[i - 1] not in _NAMING_LAST:
+        return False
     for before in NAMING:
         n = len(before)
         if i < n or tuple(forms[i - n:i]) != before:
