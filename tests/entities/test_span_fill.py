@@ -2,6 +2,8 @@
 organisation's name after a protected word, the function words inside a placeholder's span,
 and the layout around a placeholder that starts after a slot of the same span."""
 
+import re
+
 import pytest
 
 from emprivacy.entities.spans import EntitySpan
@@ -385,3 +387,27 @@ def test_abbreviations_and_versus_are_no_initials(ner_embeddings):
                              embeddings=ner_embeddings, epsilon=1000.0, mode="text",
                              entities="auto", seed=3)
     assert "p.m." in out.release and " v " in out.release, out.release
+
+
+@pytest.mark.slow
+def test_a_time_stamped_speaker_on_no_list_is_released_as_a_surrogate(ner_embeddings):
+    """The detector's ``sky`` above was then demoted to the general ε as an ordinary
+    lower-case word on no list, and released verbatim at every mention."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["[07:59] sky: did someone call me\n[08:00] rose: not you @sky"],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    assert "sky" not in re.findall(r"[a-z]+", out.release), out.release
+
+
+def test_an_unlisted_given_name_before_a_listed_family_name_in_capitals():
+    """``2. OSKAR BRENNAN`` on a form: the family name was protected and the given name,
+    on no census list, released verbatim (issue 40, second held-out form); a rare word in
+    lower case before a name is not taken (``scammed brennan``)."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = "2. OSKAR BRENNAN    DOB 1.2.2020\nyeah scammed brennan lol"
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert "OSKAR" in found and "scammed" not in found, found

@@ -427,8 +427,9 @@ def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> boo
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
           text: str) -> bool:
     """Whether word ``i`` is the given name before a listed or rare family name
-    (``bill okoye``), or a rare family name after a listed given name (``dana adeyemi``),
-    with only spaces between them."""
+    (``bill okoye``), a rare word capitalised as the listed family name after it (``OSKAR
+    BRENNAN``), or a rare family name after a listed given name (``dana adeyemi``), with only
+    spaces between them."""
     given = given_names()
 
     def spaced(a: int, b: int) -> bool:
@@ -437,6 +438,11 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
     if (i + 1 < len(words) and name_key(forms[i]) in given and classes[i + 1] in ("name", "rare")
             and forms[i + 1] not in given and spaced(i, i + 1)):
         return True
+    if (i + 1 < len(words) and classes[i] == "rare" and classes[i + 1] == "name"
+            and name_key(forms[i + 1]) not in given and spaced(i, i + 1)
+            and not words[i].text.islower()
+            and words[i].text.isupper() == words[i + 1].text.isupper()):
+        return True  # an unlisted given name before a family name: "OSKAR BRENNAN"
     return (classes[i] == "rare" and i > 0 and classes[i - 1] == "name"
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
 

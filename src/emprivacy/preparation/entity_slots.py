@@ -22,6 +22,7 @@ covers them.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -144,7 +145,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             continue  # numbers, locators, symbols; function words
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
-                      and not marking.listed_or_rare(words[i]))
+                      and not marking.listed_or_rare(words[i])
+                      and not _stamped_speaker(text, tok))
                      or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
@@ -168,6 +170,20 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
     return decisions, counted
+
+
+_STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
+                    r"(?:[ \t]*[ap]m)?)[ \t]*\Z")
+
+
+def _stamped_speaker(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``): a name
+    whatever the word, never demoted to the general ε as an ordinary lower-case word."""
+    if text[tok.end:tok.end + 1] != ":":
+        return False
+    line = text.rfind("\n", 0, tok.start) + 1
+    before = text[line:tok.start]
+    return any(c.isdigit() for c in before) and _STAMP.match(before) is not None
 
 
 #: The counter's key for detected words released at the general ε (not protected).
