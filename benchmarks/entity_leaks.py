@@ -119,7 +119,8 @@ def measure_detection(docs) -> None:
     from emprivacy.evaluation.entity_leaks import labelled_tokens
     from emprivacy.mechanisms import EarthMoversPrivacy
     from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
-    from emprivacy.preparation.entity_slots import EntitySlot, Placeholder, entity_decisions
+    from emprivacy.preparation.decisions import EntitySlot, Placeholder
+    from emprivacy.preparation.entity_slots import entity_decisions
     from emprivacy.text.normalise import normalise_word
     from emprivacy.text.tokens import tokenize, verbatim_function_words
 

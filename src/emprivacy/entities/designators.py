@@ -189,9 +189,9 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
         past = _possessive_end(text, s.end)  # CORONER'S COURT, MAGISTRATES' COURT
         end, kind = _designators_after(text, past)
         if kind is None and s.type != "PERSON" and text[s.start:s.end].islower():
-            end, kind = _designators_past_words(text, s.end)
+            end, kind = _designators_past(text, s.end, _LOWER_WORD_AFTER)
         elif kind is None and text[s.start].isupper():
-            end, kind = _designators_past_capitalised(text, past)
+            end, kind = _designators_past(text, past, _CAPITALISED_AFTER)
         if kind is not None:
             out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
     orgs = sorted((s for s in spans if s.type == "ORG"), key=SPAN_ORDER)
@@ -252,7 +252,7 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
         if m.group().lower() in KEPT_FUNCTION_WORDS or zipf(m.group()) >= RARE_BEFORE:
             continue
         if kind is None:  # rare and in lower case: up to two words may stand between
-            end, kind = _designators_past_words(text, m.end())
+            end, kind = _designators_past(text, m.end(), _LOWER_WORD_AFTER)
         if kind is not None:
             found.append(EntitySpan(m.start(), end, kind))
     return found
@@ -326,31 +326,16 @@ def _possessive_end(text: str, pos: int) -> int:
     return m.end() if m is not None else pos
 
 
-def _designators_past_capitalised(text: str, pos: int) -> tuple[int, str | None]:
-    """As :func:`_designators_after`, past up to two capitalised words that are no function
-    words (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``)."""
+def _designators_past(text: str, pos: int, words: re.Pattern[str]) -> tuple[int, str | None]:
+    """As :func:`_designators_after`, past up to two words of ``words`` (a pattern matching
+    one word after spaces, its group 1 the word) that are no function words: lower-case ones
+    (``community`` of ``whitby community hospital``, ``building`` of ``harbourside building
+    society``) or capitalised ones (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``)."""
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     for _ in range(_MOST_BETWEEN):
-        following = _CAPITALISED_AFTER.match(text, pos)
+        following = words.match(text, pos)
         if following is None or following.group(1).lower() in KEPT_FUNCTION_WORDS:
-            break
-        pos = following.end()
-        end, kind = _designators_after(text, pos)
-        if kind is not None:
-            return end, kind
-    return pos, None
-
-
-def _designators_past_words(text: str, pos: int) -> tuple[int, str | None]:
-    """As :func:`_designators_after`, past up to two lower-case words that are no function
-    words (``community`` of ``whitby community hospital``, ``building`` of ``harbourside
-    building society``)."""
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
-    for _ in range(2):
-        following = _LOWER_WORD_AFTER.match(text, pos)
-        if following is None or following.group(1) in KEPT_FUNCTION_WORDS:
             break
         pos = following.end()
         end, kind = _designators_after(text, pos)

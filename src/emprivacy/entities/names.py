@@ -62,6 +62,7 @@ from typing import Literal
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, CapitalisedDetector
+from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
@@ -338,7 +339,8 @@ class NameListDetector:
             cls = classes[i]
             prev = words[i - 1] if i else None
             gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
-            if _nickname(i, words, forms, classes, text, given):
+            if i and nickname(i, words, text, before_is_name=(
+                    name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare"))):
                 out[i] = "nickname"
                 continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \
@@ -366,52 +368,9 @@ class NameListDetector:
                 out[i] = "pair"
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
                     cls != "common" or name_key(forms[i]) in given
-                    or word_zipf(forms[i]) < NAMED_COMMON) and _named_by(i, words, forms, text):
+                    or word_zipf(forms[i]) < NAMED_COMMON) and named_by(i, words, forms, text):
                 out[i] = "naming"
         return out
-
-
-#: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
-#: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
-NAMED_COMMON = 4.0
-#: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``, ``known
-#: as kaz``, ``my name is will``), as the forms before the name.
-NAMING: frozenset[tuple[str, ...]] = frozenset({
-    ("called",), ("named",), ("call", "me"), ("calls", "me"), ("known", "as"),
-    ("name", "is"), ("name's",), ("names",), ("nicknamed",), ("goes", "by")})
-_QUOTES = "\"“”'‘’"
-
-
-_NAMING_LAST = frozenset(before[-1] for before in NAMING)
-
-
-def _named_by(i: int, words: list[Token], forms: list[str], text: str) -> bool:
-    """Whether word ``i`` follows, on its line with only spaces between, words that name it
-    (:data:`NAMING`)."""
-    if i == 0 or forms[i - 1] not in _NAMING_LAST:
-        return False
-    for before in NAMING:
-        n = len(before)
-        if i < n or tuple(forms[i - n:i]) != before:
-            continue
-        if all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
-               for j in range(i - n + 1, i + 1)):
-            return True
-    return False
-
-
-def _nickname(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
-              text: str, given: frozenset[str]) -> bool:
-    """Whether word ``i`` is a nickname in quotes between a given name (or a name-like
-    word) and a capitalised word (``Rhodri "Chopper" Evans``)."""
-    if i == 0 or i + 1 >= len(words) or not words[i].text[:1].isupper():
-        return False
-    before = text[words[i - 1].end:words[i].start]
-    after = text[words[i].end:words[i + 1].start]
-    return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
-            and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
-            and words[i + 1].text[:1].isupper()
-            and (name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")))
 
 
 def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> bool:

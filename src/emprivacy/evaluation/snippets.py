@@ -47,8 +47,8 @@ from emprivacy.evaluation.datasets import Corpus, PreparedSet, split_text
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.entities import PrefetchingDetector
 from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
+from emprivacy.preparation.decisions import Decision, EntityKey, EntitySlot, Placeholder
 from emprivacy.preparation.entity_bags import bag_entity_words
-from emprivacy.preparation.entity_slots import Decision, EntityKey, EntitySlot, Placeholder
 from emprivacy.text.normalise import normalise_text
 
 __all__ = ["DETECTION_TEXT", "DetokenisedDetector", "SnippetEntities", "detection_text",
@@ -116,7 +116,7 @@ class SnippetEntities:
     of the run JSON.
 
     ``decisions[j][i]`` is the decision of word i of snippet j (``None``: an ordinary word;
-    a :class:`~emprivacy.preparation.entity_slots.Placeholder` with an empty ``text``: a
+    a :class:`~emprivacy.preparation.decisions.Placeholder` with an empty ``text``: a
     word of a span whose placeholder an earlier word released).
     """
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings, PreparedBag
+from emprivacy.preparation.decisions import EntitySlot, Kept, Placeholder
 from emprivacy.preparation.entity_bags import EntityTally, bag_entity_words
-from emprivacy.preparation.entity_slots import EntitySlot, Kept, Placeholder
 from emprivacy.text.language import Language
 from emprivacy.text.tokens import piece_words
 

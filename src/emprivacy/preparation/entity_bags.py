@@ -7,14 +7,14 @@ Detection runs on the text of a piece (:func:`emprivacy.text.normalise.normalise
 of its words (the word tokens that are not stopwords, :func:`~emprivacy.text.tokens.bag_of_words`):
 
 * ``None``: an ordinary word, looked up and privatised at ε as in a bag without detection;
-* :class:`~emprivacy.preparation.entity_slots.EntitySlot`: a mention of an entity word,
+* :class:`~emprivacy.preparation.decisions.EntitySlot`: a mention of an entity word,
   privatised within its type's public sub-vocabulary at ε_e, one draw per distinct entity
   word (its type and normalised word) per document, the same surrogate for every mention;
-* :class:`~emprivacy.preparation.entity_slots.Placeholder`: the span's placeholder
+* :class:`~emprivacy.preparation.decisions.Placeholder`: the span's placeholder
   (``[PERSON]``, ``[ORG]``, …), **once per span**, however many of the bag's words it covers
   (as text mode writes one placeholder for the span); a span that covers no word of the bag
   (only numbers, stopwords or symbols, which a bag never holds) adds nothing;
-* :class:`~emprivacy.preparation.entity_slots.Kept`: the word as the bag writes it (its
+* :class:`~emprivacy.preparation.decisions.Kept`: the word as the bag writes it (its
   normalised form), outside the guarantee (policy ``keep``).
 
 Placeholders and kept words are released beside the privatised words, like the
@@ -32,14 +32,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
-from emprivacy.preparation.entity_slots import (
-    Decision,
-    EntityKey,
-    EntitySlot,
-    Kept,
-    Placeholder,
-    entity_decisions,
-)
+from emprivacy.preparation.decisions import Decision, EntityKey, EntitySlot, Kept, Placeholder
+from emprivacy.preparation.entity_slots import entity_decisions
 from emprivacy.text.language import Language, get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import tokenize

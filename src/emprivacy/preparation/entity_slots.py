@@ -22,10 +22,8 @@ covers them.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,60 +31,23 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
+from emprivacy.preparation.decisions import (
+    Decision,
+    Dropped,
+    EntitySlot,
+    Kept,
+    Placeholder,
+)
+from emprivacy.preparation.name_parts import (
+    elided_particles,
+    join_initials,
+    lower_case_particles,
+    stamped_speaker,
+)
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["GENERAL", "INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept",
-           "Placeholder",
-           "covering_index", "entity_decisions"]
-
-#: An entity slot's key: its type and its normalised word.
-EntityKey = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Placeholder:
-    """The span ``span`` (an index into the piece's spans) becomes ``text``; ``start`` is
-    the span's first character (``-1``: unknown), so that what the span covers before its
-    first token (the ``(`` of ``(555) 010-2233``) goes with it."""
-
-    span: int
-    text: str
-    type: str
-    start: int = -1
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """The word is released as written (policy ``keep``)."""
-
-    type: str
-
-
-@dataclass(frozen=True, slots=True)
-class EntitySlot:
-    """The word is privatised within its type's sub-vocabulary: from ``row`` (a vocabulary
-    row) or, when ``row`` is ``-1``, from ``point``; with ``independent`` (a name on no list,
-    without a vector), its surrogate is the mechanism's output for an input drawn uniformly
-    from the sub-vocabulary: independent of the word, a slot that costs ε = 0."""
-
-    key: EntityKey
-    row: int
-    point: np.ndarray | None = None
-    independent: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """A linking word inside a place's span (``des`` of ``allée des Tilleuls``) or an elided
-    particle of a person's name (``d'`` of ``Laure d'Aubigny``): it goes with the name's
-    surrogates, left out of the release with the spaces after it."""
-
-    type: str
-
-
-Decision = Placeholder | Kept | EntitySlot | Dropped | None
-
+__all__ = ["GENERAL", "covering_index", "entity_decisions"]
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
@@ -111,10 +72,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     at one mention is privatised at every mention of it that is not already a slot or a
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention.  With ``initials`` (text mode), an initial before a person's slot or
-    placeholder is part of the name (:func:`_initials`), unless it is one of the language's
-    ``titles`` (French ``M.``, monsieur).  The ``linking`` words of the language (French
-    ``de``, ``des``, ``l'``; text mode) between the slots of a place's span are
-    :class:`Dropped` (:func:`_linking_words`).
+    placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
+    unless it is one of the language's ``titles`` (French ``M.``, monsieur).  The
+    ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
+    the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -146,7 +107,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
-                      and not _stamped_speaker(text, tok))
+                      and not stamped_speaker(text, tok))
                      or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
@@ -163,27 +124,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
-    _lower_case_particles(marking, decisions, counted, text, tokens, words)
-    _elided_particles(marking, decisions, text, tokens, words)
+    lower_case_particles(marking, decisions, counted, text, tokens, words)
+    elided_particles(marking, decisions, text, tokens, words)
     if initials:
-        _initials(decisions, counted, text, tokens, titles)
+        join_initials(decisions, counted, text, tokens, titles)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
     return decisions, counted
-
-
-_STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
-                    r"(?:[ \t]*[ap]m)?)[ \t]*\Z")
-
-
-def _stamped_speaker(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``): a name
-    whatever the word, never demoted to the general ε as an ordinary lower-case word."""
-    if text[tok.end:tok.end + 1] != ":":
-        return False
-    line = text.rfind("\n", 0, tok.start) + 1
-    before = text[line:tok.start]
-    return any(c.isdigit() for c in before) and _STAMP.match(before) is not None
 
 
 #: The counter's key for detected words released at the general ε (not protected).
@@ -323,124 +270,6 @@ def _one_placeholder_per_run(decisions: list[Decision], text: str,
 _CONNECTORS = frozenset({"'s", "’s", "s", "of", "and", "&"})
 
 
-#: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
-NAME_PARTICLES: frozenset[str] = frozenset(
-    "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
-    "lo".split())
-
-
-def _lower_case_particles(marking: EntityMarking, decisions: list[Decision],
-                          counted: Counter[str], text: str, tokens: Sequence[Token],
-                          words: Sequence[str]) -> None:
-    """Lower-case particles between a person's slot, a title or an initial and a person's
-    slot are part of the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap``
-    of ``Mrs Siân ap Rhys``), where they were kept as function words: each a ``PERSON``
-    slot drawn independently of it (ε = 0)."""
-    i = 0
-    while i < len(tokens):
-        j = i
-        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and words[j] in NAME_PARTICLES and tokens[j].text.islower()
-               and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
-            j += 1
-        if j == i:
-            i += 1
-            continue
-        after = decisions[j] if j < len(tokens) else None
-        before = decisions[i - 1] if i else None
-        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
-        person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
-        named = ((isinstance(before, EntitySlot) and before.key[0] == "PERSON")
-                 or (i > 0 and gap in (" ", ". ") and (marking.label_word(words[i - 1])
-                                                       or len(tokens[i - 1].text) == 1)))
-        if person and named:
-            for k in range(i, j):
-                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
-                counted["PERSON"] += 1
-        i = j
-
-
-#: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
-#: N'Diaye``), normalised.
-ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
-
-
-def _elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
-                      tokens: Sequence[Token], words: Sequence[str]) -> None:
-    """An elided particle joined to a person's slot and after a person's slot or a title
-    (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
-    a function word, goes with the name: :class:`Dropped`, the name released as its
-    surrogates (``Laure Martin``) — a surrogate of its own would be glued to the next one.
-    Before a person's placeholder it joins the placeholder."""
-    for i in range(1, len(tokens) - 1):
-        if (decisions[i] is not None or tokens[i].kind != "word"
-                or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
-                or text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")):
-            continue
-        before, after = decisions[i - 1], decisions[i + 1]
-        named = ((isinstance(before, EntitySlot | Placeholder) and _person(before))
-                 or marking.label_word(words[i - 1]) or len(tokens[i - 1].text) == 1)
-        if not named:
-            continue
-        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
-            decisions[i] = Dropped("PERSON")
-        elif isinstance(after, Placeholder) and after.type == "PERSON":
-            decisions[i] = after
-
-
-def _person(decision: EntitySlot | Placeholder) -> bool:
-    """Whether a slot or a placeholder is a person's."""
-    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"
-
-
-def _initials(decisions: list[Decision], counted: Counter[str], text: str,
-              tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
-    """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
-    ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
-    drawn independently of it (ε = 0) and written as the surrogate's initial
-    (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim); before a
-    person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
-    write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
-    after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
-    initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
-    capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
-    lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
-    ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
-    with it (``1st XI v Penarth``), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
-    for i in range(len(tokens) - 2, -1, -1):
-        tok, d = tokens[i], decisions[i]
-        after = decisions[i + 1]
-        if (isinstance(d, Placeholder) and isinstance(after, Placeholder) and d.type == after.type
-                == "PERSON" and d.span != after.span and len(tok.text) == 1
-                and text[tok.end:tokens[i + 1].start].strip(" \t") == "."):
-            decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
-            continue
-        if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
-                or not tok.text.isalpha()):
-            continue
-        stopped = (text[tok.end:tok.end + 1] == "."
-                   and text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "")
-        if tok.text.islower() and (  # not "p.m.", "e.g.", nor "1st XI v Penarth"
-                text[tok.start - 1:tok.start] == "." or text[tok.end + 1:tok.end + 2] == "."
-                or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
-                or (not stopped and tok.text in "vx")):
-            continue
-        if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
-                text[tok.end:tokens[i + 1].start] == " "
-                and (tok.text.upper() not in "AI" or (tok.text.isupper()
-                                                      and tokens[i + 1].text.isupper()
-                                                      and len(tokens[i + 1].text) > 1))):
-            continue
-        if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
-            continue  # a transcript's question or answer marker at a line's start
-        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
-            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                      independent=True)
-            counted["PERSON"] += 1
-        elif isinstance(after, Placeholder) and after.type == "PERSON":
-            decisions[i] = after  # under PERSON=placeholder: one placeholder for both
-
-
 def _linking_words(marking: EntityMarking, decisions: list[Decision],
                    spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
                    text: str, tokens: Sequence[Token], words: Sequence[str],
@@ -469,11 +298,6 @@ def _linking_words(marking: EntityMarking, decisions: list[Decision],
             for k in range(i, j):
                 decisions[k] = Dropped("LOCATION")
         i = j
-
-
-#: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written
-#: as one capital letter, the first of the name drawn for it.
-INITIAL = "\x00"
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

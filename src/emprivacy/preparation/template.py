@@ -60,15 +60,15 @@ import numpy as np
 from emprivacy._validation import check_choice, check_positive_int
 from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings, check_subword
 from emprivacy.exceptions import PrivacyLeakWarning
-from emprivacy.preparation.entity_slots import (
+from emprivacy.preparation.decisions import (
     INITIAL,
     Dropped,
     EntityKey,
     EntitySlot,
     Kept,
     Placeholder,
-    entity_decisions,
 )
+from emprivacy.preparation.entity_slots import entity_decisions
 from emprivacy.preparation.writing import CasePattern, apply_case, case_pattern, write_elision
 from emprivacy.text.function_classes import STYLE_CLOSE, STYLE_OPEN
 from emprivacy.text.language import ENGLISH, Language, get_language

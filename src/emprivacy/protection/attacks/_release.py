@@ -24,7 +24,7 @@ from emprivacy.io.documents import Document
 from emprivacy.mechanisms.base import WordMechanism
 from emprivacy.obfuscation import BLOCK_CHARS, ObfuscationConfig, Obfuscator
 from emprivacy.obfuscation.entities import EntityRun
-from emprivacy.preparation.entity_slots import EntityKey
+from emprivacy.preparation.decisions import EntityKey
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.preparation.writing import case_pattern
 from emprivacy.protection.attacks.context import _text_view

@@ -1,0 +1,55 @@
+"""What in a text names a person, beside the name lists (:mod:`emprivacy.entities.names`):
+a phrase that names the word after it (``a lad called ravi``, ``everyone calls me paddy``,
+``known as``, ``my name is``) and a nickname in quotes between names (``Rhodri "Chopper"
+Evans``).  Evidence for :class:`~emprivacy.entities.names.NameListDetector` (issue 40).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from emprivacy.text.tokens import Token
+
+__all__ = ["NAMED_COMMON", "NAMING", "named_by", "nickname"]
+
+#: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
+#: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
+NAMED_COMMON = 4.0
+#: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``, ``known
+#: as kaz``, ``my name is will``), as the forms before the name.
+NAMING: frozenset[tuple[str, ...]] = frozenset({
+    ("called",), ("named",), ("call", "me"), ("calls", "me"), ("known", "as"),
+    ("name", "is"), ("name's",), ("names",), ("nicknamed",), ("goes", "by")})
+_QUOTES = "\"“”'‘’"
+
+
+_NAMING_LAST = frozenset(before[-1] for before in NAMING)
+
+
+def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+    """Whether word ``i`` follows, on its line with only spaces between, words that name it
+    (:data:`NAMING`)."""
+    if i == 0 or forms[i - 1] not in _NAMING_LAST:
+        return False
+    for before in NAMING:
+        n = len(before)
+        if i < n or tuple(forms[i - n:i]) != before:
+            continue
+        if all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
+               for j in range(i - n + 1, i + 1)):
+            return True
+    return False
+
+
+def nickname(i: int, words: Sequence[Token], text: str, *, before_is_name: bool) -> bool:
+    """Whether word ``i`` is a nickname in quotes between a name (``before_is_name``: the
+    word before it is a given name or name-like) and a capitalised word (``Rhodri "Chopper"
+    Evans``)."""
+    if i == 0 or i + 1 >= len(words) or not words[i].text[:1].isupper():
+        return False
+    before = text[words[i - 1].end:words[i].start]
+    after = text[words[i].end:words[i + 1].start]
+    return (before_is_name and len(before) == 2 and before[0] == " " and before[1] in _QUOTES
+            and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
+            and words[i + 1].text[:1].isupper())

@@ -1,0 +1,67 @@
+"""What a token of text mode becomes when an entity span covers it
+(:func:`~emprivacy.preparation.entity_slots.entity_decisions`): a placeholder, the word as
+written, a slot of the restricted mechanism, or nothing (dropped with the name); ``None``
+for a token no span covers.  Data only: the decisions are made in
+:mod:`~emprivacy.preparation.entity_slots` and :mod:`~emprivacy.preparation.name_parts`,
+written by :mod:`~emprivacy.preparation.template`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder"]
+
+#: An entity slot's key: its type and its normalised word.
+EntityKey = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    """The span ``span`` (an index into the piece's spans) becomes ``text``; ``start`` is
+    the span's first character (``-1``: unknown), so that what the span covers before its
+    first token (the ``(`` of ``(555) 010-2233``) goes with it."""
+
+    span: int
+    text: str
+    type: str
+    start: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The word is released as written (policy ``keep``)."""
+
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntitySlot:
+    """The word is privatised within its type's sub-vocabulary: from ``row`` (a vocabulary
+    row) or, when ``row`` is ``-1``, from ``point``; with ``independent`` (a name on no list,
+    without a vector), its surrogate is the mechanism's output for an input drawn uniformly
+    from the sub-vocabulary: independent of the word, a slot that costs ε = 0."""
+
+    key: EntityKey
+    row: int
+    point: np.ndarray | None = None
+    independent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A linking word inside a place's span (``des`` of ``allée des Tilleuls``) or an elided
+    particle of a person's name (``d'`` of ``Laure d'Aubigny``): it goes with the name's
+    surrogates, left out of the release with the spaces after it."""
+
+    type: str
+
+
+Decision = Placeholder | Kept | EntitySlot | Dropped | None
+
+
+#: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written
+#: as one capital letter, the first of the name drawn for it.
+INITIAL = "\x00"

@@ -1,0 +1,151 @@
+"""The parts of a person's name around its slots that detection leaves out, in text mode:
+lower-case particles (``de la`` of ``Dr de la Cruz``), elided ones (``d'`` of ``Laure
+d'Aubigny``), initials before the name (``O.`` of ``Dr. O. BAKARE``, ``d.`` of ``d.
+yusupova``), and a chat's speaker after a time stamp (``[07:59] sky:``), which is a name
+whatever the word.  Passes over the decisions of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.text.tokens import Token
+
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "join_initials",
+           "lower_case_particles", "person_decision", "stamped_speaker"]
+
+#: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
+NAME_PARTICLES: frozenset[str] = frozenset(
+    "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
+    "lo".split())
+
+
+def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
+                          counted: Counter[str], text: str, tokens: Sequence[Token],
+                          words: Sequence[str]) -> None:
+    """Lower-case particles between a person's slot, a title or an initial and a person's
+    slot are part of the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap``
+    of ``Mrs Siân ap Rhys``), where they were kept as function words: each a ``PERSON``
+    slot drawn independently of it (ε = 0)."""
+    i = 0
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
+               and words[j] in NAME_PARTICLES and tokens[j].text.islower()
+               and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        after = decisions[j] if j < len(tokens) else None
+        before = decisions[i - 1] if i else None
+        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
+        person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
+        named = ((isinstance(before, EntitySlot) and before.key[0] == "PERSON")
+                 or (i > 0 and gap in (" ", ". ") and (marking.label_word(words[i - 1])
+                                                       or len(tokens[i - 1].text) == 1)))
+        if person and named:
+            for k in range(i, j):
+                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                counted["PERSON"] += 1
+        i = j
+
+
+#: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
+#: N'Diaye``), normalised.
+ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
+
+
+def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
+                      tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """An elided particle joined to a person's slot and after a person's slot or a title
+    (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
+    a function word, goes with the name: :class:`Dropped`, the name released as its
+    surrogates (``Laure Martin``) — a surrogate of its own would be glued to the next one.
+    Before a person's placeholder it joins the placeholder."""
+    for i in range(1, len(tokens) - 1):
+        if (decisions[i] is not None or tokens[i].kind != "word"
+                or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
+                or text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")):
+            continue
+        before, after = decisions[i - 1], decisions[i + 1]
+        named = ((isinstance(before, EntitySlot | Placeholder) and person_decision(before))
+                 or marking.label_word(words[i - 1]) or len(tokens[i - 1].text) == 1)
+        if not named:
+            continue
+        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
+            decisions[i] = Dropped("PERSON")
+        elif isinstance(after, Placeholder) and after.type == "PERSON":
+            decisions[i] = after
+
+
+def person_decision(decision: EntitySlot | Placeholder) -> bool:
+    """Whether a slot or a placeholder is a person's."""
+    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"
+
+
+def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
+              tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
+    """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
+    ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
+    drawn independently of it (ε = 0) and written as the surrogate's initial
+    (:data:`INITIAL`), where it was released at the general ε (``O`` verbatim); before a
+    person's placeholder it joins the placeholder.  Text mode only (a bag has no initials to
+    write); ``Q.`` and ``A.`` at a line's start are a transcript's markers, and an initial
+    after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
+    initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
+    capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
+    lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
+    ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
+    with it (``1st XI v Penarth``), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
+    for i in range(len(tokens) - 2, -1, -1):
+        tok, d = tokens[i], decisions[i]
+        after = decisions[i + 1]
+        if (isinstance(d, Placeholder) and isinstance(after, Placeholder) and d.type == after.type
+                == "PERSON" and d.span != after.span and len(tok.text) == 1
+                and text[tok.end:tokens[i + 1].start].strip(" \t") == "."):
+            decisions[i] = after  # "O" and "O. BAKARE" found apart: one placeholder
+            continue
+        if (d is not None or tok.kind != "word" or len(tok.text) != 1 or tok.text.lower() in titles
+                or not tok.text.isalpha()):
+            continue
+        stopped = (text[tok.end:tok.end + 1] == "."
+                   and text[tok.end + 1:tokens[i + 1].start].strip(" \t") == "")
+        if tok.text.islower() and (  # not "p.m.", "e.g.", nor "1st XI v Penarth"
+                text[tok.start - 1:tok.start] == "." or text[tok.end + 1:tok.end + 2] == "."
+                or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
+                or (not stopped and tok.text in "vx")):
+            continue
+        if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
+                text[tok.end:tokens[i + 1].start] == " "
+                and (tok.text.upper() not in "AI" or (tok.text.isupper()
+                                                      and tokens[i + 1].text.isupper()
+                                                      and len(tokens[i + 1].text) > 1))):
+            continue
+        if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
+            continue  # a transcript's question or answer marker at a line's start
+        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
+            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                      independent=True)
+            counted["PERSON"] += 1
+        elif isinstance(after, Placeholder) and after.type == "PERSON":
+            decisions[i] = after  # under PERSON=placeholder: one placeholder for both
+
+
+_STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
+                    r"(?:[ \t]*[ap]m)?)[ \t]*\Z")
+
+
+def stamped_speaker(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``): a name
+    whatever the word, never demoted to the general ε as an ordinary lower-case word."""
+    if text[tok.end:tok.end + 1] != ":":
+        return False
+    line = text.rfind("\n", 0, tok.start) + 1
+    before = text[line:tok.start]
+    return any(c.isdigit() for c in before) and _STAMP.match(before) is not None
