@@ -411,3 +411,30 @@ def test_an_unlisted_given_name_before_a_listed_family_name_in_capitals():
     text = "2. OSKAR BRENNAN    DOB 1.2.2020\nyeah scammed brennan lol"
     found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
     assert "OSKAR" in found and "scammed" not in found, found
+
+
+@pytest.mark.slow
+def test_a_family_name_initial_after_the_given_name(ner_embeddings):
+    """``Marek W.`` of a hotel review and ``Kenji W.:`` were released with the initial
+    verbatim (issue 40, fifth held-out set; ``Kévin R., 24 ans`` in French news): the letter
+    after a person's slot is the name's; ``Plan B.`` stays."""
+    from emprivacy.tables import privatize_texts
+
+    (out,) = privatize_texts(["Marek W. stayed in May. Comment from Kenji W.: thanks. "
+                              "Plan B. failed."],
+                             embeddings=ner_embeddings, epsilon=1000.0, mode="text",
+                             entities="auto", seed=3)
+    words = out.release.replace(".", " ").replace(":", " ").split()
+    assert "W" not in words and "Marek" not in words and "Kenji" not in words, out.release
+    assert "Plan B." in out.release, out.release
+
+
+def test_a_french_chat_speaker_before_a_spaced_colon(french):
+    """French typography puts a space before the colon (``[19:09] claire :``): such a
+    speaker was no speaker, and a common-word name (``claire``, ``pierre``) was released
+    verbatim (issue 42, fourth French held-out chat)."""
+    from emprivacy.entities.french import FrenchNameDetector
+
+    text = "[19:09] claire\u00a0: parfait\n[18:58] pierre : pour les invités\nle ciel clair"
+    found = [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
+    assert found == ["claire", "pierre"], found

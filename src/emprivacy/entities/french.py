@@ -132,9 +132,10 @@ class FrenchPatternDetector:
         return sorted(spans)
 
 
-#: A chat line's speaker: a time stamp, then a word and a colon (``[09:02] camille:``).
-_SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*):",
-                      re.MULTILINE)
+#: A chat line's speaker: a time stamp, then a word and a colon (``[09:02] camille:``), the
+#: colon after a space as French typography puts it (``[19:09] claire :``, U+00A0).
+_SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*)"
+                      r"[ \t\u00a0\u202f]?:", re.MULTILINE)
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
 #: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given

@@ -135,6 +135,30 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
             counted["PERSON"] += 1
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
+    _initials_after(decisions, counted, text, tokens, titles)
+
+
+def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
+                    tokens: Sequence[Token], titles: frozenset[str]) -> None:
+    """A capital letter with its full stop right after a person's slot, one space between,
+    is the family name's initial (``Marek W.`` of a review, ``Kévin R., 24 ans`` of French
+    news, ``Kenji W.:``): a slot of its own, as an initial before the name is; before a
+    name that follows it, the loop above has already taken it (``John A. Smith``)."""
+    for i in range(1, len(tokens)):
+        tok, before = tokens[i], decisions[i - 1]
+        if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
+                or not tok.text.isupper() or tok.text.lower() in titles
+                or text[tok.end:tok.end + 1] != "."
+                or text[tokens[i - 1].end:tok.start] != " "
+                or not isinstance(before, EntitySlot | Placeholder)
+                or not person_decision(before)):
+            continue
+        if isinstance(before, Placeholder):
+            decisions[i] = before
+            continue
+        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                  independent=True)
+        counted["PERSON"] += 1
 
 
 _STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
@@ -142,9 +166,10 @@ _STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``): a name
-    whatever the word, never demoted to the general ε as an ordinary lower-case word."""
-    if text[tok.end:tok.end + 1] != ":":
+    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``, ``[19:09]
+    claire :``): a name whatever the word, never demoted to the general ε as an ordinary
+    lower-case word."""
+    if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
         return False
     line = text.rfind("\n", 0, tok.start) + 1
     before = text[line:tok.start]
