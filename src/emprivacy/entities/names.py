@@ -69,7 +69,8 @@ from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["AGENT_VERBS", "NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name",
-           "census_shares", "given_names", "name_class", "name_key", "word_zipf", "zipf_in"]
+           "census_shares", "given_names", "name_class", "name_key", "stamped_start", "word_zipf",
+           "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -339,8 +340,8 @@ class NameListDetector:
             cls = classes[i]
             prev = words[i - 1] if i else None
             gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
-            if i and nickname(i, words, text, before_is_name=(
-                    name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare"))):
+            if nickname(i, words, text) and (  # the quotes first: cheap on every word
+                    name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")):
                 out[i] = "nickname"
                 continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \
@@ -436,6 +437,12 @@ def _line_starts(words: list[Token], text: str) -> list[int]:
     return out
 
 
+def stamped_start(before: str) -> bool:
+    """Whether ``before``, the start of a line up to its first word, is a chat's time stamp
+    (``[07:59] ``, ``19:09 ``): what makes the next word a speaker whatever the word."""
+    return any(c.isdigit() for c in before) and _LABEL_START.fullmatch(before) is not None
+
+
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,
               line_starts: list[int], *, stamped: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
@@ -447,8 +454,7 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
         return False
     line_begin = text.rfind("\n", 0, words[first].start) + 1
     start = text[line_begin:words[first].start]
-    if _LABEL_START.fullmatch(start) is None or (
-            stamped and not any(c.isdigit() for c in start)):
+    if _LABEL_START.fullmatch(start) is None or (stamped and not stamped_start(start)):
         return False
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)):

@@ -42,14 +42,14 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
     return False
 
 
-def nickname(i: int, words: Sequence[Token], text: str, *, before_is_name: bool) -> bool:
-    """Whether word ``i`` is a nickname in quotes between a name (``before_is_name``: the
-    word before it is a given name or name-like) and a capitalised word (``Rhodri "Chopper"
-    Evans``)."""
+def nickname(i: int, words: Sequence[Token], text: str) -> bool:
+    """Whether word ``i`` is written as a nickname: capitalised, in quotes, between two words
+    the second of which is capitalised (``Rhodri "Chopper" Evans``); the caller asks whether
+    the word before is a name."""
     if i == 0 or i + 1 >= len(words) or not words[i].text[:1].isupper():
         return False
     before = text[words[i - 1].end:words[i].start]
     after = text[words[i].end:words[i + 1].start]
-    return (before_is_name and len(before) == 2 and before[0] == " " and before[1] in _QUOTES
+    return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
             and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
             and words[i + 1].text[:1].isupper())

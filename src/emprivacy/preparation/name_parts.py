@@ -8,11 +8,11 @@ whatever the word.  Passes over the decisions of
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.names import stamped_start
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
@@ -161,16 +161,10 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
         counted["PERSON"] += 1
 
 
-_STAMP = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\]|\d{1,2}:\d{2}(?::\d{2})?"
-                    r"(?:[ \t]*[ap]m)?)[ \t]*\Z")
-
-
 def stamped_speaker(text: str, tok: Token) -> bool:
     """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``, ``[19:09]
     claire :``): a name whatever the word, never demoted to the general ε as an ordinary
     lower-case word."""
     if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
         return False
-    line = text.rfind("\n", 0, tok.start) + 1
-    before = text[line:tok.start]
-    return any(c.isdigit() for c in before) and _STAMP.match(before) is not None
+    return stamped_start(text[text.rfind("\n", 0, tok.start) + 1:tok.start])
