@@ -21,15 +21,18 @@ braces: it finds names a model misses, and flags capitalised common words too.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, check_texts
-from emprivacy.text.language import ENGLISH, get_language
+from emprivacy.text.language import ENGLISH, Language, get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
 
-__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector"]
+__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector", "TextWords", "text_words"]
 
 #: Weekday and month names: capitalised in English, never identifying on their own.
 CALENDAR_WORDS: frozenset[str] = frozenset(
@@ -85,9 +88,7 @@ class CapitalisedDetector:
         return [self._spans(text) for text in check_texts(texts)]
 
     def _spans(self, text: str) -> list[EntitySpan]:
-        words = [t for t in tokenize(text, lang=self.lang) if t.kind == "word"]
-        initial = self._sentence_initial(words, text)
-        forms = [normalise_word(t.text) for t in words]
+        words, forms, initial = text_words(text, self.lang)
         excluded = _excluded if self.lang is ENGLISH else self._excluded_in
         cap = [_capitalised(t.text) and not excluded(f) for t, f in zip(words, forms,
                                                                         strict=True)]
@@ -145,3 +146,56 @@ class CapitalisedDetector:
 def _abbreviation(surface: str) -> bool:
     """A title (``Dr``) or an initial (one capital letter)."""
     return normalise_word(surface) in TITLES or (len(surface) == 1 and surface.isupper())
+
+
+class TextWords(NamedTuple):
+    """The words of a text as the detectors read them (:func:`text_words`); shared, so
+    read-only."""
+
+    #: The word tokens (:func:`~emprivacy.text.tokens.tokenize`, kind ``"word"``).
+    words: list[Token]
+    #: Each word normalised (:func:`~emprivacy.text.normalise.normalise_word`).
+    forms: list[str]
+    #: Whether each word starts a sentence (:meth:`CapitalisedDetector._sentence_initial`).
+    initial: list[bool]
+
+
+#: :func:`text_words` keeps the words of the texts it read last, up to this many characters
+#: of text: the detectors of a union read one batch in turn (at most
+#: :data:`~emprivacy.obfuscation.entities.AHEAD_CHARS` characters of documents).
+WORDS_KEPT_CHARS = 1 << 20
+_kept: OrderedDict[tuple[str, Language], TextWords] = OrderedDict()
+_kept_chars = 0
+_kept_lock = threading.Lock()
+
+
+def text_words(text: str, lang: Language = ENGLISH) -> TextWords:
+    """The words of ``text`` in ``lang``, their normalised forms and which start a sentence,
+    computed once for all the detectors of a union (issue 40, cost: the names and the
+    capitalised detectors each tokenised every text).  The texts read last are kept, up to
+    :data:`WORDS_KEPT_CHARS` characters, so memory is bounded whatever the batch.
+
+    >>> text_words("Then Dr. Patel came.").forms
+    ['then', 'dr', 'patel', 'came']
+    >>> text_words("Then Dr. Patel came.").initial
+    [True, False, False, False]
+    """
+    global _kept_chars
+    key = (text, lang)  # a language is equal only to itself
+    with _kept_lock:
+        got = _kept.get(key)
+        if got is not None:
+            _kept.move_to_end(key)
+            return got
+    words = [t for t in tokenize(text, lang=lang) if t.kind == "word"]
+    got = TextWords(words, [normalise_word(t.text) for t in words],
+                    CapitalisedDetector._sentence_initial(words, text))
+    if len(text) <= WORDS_KEPT_CHARS:
+        with _kept_lock:
+            if key not in _kept:
+                _kept[key] = got
+                _kept_chars += len(text)
+            while _kept_chars > WORDS_KEPT_CHARS:
+                old, _ = _kept.popitem(last=False)
+                _kept_chars -= len(old[0])
+    return got

@@ -61,11 +61,11 @@ from importlib.resources import files
 from typing import Literal
 
 from emprivacy._optional import import_optional
-from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, CapitalisedDetector
+from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
 from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.text.normalise import normalise_word
-from emprivacy.text.tokens import Token, tokenize
+from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["AGENT_VERBS", "NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name",
@@ -278,15 +278,13 @@ class NameListDetector:
         return [self._spans(text) for text in check_texts(texts)]
 
     def _spans(self, text: str) -> list[EntitySpan]:
-        words = [t for t in tokenize(text) if t.kind == "word"]
+        words, forms, initial = text_words(text)
         if not words:
             return []
-        forms = [normalise_word(t.text) for t in words]
         classes = [name_class(f) if f not in KEPT_FUNCTION_WORDS or f in ("will", "may")
                    else None for f in forms]
         cases = [_cased(t.text) for t in words]
         lower_text = _lower_case_text(words, cases, text)
-        initial = CapitalisedDetector._sentence_initial(words, text)
         given = given_names()
         evidence = self._evidence(words, forms, classes, text)
         name = [False] * len(words)
