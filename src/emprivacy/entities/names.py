@@ -18,7 +18,8 @@ of the 2,000 most popular names (:func:`name_class`):
   ``hope``, ``june``, ``court``, ``blood``);
 * ``"rare"`` — not listed, rare as a word (``adeyemi``, ``chaudhary``, ``ngozi``);
 * ``"uncommon"`` — not listed, ``3 <= z < 4`` (``tariq``, ``objection``): a name only where
-  the context names it (a speaker label, ``@``, a form's name field);
+  the context names it (a speaker label, ``@``, a form's name field) or, as a ``"rare"``
+  word, where its vector reads as a name (:mod:`~emprivacy.entities.name_vectors`);
 * ``None`` — not listed and common: an ordinary word.
 
 Names spelled with an apostrophe or a hyphen are looked up without it (the census writes
@@ -37,17 +38,16 @@ around it say so:
 * a ``"rare"`` word is a name where it is capitalised in a text in ordinary case, not at a
   sentence's start unless a verb that takes a person follows (:data:`AGENT_VERBS`:
   ``Adeyemi nodded.``);
-* a ``"common"`` word that is a given name (``Will``, ``Hope``, ``June``) is a name where it
-  is capitalised in the middle of a sentence of a text in ordinary case, or at its start
-  before a verb that takes a person (``Summer went red.``), unless a determiner or a
-  calendar preposition stands before it (``the Court``, ``in June``);
+* a ``"common"`` word that is a given name (``Will``, ``Hope``, ``June``) or reads as a name
+  by its vector (``Yusuf``) is a name where it is capitalised in the middle of a sentence of
+  a text in ordinary case, or at its start before a verb that takes a person (``Summer went
+  red.``), unless a determiner or a calendar preposition stands before it (``the Court``);
 * one decision per word form in a text: a form that is a name at one mention is a name at
   every mention (any case in a lower-case text, capitalised ones elsewhere) — except the
   function words that text mode keeps (``will``, ``may``), which need evidence each time.
 
-It emits :data:`PERSON` spans of one word each.  It needs the ``ner`` extra (the name list
-and ``wordfreq``).  Like every detector it is pre-processing, outside the guarantee: it
-aims at recall on the shapes above, and is measured in docs/ENTITIES.md.
+It emits :data:`PERSON` spans of one word each; needs the ``ner`` extra.  Like every
+detector it is pre-processing, outside the guarantee, measured in docs/ENTITIES.md.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from typing import Literal
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
+from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.text.normalise import normalise_word
@@ -296,21 +297,25 @@ class NameListDetector:
             elif evidence[i]:
                 name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
                                                                "naming", "nickname")
-            elif cls == "uncommon":
-                name[i] = False
+            elif cls == "uncommon":  # a name only by its vector (name_vectors), as "rare"
+                name[i] = name_like(form) and (
+                    (lower_text and case == "lower")
+                    or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
                 name[i] = lower_text or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or _agent_after(i, words, forms, text))) or (
-                    lower_text and case == "lower" and len(form) >= 4 and form.isalpha()
-                    and word_zipf(form) < LOWER_RARE)
+                    lower_text and case == "lower" and ((
+                        len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE)
+                        or name_like(form)))
             else:  # common: a capitalised given name in the middle of a sentence, or at
                 # its start before a verb that takes a person (``Summer went red.``)
                 prev = forms[i - 1] if i else ""
                 name[i] = (case == "title" and not lower_text
                            and (not initial[i] or _agent_after(i, words, forms, text))
-                           and name_key(form) in given and prev not in _NOT_BEFORE_NAME
+                           and (name_key(form) in given or name_like(form))
+                           and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
                                     and _by_a_number(i, words, text)))
         # one decision per word form (function words need evidence at each mention); a form
