@@ -33,8 +33,12 @@ around it say so:
   an optional time stamp), the value of a name field of a form (``Name:``, ``Patient:``,
   ``Cc:``), a greeting or an address before it (``hi``, ``thanks``, ``ask``), a name-class
   word right beside it (``bill okoye``);
-* a ``"name"`` word is a name in a text written in lower case, and wherever it is
-  capitalised;
+* a ``"name"`` word is a name in a paragraph written in lower case, and wherever it is
+  capitalised ("in lower case", "in ordinary case" below: the word's paragraph, by
+  :func:`~emprivacy.entities.text_shape.lower_case_words`; a forum thread mixes both);
+* a ``"rare"`` word in lower case is a name in a paragraph in lower case when it is very
+  rare (Zipf below :data:`LOWER_RARE`, four letters or more) or reads as a name by its
+  vector (:mod:`~emprivacy.entities.name_vectors`);
 * a ``"rare"`` word is a name where it is capitalised in a text in ordinary case, not at a
   sentence's start unless a verb that takes a person follows (:data:`AGENT_VERBS`:
   ``Adeyemi nodded.``);
@@ -43,7 +47,7 @@ around it say so:
   a text in ordinary case, or at its start before a verb that takes a person (``Summer went
   red.``), unless a determiner or a calendar preposition stands before it (``the Court``);
 * one decision per word form in a text: a form that is a name at one mention is a name at
-  every mention (any case in a lower-case text, capitalised ones elsewhere) — except the
+  every mention (any case in a lower-case paragraph, capitalised ones elsewhere) — except the
   function words that text mode keeps (``will``, ``may``), which need evidence each time.
 
 It emits :data:`PERSON` spans of one word each; needs the ``ner`` extra.  Like every
@@ -65,6 +69,7 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname
 from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.text_shape import line_start_words, lower_case_words, word_case
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
@@ -251,14 +256,6 @@ def capitalised_name(word: str) -> bool:
     return excess < CAPITALISED_EXCESS
 
 
-def _cased(surface: str) -> str:
-    """``"lower"``, ``"upper"`` (two or more letters, all capitals), ``"title"``."""
-    letters = [c for c in surface if c.isalpha()]
-    if not letters or letters[0].islower():
-        return "lower"
-    return "upper" if len(letters) > 1 and all(c.isupper() for c in letters) else "title"
-
-
 class NameListDetector:
     """Person names by the public list, the word's commonness and its context, in text of
     any case (see the module's description): :data:`PERSON` spans of one word each.
@@ -284,14 +281,16 @@ class NameListDetector:
             return []
         classes = [name_class(f) if f not in KEPT_FUNCTION_WORDS or f in ("will", "may")
                    else None for f in forms]
-        cases = [_cased(t.text) for t in words]
-        lower_text = _lower_case_text(words, cases, text)
+        cases = [word_case(t.text) for t in words]
+        lowers = lower_case_words(words, cases, text)
         given = given_names()
         evidence = self._evidence(words, forms, classes, text)
         name = [False] * len(words)
         for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
-            if form in NAME_TITLES:
+            if form in NAME_TITLES or (form in GREETINGS and evidence[i] not in (
+                    "at", "label", "stamped")):  # "ty both": thanks, not Ty
                 continue
+            lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:
                 name[i] = evidence[i] in ("title", "nickname", "stamped")
             elif evidence[i]:
@@ -324,8 +323,9 @@ class NameListDetector:
         lower = {forms[i] for i in range(len(words)) if name[i] and cases[i] == "lower"}
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
-                    lower_text or cases[i] != "lower" or form in lower):
+                    lowers[i] or cases[i] != "lower" or form in lower):
                 name[i] = True
+        _person_function_words(name, words, forms, text)
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
                 if n]
 
@@ -337,7 +337,7 @@ class NameListDetector:
         ravi``, ``everyone calls me paddy``: :func:`_named_by`), ``"nickname"`` (``Rhodri
         "Chopper" Evans``: :func:`_nickname`)."""
         out = [""] * len(words)
-        line_starts = _line_starts(words, text)
+        line_starts = line_start_words(words, text)
         given = given_names()
         for i, tok in enumerate(words):
             cls = classes[i]
@@ -410,34 +410,33 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
 
 
-def _lower_case_text(words: list[Token], cases: list[str], text: str) -> bool:
-    """A text written in lower case: more of its sentences start in lower case than with a
-    capital (sentences that start after ``.``, ``!``, ``?`` or at the text's start; a word
-    in capitals counts for neither)."""
-    lower = title = 0
-    for i, (tok, case) in enumerate(zip(words, cases, strict=True)):
-        if i and re.search(r"[.!?]\s*$", text[words[i - 1].end:tok.start]) is None:
+#: Words after which a kept function word that names a person is the person (``job for
+#: will``, ``tell may``): a modal verb never follows them.
+_BEFORE_PERSON = frozenset("for to with from ask tell told call called thank thanks".split())
+
+
+def _person_function_words(name: list[bool], words: list[Token], forms: list[str],
+                           text: str) -> None:
+    """A kept function word (``will``, ``may``) that is a person's name elsewhere in the
+    text (named by the evidence at one mention) is the person where a word of
+    :data:`_BEFORE_PERSON` stands before it, or where it is coordinated with a name (``jack
+    and will``, ``will, rose and faith``)."""
+    named = {forms[i] for i in range(len(words)) if name[i]} & {"will", "may"}
+    for i, form in enumerate(forms):
+        if form not in named or name[i]:
             continue
-        lower += case == "lower"
-        title += case == "title"
-    return lower > title
+        prev = forms[i - 1] if i else ""
+        after = text[words[i].end:words[i + 1].start] if i + 1 < len(words) else ""
+        beside = (i > 1 and prev == "and" and name[i - 2]) or (
+            i + 2 < len(words) and (forms[i + 1] == "and" or after.strip() == ",")
+            and name[i + 2 if forms[i + 1] == "and" else i + 1])
+        name[i] = prev in _BEFORE_PERSON or bool(beside)
 
 
 def _by_a_number(i: int, words: list[Token], text: str) -> bool:
     """Whether a digit stands within a few characters of word ``i`` (``June 5``, ``5 May``):
     a month, not a name."""
     return re.search(r"\d", text[max(0, words[i].start - 6):words[i].end + 6]) is not None
-
-
-def _line_starts(words: list[Token], text: str) -> list[int]:
-    """Per word, the index of the first word of its line."""
-    out: list[int] = []
-    first = 0
-    for i, tok in enumerate(words):
-        if i and "\n" in text[words[i - 1].end:tok.start]:
-            first = i
-        out.append(first)
-    return out
 
 
 def stamped_start(before: str) -> bool:

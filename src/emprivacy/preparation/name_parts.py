@@ -8,6 +8,7 @@ whatever the word.  Passes over the decisions of
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -136,6 +137,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
     _initials_after(decisions, counted, text, tokens, titles)
+    _signature_initials(decisions, counted, text, tokens)
 
 
 def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
@@ -155,6 +157,33 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
             continue
         if isinstance(before, Placeholder):
             decisions[i] = before
+            continue
+        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                  independent=True)
+        counted["PERSON"] += 1
+
+
+#: A line of initials only (``L.``, ``P. T.``, ``– J.``): a signature.
+_INITIALS_LINE = re.compile(r"[ \t]*(?:[-–—~][ \t]*)?(?:[A-Z]\.[ \t]*){1,3}")
+
+
+def _signature_initials(decisions: list[Decision], counted: Counter[str], text: str,
+                        tokens: Sequence[Token]) -> None:
+    """A line of initials only, after a blank line or a line that ends with a comma (a
+    sign-off: ``Thanks,``), is a signature (``L.`` at an e-mail's end): each letter a slot
+    of its own, drawn independently of it and written as a surrogate's initial, where it was
+    released at the general ε."""
+    for i, tok in enumerate(tokens):
+        if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
+                or not tok.text.isupper()):
+            continue
+        start = text.rfind("\n", 0, tok.start) + 1
+        end = text.find("\n", tok.end)
+        end = len(text) if end < 0 else end
+        if _INITIALS_LINE.fullmatch(text, start, end) is None or start == 0:
+            continue
+        before = text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip()
+        if before and not before.endswith(","):
             continue
         decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
                                   independent=True)

@@ -1,0 +1,82 @@
+"""How a text is written, as the names detector reads it: each word's case, which
+paragraphs are written in lower case, and where lines start.
+
+A chat, a ticket or a forum thread mixes shapes: an agent's reply in ordinary case, a
+user's message in lower case (``tried. still blue. dee says no loaners left, priya from
+legal took the last one``).  Whether a lower-case word may be a name depends on the
+paragraph it stands in, not on the whole text (:func:`lower_case_words`; issue 40, sixth
+stage: such names were released at the general ε because the thread as a whole was in
+ordinary case).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from emprivacy.text.tokens import Token
+
+__all__ = ["Case", "line_start_words", "lower_case_words", "word_case"]
+
+Case = Literal["lower", "upper", "title"]
+
+_SENTENCE_END = re.compile(r"[.!?]\s*$")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def word_case(surface: str) -> Case:
+    """``"lower"``, ``"upper"`` (two or more letters, all capitals), ``"title"``.
+
+    >>> [word_case(w) for w in ("dana", "DANA", "Dana", "I", "3rd")]
+    ['lower', 'upper', 'title', 'title', 'lower']
+    """
+    letters = [c for c in surface if c.isalpha()]
+    if not letters or letters[0].islower():
+        return "lower"
+    return "upper" if len(letters) > 1 and all(c.isupper() for c in letters) else "title"
+
+
+def lower_case_words(words: list[Token], cases: list[Case], text: str) -> list[bool]:
+    """Per word, whether its paragraph is written in lower case: more of the paragraph's
+    sentences start in lower case than with a capital.  A sentence starts at the text's
+    start, at a paragraph's (after a blank line) and after ``.``, ``!`` or ``?``; a word in
+    capitals counts for neither.  A paragraph where neither wins (ALL CAPS, a tie) takes the
+    decision of the whole text, counted the same way.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "Hi Jamal. Try again.\\n\\ntried. still blue. dee says no"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> lower = lower_case_words(words, [word_case(t.text) for t in words], text)
+    >>> [w.text for w, low in zip(words, lower) if low]
+    ['tried', 'still', 'blue', 'dee', 'says', 'no']
+    """
+    votes: list[list[int]] = [[0, 0]]
+    paragraph: list[int] = []
+    for i, (tok, case) in enumerate(zip(words, cases, strict=True)):
+        gap = text[words[i - 1].end:tok.start] if i else ""
+        if i and _BLANK_LINE.search(gap):
+            votes.append([0, 0])
+        paragraph.append(len(votes) - 1)
+        if not i or _BLANK_LINE.search(gap) or _SENTENCE_END.search(gap):
+            votes[-1][0] += case == "lower"
+            votes[-1][1] += case == "title"
+    whole = sum(v[0] for v in votes) > sum(v[1] for v in votes)
+    decided = [v[0] > v[1] if v[0] != v[1] else whole for v in votes]
+    return [decided[p] for p in paragraph]
+
+
+def line_start_words(words: list[Token], text: str) -> list[int]:
+    """Per word, the index of the first word of its line.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> words = [t for t in tokenize("a b\\nc d") if t.kind == "word"]
+    >>> line_start_words(words, "a b\\nc d")
+    [0, 0, 2, 2]
+    """
+    out: list[int] = []
+    first = 0
+    for i, tok in enumerate(words):
+        if i and "\n" in text[words[i - 1].end:tok.start]:
+            first = i
+        out.append(first)
+    return out
