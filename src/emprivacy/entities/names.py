@@ -67,7 +67,7 @@ from typing import Literal
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
 from emprivacy.entities.name_vectors import name_like
-from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname
+from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname, person_function_words
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.text_shape import line_start_words, lower_case_words, word_case
 from emprivacy.text.normalise import normalise_word
@@ -325,7 +325,7 @@ class NameListDetector:
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower):
                 name[i] = True
-        _person_function_words(name, words, forms, text)
+        person_function_words(name, words, forms, text)
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
                 if n]
 
@@ -410,29 +410,6 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
 
 
-#: Words after which a kept function word that names a person is the person (``job for
-#: will``, ``tell may``): a modal verb never follows them.
-_BEFORE_PERSON = frozenset("for to with from ask tell told call called thank thanks".split())
-
-
-def _person_function_words(name: list[bool], words: list[Token], forms: list[str],
-                           text: str) -> None:
-    """A kept function word (``will``, ``may``) that is a person's name elsewhere in the
-    text (named by the evidence at one mention) is the person where a word of
-    :data:`_BEFORE_PERSON` stands before it, or where it is coordinated with a name (``jack
-    and will``, ``will, rose and faith``)."""
-    named = {forms[i] for i in range(len(words)) if name[i]} & {"will", "may"}
-    for i, form in enumerate(forms):
-        if form not in named or name[i]:
-            continue
-        prev = forms[i - 1] if i else ""
-        after = text[words[i].end:words[i + 1].start] if i + 1 < len(words) else ""
-        beside = (i > 1 and prev == "and" and name[i - 2]) or (
-            i + 2 < len(words) and (forms[i + 1] == "and" or after.strip() == ",")
-            and name[i + 2 if forms[i + 1] == "and" else i + 1])
-        name[i] = prev in _BEFORE_PERSON or bool(beside)
-
-
 def _by_a_number(i: int, words: list[Token], text: str) -> bool:
     """Whether a digit stands within a few characters of word ``i`` (``June 5``, ``5 May``):
     a month, not a name."""
@@ -478,14 +455,18 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
     line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
     Thanh was running …`` is a speaker, not a field), in a value of at most seven words up
-    to the line's end or the next key (``caller: hiya yeah its about …`` is speech)."""
-    first = line_starts[i]
-    if i - first > 7:  # at most 3 words of key and 4 of value: no scan of a long line
-        return False
-    line_begin = text.rfind("\n", 0, words[first].start) + 1
-    colon = text.find(":", line_begin, words[i].start)
+    to the line's end or the next key (``caller: hiya yeah its about …`` is speech).  A form
+    may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
+    CONTACT: RAJ MISTRY``): the key is the one before the word's colon."""
+    line_begin = words[line_starts[i]].start  # a bounded look back: 80 characters
+    low = max(text.rfind("\n", 0, line_begin) + 1, words[i].start - 80)
+    colon = text.rfind(":", low, words[i].start)
     if colon < 0:
         return False
+    key_begin = max(text.rfind("  ", low, colon), text.rfind("\t", low, colon), low)
+    first = i
+    while first > line_starts[i] and words[first - 1].start >= key_begin:
+        first -= 1
     key = [forms[j] for j in range(first, i) if words[j].end <= colon]
     value = [j for j in range(first, i + 1) if words[j].start > colon]
     # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")

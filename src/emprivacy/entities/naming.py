@@ -1,7 +1,8 @@
 """What in a text names a person, beside the name lists (:mod:`emprivacy.entities.names`):
 a phrase that names the word after it (``a lad called ravi``, ``everyone calls me paddy``,
-``known as``, ``my name is``) and a nickname in quotes between names (``Rhodri "Chopper"
-Evans``).  Evidence for :class:`~emprivacy.entities.names.NameListDetector` (issue 40).
+``known as``, ``my name is``), a nickname in quotes between names (``Rhodri "Chopper"
+Evans``), and a named ``will`` beside names (``jack and will tank``).  Evidence for
+:class:`~emprivacy.entities.names.NameListDetector` (issue 40).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 
 from emprivacy.text.tokens import Token
 
-__all__ = ["NAMED_COMMON", "NAMING", "named_by", "nickname"]
+__all__ = ["NAMED_COMMON", "NAMING", "named_by", "nickname", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -53,3 +54,26 @@ def nickname(i: int, words: Sequence[Token], text: str) -> bool:
     return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
             and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
             and words[i + 1].text[:1].isupper())
+
+
+#: Words after which a kept function word that names a person is the person (``job for
+#: will``, ``tell may``): a modal verb never follows them.
+_BEFORE_PERSON = frozenset("for to with from ask tell told call called thank thanks".split())
+
+
+def person_function_words(name: list[bool], words: Sequence[Token],
+                          forms: Sequence[str], text: str) -> None:
+    """A kept function word (``will``, ``may``) that is a person's name elsewhere in the
+    text (named by the evidence at one mention) is the person where a word of
+    :data:`_BEFORE_PERSON` stands before it, or where it is coordinated with a name (``jack
+    and will``, ``will, rose and faith``)."""
+    named = {forms[i] for i in range(len(words)) if name[i]} & {"will", "may"}
+    for i, form in enumerate(forms):
+        if form not in named or name[i]:
+            continue
+        prev = forms[i - 1] if i else ""
+        after = text[words[i].end:words[i + 1].start] if i + 1 < len(words) else ""
+        beside = (i > 1 and prev == "and" and name[i - 2]) or (
+            i + 2 < len(words) and (forms[i + 1] == "and" or after.strip() == ",")
+            and name[i + 2 if forms[i + 1] == "and" else i + 1])
+        name[i] = prev in _BEFORE_PERSON or bool(beside)
