@@ -35,3 +35,8 @@ def test_a_line_of_initials_after_a_sign_off_is_a_signature(release):
 def test_initials_in_running_text_are_not_a_signature(release):
     text = "Plan:\nA. Do this now.\nB. Then that."
     assert release(text) == text
+
+
+def test_a_numbered_list_after_a_comma_is_no_signature(release):
+    text = "Steps agreed,\nA. Do this now.\nB. Then that."
+    assert release(text) == text

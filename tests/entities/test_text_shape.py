@@ -60,3 +60,23 @@ def test_fields_side_by_side_on_a_form_line_each_have_their_key():
     got = found(text)
     assert {"RAJ", "MISTRY", "BILL", "OKOYE"} <= set(got), got
     assert not {"NORTHGATE", "STORES", "SEE", "FILE", "NOTES"} & set(got), got
+
+
+def test_one_lower_case_sentence_does_not_flip_a_paragraph():
+    """A list's item (``- grace period ends``) or a keywords line in a formal e-mail is one
+    sentence in lower case: the text's case decides."""
+    text = ("Dear Ms Okafor,\n\nPlease find the terms below. They apply from today.\n\n"
+            "- grace period ends on the 5th\n\nkeywords: ruby, amber, crystal\n\nKind regards")
+    got = found(text)
+    assert not {"grace", "ruby", "amber", "crystal"} & set(got), got
+
+
+def test_a_field_s_value_ends_at_the_gap_before_the_next_field():
+    got = found("Patient: Dana Adeyemi  Seen at: Clinic 4\nReferrer:\tJo Bloggs")
+    assert {"Dana", "Adeyemi", "Jo", "Bloggs"} <= set(got) and "Seen" not in got, got
+
+
+def test_a_listed_name_that_is_a_greeting_is_a_name_with_a_capital():
+    """``Ty`` is thanks in ``ty both``, a person in ``Ty Wilson`` (review of this stage)."""
+    got = found("Ty Wilson called about the boiler.\nTo: Ty Wilson")
+    assert got.count("Ty") == 2 and got.count("Wilson") == 2, got

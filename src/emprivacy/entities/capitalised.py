@@ -32,7 +32,8 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
 
-__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector", "TextWords", "text_words"]
+__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector", "TextWords", "forget_text_words",
+           "text_words"]
 
 #: Weekday and month names: capitalised in English, never identifying on their own.
 CALENDAR_WORDS: frozenset[str] = frozenset(
@@ -161,9 +162,10 @@ class TextWords(NamedTuple):
 
 
 #: :func:`text_words` keeps the words of the texts it read last, up to this many characters
-#: of text: the detectors of a union read one batch in turn (at most
-#: :data:`~emprivacy.obfuscation.entities.AHEAD_CHARS` characters of documents).
-WORDS_KEPT_CHARS = 1 << 20
+#: of text: the detectors of a union read one batch in turn, and a batch of
+#: :meth:`~emprivacy.obfuscation.entities.EntityRun.ahead` closes once it holds
+#: ``AHEAD_CHARS`` (1M) characters or more, one document of at most as many more.
+WORDS_KEPT_CHARS = 2 << 20
 _kept: OrderedDict[tuple[str, Language], TextWords] = OrderedDict()
 _kept_chars = 0
 _kept_lock = threading.Lock()
@@ -199,3 +201,12 @@ def text_words(text: str, lang: Language = ENGLISH) -> TextWords:
                 old, _ = _kept.popitem(last=False)
                 _kept_chars -= len(old[0])
     return got
+
+
+def forget_text_words() -> None:
+    """Drop the words :func:`text_words` keeps (a run calls this after each batch: the texts
+    are private, and the next batch needs none of them)."""
+    global _kept_chars
+    with _kept_lock:
+        _kept.clear()
+        _kept_chars = 0

@@ -7,8 +7,9 @@ built-in embeddings (GloVe 6B) they sit beside the listed names: a logistic regr
 the unit vectors, listed names against common unlisted words, calls them names with a
 probability of 0.9 or more.  ``data/name-like-words-en.txt`` holds the words it calls so,
 of Zipf frequency between :data:`~emprivacy.entities.names.LOWER_RARE` and 3.5 and not
-listed as names already, nor greetings or chat words: 6,084 words (``benchmarks/name_like_words.py``
-builds it, prints the model's cross-validated accuracy, 0.92, and checks the packaged file).
+of class ``"name"`` already (652 are listed but mostly ordinary words: ``alder``), nor
+greetings or chat words: 6,084 words (``benchmarks/name_like_words.py`` builds it, prints
+the model's cross-validated accuracy, 0.92, and checks the packaged file).
 The file is public data (the embeddings' words and the census lists), like the lists
 themselves; it is a detector's input, outside the guarantee.
 

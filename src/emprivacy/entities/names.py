@@ -287,9 +287,9 @@ class NameListDetector:
         evidence = self._evidence(words, forms, classes, text)
         name = [False] * len(words)
         for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
-            if form in NAME_TITLES or (form in GREETINGS and evidence[i] not in (
-                    "at", "label", "stamped")):  # "ty both": thanks, not Ty
-                continue
+            if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
+                                       in ("", "greeting", "naming", "pair")):
+                continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:
                 name[i] = evidence[i] in ("title", "nickname", "stamped")
@@ -467,6 +467,9 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     first = i
     while first > line_starts[i] and words[first - 1].start >= key_begin:
         first -= 1
+    between = text[colon + 1:words[i].start].lstrip(" \t")
+    if "  " in between or "\t" in between:
+        return False  # past the value's gap: the next field ("Name: Hope Smith  Ward: …")
     key = [forms[j] for j in range(first, i) if words[j].end <= colon]
     value = [j for j in range(first, i + 1) if words[j].start > colon]
     # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
@@ -476,5 +479,6 @@ def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
         return False
     # at most seven words to the line's end or the next key ("caller: hiya yeah its about
     # the bill" is speech, no field); a bounded look, whatever the line's length
-    rest = text[colon + 1:colon + 200].split("\n", 1)[0].split(":", 1)[0]
+    rest = re.split(r"\n|:|  |\t", text[colon + 1:colon + 200].lstrip(" \t"),
+                    maxsplit=1)[0]
     return len(rest.split()) <= 7

@@ -66,14 +66,27 @@ def person_function_words(name: list[bool], words: Sequence[Token],
     """A kept function word (``will``, ``may``) that is a person's name elsewhere in the
     text (named by the evidence at one mention) is the person where a word of
     :data:`_BEFORE_PERSON` stands before it, or where it is coordinated with a name (``jack
-    and will``, ``will, rose and faith``)."""
+    and will``, ``will, rose and faith``), only spaces (or the comma) between.  Where a Will
+    is named, the modal after a name is taken too (``dana and will call back``): privacy
+    first, the words alone cannot tell it from ``jack and will tank``.  A ``may`` by a
+    number is the month (``from May 3``)."""
     named = {forms[i] for i in range(len(words)) if name[i]} & {"will", "may"}
+
+    def joined(a: int, b: int, comma: bool = False) -> bool:  # only spaces (or a comma)
+        gap = text[words[a].end:words[b].start]
+        return gap.strip(" ") == "" or (comma and gap.strip(" ") == ",")
+
     for i, form in enumerate(forms):
         if form not in named or name[i]:
             continue
+        if form == "may" and re.search(r"\d", text[max(0, words[i].start - 6):
+                                                  words[i].end + 6]):
+            continue  # "from May 3": the month
         prev = forms[i - 1] if i else ""
-        after = text[words[i].end:words[i + 1].start] if i + 1 < len(words) else ""
-        beside = (i > 1 and prev == "and" and name[i - 2]) or (
-            i + 2 < len(words) and (forms[i + 1] == "and" or after.strip() == ",")
-            and name[i + 2 if forms[i + 1] == "and" else i + 1])
-        name[i] = prev in _BEFORE_PERSON or bool(beside)
+        beside = (i > 1 and prev == "and" and name[i - 2] and joined(i - 2, i - 1)
+                  and joined(i - 1, i))
+        if i + 2 < len(words) and forms[i + 1] == "and":
+            beside = beside or (name[i + 2] and joined(i, i + 1) and joined(i + 1, i + 2))
+        elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
+            beside = beside or name[i + 1]
+        name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside)

@@ -38,10 +38,12 @@ def word_case(surface: str) -> Case:
 
 def lower_case_words(words: list[Token], cases: list[Case], text: str) -> list[bool]:
     """Per word, whether its paragraph is written in lower case: more of the paragraph's
-    sentences start in lower case than with a capital.  A sentence starts at the text's
-    start, at a paragraph's (after a blank line) and after ``.``, ``!`` or ``?``; a word in
-    capitals counts for neither.  A paragraph where neither wins (ALL CAPS, a tie) takes the
-    decision of the whole text, counted the same way.
+    sentences start in lower case than with a capital, by two or more of them.  A sentence
+    starts at the text's start, at a paragraph's (after a blank line) and after ``.``,
+    ``!`` or ``?``; a word in capitals counts for neither.  A paragraph where neither wins
+    (ALL CAPS, a tie) or the winner has one sentence only (a list's item, ``- grace period
+    ends``; ``keywords: ruby, amber``) takes the decision of the whole text, counted the
+    same way.
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "Hi Jamal. Try again.\\n\\ntried. still blue. dee says no"
@@ -61,7 +63,7 @@ def lower_case_words(words: list[Token], cases: list[Case], text: str) -> list[b
             votes[-1][0] += case == "lower"
             votes[-1][1] += case == "title"
     whole = sum(v[0] for v in votes) > sum(v[1] for v in votes)
-    decided = [v[0] > v[1] if v[0] != v[1] else whole for v in votes]
+    decided = [v[0] > v[1] if v[0] != v[1] and max(v) >= 2 else whole for v in votes]
     return [decided[p] for p in paragraph]
 
 

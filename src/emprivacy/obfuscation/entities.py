@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from emprivacy.entities.capitalised import forget_text_words
 from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
@@ -162,7 +163,10 @@ class PrefetchingDetector:
         if not todo:
             return {}
         with self._lock:
-            return dict(zip(todo, self.detector.detect(todo), strict=True))
+            try:
+                return dict(zip(todo, self.detector.detect(todo), strict=True))
+            finally:
+                forget_text_words()
 
     def keep(self, spans: Mapping[str, list[EntitySpan]]) -> None:
         """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, instead of those held."""

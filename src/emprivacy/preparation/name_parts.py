@@ -177,10 +177,11 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
                 or not tok.text.isupper()):
             continue
-        start = text.rfind("\n", 0, tok.start) + 1
-        end = text.find("\n", tok.end)
-        end = len(text) if end < 0 else end
-        if _INITIALS_LINE.fullmatch(text, start, end) is None or start == 0:
+        # a line of initials is short: look at most 16 characters either way
+        start = text.rfind("\n", max(0, tok.start - 16), tok.start) + 1
+        end = text.find("\n", tok.end, tok.end + 16)
+        end = len(text) if end < 0 and len(text) - tok.end <= 16 else end
+        if start == 0 or end < 0 or _INITIALS_LINE.fullmatch(text, start, end) is None:
             continue
         before = text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip()
         if before and not before.endswith(","):
