@@ -136,6 +136,10 @@ class FrenchPatternDetector:
 #: colon after a space as French typography puts it (``[19:09] claire :``, U+00A0).
 _SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*)"
                       r"[ \t\u00a0\u202f]?:", re.MULTILINE)
+#: Two or more initials one space apart, each a capital and its full stop, joined by hyphens
+#: within one name (``P. T.``, ``H. B.-L.``): a signature of initials, a person.
+_INITIALS = re.compile(r"(?<![\w.'’-])[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*"
+                       r"(?:[ \t]+[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*)+(?![\w-])")
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
 #: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
@@ -154,7 +158,8 @@ class FrenchNameDetector:
     (``merci mehdi``), and in a chat the names its body's grammar shows (``oui suzanne``,
     ``gauthier dit ok``, ``léo et noé``, ``les bonnet``:
     :func:`~emprivacy.entities.french_chat.chat_names`); one decision per word form in a
-    text, each mention one ``PERSON`` span.
+    text, each mention one ``PERSON`` span; and a signature of initials alone, two or more
+    one space apart (``P. T. et H. B.-L.``), each signature one ``PERSON`` span.
 
     >>> text = "[09:02] mehdi: merci inès\n[09:03] lucas: ok"
     >>> [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
@@ -195,8 +200,9 @@ class FrenchNameDetector:
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
                                 stopwords=stop | KIN | FRENCH.months,
                                 zipf=lambda w: zipf(w, "fr"))
-        return [EntitySpan(t.start, t.end, "PERSON") for t, f in zip(words, forms, strict=True)
-                if f in names]
+        initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
+        return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
+                                  for t, f in zip(words, forms, strict=True) if f in names])
 
 
 def _given_parts(form: str, given: frozenset[str]) -> bool:

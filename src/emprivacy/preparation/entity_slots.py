@@ -40,6 +40,7 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.preparation.name_parts import (
     elided_particles,
+    initials_in_names,
     join_initials,
     lower_case_particles,
     stamped_speaker,
@@ -53,7 +54,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
                      embeddings: Embeddings, oov: str, initials: bool = False,
                      titles: frozenset[str] = frozenset(),
-                     linking: frozenset[str] = frozenset()
+                     linking: frozenset[str] = frozenset(), lone_initials: bool = False
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -73,7 +74,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention.  With ``initials`` (text mode), an initial before a person's slot or
     placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
-    unless it is one of the language's ``titles`` (French ``M.``, monsieur).  The
+    unless it is one of the language's ``titles`` (French ``M.``, monsieur); with
+    ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
+    initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
     the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).
     """
@@ -128,6 +131,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     elided_particles(marking, decisions, text, tokens, words)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
+        if lone_initials:
+            initials_in_names(decisions, counted, text, tokens,
+                              [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
+                              titles)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
     return decisions, counted
