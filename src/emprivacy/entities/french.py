@@ -42,11 +42,11 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-import unicodedata
 from collections.abc import Callable, Sequence
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CapitalisedDetector
+from emprivacy.entities.french_chat import CHAT_LINES, chat_names, folded
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
@@ -136,6 +136,10 @@ class FrenchPatternDetector:
 #: colon after a space as French typography puts it (``[19:09] claire :``, U+00A0).
 _SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*)"
                       r"[ \t\u00a0\u202f]?:", re.MULTILINE)
+#: Two or more initials one space apart, each a capital and its full stop, joined by hyphens
+#: within one name (``P. T.``, ``H. B.-L.``): a signature of initials, a person.
+_INITIALS = re.compile(r"(?<![\w.'’-])[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*"
+                       r"(?:[ \t]+[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*)+(?![\w-])")
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
 #: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
@@ -147,11 +151,15 @@ KIN = frozenset("oncle tonton tante tata tatie tati mamie mamy mémé mamé papi
 class FrenchNameDetector:
     r"""Person names of French text that has no capital letters to show them (chats): the
     speakers of chat lines, the given names of the public list (US census, the ``names``
-    package) that are rare in French (``wordfreq`` Zipf below 3), a listed given name after
-    a family word (:data:`KIN`: ``l'oncle bernard``, however common ``bernard`` is; accents
-    aside: ``tata françoise``), a hyphenated word whose every part is a listed given name
-    (``jean-noël``), and uncommon words (Zipf below 3.5) after a greeting (``merci
-    mehdi``); one decision per word form in a text, each mention one ``PERSON`` span.
+    package) that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``),
+    a listed given name after a family word (:data:`KIN`: ``l'oncle bernard``, however
+    common ``bernard`` is; ``tata françoise``), a hyphenated word whose every part is a
+    listed given name (``jean-noël``), uncommon words (Zipf below 3.5) after a greeting
+    (``merci mehdi``), and in a chat the names its body's grammar shows (``oui suzanne``,
+    ``gauthier dit ok``, ``léo et noé``, ``les bonnet``:
+    :func:`~emprivacy.entities.french_chat.chat_names`); one decision per word form in a
+    text, each mention one ``PERSON`` span; and a signature of initials alone, two or more
+    one space apart (``P. T. et H. B.-L.``), each signature one ``PERSON`` span.
 
     >>> text = "[09:02] mehdi: merci inès\n[09:03] lucas: ok"
     >>> [text[s.start:s.end] for s in FrenchNameDetector().detect([text])[0]]
@@ -165,42 +173,43 @@ class FrenchNameDetector:
         return "FrenchNameDetector()"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        from emprivacy.entities.names import given_names
+        from emprivacy.entities.names import census_shares
 
         wordfreq = import_optional("wordfreq", extra="fr", purpose="telling names from words")
-        given = given_names()
-        return [self._spans(text, given, wordfreq.zipf_frequency) for text in check_texts(texts)]
+        listed, given = census_shares()
+        return [self._spans(text, given, listed, wordfreq.zipf_frequency)
+                for text in check_texts(texts)]
 
     @staticmethod
-    def _spans(text: str, given: frozenset[str], zipf: Callable[[str, str], float]
-               ) -> list[EntitySpan]:
+    def _spans(text: str, given: frozenset[str], listed: dict[str, float],
+               zipf: Callable[[str, str], float]) -> list[EntitySpan]:
         words = [t for t in tokenize(text, lang=FRENCH) if t.kind == "word"]
         forms = [normalise_word(t.text) for t in words]
         stop = FRENCH.stopwords
-        names = {normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)}
+        speakers = [normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)]
+        names = set(speakers)
         for i, form in enumerate(forms):
             if form in stop or form in names:
                 continue
             z = zipf(form, "fr")
-            if ((form in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5)
-                    or (i and forms[i - 1] in KIN and _folded(form) in given)
+            if ((folded(form) in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5)
+                    or (i and forms[i - 1] in KIN and folded(form) in given)
                     or _given_parts(form, given)):
                 names.add(form)
-        return [EntitySpan(t.start, t.end, "PERSON") for t, f in zip(words, forms, strict=True)
-                if f in names]
+        if len(speakers) >= CHAT_LINES and words:  # a chat's body (french_chat)
+            names |= chat_names(text, words, forms, names, given=given, listed=listed,
+                                stopwords=stop | KIN | FRENCH.months,
+                                zipf=lambda w: zipf(w, "fr"))
+        initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
+        return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
+                                  for t, f in zip(words, forms, strict=True) if f in names])
 
 
 def _given_parts(form: str, given: frozenset[str]) -> bool:
     """Whether ``form`` is hyphenated and each of its parts, accents aside, a listed given
     name (``jean-noël``, ``marie-claire``; not ``peut-être``, ``grand-mère``)."""
     parts = form.split("-")
-    return len(parts) > 1 and all(_folded(p) in given for p in parts)
-
-
-def _folded(word: str) -> str:
-    """``word`` without its accents (``noël`` → ``noel``): the census list has none."""
-    return "".join(c for c in unicodedata.normalize("NFD", word)
-                   if not unicodedata.combining(c))
+    return len(parts) > 1 and all(folded(p) in given for p in parts)
 
 
 #: A number sign (``N°``, ``Nº``, ``n°``) or the colon after a form's key, and where a key

@@ -16,8 +16,9 @@ of the name:
 * **then linking words** (``[link]``), and up to :data:`MOST_QUALIFIERS` lower-case words
   after an organisation's kind: any word after a capitalised kind (``primaire``,
   ``médiation`` of ``Centre de médiation de l'Erdre``), a word shaped like an adjective
-  after a lower-case one (``correctionnel`` of ``tribunal correctionnel de Thonon``,
-  ``élémentaire``, ``agricole``; not ``envoie`` of ``la mairie envoie Paul``);
+  or a word after a linking word after a lower-case one (``correctionnel`` of ``tribunal
+  correctionnel de Thonon``, ``élémentaire``, ``agricole``, ``cyclisme`` of ``comité
+  départemental de cyclisme de la Sarthe``; not ``envoie`` of ``la mairie envoie Paul``);
 * **then the name**: a detected span (a named type or
   :data:`~emprivacy.entities.spans.PROPER_NOUN`), a capitalised word that is no function word
   or title of the language, or — after a street's kind — a lower-case word rarer than
@@ -31,7 +32,10 @@ of the name:
 An organisation's kind in Title case inside a sentence, with no name after it, is the
 organisation's name itself, with the adjectives after it: ``la Gendarmerie nationale``,
 ``la Chambre de métiers et de l'artisanat`` (at a sentence's start every word has a
-capital: no span).
+capital: no span).  A lower-case one with no name after it is an organisation when an
+adjective of a commune, a département, a region or the state follows it (``la police
+municipale``, ``la sûreté départementale``), unless the kind is also an ordinary noun
+(``not-before-person``: ``le conseil municipal a voté`` stays words).
 
 Everything from the kind to the name's end is on one line, only spaces between the words
 (or nothing, after an elision).  A kind marked ``not-before-person`` (``place``, ``cours``,
@@ -53,7 +57,7 @@ from importlib.resources import files
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, EntitySpan
 
 __all__ = ["MOST_NAME_WORDS", "MOST_QUALIFIERS", "RARE_AFTER_ARTICLE", "RARE_NAME",
-           "EntityWords", "entity_words", "widen_before"]
+           "EntityWords", "entity_words", "name_article", "widen_articles", "widen_before"]
 
 #: The most lower-case words between a capitalised organisation's kind and its name.
 MOST_QUALIFIERS = 3
@@ -78,6 +82,12 @@ _ARTICLES = frozenset({"le", "la", "les", "l'"})
 #: ``administratif``): after a lower-case kind only such a word is a qualifier.
 _ADJECTIVE = re.compile(r"(?:[ae]ls?|aux|ales?|elles?|iques?|aires?|i[eè]re?s?|ives?|ifs?"
                         r"|icoles?)$")
+#: Adjectives that make a lower-case organisation's kind one organisation with no name
+#: after it: the body of a commune, a département, a region or the state (``la police
+#: municipale``, ``la sûreté départementale``; not after a kind that is also an ordinary
+#: noun, ``le conseil municipal``).
+_ADMINISTRATIVE = re.compile(r"(?:municipa|départementa|régiona|nationa|intercommuna"
+                             r"|préfectora)(?:l|le|ux|les)")
 #: Articles in Title case that open a name after a kind (``Au`` of ``boulangerie Au Pain
 #: d'Antan``), before a capitalised word.
 _OPENING = frozenset({"au", "aux", "à"})
@@ -191,6 +201,11 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
                           capitalised=text[tokens[i][0]].isupper(),
                           not_before_person=not_before_person,
                           function_words=function_words, titles=titles, zipf=zipf)
+        if (end is None and kind_type == "ORG" and not not_before_person
+                and i + n < len(tokens)
+                and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
+                and _ADMINISTRATIVE.fullmatch(tokens[i + n][2])):
+            end = tokens[i + n][1]  # "la police municipale", "la sûreté départementale"
         if end is None and kind_type == "ORG" and _proper(text, tokens, i):
             end = tokens[i + n - 1][1]  # "la Chambre de métiers et de l'artisanat a promis"
             k = i + n
@@ -292,8 +307,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
             end = stop
         elif (units == 0 and kind_type == "ORG" and qualifiers < MOST_QUALIFIERS
               and surface.islower() and form not in function_words
-              and (capitalised or _adjective(form))):
-            qualifiers += 1  # "primaire" of "Caisse primaire d'assurance maladie de …"
+              and (capitalised or _adjective(form) or tokens[k - 1][2] in words.link)):
+            qualifiers += 1  # "primaire" of "Caisse primaire d'assurance maladie de …",
+            # "cyclisme" of "comité départemental de cyclisme de la Sarthe" (after "de")
         elif (units == 0 and form in _OPENING and surface[0].isupper()
               and k + 1 < len(tokens) and _joined(text, tokens, k + 1)
               and text[tokens[k + 1][0]].isupper()):
@@ -302,3 +318,45 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
             break
         k += 1
     return end
+
+
+def name_article(text: str, start: int, end: int, before_end: int | None) -> bool:
+    """Whether the article ``text[start:end]`` (``le``, ``la``, ``les``, ``l'``) is written as
+    a name's first word: in ALL CAPS before a name in ALL CAPS (a news story's dateline,
+    ``LE MANS``), or in Title case inside a sentence (``à La Flèche``: ``before_end``, the
+    end of the word before it, or ``None`` at the text's start)."""
+    surface = text[start:end]
+    if len(surface) > 1 and surface[:2].isupper():
+        return True
+    return (surface[0].isupper() and before_end is not None
+            and _SENTENCE_END.search(text, before_end, start) is None)
+
+
+def widen_articles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """The new spans that an article written as a name's first word makes, from the article
+    to the end of the place, organisation or proper noun right after it on its line
+    (:func:`name_article`: ``LA FLÈCHE``, ``à La Flèche``), or of the organisation or place
+    after a Title-case ``L'`` joined to it anywhere (``L'Écho du Loir``).  French writes the article
+    of a town or a newspaper as part of its name; a model often leaves it out.
+
+    >>> text = "Édition du jour\\nLE MANS\\nIl vit à La Flèche. L'Écho du Loir le dit. La Poste"
+    >>> found = [EntitySpan(19, 23, "LOCATION"), EntitySpan(36, 42, "LOCATION"),
+    ...          EntitySpan(46, 58, "ORG"), EntitySpan(70, 75, "ORG")]
+    >>> [(text[s.start:s.end], s.type) for s in widen_articles(text, found)]
+    [('LE MANS', 'LOCATION'), ('La Flèche', 'LOCATION'), ("L'Écho du Loir", 'ORG')]
+    """
+    tokens = [(m.start(), m.end(), _form(m.group())) for m in _WORD.finditer(text)]
+    by_start = {t[0]: k for k, t in enumerate(tokens)}
+    out: list[EntitySpan] = []
+    for s in spans:
+        k = by_start.get(s.start)
+        if s.type not in _NAMED or not k or tokens[k - 1][2] not in _ARTICLES \
+                or not _joined(text, tokens, k):
+            continue
+        start, end, form = tokens[k - 1]
+        name = text[s.start:s.end]
+        elided = form == "l'" and text[start].isupper() and s.type in ("ORG", "LOCATION")
+        if elided or (name_article(text, start, end, tokens[k - 2][1] if k > 1 else None)
+                      and (name[:2].isupper() or not text[start:end].isupper())):
+            out.append(EntitySpan(start, s.end, s.type))
+    return out

@@ -18,7 +18,7 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.designators import ORG_DESIGNATORS, STREET_DESIGNATORS, widen_spans
-from emprivacy.entities.kinds import entity_words, widen_before
+from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.names import (
     FORM_KEYS,
     NAME_FIELDS,
@@ -112,7 +112,9 @@ class EntityMarking:
         """The detector's spans of each text, sorted, widened over the designators of
         organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
         in a language with entity words, over the kinds before a name
-        (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``)."""
+        (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
+        an article written as a name's first word
+        (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
         found = [widen_spans(text, sorted(spans, key=SPAN_ORDER), zipf=zipf)
                  for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
@@ -121,10 +123,13 @@ class EntityMarking:
             return found
         language = get_language(self.lang)
         in_language = _zipf_in(language.wordfreq_code) if zipf is not None else None
-        return [sorted({*spans, *widen_before(text, spans, kinds,
-                                              function_words=language.kept_function_words,
-                                              titles=language.titles, zipf=in_language)})
-                for text, spans in zip(texts, found, strict=True)]
+        out = []
+        for text, spans in zip(texts, found, strict=True):
+            wide = sorted({*spans, *widen_before(text, spans, kinds,
+                                                 function_words=language.kept_function_words,
+                                                 titles=language.titles, zipf=in_language)})
+            out.append(sorted({*wide, *widen_articles(text, wide)}))
+        return out
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first

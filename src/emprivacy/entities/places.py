@@ -51,7 +51,7 @@ from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_AFTER_PREPOSITION_FR", "PLACE_RARE", "STREETS",
-           "PlaceListDetector", "place_spans", "street_spans"]
+           "TOWN_JOINS", "PlaceListDetector", "place_spans", "street_spans", "town_spans"]
 
 #: A listed place word rarer than this (Zipf frequency) is a place in any context.
 PLACE_RARE = 3.5
@@ -144,6 +144,10 @@ class PlaceListDetector:
             found = place_spans(words, forms, text, places=places, **options)
             if self.lang == "en":  # English streets by their form (the designator after)
                 found += street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)
+            else:  # French towns by their form (Sablé-sur-Sarthe, à saint-gilles-croix-de-vie)
+                towns = town_spans(words, forms, text, options["prepositions"])
+                found = [s for s in found
+                         if not any(s.overlaps(t.start, t.end) for t in towns)] + towns
             out.append(sorted(found))
         return out
 
@@ -186,4 +190,49 @@ def street_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                   and text[words[i - 2].end:words[i - 1].start] == " ")
         if numbered or placed:
             out.append(EntitySpan(words[i - 1].start, words[i].end, "LOCATION"))
+    return out
+
+
+#: The inner words of a French town's hyphenated name (``Sablé-sur-Sarthe``,
+#: ``Plessis-lès-Tours``, ``Bois-sous-Roche``): such a word is a town anywhere.
+TOWN_JOINS = frozenset({"sur", "sous", "lès", "lez"})
+_SAINT_FR = ("saint-", "sainte-", "st-", "ste-")
+_ARTICLES_FR = frozenset({"la", "le", "les"})
+
+
+def town_spans(words: Sequence[Token], forms: Sequence[str], text: str,
+               prepositions: frozenset[str]) -> list[EntitySpan]:
+    """``LOCATION`` spans of French towns by the form of their name, in lower case or ALL
+    CAPS: a hyphenated word with an inner :data:`TOWN_JOINS` word (``sablé-sur-sarthe``,
+    ``SABLÉ-SUR-SARTHE``; ``sur-le-champ`` starts with it), or a ``saint-`` word after a
+    preposition of place (``à saint-gilles-croix-de-vie``; ``la saint-jean`` is a feast);
+    the article of the name with it, after a preposition (``à la roche-sur-yon``).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "à la roche-sur-yon, SABLÉ-SUR-SARTHE, à saint-malo, la saint-jean, sur-le-champ"
+    >>> words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
+    >>> spans = town_spans(words, [w.text.lower() for w in words], text, frozenset({"à"}))
+    >>> [text[s.start:s.end] for s in spans]
+    ['la roche-sur-yon', 'SABLÉ-SUR-SARTHE', 'saint-malo']
+    """
+    out: list[EntitySpan] = []
+    for i, tok in enumerate(words):
+        form = forms[i]
+        if "-" not in form or not (tok.text.islower() or tok.text.isupper()):
+            continue
+        parts = form.split("-")
+
+        def after_preposition(j: int) -> bool:
+            return j > 0 and forms[j - 1] in prepositions and \
+                text[words[j - 1].end:words[j].start] in (" ", "\u00a0")
+
+        joined = any(p in TOWN_JOINS for p in parts[1:-1])
+        if not (joined or (form.startswith(_SAINT_FR) and after_preposition(i))):
+            continue
+        start = tok.start
+        if (i > 0 and forms[i - 1] in _ARTICLES_FR and text[words[i - 1].end:tok.start] == " "
+                and after_preposition(i - 1)
+                and words[i - 1].text.isupper() == tok.text.isupper()):
+            start = words[i - 1].start  # "la" of "à la roche-sur-yon"
+        out.append(EntitySpan(start, tok.end, "LOCATION"))
     return out

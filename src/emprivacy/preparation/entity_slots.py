@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
@@ -40,6 +41,7 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.preparation.name_parts import (
     elided_particles,
+    initials_in_names,
     join_initials,
     lower_case_particles,
     stamped_speaker,
@@ -53,7 +55,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
                      embeddings: Embeddings, oov: str, initials: bool = False,
                      titles: frozenset[str] = frozenset(),
-                     linking: frozenset[str] = frozenset()
+                     linking: frozenset[str] = frozenset(), lone_initials: bool = False
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -73,7 +75,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention.  With ``initials`` (text mode), an initial before a person's slot or
     placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
-    unless it is one of the language's ``titles`` (French ``M.``, monsieur).  The
+    unless it is one of the language's ``titles`` (French ``M.``, monsieur); with
+    ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
+    initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
     the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).
     """
@@ -102,7 +106,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             if is_word and not verbatim[i]:
                 counted[GENERAL] += 1
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
-                             and not _particle(tok, resolved, spans[span], tokens, i)):
+                             and not _particle(tok, resolved, spans[span], tokens, i)
+                             and not _place_article(marking, text, tok, resolved, spans[span],
+                                                    tokens, i)):
             continue  # numbers, locators, symbols; function words
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
@@ -128,8 +134,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     elided_particles(marking, decisions, text, tokens, words)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
+        if lone_initials:
+            initials_in_names(decisions, counted, text, tokens,
+                              [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
+                              titles)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
+        _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     return decisions, counted
 
 
@@ -157,6 +168,24 @@ def _particle(tok: Token, resolved: str | None, span: EntitySpan, tokens: Sequen
     return (resolved == "PERSON" and len(tok.text) > 1 and tok.text[0].isupper()
             and tok.text[1:].islower() and i + 1 < len(tokens)
             and tokens[i + 1].start < span.end)
+
+
+#: The articles that may open a place's name (French ``La Flèche``, ``LE MANS``); only those
+#: of the marking's linking words count (none in English).
+_ARTICLES = frozenset({"le", "la", "les"})
+
+
+def _place_article(marking: EntityMarking, text: str, tok: Token, resolved: str | None,
+                   span: EntitySpan, tokens: Sequence[Token], i: int) -> bool:
+    """An article written as a place's first word, inside its span before more of it (``La``
+    of ``à La Flèche``, ``LE`` of ``LE MANS``:
+    :func:`~emprivacy.entities.kinds.name_article`), where it was kept verbatim as a
+    function word: part of the name, in a language whose linking words hold it."""
+    word = tok.text.lower()
+    return (resolved == "LOCATION" and word in _ARTICLES and word in marking.linking_words()
+            and tok.start == span.start and i + 1 < len(tokens)
+            and tokens[i + 1].start < span.end
+            and name_article(text, tok.start, tok.end, tokens[i - 1].end if i else None))
 
 
 def _name_function_word(marking: EntityMarking, word: str) -> bool:
@@ -298,6 +327,25 @@ def _linking_words(marking: EntityMarking, decisions: list[Decision],
             for k in range(i, j):
                 decisions[k] = Dropped("LOCATION")
         i = j
+
+
+def _leading_elision(marking: EntityMarking, decisions: list[Decision],
+                     spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                     tokens: Sequence[Token], words: Sequence[str],
+                     linking: frozenset[str]) -> None:
+    """A Title-case elided linking word opening a place's span, joined to its first slot
+    (``L'`` of ``L'Écho du Loir`` typed a place), is :class:`Dropped`, as the linking words
+    between its slots are: kept, it would be written in full before the surrogate (``Le
+    Tennis``), the name's own article released as written."""
+    for i in range(len(tokens) - 1):
+        tok, after = tokens[i], decisions[i + 1]
+        if (decisions[i] is None and tok.kind == "word" and words[i] in linking
+                and words[i].endswith("'") and tok.text[:1].isupper() and covering_of[i]
+                and tokens[i + 1].start == tok.end and isinstance(after, EntitySlot)
+                and after.key[0] == "LOCATION"
+                and any(spans[j].start == tok.start for j in covering_of[i])
+                and marking.span_type(spans, covering_of[i])[0] == "LOCATION"):
+            decisions[i] = Dropped("LOCATION")
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

@@ -17,8 +17,8 @@ from emprivacy.entities.names import stamped_start
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "join_initials",
-           "lower_case_particles", "person_decision", "stamped_speaker"]
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "initials_in_names",
+           "join_initials", "lower_case_particles", "person_decision", "stamped_speaker"]
 
 #: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
 NAME_PARTICLES: frozenset[str] = frozenset(
@@ -189,6 +189,25 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
                                   independent=True)
         counted["PERSON"] += 1
+
+
+def initials_in_names(decisions: list[Decision], counted: Counter[str], text: str,
+                      tokens: Sequence[Token], in_person: Sequence[bool],
+                      titles: frozenset[str] = frozenset()) -> None:
+    """A capital letter with its full stop inside a person's span that no pass has taken
+    (``in_person``: per token, whether a ``PERSON`` span covers it) is an initial of the
+    name, even with no name beside it (a signature ``P. T. et H. B.-L.``): a ``PERSON``
+    slot keyed by its letter, drawn independently of it (ε = 0) and written as the
+    surrogate's initial, where it was released at the general ε (``P`` verbatim, a single
+    letter being in no list).  Not one of the language's ``titles`` (``M.``).  Text mode,
+    French only (English's release is kept as it was)."""
+    for i, tok in enumerate(tokens):
+        if (decisions[i] is None and in_person[i] and tok.kind == "word" and len(tok.text) == 1
+                and tok.text.isupper() and tok.text.isalpha()
+                and tok.text.lower() not in titles and text[tok.end:tok.end + 1] == "."):
+            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                      independent=True)
+            counted["PERSON"] += 1
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:

@@ -375,7 +375,8 @@ class _TemplateBuilder:
             decisions, counted = entity_decisions(
                 self.entities, text, tokens, words, rows_of.tolist(), verbatim,
                 embeddings=self.embeddings, oov=self.oov, initials=True,
-                titles=self.lang.titles, linking=self.entities.linking_words())
+                titles=self.lang.titles, linking=self.entities.linking_words(),
+                lone_initials=self.lang.code != "en")
             self.entity_counts.update(counted)
         open_span = -1  # the span whose placeholder was written last, with nothing after it
         for n, (tok, word, row, keep, decision) in enumerate(zip(

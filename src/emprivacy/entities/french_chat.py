@@ -1,0 +1,163 @@
+"""Person names in the body of a French chat, where no capital and no greeting shows them
+(issue 42): ``oui suzanne !!``, ``gauthier dit ok``, ``léo et noé``, ``les bonnet``.
+
+:class:`~emprivacy.entities.french.FrenchNameDetector` finds a chat's speakers, the given
+names rare in French, a given name after a family word or a greeting.  A chat's body names
+people with words that are common enough in French to be left alone on their own: a given
+name of the public list (US census, the ``names`` package; accents aside) or a family name
+of it, which French ``wordfreq`` puts above the rare-word limit (``suzanne`` 3.77, ``léo``
+3.87, ``gauthier`` 3.75).  :func:`chat_names` takes such a word where the chat's grammar
+says it is someone:
+
+* **after a reply or a greeting** (:data:`REPLIES`: ``oui suzanne``, ``merci léo``), a given
+  name below :data:`CALLED_ZIPF`;
+* **as a subject** — at a clause's start (a message's first word, after a punctuation mark
+  or a conjunction, :data:`CLAUSE_OPENERS`) and before an object pronoun, an auxiliary or
+  a verb of speech or coming (:data:`SUBJECT_NEXT`: ``gauthier dit ok``, ``si gauthier me
+  prête``) — a given name below :data:`CALLED_ZIPF`, a family name below
+  :data:`FAMILY_ZIPF`, or an unlisted word below :data:`RARE_SUBJECT` (``nassim nous
+  garde``);
+* **alone in a question or a call** (``et zoé ?``), a given name below
+  :data:`CALLED_ZIPF` at a clause's start before ``?`` or ``!``;
+* **a given name and a family name** one space apart (``suzanne morel``), each below its
+  limit;
+* **a family after the plural article** (``les bonnet``): a family name below
+  :data:`FAMILY_ZIPF` that is singular in form (no ``-s``, ``-x``, ``-z``) and not shaped
+  like a verb (``les descendre``, ``les prête``: ``les`` is then a pronoun);
+* **coordinated by ``et``** with a name already found (``kévin et thuy``), a given name
+  below :data:`CALLED_ZIPF`, or two given names both below :data:`PAIR_ZIPF` (``léo et
+  noé``; not ``rose et blanche``, colours too common as words).
+
+A text is a chat when at least :data:`CHAT_LINES` of its lines start with a speaker
+(``[18:43] claire :``); only its lower-case words are looked at, never a stopword, a month
+or a family word (``mamie``, ``tonton``: the caller's ``stopwords``).  Like
+every detector this is pre-processing, outside the guarantee (docs/LANGUAGES.md measures
+it).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from emprivacy.text.tokens import Token
+
+__all__ = ["CALLED_ZIPF", "CHAT_LINES", "CLAUSE_OPENERS", "FAMILY_ZIPF", "PAIR_ZIPF",
+           "RARE_SUBJECT", "REPLIES", "SUBJECT_NEXT", "chat_names", "folded"]
+
+#: A text with at least this many speaker lines is a chat.
+CHAT_LINES = 2
+#: A listed given name below this Zipf frequency (French) is a name where a chat's grammar
+#: says so (``oui suzanne``); ``claire`` (4.62), ``rose`` (4.72), ``pierre`` (5.28) are
+#: above it, too common as words.
+CALLED_ZIPF = 4.5
+#: Two given names joined by ``et`` are names when both are below this (``léo et noé``).
+PAIR_ZIPF = 4.0
+#: A listed family name (no given name) below this is a name where the grammar says so.
+FAMILY_ZIPF = 4.5
+#: Replies and greetings before a name (``oui suzanne``, ``merci léo``).
+REPLIES = frozenset("oui ouais non ok okay top bravo bisous merci salut coucou bonjour "
+                    "bonsoir".split())
+#: Words after which a clause starts (``si gauthier me prête``).
+CLAUSE_OPENERS = frozenset("et mais si que qu' quand car donc ou puis alors comme".split())
+#: What follows a person's name as a subject: an object pronoun or the negation, ``c'``
+#: (``arthur c'est le copain de louise``), an auxiliary, or a verb of speech or of coming
+#: (``gauthier dit ok``, ``léa m'a dit``, ``noé arrive``).  A French common noun at a
+#: clause's start takes an article; a bare word there before one of these is a name.
+SUBJECT_NEXT = frozenset(
+    "me m' te t' nous vous lui leur se s' ne n' y en c' a est va fait était avait dit "
+    "répond demande propose pense trouve veut sait arrive vient passe confirme écrit "
+    "raconte explique appelle rappelle préfère".split())
+#: A word outside the lists rarer than this, of at least four letters, is a name as a
+#: subject (``nassim nous garde la salle``).
+RARE_SUBJECT = 3.0
+_CALL = re.compile(r"[ \t\u00a0\u202f]*[?!]")
+_PUNCTUATION = re.compile(r"[.!?,;:…\n]")
+#: Endings of a word that is plural in form, or shaped like a verb, after ``les``.
+_NOT_A_FAMILY = re.compile(r"(?:[sxz]|er|ir|re|ez|ons|ent|ait|é|ée)$")
+
+
+def folded(word: str) -> str:
+    """``word`` without its accents (``noé`` → ``noe``): the census lists have none.
+
+    >>> folded("noé"), folded("kévin")
+    ('noe', 'kevin')
+    """
+    return "".join(c for c in unicodedata.normalize("NFD", word)
+                   if not unicodedata.combining(c))
+
+
+def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
+               given: frozenset[str], listed: frozenset[str] | dict[str, float],
+               stopwords: frozenset[str], zipf: Callable[[str], float]) -> set[str]:
+    """The word forms of a chat's body that are names (see the module's description),
+    beside those ``found`` already (the speakers and the other rules' names).
+
+    ``words`` are the text's word tokens, ``forms`` their normalised forms; ``given`` the
+    listed given names and ``listed`` every listed name (given or family), both without
+    accents; ``zipf(form)`` a form's French Zipf frequency.
+
+    >>> text = "[18:01] ana : oui suzanne !!\\n[18:02] léa : gauthier dit ok, léo et noé aussi"
+    >>> from emprivacy.text.tokens import tokenize
+    >>> words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
+    >>> z = {"suzanne": 3.8, "gauthier": 3.8, "léo": 3.9, "noé": 3.4}
+    >>> sorted(chat_names(text, words, [w.text for w in words], {"ana", "léa"},
+    ...        given=frozenset({"suzanne", "leo", "noe"}),
+    ...        listed=frozenset({"suzanne", "leo", "noe", "gauthier"}),
+    ...        stopwords=frozenset({"oui", "et", "aussi"}), zipf=lambda w: z.get(w, 6.0)))
+    ['gauthier', 'léo', 'noé', 'suzanne']
+    """
+    names = set(found)
+    n = len(words)
+
+    def gap(i: int) -> str:
+        return text[words[i - 1].end:words[i].start] if i else text[:words[0].start]
+
+    def candidate(i: int) -> bool:
+        return words[i].text.islower() and forms[i] not in stopwords and forms[i] not in names
+
+    def given_name(i: int, limit: float = CALLED_ZIPF) -> bool:
+        return folded(forms[i]) in given and zipf(forms[i]) < limit
+
+    def family_name(i: int) -> bool:
+        key = folded(forms[i])
+        return key in listed and key not in given and zipf(forms[i]) < FAMILY_ZIPF
+
+    def spaced(i: int) -> bool:
+        return re.fullmatch(r"[ \t]+", gap(i)) is not None
+
+    for i in range(n):
+        if not candidate(i):
+            continue
+        prev = forms[i - 1] if i else ""
+        clause = (i == 0 or _PUNCTUATION.search(gap(i)) is not None
+                  or (prev in CLAUSE_OPENERS and spaced(i)))
+        subject = clause and i + 1 < n and forms[i + 1] in SUBJECT_NEXT and spaced(i + 1)
+        unlisted = (folded(forms[i]) not in listed and len(forms[i]) >= 4
+                    and forms[i].isalpha() and zipf(forms[i]) < RARE_SUBJECT)
+        called = clause and _CALL.match(text, words[i].end) is not None
+        paired = (given_name(i) and i + 1 < n and spaced(i + 1) and family_name(i + 1)
+                  and words[i + 1].text.islower())
+        if ((prev in REPLIES and re.fullmatch(r"[ \t]+|,[ \t]*", gap(i)) and given_name(i))
+                or (subject and (given_name(i) or family_name(i) or unlisted))
+                or (called and given_name(i)) or paired
+                or (prev == "les" and spaced(i) and family_name(i)
+                    and _NOT_A_FAMILY.search(forms[i]) is None)):
+            names.add(forms[i])
+        if paired:
+            names.add(forms[i + 1])  # "suzanne morel": the family name too
+    changed = True
+    while changed:  # "kévin et thuy", "léo et noé": names coordinated by "et"
+        changed = False
+        for i in range(2, n):
+            if forms[i - 1] != "et" or not (spaced(i - 1) and spaced(i)):
+                continue
+            a, b = i - 2, i
+            for x, y in ((a, b), (b, a)):
+                if (candidate(y) and ((forms[x] in names and given_name(y))
+                                      or (words[x].text.islower() and given_name(x, PAIR_ZIPF)
+                                          and given_name(y, PAIR_ZIPF)))):
+                    names.add(forms[y])
+                    changed = True
+    return names - set(found)
