@@ -213,7 +213,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=["a", "b", "c", "d"])
     parser.add_argument("--set", default="dev",
-                        choices=["dev", "holdout", "holdout2", "holdout3", "holdout4", "all"])
+                        choices=["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
+                                 "all"])
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=3)
