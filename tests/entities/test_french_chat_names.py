@@ -85,3 +85,15 @@ def test_the_body_rules_need_a_chat():
     # one speaker line: no chat, no body rule
     assert _names("[18:40] ana : gauthier dit ok") == ["ana"]
     assert _names("Lettre\ngauthier dit ok") == []
+
+
+def test_a_chat_without_time_stamps_has_speakers():
+    """``suzanne : coucou`` with no time stamp (a copied WhatsApp thread): its speakers, and
+    so its body's names, were not found (issue 42, the fifth French held-out set); a form's
+    capitalised keys stay keys."""
+    text = ("suzanne : coucou tout le monde\nmarc : super ! léo et noé viennent\n"
+            "olive : coucou\nolive : merci\nMotif : dyspnée")
+    got = _names(text)
+    for name in ("suzanne", "marc", "olive", "léo", "noé"):
+        assert name in got, got
+    assert "Motif" not in got and "coucou" not in got, got

@@ -76,3 +76,14 @@ def test_ordinary_words_of_a_lower_case_chat_stay_words():
     text = "[19:04] jack: the boiler is broken again, roster says tank and heals tonight"
     got = found(text)
     assert not {"boiler", "broken", "roster", "tank", "heals", "tonight"} & set(got), got
+
+
+def test_a_listed_common_word_that_reads_as_a_name_is_one_in_lower_case():
+    """``callum``, ``obi`` are on the census list but more frequent as words than their share
+    predicts (class "common"): in a lower-case voicemail they were released at the general
+    ε (the sixth held-out set, once measured)."""
+    text = ("message 1 received 3 february 09 14\nhi yeah i spoke to callum last week\n\n"
+            "message 2 received 3 february 11 02\nits under grace obi on the system")
+    got = found(text)
+    assert "callum" in got and "obi" in got, got
+    assert not {"message", "received", "february", "system", "week"} & set(got), got

@@ -42,6 +42,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from emprivacy._optional import import_optional
@@ -187,6 +188,7 @@ class FrenchNameDetector:
         forms = [normalise_word(t.text) for t in words]
         stop = FRENCH.stopwords
         speakers = [normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)]
+        speakers += _unstamped_speakers(text, given)
         names = set(speakers)
         for i, form in enumerate(forms):
             if form in stop or form in names:
@@ -203,6 +205,27 @@ class FrenchNameDetector:
         initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
                                   for t, f in zip(words, forms, strict=True) if f in names])
+
+
+#: A line's first word before a colon, without a time stamp (``suzanne : coucou``).
+_LABEL = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0\u202f]?:(?!//)",
+                    re.MULTILINE)
+
+
+def _unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
+    r"""The speakers of a chat written without time stamps (``suzanne : coucou``,
+    ``marc : super !``): a line's first word before its colon, in lower case, that labels
+    two lines or more or is a listed given name (accents aside).  A form's keys are
+    capitalised (``Patient :``, ``Motif :``) and stay keys.
+
+    >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
+    >>> _unstamped_speakers(text, frozenset({"marc"}))
+    ['olive', 'marc', 'olive']
+    """
+    labels = [m.group("name") for m in _LABEL.finditer(text)]
+    lower = [w for w in labels if w.islower()]
+    counts = Counter(lower)
+    return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given]
 
 
 def _given_parts(form: str, given: frozenset[str]) -> bool:

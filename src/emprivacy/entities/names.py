@@ -309,9 +309,11 @@ class NameListDetector:
                         len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE)
                         or name_like(form)))
             else:  # common: a capitalised given name in the middle of a sentence, or at
-                # its start before a verb that takes a person (``Summer went red.``)
+                # its start before a verb that takes a person (``Summer went red.``); in
+                # lower case, one that reads as a name by its vector (``callum``, ``obi``)
                 prev = forms[i - 1] if i else ""
-                name[i] = (case == "title" and not lower_text
+                name[i] = (lower_text and case == "lower" and name_like(form)) or (
+                           case == "title" and not lower_text
                            and (not initial[i] or _agent_after(i, words, forms, text))
                            and (name_key(form) in given or name_like(form))
                            and prev not in _NOT_BEFORE_NAME
