@@ -11,26 +11,20 @@ import pytest
 
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.designators import widen_spans
-from emprivacy.entities.kinds import entity_words, widen_before
+from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.marking import EntityMarking, _zipf_or_none
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.text.language import FRENCH
 
-from .french_release import release_fr
+from .french_release import release_fr, widened
 
 pytestmark = pytest.mark.filterwarnings("ignore::emprivacy.PrivacyLeakWarning")
 
 FR = entity_words("fr")
 
 
-def _widened(text: str, spans: list[EntitySpan] | None = None,
-             zipf=None) -> list[tuple[str, str]]:
-    assert FR is not None
-    found = widen_before(text, spans or [], FR, function_words=FRENCH.kept_function_words,
-                         titles=FRENCH.titles, zipf=zipf)
-    return [(text[s.start:s.end], s.type) for s in found]
+_widened = widened
 
 
 @pytest.mark.parametrize(("text", "expected"), [

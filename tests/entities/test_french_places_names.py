@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
+from emprivacy.entities.kinds import entity_words, widen_articles
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.text.language import FRENCH
 
-from .french_release import release_fr
+from .french_release import release_fr, widened
 
 pytestmark = pytest.mark.filterwarnings("ignore::emprivacy.PrivacyLeakWarning")
 
@@ -23,10 +22,7 @@ FR = entity_words("fr")
 
 
 def _widened(text: str, spans: list[EntitySpan] | None = None) -> list[tuple[str, str]]:
-    assert FR is not None
-    found = widen_before(text, spans or [], FR, function_words=FRENCH.kept_function_words,
-                         titles=FRENCH.titles, zipf=lambda w: {"dunes": 3.0}.get(w, 5.0))
-    return [(text[s.start:s.end], s.type) for s in found]
+    return widened(text, spans, zipf=lambda w: {"dunes": 3.0}.get(w, 5.0))
 
 
 @pytest.mark.parametrize(("text", "expected"), [
