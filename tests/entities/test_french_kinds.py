@@ -24,9 +24,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::emprivacy.PrivacyLeakWarning")
 FR = entity_words("fr")
 
 
-_widened = widened
-
-
 @pytest.mark.parametrize(("text", "expected"), [
     ("Il habite 7, allée des Tilleuls.", [("allée des Tilleuls", "LOCATION")]),
     ("18, boulevard des Poilus", [("boulevard des Poilus", "LOCATION")]),
@@ -51,19 +48,19 @@ _widened = widened
     ("élève au lycée François-Jean Armorin, rentrait", [("lycée François-Jean Armorin", "ORG")]),
 ])
 def test_a_kind_before_a_name_makes_one_span(text, expected):
-    assert _widened(text) == expected
+    assert widened(text) == expected
 
 
 def test_a_detected_span_is_the_name_and_a_rare_word_after_a_street():
     text = "il habite rue du vieux-puits et travaille au café de la gare"
     # "vieux-puits" is rare, "gare" is not: a street's rare lower-case name only
     rarity = {"vieux-puits": 1.5, "gare": 4.9}
-    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
+    assert widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
         ("rue du vieux-puits", "LOCATION")]
     # a detected span after the kind, whatever its case, is the name
     text = "je suis au café du marché central"
     start = text.index("marché")
-    assert _widened(text, [EntitySpan(start, len(text), "ORG")]) == [
+    assert widened(text, [EntitySpan(start, len(text), "ORG")]) == [
         ("café du marché central", "ORG")]
 
 
@@ -74,7 +71,7 @@ def test_a_detected_span_is_the_name_and_a_rare_word_after_a_street():
     "la gendarmerie de\nCrest",             # a line break
 ])
 def test_no_span_without_a_name_on_the_same_line(text):
-    assert _widened(text) == []
+    assert widened(text) == []
 
 
 def test_adjectives_after_a_lower_case_kind_and_an_article_opening_the_name():
@@ -82,18 +79,18 @@ def test_adjectives_after_a_lower_case_kind_and_an_article_opening_the_name():
     élémentaire`` and ``Au`` of ``boulangerie Au Pain d'Antan`` as written: after a lower-case
     kind a word shaped like an adjective is a qualifier, and a Title-case ``Au`` before a
     capitalised word opens the name."""
-    assert _widened("Le tribunal correctionnel de Thonon-les-Bains a condamné") == [
+    assert widened("Le tribunal correctionnel de Thonon-les-Bains a condamné") == [
         ("tribunal correctionnel de Thonon-les-Bains", "ORG")]
-    assert _widened("directrice de l'école élémentaire Jules-Ferry.") == [
+    assert widened("directrice de l'école élémentaire Jules-Ferry.") == [
         ("école élémentaire Jules-Ferry", "ORG")]
     text = "on se retrouve au crédit agricole de saint-servan pour"
     town = EntitySpan(text.index("saint"), text.index(" pour"), "LOCATION")
-    assert _widened(text, [town]) == [("crédit agricole de saint-servan", "ORG")]
-    assert _widened("le fournil de la boulangerie Au Pain d'Antan, rue") == [
+    assert widened(text, [town]) == [("crédit agricole de saint-servan", "ORG")]
+    assert widened("le fournil de la boulangerie Au Pain d'Antan, rue") == [
         ("boulangerie Au Pain d'Antan", "ORG")]
     # a verb, or a short word, is no qualifier; "Au" before a lower-case word opens nothing
-    assert _widened("la mairie envoie Paul, l'hôpital hier Marie") == []
-    assert _widened("le restaurant Au bout du monde") == []
+    assert widened("la mairie envoie Paul, l'hôpital hier Marie") == []
+    assert widened("le restaurant Au bout du monde") == []
 
 
 def test_an_uncommon_word_after_a_kind_and_an_article_is_a_name():
@@ -102,48 +99,48 @@ def test_an_uncommon_word_after_a_kind_and_an_article_is_a_name():
     word there is a name; a common one (``le matin``) is not."""
     rarity = {"gall": 3.31, "galion": 2.45, "matin": 5.32, "zinc": 3.62}
     text = "traiteur maison le gall via soazig, puis l'hôtel le galion"
-    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
+    assert widened(text, zipf=lambda w: rarity.get(w, 6.0)) == [
         ("maison le gall", "ORG"), ("hôtel le galion", "ORG")]
     text = "il boit au café le matin, au bar le zinc, à la maison de le gall"
-    assert _widened(text, zipf=lambda w: rarity.get(w, 6.0)) == []
+    assert widened(text, zipf=lambda w: rarity.get(w, 6.0)) == []
 
 
 def test_a_kind_written_as_a_proper_name_is_an_organisation_alone():
     """``la Gendarmerie nationale``: a kind in Title case inside a sentence is the name of an
     organisation, with the adjectives after it; at a sentence's start, in lower case or in
     capitals it needs a name after it."""
-    assert _widened("appel à la Gendarmerie nationale, puis à la Mairie.") == [
+    assert widened("appel à la Gendarmerie nationale, puis à la Mairie.") == [
         ("Gendarmerie nationale", "ORG"), ("Mairie", "ORG")]
-    assert _widened("Mairie fermée. Gendarmerie nationale : appel à la gendarmerie") == []
-    assert _widened("un dossier PHARMACIE ouvert") == []
+    assert widened("Mairie fermée. Gendarmerie nationale : appel à la gendarmerie") == []
+    assert widened("un dossier PHARMACIE ouvert") == []
     # nor after a dash, a bracket or a quote, where a heading's part starts
-    assert _widened("Centre hospitalier de Morlaix – Service de médecine (Mairie) « Club »") == [
+    assert widened("Centre hospitalier de Morlaix – Service de médecine (Mairie) « Club »") == [
         ("Centre hospitalier de Morlaix", "ORG")]
 
 
 def test_the_kinds_of_institutions_and_shops():
     """Kinds of the third French half that the lists lacked."""
     text = "un courrier à l'inspection académique de la Seine-Saint-Denis."
-    assert _widened(text) == [("inspection académique de la Seine-Saint-Denis", "ORG")]
-    assert _widened("basé à l'altiport de Chamonix, a pu") == [("altiport de Chamonix", "ORG")]
-    assert _widened("la plainte du magasin Cycles Chablais et") == [
+    assert widened(text) == [("inspection académique de la Seine-Saint-Denis", "ORG")]
+    assert widened("basé à l'altiport de Chamonix, a pu") == [("altiport de Chamonix", "ORG")]
+    assert widened("la plainte du magasin Cycles Chablais et") == [
         ("magasin Cycles Chablais", "ORG")]
-    assert _widened("la Chambre de métiers et de l'artisanat a promis") == [
+    assert widened("la Chambre de métiers et de l'artisanat a promis") == [
         ("Chambre de métiers et de l'artisanat", "ORG")]
 
 
 def test_a_kind_marked_not_before_person_leaves_a_person_alone():
     text = "à la place de Marie Curie, puis place de la Concorde"
     person = EntitySpan(text.index("Marie"), text.index(","), "PERSON")
-    assert _widened(text, [person]) == [("place de la Concorde", "LOCATION")]
+    assert widened(text, [person]) == [("place de la Concorde", "LOCATION")]
     # a street's kind that is no ordinary word takes a person's name: rue Jean-Moulin
     text = "au 3 rue Jean-Moulin"
     person = EntitySpan(text.index("Jean"), len(text), "PERSON")
-    assert _widened(text, [person]) == [("rue Jean-Moulin", "LOCATION")]
+    assert widened(text, [person]) == [("rue Jean-Moulin", "LOCATION")]
 
 
 def test_a_title_ends_the_name():
-    assert _widened("au cabinet de Dubois M. Martin") == [("cabinet de Dubois", "ORG")]
+    assert widened("au cabinet de Dubois M. Martin") == [("cabinet de Dubois", "ORG")]
 
 
 def test_the_data_file_and_english():

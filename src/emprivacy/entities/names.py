@@ -69,7 +69,12 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname, person_function_words
 from emprivacy.entities.spans import EntitySpan, check_texts
-from emprivacy.entities.text_shape import line_start_words, lower_case_words, word_case
+from emprivacy.entities.text_shape import (
+    by_a_number,
+    line_start_words,
+    lower_case_words,
+    word_case,
+)
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
@@ -318,7 +323,7 @@ class NameListDetector:
                            and (name_key(form) in given or name_like(form))
                            and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
-                                    and _by_a_number(i, words, text)))
+                                    and by_a_number(words[i], text)))
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
         decided = {forms[i] for i in range(len(words)) if name[i]} - KEPT_FUNCTION_WORDS
@@ -410,12 +415,6 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
         return True  # an unlisted given name before a family name: "OSKAR BRENNAN"
     return (classes[i] == "rare" and i > 0 and classes[i - 1] == "name"
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
-
-
-def _by_a_number(i: int, words: list[Token], text: str) -> bool:
-    """Whether a digit stands within a few characters of word ``i`` (``June 5``, ``5 May``):
-    a month, not a name."""
-    return re.search(r"\d", text[max(0, words[i].start - 6):words[i].end + 6]) is not None
 
 
 def stamped_start(before: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
 __all__ = ["NAMED_COMMON", "NAMING", "named_by", "nickname", "person_function_words"]
@@ -79,8 +80,7 @@ def person_function_words(name: list[bool], words: Sequence[Token],
     for i, form in enumerate(forms):
         if form not in named or name[i]:
             continue
-        if form == "may" and re.search(r"\d", text[max(0, words[i].start - 6):
-                                                  words[i].end + 6]):
+        if form == "may" and by_a_number(words[i], text):
             continue  # "from May 3": the month
         prev = forms[i - 1] if i else ""
         beside = (i > 1 and prev == "and" and name[i - 2] and joined(i - 2, i - 1)

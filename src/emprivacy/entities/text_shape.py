@@ -16,7 +16,7 @@ from typing import Literal
 
 from emprivacy.text.tokens import Token
 
-__all__ = ["Case", "line_start_words", "lower_case_words", "word_case"]
+__all__ = ["Case", "by_a_number", "line_start_words", "lower_case_words", "word_case"]
 
 Case = Literal["lower", "upper", "title"]
 
@@ -82,3 +82,15 @@ def line_start_words(words: list[Token], text: str) -> list[int]:
             first = i
         out.append(first)
     return out
+
+
+def by_a_number(word: Token, text: str) -> bool:
+    """Whether a digit stands within a few characters of ``word`` (``June 5``, ``5 May``): a
+    month, not a name.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "Dear May, we close on May 3"
+    >>> [by_a_number(t, text) for t in tokenize(text) if t.text == "May"]
+    [False, True]
+    """
+    return re.search(r"\d", text[max(0, word.start - 6):word.end + 6]) is not None
