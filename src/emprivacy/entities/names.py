@@ -79,9 +79,9 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["AGENT_VERBS", "NAME_TITLES", "NameClass", "NameListDetector", "capitalised_name",
-           "census_shares", "given_names", "name_class", "name_key", "stamped_start", "word_zipf",
-           "zipf_in"]
+__all__ = ["AGENT_VERBS", "NAME_TITLES", "SPEAKER_ROLES", "NameClass", "NameListDetector",
+           "capitalised_name", "census_shares", "given_names", "name_class", "name_key",
+           "stamped_start", "word_zipf", "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -124,12 +124,19 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "appellant counsel head director coordinator administrator therapist trustee trustees "
     "superintendent carer carers cadet licensee licensees governor governors solicitor "
     "barrister coroner deputy principal headteacher teacher coach captain po "
-    "names".split())
+    "transcriber typist dispatcher operator names".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
     "dame lord lady reverend coach chief captain governor senator mayor president".split())
+#: Roles that speak in a transcript or a log, no names after a time stamp either
+#: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a
+#: label is known to be when it is not a person; the words still go through the mechanism.
+SPEAKER_ROLES: frozenset[str] = frozenset(
+    "control dispatch base ops operations moderator mod host admin system bot narrator "
+    "speaker unknown unidentified announcer presenter audience crowd voice voices male "
+    "female staff receptionist advisor adviser all everyone group team server".split())
 #: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
 _QUOTING = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
@@ -430,7 +437,8 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
     followed by ``:`` (``THE COURT:`` is no name)."""
     first = line_starts[i]
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
-            or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES:
+            or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES \
+            or forms[i] in SPEAKER_ROLES:
         return False
     line_begin = text.rfind("\n", 0, words[first].start) + 1
     start = text[line_begin:words[first].start]

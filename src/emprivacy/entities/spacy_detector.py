@@ -194,9 +194,10 @@ COMMON_ZIPF = 4.5
 
 def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
     """Whether ``span`` stands on a line written in capitals and holds only words common in
-    English (``CONTROL ROOM``, ``IN``, ``MALE MID TWENTIES GREEN``, ``CAR PARK``): a model
-    trained on edited text tags such words at random in capitals (a police radio log: issue
-    40, fourth stage), and a name among them would be rare or listed."""
+    English (``CONTROL ROOM``, ``IN``, ``MALE MID TWENTIES GREEN``, ``CAR PARK``) or a
+    personal pronoun (``I'LL SHOW MYSELF ATTENDING AS WELL``): a model trained on edited text
+    tags such words at random in capitals (a police radio log: issue 40, fourth and seventh
+    stages), and a name among them would be rare or listed; no name holds ``I`` or ``YOU``."""
     from emprivacy.entities.names import word_zipf
 
     line_start = text.rfind("\n", 0, span.start) + 1
@@ -205,7 +206,14 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
     if not line.isupper():
         return False
     words = [w for w in text[span.start:span.end].replace("'", " ").split() if w.isalpha()]
-    return bool(words) and all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
+    return bool(words) and (all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
+                            or any(w.lower() in _PRONOUNS for w in words))
+
+
+#: Personal pronouns, which no name holds (:func:`_common_words_in_capitals`); not ``her``,
+#: ``his``, ``our`` (``HER MAJESTY'S PRISON``, ``OUR LADY OF LOURDES``).
+_PRONOUNS = frozenset("i me myself you yourself yourselves we us ourselves he him himself "
+                      "she herself they them themselves it itself".split())
 
 
 #: The longest text spaCy is given at once, in characters (:meth:`SpacyDetector.detect`).
