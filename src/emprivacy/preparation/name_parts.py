@@ -17,8 +17,9 @@ from emprivacy.entities.names import stamped_start
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "initials_in_names",
-           "join_initials", "lower_case_particles", "person_decision", "stamped_speaker"]
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "elided_particles",
+           "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
+           "stamped_speaker"]
 
 #: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
 NAME_PARTICLES: frozenset[str] = frozenset(
@@ -138,6 +139,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
     _initials_after(decisions, counted, text, tokens, titles)
     _signature_initials(decisions, counted, text, tokens)
+    _sign_off_initials(decisions, counted, text, tokens)
 
 
 def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
@@ -185,6 +187,37 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
             continue
         before = text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip()
         if before and not before.endswith(","):
+            continue
+        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                                  independent=True)
+        counted["PERSON"] += 1
+
+
+#: Words that close a message before its writer's initial (``bisous, s.``, ``thanks, j.``).
+SIGN_OFFS: frozenset[str] = frozenset(
+    "thanks thank thx ta cheers love regards best bye x xx xxx bisous bisou bises biz "
+    "embrasse amitiés amities cordialement merci salut".split())
+_SIGN_OFF_END = re.compile(r"(?:[-–—][ \t]*|(\w+)[ \t]*[,.!][ \t]*)\Z")
+
+
+def _sign_off_initials(decisions: list[Decision], counted: Counter[str], text: str,
+                       tokens: Sequence[Token]) -> None:
+    """A letter with its full stop that ends a line, after a dash or a sign-off and its
+    comma or full stop (:data:`SIGN_OFFS`), is the writer's initial, in either case: ``merci
+    à tous, bisous, s.``, ``je vous embrasse. y.``, ``— p.`` of a family chat (issue 42, the
+    fifth French held-out set), ``thanks, j.``; each a slot of its own, drawn independently
+    of it, where it was released at the general ε."""
+    for i, tok in enumerate(tokens):
+        if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
+                or not tok.text.isalpha() or text[tok.end:tok.end + 1] != "."):
+            continue
+        end = text.find("\n", tok.end)
+        if text[tok.end + 1:len(text) if end < 0 else end].strip():
+            continue
+        start = max(text.rfind("\n", 0, tok.start) + 1, tok.start - 40)
+        found = _SIGN_OFF_END.search(text, start, tok.start)
+        if found is None or (found.group(1) is not None
+                             and found.group(1).lower() not in SIGN_OFFS):
             continue
         decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
                                   independent=True)
