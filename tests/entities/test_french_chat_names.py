@@ -77,8 +77,11 @@ def test_a_family_name_after_the_plural_article_is_a_name():
 
 def test_names_coordinated_by_et_are_names():
     assert _body("kévin vient avec les jumeaux, léo et noé") == ["kévin", "léo", "noé"]
+    # one of them rarer than the pair's limit, the other below the called limit (adam: 4.33)
+    assert _body("yasmine demande si lina et adam peuvent dormir") == ["yasmine", "lina", "adam"]
     # two given names too common as words: colours, not people
     assert _body("une nappe rose et blanche") == []
+    assert _body("du pain et du vin, olive et rose") == []
 
 
 def test_the_body_rules_need_a_chat():

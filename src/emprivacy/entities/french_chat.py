@@ -25,8 +25,9 @@ says it is someone:
   :data:`FAMILY_ZIPF` that is singular in form (no ``-s``, ``-x``, ``-z``) and not shaped
   like a verb (``les descendre``, ``les prête``: ``les`` is then a pronoun);
 * **coordinated by ``et``** with a name already found (``kévin et thuy``), a given name
-  below :data:`CALLED_ZIPF`, or two given names both below :data:`PAIR_ZIPF` (``léo et
-  noé``; not ``rose et blanche``, colours too common as words).
+  below :data:`CALLED_ZIPF`, or two given names both below :data:`CALLED_ZIPF`, one of them
+  below :data:`PAIR_ZIPF` (``léo et noé``, ``lina et adam``; not ``rose et blanche``,
+  colours too common as words).
 
 A text is a chat when at least :data:`CHAT_LINES` of its lines start with a speaker
 (``[18:43] claire :``); only its lower-case words are looked at, never a stopword, a month
@@ -52,7 +53,8 @@ CHAT_LINES = 2
 #: says so (``oui suzanne``); ``claire`` (4.62), ``rose`` (4.72), ``pierre`` (5.28) are
 #: above it, too common as words.
 CALLED_ZIPF = 4.5
-#: Two given names joined by ``et`` are names when both are below this (``léo et noé``).
+#: Two given names joined by ``et`` are names when one is below this and the other below
+#: :data:`CALLED_ZIPF` (``léo et noé``, ``lina et adam``).
 PAIR_ZIPF = 4.0
 #: A listed family name (no given name) below this is a name where the grammar says so.
 FAMILY_ZIPF = 4.5
@@ -155,9 +157,9 @@ def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 continue
             a, b = i - 2, i
             for x, y in ((a, b), (b, a)):
-                if (candidate(y) and ((forms[x] in names and given_name(y))
-                                      or (words[x].text.islower() and given_name(x, PAIR_ZIPF)
-                                          and given_name(y, PAIR_ZIPF)))):
+                if (candidate(y) and given_name(y) and (
+                        forms[x] in names or (words[x].text.islower() and given_name(x) and (
+                            given_name(x, PAIR_ZIPF) or given_name(y, PAIR_ZIPF))))):
                     names.add(forms[y])
                     changed = True
     return names - set(found)
