@@ -262,3 +262,77 @@ def test_a_capitalised_run_ending_in_a_designator_takes_its_name_before_it():
     found = _spans_of(text, ("BOROUGH COUNCIL", "PROPER_NOUN"), ("Court", "PROPER_NOUN"))
     assert _shown(text, widen_spans(text, found), found) == [
         ("NORTHGATE BOROUGH COUNCIL", "ORG")]
+
+
+def test_any_designator_joins_a_place_or_an_organisation_in_lower_case():
+    """``ashdown close``, ``st anne's primary`` after a detected place: the designator came
+    out verbatim (issue 40, seventh stage); after a person's name only the lower-case list
+    joins (``dana close`` above)."""
+    for text, name, expected in (
+            ("car alarm on ashdown close at 3am", "ashdown", "ashdown close"),
+            ("evening at st anne's primary. can", "st anne's", "st anne's primary"),
+            ("ask the maple court tenants", "maple", "maple court")):
+        start = text.index(name)
+        place = [EntitySpan(start, start + len(name), "LOCATION")]
+        assert (expected, "LOCATION" if expected.endswith("close") else "ORG") in \
+            _shown(text, widen_spans(text, place), place), text  # a court: either
+        person = [EntitySpan(start, start + len(name), "PERSON")]
+        assert _shown(text, widen_spans(text, person), person) == [], text
+
+
+def test_trades_in_lower_case_join_a_name():
+    """``pryce plumbing``, ``calder roofing``, ``kerrigan hire`` in a chat: the trade after a
+    name (a surname) made the business's kind known."""
+    for trade in ("plumbing", "roofing", "lettings", "builders", "airport"):
+        assert trade in LOWER_CASE_DESIGNATORS and trade in ORG_DESIGNATORS
+        text = f"try gethin from pryce {trade}, he did ours"
+        found = [EntitySpan(text.index("pryce"), text.index("pryce") + 5, "PERSON")]
+        assert _shown(text, widen_spans(text, found), found) == [(f"pryce {trade}", "ORG")]
+
+
+def test_a_compass_word_before_a_place_joins_it():
+    text = "the form went to west oxfordshire district council, then north to Leeds"
+    zipf = {"oxfordshire": 2.5}.get
+    found = widen_spans(text, [], zipf=lambda w: zipf(w.lower(), 6.0))
+    assert _shown(text, found, []) == [("west oxfordshire district council", "ORG")]
+    start = text.index("Leeds")
+    leeds = [EntitySpan(start, start + 5, "LOCATION")]
+    assert _shown(text, widen_spans(text, leeds), leeds) == []  # "north to Leeds": a gap
+
+
+def test_a_street_after_a_preposition_takes_more_designators():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.places import street_spans
+    from emprivacy.text.tokens import tokenize
+
+    text = "alarm on ashdown close, off hebden grove, at home close to the shops, to make way"
+    words = [t for t in tokenize(text) if t.kind == "word"]
+    spans = street_spans(words, [w.text.lower() for w in words], text,
+                         function_words=frozenset({"at", "on", "off", "to", "the"}))
+    assert [text[s.start:s.end] for s in spans] == ["ashdown close", "hebden grove"]
+
+
+def test_a_flat_or_a_unit_number_before_an_address_is_part_of_it():
+    for text, name in (("PROPERTY APPLIED FOR: FLAT 4, 27 QUAYSIDE MEWS, PORTISHEAD",
+                        "QUAYSIDE MEWS"),
+                       ("Subject: Surveyor access — Unit 4, Ashgrove Trading Estate",
+                        "Ashgrove Trading Estate"),
+                       ("send it to apt. 12b hebden grove", "hebden grove")):
+        start = text.index(name)
+        found = [EntitySpan(start, start + len(name), "LOCATION")]
+        new = _shown(text, widen_spans(text, found), found)
+        assert len(new) == 1 and new[0][1] == "LOCATION", new
+        assert new[0][0].lower().startswith(("flat 4", "unit 4", "apt. 12b")), new
+    text = "we had 4 flat tyres on Station Road"  # no unit and its number before it
+    start = text.index("Station Road")
+    found = [EntitySpan(start, start + 12, "LOCATION")]
+    assert widen_spans(text, found) == found
+
+
+def test_a_listed_town_after_a_street_and_a_comma_is_a_place():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.places import PlaceListDetector
+
+    text = "Bright Smile Dental, Cowley Road, oxford\nthe main road, reading glasses, oxford blue"
+    found = [text[s.start:s.end] for s in PlaceListDetector().detect([text])[0]]
+    assert found == ["oxford"], found  # not "reading" (no street before), not "oxford blue"

@@ -17,7 +17,12 @@ the spans of a text after detection, whatever the detectors:
   capital-letter detector leaves out at a sentence's start.  A word a detector typed
   ``PERSON`` stays a person under ``ORG=keep`` (the most protective type wins,
   :meth:`~emprivacy.entities.marking.EntityMarking.span_type`);
-  a designator in lower case joins only if it is one of :data:`LOWER_CASE_DESIGNATORS`;
+  a designator in lower case joins only if it is one of :data:`LOWER_CASE_DESIGNATORS` or
+  the span is a place's or an organisation's (``ashdown close``, ``st anne's primary``),
+  which then takes in a compass word just before it (:data:`COMPASS_WORDS`: ``west
+  oxfordshire district council``), as any place or organisation does, and a flat's or a
+  unit's number before it (``FLAT 4, 27 QUAYSIDE MEWS``, ``Unit 4, Ashgrove Trading
+  Estate``);
 * **a rare word before a designator** — with ``zipf`` given (how common a word is,
   :func:`~emprivacy.entities.names.word_zipf`), a word that no span covers, rarer than
   :data:`RARE_BEFORE` and no function word, followed by designators, starts a span of
@@ -55,8 +60,8 @@ from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
 
-__all__ = ["LOWER_CASE_DESIGNATORS", "MOST_KIND_NAME_WORDS", "ORG_DESIGNATORS", "ORG_KINDS_OF",
-           "PLACE_KINDS_OF", "RARE_BEFORE", "STREET_DESIGNATORS", "widen_spans"]
+__all__ = ["COMPASS_WORDS", "LOWER_CASE_DESIGNATORS", "MOST_KIND_NAME_WORDS", "ORG_DESIGNATORS",
+           "ORG_KINDS_OF", "PLACE_KINDS_OF", "RARE_BEFORE", "STREET_DESIGNATORS", "widen_spans"]
 
 #: Legal forms and kinds of business or institution that end an organisation's name.
 ORG_DESIGNATORS: frozenset[str] = frozenset(
@@ -79,7 +84,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "hardware "
     "staffing trust foundation charity church chapel parish club fc united society union "
     "association federation agency ministry department authority board commission "
-    "tribunal court primary nursery suite".split())
+    "tribunal court primary nursery suite airport hire".split())
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(
@@ -95,7 +100,11 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "university council police bank insurance solicitors logistics motors garage fuels "
     "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave "
     "dental medical care centre center training doors hardware water services solutions "
-    "group trust club parade crescent terrace row vale mews society infirmary".split())
+    "group trust club parade crescent terrace row vale mews society infirmary roofing "
+    "plumbing lettings builders removals couriers haulage glazing electrical electrics "
+    "engineering contractors recruitment accountants vets veterinary dentistry hospice "
+    "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
+    "supplies supermarket airport".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).
@@ -110,6 +119,15 @@ ORG_KINDS_OF: frozenset[str] = frozenset(
 PLACE_KINDS_OF: frozenset[str] = frozenset(
     "isle isles vale bay gulf duchy kingdom republic county city borough district province "
     "state town village".split())
+
+#: Words of direction that start a place's or an organisation's name (``west oxfordshire``).
+COMPASS_WORDS: frozenset[str] = frozenset(
+    "north south east west northern southern eastern western upper lower greater".split())
+
+#: A flat or a unit and its number before an address (``FLAT 4, 27 QUAYSIDE MEWS``, ``Unit 4,
+#: Ashgrove Trading Estate``): part of the place.
+_UNIT_BEFORE = re.compile(r"(?<![\w'’-])(?:flat|unit|apartment|apt|suite)\.?[ \t]+\d{1,4}[a-z]?"
+                          r"(?:/\d{1,4})?,?[ \t]+(?:\d{1,4}[a-z]?,?[ \t]+)?\Z", re.IGNORECASE)
 
 #: The most name words (capitalised words or detected spans) after a kind and ``of``.
 MOST_KIND_NAME_WORDS = 4
@@ -141,6 +159,7 @@ _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
 _NEAR = 64
 _NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
+_PLACES = frozenset({"LOCATION", "ORG"})
 
 
 def widen_spans(text: str, spans: Sequence[EntitySpan], *,
@@ -187,13 +206,21 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
         if s.type not in _NAMED or not near.after(s.end):
             continue
         past = _possessive_end(text, s.end)  # CORONER'S COURT, MAGISTRATES' COURT
-        end, kind = _designators_after(text, past)
+        end, kind = _designators_after(text, past, any_case=s.type in _PLACES)
         if kind is None and s.type != "PERSON" and text[s.start:s.end].islower():
             end, kind = _designators_past(text, s.end, _LOWER_WORD_AFTER)
         elif kind is None and text[s.start].isupper():
             end, kind = _designators_past(text, past, _CAPITALISED_AFTER)
         if kind is not None:
-            out.add(EntitySpan(_capitalised_before(text, s.start), end, kind))
+            start = _capitalised_before(text, s.start)
+            out.add(EntitySpan(_compass_before(text, start) if s.type in _PLACES else start,
+                               end, kind))
+    for s in spans:  # "west oxfordshire district council": the compass word before it
+        if s.type in _PLACES and (start := _compass_before(text, s.start)) < s.start:
+            out.add(EntitySpan(start, s.end, s.type))
+        if s.type in _PLACES and (unit := _UNIT_BEFORE.search(
+                text, text.rfind("\n", 0, s.start) + 1, s.start)) is not None:
+            out.add(EntitySpan(unit.start(), s.end, "LOCATION"))  # "Unit 4, Ashgrove ..."
     orgs = sorted((s for s in spans if s.type == "ORG"), key=SPAN_ORDER)
     starts = [o.start for o in orgs]
     by_end = sorted(orgs, key=lambda o: o.end)
@@ -254,7 +281,7 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
         if kind is None:  # rare and in lower case: up to two words may stand between
             end, kind = _designators_past(text, m.end(), _LOWER_WORD_AFTER)
         if kind is not None:
-            found.append(EntitySpan(m.start(), end, kind))
+            found.append(EntitySpan(_compass_before(text, m.start()), end, kind))
     return found
 
 
@@ -344,10 +371,13 @@ def _designators_past(text: str, pos: int, words: re.Pattern[str]) -> tuple[int,
     return pos, None
 
 
-def _designators_after(text: str, pos: int) -> tuple[int, str | None]:
+def _designators_after(text: str, pos: int, *, any_case: bool = False
+                       ) -> tuple[int, str | None]:
     """The end of the run of designators after ``pos`` (same line), and the type it makes:
     ``ORG`` if any is an organisation's, ``LOCATION`` if they are a street's, ``None`` if
-    there are none."""
+    there are none.  In lower case only those of :data:`LOWER_CASE_DESIGNATORS` end a run,
+    unless ``any_case`` (after a place or an organisation: ``ashdown close``, ``st anne's
+    primary``)."""
     end, kind = pos, None
     at, tentative = pos, None  # a lower-case run ends in a designator of the lower-case list
     while True:
@@ -364,7 +394,7 @@ def _designators_after(text: str, pos: int) -> tuple[int, str | None]:
         else:
             return end, kind
         at = word.end()
-        if not word.group().islower() or form in LOWER_CASE_DESIGNATORS:
+        if not word.group().islower() or form in LOWER_CASE_DESIGNATORS or any_case:
             end, kind = at, tentative  # "building society": building only before society
 
 
@@ -383,6 +413,14 @@ def _capitalised_before(text: str, pos: int) -> int:
             return start
         start = m.start(1)
     return start
+
+
+def _compass_before(text: str, pos: int) -> int:
+    """Where a place's or an organisation's name starts with the compass word just before
+    ``pos`` (:data:`COMPASS_WORDS`, any case, one space between: ``west`` of ``west
+    oxfordshire district council``, ``North`` of ``North Yorkshire Police``); else ``pos``."""
+    m = _WORD_BEFORE.search(text, text.rfind("\n", 0, pos) + 1, pos)
+    return m.start(1) if m is not None and m.group(1).lower() in COMPASS_WORDS else pos
 
 
 def _touching(text: str, a: EntitySpan, b: EntitySpan) -> bool:

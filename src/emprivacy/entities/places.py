@@ -12,7 +12,8 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.names.w
 * a listed word in lower case or ALL CAPS rarer than :data:`PLACE_RARE` is a place
   (``fresno``, ``telford``, ``tenerife``, ``portishead``) — ``reading``, ``nice``, ``hope``,
   ``mobile`` are far more common as words and stay ordinary words;
-* a listed word after a preposition of place (``in``, ``from``, ``to``, ``near``, …) is a
+* a listed word after a preposition of place (``in``, ``from``, ``to``, ``near``, …) or
+  after a street's designator and a comma (an address's town: ``Cowley Road, oxford``) is a
   place up to :data:`PLACE_AFTER_PREPOSITION` (``in paris``, ``from leeds``; not ``in
   reading``, ``to york`` aside, which the list's commonest words leave alone);
 * ``st`` or ``saint`` before a rare word or a listed name is part of a place's name
@@ -64,7 +65,10 @@ _PREPOSITIONS = frozenset(
     "nr".split())
 _SAINTS = frozenset({"st", "saint"})
 #: The street designators that make a street after a preposition and any word.
-STREETS = frozenset("street road lane avenue row terrace crescent mews parade boulevard".split())
+STREETS = frozenset("street road lane avenue row terrace crescent mews parade boulevard "
+                    "close drive grove gardens court walk hill rise".split())
+#: After ``close`` these make it the adjective (``at home close to the shops``).
+_CLOSE_TO = re.compile(r"[ \t]+(?:to|by|enough|up|call|friends?)(?![\w'’-])")
 _HOUSE_NUMBER = re.compile(r"(?<![\w.,/-])\d{1,4}[a-z]?[ \t]+\Z", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
@@ -72,11 +76,13 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 places: frozenset[str], zipf: Callable[[str], float],
                 function_words: frozenset[str], prepositions: frozenset[str] = _PREPOSITIONS,
-                after_limit: float = PLACE_AFTER_PREPOSITION) -> list[EntitySpan]:
+                after_limit: float = PLACE_AFTER_PREPOSITION,
+                street_words: frozenset[str] = frozenset()) -> list[EntitySpan]:
     """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
     normalised ``forms``) that the place list and ``zipf`` say are places (see the
     module's description); ``function_words`` are never places; after one of
-    ``prepositions`` a listed word is a place up to ``after_limit``.
+    ``prepositions`` a listed word is a place up to ``after_limit``, and so it is after one
+    of ``street_words`` and a comma (an address's town: ``Cowley Road, oxford``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "driving up from fresno, not reading. in paris at st anselms"
@@ -100,8 +106,9 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
             continue
         if form not in places or len(form) < 3:
             continue
-        after = i > 0 and forms[i - 1] in prepositions \
-            and text[words[i - 1].end:tok.start].strip(" \t") == ""
+        gap = text[words[i - 1].end:tok.start] if i else ""
+        after = i > 0 and ((forms[i - 1] in prepositions and gap.strip(" \t") == "") or (
+            forms[i - 1] in street_words and gap.strip(" \t") == ","))
         limit = after_limit if after else PLACE_RARE
         if zipf(form) < limit:
             out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
@@ -154,7 +161,8 @@ class PlaceListDetector:
     def _options(self) -> dict[str, Any]:
         """The frequencies, function words and prepositions of the detector's language."""
         if self.lang == "en":
-            return {"zipf": word_zipf, "function_words": KEPT_FUNCTION_WORDS}
+            return {"zipf": word_zipf, "function_words": KEPT_FUNCTION_WORDS,
+                    "street_words": STREET_DESIGNATORS}
         language = get_language(self.lang)
         kinds = entity_words(self.lang)
         return {"zipf": lambda w: zipf_in(w, language.wordfreq_code),
@@ -187,7 +195,8 @@ def street_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
             continue
         numbered = _HOUSE_NUMBER.search(text, 0, words[i - 1].start) is not None
         placed = (kind in STREETS and i >= 2 and forms[i - 2] in _PREPOSITIONS | {"on", "off"}
-                  and text[words[i - 2].end:words[i - 1].start] == " ")
+                  and text[words[i - 2].end:words[i - 1].start] == " "
+                  and not (kind == "close" and _CLOSE_TO.match(text, words[i].end)))
         if numbered or placed:
             out.append(EntitySpan(words[i - 1].start, words[i].end, "LOCATION"))
     return out
