@@ -199,6 +199,43 @@ def _stop_signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+#: How long a local cluster's IO loop may take to start, in seconds (:func:`_io_loop`).
+LOOP_START_SECONDS = 120.0
+
+
+@contextlib.contextmanager
+def _io_loop(timeout: float = LOOP_START_SECONDS) -> Iterator[Any]:
+    """An IO loop running in a thread of its own, for a local cluster and its client, stopped
+    at the end.  Dask starts one itself when given none and gives it 10 seconds to start,
+    failing with a bare ``AssertionError`` when it does not: on a busy machine (two cores, a
+    test suite's processes beside it) it once did not.  This one waits ``timeout`` seconds
+    and then raises :class:`CorpusRunError`."""
+    import asyncio
+    import threading
+
+    from tornado.ioloop import IOLoop
+
+    started = threading.Event()
+    running: dict[str, Any] = {}
+
+    async def serve() -> None:
+        running["loop"], running["stop"] = IOLoop.current(), asyncio.Event()
+        started.set()
+        await running["stop"].wait()
+
+    thread = threading.Thread(target=asyncio.run, args=(serve(),), daemon=True,
+                              name="emprivacy IO loop")
+    thread.start()
+    if not started.wait(timeout):
+        raise CorpusRunError(f"the local Dask cluster's IO loop did not start within "
+                             f"{timeout:g} s; the machine may be overloaded")
+    try:
+        yield running["loop"]
+    finally:
+        running["loop"].add_callback(running["stop"].set)
+        thread.join(timeout)
+
+
 def _close_scheduler_http(dask_scheduler: Any) -> None:
     """Stop the scheduler's HTTP server (run on its event loop): no dashboard, no port."""
     dask_scheduler.http_server.stop()
@@ -317,7 +354,11 @@ def dask_client(*, scheduler: str | None = None, n_workers: int | None = None,
         # (delivered as the mask is restored, once the cluster is on the stack)
         with dask.config.set({"distributed.scheduler.http.routes": routes}), \
                 _stop_signals_blocked():
+            # the loop's thread starts with the signals blocked, and so every worker process
+            # it starts, a restarted one too
+            loop = stack.enter_context(_io_loop())
             cluster = stack.enter_context(dask_distributed.LocalCluster(
+                loop=loop,
                 n_workers=n_workers, threads_per_worker=1, processes=True, protocol="tls://",
                 host=_LOOPBACK, security=security, config=worker_config,
                 local_directory=scratch,
