@@ -305,6 +305,9 @@ class NameListDetector:
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:
                 name[i] = evidence[i] in ("title", "nickname", "stamped")
+            elif evidence[i] == "title" and case == "lower" and not lower_text \
+                    and words[i - 1].text.islower():
+                name[i] = cls in ("name", "rare")  # "a lady walking", not "Lady walking"
             elif evidence[i]:
                 name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
                                                                "naming", "nickname")
@@ -413,8 +416,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
         return re.fullmatch(r"[ \t]+", text[words[a].end:words[b].start]) is not None
 
     if (i + 1 < len(words) and name_key(forms[i]) in given and classes[i + 1] in ("name", "rare")
-            and forms[i + 1] not in given and spaced(i, i + 1)):
-        return True
+            and forms[i + 1] not in given and spaced(i, i + 1)
+            and words[i].text.islower() == words[i + 1].text.islower()):
+        return True  # not "our son Kayode": a name's two words share their case
     if (i + 1 < len(words) and classes[i] == "rare" and classes[i + 1] == "name"
             and name_key(forms[i + 1]) not in given and spaced(i, i + 1)
             and not words[i].text.islower()
