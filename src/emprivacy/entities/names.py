@@ -307,7 +307,7 @@ class NameListDetector:
                 name[i] = evidence[i] in ("title", "nickname", "stamped")
             elif evidence[i] == "title" and case == "lower" and not lower_text \
                     and words[i - 1].text.islower():
-                name[i] = cls in ("name", "rare")  # "a lady walking", not "Lady walking"
+                name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
             elif evidence[i]:
                 name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
                                                                "naming", "nickname")

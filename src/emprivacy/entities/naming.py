@@ -1,7 +1,8 @@
 """What in a text names a person, beside the name lists (:mod:`emprivacy.entities.names`):
 a phrase that names the word after it (``a lad called ravi``, ``everyone calls me paddy``,
-``known as``, ``my name is``), a nickname in quotes between names (``Rhodri "Chopper"
-Evans``), and a named ``will`` beside names (``jack and will tank``).  Evidence for
+``known as``, ``my name is``, ``my wife lan``), a nickname in quotes between names
+(``Rhodri "Chopper" Evans``), and a named ``will`` beside names (``jack and will tank``).
+Evidence for
 :class:`~emprivacy.entities.names.NameListDetector` (issue 40).
 """
 
@@ -13,7 +14,8 @@ from collections.abc import Sequence
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["NAMED_COMMON", "NAMING", "named_by", "nickname", "person_function_words"]
+__all__ = ["KIN_WORDS", "NAMED_COMMON", "NAMING", "named_by", "nickname",
+           "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -29,9 +31,25 @@ _QUOTES = "\"“”'‘’"
 _NAMING_LAST = frozenset(before[-1] for before in NAMING)
 
 
+#: Family words that name the person after them, after a possessive (``my wife lan``, ``our
+#: son jack``): the family's word before a name, in any case.
+KIN_WORDS: frozenset[str] = frozenset(
+    "wife husband son daughter mum mom mother dad father brother sister partner boyfriend "
+    "girlfriend fiance fiancee fiancé fiancée nan nana gran granny grandma grandmother grandad "
+    "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
+    "nephew stepson stepdaughter stepmum stepdad".split())
+_POSSESSIVES = frozenset("my our his her their your".split())
+
+
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
-    (:data:`NAMING`)."""
+    (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``;
+    not a modal, ``my husband will call``)."""
+    if (i >= 2 and forms[i - 1] in KIN_WORDS and forms[i - 2] in _POSSESSIVES
+            and forms[i] not in ("will", "may")
+            and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
+                    for j in (i - 1, i))):
+        return True
     if i == 0 or forms[i - 1] not in _NAMING_LAST:
         return False
     for before in NAMING:
