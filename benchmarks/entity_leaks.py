@@ -1,11 +1,11 @@
 """Names released verbatim from the texts people release (issue 40), on hand-labelled texts.
 
-The texts are ``tests/entities/labelled/{dev,holdout,holdout2..6}/NN-genre-shape.txt``
+The texts are ``tests/entities/labelled/{dev,holdout,holdout2..7}/NN-genre-shape.txt``
 (the format is in that folder's README: ``{{PER|dana}}``, ``{{LOC|…}}``, ``{{ORG|…}}``,
 ``{{DATE|…}}``, ``{{ID|…}}``).  Each held-out folder is read only for one final measurement
 (``holdout/`` for the first stage of issue 40, ``holdout2/`` for the second, ``holdout3/``
 for the third, ``holdout4/`` for the fourth, ``holdout5/`` for the fifth, ``holdout6/`` for
-the sixth); ``all`` is dev
+the sixth, ``holdout7/`` for the seventh); ``all`` is dev
 and the first two.
 
 (a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
@@ -25,7 +25,7 @@ and the first two.
 
 Usage::
 
-    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..6|all]
+    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..7|all]
                                       [--seeds 3]
                                       [--only a|b]
 
@@ -193,7 +193,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", default="dev",
                         choices=("dev", "holdout", "holdout2", "holdout3", "holdout4",
-                                 "holdout5", "holdout6", "all"))
+                                 "holdout5", "holdout6", "holdout7", "all"))
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--epsilon", type=float, default=10.0)
     parser.add_argument("--entity-epsilon", type=float, default=1.0)

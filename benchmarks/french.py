@@ -5,7 +5,7 @@
     (tests/entities/labelled_fr/dev), each cut into documents of the same size, in one run, the
     embeddings loaded before the clock starts; best of ``--repeats``.  Prints seconds and
     words/s for both and the ratio French / English (the target: at most 1.5).
-(b) The labelled French texts (``--set dev|holdout|holdout2..5|all``), text mode at
+(b) The labelled French texts (``--set dev|holdout|holdout2..6|all``), text mode at
     ε = ``--epsilon``
     with ``--entities auto --lang fr``, over ``--seeds`` seeds: person-name tokens verbatim,
     place/organisation tokens verbatim, kept function words changed (a release without
@@ -214,7 +214,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["a", "b", "c", "d"])
     parser.add_argument("--set", default="dev",
                         choices=["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
-                                 "all"])
+                                 "holdout6", "all"])
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=3)
