@@ -40,3 +40,8 @@ def test_a_family_word_after_a_possessive_names_the_person_after_it():
     assert {"lan", "jack"} <= set(found) and "will" not in found and "has" not in found, found
     found = _found("Her uncle bill came. A lady walking her dog stopped.")
     assert "bill" in found and "walking" not in found, found
+
+
+def test_a_named_modal_after_a_family_word_before_a_verb_that_takes_no_modal():
+    found = _found("and my husband will has been reading the meter. my husband will call")
+    assert found == ["will"], found

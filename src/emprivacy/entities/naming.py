@@ -39,17 +39,21 @@ KIN_WORDS: frozenset[str] = frozenset(
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
     "nephew stepson stepdaughter stepmum stepdad".split())
 _POSSESSIVES = frozenset("my our his her their your".split())
+#: Verb forms that never follow a modal: ``will`` or ``may`` before one is a name.
+_NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got knows thinks "
+                            "wants went came".split())
 
 
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``;
-    not a modal, ``my husband will call``)."""
+    not a modal, ``my husband will call``, but ``my husband will has``)."""
     if (i >= 2 and forms[i - 1] in KIN_WORDS and forms[i - 2] in _POSSESSIVES
-            and forms[i] not in ("will", "may")
+            and (forms[i] not in ("will", "may")
+                 or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER))
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i - 1, i))):
-        return True
+        return True  # "my husband will has been reading the meter": will, the person
     if i == 0 or forms[i - 1] not in _NAMING_LAST:
         return False
     for before in NAMING:
