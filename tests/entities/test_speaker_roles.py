@@ -46,3 +46,26 @@ def test_a_span_with_a_personal_pronoun_in_capitals_is_no_entity(span_text, drop
     assert _common_words_in_capitals(text, span) is dropped
     lower = text.rindex("I'll show")
     assert not _common_words_in_capitals(text, EntitySpan(lower, lower + 9, "ORG"))
+
+
+def test_a_field_key_of_two_words_is_no_speaker():
+    """``Booking ref:`` at a line's start: ``Booking`` was a speaker's name at every mention
+    (issue 40, the seventh held-out set); ``CALL TAKER PRENTICE:`` names only PRENTICE."""
+    found = _found("Booking ref: CA-25-01187\nEmergency contact: Ciarán Reid\n"
+                   "21:14 CALL TAKER PRENTICE: CALLER REPORTS SHOUTING\nBooking ref: CA-2")
+    assert "Booking" not in found and "CALL" not in found and "TAKER" not in found, found
+    assert "PRENTICE" in found and "Ciarán" in found, found
+
+
+def test_spans_are_cut_at_a_forms_column_gap():
+    from emprivacy.entities.spans import split_at_gaps
+
+    text = ("Parent: Niamh O'Sullivan    Relationship: Mother\n"
+            "Address: 22 Wilmslow Road\tTown: Manchester    Notes: none\n"
+            "Seen by Dr  Patel today")
+    spans = [EntitySpan(8, 40, "PERSON"), EntitySpan(61, 75, "PROPER_NOUN"),
+             EntitySpan(text.index("Manchester"), text.index("Notes") + 5, "LOCATION"),
+             EntitySpan(text.index("Dr"), text.index("Patel") + 5, "PERSON")]
+    got = [(text[s.start:s.end], s.type) for s in split_at_gaps(text, spans)]
+    assert got == [("Niamh O'Sullivan", "PERSON"), ("Wilmslow Road", "PROPER_NOUN"),
+                   ("Manchester", "LOCATION"), ("Dr", "PERSON"), ("Patel", "PERSON")], got

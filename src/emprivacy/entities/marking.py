@@ -34,6 +34,7 @@ from emprivacy.entities.spans import (
     SPAN_ORDER,
     EntityDetector,
     EntitySpan,
+    split_at_gaps,
     type_of_overlap,
 )
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
@@ -109,14 +110,16 @@ class EntityMarking:
             sorted(emitted - set(ENTITY_TYPES)))
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        """The detector's spans of each text, sorted, widened over the designators of
-        organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
+        """The detector's spans of each text, cut at a form's column gaps
+        (:func:`~emprivacy.entities.spans.split_at_gaps`), sorted, widened over the designators
+        of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
         (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
-        found = [widen_spans(text, sorted(spans, key=SPAN_ORDER), zipf=zipf)
+        found = [widen_spans(text, sorted(split_at_gaps(text, spans), key=SPAN_ORDER),
+                             zipf=zipf)
                  for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
         kinds = entity_words(self.lang)
         if kinds is None:

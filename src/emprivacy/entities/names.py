@@ -136,7 +136,8 @@ NAME_TITLES: frozenset[str] = TITLES | frozenset(
 SPEAKER_ROLES: frozenset[str] = frozenset(
     "control dispatch base ops operations moderator mod host admin system bot narrator "
     "speaker unknown unidentified announcer presenter audience crowd voice voices male "
-    "female staff receptionist advisor adviser all everyone group team server".split())
+    "female staff receptionist advisor adviser all everyone group team server call taker "
+    "handler paramedic crew".split())
 #: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
 _QUOTING = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
@@ -458,6 +459,8 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
             return False
         after = text[words[j].end:words[j].end + 2]
         if after.startswith(":") and not after.startswith("://"):
+            if forms[j] in FORM_KEYS or forms[j] in NAME_FIELDS:
+                return False  # a field's key: "Booking ref:", "Emergency contact:"
             last = j - 1 if forms[j] in _QUOTING else j  # "jamal whitaker wrote:"
             return i <= last and (j - first <= 2 or forms[j] in _QUOTING)
     return False
