@@ -85,7 +85,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
     counted: Counter[str] = Counter()
-    if not spans:
+    if not spans:  # no detector found anything: a signature's or a spelled word's letters
+        if initials:  # still are a name's (thanks, j. / c h l o e)
+            join_initials(decisions, counted, text, tokens, titles)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)

@@ -209,15 +209,21 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
     transcript) is a word spelled letter by letter, in a call almost always a name: each
     letter that no pass has taken a ``PERSON`` slot drawn independently of it, where each
     was released at the general ε (a letter is in no list; issue 40, the seventh held-out
-    set: 50 of 195 person-name tokens of one call)."""
+    set: 50 of 195 person-name tokens of one call).  So are the letters of a reference read
+    out among numbers, four tokens or more with two numbers (``e six k zero seven``, ``b r
+    seven seven four``: the numbers are placeholders already)."""
     n = len(tokens)
     i = 0
     while i < n:
         run: list[int] = []
+        numbers = 0
         j = i
-        while j < n and tokens[j].kind == "word" and len(tokens[j].text) == 1 \
-                and tokens[j].text.isalpha():
-            run.append(j)
+        while j < n and ((tokens[j].kind == "word" and len(tokens[j].text) == 1
+                          and tokens[j].text.isalpha()) or tokens[j].kind == "number"):
+            if tokens[j].kind == "number":
+                numbers += 1
+            else:
+                run.append(j)
             nxt = j + 1
             if (nxt + 1 < n and tokens[nxt].text.lower() in _SPELLING_JOINS
                     and text[tokens[j].end:tokens[nxt].start] == " "
@@ -226,7 +232,7 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
             if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
                 break
             j = nxt
-        if len(run) >= SPELLED_LETTERS:
+        if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
             for k in run:
                 if decisions[k] is None:
                     decisions[k] = EntitySlot(("PERSON", INITIAL + tokens[k].text.lower()), -1,
