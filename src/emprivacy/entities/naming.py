@@ -20,10 +20,13 @@ __all__ = ["KIN_WORDS", "NAMED_COMMON", "NAMING", "named_by", "nickname",
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
 NAMED_COMMON = 4.0
-#: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``, ``known
-#: as kaz``, ``my name is will``), as the forms before the name.
+#: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``,
+#: ``everyone called him paddy``, ``known as kaz``, ``my name is will``), as the forms before
+#: the name.
 NAMING: frozenset[tuple[str, ...]] = frozenset({
-    ("called",), ("named",), ("call", "me"), ("calls", "me"), ("known", "as"),
+    ("called",), ("named",), ("call", "me"), ("calls", "me"), ("called", "him"),
+    ("called", "her"), ("call", "him"), ("call", "her"), ("calls", "him"), ("calls", "her"),
+    ("known", "as"),
     ("name", "is"), ("name's",), ("names",), ("nicknamed",), ("goes", "by")})
 _QUOTES = "\"“”'‘’"
 
