@@ -15,9 +15,11 @@ def release(release_auto):
 
 
 def test_the_letters_of_a_spelled_name_are_drawn_apart_from_them(release):
-    text = "she checks it c h l o e\nthat's o apostrophe r o u r k e\noptions a or b, plan a b"
+    text = ("she checks it c h l o e\nthat's o apostrophe r o u r k e\noptions a or b, plan a b"
+            "\nlove you x x x")
     outs = [release(text, seed).splitlines() for seed in range(1, 5)]
-    for first, second, third in outs:
+    for first, second, third, fourth in outs:
+        assert fourth == "love you x x x"  # kisses: one letter repeated is no spelling
         assert first.startswith("she checks it ") and len(first.split()) == 8, first
         assert second.startswith("that's ") and " apostrophe " in second, second
         assert third == "options a or b, plan a b"  # two letters are no spelling

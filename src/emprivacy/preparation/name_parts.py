@@ -211,7 +211,8 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
     was released at the general ε (a letter is in no list; issue 40, the seventh held-out
     set: 50 of 195 person-name tokens of one call).  So are the letters of a reference read
     out among numbers, four tokens or more with two numbers (``e six k zero seven``, ``b r
-    seven seven four``: the numbers are placeholders already)."""
+    seven seven four``: the numbers are placeholders already).  One letter repeated is no
+    spelling (``love you x x x``)."""
     n = len(tokens)
     i = 0
     while i < n:
@@ -232,6 +233,8 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
             if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
                 break
             j = nxt
+        if len({tokens[k].text.lower() for k in run}) < 2 and not numbers:
+            run = []  # "love you x x x": kisses, not a spelling
         if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
             for k in run:
                 if decisions[k] is None:
