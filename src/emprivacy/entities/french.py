@@ -214,8 +214,7 @@ class FrenchNameDetector:
 #: Titles written out, after which the next word is a name in any case (``monsieur
 #: constant``, ``madame le corre``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a
 #: pronoun) in lower case.
-_TITLES_WRITTEN = frozenset("monsieur madame mademoiselle docteur professeur maître mme mlle "
-                            "dr pr".split())
+_TITLES_WRITTEN = FRENCH.titles - {"m", "me", "mm", "mmes", "mlles"}
 #: Kinds after a title, no names (``monsieur le maire``, ``madame la directrice``).
 _TITLE_KINDS = frozenset("maire adjoint adjointe directeur directrice président présidente "
                          "préfet juge ministre curé député députée sénateur commissaire "

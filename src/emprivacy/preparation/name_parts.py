@@ -134,15 +134,22 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start
         if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
-            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                      independent=True)
-            counted["PERSON"] += 1
+            _take_initial(decisions, counted, i, tok)
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
     _initials_after(decisions, counted, text, tokens, titles)
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     _spelled_letters(decisions, counted, text, tokens)
+
+
+def _take_initial(decisions: list[Decision], counted: Counter[str], i: int,
+                  tok: Token) -> None:
+    """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
+    independently of it (ε = 0) and written as the surrogate's initial."""
+    decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
+                              independent=True)
+    counted["PERSON"] += 1
 
 
 def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
@@ -163,9 +170,7 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
         if isinstance(before, Placeholder):
             decisions[i] = before
             continue
-        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                  independent=True)
-        counted["PERSON"] += 1
+        _take_initial(decisions, counted, i, tok)
 
 
 #: A line of initials only (``L.``, ``P. T.``, ``– J.``): a signature.
@@ -191,9 +196,7 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         before = text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip()
         if before and not before.endswith(","):
             continue
-        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                  independent=True)
-        counted["PERSON"] += 1
+        _take_initial(decisions, counted, i, tok)
 
 
 #: Words said between the letters of a spelled word (``o apostrophe r o u r k e``).
@@ -238,9 +241,7 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
         if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
             for k in run:
                 if decisions[k] is None:
-                    decisions[k] = EntitySlot(("PERSON", INITIAL + tokens[k].text.lower()), -1,
-                                              None, independent=True)
-                    counted["PERSON"] += 1
+                    _take_initial(decisions, counted, k, tokens[k])
         i = max(j, i) + 1
 
 
@@ -270,9 +271,7 @@ def _sign_off_initials(decisions: list[Decision], counted: Counter[str], text: s
         if found is None or (found.group(1) is not None
                              and found.group(1).lower() not in SIGN_OFFS):
             continue
-        decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                  independent=True)
-        counted["PERSON"] += 1
+        _take_initial(decisions, counted, i, tok)
 
 
 def initials_in_names(decisions: list[Decision], counted: Counter[str], text: str,
@@ -289,9 +288,7 @@ def initials_in_names(decisions: list[Decision], counted: Counter[str], text: st
         if (decisions[i] is None and in_person[i] and tok.kind == "word" and len(tok.text) == 1
                 and tok.text.isupper() and tok.text.isalpha()
                 and tok.text.lower() not in titles and text[tok.end:tok.end + 1] == "."):
-            decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                                      independent=True)
-            counted["PERSON"] += 1
+            _take_initial(decisions, counted, i, tok)
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:
