@@ -25,9 +25,13 @@ and the first two.
 
 Usage::
 
-    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..7|all]
+    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..7|all | --dir FOLDER]
                                       [--seeds 3]
                                       [--only a|b]
+
+``--dir`` measures a folder of labelled texts kept outside the repository (a held-out set
+not yet looked at, or a user's own texts); a text's shape is then the last part of its
+file name (``01-chat-lower.txt`` → ``lower``).
 
 Prints its figures; writes nothing.
 """
@@ -41,19 +45,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "entities" / "labelled"
 
 
-def read_set(which: str) -> list[tuple[str, str, list[tuple[int, int, str]]]]:
-    """(name, text, spans) of every labelled text of ``which`` (dev, holdout or all)."""
+def read_set(which: str, folder: Path | None = None
+             ) -> list[tuple[str, str, list[tuple[int, int, str]]]]:
+    """(name, text, spans) of every labelled text of ``which`` (dev, holdout or all), or of
+    every ``*.txt`` in ``folder`` when it is given."""
     from emprivacy.evaluation.entity_leaks import unmark
     from emprivacy.text.normalise import normalise_text
 
     folders = ["dev", "holdout", "holdout2"] if which == "all" else [which]
+    places = [folder] if folder is not None else [ROOT / f for f in folders]
     docs = []
-    for folder in folders:
-        for path in sorted((ROOT / folder).glob("*.txt")):
+    for place in places:
+        if not place.is_dir():
+            raise SystemExit(f"{place}: no such folder")
+        for path in sorted(place.glob("*.txt")):
             text, spans = unmark(path.read_text(encoding="utf-8"))
             if normalise_text(text) != text:
                 raise SystemExit(f"{path}: normalise_text changes the text; offsets would move")
-            docs.append((f"{folder}/{path.stem}", text, spans))
+            docs.append((f"{place.name}/{path.stem}", text, spans))
     return docs
 
 
@@ -137,7 +146,7 @@ def measure_detection(docs) -> None:
     stats: dict[tuple[str, str], Counter[str]] = {}
     shape_of = shapes()
     for name, text, spans in docs:
-        shape = shape_of.get(name, "?")
+        shape = shape_of.get(name, name.rsplit("-", 1)[-1])
         tokens = list(tokenize(text))
         words = [normalise_word(t.text) if t.kind == "word" else "" for t in tokens]
         rows = emb.rows(words).tolist()
@@ -194,12 +203,13 @@ def main() -> None:
     parser.add_argument("--set", default="dev",
                         choices=("dev", "holdout", "holdout2", "holdout3", "holdout4",
                                  "holdout5", "holdout6", "holdout7", "all"))
+    parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--epsilon", type=float, default=10.0)
     parser.add_argument("--entity-epsilon", type=float, default=1.0)
     parser.add_argument("--only", choices=("a", "b"))
     args = parser.parse_args()
-    docs = read_set(args.set)
+    docs = read_set(args.set, args.dir)
     if args.only in (None, "b"):
         measure_detection(docs)
     if args.only in (None, "a"):

@@ -5,7 +5,8 @@
     (tests/entities/labelled_fr/dev), each cut into documents of the same size, in one run, the
     embeddings loaded before the clock starts; best of ``--repeats``.  Prints seconds and
     words/s for both and the ratio French / English (the target: at most 1.5).
-(b) The labelled French texts (``--set dev|holdout|holdout2..6|all``), text mode at
+(b) The labelled French texts (``--set dev|holdout|holdout2..6|all``, or ``--dir FOLDER``: a
+    folder of labelled texts kept outside the repository), text mode at
     ε = ``--epsilon``
     with ``--entities auto --lang fr``, over ``--seeds`` seeds: person-name tokens verbatim,
     place/organisation tokens verbatim, kept function words changed (a release without
@@ -23,7 +24,8 @@
 
 Usage::
 
-    python benchmarks/french.py [--only a|b|c|d] [--set dev] [--words 20000] [--seeds 3]
+    python benchmarks/french.py [--only a|b|c|d] [--set dev | --dir FOLDER] [--words 20000]
+                                [--seeds 3]
 
 Prints its figures; writes nothing.
 """
@@ -89,14 +91,18 @@ def speed(words: int, repeats: int) -> None:
     print(f"    French / English time: {runs['fr'] / runs['en']:.2f} (target <= 1.5)")
 
 
-def release(which: str, seeds: int, epsilon: float) -> None:
+def release(which: str, seeds: int, epsilon: float, folder: Path | None = None) -> None:
     from emprivacy import load_embeddings
     from emprivacy.evaluation.entity_leaks import leak_tally, verbatim_tokens
     from emprivacy.tables import privatize_texts
     from emprivacy.text import tokenize, verbatim_function_words
 
     folders = ["dev", "holdout"] if which == "all" else [which]
-    docs = [d for f in folders for d in _texts_of(ROOT / "labelled_fr" / f)]
+    places = [folder] if folder is not None else [ROOT / "labelled_fr" / f for f in folders]
+    for place in places:
+        if not place.is_dir():
+            raise SystemExit(f"{place}: no such folder")
+    docs = [d for place in places for d in _texts_of(place)]
     emb = load_embeddings(lang="fr")
     total: Counter[str] = Counter()
     for seed in range(seeds):
@@ -215,6 +221,7 @@ def main() -> None:
     parser.add_argument("--set", default="dev",
                         choices=["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
                                  "holdout6", "all"])
+    parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=3)
@@ -225,7 +232,7 @@ def main() -> None:
         speed(args.words, args.repeats)
     if args.only in (None, "b"):
         print("(b) the labelled French texts")
-        release(args.set, args.seeds, args.epsilon)
+        release(args.set, args.seeds, args.epsilon, args.dir)
     if args.only in (None, "c"):
         print("(c) distances in the vocabularies")
         distances()
