@@ -336,3 +336,16 @@ def test_a_listed_town_after_a_street_and_a_comma_is_a_place():
     text = "Bright Smile Dental, Cowley Road, oxford\nthe main road, reading glasses, oxford blue"
     found = [text[s.start:s.end] for s in PlaceListDetector().detect([text])[0]]
     assert found == ["oxford"], found  # not "reading" (no street before), not "oxford blue"
+
+
+def test_wards_rooms_units_and_broadband_are_designators():
+    """``Kingfisher Ward``, ``Saplings Room``, ``Renal Unit``, ``brightwave broadband``: the
+    designator came out verbatim beside a protected name (issue 40, eighth held-out set)."""
+    text = "Kingfisher Ward, Saplings Room and the Renal Unit"
+    found = [EntitySpan(0, 10, "PROPER_NOUN"), EntitySpan(17, 25, "PROPER_NOUN"),
+             EntitySpan(39, 44, "PROPER_NOUN")]
+    assert {("Kingfisher Ward", "ORG"), ("Saplings Room", "ORG"), ("Renal Unit", "ORG")} <= set(
+        _shown(text, widen_spans(text, found), found))
+    text = "brand: brightwave broadband. the broadband is down"
+    assert _shown(text, widen_spans(text, [], zipf=lambda w: 2.0 if w == "brightwave" else 5.0),
+                  []) == [("brightwave broadband", "ORG")]

@@ -32,13 +32,19 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
 
-__all__ = ["CALENDAR_WORDS", "TITLES", "CapitalisedDetector", "TextWords", "forget_text_words",
-           "text_words"]
+__all__ = ["CALENDAR_WORDS", "TITLES", "WEEKDAYS", "CapitalisedDetector", "TextWords",
+           "forget_text_words", "text_words"]
 
 #: Weekday and month names: capitalised in English, never identifying on their own.
 CALENDAR_WORDS: frozenset[str] = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april "
     "june july august september october november december".split())
+
+#: Weekdays and their abbreviations (``Sessions: Mon, Tue, Thu``): no name, whatever a model
+#: typed them.
+WEEKDAYS: frozenset[str] = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
+    "fri".split())
 
 #: Abbreviated titles whose full stop does not end a sentence (``Dr. Patel``).
 TITLES: frozenset[str] = frozenset(

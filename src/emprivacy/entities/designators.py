@@ -84,7 +84,8 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "hardware "
     "staffing trust foundation charity church chapel parish club fc united society union "
     "association federation agency ministry department authority board commission "
-    "tribunal court primary nursery suite airport hire".split())
+    "tribunal court primary nursery suite airport hire ward wards room unit broadband"
+    .split())
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(
@@ -104,7 +105,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "plumbing lettings builders removals couriers haulage glazing electrical electrics "
     "engineering contractors recruitment accountants vets veterinary dentistry hospice "
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
-    "supplies supermarket airport".split())
+    "supplies supermarket airport broadband".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).
@@ -138,6 +139,9 @@ RARE_BEFORE = 4.0
 # What may stand between a name and its designator, or between two designators.
 _GAP = re.compile(r"[ \t]*(?:[,&][ \t]*)?")
 _SPACE_GAP = re.compile(r"[ \t]+")
+#: Between a name and its first designator: one space, no form's column gap
+#: (``Dr Imran Qureshi<tab>Practice:`` is a name and the next key).
+_NAME_GAP = re.compile(r"[ \u00a0](?![ \t])")
 _WORD = re.compile(r"[A-Za-z]+(?![\w'’-])(?:\.(?=[ \t]*,))?")
 _NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[A-Za-z])")
 _SPACES = re.compile(r"[ \t]+")
@@ -382,7 +386,7 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
     at, tentative = pos, None  # a lower-case run ends in a designator of the lower-case list
     while True:
         # a comma or "&" only between designators (LOGISTICS, INC.), never after the name
-        gap = (_GAP if tentative is not None else _SPACE_GAP).match(text, at)
+        gap = (_GAP if tentative is not None else _NAME_GAP).match(text, at)
         word = _WORD.match(text, gap.end()) if gap else None
         if word is None:
             return end, kind

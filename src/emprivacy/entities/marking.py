@@ -17,14 +17,16 @@ from typing import Literal
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.capitalised import WEEKDAYS
 from emprivacy.entities.designators import ORG_DESIGNATORS, STREET_DESIGNATORS, widen_spans
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
+from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.names import (
-    FORM_KEYS,
-    NAME_FIELDS,
-    NAME_TITLES,
+    RARE_ZIPF,
     capitalised_name,
+    given_names,
     name_class,
+    name_key,
     word_zipf,
 )
 from emprivacy.entities.policy import EntityPolicy
@@ -34,6 +36,7 @@ from emprivacy.entities.spans import (
     SPAN_ORDER,
     EntityDetector,
     EntitySpan,
+    drop_field_keys,
     split_at_gaps,
     type_of_overlap,
 )
@@ -111,16 +114,20 @@ class EntityMarking:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         """The detector's spans of each text, cut at a form's column gaps
-        (:func:`~emprivacy.entities.spans.split_at_gaps`), sorted, widened over the designators
+        (:func:`~emprivacy.entities.spans.split_at_gaps`), less a form's keys in English
+        (:func:`~emprivacy.entities.spans.drop_field_keys`), sorted, widened over the designators
         of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
         (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
-        found = [widen_spans(text, sorted(split_at_gaps(text, spans), key=SPAN_ORDER),
-                             zipf=zipf)
-                 for text, spans in zip(texts, self.detector.detect(texts), strict=True)]
+        keys = zipf is not None and get_language(self.lang).code == "en"
+        found = [widen_spans(text, sorted(
+                     drop_field_keys(text, cut, ordinary=_ordinary_key_word) if keys else cut,
+                     key=SPAN_ORDER), zipf=zipf)
+                 for text, spans in zip(texts, self.detector.detect(texts), strict=True)
+                 for cut in [split_at_gaps(text, spans)]]
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
@@ -181,9 +188,9 @@ class EntityMarking:
         return frozenset() if kinds is None else kinds.link
 
     def label_word(self, word: str) -> bool:
-        """Whether ``word`` is a title or a form's key (``mr``, ``dr``, ``cllr``, ``dob``,
-        ``patient``, ``client``): a word of address or a label, never part of a name,
-        whatever span a model put it in."""
+        """Whether ``word`` is a title, a form's key or a weekday (``mr``, ``dr``, ``cllr``,
+        ``dob``, ``patient``, ``client``, ``thu``): a word of address or a label, never part
+        of a name, whatever span a model put it in."""
         return word in _LABEL_WORDS
 
     def resolve(self, entity_type: str, row: int, word: str | None = None) -> Resolution:
@@ -207,8 +214,17 @@ class EntityMarking:
         return ("unlisted", entity_type)
 
 
-#: Titles and the keys of a form's fields: never part of a name.
-_LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS
+#: Titles, the keys of a form's fields and weekdays: never part of a name.
+_LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS
+
+
+@lru_cache(maxsize=4096)
+def _ordinary_key_word(form: str) -> bool:
+    """Whether a word of a form's key is no name: common in English (Zipf at least
+    :data:`~emprivacy.entities.names.RARE_ZIPF`), neither mostly a name on the census lists
+    nor a listed given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``)."""
+    return (word_zipf(form) >= RARE_ZIPF and name_class(form) not in ("name", "rare")
+            and name_key(form) not in given_names())
 
 
 def _zipf_or_none() -> Callable[[str], float] | None:

@@ -65,9 +65,26 @@ from importlib.resources import files
 from typing import Literal
 
 from emprivacy._optional import import_optional
-from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES, text_words
+from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
+from emprivacy.entities.labels import (
+    FORM_KEYS,
+    LABEL_START,
+    NAME_FIELDS,
+    NAME_TITLES,
+    QUOTING_VERBS,
+    SPEAKER_ROLES,
+    in_name_field,
+    stamped_start,
+)
 from emprivacy.entities.name_vectors import name_like
-from emprivacy.entities.naming import NAMED_COMMON, named_by, nickname, person_function_words
+from emprivacy.entities.naming import (
+    NAMED_COMMON,
+    clause_start,
+    named_by,
+    nickname,
+    ordinary_mention,
+    person_function_words,
+)
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.text_shape import (
     by_a_number,
@@ -79,9 +96,9 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["AGENT_VERBS", "NAME_TITLES", "SPEAKER_ROLES", "NameClass", "NameListDetector",
+__all__ = ["AGENT_VERBS", "NameClass", "NameListDetector",
            "capitalised_name", "census_shares", "given_names", "name_class", "name_key",
-           "stamped_start", "word_zipf", "zipf_in"]
+           "word_zipf", "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -110,47 +127,13 @@ AGENT_VERBS: frozenset[str] = frozenset(
     "walked ran sat stood replied answered shouted whispered called rang phoned wrote texted "
     "emailed thought knew wanted cried died married moved left arrived agreed explained "
     "admitted denied insisted added noted recalled lives lived works worked blushed sighed "
-    "frowned grinned winked shrugged screamed yelled muttered sobbed".split())
-#: The keys of a form's fields whose value is a person's name.
-NAME_FIELDS: frozenset[str] = frozenset(
-    "name patient client employee contact from to cc bcc attendee attendees present "
-    "witness witnesses referred signed author reporter complainant officer nurse doctor "
-    "physician manager supervisor parent guardian student tenant applicant by requester "
-    "requestor assignee agent owner caller customer user submitter approver surname "
-    "surnames forename forenames firstname lastname kin spouse partner relative claimant "
-    "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
-    "interpreter interviewer interviewee chair chairperson secretary treasurer "
-    "clerk clinician plaintiff plaintiffs defendant defendants respondent petitioner "
-    "appellant counsel head director coordinator administrator therapist trustee trustees "
-    "superintendent carer carers cadet licensee licensees governor governors solicitor "
-    "barrister coroner deputy principal headteacher teacher coach captain po "
-    "transcriber typist dispatcher operator names".split())
-#: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
-NAME_TITLES: frozenset[str] = TITLES | frozenset(
-    "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
-    "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
-    "dame lord lady reverend coach chief captain governor senator mayor president".split())
-#: Roles that speak in a transcript or a log, no names after a time stamp either
-#: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a
-#: label is known to be when it is not a person; the words still go through the mechanism.
-SPEAKER_ROLES: frozenset[str] = frozenset(
-    "control dispatch base ops operations moderator mod host admin system bot narrator "
-    "speaker unknown unidentified announcer presenter audience crowd voice voices male "
-    "female staff receptionist advisor adviser all everyone group team server call taker "
-    "handler paramedic crew".split())
-#: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
-_QUOTING = frozenset({"wrote", "writes", "said", "says"})
-#: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
-FORM_KEYS: frozenset[str] = frozenset(
-    "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
-    "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
+    "frowned grinned winked shrugged screamed yelled muttered sobbed approved confirmed "
+    "signed booked checked messaged promised mentioned suggested reckons reckoned".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = frozenset(
     "the a an this that these those our your their its his her my no every each in on of "
     "since until till by during early late mid last next".split())
 _APOSTROPHES = re.compile(r"['’`]")
-_LABEL_START = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*|\d{1,2}:\d{2}(?::\d{2})?"
-                          r"[ \t]*(?:[ap]m[ \t]*)?)?")
 
 
 def name_key(word: str) -> str:
@@ -317,7 +300,7 @@ class NameListDetector:
                     (lower_text and case == "lower")
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
-                name[i] = lower_text or case != "lower"
+                name[i] = (lower_text and not ordinary_mention(i, forms)) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or _agent_after(i, words, forms, text))) or (
@@ -327,8 +310,11 @@ class NameListDetector:
             else:  # common: a capitalised given name in the middle of a sentence, or at
                 # its start before a verb that takes a person (``Summer went red.``); in
                 # lower case, one that reads as a name by its vector (``callum``, ``obi``)
+                # or a given name at a clause's start before one (``ok, bill approved``)
                 prev = forms[i - 1] if i else ""
-                name[i] = (lower_text and case == "lower" and name_like(form)) or (
+                name[i] = (lower_text and case == "lower" and (name_like(form) or (
+                    name_key(form) in given and _agent_after(i, words, forms, text)
+                    and clause_start(i, words, forms, text, initial)))) or (
                            case == "title" and not lower_text
                            and (not initial[i] or _agent_after(i, words, forms, text))
                            and (name_key(form) in given or name_like(form))
@@ -341,7 +327,8 @@ class NameListDetector:
         lower = {forms[i] for i in range(len(words)) if name[i] and cases[i] == "lower"}
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
-                    lowers[i] or cases[i] != "lower" or form in lower):
+                    lowers[i] or cases[i] != "lower" or form in lower) and not (
+                    cases[i] == "lower" and ordinary_mention(i, forms)):  # "the bill"
                 name[i] = True
         person_function_words(name, words, forms, text)
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
@@ -381,7 +368,7 @@ class NameListDetector:
                 out[i] = "at"
             elif _in_label(i, words, forms, text, line_starts):
                 out[i] = "label"
-            elif _in_name_field(i, words, forms, text, line_starts):
+            elif in_name_field(i, words, forms, text, line_starts):
                 out[i] = "field"
             elif (prev is not None and forms[i - 1] in GREETINGS
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap) and cls != "rare"):
@@ -429,12 +416,6 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
 
 
-def stamped_start(before: str) -> bool:
-    """Whether ``before``, the start of a line up to its first word, is a chat's time stamp
-    (``[07:59] ``, ``19:09 ``): what makes the next word a speaker whatever the word."""
-    return any(c.isdigit() for c in before) and _LABEL_START.fullmatch(before) is not None
-
-
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,
               line_starts: list[int], *, stamped: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
@@ -447,7 +428,7 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
         return False
     line_begin = text.rfind("\n", 0, words[first].start) + 1
     start = text[line_begin:words[first].start]
-    if _LABEL_START.fullmatch(start) is None or (stamped and not stamped_start(start)):
+    if LABEL_START.fullmatch(start) is None or (stamped and not stamped_start(start)):
         return False
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)):
@@ -461,40 +442,6 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
         if after.startswith(":") and not after.startswith("://"):
             if forms[j] in FORM_KEYS or forms[j] in NAME_FIELDS:
                 return False  # a field's key: "Booking ref:", "Emergency contact:"
-            last = j - 1 if forms[j] in _QUOTING else j  # "jamal whitaker wrote:"
-            return i <= last and (j - first <= 2 or forms[j] in _QUOTING)
+            last = j - 1 if forms[j] in QUOTING_VERBS else j  # "jamal whitaker wrote:"
+            return i <= last and (j - first <= 2 or forms[j] in QUOTING_VERBS)
     return False
-
-
-def _in_name_field(i: int, words: list[Token], forms: list[str], text: str,
-                   line_starts: list[int]) -> bool:
-    """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
-    line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
-    Thanh was running …`` is a speaker, not a field), in a value of at most seven words up
-    to the line's end or the next key (``caller: hiya yeah its about …`` is speech).  A form
-    may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
-    CONTACT: RAJ MISTRY``): the key is the one before the word's colon."""
-    line_begin = words[line_starts[i]].start  # a bounded look back: 80 characters
-    low = max(text.rfind("\n", 0, line_begin) + 1, words[i].start - 80)
-    colon = text.rfind(":", low, words[i].start)
-    if colon < 0:
-        return False
-    key_begin = max(text.rfind("  ", low, colon), text.rfind("\t", low, colon), low)
-    first = i
-    while first > line_starts[i] and words[first - 1].start >= key_begin:
-        first -= 1
-    between = text[colon + 1:words[i].start].lstrip(" \t")
-    if "  " in between or "\t" in between:
-        return False  # past the value's gap: the next field ("Name: Hope Smith  Ward: …")
-    key = [forms[j] for j in range(first, i) if words[j].end <= colon]
-    value = [j for j in range(first, i + 1) if words[j].start > colon]
-    # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
-    if not (key and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
-            and len(value) <= 4
-            and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None):
-        return False
-    # at most seven words to the line's end or the next key ("caller: hiya yeah its about
-    # the bill" is speech, no field); a bounded look, whatever the line's length
-    rest = re.split(r"\n|:|  |\t", text[colon + 1:colon + 200].lstrip(" \t"),
-                    maxsplit=1)[0]
-    return len(rest.split()) <= 7

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["KIN_WORDS", "NAMED_COMMON", "NAMING", "named_by", "nickname",
-           "person_function_words"]
+__all__ = ["CLAUSE_OPENERS", "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
+           "clause_start", "named_by", "nickname", "ordinary_mention", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -47,13 +47,43 @@ _NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got kno
                             "wants went came".split())
 
 
+#: Words after which a word that names someone elsewhere in the text is the ordinary word
+#: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
+#: possessive, a modal's or a negation's clitic; no name follows them.
+ORDINARY_BEFORE: frozenset[str] = frozenset(
+    "the a an my your our their its his this these those some any no every each 'll n't"
+    .split())
+#: Words that open a clause before a comma in chat (``ok, bill approved``).
+CLAUSE_OPENERS: frozenset[str] = frozenset(
+    "ok okay k yes yeah yep no nope so right well oh and but then also".split())
+
+
+def ordinary_mention(i: int, forms: Sequence[str]) -> bool:
+    """Whether the lower-case word ``i`` is an ordinary word by the word before it
+    (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere)."""
+    return i > 0 and forms[i - 1] in ORDINARY_BEFORE
+
+
+def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
+                 initial: Sequence[bool]) -> bool:
+    """Whether word ``i`` starts a sentence, a chat line's message (after a colon) or a
+    clause after an opener and a comma (``ok, bill approved``)."""
+    if initial[i] or i == 0:
+        return True
+    gap = text[words[i - 1].end:words[i].start]
+    return ":" in gap or "\n" in gap or (gap.strip(" ") == "," and forms[i - 1] in CLAUSE_OPENERS
+                                         and clause_start(i - 1, words, forms, text, initial))
+
+
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``;
-    not a modal, ``my husband will call``, but ``my husband will has``)."""
+    not a modal, ``my husband will call``, but ``my husband will has`` and ``her son will``
+    at the end of its clause)."""
     if (i >= 2 and forms[i - 1] in KIN_WORDS and forms[i - 2] in _POSSESSIVES
             and (forms[i] not in ("will", "may")
-                 or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER))
+                 or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER)
+                 or _clause_end(i, words, text))
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i - 1, i))):
         return True  # "my husband will has been reading the meter": will, the person
@@ -67,6 +97,14 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
                for j in range(i - n + 1, i + 1)):
             return True
     return False
+
+
+def _clause_end(i: int, words: Sequence[Token], text: str) -> bool:
+    """Whether nothing but punctuation follows word ``i`` before its line's end: a modal
+    never ends a clause (``i'm her son will``)."""
+    end = text.find("\n", words[i].end)
+    rest = text[words[i].end:len(text) if end < 0 else end]
+    return re.fullmatch(r"[ \t]*(?:[.,!?;:)]+.*)?", rest) is not None
 
 
 def nickname(i: int, words: Sequence[Token], text: str) -> bool:

@@ -15,7 +15,7 @@ detector finds is an ordinary word and gets the general ε.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Protocol, runtime_checkable
@@ -31,6 +31,7 @@ __all__ = [
     "EntitySpan",
     "UnionDetector",
     "check_texts",
+    "drop_field_keys",
     "split_at_gaps",
     "type_of_overlap",
 ]
@@ -116,14 +117,17 @@ class EntityDetector(Protocol):
 
 
 _COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {2,}")
+#: Where a name's span is cut besides: a line break, a bracket (not a phone's or a date's).
+_NAME_CUT = re.compile(r"[ \t]*\t[ \t]*| {2,}|[ \t]*\n[ \t\n]*|[ \t]*[()][ \t]*")
 _KEY_COLON = re.compile(r"[ \t]*:")
 
 
 def split_at_gaps(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
-    """``spans`` cut at a form's column gap (two spaces or more, or a tab): a model or the
-    capital-letter detector runs a name into the next field's key (``Niamh O'Sullivan
-    Relationship:``, ``Wilmslow Road    Town:``: issue 40, the seventh held-out set, where
-    each key then became a name at every mention).  Each piece keeps the span's type; a
+    """``spans`` cut at a form's column gap (two spaces or more, or a tab), at a line break
+    and at a bracket: a model or the capital-letter detector runs a name into the next
+    field's key (``Niamh O'Sullivan    Relationship:``, ``Wilmslow Road    Town:``: issue 40,
+    the seventh held-out set, where each key then became a name at every mention; ``Zee\nDate
+    of birth``, ``Walks (Meanwood Park``: the eighth).  Each piece keeps the span's type; a
     piece right before a colon is the key and is dropped.
 
     >>> text = "Parent: Niamh O'Sullivan    Relationship: Mother"
@@ -132,15 +136,57 @@ def split_at_gaps(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
     """
     out: list[EntitySpan] = []
     for span in spans:
-        gaps = list(_COLUMN_GAP.finditer(text, span.start, span.end))
+        cut = _COLUMN_GAP if span.type in STRUCTURED_TYPES else _NAME_CUT
+        gaps = list(cut.finditer(text, span.start, span.end))
         if not gaps:
             out.append(span)
             continue
         start = span.start
         for end, after in [(m.start(), m.end()) for m in gaps] + [(span.end, span.end)]:
+            while end > start and text[end - 1] in ": \t":
+                end -= 1  # "Diet:" of "Sylheti\nDiet:  ": the key and its colon
             if start < end and _KEY_COLON.match(text, end) is None:
                 out.append(EntitySpan(start, end, span.type))
             start = after
+    return out
+
+
+#: Before a field's key on its line: the line's start or a column gap, then at most a bullet
+#: or a number (``1  Name:``) and two of the key's words (``NOT authorised:``); not a time
+#: stamp (``[07:59] sky:`` is a chat's speaker, any word).
+_KEY_BEFORE = re.compile(r"(?:^|(?<!:)(?:\t|  ))[ \t]*(?:[-*•>]+[ \t]*|\d{1,2}"
+                         r"[.)]?[ \t]+)?(?:[A-Za-z][\w'’.-]* ){0,2}\Z", re.MULTILINE)
+#: After a key's words: at most two more words and a bracket, then the colon and a space.
+_KEY_AFTER = re.compile(r"(?: [A-Za-z][\w'’-]*){0,2}(?:[ \t]*\([^)\n]{0,30}\))?[ \t]*"
+                        r":(?=[ \t]|$)", re.MULTILINE)
+_WORDS = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
+                    ordinary: Callable[[str], bool]) -> list[EntitySpan]:
+    r"""``spans`` less those that lie in a form's key and hold only ordinary words: a model
+    types the keys of a form as names (``Allergies:``, ``Date of birth:``, ``Walks (Meanwood
+    Park):`` as PERSON, ORG, LOCATION: issue 40, the eighth held-out set, where each key then
+    became a name at every mention).  A key starts its line or follows a column gap (after at
+    most a time stamp, a bullet or a number) and ends, within three words, at a colon and a
+    space; ``ordinary(word)`` says whether a word of it is no name (a speaker's label,
+    ``grace:``, stays).
+
+    >>> text = "Allergies:  Peanut\nDiet:  Halal\nmark: hi all"
+    >>> spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(19, 23, "ORG"),
+    ...          EntitySpan(32, 36, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_field_keys(text, spans,
+    ...                                               ordinary=lambda w: w != "mark")]
+    ['mark']
+    """
+    out = []
+    for span in spans:
+        key = (_KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None
+               and _KEY_AFTER.match(text, span.end) is not None
+               and "\n" not in text[span.start:span.end])
+        if not key or not all(ordinary(w.lower()) for w in
+                              _WORDS.findall(text, span.start, span.end)):
+            out.append(span)
     return out
 
 

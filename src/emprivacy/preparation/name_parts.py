@@ -12,8 +12,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from emprivacy.entities.labels import stamped_start
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.names import stamped_start
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 

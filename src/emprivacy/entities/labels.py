@@ -1,0 +1,98 @@
+"""The words of a text's labels: a form's field keys, the titles before a name, the roles
+that speak in a transcript, and whether a word is in the value of a field that names a
+person (``Patient: …``, ``Cc: …``) or starts a line after a chat's time stamp.  Evidence for
+:class:`~emprivacy.entities.names.NameListDetector` and the marking (issue 40).
+"""
+
+from __future__ import annotations
+
+import re
+
+from emprivacy.entities.capitalised import TITLES
+from emprivacy.text.tokens import Token
+
+__all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "QUOTING_VERBS",
+           "SPEAKER_ROLES", "in_name_field", "stamped_start"]
+
+#: The keys of a form's fields whose value is a person's name.
+NAME_FIELDS: frozenset[str] = frozenset(
+    "name patient client employee contact from to cc bcc attendee attendees present "
+    "witness witnesses referred signed author reporter complainant officer nurse doctor "
+    "physician manager supervisor parent guardian student tenant applicant by requester "
+    "requestor assignee agent owner caller customer user submitter approver surname "
+    "surnames forename forenames firstname lastname kin spouse partner relative claimant "
+    "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
+    "interpreter interviewer interviewee chair chairperson secretary treasurer "
+    "clerk clinician plaintiff plaintiffs defendant defendants respondent petitioner "
+    "appellant counsel head director coordinator administrator therapist trustee trustees "
+    "superintendent carer carers cadet licensee licensees governor governors solicitor "
+    "barrister coroner deputy principal headteacher teacher coach captain po "
+    "transcriber typist dispatcher operator names".split())
+#: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
+NAME_TITLES: frozenset[str] = TITLES | frozenset(
+    "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
+    "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
+    "dame lord lady reverend coach chief captain governor senator mayor president".split())
+#: Roles that speak in a transcript or a log, no names after a time stamp either
+#: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a
+#: label is known to be when it is not a person; the words still go through the mechanism.
+SPEAKER_ROLES: frozenset[str] = frozenset(
+    "control dispatch base ops operations moderator mod host admin system bot narrator "
+    "speaker unknown unidentified announcer presenter audience crowd voice voices male "
+    "female staff receptionist advisor adviser all everyone group team server call taker "
+    "handler paramedic crew".split())
+#: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
+QUOTING_VERBS = frozenset({"wrote", "writes", "said", "says"})
+#: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
+FORM_KEYS: frozenset[str] = frozenset(
+    "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
+    "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
+#: A line's start before a speaker's label: a quote's marks, a bullet, a time stamp.
+LABEL_START = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*|\d{1,2}:\d{2}(?::\d{2})?"
+                         r"[ \t]*(?:[ap]m[ \t]*)?)?")
+
+
+def stamped_start(before: str) -> bool:
+    """Whether ``before``, the start of a line up to its first word, is a chat's time stamp
+    (``[07:59] ``, ``19:09 ``): what makes the next word a speaker whatever the word."""
+    return any(c.isdigit() for c in before) and LABEL_START.fullmatch(before) is not None
+
+
+#: Words no name holds: a field's value with one is speech (``customer: my husband will
+#: call you``), a chat's message after its speaker.
+_PRONOUNS = frozenset("i i'm you my me we he she it it's our your his her they them".split())
+
+
+def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
+                   line_starts: list[int]) -> bool:
+    """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
+    line: among the value's first four words, before a sentence ends (``THE WITNESS: Yes.
+    Thanh was running …`` is a speaker, not a field), in a value of at most seven words up
+    to the line's end or the next key, none of them a pronoun (``caller: hiya yeah its about
+    …``, ``customer: my husband will call`` are speech).  A form
+    may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
+    CONTACT: RAJ MISTRY``): the key is the one before the word's colon."""
+    line_begin = words[line_starts[i]].start  # a bounded look back: 80 characters
+    low = max(text.rfind("\n", 0, line_begin) + 1, words[i].start - 80)
+    colon = text.rfind(":", low, words[i].start)
+    if colon < 0:
+        return False
+    key_begin = max(text.rfind("  ", low, colon), text.rfind("\t", low, colon), low)
+    first = i
+    while first > line_starts[i] and words[first - 1].start >= key_begin:
+        first -= 1
+    between = text[colon + 1:words[i].start].lstrip(" \t")
+    if "  " in between or "\t" in between:
+        return False  # past the value's gap: the next field ("Name: Hope Smith  Ward: …")
+    key = [forms[j] for j in range(first, i) if words[j].end <= colon]
+    value = [j for j in range(first, i + 1) if words[j].start > colon]
+    # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
+    if not (key and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
+            and len(value) <= 4
+            and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None):
+        return False
+    # at most seven words to the line's end or the next key ("caller: hiya yeah its about
+    # the bill" is speech, no field); a bounded look, whatever the line's length
+    rest = re.split(r"\n|:|  |\t", text[colon + 1:colon + 200].lstrip(" \t"),
+                    maxsplit=1)[0]
+    return len(rest.split()) <= 7 and not _PRONOUNS.intersection(rest.lower().split())
