@@ -128,7 +128,8 @@ def release(which: str, seeds: int, epsilon: float, folder: Path | None = None) 
             total["accented"] += sum(any(ord(c) > 127 and c.isalpha() for c in w)
                                      for w in released)
     words = sum(len(t.split()) for t, _ in docs)
-    print(f"    {which}: {len(docs)} texts, {words:,} words; ε = {epsilon:g}, entities auto "
+    shown = folder if folder is not None else which
+    print(f"    {shown}: {len(docs)} texts, {words:,} words; ε = {epsilon:g}, entities auto "
           f"(ε_e = 1), {seeds} seed(s)")
     for key, what in (("per", "person-name tokens verbatim"),
                       ("locorg", "place/organisation tokens verbatim"),

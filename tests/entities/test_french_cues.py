@@ -48,3 +48,25 @@ def test_the_release_protects_them_and_the_particle():
         assert words[:3] == ["je", "prends", "madame"], out
         assert "le corre" not in out and "monsieur constant" not in out, out
         assert out.endswith("en premier, monsieur le maire a dit"), out
+
+
+def test_a_family_word_without_an_article_is_a_title_before_a_given_name():
+    """``pour arrière-grand-mère blanche``, ``tante rose``: the family word is written as a
+    title (issue 42, the seventh French held-out set, its tuning half); ``la voiture
+    blanche`` and ``la grand-mère blanche`` stay words."""
+    found = _names("c'est pour arrière-grand-mère blanche. tante rose arrive demain")
+    assert found.count("blanche") == 1 and found.count("rose") == 1, found
+    assert _names("la grand-mère blanche et la voiture blanche") == []
+
+
+def test_a_given_name_starting_a_sentence_before_a_verb_is_a_name():
+    found = _names("mamie ne se doute de rien ? blanche est une fine mouche. une robe blanche")
+    assert found.count("blanche") == 2, found  # one decision per form
+    assert _names("il a une robe blanche. la neige est blanche") == []
+
+
+def test_a_particle_and_a_rare_word_after_a_given_name_are_the_family_name():
+    found = _names("[08:50] pascale : virez au nom de pascale le meur\n"
+                   "[08:51] marc : un marc de café pour pascale")
+    assert "meur" in found and "le" in found, found
+    assert "café" not in found and "de" not in found, found

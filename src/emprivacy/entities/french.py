@@ -225,6 +225,16 @@ _CALLER_GREETINGS = frozenset("bonjour bonsoir allô allo oui salut coucou".spli
 _FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épouse époux compagnon "
                     "compagne petit-fils petite-fille belle-fille gendre neveu nièce".split())
 _POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
+#: Family words written as a title, with no article before them (``pour arrière-grand-mère
+#: blanche``, ``tante rose``); after an article they are nouns (``la grand-mère blanche``).
+_KIN_TITLES = _FAMILY | frozenset(
+    "grand-mère grand-père arrière-grand-mère arrière-grand-père mamie mamy papi papy mémé "
+    "pépé tante tata tonton oncle cousin cousine parrain marraine".split())
+_ARTICLES_FR = frozenset("le la les l' un une des du ce cette ces".split()) | _POSSESSIVES_FR
+#: Verbs after a person at a sentence's start (``blanche est une fine mouche``).
+_AGENT_VERBS_FR = frozenset(
+    "est a dit va vient fait sera était avait arrive part pense veut peut doit sait "
+    "appelle écrit".split())
 #: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
 _PARTICLES_FR = frozenset("le la de du des".split())
 
@@ -243,8 +253,13 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     * after a greeting and ``c'est`` (``oui c'est jean-yves``, ``bonjour c'est victoire
       akakpo``), a listed name or a word rarer than 3.5, or any word before a listed family
       name or a word rarer than 3.0 (then both);
-    * after a possessive and a family word (``sa fille rose``, ``mon mari bernard``), a
-      listed given name.
+    * after a possessive and a family word (``sa fille rose``, ``mon mari bernard``), or a
+      family word written as a title, no article before it (``pour arrière-grand-mère
+      blanche``, ``tante rose``), a listed given name;
+    * a listed given name in lower case starting a sentence before a verb that takes a
+      person (``? blanche est une fine mouche``);
+    * after a name found, a particle and a listed family name or a word rarer than Zipf 3.0
+      (``pascale le meur``).
 
     Returns the names' forms beside those ``found`` (one decision per form, as for the
     other rules) and the positions of the particles taken (``le`` of ``madame le corre``:
@@ -312,6 +327,19 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
         elif (prev in _FAMILY and i >= 2 and forms[i - 2] in _POSSESSIVES_FR and spaced(i)
               and folded(forms[i]) in given and forms[i] not in stopwords):
             names.add(forms[i])
+        elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
+              and spaced(i) and folded(forms[i]) in given and forms[i] not in stopwords):
+            names.add(forms[i])  # "pour arrière-grand-mère blanche", "tante rose"
+        if (words[i].text.islower() and i + 1 < n and forms[i + 1] in _AGENT_VERBS_FR
+                and spaced(i + 1) and folded(forms[i]) in given and forms[i] not in stopwords
+                and re.search(r"[.?!:\n]", text[words[i - 1].end:words[i].start])):
+            names.add(forms[i])  # "? blanche est une fine mouche"
+    for i in range(n - 2):  # "au nom de pascale le meur": a particle after a given name
+        if ((forms[i] in found or forms[i] in names)
+                and forms[i + 1] in _PARTICLES_FR and spaced(i + 1) and spaced(i + 2)
+                and forms[i + 2] not in stopwords and name_like(i + 2, 3.0)):
+            particles.add(i + 1)
+            names.add(forms[i + 2])
     return names - found, particles
 
 
