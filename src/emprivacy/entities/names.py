@@ -96,9 +96,20 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["AGENT_VERBS", "NameClass", "NameListDetector",
-           "capitalised_name", "census_shares", "given_names", "name_class", "name_key",
-           "word_zipf", "zipf_in"]
+__all__ = [
+    "AGENT_VERBS",
+    "LANGUAGE_EXCESS",
+    "NameClass",
+    "NameListDetector",
+    "capitalised_name",
+    "census_shares",
+    "given_names",
+    "name_class",
+    "name_in_language",
+    "name_key",
+    "word_zipf",
+    "zipf_in",
+]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -250,6 +261,30 @@ def capitalised_name(word: str) -> bool:
         return False
     excess = _zipf_of(name_key(word)) - math.log10(share) - _median_excess()
     return excess < CAPITALISED_EXCESS
+
+
+#: In another language, a listed name this much above the median excess (its Zipf there
+#: against its census share) is an ordinary word of that language first (French ``petit``,
+#: ``blanc``, ``le``, ``mais``; not ``pierre``, ``michel``, ``paradis``).
+LANGUAGE_EXCESS = 2.5
+
+
+@lru_cache(maxsize=1 << 16)
+def name_in_language(word: str, lang: str) -> bool:
+    """Whether the listed name ``word`` reads as a name in the language ``lang`` (a
+    ``wordfreq`` code) as well: rarer there than Zipf :data:`RARE_ZIPF`, or common no more
+    than :data:`LANGUAGE_EXCESS` above what its census share gives (issue 42: the census
+    lists ``Le``, ``Ma``, ``Bien`` and ``Chez``, ordinary French words that made French
+    surrogates).
+
+    >>> [name_in_language(w, "fr") for w in ("pierre", "michel", "le", "mais", "petit")]
+    [True, True, False, False, False]
+    """
+    z = zipf_in(word, lang)
+    if z < RARE_ZIPF:
+        return True
+    share = census_shares()[0].get(name_key(word), 0.0)
+    return share > 0 and z - math.log10(share) - _median_excess() < LANGUAGE_EXCESS
 
 
 class NameListDetector:

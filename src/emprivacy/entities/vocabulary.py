@@ -105,16 +105,20 @@ def _geonames() -> list[str]:
 _ONE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
-def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = None
-                 ) -> frozenset[str]:
+def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = None,
+                 *, lang: str = "en") -> frozenset[str]:
     """The public list of ``entity_type``: ``lists[entity_type]`` when given (lowercase
-    words), else the packaged list (:data:`LISTED_TYPES`).
+    words), else the packaged list (:data:`LISTED_TYPES`), in a language other than English
+    less that language's stopwords and kept function words and, for people, less the names
+    that are ordinary words there (:func:`~emprivacy.entities.names.name_in_language`).
 
     >>> sorted(public_words("PERSON", {"PERSON": ["Ann", "Bob"]}))
     ['ann', 'bob']
     """
     if lists is not None and entity_type in lists:
         return frozenset(normalise_word(w) for w in lists[entity_type])
+    if entity_type in LISTED_TYPES and lang != "en":
+        return _in_language(entity_type, lang)
     if entity_type == "PERSON":
         return person_words()
     if entity_type == "LOCATION":
@@ -123,22 +127,45 @@ def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = N
                      f"are {', '.join(repr(t) for t in LISTED_TYPES)}")
 
 
+@cache
+def _in_language(entity_type: str, lang: str) -> frozenset[str]:
+    """The packaged list of ``entity_type`` for the language ``lang`` (see
+    :func:`public_words`)."""
+    from emprivacy.entities.names import name_in_language
+    from emprivacy.text.language import get_language
+
+    language = get_language(lang)
+    words = public_words(entity_type) - language.stopwords - language.kept_function_words
+    if entity_type == "PERSON":
+        words = frozenset(w for w in words if name_in_language(w, language.wordfreq_code))
+    return words
+
+
 def sub_vocabulary(embeddings: Embeddings, words: Iterable[str]) -> np.ndarray:
     """The rows of ``embeddings`` whose words are in ``words``: sorted, unique (int64).
 
     In a cased vocabulary a word matches in any casing (:meth:`Embeddings.rows`).  A
     vocabulary word with an apostrophe matches the listed word without it (the census
-    writes ``obrien``, GloVe ``o'brien``: issue 40).
+    writes ``obrien``, GloVe ``o'brien``: issue 40).  A row is the listed word's only if the
+    word it releases is listed too: where keys share a vector (the French vectors, 500,000
+    keys on 20,000 rows, each row released as its most frequent key), a listed key on
+    another word's row (``boucher`` and ``boucherie``, a surname and ``une``) would make
+    that word a surrogate (issue 42, the seventh French held-out set: ``une``, ``je``,
+    ``temps`` were person surrogates).
 
     >>> emb = Embeddings(["the", "ann", "cat", "bob", "o'brien"], [[0], [1], [2], [3], [4]])
     >>> sub_vocabulary(emb, ["bob", "ann", "zed", "obrien"]).tolist()
     [1, 3, 4]
+    >>> aliased = Embeddings(["une", "ann"], [[0], [1]], aliases={"boucher": 0})
+    >>> sub_vocabulary(aliased, ["boucher", "ann"]).tolist()
+    [1]
     """
     if not isinstance(embeddings, Embeddings):
         raise TypeError(f"embeddings must be an Embeddings; got {type(embeddings).__name__}")
     wanted = set(words)
     rows = embeddings.rows(sorted(wanted))
-    found = rows[rows >= 0].tolist()
+    found = [r for r in rows[rows >= 0].tolist()
+             if _APOSTROPHES.sub("", normalise_word(embeddings.words[r])) in wanted]
     found += [i for i, w in enumerate(embeddings.words)
               if ("'" in w or "’" in w) and _APOSTROPHES.sub("", w.lower()) in wanted]
     return np.unique(np.asarray(found, dtype=np.int64)).astype(np.int64)
