@@ -70,3 +70,22 @@ def test_a_particle_and_a_rare_word_after_a_given_name_are_the_family_name():
                    "[08:51] marc : un marc de café pour pascale")
     assert "meur" in found and "le" in found, found
     assert "café" not in found and "de" not in found, found
+
+
+def test_a_speaker_of_several_words_after_a_time_stamp():
+    """``[07:27] sylvain da costa :`` released ``costa`` verbatim, ``hélène de
+    saint-aubin`` its first two words (issue 42, the sixth French held-out set)."""
+    text = ("[07:27] sylvain da costa : oui chef\n[07:31] hélène de saint-aubin : m pour moi\n"
+            "[07:32] équipe technique : rien\n[07:33] le président : non")
+    found = _names(text)
+    assert {"sylvain", "da", "costa", "hélène", "de", "saint-aubin"} <= set(found), found
+    assert not {"équipe", "technique", "président", "le"} & set(found), found
+
+
+def test_a_caller_on_the_line_and_names_coordinated_with_a_name():
+    text = ("allô bonjour mehdi à l'appareil, je voulais savoir si c'est pascale ou "
+            "mehdi qui passe, je laisse un message pour pascale et aurélie. "
+            "du pain et fromage")
+    found = _names(text)
+    assert {"mehdi", "pascale", "aurélie"} <= set(found), found
+    assert "fromage" not in found and "pain" not in found, found

@@ -42,12 +42,18 @@ from __future__ import annotations
 import importlib.util
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CapitalisedDetector
-from emprivacy.entities.french_chat import CHAT_LINES, chat_names, folded
+from emprivacy.entities.french_chat import (
+    CHAT_LINES,
+    chat_names,
+    folded,
+    spoken_names,
+    stamped_speakers,
+    unstamped_speakers,
+)
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
@@ -188,8 +194,12 @@ class FrenchNameDetector:
         forms = [normalise_word(t.text) for t in words]
         stop = FRENCH.stopwords
         speakers = [normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)]
-        speakers += _unstamped_speakers(text, given)
+        speakers += unstamped_speakers(text, given)
         names = set(speakers)
+        labelled, label_particles = stamped_speakers(
+            text, words, forms, stopwords=stop, roles=_TITLE_KINDS, given=given,
+            zipf=lambda w: zipf(w, "fr"))
+        names |= labelled
         for i, form in enumerate(forms):
             if form in stop or form in names:
                 continue
@@ -201,10 +211,17 @@ class FrenchNameDetector:
         cued, particles = cued_names(text, words, forms, names, given=given, listed=listed,
                                      stopwords=stop, zipf=lambda w: zipf(w, "fr"))
         names |= cued
+        particles |= label_particles
         if len(speakers) >= CHAT_LINES and words:  # a chat's body (french_chat)
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
                                 stopwords=stop | KIN | FRENCH.months,
                                 zipf=lambda w: zipf(w, "fr"))
+        for _ in range(4):  # "pascale ou jean-yves", then "pascale et aurélie"
+            more = spoken_names(text, words, forms, names, given=given, stopwords=stop,
+                                zipf=lambda w: zipf(w, "fr"))
+            if not more:
+                break
+            names |= more
         initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
                                   for i, (t, f) in enumerate(zip(words, forms, strict=True))
@@ -352,27 +369,6 @@ def _greeted(text: str, words: Sequence[Token], forms: Sequence[str], i: int) ->
         if forms[k] in _CALLER_GREETINGS:
             return True
     return False
-
-
-#: A line's first word before a colon, without a time stamp (``suzanne : coucou``).
-_LABEL = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0\u202f]?:(?!//)",
-                    re.MULTILINE)
-
-
-def _unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
-    r"""The speakers of a chat written without time stamps (``suzanne : coucou``,
-    ``marc : super !``): a line's first word before its colon, in lower case, that labels
-    two lines or more or is a listed given name (accents aside).  A form's keys are
-    capitalised (``Patient :``, ``Motif :``) and stay keys.
-
-    >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
-    >>> _unstamped_speakers(text, frozenset({"marc"}))
-    ['olive', 'marc', 'olive']
-    """
-    labels = [m.group("name") for m in _LABEL.finditer(text)]
-    lower = [w for w in labels if w.islower()]
-    counts = Counter(lower)
-    return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given]
 
 
 def _given_parts(form: str, given: frozenset[str]) -> bool:

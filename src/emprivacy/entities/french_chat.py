@@ -29,6 +29,10 @@ says it is someone:
   below :data:`PAIR_ZIPF` (``léo et noé``, ``lina et adam``; not ``rose et blanche``,
   colours too common as words).
 
+Beside a chat's body: :func:`stamped_speakers`, a speaker of several words after a time stamp
+(``[07:27] sylvain da costa :``), and :func:`spoken_names`, in any French text, a caller's
+name before ``à l'appareil`` and a word coordinated by ``et``/``ou`` with a name found.
+
 A text is a chat when at least :data:`CHAT_LINES` of its lines start with a speaker
 (``[18:43] claire :``); only its lower-case words are looked at, never a stopword, a month
 or a family word (``mamie``, ``tonton``: the caller's ``stopwords``).  Like
@@ -40,12 +44,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Sequence
 
+from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 
-__all__ = ["CALLED_ZIPF", "CHAT_LINES", "CLAUSE_OPENERS", "FAMILY_ZIPF", "PAIR_ZIPF",
-           "RARE_SUBJECT", "REPLIES", "SUBJECT_NEXT", "chat_names", "folded"]
+__all__ = ["CALLED_ZIPF", "CHAT_LINES", "CLAUSE_OPENERS", "COORDINATED_ZIPF", "FAMILY_ZIPF",
+           "LABEL_PARTICLES", "PAIR_ZIPF", "RARE_SUBJECT", "REPLIES", "SUBJECT_NEXT",
+           "chat_names", "folded", "spoken_names", "stamped_speakers", "unstamped_speakers"]
 
 #: A text with at least this many speaker lines is a chat.
 CHAT_LINES = 2
@@ -163,3 +171,115 @@ def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                     names.add(forms[y])
                     changed = True
     return names - set(found)
+
+
+#: A chat's speaker of several words after its time stamp (``[07:27] sylvain da costa :``,
+#: ``[07:31] hélène de saint-aubin :``).
+_STAMPED_LABEL = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<label>[^\W\d_]"
+                            r"[\w'’\-]*(?:[ \t]+[^\W\d_][\w'’\-]*){1,3})[ \t\u00a0\u202f]?:",
+                            re.MULTILINE)
+#: Particles inside a speaker's name (``da costa``, ``de saint-aubin``, ``van der berg``).
+LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von der den ben "
+                            "bin ibn".split())
+
+
+def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
+                     stopwords: frozenset[str], roles: frozenset[str],
+                     given: frozenset[str] = frozenset(),
+                     zipf: Callable[[str], float] = lambda w: 0.0
+                     ) -> tuple[set[str], set[int]]:
+    """The speakers of several words after a chat's time stamp: the forms of their words
+    (one decision per form) and the positions of their particles (that mention only).  The
+    first word is no stopword, no word is a role (``[10:02] le président :``), and each word
+    but the particles is a listed given name or rarer than :data:`CALLED_ZIPF` (not
+    ``[08:00] équipe technique :``).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "[07:27] sylvain da costa : oui\\n[07:28] le président : non"
+    >>> words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
+    >>> forms = [w.text for w in words]
+    >>> names, particles = stamped_speakers(text, words, forms, stopwords=frozenset(
+    ...     {"le", "da", "oui", "non"}), roles=frozenset({"président"}))
+    >>> sorted(names), [forms[i] for i in sorted(particles)]
+    (['costa', 'sylvain'], ['da'])
+    """
+    names: set[str] = set()
+    particles: set[int] = set()
+    starts = [w.start for w in words]
+    for m in _STAMPED_LABEL.finditer(text):
+        first = bisect_left(starts, m.start("label"))
+        inside = [i for i in range(first, len(words)) if words[i].end <= m.end("label")]
+        label = [forms[i] for i in inside]
+        if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(
+                f in roles or (f not in LABEL_PARTICLES and folded(f) not in given
+                               and zipf(f) >= CALLED_ZIPF) for f in label):
+            continue
+        for i in inside:
+            if forms[i] in LABEL_PARTICLES:
+                particles.add(i)
+            elif forms[i] not in stopwords:
+                names.add(forms[i])
+    return names, particles
+
+
+#: What a caller says after their name on the phone (``allô bonjour mehdi à l'appareil``).
+_ON_THE_LINE = ("à", "l'", "appareil")
+#: The limit (Zipf) under which a word coordinated with a name found is a name too.
+COORDINATED_ZIPF = 4.0
+
+
+def spoken_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
+                 given: frozenset[str], stopwords: frozenset[str],
+                 zipf: Callable[[str], float]) -> set[str]:
+    """Names a call or a message shows in any French text (issue 42, the sixth French
+    held-out set), each no stopword and a listed given name or rarer than
+    :data:`COORDINATED_ZIPF`: the word before ``à l'appareil`` (``bonjour mehdi à
+    l'appareil``), and a word coordinated by ``et`` or ``ou`` with a name ``found``
+    (``c'est pascale ou jean-yves``, ``pour pascale et aurélie``), only spaces between.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "allô mehdi à l'appareil pour pascale ou jean-yves, du pain et fromage"
+    >>> words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
+    >>> forms = [w.text for w in words]
+    >>> rarity = {"mehdi": 3.0, "pascale": 3.5, "fromage": 4.3}
+    >>> sorted(spoken_names(text, words, forms, {"jean-yves", "pain"}, given=frozenset(),
+    ...     stopwords=frozenset({"à", "l'", "pour", "du", "ou", "et"}),
+    ...     zipf=lambda w: rarity.get(w, 5.0)))
+    ['mehdi', 'pascale']
+    """
+    out: set[str] = set()
+    n = len(forms)
+
+    def name_like(j: int, limit: float) -> bool:
+        return forms[j] not in stopwords and (folded(forms[j]) in given or zipf(forms[j]) < limit)
+
+    for i in range(n):
+        if tuple(forms[i + 1:i + 4]) == _ON_THE_LINE and name_like(i, COORDINATED_ZIPF):
+            out.add(forms[i])
+        if forms[i] in ("et", "ou") and 0 < i < n - 1 and all(
+                text[words[j - 1].end:words[j].start].strip(" ") == "" for j in (i, i + 1)):
+            for a, b in ((i - 1, i + 1), (i + 1, i - 1)):
+                if forms[a] in found and name_like(b, COORDINATED_ZIPF):
+                    out.add(forms[b])
+    return out - found
+
+
+#: A line's first word before a colon, without a time stamp (``suzanne : coucou``).
+_LABEL = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0\u202f]?:(?!//)",
+                    re.MULTILINE)
+
+
+def unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
+    r"""The speakers of a chat written without time stamps (``suzanne : coucou``,
+    ``marc : super !``): a line's first word before its colon, in lower case, that labels
+    two lines or more or is a listed given name (accents aside).  A form's keys are
+    capitalised (``Patient :``, ``Motif :``) and stay keys.
+
+    >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
+    >>> unstamped_speakers(text, frozenset({"marc"}))
+    ['olive', 'marc', 'olive']
+    """
+    labels = [m.group("name") for m in _LABEL.finditer(text)]
+    lower = [w for w in labels if w.islower()]
+    counts = Counter(lower)
+    return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given]
