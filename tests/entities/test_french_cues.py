@@ -89,3 +89,11 @@ def test_a_caller_on_the_line_and_names_coordinated_with_a_name():
     found = _names(text)
     assert {"mehdi", "pascale", "aurélie"} <= set(found), found
     assert "fromage" not in found and "pain" not in found, found
+
+
+def test_a_role_in_apposition_a_middle_name_and_a_compound_initial():
+    """``et céleste l'infirmière``, ``monsieur rené aimé bouvier``, ``J.-M. Daniélou``
+    (issue 42, the sixth French held-out set)."""
+    found = _names("pour monsieur rené aimé bouvier, et céleste l'infirmière de nuit. "
+                   "Le président, J.-M. Daniélou. il a aimé le film")
+    assert {"rené", "aimé", "bouvier", "céleste", "J.-M."} <= set(found), found

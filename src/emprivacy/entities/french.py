@@ -144,9 +144,10 @@ class FrenchPatternDetector:
 _SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*)"
                       r"[ \t\u00a0\u202f]?:", re.MULTILINE)
 #: Two or more initials one space apart, each a capital and its full stop, joined by hyphens
-#: within one name (``P. T.``, ``H. B.-L.``): a signature of initials, a person.
-_INITIALS = re.compile(r"(?<![\w.'’-])[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*"
-                       r"(?:[ \t]+[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*)+(?![\w-])")
+#: within one name (``P. T.``, ``H. B.-L.``), or one compound initial (``J.-M.``): a
+#: signature of initials, a person.
+_INITIALS = re.compile(r"(?<![\w.'’-])(?:[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)+|[A-ZÀ-ÖØ-Þ]\."
+                       r"(?:-[A-ZÀ-ÖØ-Þ]\.)*(?:[ \t]+[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\.)*)+)(?![\w-])")
 #: Words after which a rare word is someone addressed or named (``merci mehdi``).
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
 #: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
@@ -252,6 +253,10 @@ _ARTICLES_FR = frozenset("le la les l' un une des du ce cette ces".split()) | _P
 _AGENT_VERBS_FR = frozenset(
     "est a dit va vient fait sera était avait arrive part pense veut peut doit sait "
     "appelle écrit".split())
+#: Roles after a given name and an article, in apposition (``céleste l'infirmière``).
+_ROLES_AFTER = frozenset("infirmière infirmier médecin docteur voisine voisin kiné "
+                         "aide-soignante aide-soignant sage-femme pharmacienne pharmacien "
+                         "secrétaire éducatrice éducateur assistante assistant".split())
 #: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
 _PARTICLES_FR = frozenset("le la de du des".split())
 
@@ -276,7 +281,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
     * after a name found, a particle and a listed family name or a word rarer than Zipf 3.0
-      (``pascale le meur``).
+      (``pascale le meur``);
+    * a listed given name before a role in apposition (``céleste l'infirmière``), and after
+      a title the word between a given name and a family name (``monsieur rené aimé
+      bouvier``).
 
     Returns the names' forms beside those ``found`` (one decision per form, as for the
     other rules) and the positions of the particles taken (``le`` of ``madame le corre``:
@@ -331,6 +339,11 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 if forms[k] in stopwords or not (
                         zipf(forms[k]) < 3.0 or (key in listed and (
                             key not in given or zipf(forms[k]) < 3.5))):
+                    if (k + 1 < n and spaced(k + 1) and forms[k] not in stopwords
+                            and forms[k + 1] not in stopwords and (zipf(forms[k + 1]) < 3.0 or (
+                                folded(forms[k + 1]) in listed
+                                and folded(forms[k + 1]) not in given))):
+                        names |= {forms[k], forms[k + 1]}  # "monsieur rené aimé bouvier"
                     break  # not "le docteur tessier signe": signe is a given name too
                 names.add(forms[k])
         elif (prev == "est" and i >= 2 and forms[i - 2] in ("c'", "c’")
@@ -351,6 +364,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 and spaced(i + 1) and folded(forms[i]) in given and forms[i] not in stopwords
                 and re.search(r"[.?!:\n]", text[words[i - 1].end:words[i].start])):
             names.add(forms[i])  # "? blanche est une fine mouche"
+        if (i + 2 < n and folded(forms[i]) in given and forms[i] not in stopwords
+                and forms[i + 1] in ("l'", "le", "la") and forms[i + 2] in _ROLES_AFTER
+                and spaced(i + 1)):
+            names.add(forms[i])  # "et céleste l'infirmière de nuit"
     for i in range(n - 2):  # "au nom de pascale le meur": a particle after a given name
         if ((forms[i] in found or forms[i] in names)
                 and forms[i + 1] in _PARTICLES_FR and spaced(i + 1) and spaced(i + 2)
