@@ -48,12 +48,18 @@ def test_a_tab_keeps_a_name_from_the_next_key_designator():
 
 
 def test_the_release_keeps_a_forms_keys_and_weekdays(release_auto):
+    """Weekdays whole: their abbreviations may be names (``Officer Thu Trang Pham``)."""
     pytest.importorskip("wordfreq")
     text = ("First name:  Zainab\tKnown as:  Zee\nDate of birth:  17 May 2021\n"
-            "Sessions:  Mon, Tue, Thu 08:00\nLanguages:  English, Sylheti\nDiet:  Halal\n"
+            "Sessions:  Monday, Tuesday 08:00\nLanguages:  English, Sylheti\nDiet:  Halal\n"
             "Allergies:  Peanut\nAuthorised:  Farah Rahman\n")
     out = release_auto(text)
-    for key in ("Date of birth:", "Sessions:  Mon, Tue, Thu", "Diet:", "Allergies:",
+    for key in ("Date of birth:", "Sessions:  Monday, Tuesday", "Diet:", "Allergies:",
                 "Authorised:"):
         assert key in out, (key, out)
     assert "Zainab" not in out and "Farah Rahman" not in out, out
+
+
+def test_a_weekdays_abbreviation_after_a_title_is_a_name(release_auto):
+    out = release_auto("The County calls Officer Thu Trang Pham.")
+    assert "Thu" not in out and "Pham" not in out, out

@@ -40,11 +40,10 @@ CALENDAR_WORDS: frozenset[str] = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april "
     "june july august september october november december".split())
 
-#: Weekdays and their abbreviations (``Sessions: Mon, Tue, Thu``): no name, whatever a model
-#: typed them.
+#: Weekdays: no name, whatever a model typed them.  Not their abbreviations: ``Thu`` is a
+#: given name (``Officer Thu Trang Pham``), and so are ``Mon`` and ``Sun``.
 WEEKDAYS: frozenset[str] = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs "
-    "fri".split())
+    "monday tuesday wednesday thursday friday saturday sunday".split())
 
 #: Abbreviated titles whose full stop does not end a sentence (``Dr. Patel``).
 TITLES: frozenset[str] = frozenset(

@@ -29,6 +29,7 @@ from emprivacy.entities.names import (
     name_key,
     word_zipf,
 )
+from emprivacy.entities.naming import ORDINARY_ZIPF
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import (
     ENTITY_TYPES,
@@ -189,9 +190,18 @@ class EntityMarking:
         kinds = entity_words(self.lang)
         return frozenset() if kinds is None else kinds.link
 
+    def common_word(self, word: str) -> bool:
+        """Whether ``word`` is common as an English word (Zipf at least
+        :data:`~emprivacy.entities.naming.ORDINARY_ZIPF`): after a determiner it may be the
+        word, not the name found elsewhere (``the bill``; not ``the mulvihill idea``);
+        ``False`` in another language or without the ``ner`` extra."""
+        zipf = _zipf_or_none()
+        return (zipf is not None and get_language(self.lang).code == "en"
+                and zipf(word) >= ORDINARY_ZIPF)
+
     def label_word(self, word: str) -> bool:
         """Whether ``word`` is a title, a form's key or a weekday (``mr``, ``dr``, ``cllr``,
-        ``dob``, ``patient``, ``client``, ``thu``): a word of address or a label, never part
+        ``dob``, ``patient``, ``client``, ``monday``): a word of address or a label, never part
         of a name, whatever span a model put it in."""
         return word in _LABEL_WORDS
 

@@ -335,7 +335,8 @@ class NameListDetector:
                     (lower_text and case == "lower")
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
-                name[i] = (lower_text and not ordinary_mention(i, forms)) or case != "lower"
+                name[i] = (lower_text and not ordinary_mention(i, forms, word_zipf)
+                           ) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or _agent_after(i, words, forms, text))) or (
@@ -363,7 +364,7 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(i, forms)):  # "the bill"
+                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf)):  # "the bill"
                 name[i] = True
         person_function_words(name, words, forms, text)
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)

@@ -9,12 +9,13 @@ Evidence for
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
 __all__ = ["CLAUSE_OPENERS", "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
+           "ORDINARY_ZIPF",
            "clause_start", "named_by", "nickname", "ordinary_mention", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
@@ -58,10 +59,17 @@ CLAUSE_OPENERS: frozenset[str] = frozenset(
     "ok okay k yes yeah yep no nope so right well oh and but then also".split())
 
 
-def ordinary_mention(i: int, forms: Sequence[str]) -> bool:
+#: A name this common as an English word (Zipf) may be the word after :data:`ORDINARY_BEFORE`
+#: (``the bill``, ``my faith``); a rarer one is the name used as a noun's modifier (``the
+#: mulvihill idea``).
+ORDINARY_ZIPF = 3.5
+
+
+def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float]) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
-    (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere)."""
-    return i > 0 and forms[i - 1] in ORDINARY_BEFORE
+    (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere), being
+    common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`)."""
+    return i > 0 and forms[i - 1] in ORDINARY_BEFORE and zipf(forms[i]) >= ORDINARY_ZIPF
 
 
 def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str,

@@ -134,7 +134,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         else:
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
-    _one_decision_per_form(decisions, counted, tokens, words, rows, verbatim, points)
+    _one_decision_per_form(marking, decisions, counted, tokens, words, rows, verbatim, points)
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
@@ -202,7 +202,8 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
     return word in LOWERCASE_ONLY and marking.listed_or_rare(word)
 
 
-def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
+def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
+                           counted: Counter[str],
                            tokens: Sequence[Token], words: Sequence[str],
                            rows: Sequence[int], verbatim: Sequence[bool],
                            points: dict[str, np.ndarray]) -> None:
@@ -224,7 +225,8 @@ def _one_decision_per_form(decisions: list[Decision], counted: Counter[str],
             continue
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
-        if tok.text.islower() and _word_before(i, tokens, words) in ORDINARY_BEFORE:
+        if (tok.text.islower() and _word_before(i, tokens, words) in ORDINARY_BEFORE
+                and marking.common_word(words[i])):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
