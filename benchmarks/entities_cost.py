@@ -68,6 +68,8 @@ elif setting == "recogniser":
         for _ in nlp.pipe(batch, batch_size=64):
             pass
 else:
+    import tldextract  # its e-mail recogniser: the bundled public suffix list, no fetch
+    tldextract.tldextract.TLD_EXTRACTOR = tldextract.TLDExtract(suffix_list_urls=())
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import SpacyNlpEngine
     from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE
