@@ -11,7 +11,8 @@ import re
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
 
-__all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "QUOTING_VERBS",
+__all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "PERSONAL_PRONOUNS",
+           "QUOTING_VERBS",
            "SPEAKER_ROLES", "in_name_field", "stamped_start"]
 
 #: The keys of a form's fields whose value is a person's name.
@@ -58,9 +59,14 @@ def stamped_start(before: str) -> bool:
     return any(c.isdigit() for c in before) and LABEL_START.fullmatch(before) is not None
 
 
+#: Personal pronouns, which no name holds; not ``her``, ``his``, ``our`` (``HER MAJESTY'S
+#: PRISON``, ``OUR LADY OF LOURDES``).
+PERSONAL_PRONOUNS: frozenset[str] = frozenset(
+    "i me myself you yourself yourselves we us ourselves he him himself she herself they them "
+    "themselves it itself".split())
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
-_PRONOUNS = frozenset("i i'm you my me we he she it it's our your his her they them".split())
+_SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"}
 
 
 def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
@@ -95,4 +101,4 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     # the bill" is speech, no field); a bounded look, whatever the line's length
     rest = re.split(r"\n|:|  |\t", text[colon + 1:colon + 200].lstrip(" \t"),
                     maxsplit=1)[0]
-    return len(rest.split()) <= 7 and not _PRONOUNS.intersection(rest.lower().split())
+    return len(rest.split()) <= 7 and not _SPEECH_WORDS.intersection(rest.lower().split())

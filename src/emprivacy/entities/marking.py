@@ -29,7 +29,6 @@ from emprivacy.entities.names import (
     name_key,
     word_zipf,
 )
-from emprivacy.entities.naming import ORDINARY_ZIPF
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.spans import (
     ENTITY_TYPES,
@@ -126,11 +125,12 @@ class EntityMarking:
         (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
         keys = zipf is not None and get_language(self.lang).code == "en"
-        found = [widen_spans(text, sorted(
-                     drop_field_keys(text, cut, ordinary=_ordinary_key_word) if keys else cut,
-                     key=SPAN_ORDER), zipf=zipf)
-                 for text, spans in zip(texts, self.detector.detect(texts), strict=True)
-                 for cut in [split_at_gaps(text, spans)]]
+        found = []
+        for text, spans in zip(texts, self.detector.detect(texts), strict=True):
+            cut = split_at_gaps(text, spans)
+            if keys:
+                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
+            found.append(widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
@@ -190,14 +190,13 @@ class EntityMarking:
         kinds = entity_words(self.lang)
         return frozenset() if kinds is None else kinds.link
 
-    def common_word(self, word: str) -> bool:
-        """Whether ``word`` is common as an English word (Zipf at least
-        :data:`~emprivacy.entities.naming.ORDINARY_ZIPF`): after a determiner it may be the
-        word, not the name found elsewhere (``the bill``; not ``the mulvihill idea``);
-        ``False`` in another language or without the ``ner`` extra."""
+    def english_zipf(self, word: str) -> float:
+        """How common ``word`` is as an English word (Zipf): after a determiner a common
+        one may be the word, not the name found elsewhere (``the bill``; not ``the mulvihill
+        idea``: :func:`~emprivacy.entities.naming.ordinary_mention`); 0 in another language
+        or without the ``ner`` extra."""
         zipf = _zipf_or_none()
-        return (zipf is not None and get_language(self.lang).code == "en"
-                and zipf(word) >= ORDINARY_ZIPF)
+        return zipf(word) if zipf is not None and get_language(self.lang).code == "en" else 0.0
 
     def label_word(self, word: str) -> bool:
         """Whether ``word`` is a title, a form's key or a weekday (``mr``, ``dr``, ``cllr``,

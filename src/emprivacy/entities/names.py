@@ -78,6 +78,7 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import (
+    DETERMINERS,
     NAMED_COMMON,
     clause_start,
     named_by,
@@ -141,9 +142,8 @@ AGENT_VERBS: frozenset[str] = frozenset(
     "frowned grinned winked shrugged screamed yelled muttered sobbed approved confirmed "
     "signed booked checked messaged promised mentioned suggested reckons reckoned".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
-_NOT_BEFORE_NAME: frozenset[str] = frozenset(
-    "the a an this that these those our your their its his her my no every each in on of "
-    "since until till by during early late mid last next".split())
+_NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
+    "that her in on of since until till by during early late mid last next".split())
 _APOSTROPHES = re.compile(r"['’`]")
 
 

@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["CLAUSE_OPENERS", "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
-           "ORDINARY_ZIPF",
-           "clause_start", "named_by", "nickname", "ordinary_mention", "person_function_words"]
+__all__ = ["CLAUSE_OPENERS", "DETERMINERS", "KIN_WORDS", "NAMED_COMMON", "NAMING",
+           "ORDINARY_BEFORE", "ORDINARY_ZIPF", "clause_start", "named_by", "nickname",
+           "ordinary_mention", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -48,12 +48,14 @@ _NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got kno
                             "wants went came".split())
 
 
+#: Determiners and possessives before a noun: no name follows them (``the Court``, ``my
+#: faith``).
+DETERMINERS: frozenset[str] = frozenset(
+    "the a an this these those my your our their its his no every each".split())
 #: Words after which a word that names someone elsewhere in the text is the ordinary word
 #: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
 #: possessive, a modal's or a negation's clitic; no name follows them.
-ORDINARY_BEFORE: frozenset[str] = frozenset(
-    "the a an my your our their its his this these those some any no every each 'll n't"
-    .split())
+ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"}
 #: Words that open a clause before a comma in chat (``ok, bill approved``).
 CLAUSE_OPENERS: frozenset[str] = frozenset(
     "ok okay k yes yeah yep no nope so right well oh and but then also".split())

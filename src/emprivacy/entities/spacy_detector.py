@@ -22,6 +22,7 @@ from typing import Any
 
 from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
+from emprivacy.entities.labels import PERSONAL_PRONOUNS
 from emprivacy.entities.spans import EntitySpan, check_texts
 
 __all__ = ["BATCH_CHARS", "DEFAULT_PIPELINE", "NER_EXTRA", "PIECE_CHARS", "SPACY_LABELS",
@@ -207,13 +208,9 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
         return False
     words = [w for w in text[span.start:span.end].replace("'", " ").split() if w.isalpha()]
     return bool(words) and (all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
-                            or any(w.lower() in _PRONOUNS for w in words))
+                            or any(w.lower() in PERSONAL_PRONOUNS for w in words))
 
 
-#: Personal pronouns, which no name holds (:func:`_common_words_in_capitals`); not ``her``,
-#: ``his``, ``our`` (``HER MAJESTY'S PRISON``, ``OUR LADY OF LOURDES``).
-_PRONOUNS = frozenset("i me myself you yourself yourselves we us ourselves he him himself "
-                      "she herself they them themselves it itself".split())
 
 
 #: The longest text spaCy is given at once, in characters (:meth:`SpacyDetector.detect`).

@@ -118,7 +118,7 @@ class EntityDetector(Protocol):
 
 _COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {2,}")
 #: Where a name's span is cut besides: a line break, a bracket (not a phone's or a date's).
-_NAME_CUT = re.compile(r"[ \t]*\t[ \t]*| {2,}|[ \t]*\n[ \t\n]*|[ \t]*[()][ \t]*")
+_NAME_CUT = re.compile(_COLUMN_GAP.pattern + r"|[ \t]*\n[ \t\n]*|[ \t]*[()][ \t]*")
 _KEY_COLON = re.compile(r"[ \t]*:")
 
 

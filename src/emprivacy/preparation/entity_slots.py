@@ -30,7 +30,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.naming import ORDINARY_BEFORE
+from emprivacy.entities.naming import ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 from emprivacy.preparation.decisions import (
@@ -225,19 +225,10 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             continue
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
-        if (tok.text.islower() and _word_before(i, tokens, words) in ORDINARY_BEFORE
-                and marking.common_word(words[i])):
+        if tok.text.islower() and ordinary_mention(i, words, marking.english_zipf):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
-
-
-def _word_before(i: int, tokens: Sequence[Token], words: Sequence[str]) -> str:
-    """The form of the word right before token ``i``, one space or none between (``""``:
-    none)."""
-    if i and tokens[i - 1].kind == "word" and tokens[i].start - tokens[i - 1].end <= 1:
-        return words[i - 1]
-    return ""
 
 
 def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
