@@ -183,6 +183,11 @@ LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von 
                             "bin ibn".split())
 
 
+#: Elided particles inside a speaker's name (``n'`` of ``pierre n'diaye``), left to
+#: :func:`~emprivacy.preparation.name_parts.elided_particles`.
+_ELIDED = frozenset({"n'", "d'"})
+
+
 def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
                      stopwords: frozenset[str], roles: frozenset[str],
                      given: frozenset[str] = frozenset(),
@@ -211,10 +216,13 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
         inside = [i for i in range(first, len(words)) if words[i].end <= m.end("label")]
         label = [forms[i] for i in inside]
         if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(
-                f in roles or (f not in LABEL_PARTICLES and folded(f) not in given
-                               and zipf(f) >= CALLED_ZIPF) for f in label):
+                f in roles or (f not in LABEL_PARTICLES and f not in _ELIDED
+                               and folded(f) not in given and zipf(f) >= CALLED_ZIPF)
+                for f in label):
             continue
         for i in inside:
+            if forms[i] in _ELIDED:
+                continue  # "n'" of "pierre n'diaye": name_parts.elided_particles
             if forms[i] in LABEL_PARTICLES:
                 particles.add(i)
             elif forms[i] not in stopwords:
@@ -234,7 +242,8 @@ def spoken_names(text: str, words: Sequence[Token], forms: Sequence[str], found:
     """Names a call or a message shows in any French text (issue 42, the sixth French
     held-out set), each no stopword and a listed given name or rarer than
     :data:`COORDINATED_ZIPF`: the word before ``à l'appareil`` (``bonjour mehdi à
-    l'appareil``), and a word coordinated by ``et`` or ``ou`` with a name ``found``
+    l'appareil``), the word after ``chez`` (``je pars de chez blanche``; not ``chez moi``,
+    ``chez le médecin``: stopwords), and a word coordinated by ``et`` or ``ou`` with a name ``found``
     (``c'est pascale ou jean-yves``, ``pour pascale et aurélie``), only spaces between.
 
     >>> from emprivacy.text.tokens import tokenize
@@ -256,6 +265,9 @@ def spoken_names(text: str, words: Sequence[Token], forms: Sequence[str], found:
     for i in range(n):
         if tuple(forms[i + 1:i + 4]) == _ON_THE_LINE and name_like(i, COORDINATED_ZIPF):
             out.add(forms[i])
+        if (forms[i] == "chez" and i + 1 < n and name_like(i + 1, COORDINATED_ZIPF)
+                and text[words[i].end:words[i + 1].start] == " "):
+            out.add(forms[i + 1])  # "je pars de chez blanche"
         if forms[i] in ("et", "ou") and 0 < i < n - 1 and all(
                 text[words[j - 1].end:words[j].start].strip(" ") == "" for j in (i, i + 1)):
             for a, b in ((i - 1, i + 1), (i + 1, i - 1)):

@@ -81,6 +81,7 @@ from emprivacy.entities.naming import (
     DETERMINERS,
     NAMED_COMMON,
     clause_start,
+    list_members,
     named_by,
     nickname,
     ordinary_mention,
@@ -315,7 +316,7 @@ class NameListDetector:
         cases = [word_case(t.text) for t in words]
         lowers = lower_case_words(words, cases, text)
         given = given_names()
-        evidence = self._evidence(words, forms, classes, text)
+        evidence = self._evidence(words, forms, classes, text, lowers)
         name = [False] * len(words)
         for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
             if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
@@ -329,7 +330,7 @@ class NameListDetector:
                 name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
             elif evidence[i]:
                 name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
-                                                               "naming", "nickname")
+                                                               "naming", "nickname", "pair")
             elif cls == "uncommon":  # a name only by its vector (name_vectors), as "rare"
                 name[i] = name_like(form) and (
                     (lower_text and case == "lower")
@@ -367,12 +368,13 @@ class NameListDetector:
                     cases[i] == "lower" and ordinary_mention(i, forms, word_zipf)):  # "the bill"
                 name[i] = True
         person_function_words(name, words, forms, text)
+        list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS)
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
                 if n]
 
     @staticmethod
     def _evidence(words: list[Token], forms: list[str], classes: list[NameClass],
-                  text: str) -> list[str]:
+                  text: str, lowers: Sequence[bool]) -> list[str]:
         """Per word, the context that names it (``""``: none): ``"title"``, ``"at"``,
         ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``, ``"naming"`` (``a lad called
         ravi``, ``everyone calls me paddy``: :func:`_named_by`), ``"nickname"`` (``Rhodri
@@ -409,7 +411,8 @@ class NameListDetector:
             elif (prev is not None and forms[i - 1] in GREETINGS
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap) and cls != "rare"):
                 out[i] = "greeting"
-            elif cls in ("common", "rare") and _pair(i, words, forms, classes, text):
+            elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
+                                                                 text, lowers):
                 out[i] = "pair"
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
                     cls != "common" or name_key(forms[i]) in given
@@ -429,11 +432,15 @@ def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> boo
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
-          text: str) -> bool:
+          text: str, lowers: Sequence[bool]) -> bool:
     """Whether word ``i`` is the given name before a listed or rare family name
     (``bill okoye``), a rare word capitalised as the listed family name after it (``OSKAR
-    BRENNAN``), or a rare family name after a listed given name (``dana adeyemi``), with only
-    spaces between them."""
+    BRENNAN``), a word that may be a given name (``"common"`` or ``"uncommon"``, no function
+    word, no title or role) in a paragraph in lower case before a listed family name rarer than
+    :data:`RARE_ZIPF` (``dev malhotra``, ``paddy o'rourke``; not ``dev brown``, ``Trustee
+    Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a
+    rare family name after a listed given name (``dana adeyemi``), with only spaces between
+    them."""
     given = given_names()
 
     def spaced(a: int, b: int) -> bool:
@@ -448,6 +455,13 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and not words[i].text.islower()
             and words[i].text.isupper() == words[i + 1].text.isupper()):
         return True  # an unlisted given name before a family name: "OSKAR BRENNAN"
+    if (i + 1 < len(words) and classes[i] in ("common", "uncommon") and lowers[i]
+            and forms[i] not in KEPT_FUNCTION_WORDS and forms[i] not in NAME_TITLES
+            and forms[i] not in SPEAKER_ROLES and spaced(i, i + 1)
+            and words[i].text.islower() and words[i + 1].text.islower()
+            and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
+            and word_zipf(forms[i + 1]) < RARE_ZIPF):
+        return True  # a word before a rare family name is the given name: "dev malhotra"
     return (classes[i] == "rare" and i > 0 and classes[i - 1] == "name"
             and name_key(forms[i - 1]) in given and spaced(i - 1, i))
 

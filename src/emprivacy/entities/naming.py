@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["CLAUSE_OPENERS", "DETERMINERS", "KIN_WORDS", "NAMED_COMMON", "NAMING",
-           "ORDINARY_BEFORE", "ORDINARY_ZIPF", "clause_start", "named_by", "nickname",
-           "ordinary_mention", "person_function_words"]
+__all__ = ["CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS", "NAMED_COMMON", "NAMING",
+           "ORDINARY_BEFORE", "ORDINARY_ZIPF", "clause_start", "list_members", "named_by",
+           "nickname", "ordinary_mention", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -43,6 +43,14 @@ KIN_WORDS: frozenset[str] = frozenset(
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
     "nephew stepson stepdaughter stepmum stepdad".split())
 _POSSESSIVES = frozenset("my our his her their your".split())
+#: Words between a possessive and a family word (``my late husband paddy``).
+_KIN_ADJECTIVES = frozenset("late little big baby eldest oldest youngest older younger elder "
+                            "twin lovely dear beloved new".split())
+#: Teams a colleague is ``from`` (``will from marketing``, ``bill from accounts``).
+DEPARTMENTS: frozenset[str] = frozenset(
+    "accounts accounting marketing sales finance hr legal payroll procurement facilities "
+    "reception compliance security admin billing support ops operations engineering it "
+    "design product comms housing estates catering pharmacy".split())
 #: Verb forms that never follow a modal: ``will`` or ``may`` before one is a name.
 _NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got knows thinks "
                             "wants went came".split())
@@ -87,16 +95,29 @@ def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str
 
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
-    (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``;
-    not a modal, ``my husband will call``, but ``my husband will has`` and ``her son will``
-    at the end of its clause)."""
-    if (i >= 2 and forms[i - 1] in KIN_WORDS and forms[i - 2] in _POSSESSIVES
+    (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``,
+    ``my late husband paddy``; not a modal, ``my husband will call``, but ``my husband will
+    has`` and ``her son will`` at the end of its clause), or is followed by ``from`` and a
+    team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
+    from accounts``), or says who calls: ``it's may from the league``, ``this is grace from
+    the surgery``."""
+    first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
+    if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
             and (forms[i] not in ("will", "may")
                  or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER)
                  or _clause_end(i, words, text))
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
-                    for j in (i - 1, i))):
+                    for j in range(first, i + 1))):
         return True  # "my husband will has been reading the meter": will, the person
+    if (i + 2 < len(forms) and forms[i + 1] == "from" and forms[i + 2] in DEPARTMENTS
+            and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
+            and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
+                    for j in (i + 1, i + 2))):
+        return True  # "will from marketing asks", not "the bill from accounts"
+    if (i + 1 < len(forms) and forms[i + 1] == "from"
+            and (forms[i - 1:i] in (["it's"], ["its"]) or forms[i - 2:i] == ["this", "is"])
+            and forms[i] not in ("me", "him", "her", "us", "them")):
+        return True  # a call's or a chat's opening: "hi all its may from the league"
     if i == 0 or forms[i - 1] not in _NAMING_LAST:
         return False
     for before in NAMING:
@@ -163,3 +184,23 @@ def person_function_words(name: list[bool], words: Sequence[Token],
         elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
             beside = beside or name[i + 1]
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside)
+
+
+#: A word this common (Zipf) is no name for sitting in a list of names.
+_LISTED_COMMON = 4.5
+_LIST_GAP = re.compile(r",[ \t]*")
+_LIST_END = re.compile(r",[ \t]*|[ \t]+(?:and|&|n|or)[ \t]+")
+
+
+def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
+                 zipf: Callable[[str], float], kept: frozenset[str]) -> None:
+    """A word between two names of a comma-separated list is a name (``wade, cliff, deano,
+    kb, priya``: a nickname or initials no list holds), unless it is one of the ``kept``
+    function words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``)."""
+    for i in range(1, len(words) - 1):
+        if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
+                or zipf(forms[i]) >= _LISTED_COMMON):
+            continue
+        if (_LIST_GAP.fullmatch(text, words[i - 1].end, words[i].start)
+                and _LIST_END.fullmatch(text, words[i].end, words[i + 1].start)):
+            name[i] = name[i + 1]

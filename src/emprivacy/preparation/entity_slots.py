@@ -110,7 +110,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             if is_word and not verbatim[i]:
                 counted[GENERAL] += 1
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
-                             and not _particle(tok, resolved, spans[span], tokens, i)
+                             and not _particle(text, tok, resolved, spans[span], tokens, i)
                              and not _place_article(marking, text, tok, resolved, spans[span],
                                                     tokens, i)):
             continue  # numbers, locators, symbols; function words
@@ -168,14 +168,20 @@ def _slot(entity_type: str, kind: str, word: str, row: int,
     return EntitySlot((entity_type, word), -1, None, independent=True)
 
 
-def _particle(tok: Token, resolved: str | None, span: EntitySpan, tokens: Sequence[Token],
-              i: int) -> bool:
+def _particle(text: str, tok: Token, resolved: str | None, span: EntitySpan,
+              tokens: Sequence[Token], i: int) -> bool:
     """A function word in Title case inside a person's span, before more of it: the
     particle of a family name (``Le`` of ``Marie Le Goff``, ``De`` of ``Robert De Niro``),
-    part of the name, where it was kept verbatim as a function word."""
-    return (resolved == "PERSON" and len(tok.text) > 1 and tok.text[0].isupper()
-            and tok.text[1:].islower() and i + 1 < len(tokens)
-            and tokens[i + 1].start < span.end)
+    part of the name, where it was kept verbatim as a function word; or a person's span of
+    that word alone before a capitalised word, one space between (``Le`` of ``Maître
+    Pierre-Yves Le Bihan``, which a model typed apart; issue 42, French held out 8)."""
+    if not (resolved == "PERSON" and len(tok.text) > 1 and tok.text[0].isupper()
+            and tok.text[1:].islower() and i + 1 < len(tokens)):
+        return False
+    nxt = tokens[i + 1]
+    return nxt.start < span.end or (
+        span.end == tok.end and text[tok.end:nxt.start] == " " and nxt.kind == "word"
+        and nxt.text[:1].isupper())
 
 
 #: The articles that may open a place's name (French ``La Flèche``, ``LE MANS``); only those

@@ -21,25 +21,32 @@ __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS",
            "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
            "stamped_speaker"]
 
-#: Lower-case particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``).
+#: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
+#: Bhriain``, ``Mac Giolla``), normalised.
 NAME_PARTICLES: frozenset[str] = frozenset(
     "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
-    "lo".split())
+    "lo ní ni nic mac ó ua".split())
+#: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
+_SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
+_GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
 
 
 def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                           counted: Counter[str], text: str, tokens: Sequence[Token],
                           words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
-    """Lower-case particles between a person's slot, a title (or one of the language's
-    ``titles``: French ``madame le corre``) or an initial and a person's slot are part of
-    the name (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap`` of ``Mrs Siân ap
-    Rhys``), where they were kept as function words: each a ``PERSON`` slot drawn
-    independently of it (ε = 0)."""
+    """Particles between a person's slot, a title (or one of the language's ``titles``:
+    French ``madame le corre``) or an initial and a person's slot are part of the name
+    (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap`` of ``Mrs Siân ap Rhys``),
+    where they were kept as function words or released at the general ε: each a ``PERSON``
+    slot drawn independently of it (ε = 0).  A particle in lower case may follow a title; one
+    with a capital only stands between two of a person's slots (``SIOBHAN NÍ MHAOLÁIN`` of
+    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set)."""
     i = 0
     while i < len(tokens):
         j = i
         while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and words[j] in NAME_PARTICLES and tokens[j].text.islower()
+               and (words[j] in NAME_PARTICLES or (
+                   j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))
                and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
             j += 1
         if j == i:
@@ -49,11 +56,13 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         before = decisions[i - 1] if i else None
         gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
         person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
-        named = ((isinstance(before, EntitySlot) and before.key[0] == "PERSON")
-                 or (i > 0 and gap in (" ", ". ") and (marking.label_word(words[i - 1])
-                                                       or words[i - 1] in titles
-                                                       or len(tokens[i - 1].text) == 1)))
-        if person and named:
+        slot_before = isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+        named = slot_before or (
+            i > 0 and gap in (" ", ". ") and all(tokens[k].text.islower() for k in range(i, j))
+            and (marking.label_word(words[i - 1]) or words[i - 1] in titles
+                 or len(tokens[i - 1].text) == 1))
+        if person and named and ((slot_before and gap == " ") or all(
+                tokens[k].text.islower() for k in range(i, j))):
             for k in range(i, j):
                 decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
                 counted["PERSON"] += 1

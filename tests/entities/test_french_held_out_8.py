@@ -1,0 +1,32 @@
+"""French names the eighth French held-out set's tuning half showed verbatim (issue 42): the
+``N'`` of a time-stamped speaker ``pierre n'diaye``, a listed given name after ``chez`` (``je
+pars de chez blanche``), and a lawyer's ``Le`` of ``Maître Pierre-Yves Le Bihan``, which the
+model typed a person apart from the rest of the name."""
+
+from __future__ import annotations
+
+import pytest
+
+from .french_release import release_fr
+
+
+def test_a_speaker_with_an_elided_particle_after_a_time_stamp():
+    pytest.importorskip("wordfreq")
+    out = release_fr("[08:05] pierre n'diaye : en retard, bon\n[08:06] margot : ok\n"
+                     "[18:04] pierre n'diaye : très drôle")
+    assert "pierre" not in out and "diaye" not in out and "n'" not in out, out
+    assert "en retard, bon" in out, out
+
+
+def test_a_given_name_after_chez_is_a_name():
+    pytest.importorskip("wordfreq")
+    out = release_fr("je pars de chez blanche maintenant, puis chez moi et chez le médecin")
+    assert "blanche" not in out, out
+    assert "chez moi et chez le médecin" in out, out
+
+
+def test_a_capitalised_particle_typed_apart_stays_with_the_name():
+    pytest.importorskip("wordfreq")
+    out = release_fr("Bien à vous.\n\nMaître Pierre-Yves Le Bihan\n")
+    assert "Bihan" not in out and " Le " not in out, out
+    assert out.startswith("Bien à vous.\n\nMaître "), out
