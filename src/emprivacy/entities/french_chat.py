@@ -243,8 +243,9 @@ def spoken_names(text: str, words: Sequence[Token], forms: Sequence[str], found:
     held-out set), each no stopword and a listed given name or rarer than
     :data:`COORDINATED_ZIPF`: the word before ``à l'appareil`` (``bonjour mehdi à
     l'appareil``), the word after ``chez`` (``je pars de chez blanche``; not ``chez moi``,
-    ``chez le médecin``: stopwords), and a word coordinated by ``et`` or ``ou`` with a name ``found``
-    (``c'est pascale ou jean-yves``, ``pour pascale et aurélie``), only spaces between.
+    ``chez le médecin``: stopwords), and a word coordinated by ``et`` or ``ou`` with a name
+    ``found`` (``c'est pascale ou jean-yves``, ``pour pascale et aurélie``), only spaces
+    between.
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "allô mehdi à l'appareil pour pascale ou jean-yves, du pain et fromage"
