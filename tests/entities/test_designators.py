@@ -349,3 +349,16 @@ def test_wards_rooms_units_and_broadband_are_designators():
     text = "brand: brightwave broadband. the broadband is down"
     assert _shown(text, widen_spans(text, [], zipf=lambda w: 2.0 if w == "brightwave" else 5.0),
                   []) == [("brightwave broadband", "ORG")]
+
+
+def test_sports_clubs_and_home_care_agencies_are_designators():
+    """``didsbury rovers``, ``burnage athletic``, ``Helping Hands Homecare``: the club's or the
+    agency's designator came out verbatim beside a protected name (issue 40, ninth held-out
+    set's tuning half); ``the league``, ``the club`` after no name stay words."""
+    zipf = {"didsbury": 2.0, "burnage": 1.5}
+    text = "played for didsbury rovers then burnage athletic. we joined the league"
+    assert _shown(text, widen_spans(text, [], zipf=lambda w: zipf.get(w, 5.0)), []) == [
+        ("didsbury rovers", "ORG"), ("burnage athletic", "ORG")]
+    text = "care from Helping Hands Homecare"
+    found = [EntitySpan(18, 23, "PROPER_NOUN")]
+    assert ("Helping Hands Homecare", "ORG") in _shown(text, widen_spans(text, found), found)

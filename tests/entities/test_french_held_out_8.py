@@ -30,3 +30,13 @@ def test_a_capitalised_particle_typed_apart_stays_with_the_name():
     out = release_fr("Bien à vous.\n\nMaître Pierre-Yves Le Bihan\n")
     assert "Bihan" not in out and " Le " not in out, out
     assert out.startswith("Bien à vous.\n\nMaître "), out
+
+
+def test_a_numbered_street_in_lower_case_is_one_place():
+    """``12 rue des fossés``: a house number before a street's kind makes the words after it
+    a street's name, common words too; ``rue des fleurs`` with no number stays words (no
+    name is rare there)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("rdv devant le 12 rue des fossés\nil habite rue des fleurs")
+    assert "fossés" not in out and "rue des fossés" not in out, out
+    assert "rue des fleurs" in out, out

@@ -84,7 +84,8 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "hardware "
     "staffing trust foundation charity church chapel parish club fc united society union "
     "association federation agency ministry department authority board commission "
-    "tribunal court primary nursery suite airport hire ward wards room unit broadband"
+    "tribunal court primary nursery suite airport hire ward wards room unit broadband "
+    "homecare carers rovers athletic wanderers rangers albion afc harriers league"
     .split())
 
 #: Words that end a street's name.
@@ -105,7 +106,8 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "plumbing lettings builders removals couriers haulage glazing electrical electrics "
     "engineering contractors recruitment accountants vets veterinary dentistry hospice "
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
-    "supplies supermarket airport broadband".split())
+    "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
+    "wanderers rangers albion harriers league".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

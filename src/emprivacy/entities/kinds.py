@@ -197,10 +197,13 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
             i += 1
             continue
         n, kind_type, not_before_person = found
+        numbered = kind_type == "LOCATION" and _NUMBER_BEFORE.search(
+            text, max(0, tokens[i][0] - 12), tokens[i][0]) is not None
         end = _name_after(text, tokens, i + n, by_start, words, kind_type=kind_type,
                           capitalised=text[tokens[i][0]].isupper(),
                           not_before_person=not_before_person,
-                          function_words=function_words, titles=titles, zipf=zipf)
+                          function_words=function_words, titles=titles, zipf=zipf,
+                          numbered=numbered)
         if (end is None and kind_type == "ORG" and not not_before_person
                 and i + n < len(tokens)
                 and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
@@ -220,6 +223,11 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
         while i < len(tokens) and tokens[i][0] < end:
             i += 1
     return out
+
+
+#: A house number right before a street's kind (``12 rue``, ``47 bis, avenue``).
+_NUMBER_BEFORE = re.compile(r"(?<![\w,.])\d{1,4}(?:[ \t]?(?:bis|ter|[a-d]))?,?[ \t]+\Z",
+                            re.IGNORECASE)
 
 
 def _adjective(form: str) -> bool:
@@ -269,9 +277,12 @@ def _kind_at(text: str, tokens: Sequence[tuple[int, int, str]], i: int, words: E
 def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                 by_start: dict[int, list[EntitySpan]], words: EntityWords, *, kind_type: str,
                 capitalised: bool, not_before_person: bool, function_words: frozenset[str],
-                titles: frozenset[str], zipf: Callable[[str], float] | None) -> int | None:
+                titles: frozenset[str], zipf: Callable[[str], float] | None,
+                numbered: bool = False) -> int | None:
     """Where the name after a kind (ending at token ``j - 1``) ends, or ``None``: linking
-    words (and qualifiers), then name words joined by linking words."""
+    words (and qualifiers), then name words joined by linking words; after a street's kind
+    with a house number before it (``numbered``: ``12 rue des fossés``), any lower-case word
+    that is no function word is the name's first."""
     qualifiers = 0
     end: int | None = None
     units = 0
@@ -296,8 +307,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
         if surface[0].isupper() and form not in function_words:
             units += 1
             end = stop
-        elif (units == 0 and kind_type == "LOCATION" and zipf is not None and surface.islower()
-              and form not in function_words and zipf(form) < RARE_NAME):
+        elif (units == 0 and kind_type == "LOCATION" and surface.islower()
+              and form not in function_words
+              and (numbered or (zipf is not None and zipf(form) < RARE_NAME))):
             units += 1
             end = stop
         elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None

@@ -102,7 +102,10 @@ def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> 
     (case aside; an elision the release writes in full, ``l’`` as ``le`` before a released
     consonant, is the same word: :func:`emprivacy.preparation.writing.write_elision`).
     A placeholder of the release (``[UNK]``, ``[PERSON]``) is read as one word, so the
-    elision before it, ``l’[UNK]``, is still found.
+    elision before it, ``l’[UNK]``, is still found.  Where the release has as many lines as
+    the text (text mode keeps the layout), each line is aligned with its own: a word is
+    never matched with the same word lines away (``Le`` of ``Maître Pierre-Yves Le Bihan``
+    with the ``le`` of a date four lines down, once the words around it had changed).
 
     >>> verbatim_tokens("talked to dana today", "Talked to Lucy today")
     [True, True, False, True]
@@ -118,6 +121,15 @@ def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> 
         word = token.lower().replace("’", "'")
         return word[:-1] + "e" if word in elisions else token.lower()
 
+    if text.count("\n") == release.count("\n"):  # text mode keeps the lines: align each
+        return [same for line, out in zip(text.split("\n"), release.split("\n"), strict=True)
+                for same in _aligned(line, out, key, lang)]
+    return _aligned(text, release, key, lang)
+
+
+def _aligned(text: str, release: str, key: Callable[[str], str],
+             lang: str | Language) -> list[bool]:
+    """Per token of ``text``, whether it is in a matching block of ``release``'s tokens."""
     a = [key(t.text) for t in tokenize(text, lang=lang)]
     b = [key(t.text) for t in tokenize(release, lang=lang)]
     same = [False] * len(a)
