@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from emprivacy import Embeddings, privatize_texts
-from emprivacy.entities.french import FrenchPatternDetector
+from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.patterns import PatternDetector
 
 
@@ -39,6 +39,9 @@ def test_english_lone_months(text, dates):
     # a range: the first month is a date too (issue 42's third French half)
     ("Des vols commis entre mai et juillet 2025, de mars à 3 juin, juin ou juillet.",
      ["mai", "juillet 2025", "mars", "3 juin", "juin", "juillet"]),
+    # the day in words, as speech-to-text writes it (issue 42, French held out 8)
+    ("le quatorze mars, LE PREMIER AVRIL, le vingt-trois décembre, le trente et un mai",
+     ["quatorze mars", "PREMIER AVRIL", "vingt-trois décembre", "trente et un mai"]),
 ])
 def test_french_lone_months(text, dates):
     assert _dates(FrenchPatternDetector(), text) == dates

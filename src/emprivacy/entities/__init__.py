@@ -47,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "placeholder": "policy",
     "EntityMarking": "marking",
     "FrenchNameDetector": "french",
-    "FrenchPatternDetector": "french",
+    "FrenchPatternDetector": "french_patterns",
     "french_detector": "french",
     "language_detector": "french",
 }
@@ -56,10 +56,10 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
     from emprivacy.entities.capitalised import CapitalisedDetector
     from emprivacy.entities.french import (
         FrenchNameDetector,
-        FrenchPatternDetector,
         french_detector,
         language_detector,
     )
+    from emprivacy.entities.french_patterns import FrenchPatternDetector
     from emprivacy.entities.marking import EntityMarking
     from emprivacy.entities.policy import (
         DEFAULT_ENTITY_EPSILON,
