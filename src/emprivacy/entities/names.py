@@ -98,20 +98,9 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = [
-    "AGENT_VERBS",
-    "LANGUAGE_EXCESS",
-    "NameClass",
-    "NameListDetector",
-    "capitalised_name",
-    "census_shares",
-    "given_names",
-    "name_class",
-    "name_in_language",
-    "name_key",
-    "word_zipf",
-    "zipf_in",
-]
+__all__ = ["AGENT_VERBS", "LANGUAGE_EXCESS", "NameClass", "NameListDetector", "capitalised_name",
+           "census_shares", "given_names", "name_class", "name_in_language", "name_key",
+           "word_zipf", "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 
@@ -324,7 +313,7 @@ class NameListDetector:
                 continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:
-                name[i] = evidence[i] in ("title", "nickname", "stamped")
+                name[i] = evidence[i] in ("title", "nickname", "stamped", "naming")
             elif evidence[i] == "title" and case == "lower" and not lower_text \
                     and words[i - 1].text.islower():
                 name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
@@ -395,6 +384,11 @@ class NameListDetector:
                     forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")):
                 # "OFFICER IN CASE", "Nurse in charge": a function word is no name
                 out[i] = "title"
+                continue
+            if (i and forms[i].isalpha() and forms[i] not in KEPT_FUNCTION_WORDS
+                    and forms[i - 2:i] in (["name", "is"], ["name", "'s"], ["name", "’s"])
+                    and re.fullmatch(r"[ \t]+", gap)):
+                out[i] = "naming"  # "her name's ah young cho": any word, after these
                 continue
             if cls is None:
                 if (i - line_starts[i] <= 2 and forms[i] not in KEPT_FUNCTION_WORDS
