@@ -96,3 +96,13 @@ def test_any_word_after_her_name_is_is_a_name():
     found = _found(text)
     assert "ah" in found and "ngo" in found, found
     assert "not" not in found, found
+
+
+def test_a_word_coordinated_with_me_or_i_is_a_person():
+    """``live with me and gareth``, ``gareth and i went``: a word that is neither common nor
+    listed (``gareth``) beside ``me and`` or ``and i`` is someone (held out 2's voice note,
+    where only the recogniser had found it); ``me and work`` stays words."""
+    found = _found("so i said dad come and live with me and gareth and he went quiet\n"
+                   "gareth and i went out. me and work are not friends")
+    assert found.count("gareth") == 2, found
+    assert "work" not in found, found

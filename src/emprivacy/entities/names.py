@@ -412,6 +412,9 @@ class NameListDetector:
                     cls != "common" or name_key(forms[i]) in given
                     or word_zipf(forms[i]) < NAMED_COMMON) and named_by(i, words, forms, text):
                 out[i] = "naming"
+            elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
+                    i + 1:i + 3] in (["and", "me"], ["and", "i"])):
+                out[i] = "naming"  # "live with me and gareth", "gareth and i went"
         return out
 
 
