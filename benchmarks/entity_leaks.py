@@ -208,7 +208,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", default="dev",
                         choices=("dev", "holdout", "holdout2", "holdout3", "holdout4",
-                                 "holdout5", "holdout6", "holdout7", "holdout8", "all"))
+                                 "holdout5", "holdout6", "holdout7", "holdout8", "holdout9",
+                                 "all"))
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--epsilon", type=float, default=10.0)

@@ -211,7 +211,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
     * after a name found, a particle and a listed family name or a word rarer than Zipf 3.0
-      (``pascale le meur``);
+      (``pascale le meur``), or ``n'`` and one (``blanche n'diaye``; after a title too,
+      ``monsieur n'dri``; not ``paul n'aime``);
     * a listed given name before a role in apposition (``céleste l'infirmière``), and after
       a title the word between a given name and a family name (``monsieur rené aimé
       bouvier``).
@@ -245,9 +246,16 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     def spaced(j: int) -> bool:
         return re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start]) is not None
 
+    def after_n(j: int) -> bool:  # "n'diaye", "n'dri"; not "n'aime" (given: aimé), "n'est"
+        return (forms[j] in ("n'", "n’") and j + 1 < n and words[j + 1].start == words[j].end
+                and forms[j + 1] not in stopwords and (zipf(forms[j + 1]) < 3.0 or (
+                    folded(forms[j + 1]) in listed and folded(forms[j + 1]) not in given)))
+
     for i in range(1, n):
         prev = forms[i - 1]
-        if prev in _TITLES_WRITTEN and spaced(i) and not words[i].text[:1].isdigit():
+        if prev in _TITLES_WRITTEN and spaced(i) and after_n(i):
+            names.add(forms[i + 1])  # "monsieur n'dri"
+        elif prev in _TITLES_WRITTEN and spaced(i) and not words[i].text[:1].isdigit():
             j = i
             if forms[j] in _PARTICLES_FR and j + 1 < n and spaced(j + 1) and name_like(j + 1) \
                     and forms[j + 1] not in _TITLE_KINDS:
@@ -304,6 +312,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 and forms[i + 2] not in stopwords and name_like(i + 2, 3.0)):
             particles.add(i + 1)
             names.add(forms[i + 2])
+        elif (forms[i] in found or forms[i] in names) and spaced(i + 1) and after_n(i + 1):
+            names.add(forms[i + 2])  # "madame blanche n'diaye": the name's particle n'
     return names - found, particles
 
 

@@ -139,7 +139,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
-    elided_particles(marking, decisions, text, tokens, words)
+    elided_particles(marking, decisions, text, tokens, words, titles)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
         if lone_initials:

@@ -75,10 +75,12 @@ ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
 
 
 def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
-                      tokens: Sequence[Token], words: Sequence[str]) -> None:
+                      tokens: Sequence[Token], words: Sequence[str],
+                      titles: frozenset[str] = frozenset()) -> None:
     """An elided particle joined to a person's slot and after a person's slot or a title
     (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
-    a function word, goes with the name: :class:`Dropped`, the name released as its
+    a function word, goes with the name (``N'`` between slots of any type: a model may type
+    ``DIAYE`` a place; after one of the language's ``titles``, ``monsieur n'dri``): :class:`Dropped`, the name released as its
     surrogates (``Laure Martin``) — a surrogate of its own would be glued to the next one.
     Before a person's placeholder it joins the placeholder."""
     for i in range(1, len(tokens) - 1):
@@ -87,12 +89,17 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
                 or text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")):
             continue
         before, after = decisions[i - 1], decisions[i + 1]
-        named = ((isinstance(before, EntitySlot | Placeholder) and person_decision(before))
-                 or marking.label_word(words[i - 1]) or len(tokens[i - 1].text) == 1)
+        n_particle = words[i] == "n'"  # "N'Diaye", "N'Dri": a name's, whatever type a model
+        # gave the slots around it (spaCy types DIAYE a place); "d'", "l'" before a place are
+        # the preposition and the article ("venant d'Angers")
+        named = ((isinstance(before, EntitySlot | Placeholder)
+                  and (person_decision(before) or n_particle))
+                 or marking.label_word(words[i - 1]) or words[i - 1] in titles
+                 or len(tokens[i - 1].text) == 1)
         if not named:
             continue
-        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
-            decisions[i] = Dropped("PERSON")
+        if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):
+            decisions[i] = Dropped(after.key[0])
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after
 
