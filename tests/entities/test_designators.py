@@ -362,3 +362,15 @@ def test_sports_clubs_and_home_care_agencies_are_designators():
     text = "care from Helping Hands Homecare"
     found = [EntitySpan(18, 23, "PROPER_NOUN")]
     assert ("Helping Hands Homecare", "ORG") in _shown(text, widen_spans(text, found), found)
+
+
+def test_a_family_firm_is_an_organisation():
+    """``plomberie olive et fils`` (French held out 8's call, seen), ``Hughes & Sons``: one or
+    two words and the family word make a firm; ``her husband and sons`` does not."""
+    zipf = {"olive": 3.0, "femme": 5.5}
+    text = "oui plomberie olive et fils à bouguenais. we used Hughes & Sons Ltd and Clark and Sons"
+    assert {("plomberie olive et fils", "ORG"), ("Hughes & Sons Ltd", "ORG"),
+            ("Clark and Sons", "ORG")} <= set(
+        _shown(text, widen_spans(text, [], zipf=lambda w: zipf.get(w, 7.0)), []))
+    text = "she came with her husband and sons, avec sa femme et fils"
+    assert _shown(text, widen_spans(text, [], zipf=lambda w: zipf.get(w, 7.0)), []) == []

@@ -30,6 +30,9 @@ the spans of a text after detection, whatever the detectors:
   detector saw a name (``main road``, ``the pharmacy`` stay as they are); in lower case up
   to two words that are no function words may stand between (``whitby community
   hospital``, ``harbourside building society``);
+* **a family firm** — one or two words, ``&``, ``and`` or ``et``, then ``Sons``,
+  ``Brothers``, ``fils``, ``frères`` or ``Cie`` (``Hughes & Sons``, ``plomberie olive et
+  fils``) is an ``ORG`` span (:func:`_family_firms`);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
   ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
   where a model typed only ``EDR``);
@@ -188,7 +191,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     ...  for s in widen_spans(text, [], zipf=lambda w: rarity.get(w.lower(), 7.0))]
     [('kestrel fuels', 'ORG')]
     """
-    spans = sorted({*spans, *_kinds_of(text, spans)}, key=SPAN_ORDER)
+    spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf)},
+                   key=SPAN_ORDER)
     out = set(spans)
     # where the designators are: a word that no designator follows closely on its line
     # makes no span, so most words are passed over without a look (issue 40, cost)
@@ -241,6 +245,37 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             if _touching(text, s, o):
                 out.add(EntitySpan(min(s.start, o.start), max(s.end, o.end), "ORG"))
     return sorted(out, key=SPAN_ORDER)
+
+
+#: A family firm (``Hughes & Sons``, ``plomberie olive et fils``, ``Martin et Cie``): one or two
+#: words, then ``&``, ``and`` (before a capital), or ``et``, then the family word.
+_FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ \t]+){1,2})(?:&|(and|et))[ \t]+"
+                   r"(sons|brothers|bros|fils|frères|freres|cie)(?![\w-])", re.IGNORECASE)
+#: Words that never start a firm's name (``with her husband and sons``, ``chez Martin et
+#: fils``: the span starts after them).
+_NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "
+                        "de du des la le les chez à au aux un une par pour avec sa son ses "
+                        "mon ma mes et ou".split())
+
+
+def _family_firms(text: str, zipf: Callable[[str], float] | None) -> list[EntitySpan]:
+    """``ORG`` spans of family firms (:data:`_FIRM`); English ``and`` only before a capital
+    (``Hughes and Sons``; not ``her brother and sons``); a name in lower case only where it
+    is rarer than :data:`RARE_BEFORE` by ``zipf`` (``olive``; not ``sa femme et fils``)."""
+    out = []
+    for m in _FIRM.finditer(text):
+        if m.group(2) and m.group(2).lower() == "and" and not m.group(3)[0].isupper():
+            continue
+        last = m.group(1).split()[-1]
+        if last.islower() and (zipf is None or zipf(last) >= RARE_BEFORE):
+            continue
+        words = list(re.finditer(r"\S+", m.group(1)))
+        while words and (words[0].group().lower() in _NOT_A_FIRM or (
+                words[0].group().islower() and not words[-1].group().islower())):
+            words.pop(0)  # "used Hughes & Sons": a capitalised name takes no lower-case word
+        if words:
+            out.append(EntitySpan(m.start(1) + words[0].start(), m.end(), "ORG"))
+    return out
 
 
 class _DesignatorsNear:

@@ -80,9 +80,10 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     """An elided particle joined to a person's slot and after a person's slot or a title
     (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
     a function word, goes with the name (``N'`` between slots of any type: a model may type
-    ``DIAYE`` a place; after one of the language's ``titles``, ``monsieur n'dri``): :class:`Dropped`, the name released as its
-    surrogates (``Laure Martin``) — a surrogate of its own would be glued to the next one.
-    Before a person's placeholder it joins the placeholder."""
+    ``DIAYE`` a place; after one of the language's ``titles``, ``monsieur n'dri``):
+    :class:`Dropped`, the name released as its surrogates (``Laure Martin``) — a surrogate of
+    its own would be glued to the next one.  Before a person's placeholder it joins the
+    placeholder."""
     for i in range(1, len(tokens) - 1):
         if (decisions[i] is not None or tokens[i].kind != "word"
                 or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
