@@ -106,3 +106,12 @@ def test_a_word_coordinated_with_me_or_i_is_a_person():
                    "gareth and i went out. me and work are not friends")
     assert found.count("gareth") == 2, found
     assert "work" not in found, found
+
+
+def test_a_family_word_in_a_log_in_capitals_names_the_person_after_it():
+    """``CALLER STATES MOTHER JUNE KING`` (the ninth held-out set's control-room log, seen):
+    a log in capitals drops the possessive; ``MOTHER MAY CALL BACK`` is the modal."""
+    found = _found("14:03 CONTROL: CALLER STATES MOTHER JUNE KING AT WORK IN HARROGATE.\n"
+                   "14:05 CONTROL: MOTHER MAY CALL BACK. GRANDFATHER BILL ATTENDING.")
+    assert "JUNE" in found and "BILL" in found, found
+    assert "MAY" not in found, found

@@ -97,7 +97,8 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``,
     ``my late husband paddy``; not a modal, ``my husband will call``, but ``my husband will
-    has`` and ``her son will`` at the end of its clause), or is followed by ``from`` and a
+    has`` and ``her son will`` at the end of its clause; in capitals the family word alone,
+    ``MOTHER JUNE KING``, not ``MOTHER MAY CALL``), or is followed by ``from`` and a
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
     from accounts``), or says who calls: ``it's may from the league``, ``this is grace from
     the surgery``."""
@@ -109,6 +110,12 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in range(first, i + 1))):
         return True  # "my husband will has been reading the meter": will, the person
+    if (i >= 1 and forms[i - 1] in KIN_WORDS and words[i - 1].text.isupper()
+            and words[i].text.isupper() and len(words[i].text) > 1
+            and (forms[i] not in ("will", "may")
+                 or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER))
+            and re.fullmatch(r"[ \t]+", text[words[i - 1].end:words[i].start])):
+        return True  # a log in capitals: "CALLER STATES MOTHER JUNE KING AT WORK"
     if (i + 2 < len(forms) and forms[i + 1] == "from" and forms[i + 2] in DEPARTMENTS
             and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
