@@ -3,18 +3,9 @@ tuning half): ``i'm her son will`` at a line's end, ``ok, bill approved`` at a c
 start, and the ordinary mentions of such a name (``the bill``, ``i'll mark that``, ``didn't
 dawn on us``), which one decision per word form made people."""
 
-import pytest
 
-
-def _spans(text: str) -> list[tuple[int, str]]:
-    pytest.importorskip("wordfreq")
-    from emprivacy.entities.names import NameListDetector
-
-    return [(s.start, text[s.start:s.end]) for s in NameListDetector().detect([text])[0]]
-
-
-def _found(text: str) -> list[str]:
-    return [word for _, word in _spans(text)]
+from .name_list import found as _found
+from .name_list import spans as _spans
 
 
 def test_a_kin_word_names_will_at_the_end_of_its_line():

@@ -4,18 +4,9 @@ now): a given name that is a word before a rare family name (``i'm dev malhotra`
 o'rourke``), a family word with an adjective (``my late husband paddy``), a colleague ``from
 accounts``, and a Gaelic particle in capitals (``SIOBHAN NÍ MHAOLÁIN``)."""
 
-import pytest
 
-
-def _spans(text: str) -> list[tuple[int, str]]:
-    pytest.importorskip("wordfreq")
-    from emprivacy.entities.names import NameListDetector
-
-    return [(s.start, text[s.start:s.end]) for s in NameListDetector().detect([text])[0]]
-
-
-def _found(text: str) -> list[str]:
-    return [word for _, word in _spans(text)]
+from .name_list import found as _found
+from .name_list import spans as _spans
 
 
 def test_a_word_before_a_rare_family_name_is_the_given_name_at_every_mention():

@@ -251,6 +251,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
 #: words, then ``&``, ``and`` (before a capital), or ``et``, then the family word.
 _FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ \t]+){1,2})(?:&|(and|et))[ \t]+"
                    r"(sons|brothers|bros|fils|frères|freres|cie)(?![\w-])", re.IGNORECASE)
+_FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|brothers|bros|fils|frères|freres|cie)(?![\w-])",
+                          re.IGNORECASE)
 #: Words that never start a firm's name (``with her husband and sons``, ``chez Martin et
 #: fils``: the span starts after them).
 _NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "
@@ -262,7 +264,9 @@ def _family_firms(text: str, zipf: Callable[[str], float] | None) -> list[Entity
     """``ORG`` spans of family firms (:data:`_FIRM`); English ``and`` only before a capital
     (``Hughes and Sons``; not ``her brother and sons``); a name in lower case only where it
     is rarer than :data:`RARE_BEFORE` by ``zipf`` (``olive``; not ``sa femme et fils``)."""
-    out = []
+    out: list[EntitySpan] = []
+    if _FAMILY_WORD.search(text) is None:
+        return out  # most texts name no firm: one cheap search, not the words' regex
     for m in _FIRM.finditer(text):
         if m.group(2) and m.group(2).lower() == "and" and not m.group(3)[0].isupper():
             continue

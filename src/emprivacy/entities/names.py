@@ -83,6 +83,7 @@ from emprivacy.entities.naming import (
     clause_start,
     list_members,
     named_by,
+    named_outright,
     nickname,
     ordinary_mention,
     person_function_words,
@@ -131,6 +132,8 @@ AGENT_VERBS: frozenset[str] = frozenset(
     "admitted denied insisted added noted recalled lives lived works worked blushed sighed "
     "frowned grinned winked shrugged screamed yelled muttered sobbed approved confirmed "
     "signed booked checked messaged promised mentioned suggested reckons reckoned".split())
+#: The kept function words that are never a name (``will`` and ``may`` can be).
+_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - {"will", "may"}
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
@@ -385,10 +388,8 @@ class NameListDetector:
                 # "OFFICER IN CASE", "Nurse in charge": a function word is no name
                 out[i] = "title"
                 continue
-            if (i and forms[i].isalpha() and forms[i] not in KEPT_FUNCTION_WORDS
-                    and forms[i - 2:i] in (["name", "is"], ["name", "'s"], ["name", "’s"])
-                    and re.fullmatch(r"[ \t]+", gap)):
-                out[i] = "naming"  # "her name's ah young cho": any word, after these
+            if named_outright(i, words, forms, text, _KEPT_NOT_NAMES):
+                out[i] = "naming"  # "her name's ah young cho": any word
                 continue
             if cls is None:
                 if (i - line_starts[i] <= 2 and forms[i] not in KEPT_FUNCTION_WORDS

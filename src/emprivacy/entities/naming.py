@@ -16,19 +16,19 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS", "NAMED_COMMON", "NAMING",
            "ORDINARY_BEFORE", "ORDINARY_ZIPF", "clause_start", "list_members", "named_by",
-           "nickname", "ordinary_mention", "person_function_words"]
+           "named_outright", "nickname", "ordinary_mention", "person_function_words"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
 NAMED_COMMON = 4.0
 #: What names the word after it (``a lad called ravi``, ``everyone calls me paddy``,
-#: ``everyone called him paddy``, ``known as kaz``, ``my name is will``), as the forms before
-#: the name.
+#: ``everyone called him paddy``, ``known as kaz``), as the forms before the name; ``name
+#: is`` and ``name's`` name any word (:func:`named_outright`).
 NAMING: frozenset[tuple[str, ...]] = frozenset({
     ("called",), ("named",), ("call", "me"), ("calls", "me"), ("called", "him"),
     ("called", "her"), ("call", "him"), ("call", "her"), ("calls", "him"), ("calls", "her"),
     ("known", "as"),
-    ("name", "is"), ("name's",), ("names",), ("nicknamed",), ("goes", "by")})
+    ("names",), ("nicknamed",), ("goes", "by")})
 _QUOTES = "\"“”'‘’"
 
 
@@ -135,6 +135,21 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
                for j in range(i - n + 1, i + 1)):
             return True
     return False
+
+
+#: What names any word after it, however common (``my name is will``, ``her name's ah young
+#: cho``), as the forms before it (the tokenizer splits ``'s``).
+_OUTRIGHT = (["name", "is"], ["name", "'s"])
+
+
+def named_outright(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
+                   kept: frozenset[str]) -> bool:
+    """Whether word ``i``, a word of letters and none of the ``kept`` function words,
+    follows ``name is`` or ``name's`` after a space: the name, whatever the word (``ah`` of
+    ``her name's ah young cho``); not ``her name's not known``."""
+    return (i >= 2 and forms[i].isalpha() and forms[i] not in kept
+            and list(forms[i - 2:i]) in _OUTRIGHT
+            and re.fullmatch(r"[ \t]+", text[words[i - 1].end:words[i].start]) is not None)
 
 
 def _clause_end(i: int, words: Sequence[Token], text: str) -> bool:

@@ -57,12 +57,12 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
         person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
         slot_before = isinstance(before, EntitySlot) and before.key[0] == "PERSON"
-        named = slot_before or (
-            i > 0 and gap in (" ", ". ") and all(tokens[k].text.islower() for k in range(i, j))
+        lower = all(tokens[k].text.islower() for k in range(i, j))
+        named = (slot_before and (lower or gap == " ")) or (
+            lower and i > 0 and gap in (" ", ". ")
             and (marking.label_word(words[i - 1]) or words[i - 1] in titles
                  or len(tokens[i - 1].text) == 1))
-        if person and named and ((slot_before and gap == " ") or all(
-                tokens[k].text.islower() for k in range(i, j))):
+        if person and named:
             for k in range(i, j):
                 decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
                 counted["PERSON"] += 1
