@@ -374,3 +374,22 @@ def test_a_family_firm_is_an_organisation():
         _shown(text, widen_spans(text, [], zipf=lambda w: zipf.get(w, 7.0)), []))
     text = "she came with her husband and sons, avec sa femme et fils"
     assert _shown(text, widen_spans(text, [], zipf=lambda w: zipf.get(w, 7.0)), []) == []
+
+
+_PIECES = st.sampled_from(["kestrel", "Fuels", "ltd", "road", "Road", "the", "x-y", "o'neil",
+                           "Bank", "and", "\n", " ", "  ", "\t", "-", "Street", "a" * 40])
+
+
+@given(st.lists(_PIECES, max_size=60), st.integers(0, 3))
+def test_the_words_read_before_designators_are_all_that_after_accepts(pieces, pad):
+    """Issue 40, cost: the words read near the designators (``words_before``) are exactly
+    the words of the whole text after which a designator closely follows."""
+    from emprivacy.entities import designators
+
+    text = "x " * pad * 300 + " ".join(pieces)
+    near = designators._DesignatorsNear(text)
+    pattern = designators._NAME_WORD
+    read = [m.span() for m in near.words_before(pattern)]
+    assert read == sorted(set(read))  # in order, each once
+    assert [s for s in read if near.after(s[1])] == \
+        [m.span() for m in pattern.finditer(text) if near.after(m.end())]

@@ -178,3 +178,39 @@ def test_a_stray_item_is_refused_and_stopping_early_ends_the_thread(toy):
     next(stream)
     stream.close()
     assert threading.active_count() == before
+
+
+def test_the_tokens_the_detectors_read_are_kept_for_the_template():
+    """Issue 40, cost: the detectors' tokens of a batch are handed on with its spans, so the
+    text's template does not tokenise it a second time; only in the language they were read
+    in, and only until the batch is forgotten."""
+    from emprivacy.text.language import ENGLISH, FRENCH
+    from emprivacy.text.tokens import tokenize
+
+    ahead = PrefetchingDetector(Counting())
+    texts = ["Then Ann didn't meet Bob (at 5).", "nobody at all"]
+    ahead.keep(*ahead.spans_and_tokens(texts))
+    for text in texts:
+        assert ahead.tokens_of(text, ENGLISH) == list(tokenize(text))
+        assert ahead.tokens_of(text, FRENCH) is None
+    assert ahead.tokens_of("not read", ENGLISH) is None
+    ahead.forget()
+    assert ahead.tokens_of(texts[0], ENGLISH) is None
+
+
+def test_a_run_tokenises_a_text_detected_ahead_once(toy, monkeypatch):
+    from emprivacy.io.corpus import Document
+    from emprivacy.preparation import template
+
+    docs = [Document(str(i), t) for i, t in enumerate(TEXTS)]
+    whole = list(obfuscator(toy).obfuscate(docs))
+    calls = []
+    real = template.tokenize
+
+    def counting(text, **kwargs):
+        calls.append(text)
+        return real(text, **kwargs)
+
+    monkeypatch.setattr(template, "tokenize", counting)
+    assert list(obfuscator(toy).obfuscate(docs)) == whole
+    assert calls == []

@@ -33,7 +33,7 @@ from emprivacy.text.tokens import Token, tokenize
 from emprivacy.text.word_lists import CLITIC_STEMS, CLITICS, KEPT_FUNCTION_WORDS, LOWERCASE_ONLY
 
 __all__ = ["CALENDAR_WORDS", "TITLES", "WEEKDAYS", "CapitalisedDetector", "TextWords",
-           "forget_text_words", "text_words"]
+           "forget_text_words", "kept_tokens", "text_words"]
 
 #: Weekday and month names: capitalised in English, never identifying on their own.
 CALENDAR_WORDS: frozenset[str] = frozenset(
@@ -94,7 +94,7 @@ class CapitalisedDetector:
         return [self._spans(text) for text in check_texts(texts)]
 
     def _spans(self, text: str) -> list[EntitySpan]:
-        words, forms, initial = text_words(text, self.lang)
+        words, forms, initial, _ = text_words(text, self.lang)
         excluded = _excluded if self.lang is ENGLISH else self._excluded_in
         cap = [_capitalised(t.text) and not excluded(f) for t, f in zip(words, forms,
                                                                         strict=True)]
@@ -164,6 +164,9 @@ class TextWords(NamedTuple):
     forms: list[str]
     #: Whether each word starts a sentence (:meth:`CapitalisedDetector._sentence_initial`).
     initial: list[bool]
+    #: Every token of the text, words and the rest (handed on to the text's template:
+    #: :func:`kept_tokens`).
+    tokens: tuple[Token, ...] = ()
 
 
 #: :func:`text_words` keeps the words of the texts it read last, up to this many characters
@@ -194,9 +197,10 @@ def text_words(text: str, lang: Language = ENGLISH) -> TextWords:
         if got is not None:
             _kept.move_to_end(key)
             return got
-    words = [t for t in tokenize(text, lang=lang) if t.kind == "word"]
+    tokens = tuple(tokenize(text, lang=lang))
+    words = [t for t in tokens if t.kind == "word"]
     got = TextWords(words, [normalise_word(t.text) for t in words],
-                    CapitalisedDetector._sentence_initial(words, text))
+                    CapitalisedDetector._sentence_initial(words, text), tokens)
     if len(text) <= WORDS_KEPT_CHARS:
         with _kept_lock:
             if key not in _kept:
@@ -206,6 +210,21 @@ def text_words(text: str, lang: Language = ENGLISH) -> TextWords:
                 old, _ = _kept.popitem(last=False)
                 _kept_chars -= len(old[0])
     return got
+
+
+def kept_tokens(text: str, lang: Language = ENGLISH) -> tuple[Token, ...] | None:
+    """The tokens of ``text`` in ``lang`` if :func:`text_words` read it and still keeps it,
+    else ``None`` (nothing is computed): a run hands them to the text's template, which
+    would otherwise tokenise the text a second time (issue 40, cost).
+
+    >>> forget_text_words(); kept_tokens("Ann came.") is None
+    True
+    >>> _ = text_words("Ann came."); [t.text for t in kept_tokens("Ann came.")]
+    ['Ann', 'came', '.']
+    """
+    with _kept_lock:
+        got = _kept.get((text, lang))
+    return None if got is None else got.tokens
 
 
 def forget_text_words() -> None:

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
 
@@ -167,6 +167,10 @@ _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
 _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
 _NEAR = 64
+#: How far back :meth:`_DesignatorsNear.words_before` reads for a designator's words
+#: before reading the whole line, in characters.
+_BACK_CHARS = 512
+_CHUNK = re.compile(r"\S+")
 _NAMED = frozenset(NAMED_TYPES) | {PROPER_NOUN}
 _PLACES = frozenset({"LOCATION", "ORG"})
 
@@ -291,6 +295,27 @@ class _DesignatorsNear:
         self.starts = [m.start() for m in _LETTERS.finditer(text)
                        if m.group().lower() in _ALL_DESIGNATORS]
 
+    def words_before(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+        """The matches of ``pattern`` (words: no whitespace in a match) in order, each once,
+        among the last ``_MOST_BETWEEN + 3`` words before each designator on its line: a
+        superset of the words after which :meth:`after` holds, found without reading the
+        rest of the text (issue 40, cost: most words are far from any designator)."""
+        text, done = self.text, 0
+        for d in self.starts:
+            line = text.rfind("\n", max(0, d - _BACK_CHARS), d) + 1
+            if line == 0 and d > _BACK_CHARS:
+                line = text.rfind("\n", 0, d) + 1  # a long line: its start, however far
+            chunks = [c.start() for c in _CHUNK.finditer(text, max(line, d - _BACK_CHARS), d)]
+            if len(chunks) < _MOST_BETWEEN + 3 and d - _BACK_CHARS > line:
+                chunks = [c.start() for c in _CHUNK.finditer(text, line, d)]
+            lo = chunks[-(_MOST_BETWEEN + 3)] if len(chunks) >= _MOST_BETWEEN + 3 else line
+            for m in pattern.finditer(text, max(lo, done)):
+                if m.start() >= d:
+                    break
+                done = m.end()
+                yield m
+            done = max(done, d)
+
     def after(self, pos: int) -> bool:
         """Whether a designator starts after ``pos`` on its line with at most
         :data:`_MOST_BETWEEN` words (and a possessive) between: where every path of
@@ -311,7 +336,7 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
     found = []
     covered = sorted((s.start, s.end) for s in spans)
     k = 0
-    for m in _NAME_WORD.finditer(text):
+    for m in near.words_before(_NAME_WORD):
         if not near.after(m.end()):
             continue
         while k < len(covered) and covered[k][1] <= m.start():

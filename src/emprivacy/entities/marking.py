@@ -42,7 +42,8 @@ from emprivacy.entities.spans import (
 )
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.text.language import get_language
+from emprivacy.text.language import Language, get_language
+from emprivacy.text.tokens import Token
 
 __all__ = ["EntityMarking", "Resolution", "covering_spans"]
 
@@ -182,6 +183,12 @@ class EntityMarking:
             return True
         kinds = entity_words(self.lang)
         return kinds is not None and word in kinds.kind_words
+
+    def tokens_of(self, text: str, lang: Language) -> list[Token] | None:
+        """The tokens of ``text`` in ``lang`` if the detector read them already (a
+        prefetching detector of a run keeps them: ``tokens_of``), else ``None``."""
+        known = getattr(self.detector, "tokens_of", None)
+        return None if known is None else known(text, lang)
 
     def linking_words(self) -> frozenset[str]:
         """The words that link a kind to its name in the marking's language (French ``de``,

@@ -300,7 +300,7 @@ class NameListDetector:
         return [self._spans(text) for text in check_texts(texts)]
 
     def _spans(self, text: str) -> list[EntitySpan]:
-        words, forms, initial = text_words(text)
+        words, forms, initial, _ = text_words(text)
         if not words:
             return []
         classes = [name_class(f) if f not in KEPT_FUNCTION_WORDS or f in ("will", "may")

@@ -12,6 +12,7 @@ ordinary case).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from emprivacy.text.tokens import Token
@@ -24,8 +25,10 @@ _SENTENCE_END = re.compile(r"[.!?]\s*$")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
+@lru_cache(maxsize=1 << 16)
 def word_case(surface: str) -> Case:
-    """``"lower"``, ``"upper"`` (two or more letters, all capitals), ``"title"``.
+    """``"lower"``, ``"upper"`` (two or more letters, all capitals), ``"title"`` (cached:
+    words repeat).
 
     >>> [word_case(w) for w in ("dana", "DANA", "Dana", "I", "3rd")]
     ['lower', 'upper', 'title', 'title', 'lower']

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy.entities.capitalised import forget_text_words
+from emprivacy.entities.capitalised import forget_text_words, kept_tokens
 from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
@@ -44,7 +44,9 @@ from emprivacy.preparation.decisions import EntityKey
 from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.entity_slots import GENERAL
 from emprivacy.preparation.template import TextTemplate
+from emprivacy.text.language import ENGLISH, Language
 from emprivacy.text.normalise import normalise_pieces
+from emprivacy.text.tokens import Token
 
 __all__ = [
     "ACROSS_DOCUMENTS",
@@ -153,24 +155,43 @@ class PrefetchingDetector:
         self.name = detector.name
         self.types = detector.types
         self._ahead: dict[str, list[EntitySpan]] = {}
+        self._tokens: dict[str, tuple[Token, ...]] = {}
         self._lock = threading.Lock()
 
     def spans_of(self, texts: Iterable[str]) -> dict[str, list[EntitySpan]]:
         """The spans of each distinct text of ``texts``, in one call of the detector (one
         call at a time: a background thread may call this while the caller's thread asks
         :meth:`detect` for a text not computed ahead)."""
+        return self.spans_and_tokens(texts)[0]
+
+    def spans_and_tokens(self, texts: Iterable[str]
+                         ) -> tuple[dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]:
+        """:meth:`spans_of`, and the English tokens of each text that the detectors read
+        (:func:`~emprivacy.entities.capitalised.kept_tokens`), for :meth:`tokens_of`."""
         todo = list(dict.fromkeys(texts))
         if not todo:
-            return {}
+            return {}, {}
         with self._lock:
             try:
-                return dict(zip(todo, self.detector.detect(todo), strict=True))
+                spans = dict(zip(todo, self.detector.detect(todo), strict=True))
+                tokens = {t: got for t in todo if (got := kept_tokens(t)) is not None}
+                return spans, tokens
             finally:
                 forget_text_words()
 
-    def keep(self, spans: Mapping[str, list[EntitySpan]]) -> None:
-        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, instead of those held."""
+    def keep(self, spans: Mapping[str, list[EntitySpan]],
+             tokens: Mapping[str, tuple[Token, ...]] | None = None) -> None:
+        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, and the texts' ``tokens``
+        for :meth:`tokens_of`, instead of those held."""
         self._ahead = dict(spans)
+        self._tokens = dict(tokens or {})
+
+    def tokens_of(self, text: str, lang: Language) -> list[Token] | None:
+        """The tokens of ``text`` as :func:`~emprivacy.text.tokens.tokenize` gives them in
+        ``lang``, if the detectors read it in that language in the batch held, else
+        ``None``: the template need not tokenise it again (issue 40, cost)."""
+        got = self._tokens.get(text) if lang is ENGLISH else None
+        return None if got is None else list(got)
 
     def prefetch(self, texts: Iterable[str]) -> None:
         self._ahead.update(self.spans_of(t for t in texts if t not in self._ahead))
@@ -183,6 +204,7 @@ class PrefetchingDetector:
     def forget(self) -> None:
         """Drop spans computed ahead and not asked for."""
         self._ahead.clear()
+        self._tokens.clear()
 
 
 class EntityRun:
@@ -268,10 +290,11 @@ class EntityRun:
         comes at its turn), and so is an error of the detector (before the documents of its
         batch)."""
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="emprivacy-entities")
-        waiting: tuple[list[Document], Future[dict[str, list[EntitySpan]]]] | None = None
+        waiting: tuple[list[Document], Future[tuple[
+            dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]]] | None = None
         try:
             for group, texts, stray in self._groups(documents):
-                detected = pool.submit(self.detector.spans_of, texts)
+                detected = pool.submit(self.detector.spans_and_tokens, texts)
                 if waiting is not None:
                     yield from self._handed(*waiting)
                 waiting = (group, detected)
@@ -307,9 +330,9 @@ class EntityRun:
         if group:
             yield group, texts, None
 
-    def _handed(self, group: list[Document], detected: Future[dict[str, list[EntitySpan]]]
-                ) -> Iterator[Document]:
-        self.detector.keep(detected.result())
+    def _handed(self, group: list[Document], detected: Future[tuple[
+            dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]]) -> Iterator[Document]:
+        self.detector.keep(*detected.result())
         yield from group
 
     def guarantee(self, general: str) -> str:

@@ -361,7 +361,9 @@ class _TemplateBuilder:
         """Add a normalised piece; yield the blocks it completes."""
         counts, fixed = self.counts, self.fixed
         pos = 0
-        tokens = list(tokenize(text, lang=self.lang))
+        tokens = self.entities.tokens_of(text, self.lang) if self.entities is not None else None
+        if tokens is None:
+            tokens = list(tokenize(text, lang=self.lang))
         words = [normalise_word(tok.text) if tok.kind == "word" else "" for tok in tokens]
         # a cased vocabulary is searched for the word as written first (Embeddings.rows)
         rows_of = self.embeddings.rows(
