@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from emprivacy.entities.designators import (
+from emprivacy.entities.designator_words import (
     LOWER_CASE_DESIGNATORS,
     ORG_DESIGNATORS,
     STREET_DESIGNATORS,
-    widen_spans,
 )
+from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.spans import EntitySpan
 

@@ -13,7 +13,7 @@ import pytest
 from emprivacy.entities.capitalised import CapitalisedDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector, keep_only_ner
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.obfuscation.entities import PrefetchingDetector
+from emprivacy.obfuscation.prefetch import PrefetchingDetector
 
 LABELLED = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "entities_labelled.txt"
 MARK = re.compile(r"\[([^\]]+)\]\((?:PERSON|LOCATION|ORG)\)")

@@ -88,7 +88,8 @@ KIN = frozenset("oncle tonton tante tata tatie tati mamie mamy mémé mamé papi
 
 class FrenchNameDetector:
     r"""Person names of French text that has no capital letters to show them (chats): the
-    speakers of chat lines, the given names of the public list (US census, the ``names``
+    speakers of chat lines (a forum's header too, ``claire — 15/03/2025 13h50``), a word
+    after ``@`` (``@marin tu sais``), the given names of the public list (US census, the ``names``
     package) that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``),
     a listed given name after a family word (:data:`KIN`: ``l'oncle bernard``, however
     common ``bernard`` is; ``tata françoise``), a hyphenated word whose every part is a
@@ -142,6 +143,8 @@ class FrenchNameDetector:
         cued, particles = cued_names(text, words, forms, names, given=given, listed=listed,
                                      stopwords=stop, zipf=lambda w: zipf(w, "fr"))
         names |= cued
+        names |= {f for w, f in zip(words, forms, strict=True)  # "@marin tu sais si"
+                  if text[w.start - 1:w.start] == "@" and f not in stop}
         particles |= label_particles
         if len(speakers) >= CHAT_LINES and words:  # a chat's body (french_chat)
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
@@ -173,6 +176,8 @@ _CALLER_GREETINGS = frozenset("bonjour bonsoir allô allo oui salut coucou".spli
 _FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épouse époux compagnon "
                     "compagne petit-fils petite-fille belle-fille gendre neveu nièce".split())
 _POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
+#: People one names by a possessive, as family words (``mon voisin jean-baptiste``).
+_RELATIONS = frozenset("voisin voisine ami amie copain copine pote collègue".split())
 #: Family words written as a title, with no article before them (``pour arrière-grand-mère
 #: blanche``, ``tante rose``); after an article they are nouns (``la grand-mère blanche``).
 _KIN_TITLES = _FAMILY | frozenset(
@@ -205,9 +210,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     * after a greeting and ``c'est`` (``oui c'est jean-yves``, ``bonjour c'est victoire
       akakpo``), a listed name or a word rarer than 3.5, or any word before a listed family
       name or a word rarer than 3.0 (then both);
-    * after a possessive and a family word (``sa fille rose``, ``mon mari bernard``), or a
-      family word written as a title, no article before it (``pour arrière-grand-mère
-      blanche``, ``tante rose``), a listed given name;
+    * after a possessive and a family word or a neighbour, a friend, a colleague
+      (``sa fille rose``, ``mon mari bernard``, ``mon voisin jean-baptiste``: a compound's
+      first part listed), or a family word written as a title, no article before it (``pour
+      arrière-grand-mère blanche``, ``tante rose``), a listed given name;
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
     * after a name found, a particle and a listed family name or a word rarer than Zipf 3.0
@@ -292,8 +298,9 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 names.add(forms[i])
                 if family:
                     names.add(forms[i + 1])
-        elif (prev in _FAMILY and i >= 2 and forms[i - 2] in _POSSESSIVES_FR and spaced(i)
-              and folded(forms[i]) in given and forms[i] not in stopwords):
+        elif ((prev in _FAMILY or prev in _RELATIONS) and i >= 2
+              and forms[i - 2] in _POSSESSIVES_FR and spaced(i) and forms[i] not in stopwords
+              and folded(forms[i].split("-")[0]) in given):  # "mon voisin jean-baptiste"
             names.add(forms[i])
         elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
               and spaced(i) and folded(forms[i]) in given and forms[i] not in stopwords):

@@ -282,17 +282,27 @@ _LABEL = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0\u202f]?:(?!
                     re.MULTILINE)
 
 
+#: A forum's or a messaging export's header line: a name, a dash, the message's date or day
+#: (``claire — 15/03/2025 13h50``, ``marin – hier à 22:03``).
+_HEADER = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0]+[—–-][ \t\u00a0]+"
+                     r"(?:\d{1,2}/\d{1,2}/\d{2,4}|aujourd['’]hui|hier)", re.MULTILINE)
+
+
 def unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
     r"""The speakers of a chat written without time stamps (``suzanne : coucou``,
-    ``marc : super !``): a line's first word before its colon, in lower case, that labels
-    two lines or more or is a listed given name (accents aside).  A form's keys are
-    capitalised (``Patient :``, ``Motif :``) and stay keys.
+    ``marc : super !``, a forum's header ``claire — 15/03/2025 13h50``): a line's first
+    word before its colon or before a dash and a date, in lower case, that labels two lines
+    or more or is a listed given name (accents aside).  A form's keys are capitalised
+    (``Patient :``, ``Motif :``) and stay keys.
 
     >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
     >>> unstamped_speakers(text, frozenset({"marc"}))
     ['olive', 'marc', 'olive']
+    >>> unstamped_speakers("rose — 14/03/2025 21h12\nslt\nrose — hier à 9h\nok", frozenset())
+    ['rose', 'rose']
     """
-    labels = [m.group("name") for m in _LABEL.finditer(text)]
+    found = [m for pattern in (_LABEL, _HEADER) for m in pattern.finditer(text)]
+    labels = [m.group("name") for m in sorted(found, key=lambda m: m.start())]
     lower = [w for w in labels if w.islower()]
     counts = Counter(lower)
     return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given]

@@ -282,7 +282,8 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
     """Where the name after a kind (ending at token ``j - 1``) ends, or ``None``: linking
     words (and qualifiers), then name words joined by linking words; after a street's kind
     with a house number before it (``numbered``: ``12 rue des fossés``), any lower-case word
-    that is no function word is the name's first."""
+    that is no function word is the name's first; right after an organisation's kind, a
+    rare lower-case word that is no adjective (``l'hôpital lapeyronie``)."""
     qualifiers = 0
     end: int | None = None
     units = 0
@@ -307,10 +308,12 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
         if surface[0].isupper() and form not in function_words:
             units += 1
             end = stop
-        elif (units == 0 and kind_type == "LOCATION" and surface.islower()
-              and form not in function_words
-              and (numbered or (zipf is not None and zipf(form) < RARE_NAME))):
-            units += 1
+        elif (units == 0 and surface.islower() and form not in function_words and (
+                (kind_type == "LOCATION" and (numbered or (zipf is not None
+                                                           and zipf(form) < RARE_NAME)))
+                or (kind_type == "ORG" and k == j and not _adjective(form)
+                    and zipf is not None and zipf(form) < RARE_NAME))):
+            units += 1  # "rue des fossés", "l'hôpital lapeyronie": a rare word, the name
             end = stop
         elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
               and surface.islower() and form not in function_words

@@ -18,7 +18,9 @@ import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import WEEKDAYS
-from emprivacy.entities.designators import ORG_DESIGNATORS, STREET_DESIGNATORS, widen_spans
+from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
+from emprivacy.entities.designators import widen_spans
+from emprivacy.entities.initials import initials_of_names
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.names import (
@@ -119,7 +121,9 @@ class EntityMarking:
         """The detector's spans of each text, cut at a form's column gaps
         (:func:`~emprivacy.entities.spans.split_at_gaps`), less a form's keys in English
         (:func:`~emprivacy.entities.spans.drop_field_keys`), sorted, widened over the designators
-        of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`) and,
+        of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`),
+        with the initials of the names found (``JM`` after ``Jordan Mensah``:
+        :func:`~emprivacy.entities.initials.initials_of_names`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
@@ -131,7 +135,9 @@ class EntityMarking:
             cut = split_at_gaps(text, spans)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            found.append(widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
+            wide = widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf)
+            found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf)},
+                                key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:
             return found

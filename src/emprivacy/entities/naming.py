@@ -182,7 +182,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
                           forms: Sequence[str], text: str) -> None:
     """A kept function word (``will``, ``may``) that is a person's name elsewhere in the
     text (named by the evidence at one mention) is the person where a word of
-    :data:`_BEFORE_PERSON` stands before it, or where it is coordinated with a name (``jack
+    :data:`_BEFORE_PERSON` stands before it, where it ends its clause after a word of
+    :data:`_BEFORE_LAST` (``better than will``), before a verb in ``-s`` (``will tanks``:
+    :func:`_third_person`), or where it is coordinated with a name (``jack
     and will``, ``will, rose and faith``), only spaces (or the comma) between.  Where a Will
     is named, the modal after a name is taken too (``dana and will call back``): privacy
     first, the words alone cannot tell it from ``jack and will tank``.  A ``may`` by a
@@ -205,7 +207,28 @@ def person_function_words(name: list[bool], words: Sequence[Token],
             beside = beside or (name[i + 2] and joined(i, i + 1) and joined(i + 1, i + 2))
         elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
             beside = beside or name[i + 1]
-        name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside)
+        name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
+            prev in _BEFORE_LAST and _clause_end(i, words, text)) or (
+            i + 1 < len(words) and joined(i, i + 1) and _third_person(forms[i + 1]))
+
+
+#: Words after which a kept function word that names a person and ends its clause is the
+#: person (``i tank better than will``, ``me and will.``): a modal there has no subject.
+_BEFORE_LAST = _BEFORE_PERSON | frozenset("than like and or but vs".split())
+#: Words in ``-s`` that may follow a modal (adverbs): ``will always``.
+_ADVERBS_IN_S = frozenset("always sometimes perhaps afterwards besides towards anyways "
+                          "nowadays thus less unless yes".split())
+
+
+def _third_person(form: str) -> bool:
+    """Whether ``form`` reads as a verb's third person singular (``tanks``, ``heals``;
+    not ``discuss``, ``focus``, ``always``): no modal comes before one (``will tanks``).
+
+    >>> [_third_person(w) for w in ("tanks", "heals", "discuss", "focus", "always", "is")]
+    [True, True, False, False, False, False]
+    """
+    return (len(form) >= 4 and form.isalpha() and form.endswith("s")
+            and not form.endswith(("ss", "us", "is")) and form not in _ADVERBS_IN_S)
 
 
 #: A word this common (Zipf) is no name for sitting in a list of names.

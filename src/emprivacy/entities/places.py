@@ -42,7 +42,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from emprivacy.entities.designators import STREET_DESIGNATORS
+from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.names import word_zipf, zipf_in
 from emprivacy.entities.spans import EntitySpan, check_texts

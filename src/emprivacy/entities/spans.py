@@ -170,7 +170,8 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     became a name at every mention).  A key starts its line or follows a column gap (after at
     most a time stamp, a bullet or a number) and ends, within three words, at a colon and a
     space; ``ordinary(word)`` says whether a word of it is no name (a speaker's label,
-    ``grace:``, stays).
+    ``grace:``, stays).  A date or an identifier (:data:`STRUCTURED_TYPES`) always stays:
+    ``20 Mar PV:`` is a note's date and its writer's initials, no key.
 
     >>> text = "Allergies:  Peanut\nDiet:  Halal\nmark: hi all"
     >>> spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(19, 23, "ORG"),
@@ -181,6 +182,9 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     """
     out = []
     for span in spans:
+        if span.type in STRUCTURED_TYPES:  # "20 Mar PV: spoke to…": a date is never a key
+            out.append(span)
+            continue
         key = (_KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None
                and _KEY_AFTER.match(text, span.end) is not None
                and "\n" not in text[span.start:span.end])

@@ -45,7 +45,7 @@ from emprivacy.entities.policy import EntityPolicy, placeholder
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
 from emprivacy.evaluation.datasets import Corpus, PreparedSet, split_text
 from emprivacy.mechanisms import WordMechanism
-from emprivacy.obfuscation.entities import PrefetchingDetector
+from emprivacy.obfuscation.prefetch import PrefetchingDetector
 from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
 from emprivacy.preparation.decisions import Decision, EntityKey, EntitySlot, Placeholder
 from emprivacy.preparation.entity_bags import bag_entity_words

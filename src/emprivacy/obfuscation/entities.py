@@ -30,21 +30,20 @@ from typing import Any
 
 import numpy as np
 
-from emprivacy.entities.capitalised import forget_text_words, kept_tokens
 from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
-from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
+from emprivacy.entities.spans import EntitySpan
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document
 from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
+from emprivacy.obfuscation.prefetch import PrefetchingDetector
 from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
 from emprivacy.preparation.decisions import EntityKey
 from emprivacy.preparation.entity_bags import EntityTally
 from emprivacy.preparation.entity_slots import GENERAL
 from emprivacy.preparation.template import TextTemplate
-from emprivacy.text.language import ENGLISH, Language
 from emprivacy.text.normalise import normalise_pieces
 from emprivacy.text.tokens import Token
 
@@ -55,7 +54,6 @@ __all__ = [
     "AHEAD_DOCUMENTS",
     "DETECTION_NOTE",
     "EntityRun",
-    "PrefetchingDetector",
     "bag_guarantee",
     "entity_generator",
     "entity_guarantee",
@@ -139,72 +137,6 @@ ACROSS_DOCUMENTS = ("Surrogates are drawn afresh for every document: a name that
 ACROSS_KEYED = ("With the run's entity key each distinct entity word is drawn once for the "
                 "whole release, keyed by the word and the key, and reads the same in every "
                 "document: its ε_e·d is spent once, however many documents name it.")
-
-
-class PrefetchingDetector:
-    """A detector whose spans can be computed ahead, in one batch for many texts.
-
-    :meth:`prefetch` detects a batch of texts (each distinct text once) and keeps their
-    spans until :meth:`forget`; :meth:`detect` hands back kept spans (as often as a text
-    comes: a corpus may repeat one) and detects the rest.  Batching changes no span (the
-    :class:`~emprivacy.entities.spans.EntityDetector` contract), only the speed.
-    """
-
-    def __init__(self, detector: EntityDetector) -> None:
-        self.detector = detector
-        self.name = detector.name
-        self.types = detector.types
-        self._ahead: dict[str, list[EntitySpan]] = {}
-        self._tokens: dict[str, tuple[Token, ...]] = {}
-        self._lock = threading.Lock()
-
-    def spans_of(self, texts: Iterable[str]) -> dict[str, list[EntitySpan]]:
-        """The spans of each distinct text of ``texts``, in one call of the detector (one
-        call at a time: a background thread may call this while the caller's thread asks
-        :meth:`detect` for a text not computed ahead)."""
-        return self.spans_and_tokens(texts)[0]
-
-    def spans_and_tokens(self, texts: Iterable[str]
-                         ) -> tuple[dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]:
-        """:meth:`spans_of`, and the English tokens of each text that the detectors read
-        (:func:`~emprivacy.entities.capitalised.kept_tokens`), for :meth:`tokens_of`."""
-        todo = list(dict.fromkeys(texts))
-        if not todo:
-            return {}, {}
-        with self._lock:
-            try:
-                spans = dict(zip(todo, self.detector.detect(todo), strict=True))
-                tokens = {t: got for t in todo if (got := kept_tokens(t)) is not None}
-                return spans, tokens
-            finally:
-                forget_text_words()
-
-    def keep(self, spans: Mapping[str, list[EntitySpan]],
-             tokens: Mapping[str, tuple[Token, ...]] | None = None) -> None:
-        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, and the texts' ``tokens``
-        for :meth:`tokens_of`, instead of those held."""
-        self._ahead = dict(spans)
-        self._tokens = dict(tokens or {})
-
-    def tokens_of(self, text: str, lang: Language) -> list[Token] | None:
-        """The tokens of ``text`` as :func:`~emprivacy.text.tokens.tokenize` gives them in
-        ``lang``, if the detectors read it in that language in the batch held, else
-        ``None``: the template need not tokenise it again (issue 40, cost)."""
-        got = self._tokens.get(text) if lang is ENGLISH else None
-        return None if got is None else list(got)
-
-    def prefetch(self, texts: Iterable[str]) -> None:
-        self._ahead.update(self.spans_of(t for t in texts if t not in self._ahead))
-
-    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        texts = check_texts(texts)
-        found = self.spans_of(t for t in texts if t not in self._ahead)
-        return [found[t] if t in found else list(self._ahead[t]) for t in texts]
-
-    def forget(self) -> None:
-        """Drop spans computed ahead and not asked for."""
-        self._ahead.clear()
-        self._tokens.clear()
 
 
 class EntityRun:

@@ -47,6 +47,7 @@ from emprivacy.preparation.name_parts import (
     join_initials,
     lower_case_particles,
     stamped_speaker,
+    take_initial,
 )
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
@@ -114,6 +115,17 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                              and not _place_article(marking, text, tok, resolved, spans[span],
                                                     tokens, i)):
             continue  # numbers, locators, symbols; function words
+        elif initials and resolved == "PERSON" and kind in ("slot", "unlisted") \
+                and _capital_initials(tok.text) and words[i] not in titles \
+                and not (tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:
+                                                   tok.start].strip() == ""):  # "A. Bakare"
+            # "JM", "J.M." of a person's span (initials of a name the text spells out:
+            # initials_of_names): no ordinary word, whatever lists hold
+            if len(tok.text) == 1:
+                take_initial(decisions, counted, i, tok)
+            else:
+                decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
+                counted[str(resolved)] += 1
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
@@ -150,6 +162,15 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     return decisions, counted
+
+
+def _capital_initials(surface: str) -> bool:
+    """One to three capital letters and nothing else (``J``, ``JM``, ``JKR``).
+
+    >>> [_capital_initials(w) for w in ("J", "JM", "JKRW", "Jm", "J2")]
+    [True, True, False, False, False]
+    """
+    return 1 <= len(surface) <= 3 and surface.isalpha() and surface.isupper()
 
 
 #: The counter's key for detected words released at the general ε (not protected).

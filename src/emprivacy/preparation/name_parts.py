@@ -19,7 +19,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS", "elided_particles",
            "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
-           "stamped_speaker"]
+           "stamped_speaker", "take_initial"]
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
 #: Bhriain``, ``Mac Giolla``), normalised.
@@ -151,7 +151,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
         if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
             continue  # a transcript's question or answer marker at a line's start
         if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
-            _take_initial(decisions, counted, i, tok)
+            take_initial(decisions, counted, i, tok)
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
     _initials_after(decisions, counted, text, tokens, titles)
@@ -160,7 +160,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _spelled_letters(decisions, counted, text, tokens)
 
 
-def _take_initial(decisions: list[Decision], counted: Counter[str], i: int,
+def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
                   tok: Token) -> None:
     """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
     independently of it (ε = 0) and written as the surrogate's initial."""
@@ -187,7 +187,7 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
         if isinstance(before, Placeholder):
             decisions[i] = before
             continue
-        _take_initial(decisions, counted, i, tok)
+        take_initial(decisions, counted, i, tok)
 
 
 #: A line of initials only (``L.``, ``P. T.``, ``– J.``): a signature.
@@ -213,7 +213,7 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         before = text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip()
         if before and not before.endswith(","):
             continue
-        _take_initial(decisions, counted, i, tok)
+        take_initial(decisions, counted, i, tok)
 
 
 #: Words said between the letters of a spelled word (``o apostrophe r o u r k e``).
@@ -258,7 +258,7 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
         if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
             for k in run:
                 if decisions[k] is None:
-                    _take_initial(decisions, counted, k, tokens[k])
+                    take_initial(decisions, counted, k, tokens[k])
         i = max(j, i) + 1
 
 
@@ -288,7 +288,7 @@ def _sign_off_initials(decisions: list[Decision], counted: Counter[str], text: s
         if found is None or (found.group(1) is not None
                              and found.group(1).lower() not in SIGN_OFFS):
             continue
-        _take_initial(decisions, counted, i, tok)
+        take_initial(decisions, counted, i, tok)
 
 
 def initials_in_names(decisions: list[Decision], counted: Counter[str], text: str,
@@ -305,7 +305,7 @@ def initials_in_names(decisions: list[Decision], counted: Counter[str], text: st
         if (decisions[i] is None and in_person[i] and tok.kind == "word" and len(tok.text) == 1
                 and tok.text.isupper() and tok.text.isalpha()
                 and tok.text.lower() not in titles and text[tok.end:tok.end + 1] == "."):
-            _take_initial(decisions, counted, i, tok)
+            take_initial(decisions, counted, i, tok)
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:

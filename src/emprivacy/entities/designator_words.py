@@ -1,0 +1,76 @@
+"""The words that make organisations and places of the names beside them
+(:mod:`emprivacy.entities.designators`): designators written after a name (``Hollins
+Pharmacy``, ``Fenwick Road``), those that join a name in lower case too, kinds written
+before a name with ``of`` (``University of Leeds``, ``Isle of Wight``) and compass words.
+Data only; English.
+"""
+
+from __future__ import annotations
+
+__all__ = ["COMPASS_WORDS", "LOWER_CASE_DESIGNATORS", "ORG_DESIGNATORS", "ORG_KINDS_OF",
+           "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
+
+#: Legal forms and kinds of business or institution that end an organisation's name.
+ORG_DESIGNATORS: frozenset[str] = frozenset(
+    "inc incorporated ltd limited llc llp plc corp corporation co company companies group "
+    "holdings partners partnership associates solicitors legal law lawyers attorneys "
+    "logistics freight haulage transport removals couriers pharmacy chemist chemists "
+    "surgery clinic hospital hospitals centre center practice dental dentistry vets "
+    "veterinary medical health healthcare care nursing hospice school schools academy "
+    "college university institute council police constabulary bank building society "
+    "insurance brokers assurance mutual finance financial capital investments accountants motors "
+    "garage autos cars services solutions systems technologies technology tech software "
+    "consulting consultants foods food kitchens bakery bakeries butchers catering "
+    "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
+    "gas water utilities telecom telecoms communications media press publishing studio "
+    "infirmary service "
+    "studios doors windows glazing roofing builders building construction contractors "
+    "developments properties property estates lettings homes housing plumbing heating "
+    "electrical electrics engineering manufacturing industries enterprises trading "
+    "supplies stores store shop shops supermarket market markets training recruitment "
+    "hardware "
+    "staffing trust foundation charity church chapel parish club fc united society union "
+    "association federation agency ministry department authority board commission "
+    "tribunal court primary nursery suite airport hire ward wards room unit broadband "
+    "homecare carers rovers athletic wanderers rangers albion afc harriers league guild "
+    "tribunals therapies therapy counselling"
+    .split())
+
+#: Words that end a street's name.
+STREET_DESIGNATORS: frozenset[str] = frozenset(
+    "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
+    "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
+    "rise vale green court ct parade".split())
+
+#: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
+#: those that are seldom anything else after a name.  The others must be capitalised
+#: (``Mark Drive``, but ``mark drive`` or ``dana close`` is not a street).
+LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
+    "inc ltd llc llp plc corp co pharmacy surgery clinic hospital school academy college "
+    "university council police bank insurance solicitors logistics motors garage fuels "
+    "kitchens bakery cafe restaurant pub hotel street st road rd lane ln avenue ave "
+    "dental medical care centre center training doors hardware water services solutions "
+    "group trust club parade crescent terrace row vale mews society infirmary roofing "
+    "plumbing lettings builders removals couriers haulage glazing electrical electrics "
+    "engineering contractors recruitment accountants vets veterinary dentistry hospice "
+    "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
+    "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
+    "wanderers rangers albion harriers league guild".split())
+
+#: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
+#: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).
+ORG_KINDS_OF: frozenset[str] = frozenset(
+    "university college bank diocese archdiocese church cathedral parish board department "
+    "dept ministry museum institute society academy school friends council chamber "
+    "federation association union office court house port sisters brothers order "
+    "hospital trust fellowship guild league club commission tribunal our_lady".split())
+
+#: Kinds of place that English writes before the name, linked by ``of`` (``Isle of Wight``,
+#: ``Vale of Glamorgan``, ``County of Durham``).
+PLACE_KINDS_OF: frozenset[str] = frozenset(
+    "isle isles vale bay gulf duchy kingdom republic county city borough district province "
+    "state town village".split())
+
+#: Words of direction that start a place's or an organisation's name (``west oxfordshire``).
+COMPASS_WORDS: frozenset[str] = frozenset(
+    "north south east west northern southern eastern western upper lower greater".split())

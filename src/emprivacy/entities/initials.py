@@ -1,0 +1,97 @@
+"""Initials that stand for a name the text spells out (issue 40, tenth stage).
+
+Notes, minutes and case files name a person in full once and by initials after: ``Jordan
+Mensah`` then ``JM often alone evenings``, ``J.M.``; a caseworker ``Priya Venkataraman`` then
+``20 Mar PV: spoke to claimant``.  No detector finds ``JM`` (no list holds it, a model reads
+it as an acronym), and released at the general ε it would be kept as often as not, naming
+the person to anyone who read the full name.  :func:`initials_of_names` finds the letters in
+capitals, two or three of them, bare (``JM``) or each with its full stop (``J.M.``), that
+are the initials of a run of words a ``PERSON`` span covers in the same text: every letter of
+the run (``JKR`` of ``Jane K. Rowling``) or its first and last (``JR``); where another type's
+span covers them already (``IK`` read as a capitalised word), the person's span is added.
+In a person's span, letters in capitals are a name's whatever lists hold
+(:func:`~emprivacy.preparation.entity_slots.entity_decisions`).  A word this common
+in English (:data:`COMMON_ZIPF`: ``UK``, ``OK``, ``TV``) or a title (``DC``, ``PC``) is left
+as it is: a ``Tom Vance`` does not make every ``TV`` his.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+
+from emprivacy.entities.labels import NAME_TITLES
+from emprivacy.entities.spans import EntitySpan
+
+__all__ = ["COMMON_ZIPF", "initials_of_names"]
+
+#: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
+COMMON_ZIPF = 4.5
+
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+_INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’'-])")
+
+
+def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[list[str]]:
+    """The runs of capitalised words that ``PERSON`` spans cover, with only spaces or tabs
+    between them (``Jordan Mensah`` found as one span or as two)."""
+    people = sorted((s.start, s.end) for s in spans if s.type == "PERSON")
+    runs: list[list[str]] = []
+    last_end = -1
+    for start, end in people:
+        for m in _WORD.finditer(text, start, end):
+            word = m.group().rstrip(".")
+            if not word[:1].isupper():
+                last_end = -1
+                continue
+            if runs and last_end >= 0 and text[last_end:m.start()].strip(" \t") == "" \
+                    and m.start() > last_end:
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+            last_end = m.start() + len(word)
+    return runs
+
+
+def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
+                      zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
+    """``PERSON`` spans of the initials in ``text`` of the names its ``PERSON`` spans cover
+    (see the module's description); spans already found are not repeated.
+
+    >>> text = "Client: Jordan Mensah. JM v. close to his nan; J.M. left. UK, TV."
+    >>> spans = [EntitySpan(8, 21, "PERSON")]
+    >>> [text[s.start:s.end] for s in initials_of_names(text, spans)]
+    ['JM', 'J.M.']
+    >>> initials_of_names("JM came.", [])
+    []
+    """
+    if not any(s.type == "PERSON" for s in spans):
+        return []
+    wanted: set[str] = set()
+    for run in _name_runs(text, spans):
+        if len(run) < 2:
+            continue
+        firsts = [w[0].upper() for w in run]
+        if len(firsts) <= 3:
+            wanted.add("".join(firsts))
+        wanted.add(firsts[0] + firsts[-1])
+    if not wanted:
+        return []
+    covered = sorted((s.start, s.end) for s in spans if s.type == "PERSON")
+    ends = list(accumulate((b for _, b in covered), max))  # the furthest end so far
+    starts = [a for a, _ in covered]
+    out = []
+    for m in _INITIALS.finditer(text):
+        letters = m.group().replace(".", "")
+        if letters not in wanted or letters.lower() in NAME_TITLES:
+            continue
+        if zipf is not None and len(letters) == len(m.group()) and \
+                zipf(letters.lower()) >= COMMON_ZIPF:
+            continue
+        k = bisect_right(starts, m.start())
+        if k and ends[k - 1] >= m.end():
+            continue  # inside a person's span already
+        out.append(EntitySpan(m.start(), m.end(), "PERSON"))
+    return out

@@ -1,0 +1,72 @@
+"""Names and places of notes, forms and a hobby chat (issue 40, the tenth held-out set's
+tuning half): initials that stand for a name the text spells out (``JM`` after ``Jordan
+Mensah``), a note's date before its writer's initials (``20 Mar PV:``), ``will`` the
+speaker of a chat before a verb in ``-s`` or at a clause's end, a saint's place in lower
+case (``home from st james's``) and a guild."""
+
+import re
+
+import pytest
+
+from emprivacy.entities.initials import initials_of_names
+from emprivacy.entities.spans import EntitySpan
+
+from .name_list import found as _found
+
+
+def _release(text, embeddings, seed=2):
+    from emprivacy import privatize_texts
+
+    (out,) = privatize_texts([text], epsilon=1e6, embeddings=embeddings, seed=seed,
+                             entities="auto")
+    return out.release
+
+
+def _words(text):
+    return re.findall(r"[\w']+", text)
+
+
+def test_initials_of_a_name_found_in_the_text_are_that_name():
+    text = "Client: Jordan Mensah. JM v. close to his nan; J.M. left early. JR, UK."
+    spans = [EntitySpan(8, 21, "PERSON")]
+    assert [text[s.start:s.end] for s in initials_of_names(text, spans)] == ["JM", "J.M."]
+    # a run of three: every letter, or the first and last; a title never ("Jr")
+    text = "Seen by Nadia Kay Rowe. NKR and NR agreed; NK did not. Jane Rowe Jr."
+    found = initials_of_names(text, [EntitySpan(8, 22, "PERSON"), EntitySpan(55, 64, "PERSON")])
+    assert [text[s.start:s.end] for s in found] == ["NKR", "NR"]
+
+
+def test_no_name_no_initials_and_common_words_stay():
+    assert initials_of_names("JM came. PV left.", [EntitySpan(0, 2, "ORG")]) == []
+    text = "Tom Vance watched TV in the UK with Ursula King."
+    spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(36, 47, "PERSON")]
+    zipf = {"tv": 5.2, "uk": 5.1}.get
+    assert initials_of_names(text, spans, zipf=lambda w: zipf(w, 0.0)) == []
+
+
+@pytest.mark.slow
+def test_a_clients_initials_and_a_writers_are_released_as_names(ner_embeddings):
+    text = ("SESSION NOTE\nClient: J.M. (Jordan Mensah)   DOB: 14 May 2010\n"
+            "Abena works nights, so JM often alone evenings.\n"
+            "Discuss w/ IK in supervision.\nSupervisor: Imran Khalid\n"
+            "20 Mar PV: spoke to claimant. Handler: Priya Venkataraman.")
+    out = _release(text, ner_embeddings)
+    for word in ("JM", "IK", "PV", "Mar", "Mensah", "Khalid", "Venkataraman"):
+        assert word not in _words(out), out
+    assert "J.M." not in out, out
+    assert "[DATE] " in out and "spoke to claimant" in out, out
+
+
+def test_will_the_speaker_before_a_verb_in_s_or_ending_a_clause():
+    text = ("niamh: hi all\nwill: im on\nniamh: comp: will tanks, rose heals\n"
+            "rose: i tank better than will\nwill: we will see. it will always lag")
+    found = _found(text)
+    assert found.count("will") == 4, found  # two labels, "will tanks", "than will"
+
+
+@pytest.mark.slow
+def test_a_saints_place_and_a_guild_in_lower_case(ner_embeddings):
+    out = _release("hope: good ta, home from st james's on monday\n"
+                   "#raid-night | ashfall guild | exported by niamh", ner_embeddings)
+    assert "st james" not in out and "ashfall" not in out and "guild" not in out, out
+    assert "[ORG]" in out, out
