@@ -70,3 +70,31 @@ def test_a_saints_place_and_a_guild_in_lower_case(ner_embeddings):
                    "#raid-night | ashfall guild | exported by niamh", ner_embeddings)
     assert "st james" not in out and "ashfall" not in out and "guild" not in out, out
     assert "[ORG]" in out, out
+
+
+def test_an_identifier_read_aloud_is_one_identifier():
+    """A transcribed call reads a reference or a postcode out: its letters are the
+    identifier's as much as its numbers (the numbers alone became ``[NUM]``)."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("my reference is k l nine four two seven and the postcode l s six four d q; "
+            "option a one, plan b two weeks, i was 1 2 then, spelled s m i t h")
+    found = [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    assert found == ["k l nine four two seven", "l s six four d q"], found
+
+
+@pytest.mark.slow
+def test_an_identifier_read_aloud_leaves_no_letter(ner_embeddings):
+    out = _release("yeah my reference is h x seven seven four one and that's it", ner_embeddings)
+    assert out == "yeah my reference is [ID] and that's it", out
+
+
+def test_a_speaker_before_a_messaging_apps_time_stamp():
+    """A messaging app's export writes the speaker, then the time (``faith [9:15 PM]``, ``mark
+    — Today at 21:15``): the words before the stamp are a speaker's, common words too; a
+    line's word before a stamp on the next line is not."""
+    text = ("hope [9:14 PM]\nmorning all\nfaith [9:15 PM]\nhey hope\n"
+            "mark — Today at 21:15\nkeep the faith\nnotes [draft]\nthe plan")
+    found = _found(text)
+    assert found.count("faith") == 1 and found.count("hope") == 2, found
+    assert "mark" in found and "morning" not in found and "notes" not in found, found

@@ -13,7 +13,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "PERSONAL_PRONOUNS",
            "QUOTING_VERBS",
-           "SPEAKER_ROLES", "in_name_field", "stamped_start"]
+           "SPEAKER_ROLES", "in_name_field", "stamped_after", "stamped_start"]
 
 #: The keys of a form's fields whose value is a person's name.
 NAME_FIELDS: frozenset[str] = frozenset(
@@ -57,6 +57,24 @@ def stamped_start(before: str) -> bool:
     """Whether ``before``, the start of a line up to its first word, is a chat's time stamp
     (``[07:59] ``, ``19:09 ``): what makes the next word a speaker whatever the word."""
     return any(c.isdigit() for c in before) and LABEL_START.fullmatch(before) is not None
+
+
+#: A chat's time stamp after its speaker, to the line's end (``faith [9:15 PM]``, ``rose —
+#: 14/03/2025 21:12``, ``mark — Today at 21:15``): a messaging app's export.
+_STAMP_AFTER = re.compile(
+    r"[ \t]+(?:\[\d{1,2}[:.]\d\d(?:[ \t]?[AaPp]\.?[Mm]\.?)?\]|[—–-][ \t]+(?:\d{1,2}/\d{1,2}/\d{2,4}"
+    r"|today|yesterday)\b[^\n]*)[ \t]*(?=\n|\Z)", re.IGNORECASE)
+
+
+def stamped_after(text: str, pos: int) -> bool:
+    """Whether a chat's time stamp follows ``pos`` to the end of its line: the words before
+    it on the line are a speaker's, whatever the words.
+
+    >>> text = "faith [9:15 PM]\nhey\nrose — 14/03/2025 21:12\nnotes [draft]"
+    >>> [stamped_after(text, text.index(w) + len(w)) for w in ("faith", "rose", "notes")]
+    [True, True, False]
+    """
+    return _STAMP_AFTER.match(text, pos) is not None
 
 
 #: Personal pronouns, which no name holds; not ``her``, ``his``, ``our`` (``HER MAJESTY'S

@@ -28,11 +28,10 @@ Names spelled with an apostrophe or a hyphen are looked up without it (the censu
 **The rules** (:class:`NameListDetector`).  A word is a name when its class and the evidence
 around it say so:
 
-* evidence that names any word but an ordinary one: a title before it (``Mr.``, ``Dr.``),
-  ``@`` before it, a speaker label (``dana:`` or ``MS. ADEYEMI:`` at a line's start, after
-  an optional time stamp), the value of a name field of a form (``Name:``, ``Patient:``,
-  ``Cc:``), a greeting or an address before it (``hi``, ``thanks``, ``ask``), a name-class
-  word right beside it (``bill okoye``);
+* evidence that names any word but an ordinary one: a title or ``@`` before it, a speaker
+  label (``dana:``, ``MS. ADEYEMI:``, ``faith [9:15 PM]``), a form's name field's value
+  (``Patient:``, ``Cc:``), a greeting or an address before it (``hi``, ``thanks``, ``ask``),
+  a name-class word right beside it (``bill okoye``);
 * a ``"name"`` word is a name in a paragraph written in lower case, and wherever it is
   capitalised ("in lower case", "in ordinary case" below: the word's paragraph, by
   :func:`~emprivacy.entities.text_shape.lower_case_words`; a forum thread mixes both);
@@ -74,6 +73,7 @@ from emprivacy.entities.labels import (
     QUOTING_VERBS,
     SPEAKER_ROLES,
     in_name_field,
+    stamped_after,
     stamped_start,
 )
 from emprivacy.entities.name_vectors import name_like
@@ -468,7 +468,8 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
               line_starts: list[int], *, stamped: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
     line's start, after an optional time stamp (with ``stamped``, after a time stamp only),
-    followed by ``:`` (``THE COURT:`` is no name)."""
+    followed by ``:`` (``THE COURT:`` is no name) or by a time stamp that ends the line
+    (``faith [9:15 PM]``: :func:`~emprivacy.entities.labels.stamped_after`)."""
     first = line_starts[i]
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
             or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES \
@@ -478,6 +479,10 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
     start = text[line_begin:words[first].start]
     if LABEL_START.fullmatch(start) is None or (stamped and not stamped_start(start)):
         return False
+    stamp = next((j for j in range(first, min(first + 3, len(words)))  # "faith [9:15 PM]"
+                  if line_starts[j] == first and stamped_after(text, words[j].end)), None)
+    if stamp is not None and not stamped:
+        return i <= stamp
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)):
         return False  # a field's key (Plan:, Risk:), not a speaker (will:, june: are, and

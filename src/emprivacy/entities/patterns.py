@@ -63,6 +63,13 @@ _HANDLE = re.compile(r"(?<![\w@.])[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+(?![\w@
 _SPACED_ID = re.compile(
     r"(?<![\w@.'’-])(?P<letters>[A-Za-z]{1,3})(?P<digits>(?:[ \t]+\d+){1,4})"
     r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
+#: One unit of an identifier read aloud (a transcribed call: ``k l nine four two``): a letter,
+#: a digit's word (``oh``, ``double``), or digits.
+_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple|\d{1,4}"
+                r"|[A-Za-z])(?![\w'’-])")
+_SPOKEN_ID = re.compile(rf"(?<![\w'’-]){_SPOKEN_UNIT}(?:[ \t]*-?[ \t]*{_SPOKEN_UNIT}){{2,}}",
+                        re.IGNORECASE)
+_UNIT = re.compile(_SPOKEN_UNIT, re.IGNORECASE)
 #: Short words that stand before a number without being an identifier's letters.
 _WORDS_BEFORE_NUMBERS = frozenset(
     "a an i at on in by of to is be or and the for are was via per all age its it we he she "
@@ -91,6 +98,9 @@ class PatternDetector:
     >>> text = "order wo 7731, card bb 4471 0932 i think, ni ra 4 772 190 k; at 1030 in 2024"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['wo 7731', 'bb 4471 0932', 'ra 4 772 190 k']
+    >>> text = "ref is k l nine four two, a b c, plan b two weeks, i 1 2"
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['k l nine four two']
     >>> text = "Posted by dai_the_bat at 21:14; see snake_case_ok and __init__"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['dai_the_bat', 'snake_case_ok']
@@ -123,4 +133,26 @@ class PatternDetector:
                 continue
             end = m.end() if m["check"] and m["check"].lower() not in "ai" else m.end("digits")
             ids.append(EntitySpan(m.start(), end, "ID"))
+        ids += _spoken_ids(text, dates + ids)
         return sorted(dates + ids)
+
+
+def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """Identifiers read aloud, letters among numbers (``my reference is k l nine four two``,
+    ``H X 7 7 4 1``): a run of three or more units (:data:`_SPOKEN_UNIT`), from its first
+    unit that is no ``a`` or ``i``, with a letter but ``a`` and ``i`` (words: ``at 3 a 4``)
+    and two numbers at least; the letters
+    would otherwise be released as words beside the numbers' ``[NUM]``."""
+    out = []
+    for m in _SPOKEN_ID.finditer(text):
+        units = list(_UNIT.finditer(text, m.start(), m.end()))
+        while units and units[0].group().lower() in ("a", "i"):
+            units.pop(0)
+        letters = sum(len(u.group()) == 1 and u.group().isalpha() for u in units)
+        words = sum(u.group().lower() in ("a", "i") for u in units)  # "at 3 a 4": a word
+        if not units or letters == words or len(units) - letters < 2 or len(units) < 3:
+            continue
+        start, end = units[0].start(), units[-1].end()
+        if not any(s.overlaps(start, end) for s in taken):
+            out.append(EntitySpan(start, end, "ID"))
+    return out
