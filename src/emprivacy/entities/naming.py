@@ -36,15 +36,20 @@ _NAMING_LAST = frozenset(before[-1] for before in NAMING)
 
 
 #: Family words that name the person after them, after a possessive (``my wife lan``, ``our
-#: son jack``): the family's word before a name, in any case.
+#: son jack``): the family's word before a name, in any case; and the people one names the
+#: same way (``my support worker shiv``, ``her landlord hussain``, ``my best mate dev``).
 KIN_WORDS: frozenset[str] = frozenset(
     "wife husband son daughter mum mom mother dad father brother sister partner boyfriend "
     "girlfriend fiance fiancee fiancé fiancée nan nana gran granny grandma grandmother grandad "
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
-    "nephew stepson stepdaughter stepmum stepdad".split())
+    "nephew stepson stepdaughter stepmum stepdad worker caseworker carer neighbour landlord "
+    "landlady boss manager teacher therapist counsellor friend mate colleague flatmate "
+    "housemate".split())
 _POSSESSIVES = frozenset("my our his her their your".split())
-#: Words between a possessive and a family word (``my late husband paddy``).
-_KIN_ADJECTIVES = frozenset("late little big baby eldest oldest youngest older younger elder "
+#: Words between a possessive and a family word (``my late husband paddy``, ``my support
+#: worker shiv``).
+_KIN_ADJECTIVES = frozenset("support social key case youth best old "
+                            "late little big baby eldest oldest youngest older younger elder "
                             "twin lovely dear beloved new".split())
 #: Teams a colleague is ``from`` (``will from marketing``, ``bill from accounts``).
 DEPARTMENTS: frozenset[str] = frozenset(
@@ -162,15 +167,24 @@ def _clause_end(i: int, words: Sequence[Token], text: str) -> bool:
 
 def nickname(i: int, words: Sequence[Token], text: str) -> bool:
     """Whether word ``i`` is written as a nickname: capitalised, in quotes, between two words
-    the second of which is capitalised (``Rhodri "Chopper" Evans``); the caller asks whether
-    the word before is a name."""
-    if i == 0 or i + 1 >= len(words) or not words[i].text[:1].isupper():
+    the second of which is capitalised (``Rhodri "Chopper" Evans``), or in quotes and
+    brackets after a word (``Patrick Joseph ("Paddy")``); the caller asks whether the word
+    before is a name."""
+    if i == 0 or not words[i].text[:1].isupper():
         return False
     before = text[words[i - 1].end:words[i].start]
+    if before in _OPEN_BRACKETED and text[words[i].end:words[i].end + 2] in _CLOSE_BRACKETED:
+        return True  # 'Patrick Joseph ("Paddy")': in quotes and brackets after the name
+    if i + 1 >= len(words):
+        return False
     after = text[words[i].end:words[i + 1].start]
     return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
             and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
             and words[i + 1].text[:1].isupper())
+
+
+_OPEN_BRACKETED = frozenset(f" ({q}" for q in _QUOTES)
+_CLOSE_BRACKETED = frozenset(f"{q})" for q in _QUOTES)
 
 
 #: Words after which a kept function word that names a person is the person (``job for
@@ -235,13 +249,17 @@ def _third_person(form: str) -> bool:
 _LISTED_COMMON = 4.5
 _LIST_GAP = re.compile(r",[ \t]*")
 _LIST_END = re.compile(r",[ \t]*|[ \t]+(?:and|&|n|or)[ \t]+")
+_LIST_AND = re.compile(r",?[ \t]+(?:and|or)[ \t]+")
+_LIST_AMPERSAND = re.compile(r",?[ \t]*&[ \t]*")
 
 
 def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
                  zipf: Callable[[str], float], kept: frozenset[str]) -> None:
     """A word between two names of a comma-separated list is a name (``wade, cliff, deano,
-    kb, priya``: a nickname or initials no list holds), unless it is one of the ``kept``
-    function words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``)."""
+    kb, priya``: a nickname or initials no list holds), and so is each item of a list of
+    three or more ending in ``and`` or ``or`` with a name among them, written in its case
+    (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
+    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``)."""
     for i in range(1, len(words) - 1):
         if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
                 or zipf(forms[i]) >= _LISTED_COMMON):
@@ -249,3 +267,24 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
         if (_LIST_GAP.fullmatch(text, words[i - 1].end, words[i].start)
                 and _LIST_END.fullmatch(text, words[i].end, words[i + 1].start)):
             name[i] = name[i + 1]
+    i = 0
+    while i < len(words):  # "mother of Tariq, Nasreen and Imran": a list's ends too
+        j = i
+        while j + 1 < len(words) and _LIST_GAP.fullmatch(text, words[j].end, words[j + 1].start):
+            j += 1
+        k = j  # the last item: after "and" or "or" (words), or "&"
+        if (j > i and j + 2 < len(words) and forms[j + 1] in ("and", "or")
+                and _LIST_AND.fullmatch(text, words[j].end, words[j + 2].start)):
+            k = j + 2
+        elif j > i and j + 1 < len(words) and _LIST_AMPERSAND.fullmatch(
+                text, words[j].end, words[j + 1].start):
+            k = j + 1
+        items = [*range(i, j + 1), k]
+        cases = {words[x].text[:1].isupper() for x in items if name[x]}
+        if j > i and k > j and cases:
+            for x in items:
+                if not name[x] and forms[x].isalpha() and forms[x] not in kept \
+                        and zipf(forms[x]) < _LISTED_COMMON \
+                        and words[x].text[:1].isupper() in cases:
+                    name[x] = True
+        i = max(k, i + 1)

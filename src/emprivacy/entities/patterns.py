@@ -11,8 +11,10 @@ the release.  This detector needs no model and no extra:
   preposition of time (``in March``, ``since June``, ``until``, ``till``, ``by``, ``from``,
   ``during``, ``before``, ``after``, ``through``, ``early``, ``late``, ``mid``, ``last``,
   ``next``, ``this``, ``the month of``): the month word alone is the span, the preposition
-  stays a word.  A month name elsewhere (``June said``, ``with April``) is left to the
-  person detectors: the month words of dates are never released as they are (issue 40);
+  stays a word; a date read aloud, its day's ordinal in words (``the thirty first of
+  february``, ``june the ninth``).  A month name elsewhere (``June said``, ``with April``)
+  is left to the person detectors: the month words of dates are never released as they are
+  (issue 40);
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
@@ -23,7 +25,7 @@ the release.  This detector needs no model and no extra:
   letter after them, a check letter, joins) unless the letters are a common short word
   (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``); a user name of words joined by
   underscores (``dai_the_bat``, ``chopper_evans``), whose parts the tokenizer would release
-  one by one.
+  one by one; an identifier read aloud, letters among numbers (``k l nine four two``).
 
 Its types are structured identifiers: their policy is always a placeholder
 (:mod:`emprivacy.entities.policy`).
@@ -48,6 +50,15 @@ _DATE = re.compile(
     rf"|{_MONTH}\.?,?[ \t]+{_YEAR}\b"
     r"|\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b)",
     re.IGNORECASE)
+#: A day's ordinal in words (``ninth``, ``thirty first``, ``twenty-second``).
+_ORDINAL_WORD = (r"(?:(?:twenty|thirty)[ \t-]?(?:first|second|third|fourth|fifth|sixth|seventh"
+                 r"|eighth|ninth)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+                 r"|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth"
+                 r"|eighteenth|nineteenth|twentieth|thirtieth)")
+#: A date read aloud (a transcribed call: ``the ninth of june``, ``june the ninth``).
+_SPOKEN_DATE = re.compile(
+    rf"\b(?:(?:the[ \t]+)?{_ORDINAL_WORD}[ \t]+of[ \t]+{_MONTH}"
+    rf"|{_MONTH}[ \t]+(?:the[ \t]+)?{_ORDINAL_WORD})\b", re.IGNORECASE)
 #: A month's full name alone after a preposition of time: a date (group 1 is the month).
 _LONE_MONTH = re.compile(
     r"\b(?:in|since|until|till|by|from|during|before|after|through|early|late|mid|last|next"
@@ -92,6 +103,9 @@ class PatternDetector:
     >>> text = "car kx19 rwe at 10am, 2nd visit, ref dc7 and pd40182, 5mg; BA12 was late"
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['kx19', 'dc7', 'pd40182', 'BA12']
+    >>> text = "by the thirty first of february, born june the ninth, the first of many"
+    >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    ['the thirty first of february', 'june the ninth']
     >>> text = "In March we met; June said she would stay until june."
     >>> [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     ['March', 'june']
@@ -118,6 +132,8 @@ class PatternDetector:
     @staticmethod
     def _spans(text: str) -> list[EntitySpan]:
         dates = [EntitySpan(m.start(), m.end(), "DATE") for m in _DATE.finditer(text)]
+        dates += [EntitySpan(m.start(), m.end(), "DATE") for m in _SPOKEN_DATE.finditer(text)
+                  if not any(d.overlaps(m.start(), m.end()) for d in dates)]
         dates += [EntitySpan(m.start(1), m.end(1), "DATE") for m in _LONE_MONTH.finditer(text)
                   if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
