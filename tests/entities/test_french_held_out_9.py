@@ -43,3 +43,10 @@ def test_a_rare_name_after_an_organisations_kind_in_lower_case():
     first, second = out.splitlines()
     assert "lapeyronie" not in first and "hôpital" not in first, out  # one organisation
     assert second == "elle est à l'hôpital psychiatrique depuis hier", out
+
+
+def test_a_shops_kind_before_its_rare_name():
+    """After the held half was looked at (seen): ``optique delattre`` in a voicemail."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("il manque la facture de l'opticien optique delattre votre numéro")
+    assert "delattre" not in out and "optique" not in out, out
