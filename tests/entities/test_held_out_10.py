@@ -127,3 +127,14 @@ def test_a_date_read_aloud_is_one_date():
     text = "leave by the thirty first of february, born june the ninth, the first of many"
     found = [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     assert found == ["the thirty first of february", "june the ninth"], found
+
+
+def test_a_phone_number_a_postcode_and_an_email_read_aloud():
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("eccles em thirty oh h x. call oh seven seven double oh nine double three one four "
+            "two or advice at northway housing dot org dot uk; i have two or three kids")
+    found = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    assert found == [("em thirty oh h x", "ID"),
+                     ("oh seven seven double oh nine double three one four two", "ID"),
+                     ("advice at northway housing dot org dot uk", "EMAIL")], found

@@ -76,8 +76,19 @@ _SPACED_ID = re.compile(
     r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
 #: One unit of an identifier read aloud (a transcribed call: ``k l nine four two``): a letter,
 #: a digit's word (``oh``, ``double``), or digits.
-_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple|\d{1,4}"
-                r"|[A-Za-z])(?![\w'’-])")
+_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+                r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
+                r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|double|triple|\d{1,4}"
+                r"|em|ess|aitch|zed|[A-Za-z])(?![\w'’-])")
+#: Units of a spoken identifier that only a phone number or a code says: no count says them.
+_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
+#: Letters said by their names in a spoken code (``em thirty oh h x``).
+_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"})
+#: An e-mail address read aloud (``advice at northway housing dot org dot uk``).
+_SPOKEN_EMAIL = re.compile(
+    r"(?<![\w'’-])[a-z0-9][\w.]*(?:[ \t]+(?:dot|underscore)[ \t]+\w+)*[ \t]+at[ \t]+"
+    r"(?:\w+[ \t]+){0,2}?\w+(?:[ \t]+dot[ \t]+(?:com|org|net|co|uk|gov|ac|nhs|edu|io|fr|ie"
+    r"|info|biz|me))+(?![\w'’-])", re.IGNORECASE)
 _SPOKEN_ID = re.compile(rf"(?<![\w'’-]){_SPOKEN_UNIT}(?:[ \t]*-?[ \t]*{_SPOKEN_UNIT}){{2,}}",
                         re.IGNORECASE)
 _UNIT = re.compile(_SPOKEN_UNIT, re.IGNORECASE)
@@ -121,7 +132,7 @@ class PatternDetector:
     """
 
     name = "patterns"
-    types = frozenset({"DATE", "ID"})
+    types = frozenset({"DATE", "ID", "EMAIL"})
 
     def __repr__(self) -> str:
         return "PatternDetector()"
@@ -155,20 +166,26 @@ class PatternDetector:
 
 def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
     """Identifiers read aloud, letters among numbers (``my reference is k l nine four two``,
-    ``H X 7 7 4 1``): a run of three or more units (:data:`_SPOKEN_UNIT`), from its first
-    unit that is no ``a`` or ``i``, with a letter but ``a`` and ``i`` (words: ``at 3 a 4``)
-    and two numbers at least; the letters
+    ``H X 7 7 4 1``, ``em thirty oh h x``): a run of three or more units
+    (:data:`_SPOKEN_UNIT`), from its first unit that is no ``a`` or ``i``, with a letter but
+    ``a`` and ``i`` (words: ``at 3 a 4``) and two numbers at least, or four numbers with a
+    word only a phone number says (``oh seven seven double oh nine``); and an e-mail address
+    read aloud (``advice at northway housing dot org dot uk``, ``EMAIL``); the letters
     would otherwise be released as words beside the numbers' ``[NUM]``."""
-    out = []
+    out = [EntitySpan(m.start(), m.end(), "EMAIL") for m in _SPOKEN_EMAIL.finditer(text)
+           if not any(s.overlaps(m.start(), m.end()) for s in taken)]
     for m in _SPOKEN_ID.finditer(text):
         units = list(_UNIT.finditer(text, m.start(), m.end()))
         while units and units[0].group().lower() in ("a", "i"):
             units.pop(0)
-        letters = sum(len(u.group()) == 1 and u.group().isalpha() for u in units)
-        words = sum(u.group().lower() in ("a", "i") for u in units)  # "at 3 a 4": a word
-        if not units or letters == words or len(units) - letters < 2 or len(units) < 3:
+        forms = [u.group().lower() for u in units]
+        letters = sum((len(f) == 1 and f.isalpha()) or f in _LETTER_NAMES for f in forms)
+        words = sum(f in ("a", "i") for f in forms)  # "at 3 a 4": a word
+        digits = any(f in _DIGIT_WORDS for f in forms)  # "oh seven seven double oh nine"
+        if len(units) < 3 or len(units) - letters < 2 or (letters == words and not (
+                digits and len(units) - letters >= 4)):
             continue
         start, end = units[0].start(), units[-1].end()
-        if not any(s.overlaps(start, end) for s in taken):
+        if not any(s.overlaps(start, end) for s in [*taken, *out]):
             out.append(EntitySpan(start, end, "ID"))
     return out
