@@ -5,8 +5,8 @@ The texts are ``tests/entities/labelled/{dev,holdout,holdout2..8}/NN-genre-shape
 ``{{DATE|…}}``, ``{{ID|…}}``).  Each held-out folder is read only for one final measurement
 (``holdout/`` for the first stage of issue 40, ``holdout2/`` for the second, ``holdout3/``
 for the third, ``holdout4/`` for the fourth, ``holdout5/`` for the fifth, ``holdout6/`` for
-the sixth, ``holdout7/`` for the seventh, ``holdout8/`` for the eighth: its odd files the
-stage's tuning half); ``all`` is dev
+the sixth, ``holdout7/`` for the seventh, ``holdout8/``, ``holdout9/``, ``holdout10/`` for
+the eighth, ninth and tenth: their odd files the stage's tuning half); ``all`` is dev
 and the first two.
 
 (a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
@@ -209,6 +209,7 @@ def main() -> None:
     parser.add_argument("--set", default="dev",
                         choices=("dev", "holdout", "holdout2", "holdout3", "holdout4",
                                  "holdout5", "holdout6", "holdout7", "holdout8", "holdout9",
+                                 "holdout10",
                                  "all"))
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)
