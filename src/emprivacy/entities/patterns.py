@@ -55,10 +55,12 @@ _ORDINAL_WORD = (r"(?:(?:twenty|thirty)[ \t-]?(?:first|second|third|fourth|fifth
                  r"|eighth|ninth)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
                  r"|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth"
                  r"|eighteenth|nineteenth|twentieth|thirtieth)")
-#: A date read aloud (a transcribed call: ``the ninth of june``, ``june the ninth``).
-_SPOKEN_DATE = re.compile(
-    rf"\b(?:(?:the[ \t]+)?{_ORDINAL_WORD}[ \t]+of[ \t]+{_MONTH}"
-    rf"|{_MONTH}[ \t]+(?:the[ \t]+)?{_ORDINAL_WORD})\b", re.IGNORECASE)
+#: A date read aloud (a transcribed call: ``the ninth of june``, ``june the ninth``), found
+#: from its month word: what comes before it, what comes after it.
+_MONTH_WORD = re.compile(rf"\b{_MONTH}\b", re.IGNORECASE)
+_ORDINAL_BEFORE = re.compile(rf"\b(?:the[ \t]+)?{_ORDINAL_WORD}[ \t]+of[ \t]+\Z",
+                             re.IGNORECASE)
+_ORDINAL_AFTER = re.compile(rf"[ \t]+(?:the[ \t]+)?{_ORDINAL_WORD}\b", re.IGNORECASE)
 #: A month's full name alone after a preposition of time: a date (group 1 is the month).
 _LONE_MONTH = re.compile(
     r"\b(?:in|since|until|till|by|from|during|before|after|through|early|late|mid|last|next"
@@ -143,8 +145,8 @@ class PatternDetector:
     @staticmethod
     def _spans(text: str) -> list[EntitySpan]:
         dates = [EntitySpan(m.start(), m.end(), "DATE") for m in _DATE.finditer(text)]
-        dates += [EntitySpan(m.start(), m.end(), "DATE") for m in _SPOKEN_DATE.finditer(text)
-                  if not any(d.overlaps(m.start(), m.end()) for d in dates)]
+        dates += [s for s in _spoken_dates(text)
+                  if not any(d.overlaps(s.start, s.end) for d in dates)]
         dates += [EntitySpan(m.start(1), m.end(1), "DATE") for m in _LONE_MONTH.finditer(text)
                   if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
@@ -162,6 +164,19 @@ class PatternDetector:
             ids.append(EntitySpan(m.start(), end, "ID"))
         ids += _spoken_ids(text, dates + ids)
         return sorted(dates + ids)
+
+
+def _spoken_dates(text: str) -> list[EntitySpan]:
+    """Dates read aloud, the day's ordinal in words before ``of`` and the month or after it
+    (``the thirty first of february``, ``june the ninth``)."""
+    out = []
+    for m in _MONTH_WORD.finditer(text):
+        before = _ORDINAL_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        after = _ORDINAL_AFTER.match(text, m.end())
+        if before is not None or after is not None:
+            out.append(EntitySpan(m.start() if before is None else before.start(),
+                                  m.end() if after is None else after.end(), "DATE"))
+    return out
 
 
 def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
