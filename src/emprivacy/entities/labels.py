@@ -67,7 +67,7 @@ _STAMP_AFTER = re.compile(
 
 
 def stamped_after(text: str, pos: int) -> bool:
-    """Whether a chat's time stamp follows ``pos`` to the end of its line: the words before
+    r"""Whether a chat's time stamp follows ``pos`` to the end of its line: the words before
     it on the line are a speaker's, whatever the words.
 
     >>> text = "faith [9:15 PM]\nhey\nrose — 14/03/2025 21:12\nnotes [draft]"
