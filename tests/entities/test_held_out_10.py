@@ -138,3 +138,28 @@ def test_a_phone_number_a_postcode_and_an_email_read_aloud():
     assert found == [("em thirty oh h x", "ID"),
                      ("oh seven seven double oh nine double three one four two", "ID"),
                      ("advice at northway housing dot org dot uk", "EMAIL")], found
+
+
+def test_a_saint_takes_only_its_place_from_a_persons_span():
+    """Review of the tenth stage: ``st john okafor`` typed a person made ``st john`` a place
+    and dropped the rest of the person's span (``okafor`` released); the rest stays a
+    person's."""
+    from emprivacy.entities.designators import widen_spans
+
+    text = "Please ask st john okafor to ring the office."
+    found = widen_spans(text, [EntitySpan(11, 25, "PERSON"), EntitySpan(14, 18, "PERSON")])
+    covered = {text[s.start:s.end].strip(): s.type for s in found}
+    assert covered.get("st john") == "LOCATION" and covered.get("okafor") == "PERSON", covered
+
+
+def test_spoken_patterns_on_padded_and_repeated_input_find_the_same_spans():
+    """Padding between letters (a fixed-width export) and long runs of dots are read once:
+    the same spans as on short input (the review of this stage found these patterns slow)."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    detect = PatternDetector().detect
+    assert detect(["k l" + " " * 5000 + "!"]) == [[]]
+    assert detect(["a." * 5000]) == [[]]
+    text = "ref k l nine four two, " * 300
+    found = detect([text])[0]
+    assert len(found) == 300 and all(text[s.start:s.end] == "k l nine four two" for s in found)

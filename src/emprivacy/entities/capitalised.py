@@ -166,7 +166,7 @@ class TextWords(NamedTuple):
     initial: list[bool]
     #: Every token of the text, words and the rest (handed on to the text's template:
     #: :func:`kept_tokens`).
-    tokens: tuple[Token, ...] = ()
+    tokens: tuple[Token, ...]
 
 
 #: :func:`text_words` keeps the words of the texts it read last, up to this many characters

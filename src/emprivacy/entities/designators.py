@@ -139,10 +139,13 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     [('kestrel fuels', 'ORG')]
     """
     saints = _saints(text, spans)
-    if saints:  # a person's span that takes in the saint ("st james's") is the place's
-        at_saint = {s.start for s in saints}
-        spans = [s for s in spans if s.start not in at_saint or s.type not in ("PERSON",
-                                                                                 PROPER_NOUN)]
+    if saints:  # a person's span that takes in the saint ("st james's") is the place's; what
+        # it holds past the place stays the person's ("st john okafor": okafor)
+        ends = {s.start: s.end for s in saints}
+        spans = [s if s.start not in ends or s.type not in ("PERSON", PROPER_NOUN)
+                 else EntitySpan(ends[s.start], s.end, s.type) for s in spans
+                 if not (s.start in ends and s.type in ("PERSON", PROPER_NOUN)
+                         and s.end <= ends[s.start])]
     spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf), *saints},
                    key=SPAN_ORDER)
     out = set(spans)
@@ -266,15 +269,17 @@ class _DesignatorsNear:
         among the last ``_MOST_BETWEEN + 3`` words before each designator on its line: a
         superset of the words after which :meth:`after` holds, found without reading the
         rest of the text (issue 40, cost: most words are far from any designator)."""
-        text, done = self.text, 0
+        text, done, line, last = self.text, 0, 0, 0
         for d in self.starts:
-            line = text.rfind("\n", max(0, d - _BACK_CHARS), d) + 1
-            if line == 0 and d > _BACK_CHARS:
-                line = text.rfind("\n", 0, d) + 1  # a long line: its start, however far
-            chunks = [c.start() for c in _CHUNK.finditer(text, max(line, d - _BACK_CHARS), d)]
-            if len(chunks) < _MOST_BETWEEN + 3 and d - _BACK_CHARS > line:
-                chunks = [c.start() for c in _CHUNK.finditer(text, line, d)]
-            lo = chunks[-(_MOST_BETWEEN + 3)] if len(chunks) >= _MOST_BETWEEN + 3 else line
+            # the line's start, read forward from the designator before (linear in all);
+            # every word before done was read for an earlier designator
+            line = max(line, text.rfind("\n", last, d) + 1)
+            last = d
+            first = max(line, done)
+            chunks = [c.start() for c in _CHUNK.finditer(text, max(first, d - _BACK_CHARS), d)]
+            if len(chunks) < _MOST_BETWEEN + 3 and d - _BACK_CHARS > first:
+                chunks = [c.start() for c in _CHUNK.finditer(text, first, d)]
+            lo = chunks[-(_MOST_BETWEEN + 3)] if len(chunks) >= _MOST_BETWEEN + 3 else first
             for m in pattern.finditer(text, max(lo, done)):
                 if m.start() >= d:
                     break

@@ -238,6 +238,7 @@ class EntityRun:
                 yield from self._handed(*waiting)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            self.detector.forget()  # the last batch's texts, spans and tokens
 
     def _groups(self, documents: Iterable[Document]
                 ) -> Iterator[tuple[list[Document], list[str], Any]]:

@@ -117,7 +117,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             continue  # numbers, locators, symbols; function words
         elif initials and resolved == "PERSON" and kind in ("slot", "unlisted") \
                 and _capital_initials(tok.text) and words[i] not in titles \
-                and not (tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:
+                and not (tok.text in ("Q", "A") and text[text.rfind("\n", 0, tok.start) + 1:
                                                    tok.start].strip() == ""):  # "A. Bakare"
             # "JM", "J.M." of a person's span (initials of a name the text spells out:
             # initials_of_names): no ordinary word, whatever lists hold

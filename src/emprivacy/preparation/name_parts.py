@@ -161,7 +161,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
 
 
 def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
-                  tok: Token) -> None:
+                 tok: Token) -> None:
     """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
     independently of it (ε = 0) and written as the surrogate's initial."""
     decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
