@@ -141,11 +141,11 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
     saints = _saints(text, spans)
     if saints:  # a person's span that takes in the saint ("st james's") is the place's; what
         # it holds past the place stays the person's ("st john okafor": okafor)
-        ends = {s.start: s.end for s in saints}
-        spans = [s if s.start not in ends or s.type not in ("PERSON", PROPER_NOUN)
-                 else EntitySpan(ends[s.start], s.end, s.type) for s in spans
-                 if not (s.start in ends and s.type in ("PERSON", PROPER_NOUN)
-                         and s.end <= ends[s.start])]
+        place_end = {s.start: s.end for s in saints}
+        spans = [s if s.start not in place_end or s.type not in ("PERSON", PROPER_NOUN)
+                 else EntitySpan(place_end[s.start], s.end, s.type) for s in spans
+                 if not (s.start in place_end and s.type in ("PERSON", PROPER_NOUN)
+                         and s.end <= place_end[s.start])]
     spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf), *saints},
                    key=SPAN_ORDER)
     out = set(spans)
