@@ -270,18 +270,22 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
     i = 0
     while i < len(words):  # "mother of Tariq, Nasreen and Imran": a list's ends too
         j = i
-        while j + 1 < len(words) and _LIST_GAP.fullmatch(text, words[j].end, words[j + 1].start):
+        while j + 1 < len(words) and text.startswith(",", words[j].end) and _LIST_GAP.fullmatch(
+                text, words[j].end, words[j + 1].start):
             j += 1
+        if j == i:  # no comma after it: no list starts here (most words)
+            i += 1
+            continue
         k = j  # the last item: after "and" or "or" (words), or "&"
-        if (j > i and j + 2 < len(words) and forms[j + 1] in ("and", "or")
+        if (j + 2 < len(words) and forms[j + 1] in ("and", "or")
                 and _LIST_AND.fullmatch(text, words[j].end, words[j + 2].start)):
             k = j + 2
-        elif j > i and j + 1 < len(words) and _LIST_AMPERSAND.fullmatch(
+        elif j + 1 < len(words) and _LIST_AMPERSAND.fullmatch(
                 text, words[j].end, words[j + 1].start):
             k = j + 1
         items = [*range(i, j + 1), k]
         cases = {words[x].text[:1].isupper() for x in items if name[x]}
-        if j > i and k > j and cases:
+        if k > j and cases:
             for x in items:
                 if not name[x] and forms[x].isalpha() and forms[x] not in kept \
                         and zipf(forms[x]) < _LISTED_COMMON \
