@@ -18,12 +18,10 @@ as it is: a ``Tom Vance`` does not make every ``TV`` his.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
 
 from emprivacy.entities.labels import NAME_TITLES
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import EntitySpan, SpanIndex
 
 __all__ = ["COMMON_ZIPF", "initials_of_names"]
 
@@ -79,9 +77,7 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         wanted.add(firsts[0] + firsts[-1])
     if not wanted:
         return []
-    covered = sorted((s.start, s.end) for s in spans if s.type == "PERSON")
-    ends = list(accumulate((b for _, b in covered), max))  # the furthest end so far
-    starts = [a for a, _ in covered]
+    people = SpanIndex(s for s in spans if s.type == "PERSON")
     out = []
     for m in _INITIALS.finditer(text):
         letters = m.group().replace(".", "")
@@ -90,8 +86,7 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         if zipf is not None and len(letters) == len(m.group()) and \
                 zipf(letters.lower()) >= COMMON_ZIPF:
             continue
-        k = bisect_right(starts, m.start())
-        if k and ends[k - 1] >= m.end():
+        if people.covers(m.start(), m.end()):
             continue  # inside a person's span already
         out.append(EntitySpan(m.start(), m.end(), "PERSON"))
     return out

@@ -35,11 +35,9 @@ Its types are structured identifiers: their policy is always a placeholder
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import accumulate
 
-from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 
 __all__ = ["PatternDetector"]
 
@@ -190,10 +188,10 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
     word only a phone number says (``oh seven seven double oh nine``); and an e-mail address
     read aloud (``advice at northway housing dot org dot uk``, ``EMAIL``); the letters
     would otherwise be released as words beside the numbers' ``[NUM]``."""
-    free = _Free(taken)
+    free = SpanIndex(taken).free
     out = [EntitySpan(m.start(), m.end(), "EMAIL") for m in _SPOKEN_EMAIL.finditer(text)
            if free(m.start(), m.end())]
-    emails = _Free(out)
+    emails = SpanIndex(out).free
     for m in _SPOKEN_ID.finditer(text):
         units = list(_UNIT.finditer(text, m.start(), m.end()))
         while units and units[0].group().lower() in ("a", "i"):
@@ -210,16 +208,3 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
             out.append(EntitySpan(start, end, "ID"))
     return out
 
-
-class _Free:
-    """Whether a stretch ``[start, end)`` overlaps none of some spans, asked in a time
-    logarithmic in their number (a long text has many: issue 40, cost)."""
-
-    def __init__(self, spans: Sequence[EntitySpan]) -> None:
-        ordered = sorted(spans, key=lambda s: s.start)
-        self.starts = [s.start for s in ordered]
-        self.ends = list(accumulate((s.end for s in ordered), max))  # furthest end so far
-
-    def __call__(self, start: int, end: int) -> bool:
-        k = bisect_left(self.starts, end)  # the spans that start before the stretch ends
-        return k == 0 or self.ends[k - 1] <= start

@@ -15,8 +15,10 @@ detector finds is an ordinary word and gets the general ε.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
@@ -29,6 +31,7 @@ __all__ = [
     "TYPE_PRIORITY",
     "EntityDetector",
     "EntitySpan",
+    "SpanIndex",
     "UnionDetector",
     "check_texts",
     "drop_field_keys",
@@ -95,6 +98,30 @@ class EntitySpan:
     def overlaps(self, start: int, end: int) -> bool:
         """Whether the span shares a character with ``[start, end)``."""
         return self.start < end and start < self.end
+
+
+class SpanIndex:
+    """Spans ordered by start, asked in logarithmic time whether a stretch ``[start, end)``
+    overlaps none of them (:meth:`free`) or lies inside one (:meth:`covers`): a long text
+    has many spans (issue 40, cost).
+
+    >>> index = SpanIndex([EntitySpan(0, 5, "PERSON"), EntitySpan(10, 12, "ORG")])
+    >>> index.free(5, 10), index.free(4, 6), index.covers(1, 5), index.covers(4, 11)
+    (True, False, True, False)
+    """
+
+    def __init__(self, spans: Iterable[EntitySpan]) -> None:
+        ordered = sorted(spans, key=lambda s: s.start)
+        self.starts = [s.start for s in ordered]
+        self.ends = list(accumulate((s.end for s in ordered), max))  # furthest end so far
+
+    def free(self, start: int, end: int) -> bool:
+        k = bisect_left(self.starts, end)  # the spans that start before the stretch ends
+        return k == 0 or self.ends[k - 1] <= start
+
+    def covers(self, start: int, end: int) -> bool:
+        k = bisect_right(self.starts, start)  # the spans that start at or before it
+        return k > 0 and self.ends[k - 1] >= end
 
 
 @runtime_checkable

@@ -48,6 +48,7 @@ from emprivacy.preparation.name_parts import (
     lower_case_particles,
     stamped_speaker,
     take_initial,
+    transcript_marker,
 )
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
@@ -117,8 +118,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             continue  # numbers, locators, symbols; function words
         elif initials and resolved == "PERSON" and kind in ("slot", "unlisted") \
                 and _capital_initials(tok.text) and words[i] not in titles \
-                and not (tok.text in ("Q", "A") and text[text.rfind("\n", 0, tok.start) + 1:
-                                                   tok.start].strip() == ""):  # "A. Bakare"
+                and not transcript_marker(text, tok):  # "A. Bakare said no."
             # "JM", "J.M." of a person's span (initials of a name the text spells out:
             # initials_of_names): no ordinary word, whatever lists hold
             if len(tok.text) == 1:

@@ -19,7 +19,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS", "elided_particles",
            "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
-           "stamped_speaker", "take_initial"]
+           "stamped_speaker", "take_initial", "transcript_marker"]
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
 #: Bhriain``, ``Mac Giolla``), normalised.
@@ -148,7 +148,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                                                       and tokens[i + 1].text.isupper()
                                                       and len(tokens[i + 1].text) > 1))):
             continue
-        if tok.text in "QA" and text[text.rfind("\n", 0, tok.start) + 1:tok.start].strip() == "":
+        if transcript_marker(text, tok):
             continue  # a transcript's question or answer marker at a line's start
         if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
             take_initial(decisions, counted, i, tok)
@@ -158,6 +158,13 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     _spelled_letters(decisions, counted, text, tokens)
+
+
+def transcript_marker(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is ``Q`` or ``A`` at a line's start: a transcript's question or answer
+    marker (``A. Bakare said no.``), no initial."""
+    return tok.text in ("Q", "A") and text[text.rfind("\n", 0, tok.start) + 1:
+                                           tok.start].strip() == ""
 
 
 def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
