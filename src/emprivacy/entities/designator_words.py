@@ -40,7 +40,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
 STREET_DESIGNATORS: frozenset[str] = frozenset(
     "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
     "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
-    "rise vale green court ct parade".split())
+    "rise vale green court ct parade bridge".split())
 
 #: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
 #: those that are seldom anything else after a name.  The others must be capitalised
@@ -55,7 +55,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "engineering contractors recruitment accountants vets veterinary dentistry hospice "
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
-    "wanderers rangers albion harriers league guild".split())
+    "wanderers rangers albion harriers league guild bridge".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

@@ -100,7 +100,8 @@ _KIND_OF = re.compile(
 _CAPITALISED_AT = re.compile(r"[A-Z][A-Za-z'’-]*(?<!['’-])")
 _OF_AFTER = re.compile(r"[ \t]+(?:of|the|of[ \t]+the)[ \t]+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’][sS]?(?=[ \t])")
-_CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][A-Za-z]*(?:['’][Ss]?)?)(?![\w'’-])")
+_CAPITALISED_AFTER = re.compile(  # "and" between too: "Fire and Rescue Service"
+    r"[ \t]+(?:(?:and|&)[ \t]+)?([A-Z][A-Za-z]*(?:['’][Ss]?)?)(?![\w'’-])")
 #: The most words between a name and its designator (capitalised, or in lower case).
 _MOST_BETWEEN = 2
 _LETTERS = re.compile(r"[A-Za-z]+")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 
-__all__ = ["COMMON_ZIPF", "initials_of_names"]
+__all__ = ["COMMON_ZIPF", "initials_of_names", "widen_handles"]
 
 #: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
 COMMON_ZIPF = 4.5
@@ -89,4 +89,40 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         if people.covers(m.start(), m.end()):
             continue  # inside a person's span already
         out.append(EntitySpan(m.start(), m.end(), "PERSON"))
+    return out
+
+
+_HANDLE_CHAR = re.compile(r"[^\W_]|[._]")
+
+
+def widen_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """The ``PERSON`` spans widened over the user name they are part of (``k.osei``,
+    ``m_lindqvist``, ``priya.raman``): a name joined to letters by ``.`` or ``_`` with no
+    space between is one handle, and the letters beside the name (``k``, ``m``) are the
+    person's initials, released verbatim unless the span covers them (issue 40, eleventh
+    stage).  A full stop that ends a sentence (``Thanks Kwame.``) or a handle's last
+    character is left outside; spans of other types are returned as they are.
+
+    >>> text = "Assigned to: m.lindqvist. Thanks Kwame. cc @k.osei"
+    >>> spans = [EntitySpan(15, 24, "PERSON"), EntitySpan(33, 38, "PERSON"),
+    ...          EntitySpan(46, 50, "PERSON")]
+    >>> [text[s.start:s.end] for s in widen_handles(text, spans)]
+    ['m.lindqvist', 'Kwame', 'k.osei']
+    """
+    out = []
+    for span in spans:
+        start, end = span.start, span.end
+        if span.type == "PERSON":
+            while start > 0 and _HANDLE_CHAR.fullmatch(text[start - 1]) and (
+                    text[start - 1] not in "._" or
+                    (start > 1 and _HANDLE_CHAR.fullmatch(text[start - 2]) is not None
+                     and text[start - 2] not in "._")):
+                start -= 1
+            while end < len(text) and _HANDLE_CHAR.fullmatch(text[end]) and (
+                    text[end] not in "._" or
+                    (end + 1 < len(text) and text[end + 1] not in "._"
+                     and _HANDLE_CHAR.fullmatch(text[end + 1]) is not None)):
+                end += 1
+        out.append(span if (start, end) == (span.start, span.end)
+                   else EntitySpan(start, end, span.type))
     return out

@@ -20,7 +20,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
-from emprivacy.entities.initials import initials_of_names
+from emprivacy.entities.initials import initials_of_names, widen_handles
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.names import (
@@ -122,6 +122,8 @@ class EntityMarking:
         (:func:`~emprivacy.entities.spans.split_at_gaps`), less a form's keys in English
         (:func:`~emprivacy.entities.spans.drop_field_keys`), sorted, widened over the designators
         of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`),
+        a person's span widened over the user name it is part of (``k.osei``:
+        :func:`~emprivacy.entities.initials.widen_handles`),
         with the initials of the names found (``JM`` after ``Jordan Mensah``:
         :func:`~emprivacy.entities.initials.initials_of_names`) and,
         in a language with entity words, over the kinds before a name
@@ -135,7 +137,7 @@ class EntityMarking:
             cut = split_at_gaps(text, spans)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            wide = widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf)
+            wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf)},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)

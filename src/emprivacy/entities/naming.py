@@ -189,7 +189,8 @@ _CLOSE_BRACKETED = frozenset(f"{q})" for q in _QUOTES)
 
 #: Words after which a kept function word that names a person is the person (``job for
 #: will``, ``tell may``): a modal verb never follows them.
-_BEFORE_PERSON = frozenset("for to with from ask tell told call called thank thanks".split())
+_BEFORE_PERSON = frozenset("for to with from ask tell told call called thank thanks says said "
+                           "asked".split())
 
 
 def person_function_words(name: list[bool], words: Sequence[Token],
@@ -198,7 +199,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
     text (named by the evidence at one mention) is the person where a word of
     :data:`_BEFORE_PERSON` stands before it, where it ends its clause after a word of
     :data:`_BEFORE_LAST` (``better than will``), before a verb in ``-s`` (``will tanks``:
-    :func:`_third_person`), or where it is coordinated with a name (``jack
+    :func:`_third_person`) or one that never follows a modal (``will took it``,
+    :data:`_NO_MODAL_AFTER`), after two names (``rose jack will``: a message's addressees),
+    or where it is coordinated with a name (``jack
     and will``, ``will, rose and faith``), only spaces (or the comma) between.  Where a Will
     is named, the modal after a name is taken too (``dana and will call back``): privacy
     first, the words alone cannot tell it from ``jack and will tank``.  A ``may`` by a
@@ -221,9 +224,11 @@ def person_function_words(name: list[bool], words: Sequence[Token],
             beside = beside or (name[i + 2] and joined(i, i + 1) and joined(i + 1, i + 2))
         elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
             beside = beside or name[i + 1]
+        run = i > 1 and name[i - 1] and name[i - 2] and joined(i - 2, i - 1) and joined(i - 1, i)
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
-            prev in _BEFORE_LAST and _clause_end(i, words, text)) or (
-            i + 1 < len(words) and joined(i, i + 1) and _third_person(forms[i + 1]))
+            prev in _BEFORE_LAST and _clause_end(i, words, text)) or bool(run) or (
+            i + 1 < len(words) and joined(i, i + 1)
+            and (_third_person(forms[i + 1]) or forms[i + 1] in _NO_MODAL_AFTER))
 
 
 #: Words after which a kept function word that names a person and ends its clause is the

@@ -26,9 +26,27 @@ __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS",
 NAME_PARTICLES: frozenset[str] = frozenset(
     "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
     "lo ní ni nic mac ó ua".split())
+def _given(word: str) -> bool:
+    """Whether ``word`` is a name of the public lists or a rare word (``manon``; not
+    ``pizza``, a census name far more common as a word); ``False`` without the ``ner``
+    extra."""
+    from emprivacy.entities.names import name_class
+    from emprivacy.exceptions import MissingExtraError
+
+    try:
+        return name_class(word) in ("name", "rare")
+    except MissingExtraError:
+        return False
+
+
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
 _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
+#: Particles that are no English or French word: in lower case, after a person's slot, the
+#: word after one is the family name (``manon da silva``, ``jan van dijk``) where a name list
+#: holds it or it is rare.
+_FOREIGN_PARTICLES: frozenset[str] = frozenset(
+    "da das dos di del della dei van von der den ter ten ap ab bin ibn nic mac ó ua".split())
 
 
 def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
@@ -40,7 +58,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     where they were kept as function words or released at the general ε: each a ``PERSON``
     slot drawn independently of it (ε = 0).  A particle in lower case may follow a title; one
     with a capital only stands between two of a person's slots (``SIOBHAN NÍ MHAOLÁIN`` of
-    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set)."""
+    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set).  In lower case
+    after a person's slot, a particle of :data:`_FOREIGN_PARTICLES` takes the word after it
+    too where that may be a name (``manon da silva``: issue 42, the tenth French set)."""
     i = 0
     while i < len(tokens):
         j = i
@@ -62,10 +82,23 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             lower and i > 0 and gap in (" ", ". ")
             and (marking.label_word(words[i - 1]) or words[i - 1] in titles
                  or len(tokens[i - 1].text) == 1))
+        if not person and lower and gap == " " and j < len(tokens) and after is None \
+                and tokens[j].kind == "word" and tokens[j].text.islower() \
+                and all(words[k] in _FOREIGN_PARTICLES for k in range(i, j)) \
+                and marking.listed_or_rare(words[j]) and (slot_before or (
+                    before is None and tokens[i - 1].kind == "word"
+                    and tokens[i - 1].text.islower() and _given(words[i - 1]))):
+            # "manon da silva" of a chat: the names on both sides of the particle, found or
+            # not, are the person's
+            if not slot_before:
+                i -= 1
+            j += 1
+            person = named = True
         if person and named:
             for k in range(i, j):
-                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
-                counted["PERSON"] += 1
+                if decisions[k] is None:
+                    decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                    counted["PERSON"] += 1
         i = j
 
 
@@ -155,6 +188,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
         elif isinstance(after, Placeholder) and after.type == "PERSON":
             decisions[i] = after  # under PERSON=placeholder: one placeholder for both
     _initials_after(decisions, counted, text, tokens, titles)
+    _handle_initials(decisions, counted, text, tokens)
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     _spelled_letters(decisions, counted, text, tokens)
@@ -195,6 +229,28 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = before
             continue
         take_initial(decisions, counted, i, tok)
+
+
+def _handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
+                     tokens: Sequence[Token]) -> None:
+    """A letter joined by ``.`` or ``_`` to a person's slot with no space between, in a user
+    name (``k.osei``, ``m_lindqvist``, ``osei.k``), is that person's initial: a slot of its
+    own, as an initial before a name is; beside a person's placeholder it joins it."""
+    for i, tok in enumerate(tokens):
+        if decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1 \
+                or not tok.text.isalpha():
+            continue
+        for j, gap in ((i + 1, text[tok.end:tok.end + 1]), (i - 1, text[tok.start - 1:tok.start])):
+            if not 0 <= j < len(tokens) or gap not in (".", "_"):
+                continue
+            other = decisions[j]
+            near = tokens[j].start == tok.end + 1 if j > i else tokens[j].end == tok.start - 1
+            if near and isinstance(other, EntitySlot | Placeholder) and person_decision(other):
+                if isinstance(other, Placeholder):
+                    decisions[i] = other
+                else:
+                    take_initial(decisions, counted, i, tok)
+                break
 
 
 #: A line of initials only (``L.``, ``P. T.``, ``– J.``): a signature.

@@ -1,0 +1,21 @@
+"""French names the tenth French held-out set's tuning half showed verbatim (issue 42): a
+family name after a particle that is no French word, in a chat in lower case (``manon da
+silva``), where neither name was found."""
+
+from __future__ import annotations
+
+import pytest
+
+from .french_release import release_fr
+
+
+def test_a_particle_that_is_no_french_word_joins_the_names_beside_it():
+    pytest.importorskip("wordfreq")
+    chat = ("11:40 karim: salut\n11:41 léa: ça va\n11:42 karim: oui\n"
+            "11:46 karim: non manon da silva elle est en master avec moi\n11:47 léa: ok")
+    out = release_fr(chat)
+    assert "silva" not in out and "manon" not in out and " da " not in out, out
+    assert "elle est en master avec moi" in out, out
+    # "de", "du", "le", "la" are French words: no name follows them for that alone
+    out = release_fr("11:40 karim: le frère de manon\n11:41 léa: une pizza da mario ?")
+    assert "le frère de" in out and "une pizza da" in out, out

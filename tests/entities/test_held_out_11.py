@@ -1,0 +1,64 @@
+"""Names and places of a family's text messages, a coroner's record and a helpdesk's ticket
+(issue 40, the eleventh held-out set's tuning half and the shapes of its prompt): a user
+name's initial (``k.osei``), ``will`` the person after a verb of saying, before a verb no
+modal precedes or after two names, a town in lower case ending in ``bridge``, and an
+organisation's name with ``and`` in it (``Fire and Rescue Service``)."""
+
+import re
+
+import pytest
+
+from emprivacy.entities.initials import widen_handles
+from emprivacy.entities.spans import EntitySpan
+
+from .name_list import found as _found
+
+
+def _words(text):
+    return re.findall(r"[\w']+", text)
+
+
+def test_a_persons_span_takes_in_the_user_name_it_is_part_of():
+    text = "to: m.lindqvist. Thanks Kwame. Ping @k_osei, end a.b. Kwame"
+
+    def at(word, kind="PERSON", nth=0):
+        start = [m.start() for m in re.finditer(re.escape(word), text)][nth]
+        return EntitySpan(start, start + len(word), kind)
+
+    ab = text.index("a.b")
+    spans = [at("lindqvist"), at("Kwame"), at("osei"), EntitySpan(ab, ab + 1, "ORG"),
+             at("Kwame", nth=1)]
+    got = [text[s.start:s.end] for s in widen_handles(text, spans)]
+    assert got == ["m.lindqvist", "Kwame", "k_osei", "a", "Kwame"], got
+
+
+@pytest.mark.slow
+def test_the_initial_of_a_user_name_is_released_as_a_name(release_auto):
+    text = ("Assigned to: m.lindqvist\n@k.osei can you try safe mode? cc @priya.raman\n"
+            "Thanks, Kwame. Meet at 3 p.m., e.g. in room b.")
+    for seed in (1, 2, 3):
+        out = release_auto(text, seed)
+        assert "m.lindqvist" not in out and "k.osei" not in out, out
+        assert "p.m." in out and "e.g." in out and "room b." in out, out
+    # over seeds, the initials are drawn, not copied: not always the letter written
+    outs = [release_auto(text, seed) for seed in range(1, 9)]
+    kept = sum(bool(re.search(r"\bm\.\w+", o)) for o in outs)
+    assert kept < 4, outs
+
+
+def test_will_the_person_after_saying_before_a_past_verb_and_after_two_names():
+    text = ("dawn: rose jack will reminder its ambers birthday\n"
+            "dawn: wheres the lead ray thinks will took it\n"
+            "dawn: no idea ray says will\n"
+            "will: boot of the car\nrose: we will see, it will always lag")
+    found = _found(text)
+    assert found.count("will") == 4, found  # after two names, will took, says will, the label
+
+
+@pytest.mark.slow
+def test_a_town_ending_in_bridge_and_a_service_with_and(release_auto):
+    out = release_auto("tonight in hebden bridge, we crossed the bridge after")
+    assert "hebden" not in out and "bridge," not in out, out
+    assert "crossed the bridge" in out, out
+    out = release_auto("Crews of North Yorkshire Fire and Rescue Service arrived.")
+    assert "Rescue" not in out and "Service" not in out and "[ORG]" in out, out
