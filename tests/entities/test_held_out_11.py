@@ -62,3 +62,13 @@ def test_a_town_ending_in_bridge_and_a_service_with_and(release_auto):
     assert "crossed the bridge" in out, out
     out = release_auto("Crews of North Yorkshire Fire and Rescue Service arrived.")
     assert "Rescue" not in out and "Service" not in out and "[ORG]" in out, out
+
+
+def test_a_listed_word_coordinated_with_a_name_is_a_name():
+    """Of two people joined by ``and``, a voicemail names one by a listed name only the
+    other shows to be a name (``tell hunter and sunny``); not after a determiner, not a word
+    no name list holds (``pat and chips``)."""
+    found = _found("just tell hunter and sunny that ray is coming, Rose & Jack too")
+    assert {"hunter", "sunny", "Rose", "Jack"} <= set(found), found
+    found = _found("the bill and jack. we had fish and chips with pat and chips")
+    assert "bill" not in found and "chips" not in found, found

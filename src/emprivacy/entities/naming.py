@@ -259,12 +259,18 @@ _LIST_AMPERSAND = re.compile(r",?[ \t]*&[ \t]*")
 
 
 def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
-                 zipf: Callable[[str], float], kept: frozenset[str]) -> None:
+                 zipf: Callable[[str], float], kept: frozenset[str],
+                 classes: Sequence[str | None] = ()) -> None:
     """A word between two names of a comma-separated list is a name (``wade, cliff, deano,
     kb, priya``: a nickname or initials no list holds), and so is each item of a list of
     three or more ending in ``and`` or ``or`` with a name among them, written in its case
     (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
-    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``)."""
+    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
+    joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
+    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``), written in
+    the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage)."""
+    if classes:
+        _pairs(name, words, forms, text, kept, classes)
     for i in range(1, len(words) - 1):
         if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
                 or zipf(forms[i]) >= _LISTED_COMMON):
@@ -297,3 +303,24 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
                         and words[x].text[:1].isupper() in cases:
                     name[x] = True
         i = max(k, i + 1)
+
+
+def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
+           kept: frozenset[str], classes: Sequence[str | None]) -> None:
+    """The pairs of :func:`list_members`: ``hunter and sunny``, ``Rose & Jack``."""
+    for i in range(len(words) - 1):
+        if (i + 2 < len(words) and forms[i + 1] in ("and", "or")
+                and _LIST_AND.fullmatch(text, words[i].end, words[i + 2].start)):
+            b = i + 2
+        elif _LIST_AMPERSAND.fullmatch(text, words[i].end, words[i + 1].start):
+            b = i + 1
+        else:
+            continue
+        if name[i] == name[b]:
+            continue
+        other = b if name[i] else i
+        if (classes[other] in ("name", "common") and forms[other].isalpha()
+                and forms[other] not in kept
+                and words[other].text[:1].isupper() == words[i + b - other].text[:1].isupper()
+                and (other == b or i == 0 or forms[i - 1] not in DETERMINERS)):
+            name[other] = True
