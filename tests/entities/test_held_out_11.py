@@ -72,3 +72,18 @@ def test_a_listed_word_coordinated_with_a_name_is_a_name():
     assert {"hunter", "sunny", "Rose", "Jack"} <= set(found), found
     found = _found("the bill and jack. we had fish and chips with pat and chips")
     assert "bill" not in found and "chips" not in found, found
+
+
+@pytest.mark.slow
+def test_a_word_beside_a_persons_name_in_one_capitalised_run_is_a_name(release_auto):
+    """A court list in capitals writes ``SURNAME, GIVEN NAMES``: a given name on no list
+    (``CONOR``) beside a listed one (``PATRICK``) in one capitalised run is the person's,
+    where it was released at the general ε; a common word beside a name is not (``AGE``)."""
+    text = ("WESTBROOK MAGISTRATES' COURT - COURTROOM 2 - LIST FOR MONDAY 12 MAY 2025\n"
+            "CHAIR: MRS J HALLORAN   LEGAL ADVISER: MR K OYELARAN\n\n"
+            "1. BRENNAN, CONOR PATRICK  AGE 34  14 FERNDALE CLOSE, WESTBROOK WB4 7QT\n"
+            "   CHARGE: THEFT FROM SHOP ON 02/04/2025\n")
+    for seed in (1, 2):
+        out = release_auto(text, seed)
+        assert "CONOR" not in out and "PATRICK" not in out, out
+        assert "AGE" in out and "CHARGE: THEFT FROM SHOP" in out, out

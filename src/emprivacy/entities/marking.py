@@ -183,6 +183,15 @@ class EntityMarking:
         to tell them apart)."""
         return _listed_or_rare(word)
 
+    def given_or_unlisted(self, word: str) -> bool:
+        """Whether ``word`` reads as a name beside a person's name in one capitalised run
+        (``CONOR`` of ``BRENNAN, CONOR PATRICK``): a name of the public lists, or a word no
+        list holds that is not common in English (:func:`~emprivacy.entities.names.name_class`
+        ``"name"``, ``"rare"`` or ``"uncommon"``; not ``AGE``, ``COURT``, ``SWELL``);
+        ``False`` without the ``ner`` extra, and in a language other than English (its
+        frequencies are English)."""
+        return get_language(self.lang).code == "en" and _given_or_unlisted(word)
+
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
@@ -274,6 +283,16 @@ def _zipf_in(code: str) -> Callable[[str], float]:
 def _name_like(word: str) -> bool:
     try:
         return word not in NAME_TITLES and capitalised_name(word)
+    except MissingExtraError:
+        return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _given_or_unlisted(word: str) -> bool:
+    if word in _LABEL_WORDS or word in NAME_TITLES:
+        return False
+    try:
+        return name_class(word) in ("name", "rare", "uncommon")
     except MissingExtraError:
         return False
 

@@ -32,7 +32,7 @@ from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.naming import ordinary_mention
 from emprivacy.entities.policy import placeholder
-from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
     Decision,
     Dropped,
@@ -94,6 +94,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
+    people = SpanIndex(s for s in spans if s.type == "PERSON")
     for i, tok in enumerate(tokens):
         covering = covering_of[i]
         if not covering:
@@ -102,8 +103,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         is_word = tok.kind == "word"
         kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1,
                                          words[i] if is_word else None)
-        if kind == "word" and is_word and marking.name_like(words[i]):
-            kind, resolved = marking.resolve("PERSON", rows[i])  # a name on no list
+        if kind == "word" and is_word and (marking.name_like(words[i]) or (
+                entity_type == PROPER_NOUN and marking.given_or_unlisted(words[i])
+                and not marking.designator(words[i])  # Pharmacy of "Adeyemi Pharmacy"
+                and not people.free(spans[span].start, spans[span].end))):
+            # a name on no list, or a word beside a person's name in one capitalised run
+            # (CONOR of "BRENNAN, CONOR PATRICK")
+            kind, resolved = marking.resolve("PERSON", rows[i])
         if kind == "placeholder":
             decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved),
                                        spans[span].start)
