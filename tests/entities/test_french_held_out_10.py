@@ -19,3 +19,11 @@ def test_a_particle_that_is_no_french_word_joins_the_names_beside_it():
     # "de", "du", "le", "la" are French words: no name follows them for that alone
     out = release_fr("11:40 karim: le frère de manon\n11:41 léa: une pizza da mario ?")
     assert "le frère de" in out and "une pizza da" in out, out
+
+
+def test_an_email_address_read_aloud_is_one_placeholder():
+    """A podcast's transcript reads an address out (a shape the set's prompt named, written
+    here, not taken from the set)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("écrivez-nous alors c'est jardins bellevue arobase gmail point com merci")
+    assert out == "écrivez-nous alors c'est [EMAIL] merci", out

@@ -10,7 +10,10 @@
   elsewhere, ``Avril a dit``, is left to the person detectors;
 * French phone numbers (``06 12 34 56 78``, ``+33 4 75 75 75 75``, ``01.45.67.89.12``), the
   NIR (the INSEE social-security number, ``1 84 12 75 108 042 36``: type ``SSN``) and French
-  IBANs (``FR76 3000 …``: type ``IBAN``), each one placeholder.
+  IBANs (``FR76 3000 …``: type ``IBAN``), each one placeholder;
+* an e-mail address read aloud (``jardins bellevue arobase gmail point com``: type
+  ``EMAIL``), up to two words before ``arobase`` that are no function word of the
+  sentence around it (``c'est``, ``mon mail``).
 """
 
 from __future__ import annotations
@@ -56,9 +59,32 @@ _IBAN = re.compile(rf"(?<!\w)FR\d\d(?:{_GAP}[0-9A-Z]{{4}}){{5}}{_GAP}[0-9A-Z]{{3
                    re.IGNORECASE)
 
 
+_SPOKEN_EMAIL = re.compile(
+    r"(?<![\w'’-])((?:[\w.'’-]+[ \t]+){0,2})arobase[ \t]+(?:[\w-]+[ \t]+){0,2}?[\w-]+"
+    r"(?:[ \t]+point[ \t]+(?:com|fr|net|org|eu|info|gouv|be|ch|ca)){1,3}(?![\w'’-])",
+    re.IGNORECASE)
+#: Words before ``arobase`` that say an address follows, not what it is.
+_BEFORE_ADDRESS = frozenset(
+    "c'est c’est est à a au le la mon ma son sa notre votre mail email e-mail courriel "
+    "adresse sur par ou et alors donc écrire écrivez".split())
+
+
+def _spoken_email(m: re.Match[str]) -> tuple[int, int]:
+    """The span of an address read aloud, less the words before it that only say one
+    follows (``c'est``, ``mon mail``)."""
+    start = m.start()
+    for word in m.group(1).split():
+        if word.lower() not in _BEFORE_ADDRESS:
+            break
+        start = m.string.index(word, start) + len(word)
+        while m.string[start] in " \t":
+            start += 1
+    return start, m.end()
+
+
 class FrenchPatternDetector:
-    """French dates (``DATE``), phone numbers (``PHONE``), NIR (``SSN``) and IBAN (``IBAN``)
-    by pattern, each span whole.
+    """French dates (``DATE``), phone numbers (``PHONE``), NIR (``SSN``), IBAN (``IBAN``)
+    and e-mail addresses read aloud (``EMAIL``) by pattern, each span whole.
 
     >>> text = "Né le 3 juillet 1951, NIR 1 51 07 26 362 148 55, tél. 06 12 34 56 78."
     >>> [(text[s.start:s.end], s.type) for s in FrenchPatternDetector().detect([text])[0]]
@@ -66,10 +92,14 @@ class FrenchPatternDetector:
     >>> text = "En juin, Avril viendra ; le 3 du mois de mars, et jusqu’en août."
     >>> [text[s.start:s.end] for s in FrenchPatternDetector().detect([text])[0]]
     ['juin', 'mars', 'août']
+    >>> text = ("alors c'est jardins bellevue arobase gmail point com "
+    ...         "ou mon mail arobase orange point fr")
+    >>> [text[s.start:s.end] for s in FrenchPatternDetector().detect([text])[0]]
+    ['jardins bellevue arobase gmail point com', 'arobase orange point fr']
     """
 
     name = "patterns"
-    types = frozenset({"DATE", "PHONE", "SSN", "IBAN"})
+    types = frozenset({"DATE", "PHONE", "SSN", "IBAN", "EMAIL"})
 
     def __repr__(self) -> str:
         return "FrenchPatternDetector()"
@@ -79,7 +109,7 @@ class FrenchPatternDetector:
 
     @staticmethod
     def _spans(text: str) -> list[EntitySpan]:
-        spans: list[EntitySpan] = []
+        spans = [EntitySpan(*_spoken_email(m), "EMAIL") for m in _SPOKEN_EMAIL.finditer(text)]
         for pattern, kind in ((_IBAN, "IBAN"), (_NIR, "SSN"), (_PHONE, "PHONE"),
                               (_DATE, "DATE"), (_LONE_MONTH, "DATE"), (_MONTH_RANGE, "DATE")):
             for m in pattern.finditer(text):
