@@ -87,3 +87,12 @@ def test_a_word_beside_a_persons_name_in_one_capitalised_run_is_a_name(release_a
         out = release_auto(text, seed)
         assert "CONOR" not in out and "PATRICK" not in out, out
         assert "AGE" in out and "CHARGE: THEFT FROM SHOP" in out, out
+
+
+def test_a_caller_says_who_calls_after_its():
+    """A voicemail opens ``it's sunny from the practice`` (the tokenizer splits ``'s``, so
+    the rule for ``its may from`` never saw ``it's``) or ``it is grace calling``; the weather
+    is no caller (``it's sunny here``)."""
+    found = _found("hi it's sunny from the dental practice. it is grace calling back")
+    assert found == ["sunny", "grace"], found
+    assert _found("it's sunny here today, it's cold from the north") == []

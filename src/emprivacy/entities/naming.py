@@ -106,7 +106,7 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
     ``MOTHER JUNE KING``, not ``MOTHER MAY CALL``), or is followed by ``from`` and a
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
     from accounts``), or says who calls: ``it's may from the league``, ``this is grace from
-    the surgery``."""
+    the surgery``, ``it's gary calling``."""
     first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
     if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
             and (forms[i] not in ("will", "may")
@@ -126,10 +126,12 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i + 1, i + 2))):
         return True  # "will from marketing asks", not "the bill from accounts"
-    if (i + 1 < len(forms) and forms[i + 1] == "from"
-            and (forms[i - 1:i] in (["it's"], ["its"]) or forms[i - 2:i] == ["this", "is"])
+    if (i + 1 < len(forms) and forms[i + 1] in _CALLER_NEXT
+            and (forms[i - 1:i] in (["it's"], ["its"])
+                 or forms[i - 2:i] in (["this", "is"], ["it", "'s"], ["it", "is"]))
             and forms[i] not in ("me", "him", "her", "us", "them")):
-        return True  # a call's or a chat's opening: "hi all its may from the league"
+        return True  # a call's or a chat's opening: "hi all its may from the league",
+        # "it's sunny from the practice" (the tokenizer splits "'s"), "it's gary calling"
     if i == 0 or forms[i - 1] not in _NAMING_LAST:
         return False
     for before in NAMING:
@@ -140,6 +142,11 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
                for j in range(i - n + 1, i + 1)):
             return True
     return False
+
+
+#: Words after a caller's name that say who calls (``it's gary calling``, ``this is dawn
+#: from the surgery``); not ``here`` (``it's sunny here``).
+_CALLER_NEXT = frozenset("from calling ringing speaking".split())
 
 
 #: What names any word after it, however common (``my name is will``, ``her name's ah young
