@@ -96,3 +96,12 @@ def test_a_caller_says_who_calls_after_its():
     found = _found("hi it's sunny from the dental practice. it is grace calling back")
     assert found == ["sunny", "grace"], found
     assert _found("it's sunny here today, it's cold from the north") == []
+
+
+@pytest.mark.slow
+def test_a_family_word_before_a_name_stays_a_word(release_auto):
+    """``nanna pat`` of a family's chat: the family word is no name (the census lists no
+    ``nanna``, so it was a rare word inside a person's span and drawn as a name)."""
+    out = release_auto("07:45 pat: hello this is nanna pat\n07:46 rose: nanna pat is on here\n"
+                       "07:47 dawn: ok")
+    assert out.count("nanna") == 2 and "pat" not in out, out

@@ -40,7 +40,8 @@ _NAMING_LAST = frozenset(before[-1] for before in NAMING)
 #: same way (``my support worker shiv``, ``her landlord hussain``, ``my best mate dev``).
 KIN_WORDS: frozenset[str] = frozenset(
     "wife husband son daughter mum mom mother dad father brother sister partner boyfriend "
-    "girlfriend fiance fiancee fiancé fiancée nan nana gran granny grandma grandmother grandad "
+    "girlfriend fiance fiancee fiancé fiancée nan nana nanna nanny gran granny grandma "
+    "grandmother grandad aunty mam mammy mummy daddy "
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
     "nephew stepson stepdaughter stepmum stepdad worker caseworker carer neighbour landlord "
     "landlady boss manager teacher therapist counsellor friend mate colleague flatmate "

@@ -30,7 +30,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.naming import ordinary_mention
+from emprivacy.entities.naming import KIN_WORDS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
@@ -140,7 +140,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                and len(tok.text) > 1  # an initial: join_initials below
                                and words[i] not in NAME_PARTICLES  # lower_case_particles
                                and text[tokens[i - 1].end:tok.start] in (" ", ". ")))
-                     or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
+                     or marking.label_word(words[i]) or words[i] in titles  # "st anselms"
+                     or (tok.text.islower() and words[i] in KIN_WORDS)):  # "nanna pat"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
             # of "Me Claire Dubois", Maître): no name
