@@ -105,3 +105,54 @@ def test_a_family_word_before_a_name_stays_a_word(release_auto):
     out = release_auto("07:45 pat: hello this is nanna pat\n07:46 rose: nanna pat is on here\n"
                        "07:47 dawn: ok")
     assert out.count("nanna") == 2 and "pat" not in out, out
+
+
+# After the held half was measured and looked at (issue 40, eleventh stage): seen, so these
+# say nothing of new text.
+
+def test_a_family_name_rarer_than_uncommon_after_a_given_name():
+    found = _found("i have got lily and zane iqbal down for a retest, then grace hussein")
+    assert "iqbal" in found and "hussein" in found, found
+
+
+@pytest.mark.slow
+def test_a_court_lists_surnames_initials_and_particles(release_auto):
+    text = ("WESTBROOK MAGISTRATES' COURT - LIST FOR MONDAY 12 MAY 2025\n"
+            "05 DA SILVA, LUANA BEATRIZ AGE 27\n REP: MR A SHAH   OIC: PC 4471 HOLLIS\n"
+            "10 HUSSEIN, AMINA YASMIN AGE 30\n CHARGE: THEFT\n")
+    for seed in (1, 2):
+        out = release_auto(text, seed)
+        for word in ("DA", "SILVA", "HUSSEIN", "SHAH"):
+            assert word not in _words(out), out
+        assert "CHARGE: THEFT" in out and "AGE" in out, out
+    # the initial after the title is drawn (a letter of a surrogate), not kept: by chance
+    # the same letter about once in 20 draws
+    kept = sum("MR A " in release_auto(text, seed) for seed in range(3, 11))
+    assert kept < 4, kept
+
+
+@pytest.mark.slow
+def test_a_hyphenated_family_name_with_a_common_part(release_auto):
+    out = release_auto("Reset done, and I'll brief Harriet (H. Lomax-Grant, Head of IT) later.")
+    assert "Lomax" not in out and "Grant" not in out and "(H." not in out, out
+    assert "Reset done" in out, out
+
+
+def test_an_initial_after_a_title_joins_the_names_placeholder_whatever_its_type():
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import Placeholder
+    from emprivacy.preparation.name_parts import join_initials
+    from emprivacy.text.tokens import tokenize
+
+    text = "REP: MR A SHAH OIC"
+    tokens = list(tokenize(text))
+    org = Placeholder(0, "[ORG]", "ORG", text.index("SHAH"))
+    decisions = [org if t.text == "SHAH" else None for t in tokens]
+    join_initials(decisions, Counter(), text, tokens, frozenset({"mr"}))
+    assert decisions[[t.text for t in tokens].index("A")] == org, decisions
+    text = "REP: OK A SHAH OIC"  # no title: an article
+    tokens = list(tokenize(text))
+    decisions = [org if t.text == "SHAH" else None for t in tokens]
+    join_initials(decisions, Counter(), text, tokens, frozenset({"mr"}))
+    assert decisions[[t.text for t in tokens].index("A")] is None, decisions

@@ -146,7 +146,8 @@ class FrenchNameDetector:
         names |= {f for w, f in zip(words, forms, strict=True)  # "@marin tu sais si"
                   if text[w.start - 1:w.start] == "@" and f not in stop}
         particles |= label_particles
-        if len(speakers) >= CHAT_LINES and words:  # a chat's body (french_chat)
+        if words and (len(speakers) >= CHAT_LINES or _in_lower_case(words)):
+            # a chat's body, or a transcript in lower case, whose grammar names the same way
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
                                 stopwords=stop | KIN | FRENCH.months,
                                 zipf=lambda w: zipf(w, "fr"))
@@ -160,6 +161,14 @@ class FrenchNameDetector:
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
                                   for i, (t, f) in enumerate(zip(words, forms, strict=True))
                                   if f in names or i in particles])
+
+
+def _in_lower_case(words: Sequence[Token]) -> bool:
+    """Whether a text of at least 30 words has no capital letter in any (a transcript by
+    speech-to-text, ``on a reçu un message d'une auditrice claire vidal``): the rules of a
+    chat's body (:func:`~emprivacy.entities.french_chat.chat_names`) apply to it too."""
+    return len(words) >= 30 and not any(not w.text.islower() for w in words
+                                        if any(c.isalpha() for c in w.text))
 
 
 #: Titles written out, after which the next word is a name in any case (``monsieur

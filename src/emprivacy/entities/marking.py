@@ -183,6 +183,11 @@ class EntityMarking:
         to tell them apart)."""
         return _listed_or_rare(word)
 
+    @property
+    def english(self) -> bool:
+        """Whether the marking's language is English (the name lists' frequencies are)."""
+        return get_language(self.lang).code == "en"
+
     def given_or_unlisted(self, word: str) -> bool:
         """Whether ``word`` reads as a name beside a person's name in one capitalised run
         (``CONOR`` of ``BRENNAN, CONOR PATRICK``): a name of the public lists, or a word no
@@ -190,7 +195,7 @@ class EntityMarking:
         ``"name"``, ``"rare"`` or ``"uncommon"``; not ``AGE``, ``COURT``, ``SWELL``);
         ``False`` without the ``ner`` extra, and in a language other than English (its
         frequencies are English)."""
-        return get_language(self.lang).code == "en" and _given_or_unlisted(word)
+        return self.english and _given_or_unlisted(word)
 
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,

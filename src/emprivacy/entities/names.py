@@ -113,8 +113,7 @@ UNCOMMON_ZIPF = 4.0
 #: A listed word this much above the median excess is an ordinary word first.
 COMMON_EXCESS = 1.0
 #: A capitalised listed word this much above the median excess is no name even where a model
-#: or the capitalisation calls it a proper noun (``High``, ``Court``, ``Blood``, ``Million``;
-#: ``Bob``, ``King``, ``June`` stay below it).
+#: or the capitalisation calls it a proper noun (``High``, ``Court``; ``Bob``, ``June`` stay).
 CAPITALISED_EXCESS = 2.0
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
@@ -221,7 +220,7 @@ def name_class(word: str) -> NameClass:
         return None
     if "-" in key:  # smith-jones, pierre-yves: a name when each part may be one
         parts = [name_class(p) for p in key.split("-") if p]
-        if parts and all(p in ("name", "rare", "uncommon") for p in parts) and "name" in parts:
+        if parts and None not in parts and "name" in parts:  # Lomax-Grant too
             return "name"
         return None
     share = census_shares()[0].get(key)
@@ -436,9 +435,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
     BRENNAN``), a word that may be a given name (``"common"`` or ``"uncommon"``, no function
     word, no title or role) in a paragraph in lower case before a listed family name rarer than
     :data:`RARE_ZIPF` (``dev malhotra``, ``paddy o'rourke``; not ``dev brown``, ``Trustee
-    Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a
-    rare family name after a listed given name (``dana adeyemi``), with only spaces between
-    them."""
+    Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a rare family name
+    (any word rarer than :data:`UNCOMMON_ZIPF`: ``dana adeyemi``, ``zane iqbal``) after a listed
+    given name in the same case, with only spaces between them."""
     given = given_names()
 
     def spaced(a: int, b: int) -> bool:
@@ -460,8 +459,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
             and word_zipf(forms[i + 1]) < RARE_ZIPF):
         return True  # a word before a rare family name is the given name: "dev malhotra"
-    return (classes[i] == "rare" and i > 0 and classes[i - 1] == "name"
-            and name_key(forms[i - 1]) in given and spaced(i - 1, i))
+    return ((classes[i] == "rare" or word_zipf(forms[i]) < UNCOMMON_ZIPF) and i > 0  # iqbal
+            and classes[i - 1] == "name" and name_key(forms[i - 1]) in given and spaced(i - 1, i)
+            and words[i - 1].text.islower() == words[i].text.islower())
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,

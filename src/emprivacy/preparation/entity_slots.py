@@ -47,6 +47,7 @@ from emprivacy.preparation.name_parts import (
     join_initials,
     lower_case_particles,
     stamped_speaker,
+    surnames_before_commas,
     take_initial,
     transcript_marker,
 )
@@ -104,11 +105,14 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1,
                                          words[i] if is_word else None)
         if kind == "word" and is_word and (marking.name_like(words[i]) or (
-                entity_type == PROPER_NOUN and marking.given_or_unlisted(words[i])
-                and not marking.designator(words[i])  # Pharmacy of "Adeyemi Pharmacy"
-                and not people.free(spans[span].start, spans[span].end))):
-            # a name on no list, or a word beside a person's name in one capitalised run
-            # (CONOR of "BRENNAN, CONOR PATRICK")
+                entity_type == PROPER_NOUN and not marking.designator(words[i])
+                and words[i] not in titles and (  # not Pharmacy of "Adeyemi Pharmacy"
+                    (marking.given_or_unlisted(words[i])
+                     and not people.free(spans[span].start, spans[span].end))
+                    or _after_title(text, spans[span], titles, tok)))):
+            # a name on no list, a word beside a person's name in one capitalised run
+            # (CONOR of "BRENNAN, CONOR PATRICK"), or in a run a title leads (DIMITRI of
+            # "M. DIMITRI VASSILIOU")
             kind, resolved = marking.resolve("PERSON", rows[i])
         if kind == "placeholder":
             decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved),
@@ -158,6 +162,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
+    surnames_before_commas(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
@@ -169,6 +174,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     return decisions, counted
+
+
+def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token) -> bool:
+    """Whether ``span`` starts with one of the language's ``titles`` and ``tok``, no title,
+    is the word right after it or the one after that (``M. DIMITRI VASSILIOU``)."""
+    head = text[span.start:tok.start].replace(".", " ").split()
+    return 1 <= len(head) <= 2 and head[0].lower() in titles
 
 
 def _capital_initials(surface: str) -> bool:

@@ -19,7 +19,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS", "elided_particles",
            "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
-           "stamped_speaker", "take_initial", "transcript_marker"]
+           "stamped_speaker", "surnames_before_commas", "take_initial", "transcript_marker"]
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
 #: Bhriain``, ``Mac Giolla``), normalised.
@@ -58,7 +58,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     where they were kept as function words or released at the general ε: each a ``PERSON``
     slot drawn independently of it (ε = 0).  A particle in lower case may follow a title; one
     with a capital only stands between two of a person's slots (``SIOBHAN NÍ MHAOLÁIN`` of
-    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set).  In lower case
+    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set), or, one of
+    :data:`_FOREIGN_PARTICLES`, stands before one (``DA SILVA`` of a court list).  In lower case
     after a person's slot, a particle of :data:`_FOREIGN_PARTICLES` takes the word after it
     too where that may be a name (``manon da silva``: issue 42, the tenth French set)."""
     i = 0
@@ -78,7 +79,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
         slot_before = isinstance(before, EntitySlot) and before.key[0] == "PERSON"
         lower = all(tokens[k].text.islower() for k in range(i, j))
-        named = (slot_before and (lower or gap == " ")) or (
+        named = (slot_before and (lower or gap == " ")) or (  # "DA SILVA" of a list in capitals:
+            all(words[k] in _FOREIGN_PARTICLES and tokens[k].text[:1].isupper()
+                for k in range(i, j))) or (
             lower and i > 0 and gap in (" ", ". ")
             and (marking.label_word(words[i - 1]) or words[i - 1] in titles
                  or len(tokens[i - 1].text) == 1))
@@ -185,8 +188,11 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
             continue  # a transcript's question or answer marker at a line's start
         if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
             take_initial(decisions, counted, i, tok)
-        elif isinstance(after, Placeholder) and after.type == "PERSON":
-            decisions[i] = after  # under PERSON=placeholder: one placeholder for both
+        elif isinstance(after, Placeholder) and (
+                after.type == "PERSON" or (i and tokens[i - 1].text.lower() in titles)):
+            # under PERSON=placeholder: one placeholder for both; after a title, whatever
+            # the type a model gave the name ("MR A SHAH" read as an organisation)
+            decisions[i] = after
     _initials_after(decisions, counted, text, tokens, titles)
     _handle_initials(decisions, counted, text, tokens)
     _signature_initials(decisions, counted, text, tokens)
@@ -229,6 +235,30 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = before
             continue
         take_initial(decisions, counted, i, tok)
+
+
+def surnames_before_commas(decisions: list[Decision], counted: Counter[str], text: str,
+                           tokens: Sequence[Token], words: Sequence[str],
+                           marking: EntityMarking) -> None:
+    """A list's ``SURNAME, GIVEN NAMES`` (``10 HUSSEIN, AMINA YASMIN``): the word that starts
+    its line (after a number or a list's mark) right before ``, `` and a person's slot, in
+    that slot's case and a word that may be a name (:meth:`EntityMarking.given_or_unlisted`;
+    in capitals any of :meth:`EntityMarking.listed_or_rare`; English only), is
+    the family name — a ``PERSON`` slot drawn independently of it (ε = 0), where a list in
+    capitals left it to the general ε (issue 40, the eleventh held-out set)."""
+    for i in range(len(tokens) - 1):
+        tok, nxt, after = tokens[i], tokens[i + 1], decisions[i + 1]
+        if (decisions[i] is not None or tok.kind != "word" or len(tok.text) < 2
+                or text[tok.end:nxt.start] != ", " or not isinstance(after, EntitySlot)
+                or after.key[0] != "PERSON"
+                or tok.text.isupper() != nxt.text.isupper()
+                or not (marking.given_or_unlisted(words[i]) or (
+                    tok.text.isupper() and marking.english and marking.listed_or_rare(words[i])))):
+            continue  # not "Hier, Marie" of French, "Well, John"
+        line = text[text.rfind("\n", 0, tok.start) + 1:tok.start]
+        if line.strip(" \t0123456789.)-–•*#") == "":
+            decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
+            counted["PERSON"] += 1
 
 
 def _handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
