@@ -156,3 +156,10 @@ def test_an_initial_after_a_title_joins_the_names_placeholder_whatever_its_type(
     decisions = [org if t.text == "SHAH" else None for t in tokens]
     join_initials(decisions, Counter(), text, tokens, frozenset({"mr"}))
     assert decisions[[t.text for t in tokens].index("A")] is None, decisions
+
+
+def test_mister_is_a_title_and_good_after_a_greeting_is_no_name():
+    """A recogniser writes ``mister`` out (``this is mister win``); ``hello good afternoon``
+    greets nobody called Good."""
+    found = _found("hello good afternoon this is mister win. hi mark, thanks bill, hi all")
+    assert found == ["win", "mark", "bill"], found

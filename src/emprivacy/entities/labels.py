@@ -33,7 +33,8 @@ NAME_FIELDS: frozenset[str] = frozenset(
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
-    "dame lord lady reverend coach chief captain governor senator mayor president".split())
+    "dame lord lady reverend coach chief captain governor senator mayor president "
+    "mister".split())
 #: Roles that speak in a transcript or a log, no names after a time stamp either
 #: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a
 #: label is known to be when it is not a person; the words still go through the mechanism.

@@ -104,7 +104,6 @@ __all__ = ["AGENT_VERBS", "LANGUAGE_EXCESS", "NameClass", "NameListDetector", "c
            "word_zipf", "zipf_in"]
 
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
-
 _EXTRA = "ner"
 #: A word below this Zipf frequency is rare in English (about 1 in a million words).
 RARE_ZIPF = 3.0
@@ -402,8 +401,9 @@ class NameListDetector:
                 out[i] = "label"
             elif in_name_field(i, words, forms, text, line_starts):
                 out[i] = "field"
-            elif (prev is not None and forms[i - 1] in GREETINGS
-                  and re.fullmatch(r"[ \t]+|,[ \t]*", gap) and cls != "rare"):
+            elif (prev is not None and forms[i - 1] in GREETINGS and cls != "rare" and (  # not
+                    name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
+                  and re.fullmatch(r"[ \t]+|,[ \t]*", gap)):
                 out[i] = "greeting"
             elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
                                                                  text, lowers):

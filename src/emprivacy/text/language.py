@@ -150,7 +150,7 @@ ENGLISH = Language(
                      "november december jan feb mar apr jun jul aug sep sept oct nov "
                      "dec".split()),
     titles=frozenset({"mr", "mrs", "ms", "mx", "dr", "miss", "prof", "professor", "sir",
-                      "madam"}))
+                      "madam", "mister"}))
 
 _FR_ELISIONS = frozenset({"l'", "d'", "j'", "qu'", "n'", "s'", "c'", "m'", "t'", "jusqu'",
                           "lorsqu'", "puisqu'", "quoiqu'", "presqu'", "quelqu'"})
