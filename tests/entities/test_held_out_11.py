@@ -163,3 +163,11 @@ def test_mister_is_a_title_and_good_after_a_greeting_is_no_name():
     greets nobody called Good."""
     found = _found("hello good afternoon this is mister win. hi mark, thanks bill, hi all")
     assert found == ["win", "mark", "bill"], found
+
+
+def test_a_capitalised_will_coordinated_with_a_name_is_a_name():
+    """Seen in held out 6 while checking this stage for regressions: ``Grace and Will on the
+    front desk`` released ``Will`` at the general ε (a kept function word)."""
+    found = _found("shout out to Grace and Will on the front desk. Grace and May 3 were busy. "
+                   "grace and will do it")
+    assert "Will" in found and "May" not in found and "will" not in found, found

@@ -276,7 +276,8 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
     words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
     joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
     it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``), written in
-    the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage)."""
+    the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage);
+    ``Will`` and ``May`` too where capitalised (``Grace and Will``; not ``May 3``)."""
     if classes:
         _pairs(name, words, forms, text, kept, classes)
     for i in range(1, len(words) - 1):
@@ -328,7 +329,9 @@ def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text:
             continue
         other = b if name[i] else i
         if (classes[other] in ("name", "common") and forms[other].isalpha()
-                and forms[other] not in kept
+                and (forms[other] not in kept or (  # "Grace and Will": no modal mid-sentence
+                    forms[other] in ("will", "may") and words[other].text.istitle()
+                    and not by_a_number(words[other], text)))
                 and words[other].text[:1].isupper() == words[i + b - other].text[:1].isupper()
                 and (other == b or i == 0 or forms[i - 1] not in DETERMINERS)):
             name[other] = True
