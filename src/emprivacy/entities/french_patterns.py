@@ -60,7 +60,7 @@ _IBAN = re.compile(rf"(?<!\w)FR\d\d(?:{_GAP}[0-9A-Z]{{4}}){{5}}{_GAP}[0-9A-Z]{{3
 
 
 _SPOKEN_EMAIL = re.compile(
-    r"(?<![\w'’-])((?:[\w.'’-]+[ \t]+){0,2})arobase[ \t]+(?:[\w-]+[ \t]+){0,2}?[\w-]+"
+    r"(?<![\w.'’-])((?:[\w.'’-]+[ \t]+){0,2})arobase[ \t]+(?:[\w-]+[ \t]+){0,2}?[\w-]+"
     r"(?:[ \t]+point[ \t]+(?:com|fr|net|org|eu|info|gouv|be|ch|ca)){1,3}(?![\w'’-])",
     re.IGNORECASE)
 #: Words before ``arobase`` that say an address follows, not what it is.

@@ -92,37 +92,54 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     return out
 
 
-_HANDLE_CHAR = re.compile(r"[^\W_]|[._]")
-
-
 def widen_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     """The ``PERSON`` spans widened over the user name they are part of (``k.osei``,
     ``m_lindqvist``, ``priya.raman``): a name joined to letters by ``.`` or ``_`` with no
     space between is one handle, and the letters beside the name (``k``, ``m``) are the
     person's initials, released verbatim unless the span covers them (issue 40, eleventh
-    stage).  A full stop that ends a sentence (``Thanks Kwame.``) or a handle's last
-    character is left outside; spans of other types are returned as they are.
+    stage).  A full stop that ends a sentence (``Thanks Kwame.``), one before a capital
+    (``Kwame.See you``) or a handle's last character is left outside; a handle that holds
+    another type's span (``Kwame_Nigeria``: a place) is not widened over it; spans of other
+    types are returned as they are.  Linear in the text: a handle is walked once however
+    many names it holds.
 
-    >>> text = "Assigned to: m.lindqvist. Thanks Kwame. cc @k.osei"
+    >>> text = "Assigned to: m.lindqvist. Thanks Kwame. cc @k.osei, Dana.See"
     >>> spans = [EntitySpan(15, 24, "PERSON"), EntitySpan(33, 38, "PERSON"),
-    ...          EntitySpan(46, 50, "PERSON")]
+    ...          EntitySpan(46, 50, "PERSON"), EntitySpan(52, 56, "PERSON")]
     >>> [text[s.start:s.end] for s in widen_handles(text, spans)]
-    ['m.lindqvist', 'Kwame', 'k.osei']
+    ['m.lindqvist', 'Kwame', 'k.osei', 'Dana']
     """
+    others = SpanIndex(s for s in spans if s.type != "PERSON")
     out = []
+    last = (-1, -1)  # the last handle's extent
     for span in spans:
         start, end = span.start, span.end
         if span.type == "PERSON":
-            while start > 0 and _HANDLE_CHAR.fullmatch(text[start - 1]) and (
-                    text[start - 1] not in "._" or
-                    (start > 1 and _HANDLE_CHAR.fullmatch(text[start - 2]) is not None
-                     and text[start - 2] not in "._")):
-                start -= 1
-            while end < len(text) and _HANDLE_CHAR.fullmatch(text[end]) and (
-                    text[end] not in "._" or
-                    (end + 1 < len(text) and text[end + 1] not in "._"
-                     and _HANDLE_CHAR.fullmatch(text[end + 1]) is not None)):
-                end += 1
+            if last[0] <= start and end <= last[1]:
+                start, end = last
+            else:
+                start, end = _handle_extent(text, start, end)
+                last = (start, end)
+            if not (others.free(start, span.start) and others.free(span.end, end)):
+                start, end = span.start, span.end
         out.append(span if (start, end) == (span.start, span.end)
                    else EntitySpan(start, end, span.type))
     return out
+
+
+def _handle_extent(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened over the letters, digits, ``.`` and ``_`` joined to it with
+    no space, neither ending on a ``.`` or ``_`` nor crossing one before a capital."""
+    def joins(k: int) -> bool:  # a separator at k between two handle characters, no capital
+        return (0 < k < len(text) - 1 and text[k] in "._" and not text[k + 1].isupper()
+                and _WORD_CHAR.fullmatch(text[k - 1]) is not None
+                and _WORD_CHAR.fullmatch(text[k + 1]) is not None)
+
+    while start > 0 and (_WORD_CHAR.fullmatch(text[start - 1]) or joins(start - 1)):
+        start -= 1
+    while end < len(text) and (_WORD_CHAR.fullmatch(text[end]) or joins(end)):
+        end += 1
+    return start, end
+
+
+_WORD_CHAR = re.compile(r"[^\W_]")

@@ -117,7 +117,7 @@ CAPITALISED_EXCESS = 2.0
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
-    "welcome sorry".split())
+    "welcome sorry hiya".split())
 #: In a lower-case text, a word outside the census list rarer than this (Zipf) is a name
 #: (``aled``, ``teodor``, ``yusupova``): chats name people nobody capitalises.
 LOWER_RARE = 2.3
@@ -436,8 +436,8 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
     word, no title or role) in a paragraph in lower case before a listed family name rarer than
     :data:`RARE_ZIPF` (``dev malhotra``, ``paddy o'rourke``; not ``dev brown``, ``Trustee
     Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a rare family name
-    (any word rarer than :data:`UNCOMMON_ZIPF`: ``dana adeyemi``, ``zane iqbal``) after a listed
-    given name in the same case, with only spaces between them."""
+    (``dana adeyemi``; in lower case any word rarer than :data:`UNCOMMON_ZIPF`, ``zane iqbal``)
+    after a listed given name, with only spaces between them."""
     given = given_names()
 
     def spaced(a: int, b: int) -> bool:
@@ -459,9 +459,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
             and word_zipf(forms[i + 1]) < RARE_ZIPF):
         return True  # a word before a rare family name is the given name: "dev malhotra"
-    return ((classes[i] == "rare" or word_zipf(forms[i]) < UNCOMMON_ZIPF) and i > 0  # iqbal
-            and classes[i - 1] == "name" and name_key(forms[i - 1]) in given and spaced(i - 1, i)
-            and words[i - 1].text.islower() == words[i].text.islower())
+    return (i > 0 and classes[i - 1] == "name" and name_key(forms[i - 1]) in given
+            and spaced(i - 1, i) and (classes[i] == "rare" or (word_zipf(forms[i]) < UNCOMMON_ZIPF
+            and words[i - 1].text.islower() and words[i].text.islower())))  # "zane iqbal"
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,

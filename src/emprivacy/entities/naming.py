@@ -232,7 +232,8 @@ def person_function_words(name: list[bool], words: Sequence[Token],
             beside = beside or (name[i + 2] and joined(i, i + 1) and joined(i + 1, i + 2))
         elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
             beside = beside or name[i + 1]
-        run = i > 1 and name[i - 1] and name[i - 2] and joined(i - 2, i - 1) and joined(i - 1, i)
+        run = (i > 1 and name[i - 1] and name[i - 2] and joined(i - 2, i - 1) and joined(i - 1, i)
+               and words[i - 1].text.islower())  # "rose jack will", not "Dana Smith will"
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
             prev in _BEFORE_LAST and _clause_end(i, words, text)) or bool(run) or (
             i + 1 < len(words) and joined(i, i + 1)

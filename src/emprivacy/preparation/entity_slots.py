@@ -30,7 +30,7 @@ import numpy as np
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.naming import KIN_WORDS, ordinary_mention
+from emprivacy.entities.naming import ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
@@ -107,12 +107,12 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if kind == "word" and is_word and (marking.name_like(words[i]) or (
                 entity_type == PROPER_NOUN and not marking.designator(words[i])
                 and words[i] not in titles and (  # not Pharmacy of "Adeyemi Pharmacy"
-                    (marking.given_or_unlisted(words[i])
-                     and not people.free(spans[span].start, spans[span].end))
+                    (marking.given_or_unlisted(words[i])  # a person's word after it
+                     and not people.free(tok.end, spans[span].end))
                     or _after_title(text, spans[span], titles, tok)))):
-            # a name on no list, a word beside a person's name in one capitalised run
-            # (CONOR of "BRENNAN, CONOR PATRICK"), or in a run a title leads (DIMITRI of
-            # "M. DIMITRI VASSILIOU")
+            # a name on no list, a word before a person's name in one capitalised run
+            # (CONOR of "BRENNAN, CONOR PATRICK"; not PRESCRIBED of "DR LEE PRESCRIBED"), or
+            # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU")
             kind, resolved = marking.resolve("PERSON", rows[i])
         if kind == "placeholder":
             decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved),
@@ -144,8 +144,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                and len(tok.text) > 1  # an initial: join_initials below
                                and words[i] not in NAME_PARTICLES  # lower_case_particles
                                and text[tokens[i - 1].end:tok.start] in (" ", ". ")))
-                     or marking.label_word(words[i]) or words[i] in titles  # "st anselms"
-                     or (tok.text.islower() and words[i] in KIN_WORDS)):  # "nanna pat"
+                     or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
             # of "Me Claire Dubois", Maître): no name
@@ -178,9 +177,12 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
 
 def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token) -> bool:
     """Whether ``span`` starts with one of the language's ``titles`` and ``tok``, no title,
-    is the word right after it or the one after that (``M. DIMITRI VASSILIOU``)."""
+    is the word right after it (``DIMITRI`` of ``M. DIMITRI VASSILIOU``; not ``PRESCRIBED`` of
+    ``DR LEE PRESCRIBED``)."""
+    if tok.start - span.start > 16:  # a title, its full stop and spaces: a bounded look
+        return False
     head = text[span.start:tok.start].replace(".", " ").split()
-    return 1 <= len(head) <= 2 and head[0].lower() in titles
+    return len(head) == 1 and head[0].lower() in titles
 
 
 def _capital_initials(surface: str) -> bool:

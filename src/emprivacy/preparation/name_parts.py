@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import stamped_start
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.names import GREETINGS
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
@@ -255,8 +256,10 @@ def surnames_before_commas(decisions: list[Decision], counted: Counter[str], tex
                 or not (marking.given_or_unlisted(words[i]) or (
                     tok.text.isupper() and marking.english and marking.listed_or_rare(words[i])))):
             continue  # not "Hier, Marie" of French, "Well, John"
-        line = text[text.rfind("\n", 0, tok.start) + 1:tok.start]
-        if line.strip(" \t0123456789.)-–•*#") == "":
+        before = text[max(0, tok.start - 12):tok.start]  # a bounded look back
+        line = before[before.rfind("\n") + 1:]
+        if (("\n" in before or tok.start <= 12) and line.strip(" \t0123456789.)-–•*#") == ""
+                and words[i] not in GREETINGS):  # not "Hiya, Dana"
             decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
             counted["PERSON"] += 1
 
