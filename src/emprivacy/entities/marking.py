@@ -197,6 +197,12 @@ class EntityMarking:
         frequencies are English)."""
         return self.english and _given_or_unlisted(word)
 
+    def given_or_rare(self, word: str) -> bool:
+        """Whether ``word`` is a name of the public lists or a rare word (``manon``; not
+        ``pizza``, a census name far more common as a word); ``False`` without the ``ner``
+        extra."""
+        return _name_class(word) in ("name", "rare")
+
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
@@ -294,12 +300,16 @@ def _name_like(word: str) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _given_or_unlisted(word: str) -> bool:
-    if word in _LABEL_WORDS or word in NAME_TITLES:
-        return False
+    return word not in _LABEL_WORDS and word not in NAME_TITLES and _name_class(word) in (
+        "name", "rare", "uncommon")
+
+
+def _name_class(word: str) -> str | None:
+    """:func:`~emprivacy.entities.names.name_class`, ``None`` without the ``ner`` extra."""
     try:
-        return name_class(word) in ("name", "rare", "uncommon")
+        return name_class(word)
     except MissingExtraError:
-        return False
+        return None
 
 
 @lru_cache(maxsize=1 << 16)

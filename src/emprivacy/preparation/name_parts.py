@@ -27,19 +27,6 @@ __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS",
 NAME_PARTICLES: frozenset[str] = frozenset(
     "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
     "lo ní ni nic mac ó ua".split())
-def _given(word: str) -> bool:
-    """Whether ``word`` is a name of the public lists or a rare word (``manon``; not
-    ``pizza``, a census name far more common as a word); ``False`` without the ``ner``
-    extra."""
-    from emprivacy.entities.names import name_class
-    from emprivacy.exceptions import MissingExtraError
-
-    try:
-        return name_class(word) in ("name", "rare")
-    except MissingExtraError:
-        return False
-
-
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
 _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
@@ -91,7 +78,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 and all(words[k] in _FOREIGN_PARTICLES for k in range(i, j)) \
                 and marking.listed_or_rare(words[j]) and (slot_before or (
                     before is None and tokens[i - 1].kind == "word"
-                    and tokens[i - 1].text.islower() and _given(words[i - 1]))):
+                    and tokens[i - 1].text.islower() and marking.given_or_rare(words[i - 1]))):
             # "manon da silva" of a chat: the names on both sides of the particle, found or
             # not, are the person's
             if not slot_before:
