@@ -6,13 +6,16 @@ Mensah`` then ``JM often alone evenings``, ``J.M.``; a caseworker ``Priya Venkat
 it as an acronym), and released at the general ε it would be kept as often as not, naming
 the person to anyone who read the full name.  :func:`initials_of_names` finds the letters in
 capitals, two or three of them, bare (``JM``) or each with its full stop (``J.M.``), that
-are the initials of a run of words a ``PERSON`` span covers in the same text: every letter of
+are the initials of a run of words a ``PERSON`` span covers in the same text (an initial
+right before the span included: ``RH`` of ``Ms R. Hussain``): every letter of
 the run (``JKR`` of ``Jane K. Rowling``) or its first and last (``JR``); where another type's
 span covers them already (``IK`` read as a capitalised word), the person's span is added.
 In a person's span, letters in capitals are a name's whatever lists hold
 (:func:`~emprivacy.preparation.entity_slots.entity_decisions`).  A word this common
 in English (:data:`COMMON_ZIPF`: ``UK``, ``OK``, ``TV``) or a title (``DC``, ``PC``) is left
-as it is: a ``Tom Vance`` does not make every ``TV`` his.
+as it is: a ``Tom Vance`` does not make every ``TV`` his; unless the text defines the
+letters as the name's, in brackets right after it (``Mr D. Okafor (DO)``: a school report's
+teacher codes, issue 40, twelfth stage).
 """
 
 from __future__ import annotations
@@ -32,11 +35,13 @@ _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 _INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’'-])")
 
 
-def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[list[str]]:
+def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], int]]:
     """The runs of capitalised words that ``PERSON`` spans cover, with only spaces or tabs
-    between them (``Jordan Mensah`` found as one span or as two)."""
+    between them (``Jordan Mensah`` found as one span or as two), each with the offset where
+    it ends; an initial right before a span starts its run (``R. Hussain``: no detector's
+    span holds the letter)."""
     people = sorted((s.start, s.end) for s in spans if s.type == "PERSON")
-    runs: list[list[str]] = []
+    runs: list[tuple[list[str], int]] = []
     last_end = -1
     for start, end in people:
         for m in _WORD.finditer(text, start, end):
@@ -46,11 +51,20 @@ def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[list[str]]:
                 continue
             if runs and last_end >= 0 and text[last_end:m.start()].strip(" \t") == "" \
                     and m.start() > last_end:
-                runs[-1].append(word)
+                runs[-1][0].append(word)
             else:
-                runs.append([word])
+                before = _INITIAL_BEFORE.search(text, max(0, m.start() - 4), m.start())
+                runs.append(([before.group(1)] if before else [], 0))
+                runs[-1][0].append(word)
             last_end = m.start() + len(word)
+            runs[-1] = (runs[-1][0], last_end)
     return runs
+
+
+#: A capital initial right before a name (``R. `` of ``Ms R. Hussain``).
+_INITIAL_BEFORE = re.compile(r"(?<![\w.’'-])([A-Z])\.?[ \t]+$")
+#: Initials in brackets right after the name they stand for (``Mr D. Okafor (DO)``).
+_BRACKETED = re.compile(r"[ \t]*\(((?:[A-Z]\.?){2,3})\)")
 
 
 def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
@@ -68,13 +82,17 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     if not any(s.type == "PERSON" for s in spans):
         return []
     wanted: set[str] = set()
-    for run in _name_runs(text, spans):
+    defined: set[str] = set()  # initials a text defines in brackets: "Mr D. Okafor (DO)"
+    for run, end in _name_runs(text, spans):
         if len(run) < 2:
             continue
         firsts = [w[0].upper() for w in run]
-        if len(firsts) <= 3:
-            wanted.add("".join(firsts))
-        wanted.add(firsts[0] + firsts[-1])
+        these = {"".join(firsts)} if len(firsts) <= 3 else set()
+        these.add(firsts[0] + firsts[-1])
+        wanted |= these
+        bracket = _BRACKETED.match(text, end)
+        if bracket and bracket.group(1).replace(".", "") in these:
+            defined.add(bracket.group(1).replace(".", ""))
     if not wanted:
         return []
     people = SpanIndex(s for s in spans if s.type == "PERSON")
@@ -83,13 +101,20 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         letters = m.group().replace(".", "")
         if letters not in wanted or letters.lower() in NAME_TITLES:
             continue
-        if zipf is not None and len(letters) == len(m.group()) and \
-                zipf(letters.lower()) >= COMMON_ZIPF:
-            continue
+        if zipf is not None and len(letters) == len(m.group()) and (
+                letters not in defined or _in_capitals(text, m.start(), m.end())) \
+                and zipf(letters.lower()) >= COMMON_ZIPF:
+            continue  # "DO NOT" beside a defined "(DO)": a word of a run in capitals
         if people.covers(m.start(), m.end()):
             continue  # inside a person's span already
         out.append(EntitySpan(m.start(), m.end(), "PERSON"))
     return out
+
+
+def _in_capitals(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands beside another word in capitals, a space apart."""
+    return (re.match(r"[ \t]+[A-Z]{2}", text[end:end + 4]) is not None
+            or re.search(r"[A-Z]{2}[ \t]+$", text[max(0, start - 4):start]) is not None)
 
 
 def widen_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:

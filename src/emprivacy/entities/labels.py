@@ -85,7 +85,10 @@ PERSONAL_PRONOUNS: frozenset[str] = frozenset(
     "themselves it itself".split())
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
-_SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"}
+_SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"} | set(
+    # what a speaker says first (``caller: yeah thursday's fine``, ``agent: and a phone
+    # number``), never a name field's value
+    "yeah yes yep yup no nope um erm er uh hmm ok okay oh the an and but so well".split())
 
 
 def in_name_field(i: int, words: list[Token], forms: list[str], text: str,

@@ -208,7 +208,37 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
         return False
     words = [w for w in text[span.start:span.end].replace("'", " ").split() if w.isalpha()]
     return bool(words) and (all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
-                            or any(w.lower() in PERSONAL_PRONOUNS for w in words))
+                            or any(w.lower() in PERSONAL_PRONOUNS for w in words)
+                            or _ordinary_organisation(text, span))
+
+
+def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
+    """Whether ``span``, typed an organisation or a place on a line in capitals, holds only
+    ordinary English words: each at least Zipf :data:`~emprivacy.entities.names.RARE_ZIPF`,
+    neither a listed name nor rare (:func:`~emprivacy.entities.names.name_class`), no place
+    of the place list, no designator (``INFIRMARY``, ``ROAD``), no month; the span on one
+    line, no digit beside it (``20 AUG``, ``ALPHA 12``).  A radio log's ``ETA``, ``MINS``,
+    ``NEIGHBOURS``, ``CONFIRMS``, ``EMERGENCY CONTACTS`` (issue 40, twelfth stage: on the
+    labelled texts' lines in capitals, 60 such spans were no entity and 2 were)."""
+    from emprivacy.entities.capitalised import CALENDAR_WORDS
+    from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
+    from emprivacy.entities.names import RARE_ZIPF, name_class, word_zipf
+    from emprivacy.entities.vocabulary import place_words
+
+    if span.type not in ("ORG", "LOCATION"):
+        return False
+    surface = text[span.start:span.end]
+    left = text[max(0, span.start - 6):span.start].rsplit("\n", 1)[-1]
+    right = text[span.end:span.end + 6].split("\n", 1)[0]
+    if "\n" in surface or any(c.isdigit() for c in left + right):
+        return False
+    words = [w.strip(".,:;()/&'").lower() for w in surface.split()]
+    places = place_words()
+    return any(words) and all(
+        not w or (w.isalpha() and word_zipf(w) >= RARE_ZIPF
+                  and name_class(w) not in ("name", "rare") and w not in places
+                  and w not in ORG_DESIGNATORS and w not in STREET_DESIGNATORS
+                  and w not in CALENDAR_WORDS) for w in words)
 
 
 

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.naming import ordinary_mention
@@ -114,6 +115,12 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             # (CONOR of "BRENNAN, CONOR PATRICK"; not PRESCRIBED of "DR LEE PRESCRIBED"), or
             # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU")
             kind, resolved = marking.resolve("PERSON", rows[i])
+        if kind == "placeholder" and is_word and _label_in_placeholder(marking, words[i], titles) \
+                and _at_edge_or_person(text, spans[span], tok, people):
+            # "SGT" of "SGT OKAFOR", "Dr" of "Register Office of Dr Chen", "REF" before an
+            # ID: a title or a form's key is no part of the name a placeholder hides
+            counted[GENERAL] += 1
+            continue
         if kind == "placeholder":
             decisions[i] = Placeholder(span, placeholder(str(resolved)), str(resolved),
                                        spans[span].start)
@@ -128,6 +135,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             continue  # numbers, locators, symbols; function words
         elif initials and resolved == "PERSON" and kind in ("slot", "unlisted") \
                 and _capital_initials(tok.text) and words[i] not in titles \
+                and not (len(tok.text) == 3 and marking.label_word(words[i])) \
                 and not transcript_marker(text, tok):  # "A. Bakare said no."
             # "JM", "J.M." of a person's span (initials of a name the text spells out:
             # initials_of_names): no ordinary word, whatever lists hold
@@ -183,6 +191,30 @@ def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token
         return False
     head = text[span.start:tok.start].replace(".", " ").split()
     return len(head) == 1 and head[0].lower() in titles
+
+
+def _label_in_placeholder(marking: EntityMarking, word: str, titles: frozenset[str]) -> bool:
+    """Whether ``word`` in a placeholder's span is a title or a form's key
+    (:meth:`EntityMarking.label_word`, the language's ``titles``), not a place's
+    (``St``, ``Mt``, ``Ft``) nor a designator (``Ward``, ``Unit``)."""
+    return ((marking.label_word(word) or word in titles) and word not in _PLACE_TITLES
+            and not marking.designator(word))
+
+
+def _at_edge_or_person(text: str, span: EntitySpan, tok: Token, people: SpanIndex) -> bool:
+    """Whether ``tok`` starts or ends ``span`` (but for punctuation) or a person's span
+    follows it (``of Dr Mei-Ling Chen``): not a title inside an organisation's name
+    (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of Lourdes``)."""
+    if not text[span.start:tok.start].strip(" \t.,:;()-") \
+            or not text[tok.end:span.end].strip(" \t.,:;()-"):
+        return True
+    rest = text[tok.end:span.end]
+    nxt = tok.end + len(rest) - len(rest.lstrip(" \t."))
+    return not people.free(nxt, nxt + 1)
+
+
+#: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
+_PLACE_TITLES = frozenset({"st", "mt", "ft"})
 
 
 def _capital_initials(surface: str) -> bool:
@@ -273,6 +305,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             continue
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
+        if _capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
+            continue  # "DO NOT" beside the initials "(DO)": each mention needs its own word
         if tok.text.islower() and ordinary_mention(i, words, marking.english_zipf):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]
