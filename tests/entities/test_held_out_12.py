@@ -80,3 +80,21 @@ def test_initials_defined_in_brackets_after_a_name(release_auto):
         assert "(RH)" not in out and "(DO)" not in out and "(PK)" not in out, out
         assert "care. DO\n" not in out, out  # the teacher's signature
         assert "Please DO NOT park" in out, out  # the word, in capitals beside another
+
+
+@pytest.mark.slow
+def test_a_school_after_a_rare_name_in_lower_case(release_auto):
+    text = ("auto transcript attendance line oakfield high school monday\n"
+            "school office st aidans catholic primary, the primary reason is cost")
+    out = release_auto(text)
+    assert "oakfield" not in out and "high school" not in out, out
+    assert "aidans" not in out and "catholic primary" not in out, out
+    assert "the primary reason" in out, out
+
+
+@pytest.mark.slow
+def test_a_pair_in_lower_case_needs_a_given_name(release_auto):
+    out = release_auto("the main reason is cost, and grace from the office agreed. "
+                       "tell hunter and sunny the plan")
+    assert "is cost," in out and "grace" not in out, out
+    assert "hunter" not in out and "sunny" not in out, out

@@ -55,7 +55,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "engineering contractors recruitment accountants vets veterinary dentistry hospice "
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
-    "wanderers rangers albion harriers league guild bridge".split())
+    "wanderers rangers albion harriers league guild bridge primary nursery".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

@@ -302,19 +302,23 @@ class _DesignatorsNear:
 def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
                              zipf: Callable[[str], float],
                              near: _DesignatorsNear) -> list[EntitySpan]:
-    """The spans that a rare word no span covers starts, followed by designators."""
+    """The spans that a rare word no span covers (or a lower-case person's span alone)
+    starts, followed by designators."""
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     found = []
     covered = sorted((s.start, s.end) for s in spans)
+    people = {(s.start, s.end) for s in spans if s.type == "PERSON"}
     k = 0
     for m in near.words_before(_NAME_WORD):
         if not near.after(m.end()):
             continue
         while k < len(covered) and covered[k][1] <= m.start():
             k += 1
-        if k < len(covered) and covered[k][0] < m.end():
-            continue  # inside a span already
+        if k < len(covered) and covered[k][0] < m.end() and not (
+                m.group().islower() and (m.start(), m.end()) in people):
+            continue  # inside a span already; not a lower-case name's alone (oakfield of
+            # "oakfield high school", a rare word the names detector took for a person's)
         end, kind = _designators_after(text, m.end())
         if kind is None and not m.group().islower():
             continue

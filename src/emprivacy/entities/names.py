@@ -358,9 +358,9 @@ class NameListDetector:
                     cases[i] == "lower" and ordinary_mention(i, forms, word_zipf)):  # "the bill"
                 name[i] = True
         person_function_words(name, words, forms, text)
-        list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes)
-        return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True)
-                if n]
+        list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
+                     lambda form: name_key(form) in given)
+        return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True) if n]
 
     @staticmethod
     def _evidence(words: list[Token], forms: list[str], classes: list[NameClass],

@@ -269,18 +269,20 @@ _LIST_AMPERSAND = re.compile(r",?[ \t]*&[ \t]*")
 
 def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
                  zipf: Callable[[str], float], kept: frozenset[str],
-                 classes: Sequence[str | None] = ()) -> None:
+                 classes: Sequence[str | None] = (),
+                 given: Callable[[str], bool] = lambda form: True) -> None:
     """A word between two names of a comma-separated list is a name (``wade, cliff, deano,
     kb, priya``: a nickname or initials no list holds), and so is each item of a list of
     three or more ending in ``and`` or ``or`` with a name among them, written in its case
     (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
     words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
     joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
-    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``), written in
+    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``; in lower case
+    a ``"common"`` one only if it is a ``given`` name: not ``is cost, and grace``), written in
     the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage);
     ``Will`` and ``May`` too where capitalised (``Grace and Will``; not ``May 3``)."""
     if classes:
-        _pairs(name, words, forms, text, kept, classes)
+        _pairs(name, words, forms, text, kept, classes, given)
     for i in range(1, len(words) - 1):
         if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
                 or zipf(forms[i]) >= _LISTED_COMMON):
@@ -316,7 +318,8 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
 
 
 def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
-           kept: frozenset[str], classes: Sequence[str | None]) -> None:
+           kept: frozenset[str], classes: Sequence[str | None],
+           given: Callable[[str], bool]) -> None:
     """The pairs of :func:`list_members`: ``hunter and sunny``, ``Rose & Jack``."""
     for i in range(len(words) - 1):
         if (i + 2 < len(words) and forms[i + 1] in ("and", "or")
@@ -330,6 +333,8 @@ def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text:
             continue
         other = b if name[i] else i
         if (classes[other] in ("name", "common") and forms[other].isalpha()
+                and (classes[other] == "name" or not words[other].text.islower()
+                     or given(forms[other]))
                 and (forms[other] not in kept or (  # "Grace and Will": no modal mid-sentence
                     forms[other] in ("will", "may") and words[other].text.istitle()
                     and not by_a_number(words[other], text)))
