@@ -10,6 +10,8 @@ import pytest
 
 from emprivacy.entities.spans import EntitySpan
 
+from .name_list import found as _found
+
 
 def _span(text, words, kind="ORG", nth=0):
     start = -1
@@ -98,3 +100,13 @@ def test_a_pair_in_lower_case_needs_a_given_name(release_auto):
                        "tell hunter and sunny the plan")
     assert "is cost," in out and "grace" not in out, out
     assert "hunter" not in out and "sunny" not in out, out
+
+
+def test_a_given_name_said_to_someone_in_a_chat():
+    text = ("[20:13] xraymond: bob. it was his router\n"
+            "[20:14] rosie_k: grant, ask cliff for the perms\n"
+            "[20:15] cliffnotes: ok. the sky is blue tonight\n"
+            "[20:16] rosie_k: thanks for that, frank\n")
+    found = _found(text)
+    assert {"bob", "grant", "frank"} <= set(found), found
+    assert "ok" not in found and "sky" not in found, found

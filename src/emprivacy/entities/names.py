@@ -39,8 +39,8 @@ around it say so:
   rare (Zipf below :data:`LOWER_RARE`, four letters or more) or reads as a name by its
   vector (:mod:`~emprivacy.entities.name_vectors`);
 * a ``"rare"`` word is a name where it is capitalised in a text in ordinary case, not at a
-  sentence's start unless a verb that takes a person follows (:data:`AGENT_VERBS`:
-  ``Adeyemi nodded.``);
+  sentence's start unless a verb that takes a person follows
+  (:data:`~emprivacy.entities.naming.AGENT_VERBS`: ``Adeyemi nodded.``);
 * a ``"common"`` word that is a given name (``Will``, ``Hope``, ``June``) or reads as a name
   by its vector (``Yusuf``) is a name where it is capitalised in the middle of a sentence of
   a text in ordinary case, or at its start before a verb that takes a person (``Summer went
@@ -78,8 +78,10 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import (
+    AGENT_VERBS,
     DETERMINERS,
     NAMED_COMMON,
+    agent_after,
     clause_start,
     list_members,
     named_by,
@@ -87,6 +89,7 @@ from emprivacy.entities.naming import (
     nickname,
     ordinary_mention,
     person_function_words,
+    vocative,
 )
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.text_shape import (
@@ -121,15 +124,6 @@ GREETINGS: frozenset[str] = frozenset(
 #: In a lower-case text, a word outside the census list rarer than this (Zipf) is a name
 #: (``aled``, ``teodor``, ``yusupova``): chats name people nobody capitalises.
 LOWER_RARE = 2.3
-#: Verbs whose subject is a person: a capitalised given name or rare word starting a sentence
-#: before one of them is a name (``Summer went red.``, ``Grace said``, ``Adeyemi nodded``).
-AGENT_VERBS: frozenset[str] = frozenset(
-    "said says told tells asked asks went came looked smiled laughed nodded shook turned "
-    "walked ran sat stood replied answered shouted whispered called rang phoned wrote texted "
-    "emailed thought knew wanted cried died married moved left arrived agreed explained "
-    "admitted denied insisted added noted recalled lives lived works worked blushed sighed "
-    "frowned grinned winked shrugged screamed yelled muttered sobbed approved confirmed "
-    "signed booked checked messaged promised mentioned suggested reckons reckoned".split())
 #: The kept function words that are never a name (``will`` and ``may`` can be).
 _KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - {"will", "may"}
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
@@ -330,7 +324,7 @@ class NameListDetector:
                            ) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
-                    not initial[i] or _agent_after(i, words, forms, text))) or (
+                    not initial[i] or agent_after(i, words, forms, text))) or (
                     lower_text and case == "lower" and ((
                         len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE)
                         or name_like(form)))
@@ -340,10 +334,10 @@ class NameListDetector:
                 # or a given name at a clause's start before one (``ok, bill approved``)
                 prev = forms[i - 1] if i else ""
                 name[i] = (lower_text and case == "lower" and (name_like(form) or (
-                    name_key(form) in given and _agent_after(i, words, forms, text)
+                    name_key(form) in given and agent_after(i, words, forms, text)
                     and clause_start(i, words, forms, text, initial)))) or (
                            case == "title" and not lower_text
-                           and (not initial[i] or _agent_after(i, words, forms, text))
+                           and (not initial[i] or agent_after(i, words, forms, text))
                            and (name_key(form) in given or name_like(form))
                            and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
@@ -405,6 +399,9 @@ class NameListDetector:
                     name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap)):
                 out[i] = "greeting"
+            elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
+                  and name_key(forms[i]) in given and vocative(i, words, text)):
+                out[i] = "vocative"  # "xraymond: bob. it was bob", "done, sky"
             elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
                                                                  text, lowers):
                 out[i] = "pair"
@@ -416,16 +413,6 @@ class NameListDetector:
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
         return out
-
-
-def _agent_after(i: int, words: list[Token], forms: list[str], text: str) -> bool:
-    """Whether word ``i`` is followed, after a space, by a verb that takes a person as its
-    subject (:data:`AGENT_VERBS`): a sentence-initial ``Summer went red.`` or ``Hope said``
-    names someone; ``Summer is hot`` does not say so."""
-    if i + 1 >= len(words):
-        return False
-    gap = text[words[i].end:words[i + 1].start]
-    return forms[i + 1] in AGENT_VERBS and re.fullmatch(r"[ \t]+", gap) is not None
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],

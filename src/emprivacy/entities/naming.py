@@ -14,9 +14,10 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS", "NAMED_COMMON", "NAMING",
-           "ORDINARY_BEFORE", "ORDINARY_ZIPF", "clause_start", "list_members", "named_by",
-           "named_outright", "nickname", "ordinary_mention", "person_function_words"]
+__all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS",
+           "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
+           "clause_start", "list_members", "named_by", "named_outright", "nickname",
+           "ordinary_mention", "person_function_words", "vocative"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -86,6 +87,52 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float])
     (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere), being
     common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`)."""
     return i > 0 and forms[i - 1] in ORDINARY_BEFORE and zipf(forms[i]) >= ORDINARY_ZIPF
+
+
+#: Verbs whose subject is a person: a capitalised given name or rare word starting a sentence
+#: before one of them is a name (``Summer went red.``, ``Grace said``, ``Adeyemi nodded``).
+AGENT_VERBS: frozenset[str] = frozenset(
+    "said says told tells asked asks went came looked smiled laughed nodded shook turned "
+    "walked ran sat stood replied answered shouted whispered called rang phoned wrote texted "
+    "emailed thought knew wanted cried died married moved left arrived agreed explained "
+    "admitted denied insisted added noted recalled lives lived works worked blushed sighed "
+    "frowned grinned winked shrugged screamed yelled muttered sobbed approved confirmed "
+    "signed booked checked messaged promised mentioned suggested reckons reckoned".split())
+
+
+def agent_after(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+    """Whether word ``i`` is followed, after a space, by a verb that takes a person as its
+    subject (:data:`AGENT_VERBS`): a sentence-initial ``Summer went red.`` or ``Hope said``
+    names someone; ``Summer is hot`` does not say so."""
+    if i + 1 >= len(words):
+        return False
+    gap = text[words[i].end:words[i + 1].start]
+    return forms[i + 1] in AGENT_VERBS and re.fullmatch(r"[ \t]+", gap) is not None
+
+
+def vocative(i: int, words: Sequence[Token], text: str) -> bool:
+    """Whether word ``i`` is said to someone in a chat's message: its first word, right
+    after the speaker's label and its colon, followed by ``,``, ``!``, ``?`` or a full stop
+    (``xraymond: bob. it was bob``, ``rosie_k: grant, ask cliff``), or its last word after a
+    comma (``cliffnotes: done, sky``).  The names detector asks it of a listed given name
+    written in lower case in a lower-case paragraph (issue 40, twelfth stage)."""
+    start, end = words[i].start, words[i].end
+    line = text[text.rfind("\n", 0, start) + 1:start]
+    if len(line) > 64 or ":" not in line or words[i].text.lower() in _NOT_ADDRESSED:
+        return False
+    if _MESSAGE_START.fullmatch(line) and _ADDRESS_END.match(text, end):
+        return True
+    return line.rstrip(" \t").endswith(",") and _MESSAGE_END.match(text, end) is not None
+
+
+#: A line up to a message's first word: a speaker's label (time stamp, user name) and ``:``.
+_MESSAGE_START = re.compile(r"[^\n]{1,48}?:[ \t]+")
+#: What follows a name said to someone at a message's start.
+_ADDRESS_END = re.compile(r"[,!?]|\.(?:[ \t]|\n|\Z)")
+#: Words of a chat's replies that the given-name list holds: never said to someone.
+_NOT_ADDRESSED = frozenset({"ok", "ta", "soon"})
+#: What follows a message's last word.
+_MESSAGE_END = re.compile(r"[ \t]*[.!?]*[ \t]*(?:\n|\Z)")
 
 
 def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
