@@ -110,3 +110,11 @@ def test_a_given_name_said_to_someone_in_a_chat():
     found = _found(text)
     assert {"bob", "grant", "frank"} <= set(found), found
     assert "ok" not in found and "sky" not in found, found
+
+
+def test_a_key_without_a_vowel_is_no_speaker():
+    text = ("01  KOWALSKI, PIOTR   AGE 34\n    CHG: THEFT FROM SHOP\n    CHG: CRIMINAL DAMAGE\n"
+            "MS. ADEYEMI: Objection.\nRHYS: I was there.\n")
+    found = _found(text)
+    assert "CHG" not in found, found
+    assert {"ADEYEMI", "RHYS"} <= set(found), found

@@ -471,7 +471,9 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
     if stamp is not None and not stamped:
         return i <= stamp
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
-            and not any(c.isdigit() for c in start)):
+            and not any(c.isdigit() for c in start)) or (
+            words[i].text.isupper() and not re.search("[aeiouy]", forms[i])
+            and name_class(forms[i]) in ("rare", None)):  # "CHG: THEFT", not "NG:"
         return False  # a field's key (Plan:, Risk:), not a speaker (will:, june: are, and
         # so is any word after a chat's time stamp: "[07:55] ravi:")
     for j in range(first, min(first + 4, len(words))):
