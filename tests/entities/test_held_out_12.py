@@ -118,3 +118,32 @@ def test_a_key_without_a_vowel_is_no_speaker():
     found = _found(text)
     assert "CHG" not in found, found
     assert {"ADEYEMI", "RHYS"} <= set(found), found
+
+
+def test_each_spelled_letter_is_a_slot_of_its_own():
+    from collections import Counter
+
+    from emprivacy.preparation.name_parts import _spelled_letters
+    from emprivacy.text import tokenize
+
+    text = ("first name g r a i n n e and surname o apostrophe s h a u g h n e s s y\n"
+            "le nom l e espace b e r r e tiret m e n d e s, l e b comme bernard e r r e\n"
+            "that is b for bravo r o w n e")
+    tokens = list(tokenize(text))
+    decisions = [None] * len(tokens)
+    _spelled_letters(decisions, Counter(), text, tokens)
+    letters = [(t.text, d.key) for t, d in zip(tokens, decisions, strict=True) if d is not None]
+    assert [t for t, _ in letters] == list("grainneoshaughnessyleberremendesleberrebrowne"), \
+        letters
+    assert len({key for _, key in letters}) == len(letters), letters  # n n: two draws
+    taken = {t.text for t, d in zip(tokens, decisions, strict=True) if d is not None}
+    assert not {"apostrophe", "espace", "tiret", "comme", "bernard", "for", "bravo"} & taken
+
+
+@pytest.mark.slow
+def test_a_handle_keeps_its_last_word_and_a_rare_given_name_before_a_family_name(release_auto):
+    out = release_auto("Posted by AprilMcKenna_Gen on the forum, thanks Gen Smith")
+    assert "AprilMcKenna" not in out and "_Gen" not in out, out
+    found = _found("agent yes kofi mensah attended on the fifteenth\n"
+                   "agent ill ask for kofi, earliest is thursday\n")
+    assert found.count("kofi") == 2 and "mensah" in found, found

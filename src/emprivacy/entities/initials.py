@@ -154,9 +154,11 @@ def widen_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
 
 def _handle_extent(text: str, start: int, end: int) -> tuple[int, int]:
     """``[start, end)`` widened over the letters, digits, ``.`` and ``_`` joined to it with
-    no space, neither ending on a ``.`` or ``_`` nor crossing one before a capital."""
+    no space, neither ending on a ``.`` or ``_`` nor crossing a ``.`` before a capital
+    (``Kwame.See``; ``AprilMcKenna_Gen`` is one handle)."""
     def joins(k: int) -> bool:  # a separator at k between two handle characters, no capital
-        return (0 < k < len(text) - 1 and text[k] in "._" and not text[k + 1].isupper()
+        return (0 < k < len(text) - 1 and text[k] in "._"
+                and (text[k] == "_" or not text[k + 1].isupper())
                 and _WORD_CHAR.fullmatch(text[k - 1]) is not None
                 and _WORD_CHAR.fullmatch(text[k + 1]) is not None)
 

@@ -419,9 +419,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
           text: str, lowers: Sequence[bool]) -> bool:
     """Whether word ``i`` is the given name before a listed or rare family name
     (``bill okoye``), a rare word capitalised as the listed family name after it (``OSKAR
-    BRENNAN``), a word that may be a given name (``"common"`` or ``"uncommon"``, no function
-    word, no title or role) in a paragraph in lower case before a listed family name rarer than
-    :data:`RARE_ZIPF` (``dev malhotra``, ``paddy o'rourke``; not ``dev brown``, ``Trustee
+    BRENNAN``), a word that may be a given name (``"common"``, ``"uncommon"`` or ``"rare"``, no
+    function word, no title or role) in a paragraph in lower case before a listed family name
+    rarer than :data:`RARE_ZIPF` (``dev malhotra``, ``kofi mensah``; not ``dev brown``, ``Trustee
     Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a rare family name
     (``dana adeyemi``; in lower case any word rarer than :data:`UNCOMMON_ZIPF`, ``zane iqbal``)
     after a listed given name, with only spaces between them."""
@@ -439,7 +439,7 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and not words[i].text.islower()
             and words[i].text.isupper() == words[i + 1].text.isupper()):
         return True  # an unlisted given name before a family name: "OSKAR BRENNAN"
-    if (i + 1 < len(words) and classes[i] in ("common", "uncommon") and lowers[i]
+    if (i + 1 < len(words) and classes[i] in ("common", "uncommon", "rare") and lowers[i]
             and forms[i] not in KEPT_FUNCTION_WORDS and forms[i] not in NAME_TITLES
             and forms[i] not in SPEAKER_ROLES and spaced(i, i + 1)
             and words[i].text.islower() and words[i + 1].text.islower()

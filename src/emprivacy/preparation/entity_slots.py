@@ -202,9 +202,13 @@ def _label_in_placeholder(marking: EntityMarking, word: str, titles: frozenset[s
 
 
 def _at_edge_or_person(text: str, span: EntitySpan, tok: Token, people: SpanIndex) -> bool:
-    """Whether ``tok`` starts or ends ``span`` (but for punctuation) or a person's span
-    follows it (``of Dr Mei-Ling Chen``): not a title inside an organisation's name
-    (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of Lourdes``)."""
+    """Whether ``tok``, a word of its own (spaces or brackets beside it), starts or ends
+    ``span`` (but for punctuation) or a person's span follows it (``of Dr Mei-Ling Chen``):
+    not a title inside an organisation's name (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of
+    Lourdes``) nor a part of a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
+    if not (tok.start == span.start or text[tok.start - 1] in " \t(") \
+            or not (tok.end == span.end or text[tok.end] in " \t.,:;)"):
+        return False  # a word of a handle or a code ("AprilMcKenna_Gen"): no title
     if not text[span.start:tok.start].strip(" \t.,:;()-") \
             or not text[tok.end:span.end].strip(" \t.,:;()-"):
         return True

@@ -196,11 +196,13 @@ def transcript_marker(text: str, tok: Token) -> bool:
 
 
 def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
-                 tok: Token) -> None:
+                 tok: Token, *, own: bool = False) -> None:
     """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
-    independently of it (ε = 0) and written as the surrogate's initial."""
-    decisions[i] = EntitySlot(("PERSON", INITIAL + tok.text.lower()), -1, None,
-                              independent=True)
+    independently of it (ε = 0) and written as the surrogate's initial; with ``own``, a slot
+    of its own, keyed by its place too (a spelled word's letters: ``n n`` of ``g r a i n n
+    e`` would otherwise come out as one letter twice, showing the name's double letter)."""
+    key = INITIAL + tok.text.lower() + (f"{INITIAL}{i}" if own else "")
+    decisions[i] = EntitySlot(("PERSON", key), -1, None, independent=True)
     counted["PERSON"] += 1
 
 
@@ -299,8 +301,12 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         take_initial(decisions, counted, i, tok)
 
 
-#: Words said between the letters of a spelled word (``o apostrophe r o u r k e``).
-_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash"})
+#: Words said between the letters of a spelled word (``o apostrophe r o u r k e``, French
+#: ``l e espace b e r r e tiret m e n d e s``).
+_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
+#: Words that give a letter's example word (``b comme bernard``, ``b as in bravo``, ``b for
+#: bravo``): the letter, the word and its example are skipped over within a spelling.
+_SPELLING_AIDS = frozenset({"comme", "for"})
 #: The fewest letters that make a spelled word.
 SPELLED_LETTERS = 3
 
@@ -315,7 +321,9 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
     set: 50 of 195 person-name tokens of one call).  So are the letters of a reference read
     out among numbers, four tokens or more with two numbers (``e six k zero seven``, ``b r
     seven seven four``: the numbers are placeholders already).  One letter repeated is no
-    spelling (``love you x x x``)."""
+    spelling (``love you x x x``).  Each letter is a slot of its own (``take_initial``'s
+    ``own``): a letter twice in the word is two draws, so the release shows no pattern of
+    repeated letters (issue 40, twelfth stage)."""
     n = len(tokens)
     i = 0
     while i < n:
@@ -333,6 +341,12 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
                     and text[tokens[j].end:tokens[nxt].start] == " "
                     and text[tokens[nxt].end:tokens[nxt + 1].start] == " "):
                 nxt += 1  # "o apostrophe r"
+            elif (nxt + 2 < n and tokens[j].kind == "word"
+                  and tokens[nxt].text.lower() in _SPELLING_AIDS
+                  and text[tokens[j].end:tokens[nxt + 2].start].count(" ") == 3
+                  and "\n" not in text[tokens[j].end:tokens[nxt + 2].start]
+                  and tokens[nxt + 1].kind == "word" and len(tokens[nxt + 1].text) > 1):
+                nxt += 2  # "b comme bernard e r r e"
             if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
                 break
             j = nxt
@@ -341,7 +355,7 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
         if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
             for k in run:
                 if decisions[k] is None:
-                    take_initial(decisions, counted, k, tokens[k])
+                    take_initial(decisions, counted, k, tokens[k], own=True)
         i = max(j, i) + 1
 
 
