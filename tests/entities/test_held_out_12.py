@@ -147,3 +147,13 @@ def test_a_handle_keeps_its_last_word_and_a_rare_given_name_before_a_family_name
     found = _found("agent yes kofi mensah attended on the fifteenth\n"
                    "agent ill ask for kofi, earliest is thursday\n")
     assert found.count("kofi") == 2 and "mensah" in found, found
+
+
+def test_an_index_quarter_and_an_old_year_are_dates_and_a_spelled_mail_part_an_email():
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("a William Aldridge, Lambeth, December quarter 1852. Married June 1847.\n"
+            "customer grainne dot o s at example mail dot com\n")
+    got = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    assert ("December quarter 1852", "DATE") in got and ("June 1847", "DATE") in got, got
+    assert ("grainne dot o s at example mail dot com", "EMAIL") in got, got

@@ -44,11 +44,11 @@ __all__ = ["PatternDetector"]
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(?:[0-3]?\d(?:st|nd|rd|th)?)"
-_YEAR = r"(?:(?:19|20)\d\d|'\d\d)"
+_YEAR = r"(?:(?:1[5-9]|20)\d\d|'\d\d)"  # 1500-2099: a family history's 1852 too
 _DATE = re.compile(
     rf"\b(?:{_MONTH}\.?[ \t]+{_DAY}(?:,?[ \t]+{_YEAR})?\b"
     rf"|{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b\.?(?:,?[ \t]+{_YEAR}\b)?"
-    rf"|{_MONTH}\.?,?[ \t]+{_YEAR}\b"
+    rf"|{_MONTH}\.?,?[ \t]+(?:quarter[ \t]+)?{_YEAR}\b"  # "December quarter 1852": an index's
     r"|\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b)",
     re.IGNORECASE)
 #: A day's ordinal in words (``ninth``, ``thirty first``, ``twenty-second``).
@@ -87,9 +87,11 @@ _SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|el
 _DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 #: Letters said by their names in a spoken code (``em thirty oh h x``).
 _LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"})
-#: An e-mail address read aloud (``advice at northway housing dot org dot uk``).
+#: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
+#: spelled in its first part: ``grainne dot o s at example mail dot com``).
 _SPOKEN_EMAIL = re.compile(
-    r"(?<![\w.'’-])[a-z0-9][\w.]{0,63}+(?:[ \t]+(?:dot|underscore)[ \t]+\w+){0,4}[ \t]+at[ \t]+"
+    r"(?<![\w.'’-])[a-z0-9][\w.]{0,63}+(?:[ \t]+(?:(?:dot|underscore)[ \t]+\w+|[a-z](?![\w'’-])))"
+    r"{0,4}[ \t]+at[ \t]+"
     r"(?:\w+[ \t]+){0,2}?\w+(?:[ \t]+dot[ \t]+(?:com|org|net|co|uk|gov|ac|nhs|edu|io|fr|ie"
     r"|info|biz|me)){1,4}(?![\w'’-])", re.IGNORECASE)
 _SPOKEN_ID = re.compile(
