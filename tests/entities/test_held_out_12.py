@@ -49,6 +49,8 @@ def test_a_title_in_a_placeholder_is_released_as_a_word(release_auto):
         assert "(SGT " in out and "OKAFOR" not in out, out
         assert "CORONER" not in out and "RAVENSMOOR" not in out, out  # inside the name
         assert " Dr " in out and "Chen" not in out, out
+    out = release_auto('The course was run by Northfold Governor Services on Friday.')
+    assert "Governor" not in out, out  # a designator after it: inside the name
 
 
 @pytest.mark.slow

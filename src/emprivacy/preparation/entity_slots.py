@@ -22,12 +22,14 @@ covers them.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
+from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
@@ -205,7 +207,8 @@ def _at_edge_or_person(text: str, span: EntitySpan, tok: Token, people: SpanInde
     """Whether ``tok``, a word of its own (spaces or brackets beside it), starts or ends
     ``span`` (but for punctuation) or a person's span follows it (``of Dr Mei-Ling Chen``):
     not a title inside an organisation's name (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of
-    Lourdes``) nor a part of a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
+    Lourdes``, ``Northfold Governor Services``: a designator follows, whatever a detector
+    typed it) nor a part of a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
     if not (tok.start == span.start or text[tok.start - 1] in " \t(") \
             or not (tok.end == span.end or text[tok.end] in " \t.,:;)"):
         return False  # a word of a handle or a code ("AprilMcKenna_Gen"): no title
@@ -214,9 +217,12 @@ def _at_edge_or_person(text: str, span: EntitySpan, tok: Token, people: SpanInde
         return True
     rest = text[tok.end:span.end]
     nxt = tok.end + len(rest) - len(rest.lstrip(" \t."))
-    return not people.free(nxt, nxt + 1)
+    word = re.match(r"[^\W\d_]+", text[nxt:span.end])
+    return not people.free(nxt, nxt + 1) and word is not None \
+        and word.group().lower() not in _ALL_DESIGNATORS  # not "Governor Services"
 
 
+_ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
 #: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
 _PLACE_TITLES = frozenset({"st", "mt", "ft"})
 
