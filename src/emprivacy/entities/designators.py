@@ -81,6 +81,11 @@ _UNIT_BEFORE = re.compile(r"(?<![\w'’-])(?:flat|unit|apartment|apt|suite)\.?[ 
 #: The most name words (capitalised words or detected spans) after a kind and ``of``.
 MOST_KIND_NAME_WORDS = 4
 
+#: Designators that are adjectives too, and the nouns after which they are (``primary
+#: carer``, ``nursery nurse``; not ``oakfield primary``).
+_ADJECTIVE_BEFORE = frozenset({"primary", "nursery"})
+_NOUN_AFTER = re.compile(r"[ \t]+(?:carer|carers|care|contact|reason|concern|source|nurse|"
+                         r"worker|teacher|staff|age|years|diagnosis|aim|goal)\b", re.IGNORECASE)
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0
 
@@ -433,6 +438,8 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
         if word is None:
             return end, kind
         form = word.group().rstrip(".").lower()
+        if form in _ADJECTIVE_BEFORE and _NOUN_AFTER.match(text, word.end()):
+            return end, kind  # "kofi primary carer": an adjective, no school
         if form in ORG_DESIGNATORS:
             tentative = "ORG"
         elif form in STREET_DESIGNATORS:

@@ -13,9 +13,10 @@ span covers them already (``IK`` read as a capitalised word), the person's span 
 In a person's span, letters in capitals are a name's whatever lists hold
 (:func:`~emprivacy.preparation.entity_slots.entity_decisions`).  A word this common
 in English (:data:`COMMON_ZIPF`: ``UK``, ``OK``, ``TV``) or a title (``DC``, ``PC``) is left
-as it is: a ``Tom Vance`` does not make every ``TV`` his; unless the text defines the
-letters as the name's, in brackets right after it (``Mr D. Okafor (DO)``: a school report's
-teacher codes, issue 40, twelfth stage).
+as it is: a ``Tom Vance`` does not make every ``TV`` his; a common word is taken where the
+text defines the letters as the name's, in brackets right after it (``Mr D. Okafor (DO)``: a
+school report's teacher codes, issue 40, twelfth stage), and not beside another word in
+capitals (``DO NOT``); a title never is.
 """
 
 from __future__ import annotations

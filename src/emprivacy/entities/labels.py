@@ -86,9 +86,12 @@ PERSONAL_PRONOUNS: frozenset[str] = frozenset(
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
 _SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"} | set(
-    # what a speaker says first (``caller: yeah thursday's fine``, ``agent: and a phone
-    # number``), never a name field's value
-    "yeah yes yep yup no nope um erm er uh hmm ok okay oh the an and but so well".split())
+    # a speaker's words that no name is (``caller: yeah thursday's fine``)
+    "yeah yep yup nope erm uhm hmm okay".split())
+#: A value's first word that makes it speech (``agent: and a phone number``, ``caller: um
+#: its about``); elsewhere in a value such a word may be a name's or join names (``CLIENT:
+#: JUNE OH``, ``Cc: rose and will``).
+_SPEECH_FIRST = frozenset("and but so oh well no yes um er uh ok the an".split())
 
 
 def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
@@ -123,4 +126,6 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     # the bill" is speech, no field); a bounded look, whatever the line's length
     rest = re.split(r"\n|:|  |\t", text[colon + 1:colon + 200].lstrip(" \t"),
                     maxsplit=1)[0]
-    return len(rest.split()) <= 7 and not _SPEECH_WORDS.intersection(rest.lower().split())
+    said = rest.lower().split()
+    return len(said) <= 7 and not _SPEECH_WORDS.intersection(said) \
+        and not (said and said[0] in _SPEECH_FIRST)

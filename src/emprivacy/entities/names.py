@@ -78,7 +78,6 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.naming import (
-    AGENT_VERBS,
     DETERMINERS,
     NAMED_COMMON,
     agent_after,
@@ -102,7 +101,7 @@ from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["AGENT_VERBS", "LANGUAGE_EXCESS", "NameClass", "NameListDetector", "capitalised_name",
+__all__ = ["LANGUAGE_EXCESS", "NameClass", "NameListDetector", "capitalised_name",
            "census_shares", "given_names", "name_class", "name_in_language", "name_key",
            "word_zipf", "zipf_in"]
 
@@ -472,8 +471,9 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
         return i <= stamp
     if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)) or (
-            words[i].text.isupper() and not re.search("[aeiouy]", forms[i])
-            and name_class(forms[i]) in ("rare", None)):  # "CHG: THEFT", not "NG:"
+            words[i].text.isupper() and len(forms[i]) > 2 and not stamped
+            and not re.search("[aeiouy0-9]", forms[i] + start)
+            and name_class(forms[i]) in ("rare", None)):  # "CHG: THEFT"; not "NG:", "JM:"
         return False  # a field's key (Plan:, Risk:), not a speaker (will:, june: are, and
         # so is any word after a chat's time stamp: "[07:55] ravi:")
     for j in range(first, min(first + 4, len(words))):

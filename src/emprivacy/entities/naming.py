@@ -112,13 +112,19 @@ def agent_after(i: int, words: Sequence[Token], forms: Sequence[str], text: str)
 
 def vocative(i: int, words: Sequence[Token], text: str) -> bool:
     """Whether word ``i`` is said to someone in a chat's message: its first word, right
-    after the speaker's label and its colon, followed by ``,``, ``!``, ``?`` or a full stop
-    (``xraymond: bob. it was bob``, ``rosie_k: grant, ask cliff``), or its last word after a
-    comma (``cliffnotes: done, sky``).  The names detector asks it of a listed given name
-    written in lower case in a lower-case paragraph (issue 40, twelfth stage)."""
+    after the speaker's label and its colon, followed by ``,`` or ``!`` (``rosie_k: grant,
+    ask cliff``, ``bob!``; not a full stop or ``?``: ``summer. definitely summer``,
+    ``chance? not likely``), or its last word after a comma (``cliffnotes: done, frank``);
+    not a word of endearment or address the given-name list holds (``night, love``, ``no
+    worries, bud``).  The names detector asks it of a listed given name written in lower
+    case in a lower-case paragraph (issue 40, twelfth stage).  It reads at most 64
+    characters back: linear in a line without breaks."""
     start, end = words[i].start, words[i].end
-    line = text[text.rfind("\n", 0, start) + 1:start]
-    if len(line) > 64 or ":" not in line or words[i].text.lower() in _NOT_ADDRESSED:
+    newline = text.rfind("\n", max(0, start - 65), start)
+    if (newline < 0 and start > 64) or words[i].text.lower() in _NOT_ADDRESSED:
+        return False
+    line = text[newline + 1:start]
+    if ":" not in line:
         return False
     if _MESSAGE_START.fullmatch(line) and _ADDRESS_END.match(text, end):
         return True
@@ -128,11 +134,14 @@ def vocative(i: int, words: Sequence[Token], text: str) -> bool:
 #: A line up to a message's first word: a speaker's label (time stamp, user name) and ``:``.
 _MESSAGE_START = re.compile(r"[^\n]{1,48}?:[ \t]+")
 #: What follows a name said to someone at a message's start.
-_ADDRESS_END = re.compile(r"[,!?]|\.(?:[ \t]|\n|\Z)")
-#: Words of a chat's replies that the given-name list holds: never said to someone.
-_NOT_ADDRESSED = frozenset({"ok", "ta", "soon"})
+_ADDRESS_END = re.compile(r"[,!]")
+#: Words of a chat's replies and of endearment that the given-name list holds: no one's name
+#: when said to someone.
+_NOT_ADDRESSED = frozenset(
+    "ok ta soon love honey hun hon bud buddy babe baby darling dear sweetie sweetheart mate "
+    "pal bro sis dude man boss king queen chief champ doll sugar".split())
 #: What follows a message's last word.
-_MESSAGE_END = re.compile(r"[ \t]*[.!?]*[ \t]*(?:\n|\Z)")
+_MESSAGE_END = re.compile(r"[ \t]*+(?:[.!?]+[ \t]*+)?(?:\n|\Z)")
 
 
 def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
@@ -324,8 +333,9 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
     (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
     words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
     joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
-    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``; in lower case
-    a ``"common"`` one only if it is a ``given`` name: not ``is cost, and grace``), written in
+    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``, ``dana and
+    fox``; after a comma, in lower case, a ``"common"`` one only if it is a ``given`` name:
+    not ``is cost, and grace``), written in
     the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage);
     ``Will`` and ``May`` too where capitalised (``Grace and Will``; not ``May 3``)."""
     if classes:
@@ -381,7 +391,7 @@ def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text:
         other = b if name[i] else i
         if (classes[other] in ("name", "common") and forms[other].isalpha()
                 and (classes[other] == "name" or not words[other].text.islower()
-                     or given(forms[other]))
+                     or given(forms[other]) or "," not in text[words[i].end:words[b].start])
                 and (forms[other] not in kept or (  # "Grace and Will": no modal mid-sentence
                     forms[other] in ("will", "may") and words[other].text.istitle()
                     and not by_a_number(words[other], text)))

@@ -217,7 +217,8 @@ def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
     ordinary English words: each at least Zipf :data:`~emprivacy.entities.names.RARE_ZIPF`,
     neither a listed name nor rare (:func:`~emprivacy.entities.names.name_class`), no place
     of the place list, no designator (``INFIRMARY``, ``ROAD``), no month; the span on one
-    line, no digit beside it (``20 AUG``, ``ALPHA 12``).  A radio log's ``ETA``, ``MINS``,
+    line, no digit beside it (``20 AUG``, ``ALPHA 12``), not after a preposition or
+    ``THE`` (``MEMBER OF UNITE``, ``AT THE GUARDIAN``).  A radio log's ``ETA``, ``MINS``,
     ``NEIGHBOURS``, ``CONFIRMS``, ``EMERGENCY CONTACTS`` (issue 40, twelfth stage: on the
     labelled texts' lines in capitals, 60 such spans were no entity and 2 were)."""
     from emprivacy.entities.capitalised import CALENDAR_WORDS
@@ -233,6 +234,9 @@ def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
     if "\n" in surface or any(c.isdigit() for c in left + right):
         return False
     words = [w.strip(".,:;()/&'").lower() for w in surface.split()]
+    before = text[max(0, span.start - 12):span.start].split()
+    if words[:1] == ["the"] or (before and before[-1].lower() in _BEFORE_AN_ORGANISATION):
+        return False  # "MEMBER OF UNITE", "AT THE GUARDIAN": named as one
     places = place_words()
     return any(words) and all(
         not w or (w.isalpha() and word_zipf(w) >= RARE_ZIPF
@@ -241,6 +245,11 @@ def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
                   and w not in CALENDAR_WORDS) for w in words)
 
 
+
+
+#: Words after which a span of ordinary words in capitals is still an organisation's name.
+_BEFORE_AN_ORGANISATION = frozenset(
+    "of at for with from by to in on join joined joining the".split())
 
 
 #: The longest text spaCy is given at once, in characters (:meth:`SpacyDetector.detect`).

@@ -22,14 +22,12 @@ covers them.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
-from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
@@ -52,6 +50,7 @@ from emprivacy.preparation.name_parts import (
     stamped_speaker,
     surnames_before_commas,
     take_initial,
+    title_outside_name,
     transcript_marker,
 )
 from emprivacy.text.tokens import Token
@@ -117,8 +116,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             # (CONOR of "BRENNAN, CONOR PATRICK"; not PRESCRIBED of "DR LEE PRESCRIBED"), or
             # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU")
             kind, resolved = marking.resolve("PERSON", rows[i])
-        if kind == "placeholder" and is_word and _label_in_placeholder(marking, words[i], titles) \
-                and _at_edge_or_person(text, spans[span], tok, people):
+        if kind == "placeholder" and is_word and title_outside_name(
+                marking, text, spans[span], tok, words[i], titles, people):
             # "SGT" of "SGT OKAFOR", "Dr" of "Register Office of Dr Chen", "REF" before an
             # ID: a title or a form's key is no part of the name a placeholder hides
             counted[GENERAL] += 1
@@ -193,38 +192,6 @@ def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token
         return False
     head = text[span.start:tok.start].replace(".", " ").split()
     return len(head) == 1 and head[0].lower() in titles
-
-
-def _label_in_placeholder(marking: EntityMarking, word: str, titles: frozenset[str]) -> bool:
-    """Whether ``word`` in a placeholder's span is a title or a form's key
-    (:meth:`EntityMarking.label_word`, the language's ``titles``), not a place's
-    (``St``, ``Mt``, ``Ft``) nor a designator (``Ward``, ``Unit``)."""
-    return ((marking.label_word(word) or word in titles) and word not in _PLACE_TITLES
-            and not marking.designator(word))
-
-
-def _at_edge_or_person(text: str, span: EntitySpan, tok: Token, people: SpanIndex) -> bool:
-    """Whether ``tok``, a word of its own (spaces or brackets beside it), starts or ends
-    ``span`` (but for punctuation) or a person's span follows it (``of Dr Mei-Ling Chen``):
-    not a title inside an organisation's name (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of
-    Lourdes``, ``Northfold Governor Services``: a designator follows, whatever a detector
-    typed it) nor a part of a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
-    if not (tok.start == span.start or text[tok.start - 1] in " \t(") \
-            or not (tok.end == span.end or text[tok.end] in " \t.,:;)"):
-        return False  # a word of a handle or a code ("AprilMcKenna_Gen"): no title
-    if not text[span.start:tok.start].strip(" \t.,:;()-") \
-            or not text[tok.end:span.end].strip(" \t.,:;()-"):
-        return True
-    rest = text[tok.end:span.end]
-    nxt = tok.end + len(rest) - len(rest.lstrip(" \t."))
-    word = re.match(r"[^\W\d_]+", text[nxt:span.end])
-    return not people.free(nxt, nxt + 1) and word is not None \
-        and word.group().lower() not in _ALL_DESIGNATORS  # not "Governor Services"
-
-
-_ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
-#: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
-_PLACE_TITLES = frozenset({"st", "mt", "ft"})
 
 
 def _capital_initials(surface: str) -> bool:
@@ -316,7 +283,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
         if _capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
-            continue  # "DO NOT" beside the initials "(DO)": each mention needs its own word
+            continue  # one to three capitals that are a common word ("DO NOT" beside the
+            # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
         if tok.text.islower() and ordinary_mention(i, words, marking.english_zipf):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]

@@ -12,15 +12,18 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from emprivacy.entities.labels import stamped_start
+from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
+from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
+from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "SIGN_OFFS", "SPELLED_LETTERS", "elided_particles",
-           "initials_in_names", "join_initials", "lower_case_particles", "person_decision",
-           "stamped_speaker", "surnames_before_commas", "take_initial", "transcript_marker"]
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS", "SPELLED_LETTERS",
+           "elided_particles", "initials_in_names", "join_initials", "lower_case_particles",
+           "person_decision", "stamped_speaker", "surnames_before_commas", "take_initial",
+           "title_outside_name", "transcript_marker"]
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
 #: Bhriain``, ``Mac Giolla``), normalised.
@@ -305,8 +308,9 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
 #: ``l e espace b e r r e tiret m e n d e s``).
 _SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
 #: Words that give a letter's example word (``b comme bernard``, ``b as in bravo``, ``b for
-#: bravo``): the letter, the word and its example are skipped over within a spelling.
-_SPELLING_AIDS = frozenset({"comme", "for"})
+#: bravo``): within a spelling they are skipped over, and the example, which would spell the
+#: letter back, is a name's slot.
+_SPELLING_AIDS = (("comme",), ("for",), ("as", "in"))
 #: The fewest letters that make a spelled word.
 SPELLED_LETTERS = 3
 
@@ -328,6 +332,7 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
     i = 0
     while i < n:
         run: list[int] = []
+        examples: list[int] = []
         numbers = 0
         j = i
         while j < n and ((tokens[j].kind == "word" and len(tokens[j].text) == 1
@@ -341,12 +346,9 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
                     and text[tokens[j].end:tokens[nxt].start] == " "
                     and text[tokens[nxt].end:tokens[nxt + 1].start] == " "):
                 nxt += 1  # "o apostrophe r"
-            elif (nxt + 2 < n and tokens[j].kind == "word"
-                  and tokens[nxt].text.lower() in _SPELLING_AIDS
-                  and text[tokens[j].end:tokens[nxt + 2].start].count(" ") == 3
-                  and "\n" not in text[tokens[j].end:tokens[nxt + 2].start]
-                  and tokens[nxt + 1].kind == "word" and len(tokens[nxt + 1].text) > 1):
-                nxt += 2  # "b comme bernard e r r e"
+            elif tokens[j].kind == "word" and (aid := _spelling_aid(text, tokens, j)):
+                examples.append(aid)  # "b comme bernard e r r e": the example word too
+                nxt = aid + 1
             if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
                 break
             j = nxt
@@ -356,7 +358,26 @@ def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str
             for k in run:
                 if decisions[k] is None:
                     take_initial(decisions, counted, k, tokens[k], own=True)
+            for k in examples:  # its letter's word would spell the name back ("oscar")
+                if decisions[k] is None:
+                    decisions[k] = EntitySlot(("PERSON", tokens[k].text.lower()), -1, None,
+                                              independent=True)
+                    counted["PERSON"] += 1
         i = max(j, i) + 1
+
+
+def _spelling_aid(text: str, tokens: Sequence[Token], j: int) -> int | None:
+    """The index of the example word after letter ``j`` (``b comme bernard``, ``o for oscar``,
+    ``d as in delta``: one space apart, on one line, the example beginning with the letter;
+    not ``a b for english``), else ``None``."""
+    for aid in _SPELLING_AIDS:
+        k = j + 1 + len(aid)
+        if k < len(tokens) and [t.text.lower() for t in tokens[j + 1:k]] == list(aid) \
+                and text[tokens[j].end:tokens[k].start].lower() == f" {' '.join(aid)} " \
+                and tokens[k].kind == "word" and len(tokens[k].text) > 1 \
+                and tokens[k].text[:1].lower() == tokens[j].text.lower():
+            return k
+    return None
 
 
 #: Words that close a message before its writer's initial (``bisous, s.``, ``thanks, j.``).
@@ -412,3 +433,42 @@ def stamped_speaker(text: str, tok: Token) -> bool:
     if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
         return False
     return stamped_start(text[text.rfind("\n", 0, tok.start) + 1:tok.start])
+
+
+def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,
+                        word: str, titles: frozenset[str], people: SpanIndex) -> bool:
+    """Whether ``tok`` (its normalised ``word``), a word of its own in a placeholder's span
+    that holds more than it, is no part of the name the placeholder hides: a person's title
+    right before a person's name (``SGT`` of ``SGT OKAFOR``, ``Dr`` of ``Office of Dr Mei-Ling
+    Chen``, ``MRS`` ending ``NEIGHBOURS MRS`` before ``JUNE SUMMERS``), or a form's key that
+    starts an identifier's span (``REF`` of ``REF WM-5531207``) or ends a span before a number
+    (``AGE`` of ``VAN THANH   AGE 41``).  Not a place's title (``St``),
+    not a title before a designator (``Northfold Governor Services``) or inside a name
+    (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of Lourdes``), not a key that is all the span
+    holds (``Mail`` of ``Mail on Sunday``, ``COL`` that is someone's initials), not a part of
+    a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
+    if not (tok.start == span.start or text[tok.start - 1] in " \t(") \
+            or not (tok.end == span.end or text[tok.end] in " \t.,:;)"):
+        return False
+    if not text[span.start:tok.start].strip(" \t.,:;()-") \
+            and not text[tok.end:span.end].strip(" \t.,:;()-"):
+        return False  # the span is this word alone
+    if word in FORM_KEYS:  # "REF WM-5531207" of an ID; "AGE" before its number
+        return (span.type == "ID" and tok.start == span.start) or (
+            tok.end == span.end and re.match(r"[ \t:]*\d", text[tok.end:tok.end + 4]) is not None)
+    if (word not in NAME_TITLES and word not in titles) or word in PLACE_TITLES \
+            or marking.designator(word):
+        return False
+    after = _NEXT_WORD.match(text, tok.end)
+    return after is not None and not people.free(after.start(1), after.end(1)) \
+        and after.group(1).lower() not in _NOT_A_NAME_AFTER
+
+
+#: The word after a title: a full stop and spaces between, on its line.
+_NEXT_WORD = re.compile(r"\.?[ \t]+([^\W\d_][\w'’-]*)")
+
+
+#: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
+PLACE_TITLES = frozenset({"st", "mt", "ft"})
+#: What follows a title in a firm's name, not a person's (``Judge Brothers Solicitors``).
+_NOT_A_NAME_AFTER = ORG_DESIGNATORS | STREET_DESIGNATORS | {"brothers", "bros", "sons"}
