@@ -12,7 +12,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
@@ -460,8 +459,9 @@ def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok:
             or marking.designator(word):
         return False
     after = _NEXT_WORD.match(text, tok.end)
+    following = after.group(1).lower() if after is not None else ""
     return after is not None and not people.free(after.start(1), after.end(1)) \
-        and after.group(1).lower() not in _NOT_A_NAME_AFTER
+        and not marking.designator(following) and following not in _FIRM_WORDS
 
 
 #: The word after a title: a full stop and spaces between, on its line.
@@ -470,5 +470,6 @@ _NEXT_WORD = re.compile(r"\.?[ \t]+([^\W\d_][\w'’-]*)")
 
 #: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
 PLACE_TITLES = frozenset({"st", "mt", "ft"})
-#: What follows a title in a firm's name, not a person's (``Judge Brothers Solicitors``).
-_NOT_A_NAME_AFTER = ORG_DESIGNATORS | STREET_DESIGNATORS | {"brothers", "bros", "sons"}
+#: Beside the designators, what follows a title in a firm's name (``Judge Brothers
+#: Solicitors``), not a person's.
+_FIRM_WORDS = frozenset({"brothers", "bros", "sons"})
