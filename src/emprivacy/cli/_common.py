@@ -257,9 +257,9 @@ def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
     """The exact decoder on ``--device`` (None: the default CPU decoder)."""
     if device != "cuda":
         return None
-    from emprivacy.decoding import ArrayAPIDecoder, cuda_namespace
+    from emprivacy.decoding.array_api import cuda_decoder
 
-    return ArrayAPIDecoder(embeddings, namespace=cuda_namespace())
+    return cuda_decoder(embeddings)
 
 
 def check_encoding(encoding: str) -> str:

@@ -48,6 +48,9 @@ DEVICES = ("cpu", "cuda")
 
 #: Default bound on the device memory of one batch's scratch (bytes).
 DEFAULT_DEVICE_MEMORY = 256 * 2**20
+#: The scratch of ``--device cuda`` (bytes): on an H100, 1 GiB decoded 1.6× (100k × 50) and
+#: 1.26× (400k × 300) the words per second of 256 MiB (docs/DECODERS.md, benchmarks/gpu.py).
+CUDA_DEVICE_MEMORY = 2**30
 #: Default tile width (words); a batch's rows then fill the memory bound.
 _BLOCK_COLS = 32768
 _MAX_BATCH_ROWS = 16384
@@ -84,6 +87,18 @@ def cuda_namespace() -> ModuleType:
     if count < 1:
         raise DeviceUnavailableError("device 'cuda' is not available: no CUDA device found")
     return cupy
+
+
+def cuda_decoder(embeddings: Embeddings) -> ArrayAPIDecoder:
+    """The exact decoder of ``--device cuda``: CuPy, with :data:`CUDA_DEVICE_MEMORY` scratch.
+
+    Raises
+    ------
+    MissingExtraError, DeviceUnavailableError
+        As :func:`cuda_namespace`.
+    """
+    return ArrayAPIDecoder(embeddings, namespace=cuda_namespace(),
+                           memory_budget=CUDA_DEVICE_MEMORY)
 
 
 def float32_ieee_problem(xp: Any) -> str | None:

@@ -191,7 +191,7 @@ class MechanismSettings:
                                       encoding=self.encoding, lang=self.lang)
         decoder: str | Decoder = self.decoder
         if self.device == "cuda":
-            decoder = array_api.ArrayAPIDecoder(emb, namespace=array_api.cuda_namespace())
+            decoder = array_api.cuda_decoder(emb)
         elif decoder == "exact" and n_threads is not None:
             decoder = ExactDecoder(emb, n_threads=n_threads)
         elif decoder == "approximate":  # loaded from the cache, or built and cached
