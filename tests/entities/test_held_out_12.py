@@ -125,32 +125,61 @@ def test_a_key_without_a_vowel_is_no_speaker():
     assert {"ADEYEMI", "RHYS"} <= set(found), found
 
 
-def test_each_spelled_letter_is_a_slot_of_its_own():
+def test_a_spelled_word_is_one_slot_keyed_by_the_word_it_spells():
+    """Issue 40, thirteenth stage: a spelled word is one slot, keyed by its word (join words
+    and a letter's example go with it), written where its last letter was; no letter is a
+    draw of its own, which gave the letter back by chance one time in ten or so."""
     from collections import Counter
 
-    from emprivacy.preparation.name_parts import _spelled_letters
+    from emprivacy.preparation.decisions import Dropped, EntitySlot
+    from emprivacy.preparation.spelling import spelled_words
     from emprivacy.text import tokenize
 
     text = ("first name g r a i n n e and surname o apostrophe s h a u g h n e s s y\n"
             "le nom l e espace b e r r e tiret m e n d e s, l e b comme bernard e r r e\n"
-            "that is b for bravo r o w n e")
+            "that is b for bravo r o w n e, n o e comme eugène")
     tokens = list(tokenize(text))
     decisions = [None] * len(tokens)
-    _spelled_letters(decisions, Counter(), text, tokens)
-    letters = [(t.text, d.key) for t, d in zip(tokens, decisions, strict=True)
-               if d is not None and len(t.text) == 1]
-    assert [t for t, _ in letters] == list("grainneoshaughnessyleberremendesleberrebrowne"), \
-        letters
-    assert len({key for _, key in letters}) == len(letters), letters  # n n: two draws
-    taken = {t.text for t, d in zip(tokens, decisions, strict=True) if d is not None}
-    assert not {"apostrophe", "espace", "tiret", "comme", "for"} & taken
-    assert {"bernard", "bravo"} <= taken  # an example spells its letter back: a name's slot
+    counted = Counter()
+    spelled_words(decisions, counted, text, tokens)
+    slots = [(t.text, d.key) for t, d in zip(tokens, decisions, strict=True)
+             if isinstance(d, EntitySlot)]
+    assert slots == [("e", ("PERSON", "grainne")), ("y", ("PERSON", "o'shaughnessy")),
+                     ("s", ("PERSON", "le berre-mendes")), ("e", ("PERSON", "leberre")),
+                     ("e", ("PERSON", "browne")), ("eugène", ("PERSON", "noe"))], slots
+    assert all(d.independent for d in decisions if isinstance(d, EntitySlot))
+    assert counted["PERSON"] == 6
+    dropped = [t.text for t, d in zip(tokens, decisions, strict=True) if isinstance(d, Dropped)]
+    assert {"apostrophe", "espace", "tiret", "comme", "bernard", "for", "bravo"} <= set(dropped)
+    undecided = [t.text for t, d in zip(tokens, decisions, strict=True) if d is None]
+    assert undecided == ["first", "name", "and", "surname", "le", "nom", "that", "is"], undecided
     text = "i got a b for english a c for maths, d as in delta o y l e"
     tokens = list(tokenize(text))
     decisions = [None] * len(tokens)
-    _spelled_letters(decisions, Counter(), text, tokens)
+    spelled_words(decisions, Counter(), text, tokens)
     taken = [t.text for t, d in zip(tokens, decisions, strict=True) if d is not None]
-    assert taken == ["d", "delta", "o", "y", "l", "e"], taken  # grades are no spelling
+    assert taken == ["d", "as", "in", "delta", "o", "y", "l", "e"], taken  # grades: no spelling
+    assert decisions[-1].key == ("PERSON", "doyle")
+
+
+def test_a_spelling_with_a_pattern_inside_keeps_a_letter_per_slot():
+    """A run holding numbers (a reference read out) or a word a pattern decided (an e-mail's
+    part) is no one word: its undecided letters are slots of their own, a letter twice two
+    draws."""
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import EntitySlot, Placeholder
+    from emprivacy.preparation.spelling import spelled_words
+    from emprivacy.text import tokenize
+
+    text = "ref b b r seven seven four and c h l o e"
+    tokens = list(tokenize(text))
+    decisions = [None] * len(tokens)
+    decisions[-2] = Placeholder(0, "[EMAIL]", "EMAIL")  # as if a pattern had the "o"
+    spelled_words(decisions, Counter(), text, tokens)
+    keys = [d.key[1] for d in decisions if isinstance(d, EntitySlot)]
+    assert len(keys) == len(set(keys)) == 7, keys  # b b r, then c h l e: one slot each
+    assert all(k.startswith("\x00") for k in keys), keys
 
 
 @pytest.mark.slow

@@ -1,18 +1,23 @@
 """What a token of text mode becomes when an entity span covers it
 (:func:`~emprivacy.preparation.entity_slots.entity_decisions`): a placeholder, the word as
 written, a slot of the restricted mechanism, or nothing (dropped with the name); ``None``
-for a token no span covers.  Data only: the decisions are made in
-:mod:`~emprivacy.preparation.entity_slots` and :mod:`~emprivacy.preparation.name_parts`,
-written by :mod:`~emprivacy.preparation.template`.
+for a token no span covers.  Data, and the one maker of an initial's slot
+(:func:`take_initial`): the decisions are made in :mod:`~emprivacy.preparation.entity_slots`,
+:mod:`~emprivacy.preparation.name_parts` and :mod:`~emprivacy.preparation.spelling`, written
+by :mod:`~emprivacy.preparation.template`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder"]
+from emprivacy.text.tokens import Token
+
+__all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder",
+           "take_initial"]
 
 #: An entity slot's key: its type and its normalised word.
 EntityKey = tuple[str, str]
@@ -65,3 +70,14 @@ Decision = Placeholder | Kept | EntitySlot | Dropped | None
 #: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written
 #: as one capital letter, the first of the name drawn for it.
 INITIAL = "\x00"
+
+
+def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
+                 tok: Token, *, own: bool = False) -> None:
+    """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
+    independently of it (ε = 0) and written as the surrogate's initial; with ``own``, a slot
+    of its own, keyed by its place too (a spelled word's letters: ``n n`` of ``g r a i n n
+    e`` would otherwise come out as one letter twice, showing the name's double letter)."""
+    key = INITIAL + tok.text.lower() + (f"{INITIAL}{i}" if own else "")
+    decisions[i] = EntitySlot(("PERSON", key), -1, None, independent=True)
+    counted["PERSON"] += 1

@@ -16,7 +16,14 @@ from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
-from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import (
+    Decision,
+    Dropped,
+    EntitySlot,
+    Placeholder,
+    take_initial,
+)
+from emprivacy.preparation.spelling import SPELLED_LETTERS, spelled_words
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS", "SPELLED_LETTERS",
@@ -187,7 +194,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _handle_initials(decisions, counted, text, tokens)
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
-    _spelled_letters(decisions, counted, text, tokens)
+    spelled_words(decisions, counted, text, tokens)
 
 
 def transcript_marker(text: str, tok: Token) -> bool:
@@ -195,17 +202,6 @@ def transcript_marker(text: str, tok: Token) -> bool:
     marker (``A. Bakare said no.``), no initial."""
     return tok.text in ("Q", "A") and text[text.rfind("\n", 0, tok.start) + 1:
                                            tok.start].strip() == ""
-
-
-def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
-                 tok: Token, *, own: bool = False) -> None:
-    """Token ``i``, a letter, becomes an initial: a ``PERSON`` slot keyed by its letter, drawn
-    independently of it (ε = 0) and written as the surrogate's initial; with ``own``, a slot
-    of its own, keyed by its place too (a spelled word's letters: ``n n`` of ``g r a i n n
-    e`` would otherwise come out as one letter twice, showing the name's double letter)."""
-    key = INITIAL + tok.text.lower() + (f"{INITIAL}{i}" if own else "")
-    decisions[i] = EntitySlot(("PERSON", key), -1, None, independent=True)
-    counted["PERSON"] += 1
 
 
 def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
@@ -301,82 +297,6 @@ def _signature_initials(decisions: list[Decision], counted: Counter[str], text: 
         if before and not before.endswith(","):
             continue
         take_initial(decisions, counted, i, tok)
-
-
-#: Words said between the letters of a spelled word (``o apostrophe r o u r k e``, French
-#: ``l e espace b e r r e tiret m e n d e s``).
-_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
-#: Words that give a letter's example word (``b comme bernard``, ``b as in bravo``, ``b for
-#: bravo``): within a spelling they are skipped over, and the example, which would spell the
-#: letter back, is a name's slot.
-_SPELLING_AIDS = (("comme",), ("for",), ("as", "in"))
-#: The fewest letters that make a spelled word.
-SPELLED_LETTERS = 3
-
-
-def _spelled_letters(decisions: list[Decision], counted: Counter[str], text: str,
-                     tokens: Sequence[Token]) -> None:
-    """A run of :data:`SPELLED_LETTERS` or more single letters one space apart (``c h l o
-    e``, ``a m r i t``, ``o apostrophe r o u r k e``: a name spelled out on a call, in its
-    transcript) is a word spelled letter by letter, in a call almost always a name: each
-    letter that no pass has taken a ``PERSON`` slot drawn independently of it, where each
-    was released at the general ε (a letter is in no list; issue 40, the seventh held-out
-    set: 50 of 195 person-name tokens of one call).  So are the letters of a reference read
-    out among numbers, four tokens or more with two numbers (``e six k zero seven``, ``b r
-    seven seven four``: the numbers are placeholders already).  One letter repeated is no
-    spelling (``love you x x x``).  Each letter is a slot of its own (``take_initial``'s
-    ``own``): a letter twice in the word is two draws, so the release shows no pattern of
-    repeated letters (issue 40, twelfth stage)."""
-    n = len(tokens)
-    i = 0
-    while i < n:
-        run: list[int] = []
-        examples: list[int] = []
-        numbers = 0
-        j = i
-        while j < n and ((tokens[j].kind == "word" and len(tokens[j].text) == 1
-                          and tokens[j].text.isalpha()) or tokens[j].kind == "number"):
-            if tokens[j].kind == "number":
-                numbers += 1
-            else:
-                run.append(j)
-            nxt = j + 1
-            if (nxt + 1 < n and tokens[nxt].text.lower() in _SPELLING_JOINS
-                    and text[tokens[j].end:tokens[nxt].start] == " "
-                    and text[tokens[nxt].end:tokens[nxt + 1].start] == " "):
-                nxt += 1  # "o apostrophe r"
-            elif tokens[j].kind == "word" and (aid := _spelling_aid(text, tokens, j)):
-                examples.append(aid)  # "b comme bernard e r r e": the example word too
-                nxt = aid + 1
-            if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
-                break
-            j = nxt
-        if len({tokens[k].text.lower() for k in run}) < 2 and not numbers:
-            run = []  # "love you x x x": kisses, not a spelling
-        if len(run) >= SPELLED_LETTERS or (run and numbers >= 2 and len(run) + numbers >= 4):
-            for k in run:
-                if decisions[k] is None:
-                    take_initial(decisions, counted, k, tokens[k], own=True)
-            for k in examples:  # its letter's word would spell the name back ("oscar")
-                if decisions[k] is None:
-                    decisions[k] = EntitySlot(("PERSON", tokens[k].text.lower()), -1, None,
-                                              independent=True)
-                    counted["PERSON"] += 1
-        i = max(j, i) + 1
-
-
-def _spelling_aid(text: str, tokens: Sequence[Token], j: int) -> int | None:
-    """The index of the example word after letter ``j`` (``b comme bernard``, ``o for oscar``,
-    ``d as in delta``: one space apart, on one line, the example beginning with the letter;
-    not ``a b for english``), else ``None``."""
-    for aid in _SPELLING_AIDS:
-        k = j + 1 + len(aid)
-        if k < len(tokens) and [t.text.lower() for t in tokens[j + 1:k]] == list(aid) \
-                and text[tokens[j].end:tokens[k].start].lower() == f" {' '.join(aid)} " \
-                and tokens[k].kind == "word" and len(tokens[k].text) > 1 \
-                and tokens[k].text[:1].lower() == tokens[j].text.lower():
-            return k
-    return None
 
 
 #: Words that close a message before its writer's initial (``bisous, s.``, ``thanks, j.``).

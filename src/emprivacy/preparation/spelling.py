@@ -1,0 +1,146 @@
+"""Words spelled out letter by letter on a call, in its transcript (``c h l o e``, ``o
+apostrophe r o u r k e``, French ``b comme bernard e r r e``): a pass over the decisions of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions`, after the initials' (issue 40).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN
+from emprivacy.preparation.decisions import (
+    Decision,
+    Dropped,
+    EntitySlot,
+    Placeholder,
+    take_initial,
+)
+from emprivacy.text.tokens import Token
+
+__all__ = ["SPELLED_LETTERS", "spelled_words"]
+
+#: Words said between the letters of a spelled word (``o apostrophe r o u r k e``, French
+#: ``l e espace b e r r e tiret m e n d e s``).
+_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
+#: Words that give a letter's example word (``b comme bernard``, ``b as in bravo``, ``b for
+#: bravo``): within a spelling they are skipped over, and the example, which would spell the
+#: letter back, is a name's slot.
+_SPELLING_AIDS = (("comme",), ("for",), ("as", "in"))
+#: The fewest letters that make a spelled word.
+SPELLED_LETTERS = 3
+
+
+def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
+                     tokens: Sequence[Token]) -> None:
+    """A run of :data:`SPELLED_LETTERS` or more single letters one space apart (``c h l o
+    e``, ``a m r i t``, ``o apostrophe r o u r k e``: a name spelled out on a call, in its
+    transcript) is a word spelled letter by letter, in a call almost always a name (issue 40,
+    the seventh held-out set: 50 of 195 person-name tokens of one call).  It becomes **one**
+    ``PERSON`` slot keyed by the word it spells (``chloe``, ``o'rourke``; the join words and
+    a letter's example word — ``b comme bernard`` — with it), written once, where the last
+    letter was: the same surrogate as the name said aloud (one person, one surrogate), and
+    no letter that a draw of its own gives back by chance (issue 40, thirteenth stage: a
+    letter drawn independently came out as itself one time in ten or so — ``c``, ``s`` and
+    ``h`` begin many names).  Where a pass has decided a word of the run other than as an
+    initial (an e-mail's part), or the run holds numbers (``e six k zero seven``, ``b r
+    seven seven four``: a reference read out, four tokens or more with two numbers), each
+    undecided letter is a slot of its own instead, drawn independently of it (its place in
+    the key: a letter twice is two draws).  One letter repeated is no spelling (``love you
+    x x x``)."""
+    n = len(tokens)
+    i = 0
+    while i < n:
+        run: list[int] = []
+        examples: list[int] = []
+        numbers = 0
+        j = i
+        while j < n and ((tokens[j].kind == "word" and len(tokens[j].text) == 1
+                          and tokens[j].text.isalpha()) or tokens[j].kind == "number"):
+            if tokens[j].kind == "number":
+                numbers += 1
+            else:
+                run.append(j)
+            nxt = j + 1
+            if (nxt + 1 < n and tokens[nxt].text.lower() in _SPELLING_JOINS
+                    and text[tokens[j].end:tokens[nxt].start] == " "
+                    and text[tokens[nxt].end:tokens[nxt + 1].start] == " "):
+                nxt += 1  # "o apostrophe r"
+            elif tokens[j].kind == "word" and (aid := _spelling_aid(text, tokens, j)):
+                examples.append(aid)  # "b comme bernard e r r e": the example word too
+                nxt = aid + 1
+            if nxt >= n or text[tokens[nxt - 1].end:tokens[nxt].start] != " ":
+                break
+            j = nxt
+        if len({tokens[k].text.lower() for k in run}) < 2 and not numbers:
+            run = []  # "love you x x x": kisses, not a spelling
+        last = max([run[-1], *examples]) if run else -1
+        if len(run) >= SPELLED_LETTERS and not numbers and _one_word(decisions, run[0], last):
+            _spelled_word(decisions, counted, tokens, run[0], last)
+        elif len(run) >= SPELLED_LETTERS or (run and numbers >= 2
+                                             and len(run) + numbers >= 4):
+            for k in run:
+                if decisions[k] is None:
+                    take_initial(decisions, counted, k, tokens[k], own=True)
+            for k in examples:  # its letter's word would spell the name back ("oscar")
+                if decisions[k] is None:
+                    decisions[k] = EntitySlot(("PERSON", tokens[k].text.lower()), -1, None,
+                                              independent=True)
+                    counted["PERSON"] += 1
+        i = max(j, i) + 1
+
+
+def _one_word(decisions: Sequence[Decision], first: int, last: int) -> bool:
+    """Whether tokens ``first`` to ``last`` (a spelling) are undecided but as a name: an
+    initial, or a recogniser's name, place or organisation (``o apostrophe r o u r [ORG]``:
+    a model reads letters at random), never a pattern's identifier, e-mail or date."""
+    return all(d is None or (isinstance(d, EntitySlot | Placeholder)
+                             and _type(d) in _NAMES)
+               for d in decisions[first:last + 1])
+
+
+_NAMES = (*NAMED_TYPES, PROPER_NOUN)
+
+
+def _type(decision: EntitySlot | Placeholder) -> str:
+    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
+
+
+#: How a join word is written in the key of a spelled word (``o'rourke``, ``le-berre``).
+_JOINED = {"apostrophe": "'", "hyphen": "-", "dash": "-", "tiret": "-", "space": " ",
+           "espace": " "}
+
+
+def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequence[Token],
+                  first: int, last: int) -> None:
+    """Tokens ``first`` to ``last``, a word spelled letter by letter with its join words and
+    examples, become one ``PERSON`` slot at ``last`` keyed by the word (drawn independently
+    of it, or as the same word's slot elsewhere in the document), the others
+    :class:`Dropped` with the spaces after them."""
+    parts: list[str] = []
+    k = first
+    while k <= last:
+        word = tokens[k].text.lower()
+        if word in _JOINED:
+            parts.append(_JOINED[word])
+        elif len(word) == 1:
+            parts.append(word)
+        k += 1  # an aid (comme, for, as in) and its example: no letter of the word
+    for k in range(first, last):
+        decisions[k] = Dropped("PERSON")
+    decisions[last] = EntitySlot(("PERSON", "".join(parts)), -1, None, independent=True)
+    counted["PERSON"] += 1
+
+
+def _spelling_aid(text: str, tokens: Sequence[Token], j: int) -> int | None:
+    """The index of the example word after letter ``j`` (``b comme bernard``, ``o for oscar``,
+    ``d as in delta``: one space apart, on one line, the example beginning with the letter;
+    not ``a b for english``), else ``None``."""
+    for aid in _SPELLING_AIDS:
+        k = j + 1 + len(aid)
+        if k < len(tokens) and [t.text.lower() for t in tokens[j + 1:k]] == list(aid) \
+                and text[tokens[j].end:tokens[k].start].lower() == f" {' '.join(aid)} " \
+                and tokens[k].kind == "word" and len(tokens[k].text) > 1 \
+                and tokens[k].text[:1].lower() == tokens[j].text.lower():
+            return k
+    return None
