@@ -81,6 +81,7 @@ from emprivacy.entities.naming import (
     DETERMINERS,
     NAMED_COMMON,
     agent_after,
+    chat_named,
     clause_start,
     list_members,
     named_by,
@@ -401,6 +402,9 @@ class NameListDetector:
             elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
                   and name_key(forms[i]) in given and vocative(i, words, text)):
                 out[i] = "vocative"  # "xraymond: bob. it was bob", "done, sky"
+            elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
+                  and name_key(forms[i]) in given and chat_named(i, words, forms, text)):
+                out[i] = "naming"  # "hope here,", "go hope!", "will's fault"
             elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
                                                                  text, lowers):
                 out[i] = "pair"

@@ -16,7 +16,8 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS",
            "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
-           "clause_start", "list_members", "named_by", "named_outright", "nickname",
+           "chat_named", "clause_start", "list_members", "named_by", "named_outright",
+           "nickname",
            "ordinary_mention", "person_function_words", "vocative"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
@@ -84,9 +85,15 @@ ORDINARY_ZIPF = 3.5
 
 def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float]) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
-    (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere), being
-    common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`)."""
-    return i > 0 and forms[i - 1] in ORDINARY_BEFORE and zipf(forms[i]) >= ORDINARY_ZIPF
+    (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere; a
+    subject, ``i hope`` where ``hope`` does), being common enough as a word (``zipf``, at
+    least :data:`ORDINARY_ZIPF`)."""
+    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE or forms[i - 1] in _SUBJECTS)
+            and zipf(forms[i]) >= ORDINARY_ZIPF)
+
+
+#: Subjects before a verb: no name follows them (``i hope``, ``we mark``).
+_SUBJECTS = frozenset("i we they".split())
 
 
 #: Verbs whose subject is a person: a capitalised given name or rare word starting a sentence
@@ -129,6 +136,46 @@ def vocative(i: int, words: Sequence[Token], text: str) -> bool:
     if _MESSAGE_START.fullmatch(line) and _ADDRESS_END.match(text, end):
         return True
     return line.rstrip(" \t").endswith(",") and _MESSAGE_END.match(text, end) is not None
+
+
+def chat_named(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+    """Whether word ``i`` names its writer or someone in a chat, however common a word
+    (the names detector asks it of a listed given name in lower case in a lower-case
+    paragraph; issue 40, thirteenth stage): introducing oneself, ``hope here,`` at a
+    message's or a sentence's start; cheering someone on, ``go hope!``, ``come on will!``;
+    or owning, ``will's fault``, ``ring hope's manager`` — not after a determiner or a
+    possessive (``the bill's``, ``a summer's day``, ``last june's``), nor a month's or a
+    day's (``may's``), nor ``'s`` for ``is`` or ``has`` (``hope's a strong word``)."""
+    n = len(words)
+    after = text[words[i].end:words[i + 1].start] if i + 1 < n else ""
+    if i + 1 < n and forms[i + 1] == "'s" and after == "":
+        return (forms[i] not in _CALENDAR and (i == 0 or forms[i - 1] not in _NOT_OWNER)
+                and i + 2 < n and forms[i + 2] not in _AFTER_IS  # "hope's a strong word"
+                and not forms[i + 2].endswith("ing"))
+    if i + 1 < n and forms[i + 1] == "here" and after == " " \
+            and _INTRO_END.match(text, words[i + 1].end):  # not "new here", "same here"
+        return (i == 0 or forms[i - 1] in ("its", "it's") or forms[i - 2:i] in _IT_IS
+                or _SENTENCE_START.search(text, max(0, words[i].start - 8),
+                                          words[i].start) is not None)
+    return text[words[i].end:words[i].end + 1] == "!" and (
+        forms[i - 1:i] == ["go"] or forms[i - 2:i] == ["come", "on"])
+
+
+#: What follows ``NAME here`` of a writer introducing themself.
+_INTRO_END = re.compile(r"[ \t]*(?:[,.!:-]|\n|\Z)")
+#: A message's or a sentence's start right before a word (what ends the text searched).
+_SENTENCE_START = re.compile(r"(?:^|[.!?:,\n])[ \t]*\Z")
+_IT_IS = (["it", "'s"], ["this", "is"], ["it", "is"])
+#: Before a possessive ``'s``, words after which the owner is no name.
+_NOT_OWNER = ORDINARY_BEFORE | frozenset("last next this that one other for".split())
+#: Words after ``'s`` that make it ``is`` or ``has``, not a possessive (``hope's a strong word``,
+#: ``will's not here``, ``mark's been told``).
+_AFTER_IS = DETERMINERS | frozenset(
+    "not been got gone going so very just really here there right fine ok okay on in off up "
+    "out back over always never still all also too such quite about like gonna".split())
+_CALENDAR = frozenset("january february march april may june july august september october "
+                      "november december monday tuesday wednesday thursday friday saturday "
+                      "sunday".split())
 
 
 #: A line up to a message's first word: a speaker's label (time stamp, user name) and ``:``.

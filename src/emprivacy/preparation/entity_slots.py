@@ -111,10 +111,12 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                 and words[i] not in titles and (  # not Pharmacy of "Adeyemi Pharmacy"
                     (marking.given_or_unlisted(words[i])  # a person's word after it
                      and not people.free(tok.end, spans[span].end))
-                    or _after_title(text, spans[span], titles, tok)))):
+                    or _after_title(text, spans[span], titles, tok)))
+                or _initials_before(text, tokens, i)):
             # a name on no list, a word before a person's name in one capitalised run
             # (CONOR of "BRENNAN, CONOR PATRICK"; not PRESCRIBED of "DR LEE PRESCRIBED"), or
-            # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU")
+            # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU"), the
+            # initials of the words after them (KW of "KW Kieran Walsh SCA": a staff list)
             kind, resolved = marking.resolve("PERSON", rows[i])
         if kind == "placeholder" and is_word and title_outside_name(
                 marking, text, spans[span], tok, words[i], titles, people):
@@ -192,6 +194,20 @@ def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token
         return False
     head = text[span.start:tok.start].replace(".", " ").split()
     return len(head) == 1 and head[0].lower() in titles
+
+
+def _initials_before(text: str, tokens: Sequence[Token], i: int) -> bool:
+    """Whether token ``i``, two or three capitals, spells the first letters of the
+    capitalised words right after it, one space apart (``KW Kieran Walsh``, ``JB Jo Bell``):
+    a list's initials of the name they stand before (issue 40, thirteenth stage)."""
+    letters = tokens[i].text
+    if not (2 <= len(letters) <= 3 and _capital_initials(letters)) \
+            or i + len(letters) >= len(tokens):
+        return False
+    after = tokens[i + 1:i + 1 + len(letters)]
+    return all(t.kind == "word" and t.text[:1] == c and t.text[1:2].islower()
+               and text[p.end:t.start] == " "
+               for c, t, p in zip(letters, after, tokens[i:], strict=False))
 
 
 def _capital_initials(surface: str) -> bool:

@@ -115,12 +115,16 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     a function word, goes with the name (``N'`` between slots of any type: a model may type
     ``DIAYE`` a place; after one of the language's ``titles``, ``monsieur n'dri``):
     :class:`Dropped`, the name released as its surrogates (``Laure Martin``) — a surrogate of
-    its own would be glued to the next one.  Before a person's placeholder it joins the
-    placeholder."""
+    its own would be glued to the next one; a capital ``N'`` before a slot, wherever it
+    stands (``- N'DIAYE Aminata`` of a form's list).  Before a person's placeholder it joins
+    the placeholder."""
     for i in range(1, len(tokens) - 1):
+        # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
+        capital_n = words[i] == "n'" and tokens[i].text[:1] == "N"
         if (decisions[i] is not None or tokens[i].kind != "word"
                 or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
-                or text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")):
+                or (text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")
+                    and not capital_n)):
             continue
         before, after = decisions[i - 1], decisions[i + 1]
         n_particle = words[i] == "n'"  # "N'Diaye", "N'Dri": a name's, whatever type a model
@@ -129,7 +133,7 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
         named = ((isinstance(before, EntitySlot | Placeholder)
                   and (person_decision(before) or n_particle))
                  or marking.label_word(words[i - 1]) or words[i - 1] in titles
-                 or len(tokens[i - 1].text) == 1)
+                 or len(tokens[i - 1].text) == 1 or capital_n)
         if not named:
             continue
         if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):
