@@ -58,3 +58,35 @@ def test_a_capital_n_starting_a_forms_line_is_the_family_names():
     assert "N'" not in lines[1] and "DIAYE" not in lines[1] and "Aminata" not in lines[1], out
     assert lines[1].startswith("- ") and lines[1].split()[1].isupper(), out
     assert lines[2] == "Il n'a rien dit.", out
+
+
+def test_a_models_span_across_lines_is_judged_line_by_line():
+    """``Bedminster\n\nSECTION C - OTHER`` typed a person by the model: the part on the line in
+    capitals is ordinary words and goes (it made ``SECTION`` a name at every mention); the
+    part on the line before stays."""
+    pytest.importorskip("spacy")
+    from emprivacy.entities.spacy_detector import SpacyDetector
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "Employer: Mahmood Accountants, Bedminster\n\nSECTION C - OTHER OCCUPIERS\n"
+    start = text.index("Bedminster")
+    detector = SpacyDetector()
+    detector.nlp = _FixedModel(EntitySpan(start, text.index(" OCCUPIERS"), "PERSON"))
+    found = [(text[s.start:s.end], s.type) for s in detector.detect([text])[0]]
+    assert found == [("Bedminster", "PERSON")], found
+
+
+class _FixedModel:
+    """A stand-in for spaCy's pipeline that finds one span in every text."""
+
+    def __init__(self, span):
+        self.span = span
+
+    def pipe(self, texts, batch_size=1):
+        import types
+
+        label = "PERSON"
+        for _ in texts:
+            ent = types.SimpleNamespace(start_char=self.span.start, end_char=self.span.end,
+                                        label_=label)
+            yield types.SimpleNamespace(ents=[ent])

@@ -23,7 +23,7 @@ from typing import Any
 from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
 from emprivacy.entities.labels import PERSONAL_PRONOUNS
-from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.spans import EntitySpan, check_texts, split_at_gaps
 
 __all__ = ["BATCH_CHARS", "DEFAULT_PIPELINE", "NER_EXTRA", "PIECE_CHARS", "SPACY_LABELS",
            "SpacyDetector", "char_batches", "load_pipeline", "text_pieces"]
@@ -180,8 +180,9 @@ class SpacyDetector:
                                      labels[ent.label_])
                           for ent in doc.ents
                           if ent.label_ in labels and ent.end_char > ent.start_char)
-        if self.common_caps:
-            out = [[s for s in spans if not _common_words_in_capitals(text, s)]
+        if self.common_caps:  # line by line: "Bedminster\n\nSECTION C - OTHER" is two spans
+            out = [[p for s in spans for p in split_at_gaps(text, [s])
+                    if not _common_words_in_capitals(text, p)]
                    for text, spans in zip(texts, out, strict=True)]
         return out
 
