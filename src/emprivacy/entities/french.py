@@ -181,9 +181,13 @@ _TITLE_KINDS = frozenset("maire adjoint adjointe directeur directrice président
                          "proviseur principal".split())
 #: Greetings before a caller's ``c'est …`` (``allô bonjour c'est victoire akakpo``).
 _CALLER_GREETINGS = frozenset("bonjour bonsoir allô allo oui salut coucou".split())
-#: Family words after a possessive (``sa fille rose``, ``mon mari bernard``).
+#: Family words after a possessive (``sa fille rose``, ``mon mari bernard``, ``ma grand-mère
+#: blanche``).
 _FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épouse époux compagnon "
-                    "compagne petit-fils petite-fille belle-fille gendre neveu nièce".split())
+                    "compagne petit-fils petite-fille belle-fille gendre neveu nièce "
+                    "grand-mère grand-père arrière-grand-mère arrière-grand-père belle-mère "
+                    "beau-père belle-sœur beau-frère tante oncle cousin cousine parrain "
+                    "marraine".split())
 _POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
 #: People one names by a possessive, as family words (``mon voisin jean-baptiste``).
 _RELATIONS = frozenset("voisin voisine ami amie copain copine pote collègue".split())
@@ -225,9 +229,9 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       arrière-grand-mère blanche``, ``tante rose``), a listed given name;
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
-    * after a name found, a particle and a listed family name or a word rarer than Zipf 3.0
-      (``pascale le meur``), or ``n'`` and one (``blanche n'diaye``; after a title too,
-      ``monsieur n'dri``; not ``paul n'aime``);
+    * after a name found, a particle (``de la`` one) and a listed family name or a word rarer
+      than Zipf 3.0 (``pascale le meur``, ``jean-eudes de la rochette``), or ``n'`` and one
+      (``blanche n'diaye``; after a title too, ``monsieur n'dri``; not ``paul n'aime``);
     * a listed given name before a role in apposition (``céleste l'infirmière``), and after
       a title the word between a given name and a family name (``monsieur rené aimé
       bouvier``).
@@ -266,16 +270,25 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 and forms[j + 1] not in stopwords and (zipf(forms[j + 1]) < 3.0 or (
                     folded(forms[j + 1]) in listed and folded(forms[j + 1]) not in given)))
 
+    def last_particle(j: int) -> int:  # "le", "de", and "de la", "de l'" as one particle
+        if j >= n or forms[j] not in _PARTICLES_FR:
+            return -1
+        if forms[j] == "de" and j + 1 < n and forms[j + 1] in ("la", "l'", "l’") \
+                and (forms[j + 1] != "la" or spaced(j + 1)):
+            return j + 1
+        return j
+
     for i in range(1, n):
         prev = forms[i - 1]
         if prev in _TITLES_WRITTEN and spaced(i) and after_n(i):
             names.add(forms[i + 1])  # "monsieur n'dri"
         elif prev in _TITLES_WRITTEN and spaced(i) and not words[i].text[:1].isdigit():
             j = i
-            if forms[j] in _PARTICLES_FR and j + 1 < n and spaced(j + 1) and name_like(j + 1) \
-                    and forms[j + 1] not in _TITLE_KINDS:
-                particles.add(j)
-                names.add(forms[j + 1])
+            last = last_particle(j)
+            if last >= 0 and last + 1 < n and spaced(last + 1) and name_like(last + 1) \
+                    and forms[last + 1] not in _TITLE_KINDS:
+                particles.update(range(j, last + 1))  # "madame le corre", "monsieur de la
+                names.add(forms[last + 1])  # rochette"
                 continue
             if forms[j] in stopwords or forms[j] in _TITLE_KINDS or forms[j] in _TITLES_WRITTEN:
                 continue
@@ -323,11 +336,11 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 and spaced(i + 1)):
             names.add(forms[i])  # "et céleste l'infirmière de nuit"
     for i in range(n - 2):  # "au nom de pascale le meur": a particle after a given name
-        if ((forms[i] in found or forms[i] in names)
-                and forms[i + 1] in _PARTICLES_FR and spaced(i + 1) and spaced(i + 2)
-                and forms[i + 2] not in stopwords and name_like(i + 2, 3.0)):
-            particles.add(i + 1)
-            names.add(forms[i + 2])
+        last = last_particle(i + 1) if forms[i] in found or forms[i] in names else -1
+        if (last >= 0 and last + 1 < n and spaced(i + 1) and spaced(last + 1)
+                and forms[last + 1] not in stopwords and name_like(last + 1, 3.0)):
+            particles.update(range(i + 1, last + 1))  # "jean-eudes de la rochette" too
+            names.add(forms[last + 1])
         elif (forms[i] in found or forms[i] in names) and spaced(i + 1) and after_n(i + 1):
             names.add(forms[i + 2])  # "madame blanche n'diaye": the name's particle n'
     return names - found, particles

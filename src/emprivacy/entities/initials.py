@@ -6,9 +6,12 @@ Mensah`` then ``JM often alone evenings``, ``J.M.``; a caseworker ``Priya Venkat
 it as an acronym), and released at the general ε it would be kept as often as not, naming
 the person to anyone who read the full name.  :func:`initials_of_names` finds the letters in
 capitals, two or three of them, bare (``JM``) or each with its full stop (``J.M.``), that
-are the initials of a run of words a ``PERSON`` span covers in the same text (an initial
+are the initials of a run of words a ``PERSON`` span covers in the same text (or a
+capitalised run of words all rare in English: ``NKECHI EZE``, issue 40, thirteenth stage;
+an initial
 right before the span included: ``RH`` of ``Ms R. Hussain``): every letter of
-the run (``JKR`` of ``Jane K. Rowling``) or its first and last (``JR``); where another type's
+the run (``JKR`` of ``Jane K. Rowling``; ``CAB`` of ``Caroline Ashworth-Bell``, a hyphenated
+name's parts) or its first and last (``JR``); where another type's
 span covers them already (``IK`` read as a capitalised word), the person's span is added.
 In a person's span, letters in capitals are a name's whatever lists hold
 (:func:`~emprivacy.preparation.entity_slots.entity_decisions`).  A word this common
@@ -16,7 +19,9 @@ in English (:data:`COMMON_ZIPF`: ``UK``, ``OK``, ``TV``) or a title (``DC``, ``P
 as it is: a ``Tom Vance`` does not make every ``TV`` his; a common word is taken where the
 text defines the letters as the name's, in brackets right after it (``Mr D. Okafor (DO)``: a
 school report's teacher codes, issue 40, twelfth stage), and not beside another word in
-capitals (``DO NOT``); a title never is.
+capitals (``DO NOT``), or where they sign an entry, alone at a line's end after a sentence's
+end (``LOG CLOSED. CAB`` of a duty log whose manager is Caroline Ashworth-Bell; thirteenth
+stage); a title never is.
 """
 
 from __future__ import annotations
@@ -25,9 +30,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import NAME_TITLES
-from emprivacy.entities.spans import EntitySpan, SpanIndex
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 
-__all__ = ["COMMON_ZIPF", "initials_of_names", "widen_handles"]
+__all__ = ["COMMON_ZIPF", "RARE_RUN_ZIPF", "initials_of_names", "widen_handles"]
 
 #: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
 COMMON_ZIPF = 4.5
@@ -84,12 +89,18 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         return []
     wanted: set[str] = set()
     defined: set[str] = set()  # initials a text defines in brackets: "Mr D. Okafor (DO)"
-    for run, end in _name_runs(text, spans):
+    named = [s if s.type == "PERSON" else EntitySpan(s.start, s.end, "PERSON") for s in spans
+             if s.type == "PERSON" or (  # "NKECHI EZE" of a log in capitals
+                 zipf is not None and s.type == PROPER_NOUN and _rare_words(text, s, zipf))]
+    for run, end in _name_runs(text, named):
         if len(run) < 2:
             continue
         firsts = [w[0].upper() for w in run]
         these = {"".join(firsts)} if len(firsts) <= 3 else set()
         these.add(firsts[0] + firsts[-1])
+        parts = [p[0].upper() for w in run for p in w.split("-") if p]
+        if len(parts) <= 3:  # "CAB" of "CAROLINE ASHWORTH-BELL": a hyphenated name's parts
+            these.add("".join(parts))
         wanted |= these
         bracket = _BRACKETED.match(text, end)
         if bracket and bracket.group(1).replace(".", "") in these:
@@ -104,12 +115,40 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
             continue
         if zipf is not None and len(letters) == len(m.group()) and (
                 letters not in defined or _in_capitals(text, m.start(), m.end())) \
-                and zipf(letters.lower()) >= COMMON_ZIPF:
+                and zipf(letters.lower()) >= COMMON_ZIPF and not _signed(text, m):
             continue  # "DO NOT" beside a defined "(DO)": a word of a run in capitals
         if people.covers(m.start(), m.end()):
             continue  # inside a person's span already
         out.append(EntitySpan(m.start(), m.end(), "PERSON"))
     return out
+
+
+def _rare_words(text: str, span: EntitySpan, zipf: Callable[[str], float]) -> bool:
+    """Whether a capitalised run's words are all rare in English (Zipf below
+    :data:`RARE_RUN_ZIPF`): a name no model typed (``NKECHI EZE``), not ``PRIVATE SUITE``."""
+    words = _WORD.findall(text, span.start, span.end)
+    return bool(words) and all(zipf(w.lower()) < RARE_RUN_ZIPF for w in words)
+
+
+#: Below this Zipf frequency every word of a capitalised run makes it a name's for initials.
+RARE_RUN_ZIPF = 3.0
+
+
+def _signed(text: str, m: re.Match[str]) -> bool:
+    """Whether initials ``m`` sign an entry: alone at their line's end after its start, a
+    sentence's end or ``/`` (``LOG CLOSED. CAB``, ``WH / CAB`` of a duty log in capitals,
+    where the log's manager is ``CAROLINE ASHWORTH-BELL (CAB)``; issue 40, thirteenth
+    stage)."""
+    if _LINE_END.match(text, m.end()) is None:
+        return False
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return _SIGN_BEFORE.search(text, max(line_start, m.start() - 4), m.start()) is not None or \
+        text[line_start:m.start()].strip() == ""
+
+
+#: What may stand before initials that sign an entry, and after them.
+_SIGN_BEFORE = re.compile(r"[.;!?/][ \t]{0,2}\Z")
+_LINE_END = re.compile(r"[ \t]*(?:\n|\Z)")
 
 
 def _in_capitals(text: str, start: int, end: int) -> bool:

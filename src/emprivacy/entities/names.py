@@ -320,7 +320,8 @@ class NameListDetector:
                     (lower_text and case == "lower")
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
-                name[i] = (lower_text and not ordinary_mention(i, forms, word_zipf)
+                name[i] = (lower_text and not ordinary_mention(i, forms, word_zipf,
+                                                               gap=_gap(text, words, i))
                            ) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
@@ -349,7 +350,8 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf)):  # "the bill"
+                    cases[i] == "lower" and ordinary_mention(  # "the bill", "i hope"
+                        i, forms, word_zipf, gap=_gap(text, words, i))):
                 name[i] = True
         person_function_words(name, words, forms, text)
         list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
@@ -410,12 +412,18 @@ class NameListDetector:
                 out[i] = "pair"
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
                     cls != "common" or name_key(forms[i]) in given
-                    or word_zipf(forms[i]) < NAMED_COMMON) and named_by(i, words, forms, text):
+                    or word_zipf(forms[i]) < NAMED_COMMON) and named_by(i, words, forms, text,
+                                                                       given=given):
                 out[i] = "naming"
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
         return out
+
+
+def _gap(text: str, words: Sequence[Token], i: int) -> str:
+    """The text between word ``i - 1`` and word ``i``."""
+    return text[words[i - 1].end:words[i].start] if i else ""
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],

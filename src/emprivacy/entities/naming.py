@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.text_shape import by_a_number
+from emprivacy.entities.vocabulary import place_words
 from emprivacy.text.tokens import Token
 
 __all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS",
@@ -83,16 +84,21 @@ CLAUSE_OPENERS: frozenset[str] = frozenset(
 ORDINARY_ZIPF = 3.5
 
 
-def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float]) -> bool:
+def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float], *,
+                     gap: str | None = None) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
     (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere; a
-    subject, ``i hope`` where ``hope`` does), being common enough as a word (``zipf``, at
-    least :data:`ORDINARY_ZIPF`)."""
-    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE or forms[i - 1] in _SUBJECTS)
+    subject one space before it, ``i hope`` where ``hope`` does — ``gap``, the text between
+    the two words, when the caller knows it), being common enough as a word (``zipf``, at
+    least :data:`ORDINARY_ZIPF`).  ``forms`` may skip punctuation and line breaks: without
+    ``gap`` no subject counts (``so do i\nmark said`` names mark)."""
+    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
+                       or (forms[i - 1] in _SUBJECTS and gap == " "))
             and zipf(forms[i]) >= ORDINARY_ZIPF)
 
 
-#: Subjects before a verb: no name follows them (``i hope``, ``we mark``).
+#: Subjects right before a verb: one space after them, no name follows (``i hope``, ``we
+#: mark``).
 _SUBJECTS = frozenset("i we they".split())
 
 
@@ -202,15 +208,18 @@ def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str
                                          and clause_start(i - 1, words, forms, text, initial))
 
 
-def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
+             given: frozenset[str] = frozenset()) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``,
     ``my late husband paddy``; not a modal, ``my husband will call``, but ``my husband will
     has`` and ``her son will`` at the end of its clause; in capitals the family word alone,
     ``MOTHER JUNE KING``, not ``MOTHER MAY CALL``), or is followed by ``from`` and a
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
-    from accounts``), or says who calls: ``it's may from the league``, ``this is grace from
-    the surgery``, ``it's gary calling``."""
+    from accounts``) or, being one of the ``given`` names, a town of the place list (a
+    phone-in's ``rob from redditch``; not ``CTRL FROM HOPE``, ``paramedics from``), or says
+    who calls: ``it's may from the league``, ``this is grace from the surgery``, ``it's
+    gary calling``."""
     first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
     if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
             and (forms[i] not in ("will", "may")
@@ -225,11 +234,14 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str) ->
                  or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER))
             and re.fullmatch(r"[ \t]+", text[words[i - 1].end:words[i].start])):
         return True  # a log in capitals: "CALLER STATES MOTHER JUNE KING AT WORK"
-    if (i + 2 < len(forms) and forms[i + 1] == "from" and forms[i + 2] in DEPARTMENTS
+    if (i + 2 < len(forms) and forms[i + 1] == "from"
+            and (forms[i + 2] in DEPARTMENTS
+                 or (forms[i] in given and forms[i + 2] in place_words()))
             and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i + 1, i + 2))):
-        return True  # "will from marketing asks", not "the bill from accounts"
+        return True  # "will from marketing asks", a phone-in's "rob from redditch says";
+        # not "the bill from accounts"
     if (i + 1 < len(forms) and forms[i + 1] in _CALLER_NEXT
             and (forms[i - 1:i] in (["it's"], ["its"])
                  or forms[i - 2:i] in (["this", "is"], ["it", "'s"], ["it", "is"]))

@@ -15,6 +15,7 @@ The ``ner`` extra installs spaCy and :data:`DEFAULT_PIPELINE`, spaCy's ``en_core
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -182,7 +183,8 @@ class SpacyDetector:
                           if ent.label_ in labels and ent.end_char > ent.start_char)
         if self.common_caps:  # line by line: "Bedminster\n\nSECTION C - OTHER" is two spans
             out = [[p for s in spans for p in split_at_gaps(text, [s])
-                    if not _common_words_in_capitals(text, p)]
+                    if not _common_words_in_capitals(text, p)
+                    or (p != s and s.type == "PERSON" and _given_name(text, p))]
                    for text, spans in zip(texts, out, strict=True)]
         return out
 
@@ -192,6 +194,21 @@ class SpacyDetector:
 
 #: A word this common in English (Zipf frequency) is no name by itself.
 COMMON_ZIPF = 4.5
+
+
+#: What parts two words as a space does (``I'LL``, ``PARENT/CARER``).
+_APART = re.compile(r"['/]")
+
+
+def _given_name(text: str, span: EntitySpan) -> bool:
+    """Whether a word of ``span`` is a listed given name: a person's span across lines keeps
+    its piece on a line in capitals then (``Signed by Ellen\nBILL YOUNG``), common words or
+    not."""
+    from emprivacy.entities.names import given_names, name_key
+
+    given = given_names()
+    return any(name_key(w.lower()) in given
+               for w in _APART.sub(" ", text[span.start:span.end]).split())
 
 
 def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
@@ -207,7 +224,8 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
     line = text[line_start:len(text) if line_end < 0 else line_end]
     if not line.isupper():
         return False
-    words = [w for w in text[span.start:span.end].replace("'", " ").split() if w.isalpha()]
+    words = [w for w in _APART.sub(" ", text[span.start:span.end]).split()  # "PARENT/CARER"
+             if w.isalpha()]
     return bool(words) and (all(word_zipf(w.lower()) >= COMMON_ZIPF for w in words)
                             or any(w.lower() in PERSONAL_PRONOUNS for w in words)
                             or _ordinary_organisation(text, span))

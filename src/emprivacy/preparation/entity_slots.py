@@ -167,7 +167,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         else:
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
-    _one_decision_per_form(marking, decisions, counted, tokens, words, rows, verbatim, points)
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
+                           points)
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
@@ -276,7 +277,7 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
 
 
 def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
-                           counted: Counter[str],
+                           counted: Counter[str], text: str,
                            tokens: Sequence[Token], words: Sequence[str],
                            rows: Sequence[int], verbatim: Sequence[bool],
                            points: dict[str, np.ndarray]) -> None:
@@ -301,7 +302,9 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         if _capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
             continue  # one to three capitals that are a common word ("DO NOT" beside the
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
-        if tok.text.islower() and ordinary_mention(i, words, marking.english_zipf):
+        if tok.text.islower() and ordinary_mention(
+                i, words, marking.english_zipf,
+                gap=text[tokens[i - 1].end:tok.start] if i else None):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1

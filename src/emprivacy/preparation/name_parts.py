@@ -35,7 +35,7 @@ __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS", "S
 #: Bhriain``, ``Mac Giolla``), normalised.
 NAME_PARTICLES: frozenset[str] = frozenset(
     "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
-    "lo ní ni nic mac ó ua".split())
+    "lo ní ni nic mac ó ua ben".split())
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
 _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
@@ -94,6 +94,15 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 i -= 1
             j += 1
             person = named = True
+        titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
+        if (not person and named and isinstance(after, EntitySlot) and lower
+                and (titled or (slot_before and (j - i > 1 or words[i] not in _PREPOSITIONS)))):
+            # "monsieur de la rochette", "jean-eudes de la rochette", "ines ben salah": a model
+            # or a list typed the family name a place; after a title or a given name and a
+            # particle (not one "de", "pierre de lyon") it is the person's
+            decisions[j] = EntitySlot(("PERSON", after.key[1]), after.row, after.point,
+                                      after.independent)
+            person = True
         if person and named:
             for k in range(i, j):
                 if decisions[k] is None:
@@ -102,6 +111,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         i = j
 
 
+#: Particles that are also a preposition of place (``pierre de lyon``).
+_PREPOSITIONS = frozenset("de du des da di van von".split())
 #: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
 #: N'Diaye``), normalised.
 ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
@@ -118,22 +129,23 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     its own would be glued to the next one; a capital ``N'`` before a slot, wherever it
     stands (``- N'DIAYE Aminata`` of a form's list).  Before a person's placeholder it joins
     the placeholder."""
-    for i in range(1, len(tokens) - 1):
+    for i in range(len(tokens) - 1):
         # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
-        capital_n = words[i] == "n'" and tokens[i].text[:1] == "N"
+        capital_n = words[i] in ("n'", "n’") and tokens[i].text[:1] == "N"
         if (decisions[i] is not None or tokens[i].kind != "word"
                 or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
-                or (text[tokens[i - 1].end:tokens[i].start] not in (" ", ". ")
-                    and not capital_n)):
+                or (not capital_n and (i == 0 or text[tokens[i - 1].end:tokens[i].start]
+                                       not in (" ", ". ")))):
             continue
-        before, after = decisions[i - 1], decisions[i + 1]
+        before, after = (decisions[i - 1] if i else None), decisions[i + 1]
         n_particle = words[i] == "n'"  # "N'Diaye", "N'Dri": a name's, whatever type a model
         # gave the slots around it (spaCy types DIAYE a place); "d'", "l'" before a place are
         # the preposition and the article ("venant d'Angers")
-        named = ((isinstance(before, EntitySlot | Placeholder)
-                  and (person_decision(before) or n_particle))
-                 or marking.label_word(words[i - 1]) or words[i - 1] in titles
-                 or len(tokens[i - 1].text) == 1 or capital_n)
+        named = capital_n or (
+            (isinstance(before, EntitySlot | Placeholder)
+             and (person_decision(before) or n_particle))
+            or marking.label_word(words[i - 1]) or words[i - 1] in titles
+            or len(tokens[i - 1].text) == 1)
         if not named:
             continue
         if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):

@@ -42,9 +42,11 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
     letter was: the same surrogate as the name said aloud (one person, one surrogate), and
     no letter that a draw of its own gives back by chance (issue 40, thirteenth stage: a
     letter drawn independently came out as itself one time in ten or so — ``c``, ``s`` and
-    ``h`` begin many names).  Where a pass has decided a word of the run other than as an
-    initial (an e-mail's part), or the run holds numbers (``e six k zero seven``, ``b r
-    seven seven four``: a reference read out, four tokens or more with two numbers), each
+    ``h`` begin many names).  Where a pass has decided a word of the run other than as a
+    name (an initial, a recogniser's person, place or organisation: :func:`_one_word`) — a
+    pattern's e-mail part, identifier or date — or the run holds numbers (``e six k zero
+    seven``, ``b r seven seven four``: a reference read out, four tokens or more with two
+    numbers), each
     undecided letter is a slot of its own instead, drawn independently of it (its place in
     the key: a letter twice is two draws).  One letter repeated is no spelling (``love you
     x x x``)."""
@@ -116,7 +118,18 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequ
     """Tokens ``first`` to ``last``, a word spelled letter by letter with its join words and
     examples, become one ``PERSON`` slot at ``last`` keyed by the word (drawn independently
     of it, or as the same word's slot elsewhere in the document), the others
-    :class:`Dropped` with the spaces after them."""
+    :class:`Dropped` with the spaces after them; where a person's placeholder covers one of
+    them (``PERSON=placeholder``), that placeholder, once.  ``counted`` drops what it
+    counted of the decisions replaced."""
+    for d in decisions[first:last + 1]:
+        if d is not None:
+            counted[d.key[0] if isinstance(d, EntitySlot) else str(d.type)] -= 1
+    person = next((d for d in decisions[first:last + 1]
+                   if isinstance(d, Placeholder) and d.type == "PERSON"), None)
+    if person is not None:  # the policy's placeholder: one for the whole spelled word
+        decisions[first:last + 1] = [person] * (last + 1 - first)
+        counted["PERSON"] += last + 1 - first
+        return
     parts: list[str] = []
     k = first
     while k <= last:
