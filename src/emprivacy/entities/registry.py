@@ -33,6 +33,7 @@ from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
 from emprivacy.entities.spans import EntityDetector, UnionDetector
+from emprivacy.entities.vocabulary import place_words
 from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["AUTO_WITH_NER", "DETECTORS", "build_detector", "check_available", "check_entities",
@@ -176,7 +177,8 @@ def _build(names: str) -> EntityDetector:
         elif name == "presidio":
             detectors.append(PresidioDetector(pipeline))
         elif name == "names":  # people, and places where no capital shows them
-            detectors.extend([NameListDetector(), PlaceListDetector()])
+            # a caller "from" a town of the place list is a person (rob from redditch)
+            detectors.extend([NameListDetector(places=place_words()), PlaceListDetector()])
         elif name == "patterns":
             detectors.append(PatternDetector())
         else:

@@ -40,6 +40,7 @@ from emprivacy.preparation.decisions import (
     EntitySlot,
     Kept,
     Placeholder,
+    take_initial,
 )
 from emprivacy.preparation.name_parts import (
     NAME_PARTICLES,
@@ -49,7 +50,6 @@ from emprivacy.preparation.name_parts import (
     lower_case_particles,
     stamped_speaker,
     surnames_before_commas,
-    take_initial,
     title_outside_name,
     transcript_marker,
 )

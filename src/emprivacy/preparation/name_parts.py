@@ -23,12 +23,12 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     take_initial,
 )
-from emprivacy.preparation.spelling import SPELLED_LETTERS, spelled_words
+from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS", "SPELLED_LETTERS",
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS",
            "elided_particles", "initials_in_names", "join_initials", "lower_case_particles",
-           "person_decision", "stamped_speaker", "surnames_before_commas", "take_initial",
+           "person_decision", "stamped_speaker", "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
