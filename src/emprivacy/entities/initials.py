@@ -42,11 +42,11 @@ _INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’
 
 
 def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], int]]:
-    """The runs of capitalised words that ``PERSON`` spans cover, with only spaces or tabs
-    between them (``Jordan Mensah`` found as one span or as two), each with the offset where
-    it ends; an initial right before a span starts its run (``R. Hussain``: no detector's
-    span holds the letter)."""
-    people = sorted((s.start, s.end) for s in spans if s.type == "PERSON")
+    """The runs of capitalised words that ``spans`` (a person's) cover, with only spaces or
+    tabs between them (``Jordan Mensah`` found as one span or as two), each with the offset
+    where it ends; an initial right before a span starts its run (``R. Hussain``: no
+    detector's span holds the letter)."""
+    people = sorted((s.start, s.end) for s in spans)
     runs: list[tuple[list[str], int]] = []
     last_end = -1
     for start, end in people:
@@ -89,9 +89,8 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         return []
     wanted: set[str] = set()
     defined: set[str] = set()  # initials a text defines in brackets: "Mr D. Okafor (DO)"
-    named = [s if s.type == "PERSON" else EntitySpan(s.start, s.end, "PERSON") for s in spans
-             if s.type == "PERSON" or (  # "NKECHI EZE" of a log in capitals
-                 zipf is not None and s.type == PROPER_NOUN and _rare_words(text, s, zipf))]
+    named = [s for s in spans if s.type == "PERSON" or (  # "NKECHI EZE" of a log in capitals
+        zipf is not None and s.type == PROPER_NOUN and _rare_words(text, s, zipf))]
     for run, end in _name_runs(text, named):
         if len(run) < 2:
             continue

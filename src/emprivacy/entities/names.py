@@ -405,11 +405,11 @@ class NameListDetector:
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap)):
                 out[i] = "greeting"
             elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
-                  and name_key(forms[i]) in given and vocative(i, words, text)):
-                out[i] = "vocative"  # "xraymond: bob. it was bob", "done, sky"
-            elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
-                  and name_key(forms[i]) in given and chat_named(i, words, forms, text)):
-                out[i] = "naming"  # "hope here,", "go hope!", "will's fault"
+                  and name_key(forms[i]) in given and (chat := (
+                      "vocative" if vocative(i, words, text)  # "grant, ask cliff", "done, sky"
+                      else "naming" if chat_named(i, words, forms, text)  # "hope here,"
+                      else ""))):
+                out[i] = chat
             elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
                                                                  text, lowers):
                 out[i] = "pair"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Sequence
 
+from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
@@ -178,9 +179,7 @@ _NOT_OWNER = ORDINARY_BEFORE | frozenset("last next this that one other for".spl
 _AFTER_IS = DETERMINERS | frozenset(
     "not been got gone going so very just really here there right fine ok okay on in off up "
     "out back over always never still all also too such quite about like gonna".split())
-_CALENDAR = frozenset("january february march april may june july august september october "
-                      "november december monday tuesday wednesday thursday friday saturday "
-                      "sunday".split())
+_CALENDAR = CALENDAR_WORDS | {"may"}
 
 
 #: A line up to a message's first word: a speaker's label (time stamp, user name) and ``:``.

@@ -92,6 +92,13 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
         i = max(j, i) + 1
 
 
+_NAMES = (*NAMED_TYPES, PROPER_NOUN)
+
+
+def _type(decision: EntitySlot | Placeholder) -> str:
+    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
+
+
 def _one_word(decisions: Sequence[Decision], first: int, last: int) -> bool:
     """Whether tokens ``first`` to ``last`` (a spelling) are undecided but as a name: an
     initial, or a recogniser's name, place or organisation (``o apostrophe r o u r [ORG]``:
@@ -101,11 +108,6 @@ def _one_word(decisions: Sequence[Decision], first: int, last: int) -> bool:
                for d in decisions[first:last + 1])
 
 
-_NAMES = (*NAMED_TYPES, PROPER_NOUN)
-
-
-def _type(decision: EntitySlot | Placeholder) -> str:
-    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
 
 
 #: How a join word is written in the key of a spelled word (``o'rourke``, ``le-berre``).
@@ -122,8 +124,8 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequ
     them (``PERSON=placeholder``), that placeholder, once.  ``counted`` drops what it
     counted of the decisions replaced."""
     for d in decisions[first:last + 1]:
-        if d is not None:
-            counted[d.key[0] if isinstance(d, EntitySlot) else str(d.type)] -= 1
+        if isinstance(d, EntitySlot | Placeholder):  # _one_word: no other decision here
+            counted[_type(d)] -= 1
     person = next((d for d in decisions[first:last + 1]
                    if isinstance(d, Placeholder) and d.type == "PERSON"), None)
     if person is not None:  # the policy's placeholder: one for the whole spelled word
@@ -131,14 +133,12 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequ
         counted["PERSON"] += last + 1 - first
         return
     parts: list[str] = []
-    k = first
-    while k <= last:
-        word = tokens[k].text.lower()
+    for tok in tokens[first:last + 1]:  # an aid (comme, for) and its example: no letter
+        word = tok.text.lower()
         if word in _JOINED:
             parts.append(_JOINED[word])
         elif len(word) == 1:
             parts.append(word)
-        k += 1  # an aid (comme, for, as in) and its example: no letter of the word
     for k in range(first, last):
         decisions[k] = Dropped("PERSON")
     decisions[last] = EntitySlot(("PERSON", "".join(parts)), -1, None, independent=True)
