@@ -129,11 +129,12 @@ def test_a_phone_ins_caller_from_a_town():
 
     text = ("and rob from redditch says his neighbour keeps stealing\n"
             "paramedics from leeds came. i rob from the rich\n"
-            "0455 PC HOPE: CTRL FROM HOPE, REAR DOOR LOCKED\n")
+            "0455 PC HOPE: CTRL FROM HOPE, REAR DOOR LOCKED\n"
+            "a 54-year-old man from Leeds, and mark from leeds rang\n")
     detector = NameListDetector(places=place_words())
     found = [text[s.start:s.end] for s in detector.detect([text])[0]]
     assert found.count("rob") == 1 and "paramedics" not in found, found
-    assert "CTRL" not in found, found
+    assert "CTRL" not in found and "man" not in found and "mark" in found, found
     assert "rob" not in _found(text), "only with a place list"
     assert any(isinstance(d, NameListDetector) and "redditch" in d.places
                for d in build_detector("names").detectors)  # the registry gives it one

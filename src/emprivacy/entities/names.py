@@ -416,7 +416,7 @@ class NameListDetector:
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
                     cls != "common" or name_key(forms[i]) in given
                     or word_zipf(forms[i]) < NAMED_COMMON) and named_by(
-                        i, words, forms, text, given=given, places=places):
+                        i, words, forms, text, given=given, places=places, zipf=word_zipf):
                 out[i] = "naming"
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):

@@ -15,8 +15,8 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "KIN_WORDS",
-           "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
+__all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
+           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
            "chat_named", "clause_start", "list_members", "named_by", "named_outright",
            "nickname",
            "ordinary_mention", "person_function_words", "vocative"]
@@ -206,18 +206,24 @@ def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str
                                          and clause_start(i - 1, words, forms, text, initial))
 
 
+#: A given name this common as a word (Zipf) before ``from`` and a town is the word: ``a man
+#: from Leeds`` (``man`` 5.8), not ``mark from leeds`` (5.05).
+FROM_COMMON = 5.5
+
+
 def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
-             given: Container[str] = frozenset(), places: Container[str] = frozenset()) -> bool:
+             given: Container[str] = frozenset(), places: Container[str] = frozenset(),
+             zipf: Callable[[str], float] | None = None) -> bool:
     """Whether word ``i`` follows, on its line with only spaces between, words that name it
     (:data:`NAMING`), or a possessive and a family word (:data:`KIN_WORDS`: ``my wife lan``,
     ``my late husband paddy``; not a modal, ``my husband will call``, but ``my husband will
     has`` and ``her son will`` at the end of its clause; in capitals the family word alone,
     ``MOTHER JUNE KING``, not ``MOTHER MAY CALL``), or is followed by ``from`` and a
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
-    from accounts``) or, being one of the ``given`` names, one of the ``places`` (a
-    phone-in's ``rob from redditch``; not ``CTRL FROM HOPE``, ``paramedics from``), or says
-    who calls: ``it's may from the league``, ``this is grace from the surgery``, ``it's
-    gary calling``."""
+    from accounts``) or, being one of the ``given`` names rarer than :data:`FROM_COMMON`
+    by ``zipf``, one of the ``places`` (a phone-in's ``rob from redditch``; not ``CTRL FROM
+    HOPE``, ``paramedics from``, ``a man from Leeds``), or says who calls: ``it's may from
+    the league``, ``this is grace from the surgery``, ``it's gary calling``."""
     first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
     if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
             and (forms[i] not in ("will", "may")
@@ -234,7 +240,8 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
         return True  # a log in capitals: "CALLER STATES MOTHER JUNE KING AT WORK"
     if (i + 2 < len(forms) and forms[i + 1] == "from"
             and (forms[i + 2] in DEPARTMENTS
-                 or (forms[i] in given and forms[i + 2] in places))
+                 or (forms[i] in given and forms[i + 2] in places
+                     and (zipf is None or zipf(forms[i]) < FROM_COMMON)))
             and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in (i + 1, i + 2))):
