@@ -283,7 +283,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
     words (and qualifiers), then name words joined by linking words; after a street's kind
     with a house number before it (``numbered``: ``12 rue des fossés``), any lower-case word
     that is no function word is the name's first; right after an organisation's kind, a
-    rare lower-case word that is no adjective (``l'hôpital lapeyronie``)."""
+    rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
+    :data:`RARE_NAME`), or after ``des``, ``du``, ``de la`` one a little less rare (below
+    :data:`RARE_AFTER_ARTICLE`: ``maison de santé des capucins``)."""
     qualifiers = 0
     end: int | None = None
     units = 0
@@ -311,10 +313,12 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
         elif (units == 0 and surface.islower() and form not in function_words and (
                 (kind_type == "LOCATION" and (numbered or (zipf is not None
                                                            and zipf(form) < RARE_NAME)))
-                or (kind_type == "ORG" and k == j and not _adjective(form)
-                    and zipf is not None and zipf(form) < RARE_NAME))):
-            units += 1  # "rue des fossés", "l'hôpital lapeyronie": a rare word, the name
-            end = stop
+                or (kind_type == "ORG" and not _adjective(form) and zipf is not None
+                    and ((k == j and zipf(form) < RARE_NAME)
+                         or (_after_contraction(tokens, j, k)
+                             and zipf(form) < RARE_AFTER_ARTICLE))))):
+            units += 1  # "rue des fossés", "l'hôpital lapeyronie", "maison de santé des
+            end = stop  # capucins": a rare word, the name
         elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
               and surface.islower() and form not in function_words
               and zipf(form) < RARE_AFTER_ARTICLE):
@@ -333,6 +337,15 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
             break
         k += 1
     return end
+
+
+def _after_contraction(tokens: Sequence[tuple[int, int, str]], j: int, k: int) -> bool:
+    """Whether token ``k`` follows ``des``, ``du``, ``de la`` or ``de l'`` right after the
+    kind (which ends before token ``j``): ``maison de santé des capucins``, ``clinique de
+    la roseraie`` (not ``de`` alone, nor ``de le``)."""
+    if k == j + 1:
+        return tokens[j][2] in ("des", "du")
+    return k == j + 2 and tokens[j][2] == "de" and tokens[j + 1][2] in ("la", "l'")
 
 
 def name_article(text: str, start: int, end: int, before_end: int | None) -> bool:
