@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 
-__all__ = ["COMMON_ZIPF", "RARE_RUN_ZIPF", "initials_of_names", "widen_handles"]
+__all__ = ["COMMON_ZIPF", "LETTER_MENTIONS", "RARE_RUN_ZIPF", "initials_of_names",
+           "letters_of_names", "widen_handles"]
 
 #: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
 COMMON_ZIPF = 4.5
@@ -120,6 +121,80 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
             continue  # inside a person's span already
         out.append(EntitySpan(m.start(), m.end(), "PERSON"))
     return out
+
+
+def letters_of_names(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """``PERSON`` spans of the single capital letters that stand for a person the text names
+    in full (issue 40, fourteenth stage): a clinical or case note writes ``Farida
+    Al-Mansouri`` once, then ``F well.``, ``given to F by phone``, ``with F and K``.  A letter
+    counts where it is the first letter of a person's span of two words or more (its given
+    name), is no ``A`` or ``I``, stands alone (no full stop, hyphen, slash, digit or
+    ``+`` joined to it: ``F.`` before a family name is an initial that
+    :func:`initials_of_names` and the names' decisions handle, ``F/U`` an abbreviation) and
+    reads as a person: at a sentence's or a bracket's start before a word in lower case
+    (``F tearful``, ``(F fluent``, ``K (partner)``), or after a preposition or ``and``
+    (``to F``, ``with F and K``, ``d/w F``) — not after a noun that labels by letter
+    (``Vitamin D``, ``Plan B``, ``Grade C``, ``Bay F``) — at least :data:`LETTER_MENTIONS`
+    times in the text.
+
+    >>> text = "Patient: Farida Al-Mansouri. F well. Results given to F by phone. Bay F clean."
+    >>> [text[s.start:s.end] for s in letters_of_names(text, [EntitySpan(9, 27, "PERSON")])]
+    ['F', 'F']
+    >>> letters_of_names("Farida Al-Mansouri. F well.", [EntitySpan(0, 18, "PERSON")])
+    []
+    """
+    firsts = set()
+    for s in spans:
+        if s.type == "PERSON":
+            words = _WORD.findall(text, s.start, s.end)
+            if len(words) >= 2 and words[0][:1] in _LETTERS:
+                firsts.add(words[0][0])
+    if not firsts:
+        return []
+    people = SpanIndex(s for s in spans if s.type == "PERSON")
+    found: dict[str, list[EntitySpan]] = {}
+    for m in _LETTER.finditer(text):
+        letter = m.group()
+        if letter not in firsts or people.covers(m.start(), m.end()):
+            continue
+        before = text[max(0, m.start() - 24):m.start()]
+        after = text[m.end():m.end() + 24]
+        word_before = _WORD_BEFORE.search(before)
+        prev = word_before.group(1).lower() if word_before else ""
+        if prev in _LETTER_LABELS:
+            continue
+        opened = _OPENED.search(before) is not None and _LOWER_AFTER.match(after) is not None
+        governed = prev in _BEFORE_PERSON and before.endswith(" ")
+        if opened or governed:
+            found.setdefault(letter, []).append(EntitySpan(m.start(), m.end(), "PERSON"))
+    return [s for spans_of in found.values() if len(spans_of) >= LETTER_MENTIONS
+            for s in spans_of]
+
+
+#: A letter stands for a person when it does so at least this often in the text.
+LETTER_MENTIONS = 2
+_LETTERS = frozenset("BCDEFGHJKLMNOPQRSTUVWXYZ")
+#: A capital letter alone: no letter, digit, full stop, hyphen, slash, ``+`` or apostrophe
+#: joined to it.
+_LETTER = re.compile(r"(?<![\w.’'/+-])[B-HJ-Z](?![\w.’'/+-])")
+#: A sentence's, a line's or a bracket's start right before the letter.
+_OPENED = re.compile(r"(?:\A|[.;!?(\n])[ \t]*\Z")
+#: A word in lower case (or a bracket before one) after the letter: ``F tearful``, ``K
+#: (partner)``.
+_LOWER_AFTER = re.compile(r"[ \t]+\(?[a-z]")
+#: The word right before the letter, and what separates them.
+_WORD_BEFORE = re.compile(r"([A-Za-z/]+)[ \t]+\Z")
+#: Words after which a letter is a person's: prepositions, ``and``, a note's ``d/w`` (discussed
+#: with), ``re``.
+_BEFORE_PERSON = frozenset("to with and by for from w/ d/w re via per told asked saw seen "
+                           "visited phoned called".split())
+#: Nouns that label things by a letter (``Vitamin D``, ``Plan B``, ``Bay F``).
+_LETTER_LABELS = frozenset(
+    "vitamin hep hepatitis plan grade type class group ward bay block level unit section part "
+    "appendix annex annexe option schedule exhibit form item room flat zone gate terminal "
+    "platform row seat stage phase category team side point route line car coach lane pitch "
+    "court grid box column band size cup strain variant wing floor house letter model "
+    "version series tier division league pool pod hall building".split())
 
 
 def _rare_words(text: str, span: EntitySpan, zipf: Callable[[str], float]) -> bool:

@@ -20,7 +20,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
-from emprivacy.entities.initials import initials_of_names, widen_handles
+from emprivacy.entities.initials import initials_of_names, letters_of_names, widen_handles
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.names import (
@@ -125,7 +125,8 @@ class EntityMarking:
         a person's span widened over the user name it is part of (``k.osei``:
         :func:`~emprivacy.entities.initials.widen_handles`),
         with the initials of the names found (``JM`` after ``Jordan Mensah``:
-        :func:`~emprivacy.entities.initials.initials_of_names`) and,
+        :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
+        Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
@@ -138,8 +139,8 @@ class EntityMarking:
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
-            found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf)},
-                                key=SPAN_ORDER))
+            found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
+                                 *letters_of_names(text, wide)}, key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
