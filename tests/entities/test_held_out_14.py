@@ -44,3 +44,13 @@ def test_single_letters_are_released_as_initials(release_auto):
         assert line.split()[5] == first and line.split()[10] == first, line
         kept += first == "F"
     assert kept <= 4, kept
+
+
+def test_a_welsh_ap_and_the_given_name_before_it(release_auto):
+    """``ap`` is no English word: before a name (even one a model typed an organisation and
+    hid as one) it is the person's, and so is the given name before it that no detector
+    found (``Siân``)."""
+    out = release_auto("3. Siân ap Gwilym, former employer\nVisits: Osei-Tutu and ap Gwilym "
+                       "seen in July.")
+    assert "Siân" not in out and " ap " not in out and "Gwilym" not in out, out
+    assert ", former employer\nVisits: " in out, out

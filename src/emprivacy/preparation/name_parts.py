@@ -94,6 +94,19 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 i -= 1
             j += 1
             person = named = True
+        if (not person and lower and isinstance(after, Placeholder | EntitySlot)
+                and (after.type if isinstance(after, Placeholder) else after.key[0])
+                in ("PERSON", "ORG", "LOCATION")
+                and all(words[k] in _NO_WORD_PARTICLES for k in range(i, j))):
+            # "ap" of "Siân ap Gwilym", "Osei-Tutu and ap Gwilym": no English word, before a
+            # name (typed a place or an organisation and hidden as one): the person's, and
+            # so is a capitalised word right before it that nothing protected ("Siân")
+            person = named = True
+            if before is None and gap == " " and _capitalised_name(tokens[i - 1], words[i - 1],
+                                                                   titles):
+                decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
+                                              independent=True)
+                counted["PERSON"] += 1
         titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
         if (not person and named and isinstance(after, EntitySlot) and lower
                 and (titled or (slot_before and (j - i > 1 or words[i] not in _PREPOSITIONS)))):
@@ -109,6 +122,18 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                     decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
                     counted["PERSON"] += 1
         i = j
+
+
+#: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
+#: Gwilym``): a name's wherever they stand before one.
+_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní ua".split())
+
+
+def _capitalised_name(tok: Token, word: str, titles: frozenset[str]) -> bool:
+    """Whether ``tok`` is a word in Title case that may be a given name (no title, no
+    function word of a form's key)."""
+    return (tok.kind == "word" and tok.text[:1].isupper() and tok.text[1:].islower()
+            and word not in titles and word not in NAME_TITLES and word not in FORM_KEYS)
 
 
 #: Particles that are also a preposition of place (``pierre de lyon``).
