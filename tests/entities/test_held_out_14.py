@@ -2,7 +2,8 @@
 that write the mother and her partner as ``F`` and ``K`` after naming them in full, a Welsh
 ``ap``, and a running club's chat whose members' handles hold their given names."""
 
-
+from .name_list import found as _found
+from .name_list import spans as _spans
 
 
 def test_single_letters_standing_for_people_the_note_names():
@@ -54,3 +55,38 @@ def test_a_welsh_ap_and_the_given_name_before_it(release_auto):
                        "seen in July.")
     assert "Siân" not in out and " ap " not in out and "Gwilym" not in out, out
     assert ", former employer\nVisits: " in out, out
+
+
+def test_the_given_names_a_chats_handles_hold_are_names_at_their_mentions():
+    """``chase_ikenna`` and ``art_ap_rhys`` speak: ``chase i said`` and ``your title art``
+    name them; ``i'll chase`` and ``the art of`` stay words (a subject's clitic, a
+    determiner)."""
+    text = ("06:44 art_ap_rhys: we are the art of pacing\n"
+            "06:45 rob_deluca: nobody's going to rob you of your title art\n"
+            "06:47 chase_ikenna: i'll chase the front group\n"
+            "06:48 cliffhanger_77: chase i said 5:30s\n")
+    found = _found(text)
+    assert found.count("art") == 2 and found.count("chase") == 2, found  # a handle's, a mention
+    assert text.index("art of") not in [s for s, w in _spans(text) if w == "art"]
+    assert text.index("chase the") not in [s for s, w in _spans(text) if w == "chase"]
+
+
+def test_a_name_said_to_someone_without_a_comma():
+    """At a message's start before a subject pronoun (``bill you found the bill``, not ``hope
+    you're well``), at its end after ``you`` or itself (``coming from you rich``, ``have some
+    faith faith``), a subject after a comma (``the front group, cliff said``), a colleague
+    ``from work``."""
+    text = ("[06:22] mark.d: bill you found the bill\n"
+            "[06:23] x.y: hope you're well\n"
+            "[06:40] gene_w: rich coming from you rich\n"
+            "[06:41] joy_f: have some faith faith\n"
+            "[06:47] sue_p: i'll chase the front group, cliff said he's pacing\n"
+            "[06:48] sue_p: bringing guy from work, not a guy from work\n")
+    spans = _spans(text)
+    assert (text.index("bill you"), "bill") in spans, spans
+    assert (text.index("hope"), "hope") not in spans, spans
+    assert (text.rindex("rich"), "rich") in spans, spans  # and so its other mention
+    assert (text.rindex("faith"), "faith") in spans, spans
+    assert (text.index("cliff said"), "cliff") in spans, spans
+    assert (text.index("guy from"), "guy") in spans, spans
+    assert (text.index("a guy") + 2, "guy") not in spans, spans

@@ -9,21 +9,19 @@ package) and decides, word by word, from how the text is written and from contex
 Zipf scale, ``z(w) = log10(per-billion frequency)``) is compared with what its popularity
 as a name (its census share ``s(w)``) predicts: for a word used mostly as a name the
 *excess* ``z(w) - log10 s(w)`` is about the same as for ``john``; a word used mostly as an
-ordinary word (``will``, ``hope``, ``court``) sits far above.  With ``m`` the median excess
-of the 2,000 most popular names (:func:`name_class`):
+ordinary word (``will``, ``hope``) sits far above.  ``m``, the median excess of the 2,000 most
+popular names (:func:`name_class`):
 
-* ``"name"`` — listed, excess below ``m + 1`` (``john``, ``mark``, ``grace``, ``dana``), or
-  listed with no share and rare as a word (``z < 3``);
-* ``"common"`` — listed, excess ``m + 1`` or more, or no share and not rare (``will``,
-  ``hope``, ``june``, ``court``, ``blood``);
+* ``"name"`` — listed, excess below ``m + 1`` (``john``, ``mark``, ``grace``), or listed with
+  no share and rare as a word (``z < 3``);
+* ``"common"`` — listed, excess ``m + 1`` or more, or no share and not rare (``will``, ``hope``);
 * ``"rare"`` — not listed, rare as a word (``adeyemi``, ``chaudhary``, ``ngozi``);
 * ``"uncommon"`` — not listed, ``3 <= z < 4`` (``tariq``, ``objection``): a name only where
   the context names it (a speaker label, ``@``, a form's name field) or, as a ``"rare"``
   word, where its vector reads as a name (:mod:`~emprivacy.entities.name_vectors`);
 * ``None`` — not listed and common: an ordinary word.
 
-Names spelled with an apostrophe or a hyphen are looked up without it (the census writes
-``obrien``; ``smith-jones`` is a name when each part is).
+Names with an apostrophe or a hyphen are looked up without it (``obrien``; ``smith-jones``).
 
 **The rules** (:class:`NameListDetector`).  A word is a name when its class and the evidence
 around it say so:
@@ -95,6 +93,7 @@ from emprivacy.entities.naming import (
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.text_shape import (
     by_a_number,
+    handle_names,
     line_start_words,
     lower_case_words,
     word_case,
@@ -349,7 +348,8 @@ class NameListDetector:
                                     and by_a_number(words[i], text)))
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
-        decided = {forms[i] for i in range(len(words)) if name[i]} - KEPT_FUNCTION_WORDS
+        decided = ({forms[i] for i in range(len(words)) if name[i]} | handle_names(
+            text, lambda form: name_key(form) in given)) - KEPT_FUNCTION_WORDS
         lower = {forms[i] for i in range(len(words)) if name[i] and cases[i] == "lower"}
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (

@@ -15,7 +15,7 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["AGENT_VERBS", "CLAUSE_OPENERS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
+__all__ = ["AGENT_VERBS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
            "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
            "chat_named", "clause_start", "list_members", "named_by", "named_outright",
            "nickname",
@@ -73,10 +73,6 @@ DETERMINERS: frozenset[str] = frozenset(
 #: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
 #: possessive, a modal's or a negation's clitic; no name follows them.
 ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"}
-#: Words that open a clause before a comma in chat (``ok, bill approved``).
-CLAUSE_OPENERS: frozenset[str] = frozenset(
-    "ok okay k yes yeah yep no nope so right well oh and but then also".split())
-
 
 #: A name this common as an English word (Zipf) may be the word after :data:`ORDINARY_BEFORE`
 #: (``the bill``, ``my faith``); a rarer one is the name used as a noun's modifier (``the
@@ -127,7 +123,9 @@ def vocative(i: int, words: Sequence[Token], text: str) -> bool:
     """Whether word ``i`` is said to someone in a chat's message: its first word, right
     after the speaker's label and its colon, followed by ``,`` or ``!`` (``rosie_k: grant,
     ask cliff``, ``bob!``; not a full stop or ``?``: ``summer. definitely summer``,
-    ``chance? not likely``), or its last word after a comma (``cliffnotes: done, frank``);
+    ``chance? not likely``) or by a subject pronoun (``bill you found it``, not ``hope you
+    are``: :data:`_BEFORE_PRONOUNS`), or its last word after a comma, ``you`` or itself
+    (``cliffnotes: done, frank``, ``coming from you rich``, ``have some faith faith``);
     not a word of endearment or address the given-name list holds (``night, love``, ``no
     worries, bud``).  The names detector asks it of a listed given name written in lower
     case in a lower-case paragraph (issue 40, twelfth stage).  It reads at most 64
@@ -139,9 +137,15 @@ def vocative(i: int, words: Sequence[Token], text: str) -> bool:
     line = text[newline + 1:start]
     if ":" not in line:
         return False
-    if _MESSAGE_START.fullmatch(line) and _ADDRESS_END.match(text, end):
-        return True
-    return line.rstrip(" \t").endswith(",") and _MESSAGE_END.match(text, end) is not None
+    form = words[i].text.lower()
+    if _MESSAGE_START.fullmatch(line) and (_ADDRESS_END.match(text, end) or (
+            _PRONOUN_AFTER.match(text, end) and form not in _BEFORE_PRONOUNS)):
+        return True  # "bill, ask cliff"; "bill you found the bill", "chase i said"
+    if _MESSAGE_END.match(text, end) is None:
+        return False
+    before = _WORD_BEFORE.search(line)
+    return line.rstrip(" \t").endswith(",") or (before is not None and (
+        before.group(1).lower() in _YOU or before.group(1).lower() == form))
 
 
 def chat_named(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
@@ -191,6 +195,19 @@ _ADDRESS_END = re.compile(r"[,!]")
 _NOT_ADDRESSED = frozenset(
     "ok ta soon love honey hun hon bud buddy babe baby darling dear sweetie sweetheart mate "
     "pal bro sis dude man boss king queen chief champ doll sugar".split())
+#: A subject pronoun after a name said to someone at a message's start (``bill you found
+#: it``, ``rose you're a saint``, ``chase i said``).
+_PRONOUN_AFTER = re.compile(r"[ \t]+(?:i|you|u|we)(?:['’][a-z]+)?(?![\w'’])")
+#: Verbs and modals that open a message before a pronoun (``hope you're well``, ``mind you``,
+#: ``will you``): no one said to.
+_BEFORE_PRONOUNS = frozenset(
+    "hope thank thanks bless love miss mind mark see trust bet guess wish will may can did do "
+    "does have has had told tell let help got get make made give gave call ring text ask "
+    "asked heard hear pay paid owe want need".split())
+#: The word right before a message's last word, and the words after which that last word is
+#: said to someone (``coming from you rich``; ``have some faith faith``: the same word).
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
+_YOU = frozenset({"you", "u", "ya"})
 #: What follows a message's last word.
 _MESSAGE_END = re.compile(r"[ \t]*+(?:[.!?]+[ \t]*+)?(?:\n|\Z)")
 
@@ -198,12 +215,11 @@ _MESSAGE_END = re.compile(r"[ \t]*+(?:[.!?]+[ \t]*+)?(?:\n|\Z)")
 def clause_start(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
                  initial: Sequence[bool]) -> bool:
     """Whether word ``i`` starts a sentence, a chat line's message (after a colon) or a
-    clause after an opener and a comma (``ok, bill approved``)."""
+    clause after a comma (``ok, bill approved``, ``i'll chase the group, cliff said``)."""
     if initial[i] or i == 0:
         return True
     gap = text[words[i - 1].end:words[i].start]
-    return ":" in gap or "\n" in gap or (gap.strip(" ") == "," and forms[i - 1] in CLAUSE_OPENERS
-                                         and clause_start(i - 1, words, forms, text, initial))
+    return ":" in gap or "\n" in gap or gap.strip(" ") == ","
 
 
 #: A given name this common as a word (Zipf) before ``from`` and a town is the word: ``a man
@@ -222,7 +238,8 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
     team (:data:`DEPARTMENTS`: ``will from marketing``; not after a determiner, ``the bill
     from accounts``) or, being one of the ``given`` names rarer than :data:`FROM_COMMON`
     by ``zipf``, one of the ``places`` (a phone-in's ``rob from redditch``; not ``CTRL FROM
-    HOPE``, ``paramedics from``, ``a man from Leeds``), or says who calls: ``it's may from
+    HOPE``, ``paramedics from``, ``a man from Leeds``) or work, school, church…
+    (:data:`_EVERYDAY_PLACES`: ``bringing guy from work``), or says who calls: ``it's may from
     the league``, ``this is grace from the surgery``, ``it's gary calling``."""
     first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
     if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
@@ -240,7 +257,8 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
         return True  # a log in capitals: "CALLER STATES MOTHER JUNE KING AT WORK"
     if (i + 2 < len(forms) and forms[i + 1] == "from"
             and (forms[i + 2] in DEPARTMENTS
-                 or (forms[i] in given and forms[i + 2] in places
+                 or (forms[i] in given
+                     and (forms[i + 2] in places or forms[i + 2] in _EVERYDAY_PLACES)
                      and (zipf is None or zipf(forms[i]) < FROM_COMMON)))
             and (i == 0 or forms[i - 1] not in ORDINARY_BEFORE)
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
@@ -265,6 +283,9 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
     return False
 
 
+#: Where people know each other from: a given name before ``from`` and one of them is the
+#: person's (``bringing guy from work``; not ``a guy from work``).
+_EVERYDAY_PLACES = frozenset("work school uni college church gym nursery club".split())
 #: Words after a caller's name that say who calls (``it's gary calling``, ``this is dawn
 #: from the surgery``); not ``here`` (``it's sunny here``).
 _CALLER_NEXT = frozenset("from calling ringing speaking".split())

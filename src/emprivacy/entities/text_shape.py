@@ -12,12 +12,14 @@ ordinary case).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
 from emprivacy.text.tokens import Token
 
-__all__ = ["Case", "by_a_number", "line_start_words", "lower_case_words", "word_case"]
+__all__ = ["Case", "by_a_number", "handle_names", "line_start_words", "lower_case_words",
+           "word_case"]
 
 Case = Literal["lower", "upper", "title"]
 
@@ -97,3 +99,36 @@ def by_a_number(word: Token, text: str) -> bool:
     [False, True]
     """
     return re.search(r"\d", text[max(0, word.start - 6):word.end + 6]) is not None
+
+
+#: A user name of pieces joined by ``_`` or ``.`` (``hope_runs_far``, ``mark.d``) that a
+#: chat's speaker label (a line's start, a time stamp before it, ``:`` after) or ``@`` shows.
+_HANDLE = re.compile(r"(?:^[ \t]*(?:\[?\d{1,2}[:.h]\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)?"
+                     r"(?P<label>[^\W\d_]+(?:[._][^\W_]+)+)[ \t]*:(?!//)|"
+                     r"(?<![\w@])@(?P<at>[^\W\d_]+(?:[._][^\W_]+)+))", re.MULTILINE)
+
+
+def handle_names(text: str, given: Callable[[str], bool]) -> set[str]:
+    """The given names that the user names of a chat's speakers and of its ``@`` mentions
+    hold (issue 40, fourteenth stage): a handle's first piece when ``given`` says it is a
+    listed given name (``hope`` of ``hope_runs_far``, ``mark`` of ``mark.d``), else its last
+    (``frank`` of ``frankly_frank``), three letters or more, in lower case.  A chat whose
+    members are called by their handles' names writes them in lower case as words
+    (``chase i said``, ``your title art``): such a word is a name where no determiner or
+    subject makes it the ordinary word
+    (:func:`~emprivacy.entities.naming.ordinary_mention`).
+
+    >>> sorted(handle_names("06:12 hope_runs_far: hi\\n[06:13] frankly_frank: hey @mark.d\\n"
+    ...                     "the_best: no", lambda w: w in {"hope", "frank", "mark"}))
+    ['frank', 'hope', 'mark']
+    """
+    out: set[str] = set()
+    for m in _HANDLE.finditer(text):
+        pieces = [p for p in re.split(r"[._]", m.group("label") or m.group("at"))
+                  if p.isalpha()]
+        for piece in (pieces[0], pieces[-1]) if pieces else ():
+            form = piece.lower()
+            if len(form) >= 3 and form == piece and given(form):
+                out.add(form)
+                break
+    return out
