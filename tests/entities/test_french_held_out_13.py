@@ -20,3 +20,47 @@ def test_a_rare_name_after_an_organisations_kind_and_its_linking_word():
     assert "capucins" not in first and "santé" not in first, out
     assert first.startswith("je vous appelle de la ") and first.endswith(" pour un rdv"), out
     assert second == "il attend au service des urgences depuis ce matin", out
+
+
+def test_a_chats_speakers_handles_and_a_given_name_beside_a_rare_family_name():
+    """A speaker's label of a common word beside a rare one is a name (``aimé kouassi``; not
+    ``équipe technique``), and so is every mention of it; a handle's pieces (``claire_dlr``,
+    ``franck.ben.salah``) name the words they hold."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("[06:52] jade: aimé est le bienvenu\n"
+                     "[06:53] aimé kouassi: bonjour à tous\n"
+                     "[06:54] franck.ben.salah: j'arrive, claire tu peux attendre ?\n"
+                     "[06:55] claire_dlr: franck 5 min pas une de plus\n"
+                     "[06:56] équipe technique: coupure à 9h\n")
+    for word in ("aimé", "kouassi", "franck", "ben", "salah", "claire"):
+        assert word not in out, (word, out)
+    assert "équipe technique: coupure" in out, out
+
+
+def test_particles_after_m_and_after_initials():
+    """``m. du plessis`` (``m`` with its full stop is a title) and ``A.-S. Le Floc'h`` of a
+    form's signature: the particle and the family name are the person's."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("[06:59] jade: et à m. du plessis qui a signé sans rien dire\n"
+                     "Signature : A.-S. Le Floc'h\n")
+    assert "plessis" not in out and " du " not in out, out
+    assert " Le " not in out and "Floc'h" not in out, out
+
+
+def test_a_lower_case_particle_in_a_persons_span_is_drawn_independently():
+    """``ben`` of ``Karim ben Amar``: a slot drawn independently of the word (ε = 0), never
+    from ``ben``'s own vector, which gave ``ben`` back one time in three."""
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.name_parts import lower_case_particles
+    from emprivacy.text.tokens import tokenize
+
+    text = "par Karim ben Amar jusqu'au retour"
+    tokens = [t for t in tokenize(text, lang="fr")]
+    words = [t.text.lower() for t in tokens]
+    decisions = [None, EntitySlot(("PERSON", "karim"), 3), EntitySlot(("PERSON", "ben"), 7),
+                 EntitySlot(("PERSON", "amar"), 9)] + [None] * (len(tokens) - 4)
+    lower_case_particles(None, decisions, Counter(), text, tokens, words)
+    assert decisions[2] == EntitySlot(("PERSON", "ben"), -1, None, independent=True)
+    assert decisions[1].row == 3 and decisions[3].row == 9

@@ -17,8 +17,10 @@ def test_initials_one_space_apart_are_a_person():
     pytest.importorskip("wordfreq")
     text = "La plateforme Info Escroqueries.\n\nP. T. et H. B.-L.\nSigné M. Dupont, vers 3 p.m."
     spans = FrenchNameDetector().detect([text])[0]
-    assert [(text[s.start:s.end], s.type) for s in spans] == [("P. T.", "PERSON"),
-                                                               ("H. B.-L.", "PERSON")]
+    assert [(text[s.start:s.end], s.type) for s in spans] == [  # and "M." a title
+        ("P. T.", "PERSON"), ("H. B.-L.", "PERSON"), ("Dupont", "PERSON")]
+    text = "À 200 m. environ de la gare."
+    assert FrenchNameDetector().detect([text])[0] == []  # metres
 
 
 @pytest.mark.slow

@@ -207,6 +207,8 @@ _ROLES_AFTER = frozenset("infirmière infirmier médecin docteur voisine voisin 
                          "secrétaire éducatrice éducateur assistante assistant".split())
 #: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
 _PARTICLES_FR = frozenset("le la de du des".split())
+#: A number right before a word (``200 m.``: metres, no title).
+_AFTER_NUMBER = re.compile(r"\d[ \t\u00a0\u202f]*\Z")
 
 
 def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
@@ -216,7 +218,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     case: issue 42, the sixth French held-out set):
 
     * after a title written out (``monsieur constant``, ``madame germaine le floch``, ``le
-      dr benhamou``), the next word that is no stopword nor a kind (``monsieur le maire``),
+      dr benhamou``, ``m.`` with its full stop: ``m. du plessis``), the next word that is
+      no stopword nor a kind (``monsieur le maire``),
       a particle ``le``/``de`` … before a listed or rare word with it, and up to two more
       words rarer than Zipf 3.0 or listed family names (given names too if rarer than 3.5:
       ``madame prudence ngoma``; ``le docteur tessier signe`` takes ``tessier``);
@@ -280,9 +283,13 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
 
     for i in range(1, n):
         prev = forms[i - 1]
-        if prev in _TITLES_WRITTEN and spaced(i) and after_n(i):
+        titled = (prev in _TITLES_WRITTEN and spaced(i)) or (  # "m. du plessis": "m" and its
+            prev == "m" and text[words[i - 1].end:words[i].start] == ". "  # full stop, no
+            and not _AFTER_NUMBER.search(text, max(0, words[i - 1].start - 4),
+                                         words[i - 1].start))  # metres: "200 m. environ"
+        if titled and after_n(i):
             names.add(forms[i + 1])  # "monsieur n'dri"
-        elif prev in _TITLES_WRITTEN and spaced(i) and not words[i].text[:1].isdigit():
+        elif titled and not words[i].text[:1].isdigit():
             j = i
             last = last_particle(j)
             if last >= 0 and last + 1 < n and spaced(last + 1) and name_like(last + 1) \

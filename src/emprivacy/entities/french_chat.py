@@ -176,8 +176,13 @@ def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
 #: A chat's speaker of several words after its time stamp (``[07:27] sylvain da costa :``,
 #: ``[07:31] hélène de saint-aubin :``).
 _STAMPED_LABEL = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<label>[^\W\d_]"
-                            r"[\w'’\-]*(?:[ \t]+[^\W\d_][\w'’\-]*){1,3})[ \t\u00a0\u202f]?:",
-                            re.MULTILINE)
+                            r"[^\W_]*(?:['’\-][^\W_]+)*(?:(?:[ \t]+|[._])[^\W\d_][^\W_]*"
+                            r"(?:['’\-][^\W_]+)*){1,3})[ \t\u00a0\u202f]?:", re.MULTILINE)
+#: A word of a speaker's name below this Zipf frequency is a family name's
+#: (``kouassi``): the label's other words are the name's if below :data:`_LABEL_COMMON`
+#: (``aimé`` 4.75 of ``aimé kouassi``; not ``équipe technique``).
+_LABEL_RARE = 3.0
+_LABEL_COMMON = 5.0
 #: Particles inside a speaker's name (``da costa``, ``de saint-aubin``, ``van der berg``).
 LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von der den ben "
                             "bin ibn".split())
@@ -194,9 +199,11 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
                      zipf: Callable[[str], float] = lambda w: 0.0
                      ) -> tuple[set[str], set[int]]:
     """The speakers of several words after a chat's time stamp: the forms of their words
-    (one decision per form) and the positions of their particles (that mention only).  The
-    first word is no stopword, no word is a role (``[10:02] le président :``), and each word
-    but the particles is a listed given name or rarer than :data:`CALLED_ZIPF` (not
+    (one decision per form) and the positions of their particles (that mention only), the
+    words one space, ``.`` or ``_`` apart (``franck.ben.salah``).  The first word is no
+    stopword, no word is a role (``[10:02] le président :``), and each word but the
+    particles is a listed given name or rarer than :data:`CALLED_ZIPF`, or one is rarer than
+    :data:`_LABEL_RARE` and the others than :data:`_LABEL_COMMON` (``aimé kouassi``; not
     ``[08:00] équipe technique :``).
 
     >>> from emprivacy.text.tokens import tokenize
@@ -215,10 +222,12 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
         first = bisect_left(starts, m.start("label"))
         inside = [i for i in range(first, len(words)) if words[i].end <= m.end("label")]
         label = [forms[i] for i in inside]
+        own = [f for f in label if f not in LABEL_PARTICLES and f not in _ELIDED]
         if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(
-                f in roles or (f not in LABEL_PARTICLES and f not in _ELIDED
-                               and folded(f) not in given and zipf(f) >= CALLED_ZIPF)
-                for f in label):
+                f in roles for f in label) or not (
+                all(folded(f) in given or zipf(f) < CALLED_ZIPF for f in own)
+                or (any(zipf(f) < _LABEL_RARE for f in own)
+                    and all(folded(f) in given or zipf(f) < _LABEL_COMMON for f in own))):
             continue
         for i in inside:
             if forms[i] in _ELIDED:

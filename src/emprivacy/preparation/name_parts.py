@@ -58,7 +58,15 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set), or, one of
     :data:`_FOREIGN_PARTICLES`, stands before one (``DA SILVA`` of a court list).  In lower case
     after a person's slot, a particle of :data:`_FOREIGN_PARTICLES` takes the word after it
-    too where that may be a name (``manon da silva``: issue 42, the tenth French set)."""
+    too where that may be a name (``manon da silva``: issue 42, the tenth French set).  A
+    particle in lower case that a person's span gave a slot of its own (``ben`` of ``Karim
+    ben Amar``) is drawn independently of it too: from its own vector a common word comes
+    back as itself too often (issue 42, the thirteenth French set)."""
+    for k, decision in enumerate(decisions):
+        if (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
+                and not decision.independent and words[k] in NAME_PARTICLES
+                and tokens[k].text.islower()):
+            decisions[k] = EntitySlot(decision.key, -1, None, independent=True)
     i = 0
     while i < len(tokens):
         j = i
@@ -75,8 +83,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
         person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
         slot_before = isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+        signed = gap == ". " and _initial_slot(before, tokens[i - 1])  # "A.-S. Le Floc'h"
         lower = all(tokens[k].text.islower() for k in range(i, j))
-        named = (slot_before and (lower or gap == " ")) or (  # "DA SILVA" of a list in capitals:
+        named = (slot_before and (lower or gap == " " or signed)) or (  # "DA SILVA" in capitals:
             all(words[k] in _FOREIGN_PARTICLES and tokens[k].text[:1].isupper()
                 for k in range(i, j))) or (
             lower and i > 0 and gap in (" ", ". ")
@@ -108,7 +117,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                                               independent=True)
                 counted["PERSON"] += 1
         titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
-        if (not person and named and isinstance(after, EntitySlot) and lower
+        if (not person and named and isinstance(after, EntitySlot) and (lower or signed)
                 and (titled or (slot_before and (j - i > 1 or words[i] not in _PREPOSITIONS)))):
             # "monsieur de la rochette", "jean-eudes de la rochette", "ines ben salah": a model
             # or a list typed the family name a place; after a title or a given name and a
@@ -127,6 +136,12 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
 #: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
 #: Gwilym``): a name's wherever they stand before one.
 _NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní ua".split())
+
+
+def _initial_slot(decision: Decision | None, tok: Token | None) -> bool:
+    """Whether ``tok`` is a capital letter released as a person's initial."""
+    return (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
+            and tok is not None and len(tok.text) == 1 and tok.text.isupper())
 
 
 def _capitalised_name(tok: Token, word: str, titles: frozenset[str]) -> bool:
