@@ -64,3 +64,15 @@ def test_a_lower_case_particle_in_a_persons_span_is_drawn_independently():
     lower_case_particles(None, decisions, Counter(), text, tokens, words)
     assert decisions[2] == EntitySlot(("PERSON", "ben"), -1, None, independent=True)
     assert decisions[1].row == 3 and decisions[3].row == 9
+
+
+def test_seen_a_given_name_in_capitals_and_a_colleagues_unlisted_name():
+    """Seen (the held half): ``NOTRE ÉQUIPIER ALAIN QUÉRÉ`` of a log in capitals (a given name
+    no census list holds, before a person's slot) and ``son collègue fabrice`` (a word rarer
+    than Zipf 4.0 after a possessive and a relation)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("09 H 05 – LOUISE : COMITÉ, ICI MARGUERITE. NOTRE ÉQUIPIER ALAIN QUÉRÉ "
+                     "S'EST COUPÉ LA MAIN.\nil appelle pour son collègue fabrice de l'usine, "
+                     "il dit fabrice quarante ans, et mon ami fidèle aussi")
+    assert "ALAIN" not in out and "QUÉRÉ" not in out and "fabrice" not in out, out
+    assert out.endswith("et mon ami fidèle aussi"), out

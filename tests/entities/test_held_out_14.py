@@ -90,3 +90,11 @@ def test_a_name_said_to_someone_without_a_comma():
     assert (text.index("cliff said"), "cliff") in spans, spans
     assert (text.index("guy from"), "guy") in spans, spans
     assert (text.index("a guy") + 2, "guy") not in spans, spans
+
+
+def test_thanks_and_an_uncommon_capitalised_name():
+    """Seen (the held half's neighbourhood thread): ``Thanks Enzo!`` — a word no census list
+    holds and uncommon in English is a name after a greeting."""
+    found = _found("Lorenzo Bellucci · Eastfield\n  Sign up with me.\n\nAisling · Sorrel Park\n"
+                   "  Thanks Enzo! See you there.")
+    assert "Enzo" in found, found

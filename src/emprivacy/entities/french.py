@@ -189,6 +189,9 @@ _FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épous
                     "beau-père belle-sœur beau-frère tante oncle cousin cousine parrain "
                     "marraine".split())
 _POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
+#: After a possessive and a family word or a relation, a word no list holds below this Zipf
+#: frequency is a name (``son collègue fabrice`` 3.79; not ``mon ami fidèle`` 4.3).
+_KIN_UNLISTED = 4.0
 #: People one names by a possessive, as family words (``mon voisin jean-baptiste``).
 _RELATIONS = frozenset("voisin voisine ami amie copain copine pote collègue".split())
 #: Family words written as a title, with no article before them (``pour arrière-grand-mère
@@ -228,8 +231,9 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       name or a word rarer than 3.0 (then both);
     * after a possessive and a family word or a neighbour, a friend, a colleague
       (``sa fille rose``, ``mon mari bernard``, ``mon voisin jean-baptiste``: a compound's
-      first part listed), or a family word written as a title, no article before it (``pour
-      arrière-grand-mère blanche``, ``tante rose``), a listed given name;
+      first part listed, or a word rarer than Zipf 4.0: ``son collègue fabrice``), or a
+      family word written as a title, no article before it (``pour arrière-grand-mère
+      blanche``, ``tante rose``), a listed given name;
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
     * after a name found, a particle (``de la`` one) and a listed family name or a word rarer
@@ -329,8 +333,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                     names.add(forms[i + 1])
         elif ((prev in _FAMILY or prev in _RELATIONS) and i >= 2
               and forms[i - 2] in _POSSESSIVES_FR and spaced(i) and forms[i] not in stopwords
-              and folded(forms[i].split("-")[0]) in given):  # "mon voisin jean-baptiste"
-            names.add(forms[i])
+              and (folded(forms[i].split("-")[0]) in given or zipf(forms[i]) < _KIN_UNLISTED)):
+            names.add(forms[i])  # "mon voisin jean-baptiste", "son collègue fabrice"
         elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
               and spaced(i) and folded(forms[i]) in given and forms[i] not in stopwords):
             names.add(forms[i])  # "pour arrière-grand-mère blanche", "tante rose"

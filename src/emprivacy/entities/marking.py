@@ -204,6 +204,11 @@ class EntityMarking:
         extra."""
         return _name_class(word) in ("name", "rare")
 
+    def listed_given(self, word: str) -> bool:
+        """Whether ``word`` is a given name of the public lists (``alain``; apostrophes,
+        hyphens and case aside); ``False`` without the ``ner`` extra."""
+        return _listed_given(word)
+
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
@@ -303,6 +308,14 @@ def _name_like(word: str) -> bool:
 def _given_or_unlisted(word: str) -> bool:
     return word not in _LABEL_WORDS and word not in NAME_TITLES and _name_class(word) in (
         "name", "rare", "uncommon")
+
+
+@lru_cache(maxsize=1 << 16)
+def _listed_given(word: str) -> bool:
+    try:
+        return name_key(word) in given_names()
+    except MissingExtraError:
+        return False
 
 
 def _name_class(word: str) -> str | None:

@@ -318,7 +318,8 @@ class NameListDetector:
                 name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
             elif evidence[i]:
                 name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
-                                                               "naming", "nickname", "pair")
+                                                               "naming", "nickname", "pair",
+                                                               "greeting")  # "Thanks Enzo!"
             elif cls == "uncommon":  # a name only by its vector (name_vectors), as "rare"
                 name[i] = name_like(form) and (
                     (lower_text and case == "lower")

@@ -45,6 +45,7 @@ from emprivacy.preparation.decisions import (
 from emprivacy.preparation.name_parts import (
     NAME_PARTICLES,
     elided_particles,
+    given_before_names,
     initials_in_names,
     join_initials,
     lower_case_particles,
@@ -173,6 +174,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
+    given_before_names(marking, decisions, counted, text, tokens, words, titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles)
     if initials:

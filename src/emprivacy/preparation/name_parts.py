@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_vectors import name_like as reads_as_name
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
@@ -27,7 +28,8 @@ from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS",
-           "elided_particles", "initials_in_names", "join_initials", "lower_case_particles",
+           "elided_particles", "given_before_names", "initials_in_names", "join_initials",
+           "lower_case_particles",
            "person_decision", "stamped_speaker", "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
 
@@ -131,6 +133,31 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                     decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
                     counted["PERSON"] += 1
         i = j
+
+
+def given_before_names(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
+    """A capitalised word left to the general ε right before a person's slot, one space
+    apart, is the person's given name where the lists hold it or it reads as a name by its
+    vector (:func:`~emprivacy.entities.name_vectors.name_like`; the census lists hold few
+    French given names): ``ALAIN`` of ``NOTRE ÉQUIPIER ALAIN QUÉRÉ``, a run in capitals that
+    only a capital-letter detector found, whose family name is rare (issue 42, the
+    thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
+    title, a form's key or a particle."""
+    for i in range(len(tokens) - 1, 0, -1):
+        after = decisions[i]
+        if not (isinstance(after, EntitySlot) and after.key[0] == "PERSON"):
+            continue
+        k = i - 1
+        tok = tokens[k]
+        if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
+                and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
+                and words[k] not in titles and words[k] not in NAME_TITLES
+                and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
+                and (marking.listed_given(words[k]) or reads_as_name(words[k]))):
+            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+            counted["PERSON"] += 1
 
 
 #: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
