@@ -77,6 +77,8 @@ __all__ = ["MOST_KIND_NAME_WORDS", "RARE_BEFORE", "widen_spans"]
 #: Ashgrove Trading Estate``): part of the place.
 _UNIT_BEFORE = re.compile(r"(?<![\w'’-])(?:flat|unit|apartment|apt|suite)\.?[ \t]+\d{1,4}[a-z]?"
                           r"(?:/\d{1,4})?,?[ \t]+(?:\d{1,4}[a-z]?,?[ \t]+)?\Z", re.IGNORECASE)
+#: The words :data:`_UNIT_BEFORE` starts with: a text without one has no flat's number.
+_UNIT_WORD = re.compile(r"(?<![\w'’-])(?:flat|unit|apartment|apt|suite)", re.IGNORECASE)
 
 #: The most name words (capitalised words or detected spans) after a kind and ``of``.
 MOST_KIND_NAME_WORDS = 4
@@ -186,10 +188,11 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             start = _capitalised_before(text, s.start)
             out.add(EntitySpan(_compass_before(text, start) if s.type in _PLACES else start,
                                end, kind))
+    units = _UNIT_WORD.search(text) is not None  # most texts name no flat: one look
     for s in spans:  # "west oxfordshire district council": the compass word before it
         if s.type in _PLACES and (start := _compass_before(text, s.start)) < s.start:
             out.add(EntitySpan(start, s.end, s.type))
-        if s.type in _PLACES and (unit := _UNIT_BEFORE.search(
+        if units and s.type in _PLACES and (unit := _UNIT_BEFORE.search(
                 text, text.rfind("\n", 0, s.start) + 1, s.start)) is not None:
             out.add(EntitySpan(unit.start(), s.end, "LOCATION"))  # "Unit 4, Ashgrove ..."
     orgs = sorted((s for s in spans if s.type == "ORG"), key=SPAN_ORDER)
@@ -471,9 +474,20 @@ def _capitalised_before(text: str, pos: int) -> int:
 def _compass_before(text: str, pos: int) -> int:
     """Where a place's or an organisation's name starts with the compass word just before
     ``pos`` (:data:`COMPASS_WORDS`, any case, one space between: ``west`` of ``west
-    oxfordshire district council``, ``North`` of ``North Yorkshire Police``); else ``pos``."""
-    m = _WORD_BEFORE.search(text, text.rfind("\n", 0, pos) + 1, pos)
+    oxfordshire district council``, ``North`` of ``North Yorkshire Police``); else ``pos``.
+    Only the few characters before the spaces at ``pos`` are read, not the line (issue 40,
+    cost): a longer word is no compass word, and no match starts inside a word."""
+    end = pos
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    if end == pos:
+        return pos
+    start = max(text.rfind("\n", 0, end) + 1, end - _LONGEST_COMPASS)
+    m = _WORD_BEFORE.search(text, start, pos)
     return m.start(1) if m is not None and m.group(1).lower() in COMPASS_WORDS else pos
+
+
+_LONGEST_COMPASS = max(map(len, COMPASS_WORDS))  # the window of _compass_before
 
 
 def _touching(text: str, a: EntitySpan, b: EntitySpan) -> bool:

@@ -212,9 +212,10 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
         if span.type in STRUCTURED_TYPES:  # "20 Mar PV: spoke to…": a date is never a key
             out.append(span)
             continue
-        key = (_KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None
-               and _KEY_AFTER.match(text, span.end) is not None
-               and "\n" not in text[span.start:span.end])
+        # the colon after it first: most spans have none, and the key's start is a search
+        key = (_KEY_AFTER.match(text, span.end) is not None
+               and "\n" not in text[span.start:span.end]
+               and _KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None)
         if not key or not all(ordinary(w.lower()) for w in
                               _WORDS.findall(text, span.start, span.end)):
             out.append(span)
