@@ -140,7 +140,7 @@ class CapitalisedDetector:
                 first = True
             else:
                 gap = text[prev.end:tok.start]
-                end = _SENTENCE_END.search(gap)
+                end = None if gap == " " else _SENTENCE_END.search(gap)  # most gaps: a space
                 first = end is not None and not (
                     gap[end.start()] == "." and "\n" not in gap and _abbreviation(prev.text)
                     and _SENTENCE_END.search(gap, end.end()) is None)

@@ -45,7 +45,7 @@ from typing import Any
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.names import word_zipf, zipf_in
-from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, check_texts
 from emprivacy.entities.vocabulary import place_names, place_words
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -155,7 +155,7 @@ class PlaceListDetector:
                 towns = town_spans(words, forms, text, options["prepositions"])
                 found = [s for s in found
                          if not any(s.overlaps(t.start, t.end) for t in towns)] + towns
-            out.append(sorted(found))
+            out.append(sorted(found, key=SPAN_ORDER))
         return out
 
     def _options(self) -> dict[str, Any]:

@@ -61,6 +61,9 @@ def lower_case_words(words: list[Token], cases: list[Case], text: str) -> list[b
     paragraph: list[int] = []
     for i, (tok, case) in enumerate(zip(words, cases, strict=True)):
         gap = text[words[i - 1].end:tok.start] if i else ""
+        if gap == " ":  # most words: no paragraph, no sentence starts here
+            paragraph.append(len(votes) - 1)
+            continue
         if i and _BLANK_LINE.search(gap):
             votes.append([0, 0])
         paragraph.append(len(votes) - 1)
