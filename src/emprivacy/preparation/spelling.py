@@ -52,7 +52,12 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
     x x x``)."""
     n = len(tokens)
     i = 0
-    while i < n:
+    # a spelling starts at a letter or a number: the other tokens start none (issue 40, cost)
+    for start in [k for k, t in enumerate(tokens) if t.kind == "number" or (
+            t.kind == "word" and len(t.text) == 1 and t.text.isalpha())]:
+        if start < i:
+            continue  # inside the run before
+        i = start
         run: list[int] = []
         examples: list[int] = []
         numbers = 0
