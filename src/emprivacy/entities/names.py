@@ -317,9 +317,9 @@ class NameListDetector:
                     and words[i - 1].text.islower():
                 name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
             elif evidence[i]:
-                name[i] = cls != "uncommon" or evidence[i] in ("at", "label", "field", "title",
-                                                               "naming", "nickname", "pair",
-                                                               "greeting")  # "Thanks Enzo!"
+                name[i] = cls != "uncommon" or evidence[i] in (
+                    "at", "label", "field", "title", "naming", "nickname", "pair") or (
+                    evidence[i] == "greeting" and case != "lower")  # "Thanks Enzo!"
             elif cls == "uncommon":  # a name only by its vector (name_vectors), as "rare"
                 name[i] = name_like(form) and (
                     (lower_text and case == "lower")

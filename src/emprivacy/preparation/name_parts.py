@@ -16,6 +16,7 @@ from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_vectors import name_like as reads_as_name
 from emprivacy.entities.names import GREETINGS
+from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
     Decision,
@@ -25,6 +26,7 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.spelling import spelled_words
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS",
@@ -144,7 +146,9 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
     French given names): ``ALAIN`` of ``NOTRE ÉQUIPIER ALAIN QUÉRÉ``, a run in capitals that
     only a capital-letter detector found, whose family name is rare (issue 42, the
     thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
-    title, a form's key or a particle."""
+    title, a form's key, a particle, a function word or a family word (``IN MEMORIAM``,
+    ``Son Cliff``)."""
+    function_words = get_language(marking.lang).kept_function_words
     for i in range(len(tokens) - 1, 0, -1):
         after = decisions[i]
         if not (isinstance(after, EntitySlot) and after.key[0] == "PERSON"):
@@ -155,6 +159,7 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
                 and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
+                and words[k] not in function_words and words[k] not in KIN_WORDS
                 and (marking.listed_given(words[k]) or reads_as_name(words[k]))):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
