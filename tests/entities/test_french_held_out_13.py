@@ -45,6 +45,8 @@ def test_particles_after_m_and_after_initials():
                      "Signature : A.-S. Le Floc'h\n")
     assert "plessis" not in out and " du " not in out, out
     assert " Le " not in out and "Floc'h" not in out, out
+    out = release_fr("rendez-vous à 3 p.m. demain, 10 euros le m. carré, chat, n. m. animal")
+    assert "p.m. demain" in out and "le m. carré" in out and "n. m. animal" in out, out
 
 
 def test_a_lower_case_particle_in_a_persons_span_is_drawn_independently():

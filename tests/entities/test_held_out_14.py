@@ -29,6 +29,11 @@ def test_single_letters_standing_for_people_the_note_names():
     assert sorted(got, key=lambda x: x[1]) == expected, got
     once = "Name: Farida Al-Mansouri.\nF well.\n"
     assert letters_of_names(once, [EntitySpan(6, 24, "PERSON")]) == []
+    things = ("Karen Holt, Tom Baker, Emma Jones seen.\nK low at 3.1. K replaced. Plan with "
+              "K. T wave inversion. T wave normal. Told T. Sent to A and E. Back from A and E.")
+    people = [EntitySpan(0, 10, "PERSON"), EntitySpan(12, 21, "PERSON"),
+              EntitySpan(23, 33, "PERSON")]
+    assert letters_of_names(things, people) == []  # potassium, a wave, a department
 
 
 def test_single_letters_are_released_as_initials(release_auto):
@@ -49,11 +54,12 @@ def test_single_letters_are_released_as_initials(release_auto):
 
 def test_a_welsh_ap_and_the_given_name_before_it(release_auto):
     """``ap`` is no English word: before a name (even one a model typed an organisation and
-    hid as one) it is the person's, and so is the given name before it that no detector
-    found (``Siân``)."""
-    out = release_auto("3. Siân ap Gwilym, former employer\nVisits: Osei-Tutu and ap Gwilym "
-                       "seen in July.")
-    assert "Siân" not in out and " ap " not in out and "Gwilym" not in out, out
+    hid as one) it is the person's, and the given name before it stays protected; ``ua``
+    (urinalysis) is no particle."""
+    out = release_auto("3. Owain ap Gwilym, former employer\nVisits: Osei-Tutu and ap Gwilym "
+                       "seen in July.\nCollected ua St James Hospital today.")
+    assert "Owain" not in out and " ap " not in out and "Gwilym" not in out, out
+    assert "Collected ua " in out, out  # urinalysis: no particle
     assert ", former employer\nVisits: " in out, out
 
 
@@ -67,6 +73,8 @@ def test_the_given_names_a_chats_handles_hold_are_names_at_their_mentions():
             "06:48 cliffhanger_77: chase i said 5:30s\n")
     found = _found(text)
     assert found.count("art") == 2 and found.count("chase") == 2, found  # a handle's, a mention
+    config = "grant_type: password\nclient_id: x\nGrant access to the admin group."
+    assert "Grant" not in _found(config)  # a configuration's key is no speaker
     assert text.index("art of") not in [s for s, w in _spans(text) if w == "art"]
     assert text.index("chase the") not in [s for s, w in _spans(text) if w == "chase"]
 
@@ -85,7 +93,8 @@ def test_a_name_said_to_someone_without_a_comma():
     spans = _spans(text)
     assert (text.index("bill you"), "bill") in spans, spans
     assert (text.index("hope"), "hope") not in spans, spans
-    assert (text.rindex("rich"), "rich") in spans, spans  # and so its other mention
+    assert (text.rindex("rich"), "rich") in spans, spans
+    assert (text.index("rich"), "rich") in spans, spans  # one decision per form
     assert (text.rindex("faith"), "faith") in spans, spans
     assert (text.index("cliff said"), "cliff") in spans, spans
     assert (text.index("guy from"), "guy") in spans, spans

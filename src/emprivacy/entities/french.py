@@ -210,8 +210,9 @@ _ROLES_AFTER = frozenset("infirmière infirmier médecin docteur voisine voisin 
                          "secrétaire éducatrice éducateur assistante assistant".split())
 #: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
 _PARTICLES_FR = frozenset("le la de du des".split())
-#: A number right before a word (``200 m.``: metres, no title).
-_AFTER_NUMBER = re.compile(r"\d[ \t\u00a0\u202f]*\Z")
+#: What before ``m.`` makes it no title: a number (``200 m.``, metres) or a letter and its
+#: full stop (``p.m.``, ``n. m.`` of a dictionary).
+_NOT_TITLE_M = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]\.)[ \t\u00a0\u202f]*\Z")
 
 
 def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
@@ -288,9 +289,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     for i in range(1, n):
         prev = forms[i - 1]
         titled = (prev in _TITLES_WRITTEN and spaced(i)) or (  # "m. du plessis": "m" and its
-            prev == "m" and text[words[i - 1].end:words[i].start] == ". "  # full stop, no
-            and not _AFTER_NUMBER.search(text, max(0, words[i - 1].start - 4),
-                                         words[i - 1].start))  # metres: "200 m. environ"
+            prev == "m" and text[words[i - 1].end:words[i].start] in (". ", ".\u00a0")
+            and not _NOT_TITLE_M.search(text, max(0, words[i - 1].start - 6),
+                                        words[i - 1].start)  # "200 m.", "p.m.", "n. m."
+            and (i < 2 or forms[i - 2] not in _ARTICLES_FR))  # "le m. carré"
         if titled and after_n(i):
             names.add(forms[i + 1])  # "monsieur n'dri"
         elif titled and not words[i].text[:1].isdigit():

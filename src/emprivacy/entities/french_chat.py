@@ -220,7 +220,8 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
     starts = [w.start for w in words]
     for m in _STAMPED_LABEL.finditer(text):
         first = bisect_left(starts, m.start("label"))
-        inside = [i for i in range(first, len(words)) if words[i].end <= m.end("label")]
+        last = bisect_left(starts, m.end("label"), first)  # linear in all: no word past it
+        inside = [i for i in range(first, last) if words[i].end <= m.end("label")]
         label = [forms[i] for i in inside]
         own = [f for f in label if f not in LABEL_PARTICLES and f not in _ELIDED]
         if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(

@@ -133,9 +133,11 @@ def letters_of_names(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]
     :func:`initials_of_names` and the names' decisions handle, ``F/U`` an abbreviation) and
     reads as a person: at a sentence's or a bracket's start before a word in lower case
     (``F tearful``, ``(F fluent``, ``K (partner)``), or after a preposition or ``and``
-    (``to F``, ``with F and K``, ``d/w F``) — not after a noun that labels by letter
-    (``Vitamin D``, ``Plan B``, ``Grade C``, ``Bay F``) — at least :data:`LETTER_MENTIONS`
-    times in the text.
+    or a verb of a visit or a call (``to F``, ``with F and K``, ``d/w F``, ``saw F``,
+    ``phoned K``) — not after a noun that labels by letter (``Vitamin D``, ``Plan B``, ``Bay
+    F``), before a word that makes it a thing (``K low``, ``T wave``, ``O negative``), nor in
+    a list with a letter no one's name starts with (``A and E``) — at least
+    :data:`LETTER_MENTIONS` times in the text, once at least after a preposition or a verb.
 
     >>> text = "Patient: Farida Al-Mansouri. F well. Results given to F by phone. Bay F clean."
     >>> [text[s.start:s.end] for s in letters_of_names(text, [EntitySpan(9, 27, "PERSON")])]
@@ -153,22 +155,30 @@ def letters_of_names(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]
         return []
     people = SpanIndex(s for s in spans if s.type == "PERSON")
     found: dict[str, list[EntitySpan]] = {}
+    governs: set[str] = set()
     for m in _LETTER.finditer(text):
         letter = m.group()
         if letter not in firsts or people.covers(m.start(), m.end()):
             continue
-        before = text[max(0, m.start() - 24):m.start()]
-        after = text[m.end():m.end() + 24]
+        back = max(0, m.start() - 24)
+        before = text[back:m.start()]
         word_before = _WORD_BEFORE.search(before)
         prev = word_before.group(1).lower() if word_before else ""
-        if prev in _LETTER_LABELS:
-            continue
-        opened = _OPENED.search(before) is not None and _LOWER_AFTER.match(after) is not None
+        after = _WORD_AFTER.match(text, m.end())
+        listed = _LETTER_LIST.search(before)
+        if prev in _LETTER_LABELS or (after is not None and after.group(1).lower()
+                                      in _LETTER_THINGS) or (listed and listed.group(1)
+                                                             not in firsts):
+            continue  # "Bay F", "K low", "T wave", "A and E" (not "F and K": both people's)
+        opened = (_OPENED.search(text, back, m.start()) is not None
+                  and _LOWER_AFTER.match(text, m.end()) is not None)
         governed = prev in _BEFORE_PERSON and before.endswith(" ")
         if opened or governed:
             found.setdefault(letter, []).append(EntitySpan(m.start(), m.end(), "PERSON"))
-    return [s for spans_of in found.values() if len(spans_of) >= LETTER_MENTIONS
-            for s in spans_of]
+            if governed:
+                governs.add(letter)
+    return [s for letter, spans_of in found.items()
+            if len(spans_of) >= LETTER_MENTIONS and letter in governs for s in spans_of]
 
 
 #: A letter stands for a person when it does so at least this often in the text.
@@ -188,6 +198,15 @@ _WORD_BEFORE = re.compile(r"([A-Za-z/]+)[ \t]+\Z")
 #: with), ``re``.
 _BEFORE_PERSON = frozenset("to with and by for from w/ d/w re via per told asked saw seen "
                            "visited phoned called".split())
+#: The word after a letter, and the words after which a letter is a thing's, not a person's
+#: (``K low`` of potassium, ``T wave``, ``O negative``, ``X marks the spot``).
+_WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]+)")
+_LETTER_THINGS = frozenset(
+    "low high level levels normal raised replaced wave waves cells cell negative positive "
+    "marks mark ray rays chromosome shaped ring rated grade class type bit minus plus "
+    "sharp flat major minor".split())
+#: A letter after another letter and ``and``, ``or``, ``,`` (``A and E``, ``B and C``): a list.
+_LETTER_LIST = re.compile(r"(?<![\w.])([A-Z])[ \t]*(?:,|and|or|&)[ \t]*\Z")
 #: Nouns that label things by a letter (``Vitamin D``, ``Plan B``, ``Bay F``).
 _LETTER_LABELS = frozenset(
     "vitamin hep hepatitis plan grade type class group ward bay block level unit section part "

@@ -284,7 +284,7 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
     with a house number before it (``numbered``: ``12 rue des fossés``), any lower-case word
     that is no function word is the name's first; right after an organisation's kind, a
     rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
-    :data:`RARE_NAME`), or after ``des``, ``du``, ``de la`` one a little less rare (below
+    :data:`RARE_NAME`), or after ``des``, ``du``, ``de la``, ``de l'`` one a little less rare (below
     :data:`RARE_AFTER_ARTICLE`: ``maison de santé des capucins``)."""
     qualifiers = 0
     end: int | None = None

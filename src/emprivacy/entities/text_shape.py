@@ -12,6 +12,7 @@ ordinary case).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
@@ -106,15 +107,18 @@ def by_a_number(word: Token, text: str) -> bool:
 
 #: A user name of pieces joined by ``_`` or ``.`` (``hope_runs_far``, ``mark.d``) that a
 #: chat's speaker label (a line's start, a time stamp before it, ``:`` after) or ``@`` shows.
-_HANDLE = re.compile(r"(?:^[ \t]*(?:\[?\d{1,2}[:.h]\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)?"
+_HANDLE = re.compile(r"(?:^[ \t]*(?P<stamp>\[?\d{1,2}[:.h]\d\d(?::\d\d)?"
+                     r"(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)?"
                      r"(?P<label>[^\W\d_]+(?:[._][^\W_]+)+)[ \t]*:(?!//)|"
                      r"(?<![\w@])@(?P<at>[^\W\d_]+(?:[._][^\W_]+)+))", re.MULTILINE)
 
 
 def handle_names(text: str, given: Callable[[str], bool]) -> set[str]:
     """The given names that the user names of a chat's speakers and of its ``@`` mentions
-    hold (issue 40, fourteenth stage): a handle's first piece when ``given`` says it is a
-    listed given name (``hope`` of ``hope_runs_far``, ``mark`` of ``mark.d``), else its last
+    hold (issue 40, fourteenth stage) — a label after a time stamp, or one that speaks twice
+    or more (not ``grant_type: password``), and an ``@`` mention: a handle's first piece when
+    ``given`` says it is a listed given name (``hope`` of ``hope_runs_far``, ``mark`` of
+    ``mark.d``), else its last
     (``frank`` of ``frankly_frank``), three letters or more, in lower case.  A chat whose
     members are called by their handles' names writes them in lower case as words
     (``chase i said``, ``your title art``): such a word is a name where no determiner or
@@ -122,13 +126,18 @@ def handle_names(text: str, given: Callable[[str], bool]) -> set[str]:
     (:func:`~emprivacy.entities.naming.ordinary_mention`).
 
     >>> sorted(handle_names("06:12 hope_runs_far: hi\\n[06:13] frankly_frank: hey @mark.d\\n"
-    ...                     "the_best: no", lambda w: w in {"hope", "frank", "mark"}))
+    ...                     "the_best: no\\ngrant_type: x", lambda w: w in {"hope", "frank",
+    ...                                                           "mark", "grant"}))
     ['frank', 'hope', 'mark']
     """
     out: set[str] = set()
-    for m in _HANDLE.finditer(text):
-        pieces = [p for p in re.split(r"[._]", m.group("label") or m.group("at"))
-                  if p.isalpha()]
+    found = list(_HANDLE.finditer(text))
+    labels = Counter(m.group("label") for m in found if m.group("label"))
+    for m in found:
+        handle = m.group("label") or m.group("at")
+        if m.group("label") and not m.group("stamp") and labels[handle] < 2:
+            continue  # a key of a configuration or a form ("grant_type: password")
+        pieces = [p for p in re.split(r"[._]", handle) if p.isalpha()]
         for piece in (pieces[0], pieces[-1]) if pieces else ():
             form = piece.lower()
             if len(form) >= 3 and form == piece and given(form):

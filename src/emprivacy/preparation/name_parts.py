@@ -115,8 +115,10 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             # name (typed a place or an organisation and hidden as one): the person's, and
             # so is a capitalised word right before it that nothing protected ("Siân")
             person = named = True
-            if before is None and gap == " " and _capitalised_name(tokens[i - 1], words[i - 1],
-                                                                   titles):
+            if before is None and gap == " " and _capitalised_name(
+                    tokens[i - 1], words[i - 1], titles) and (
+                    marking.listed_given(words[i - 1]) or reads_as_name(words[i - 1])
+                    or marking.given_or_rare(words[i - 1])):
                 decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
                                               independent=True)
                 counted["PERSON"] += 1
@@ -167,7 +169,7 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
 
 #: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
 #: Gwilym``): a name's wherever they stand before one.
-_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní ua".split())
+_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní".split())
 
 
 def _initial_slot(decision: Decision | None, tok: Token | None) -> bool:
