@@ -65,7 +65,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     too where that may be a name (``manon da silva``: issue 42, the tenth French set).  A
     particle in lower case that a person's span gave a slot of its own (``ben`` of ``Karim
     ben Amar``) is drawn independently of it too: from its own vector a common word comes
-    back as itself too often (issue 42, the thirteenth French set)."""
+    back as itself too often (issue 42, the thirteenth French set) — unless the same word is
+    a name elsewhere in the text (``Ben Martin``): one key, one draw, from its first
+    mention."""
     for k, decision in enumerate(decisions):
         if (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
                 and not decision.independent and words[k] in NAME_PARTICLES
