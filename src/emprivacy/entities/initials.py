@@ -149,7 +149,7 @@ def letters_of_names(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]
     for s in spans:
         if s.type == "PERSON":
             words = _WORD.findall(text, s.start, s.end)
-            if len(words) >= 2 and words[0][:1] in _LETTERS:
+            if len(words) >= 2:  # A and I never match _LETTER: no letter of theirs is taken
                 firsts.add(words[0][0])
     if not firsts:
         return []
@@ -183,7 +183,6 @@ def letters_of_names(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]
 
 #: A letter stands for a person when it does so at least this often in the text.
 LETTER_MENTIONS = 2
-_LETTERS = frozenset("BCDEFGHJKLMNOPQRSTUVWXYZ")
 #: A capital letter alone: no letter, digit, full stop, hyphen, slash, ``+`` or apostrophe
 #: joined to it.
 _LETTER = re.compile(r"(?<![\w.’'/+-])[B-HJ-Z](?![\w.’'/+-])")

@@ -203,8 +203,8 @@ _PRONOUN_AFTER = re.compile(r"[ \t]+(?:i|you|u|we)(?:['’][a-z]+)?(?![\w'’])"
 _BEFORE_PRONOUNS = frozenset(
     "hope thank thanks bless love miss mind mark see trust bet guess wish will may can did do "
     "does have has had told tell let help got get make made give gave call ring text ask "
-    "asked heard hear pay paid owe want need guy".split()) | CALENDAR_WORDS | {
-        "may", "spring", "summer", "autumn", "fall", "winter"}  # "summer we went to crete"
+    "asked heard hear pay paid owe want need guy".split()) | _CALENDAR | {
+        "spring", "summer", "autumn", "fall", "winter"}  # "summer we went to crete"
 #: The word right before a message's last word, and the words after which that last word is
 #: said to someone (``coming from you rich``; ``have some faith faith``: the same word).
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+\Z")

@@ -119,8 +119,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             person = named = True
             if before is None and gap == " " and _capitalised_name(
                     tokens[i - 1], words[i - 1], titles) and (
-                    marking.listed_given(words[i - 1]) or reads_as_name(words[i - 1])
-                    or marking.given_or_rare(words[i - 1])):
+                    _given_like(marking, words[i - 1]) or marking.given_or_rare(words[i - 1])):
                 decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
                                               independent=True)
                 counted["PERSON"] += 1
@@ -164,7 +163,7 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
                 and words[k] not in function_words and words[k] not in KIN_WORDS
-                and (marking.listed_given(words[k]) or reads_as_name(words[k]))):
+                and _given_like(marking, words[k])):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
@@ -172,6 +171,12 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
 #: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
 #: Gwilym``): a name's wherever they stand before one.
 _NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní".split())
+
+
+def _given_like(marking: EntityMarking, word: str) -> bool:
+    """Whether ``word`` is a given name of the public lists or reads as a name by its vector
+    (:func:`~emprivacy.entities.name_vectors.name_like`: the lists hold few French names)."""
+    return marking.listed_given(word) or reads_as_name(word)
 
 
 def _initial_slot(decision: Decision | None, tok: Token | None) -> bool:
