@@ -55,7 +55,7 @@ def test_a_lower_case_particle_in_a_persons_span_is_drawn_independently():
     from collections import Counter
 
     from emprivacy.preparation.decisions import EntitySlot
-    from emprivacy.preparation.name_parts import lower_case_particles
+    from emprivacy.preparation.particles import lower_case_particles
     from emprivacy.text.tokens import tokenize
 
     text = "par Karim ben Amar jusqu'au retour"

@@ -189,7 +189,7 @@ LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von 
 
 
 #: Elided particles inside a speaker's name (``n'`` of ``pierre n'diaye``), left to
-#: :func:`~emprivacy.preparation.name_parts.elided_particles`.
+#: :func:`~emprivacy.preparation.particles.elided_particles`.
 _ELIDED = frozenset({"n'", "d'"})
 
 
@@ -232,7 +232,7 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
             continue
         for i in inside:
             if forms[i] in _ELIDED:
-                continue  # "n'" of "pierre n'diaye": name_parts.elided_particles
+                continue  # "n'" of "pierre n'diaye": particles.elided_particles
             if forms[i] in LABEL_PARTICLES:
                 particles.add(i)
             elif forms[i] not in stopwords:

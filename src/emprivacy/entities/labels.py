@@ -18,9 +18,9 @@ __all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "PERSONAL_P
 #: The keys of a form's fields whose value is a person's name.
 NAME_FIELDS: frozenset[str] = frozenset(
     "name patient client employee contact from to cc bcc attendee attendees present "
-    "witness witnesses referred signed author reporter complainant officer nurse doctor "
-    "physician manager supervisor parent guardian student tenant applicant by requester "
-    "requestor assignee agent owner caller customer user submitter approver surname "
+    "witness witnesses referred signed countersigned author reporter complainant officer "
+    "nurse doctor physician manager supervisor parent guardian student tenant applicant by "
+    "requester requestor assignee agent owner caller customer user submitter approver surname "
     "surnames forename forenames firstname lastname kin spouse partner relative claimant "
     "insured policyholder beneficiary landlord landlady occupant resident victim suspect "
     "interpreter interviewer interviewee chair chairperson secretary treasurer "
@@ -42,7 +42,7 @@ SPEAKER_ROLES: frozenset[str] = frozenset(
     "control dispatch base ops operations moderator mod host admin system bot narrator "
     "speaker unknown unidentified announcer presenter audience crowd voice voices male "
     "female staff receptionist advisor adviser all everyone group team server call taker "
-    "handler paramedic crew".split())
+    "handler paramedic crew registrar".split())
 #: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
 QUOTING_VERBS = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
@@ -102,7 +102,13 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     to the line's end or the next key, none of them a pronoun (``caller: hiya yeah its about
     …``, ``customer: my husband will call`` are speech).  A form
     may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
-    CONTACT: RAJ MISTRY``): the key is the one before the word's colon."""
+    CONTACT: RAJ MISTRY``): the key is the one before the word's colon; a word that starts
+    the next key is none of the value (``Surname: O'DONOGHUE Given names: Aoife``)."""
+    if text.startswith(":", words[i].end) or (  # the next field's key: "SMITH Given names:"
+            i + 1 < len(words) and forms[i + 1] in NAME_FIELDS
+            and text[words[i].end:words[i + 1].start] == " "
+            and text.startswith(":", words[i + 1].end)):
+        return False
     line_begin = words[line_starts[i]].start  # a bounded look back: 80 characters
     low = max(text.rfind("\n", 0, line_begin) + 1, words[i].start - 80)
     colon = text.rfind(":", low, words[i].start)

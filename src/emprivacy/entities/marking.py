@@ -267,7 +267,10 @@ class EntityMarking:
 
 
 #: Titles, the keys of a form's fields and weekdays: never part of a name.
-_LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS
+#: The keys of a French form (``Prénom(s) :``, ``Nom d'usage :``), never a name's words.
+_FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur signature "
+                         "profession".split())
+_LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 
 
 @lru_cache(maxsize=4096)

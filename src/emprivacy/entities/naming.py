@@ -15,7 +15,7 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
-__all__ = ["AGENT_VERBS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
+__all__ = ["AGENT_VERBS", "CHAT_CLITICS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
            "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
            "chat_named", "clause_start", "list_members", "named_by", "named_outright",
            "nickname",
@@ -65,6 +65,10 @@ _NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got kno
                             "wants went came".split())
 
 
+#: A chat's contractions without their apostrophe (``ill pay``, ``dont mark``): never a name
+#: in lower case, and no name follows one.
+CHAT_CLITICS: frozenset[str] = frozenset("ill youll theyll itll cant dont wont didnt doesnt "
+                                         "isnt wasnt wouldnt couldnt shouldnt".split())
 #: Determiners and possessives before a noun: no name follows them (``the Court``, ``my
 #: faith``).
 DETERMINERS: frozenset[str] = frozenset(
@@ -72,7 +76,7 @@ DETERMINERS: frozenset[str] = frozenset(
 #: Words after which a word that names someone elsewhere in the text is the ordinary word
 #: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
 #: possessive, a modal's or a negation's clitic; no name follows them.
-ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"}
+ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"} | CHAT_CLITICS
 
 #: A name this common as an English word (Zipf) may be the word after :data:`ORDINARY_BEFORE`
 #: (``the bill``, ``my faith``); a rarer one is the name used as a noun's modifier (``the
@@ -91,6 +95,7 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
     return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
                        or (forms[i - 1] in _SUBJECTS and gap == " "))
             and zipf(forms[i]) >= ORDINARY_ZIPF)
+
 
 
 #: Subjects right before a verb: one space after them, no name follows (``i hope``, ``we
@@ -352,7 +357,8 @@ def person_function_words(name: list[bool], words: Sequence[Token],
     :func:`_third_person`) or one that never follows a modal (``will took it``,
     :data:`_NO_MODAL_AFTER`), after two names (``rose jack will``: a message's addressees),
     or where it is coordinated with a name (``jack
-    and will``, ``will, rose and faith``), only spaces (or the comma) between.  Where a Will
+    and will``, ``will, rose and faith``, ``holly + will``), only spaces (or the comma)
+    between.  Where a Will
     is named, the modal after a name is taken too (``dana and will call back``): privacy
     first, the words alone cannot tell it from ``jack and will tank``.  A ``may`` by a
     number is the month (``from May 3``)."""
@@ -374,6 +380,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
             beside = beside or (name[i + 2] and joined(i, i + 1) and joined(i + 1, i + 2))
         elif i + 1 < len(words) and text[words[i].end:words[i + 1].start].strip(" ") == ",":
             beside = beside or name[i + 1]
+        beside = bool(beside or (i and name[i - 1] and _SYMBOL_JOIN.fullmatch(  # "holly +
+            text, words[i - 1].end, words[i].start)) or (i + 1 < len(words) and name[i + 1]
+            and _SYMBOL_JOIN.fullmatch(text, words[i].end, words[i + 1].start)))  # will"
         run = (i > 1 and name[i - 1] and name[i - 2] and joined(i - 2, i - 1) and joined(i - 1, i)
                and words[i - 1].text.islower())  # "rose jack will", not "Dana Smith will"
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
@@ -407,6 +416,7 @@ _LIST_GAP = re.compile(r",[ \t]*")
 _LIST_END = re.compile(r",[ \t]*|[ \t]+(?:and|&|n|or)[ \t]+")
 _LIST_AND = re.compile(r",?[ \t]+(?:and|or)[ \t]+")
 _LIST_AMPERSAND = re.compile(r",?[ \t]*&[ \t]*")
+_SYMBOL_JOIN = re.compile(r"[ \t]*[&+][ \t]*")
 
 
 def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,

@@ -17,6 +17,7 @@ import numpy as np
 from emprivacy.text.tokens import Token
 
 __all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder",
+           "person_decision",
            "take_initial"]
 
 #: An entity slot's key: its type and its normalised word.
@@ -81,3 +82,8 @@ def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
     key = INITIAL + tok.text.lower() + (f"{INITIAL}{i}" if own else "")
     decisions[i] = EntitySlot(("PERSON", key), -1, None, independent=True)
     counted["PERSON"] += 1
+
+
+def person_decision(decision: EntitySlot | Placeholder) -> bool:
+    """Whether a slot or a placeholder is a person's."""
+    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"

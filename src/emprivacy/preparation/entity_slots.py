@@ -31,7 +31,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.naming import ordinary_mention
+from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
@@ -43,17 +43,15 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.name_parts import (
-    NAME_PARTICLES,
-    elided_particles,
     given_before_names,
     initials_in_names,
     join_initials,
-    lower_case_particles,
     stamped_speaker,
     surnames_before_commas,
     title_outside_name,
     transcript_marker,
 )
+from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
@@ -156,7 +154,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                and len(tok.text) > 1  # an initial: join_initials below
                                and words[i] not in NAME_PARTICLES  # lower_case_particles
                                and text[tokens[i - 1].end:tok.start] in (" ", ". ")))
-                     or marking.label_word(words[i]) or words[i] in titles):  # "st anselms"
+                     or marking.label_word(words[i]) or words[i] in titles  # "st anselms"
+                     or (tok.text.islower() and words[i] in CHAT_CLITICS)):  # "ill mark"
             # "says" of "Thompson says"; a title or a form's key in any span ("MR" of
             # "MR. HALE" typed a place, "DOB", "Client"; the language's titles, French "Me"
             # of "Me Claire Dubois", Maître): no name

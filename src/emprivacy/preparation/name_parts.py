@@ -1,8 +1,8 @@
-"""The parts of a person's name around its slots that detection leaves out, in text mode:
-lower-case particles (``de la`` of ``Dr de la Cruz``), elided ones (``d'`` of ``Laure
-d'Aubigny``), initials before the name (``O.`` of ``Dr. O. BAKARE``, ``d.`` of ``d.
-yusupova``), and a chat's speaker after a time stamp (``[07:59] sky:``), which is a name
-whatever the word.  Passes over the decisions of
+"""The parts of a person's name around its slots that detection leaves out, in text mode
+(particles: :mod:`emprivacy.preparation.particles`): a given name before the family name's
+slot (``ALAIN`` of ``ALAIN QUÉRÉ``), initials before the name (``O.`` of ``Dr. O.
+BAKARE``, ``d.`` of ``d. yusupova``), and a chat's speaker after a time stamp (``[07:59]
+sky:``), which is a name whatever the word.  Passes over the decisions of
 :func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40).
 """
 
@@ -14,131 +14,24 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.name_vectors import name_like as reads_as_name
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
     Decision,
-    Dropped,
     EntitySlot,
     Placeholder,
+    person_decision,
     take_initial,
 )
+from emprivacy.preparation.particles import NAME_PARTICLES, given_like
 from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "PLACE_TITLES", "SIGN_OFFS",
-           "elided_particles", "given_before_names", "initials_in_names", "join_initials",
-           "lower_case_particles",
-           "person_decision", "stamped_speaker", "surnames_before_commas",
+__all__ = ["PLACE_TITLES", "SIGN_OFFS", "given_before_names", "initials_in_names",
+           "join_initials", "stamped_speaker", "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
-
-#: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
-#: Bhriain``, ``Mac Giolla``), normalised.
-NAME_PARTICLES: frozenset[str] = frozenset(
-    "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
-    "lo ní ni nic mac ó ua ben".split())
-#: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
-_SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
-_GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
-#: Particles that are no English or French word: in lower case, after a person's slot, the
-#: word after one is the family name (``manon da silva``, ``jan van dijk``) where a name list
-#: holds it or it is rare.
-_FOREIGN_PARTICLES: frozenset[str] = frozenset(
-    "da das dos di del della dei van von der den ter ten ap ab bin ibn nic mac ó ua".split())
-
-
-def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
-                          counted: Counter[str], text: str, tokens: Sequence[Token],
-                          words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
-    """Particles between a person's slot, a title (or one of the language's ``titles``:
-    French ``madame le corre``) or an initial and a person's slot are part of the name
-    (``de la`` of ``Dr de la Cruz``, ``Marisa de la Cruz``, ``ap`` of ``Mrs Siân ap Rhys``),
-    where they were kept as function words or released at the general ε: each a ``PERSON``
-    slot drawn independently of it (ε = 0).  A particle in lower case may follow a title; one
-    with a capital only stands between two of a person's slots (``SIOBHAN NÍ MHAOLÁIN`` of
-    a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set), or, one of
-    :data:`_FOREIGN_PARTICLES`, stands before one (``DA SILVA`` of a court list).  In lower case
-    after a person's slot, a particle of :data:`_FOREIGN_PARTICLES` takes the word after it
-    too where that may be a name (``manon da silva``: issue 42, the tenth French set).  A
-    particle in lower case that a person's span gave a slot of its own (``ben`` of ``Karim
-    ben Amar``) is drawn independently of it too: from its own vector a common word comes
-    back as itself too often (issue 42, the thirteenth French set) — unless the same word is
-    a name elsewhere in the text (``Ben Martin``): one key, one draw, from its first
-    mention."""
-    for k, decision in enumerate(decisions):
-        if (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
-                and not decision.independent and words[k] in NAME_PARTICLES
-                and tokens[k].text.islower()):
-            decisions[k] = EntitySlot(decision.key, -1, None, independent=True)
-    i = 0
-    while i < len(tokens):
-        j = i
-        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and (words[j] in NAME_PARTICLES or (
-                   j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))
-               and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
-            j += 1
-        if j == i:
-            i += 1
-            continue
-        after = decisions[j] if j < len(tokens) else None
-        before = decisions[i - 1] if i else None
-        gap = text[tokens[i - 1].end:tokens[i].start] if i else ""
-        person = isinstance(after, EntitySlot) and after.key[0] == "PERSON"
-        slot_before = isinstance(before, EntitySlot) and before.key[0] == "PERSON"
-        signed = gap == ". " and _initial_slot(before, tokens[i - 1])  # "A.-S. Le Floc'h"
-        lower = all(tokens[k].text.islower() for k in range(i, j))
-        named = (slot_before and (lower or gap == " " or signed)) or (  # "DA SILVA" in capitals:
-            all(words[k] in _FOREIGN_PARTICLES and tokens[k].text[:1].isupper()
-                for k in range(i, j))) or (
-            lower and i > 0 and gap in (" ", ". ")
-            and (marking.label_word(words[i - 1]) or words[i - 1] in titles
-                 or len(tokens[i - 1].text) == 1))
-        if not person and lower and gap == " " and j < len(tokens) and after is None \
-                and tokens[j].kind == "word" and tokens[j].text.islower() \
-                and all(words[k] in _FOREIGN_PARTICLES for k in range(i, j)) \
-                and marking.listed_or_rare(words[j]) and (slot_before or (
-                    before is None and tokens[i - 1].kind == "word"
-                    and tokens[i - 1].text.islower() and marking.given_or_rare(words[i - 1]))):
-            # "manon da silva" of a chat: the names on both sides of the particle, found or
-            # not, are the person's
-            if not slot_before:
-                i -= 1
-            j += 1
-            person = named = True
-        if (not person and lower and isinstance(after, Placeholder | EntitySlot)
-                and (after.type if isinstance(after, Placeholder) else after.key[0])
-                in ("PERSON", "ORG", "LOCATION")
-                and all(words[k] in _NO_WORD_PARTICLES for k in range(i, j))):
-            # "ap" of "Siân ap Gwilym", "Osei-Tutu and ap Gwilym": no English word, before a
-            # name (typed a place or an organisation and hidden as one): the person's, and
-            # so is a capitalised word right before it that nothing protected ("Siân")
-            person = named = True
-            if before is None and gap == " " and _capitalised_name(
-                    tokens[i - 1], words[i - 1], titles) and (
-                    _given_like(marking, words[i - 1]) or marking.given_or_rare(words[i - 1])):
-                decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
-                                              independent=True)
-                counted["PERSON"] += 1
-        titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
-        if (not person and named and isinstance(after, EntitySlot) and (lower or signed)
-                and (titled or (slot_before and (j - i > 1 or words[i] not in _PREPOSITIONS)))):
-            # "monsieur de la rochette", "jean-eudes de la rochette", "ines ben salah": a model
-            # or a list typed the family name a place; after a title or a given name and a
-            # particle (not one "de", "pierre de lyon") it is the person's
-            decisions[j] = EntitySlot(("PERSON", after.key[1]), after.row, after.point,
-                                      after.independent)
-            person = True
-        if person and named:
-            for k in range(i, j):
-                if decisions[k] is None:
-                    decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
-                    counted["PERSON"] += 1
-        i = j
-
 
 def given_before_names(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
@@ -163,81 +56,9 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
                 and words[k] not in function_words and words[k] not in KIN_WORDS
-                and _given_like(marking, words[k])):
+                and given_like(marking, words[k])):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
-
-
-#: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
-#: Gwilym``): a name's wherever they stand before one.
-_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní".split())
-
-
-def _given_like(marking: EntityMarking, word: str) -> bool:
-    """Whether ``word`` is a given name of the public lists or reads as a name by its vector
-    (:func:`~emprivacy.entities.name_vectors.name_like`: the lists hold few French names)."""
-    return marking.listed_given(word) or reads_as_name(word)
-
-
-def _initial_slot(decision: Decision | None, tok: Token | None) -> bool:
-    """Whether ``tok`` is a capital letter released as a person's initial."""
-    return (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
-            and tok is not None and len(tok.text) == 1 and tok.text.isupper())
-
-
-def _capitalised_name(tok: Token, word: str, titles: frozenset[str]) -> bool:
-    """Whether ``tok`` is a word in Title case that may be a given name (no title, no
-    function word of a form's key)."""
-    return (tok.kind == "word" and tok.text[:1].isupper() and tok.text[1:].islower()
-            and word not in titles and word not in NAME_TITLES and word not in FORM_KEYS)
-
-
-#: Particles that are also a preposition of place (``pierre de lyon``).
-_PREPOSITIONS = frozenset("de du des da di van von".split())
-#: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
-#: N'Diaye``), normalised.
-ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
-
-
-def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
-                      tokens: Sequence[Token], words: Sequence[str],
-                      titles: frozenset[str] = frozenset()) -> None:
-    """An elided particle joined to a person's slot and after a person's slot or a title
-    (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
-    a function word, goes with the name (``N'`` between slots of any type: a model may type
-    ``DIAYE`` a place; after one of the language's ``titles``, ``monsieur n'dri``):
-    :class:`Dropped`, the name released as its surrogates (``Laure Martin``) — a surrogate of
-    its own would be glued to the next one; a capital ``N'`` before a slot, wherever it
-    stands (``- N'DIAYE Aminata`` of a form's list).  Before a person's placeholder it joins
-    the placeholder."""
-    for i in range(len(tokens) - 1):
-        # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
-        capital_n = words[i] in ("n'", "n’") and tokens[i].text[:1] == "N"
-        if (decisions[i] is not None or tokens[i].kind != "word"
-                or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
-                or (not capital_n and (i == 0 or text[tokens[i - 1].end:tokens[i].start]
-                                       not in (" ", ". ")))):
-            continue
-        before, after = (decisions[i - 1] if i else None), decisions[i + 1]
-        n_particle = words[i] == "n'"  # "N'Diaye", "N'Dri": a name's, whatever type a model
-        # gave the slots around it (spaCy types DIAYE a place); "d'", "l'" before a place are
-        # the preposition and the article ("venant d'Angers")
-        named = capital_n or (
-            (isinstance(before, EntitySlot | Placeholder)
-             and (person_decision(before) or n_particle))
-            or marking.label_word(words[i - 1]) or words[i - 1] in titles
-            or len(tokens[i - 1].text) == 1)
-        if not named:
-            continue
-        if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):
-            decisions[i] = Dropped(after.key[0])
-        elif isinstance(after, Placeholder) and after.type == "PERSON":
-            decisions[i] = after
-
-
-def person_decision(decision: EntitySlot | Placeholder) -> bool:
-    """Whether a slot or a placeholder is a person's."""
-    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"
 
 
 def join_initials(decisions: list[Decision], counted: Counter[str], text: str,

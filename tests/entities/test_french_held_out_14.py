@@ -1,0 +1,32 @@
+"""What the fourteenth French set's tuning half showed (issue 42): a school service's
+enrolment form in capitals whose family names start with a particle (``D'ALMEIDA``, ``DU
+PLESSIS``) and whose keys (``Prénom(s) :``) a model reads as names."""
+
+from __future__ import annotations
+
+import pytest
+
+from .french_release import release_fr
+
+
+def test_a_particle_that_starts_a_name_fields_value():
+    """``Nom : D'ALMEIDA`` and ``Nom : DU PLESSIS``: the particle in capitals is the family
+    name's; ``D'ACCORD`` before no name and ``DE`` of a place stay as they are."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("RESPONSABLE LÉGAL 1\nNom\u00a0: D'ALMEIDA\nPrénom(s)\u00a0: Marie-Hélène\n"
+                     "1. Nom\u00a0: DU PLESSIS – Prénom\u00a0: Jean-Baptiste\n"
+                     "Mme D'Almeida est D'ACCORD.\n")
+    assert "D'ALMEIDA" not in out and "D'" not in out.splitlines()[1], out
+    assert "DU" not in out.splitlines()[3] and "PLESSIS" not in out, out
+    assert "D'ACCORD" in out, out
+
+
+def test_a_french_forms_keys_are_no_names():
+    """``Prénom(s) :``, ``Adresse :``, ``Signature :`` keep their key: a model's person span
+    on a key is no name."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("Nom\u00a0: TRAORÉ\nPrénom(s)\u00a0: Moussa\nAdresse\u00a0: 14 rue du "
+                     "Bois-Hercé, Nantes\nSignature\u00a0: Moussa Traoré\n")
+    for key in ("Nom\u00a0:", "Prénom(s)\u00a0:", "Adresse\u00a0:", "Signature\u00a0:"):
+        assert key in out, (key, out)
+    assert "Moussa" not in out and "TRAORÉ" not in out, out
