@@ -30,3 +30,12 @@ def test_a_french_forms_keys_are_no_names():
     for key in ("Nom\u00a0:", "Prénom(s)\u00a0:", "Adresse\u00a0:", "Signature\u00a0:"):
         assert key in out, (key, out)
     assert "Moussa" not in out and "TRAORÉ" not in out, out
+
+
+def test_au_nom_de_is_no_particle():
+    """``au nom de Pascale Le Meur``: ``de`` after the key word ``nom`` is the preposition
+    (``nom`` is a form's key, not a title before a particle); the name is protected."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("le contrat est au nom de Pascale Le Meur depuis mars")
+    assert out.startswith("le contrat est au nom de "), out
+    assert "Pascale" not in out and "Meur" not in out, out

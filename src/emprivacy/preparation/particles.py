@@ -90,7 +90,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             all(words[k] in _FOREIGN_PARTICLES and tokens[k].text[:1].isupper()
                 for k in range(i, j))) or (
             lower and i > 0 and gap in (" ", ". ")
-            and (marking.label_word(words[i - 1]) or words[i - 1] in titles
+            and ((marking.label_word(words[i - 1]) and words[i - 1] != "nom")  # "au nom de"
+                 or words[i - 1] in titles
                  or len(tokens[i - 1].text) == 1))
         if not person and lower and gap == " " and j < len(tokens) and after is None \
                 and tokens[j].kind == "word" and tokens[j].text.islower() \
