@@ -10,15 +10,19 @@ from .french_release import release_fr
 
 
 def test_a_particle_that_starts_a_name_fields_value():
-    """``Nom : D'ALMEIDA`` and ``Nom : DU PLESSIS``: the particle in capitals is the family
-    name's; ``D'ACCORD`` before no name and ``DE`` of a place stay as they are."""
+    """``Nom : D'ALMEIDA`` (a curly apostrophe too), ``AGENT D'ALMEIDA`` and ``Nom : DU
+    PLESSIS``: the particle in capitals is the family name's; ``D'ACCORD`` before no name
+    stays as it is."""
     pytest.importorskip("wordfreq")
     out = release_fr("RESPONSABLE LÉGAL 1\nNom\u00a0: D'ALMEIDA\nPrénom(s)\u00a0: Marie-Hélène\n"
                      "1. Nom\u00a0: DU PLESSIS – Prénom\u00a0: Jean-Baptiste\n"
-                     "Mme D'Almeida est D'ACCORD.\n")
-    assert "D'ALMEIDA" not in out and "D'" not in out.splitlines()[1], out
-    assert "DU" not in out.splitlines()[3] and "PLESSIS" not in out, out
+                     "Mme D'Almeida est D'ACCORD.\nNom\u00a0: D’ALMEIDA\n"
+                     "PERDU PAR AGENT D'ALMEIDA. REMISE À SA MÈRE.\n")
+    lines = out.splitlines()
+    assert "D'ALMEIDA" not in out and "D'" not in lines[1], out
+    assert "DU" not in lines[3] and "PLESSIS" not in out, out
     assert "D'ACCORD" in out, out
+    assert "D’" not in lines[5] and "D'" not in lines[6], out
 
 
 def test_a_french_forms_keys_are_no_names():
@@ -39,3 +43,16 @@ def test_au_nom_de_is_no_particle():
     out = release_fr("le contrat est au nom de Pascale Le Meur depuis mars")
     assert out.startswith("le contrat est au nom de "), out
     assert "Pascale" not in out and "Meur" not in out, out
+
+
+def test_a_street_in_lower_case_after_de_la():
+    """Seen (the held half's meeting captions): ``rue de la bastille`` — after a street's kind
+    and ``du``, ``des``, ``de la`` or ``de l'`` the lower-case word is the street's name,
+    however common; not after a kind that is also an ordinary noun (``la place de la
+    femme``, ``le cours de la bourse``)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("échafaudage côté rue de la bastille d'abord\n"
+                     "la place de la femme et le cours de la bourse\n")
+    first, second = out.splitlines()
+    assert "bastille" not in first and "rue de la" not in first, out
+    assert second == "la place de la femme et le cours de la bourse", out

@@ -34,12 +34,14 @@ def test_a_capitalised_particle_typed_apart_stays_with_the_name():
 
 def test_a_numbered_street_in_lower_case_is_one_place():
     """``12 rue des fossés``: a house number before a street's kind makes the words after it
-    a street's name, common words too; ``rue des fleurs`` with no number stays words (no
-    name is rare there)."""
+    a street's name, common words too; so does ``des`` after it since the fourteenth French
+    set (``rue des fleurs``, an address); ``la rue`` with no name after it stays words."""
     pytest.importorskip("wordfreq")
-    out = release_fr("rdv devant le 12 rue des fossés\nil habite rue des fleurs")
+    out = release_fr("rdv devant le 12 rue des fossés\nil habite rue des fleurs\n"
+                     "il traverse la rue en courant")
     assert "fossés" not in out and "rue des fossés" not in out, out
-    assert "rue des fleurs" in out, out
+    assert "fleurs" not in out, out
+    assert out.splitlines()[2] == "il traverse la rue en courant", out
 
 
 def test_the_n_particle_goes_with_the_name_in_speech_and_capitals():

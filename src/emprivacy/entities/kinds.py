@@ -281,8 +281,10 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                 numbered: bool = False) -> int | None:
     """Where the name after a kind (ending at token ``j - 1``) ends, or ``None``: linking
     words (and qualifiers), then name words joined by linking words; after a street's kind
-    with a house number before it (``numbered``: ``12 rue des fossés``), any lower-case word
-    that is no function word is the name's first; right after an organisation's kind, a
+    with a house number before it (``numbered``: ``12 rue des fossés``) or after ``des``,
+    ``du``, ``de la``, ``de l'`` (``rue de la bastille``; not after a kind that is also an
+    ordinary noun, ``place``, ``cours``), any lower-case word that is no function word is
+    the name's first; right after an organisation's kind, a
     rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
     :data:`RARE_NAME`), or after ``des``, ``du``, ``de la``, ``de l'`` one a little less rare (below
     :data:`RARE_AFTER_ARTICLE`: ``maison de santé des capucins``)."""
@@ -312,7 +314,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
             end = stop
         elif (units == 0 and surface.islower() and form not in function_words and (
                 (kind_type == "LOCATION" and (numbered or (zipf is not None
-                                                           and zipf(form) < RARE_NAME)))
+                                                           and zipf(form) < RARE_NAME)
+                                              or (not not_before_person  # "rue de la
+                                                  and _after_contraction(tokens, j, k))))
                 or (kind_type == "ORG" and not _adjective(form) and zipf is not None
                     and ((k == j and zipf(form) < RARE_NAME)
                          or (_after_contraction(tokens, j, k)

@@ -94,6 +94,13 @@ _SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", 
 _SPEECH_FIRST = frozenset("and but so oh well no yes um er uh ok the an".split())
 
 
+#: The keys of a name field in two words: the first is no name before the second and its
+#: colon (``Surname: O'DONOGHUE Given names: Aoife``).
+_TWO_WORD_KEYS = frozenset((first, second) for first in (
+    "given", "first", "middle", "last", "family", "maiden", "full", "christian", "previous",
+    "other") for second in ("name", "names"))
+
+
 def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
                    line_starts: list[int]) -> bool:
     """Whether word ``i`` is in the value of a name field (``Patient: …``, ``Cc: …``) on its
@@ -102,11 +109,11 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     to the line's end or the next key, none of them a pronoun (``caller: hiya yeah its about
     …``, ``customer: my husband will call`` are speech).  A form
     may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
-    CONTACT: RAJ MISTRY``): the key is the one before the word's colon; a word that starts
-    the next key is none of the value (``Surname: O'DONOGHUE Given names: Aoife``)."""
-    if text.startswith(":", words[i].end) or (  # the next field's key: "SMITH Given names:"
-            i + 1 < len(words) and forms[i + 1] in NAME_FIELDS
-            and text[words[i].end:words[i + 1].start] == " "
+    CONTACT: RAJ MISTRY``): the key is the one before the word's colon; the first word of a
+    two-word key is none of the value before it (``Surname: O'DONOGHUE Given names: Aoife``;
+    but ``Patient: rose baker Doctor: …`` keeps ``baker``)."""
+    if (i + 1 < len(words) and (forms[i], forms[i + 1]) in _TWO_WORD_KEYS  # the next key:
+            and text[words[i].end:words[i + 1].start] == " "  # "O'DONOGHUE Given names:"
             and text.startswith(":", words[i + 1].end)):
         return False
     line_begin = words[line_starts[i]].start  # a bounded look back: 80 characters

@@ -66,7 +66,8 @@ _NO_MODAL_AFTER = frozenset("has had is was says said took did does gets got kno
 
 
 #: A chat's contractions without their apostrophe (``ill pay``, ``dont mark``): never a name
-#: in lower case, and no name follows one.
+#: in lower case, and no name follows one a space after it (``rose is off ill, mark can
+#: you`` names mark).
 CHAT_CLITICS: frozenset[str] = frozenset("ill youll theyll itll cant dont wont didnt doesnt "
                                          "isnt wasnt wouldnt couldnt shouldnt".split())
 #: Determiners and possessives before a noun: no name follows them (``the Court``, ``my
@@ -76,7 +77,7 @@ DETERMINERS: frozenset[str] = frozenset(
 #: Words after which a word that names someone elsewhere in the text is the ordinary word
 #: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
 #: possessive, a modal's or a negation's clitic; no name follows them.
-ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"} | CHAT_CLITICS
+ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"}
 
 #: A name this common as an English word (Zipf) may be the word after :data:`ORDINARY_BEFORE`
 #: (``the bill``, ``my faith``); a rarer one is the name used as a noun's modifier (``the
@@ -88,12 +89,14 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
                      gap: str | None = None) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
     (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere; a
-    subject one space before it, ``i hope`` where ``hope`` does — ``gap``, the text between
-    the two words, when the caller knows it), being common enough as a word (``zipf``, at
-    least :data:`ORDINARY_ZIPF`).  ``forms`` may skip punctuation and line breaks: without
-    ``gap`` no subject counts (``so do i\nmark said`` names mark)."""
+    subject or a chat's contraction one space before it, ``i hope`` where ``hope`` does,
+    ``ill mark that`` — ``gap``, the text between the two words, when the caller knows
+    it), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
+    ``forms`` may skip punctuation and line breaks: without ``gap`` no subject or
+    contraction counts (``so do i\nmark said`` names mark)."""
     return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
-                       or (forms[i - 1] in _SUBJECTS and gap == " "))
+                       or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
+                           and gap == " "))
             and zipf(forms[i]) >= ORDINARY_ZIPF)
 
 

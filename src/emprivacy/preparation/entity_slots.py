@@ -44,6 +44,7 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.preparation.name_parts import (
     given_before_names,
+    initials_everywhere,
     initials_in_names,
     join_initials,
     stamped_speaker,
@@ -169,6 +170,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             counted[str(resolved)] += 1
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
                            points)
+    initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
     _one_placeholder_per_run(decisions, text, tokens)

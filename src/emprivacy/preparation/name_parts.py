@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
-from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.entities.naming import DETERMINERS, KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
     Decision,
@@ -26,10 +26,11 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like
 from emprivacy.preparation.spelling import spelled_words
-from emprivacy.text.language import get_language
+from emprivacy.text.language import Language, get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["PLACE_TITLES", "SIGN_OFFS", "given_before_names", "initials_in_names",
+__all__ = ["PLACE_TITLES", "SIGN_OFFS", "given_before_names", "initials_everywhere",
+           "initials_in_names",
            "join_initials", "stamped_speaker", "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
 
@@ -311,3 +312,54 @@ PLACE_TITLES = frozenset({"st", "mt", "ft"})
 #: Beside the designators, what follows a title in a firm's name (``Judge Brothers
 #: Solicitors``), not a person's.
 _FIRM_WORDS = frozenset({"brothers", "bros", "sons"})
+
+
+def initials_everywhere(marking: EntityMarking, decisions: list[Decision],
+                        counted: Counter[str], text: str, tokens: Sequence[Token],
+                        words: Sequence[str], verbatim: Sequence[bool]) -> None:
+    """Initials that stand for someone (two or three capitals, not a common word: ``RK``,
+    not ``DO``) and that a detector typed a person or an organisation at one mention are
+    protected the same way at every mention (``JK's cousin RK`` typed an organisation,
+    ``linking RK to the estate`` found by no model): one person, one decision (issue 40,
+    the fifteenth set's probation notes, seen).  A slot is the same slot; a placeholder is
+    a placeholder of the same type, written where the mention is.  Not a function word of
+    the language (``DE``, ``IL`` of French capitals), a label, a mention after a determiner
+    (``THE CAB``) or one that labels a value (:func:`_labels_a_value`: ``DOB:``, ``CH
+    14``)."""
+    language = get_language(marking.lang)
+    named: dict[str, EntitySlot | Placeholder] = {}
+    for i, d in enumerate(decisions):
+        if (isinstance(d, EntitySlot | Placeholder) and _initials_word(tokens[i].text)
+                and (d.key[0] if isinstance(d, EntitySlot) else d.type) in ("PERSON", "ORG")):
+            named.setdefault(words[i], d)
+    for i, tok in enumerate(tokens):
+        d = named.get(words[i]) if decisions[i] is None and not verbatim[i] else None
+        if d is None or not _initials_word(tok.text) \
+                or marking.english_zipf(words[i]) >= INITIALS_COMMON \
+                or words[i] in language.kept_function_words or marking.label_word(words[i]) \
+                or (i and words[i - 1] in DETERMINERS) \
+                or _labels_a_value(text, tokens, words, i, language):
+            continue
+        decisions[i] = d if isinstance(d, EntitySlot) else Placeholder(-2 - i, d.text, d.type,
+                                                                       tok.start)
+        counted[d.key[0] if isinstance(d, EntitySlot) else d.type] += 1
+
+
+#: Initials this common as an English word (Zipf) need a detector at each mention.
+INITIALS_COMMON = 4.5
+
+
+def _labels_a_value(text: str, tokens: Sequence[Token], words: Sequence[str], i: int,
+                    language: Language) -> bool:
+    """Whether token ``i`` labels what follows it, a key or a unit (``DOB: …``, ``CH 14``,
+    ``ETA SIX``, ``NHS No 943…``): a colon, a number, a number word or ``No`` after it."""
+    if text[tokens[i].end:tokens[i].end + 3].lstrip(" \u00a0\u202f").startswith(":"):
+        return True
+    return i + 1 < len(tokens) and (tokens[i + 1].kind == "number"
+                                    or language.is_number_word(words[i + 1])
+                                    or words[i + 1] in ("no", "number"))
+
+
+def _initials_word(surface: str) -> bool:
+    """Two or three capital letters and nothing else (``RK``, ``JKR``)."""
+    return 2 <= len(surface) <= 3 and surface.isalpha() and surface.isupper()

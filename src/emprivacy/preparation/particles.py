@@ -201,12 +201,15 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     its own would be glued to the next one; a capital ``N'`` before a slot, wherever it
     stands (``- N'DIAYE Aminata`` of a form's list), and so is a capital ``D'`` before a
     person's slot in capitals (``Nom : D'ALMEIDA``; ``D'ANGERS`` is a place's).  Before a
-    person's placeholder it joins the placeholder."""
+    person's placeholder it joins the placeholder, and a capital ``D'`` any placeholder
+    (``AGENT D'ALMEIDA``, the name typed an organisation)."""
     for i in range(len(tokens) - 1):
         # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
         capital_n = words[i] in ("n'", "n’") and tokens[i].text[:1] == "N"
         capital_d = (words[i] in ("d'", "d’") and tokens[i].text[:1] == "D"  # "Nom : D'ALMEIDA"
-                     and tokens[i + 1].text.isupper() and person_decision_at(decisions, i + 1))
+                     and tokens[i + 1].text.isupper() and (person_decision_at(decisions, i + 1)
+                                                           or isinstance(decisions[i + 1],
+                                                                         Placeholder)))
         if (decisions[i] is not None or tokens[i].kind != "word"
                 or words[i] not in ELIDED_PARTICLES or tokens[i + 1].start != tokens[i].end
                 or (not (capital_n or capital_d) and (
@@ -225,7 +228,7 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
             continue
         if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):
             decisions[i] = Dropped(after.key[0])
-        elif isinstance(after, Placeholder) and after.type == "PERSON":
+        elif isinstance(after, Placeholder) and (after.type == "PERSON" or capital_d):
             decisions[i] = after
 
 

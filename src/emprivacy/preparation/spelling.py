@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN
 from emprivacy.preparation.decisions import (
@@ -83,7 +84,7 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
             run = []  # "love you x x x": kisses, not a spelling
         last = max([run[-1], *examples]) if run else -1
         if len(run) >= SPELLED_LETTERS and not numbers and _one_word(decisions, run[0], last):
-            _spelled_word(decisions, counted, tokens, run[0], last)
+            _spelled_word(decisions, counted, text, tokens, run[0], last)
         elif len(run) >= SPELLED_LETTERS or (run and numbers >= 2
                                              and len(run) + numbers >= 4):
             for k in run:
@@ -120,13 +121,15 @@ _JOINED = {"apostrophe": "'", "hyphen": "-", "dash": "-", "tiret": "-", "space":
            "espace": " "}
 
 
-def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequence[Token],
-                  first: int, last: int) -> None:
+def _spelled_word(decisions: list[Decision], counted: Counter[str], text: str,
+                  tokens: Sequence[Token], first: int, last: int) -> None:
     """Tokens ``first`` to ``last``, a word spelled letter by letter with its join words and
     examples, become one ``PERSON`` slot at ``last`` keyed by the word (drawn independently
     of it, or as the same word's slot elsewhere in the document), the others
-    :class:`Dropped` with the spaces after them; where a person's placeholder covers one of
-    them (``PERSON=placeholder``), that placeholder, once.  ``counted`` drops what it
+    :class:`Dropped` with the spaces after them, and so are the words said just before it
+    that read as the same word misheard (:func:`_said_before`: the same slot, once); where
+    a person's placeholder covers one of them (``PERSON=placeholder``), that placeholder,
+    once.  ``counted`` drops what it
     counted of the decisions replaced."""
     for d in decisions[first:last + 1]:
         if isinstance(d, EntitySlot | Placeholder):  # _one_word: no other decision here
@@ -146,8 +149,42 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], tokens: Sequ
             parts.append(word)
     for k in range(first, last):
         decisions[k] = Dropped("PERSON")
-    decisions[last] = EntitySlot(("PERSON", "".join(parts)), -1, None, independent=True)
+    key = "".join(parts)
+    decisions[last] = EntitySlot(("PERSON", key), -1, None, independent=True)
     counted["PERSON"] += 1
+    said = _said_before(decisions, text, tokens, first, key)
+    for k in said[:-1]:
+        decisions[k] = Dropped("PERSON")
+    if said:
+        decisions[said[-1]] = decisions[last]
+        counted["PERSON"] += 1
+
+
+#: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words said just before a
+#: spelling and the word it spells are when they are that word misheard (``pad rake p a d r
+#: a i g``, ``kat aryna k a t a r z y n a``).
+SAID_ALIKE = 0.7
+
+
+def _said_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
+                 first: int, key: str) -> list[int]:
+    """The one to three undecided words right before a spelling, one space apart, that read
+    together as the word it spells (:data:`SAID_ALIKE`): a transcript's mishearing of the
+    name that the caller then spells (``her late husband pad rake p a d r a i g``); the
+    longest such run, ``[]`` for none."""
+    best: list[int] = []
+    k = first
+    while k > 0 and first - k < 3:
+        k -= 1
+        if (tokens[k].kind != "word" or decisions[k] is not None or len(tokens[k].text) < 2
+                or text[tokens[k].end:tokens[k + 1].start] not in (" ", ", ")
+                or (k < first - 1 and text[tokens[k].end:tokens[k + 1].start] != " ")):
+            break
+        said = "".join(t.text.lower() for t in tokens[k:first])
+        if SequenceMatcher(None, said, key.replace("'", "").replace("-", "")).ratio() \
+                >= SAID_ALIKE:
+            best = list(range(k, first))
+    return best
 
 
 def _spelling_aid(text: str, tokens: Sequence[Token], j: int) -> int | None:
