@@ -56,3 +56,12 @@ def test_a_street_in_lower_case_after_de_la():
     first, second = out.splitlines()
     assert "bastille" not in first and "rue de la" not in first, out
     assert second == "la place de la femme et le cours de la bourse", out
+
+
+def test_two_particles_in_capitals_between_a_given_name_and_a_place():
+    """Seen (the held half's security log): ``ARTISTE SOLÈNE DE LA ROCHEFOUCAULD`` — a model
+    typed the family name a place; ``DE LA`` between a person's slot and it make it the
+    person's, particles included."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("20H05 – ARTISTE SOLÈNE DE LA ROCHEFOUCAULD ARRIVÉE EN LOGE.\n")
+    assert "SOLÈNE" not in out and " DE LA " not in out and "ROCHEFOUCAULD" not in out, out

@@ -51,7 +51,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     slot drawn independently of it (ε = 0).  A particle in lower case may follow a title; one
     with a capital only stands between two of a person's slots (``SIOBHAN NÍ MHAOLÁIN`` of
     a log in capitals, ``Seán Mac Giolla``; issue 40, the eighth held-out set), or, one of
-    :data:`_FOREIGN_PARTICLES`, stands before one (``DA SILVA`` of a court list), or starts a
+    :data:`_FOREIGN_PARTICLES`, stands before one (``DA SILVA`` of a court list; two of them
+    after a person's slot make the next slot the person's, whatever its type: ``SOLÈNE DE LA
+    ROCHEFOUCAULD``, typed a place), or starts a
     field's value before one (``Nom : DU PLESSIS``; issue 42, the fourteenth French set).  In
     lower case
     after a person's slot, a particle of :data:`_FOREIGN_PARTICLES` takes the word after it
@@ -120,7 +122,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                                               independent=True)
                 counted["PERSON"] += 1
         titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
-        if (not person and named and isinstance(after, EntitySlot) and (lower or signed)
+        if (not person and named and isinstance(after, EntitySlot)
+                and (lower or signed or (slot_before and j - i > 1))  # "SOLÈNE DE LA …"
                 and (titled or (slot_before and (j - i > 1 or words[i] not in _PREPOSITIONS)))):
             # "monsieur de la rochette", "jean-eudes de la rochette", "ines ben salah": a model
             # or a list typed the family name a place; after a title or a given name and a
