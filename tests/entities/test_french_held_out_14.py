@@ -65,3 +65,13 @@ def test_two_particles_in_capitals_between_a_given_name_and_a_place():
     pytest.importorskip("wordfreq")
     out = release_fr("20H05 – ARTISTE SOLÈNE DE LA ROCHEFOUCAULD ARRIVÉE EN LOGE.\n")
     assert "SOLÈNE" not in out and " DE LA " not in out and "ROCHEFOUCAULD" not in out, out
+
+
+def test_a_family_firm_whose_name_a_detector_found_in_lower_case():
+    """Seen (the held half's meeting captions): ``recommande martin et fils`` — a common name
+    in lower case that a detector found a person's, then ``et fils``, is a firm from the
+    name on; the verb before it stays a word."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("le conseil recommande martin et fils monsieur gaël martin est là ce soir")
+    assert out.startswith("le conseil recommande "), out
+    assert "martin" not in out and " fils " not in out, out

@@ -7,8 +7,10 @@ Data only; English.
 
 from __future__ import annotations
 
-__all__ = ["COMPASS_WORDS", "LOWER_CASE_DESIGNATORS", "ORG_DESIGNATORS", "ORG_KINDS_OF",
-           "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
+import re
+
+__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS", "NOT_A_FIRM",
+           "ORG_DESIGNATORS", "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
 
 #: Legal forms and kinds of business or institution that end an organisation's name.
 ORG_DESIGNATORS: frozenset[str] = frozenset(
@@ -74,3 +76,16 @@ PLACE_KINDS_OF: frozenset[str] = frozenset(
 #: Words of direction that start a place's or an organisation's name (``west oxfordshire``).
 COMPASS_WORDS: frozenset[str] = frozenset(
     "north south east west northern southern eastern western upper lower greater".split())
+
+#: A family firm: one or two words, ``&``, ``and`` or ``et``, then a family word (``Hughes &
+#: Sons``, ``plomberie olive et fils``).
+FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ \t]+){1,2})(?:&|(and|et))[ \t]+"
+                  r"(sons|brothers|bros|fils|frères|freres|cie)(?![\w-])", re.IGNORECASE)
+#: A family word alone: a text without one names no family firm.
+FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|brothers|bros|fils|frères|freres|cie)(?![\w-])",
+                         re.IGNORECASE)
+#: Words that never start a firm's name (``with her husband and sons``, ``chez Martin et
+#: fils``: the span starts after them).
+NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "
+                       "de du des la le les chez à au aux un une par pour avec sa son ses "
+                       "mon ma mes et ou".split())

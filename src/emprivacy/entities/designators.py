@@ -63,7 +63,10 @@ from collections.abc import Callable, Iterator, Sequence
 
 from emprivacy.entities.designator_words import (
     COMPASS_WORDS,
+    FAMILY_WORD,
+    FIRM,
     LOWER_CASE_DESIGNATORS,
+    NOT_A_FIRM,
     ORG_DESIGNATORS,
     ORG_KINDS_OF,
     PLACE_KINDS_OF,
@@ -154,7 +157,7 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
                  else EntitySpan(place_end[s.start], s.end, s.type) for s in spans
                  if not (s.start in place_end and s.type in ("PERSON", PROPER_NOUN)
                          and s.end <= place_end[s.start])]
-    spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf), *saints},
+    spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf, spans), *saints},
                    key=SPAN_ORDER)
     out = set(spans)
     # where the designators are: a word that no designator follows closely on its line
@@ -213,32 +216,28 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
 
 #: A family firm (``Hughes & Sons``, ``plomberie olive et fils``, ``Martin et Cie``): one or two
 #: words, then ``&``, ``and`` (before a capital), or ``et``, then the family word.
-_FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ \t]+){1,2})(?:&|(and|et))[ \t]+"
-                   r"(sons|brothers|bros|fils|frères|freres|cie)(?![\w-])", re.IGNORECASE)
-_FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|brothers|bros|fils|frères|freres|cie)(?![\w-])",
-                          re.IGNORECASE)
-#: Words that never start a firm's name (``with her husband and sons``, ``chez Martin et
-#: fils``: the span starts after them).
-_NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "
-                        "de du des la le les chez à au aux un une par pour avec sa son ses "
-                        "mon ma mes et ou".split())
-
-
-def _family_firms(text: str, zipf: Callable[[str], float] | None) -> list[EntitySpan]:
-    """``ORG`` spans of family firms (:data:`_FIRM`); English ``and`` only before a capital
-    (``Hughes and Sons``; not ``her brother and sons``); a name in lower case only where it
-    is rarer than :data:`RARE_BEFORE` by ``zipf`` (``olive``; not ``sa femme et fils``)."""
+def _family_firms(text: str, zipf: Callable[[str], float] | None,
+                  spans: Sequence[EntitySpan] = ()) -> list[EntitySpan]:
+    """``ORG`` spans of family firms (:data:`~emprivacy.entities.designator_words.FIRM`);
+    English ``and`` only before a capital (``Hughes and Sons``; not ``her brother and
+    sons``); a name in lower case only where it is rarer than :data:`RARE_BEFORE` by
+    ``zipf`` (``olive``; not ``sa femme et fils``) or a detector's person (``recommande
+    martin et fils``: the firm from ``martin`` on)."""
     out: list[EntitySpan] = []
-    if _FAMILY_WORD.search(text) is None:
+    if FAMILY_WORD.search(text) is None:
         return out  # most texts name no firm: one cheap search, not the words' regex
-    for m in _FIRM.finditer(text):
+    for m in FIRM.finditer(text):
         if m.group(2) and m.group(2).lower() == "and" and not m.group(3)[0].isupper():
             continue
         last = m.group(1).split()[-1]
         if last.islower() and (zipf is None or zipf(last) >= RARE_BEFORE):
+            at = m.start(1) + len(m.group(1).rstrip()) - len(last)  # a person's "martin": the
+            person = [s.start for s in spans if s.type == "PERSON" and s.start <= at < s.end]
+            if person:  # firm from the name on
+                out.append(EntitySpan(max(person[0], m.start(1)), m.end(), "ORG"))
             continue
         words = list(re.finditer(r"\S+", m.group(1)))
-        while words and (words[0].group().lower() in _NOT_A_FIRM or (
+        while words and (words[0].group().lower() in NOT_A_FIRM or (
                 words[0].group().islower() and not words[-1].group().islower())):
             words.pop(0)  # "used Hughes & Sons": a capitalised name takes no lower-case word
         if words:

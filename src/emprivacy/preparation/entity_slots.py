@@ -80,7 +80,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     list holds it.  One decision per word form in a piece: a form privatised as a person
     at one mention is privatised at every mention of it that is not already a slot or a
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
-    that mention.  With ``initials`` (text mode), an initial before a person's slot or
+    that mention; so are initials at every mention once typed a person or an organisation
+    (:func:`~emprivacy.preparation.name_parts.initials_everywhere`).  With ``initials`` (text
+    mode), an initial before a person's slot or
     placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
     unless it is one of the language's ``titles`` (French ``M.``, monsieur); with
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
