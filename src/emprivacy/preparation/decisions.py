@@ -17,7 +17,7 @@ import numpy as np
 from emprivacy.text.tokens import Token
 
 __all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder",
-           "person_decision",
+           "decision_type", "person_decision",
            "take_initial"]
 
 #: An entity slot's key: its type and its normalised word.
@@ -84,6 +84,11 @@ def take_initial(decisions: list[Decision], counted: Counter[str], i: int,
     counted["PERSON"] += 1
 
 
+def decision_type(decision: EntitySlot | Placeholder) -> str:
+    """The entity type of a slot or a placeholder."""
+    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
+
+
 def person_decision(decision: EntitySlot | Placeholder) -> bool:
     """Whether a slot or a placeholder is a person's."""
-    return (decision.key[0] if isinstance(decision, EntitySlot) else decision.type) == "PERSON"
+    return decision_type(decision) == "PERSON"

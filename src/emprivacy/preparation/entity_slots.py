@@ -43,6 +43,7 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.name_parts import (
+    capital_initials,
     given_before_names,
     initials_everywhere,
     initials_in_names,
@@ -139,7 +140,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                                     tokens, i)):
             continue  # numbers, locators, symbols; function words
         elif initials and resolved == "PERSON" and kind in ("slot", "unlisted") \
-                and _capital_initials(tok.text) and words[i] not in titles \
+                and capital_initials(tok.text) and words[i] not in titles \
                 and not (len(tok.text) == 3 and marking.label_word(words[i])) \
                 and not transcript_marker(text, tok):  # "A. Bakare said no."
             # "JM", "J.M." of a person's span (initials of a name the text spells out:
@@ -207,22 +208,13 @@ def _initials_before(text: str, tokens: Sequence[Token], i: int) -> bool:
     capitalised words right after it, one space apart (``KW Kieran Walsh``, ``JB Jo Bell``):
     a list's initials of the name they stand before (issue 40, thirteenth stage)."""
     letters = tokens[i].text
-    if not (2 <= len(letters) <= 3 and _capital_initials(letters)) \
+    if not (2 <= len(letters) <= 3 and capital_initials(letters)) \
             or i + len(letters) >= len(tokens):
         return False
     after = tokens[i + 1:i + 1 + len(letters)]
     return all(t.kind == "word" and t.text[:1] == c and t.text[1:2].islower()
                and text[p.end:t.start] == " "
                for c, t, p in zip(letters, after, tokens[i:], strict=False))
-
-
-def _capital_initials(surface: str) -> bool:
-    """One to three capital letters and nothing else (``J``, ``JM``, ``JKR``).
-
-    >>> [_capital_initials(w) for w in ("J", "JM", "JKRW", "Jm", "J2")]
-    [True, True, False, False, False]
-    """
-    return 1 <= len(surface) <= 3 and surface.isalpha() and surface.isupper()
 
 
 #: The counter's key for detected words released at the general ε (not protected).
@@ -304,7 +296,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             continue
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
-        if _capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
+        if capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
             continue  # one to three capitals that are a common word ("DO NOT" beside the
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
         if tok.text.islower() and ordinary_mention(

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES, stamped_start
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
@@ -21,6 +22,7 @@ from emprivacy.preparation.decisions import (
     Decision,
     EntitySlot,
     Placeholder,
+    decision_type,
     person_decision,
     take_initial,
 )
@@ -29,7 +31,8 @@ from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.language import Language, get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["PLACE_TITLES", "SIGN_OFFS", "given_before_names", "initials_everywhere",
+__all__ = ["PLACE_TITLES", "SIGN_OFFS", "capital_initials", "given_before_names",
+           "initials_everywhere",
            "initials_in_names",
            "join_initials", "stamped_speaker", "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
@@ -329,24 +332,20 @@ def initials_everywhere(marking: EntityMarking, decisions: list[Decision],
     language = get_language(marking.lang)
     named: dict[str, EntitySlot | Placeholder] = {}
     for i, d in enumerate(decisions):
-        if (isinstance(d, EntitySlot | Placeholder) and _initials_word(tokens[i].text)
-                and (d.key[0] if isinstance(d, EntitySlot) else d.type) in ("PERSON", "ORG")):
+        if (isinstance(d, EntitySlot | Placeholder) and len(tokens[i].text) > 1
+                and capital_initials(tokens[i].text) and decision_type(d) in ("PERSON", "ORG")):
             named.setdefault(words[i], d)
     for i, tok in enumerate(tokens):
         d = named.get(words[i]) if decisions[i] is None and not verbatim[i] else None
-        if d is None or not _initials_word(tok.text) \
-                or marking.english_zipf(words[i]) >= INITIALS_COMMON \
+        if d is None or not capital_initials(tok.text) or len(tok.text) < 2 \
+                or marking.english_zipf(words[i]) >= COMMON_ZIPF \
                 or words[i] in language.kept_function_words or marking.label_word(words[i]) \
                 or (i and words[i - 1] in DETERMINERS) \
                 or _labels_a_value(text, tokens, words, i, language):
             continue
         decisions[i] = d if isinstance(d, EntitySlot) else Placeholder(-2 - i, d.text, d.type,
                                                                        tok.start)
-        counted[d.key[0] if isinstance(d, EntitySlot) else d.type] += 1
-
-
-#: Initials this common as an English word (Zipf) need a detector at each mention.
-INITIALS_COMMON = 4.5
+        counted[decision_type(d)] += 1
 
 
 def _labels_a_value(text: str, tokens: Sequence[Token], words: Sequence[str], i: int,
@@ -360,6 +359,10 @@ def _labels_a_value(text: str, tokens: Sequence[Token], words: Sequence[str], i:
                                     or words[i + 1] in ("no", "number"))
 
 
-def _initials_word(surface: str) -> bool:
-    """Two or three capital letters and nothing else (``RK``, ``JKR``)."""
-    return 2 <= len(surface) <= 3 and surface.isalpha() and surface.isupper()
+def capital_initials(surface: str) -> bool:
+    """One to three capital letters and nothing else (``J``, ``JM``, ``JKR``).
+
+    >>> [capital_initials(w) for w in ("J", "JM", "JKRW", "Jm", "J2")]
+    [True, True, False, False, False]
+    """
+    return 1 <= len(surface) <= 3 and surface.isalpha() and surface.isupper()

@@ -15,6 +15,7 @@ from emprivacy.preparation.decisions import (
     Dropped,
     EntitySlot,
     Placeholder,
+    decision_type,
     take_initial,
 )
 from emprivacy.text.tokens import Token
@@ -101,16 +102,12 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
 _NAMES = (*NAMED_TYPES, PROPER_NOUN)
 
 
-def _type(decision: EntitySlot | Placeholder) -> str:
-    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
-
-
 def _one_word(decisions: Sequence[Decision], first: int, last: int) -> bool:
     """Whether tokens ``first`` to ``last`` (a spelling) are undecided but as a name: an
     initial, or a recogniser's name, place or organisation (``o apostrophe r o u r [ORG]``:
     a model reads letters at random), never a pattern's identifier, e-mail or date."""
     return all(d is None or (isinstance(d, EntitySlot | Placeholder)
-                             and _type(d) in _NAMES)
+                             and decision_type(d) in _NAMES)
                for d in decisions[first:last + 1])
 
 
@@ -133,7 +130,7 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], text: str,
     counted of the decisions replaced."""
     for d in decisions[first:last + 1]:
         if isinstance(d, EntitySlot | Placeholder):  # _one_word: no other decision here
-            counted[_type(d)] -= 1
+            counted[decision_type(d)] -= 1
     person = next((d for d in decisions[first:last + 1]
                    if isinstance(d, Placeholder) and d.type == "PERSON"), None)
     if person is not None:  # the policy's placeholder: one for the whole spelled word
