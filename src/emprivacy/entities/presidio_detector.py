@@ -40,7 +40,7 @@ from emprivacy.entities.spacy_detector import (
 )
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, check_texts
 
-__all__ = ["DEFAULT_SCORE", "PRESIDIO_ENTITIES", "PresidioDetector"]
+__all__ = ["DEFAULT_SCORE", "MIN_DIGITS", "PRESIDIO_ENTITIES", "PresidioDetector"]
 
 #: Presidio's entity types asked for → emprivacy's types.
 PRESIDIO_ENTITIES: Mapping[str, str] = {
@@ -50,6 +50,16 @@ PRESIDIO_ENTITIES: Mapping[str, str] = {
 
 #: The lowest recogniser score kept (Presidio's phone recogniser scores 0.4).
 DEFAULT_SCORE = 0.4
+
+#: The fewest digits a match of Presidio's recogniser for an entity holds: a text with fewer
+#: is not asked for it.  Phone numbers valid in Presidio's regions (US, GB, DE, FR, IL, IN,
+#: CA, BR) have at least 7 digits but in Germany, where ``01646`` is one (5); a US social
+#: security number has 9, an NHS number 10, a card number 12 or more.  Phone numbers cost
+#: most: one pass of ``phonenumbers`` per region (issue 40, cost: on the cost benchmark's
+#: 2,000 paragraphs, 723 texts hold a digit and 56 hold five).  The digits themselves are
+#: placeholders either way (the tokenizer's ``[NUM]``); this decides only their type.
+MIN_DIGITS: Mapping[str, int] = {"PHONE_NUMBER": 5, "US_SSN": 9, "UK_NHS": 10,
+                                 "CREDIT_CARD": 12}
 
 _ANALYZERS: dict[str, Any] = {}
 _LOCK = threading.Lock()
@@ -119,21 +129,31 @@ class PresidioDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
-        wanted = list(self.entities)
         # a long text in pieces, as spaCy's detector does: memory bounded by a piece
-        todo = [(i, start, piece) for i, t in enumerate(texts)
+        todo = [(i, start, piece, wanted) for i, t in enumerate(texts)
                 for start, piece in text_pieces(t, PIECE_CHARS)
-                if not self._digits_only or any(map(str.isdigit, piece))]  # in C, not a loop
+                if (wanted := self._wanted(piece))]
         found: list[set[EntitySpan]] = [set() for _ in texts]
         engine = self.analyzer.nlp_engine
-        batch = engine.process_batch([p for _, _, p in todo], language="en", batch_size=64)
-        for (i, start, piece), (_, artifacts) in zip(todo, batch, strict=True):
+        batch = engine.process_batch([p for _, _, p, _ in todo], language="en", batch_size=64)
+        for (i, start, piece, wanted), (_, artifacts) in zip(todo, batch, strict=True):
             results = self.analyzer.analyze(piece, language="en", entities=wanted,
                                             nlp_artifacts=artifacts, score_threshold=self.score)
             found[i].update(EntitySpan(start + _balanced(piece, r.start, r.end),
                                        start + r.end, self.entities[r.entity_type])
                             for r in results if r.end > r.start)
         return [sorted(f, key=SPAN_ORDER) for f in found]
+
+    def _wanted(self, piece: str) -> list[str]:
+        """The entities to ask for in ``piece``: with the default recognisers (every one
+        needs digits), none in a piece without a digit, and none of :data:`MIN_DIGITS` in a
+        piece with fewer digits than a match of it holds."""
+        if not self._digits_only:
+            return list(self.entities)
+        digits = sum(map(str.isdigit, piece))  # in C, not a loop
+        if not digits:
+            return []
+        return [e for e in self.entities if digits >= MIN_DIGITS.get(e, 1)]
 
 
 def _balanced(text: str, start: int, end: int) -> int:
