@@ -48,6 +48,7 @@ from emprivacy.entities.french_chat import (
     stamped_speakers,
     unstamped_speakers,
 )
+from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
@@ -157,6 +158,7 @@ class FrenchNameDetector:
             if not more:
                 break
             names |= more
+        particles |= name_field_words(text, words)  # "Nom : D'ORNANO – Prénom : Thị Mai"
         initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
                                   for i, (t, f) in enumerate(zip(words, forms, strict=True))
@@ -239,7 +241,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       person (``? blanche est une fine mouche``);
     * after a name found, a particle (``de la`` one) and a listed family name or a word rarer
       than Zipf 3.0 (``pascale le meur``, ``jean-eudes de la rochette``), or ``n'`` and one
-      (``blanche n'diaye``; after a title too, ``monsieur n'dri``; not ``paul n'aime``);
+      (``blanche n'diaye``; after a title too, ``monsieur n'dri``; not ``paul n'aime``),
+      and a listed given name before ``n'`` and one, both (``à théo n'guessan``);
     * a listed given name before a role in apposition (``céleste l'infirmière``), and after
       a title the word between a given name and a family name (``monsieur rené aimé
       bouvier``).
@@ -356,6 +359,9 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
             names.add(forms[last + 1])
         elif (forms[i] in found or forms[i] in names) and spaced(i + 1) and after_n(i + 1):
             names.add(forms[i + 2])  # "madame blanche n'diaye": the name's particle n'
+        elif (folded(forms[i]) in given and forms[i] not in stopwords and spaced(i + 1)
+              and after_n(i + 1)):
+            names |= {forms[i], forms[i + 2]}  # "demande à théo n'guessan"
     return names - found, particles
 
 

@@ -24,6 +24,9 @@ says it is someone:
 * **a family after the plural article** (``les bonnet``): a family name below
   :data:`FAMILY_ZIPF` that is singular in form (no ``-s``, ``-x``, ``-z``) and not shaped
   like a verb (``les descendre``, ``les prête``: ``les`` is then a pronoun);
+* **a family after the plural article and its particle** (``des d'almeida``, ``les
+  n'guessan``): a family name below :data:`FAMILY_ZIPF`, or an unlisted word below
+  :data:`RARE_SUBJECT`, joined to ``d'`` or ``n'`` after ``les`` or ``des``;
 * **coordinated by ``et``** with a name already found (``kévin et thuy``), a given name
   below :data:`CALLED_ZIPF`, or two given names both below :data:`CALLED_ZIPF`, one of them
   below :data:`PAIR_ZIPF` (``léo et noé``, ``lina et adam``; not ``rose et blanche``,
@@ -85,6 +88,8 @@ RARE_SUBJECT = 3.0
 _CALL = re.compile(r"[ \t\u00a0\u202f]*[?!]")
 _PUNCTUATION = re.compile(r"[.!?,;:…\n]")
 #: Endings of a word that is plural in form, or shaped like a verb, after ``les``.
+#: Elided particles of family names, normalised (``d'almeida``, ``n'guessan``).
+_ELIDED = frozenset({"d'", "n'"})
 _NOT_A_FAMILY = re.compile(r"(?:[sxz]|er|ir|re|ez|ons|ent|ait|é|ée)$")
 
 
@@ -153,7 +158,10 @@ def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                 or (subject and (given_name(i) or family_name(i) or unlisted))
                 or (called and given_name(i)) or paired
                 or (prev == "les" and spaced(i) and family_name(i)
-                    and _NOT_A_FAMILY.search(forms[i]) is None)):
+                    and _NOT_A_FAMILY.search(forms[i]) is None)
+                or (prev in _ELIDED and i >= 2 and forms[i - 2] in ("les", "des")
+                    and not gap(i) and spaced(i - 1) and (family_name(i) or unlisted))):
+            # "les d'almeida", "des n'guessan": a family's particle joined to its name
             names.add(forms[i])
         if paired:
             names.add(forms[i + 1])  # "suzanne morel": the family name too

@@ -205,7 +205,10 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     stands (``- N'DIAYE Aminata`` of a form's list), and so is a capital ``D'`` before a
     person's slot in capitals (``Nom : D'ALMEIDA``; ``D'ANGERS`` is a place's).  Before a
     person's placeholder it joins the placeholder, and a capital ``D'`` any placeholder
-    (``AGENT D'ALMEIDA``, the name typed an organisation)."""
+    (``AGENT D'ALMEIDA``, the name typed an organisation).  A lower-case ``n'`` joined to
+    a slot goes with it wherever it stands (``de n'guessan``: ``ne`` elides before verbs),
+    and ``d'`` or ``n'`` after ``les`` or ``des`` before a person's slot (``des
+    d'almeida``; issue 42, the fifteenth French set)."""
     for i in range(len(tokens) - 1):
         # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
         capital_n = words[i] in ("n'", "n’") and tokens[i].text[:1] == "N"
@@ -222,7 +225,11 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
         n_particle = words[i] == "n'"  # "N'Diaye", "N'Dri": a name's, whatever type a model
         # gave the slots around it (spaCy types DIAYE a place); "d'", "l'" before a place are
         # the preposition and the article ("venant d'Angers")
-        named = capital_n or capital_d or (
+        # "de n'guessan": "ne" elides before a verb, never a name; "des d'almeida": no
+        # preposition follows "des", the particle is a family's
+        family = words[i - 1] in ("les", "des") and person_decision_at(decisions, i + 1)
+        named = capital_n or capital_d or family or (
+            n_particle and isinstance(after, EntitySlot | Placeholder)) or (
             (isinstance(before, EntitySlot | Placeholder)
              and (person_decision(before) or n_particle))
             or marking.label_word(words[i - 1]) or words[i - 1] in titles
