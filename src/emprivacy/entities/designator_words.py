@@ -35,7 +35,10 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "association federation agency ministry department authority board commission "
     "tribunal court primary nursery suite airport hire ward wards room unit broadband "
     "homecare carers rovers athletic wanderers rangers albion afc harriers league guild "
-    "tribunals therapies therapy counselling"
+    "tribunals therapies therapy counselling "
+    # public institutions (issue 40, the sixteenth English set: "headingley library")
+    "library libraries museum gallery theatre theater cinema mosque temple synagogue "
+    "cathedral gurdwara prison"
     .split())
 
 #: Words that end a street's name.
@@ -57,7 +60,8 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "engineering contractors recruitment accountants vets veterinary dentistry hospice "
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
-    "wanderers rangers albion harriers league guild bridge primary nursery".split())
+    "wanderers rangers albion harriers league guild bridge primary nursery library "
+    "museum mosque synagogue gurdwara".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

@@ -40,6 +40,7 @@ from emprivacy.entities.spans import (
     EntitySpan,
     drop_field_keys,
     split_at_gaps,
+    streets_typed_people,
     type_of_overlap,
 )
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
@@ -119,7 +120,9 @@ class EntityMarking:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         """The detector's spans of each text, cut at a form's column gaps
-        (:func:`~emprivacy.entities.spans.split_at_gaps`), less a form's keys in English
+        (:func:`~emprivacy.entities.spans.split_at_gaps`), a person's span that ends with a
+        street's designator typed a place
+        (:func:`~emprivacy.entities.spans.streets_typed_people`), less a form's keys in English
         (:func:`~emprivacy.entities.spans.drop_field_keys`), sorted, widened over the designators
         of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`),
         a person's span widened over the user name it is part of (``k.osei``:
@@ -135,7 +138,7 @@ class EntityMarking:
         keys = zipf is not None and get_language(self.lang).code == "en"
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
-            cut = split_at_gaps(text, spans)
+            cut = streets_typed_people(text, split_at_gaps(text, spans))
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))

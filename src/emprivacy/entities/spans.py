@@ -36,6 +36,7 @@ __all__ = [
     "check_texts",
     "drop_field_keys",
     "split_at_gaps",
+    "streets_typed_people",
     "type_of_overlap",
 ]
 
@@ -305,3 +306,28 @@ class UnionDetector:
 #: The order of spans, ``(start, end, type)``, as a sort key: ``sorted(spans, key=SPAN_ORDER)``
 #: is ``sorted(spans)`` without a Python call per comparison (issue 40, cost).
 SPAN_ORDER = attrgetter("start", "end", "type")
+
+
+#: The street designators that are no family name (``Lane``, ``Hill``, ``Green`` are).
+_STREET_ONLY = frozenset("road rd street avenue ave boulevard blvd crescent terrace parkway "
+                         "highway mews".split())
+
+
+def streets_typed_people(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
+    """``spans``, a person's span that ends with a capitalised street designator that is no
+    family name typed a place (``Mill Road``: a model types it a person, and ``Road`` was
+    released at the general ε; issue 40, the sixteenth English set).
+
+    >>> text = "Mill Road carnival, Lois Lane"
+    >>> [(text[s.start:s.end], s.type) for s in streets_typed_people(
+    ...     text, [EntitySpan(0, 9, "PERSON"), EntitySpan(20, 29, "PERSON")])]
+    [('Mill Road', 'LOCATION'), ('Lois Lane', 'PERSON')]
+    """
+    out = []
+    for span in spans:
+        last = text[span.start:span.end].rsplit(None, 1)[-1] if span.end > span.start else ""
+        if (span.type == "PERSON" and " " in text[span.start:span.end]
+                and last[:1].isupper() and last.lower().rstrip(".") in _STREET_ONLY):
+            span = EntitySpan(span.start, span.end, "LOCATION")
+        out.append(span)
+    return out

@@ -16,9 +16,11 @@ import numpy as np
 
 from emprivacy.text.tokens import Token
 
-__all__ = ["INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept", "Placeholder",
-           "decision_type", "person_decision",
-           "take_initial"]
+__all__ = ["GENERAL", "INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept",
+           "Placeholder", "decision_type", "person_decision", "take_initial"]
+
+#: The counter's key for detected words released at the general ε (not protected).
+GENERAL = "_general"
 
 #: An entity slot's key: its type and its normalised word.
 EntityKey = tuple[str, str]

@@ -35,6 +35,7 @@ from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
+    GENERAL,
     Decision,
     Dropped,
     EntitySlot,
@@ -53,6 +54,7 @@ from emprivacy.preparation.name_parts import (
     title_outside_name,
     transcript_marker,
 )
+from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
@@ -174,9 +176,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
                            points)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
-    _organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
+    organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                        verbatim)
-    _one_placeholder_per_run(decisions, text, tokens)
+    one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
@@ -215,10 +217,6 @@ def _initials_before(text: str, tokens: Sequence[Token], i: int) -> bool:
     return all(t.kind == "word" and t.text[:1] == c and t.text[1:2].islower()
                and text[p.end:t.start] == " "
                for c, t, p in zip(letters, after, tokens[i:], strict=False))
-
-
-#: The counter's key for detected words released at the general ε (not protected).
-GENERAL = "_general"
 
 
 def _slot(entity_type: str, kind: str, word: str, row: int,
@@ -305,85 +303,6 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
-
-
-def _organisation_runs(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
-                       spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
-                       tokens: Sequence[Token], words: Sequence[str],
-                       verbatim: Sequence[bool]) -> None:
-    """The capitalised ordinary words of a capitalised run after a protected word of it are
-    an organisation's (``Loss Adjusting`` of ``Calloway Loss Adjusting``, ``Lifts`` of
-    ``Apex Lifts``): its placeholder, where they were released at the general ε — a
-    person's name is not followed by capitalised ordinary words in one run, a firm's name
-    is.  In ALL CAPS, where every word is capitalised, only a designator joins, with the
-    words between it and the protected word (``MUTUAL`` of ``HEARTHGUARD MUTUAL``, ``FAMILY
-    COURT`` of ``CALDERBRIDGE FAMILY COURT``; not ``APPLICATION`` of a form's heading); a
-    title or a form's key never does.  Words before the first protected word are left
-    alone (``Later`` of ``Later Ann`` at a sentence's start); nothing changes under
-    ``ORG=keep``."""
-    if marking.resolve("ORG", -1)[0] != "placeholder":
-        return
-    run_of = [next((j for j in covering_of[i] if spans[j].type == PROPER_NOUN), -1)
-              for i in range(len(tokens))]
-    designated = [False] * len(tokens)  # a designator at or after it in its run
-    for i in range(len(tokens) - 1, -1, -1):
-        designated[i] = run_of[i] >= 0 and (
-            (tokens[i].kind == "word" and marking.designator(words[i]))
-            or (i + 1 < len(tokens) and run_of[i + 1] == run_of[i] and designated[i + 1]))
-    protected = False
-    current = -1
-    for i, tok in enumerate(tokens):
-        runs = [j for j in covering_of[i] if spans[j].type == PROPER_NOUN]
-        if not runs or runs[0] != current:
-            current, protected = (runs[0] if runs else -1), False
-        d = decisions[i]
-        if not runs or tok.kind != "word":
-            continue
-        if isinstance(d, EntitySlot | Placeholder):
-            protected = True
-        elif (d is None and protected and not verbatim[i] and tok.text[:1].isupper()
-              and (not tok.text.isupper() or designated[i])
-              and not marking.label_word(words[i])):
-            before = decisions[i - 1]
-            decisions[i] = (before if isinstance(before, Placeholder) and before.type == "ORG"
-                            else Placeholder(current, placeholder("ORG"), "ORG", tok.start))
-            counted["ORG"] += 1
-            counted[GENERAL] -= 1
-
-
-def _one_placeholder_per_run(decisions: list[Decision], text: str,
-                             tokens: Sequence[Token]) -> None:
-    """Placeholders of one type on consecutive tokens, nothing but spaces between them, are
-    one placeholder (``[ORG]`` for ``Dog City`` found as ``Dog`` and ``Dog City``), not
-    ``[ORG] [ORG]``; a capitalised ``The`` just before an organisation's placeholder is part
-    of its name (``at The Old Ropeworks``: ``at [ORG]``), and so is a connector between two
-    of its placeholders on one line (``'s``, ``of``, ``and``, ``&``: ``CORONER'S COURT``,
-    ``Warehouse and Logistics Union`` found as two organisations: one ``[ORG]``)."""
-    for i in range(1, len(tokens) - 1):
-        a, c, b = decisions[i - 1], decisions[i], decisions[i + 1]
-        if (c is None and isinstance(a, Placeholder) and isinstance(b, Placeholder)
-                and a.type == b.type == "ORG" and tokens[i].text.lower() in _CONNECTORS
-                and text[tokens[i - 1].end:tokens[i + 1].start].strip(" \t'’") in (
-                    tokens[i].text, tokens[i].text.lstrip("'’"))):
-            decisions[i] = a  # b's run joins a's below
-    for i in range(1, len(tokens)):
-        a, b = decisions[i - 1], decisions[i]
-        if (a is None and isinstance(b, Placeholder) and b.type == "ORG"
-                and tokens[i - 1].text in ("The", "THE")
-                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
-            decisions[i - 1] = b  # "The" of "The Old Ropeworks": the name's
-            continue
-        if (isinstance(a, Placeholder) and isinstance(b, Placeholder) and a is not b
-                and a.type == b.type
-                and text[tokens[i - 1].end:tokens[i].start].strip(" \t") == ""):
-            for j in range(i, len(tokens)):  # the rest of b's run follows a
-                if decisions[j] is not b:
-                    break
-                decisions[j] = a
-
-
-#: Words that join two parts of one organisation's name.
-_CONNECTORS = frozenset({"'s", "’s", "s", "of", "and", "&"})
 
 
 def _linking_words(marking: EntityMarking, decisions: list[Decision],
