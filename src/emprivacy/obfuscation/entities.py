@@ -40,9 +40,8 @@ from emprivacy.math.randomness import document_generator
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.prefetch import PrefetchingDetector
 from emprivacy.obfuscation.restricted import ENTITY_RANK_RESAMPLE, restricted_mechanism
-from emprivacy.preparation.decisions import EntityKey
+from emprivacy.preparation.decisions import GENERAL, EntityKey
 from emprivacy.preparation.entity_bags import EntityTally
-from emprivacy.preparation.entity_slots import GENERAL
 from emprivacy.preparation.template import TextTemplate
 from emprivacy.text.normalise import normalise_pieces
 from emprivacy.text.tokens import Token

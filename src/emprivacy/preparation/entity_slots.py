@@ -59,7 +59,7 @@ from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lo
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["GENERAL", "covering_index", "entity_decisions"]
+__all__ = ["covering_index", "entity_decisions"]
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
