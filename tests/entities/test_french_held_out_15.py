@@ -42,7 +42,8 @@ def test_a_long_value_is_no_name():
 def test_a_familys_particle_in_lower_case():
     """``des d'almeida``, ``de n'guessan``, ``à théo n'guessan``: ``d'`` after ``des`` and
     ``n'`` joined to a name are the family name's, and a listed given name before ``n'``
-    and a name is a name; ``il n'aime pas`` is untouched."""
+    and a name is a name (``à`` before it stays: no initial); ``il n'aime pas`` is
+    untouched."""
     pytest.importorskip("wordfreq")
     out = release_fr("[18:20] capucine : déjà reçu de kofi et des d'almeida\n"
                      "[18:23] prosper : l'imprimerie de n'guessan a fermé\n"
@@ -52,4 +53,5 @@ def test_a_familys_particle_in_lower_case():
     assert "d'almeida" not in lines[0] and "des d'" not in lines[0], out
     assert "n'" not in lines[1] and "guessan" not in lines[1], out
     assert "théo" not in lines[2] and "n'" not in lines[2], out
+    assert "demande à " in lines[2], out  # the preposition before the name: no initial
     assert "il n'aime pas ça" in lines[3], out

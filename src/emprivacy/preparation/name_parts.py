@@ -78,7 +78,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
-    with it (``1st XI v Penarth``), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
+    with it (``1st XI v Penarth``), an accented letter only with it (French ``à théo``: the
+    preposition), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -97,6 +98,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                 or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
                 or (not stopped and tok.text in "vx")):
             continue
+        if not stopped and (tok.text.islower() and not tok.text.isascii()):
+            continue  # French "demande à théo": a preposition, no initial without its stop
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or (tok.text.isupper()
