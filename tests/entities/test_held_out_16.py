@@ -42,3 +42,26 @@ def test_a_street_typed_a_person(release_auto):
     typed = streets_typed_people(text, [EntitySpan(0, 9, "PERSON"),
                                         EntitySpan(14, 24, "PERSON")])
     assert [s.type for s in typed] == ["PERSON", "LOCATION"]
+
+
+def test_a_list_of_names_one_to_a_line(release_auto):
+    """Seen (the held half's graduation captions): in a run of three or more short lines
+    of words alone, each holding a person (``amara nwosu``, ``shove on mcglinchey``), every
+    word is the name's, and so is a short line between two of them that holds none
+    (``quack who men sir``); a thread's comments after their authors' lines, a blank line
+    between, and a list of things are no list of names."""
+    from emprivacy.preparation.name_lists import lines_of_names  # noqa: F401 (the rule)
+
+    out = release_auto("master of engineering with honours\namara nwosu\n"
+                       "shove on mcglinchey\nquack who men sir\noh the way shaun adeyemi\n"
+                       "priyanka venkataraman\nthank you all")
+    lines = out.splitlines()
+    assert lines[0] == "master of engineering with honours", out
+    for gone in ("shove", "on", "quack", "who", "men", "sir", "oh", "the", "way"):
+        assert gone not in lines[2].split() + lines[3].split() + lines[4].split(), out
+    assert lines[-1] == "thank you all", out
+    thread = ("Kerry-Ann Whitlock\nOMG Holly coming now\n\nChantelle Hinchliffe\n"
+              "not the time honestly\n\nMarek Nowicki\nsee you all there\n")
+    assert "not the time honestly" in release_auto(thread), thread
+    things = "milk\neggs\nbread\nask ann for the keys\n"
+    assert release_auto(things).startswith("milk\neggs\nbread\n"), things

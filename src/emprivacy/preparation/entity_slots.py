@@ -43,6 +43,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     take_initial,
 )
+from emprivacy.preparation.name_lists import lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
     given_before_names,
@@ -177,7 +178,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                            points)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
-                       verbatim)
+                      verbatim)
     one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
@@ -189,6 +190,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             initials_in_names(decisions, counted, text, tokens,
                               [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
                               titles)
+    lines_of_names(marking, decisions, counted, text, tokens, words, rows)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)

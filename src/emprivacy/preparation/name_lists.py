@@ -1,0 +1,108 @@
+"""A list of names, one to a line: every word of its lines is a name's.
+
+A ceremony's roll, a register, the credits of captions: short lines of words alone (at most
+:data:`MOST_WORDS`, no punctuation), each holding a person's slot or placeholder, one after
+the other.  Speech recognition writes the names it does not know as ordinary words (``shove
+on mcglinchey`` for Siobhán McGlinchey, ``quack who men sir``, ``oh the way shaun adeyemi``:
+issue 40, the sixteenth English set's graduation captions), and those words went through
+the mechanism at the general ε.  In a run of at least :data:`MOST_LINES` such lines (no
+blank line between: a thread's comments, each after its author's line, are no list), a line
+that holds a person is a name's line, and so is a line of at most :data:`FILL_WORDS` words
+between two of them that holds none: every word of it becomes a person's slot (its own
+vector, else drawn independently of it) or joins the person's placeholder of its line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.preparation.decisions import (
+    Decision,
+    EntitySlot,
+    Placeholder,
+    person_decision,
+)
+from emprivacy.text.tokens import Token
+
+__all__ = ["FILL_WORDS", "MOST_LINES", "MOST_WORDS", "lines_of_names"]
+
+#: The most words of a line of a list of names.
+MOST_WORDS = 5
+#: The most words of a line without a name found that stands between two lines of names.
+FILL_WORDS = 4
+#: The fewest lines of names, one after the other, that make a list.
+MOST_LINES = 3
+
+
+def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                   text: str, tokens: Sequence[Token], words: Sequence[str],
+                   rows: Sequence[int]) -> None:
+    """The words of a list of names' lines become the names' (see the module's
+    description); ``decisions`` are changed in place, ``counted`` counts them."""
+    lines = _lines(text, tokens)
+    short = [_short(text, tokens, a, b, MOST_WORDS) for a, b, _ in lines]
+    person = [short[k] and any(isinstance(decisions[i], EntitySlot | Placeholder)
+                               and person_decision(decisions[i]) for i in range(a, b))
+              for k, (a, b, _) in enumerate(lines)]
+    item = [person[k] or (0 < k < len(lines) - 1 and person[k - 1] and person[k + 1]
+                          and not lines[k][2] and not lines[k + 1][2]
+                          and _short(text, tokens, lines[k][0], lines[k][1], FILL_WORDS))
+            for k in range(len(lines))]
+    k = 0
+    while k < len(lines):
+        end = k + 1 if item[k] else k
+        while end < len(lines) and item[end] and not lines[end][2]:  # a blank line ends it
+            end += 1
+        if end - k >= MOST_LINES:
+            for a, b, _ in lines[k:end]:
+                _name_line(marking, decisions, counted, tokens, words, rows, a, b)
+        k = max(end, k + 1)
+
+
+def _lines(text: str, tokens: Sequence[Token]) -> list[tuple[int, int, bool]]:
+    """Each line's tokens as a range ``(first, end)`` of token indices, and whether a blank
+    line stands before it (lines without a token left out)."""
+    out: list[tuple[int, int, bool]] = []
+    start, blank = 0, False
+    for i in range(1, len(tokens) + 1):
+        gap = text[tokens[i - 1].end:tokens[i].start] if i < len(tokens) else "\n"
+        if "\n" in gap:
+            out.append((start, i, blank))
+            start, blank = i, gap.count("\n") > 1
+    return out
+
+
+def _short(text: str, tokens: Sequence[Token], a: int, b: int, most: int) -> bool:
+    """Whether the line of tokens ``a`` to ``b`` holds words alone, at most ``most`` of
+    them, nothing but spaces around them (no punctuation: ``OMG Holly coming now!!!!``)."""
+    if not 0 < b - a <= most or not all(t.kind == "word" for t in tokens[a:b]):
+        return False
+    begin = text.rfind("\n", 0, tokens[a].start) + 1
+    end = text.find("\n", tokens[b - 1].end)
+    return (text[begin:tokens[a].start].strip(" \t") == ""
+            and text[tokens[b - 1].end:len(text) if end < 0 else end].strip(" \t") == ""
+            and all(text[tokens[i - 1].end:tokens[i].start] in (" ", "\t")
+                    for i in range(a + 1, b)))
+
+
+def _name_line(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+               tokens: Sequence[Token], words: Sequence[str], rows: Sequence[int],
+               a: int, b: int) -> None:
+    """Every word of tokens ``a`` to ``b`` not yet protected becomes a person's, as the
+    policy of ``PERSON`` says."""
+    placeholder = next((d for d in decisions[a:b]
+                        if isinstance(d, Placeholder) and person_decision(d)), None)
+    for i in range(a, b):
+        if decisions[i] is not None:
+            continue
+        kind, _ = marking.resolve("PERSON", rows[i])
+        if kind in ("slot", "unlisted"):
+            decisions[i] = (EntitySlot(("PERSON", words[i]), rows[i]) if kind == "slot"
+                            else EntitySlot(("PERSON", words[i]), -1, None, independent=True))
+        elif kind == "placeholder" and placeholder is not None:
+            decisions[i] = placeholder
+        else:  # PERSON=keep: nothing to protect
+            continue
+        counted["PERSON"] += 1
