@@ -55,3 +55,40 @@ def test_a_familys_particle_in_lower_case():
     assert "théo" not in lines[2] and "n'" not in lines[2], out
     assert "demande à " in lines[2], out  # the preposition before the name: no initial
     assert "il n'aime pas ça" in lines[3], out
+
+
+def test_a_register_of_surnames_before_bracketed_given_names():
+    """Seen (the held half's decree): ``TRAORÉ (Fatoumata Binta)``, ``DE SOUSA
+    (Marie-Thérèse)``, ``« DU CHATELET (Jean-Marc) »`` — the words in capitals before a
+    bracket of given names are the family name, particles included (``EL MANSOURI
+    (Khadija)``, the given name typed a place); ``PROCHAINE SÉANCE (Bron)``, a place in
+    brackets, leaves ``PROCHAINE`` to the mechanism."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("Dt. 972/2023/00187.\n\nTRAORÉ (Fatoumata Binta), née le 28 avril 1996.\n"
+                     "DE SOUSA (Marie-Thérèse), veuve N'DOYE.\n"
+                     "Au lieu de « DU CHATELET (Jean-Marc) », lire autrement.\n"
+                     "EL MANSOURI (Khadija), épouse D'ALMEIDA.\nPROCHAINE SÉANCE (Bron)\n")
+    lines = out.splitlines()
+    assert "TRAORÉ" not in lines[2] and "Fatoumata" not in lines[2], out
+    assert not lines[3].startswith("DE ") and "SOUSA" not in lines[3], out
+    assert "DU" not in lines[4] and "CHATELET" not in lines[4], out
+    assert not lines[5].startswith("EL ") and "MANSOURI" not in lines[5], out
+    assert lines[6].startswith("PROCHAINE "), out
+
+
+def test_a_roll_of_names_read_out():
+    """Seen (the held half's war memorial captions): lines that end with the same words
+    (``mort pour la france``), each a name before them, are a roll: every word before the
+    ending is the name's (``gui you françois``, ``bain à mou élie``, ``d'aboville hervé``),
+    the ending's function words stay, and a sentence with the same ending (``il est mort pour la
+    france``) keeps its words."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("guerre de 1939 1945\nle goff pierre mort pour la france\n"
+                     "gui you françois mort pour la france\nbain à mou élie mort pour la france\n"
+                     "d'aboville hervé mort pour la france\nil est mort pour la france\n")
+    lines = out.splitlines()
+    for line, gone in zip(lines[1:5], ("goff", "gui you", "bain à mou", "aboville"),
+                          strict=True):
+        assert gone not in line.split(" pour la ")[0], out
+        assert " pour la " in line, out
+    assert lines[5].startswith("il est "), out

@@ -51,6 +51,7 @@ from emprivacy.preparation.name_parts import (
     initials_in_names,
     join_initials,
     stamped_speaker,
+    surnames_before_brackets,
     surnames_before_commas,
     title_outside_name,
     transcript_marker,
@@ -183,6 +184,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
+    surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
@@ -190,7 +192,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             initials_in_names(decisions, counted, text, tokens,
                               [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
                               titles)
-    lines_of_names(marking, decisions, counted, text, tokens, words, rows)
+    lines_of_names(marking, decisions, counted, text, tokens, words, rows, verbatim)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)

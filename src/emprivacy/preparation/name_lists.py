@@ -10,6 +10,8 @@ blank line between: a thread's comments, each after its author's line, are no li
 that holds a person is a name's line, and so is a line of at most :data:`FILL_WORDS` words
 between two of them that holds none: every word of it becomes a person's slot (its own
 vector, else drawn independently of it) or joins the person's placeholder of its line.
+So are the names of a roll, each line a name and the same words after it
+(:func:`_roll_call`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     person_decision,
 )
+from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.tokens import Token
 
 __all__ = ["FILL_WORDS", "MOST_LINES", "MOST_WORDS", "lines_of_names"]
@@ -38,13 +41,12 @@ MOST_LINES = 3
 
 def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                    text: str, tokens: Sequence[Token], words: Sequence[str],
-                   rows: Sequence[int]) -> None:
+                   rows: Sequence[int], verbatim: Sequence[bool]) -> None:
     """The words of a list of names' lines become the names' (see the module's
     description); ``decisions`` are changed in place, ``counted`` counts them."""
     lines = _lines(text, tokens)
     short = [_short(text, tokens, a, b, MOST_WORDS) for a, b, _ in lines]
-    person = [short[k] and any(isinstance(decisions[i], EntitySlot | Placeholder)
-                               and person_decision(decisions[i]) for i in range(a, b))
+    person = [short[k] and any(person_decision_at(decisions, i) for i in range(a, b))
               for k, (a, b, _) in enumerate(lines)]
     item = [person[k] or (0 < k < len(lines) - 1 and person[k - 1] and person[k + 1]
                           and not lines[k][2] and not lines[k + 1][2]
@@ -59,6 +61,42 @@ def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
             for a, b, _ in lines[k:end]:
                 _name_line(marking, decisions, counted, tokens, words, rows, a, b)
         k = max(end, k + 1)
+    _roll_call(marking, decisions, counted, text, tokens, words, rows, verbatim, lines)
+
+
+def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+               text: str, tokens: Sequence[Token], words: Sequence[str], rows: Sequence[int],
+               verbatim: Sequence[bool], lines: Sequence[tuple[int, int, bool]]) -> None:
+    """A roll of names, each line a name and the same words after it (``le goff
+    jean-marie mort pour la france``, ``gui you françois mort pour la france``: a war
+    memorial's roll read out; issue 42, the fifteenth French set): in a run of at least
+    :data:`MOST_LINES` lines that end with the same two to four words, each before them at
+    most :data:`MOST_WORDS` words alone, one of the runs' names holding a person, every word
+    before the ending is a name's, but in a line whose words before it are all function
+    words (``il est mort pour la france``)."""
+    def ending(k: int, n: int) -> tuple[str, ...] | None:
+        a, b, _ = lines[k]
+        if b - a <= n or b - a - n > MOST_WORDS or not _short(text, tokens, a, b, b - a):
+            return None
+        return tuple(words[a:b][-n:])
+
+    done = [False] * len(lines)  # in a roll of a longer ending already
+    for n in (4, 3, 2):
+        k = 0
+        while k < len(lines):
+            same = None if done[k] else ending(k, n)
+            end = k + 1
+            while (same is not None and end < len(lines) and not lines[end][2]
+                   and not done[end] and ending(end, n) == same):
+                end += 1
+            names = [(a, b - n) for a, b, _ in lines[k:end]]
+            if end - k >= MOST_LINES and any(
+                    person_decision_at(decisions, i) for a, b in names for i in range(a, b)):
+                for a, b in names:
+                    if not all(verbatim[a:b]):  # "il est mort pour la france": no name
+                        _name_line(marking, decisions, counted, tokens, words, rows, a, b)
+                done[k:end] = [True] * (end - k)
+            k = end
 
 
 def _lines(text: str, tokens: Sequence[Token]) -> list[tuple[int, int, bool]]:
@@ -84,6 +122,8 @@ def _short(text: str, tokens: Sequence[Token], a: int, b: int, most: int) -> boo
     return (text[begin:tokens[a].start].strip(" \t") == ""
             and text[tokens[b - 1].end:len(text) if end < 0 else end].strip(" \t") == ""
             and all(text[tokens[i - 1].end:tokens[i].start] in (" ", "\t")
+                    or (tokens[i - 1].end == tokens[i].start  # "d'aboville"
+                        and tokens[i - 1].text[-1:] in ("'", "’"))
                     for i in range(a + 1, b)))
 
 

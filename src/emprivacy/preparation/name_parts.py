@@ -26,7 +26,7 @@ from emprivacy.preparation.decisions import (
     person_decision,
     take_initial,
 )
-from emprivacy.preparation.particles import NAME_PARTICLES, given_like
+from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
 from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.language import Language, get_language
 from emprivacy.text.tokens import Token
@@ -34,7 +34,8 @@ from emprivacy.text.tokens import Token
 __all__ = ["PLACE_TITLES", "SIGN_OFFS", "capital_initials", "given_before_names",
            "initials_everywhere",
            "initials_in_names",
-           "join_initials", "stamped_speaker", "surnames_before_commas",
+           "join_initials", "stamped_speaker", "surnames_before_brackets",
+           "surnames_before_commas",
            "title_outside_name", "transcript_marker"]
 
 def given_before_names(marking: EntityMarking, decisions: list[Decision],
@@ -174,6 +175,43 @@ def surnames_before_commas(decisions: list[Decision], counted: Counter[str], tex
                 and words[i] not in GREETINGS):  # not "Hiya, Dana"
             decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
             counted["PERSON"] += 1
+
+
+def surnames_before_brackets(decisions: list[Decision], counted: Counter[str], text: str,
+                             tokens: Sequence[Token], words: Sequence[str],
+                             marking: EntityMarking) -> None:
+    """A register's ``SURNAME (Given names)`` (``TRAORÉ (Fatoumata Binta)``, ``DE SOUSA
+    (Marie-Thérèse)``, ``« DU CHATELET (Jean-Marc) »``: a decree's list of names; issue 42,
+    the fifteenth French set): the words in capitals right before `` (`` and a bracket of
+    words in Title case (a log in capitals is no register: ``CONTROL (OP BEV DEVINE)``)
+    that are all slots or placeholders, one a person's or a given name
+    (:func:`~emprivacy.preparation.particles.given_like`: ``Khadija`` typed a place), at
+    most four, none a title or a form's key, are the family name, particles included —
+    ``PERSON`` slots drawn independently of them (ε = 0), where the model left them to
+    the general ε (not ``PROCHAINE SÉANCE (Bron)``)."""
+    for j in range(1, len(tokens)):
+        if text[tokens[j - 1].end:tokens[j].start] != " (" or not tokens[j].text[:1].isupper():
+            continue
+        close = text.find(")", tokens[j].start, tokens[j].start + 80)
+        inside = [k for k in range(j, len(tokens)) if close >= 0 and tokens[k].end <= close]
+        if not inside or not all(isinstance(decisions[k], EntitySlot | Placeholder)
+                                 and tokens[k].text[:1].isupper()
+                                 and not tokens[k].text.isupper() for k in inside):
+            continue  # "(OP BEV DEVINE)", "(EXTRAIT)": a log in capitals, no register
+        i = j - 1
+        taken: list[int] = []
+        while (i >= 0 and len(taken) < 4 and tokens[i].kind == "word" and tokens[i].text.isupper()
+               and not marking.label_word(words[i])
+               and (i == j - 1 or text[tokens[i].end:tokens[i + 1].start] in (" ", ""))):
+            taken.append(i)
+            i -= 1
+        if not any(person_decision_at(decisions, k) or given_like(marking, words[k])
+                   for k in inside):
+            continue  # "PROCHAINE SÉANCE (Bron)": a place in the bracket, no given name
+        for k in taken:
+            if decisions[k] is None:
+                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                counted["PERSON"] += 1
 
 
 def _handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
