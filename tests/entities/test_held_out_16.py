@@ -65,3 +65,36 @@ def test_a_list_of_names_one_to_a_line(release_auto):
     assert "not the time honestly" in release_auto(thread), thread
     things = "milk\neggs\nbread\nask ann for the keys\n"
     assert release_auto(things).startswith("milk\neggs\nbread\n"), things
+
+
+def test_names_in_a_tables_name_columns(release_auto):
+    """Seen (the held half's registration export): in a tab-separated or CSV table whose
+    header names its name columns (``first_name``, ``last_name``, ``badge_name``), every
+    row's cell in those columns is a name (``Raj`` of ``NW25-0021  Raj  Malhotra``); the
+    other columns (``organisation_name``, ``role``) and a table without a name column are
+    left alone."""
+    from emprivacy.entities.table_names import TableNameDetector
+
+    text = ("reg_id\tfirst_name\tlast_name\tbadge_name\torganisation_name\trole\n"
+            "NW25-0021\tRaj\tMalhotra\tRaj Malhotra\tMorrow Macleod\tdelegate\n"
+            "NW25-0022\tWill\tHope\tWill Hope\tGrace Church\tspeaker\n\n"
+            "id,colour,size\n1,Grace,large\n")
+    found = [text[s.start:s.end] for s in TableNameDetector().detect([text])[0]]
+    assert found == ["Raj", "Malhotra", "Raj Malhotra", "Will", "Hope", "Will Hope"]
+    quoted = 'id,"Full name",email\n7,"Okafor, Chiamaka",c@x.org\n'
+    assert [quoted[s.start:s.end] for s in TableNameDetector().detect([quoted])[0]] == [
+        "Okafor, Chiamaka"]
+    out = release_auto(text)
+    row = out.splitlines()[1].split("\t")
+    assert "Raj" not in row[1:4] and "Malhotra" not in out, out
+    assert row[5] == "delegate", out
+
+
+def test_a_family_firm_of_daughters(release_auto):
+    """Seen: ``Price & Daughters Drainage`` is a family firm as ``& Sons`` is, and
+    ``drainage`` a firm's designator; a firm's words never run across a table's tabs."""
+    out = release_auto("Call Price & Daughters Drainage today.")
+    assert "Price" not in out and "Daughters" not in out and "Drainage" not in out, out
+    from emprivacy.entities.designator_words import FIRM
+
+    assert FIRM.search("Rhys\tPrice & Sons").group(1) == "Price "

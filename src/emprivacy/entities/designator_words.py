@@ -35,7 +35,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "association federation agency ministry department authority board commission "
     "tribunal court primary nursery suite airport hire ward wards room unit broadband "
     "homecare carers rovers athletic wanderers rangers albion afc harriers league guild "
-    "tribunals therapies therapy counselling "
+    "tribunals therapies therapy counselling drainage "
     # public institutions (issue 40, the sixteenth English set: "headingley library")
     "library libraries museum gallery theatre theater cinema mosque temple synagogue "
     "cathedral gurdwara prison"
@@ -83,11 +83,12 @@ COMPASS_WORDS: frozenset[str] = frozenset(
 
 #: A family firm: one or two words, ``&``, ``and`` or ``et``, then a family word (``Hughes &
 #: Sons``, ``plomberie olive et fils``).
-FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ \t]+){1,2})(?:&|(and|et))[ \t]+"
-                  r"(sons|brothers|bros|fils|frères|freres|cie)(?![\w-])", re.IGNORECASE)
+FIRM = re.compile(r"(?<![\w'’-])((?:[^\W\d_][\w'’-]*[ ]+){1,2})(?:&|(and|et))[ ]+"
+                  r"(sons|daughters|brothers|bros|sisters|fils|filles|frères|freres|cie)(?![\w-])",
+                  re.IGNORECASE)
 #: A family word alone: a text without one names no family firm.
-FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|brothers|bros|fils|frères|freres|cie)(?![\w-])",
-                         re.IGNORECASE)
+FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|daughters|brothers|bros|sisters|fils|filles|frères|"
+                         r"freres|cie)(?![\w-])", re.IGNORECASE)
 #: Words that never start a firm's name (``with her husband and sons``, ``chez Martin et
 #: fils``: the span starts after them).
 NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "

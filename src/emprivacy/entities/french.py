@@ -55,6 +55,7 @@ from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
 from emprivacy.entities.spacy_detector import SpacyDetector
 from emprivacy.entities.spans import EntityDetector, EntitySpan, UnionDetector, check_texts
+from emprivacy.entities.table_names import TableNameDetector
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
 from emprivacy.text.normalise import normalise_word
@@ -484,5 +485,6 @@ def _build(spec: str) -> EntityDetector:
         elif name == "capitalised":
             detectors.append(CapitalisedDetector(lang="fr"))
         elif name == "names":  # people, and places where no capital shows them
-            detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr")])
+            detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr"),
+                              TableNameDetector()])
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

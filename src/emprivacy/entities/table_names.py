@@ -1,0 +1,143 @@
+"""Names in the columns of a delimited table: a spreadsheet's export with a header row.
+
+A CSV or tab-separated export (a registration list, a class list, a CRM extract) says in its
+header which columns hold names (``first_name``, ``last_name``, ``badge_name``, ``Nom``,
+``Prénom``); a model reads its rows as broken sentences and finds a name in some cells
+only (issue 40, the sixteenth English set: ``Raj`` of ``NW25-0021  Raj  Malhotra`` was
+released as written).  Here a header is a line of at least three cells, cut at tabs, else
+at ``;``, ``|`` or ``,`` (outside double quotes), that holds a name's column
+(:data:`NAME_HEADER_WORDS`, no word of :data:`NOT_A_PERSON`: ``organisation_name`` is
+none); every following line cut the same way into as many cells (until a blank line) is a
+row, and its cells in a name's column that hold letters, at most :data:`MOST_WORDS` words,
+are ``PERSON`` spans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from emprivacy.entities.spans import EntitySpan, check_texts
+
+__all__ = ["MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON", "TableNameDetector",
+           "cells", "name_columns"]
+
+#: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
+#: lower case) is a name's column.
+NAME_HEADER_WORDS = frozenset(
+    "name names surname surnames forename forenames firstname lastname givenname fullname "
+    "nickname nom noms prénom prénoms prenom prenoms".split())
+#: ... unless it also holds one of these (the name of something that is no person).
+NOT_A_PERSON = frozenset(
+    "organisation organization org company business firm team club school venue event "
+    "file street place town city country host domain user username product project "
+    "account brand site store shop hotel ship vessel device machine unit group".split())
+#: The most words of a name's cell.
+MOST_WORDS = 5
+
+_SEPARATORS = ("\t", ";", "|", ",")
+_HEADER_SPLIT = re.compile(r"[\s_.\-]+")
+
+
+def cells(line: str, separator: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each cell of ``line`` cut at ``separator`` (outside double
+    quotes), spaces and quotes around a cell left out.
+
+    >>> line = 'a, "Smith, John" ,c'
+    >>> [line[s:e] for s, e in cells(line, ",")]
+    ['a', 'Smith, John', 'c']
+    """
+    out: list[tuple[int, int]] = []
+    start, quoted = 0, False
+    for i, ch in enumerate(line + separator):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == separator and not quoted:
+            a, b = start, i
+            while a < b and line[a] in ' \t"':
+                a += 1
+            while b > a and line[b - 1] in ' \t"':
+                b -= 1
+            out.append((a, b))
+            start = i + 1
+    return out
+
+
+def name_columns(header: Sequence[str]) -> set[int]:
+    """The columns of a header's cells that hold names.
+
+    >>> sorted(name_columns(["reg_id", "first_name", "Last Name", "organisation_name"]))
+    [1, 2]
+    """
+    out = set()
+    for k, cell in enumerate(header):
+        words = {w for w in _HEADER_SPLIT.split(cell.lower()) if w}
+        if words & NAME_HEADER_WORDS and not words & NOT_A_PERSON:
+            out.add(k)
+    return out
+
+
+class TableNameDetector:
+    """Person names in the name columns of a delimited table (see the module's description).
+
+    >>> text = "id\\tfirst_name\\tlast_name\\tteam\\n1\\tRaj\\tMalhotra\\tBlue"
+    >>> [text[s.start:s.end] for s in TableNameDetector().detect([text])[0]]
+    ['Raj', 'Malhotra']
+    """
+
+    name = "tables"
+    types = frozenset({"PERSON"})
+
+    def __repr__(self) -> str:
+        return "TableNameDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [_spans(text) for text in check_texts(texts)]
+
+
+def _spans(text: str) -> list[EntitySpan]:
+    if not any(sep in text for sep in _SEPARATORS):
+        return []
+    out: list[EntitySpan] = []
+    lines: list[tuple[int, str]] = []
+    pos = 0
+    for line in text.split("\n"):
+        lines.append((pos, line))
+        pos += len(line) + 1
+    k = 0
+    while k < len(lines):
+        line = lines[k][1]
+        found = _header(line)
+        if found is None:
+            k += 1
+            continue
+        separator, width, columns = found
+        k += 1
+        while k < len(lines) and lines[k][1].strip():
+            row_start, row = lines[k]
+            row_cells = cells(row, separator)
+            if len(row_cells) != width:
+                break
+            for c in columns:
+                a, b = row_cells[c]
+                value = row[a:b]
+                if any(ch.isalpha() for ch in value) and len(value.split()) <= MOST_WORDS \
+                        and "@" not in value:
+                    out.append(EntitySpan(row_start + a, row_start + b, "PERSON"))
+            k += 1
+    return out
+
+
+def _header(line: str) -> tuple[str, int, set[int]] | None:
+    """The separator, the number of cells and the name columns of ``line`` as a table's
+    header, or ``None``."""
+    for separator in _SEPARATORS:
+        if line.count(separator) < 2:
+            continue
+        bounds = cells(line, separator)
+        header = [line[a:b] for a, b in bounds]
+        if any(not h or len(h.split()) > 4 or any(ch.isdigit() for ch in h) for h in header):
+            return None
+        columns = name_columns(header)
+        return (separator, len(header), columns) if columns else None
+    return None
