@@ -26,17 +26,26 @@ def test_every_word_of_a_name_fields_value_is_the_names():
 
 
 def test_a_long_value_is_no_name():
-    """A value ends at a dash between spaces (``voisine`` is no name), and a value of more
-    than five words is an instruction, not a name."""
+    """A value ends at a dash between spaces (``voisine`` is no name), a full stop, or a
+    comma before a number or a lower-case word (``Dupont, 12 rue``; not ``Dupont, Marie``);
+    a value of more than five words, or one that starts with a function word (``à
+    compléter``), is an instruction, not a name."""
     pytest.importorskip("wordfreq")
     from emprivacy.entities.french_forms import name_field_words
     from emprivacy.text.tokens import tokenize
 
     text = ("Nom : à compléter par le secrétariat avant la séance\nNom : Mai\n"
-            "Nom : TRẦN – Prénom : Thị Mai – voisine, assistante – Tél. 06")
+            "Nom : TRẦN – Prénom : Thị Mai – voisine, assistante – Tél. 06\n"
+            "Nom : à compléter\nNom : Dupont, 12 rue de la Paix\nNom : Martin, il est gentil\n"
+            "Patient  Nom : Durand\nNom, prénom : Dupont, Marie\n")
     words = [t for t in tokenize(text, lang="fr") if t.kind == "word"]
     named = [words[i].text for i in sorted(name_field_words(text, words))]
-    assert named == ["Mai", "TRẦN", "Thị", "Mai"]
+    assert named == ["Mai", "TRẦN", "Thị", "Mai", "Dupont", "Martin", "Durand", "Dupont",
+                     "Marie"]
+    # linear in a long gap: a run of spaces took minutes in a first version of the pattern
+    gap = "Bonjour Marie," + " " * 3000 + "\t" * 3000 + "à bientôt."
+    assert name_field_words(gap, [t for t in tokenize(gap, lang="fr") if t.kind == "word"]) \
+        == set()
 
 
 def test_a_familys_particle_in_lower_case():

@@ -22,8 +22,10 @@ def test_a_capitalised_word_before_an_organisation_in_its_run(release_auto):
     (``Catholic Club``) in one run is the organisation's name, where the run starts no
     sentence; at a sentence's start it is left to the mechanism (ε = 10⁶ here: as written)."""
     out = release_auto("My dad played with him at the Polish Catholic Club every Sunday.\n"
-                       "Polish Catholic Club members came.")
-    first, second = out.splitlines()
+                       "Polish Catholic Club members came. We went to\n"
+                       "Polish Catholic Club dances.")
+    first, second, third = out.splitlines()
+    assert third.startswith("Polish "), out  # a line's start after a lower-case word
     assert "Polish" not in first and "Catholic" not in first, out
     assert first.startswith("My dad played with him at the "), out
     assert second.startswith("Polish "), out
@@ -31,17 +33,24 @@ def test_a_capitalised_word_before_an_organisation_in_its_run(release_auto):
 
 def test_a_street_typed_a_person(release_auto):
     """``Mill Road carnival float``: a person's span that ends with a street's designator
-    that is no family name (``Road``, ``Street``, ``Avenue``) is a place, and its designator
-    is protected with it; ``Lois Lane`` stays a person's name."""
+    that is no family name (``Road``, ``Street``, ``Avenue``) is a place when no word before
+    it is a given name, and its designator is protected with it; ``Lois Lane``, ``Ann
+    Street`` and ``Oluwaseun Avenue told me`` stay people's names.  A span of blank space
+    (a non-breaking space between line breaks) is no crash."""
     out = release_auto("Can anyone name the people in this photo? Mill Road carnival float, "
                        "1978.")
     assert "Mill" not in out and "Road" not in out, out
     from emprivacy.entities.spans import EntitySpan, streets_typed_people
 
-    text = "Lois Lane met Ann Street"
+    text = "Lois Lane met Ann Street and Mill Road\n\u00a0\n"
     typed = streets_typed_people(text, [EntitySpan(0, 9, "PERSON"),
-                                        EntitySpan(14, 24, "PERSON")])
-    assert [s.type for s in typed] == ["PERSON", "LOCATION"]
+                                        EntitySpan(14, 24, "PERSON"),
+                                        EntitySpan(29, 38, "PERSON"),
+                                        EntitySpan(39, 41, "PERSON")],
+                                 given=lambda w: w in ("lois", "ann"))
+    assert [s.type for s in typed] == ["PERSON", "PERSON", "LOCATION", "PERSON"]
+    out = release_auto("Hi Mary\n\u00a0\nSmith here. Oluwaseun Avenue told me.")
+    assert "Mary" not in out and "Oluwaseun" not in out, out
 
 
 def test_a_list_of_names_one_to_a_line(release_auto):

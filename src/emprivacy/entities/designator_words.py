@@ -37,7 +37,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "homecare carers rovers athletic wanderers rangers albion afc harriers league guild "
     "tribunals therapies therapy counselling drainage "
     # public institutions (issue 40, the sixteenth English set: "headingley library")
-    "library libraries museum gallery theatre theater cinema mosque temple synagogue "
+    "library libraries museum gallery theatre theater cinema mosque synagogue "
     "cathedral gurdwara prison"
     .split())
 

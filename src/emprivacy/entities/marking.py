@@ -138,7 +138,7 @@ class EntityMarking:
         keys = zipf is not None and get_language(self.lang).code == "en"
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
-            cut = streets_typed_people(text, split_at_gaps(text, spans))
+            cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
@@ -314,6 +314,12 @@ def _name_like(word: str) -> bool:
 def _given_or_unlisted(word: str) -> bool:
     return word not in _LABEL_WORDS and word not in NAME_TITLES and _name_class(word) in (
         "name", "rare", "uncommon")
+
+
+def _person_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a listed given name, or a name or a rare word by
+    :func:`~emprivacy.entities.names.name_class` (``oluwaseun``; not ``mill``)."""
+    return _listed_given(word) or _name_class(word) in ("name", "rare")
 
 
 @lru_cache(maxsize=1 << 16)

@@ -53,12 +53,12 @@ DEFAULT_SCORE = 0.4
 
 #: The fewest digits a match of Presidio's recogniser for an entity holds: a text with fewer
 #: is not asked for it.  Phone numbers valid in Presidio's regions (US, GB, DE, FR, IL, IN,
-#: CA, BR) have at least 7 digits but in Germany, where ``01646`` is one (5); a US social
+#: CA, BR) have at least 7 digits but in Germany, where ``1641`` is one (4); a US social
 #: security number has 9, an NHS number 10, a card number 12 or more.  Phone numbers cost
 #: most: one pass of ``phonenumbers`` per region (issue 40, cost: on the cost benchmark's
-#: 2,000 paragraphs, 723 texts hold a digit and 56 hold five).  The digits themselves are
+#: 2,000 paragraphs, 723 texts hold a digit and 220 hold four).  The digits themselves are
 #: placeholders either way (the tokenizer's ``[NUM]``); this decides only their type.
-MIN_DIGITS: Mapping[str, int] = {"PHONE_NUMBER": 5, "US_SSN": 9, "UK_NHS": 10,
+MIN_DIGITS: Mapping[str, int] = {"PHONE_NUMBER": 4, "US_SSN": 9, "UK_NHS": 10,
                                  "CREDIT_CARD": 12}
 
 _ANALYZERS: dict[str, Any] = {}

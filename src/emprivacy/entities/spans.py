@@ -313,21 +313,27 @@ _STREET_ONLY = frozenset("road rd street avenue ave boulevard blvd crescent terr
                          "highway mews".split())
 
 
-def streets_typed_people(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
-    """``spans``, a person's span that ends with a capitalised street designator that is no
-    family name typed a place (``Mill Road``: a model types it a person, and ``Road`` was
-    released at the general ε; issue 40, the sixteenth English set).
+def streets_typed_people(text: str, spans: Iterable[EntitySpan], *,
+                         given: Callable[[str], bool]) -> list[EntitySpan]:
+    """``spans``, a person's span of two or more words that ends with a capitalised street
+    designator that is no family name typed a place, where no word before the designator
+    is a given name (``given(word)``, the word in lower case): ``Mill Road`` (a model typed
+    it a person, and ``Road`` was released at the general ε; issue 40, the sixteenth English
+    set), not ``Oluwaseun Avenue told me``.
 
-    >>> text = "Mill Road carnival, Lois Lane"
+    >>> text = "Mill Road carnival, Lois Lane, Ann Avenue"
+    >>> spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(20, 29, "PERSON"),
+    ...          EntitySpan(31, 41, "PERSON")]
     >>> [(text[s.start:s.end], s.type) for s in streets_typed_people(
-    ...     text, [EntitySpan(0, 9, "PERSON"), EntitySpan(20, 29, "PERSON")])]
-    [('Mill Road', 'LOCATION'), ('Lois Lane', 'PERSON')]
+    ...     text, spans, given=lambda w: w in ("ann", "lois"))]
+    [('Mill Road', 'LOCATION'), ('Lois Lane', 'PERSON'), ('Ann Avenue', 'PERSON')]
     """
     out = []
     for span in spans:
-        last = text[span.start:span.end].rsplit(None, 1)[-1] if span.end > span.start else ""
-        if (span.type == "PERSON" and " " in text[span.start:span.end]
-                and last[:1].isupper() and last.lower().rstrip(".") in _STREET_ONLY):
+        parts = text[span.start:span.end].split()
+        if (span.type == "PERSON" and len(parts) > 1 and parts[-1][:1].isupper()
+                and parts[-1].lower().rstrip(".") in _STREET_ONLY
+                and not any(given(w.lower()) for w in parts[:-1])):
             span = EntitySpan(span.start, span.end, "LOCATION")
         out.append(span)
     return out

@@ -179,7 +179,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                            points)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
-                      verbatim)
+                      verbatim, text=text)
     one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)

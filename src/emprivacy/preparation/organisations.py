@@ -22,7 +22,7 @@ __all__ = ["one_placeholder_per_run", "organisation_runs"]
 def organisation_runs(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                       spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
                       tokens: Sequence[Token], words: Sequence[str],
-                      verbatim: Sequence[bool]) -> None:
+                      verbatim: Sequence[bool], *, text: str) -> None:
     """The capitalised ordinary words of a capitalised run after a protected word of it are
     an organisation's (``Loss Adjusting`` of ``Calloway Loss Adjusting``, ``Lifts`` of
     ``Apex Lifts``): its placeholder, where they were released at the general ε — a
@@ -63,12 +63,13 @@ def organisation_runs(marking: EntityMarking, decisions: list[Decision], counted
                             else Placeholder(current, placeholder("ORG"), "ORG", tok.start))
             counted["ORG"] += 1
             counted[GENERAL] -= 1
-    _before_organisations(marking, decisions, counted, run_of, tokens, words, verbatim)
+    _before_organisations(marking, decisions, counted, run_of, text, tokens, words, verbatim)
 
 
 def _before_organisations(marking: EntityMarking, decisions: list[Decision],
-                          counted: Counter[str], run_of: Sequence[int], tokens: Sequence[Token],
-                          words: Sequence[str], verbatim: Sequence[bool]) -> None:
+                          counted: Counter[str], run_of: Sequence[int], text: str,
+                          tokens: Sequence[Token], words: Sequence[str],
+                          verbatim: Sequence[bool]) -> None:
     """The capitalised words of a run in mixed case before an organisation's placeholder
     of it, back to the run's start when the run starts no sentence (see
     :func:`organisation_runs`)."""
@@ -81,7 +82,8 @@ def _before_organisations(marking: EntityMarking, decisions: list[Decision],
         while first > 0 and run_of[first - 1] == run_of[k]:
             first -= 1
         before = tokens[first - 1] if first else None
-        if before is None or before.kind != "word" or not before.text.islower():
+        if (before is None or before.kind != "word" or not before.text.islower()
+                or text[before.end:tokens[first].start] not in (" ", "\t")):
             continue  # the run starts a sentence or a line: "Yesterday Catholic Club …"
         taken = range(first, k)
         if all(decisions[j] is None and tokens[j].kind == "word" and not verbatim[j]

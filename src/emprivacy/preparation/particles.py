@@ -227,7 +227,7 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
         # the preposition and the article ("venant d'Angers")
         # "de n'guessan": "ne" elides before a verb, never a name; "des d'almeida": no
         # preposition follows "des", the particle is a family's
-        family = words[i - 1] in ("les", "des") and person_decision_at(decisions, i + 1)
+        family = i > 0 and words[i - 1] in ("les", "des") and person_decision_at(decisions, i + 1)
         named = capital_n or capital_d or family or (
             n_particle and isinstance(after, EntitySlot | Placeholder)) or (
             (isinstance(before, EntitySlot | Placeholder)
