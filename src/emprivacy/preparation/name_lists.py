@@ -5,7 +5,7 @@ A ceremony's roll, a register, the credits of captions: short lines of words alo
 the other.  Speech recognition writes the names it does not know as ordinary words (``shove
 on mcglinchey`` for Siobhán McGlinchey, ``quack who men sir``, ``oh the way shaun adeyemi``:
 issue 40, the sixteenth English set's graduation captions), and those words went through
-the mechanism at the general ε.  In a run of at least :data:`MOST_LINES` such lines (no
+the mechanism at the general ε.  In a run of at least :data:`FEWEST_LINES` such lines (no
 blank line between: a thread's comments, each after its author's line, are no list), a line
 that holds a person is a name's line, and so is a line of at most :data:`FILL_WORDS` words
 between two of them that holds none: every word of it becomes a person's slot (its own
@@ -29,14 +29,14 @@ from emprivacy.preparation.decisions import (
 from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.tokens import Token
 
-__all__ = ["FILL_WORDS", "MOST_LINES", "MOST_WORDS", "lines_of_names"]
+__all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "lines_of_names"]
 
 #: The most words of a line of a list of names.
 MOST_WORDS = 5
 #: The most words of a line without a name found that stands between two lines of names.
 FILL_WORDS = 4
 #: The fewest lines of names, one after the other, that make a list.
-MOST_LINES = 3
+FEWEST_LINES = 3
 
 
 def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
@@ -57,7 +57,7 @@ def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
         end = k + 1 if item[k] else k
         while end < len(lines) and item[end] and not lines[end][2]:  # a blank line ends it
             end += 1
-        if end - k >= MOST_LINES:
+        if end - k >= FEWEST_LINES:
             for a, b, _ in lines[k:end]:
                 _name_line(marking, decisions, counted, tokens, words, rows, a, b)
         k = max(end, k + 1)
@@ -70,7 +70,7 @@ def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Count
     """A roll of names, each line a name and the same words after it (``le goff
     jean-marie mort pour la france``, ``gui you françois mort pour la france``: a war
     memorial's roll read out; issue 42, the fifteenth French set): in a run of at least
-    :data:`MOST_LINES` lines that end with the same two to four words, each before them at
+    :data:`FEWEST_LINES` lines that end with the same two to four words, each before them at
     most :data:`MOST_WORDS` words alone, one of the runs' names holding a person, every word
     before the ending is a name's, but in a line whose words before it are all function
     words (``il est mort pour la france``)."""
@@ -90,7 +90,7 @@ def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Count
                    and not done[end] and ending(end, n) == same):
                 end += 1
             names = [(a, b - n) for a, b, _ in lines[k:end]]
-            if end - k >= MOST_LINES and any(
+            if end - k >= FEWEST_LINES and any(
                     person_decision_at(decisions, i) for a, b in names for i in range(a, b)):
                 for a, b in names:
                     if not all(verbatim[a:b]):  # "il est mort pour la france": no name
