@@ -134,6 +134,9 @@ def _header(line: str) -> tuple[str, int, set[int]] | None:
     for separator in _SEPARATORS:
         if line.count(separator) < 2:
             continue
+        if any(len(part.split()) > 4 for part in line.split(separator)) \
+                or any(ch.isdigit() for ch in line):
+            return None  # prose with commas, or a row: no header (checked before cutting)
         bounds = cells(line, separator)
         header = [line[a:b] for a, b in bounds]
         if any(not h or len(h.split()) > 4 or any(ch.isdigit() for ch in h) for h in header):

@@ -193,7 +193,11 @@ def surnames_before_brackets(decisions: list[Decision], counted: Counter[str], t
         if text[tokens[j - 1].end:tokens[j].start] != " (" or not tokens[j].text[:1].isupper():
             continue
         close = text.find(")", tokens[j].start, tokens[j].start + 80)
-        inside = [k for k in range(j, len(tokens)) if close >= 0 and tokens[k].end <= close]
+        inside = []  # the bracket's tokens: a bounded walk, not a scan to the text's end
+        k = j
+        while close >= 0 and k < len(tokens) and tokens[k].end <= close:
+            inside.append(k)
+            k += 1
         if not inside or not all(isinstance(decisions[k], EntitySlot | Placeholder)
                                  and tokens[k].text[:1].isupper()
                                  and not tokens[k].text.isupper() for k in inside):
