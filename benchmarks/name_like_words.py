@@ -6,7 +6,7 @@ vectors of the built-in embeddings learns "person name" against "ordinary word" 
 rows of the 100,000 most frequent words:
 
 * names: the census' given names and the listed words of class ``"name"``
-  (:func:`~emprivacy.entities.names.name_class`);
+  (:func:`~emprivacy.entities.name_words.name_class`);
 * ordinary words: alphabetic words of three letters or more on no name or place list,
   ``wordfreq`` Zipf >= :data:`ORDINARY_ZIPF` (common enough that they are seldom names).
 
@@ -68,13 +68,8 @@ def build() -> tuple[list[str], str]:
     from sklearn.model_selection import cross_val_score
 
     from emprivacy import load_embeddings
-    from emprivacy.entities.names import (
-        GREETINGS,
-        LOWER_RARE,
-        census_shares,
-        name_class,
-        word_zipf,
-    )
+    from emprivacy.entities.name_words import LOWER_RARE, census_shares, name_class, word_zipf
+    from emprivacy.entities.names import GREETINGS
     from emprivacy.entities.places import place_words
 
     emb = load_embeddings(vocab_size=None)
@@ -114,7 +109,7 @@ def main() -> None:
     parser.add_argument("--check", action="store_true",
                         help="compare with the packaged file instead of writing it")
     args = parser.parse_args()
-    from emprivacy.entities.names import LOWER_RARE
+    from emprivacy.entities.name_words import LOWER_RARE
 
     kept, figures = build()
     print(figures)

@@ -64,7 +64,7 @@ def test_spacy_without_the_extra_names_it(letter):
 
 @pytest.mark.slow
 def test_names_are_privatised_within_their_sub_vocabulary(letter, capsys):
-    from emprivacy.entities.names import name_key
+    from emprivacy.entities.name_words import name_key
     from emprivacy.entities.vocabulary import person_words
 
     pytest.importorskip("names")

@@ -102,7 +102,7 @@ def test_a_logs_initials_of_a_hyphenated_name_a_rare_run_and_its_sign_offs():
     where it signs an entry at a line's end — not ``AM SHIFT``, ``I AM HERE``."""
     pytest.importorskip("wordfreq")
     from emprivacy.entities.initials import initials_of_names
-    from emprivacy.entities.names import word_zipf
+    from emprivacy.entities.name_words import word_zipf
     from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 
     text = ("DM: CAROLINE ASHWORTH-BELL, ANNA MOORE\n0507 LANE 6 CLOSED. CAB\n"

@@ -28,7 +28,7 @@ def test_the_packaged_words_are_what_the_detector_may_name():
     """Lower-case letters, three or more, sorted once each, none a listed name of class
     "name" (those need no vector) and all in the Zipf band the file's header states."""
     from emprivacy.entities.name_vectors import name_like_words
-    from emprivacy.entities.names import LOWER_RARE, name_class, word_zipf
+    from emprivacy.entities.name_words import LOWER_RARE, name_class, word_zipf
 
     path = ROOT / "src" / "emprivacy" / "data" / "name-like-words-en.txt"
     lines = [x for x in path.read_text(encoding="utf-8").splitlines() if not x.startswith("#")]

@@ -79,7 +79,7 @@ def test_one_decision_per_person(release):
 def test_off_list_names_and_listed_names_look_alike(release, seed):
     """Item 8: was ``Present: [PERSON], [PERSON], Dehl Emling and Glock Acres.``; and
     item 9: no ordinary word of the census list as a surrogate (``Acres``, ``Million``)."""
-    from emprivacy.entities.names import capitalised_name
+    from emprivacy.entities.name_words import capitalised_name
 
     out = release("Present: Ngozi Eze, Anjali Rao, Rose Madigan and Bill Okoye.", seed)
     assert "[PERSON]" not in out

@@ -198,7 +198,7 @@ def test_a_very_rare_word_in_a_lower_case_chat_is_a_name():
 def test_a_hyphenated_name_with_an_uncommon_part_is_a_name():
     """``pierre-yves``, a chat's speaker, was released at the general ε because ``yves`` is
     uncommon rather than listed (issue 42's unseen French texts); ``well-known`` stays none."""
-    from emprivacy.entities.names import name_class
+    from emprivacy.entities.name_words import name_class
 
     assert name_class("pierre-yves") == "name" and name_class("anne-sophie") == "name"
     assert name_class("well-known") is None and name_class("t-shirt") is None

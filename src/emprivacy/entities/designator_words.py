@@ -38,7 +38,10 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "tribunals therapies therapy counselling drainage "
     # public institutions (issue 40, the sixteenth English set: "headingley library")
     "library libraries museum gallery theatre theater cinema mosque synagogue "
-    "cathedral gurdwara prison"
+    "cathedral gurdwara prison "
+    # clubs of the arts and shelters (issue 40, the seventeenth English set: "The Lantern
+    # Players", "HOLLYBANK ANIMAL RESCUE")
+    "players choir chorus orchestra ensemble rescue sanctuary shelter"
     .split())
 
 #: Words that end a street's name.

@@ -24,7 +24,7 @@ the spans of a text after detection, whatever the detectors:
   unit's number before it (``FLAT 4, 27 QUAYSIDE MEWS``, ``Unit 4, Ashgrove Trading
   Estate``);
 * **a rare word before a designator** — with ``zipf`` given (how common a word is,
-  :func:`~emprivacy.entities.names.word_zipf`), a word that no span covers, rarer than
+  :func:`~emprivacy.entities.name_words.word_zipf`), a word that no span covers, rarer than
   :data:`RARE_BEFORE` and no function word, followed by designators, starts a span of
   their type: ``kestrel fuels`` and ``fenwick road`` in a lower-case chat, where no
   detector saw a name (``main road``, ``the pharmacy`` stay as they are); in lower case up
@@ -32,7 +32,7 @@ the spans of a text after detection, whatever the detectors:
   hospital``, ``harbourside building society``);
 * **a family firm** — one or two words, ``&``, ``and`` or ``et``, then ``Sons``,
   ``Brothers``, ``fils``, ``frères`` or ``Cie`` (``Hughes & Sons``, ``plomberie olive et
-  fils``) is an ``ORG`` span (:func:`_family_firms`);
+  fils``) is an ``ORG`` span (:func:`~emprivacy.entities.family_firms.family_firms`);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
   ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
   where a model typed only ``EDR``);
@@ -61,17 +61,16 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
+from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.designator_words import (
     COMPASS_WORDS,
-    FAMILY_WORD,
-    FIRM,
     LOWER_CASE_DESIGNATORS,
-    NOT_A_FIRM,
     ORG_DESIGNATORS,
     ORG_KINDS_OF,
     PLACE_KINDS_OF,
     STREET_DESIGNATORS,
 )
+from emprivacy.entities.family_firms import family_firms
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
 
 __all__ = ["MOST_KIND_NAME_WORDS", "RARE_BEFORE", "widen_spans"]
@@ -117,6 +116,12 @@ _MOST_BETWEEN = 2
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"[A-Za-z]+\Z")
 _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
+#: The designators that end a named organisation and seldom a generic phrase (``The Lantern
+#: Players``, ``Hollybank Animal Rescue``; not ``Customer Care``, ``Dog Unit``, ``Meeting Room``).
+_NAMED_ORG_ENDS = frozenset(
+    "inc incorporated ltd limited llc llp plc corp corporation players choir chorus orchestra "
+    "ensemble rescue sanctuary club fc afc society trust foundation charity association "
+    "federation guild league rovers athletic wanderers rangers albion harriers".split())
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
@@ -157,8 +162,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
                  else EntitySpan(place_end[s.start], s.end, s.type) for s in spans
                  if not (s.start in place_end and s.type in ("PERSON", PROPER_NOUN)
                          and s.end <= place_end[s.start])]
-    spans = sorted({*spans, *_kinds_of(text, spans), *_family_firms(text, zipf, spans), *saints},
-                   key=SPAN_ORDER)
+    spans = sorted({*spans, *_kinds_of(text, spans), *saints,
+                    *family_firms(text, zipf, spans, rare=RARE_BEFORE)}, key=SPAN_ORDER)
     out = set(spans)
     # where the designators are: a word that no designator follows closely on its line
     # makes no span, so most words are passed over without a look (issue 40, cost)
@@ -173,7 +178,9 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             # COUNCIL): the organisation's or street's, with the capitalised words before it
             # and any designators after it; not a designator alone ("the Court")
             start = _capitalised_before(text, s.start)
-            if start < s.start:
+            if start < s.start or (form in _NAMED_ORG_ENDS and _named_before(text, s, form)):
+                # or a run of its own whose words before the designator are not all
+                # designators ("The Lantern Players"; not "Health Centre")
                 end, kind = _designators_after(text, s.end)
                 out.add(EntitySpan(start, end if kind is not None else s.end,
                                    "ORG" if form in ORG_DESIGNATORS or kind == "ORG"
@@ -216,35 +223,6 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
 
 #: A family firm (``Hughes & Sons``, ``plomberie olive et fils``, ``Martin et Cie``): one or two
 #: words, then ``&``, ``and`` (before a capital), or ``et``, then the family word.
-def _family_firms(text: str, zipf: Callable[[str], float] | None,
-                  spans: Sequence[EntitySpan] = ()) -> list[EntitySpan]:
-    """``ORG`` spans of family firms (:data:`~emprivacy.entities.designator_words.FIRM`);
-    English ``and`` only before a capital (``Hughes and Sons``; not ``her brother and
-    sons``); a name in lower case only where it is rarer than :data:`RARE_BEFORE` by
-    ``zipf`` (``olive``; not ``sa femme et fils``) or a detector's person (``recommande
-    martin et fils``: the firm from ``martin`` on)."""
-    out: list[EntitySpan] = []
-    if FAMILY_WORD.search(text) is None:
-        return out  # most texts name no firm: one cheap search, not the words' regex
-    for m in FIRM.finditer(text):
-        if m.group(2) and m.group(2).lower() == "and" and not m.group(3)[0].isupper():
-            continue
-        last = m.group(1).split()[-1]
-        if last.islower() and (zipf is None or zipf(last) >= RARE_BEFORE):
-            at = m.start(1) + len(m.group(1).rstrip()) - len(last)  # a person's "martin": the
-            person = [s.start for s in spans if s.type == "PERSON" and s.start <= at < s.end]
-            if person:  # firm from the name on
-                out.append(EntitySpan(max(person[0], m.start(1)), m.end(), "ORG"))
-            continue
-        words = list(re.finditer(r"\S+", m.group(1)))
-        while words and (words[0].group().lower() in NOT_A_FIRM or (
-                words[0].group().islower() and not words[-1].group().islower())):
-            words.pop(0)  # "used Hughes & Sons": a capitalised name takes no lower-case word
-        if words:
-            out.append(EntitySpan(m.start(1) + words[0].start(), m.end(), "ORG"))
-    return out
-
-
 #: A saint's abbreviation or title right before a name (``st james's``, ``St. Anne's``).
 _SAINT_BEFORE = re.compile(r"(?<![\w'’-])(?:st\.?|saint)[ \t]+\Z", re.IGNORECASE)
 
@@ -451,6 +429,17 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
         at = word.end()
         if not word.group().islower() or form in LOWER_CASE_DESIGNATORS or any_case:
             end, kind = at, tentative  # "building society": building only before society
+
+
+def _named_before(text: str, span: EntitySpan, last: str) -> bool:
+    """Whether a capitalised run ``span`` that ends with the organisation's designator
+    ``last`` holds, before it, a word that is no designator nor a calendar word: the
+    organisation's name (``Lantern`` of ``The Lantern Players``; issue 40, the seventeenth
+    English set), not a kind alone (``Health Centre``, ``Sunday School``)."""
+    words = text[span.start:span.end].split()
+    return len(words) >= 2 and words[-1].lower() == last and any(
+        w.lower() not in _ALL_DESIGNATORS and w.lower() not in CALENDAR_WORDS
+        and w[:1].isupper() for w in words[:-1])
 
 
 def _capitalised_before(text: str, pos: int) -> int:

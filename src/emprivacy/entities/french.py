@@ -50,6 +50,7 @@ from emprivacy.entities.french_chat import (
 )
 from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
+from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
@@ -73,7 +74,8 @@ FRENCH_AUTO = "spacy,capitalised,names,patterns"
 
 #: A chat line's speaker: a time stamp, then a word and a colon (``[09:02] camille:``), the
 #: colon after a space as French typography puts it (``[19:09] claire :``, U+00A0).
-_SPEAKER = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<name>[^\W\d_][\w'’\-]*)"
+_SPEAKER = re.compile(rf"^[ \t]*(?:{STAMP_OPEN}|\[)?\d{{1,2}}[:h]\d\d(?::\d\d)?\]?[ \t]+"
+                      r"(?P<name>[^\W\d_][\w'’\-]*)"
                       r"[ \t\u00a0\u202f]?:", re.MULTILINE)
 #: Two or more initials one space apart, each a capital and its full stop, joined by hyphens
 #: within one name (``P. T.``, ``H. B.-L.``), or one compound initial (``J.-M.``): a
@@ -114,7 +116,7 @@ class FrenchNameDetector:
         return "FrenchNameDetector()"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        from emprivacy.entities.names import census_shares
+        from emprivacy.entities.name_words import census_shares
 
         wordfreq = import_optional("wordfreq", extra="fr", purpose="telling names from words")
         listed, given = census_shares()

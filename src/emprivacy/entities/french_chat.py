@@ -51,6 +51,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 
@@ -183,7 +184,8 @@ def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
 
 #: A chat's speaker of several words after its time stamp (``[07:27] sylvain da costa :``,
 #: ``[07:31] hélène de saint-aubin :``).
-_STAMPED_LABEL = re.compile(r"^[ \t]*\[?\d{1,2}[:h]\d\d(?::\d\d)?\]?[ \t]+(?P<label>[^\W\d_]"
+_STAMPED_LABEL = re.compile(rf"^[ \t]*(?:{STAMP_OPEN}|\[)?\d{{1,2}}[:h]\d\d(?::\d\d)?\]?"
+                            r"[ \t]+(?P<label>[^\W\d_]"
                             r"[^\W_]*(?:['’\-][^\W_]+)*(?:(?:[ \t]+|[._])[^\W\d_][^\W_]*"
                             r"(?:['’\-][^\W_]+)*){1,3})[ \t\u00a0\u202f]?:", re.MULTILINE)
 #: A word of a speaker's name below this Zipf frequency is a family name's

@@ -11,9 +11,19 @@ import re
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
 
-__all__ = ["FORM_KEYS", "LABEL_START", "NAME_FIELDS", "NAME_TITLES", "PERSONAL_PRONOUNS",
-           "QUOTING_VERBS",
-           "SPEAKER_ROLES", "in_name_field", "stamped_after", "stamped_start"]
+__all__ = [
+    "FORM_KEYS",
+    "LABEL_START",
+    "NAME_FIELDS",
+    "NAME_TITLES",
+    "PERSONAL_PRONOUNS",
+    "QUOTING_VERBS",
+    "SPEAKER_ROLES",
+    "STAMP_OPEN",
+    "in_name_field",
+    "stamped_after",
+    "stamped_start",
+]
 
 #: The keys of a form's fields whose value is a person's name.
 NAME_FIELDS: frozenset[str] = frozenset(
@@ -28,7 +38,7 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "appellant counsel head director coordinator administrator therapist trustee trustees "
     "superintendent carer carers cadet licensee licensees governor governors solicitor "
     "barrister coroner deputy principal headteacher teacher coach captain po "
-    "transcriber typist dispatcher operator names".split())
+    "transcriber typist dispatcher operator names nickname nicknames aka alias".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
@@ -43,12 +53,21 @@ SPEAKER_ROLES: frozenset[str] = frozenset(
     "speaker unknown unidentified announcer presenter audience crowd voice voices male "
     "female staff receptionist advisor adviser all everyone group team server call taker "
     "handler paramedic crew registrar".split())
+#: Values of a name field that are no names (``Next of kin: SELF``, ``Cc: None``).
+NO_NAME_VALUES: frozenset[str] = frozenset("no yes none nil n/a na unknown same self next tba "
+                                           "tbc see as above below".split())
 #: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
 QUOTING_VERBS = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
 FORM_KEYS: frozenset[str] = frozenset(
     "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
     "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
+#: The opening of a chat's time stamp before its time, as a regular expression: a bracket,
+#: with a weekday or a date before the time where an export writes one (``[mon 18:25]``,
+#: ``[lun. 19:12]``, ``[12/03 09:02]``; issue 40, the seventeenth English set, and issue 42).
+#: The time stamps of the speakers' patterns open with ``(?:STAMP_OPEN|\[)?``.
+STAMP_OPEN = (r"\[(?:[^\W\d_]{2,9}\.?,?|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?,?)"
+              r"(?:[ \t]+\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?,?)?[ \t]+")
 #: A line's start before a speaker's label: a quote's marks, a bullet, a time stamp.
 LABEL_START = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*|\d{1,2}:\d{2}(?::\d{2})?"
                          r"[ \t]*(?:[ap]m[ \t]*)?)?")
@@ -98,7 +117,7 @@ _SPEECH_FIRST = frozenset("and but so oh well no yes um er uh ok the an".split()
 #: colon (``Surname: O'DONOGHUE Given names: Aoife``).
 _TWO_WORD_KEYS = frozenset((first, second) for first in (
     "given", "first", "middle", "last", "family", "maiden", "full", "christian", "previous",
-    "other") for second in ("name", "names"))
+    "other") for second in ("name", "names")) | {("known", "as")}
 
 
 def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
@@ -111,7 +130,9 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     may set fields side by side, apart by two spaces or a tab (``ACCOUNTANT: MOSS & LAIDLAW
     CONTACT: RAJ MISTRY``): the key is the one before the word's colon; the first word of a
     two-word key is none of the value before it (``Surname: O'DONOGHUE Given names: Aoife``;
-    but ``Patient: rose baker Doctor: …`` keeps ``baker``)."""
+    but ``Patient: rose baker Doctor: …`` keeps ``baker``).  ``Known as:`` is a name's key
+    too (a nickname: ``Known as: Cat``), and so is a key's plural in brackets (``First
+    name(s):``)."""
     if (i + 1 < len(words) and (forms[i], forms[i + 1]) in _TWO_WORD_KEYS  # the next key:
             and text[words[i].end:words[i + 1].start] == " "  # "O'DONOGHUE Given names:"
             and text.startswith(":", words[i + 1].end)):
@@ -131,7 +152,10 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     key = [forms[j] for j in range(first, i) if words[j].end <= colon]
     value = [j for j in range(first, i + 1) if words[j].start > colon]
     # the value's first words, before any sentence (a transcript's "THE WITNESS: Yes. …")
-    if not (key and len(key) <= 3 and key[-1] in NAME_FIELDS and key[0] != "the"
+    if key[-1:] == ["s"] and text[colon - 3:colon] == "(s)":
+        key = key[:-1]  # "First name(s):"
+    if not (key and len(key) <= 3 and (key[-1] in NAME_FIELDS or key[-2:] == ["known", "as"])
+            and key[0] != "the"
             and len(value) <= 4
             and re.search(r"[!?;]|\.\s+\S{3}|,\s*$", text[colon + 1:words[i].start]) is None):
         return False

@@ -23,7 +23,7 @@ from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.initials import initials_of_names, letters_of_names, widen_handles
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
-from emprivacy.entities.names import (
+from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
     given_names,
@@ -174,14 +174,14 @@ class EntityMarking:
 
     def name_like(self, word: str) -> bool:
         """Whether ``word``, capitalised, looks like a person's name
-        (:func:`~emprivacy.entities.names.capitalised_name`: on the public list and not
+        (:func:`~emprivacy.entities.name_words.capitalised_name`: on the public list and not
         mostly an ordinary word, or rare as an English word); ``False`` without the ``ner``
         extra (no list to ask)."""
         return _name_like(word)
 
     def listed_or_rare(self, word: str) -> bool:
         """Whether ``word`` may be a name at all (any class of
-        :func:`~emprivacy.entities.names.name_class` but ``None``, and no title or form key):
+        :func:`~emprivacy.entities.name_words.name_class` but ``None``, and no title or form key):
         a word inside a person's span that is not one (``says`` of ``Thompson says``,
         ``Cllr``, ``Cc``) is an ordinary word; ``True`` without the ``ner`` extra (nothing
         to tell them apart)."""
@@ -195,7 +195,7 @@ class EntityMarking:
     def given_or_unlisted(self, word: str) -> bool:
         """Whether ``word`` reads as a name beside a person's name in one capitalised run
         (``CONOR`` of ``BRENNAN, CONOR PATRICK``): a name of the public lists, or a word no
-        list holds that is not common in English (:func:`~emprivacy.entities.names.name_class`
+        list holds that is not common in English (:func:`~emprivacy.entities.name_words.name_class`
         ``"name"``, ``"rare"`` or ``"uncommon"``; not ``AGE``, ``COURT``, ``SWELL``);
         ``False`` without the ``ner`` extra, and in a language other than English (its
         frequencies are English)."""
@@ -279,14 +279,14 @@ _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 @lru_cache(maxsize=4096)
 def _ordinary_key_word(form: str) -> bool:
     """Whether a word of a form's key is no name: common in English (Zipf at least
-    :data:`~emprivacy.entities.names.RARE_ZIPF`), neither mostly a name on the census lists
+    :data:`~emprivacy.entities.name_words.RARE_ZIPF`), neither mostly a name on the census lists
     nor a listed given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``)."""
     return (word_zipf(form) >= RARE_ZIPF and name_class(form) not in ("name", "rare")
             and name_key(form) not in given_names())
 
 
 def _zipf_or_none() -> Callable[[str], float] | None:
-    """How common a word is (:func:`~emprivacy.entities.names.word_zipf`), or ``None``
+    """How common a word is (:func:`~emprivacy.entities.name_words.word_zipf`), or ``None``
     without the ``ner`` extra."""
     try:
         word_zipf("the")
@@ -297,7 +297,7 @@ def _zipf_or_none() -> Callable[[str], float] | None:
 
 def _zipf_in(code: str) -> Callable[[str], float]:
     """A word's Zipf frequency in the language ``code`` (``wordfreq``, cached)."""
-    from emprivacy.entities.names import zipf_in
+    from emprivacy.entities.name_words import zipf_in
 
     return lambda word: zipf_in(word, code)
 
@@ -318,7 +318,7 @@ def _given_or_unlisted(word: str) -> bool:
 
 def _person_word(word: str) -> bool:
     """Whether ``word`` (lower case) is a listed given name, or a name or a rare word by
-    :func:`~emprivacy.entities.names.name_class` (``oluwaseun``; not ``mill``)."""
+    :func:`~emprivacy.entities.name_words.name_class` (``oluwaseun``; not ``mill``)."""
     return _listed_given(word) or _name_class(word) in ("name", "rare")
 
 
@@ -331,7 +331,7 @@ def _listed_given(word: str) -> bool:
 
 
 def _name_class(word: str) -> str | None:
-    """:func:`~emprivacy.entities.names.name_class`, ``None`` without the ``ner`` extra."""
+    """:func:`~emprivacy.entities.name_words.name_class`, ``None`` without the ``ner`` extra."""
     try:
         return name_class(word)
     except MissingExtraError:

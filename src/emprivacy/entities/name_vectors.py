@@ -6,7 +6,7 @@ The census lists (:mod:`emprivacy.entities.names`) are American: ``tomasz``, ``p
 built-in embeddings (GloVe 6B) they sit beside the listed names: a logistic regression on
 the unit vectors, listed names against common unlisted words, calls them names with a
 probability of 0.9 or more.  ``data/name-like-words-en.txt`` holds the words it calls so,
-of Zipf frequency between :data:`~emprivacy.entities.names.LOWER_RARE` and 3.5 and not
+of Zipf frequency between :data:`~emprivacy.entities.name_words.LOWER_RARE` and 3.5 and not
 of class ``"name"`` already (652 are listed but mostly ordinary words: ``alder``), nor
 greetings or chat words: 6,084 words (``benchmarks/name_like_words.py`` builds it, prints
 the model's cross-validated accuracy, 0.92, and checks the packaged file).

@@ -5,23 +5,8 @@ transcribed speech have none, and ALL-CAPS labels have nothing else.  This detec
 names up in the public list of person names (the US Census 1990 lists of the ``names``
 package) and decides, word by word, from how the text is written and from context.
 
-**How name-like a listed word is.**  A word's frequency in English text (``wordfreq``'s
-Zipf scale, ``z(w) = log10(per-billion frequency)``) is compared with what its popularity
-as a name (its census share ``s(w)``) predicts: for a word used mostly as a name the
-*excess* ``z(w) - log10 s(w)`` is about the same as for ``john``; a word used mostly as an
-ordinary word (``will``, ``hope``) sits far above.  ``m``, the median excess of the 2,000 most
-popular names (:func:`name_class`):
-
-* ``"name"`` — listed, excess below ``m + 1`` (``john``, ``mark``, ``grace``), or listed with
-  no share and rare as a word (``z < 3``);
-* ``"common"`` — listed, excess ``m + 1`` or more, or no share and not rare (``will``, ``hope``);
-* ``"rare"`` — not listed, rare as a word (``adeyemi``, ``chaudhary``, ``ngozi``);
-* ``"uncommon"`` — not listed, ``3 <= z < 4`` (``tariq``, ``objection``): a name only where
-  the context names it (a speaker label, ``@``, a form's name field) or, as a ``"rare"``
-  word, where its vector reads as a name (:mod:`~emprivacy.entities.name_vectors`);
-* ``None`` — not listed and common: an ordinary word.
-
-Names with an apostrophe or a hyphen are looked up without it (``obrien``; ``smith-jones``).
+**How name-like a listed word is**: the classes ``"name"``, ``"common"``,
+``"rare"``, ``"uncommon"`` and ``None`` of :mod:`~emprivacy.entities.name_words`.
 
 **The rules** (:class:`NameListDetector`).  A word is a name when its class and the evidence
 around it say so:
@@ -53,22 +38,17 @@ detector it is pre-processing, outside the guarantee, measured in docs/ENTITIES.
 
 from __future__ import annotations
 
-import math
 import re
-import statistics
-from collections.abc import Container, Sequence
-from functools import cache, lru_cache
-from importlib.resources import files
+from collections.abc import Container, Iterable, Sequence
 from itertools import pairwise
-from typing import Literal
 
-from emprivacy._optional import import_optional
 from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
 from emprivacy.entities.labels import (
     FORM_KEYS,
     LABEL_START,
     NAME_FIELDS,
     NAME_TITLES,
+    NO_NAME_VALUES,
     QUOTING_VERBS,
     SPEAKER_ROLES,
     in_name_field,
@@ -76,8 +56,19 @@ from emprivacy.entities.labels import (
     stamped_start,
 )
 from emprivacy.entities.name_vectors import name_like
+from emprivacy.entities.name_words import (
+    LOWER_RARE,
+    RARE_ZIPF,
+    UNCOMMON_ZIPF,
+    NameClass,
+    given_names,
+    name_class,
+    name_key,
+    word_zipf,
+)
 from emprivacy.entities.naming import (
     DETERMINERS,
+    KIN_WORDS,
     NAMED_COMMON,
     agent_after,
     chat_named,
@@ -98,178 +89,20 @@ from emprivacy.entities.text_shape import (
     lower_case_words,
     word_case,
 )
-from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["LANGUAGE_EXCESS", "NameClass", "NameListDetector", "capitalised_name",
-           "census_shares", "given_names", "name_class", "name_in_language", "name_key",
-           "word_zipf", "zipf_in"]
+__all__ = ["GREETINGS", "NameListDetector"]
 
-NameClass = Literal["name", "common", "rare", "uncommon"] | None
-_EXTRA = "ner"
-#: A word below this Zipf frequency is rare in English (about 1 in a million words).
-RARE_ZIPF = 3.0
-#: An unlisted word below this one may be a name where the context says so (``tariq:``).
-UNCOMMON_ZIPF = 4.0
-#: A listed word this much above the median excess is an ordinary word first.
-COMMON_EXCESS = 1.0
-#: A capitalised listed word this much above the median excess is no name even where a model
-#: or the capitalisation calls it a proper noun (``High``, ``Court``; ``Bob``, ``June`` stay).
-CAPITALISED_EXCESS = 2.0
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry hiya".split())
-#: In a lower-case text, a word outside the census list rarer than this (Zipf) is a name
-#: (``aled``, ``teodor``, ``yusupova``): chats name people nobody capitalises.
-LOWER_RARE = 2.3
 #: The kept function words that are never a name (``will`` and ``may`` can be).
 _KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - {"will", "may"}
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
-_APOSTROPHES = re.compile(r"['’`]")
-
-
-def name_key(word: str) -> str:
-    """The form under which a word is looked up in the name list: lower case, without
-    apostrophes.
-
-    >>> name_key("O’Brien"), name_key("D'ANGELO")
-    ('obrien', 'dangelo')
-    """
-    return _APOSTROPHES.sub("", normalise_word(word))
-
-
-@cache
-def census_shares() -> tuple[dict[str, float], frozenset[str]]:
-    """Each listed name's census share (the larger of its shares as a female or male given
-    name and as a family name, a fraction), and the given names."""
-    import_optional("names", extra=_EXTRA, purpose="the public list of person names")
-    root = files("names")
-    share: dict[str, float] = {}
-    given: set[str] = set()
-    for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
-        for line in root.joinpath(name).read_text(encoding="utf-8").splitlines():
-            parts = line.split()
-            if len(parts) < 2:
-                continue
-            word = parts[0].lower()
-            share[word] = max(share.get(word, 0.0), float(parts[1]) / 100)
-            if name.endswith("first"):
-                given.add(word)
-    return share, frozenset(given)
-
-
-def given_names() -> frozenset[str]:
-    """The census' given names (lower case)."""
-    return census_shares()[1]
-
-
-@cache
-def _zipf() -> object:
-    wordfreq = import_optional("wordfreq", extra=_EXTRA,
-                               purpose="telling names from ordinary words")
-    return wordfreq.zipf_frequency
-
-
-@lru_cache(maxsize=1 << 16)
-def word_zipf(word: str) -> float:
-    """How common ``word`` is in English text: ``wordfreq``'s Zipf frequency of its lookup
-    form (:func:`name_key`); 0 for a word it has never seen.  Needs the ``ner`` extra."""
-    return _zipf_of(name_key(word))
-
-
-@lru_cache(maxsize=1 << 16)
-def zipf_in(word: str, lang: str) -> float:
-    """How common ``word`` (lower-cased) is in the language ``lang`` (a ``wordfreq`` code:
-    ``"fr"``); 0 for a word it has never seen.  Needs the ``ner`` extra."""
-    return float(_zipf()(word.lower(), lang))  # type: ignore[operator]
-
-
-@lru_cache(maxsize=1 << 16)
-def _zipf_of(key: str) -> float:
-    return float(_zipf()(key, "en"))  # type: ignore[operator]
-
-
-@cache
-def _median_excess() -> float:
-    share, _ = census_shares()
-    top = sorted((w for w in share if share[w] > 0), key=share.__getitem__, reverse=True)
-    return statistics.median(_zipf_of(w) - math.log10(share[w]) for w in top[:2000])
-
-
-@lru_cache(maxsize=1 << 16)
-def name_class(word: str) -> NameClass:
-    """How name-like ``word`` is: ``"name"``, ``"common"``, ``"rare"`` or ``None`` (see the
-    module's description).
-
-    >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien")]
-    ['name', 'common', 'rare', None, 'name']
-    """
-    key = name_key(word)
-    if not key or not key[0].isalpha():
-        return None
-    if "-" in key:  # smith-jones, pierre-yves: a name when each part may be one
-        parts = [name_class(p) for p in key.split("-") if p]
-        if parts and None not in parts and "name" in parts:  # Lomax-Grant too
-            return "name"
-        return None
-    share = census_shares()[0].get(key)
-    z = _zipf_of(key)
-    if share is None:
-        if len(key) <= 2:
-            return None
-        return "rare" if z < RARE_ZIPF else "uncommon" if z < UNCOMMON_ZIPF else None
-    if share <= 0:
-        return "name" if z < RARE_ZIPF else "common"
-    return "common" if z - math.log10(share) - _median_excess() >= COMMON_EXCESS else "name"
-
-
-@lru_cache(maxsize=1 << 16)
-def capitalised_name(word: str) -> bool:
-    """Whether ``word``, written with a capital where a proper noun was found, is a person's
-    name: of class ``"name"`` or ``"rare"``, or listed with a census share and at most
-    :data:`CAPITALISED_EXCESS` above the median excess (``Bob``, ``June``, ``King``), not an
-    ordinary word that happens to be on the census list (``Court``, ``High``, ``Patient``:
-    issue 40, item 9).
-
-    >>> [capitalised_name(w) for w in ("Bob", "Court", "Patient", "Adeyemi", "Table")]
-    [True, False, False, True, False]
-    """
-    cls = name_class(word)
-    if cls in ("name", "rare"):
-        return True
-    share = census_shares()[0].get(name_key(word), 0.0)
-    if cls != "common" or share <= 0:
-        return False
-    excess = _zipf_of(name_key(word)) - math.log10(share) - _median_excess()
-    return excess < CAPITALISED_EXCESS
-
-
-#: In another language, a listed name this much above the median excess (its Zipf there
-#: against its census share) is an ordinary word of that language first (French ``petit``,
-#: ``blanc``, ``le``, ``mais``; not ``pierre``, ``michel``, ``paradis``).
-LANGUAGE_EXCESS = 2.5
-
-
-@lru_cache(maxsize=1 << 16)
-def name_in_language(word: str, lang: str) -> bool:
-    """Whether the listed name ``word`` reads as a name in the language ``lang`` (a
-    ``wordfreq`` code) as well: rarer there than Zipf :data:`RARE_ZIPF`, or common no more
-    than :data:`LANGUAGE_EXCESS` above what its census share gives (issue 42: the census
-    lists ``Le``, ``Ma``, ``Bien`` and ``Chez``, ordinary French words that made French
-    surrogates).
-
-    >>> [name_in_language(w, "fr") for w in ("pierre", "michel", "le", "mais", "petit")]
-    [True, True, False, False, False]
-    """
-    z = zipf_in(word, lang)
-    if z < RARE_ZIPF:
-        return True
-    share = census_shares()[0].get(name_key(word), 0.0)
-    return share > 0 and z - math.log10(share) - _median_excess() < LANGUAGE_EXCESS
 
 
 class NameListDetector:
@@ -311,8 +144,11 @@ class NameListDetector:
                                        in ("", "greeting", "naming", "pair")):
                 continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
             lower_text = lowers[i]  # its paragraph is in lower case
-            if cls is None:
-                name[i] = evidence[i] in ("title", "nickname", "stamped", "naming")
+            if cls is None:  # an ordinary word: where the context names it, and a
+                # capitalised one that a name's field holds ("Known as: Cat")
+                name[i] = evidence[i] in ("title", "nickname", "stamped", "naming") or (
+                    evidence[i] == "field" and case != "lower" and form not in KIN_WORDS
+                    and form not in NO_NAME_VALUES)
             elif evidence[i] == "title" and case == "lower" and not lower_text \
                     and words[i - 1].text.islower():
                 name[i] = cls in ("name", "rare") or name_key(form) in given  # "a lady walking"
@@ -357,6 +193,7 @@ class NameListDetector:
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
                     cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])):
                 name[i] = True
+        short_forms(name, forms, cases, decided, given)
         person_function_words(name, words, forms, text)
         list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
                      lambda form: name_key(form) in given)
@@ -394,6 +231,9 @@ class NameListDetector:
                         and forms[i].isalpha() and len(forms[i]) > 1
                         and _in_label(i, words, forms, text, line_starts, stamped=True)):
                     out[i] = "stamped"  # "[07:59] sky:": a chat's speaker, any word
+                elif tok.text[:1].isupper() and in_name_field(i, words, forms, text,
+                                                              line_starts):
+                    out[i] = "field"  # "Known as: Cat"
                 continue
             if gap.endswith("@"):
                 out[i] = "at"
@@ -423,6 +263,39 @@ class NameListDetector:
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
         return out
+
+
+#: The fewest letters of a short form of a name (``sid`` of ``siddharth``), and the fewest
+#: more that the full name has.
+SHORT_FORM_LETTERS = 3
+SHORT_FORM_MORE = 2
+
+
+def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
+                decided: Iterable[str], given: Container[str]) -> None:
+    """Mark (in place) a listed given name that is uncommon as a word (Zipf below
+    :data:`UNCOMMON_ZIPF`) and begins a name of the text at least :data:`SHORT_FORM_MORE`
+    letters longer as a name: the short form of it (``yes sid can have them`` beside
+    ``siddharth``; issue 40, the seventeenth English set).  Not a common word (``will`` of
+    ``william``, ``pat`` of ``patrick``), not an ALL-CAPS word (``ANN`` of ``ANNUAL``).
+
+    >>> name = [True, False, False, False]
+    >>> short_forms(name, ["siddharth", "yes", "sid", "will"], ["lower"] * 4, {"siddharth"},
+    ...             {"sid", "will"})
+    >>> name
+    [True, False, True, False]
+    """
+    full = sorted(f for f in decided if f.isalpha() and len(f) >= SHORT_FORM_LETTERS
+                  + SHORT_FORM_MORE)
+    if not full:
+        return
+    for i, form in enumerate(forms):
+        if (not name[i] and len(form) >= SHORT_FORM_LETTERS and form.isalpha()
+                and cases[i] != "upper" and name_key(form) in given
+                and word_zipf(form) < UNCOMMON_ZIPF
+                and any(f.startswith(form) and len(f) >= len(form) + SHORT_FORM_MORE
+                        for f in full)):
+            name[i] = True
 
 
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],

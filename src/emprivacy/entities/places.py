@@ -7,7 +7,7 @@ transcribed speech and ALL-CAPS forms there is none.  :class:`PlaceListDetector`
 detectors take is a person's, :data:`~emprivacy.entities.spans.TYPE_PRIORITY`) looks a word
 up in the place list of
 the ``LOCATION`` sub-vocabulary (GeoNames, :func:`~emprivacy.entities.vocabulary.place_words`)
-and asks how common it is as an English word (:func:`~emprivacy.entities.names.word_zipf`):
+and asks how common it is as an English word (:func:`~emprivacy.entities.name_words.word_zipf`):
 
 * a listed word in lower case or ALL CAPS rarer than :data:`PLACE_RARE` is a place
   (``fresno``, ``telford``, ``tenerife``, ``portishead``) — ``reading``, ``nice``, ``hope``,
@@ -44,7 +44,7 @@ from typing import Any
 
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
-from emprivacy.entities.names import word_zipf, zipf_in
+from emprivacy.entities.name_words import word_zipf, zipf_in
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, check_texts
 from emprivacy.entities.vocabulary import place_names, place_words
 from emprivacy.text.language import get_language

@@ -204,7 +204,7 @@ def _given_name(text: str, span: EntitySpan) -> bool:
     """Whether a word of ``span`` is a listed given name: a person's span across lines keeps
     its piece on a line in capitals then (``Signed by Ellen\nBILL YOUNG``), common words or
     not."""
-    from emprivacy.entities.names import given_names, name_key
+    from emprivacy.entities.name_words import given_names, name_key
 
     given = given_names()
     return any(name_key(w.lower()) in given
@@ -217,7 +217,7 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
     personal pronoun (``I'LL SHOW MYSELF ATTENDING AS WELL``): a model trained on edited text
     tags such words at random in capitals (a police radio log: issue 40, fourth and seventh
     stages), and a name among them would be rare or listed; no name holds ``I`` or ``YOU``."""
-    from emprivacy.entities.names import word_zipf
+    from emprivacy.entities.name_words import word_zipf
 
     line_start = text.rfind("\n", 0, span.start) + 1
     line_end = text.find("\n", span.end)
@@ -233,8 +233,8 @@ def _common_words_in_capitals(text: str, span: EntitySpan) -> bool:
 
 def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
     """Whether ``span``, typed an organisation or a place on a line in capitals, holds only
-    ordinary English words: each at least Zipf :data:`~emprivacy.entities.names.RARE_ZIPF`,
-    neither a listed name nor rare (:func:`~emprivacy.entities.names.name_class`), no place
+    ordinary English words: each at least Zipf :data:`~emprivacy.entities.name_words.RARE_ZIPF`,
+    neither a listed name nor rare (:func:`~emprivacy.entities.name_words.name_class`), no place
     of the place list, no designator (``INFIRMARY``, ``ROAD``), no month; the span on one
     line, no digit beside it (``20 AUG``, ``ALPHA 12``), not after a preposition or
     ``THE`` (``MEMBER OF UNITE``, ``AT THE GUARDIAN``).  A radio log's ``ETA``, ``MINS``,
@@ -242,7 +242,7 @@ def _ordinary_organisation(text: str, span: EntitySpan) -> bool:
     labelled texts' lines in capitals, 60 such spans were no entity and 2 were)."""
     from emprivacy.entities.capitalised import CALENDAR_WORDS
     from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
-    from emprivacy.entities.names import RARE_ZIPF, name_class, word_zipf
+    from emprivacy.entities.name_words import RARE_ZIPF, name_class, word_zipf
     from emprivacy.entities.vocabulary import place_words
 
     if span.type not in ("ORG", "LOCATION"):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
+from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.text.tokens import Token
 
 __all__ = ["Case", "by_a_number", "handle_names", "line_start_words", "lower_case_words",
@@ -77,20 +78,36 @@ def lower_case_words(words: list[Token], cases: list[Case], text: str) -> list[b
 
 
 def line_start_words(words: list[Token], text: str) -> list[int]:
-    """Per word, the index of the first word of its line.
+    """Per word, the index of the first word of its line; on a line that opens with a
+    chat's bracketed time stamp holding words (``[mon 18:25] miles:``, ``[lun. 19:12]``),
+    the first word after the stamp, and each word inside the stamp is its own first.
 
     >>> from emprivacy.text.tokens import tokenize
-    >>> words = [t for t in tokenize("a b\\nc d") if t.kind == "word"]
-    >>> line_start_words(words, "a b\\nc d")
-    [0, 0, 2, 2]
+    >>> text = "a b\\nc d\\n[mon 18:25] miles: hi"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> line_start_words(words, text)
+    [0, 0, 2, 2, 4, 5, 5]
     """
     out: list[int] = []
     first = 0
+    stamp_end = -1
     for i, tok in enumerate(words):
-        if i and "\n" in text[words[i - 1].end:tok.start]:
+        if not i or "\n" in text[words[i - 1].end:tok.start]:
             first = i
+            begin = text.rfind("\n", 0, tok.start) + 1
+            stamp = _STAMP_WORDS.match(text, begin)
+            stamp_end = stamp.end() if stamp is not None else -1
+        if tok.end <= stamp_end:
+            out.append(i)
+            first = i + 1
+            continue
         out.append(first)
     return out
+
+
+#: A bracketed time stamp that opens a line and holds a word (``[mon 18:25]``).
+_STAMP_WORDS = re.compile(rf"[ \t>\-*]*{STAMP_OPEN}\d{{1,2}}[:.h]\d\d(?::\d\d)?"
+                          r"(?:[ \t]?[AaPp]\.?[Mm]\.?)?\]")
 
 
 def by_a_number(word: Token, text: str) -> bool:
@@ -107,7 +124,7 @@ def by_a_number(word: Token, text: str) -> bool:
 
 #: A user name of pieces joined by ``_`` or ``.`` (``hope_runs_far``, ``mark.d``) that a
 #: chat's speaker label (a line's start, a time stamp before it, ``:`` after) or ``@`` shows.
-_HANDLE = re.compile(r"(?:^[ \t]*(?P<stamp>\[?\d{1,2}[:.h]\d\d(?::\d\d)?"
+_HANDLE = re.compile(rf"(?:^[ \t]*(?P<stamp>(?:{STAMP_OPEN}|\[)?\d{{1,2}}[:.h]\d\d(?::\d\d)?"
                      r"(?:[ \t]?[AaPp][Mm])?\]?[ \t]+)?"
                      r"(?P<label>[^\W\d_]+(?:[._][^\W_]+)+)[ \t]*:(?!//)|"
                      r"(?<![\w@])@(?P<at>[^\W\d_]+(?:[._][^\W_]+)+))", re.MULTILINE)

@@ -61,8 +61,8 @@ def person_words() -> frozenset[str]:
     """Given and family names of the US Census 1990 (the ``names`` package), lower case,
     less the ordinary words that the census also lists as names and that would make odd
     surrogates or false people (``million``, ``acres``, ``court``, ``patient``: not
-    :func:`~emprivacy.entities.names.capitalised_name`; issue 40, item 9)."""
-    from emprivacy.entities.names import capitalised_name
+    :func:`~emprivacy.entities.name_words.capitalised_name`; issue 40, item 9)."""
+    from emprivacy.entities.name_words import capitalised_name
 
     import_optional("names", extra=_EXTRA, purpose="the public list of person names")
     root = files("names")
@@ -110,7 +110,7 @@ def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = N
     """The public list of ``entity_type``: ``lists[entity_type]`` when given (lowercase
     words), else the packaged list (:data:`LISTED_TYPES`), in a language other than English
     less that language's stopwords and kept function words and, for people, less the names
-    that are ordinary words there (:func:`~emprivacy.entities.names.name_in_language`).
+    that are ordinary words there (:func:`~emprivacy.entities.name_words.name_in_language`).
 
     >>> sorted(public_words("PERSON", {"PERSON": ["Ann", "Bob"]}))
     ['ann', 'bob']
@@ -131,7 +131,7 @@ def public_words(entity_type: str, lists: Mapping[str, Iterable[str]] | None = N
 def _in_language(entity_type: str, lang: str) -> frozenset[str]:
     """The packaged list of ``entity_type`` for the language ``lang`` (see
     :func:`public_words`)."""
-    from emprivacy.entities.names import name_in_language
+    from emprivacy.entities.name_words import name_in_language
     from emprivacy.text.language import get_language
 
     language = get_language(lang)

@@ -47,9 +47,11 @@ from emprivacy.preparation.name_lists import lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
     given_before_names,
+    handle_piece,
     initials_everywhere,
     initials_in_names,
     join_initials,
+    name_field_value,
     stamped_speaker,
     surnames_before_brackets,
     surnames_before_commas,
@@ -158,6 +160,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
                       and not stamped_speaker(text, tok)
+                      and not name_field_value(text, tok)
+                      and not (resolved == "PERSON" and len(tok.text) > 1
+                               and handle_piece(text, tok))  # a letter: an initial
                       and not (i and words[i - 1] in titles  # "monsieur constant"
                                and len(tok.text) > 1  # an initial: join_initials below
                                and words[i] not in NAME_PARTICLES  # lower_case_particles

@@ -34,6 +34,9 @@ NAME_PARTICLES: frozenset[str] = frozenset(
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
 _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
+#: Particles that are also English words (Portuguese ``do`` of ``Maria do Céu``): a name's
+#: only between two of a person's slots.
+_BETWEEN_PARTICLES: frozenset[str] = frozenset({"do"})
 #: Particles that are no English or French word: in lower case, after a person's slot, the
 #: word after one is the family name (``manon da silva``, ``jan van dijk``) where a name list
 #: holds it or it is rare.
@@ -72,7 +75,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     while i < len(tokens):
         j = i
         while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and (words[j] in NAME_PARTICLES or (
+               and (words[j] in NAME_PARTICLES or words[j] in _BETWEEN_PARTICLES or (
                    j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))
                and j + 1 < len(tokens) and text[tokens[j].end:tokens[j + 1].start] == " "):
             j += 1
@@ -95,6 +98,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             and ((marking.label_word(words[i - 1]) and words[i - 1] != "nom")  # "au nom de"
                  or words[i - 1] in titles
                  or len(tokens[i - 1].text) == 1))
+        if any(words[k] in _BETWEEN_PARTICLES for k in range(i, j)):
+            named = named and person and slot_before and lower and gap == " "
         if not person and lower and gap == " " and j < len(tokens) and after is None \
                 and tokens[j].kind == "word" and tokens[j].text.islower() \
                 and all(words[k] in _FOREIGN_PARTICLES for k in range(i, j)) \

@@ -1,0 +1,198 @@
+"""What a word says of being a person's name, before any context: whether the public list
+of person names holds it (the US Census 1990 lists of the ``names`` package), how frequent it
+is as a word (``wordfreq``), and so its class (issue 40).  The evidence of the context and
+the rules are :mod:`~emprivacy.entities.names`'s.
+
+**How name-like a listed word is.**  A word's frequency in English text (``wordfreq``'s
+Zipf scale, ``z(w) = log10(per-billion frequency)``) is compared with what its popularity
+as a name (its census share ``s(w)``) predicts: for a word used mostly as a name the
+*excess* ``z(w) - log10 s(w)`` is about the same as for ``john``; a word used mostly as an
+ordinary word (``will``, ``hope``) sits far above.  ``m``, the median excess of the 2,000 most
+popular names (:func:`name_class`):
+
+* ``"name"`` — listed, excess below ``m + 1`` (``john``, ``mark``, ``grace``), or listed with
+  no share and rare as a word (``z < 3``);
+* ``"common"`` — listed, excess ``m + 1`` or more, or no share and not rare (``will``, ``hope``);
+* ``"rare"`` — not listed, rare as a word (``adeyemi``, ``chaudhary``, ``ngozi``);
+* ``"uncommon"`` — not listed, ``3 <= z < 4`` (``tariq``, ``objection``): a name only where
+  the context names it (a speaker label, ``@``, a form's name field) or, as a ``"rare"``
+  word, where its vector reads as a name (:mod:`~emprivacy.entities.name_vectors`);
+* ``None`` — not listed and common: an ordinary word.
+
+Names with an apostrophe or a hyphen are looked up without it (``obrien``; ``smith-jones``).
+
+Needs the ``ner`` extra (``names``, ``wordfreq``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from functools import cache, lru_cache
+from importlib.resources import files
+from typing import Literal
+
+from emprivacy._optional import import_optional
+from emprivacy.text.normalise import normalise_word
+
+__all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
+           "UNCOMMON_ZIPF", "NameClass", "capitalised_name", "census_shares", "given_names",
+           "name_class", "name_in_language", "name_key", "word_zipf", "zipf_in"]
+
+_EXTRA = "ner"
+NameClass = Literal["name", "common", "rare", "uncommon"] | None
+#: A word below this Zipf frequency is rare in English (about 1 in a million words).
+RARE_ZIPF = 3.0
+#: An unlisted word below this one may be a name where the context says so (``tariq:``).
+UNCOMMON_ZIPF = 4.0
+#: A listed word this much above the median excess is an ordinary word first.
+COMMON_EXCESS = 1.0
+#: A capitalised listed word this much above the median excess is no name even where a model
+#: or the capitalisation calls it a proper noun (``High``, ``Court``; ``Bob``, ``June`` stay).
+CAPITALISED_EXCESS = 2.0
+#: In a lower-case text, a word outside the census list rarer than this (Zipf) is a name
+#: (``aled``, ``teodor``, ``yusupova``): chats name people nobody capitalises.
+LOWER_RARE = 2.3
+_APOSTROPHES = re.compile(r"['’`]")
+
+
+def name_key(word: str) -> str:
+    """The form under which a word is looked up in the name list: lower case, without
+    apostrophes.
+
+    >>> name_key("O’Brien"), name_key("D'ANGELO")
+    ('obrien', 'dangelo')
+    """
+    return _APOSTROPHES.sub("", normalise_word(word))
+
+
+@cache
+def census_shares() -> tuple[dict[str, float], frozenset[str]]:
+    """Each listed name's census share (the larger of its shares as a female or male given
+    name and as a family name, a fraction), and the given names."""
+    import_optional("names", extra=_EXTRA, purpose="the public list of person names")
+    root = files("names")
+    share: dict[str, float] = {}
+    given: set[str] = set()
+    for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
+        for line in root.joinpath(name).read_text(encoding="utf-8").splitlines():
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            word = parts[0].lower()
+            share[word] = max(share.get(word, 0.0), float(parts[1]) / 100)
+            if name.endswith("first"):
+                given.add(word)
+    return share, frozenset(given)
+
+
+def given_names() -> frozenset[str]:
+    """The census' given names (lower case)."""
+    return census_shares()[1]
+
+
+@cache
+def _zipf() -> object:
+    wordfreq = import_optional("wordfreq", extra=_EXTRA,
+                               purpose="telling names from ordinary words")
+    return wordfreq.zipf_frequency
+
+
+@lru_cache(maxsize=1 << 16)
+def word_zipf(word: str) -> float:
+    """How common ``word`` is in English text: ``wordfreq``'s Zipf frequency of its lookup
+    form (:func:`name_key`); 0 for a word it has never seen.  Needs the ``ner`` extra."""
+    return _zipf_of(name_key(word))
+
+
+@lru_cache(maxsize=1 << 16)
+def zipf_in(word: str, lang: str) -> float:
+    """How common ``word`` (lower-cased) is in the language ``lang`` (a ``wordfreq`` code:
+    ``"fr"``); 0 for a word it has never seen.  Needs the ``ner`` extra."""
+    return float(_zipf()(word.lower(), lang))  # type: ignore[operator]
+
+
+@lru_cache(maxsize=1 << 16)
+def _zipf_of(key: str) -> float:
+    return float(_zipf()(key, "en"))  # type: ignore[operator]
+
+
+@cache
+def _median_excess() -> float:
+    share, _ = census_shares()
+    top = sorted((w for w in share if share[w] > 0), key=share.__getitem__, reverse=True)
+    return statistics.median(_zipf_of(w) - math.log10(share[w]) for w in top[:2000])
+
+
+@lru_cache(maxsize=1 << 16)
+def name_class(word: str) -> NameClass:
+    """How name-like ``word`` is: ``"name"``, ``"common"``, ``"rare"`` or ``None`` (see the
+    module's description).
+
+    >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien", "Lê", "le")]
+    ['name', 'common', 'rare', None, 'name', 'rare', None]
+    """
+    key = name_key(word)
+    if not key or not key[0].isalpha():
+        return None
+    if "-" in key:  # smith-jones, pierre-yves: a name when each part may be one
+        parts = [name_class(p) for p in key.split("-") if p]
+        if parts and None not in parts and "name" in parts:  # Lomax-Grant too
+            return "name"
+        return None
+    share = census_shares()[0].get(key)
+    z = _zipf_of(key)
+    if share is None:
+        if len(key) <= 2:  # "le", "ok"; but a rare one with a letter beyond ASCII is a
+            # name of another script's romanisation (Vietnamese Lê, Võ, Đỗ; issue 40)
+            return "rare" if not key.isascii() and z < RARE_ZIPF else None
+        return "rare" if z < RARE_ZIPF else "uncommon" if z < UNCOMMON_ZIPF else None
+    if share <= 0:
+        return "name" if z < RARE_ZIPF else "common"
+    return "common" if z - math.log10(share) - _median_excess() >= COMMON_EXCESS else "name"
+
+
+@lru_cache(maxsize=1 << 16)
+def capitalised_name(word: str) -> bool:
+    """Whether ``word``, written with a capital where a proper noun was found, is a person's
+    name: of class ``"name"`` or ``"rare"``, or listed with a census share and at most
+    :data:`CAPITALISED_EXCESS` above the median excess (``Bob``, ``June``, ``King``), not an
+    ordinary word that happens to be on the census list (``Court``, ``High``, ``Patient``:
+    issue 40, item 9).
+
+    >>> [capitalised_name(w) for w in ("Bob", "Court", "Patient", "Adeyemi", "Table")]
+    [True, False, False, True, False]
+    """
+    cls = name_class(word)
+    if cls in ("name", "rare"):
+        return True
+    share = census_shares()[0].get(name_key(word), 0.0)
+    if cls != "common" or share <= 0:
+        return False
+    excess = _zipf_of(name_key(word)) - math.log10(share) - _median_excess()
+    return excess < CAPITALISED_EXCESS
+
+
+#: In another language, a listed name this much above the median excess (its Zipf there
+#: against its census share) is an ordinary word of that language first (French ``petit``,
+#: ``blanc``, ``le``, ``mais``; not ``pierre``, ``michel``, ``paradis``).
+LANGUAGE_EXCESS = 2.5
+
+
+@lru_cache(maxsize=1 << 16)
+def name_in_language(word: str, lang: str) -> bool:
+    """Whether the listed name ``word`` reads as a name in the language ``lang`` (a
+    ``wordfreq`` code) as well: rarer there than Zipf :data:`RARE_ZIPF`, or common no more
+    than :data:`LANGUAGE_EXCESS` above what its census share gives (issue 42: the census
+    lists ``Le``, ``Ma``, ``Bien`` and ``Chez``, ordinary French words that made French
+    surrogates).
+
+    >>> [name_in_language(w, "fr") for w in ("pierre", "michel", "le", "mais", "petit")]
+    [True, True, False, False, False]
+    """
+    z = zipf_in(word, lang)
+    if z < RARE_ZIPF:
+        return True
+    share = census_shares()[0].get(name_key(word), 0.0)
+    return share > 0 and z - math.log10(share) - _median_excess() < LANGUAGE_EXCESS

@@ -1,0 +1,98 @@
+"""What the seventeenth stage's tuning half showed (issue 40): a climbing club's chat in lower
+case whose time stamps hold a weekday (``[mon 18:25] miles:``) and whose members are called
+by short forms (``sid`` of ``siddharth``), an animal rescue's adoption forms (``Known as:
+Cat``, ``Bà Lê Thị Mai``), a theatre programme (``The Lantern Players``, ``Maria do Céu
+Ferreira``) and an Instagram thread (``@euan_forbes_food``)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_a_speaker_after_a_time_stamp_with_a_weekday(release_auto):
+    """``[mon 18:25] miles:``: the word after a chat's bracketed time stamp that holds a
+    weekday is the speaker, whatever the word, as after ``[18:25]``; the rest of the line
+    stays (ε = 10⁶: as written)."""
+    out = release_auto("[mon 18:25] miles: outdoor trip still on?\n"
+                       "[mon 18:26] dawn: yes\n[tue 07:50] miles: cool")
+    lines = out.splitlines()
+    assert "miles" not in lines[0] and lines[0].endswith(": outdoor trip still on?"), out
+    assert "dawn" not in lines[1] and "miles" not in lines[2], out
+
+
+def test_line_start_words_skip_a_stamp_with_words():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.text_shape import line_start_words
+    from emprivacy.text.tokens import tokenize
+
+    text = "[lun. 19:12] ange : oui\n[12/03 09:02] sid: ok\nplain line"
+    words = [t for t in tokenize(text) if t.kind == "word"]
+    starts = line_start_words(words, text)
+    first = {words[i].text for i, s in enumerate(starts) if s == i}
+    assert {"ange", "sid", "plain"} <= first, starts
+    assert starts[[w.text for w in words].index("oui")] == \
+        [w.text for w in words].index("ange"), starts
+
+
+def test_a_short_form_of_a_name_in_the_text(release_auto):
+    """``yes sid can have them`` beside ``siddharth``: a listed given name, uncommon as a
+    word, that begins a longer name of the text is that name's short form; ``will`` beside
+    ``william`` stays the word."""
+    out = release_auto("[07:50] joy: are you lending siddharth your shoes?\n"
+                       "[07:52] pearl: yes sid can have them\n"
+                       "[07:53] william: i will check")
+    lines = out.splitlines()
+    assert " sid " not in lines[1] and lines[1].endswith("can have them"), out
+    assert "i will check" in lines[2], out
+
+
+def test_a_two_letter_name_with_a_letter_beyond_ascii(release_auto):
+    """``Bà Lê Thị Mai``: an unlisted two-letter word with a letter beyond ASCII, rare in
+    English, is a name (``Lê``, ``Võ``), where ``le`` and ``ok`` are not."""
+    from emprivacy.entities.name_words import name_class
+
+    assert name_class("Lê") == "rare" and name_class("Võ") == "rare"
+    assert name_class("le") != "rare" and name_class("ok") != "rare"
+    out = release_auto("Other adults: Trần Văn Long (partner); Bà Lê Thị Mai (mother-in-law).")
+    assert "Lê" not in out and "Thị" not in out and "Long" not in out, out
+
+
+def test_a_portuguese_particle_between_two_names(release_auto):
+    """``Maria do Céu Ferreira``: ``do`` between two of a person's slots is the name's; ``I
+    do Pilates`` and ``Can Sam do the dishes`` keep the word."""
+    out = release_auto("It is her grandmother Maria do Céu Ferreira's house. "
+                       "Can Sam do the dishes? I do Pilates.")
+    first = out.split(". ")[0]
+    assert " do " not in first and "Maria" not in first and "Céu" not in first, out
+    assert " do the dishes?" in out and "I do Pilates." in out, out
+
+
+def test_a_nickname_field_and_its_other_mentions(release_auto):
+    """``Known as: Cat``: a capitalised ordinary word in a name field's value (``Known
+    as:``, ``First name(s):``) is a name, and so is its capitalised mention elsewhere; the
+    animal (``the cat flap``) stays."""
+    out = release_auto("First name(s): Catriona Mairead\nKnown as: Cat\n"
+                       "Notes: Cat and her partner keen; the cat flap is fine.")
+    first, second, third = out.splitlines()
+    assert "Catriona" not in first and "Mairead" not in first, out
+    assert second.startswith("Known as: ") and "Cat" not in second, out
+    assert not third.startswith("Notes: Cat ") and "the cat flap is fine." in third, out
+
+
+def test_every_piece_of_a_persons_user_name(release_auto):
+    """``@euan_forbes_food``: a person's user name is the person's, its ordinary words too
+    (``food``, ``mum``); the letters of ``k.osei`` stay initials."""
+    out = release_auto("cc @euan_forbes_food and @leith_links_mum, thanks @k.osei")
+    assert "_food" not in out and "_mum" not in out and "euan" not in out, out
+
+
+def test_a_run_that_ends_with_an_organisations_designator(release_auto):
+    """``The Lantern Players present``, ``HOLLYBANK ANIMAL RESCUE``: a capitalised run that
+    ends with an organisation's designator (players, choir, rescue, sanctuary …) and holds a
+    word that is none is the organisation's, at a line's start too."""
+    out = release_auto("HOLLYBANK ANIMAL RESCUE — ADOPTION FORM\nThe Lantern Players present\n"
+                       "she plays in the orchestra")
+    first, second, third = out.splitlines()
+    assert "ANIMAL" not in first and "RESCUE" not in first, out
+    assert "Lantern" not in second and "Players" not in second, out
+    assert third == "she plays in the orchestra", out
