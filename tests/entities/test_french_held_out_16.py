@@ -20,3 +20,36 @@ def test_a_speaker_after_a_time_stamp_with_a_weekday(french):
     lines = out.splitlines()
     assert "ange" not in lines[0] and "blanche\u00a0:" not in lines[1], out
     assert "modeste" not in lines[2], out
+
+
+def test_a_family_name_after_n_apostrophe_and_a_given_name(french):
+    """``amadou n'diaye``: after a person's slot, ``n'`` joined to a word rare in English and
+    French makes that word the person's, and the particle goes with it; ``paul n'est pas
+    là`` keeps the verb.  (At ε = 10⁶ an unprotected ``diaye`` comes back as the word its
+    vector is shared with, ``traoré``, and ``n'`` written in full, ``ne``.)"""
+    pytest.importorskip("wordfreq")
+    out = release_fr("[lun. 19:40] constance\u00a0: amadou n'diaye et paul n'est pas là\n")
+    first = out.split(" et ")[0]
+    assert "diaye" not in first and "n'" not in first and " ne " not in first, out
+    assert out.rstrip().endswith("n'est pas là"), out
+
+
+def test_a_cemeterys_name_stops_at_a_forms_column_gap(french):
+    """``cimetière de Ploaré``: a cemetery is a kind before a place's name; the span ends
+    at a form's column gap (``Carré :`` after eight spaces is the next field's key)."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.kinds import entity_words, widen_before
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.text.language import FRENCH
+
+    text = "Cimetière : cimetière de Ploaré        Carré : F"
+    kinds = entity_words("fr")
+    assert kinds is not None
+    start = text.index("Ploaré")
+    found = widen_before(text, [EntitySpan(start, start + 6, "LOCATION"),
+                                EntitySpan(text.index("Carré"), text.index("Carré") + 5,
+                                           "LOCATION")],
+                         kinds, function_words=FRENCH.kept_function_words,
+                         titles=FRENCH.titles)
+    assert ("cimetière de Ploaré", "LOCATION") in [(text[s.start:s.end], s.type)
+                                                   for s in found], found

@@ -190,7 +190,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
-    elided_particles(marking, decisions, text, tokens, words, titles)
+    elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
         if lone_initials:

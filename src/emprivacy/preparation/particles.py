@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_vectors import name_like as reads_as_name
+from emprivacy.entities.name_words import RARE_ZIPF, zipf_in
+from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.decisions import (
     Decision,
     Dropped,
@@ -200,7 +202,8 @@ ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
 
 def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
                       tokens: Sequence[Token], words: Sequence[str],
-                      titles: frozenset[str] = frozenset()) -> None:
+                      titles: frozenset[str] = frozenset(), *,
+                      counted: Counter[str] | None = None) -> None:
     """An elided particle joined to a person's slot and after a person's slot or a title
     (``d'`` of ``Me Laure d'Aubigny``, ``N'`` of ``Baptiste N'Diaye``), where it was kept as
     a function word, goes with the name (``N'`` between slots of any type: a model may type
@@ -213,7 +216,11 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
     (``AGENT D'ALMEIDA``, the name typed an organisation).  A lower-case ``n'`` joined to
     a slot goes with it wherever it stands (``de n'guessan``: ``ne`` elides before verbs),
     and ``d'`` or ``n'`` after ``les`` or ``des`` before a person's slot (``des
-    d'almeida``; issue 42, the fifteenth French set)."""
+    d'almeida``; issue 42, the fifteenth French set).  After a person's slot, a lower-case
+    ``n'`` joined to a word that is rare in English and in French, which nothing protected,
+    makes it the person's too (``amadou n'diaye``; not ``paul n'est``: issue 42, the
+    sixteenth French set), a slot drawn independently of it (ε = 0), counted in
+    ``counted``."""
     for i in range(len(tokens) - 1):
         # "N'DIAYE" starting a list's line: a capital N' before a slot is a name's anywhere
         capital_n = words[i] in ("n'", "n’") and tokens[i].text[:1] == "N"
@@ -239,12 +246,29 @@ def elided_particles(marking: EntityMarking, decisions: list[Decision], text: st
              and (person_decision(before) or n_particle))
             or marking.label_word(words[i - 1]) or words[i - 1] in titles
             or len(tokens[i - 1].text) == 1)
+        if (n_particle and after is None and isinstance(before, EntitySlot)
+                and person_decision(before) and tokens[i + 1].kind == "word"
+                and tokens[i + 1].text.isalpha() and tokens[i + 1].text.islower()
+                and _rare_family_name(words[i + 1])):
+            after = decisions[i + 1] = EntitySlot(("PERSON", words[i + 1]), -1, None,
+                                                  independent=True)
+            if counted is not None:
+                counted["PERSON"] += 1
         if not named:
             continue
         if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or n_particle):
             decisions[i] = Dropped(after.key[0])
         elif isinstance(after, Placeholder) and (after.type == "PERSON" or capital_d):
             decisions[i] = after
+
+
+def _rare_family_name(word: str) -> bool:
+    """Whether ``word`` after ``n'`` is a family name's rest: rarer than Zipf 3 in English
+    and in French (``diaye``, ``guessan``; not ``est``, ``importe``)."""
+    try:
+        return zipf_in(word, "en") < RARE_ZIPF and zipf_in(word, "fr") < RARE_ZIPF
+    except MissingExtraError:
+        return False
 
 
 def person_decision_at(decisions: list[Decision], k: int) -> bool:
