@@ -96,3 +96,49 @@ def test_a_run_that_ends_with_an_organisations_designator(release_auto):
     assert "ANIMAL" not in first and "RESCUE" not in first, out
     assert "Lantern" not in second and "Players" not in second, out
     assert third == "she plays in the orchestra", out
+
+
+def test_the_words_before_a_spelling_after_a_link(release_auto):
+    """``mary theresa quickly that's q u i g l e y``: the words said before ``that's`` (or
+    ``it's spelt``) and a spelling, alike to the word spelled, are that name misheard: the
+    same slot, and the link stays."""
+    out = release_auto("our sister mary theresa quickly that's q u i g l e y for those online")
+    assert "quickly" not in out and "q u i" not in out, out
+    assert "that's" in out and out.endswith("for those online"), out
+
+
+def test_a_name_said_wrong_then_put_right():
+    """``brig id sorry bridget``: the words before a correction (``sorry``, ``no``, ``i
+    mean``), alike to the name after it, are that name misheard: one slot; ``there is no
+    bill`` is no correction (nothing after ``no`` is a name's slot)."""
+    from collections import Counter
+
+    from emprivacy.preparation.corrections import corrected_names
+    from emprivacy.preparation.decisions import Dropped, EntitySlot
+    from emprivacy.text.tokens import tokenize
+
+    text = "my sister brig id sorry bridget is here\nthere is no bill today"
+    tokens = list(tokenize(text))
+    slot = EntitySlot(("PERSON", "bridget"), -1, None, independent=True)
+    decisions: list = [None] * len(tokens)
+    at = [t.text for t in tokens].index("bridget")
+    decisions[at] = slot
+    corrected_names(decisions, Counter(), text, tokens)
+    by_word = {t.text: d for t, d in zip(tokens, decisions, strict=True)}
+    assert isinstance(by_word["brig"], Dropped) and by_word["id"] is slot, by_word
+    assert by_word["sister"] is None and by_word["bill"] is None and by_word["sorry"] is None
+    text = "you're in for pat, sorry pat"  # the most alike run: "pat", not "for pat"
+    tokens = list(tokenize(text))
+    first = EntitySlot(("PERSON", "pat"), -1, None, independent=True)
+    second = EntitySlot(("PERSON", "pat"), -1, None, independent=True)
+    decisions = [None] * len(tokens)
+    pats = [k for k, t in enumerate(tokens) if t.text == "pat"]
+    decisions[pats[0]], decisions[pats[1]] = first, second
+    corrected_names(decisions, Counter(), text, tokens)
+    assert decisions[pats[0] - 1] is None and decisions[pats[0]] is second, decisions
+
+
+def test_a_correction_in_a_release(release_auto):
+    out = release_auto("my sister brig id sorry bridget is going to cry")
+    assert "brig" not in out and " id " not in out and "bridget" not in out, out
+    assert "sorry" in out and out.endswith("is going to cry"), out

@@ -24,6 +24,7 @@ from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS, KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
+from emprivacy.preparation.corrections import corrected_names
 from emprivacy.preparation.decisions import (
     Decision,
     EntitySlot,
@@ -137,6 +138,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     spelled_words(decisions, counted, text, tokens)
+    corrected_names(decisions, counted, text, tokens)
 
 
 def transcript_marker(text: str, tok: Token) -> bool:

@@ -5,6 +5,7 @@ apostrophe r o u r k e``, French ``b comme bernard e r r e``): a pass over the d
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -163,13 +164,27 @@ def _spelled_word(decisions: list[Decision], counted: Counter[str], text: str,
 SAID_ALIKE = 0.7
 
 
+#: Words said between a name and its spelling (``mary theresa quickly that's q u i g l e
+#: y``, ``it's spelt``): the words before them are the name misheard.
+_LINK_BEFORE = re.compile(r"[ \t,]+(?:that[’']?s|that is|it[’']?s|its|spelt|spelled|spelling"
+                          r"|spells)(?:[ \t]+(?:spelt|spelled|like))?[ \t,:]*\Z", re.IGNORECASE)
+
+
 def _said_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
                  first: int, key: str) -> list[int]:
     """The one to three undecided words right before a spelling, one space apart, that read
     together as the word it spells (:data:`SAID_ALIKE`): a transcript's mishearing of the
-    name that the caller then spells (``her late husband pad rake p a d r a i g``); the
-    longest such run, ``[]`` for none."""
+    name that the caller then spells (``her late husband pad rake p a d r a i g``), also
+    before a link (``quickly that's q u i g l e y``: :data:`_LINK_BEFORE`, issue 40, the
+    seventeenth stage); the longest such run, ``[]`` for none."""
     best: list[int] = []
+    if first > 0:
+        line = text.rfind("\n", 0, tokens[first].start) + 1
+        link = _LINK_BEFORE.search(text, max(line, tokens[first].start - 24),
+                                   tokens[first].start)
+        if link is not None:  # the words before the link, which stays as said
+            while first > 0 and tokens[first - 1].end > link.start():
+                first -= 1
     k = first
     while k > 0 and first - k < 3:
         k -= 1
