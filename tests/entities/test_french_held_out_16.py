@@ -53,3 +53,14 @@ def test_a_cemeterys_name_stops_at_a_forms_column_gap(french):
                          titles=FRENCH.titles)
     assert ("cimetière de Ploaré", "LOCATION") in [(text[s.start:s.end], s.type)
                                                    for s in found], found
+
+
+def test_a_name_said_wrong_then_put_right_in_french(french):
+    """``madame poule y quand pardon pouliquen``: a French correction (``pardon``, ``euh
+    non``, ``non attends c'est``) after words alike to the name, accents aside, makes them
+    the name misheard; the correction's word is no name even where a model took it in."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("suivant rappel de famille madame poule y quand pardon pouliquen était "
+                     "la fille\n")
+    assert "poule" not in out and " quand " not in out and "pouliquen" not in out, out
+    assert "madame " in out and out.rstrip().endswith("était la fille"), out

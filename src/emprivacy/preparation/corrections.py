@@ -8,6 +8,7 @@ the seventeenth stage).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
@@ -15,14 +16,20 @@ from difflib import SequenceMatcher
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
 from emprivacy.text.tokens import Token
 
-__all__ = ["CORRECTED_ALIKE", "corrected_names"]
+__all__ = ["CORRECTED_ALIKE", "CORRECTED_INITIAL", "corrected_names"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
 CORRECTED_ALIKE = 0.6
+#: How alike one word right before a correction, with the name's first letter, and the name
+#: are when it is that name misheard (``tiger sorry tadhg``: 0.4; issue 40, the seventeenth
+#: English set, seen).
+CORRECTED_INITIAL = 0.4
 #: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``i
-#: mean``), one space or a comma apart.
-_CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|i mean|sorry i mean|i meant)[ \t]*,?[ \t]+\Z")
+#: mean``; French ``pardon``, ``euh non``, ``non attends c'est``), one space or a comma apart.
+_CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|i mean|sorry i mean|i meant|pardon|non|euh "
+                         r"non|enfin|je veux dire|non attends c[’']est|non c[’']est)[ \t]*,?"
+                         r"[ \t]+\Z")
 #: The most words of a misheard name.
 _MOST_SAID = 3
 
@@ -31,7 +38,9 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
                     tokens: Sequence[Token]) -> None:
     """Give the one to three lower-case words before a correction (``sorry``,
     ``no``, ``i mean``) the slot of the person's name right after it, where together they
-    read as that name (:data:`CORRECTED_ALIKE`), undecided or a person's slot of their own:
+    read as that name or as its words after the correction together, accents aside
+    (:data:`CORRECTED_ALIKE`; one word with the name's first letter,
+    :data:`CORRECTED_INITIAL`), undecided or a person's slot of their own:
     the most alike such run (``pat`` of ``in for pat, sorry pat``, not ``for pat``); the
     words but the
     last :class:`Dropped` with the spaces after them, the last the name's slot (one person,
@@ -58,7 +67,12 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
         end = j
         while end > 0 and tokens[end - 1].end > cue.start():
             end -= 1  # the correction's words stay as said
-        name = tokens[j].text.lower()
+        run = j  # the name's words after the correction ("aït oufella")
+        while (run + 1 < len(tokens) and run - j < 2 and text[tokens[run].end:tokens[run + 1].start]
+               == " " and isinstance(decisions[run + 1], EntitySlot)
+               and decisions[run + 1].key[0] == "PERSON"):  # type: ignore[union-attr]
+            run += 1
+        names = {_plain(tokens[j].text), _plain("".join(t.text for t in tokens[j:run + 1]))}
         best: list[int] = []
         best_ratio = CORRECTED_ALIKE
         k = end
@@ -66,14 +80,22 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
             k -= 1
             gap = text[tokens[k].end:tokens[k + 1].start]
             if (tokens[k].kind != "word" or not _open(decisions[k])
-                    or not tokens[k].text.islower() or len(tokens[k].text) < 2
+                    or not tokens[k].text.islower() or (len(tokens[k].text) < 2 and k == end - 1)
                     or tokens[k].start < line
                     or (gap not in (" ", ", ") if k == end - 1 else gap != " ")):
                 break
-            said = "".join(t.text.lower() for t in tokens[k:end])
-            ratio = SequenceMatcher(None, said, name).ratio()
-            if ratio >= best_ratio:  # the most alike run, the longest of equals
-                best, best_ratio = list(range(k, end)), ratio
+            said = _plain("".join(t.text for t in tokens[k:end]))
+            for name in names:
+                ratio = SequenceMatcher(None, said, name).ratio()
+                if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
+                    ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
+                if ratio >= best_ratio and len(tokens[k].text) > 1:  # the most alike run,
+                    best, best_ratio = list(range(k, end)), ratio  # the longest of equals
+        if best:  # the correction's words are no name's ("pardon" of a model's "pardon
+            for k in range(end, j):  # pouliquen")
+                if isinstance(decisions[k], EntitySlot):
+                    decisions[k] = None
+                    counted["PERSON"] -= 1
         for k in best:
             if decisions[k] is not None:
                 counted["PERSON"] -= 1  # a slot of its own, replaced
@@ -82,6 +104,14 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
         if best:
             decisions[best[-1]] = decision
             counted["PERSON"] += 1
+
+
+def _plain(word: str) -> str:
+    """``word`` in lower case, without accents or apostrophes: how it sounds, roughly
+    (``aït`` and ``ait``, ``n'diaye`` and ``ndiaye``)."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return "".join(c for c in decomposed
+                   if not unicodedata.combining(c) and c not in "'’-")
 
 
 def _open(decision: Decision) -> bool:

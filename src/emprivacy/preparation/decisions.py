@@ -10,14 +10,15 @@ by :mod:`~emprivacy.preparation.template`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from emprivacy.text.tokens import Token
 
-__all__ = ["GENERAL", "INITIAL", "Decision", "Dropped", "EntityKey", "EntitySlot", "Kept",
-           "Placeholder", "decision_type", "person_decision", "take_initial"]
+__all__ = ["GENERAL", "INITIAL", "Decision", "DocumentPeople", "Dropped", "EntityKey",
+           "EntitySlot", "Kept", "Placeholder", "decision_type", "person_decision",
+           "take_initial"]
 
 #: The counter's key for detected words released at the general ε (not protected).
 GENERAL = "_general"
@@ -68,6 +69,29 @@ class Dropped:
 
 
 Decision = Placeholder | Kept | EntitySlot | Dropped | None
+
+
+@dataclass
+class DocumentPeople:
+    """The people of one document so far: each word form privatised as a person in the
+    pieces before (its slot), and the forms of them named in lower case — so that a later
+    piece gives every mention of them the same slot (issue 40, "one decision per person per
+    document": ``Priyanka, Jean-Luc, give us a wave`` two turns after ``Priyanka Shah and
+    Jean-Luc N'Diaye``).  At most :attr:`most` forms are kept (memory bounded however long
+    the document); past that, the first ones stay."""
+
+    slots: dict[str, EntitySlot] = field(default_factory=dict)
+    lower: set[str] = field(default_factory=set)
+    most: int = 100_000
+
+    def remember(self, slots: dict[str, EntitySlot], lower: set[str]) -> None:
+        """Add a piece's people (its first slot of each form stays)."""
+        for form, slot in slots.items():
+            if len(self.slots) >= self.most:
+                break
+            self.slots.setdefault(form, slot)
+        if len(self.lower) < self.most:
+            self.lower |= lower
 
 
 #: The key prefix of an initial's slot (``("PERSON", "\x00o")``): its surrogate is written

@@ -37,22 +37,21 @@ from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
+    DocumentPeople,
     Dropped,
     EntitySlot,
     Kept,
     Placeholder,
     take_initial,
 )
+from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
     given_before_names,
-    handle_piece,
     initials_everywhere,
     initials_in_names,
     join_initials,
-    name_field_value,
-    stamped_speaker,
     surnames_before_brackets,
     surnames_before_commas,
     title_outside_name,
@@ -69,7 +68,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
                      embeddings: Embeddings, oov: str, initials: bool = False,
                      titles: frozenset[str] = frozenset(),
-                     linking: frozenset[str] = frozenset(), lone_initials: bool = False
+                     linking: frozenset[str] = frozenset(), lone_initials: bool = False,
+                     document: DocumentPeople | None = None
                      ) -> tuple[list[Decision], Counter[str]]:
     """What each token of a piece becomes, and the entity words counted by type.
 
@@ -96,6 +96,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
     the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).
+    ``document``: the document's people in the pieces before, read and added to (a name's form
+    privatised as a person in one piece is in every later one: :class:`DocumentPeople`).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -103,6 +105,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if not spans:  # no detector found anything: a signature's or a spelled word's letters
         if initials:  # still are a name's (thanks, j. / c h l o e)
             join_initials(decisions, counted, text, tokens, titles)
+        if document is not None and document.slots:  # the document's people named before
+            _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows,
+                                   verbatim, {}, document)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -181,7 +186,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
-                           points)
+                           points, document)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                       verbatim, text=text)
@@ -201,6 +206,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
+    # again, for the names the passes after the first made ("Priyanka" of a list): those
+    # that are no common word
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
+                           points, document, late=True)
     return decisions, counted
 
 
@@ -280,27 +289,44 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
     return word in LOWERCASE_ONLY and marking.listed_or_rare(word)
 
 
+#: A form a late pass privatised as a person is followed to its other mentions only below
+#: this Zipf frequency in English (:func:`_one_decision_per_form`).
+LATE_ZIPF = 4.0
+
+
 def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                            counted: Counter[str], text: str,
                            tokens: Sequence[Token], words: Sequence[str],
                            rows: Sequence[int], verbatim: Sequence[bool],
-                           points: dict[str, np.ndarray]) -> None:
-    """Every mention of a word form privatised as a ``PERSON`` somewhere in the piece gets
-    the same slot type, unless it is already a slot, a placeholder or a kept function word
-    (``will`` the verb beside ``will`` the name needs a detector's word for each)."""
-    people = {d.key[1]: d for d in decisions
-              if isinstance(d, EntitySlot) and d.key[0] == "PERSON"}
-    if not people:
-        return
+                           points: dict[str, np.ndarray],
+                           document: DocumentPeople | None = None, *,
+                           late: bool = False) -> None:
+    """Every mention of a word form privatised as a ``PERSON`` somewhere in the piece, or in
+    the document's pieces before (``document``, then given this piece's), gets the same
+    slot type, unless it is already a slot, a placeholder or a kept function word (``will``
+    the verb beside ``will`` the name needs a detector's word for each).  ``late``: after the
+    passes that find names by their neighbours, whose forms are followed only where they
+    are no common English word (Zipf below :data:`LATE_ZIPF`: ``Priyanka``, not ``thank``
+    of ``thank you hilary``)."""
+    people = {d.key[1]: d for d in decisions  # a particle's slot is no name's ("de la mer")
+              if isinstance(d, EntitySlot) and d.key[0] == "PERSON"
+              and d.key[1] not in NAME_PARTICLES
+              and not (late and marking.english_zipf(d.key[1]) >= LATE_ZIPF)}
     lower = {words[j] for j, d in enumerate(decisions)  # forms named in lower case too
              if isinstance(d, EntitySlot) and d.key[0] == "PERSON" and tokens[j].text.islower()}
+    if document is not None:
+        document.remember(people, lower)
+        people = {**document.slots, **people}
+        lower |= document.lower
+    if not people:
+        return
     for i, tok in enumerate(tokens):
         d = decisions[i]
         if tok.kind != "word" or verbatim[i] or words[i] not in people:
             continue
-        if isinstance(d, EntitySlot | Placeholder | Kept) and not (
+        if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and not (
                 isinstance(d, Placeholder) and d.type == "ORG"):
-            continue
+            continue  # (a dropped word goes with a name already: "poule y quand pardon")
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
         if capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:

@@ -15,10 +15,7 @@ from collections.abc import Sequence
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import (
     FORM_KEYS,
-    NAME_FIELDS,
     NAME_TITLES,
-    NO_NAME_VALUES,
-    stamped_start,
 )
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
@@ -43,12 +40,9 @@ __all__ = [
     "SIGN_OFFS",
     "capital_initials",
     "given_before_names",
-    "handle_piece",
     "initials_everywhere",
     "initials_in_names",
     "join_initials",
-    "name_field_value",
-    "stamped_speaker",
     "surnames_before_brackets",
     "surnames_before_commas",
     "title_outside_name",
@@ -97,7 +91,10 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
     with it (``1st XI v Penarth``), an accented letter only with it (French ``à théo``: the
-    preposition), and no letter of an abbreviation (``p.m.``, ``e.g.``)."""
+    preposition), and no letter of an abbreviation (``p.m.``, ``e.g.``).  A capital
+    particle between an initial and a person's slot is the name's, whatever a model typed it
+    (``DE`` of ``R. DE SOUZA``, a place's code; issue 40, the seventeenth English set, seen)."""
+    _particles_after_initials(decisions, counted, text, tokens)
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -139,6 +136,35 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _sign_off_initials(decisions, counted, text, tokens)
     spelled_words(decisions, counted, text, tokens)
     corrected_names(decisions, counted, text, tokens)
+
+
+def _particles_after_initials(decisions: list[Decision], counted: Counter[str], text: str,
+                              tokens: Sequence[Token]) -> None:
+    """One or two capital particles (:data:`NAME_PARTICLES`) between a capital initial with
+    its full stop and a person's slot become the person's slots, drawn independently of
+    them (``DE`` of ``R. DE SOUZA``), where they were another type's or undecided."""
+    for i in range(len(tokens) - 2):
+        tok = tokens[i]
+        if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
+                or not tok.text.isupper() or text[tok.end:tok.end + 1] != "."):
+            continue
+        j = i + 1
+        while (j < len(tokens) and j - i <= 2 and tokens[j].kind == "word"
+               and tokens[j].text[:1].isupper() and tokens[j].text.lower() in NAME_PARTICLES
+               and text[tokens[j - 1].end:tokens[j].start].strip(" .") == ""
+               and not person_decision_at(decisions, j)):
+            j += 1
+        after = decisions[j] if j < len(tokens) else None
+        if j == i + 1 or not (isinstance(after, EntitySlot) and after.key[0] == "PERSON") \
+                or text[tokens[j - 1].end:tokens[j].start] != " ":
+            continue
+        for k in range(i + 1, j):
+            replaced = decisions[k]
+            if isinstance(replaced, EntitySlot | Placeholder):
+                counted[decision_type(replaced)] -= 1
+            decisions[k] = EntitySlot(("PERSON", tokens[k].text.lower()), -1, None,
+                                      independent=True)
+            counted["PERSON"] += 1
 
 
 def transcript_marker(text: str, tok: Token) -> bool:
@@ -328,62 +354,6 @@ def initials_in_names(decisions: list[Decision], counted: Counter[str], text: st
                 and tok.text.isupper() and tok.text.isalpha()
                 and tok.text.lower() not in titles and text[tok.end:tok.end + 1] == "."):
             take_initial(decisions, counted, i, tok)
-
-
-def stamped_speaker(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``, ``[19:09]
-    claire :``): a name whatever the word, never demoted to the general ε as an ordinary
-    lower-case word."""
-    if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
-        return False
-    return stamped_start(text[text.rfind("\n", 0, tok.start) + 1:tok.start])
-
-
-#: A name field's key and colon before a capitalised value's first word on its line
-#: (``Known as: Cat``, ``First name(s): Iffy``), the key's last word ending the match.
-_NAME_KEY = re.compile(r"(?:^|[ \t])(?P<key>[A-Za-z]+)(?:\(s\))?[ \t]*:[ \t]*\Z")
-
-
-def name_field_value(text: str, tok: Token) -> bool:
-    """Whether ``tok``, capitalised, is the first word of a name field's value on its line
-    (its key's last word one of :data:`~emprivacy.entities.labels.NAME_FIELDS`, or ``Known
-    as:``): a name whatever the word, never demoted to the general ε as an ordinary
-    capitalised word (``Known as: Cat``; issue 40, the seventeenth English set)."""
-    word = tok.text.lower()
-    if not tok.text[:1].isupper() or word in KIN_WORDS or word in NO_NAME_VALUES:
-        return False
-    line = text[max(text.rfind("\n", 0, tok.start) + 1, tok.start - 60):tok.start]
-    found = _NAME_KEY.search(line)
-    if found is None:
-        return False
-    key = found.group("key").lower()
-    if not (key in NAME_FIELDS or (key == "as" and line[:found.start("key")].rstrip()
-                                   .lower().endswith("known"))):
-        return False
-    # a value of a few words to the line's end or the next field, not speech ("OPERATOR:
-    # Next, Oksana Hrytsenko at Jefferies."); a bounded look
-    value = re.split(r"\n|  |\t|:", text[tok.start:tok.start + 120], maxsplit=1)[0]
-    return len(value.split()) <= _MOST_VALUE_WORDS
-
-#: The most words of a name field's value whose first word is a name whatever the word.
-_MOST_VALUE_WORDS = 4
-
-
-def handle_piece(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between: a piece
-    of a user name (``food`` of ``@euan_forbes_food``).  In a person's span it is the
-    person's, never demoted to the general ε as an ordinary word (issue 40, the seventeenth
-    English set).
-
-    >>> from emprivacy.text.tokens import tokenize
-    >>> text = "@euan_forbes_food likes food. See k.osei"
-    >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
-    ['euan', 'forbes', 'food', 'k', 'osei']
-    """
-    before = text[max(0, tok.start - 2):tok.start]
-    after = text[tok.end:tok.end + 2]
-    return (len(before) == 2 and before[1] in "_." and before[0].isalnum()) or (
-        len(after) == 2 and after[0] in "_." and after[1].isalnum())
 
 
 def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,

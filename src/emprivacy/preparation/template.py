@@ -62,6 +62,7 @@ from emprivacy.embeddings.model import OOV_PLACEHOLDER, OOV_POLICIES, Embeddings
 from emprivacy.exceptions import PrivacyLeakWarning
 from emprivacy.preparation.decisions import (
     INITIAL,
+    DocumentPeople,
     Dropped,
     EntityKey,
     EntitySlot,
@@ -319,6 +320,7 @@ class _TemplateBuilder:
         self.entities = entities
         self.lang = get_language(lang)
         self.style = style
+        self.people = DocumentPeople()  # the document's, across its blocks and pieces
         self._reset()
 
     def _reset(self) -> None:
@@ -378,7 +380,7 @@ class _TemplateBuilder:
                 self.entities, text, tokens, words, rows_of.tolist(), verbatim,
                 embeddings=self.embeddings, oov=self.oov, initials=True,
                 titles=self.lang.titles, linking=self.entities.linking_words(),
-                lone_initials=self.lang.code != "en")
+                lone_initials=self.lang.code != "en", document=self.people)
             self.entity_counts.update(counted)
         open_span = -1  # the span whose placeholder was written last, with nothing after it
         for n, (tok, word, row, keep, decision) in enumerate(zip(

@@ -1,0 +1,72 @@
+"""Where a word is a person's name whatever the word, so that no pass demotes it to the
+general ε as an ordinary word: a chat's speaker after a time stamp (``[07:59] sky:``), the
+first word of a name field's value (``Known as: Cat``), a piece of a person's user name
+(``food`` of ``@euan_forbes_food``).  Read by
+:func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40).
+"""
+
+from __future__ import annotations
+
+import re
+
+from emprivacy.entities.labels import NAME_FIELDS, NO_NAME_VALUES, stamped_start
+from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.text.tokens import Token
+
+__all__ = ["handle_piece", "name_field_value", "stamped_speaker"]
+
+
+def stamped_speaker(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``, ``[19:09]
+    claire :``): a name whatever the word, never demoted to the general ε as an ordinary
+    lower-case word."""
+    if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
+        return False
+    return stamped_start(text[text.rfind("\n", 0, tok.start) + 1:tok.start])
+
+
+#: A name field's key and colon before a capitalised value's first word on its line
+#: (``Known as: Cat``, ``First name(s): Iffy``), the key's last word ending the match.
+_NAME_KEY = re.compile(r"(?:^|[ \t])(?P<key>[A-Za-z]+)(?:\(s\))?[ \t]*:[ \t]*\Z")
+
+
+def name_field_value(text: str, tok: Token) -> bool:
+    """Whether ``tok``, capitalised, is the first word of a name field's value on its line
+    (its key's last word one of :data:`~emprivacy.entities.labels.NAME_FIELDS`, or ``Known
+    as:``): a name whatever the word, never demoted to the general ε as an ordinary
+    capitalised word (``Known as: Cat``; issue 40, the seventeenth English set)."""
+    word = tok.text.lower()
+    if not tok.text[:1].isupper() or word in KIN_WORDS or word in NO_NAME_VALUES:
+        return False
+    line = text[max(text.rfind("\n", 0, tok.start) + 1, tok.start - 60):tok.start]
+    found = _NAME_KEY.search(line)
+    if found is None:
+        return False
+    key = found.group("key").lower()
+    if not (key in NAME_FIELDS or (key == "as" and line[:found.start("key")].rstrip()
+                                   .lower().endswith("known"))):
+        return False
+    # a value of a few words to the line's end or the next field, not speech ("OPERATOR:
+    # Next, Oksana Hrytsenko at Jefferies."); a bounded look
+    value = re.split(r"\n|  |\t|:", text[tok.start:tok.start + 120], maxsplit=1)[0]
+    return len(value.split()) <= _MOST_VALUE_WORDS
+
+#: The most words of a name field's value whose first word is a name whatever the word.
+_MOST_VALUE_WORDS = 4
+
+
+def handle_piece(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between: a piece
+    of a user name (``food`` of ``@euan_forbes_food``).  In a person's span it is the
+    person's, never demoted to the general ε as an ordinary word (issue 40, the seventeenth
+    English set).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "@euan_forbes_food likes food. See k.osei"
+    >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
+    ['euan', 'forbes', 'food', 'k', 'osei']
+    """
+    before = text[max(0, tok.start - 2):tok.start]
+    after = text[tok.end:tok.end + 2]
+    return (len(before) == 2 and before[1] in "_." and before[0].isalnum()) or (
+        len(after) == 2 and after[0] in "_." and after[1].isalnum())
