@@ -64,3 +64,11 @@ def test_a_name_said_wrong_then_put_right_in_french(french):
                      "la fille\n")
     assert "poule" not in out and " quand " not in out and "pouliquen" not in out, out
     assert "madame " in out and out.rstrip().endswith("était la fille"), out
+
+
+def test_two_spaces_in_prose_are_no_column_gap(french):
+    """``3 rue  pasteur``: two spaces typed in prose keep the street's kind and its name
+    together (a form's column gap is three spaces or more, or a tab)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("j'habite au 3 rue  pasteur depuis mai\n")
+    assert "pasteur" not in out, out

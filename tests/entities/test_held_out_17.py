@@ -177,3 +177,39 @@ def test_a_one_word_mishearing_with_the_names_first_letter(release_auto):
     out = release_auto("ok tiger sorry tadhg can you message them")
     assert "tiger" not in out and "tadhg" not in out, out
     assert out.startswith("ok ") and "sorry" in out, out
+
+
+def test_what_the_second_reading_found(release_auto):
+    """The second reading of the stage's change: ``do`` before a particle leaves the particle
+    the name's (``Why do Da Silva``); a capitalised ordinary word is a name field's value
+    only where the value reads as a name (not ``Chair: Thanks everyone.``, ``FROM:
+    CONTROL``, ``Known as: N/A``); a dotted name of code is no user name (ε = 10⁶: as
+    written).  (``The Book Club`` and ``Youth Club``, kinds, make no new organisation's
+    span: ``NAMED_BEFORE_ZIPF``.)"""
+    out = release_auto("Why do Da Silva and Van Dijk always arrive late?")
+    assert "Da " not in out and "Silva" not in out and out.startswith("Why do "), out
+    text = ("Chair: Thanks everyone.\nThanks for coming.\nTO: ALL UNITS\nFROM: CONTROL\n"
+            "CONTROL: ALL UNITS RESPOND\nKnown as: N/A\n"
+            "See entities.name_words.capitalised_name: the lists' words remain.")
+    assert release_auto(text) == text
+
+
+def test_a_stamp_opens_with_a_weekday_not_any_word(french):
+    """``[Note 19:12] attention :`` is no chat's time stamp: its word is no weekday."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("[Note 19:12] attention\u00a0: la salle ferme tôt\n")
+    assert "attention" in out, out
+
+
+def test_a_kind_alone_makes_no_named_organisation():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.designators import widen_spans
+    from emprivacy.entities.name_words import word_zipf
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "The Lantern Players met The Book Club"
+    spans = [EntitySpan(4, 19, "PROPER_NOUN"), EntitySpan(28, 37, "PROPER_NOUN")]
+    found = {(text[s.start:s.end], s.type) for s in widen_spans(text, spans, zipf=word_zipf)}
+    assert ("Lantern Players", "ORG") in found and ("Book Club", "ORG") not in found, found

@@ -178,7 +178,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             # COUNCIL): the organisation's or street's, with the capitalised words before it
             # and any designators after it; not a designator alone ("the Court")
             start = _capitalised_before(text, s.start)
-            if start < s.start or (form in _NAMED_ORG_ENDS and _named_before(text, s, form)):
+            if start < s.start or (form in _NAMED_ORG_ENDS
+                                   and _named_before(text, s, form, zipf)):
                 # or a run of its own whose words before the designator are not all
                 # designators ("The Lantern Players"; not "Health Centre")
                 end, kind = _designators_after(text, s.end)
@@ -431,15 +432,24 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
             end, kind = at, tentative  # "building society": building only before society
 
 
-def _named_before(text: str, span: EntitySpan, last: str) -> bool:
+def _named_before(text: str, span: EntitySpan, last: str,
+                  zipf: Callable[[str], float] | None) -> bool:
     """Whether a capitalised run ``span`` that ends with the organisation's designator
-    ``last`` holds, before it, a word that is no designator nor a calendar word: the
+    ``last`` holds, before it, a word that is no designator nor a calendar word, and less
+    common than Zipf :data:`NAMED_BEFORE_ZIPF` (by ``zipf``, where given): the
     organisation's name (``Lantern`` of ``The Lantern Players``; issue 40, the seventeenth
-    English set), not a kind alone (``Health Centre``, ``Sunday School``)."""
+    English set), not a kind alone (``Health Centre``, ``Sunday School``, ``The Book Club``,
+    ``Youth Club``)."""
     words = text[span.start:span.end].split()
     return len(words) >= 2 and words[-1].lower() == last and any(
         w.lower() not in _ALL_DESIGNATORS and w.lower() not in CALENDAR_WORDS
-        and w[:1].isupper() for w in words[:-1])
+        and w[:1].isupper() and (zipf is None or zipf(w.lower()) < NAMED_BEFORE_ZIPF)
+        for w in words[:-1])
+
+
+#: A word before a named organisation's designator below this Zipf frequency is a name's
+#: (``Lantern`` 3.6, ``Polish`` 4.3; not ``Book`` 5.4, ``Youth`` 4.8).
+NAMED_BEFORE_ZIPF = 4.5
 
 
 def _capitalised_before(text: str, pos: int) -> int:

@@ -253,12 +253,12 @@ def _proper(text: str, tokens: Sequence[tuple[int, int, str]], i: int) -> bool:
 
 def _joined(text: str, tokens: Sequence[tuple[int, int, str]], j: int) -> bool:
     """Whether token ``j`` follows token ``j - 1`` on its line with only spaces between
-    (nothing after an elision), not a form's column gap (two spaces or more, a tab:
-    ``cimetière de Ploaré        Carré :``)."""
+    (nothing after an elision), not a form's column gap (three spaces or more, a tab:
+    ``cimetière de Ploaré        Carré :``; two spaces are a typing slip, ``rue  pasteur``)."""
     gap = text[tokens[j - 1][1]:tokens[j][0]]
     if tokens[j - 1][2].endswith("'"):
         return gap == ""
-    return _SPACES.fullmatch(gap) is not None and "  " not in gap and "\t" not in gap
+    return _SPACES.fullmatch(gap) is not None and "   " not in gap and "\t" not in gap
 
 
 def _kind_at(text: str, tokens: Sequence[tuple[int, int, str]], i: int, words: EntityWords

@@ -54,8 +54,26 @@ SPEAKER_ROLES: frozenset[str] = frozenset(
     "female staff receptionist advisor adviser all everyone group team server call taker "
     "handler paramedic crew registrar".split())
 #: Values of a name field that are no names (``Next of kin: SELF``, ``Cc: None``).
-NO_NAME_VALUES: frozenset[str] = frozenset("no yes none nil n/a na unknown same self next tba "
-                                           "tbc see as above below".split())
+NO_NAME_VALUES: frozenset[str] = frozenset(
+    "no yes none nil na unknown same self next tba tbc see as above below pending anonymous "
+    "refused declined withheld various all everyone thanks thank".split())
+def name_shaped_value(text: str, start: int, *, most_words: int = 4) -> bool:
+    """Whether the field's value that starts at ``start`` reads as a name: at most
+    ``most_words`` words to the line's end or the field's gap (two spaces, a tab, the next
+    key's colon), each capitalised or an initial, no sentence in it (``Known as: Cat``,
+    ``First name(s): Catriona Mairead``; not ``Chair: Thanks everyone.``, ``Patient: Refused
+    to give name``).  A bounded look.
+
+    >>> [name_shaped_value(t, t.index(":") + 2) for t in (
+    ...     "Known as: Cat", "Chair: Thanks everyone.", "Name: Mary O'Neill  Ward: 4")]
+    [True, False, True]
+    """
+    value = re.split(r"\n|  |\t|:", text[start:start + 120], maxsplit=1)[0].strip()
+    words = value.split()
+    return 0 < len(words) <= most_words and not any(c in value for c in "!?;") and all(
+        w.lstrip("\"'(“‘")[:1].isupper() for w in words)
+
+
 #: Verbs that end a quoting line's label (``--- jamal whitaker wrote:``).
 QUOTING_VERBS = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
@@ -63,10 +81,14 @@ FORM_KEYS: frozenset[str] = frozenset(
     "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
     "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
 #: The opening of a chat's time stamp before its time, as a regular expression: a bracket,
-#: with a weekday or a date before the time where an export writes one (``[mon 18:25]``,
+#: with a weekday (English or French, in full or cut) or a date before the time where an
+#: export writes one (``[mon 18:25]``,
 #: ``[lun. 19:12]``, ``[12/03 09:02]``; issue 40, the seventeenth English set, and issue 42).
 #: The time stamps of the speakers' patterns open with ``(?:STAMP_OPEN|\[)?``.
-STAMP_OPEN = (r"\[(?:[^\W\d_]{2,9}\.?,?|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?,?)"
+STAMP_OPEN = (r"\[(?:(?i:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|"
+              r"wednesday|thursday|friday|saturday|sunday|lun|mar|mer|jeu|ven|sam|dim|lundi|"
+              r"mardi|mercredi|jeudi|vendredi|samedi|dimanche)\.?,?"
+              r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?,?)"
               r"(?:[ \t]+\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?,?)?[ \t]+")
 #: A line's start before a speaker's label: a quote's marks, a bullet, a time stamp.
 LABEL_START = re.compile(r"[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*|\d{1,2}:\d{2}(?::\d{2})?"

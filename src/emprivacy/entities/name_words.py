@@ -130,7 +130,7 @@ def name_class(word: str) -> NameClass:
     """How name-like ``word`` is: ``"name"``, ``"common"``, ``"rare"`` or ``None`` (see the
     module's description).
 
-    >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien", "Lê", "le")]
+    >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien", "Lê", "uh")]
     ['name', 'common', 'rare', None, 'name', 'rare', None]
     """
     key = name_key(word)

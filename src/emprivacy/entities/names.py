@@ -52,6 +52,7 @@ from emprivacy.entities.labels import (
     QUOTING_VERBS,
     SPEAKER_ROLES,
     in_name_field,
+    name_shaped_value,
     stamped_after,
     stamped_start,
 )
@@ -231,9 +232,13 @@ class NameListDetector:
                         and forms[i].isalpha() and len(forms[i]) > 1
                         and _in_label(i, words, forms, text, line_starts, stamped=True)):
                     out[i] = "stamped"  # "[07:59] sky:": a chat's speaker, any word
-                elif tok.text[:1].isupper() and in_name_field(i, words, forms, text,
-                                                              line_starts):
-                    out[i] = "field"  # "Known as: Cat"
+                elif (tok.text[:1].isupper() and len(forms[i]) > 1
+                      and forms[i] not in KEPT_FUNCTION_WORDS
+                      and forms[i] not in SPEAKER_ROLES and forms[i] not in FORM_KEYS
+                      and in_name_field(i, words, forms, text, line_starts)
+                      and name_shaped_value(text, words[first_value(i, words, text)].start)):
+                    out[i] = "field"  # "Known as: Cat"; not "FROM: CONTROL", "Chair: Thanks
+                    # everyone."
                 continue
             if gap.endswith("@"):
                 out[i] = "at"
@@ -269,6 +274,16 @@ class NameListDetector:
 #: more that the full name has.
 SHORT_FORM_LETTERS = 3
 SHORT_FORM_MORE = 2
+
+
+def first_value(i: int, words: list[Token], text: str) -> int:
+    """The first word of the field's value that holds word ``i``: the word after the colon
+    before it on its line."""
+    colon = text.rfind(":", text.rfind("\n", 0, words[i].start) + 1, words[i].start)
+    k = i
+    while k > 0 and words[k - 1].start > colon:
+        k -= 1
+    return k
 
 
 def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],

@@ -308,12 +308,13 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
     passes that find names by their neighbours, whose forms are followed only where they
     are no common English word (Zipf below :data:`LATE_ZIPF`: ``Priyanka``, not ``thank``
     of ``thank you hilary``)."""
-    people = {d.key[1]: d for d in decisions  # a particle's slot is no name's ("de la mer")
-              if isinstance(d, EntitySlot) and d.key[0] == "PERSON"
-              and d.key[1] not in NAME_PARTICLES
-              and not (late and marking.english_zipf(d.key[1]) >= LATE_ZIPF)}
-    lower = {words[j] for j, d in enumerate(decisions)  # forms named in lower case too
-             if isinstance(d, EntitySlot) and d.key[0] == "PERSON" and tokens[j].text.islower()}
+    named = [(j, d) for j, d in enumerate(decisions)  # a particle's slot is no name's ("de
+             if isinstance(d, EntitySlot) and d.key[0] == "PERSON"  # la mer"), nor a user
+             and d.key[1] not in NAME_PARTICLES  # name's piece ("food" of "@euan_forbes_food")
+             and not (late and marking.english_zipf(d.key[1]) >= LATE_ZIPF)
+             and not handle_piece(text, tokens[j])]
+    people = {d.key[1]: d for _, d in named}
+    lower = {words[j] for j, _ in named if tokens[j].text.islower()}  # named in lower case too
     if document is not None:
         document.remember(people, lower)
         people = {**document.slots, **people}

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import re
 
-from emprivacy.entities.labels import NAME_FIELDS, NO_NAME_VALUES, stamped_start
+from emprivacy.entities.labels import (
+    FORM_KEYS,
+    NAME_FIELDS,
+    NO_NAME_VALUES,
+    SPEAKER_ROLES,
+    name_shaped_value,
+    stamped_start,
+)
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
@@ -36,7 +43,8 @@ def name_field_value(text: str, tok: Token) -> bool:
     as:``): a name whatever the word, never demoted to the general ε as an ordinary
     capitalised word (``Known as: Cat``; issue 40, the seventeenth English set)."""
     word = tok.text.lower()
-    if not tok.text[:1].isupper() or word in KIN_WORDS or word in NO_NAME_VALUES:
+    if (not tok.text[:1].isupper() or len(tok.text) < 2 or word in KIN_WORDS
+            or word in NO_NAME_VALUES or word in SPEAKER_ROLES or word in FORM_KEYS):
         return False
     line = text[max(text.rfind("\n", 0, tok.start) + 1, tok.start - 60):tok.start]
     found = _NAME_KEY.search(line)
@@ -46,27 +54,34 @@ def name_field_value(text: str, tok: Token) -> bool:
     if not (key in NAME_FIELDS or (key == "as" and line[:found.start("key")].rstrip()
                                    .lower().endswith("known"))):
         return False
-    # a value of a few words to the line's end or the next field, not speech ("OPERATOR:
-    # Next, Oksana Hrytsenko at Jefferies."); a bounded look
-    value = re.split(r"\n|  |\t|:", text[tok.start:tok.start + 120], maxsplit=1)[0]
-    return len(value.split()) <= _MOST_VALUE_WORDS
+    # a value of a few capitalised words to the line's end or the next field, not speech
+    # ("OPERATOR: Next, Oksana Hrytsenko at Jefferies.", "Chair: Thanks everyone.")
+    return name_shaped_value(text, tok.start, most_words=_MOST_VALUE_WORDS)
 
 #: The most words of a name field's value whose first word is a name whatever the word.
 _MOST_VALUE_WORDS = 4
 
 
 def handle_piece(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between: a piece
-    of a user name (``food`` of ``@euan_forbes_food``).  In a person's span it is the
-    person's, never demoted to the general ε as an ordinary word (issue 40, the seventeenth
-    English set).
+    """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between, in an
+    ``@`` mention: a piece of a user name (``food`` of ``@euan_forbes_food``).  In a
+    person's span it is the person's, never demoted to the general ε as an ordinary word
+    (issue 40, the seventeenth English set).
 
     >>> from emprivacy.text.tokens import tokenize
-    >>> text = "@euan_forbes_food likes food. See k.osei"
+    >>> text = "@euan_forbes_food likes food. See @k.osei, not name_words.capitalised"
     >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
     ['euan', 'forbes', 'food', 'k', 'osei']
     """
     before = text[max(0, tok.start - 2):tok.start]
     after = text[tok.end:tok.end + 2]
-    return (len(before) == 2 and before[1] in "_." and before[0].isalnum()) or (
-        len(after) == 2 and after[0] in "_." and after[1].isalnum())
+    if not ((len(before) == 2 and before[1] in "_." and before[0].isalnum()) or (
+            len(after) == 2 and after[0] in "_." and after[1].isalnum())):
+        return False
+    # an @ mention's: the handle's start, a bounded walk back over its pieces, is an "@"
+    # (not "emprivacy.entities.name_words", a code's dotted name)
+    start = tok.start
+    low = max(0, tok.start - 64)
+    while start > low and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    return start > 0 and text[start - 1] == "@"
