@@ -5,7 +5,7 @@
     (tests/entities/labelled_fr/dev), each cut into documents of the same size, in one run, the
     embeddings loaded before the clock starts; best of ``--repeats``.  Prints seconds and
     words/s for both and the ratio French / English (the target: at most 1.5).
-(b) The labelled French texts (``--set dev|holdout|holdout2..14|all``, or ``--dir FOLDER``: a
+(b) The labelled French texts (``--set dev|holdout|holdout2..16|all``, or ``--dir FOLDER``: a
     folder of labelled texts kept outside the repository), text mode at
     ε = ``--epsilon``
     with ``--entities auto --lang fr``, over ``--seeds`` seeds: person-name tokens verbatim,
