@@ -58,11 +58,11 @@ NO_NAME_VALUES: frozenset[str] = frozenset(
     "no yes none nil na unknown same self next tba tbc see as above below pending anonymous "
     "refused declined withheld various all everyone thanks thank".split())
 def name_shaped_value(text: str, start: int, *, most_words: int = 4) -> bool:
-    """Whether the field's value that starts at ``start`` reads as a name: at most
-    ``most_words`` words to the line's end or the field's gap (two spaces, a tab, the next
-    key's colon), each capitalised or an initial, no sentence in it (``Known as: Cat``,
-    ``First name(s): Catriona Mairead``; not ``Chair: Thanks everyone.``, ``Patient: Refused
-    to give name``).  A bounded look.
+    """Whether the field's value that starts at ``start`` (spaces before it aside) reads as a
+    name: one to ``most_words`` words to the line's end or the field's gap (two spaces, a
+    tab, the next key's colon), each capitalised (after an opening quote or bracket), no
+    ``!``, ``?`` or ``;`` (``Known as: Cat``, ``First name(s): Catriona Mairead``; not
+    ``Chair: Thanks everyone.``, ``Patient: Refused to give name``).  A bounded look.
 
     >>> [name_shaped_value(t, t.index(":") + 2) for t in (
     ...     "Known as: Cat", "Chair: Thanks everyone.", "Name: Mary O'Neill  Ward: 4")]

@@ -236,7 +236,8 @@ class NameListDetector:
                       and forms[i] not in KEPT_FUNCTION_WORDS
                       and forms[i] not in SPEAKER_ROLES and forms[i] not in FORM_KEYS
                       and in_name_field(i, words, forms, text, line_starts)
-                      and name_shaped_value(text, words[first_value(i, words, text)].start)):
+                      and name_shaped_value(text, text.rfind(":", max(0, tok.start - 120),
+                                                             tok.start) + 1)):
                     out[i] = "field"  # "Known as: Cat"; not "FROM: CONTROL", "Chair: Thanks
                     # everyone."
                 continue
@@ -274,16 +275,6 @@ class NameListDetector:
 #: more that the full name has.
 SHORT_FORM_LETTERS = 3
 SHORT_FORM_MORE = 2
-
-
-def first_value(i: int, words: list[Token], text: str) -> int:
-    """The first word of the field's value that holds word ``i``: the word after the colon
-    before it on its line."""
-    colon = text.rfind(":", text.rfind("\n", 0, words[i].start) + 1, words[i].start)
-    k = i
-    while k > 0 and words[k - 1].start > colon:
-        k -= 1
-    return k
 
 
 def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],

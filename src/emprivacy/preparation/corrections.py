@@ -57,8 +57,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
     ['brig', 'id', 'bridget']
     """
     for j, decision in enumerate(decisions):
-        if not (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON" and j > 1
-                and tokens[j].kind == "word"):
+        if not (_person_slot(decision) and j > 1 and tokens[j].kind == "word"):
             continue
         line = text.rfind("\n", 0, tokens[j].start) + 1
         cue = _CORRECTION.search(text, max(line, tokens[j].start - 20), tokens[j].start)
@@ -68,42 +67,53 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
         while end > 0 and tokens[end - 1].end > cue.start():
             end -= 1  # the correction's words stay as said
         run = j  # the name's words after the correction ("aït oufella")
-        while (run + 1 < len(tokens) and run - j < 2 and text[tokens[run].end:tokens[run + 1].start]
-               == " " and isinstance(decisions[run + 1], EntitySlot)
-               and decisions[run + 1].key[0] == "PERSON"):  # type: ignore[union-attr]
+        while (run + 1 < len(tokens) and run - j < 2 and _person_slot(decisions[run + 1])
+               and text[tokens[run].end:tokens[run + 1].start] == " "):
             run += 1
         names = {_plain(tokens[j].text), _plain("".join(t.text for t in tokens[j:run + 1]))}
-        best: list[int] = []
-        best_ratio = CORRECTED_ALIKE
-        k = end
-        while k > 0 and end - k < _MOST_SAID:
-            k -= 1
-            gap = text[tokens[k].end:tokens[k + 1].start]
-            if (tokens[k].kind != "word" or not _open(decisions[k])
-                    or not tokens[k].text.islower() or (len(tokens[k].text) < 2 and k == end - 1)
-                    or tokens[k].start < line
-                    or (gap not in (" ", ", ") if k == end - 1 else gap != " ")):
-                break
-            said = _plain("".join(t.text for t in tokens[k:end]))
-            for name in names:
-                ratio = SequenceMatcher(None, said, name).ratio()
-                if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
-                    ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
-                if ratio >= best_ratio and len(tokens[k].text) > 1:  # the most alike run,
-                    best, best_ratio = list(range(k, end)), ratio  # the longest of equals
-        if best:  # the correction's words are no name's ("pardon" of a model's "pardon
-            for k in range(end, j):  # pouliquen")
-                if isinstance(decisions[k], EntitySlot):
-                    decisions[k] = None
-                    counted["PERSON"] -= 1
+        best = _misheard_before(decisions, text, tokens, end, line, names)
+        if not best:
+            continue
+        for k in range(end, j):  # the correction's words are no name's ("pardon" of a
+            if isinstance(decisions[k], EntitySlot):  # model's "pardon pouliquen")
+                decisions[k] = None
+                counted["PERSON"] -= 1
         for k in best:
             if decisions[k] is not None:
                 counted["PERSON"] -= 1  # a slot of its own, replaced
-        for k in best[:-1]:
             decisions[k] = Dropped("PERSON")
-        if best:
-            decisions[best[-1]] = decision
-            counted["PERSON"] += 1
+        decisions[best[-1]] = decision
+        counted["PERSON"] += 1
+
+
+def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
+                     end: int, line: int, names: set[str]) -> list[int]:
+    """The one to three lower-case words before token ``end`` on the line that starts at
+    ``line``, undecided or a person's slot of their own, that read most like one of
+    ``names`` (the longest of equals), ``[]`` for none (:func:`corrected_names`).  The
+    walk back is :func:`~emprivacy.preparation.spelling.spelled_words`' before a spelling,
+    with its own measure."""
+    best: list[int] = []
+    best_ratio = CORRECTED_ALIKE
+    k = end
+    while k > 0 and end - k < _MOST_SAID:
+        k -= 1
+        gap = text[tokens[k].end:tokens[k + 1].start]
+        if (tokens[k].kind != "word" or not (decisions[k] is None or _person_slot(decisions[k]))
+                or not tokens[k].text.islower() or (len(tokens[k].text) < 2 and k == end - 1)
+                or tokens[k].start < line
+                or (gap not in (" ", ", ") if k == end - 1 else gap != " ")):
+            break
+        if len(tokens[k].text) < 2:
+            continue  # a letter inside the run ("poule y quand"), never its first word
+        said = _plain("".join(t.text for t in tokens[k:end]))
+        for name in names:
+            ratio = SequenceMatcher(None, said, name).ratio()
+            if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
+                ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
+            if ratio >= best_ratio:
+                best, best_ratio = list(range(k, end)), ratio
+    return best
 
 
 def _plain(word: str) -> str:
@@ -114,8 +124,7 @@ def _plain(word: str) -> str:
                    if not unicodedata.combining(c) and c not in "'’-")
 
 
-def _open(decision: Decision) -> bool:
-    """Whether a word before a correction may be the name misheard: undecided, or a
-    person's slot of its own (``brig`` of ``my sister brig id sorry bridget``)."""
-    return decision is None or (isinstance(decision, EntitySlot)
-                                and decision.key[0] == "PERSON")
+def _person_slot(decision: Decision) -> bool:
+    """Whether a decision is a person's slot (``brig`` of ``my sister brig id sorry
+    bridget`` may be one of its own)."""
+    return isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"

@@ -106,8 +106,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if initials:  # still are a name's (thanks, j. / c h l o e)
             join_initials(decisions, counted, text, tokens, titles)
         if document is not None and document.slots:  # the document's people named before
-            _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows,
-                                   verbatim, {}, document)
+            _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
+                                   document)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -185,8 +185,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         else:
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
-    _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
-                           points, document)
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
+                           document)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                       verbatim, text=text)
@@ -208,8 +208,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     # again, for the names the passes after the first made ("Priyanka" of a list): those
     # that are no common word
-    _one_decision_per_form(marking, decisions, counted, text, tokens, words, rows, verbatim,
-                           points, document, late=True)
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
+                           document, late=True)
     return decisions, counted
 
 
@@ -297,9 +297,7 @@ LATE_ZIPF = 4.0
 def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                            counted: Counter[str], text: str,
                            tokens: Sequence[Token], words: Sequence[str],
-                           rows: Sequence[int], verbatim: Sequence[bool],
-                           points: dict[str, np.ndarray],
-                           document: DocumentPeople | None = None, *,
+                           verbatim: Sequence[bool], document: DocumentPeople | None = None, *,
                            late: bool = False) -> None:
     """Every mention of a word form privatised as a ``PERSON`` somewhere in the piece, or in
     the document's pieces before (``document``, then given this piece's), gets the same
