@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS", "NOT_A_FIRM",
-           "ORG_DESIGNATORS", "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
+__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS", "NAMED_ORG_ENDS",
+           "NOT_A_FIRM", "ORG_DESIGNATORS", "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
 
 #: Legal forms and kinds of business or institution that end an organisation's name.
 ORG_DESIGNATORS: frozenset[str] = frozenset(
@@ -41,8 +41,22 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "cathedral gurdwara prison "
     # clubs of the arts and shelters (issue 40, the seventeenth English set: "The Lantern
     # Players", "HOLLYBANK ANIMAL RESCUE")
-    "players choir chorus orchestra ensemble rescue sanctuary shelter"
+    "players choir chorus orchestra ensemble rescue sanctuary shelter "
+    # armed forces' units (issue 40, the eighteenth English set: a war memorial's "MIDDLESEX
+    # REGT", "WELSH GUARDS", "SEAFORTH HIGHLANDERS")
+    "regiment regt corps division guards rifles highlanders fusiliers battalion brigade "
+    "squadron artillery infantry hussars dragoons lancers grenadiers yeomanry borderers "
+    "marines navy"
     .split())
+
+#: The designators that end a named organisation and seldom a generic phrase (``The Lantern
+#: Players``, ``Hollybank Animal Rescue``, ``WELSH GUARDS``; not ``Customer Care``, ``Dog Unit``).
+NAMED_ORG_ENDS: frozenset[str] = frozenset(
+    "inc incorporated ltd limited llc llp plc corp corporation players choir chorus orchestra "
+    "ensemble rescue sanctuary club fc afc society trust foundation charity association "
+    "federation guild league rovers athletic wanderers rangers albion harriers regiment regt "
+    "corps guards rifles highlanders fusiliers battalion brigade squadron hussars dragoons "
+    "lancers grenadiers yeomanry borderers".split())
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(
@@ -72,7 +86,8 @@ ORG_KINDS_OF: frozenset[str] = frozenset(
     "university college bank diocese archdiocese church cathedral parish board department "
     "dept ministry museum institute society academy school friends council chamber "
     "federation association union office court house port sisters brothers order "
-    "hospital trust fellowship guild league club commission tribunal our_lady".split())
+    "hospital trust fellowship guild league club commission tribunal our_lady corps "
+    "regiment".split())
 
 #: Kinds of place that English writes before the name, linked by ``of`` (``Isle of Wight``,
 #: ``Vale of Glamorgan``, ``County of Durham``).

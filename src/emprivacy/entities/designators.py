@@ -32,7 +32,8 @@ the spans of a text after detection, whatever the detectors:
   hospital``, ``harbourside building society``);
 * **a family firm** — one or two words, ``&``, ``and`` or ``et``, then ``Sons``,
   ``Brothers``, ``fils``, ``frères`` or ``Cie`` (``Hughes & Sons``, ``plomberie olive et
-  fils``) is an ``ORG`` span (:func:`~emprivacy.entities.family_firms.family_firms`);
+  fils``) is an ``ORG`` span (:func:`~emprivacy.entities.family_firms.family_firms`), and
+  so is a dotted acronym (``R.G.A.``: :func:`~emprivacy.entities.acronyms.dotted_acronyms`);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
   ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
   where a model typed only ``EDR``);
@@ -61,10 +62,12 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
+from emprivacy.entities.acronyms import dotted_acronyms
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.designator_words import (
     COMPASS_WORDS,
     LOWER_CASE_DESIGNATORS,
+    NAMED_ORG_ENDS,
     ORG_DESIGNATORS,
     ORG_KINDS_OF,
     PLACE_KINDS_OF,
@@ -116,12 +119,6 @@ _MOST_BETWEEN = 2
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"[A-Za-z]+\Z")
 _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
-#: The designators that end a named organisation and seldom a generic phrase (``The Lantern
-#: Players``, ``Hollybank Animal Rescue``; not ``Customer Care``, ``Dog Unit``, ``Meeting Room``).
-_NAMED_ORG_ENDS = frozenset(
-    "inc incorporated ltd limited llc llp plc corp corporation players choir chorus orchestra "
-    "ensemble rescue sanctuary club fc afc society trust foundation charity association "
-    "federation guild league rovers athletic wanderers rangers albion harriers".split())
 #: The most capitalised words a designator's span takes in before its name.
 _MOST_BEFORE = 3
 #: Spans further apart than this many characters never touch.
@@ -163,7 +160,8 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
                  if not (s.start in place_end and s.type in ("PERSON", PROPER_NOUN)
                          and s.end <= place_end[s.start])]
     spans = sorted({*spans, *_kinds_of(text, spans), *saints,
-                    *family_firms(text, zipf, spans, rare=RARE_BEFORE)}, key=SPAN_ORDER)
+                    *family_firms(text, zipf, spans, rare=RARE_BEFORE), *dotted_acronyms(text)},
+                   key=SPAN_ORDER)
     out = set(spans)
     # where the designators are: a word that no designator follows closely on its line
     # makes no span, so most words are passed over without a look (issue 40, cost)
@@ -178,7 +176,7 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             # COUNCIL): the organisation's or street's, with the capitalised words before it
             # and any designators after it; not a designator alone ("the Court")
             start = _capitalised_before(text, s.start)
-            if start < s.start or (form in _NAMED_ORG_ENDS
+            if start < s.start or (form in NAMED_ORG_ENDS
                                    and _named_before(text, s, form, zipf)):
                 # or a run of its own whose words before the designator are not all
                 # designators ("The Lantern Players"; not "Health Centre")

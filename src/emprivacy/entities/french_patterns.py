@@ -3,7 +3,8 @@
 
 * dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``), the day a
   number or a number word (``le quatorze mars``, ``le premier avril``, ``le vingt-trois
-  décembre``: speech-to-text writes them so); a month alone after ``en``, ``depuis``,
+  décembre``: speech-to-text writes them so), a weekday before them in the span (``samedi 6
+  juillet``); a month alone after ``en``, ``depuis``,
   ``dès``, ``avant``, ``après``, ``pendant``, ``jusqu’en``, ``début``, ``fin``, ``courant``,
   ``entre``, ``mi-``, ``mois de`` (``en juin``, ``au mois d’août``: the month word alone the
   span); two months joined by ``et``, ``à``, ``au`` or ``ou`` (``de mai à juillet``); a month
@@ -33,8 +34,12 @@ _DAY_WORD = (r"(?:premier|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|dou
              r"(?:[- ]et[- ]un|-(?:deux|trois|quatre|cinq|six|sept|huit|neuf))?)")
 _DAY = rf"(?:1er|[0-3]?\d|{_DAY_WORD})"
 _YEAR = r"(?:19|20)\d\d"
+#: A weekday before a day and a month joins the date (``samedi 6 juillet``, ``lun. 8
+#: juillet``): the day of the week narrows it as the month does.
+_WEEKDAY = (r"(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+            r"|lun|mar|mer|jeu|ven|sam|dim)\.?,?[ \t\u00a0]+)")
 _DATE = re.compile(
-    rf"(?<!\w)(?:{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
+    rf"(?<!\w)(?:{_WEEKDAY}?{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)
 _MONTH_NAME = (r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre"
                r"|octobre|novembre|décembre|decembre)")

@@ -43,6 +43,7 @@ from emprivacy.entities.spans import (
     streets_typed_people,
     type_of_overlap,
 )
+from emprivacy.entities.table_names import people_columns
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import Language, get_language
@@ -143,7 +144,9 @@ class EntityMarking:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
-                                 *letters_of_names(text, wide)}, key=SPAN_ORDER))
+                                 *letters_of_names(text, wide),
+                                 *people_columns(text, wide, name_word=_name_like)},
+                                key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:
             return found

@@ -37,10 +37,19 @@ from emprivacy._optional import import_optional
 from emprivacy.text.normalise import normalise_word
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
-           "UNCOMMON_ZIPF", "NameClass", "capitalised_name", "census_shares", "given_names",
-           "name_class", "name_in_language", "name_key", "word_zipf", "zipf_in"]
+           "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_MIDDLE_NAMES", "NameClass",
+           "capitalised_name", "census_shares", "given_names", "name_class", "name_in_language",
+           "name_key", "word_zipf", "zipf_in"]
 
 _EXTRA = "ner"
+#: The commonest Vietnamese family names, with and without their marks (lower case).
+VIETNAMESE_FAMILY_NAMES: frozenset[str] = frozenset(
+    "nguyen nguyễn tran trần le lê pham phạm hoang hoàng huynh huỳnh phan vu vũ vo võ dang "
+    "đặng bui bùi do đỗ ho hồ ngo ngô duong dương ly lý trinh trịnh dinh đinh truong trương "
+    "luong lương".split())
+#: The middle names that mark a Vietnamese name's given name after them (``văn``, ``thị``):
+#: ``nguyen van long`` is one person, ``long`` the given name, an ordinary English word.
+VIETNAMESE_MIDDLE_NAMES: frozenset[str] = frozenset("van văn thi thị".split())
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 #: A word below this Zipf frequency is rare in English (about 1 in a million words).
 RARE_ZIPF = 3.0

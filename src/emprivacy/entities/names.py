@@ -14,7 +14,10 @@ around it say so:
 * evidence that names any word but an ordinary one: a title or ``@`` before it, a speaker
   label (``dana:``, ``MS. ADEYEMI:``, ``faith [9:15 PM]``), a form's name field's value
   (``Patient:``, ``Cc:``), a greeting or an address before it (``hi``, ``thanks``, ``ask``),
-  a name-class word right beside it (``bill okoye``);
+  a name-class word right beside it (``bill okoye``), a quoted nickname after a name (``Rhodri
+  "Chopper" Evans``) and the surname after that (``RICHARD "DICK" WILL``), a Vietnamese
+  family name and ``van`` or ``thi`` before it (``nguyen van long``:
+  :data:`~emprivacy.entities.name_words.VIETNAMESE_FAMILY_NAMES`);
 * a ``"name"`` word is a name in a paragraph written in lower case, and wherever it is
   capitalised ("in lower case", "in ordinary case" below: the word's paragraph, by
   :func:`~emprivacy.entities.text_shape.lower_case_words`; a forum thread mixes both);
@@ -61,6 +64,8 @@ from emprivacy.entities.name_words import (
     LOWER_RARE,
     RARE_ZIPF,
     UNCOMMON_ZIPF,
+    VIETNAMESE_FAMILY_NAMES,
+    VIETNAMESE_MIDDLE_NAMES,
     NameClass,
     given_names,
     name_class,
@@ -184,6 +189,11 @@ class NameListDetector:
                            and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
                                     and by_a_number(words[i], text)))
+        for i in range(2, len(words)):  # "nguyen van long": family, middle, given name
+            if forms[i - 1] in VIETNAMESE_MIDDLE_NAMES and forms[i - 2] in \
+                    VIETNAMESE_FAMILY_NAMES and forms[i] not in KEPT_FUNCTION_WORDS \
+                    and gaps[i] == gaps[i - 1] == " ":
+                name[i - 2] = name[i - 1] = name[i] = True
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
         decided = ({forms[i] for i in range(len(words)) if name[i]} | handle_names(
@@ -206,7 +216,8 @@ class NameListDetector:
         """Per word, the context that names it (``""``: none): ``"title"``, ``"at"``,
         ``"label"``, ``"field"``, ``"greeting"``, ``"pair"``, ``"naming"`` (``a lad called
         ravi``, ``everyone calls me paddy``: :func:`_named_by`), ``"nickname"`` (``Rhodri
-        "Chopper" Evans``: :func:`_nickname`)."""
+        "Chopper" Evans``: :func:`_nickname`, and the surname after it: ``RICHARD "DICK"
+        WILL``)."""
         out = [""] * len(words)
         line_starts = line_start_words(words, text)
         given = given_names()
@@ -217,6 +228,9 @@ class NameListDetector:
             if nickname(i, words, text) and (  # the quotes first: cheap on every word
                     name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")):
                 out[i] = "nickname"
+                continue
+            if i >= 2 and out[i - 1] == "nickname" and gap[:1] in "\"'“”‘’" and gap[1:] == " ":
+                out[i] = "nickname"  # the surname after it: RICHARD "DICK" WILL
                 continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \
                     re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES and (

@@ -15,12 +15,12 @@ are ``PERSON`` spans.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import EntitySpan, check_texts
 
-__all__ = ["MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON", "TableNameDetector",
-           "cells", "name_columns"]
+__all__ = ["MOST_ROWS_NEEDED", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
+           "ROW_SEPARATORS", "TableNameDetector", "cells", "name_columns", "people_columns"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
 #: lower case) is a name's column.
@@ -144,3 +144,94 @@ def _header(line: str) -> tuple[str, int, set[int]] | None:
         columns = name_columns(header)
         return (separator, len(header), columns) if columns else None
     return None
+
+
+#: The separators of a table found by its rows alone (no header needed): a comma is left
+#: out, prose has as many.
+ROW_SEPARATORS = ("\t", "|", ";")
+#: The fewest rows of one width that make a table.
+MOST_ROWS_NEEDED = 3
+
+
+def people_columns(text: str, spans: Sequence[EntitySpan], *,
+                   name_word: Callable[[str], bool]) -> list[EntitySpan]:
+    """``PERSON`` spans for the cells of a table's column in which the detectors found
+    people in most cells: a scorecard's ``batter`` column, a rota's first column, whatever
+    its header says (issue 40, the eighteenth English set: ``Faizan Iqbal | run out (Sandy
+    Muir) | 57 | 66`` among rows whose first cells the model read as people).
+
+    A table is :data:`MOST_ROWS_NEEDED` or more consecutive lines cut into as many cells at
+    one separator of :data:`ROW_SEPARATORS` (a header among them).  A cell is name-shaped when
+    it holds at most :data:`MOST_WORDS` words before any bracket (``Sandy Muir (c)``), no
+    digit and no ``@``, and a word for which ``name_word`` (the word in lower case) says it
+    may be a name (not ``extras``, ``total``).  A cell is a person's when ``PERSON`` spans
+    of ``spans`` cover each of its words (``Kofi Osei-Bonsu``; not a note, ``replaces
+    Doyle``); where most of a column's people are written with capitals, a cell in lower
+    case is none (a header: ``bowler``, a surname too).  A column whose name-shaped cells are
+    at least two and more than half of them people's makes each of its name-shaped cells
+    (the part before a bracket) a ``PERSON`` span.
+
+    >>> text = "bowler | R\\nAnn Lee | 4\\nFaizan Iqbal | 57\\nBo Chen | 2\\nextras | 18"
+    >>> found = [EntitySpan(text.index(n), text.index(n) + 7, "PERSON")
+    ...          for n in ("Ann Lee", "Bo Chen")]
+    >>> [text[s.start:s.end] for s in people_columns(
+    ...     text, found, name_word=lambda w: w != "extras")]
+    ['Ann Lee', 'Faizan Iqbal', 'Bo Chen']
+    """
+    if not any(sep in text for sep in ROW_SEPARATORS):
+        return []
+    people = [s for s in spans if s.type == "PERSON"]
+    out: list[EntitySpan] = []
+    for rows in _tables(text):
+        width = len(rows[0][1])
+        for c in range(width):
+            shaped = [(start + a, start + b) for start, row_cells in rows
+                      for a, b in [row_cells[c]]
+                      if _name_shaped(text[start + a:start + b], name_word)]
+            shaped = [(a, a + len(_before_bracket(text[a:b]))) for a, b in shaped]
+            hit = [(a, b) for a, b in shaped if _all_people(text, a, b, people)]
+            if 2 * sum(text[a:b] != text[a:b].lower() for a, b in hit) > len(hit):
+                # people written with capitals: a cell in lower case is a header (bowler)
+                shaped = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
+            if len(hit) >= 2 and 2 * len(hit) > len(shaped):
+                out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
+    return out
+
+
+def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
+    """Each table of ``text`` by its rows alone: the rows' starts and cells."""
+    tables: list[list[tuple[int, list[tuple[int, int]]]]] = []
+    run: list[tuple[int, list[tuple[int, int]]]] = []
+    run_key: tuple[str, int] | None = None
+    pos = 0
+    for line in [*text.split("\n"), ""]:
+        separator = next((s for s in ROW_SEPARATORS if s in line), None)
+        key = (separator, line.count(separator) + 1) if separator else None
+        if key is None or key != run_key:
+            if len(run) >= MOST_ROWS_NEEDED:
+                tables.append(run)
+            run = []
+        if key is not None:
+            run.append((pos, cells(line, key[0])))
+        run_key = key
+        pos += len(line) + 1
+    return tables
+
+
+def _all_people(text: str, start: int, end: int, people: Sequence[EntitySpan]) -> bool:
+    """Whether every word of ``text[start:end]`` is inside a person's span (``Kofi
+    Osei-Bonsu``; not ``replaces Doyle``)."""
+    return all(any(s.start <= start + m.start() and start + m.end() <= s.end for s in people)
+               for m in re.finditer(r"\S+", text[start:end]))
+
+
+def _before_bracket(cell: str) -> str:
+    return cell.split("(", 1)[0].rstrip()
+
+
+def _name_shaped(cell: str, name_word: Callable[[str], bool]) -> bool:
+    value = _before_bracket(cell)
+    words = value.split()
+    return (0 < len(words) <= MOST_WORDS and "@" not in value
+            and not any(ch.isdigit() for ch in value)
+            and any(name_word(w.lower().strip(".,'\"")) for w in words))

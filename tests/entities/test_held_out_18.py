@@ -1,0 +1,121 @@
+"""What the eighteenth stage's tuning half showed (issue 40): a bell-ringers' chat in lower
+case (``nguyen van long``), a planning application form, a war memorial's survey in capitals
+(``R.G.A.``, ``WELSH GUARDS``, ``THE GREAT WAR 1914``, ``RICHARD "DICK" WILL``) and a cricket
+scorecard exported as a pipe table whose ``batter`` column holds the people."""
+
+from __future__ import annotations
+
+import pytest
+
+SCORECARD = """INNINGS 1
+batter | dismissal | R | B
+Will Ashdown | c Okafor b Whitmore | 34 | 41
+Dean Fitzgerald (c) | lbw b Rana | 12 | 20
+Faizan Iqbal | run out | 57 | 66
+Lance Thorburn | not out | 26 | 22
+Tomasz Bielecki | not out | 4 | 3
+extras | b 4, lb 3 | 18 |
+total | all out | 183 |
+"""
+
+
+def test_a_column_of_people_without_a_name_header(release_auto):
+    """A pipe table whose header names no name column (``batter``): a column in which the
+    detectors found people in most cells is a column of people, so ``Faizan Iqbal`` and
+    ``Tomasz`` (whom nothing found alone) go too; the header (``batter``, ``bowler``: a
+    surname as well) and ``extras``, ``total`` stay."""
+    out = release_auto(SCORECARD)
+    for name in ("Faizan", "Iqbal", "Tomasz", "Bielecki", "Ashdown"):
+        assert name not in out, out
+    assert "batter | dismissal" in out and "extras |" in out and "total |" in out, out
+    out = release_auto(SCORECARD.replace("batter", "bowler"))
+    assert "bowler | dismissal" in out, out
+
+
+def test_people_columns_needs_most_cells_found():
+    """Two people found among five name-shaped cells make no column of people, three do; a
+    note that holds a name (``replaces Doyle``) is no person's cell; two rows are no table."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.entities.table_names import people_columns
+
+    def spans(text: str, *names: str) -> list[EntitySpan]:
+        return [EntitySpan(text.index(n), text.index(n) + len(n), "PERSON") for n in names]
+
+    def anything(word: str) -> bool:
+        return True
+
+    text = "Ann Lee | 1\nBo Chen | 2\nRed Fox | 3\nBlue Jay | 4\nGrey Owl | 5"
+    assert people_columns(text, spans(text, "Ann Lee", "Bo Chen"), name_word=anything) == []
+    found = people_columns(text, spans(text, "Ann Lee", "Bo Chen", "Red Fox"),
+                           name_word=anything)
+    assert [text[s.start:s.end] for s in found] == [
+        "Ann Lee", "Bo Chen", "Red Fox", "Blue Jay", "Grey Owl"]
+    notes = "1 | replaces Doyle\n2 | chaired by Ros\n3 | price code B"
+    assert people_columns(notes, spans(notes, "Doyle", "Ros"), name_word=anything) == []
+    short = "Ann Lee | 1\nBo Chen | 2"
+    assert people_columns(short, spans(short, "Ann Lee", "Bo Chen"), name_word=anything) == []
+
+
+def test_a_dotted_acronym_is_one_organisation(release_auto):
+    """``R.G.A.``, ``R.N.`` after a name on a war memorial: one ``[ORG]``, not letters left
+    as they are; ``9 A.M.`` and the initials before a name are no acronym."""
+    out = release_auto("GNR AUGUST LINDQVIST, R.G.A.\nAB RICHARD WILL, R.N.\nService at 9 A.M.")
+    lines = out.splitlines()
+    assert lines[0].endswith(", [ORG].") and lines[1].endswith(", [ORG]."), out
+    assert "R.G.A" not in out and "R.N" not in out and lines[2].endswith(" A.M."), out
+
+
+def test_an_armed_forces_unit_is_an_organisation(release_auto):
+    """A unit's designator (``GUARDS``, ``REGT``, ``RIFLES``, ``DIVISION``) makes an
+    organisation of the words before it on a line in capitals."""
+    out = release_auto("GDSM DEAN T. PARRY, WELSH GUARDS\nPTE T. O'ROURKE, MIDDLESEX REGT\n"
+                       "SEPOY GULAB SINGH, 57TH WILDE'S RIFLES")
+    for word in ("WELSH", "GUARDS", "MIDDLESEX", "WILDE", "RIFLES"):
+        assert word not in out, out
+
+
+def test_a_weekday_joins_its_date(release_auto):
+    """``Sat 22 June 2024``: the weekday is in the date's placeholder, as the month is."""
+    out = release_auto("date | Sat 22 June 2024\nvenue | The Meadow\nSee you Tuesday, March 3.")
+    assert "Sat" not in out and "Tuesday" not in out and out.count("[DATE]") == 2, out
+    assert "See you" in out, out
+
+
+def test_a_french_weekday_joins_its_date(french):
+    from emprivacy import privatize_texts
+
+    (out,) = privatize_texts(["le concours du samedi 6 juillet au boulodrome, puis le jeudi "
+                              "18 juillet à 17 h."], epsilon=1e6, lang="fr", seed=1,
+                             entities="auto")
+    assert "samedi" not in out.release and "jeudi" not in out.release, out.release
+    assert out.release.count("[DATE]") == 2, out.release
+
+
+def test_a_vietnamese_given_name_after_van_or_thi(release_auto):
+    """``nguyen van long``: after a Vietnamese family name and ``van``/``thi`` the next word
+    is the given name, an ordinary English word or not, and so at its other mentions
+    (``long is welcome``); ``a long day`` stays."""
+    out = release_auto("[19:43] joy: nguyen van long emailed me, he wants to join\n"
+                       "[19:44] will: great, long is welcome. it was a long day")
+    lines = out.splitlines()
+    assert "long emailed" not in lines[0] and "emailed me, he wants to join" in lines[0], out
+    assert "long is welcome" not in lines[1] and lines[1].endswith("it was a long day"), out
+
+
+def test_a_year_after_a_short_word_is_no_identifier():
+    """``THE GREAT WAR 1914``: a year alone after a short word is no identifier (its
+    letters were an ``[ID]``); ``wo 7731`` and ``WAR 1914 K`` (a check letter) still are."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = "IN THE GREAT WAR 1914–1918. ref wo 7731, code WAR 1914 K"
+    spans = PatternDetector().detect([text])[0]
+    assert [text[s.start:s.end] for s in spans if s.type == "ID"] == ["wo 7731", "WAR 1914 K"]
+
+
+def test_the_surname_after_a_nickname(release_auto):
+    """``AB RICHARD "DICK" WILL``: the word after a quoted nickname that follows a name is
+    the surname, an ordinary word or not; its other mention (``THE SURNAME "WILL"``) goes
+    with it."""
+    out = release_auto('AB RICHARD "DICK" WILL, R.N.\nNOTE: THE SURNAME "WILL" IS CORRECT.')
+    assert "WILL" not in out and out.splitlines()[1].endswith('" IS CORRECT.'), out
