@@ -119,3 +119,47 @@ def test_the_surname_after_a_nickname(release_auto):
     with it."""
     out = release_auto('AB RICHARD "DICK" WILL, R.N.\nNOTE: THE SURNAME "WILL" IS CORRECT.')
     assert "WILL" not in out and out.splitlines()[1].endswith('" IS CORRECT.'), out
+
+
+# What the held half showed (seen: after its measurement at the end of the tuning half's rules)
+
+
+def test_a_pub_by_its_name(release_auto):
+    """``at the royal oak``, ``the fox and hounds``, ``the railway tavern``: a pub's name
+    after ``the`` is an organisation in lower case; ``crown`` only after a preposition of
+    place (``at the crown``; ``the crown of her head`` stays)."""
+    out = release_auto("night here at the royal oak on station road\n"
+                       "bill captained the railway tavern a team\n"
+                       "two draws the fox and hounds with chris\n"
+                       "the crown of her head. see you at the crown")
+    lines = out.splitlines()
+    assert "royal oak" not in out and "railway tavern" not in out and "hounds" not in out, out
+    assert lines[3].startswith("the crown of her head.") and "at the [ORG]" in lines[3], out
+
+
+def test_a_speakers_attempts_at_a_name(release_auto):
+    """A transcript read aloud: the name said twice (``will will nguyen``), its first letters
+    (``raj rajinder``), two or three words that read as it (``olu washer shun oluwaseun``)
+    are the person's; ``i will will you``, ``ask to tomas`` and ``it's sam`` keep their
+    words (``'s`` is no attempt at ``sam``)."""
+    out = release_auto("the youngster will will nguyen is a natural\n"
+                       "twenty three raj rajinder singh bhatti\n"
+                       "along with olu washer shun oluwaseun adeyemi\n"
+                       "i will will you my records. ask to tomas\n"
+                       "yes it's sam here, sam rang")
+    lines = out.splitlines()
+    assert lines[4].startswith("yes it's ") and " sam " not in lines[4], out
+    assert " will " not in lines[0] and " raj " not in lines[1], out
+    assert "olu" not in lines[2] and "washer" not in lines[2] and "shun" not in lines[2], out
+    assert lines[3].startswith("i will will you my records. ask to "), out
+
+
+def test_district_and_c_of_e_in_a_name(release_auto):
+    """``the eastfield and district darts league``, ``St Mary C of E Primary School``, ``St
+    John Ambulance``: designators of several words, and ``Ambulance``."""
+    out = release_auto("welcome to the eastfield and district darts league night\n"
+                       "Dancing by Year 3 of Westbury St Mary C of E Primary School today\n"
+                       "First aid: Chidi Eze (St John Ambulance)")
+    for word in ("district", "C of E", "Primary", "Ambulance"):
+        assert word not in out, out
+    assert out.splitlines()[0].startswith("welcome to the "), out

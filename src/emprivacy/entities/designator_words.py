@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS", "NAMED_ORG_ENDS",
-           "NOT_A_FIRM", "ORG_DESIGNATORS", "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
+__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS",
+           "MULTI_WORD_DESIGNATORS", "NAMED_ORG_ENDS", "NOT_A_FIRM", "ORG_DESIGNATORS",
+           "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
 
 #: Legal forms and kinds of business or institution that end an organisation's name.
 ORG_DESIGNATORS: frozenset[str] = frozenset(
@@ -25,7 +26,7 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     "consulting consultants foods food kitchens bakery bakeries butchers catering "
     "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
     "gas water utilities telecom telecoms communications media press publishing studio "
-    "infirmary service "
+    "infirmary service ambulance "
     "studios doors windows glazing roofing builders building construction contractors "
     "developments properties property estates lettings homes housing plumbing heating "
     "electrical electrics engineering manufacturing industries enterprises trading "
@@ -57,6 +58,11 @@ NAMED_ORG_ENDS: frozenset[str] = frozenset(
     "federation guild league rovers athletic wanderers rangers albion harriers regiment regt "
     "corps guards rifles highlanders fusiliers battalion brigade squadron hussars dragoons "
     "lancers grenadiers yeomanry borderers".split())
+
+#: Designators of several words after a name, any case (issue 40, the eighteenth English set,
+#: seen: ``eastfield and district darts league``, ``St Mary C of E Primary School``).
+MULTI_WORD_DESIGNATORS = re.compile(
+    r"[ \t]+(?:(?:and|&)[ \t]+district|c[ \t]+of[ \t]+e)(?![\w'’-])", re.IGNORECASE)
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(

@@ -67,6 +67,7 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.designator_words import (
     COMPASS_WORDS,
     LOWER_CASE_DESIGNATORS,
+    MULTI_WORD_DESIGNATORS,
     NAMED_ORG_ENDS,
     ORG_DESIGNATORS,
     ORG_KINDS_OF,
@@ -242,12 +243,13 @@ def _saints(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
 
 class _DesignatorsNear:
     """The starts of the words of ``text`` that may be designators (a superset: any case,
-    any word of the lists), to ask whether one follows a position closely."""
+    any word of the lists, ``and district``), to ask whether one follows a position closely."""
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts = [m.start() for m in _LETTERS.finditer(text)
-                       if m.group().lower() in _ALL_DESIGNATORS]
+        self.starts = sorted([m.start() for m in _LETTERS.finditer(text)
+                              if m.group().lower() in _ALL_DESIGNATORS]
+                             + [m.start() + 1 for m in MULTI_WORD_DESIGNATORS.finditer(text)])
 
     def words_before(self, pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
         """The matches of ``pattern`` (words: no whitespace in a match) in order, each once,
@@ -411,6 +413,9 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
     end, kind = pos, None
     at, tentative = pos, None  # a lower-case run ends in a designator of the lower-case list
     while True:
+        if (several := MULTI_WORD_DESIGNATORS.match(text, at)) is not None:  # "C of E"
+            at, end, kind, tentative = several.end(), several.end(), "ORG", "ORG"
+            continue
         # a comma or "&" only between designators (LOGISTICS, INC.), never after the name
         gap = (_GAP if tentative is not None else _NAME_GAP).match(text, at)
         word = _WORD.match(text, gap.end()) if gap else None

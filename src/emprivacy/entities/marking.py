@@ -32,6 +32,7 @@ from emprivacy.entities.name_words import (
     word_zipf,
 )
 from emprivacy.entities.policy import EntityPolicy
+from emprivacy.entities.pubs import pub_spans
 from emprivacy.entities.spans import (
     ENTITY_TYPES,
     PROPER_NOUN,
@@ -145,7 +146,8 @@ class EntityMarking:
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
-                                 *people_columns(text, wide, name_word=_name_like)},
+                                 *people_columns(text, wide, name_word=_name_like),
+                                 *(pub_spans(text) if keys else ())},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:

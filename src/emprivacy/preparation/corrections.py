@@ -16,7 +16,8 @@ from difflib import SequenceMatcher
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
 from emprivacy.text.tokens import Token
 
-__all__ = ["CORRECTED_ALIKE", "CORRECTED_INITIAL", "corrected_names"]
+__all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "attempted_names",
+           "corrected_names"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -32,6 +33,10 @@ _CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|i mean|sorry i mean|i meant
                          r"[ \t]+\Z")
 #: The most words of a misheard name.
 _MOST_SAID = 3
+#: How alike two or three words said right before a name, with its first letter, and the name
+#: are when they are an attempt at it with no correction between (``abdel crime abdelkrim``:
+#: 0.84, ``olu washer shun oluwaseun``: 0.82; issue 40, the eighteenth stage, seen).
+ATTEMPT_ALIKE = 0.7
 
 
 def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
@@ -128,3 +133,67 @@ def _person_slot(decision: Decision) -> bool:
     """Whether a decision is a person's slot (``brig`` of ``my sister brig id sorry
     bridget`` may be one of its own)."""
     return isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
+
+
+def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
+                    tokens: Sequence[Token], *, function_words: frozenset[str]) -> None:
+    """Give a speaker's attempts at a name right before it, with no correction between, the
+    person's slot (a transcript read aloud: issue 40, the eighteenth stage, seen), where the
+    name is a person's slot in lower case and the words before it are in lower case, one
+    space apart:
+
+    * the name said twice (``will will nguyen``, ``désiré désiré kaboré``; any word,
+      undecided): the same slot;
+    * its first letters (``raj rajinder``, ``mo mohammed``; undecided, no ``function_words``):
+      the same slot;
+    * two or three words that together read as the name, its first letter first
+      (:data:`ATTEMPT_ALIKE`: ``abdel crime abdelkrim``; undecided or a person's slot of
+      their own, no ``function_words``): as a correction's, the words but the last
+      :class:`Dropped`, the last the name's slot.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "thanks raj rajinder and olu washer shun oluwaseun"
+    >>> tokens = list(tokenize(text))
+    >>> decisions = [None] * len(tokens)
+    >>> for k in (2, 7):
+    ...     decisions[k] = EntitySlot(("PERSON", tokens[k].text), -1, None, independent=True)
+    >>> attempted_names(decisions, Counter(), text, tokens, function_words=frozenset({"and"}))
+    >>> [(t.text, type(d).__name__) for t, d in zip(tokens, decisions) if d is not None]
+    [('raj', 'EntitySlot'), ('rajinder', 'EntitySlot'), ('olu', 'Dropped'), \
+('washer', 'Dropped'), ('shun', 'EntitySlot'), ('oluwaseun', 'EntitySlot')]
+    """
+    for j in range(len(tokens) - 1, 0, -1):
+        decision = decisions[j]
+        if not (_person_slot(decision) and tokens[j].kind == "word"
+                and tokens[j].text.islower()):
+            continue
+        name = _plain(tokens[j].text)
+        k = j - 1
+        if (decisions[k] is None and tokens[k].kind == "word" and tokens[k].text.islower()
+                and tokens[k].text[:1].isalpha()  # no clitic: "it 's sam"
+                and text[tokens[k].end:tokens[j].start] == " "
+                and (_plain(tokens[k].text) == name or (  # "will will nguyen": any word
+                    len(tokens[k].text) >= 2 and tokens[k].text.lower() not in function_words
+                    and name.startswith(_plain(tokens[k].text))))):  # "raj rajinder"
+            decisions[k] = decision
+            counted["PERSON"] += 1
+            continue
+        said: list[int] = []  # the words before, nearest first
+        while (k >= 0 and j - k <= _MOST_SAID
+               and (decisions[k] is None or _person_slot(decisions[k]))
+               and tokens[k].kind == "word" and tokens[k].text.islower()
+               and tokens[k].text[:1].isalpha() and tokens[k].text.lower() not in function_words
+               and text[tokens[k].end:tokens[k + 1].start] == " "):
+            said.append(k)
+            k -= 1
+        for n in range(len(said), 1, -1):
+            run = sorted(said[:n])
+            heard = _plain("".join(tokens[i].text for i in run))
+            if heard[:1] == name[:1] and len(heard) >= 5 and \
+                    SequenceMatcher(None, heard, name).ratio() >= ATTEMPT_ALIKE:
+                for i in run:
+                    counted["PERSON"] -= decisions[i] is not None  # a slot of its own
+                    decisions[i] = Dropped("PERSON")
+                decisions[run[-1]] = decision
+                counted["PERSON"] += 1
+                break

@@ -34,6 +34,7 @@ from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.preparation.corrections import attempted_names
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -59,6 +60,7 @@ from emprivacy.preparation.name_parts import (
 )
 from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
@@ -91,6 +93,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     (:func:`~emprivacy.preparation.name_parts.initials_everywhere`).  With ``initials`` (text
     mode), an initial before a person's slot or
     placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
+    and so are a speaker's attempts at it right before it (``raj rajinder``:
+    :func:`~emprivacy.preparation.corrections.attempted_names`),
     unless it is one of the language's ``titles`` (French ``M.``, monsieur); with
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
@@ -198,6 +202,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
+        attempted_names(decisions, counted, text, tokens,
+                        function_words=get_language(marking.lang).kept_function_words)
         if lone_initials:
             initials_in_names(decisions, counted, text, tokens,
                               [any(spans[j].type == "PERSON" for j in c) for c in covering_of],

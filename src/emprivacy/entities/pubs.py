@@ -1,0 +1,75 @@
+"""Pubs by their names: ``at the royal oak``, ``at the crown``, ``the railway tavern``
+(issue 40, the eighteenth English set, seen: a darts league's presentation night by speech
+recognition; pubs had been released in six earlier sets' chats, ``the crown and anchor``,
+``the red lion``, ``the fishermans arms``).
+
+A pub is where people meet: its name places them.  In lower case no capital shows it, and its
+words are ordinary ones.  :func:`pub_spans` makes an ``ORG`` span of, after ``the``:
+
+* a name of ``data/pub-names-en.txt`` (``royal oak``, ``fox and hounds``); a name marked
+  ``after-place-word`` there (``crown``, ``plough``, ``anchor``) only after a preposition of
+  place and ``the`` (:data:`PLACE_WORDS`: ``at the crown``; not ``the crown of her head``);
+* a word and ``tavern``, ``inn`` or ``arms`` (``the railway tavern``, ``the fishermans
+  arms``), the word no function word.
+
+English only; any case.  Detection is pre-processing, outside the guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib.resources import files
+
+from emprivacy.entities.spans import EntitySpan
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+__all__ = ["PLACE_WORDS", "pub_names", "pub_spans"]
+
+#: The prepositions of place before ``the`` that make a pub of a name that is a thing too.
+PLACE_WORDS = frozenset("at in to from outside behind near down into round opposite by "
+                        "inside".split())
+
+_DESIGNATED = re.compile(r"(?<![\w'’-])the[ \t]+([a-z'’]+)[ \t]+(?:tavern|inn|arms)(?![\w'’-])",
+                         re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def pub_names() -> tuple[re.Pattern[str], frozenset[str]]:
+    """The names of ``data/pub-names-en.txt`` as one pattern (group 1 the name, after
+    ``the``), and those that are a pub only after a preposition of place."""
+    text = files("emprivacy").joinpath("data", "pub-names-en.txt").read_text(encoding="utf-8")
+    names, after_place = [], set()
+    for line in text.splitlines():
+        name, _, mark = line.partition("#")[0].strip().partition("  ")
+        if name:
+            names.append(name)
+            if mark.strip() == "after-place-word":
+                after_place.add(name)
+    alternatives = "|".join(re.escape(n).replace(r"\ ", r"[ \t]+")
+                            for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w'’-])the[ \t]+({alternatives})(?![\w'’-])", re.IGNORECASE)
+    return pattern, frozenset(after_place)
+
+
+def pub_spans(text: str) -> list[EntitySpan]:
+    """``ORG`` spans of the pubs of ``text`` (see the module's description).
+
+    >>> text = "at the Royal Oak, then at the crown. The crown of her head. the masons arms"
+    >>> [text[s.start:s.end] for s in pub_spans(text)]
+    ['Royal Oak', 'crown', 'masons arms']
+    """
+    if "the" not in text.lower():
+        return []
+    pattern, after_place = pub_names()
+    out = []
+    for m in pattern.finditer(text):
+        name = " ".join(m.group(1).lower().split())
+        if name in after_place:
+            before = text[max(0, m.start() - 12):m.start()].split()
+            if not before or before[-1].lower() not in PLACE_WORDS:
+                continue
+        out.append(EntitySpan(m.start(1), m.end(1), "ORG"))
+    out += [EntitySpan(m.start(1), m.end(), "ORG") for m in _DESIGNATED.finditer(text)
+            if m.group(1).lower() not in KEPT_FUNCTION_WORDS]
+    return out
