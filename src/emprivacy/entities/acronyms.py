@@ -5,9 +5,9 @@ written, letter by letter).
 
 Two or more capital letters each with its full stop, then no capitalised word (``J.K.
 Rowling``'s initials and ``H.M.S. QUEEN MARY``'s prefix belong to the name after them), and
-not one of :data:`NOT_AN_ACRONYM` (``A.M.``, ``P.M.``, ``E.G.``).  An acronym names an
-organisation, a regiment, a place (``U.S.``) or a title; its placeholder ``[ORG]`` hides
-which, and it is no ordinary word.
+not one of :data:`NOT_AN_ACRONYM` (``A.M.``, ``P.M.``, ``E.G.``, ``O.K.``, ``B.C.``).  An
+acronym names an organisation, a regiment, a place (``U.S.``) or a title; its placeholder
+``[ORG]`` hides which, and it is no ordinary word.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from emprivacy.entities.spans import EntitySpan
 __all__ = ["NOT_AN_ACRONYM", "dotted_acronyms"]
 
 #: Dotted letters that are no name (their letters without the stops).
-NOT_AN_ACRONYM = frozenset("AM PM EG IE NB PS PPS AKA RSVP ETA ETD".split())
+NOT_AN_ACRONYM = frozenset("AM PM EG IE NB PS PPS AKA RSVP ETA ETD OK BC AD RIP PTO".split())
 
 _ACRONYM = re.compile(r"(?<![\w.'’-])((?:[A-Z]\.){2,})(?![\w'’-])(?![ \t]+[A-Z])")
 

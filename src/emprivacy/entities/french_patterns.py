@@ -35,9 +35,10 @@ _DAY_WORD = (r"(?:premier|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|dou
 _DAY = rf"(?:1er|[0-3]?\d|{_DAY_WORD})"
 _YEAR = r"(?:19|20)\d\d"
 #: A weekday before a day and a month joins the date (``samedi 6 juillet``, ``lun. 8
-#: juillet``): the day of the week narrows it as the month does.
-_WEEKDAY = (r"(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-            r"|lun|mar|mer|jeu|ven|sam|dim)\.?,?[ \t\u00a0]+)")
+#: juillet``): the day of the week narrows it as the month does; an abbreviation only with
+#: its full stop (``Sam 6 juillet`` may be Sam).
+_WEEKDAY = (r"(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:lun|mar|mer|jeu|ven"
+            r"|sam|dim)\.),?[ \t\u00a0]+)")  # an abbreviation with its stop: not "Sam 6 juillet"
 _DATE = re.compile(
     rf"(?<!\w)(?:{_WEEKDAY}?{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)

@@ -131,7 +131,9 @@ class EntityMarking:
         :func:`~emprivacy.entities.initials.widen_handles`),
         with the initials of the names found (``JM`` after ``Jordan Mensah``:
         :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
-        Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`) and,
+        Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`), the cells of a
+        table's column of people (:func:`~emprivacy.entities.table_names.people_columns`), pubs
+        by their names in English (:func:`~emprivacy.entities.pubs.pub_spans`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word

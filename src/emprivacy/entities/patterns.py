@@ -24,10 +24,9 @@ the release.  This detector needs no model and no extra:
   followed by digits (``#48213``), and a prefix of one to three letters before groups of
   digits, four digits at least (``wo 7731``, ``BB 4471 0932``, ``ra 4 772 190 k``: a single
   letter after them, a check letter, joins) unless the letters are a common short word
-  (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``) or the digits a year alone (``WAR
-  1914``); a user name of words joined by underscores (``dai_the_bat``, ``chopper_evans``),
-  whose parts the tokenizer would release one by one; an identifier read aloud, letters
-  among numbers (``k l nine four two``);
+  (``at 1030``, ``in 2024``, ``on 14 03``, ``tue 1400``); a user name of words joined by
+  underscores (``dai_the_bat``, ``chopper_evans``), whose parts the tokenizer would release
+  one by one; an identifier read aloud, letters among numbers (``k l nine four two``);
 * ``EMAIL`` — an e-mail address read aloud (``advice at northway housing dot org dot uk``).
 
 Its types are structured identifiers: their policy is always a placeholder
@@ -49,8 +48,11 @@ _DAY = r"(?:[0-3]?\d(?:st|nd|rd|th)?)"
 _YEAR = r"(?:(?:1[5-9]|20)\d\d|'\d\d)"  # 1500-2099: a family history's 1852 too
 #: A weekday before a date joins its span (``Sat 22 June``, ``Tuesday, March 3``): the day of
 #: the week narrows the date as its month does.
-_WEEKDAY = (r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|thurs|fri|sat(?:ur)?|sun)(?:day)?\.?,?"
-            r"[ \t]+(?:the[ \t]+)?)")
+#: An abbreviation only with a capital or its full stop (``Sat 22 June``, ``wed. 3 june``;
+#: not ``I sat 22 June exams``).
+_WEEKDAY = (r"(?:(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?"
+            r"|(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUES?|WED|THU(?:RS?)?|FRI|SAT|SUN)"
+            r"\.?,?|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.,?)[ \t]+(?:the[ \t]+)?)")
 _DATE = re.compile(
     rf"\b(?:{_WEEKDAY}?{_MONTH}\.?[ \t]+{_DAY}(?:,?[ \t]+{_YEAR})?\b"
     rf"|{_WEEKDAY}?{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b\.?(?:,?[ \t]+{_YEAR}\b)?"
@@ -80,8 +82,6 @@ _ID = re.compile(
     r"|(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}"
     r"|\#\d{3,})(?![\w@])")
 _HANDLE = re.compile(r"(?<![\w@.])[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+(?![\w@])")
-#: A year alone after a short word is no identifier's number (``WAR 1914``, ``ww2 1944``).
-_YEAR_ALONE = re.compile(r"1[89]\d\d|20\d\d")
 _SPACED_ID = re.compile(
     r"(?<![\w@.'’-])(?P<letters>[A-Za-z]{1,3})(?P<digits>(?:[ \t]+\d+){1,4})"
     r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
@@ -180,7 +180,6 @@ class PatternDetector:
         for m in _SPACED_ID.finditer(text) if digits else ():
             if (m["letters"].lower() in _WORDS_BEFORE_NUMBERS
                     or sum(c.isdigit() for c in m["digits"]) < 4
-                    or (_YEAR_ALONE.fullmatch(m["digits"].strip()) and not m["check"])
                     or any(s.overlaps(m.start(), m.end()) for s in taken)):
                 continue
             end = m.end() if m["check"] and m["check"].lower() not in "ai" else m.end("digits")

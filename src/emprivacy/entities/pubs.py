@@ -9,8 +9,9 @@ words are ordinary ones.  :func:`pub_spans` makes an ``ORG`` span of, after ``th
 * a name of ``data/pub-names-en.txt`` (``royal oak``, ``fox and hounds``); a name marked
   ``after-place-word`` there (``crown``, ``plough``, ``anchor``) only after a preposition of
   place and ``the`` (:data:`PLACE_WORDS`: ``at the crown``; not ``the crown of her head``);
-* a word and ``tavern``, ``inn`` or ``arms`` (``the railway tavern``, ``the fishermans
-  arms``), the word no function word.
+* a word and ``tavern`` or ``inn``, a word ending in ``s`` and ``arms`` (``the railway
+  tavern``, ``the fishermans arms``; not ``the mother's arms``, ``the nuclear arms race``),
+  the word no function word.
 
 English only; any case.  Detection is pre-processing, outside the guarantee.
 """
@@ -30,8 +31,10 @@ __all__ = ["PLACE_WORDS", "pub_names", "pub_spans"]
 PLACE_WORDS = frozenset("at in to from outside behind near down into round opposite by "
                         "inside".split())
 
-_DESIGNATED = re.compile(r"(?<![\w'’-])the[ \t]+([a-z'’]+)[ \t]+(?:tavern|inn|arms)(?![\w'’-])",
-                         re.IGNORECASE)
+#: ``the`` and a word before ``tavern`` or ``inn``, or a word ending in ``s`` before ``arms``
+#: (``the fishermans arms``; not ``the mother's arms``, ``the nuclear arms race``).
+_DESIGNATED = re.compile(r"(?<![\w'’-])the[ \t]+(?:([a-z]+)[ \t]+(?:tavern|inn)"
+                         r"|([a-z]+s)[ \t]+arms)(?![\w'’-])", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -58,6 +61,8 @@ def pub_spans(text: str) -> list[EntitySpan]:
     >>> text = "at the Royal Oak, then at the crown. The crown of her head. the masons arms"
     >>> [text[s.start:s.end] for s in pub_spans(text)]
     ['Royal Oak', 'crown', 'masons arms']
+    >>> pub_spans("in the baby's arms, the nuclear arms race, we watched the rising sun")
+    []
     """
     if "the" not in text.lower():
         return []
@@ -70,6 +75,8 @@ def pub_spans(text: str) -> list[EntitySpan]:
             if not before or before[-1].lower() not in PLACE_WORDS:
                 continue
         out.append(EntitySpan(m.start(1), m.end(1), "ORG"))
-    out += [EntitySpan(m.start(1), m.end(), "ORG") for m in _DESIGNATED.finditer(text)
-            if m.group(1).lower() not in KEPT_FUNCTION_WORDS]
+    for m in _DESIGNATED.finditer(text):
+        group = 1 if m.group(1) else 2
+        if m.group(group).lower() not in KEPT_FUNCTION_WORDS:
+            out.append(EntitySpan(m.start(group), m.end(), "ORG"))
     return out

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 
-__all__ = ["MOST_ROWS_NEEDED", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
+__all__ = ["FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
            "ROW_SEPARATORS", "TableNameDetector", "cells", "name_columns", "people_columns"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
@@ -149,8 +149,8 @@ def _header(line: str) -> tuple[str, int, set[int]] | None:
 #: The separators of a table found by its rows alone (no header needed): a comma is left
 #: out, prose has as many.
 ROW_SEPARATORS = ("\t", "|", ";")
-#: The fewest rows of one width that make a table.
-MOST_ROWS_NEEDED = 3
+#: The fewest rows of one width that make a table (:func:`people_columns`).
+FEWEST_ROWS = 3
 
 
 def people_columns(text: str, spans: Sequence[EntitySpan], *,
@@ -160,8 +160,9 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     its header says (issue 40, the eighteenth English set: ``Faizan Iqbal | run out (Sandy
     Muir) | 57 | 66`` among rows whose first cells the model read as people).
 
-    A table is :data:`MOST_ROWS_NEEDED` or more consecutive lines cut into as many cells at
-    one separator of :data:`ROW_SEPARATORS` (a header among them).  A cell is name-shaped when
+    A table is :data:`FEWEST_ROWS` or more consecutive lines cut (:func:`cells`, quotes
+    and all) into as many cells at one separator of :data:`ROW_SEPARATORS` (a header among
+    them).  A cell is name-shaped when
     it holds at most :data:`MOST_WORDS` words before any bracket (``Sandy Muir (c)``), no
     digit and no ``@``, and a word for which ``name_word`` (the word in lower case) says it
     may be a name (not ``extras``, ``total``).  A cell is a person's when ``PERSON`` spans
@@ -180,7 +181,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     """
     if not any(sep in text for sep in ROW_SEPARATORS):
         return []
-    people = [s for s in spans if s.type == "PERSON"]
+    people = SpanIndex(s for s in spans if s.type == "PERSON")
     out: list[EntitySpan] = []
     for rows in _tables(text):
         width = len(rows[0][1])
@@ -193,6 +194,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
             if 2 * sum(text[a:b] != text[a:b].lower() for a, b in hit) > len(hit):
                 # people written with capitals: a cell in lower case is a header (bowler)
                 shaped = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
+                hit = [(a, b) for a, b in hit if text[a:b] != text[a:b].lower()]
             if len(hit) >= 2 and 2 * len(hit) > len(shaped):
                 out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
     return out
@@ -206,22 +208,23 @@ def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     pos = 0
     for line in [*text.split("\n"), ""]:
         separator = next((s for s in ROW_SEPARATORS if s in line), None)
-        key = (separator, line.count(separator) + 1) if separator else None
+        row = cells(line, separator) if separator else []
+        key = (separator, len(row)) if separator else None  # the cells, quotes and all
         if key is None or key != run_key:
-            if len(run) >= MOST_ROWS_NEEDED:
+            if len(run) >= FEWEST_ROWS:
                 tables.append(run)
             run = []
         if key is not None:
-            run.append((pos, cells(line, key[0])))
+            run.append((pos, row))
         run_key = key
         pos += len(line) + 1
     return tables
 
 
-def _all_people(text: str, start: int, end: int, people: Sequence[EntitySpan]) -> bool:
+def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:
     """Whether every word of ``text[start:end]`` is inside a person's span (``Kofi
     Osei-Bonsu``; not ``replaces Doyle``)."""
-    return all(any(s.start <= start + m.start() and start + m.end() <= s.end for s in people)
+    return all(people.covers(start + m.start(), start + m.end())
                for m in re.finditer(r"\S+", text[start:end]))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
@@ -136,20 +136,25 @@ def _person_slot(decision: Decision) -> bool:
 
 
 def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
-                    tokens: Sequence[Token], *, function_words: frozenset[str]) -> None:
+                    tokens: Sequence[Token], *, function_words: frozenset[str],
+                    ordinary: Callable[[str], bool], listed: Callable[[str], bool]) -> None:
     """Give a speaker's attempts at a name right before it, with no correction between, the
     person's slot (a transcript read aloud: issue 40, the eighteenth stage, seen), where the
     name is a person's slot in lower case and the words before it are in lower case, one
-    space apart:
+    space apart, no ``function_words``:
 
-    * the name said twice (``will will nguyen``, ``désiré désiré kaboré``; any word,
-      undecided): the same slot;
-    * its first letters (``raj rajinder``, ``mo mohammed``; undecided, no ``function_words``):
-      the same slot;
+    * the name said twice (``will will nguyen``, ``désiré désiré kaboré``; undecided, any
+      word): the same slot;
+    * its first letters (``raj rajinder``, ``mo mohammed``; undecided, no word ``ordinary``
+      says is common: not ``car`` of ``the car carla``): the same slot;
     * two or three words that together read as the name, its first letter first
-      (:data:`ATTEMPT_ALIKE`: ``abdel crime abdelkrim``; undecided or a person's slot of
-      their own, no ``function_words``): as a correction's, the words but the last
-      :class:`Dropped`, the last the name's slot.
+      (:data:`ATTEMPT_ALIKE`: ``abdel crime abdelkrim``), each undecided or a person's slot
+      of an unlisted word (``shun`` of ``olu washer shun oluwaseun``; not a listed name,
+      ``listed``, nor the name itself: ``chris jo chris``, ``jennifer told jennifer``): as a
+      correction's, the words but the last :class:`Dropped`, the last the name's slot.
+
+    One attempt per mention: a word given the name's slot here is no name to look before
+    (``will will will nguyen`` gives one ``will``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "thanks raj rajinder and olu washer shun oluwaseun"
@@ -157,33 +162,40 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
     >>> decisions = [None] * len(tokens)
     >>> for k in (2, 7):
     ...     decisions[k] = EntitySlot(("PERSON", tokens[k].text), -1, None, independent=True)
-    >>> attempted_names(decisions, Counter(), text, tokens, function_words=frozenset({"and"}))
+    >>> attempted_names(decisions, Counter(), text, tokens, function_words=frozenset({"and"}),
+    ...                 ordinary=lambda w: False, listed=lambda w: False)
     >>> [(t.text, type(d).__name__) for t, d in zip(tokens, decisions) if d is not None]
     [('raj', 'EntitySlot'), ('rajinder', 'EntitySlot'), ('olu', 'Dropped'), \
 ('washer', 'Dropped'), ('shun', 'EntitySlot'), ('oluwaseun', 'EntitySlot')]
     """
+    given: set[int] = set()  # the words this pass gave a slot
     for j in range(len(tokens) - 1, 0, -1):
         decision = decisions[j]
-        if not (_person_slot(decision) and tokens[j].kind == "word"
-                and tokens[j].text.islower()):
+        if j in given or not (_person_slot(decision) and tokens[j].kind == "word"
+                               and tokens[j].text.islower()):
             continue
         name = _plain(tokens[j].text)
         k = j - 1
-        if (decisions[k] is None and tokens[k].kind == "word" and tokens[k].text.islower()
-                and tokens[k].text[:1].isalpha()  # no clitic: "it 's sam"
-                and text[tokens[k].end:tokens[j].start] == " "
-                and (_plain(tokens[k].text) == name or (  # "will will nguyen": any word
-                    len(tokens[k].text) >= 2 and tokens[k].text.lower() not in function_words
-                    and name.startswith(_plain(tokens[k].text))))):  # "raj rajinder"
+        before = tokens[k]
+        if (decisions[k] is None and before.kind == "word" and before.text.islower()
+                and before.text[:1].isalpha()  # no clitic: "it 's sam"
+                and text[before.end:tokens[j].start] == " "
+                and (_plain(before.text) == name or (  # "will will nguyen": any word
+                    len(before.text) >= 2 and before.text.lower() not in function_words
+                    and not ordinary(before.text.lower())
+                    and name.startswith(_plain(before.text))))):  # "raj rajinder"
             decisions[k] = decision
             counted["PERSON"] += 1
+            given.add(k)
             continue
         said: list[int] = []  # the words before, nearest first
-        while (k >= 0 and j - k <= _MOST_SAID
-               and (decisions[k] is None or _person_slot(decisions[k]))
-               and tokens[k].kind == "word" and tokens[k].text.islower()
-               and tokens[k].text[:1].isalpha() and tokens[k].text.lower() not in function_words
-               and text[tokens[k].end:tokens[k + 1].start] == " "):
+        while (k >= 0 and j - k <= _MOST_SAID and tokens[k].kind == "word"
+               and tokens[k].text.islower() and tokens[k].text[:1].isalpha()
+               and tokens[k].text.lower() not in function_words
+               and text[tokens[k].end:tokens[k + 1].start] == " "
+               and (decisions[k] is None or (
+                   _person_slot(decisions[k]) and not listed(tokens[k].text.lower())
+                   and _plain(tokens[k].text) != name))):
             said.append(k)
             k -= 1
         for n in range(len(said), 1, -1):
@@ -196,4 +208,5 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
                     decisions[i] = Dropped("PERSON")
                 decisions[run[-1]] = decision
                 counted["PERSON"] += 1
+                given.update(run)
                 break

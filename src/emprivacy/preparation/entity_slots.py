@@ -31,6 +31,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import zipf_in
 from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
@@ -202,8 +203,11 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     if initials:
         join_initials(decisions, counted, text, tokens, titles)
+        language = get_language(marking.lang)
         attempted_names(decisions, counted, text, tokens,
-                        function_words=get_language(marking.lang).kept_function_words)
+                        function_words=language.kept_function_words,
+                        ordinary=lambda w: zipf_in(w, language.wordfreq_code) >= COMMON_ZIPF,
+                        listed=marking.listed_given)
         if lone_initials:
             initials_in_names(decisions, counted, text, tokens,
                               [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
