@@ -1,7 +1,7 @@
 """Pubs by their names: ``at the royal oak``, ``at the crown``, ``the railway tavern``
 (issue 40, the eighteenth English set, seen: a darts league's presentation night by speech
-recognition; pubs had been released in six earlier sets' chats, ``the crown and anchor``,
-``the red lion``, ``the fishermans arms``).
+recognition; pubs and inns had been released in eight texts of earlier sets, chats and
+transcripts: ``the crown and anchor``, ``the red lion``, ``the fishermans arms``).
 
 A pub is where people meet: its name places them.  In lower case no capital shows it, and its
 words are ordinary ones.  :func:`pub_spans` makes an ``ORG`` span of, after ``the``:
