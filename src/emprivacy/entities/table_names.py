@@ -164,10 +164,11 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     and all) into as many cells at one separator of :data:`ROW_SEPARATORS` (a header among
     them).  A cell is name-shaped when it holds at most :data:`MOST_WORDS` words before any
     bracket (``Sandy Muir (c)``), no digit and no ``@``, and a word for which ``name_word``
-    (the word in lower case) says it may be a name (not ``extras``, ``total``).  A cell is a person's when ``PERSON`` spans
-    of ``spans`` cover each of its words (``Kofi Osei-Bonsu``; not a note, ``replaces
-    Doyle``); where most of a column's people are written with capitals, a cell in lower
-    case is none (a header: ``bowler``, a surname too).  A column whose name-shaped cells are
+    (the word in lower case) says it may be a name (not ``extras``, ``total``).  A cell is a
+    person's when ``PERSON`` spans of ``spans`` cover each of its words (``Kofi
+    Osei-Bonsu``; not a note, ``replaces Doyle``); where most of a column's people are
+    written with capitals, a cell in lower case is none (a header: ``bowler``, a surname
+    too).  A column whose name-shaped cells are
     at least two and more than half of them people's makes each of its name-shaped cells
     (the part before a bracket) a ``PERSON`` span.
 
