@@ -13,8 +13,14 @@ __all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS",
            "MULTI_WORD_DESIGNATORS", "NAMED_ORG_ENDS", "NOT_A_FIRM", "ORG_DESIGNATORS",
            "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
 
+#: Armed forces' units that end a named organisation (issue 40, the eighteenth English set: a
+#: war memorial's "MIDDLESEX REGT", "WELSH GUARDS", "SEAFORTH HIGHLANDERS").
+_UNITS: frozenset[str] = frozenset(
+    "regiment regt corps guards rifles highlanders fusiliers battalion brigade squadron hussars "
+    "dragoons lancers grenadiers yeomanry borderers".split())
+
 #: Legal forms and kinds of business or institution that end an organisation's name.
-ORG_DESIGNATORS: frozenset[str] = frozenset(
+ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     "inc incorporated ltd limited llc llp plc corp corporation co company companies group "
     "holdings partners partnership associates solicitors legal law lawyers attorneys "
     "logistics freight haulage transport removals couriers pharmacy chemist chemists "
@@ -43,21 +49,16 @@ ORG_DESIGNATORS: frozenset[str] = frozenset(
     # clubs of the arts and shelters (issue 40, the seventeenth English set: "The Lantern
     # Players", "HOLLYBANK ANIMAL RESCUE")
     "players choir chorus orchestra ensemble rescue sanctuary shelter "
-    # armed forces' units (issue 40, the eighteenth English set: a war memorial's "MIDDLESEX
-    # REGT", "WELSH GUARDS", "SEAFORTH HIGHLANDERS")
-    "regiment regt corps division guards rifles highlanders fusiliers battalion brigade "
-    "squadron artillery infantry hussars dragoons lancers grenadiers yeomanry borderers "
-    "marines navy"
+    # armed forces beside their units (the eighteenth English set)
+    "division artillery infantry marines navy"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
 #: Players``, ``Hollybank Animal Rescue``, ``WELSH GUARDS``; not ``Customer Care``, ``Dog Unit``).
-NAMED_ORG_ENDS: frozenset[str] = frozenset(
+NAMED_ORG_ENDS: frozenset[str] = _UNITS | frozenset(
     "inc incorporated ltd limited llc llp plc corp corporation players choir chorus orchestra "
     "ensemble rescue sanctuary club fc afc society trust foundation charity association "
-    "federation guild league rovers athletic wanderers rangers albion harriers regiment regt "
-    "corps guards rifles highlanders fusiliers battalion brigade squadron hussars dragoons "
-    "lancers grenadiers yeomanry borderers".split())
+    "federation guild league rovers athletic wanderers rangers albion harriers".split())
 
 #: Designators of several words after a name, any case (issue 40, the eighteenth English set,
 #: seen: ``eastfield and district darts league``, ``St Mary C of E Primary School``).

@@ -4,8 +4,8 @@
 * dates with a French month (``14 mars 2024``, ``1er juillet``, ``mars 2022``), the day a
   number or a number word (``le quatorze mars``, ``le premier avril``, ``le vingt-trois
   décembre``: speech-to-text writes them so), a weekday before them in the span (``samedi 6
-  juillet``); a month alone after ``en``, ``depuis``,
-  ``dès``, ``avant``, ``après``, ``pendant``, ``jusqu’en``, ``début``, ``fin``, ``courant``,
+  juillet``); a month alone after ``en``, ``depuis``, ``dès``, ``avant``, ``après``,
+  ``pendant``, ``jusqu’en``, ``début``, ``fin``, ``courant``,
   ``entre``, ``mi-``, ``mois de`` (``en juin``, ``au mois d’août``: the month word alone the
   span); two months joined by ``et``, ``à``, ``au`` or ``ou`` (``de mai à juillet``); a month
   elsewhere, ``Avril a dit``, is left to the person detectors;
@@ -38,7 +38,7 @@ _YEAR = r"(?:19|20)\d\d"
 #: juillet``): the day of the week narrows it as the month does; an abbreviation only with
 #: its full stop (``Sam 6 juillet`` may be Sam).
 _WEEKDAY = (r"(?:(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:lun|mar|mer|jeu|ven"
-            r"|sam|dim)\.),?[ \t\u00a0]+)")  # an abbreviation with its stop: not "Sam 6 juillet"
+            r"|sam|dim)\.),?[ \t\u00a0]+)")
 _DATE = re.compile(
     rf"(?<!\w)(?:{_WEEKDAY}?{_DAY}(?:[ \t\u00a0]+au[ \t\u00a0]+{_DAY})?[ \t\u00a0]+{_MONTH}"
     rf"(?:[ \t\u00a0]+{_YEAR})?|{_MONTH}[ \t\u00a0]+{_YEAR})(?![\w-])", re.IGNORECASE)

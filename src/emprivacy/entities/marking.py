@@ -139,7 +139,8 @@ class EntityMarking:
         an article written as a name's first word
         (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
-        keys = zipf is not None and get_language(self.lang).code == "en"
+        english = get_language(self.lang).code == "en"
+        keys = zipf is not None and english
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
@@ -149,7 +150,7 @@ class EntityMarking:
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
                                  *people_columns(text, wide, name_word=_name_like),
-                                 *(pub_spans(text) if keys else ())},
+                                 *(pub_spans(text) if english else ())},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:

@@ -229,7 +229,8 @@ class NameListDetector:
                     name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")):
                 out[i] = "nickname"
                 continue
-            if i >= 2 and out[i - 1] == "nickname" and gap[:1] in "\"'“”‘’" and gap[1:] == " ":
+            if out[i - 1:i] == ["nickname"] and len(gap) == 2 and gap[0] in "\"'“”‘’" \
+                    and gap[1] == " ":
                 out[i] = "nickname"  # the surname after it: RICHARD "DICK" WILL
                 continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \

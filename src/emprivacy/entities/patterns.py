@@ -47,9 +47,8 @@ _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 _DAY = r"(?:[0-3]?\d(?:st|nd|rd|th)?)"
 _YEAR = r"(?:(?:1[5-9]|20)\d\d|'\d\d)"  # 1500-2099: a family history's 1852 too
 #: A weekday before a date joins its span (``Sat 22 June``, ``Tuesday, March 3``): the day of
-#: the week narrows the date as its month does.
-#: An abbreviation only with a capital or its full stop (``Sat 22 June``, ``wed. 3 june``;
-#: not ``I sat 22 June exams``).
+#: the week narrows the date as its month does.  An abbreviation only with a capital or its
+#: full stop (``wed. 3 june``; not ``I sat 22 June exams``).
 _WEEKDAY = (r"(?:(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?"
             r"|(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUES?|WED|THU(?:RS?)?|FRI|SAT|SUN)"
             r"\.?,?|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.,?)[ \t]+(?:the[ \t]+)?)")

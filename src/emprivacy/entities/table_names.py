@@ -186,10 +186,10 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     for rows in _tables(text):
         width = len(rows[0][1])
         for c in range(width):
-            shaped = [(start + a, start + b) for start, row_cells in rows
+            shaped = [(start + a, start + a + len(value)) for start, row_cells in rows
                       for a, b in [row_cells[c]]
-                      if _name_shaped(text[start + a:start + b], name_word)]
-            shaped = [(a, a + len(_before_bracket(text[a:b]))) for a, b in shaped]
+                      if _name_shaped(value := _before_bracket(text[start + a:start + b]),
+                                      name_word)]
             hit = [(a, b) for a, b in shaped if _all_people(text, a, b, people)]
             if 2 * sum(text[a:b] != text[a:b].lower() for a, b in hit) > len(hit):
                 # people written with capitals: a cell in lower case is a header (bowler)
@@ -232,8 +232,8 @@ def _before_bracket(cell: str) -> str:
     return cell.split("(", 1)[0].rstrip()
 
 
-def _name_shaped(cell: str, name_word: Callable[[str], bool]) -> bool:
-    value = _before_bracket(cell)
+def _name_shaped(value: str, name_word: Callable[[str], bool]) -> bool:
+    """Whether a cell's part before a bracket, ``value``, may hold a name."""
     words = value.split()
     return (0 < len(words) <= MOST_WORDS and "@" not in value
             and not any(ch.isdigit() for ch in value)

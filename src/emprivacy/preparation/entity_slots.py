@@ -93,10 +93,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     that mention; so are initials at every mention once typed a person or an organisation
     (:func:`~emprivacy.preparation.name_parts.initials_everywhere`).  With ``initials`` (text
     mode), an initial before a person's slot or
-    placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`),
-    and so are a speaker's attempts at it right before it (``raj rajinder``:
-    :func:`~emprivacy.preparation.corrections.attempted_names`),
-    unless it is one of the language's ``titles`` (French ``M.``, monsieur); with
+    placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`)
+    unless it is one of the language's ``titles`` (French ``M.``, monsieur), and so are a
+    speaker's attempts at the name right before it (``raj rajinder``:
+    :func:`~emprivacy.preparation.corrections.attempted_names`); with
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
