@@ -59,7 +59,9 @@ def read_set(which: str, folder: Path | None = None
         if not place.is_dir():
             raise SystemExit(f"{place}: no such folder")
         for path in sorted(place.glob("*.txt")):
-            text, spans = unmark(path.read_text(encoding="utf-8"))
+            # normalised as a release normalises (a zero-width joiner of an emoji goes), the
+            # marks with it, so that the spans' offsets are those of the released text
+            text, spans = unmark(normalise_text(path.read_text(encoding="utf-8")))
             if normalise_text(text) != text:
                 raise SystemExit(f"{path}: normalise_text changes the text; offsets would move")
             docs.append((f"{place.name}/{path.stem}", text, spans))

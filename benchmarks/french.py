@@ -43,9 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent / "tests" / "entities"
 
 
 def _texts(folder: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:
-    from emprivacy.evaluation.entity_leaks import unmark
-
-    return [unmark(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("dev/*.txt"))]
+    return _texts_of(folder / "dev")
 
 
 def _documents(texts: list[str], words: int, per_doc: int = 250) -> list[str]:
@@ -147,9 +145,13 @@ def release(which: str, seeds: int, epsilon: float, folder: Path | None = None) 
 
 
 def _texts_of(folder: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:
+    """The labelled texts of ``folder``, normalised as a release normalises them (the marks
+    with them, so that the spans' offsets are those of the released text)."""
     from emprivacy.evaluation.entity_leaks import unmark
+    from emprivacy.text.normalise import normalise_text
 
-    return [unmark(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.txt"))]
+    return [unmark(normalise_text(p.read_text(encoding="utf-8")))
+            for p in sorted(folder.glob("*.txt"))]
 
 
 def distances() -> None:
