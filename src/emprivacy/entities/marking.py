@@ -44,6 +44,7 @@ from emprivacy.entities.spans import (
     streets_typed_people,
     type_of_overlap,
 )
+from emprivacy.entities.streets import lower_case_streets
 from emprivacy.entities.table_names import people_columns
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
@@ -133,7 +134,9 @@ class EntityMarking:
         :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
         Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`), the cells of a
         table's column of people (:func:`~emprivacy.entities.table_names.people_columns`), pubs
-        by their names in English (:func:`~emprivacy.entities.pubs.pub_spans`) and,
+        by their names in English (:func:`~emprivacy.entities.pubs.pub_spans`), streets
+        named by a common word in lower case in English (``mill street``:
+        :func:`~emprivacy.entities.streets.lower_case_streets`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
@@ -150,7 +153,8 @@ class EntityMarking:
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
                                  *people_columns(text, wide, name_word=_name_like),
-                                 *(pub_spans(text) if english else ())},
+                                 *(pub_spans(text) if english else ()),
+                                 *(lower_case_streets(text) if english else ())},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:

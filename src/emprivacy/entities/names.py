@@ -327,8 +327,9 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
     function word, no title or role) in a paragraph in lower case before a listed family name
     rarer than :data:`RARE_ZIPF` (``dev malhotra``, ``kofi mensah``; not ``dev brown``, ``Trustee
     Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a rare family name
-    (``dana adeyemi``; in lower case any word rarer than :data:`UNCOMMON_ZIPF`, ``zane iqbal``)
-    after a listed given name, with only spaces between them."""
+    (``dana adeyemi``; in lower case any word rarer than :data:`UNCOMMON_ZIPF` that is listed or
+    reads as a name by its vector, ``zane iqbal``, not an unlisted verb: ``jack borrowed it``,
+    ``ray owes me``) after a listed given name, with only spaces between them."""
     given = given_names()
 
     def spaced(a: int, b: int) -> bool:
@@ -352,6 +353,7 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
         return True  # a word before a rare family name is the given name: "dev malhotra"
     return (i > 0 and classes[i - 1] == "name" and name_key(forms[i - 1]) in given
             and spaced(i - 1, i) and (classes[i] == "rare" or (word_zipf(forms[i]) < UNCOMMON_ZIPF
+            and (classes[i] != "uncommon" or name_like(forms[i]))  # not "jack borrowed it"
             and words[i - 1].text.islower() and words[i].text.islower())))  # "zane iqbal"
 
 

@@ -19,7 +19,8 @@ the release.  This detector needs no model and no extra:
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
-  time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``), a
+  time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``, ``14-day``,
+  ``5-year-old``, ``2-3-week``), a
   British number plate in capitals (``KX19 RWE``; in lower case its first part), ``#``
   followed by digits (``#48213``), and a prefix of one to three letters before groups of
   digits, four digits at least (``wo 7731``, ``BB 4471 0932``, ``ra 4 772 190 k``: a single
@@ -113,10 +114,15 @@ _WORDS_BEFORE_NUMBERS = frozenset(
     "let can may did am pm mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep oct "
     "nov dec no nr nos vs yes ok till til".split())
 # A word of letters and digits that is no identifier: an ordinal, a time, a quantity with its
-# unit, a decade (``3rd``, ``10am``, ``5mg``, ``90s``), checked on the lower-cased word.
+# unit, a decade (``3rd``, ``10am``, ``5mg``, ``90s``; ``14-day``, ``5-year-old``, a
+# quantity joined to its unit by a hyphen), checked on the lower-cased word.
 _NOT_ID = re.compile(
     r"\d+(?:st|nd|rd|th|s|am|pm|h|hr|hrs|min|mins|sec|secs|ms|d|wk|wks|yr|yrs|mo|k|m|bn|x"
-    r"|mg|mcg|g|kg|lb|lbs|oz|ml|l|cl|km|cm|mm|mi|ft|in|mph|kph|gb|mb|kb|tb|p|px|pt|c|f)")
+    r"|mg|mcg|g|kg|lb|lbs|oz|ml|l|cl|km|cm|mm|mi|ft|in|mph|kph|gb|mb|kb|tb|p|px|pt|c|f)"
+    r"|\d+(?:\.\d+)?(?:-\d+)?-(?:second|minute|min|hour|hr|day|night|week|month|year|mile|metre"
+    r"|meter|km|foot|ft|inch|yard|mm|cm|kg|litre|liter|gallon|pound|ton|tonne|page|point|piece"
+    r"|part|seater|storey|story|bed|bedroom|room|man|person|hole|lap|game|match|star|step|way"
+    r"|speed|pack|time)s?(?:-olds?)?")
 
 
 class PatternDetector:

@@ -1,0 +1,66 @@
+"""Streets named by a common word in lower-case writing: ``mill street``, ``church lane``,
+``station road`` (issue 40, the nineteenth English set: a beekeepers' chat, ``community
+hub, mill street``, ``bees in his chimney, church lane``).
+
+A rare word before a designator is a street's name already
+(:mod:`~emprivacy.entities.designators`: ``fenwick road``); a common word is not, since
+``main road`` and ``the side street`` name no place.  Yet most English streets are named by
+common words (``Church Lane``, ``Mill Street``, ``Station Road``), and a chat in lower case
+writes them so: the street is where someone lives or meets.  :func:`lower_case_streets`
+makes a ``LOCATION`` span of a word and one of :data:`STREET_ENDS` on a line with no
+capital letter, unless the word is a function word, a number's word or one of
+:data:`GENERIC_WORDS`, the words that make a street of no name (``main``, ``side``,
+``back``, ``bus``, ``memory``).  The designator itself is released as a word, as for every
+street (:meth:`~emprivacy.entities.marking.EntityMarking.designator`).
+
+English only.  Detection is pre-processing, outside the guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+
+from emprivacy.entities.spans import EntitySpan
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
+
+__all__ = ["GENERIC_WORDS", "STREET_ENDS", "lower_case_streets"]
+
+#: The designators that end a street named by a common word: those seldom anything else
+#: after a noun (not ``close``, ``drive``, ``way``, ``walk``, ``row``: ``a close friend``,
+#: ``a test drive``, ``one way``).
+STREET_ENDS = frozenset("street road lane avenue crescent terrace mews".split())
+
+#: Words before a designator that make a street of no name: what kind of road it is, where,
+#: how it is.
+GENERIC_WORDS = frozenset(
+    "main side back high front fast slow bus cycle bike tram slip ring dirt toll trunk "
+    "country busy quiet same next other wrong right left open closed long short narrow wide "
+    "private public local residential memory gravel muddy icy wet dry new old whole entire "
+    "empty dark lonely winding steep rough bumpy paved dual major minor access service "
+    "relief bypass link one-way two-way dead-end cobbled shared little big nice lovely "
+    "usual bottom top far near middle inside outside ordinary normal proper rocky easy "
+    "yellow brick green mean".split())
+
+_STREET = re.compile(
+    rf"(?<![\w'’-])([a-z]+(?:-[a-z]+)?)[ \t]+({'|'.join(sorted(STREET_ENDS))})s?(?![\w'’-])")
+
+
+def lower_case_streets(text: str) -> list[EntitySpan]:
+    """``LOCATION`` spans of the streets named by a common word on the lines of ``text``
+    that have no capital letter (see the module's description).
+
+    >>> text = "meet at mill street, not the main road\\nMill Street is in capitals"
+    >>> [text[s.start:s.end] for s in lower_case_streets(text)]
+    ['mill street']
+    """
+    out = []
+    start = 0
+    for line in text.splitlines(keepends=True):
+        if not any(c.isupper() for c in line):
+            for m in _STREET.finditer(line):
+                word = m.group(1)
+                if (word not in KEPT_FUNCTION_WORDS and word not in GENERIC_WORDS
+                        and word not in NUMBER_WORDS and word not in STREET_ENDS):
+                    out.append(EntitySpan(start + m.start(), start + m.end(), "LOCATION"))
+        start += len(line)
+    return out
