@@ -71,3 +71,87 @@ def test_a_quantity_joined_to_its_unit_is_no_identifier(quantity):
     text = f"Visitor moorings: a {quantity} limit; ref KD-44718."
     found = [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
     assert found == ["KD-44718"], found
+
+
+def test_a_common_word_name_before_an_object_is_the_word(release_auto):
+    """In a lower-case chat where ``hope``, ``mark`` and ``pat`` speak, the same words before
+    a verb's object or ``of`` are the ordinary words (``hope it stays put``, ``mark my
+    words``, ``pat him on the back``, ``a ray of sunshine``); the speakers stay names."""
+    chat = ("[08:16] hope: at work till 3 sorry. hope it stays put\n"
+            "[08:17] mark: mark my words, it swarms again\n"
+            "[08:18] pat: pat him on the back for me\n"
+            "[08:19] ray: ray of sunshine as ever\n"
+            "[08:20] hope: thanks mark\n")
+    out = release_auto(chat)
+    for phrase in ("hope it stays put", "mark my words", "pat him on the back",
+                   "ray of sunshine"):
+        assert phrase in out, out
+    assert "hope:" not in out and "pat:" not in out and "thanks mark" not in out, out
+
+
+def test_ordinary_mention_by_the_word_after():
+    """The rule: one space, then an object pronoun, a possessive, ``be`` or ``of``; a comma
+    between, or ``the`` after (``ask mark the way``), leaves the word a name."""
+    from emprivacy.entities.naming import ordinary_mention
+
+    def zipf(word: str) -> float:
+        return 5.0
+
+    forms = ["hope", "it", "stays"]
+    assert ordinary_mention(0, forms, zipf, gap_after=" ")
+    assert not ordinary_mention(0, forms, zipf, gap_after=", ")
+    assert not ordinary_mention(0, forms, zipf)  # the caller does not know the gap
+    assert not ordinary_mention(1, ["ask", "mark", "the", "way"], zipf, gap=" ", gap_after=" ")
+    assert not ordinary_mention(0, forms, lambda w: 2.0, gap_after=" ")  # a rare word: a name
+
+
+def test_a_form_key_ending_in_an_abbreviation_is_no_organisation(release_auto):
+    """``National Insurance no.:`` is a form's key (its words go through the mechanism as
+    words, its value is an identifier): the full stop of ``no.`` before the colon no longer
+    hides the key from the key test."""
+    out = release_auto("Full name: Joe Asante\nNational Insurance no.: QT 48 19 62 C\n")
+    assert "National Insurance no.:" in out, out
+    assert "Asante" not in out and "QT" not in out, out
+
+
+def test_a_particle_that_starts_a_table_cell_is_the_names(french):
+    """French, surname first in a table's cells (``| de Kerguelen Aymeric |``, ``| Le Cam
+    Sylvain |``): the particle that starts the cell is the person's, and the family name
+    too whatever its type (``Cam`` is a place's word); the same family name in a list later
+    gets the same surrogate (one person, one surrogate)."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    text = ("| N° | Nom Prénom | Commune |\n|---|---|---|\n"
+            "| 6 | Rault Jean-Claude | Plumieux |\n"
+            "| 7 | de Kerguelen Aymeric | Rennes |\n"
+            "| 9 | Le Cam Sylvain | Loudéac |\n"
+            "Tirs manqués signalés : 2 (Rault, de Kerguelen).\n")
+    rows = release_fr(text).splitlines()
+    for row, gone in ((rows[3], ("de", "Kerguelen", "Aymeric")), (rows[4], ("Le", "Cam"))):
+        assert not set(gone) & set(row.split("|")[2].split()), row
+    surname = rows[3].split("|")[2].split()[1]
+    assert surname in rows[5], rows
+
+
+def test_a_markdown_table_header_with_outer_pipes_names_its_column():
+    """``| N° | Nom Prénom | Commune |``: the empty cells outside a table's outer pipes are no
+    header cells, so the name column is found and its cells are people."""
+    from emprivacy.entities.table_names import TableNameDetector
+
+    text = ("| N° | Nom Prénom | Commune |\n|---|---|---|\n| 6 | Rault Jean-Claude | Plumieux |\n"
+            "| 9 | Le Cam Sylvain | Loudéac |\n")
+    found = [text[s.start:s.end] for s in TableNameDetector().detect([text])[0]]
+    assert found == ["Rault Jean-Claude", "Le Cam Sylvain"], found
+    inner_empty = "| N° |  | Commune |\n| 6 | x | y |\n"
+    assert TableNameDetector().detect([inner_empty]) == [[]]
+
+
+def test_a_span_is_cut_at_a_table_cell_separator():
+    """A model's span across ``|`` (``Cam Sylvain | Loudéac``) is two spans, one per cell."""
+    from emprivacy.entities.spans import EntitySpan, split_at_gaps
+
+    text = "| 9 | Le Cam Sylvain | Loudéac |"
+    span = EntitySpan(text.index("Cam"), text.index("Loudéac") + len("Loudéac"), "LOCATION")
+    assert [text[s.start:s.end] for s in split_at_gaps(text, [span])] == [
+        "Cam Sylvain", "Loudéac"]

@@ -59,6 +59,7 @@ from emprivacy.entities.labels import (
     stamped_after,
     stamped_start,
 )
+from emprivacy.entities.listed_names import list_members
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     LOWER_RARE,
@@ -79,7 +80,6 @@ from emprivacy.entities.naming import (
     agent_after,
     chat_named,
     clause_start,
-    list_members,
     named_by,
     named_outright,
     nickname,
@@ -168,7 +168,8 @@ class NameListDetector:
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
                 name[i] = (lower_text and not ordinary_mention(
-                    i, forms, word_zipf, gap=gaps[i])) or case != "lower"
+                    i, forms, word_zipf, gap=gaps[i], gap_after=gaps[i + 1]
+                    if i + 1 < len(gaps) else None)) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or agent_after(i, words, forms, text))) or (
@@ -202,7 +203,9 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])):
+                    cases[i] == "lower" and ordinary_mention(
+                        i, forms, word_zipf, gap=gaps[i],
+                        gap_after=gaps[i + 1] if i + 1 < len(gaps) else None)):
                 name[i] = True
         short_forms(name, forms, cases, decided, given)
         person_function_words(name, words, forms, text)

@@ -16,10 +16,9 @@ from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
 __all__ = ["AGENT_VERBS", "CHAT_CLITICS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
-           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE", "ORDINARY_ZIPF", "agent_after",
-           "chat_named", "clause_start", "list_members", "named_by", "named_outright",
-           "nickname",
-           "ordinary_mention", "person_function_words", "vocative"]
+           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_AFTER", "ORDINARY_BEFORE",
+           "ORDINARY_ZIPF", "agent_after", "chat_named", "clause_start", "named_by",
+           "named_outright", "nickname", "ordinary_mention", "person_function_words", "vocative"]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -86,18 +85,31 @@ ORDINARY_ZIPF = 3.5
 
 
 def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float], *,
-                     gap: str | None = None) -> bool:
+                     gap: str | None = None, gap_after: str | None = None) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
     (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere; a
     subject or a chat's contraction one space before it, ``i hope`` where ``hope`` does,
     ``ill mark that`` — ``gap``, the text between the two words, when the caller knows
-    it), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
+    it) or by the word after it (one of :data:`ORDINARY_AFTER` one space after it,
+    ``gap_after``: ``hope it stays put``, ``to be frank``... ``mark my words``, ``ray of
+    sunshine``), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
     ``forms`` may skip punctuation and line breaks: without ``gap`` no subject or
-    contraction counts (``so do i\nmark said`` names mark)."""
-    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
-                       or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
-                           and gap == " "))
-            and zipf(forms[i]) >= ORDINARY_ZIPF)
+    contraction counts (``so do i\nmark said`` names mark), without ``gap_after`` no word
+    after."""
+    return ((i > 0 and (forms[i - 1] in ORDINARY_BEFORE
+                        or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
+                            and gap == " ")))
+            or (gap_after == " " and i + 1 < len(forms) and forms[i + 1] in ORDINARY_AFTER
+                and forms[i + 2:i + 3] != ["'s"])  # not "june it's worse": said to june
+            ) and zipf(forms[i]) >= ORDINARY_ZIPF
+
+
+#: Words after which, one space on, a common word that is a given name too is the ordinary
+#: word: a verb's object or a noun's ``of`` (``hope it``, ``mark my words``, ``pat him``,
+#: ``ray of sunshine``; ``be`` of ``may be``).  Not ``the`` or ``a`` (``ask mark the way``),
+#: nor ``your``, ``our``, ``us`` or ``it's``: what is said to someone (``basil your courgettes
+#: are huge``, ``june it's worse``) or of them (``padraig doyle our secretary``).
+ORDINARY_AFTER: frozenset[str] = frozenset("it be my me him her them his of".split())
 
 
 
@@ -396,6 +408,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
 
 #: Words after which a kept function word that names a person and ends its clause is the
 #: person (``i tank better than will``, ``me and will.``): a modal there has no subject.
+#: ``&`` or ``+`` between two names (``holly + will``).
+_SYMBOL_JOIN = re.compile(r"[ \t]*[&+][ \t]*")
+
 _BEFORE_LAST = _BEFORE_PERSON | frozenset("than like and or but vs".split())
 #: Words in ``-s`` that may follow a modal (adverbs): ``will always``.
 _ADVERBS_IN_S = frozenset("always sometimes perhaps afterwards besides towards anyways "
@@ -411,89 +426,3 @@ def _third_person(form: str) -> bool:
     """
     return (len(form) >= 4 and form.isalpha() and form.endswith("s")
             and not form.endswith(("ss", "us", "is")) and form not in _ADVERBS_IN_S)
-
-
-#: A word this common (Zipf) is no name for sitting in a list of names.
-_LISTED_COMMON = 4.5
-_LIST_GAP = re.compile(r",[ \t]*")
-_LIST_END = re.compile(r",[ \t]*|[ \t]+(?:and|&|n|or)[ \t]+")
-_LIST_AND = re.compile(r",?[ \t]+(?:and|or)[ \t]+")
-_LIST_AMPERSAND = re.compile(r",?[ \t]*&[ \t]*")
-_SYMBOL_JOIN = re.compile(r"[ \t]*[&+][ \t]*")
-
-
-def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
-                 zipf: Callable[[str], float], kept: frozenset[str],
-                 classes: Sequence[str | None] = (),
-                 given: Callable[[str], bool] = lambda form: True) -> None:
-    """A word between two names of a comma-separated list is a name (``wade, cliff, deano,
-    kb, priya``: a nickname or initials no list holds), and so is each item of a list of
-    three or more ending in ``and`` or ``or`` with a name among them, written in its case
-    (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
-    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
-    joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
-    it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``, ``dana and
-    fox``; after a comma, in lower case, a ``"common"`` one only if it is a ``given`` name:
-    not ``is cost, and grace``), written in
-    the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage);
-    ``Will`` and ``May`` too where capitalised (``Grace and Will``; not ``May 3``)."""
-    if classes:
-        _pairs(name, words, forms, text, kept, classes, given)
-    for i in range(1, len(words) - 1):
-        if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
-                or zipf(forms[i]) >= _LISTED_COMMON):
-            continue
-        if (_LIST_GAP.fullmatch(text, words[i - 1].end, words[i].start)
-                and _LIST_END.fullmatch(text, words[i].end, words[i + 1].start)):
-            name[i] = name[i + 1]
-    i = 0
-    while i < len(words):  # "mother of Tariq, Nasreen and Imran": a list's ends too
-        j = i
-        while j + 1 < len(words) and text.startswith(",", words[j].end) and _LIST_GAP.fullmatch(
-                text, words[j].end, words[j + 1].start):
-            j += 1
-        if j == i:  # no comma after it: no list starts here (most words)
-            i += 1
-            continue
-        k = j  # the last item: after "and" or "or" (words), or "&"
-        if (j + 2 < len(words) and forms[j + 1] in ("and", "or")
-                and _LIST_AND.fullmatch(text, words[j].end, words[j + 2].start)):
-            k = j + 2
-        elif j + 1 < len(words) and _LIST_AMPERSAND.fullmatch(
-                text, words[j].end, words[j + 1].start):
-            k = j + 1
-        items = [*range(i, j + 1), k]
-        cases = {words[x].text[:1].isupper() for x in items if name[x]}
-        if k > j and cases:
-            for x in items:
-                if not name[x] and forms[x].isalpha() and forms[x] not in kept \
-                        and zipf(forms[x]) < _LISTED_COMMON \
-                        and words[x].text[:1].isupper() in cases:
-                    name[x] = True
-        i = max(k, i + 1)
-
-
-def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
-           kept: frozenset[str], classes: Sequence[str | None],
-           given: Callable[[str], bool]) -> None:
-    """The pairs of :func:`list_members`: ``hunter and sunny``, ``Rose & Jack``."""
-    for i in range(len(words) - 1):
-        if (i + 2 < len(words) and forms[i + 1] in ("and", "or")
-                and _LIST_AND.fullmatch(text, words[i].end, words[i + 2].start)):
-            b = i + 2
-        elif _LIST_AMPERSAND.fullmatch(text, words[i].end, words[i + 1].start):
-            b = i + 1
-        else:
-            continue
-        if name[i] == name[b]:
-            continue
-        other = b if name[i] else i
-        if (classes[other] in ("name", "common") and forms[other].isalpha()
-                and (classes[other] == "name" or not words[other].text.islower()
-                     or given(forms[other]) or "," not in text[words[i].end:words[b].start])
-                and (forms[other] not in kept or (  # "Grace and Will": no modal mid-sentence
-                    forms[other] in ("will", "may") and words[other].text.istitle()
-                    and not by_a_number(words[other], text)))
-                and words[other].text[:1].isupper() == words[i + b - other].text[:1].isupper()
-                and (other == b or i == 0 or forms[i - 1] not in DETERMINERS)):
-            name[other] = True

@@ -149,16 +149,18 @@ class EntityDetector(Protocol):
 
 
 _COLUMN_GAP = re.compile(r"[ \t]*\t[ \t]*| {2,}")
-#: Where a name's span is cut besides: a line break, a bracket (not a phone's or a date's).
-_NAME_CUT = re.compile(_COLUMN_GAP.pattern + r"|[ \t]*\n[ \t\n]*|[ \t]*[()][ \t]*")
+#: Where a name's span is cut besides: a line break, a bracket (not a phone's or a date's), a
+#: table's cell separator (``|``).
+_NAME_CUT = re.compile(_COLUMN_GAP.pattern + r"|[ \t]*\n[ \t\n]*|[ \t]*[()|][ \t]*")
 _KEY_COLON = re.compile(r"[ \t]*:")
 
 
 def split_at_gaps(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
-    """``spans`` cut at a form's column gap (two spaces or more, or a tab), at a line break
-    and at a bracket: a model or the capital-letter detector runs a name into the next
-    field's key (``Niamh O'Sullivan    Relationship:``, ``Wilmslow Road    Town:``: issue 40,
-    the seventh held-out set, where each key then became a name at every mention; ``Zee\nDate
+    """``spans`` cut at a form's column gap (two spaces or more, or a tab), at a line break,
+    at a bracket and at a table's ``|``: a model or the capital-letter detector runs a name
+    into the next field's key (``Niamh O'Sullivan    Relationship:``,
+    ``Wilmslow Road    Town:``: issue 40, the seventh held-out set, where each key then
+    became a name at every mention; ``Zee\nDate
     of birth``, ``Walks (Meanwood Park``: the eighth).  Each piece keeps the span's type; a
     piece right before a colon is the key and is dropped.
 
@@ -188,8 +190,9 @@ def split_at_gaps(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
 #: stamp (``[07:59] sky:`` is a chat's speaker, any word).
 _KEY_BEFORE = re.compile(r"(?:^|(?<!:)(?:\t|  ))[ \t]*(?:[-*•>]+[ \t]*|\d{1,2}"
                          r"[.)]?[ \t]+)?(?:[A-Za-z][\w'’.-]* ){0,2}\Z", re.MULTILINE)
-#: After a key's words: at most two more words and a bracket, then the colon and a space.
-_KEY_AFTER = re.compile(r"(?: [A-Za-z][\w'’-]*){0,2}(?:[ \t]*\([^)\n]{0,30}\))?[ \t]*"
+#: After a key's words: at most two more words (an abbreviation's full stop: ``National
+#: Insurance no.:``) and a bracket, then the colon and a space.
+_KEY_AFTER = re.compile(r"(?: [A-Za-z][\w'’-]*\.?){0,2}(?:[ \t]*\([^)\n]{0,30}\))?[ \t]*"
                         r":(?=[ \t]|$)", re.MULTILINE)
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 

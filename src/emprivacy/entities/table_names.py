@@ -139,7 +139,9 @@ def _header(line: str) -> tuple[str, int, set[int]] | None:
             return None  # prose with commas, or a row: no header (checked before cutting)
         bounds = cells(line, separator)
         header = [line[a:b] for a, b in bounds]
-        if any(not h or len(h.split()) > 4 or any(ch.isdigit() for ch in h) for h in header):
+        inner = header[1:-1] if separator == "|" and len(header) > 2 and not header[0] \
+            and not header[-1] else header  # "| Nom | Prénom |": a table's outer pipes
+        if any(not h or len(h.split()) > 4 or any(ch.isdigit() for ch in h) for h in inner):
             return None
         columns = name_columns(header)
         return (separator, len(header), columns) if columns else None

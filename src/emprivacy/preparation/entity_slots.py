@@ -311,7 +311,9 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                            late: bool = False) -> None:
     """Every mention of a word form privatised as a ``PERSON`` somewhere in the piece, or in
     the document's pieces before (``document``, then given this piece's), gets the same
-    slot type, unless it is already a slot, a placeholder or a kept function word (``will``
+    slot, unless it is already a slot (but a capitalised place's: ``Rault, de Kerguelen``
+    beside ``de Kerguelen Aymeric``), a placeholder (but an organisation's: ``Bishop said``
+    after ``Tom Bishop``) or a kept function word (``will``
     the verb beside ``will`` the name needs a detector's word for each).  ``late``: after the
     passes that find names by their neighbours, whose forms are followed only where they
     are no common English word (Zipf below :data:`LATE_ZIPF`: ``Priyanka``, not ``thank``
@@ -333,8 +335,9 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         d = decisions[i]
         if tok.kind != "word" or verbatim[i] or words[i] not in people:
             continue
-        if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and not (
-                isinstance(d, Placeholder) and d.type == "ORG"):
+        retyped = (isinstance(d, Placeholder) and d.type == "ORG") or (
+            isinstance(d, EntitySlot) and d.key[0] == "LOCATION" and not tok.text.islower())
+        if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and not retyped:
             continue  # (a dropped word goes with a name already: "poule y quand pardon")
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
@@ -343,8 +346,11 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
         if tok.text.islower() and ordinary_mention(
                 i, words, marking.english_zipf,
-                gap=text[tokens[i - 1].end:tok.start] if i else None):
+                gap=text[tokens[i - 1].end:tok.start] if i else None,
+                gap_after=text[tok.end:tokens[i + 1].start] if i + 1 < len(tokens) else None):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
+        if retyped:  # "Bishop" typed ORG, "Kerguelen" a place at this mention: the person's
+            counted[d.type if isinstance(d, Placeholder) else d.key[0]] -= 1
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
 

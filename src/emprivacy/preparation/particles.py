@@ -130,6 +130,17 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
                                               independent=True)
                 counted["PERSON"] += 1
+        if (not named and isinstance(after, EntitySlot) and _cell_start(i, gap)
+                and (person or (j + 1 < len(tokens) and person_decision_at(decisions, j + 1)
+                                and text[tokens[j].end:tokens[j + 1].start] == " "))):
+            # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |": a list's or a table's cell (or a
+            # line) that starts with the particle, then the family name and the given name
+            # (issue 42, the eighteenth French set): the family name is the person's whatever
+            # its type ("Cam" typed a place), the particle too
+            if not person:
+                decisions[j] = EntitySlot(("PERSON", after.key[1]), after.row, after.point,
+                                          after.independent)
+            person = named = True
         titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
         if (not person and named and isinstance(after, EntitySlot)
                 and (lower or signed or (slot_before and j - i > 1))  # "SOLÈNE DE LA …"
@@ -271,6 +282,11 @@ def _rare_family_name(word: str) -> bool:
         return zipf_in(word, "en") < RARE_ZIPF and zipf_in(word, "fr") < RARE_ZIPF
     except MissingExtraError:
         return False
+
+
+def _cell_start(i: int, gap: str) -> bool:
+    """Whether token ``i``, after ``gap``, starts a line, a table's cell or a bracket."""
+    return i == 0 or "\n" in gap or "\t" in gap or gap.strip(" \u00a0\u202f") in ("|", "(")
 
 
 def person_decision_at(decisions: list[Decision], k: int) -> bool:
