@@ -335,9 +335,10 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         d = decisions[i]
         if tok.kind != "word" or verbatim[i] or words[i] not in people:
             continue
-        retyped = (isinstance(d, Placeholder) and d.type == "ORG") or (
-            isinstance(d, EntitySlot) and d.key[0] == "LOCATION" and not tok.text.islower())
-        if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and not retyped:
+        retyped = ("ORG" if isinstance(d, Placeholder) and d.type == "ORG" else "LOCATION"
+                   if isinstance(d, EntitySlot) and d.key[0] == "LOCATION"
+                   and not tok.text.islower() else None)
+        if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and retyped is None:
             continue  # (a dropped word goes with a name already: "poule y quand pardon")
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
@@ -349,8 +350,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                 gap=text[tokens[i - 1].end:tok.start] if i else None,
                 gap_after=text[tok.end:tokens[i + 1].start] if i + 1 < len(tokens) else None):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
-        if retyped:  # "Bishop" typed ORG, "Kerguelen" a place at this mention: the person's
-            counted[d.type if isinstance(d, Placeholder) else d.key[0]] -= 1
+        if retyped is not None:  # "Bishop" typed ORG, "Kerguelen" a place here: the person's
+            counted[retyped] -= 1
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
 
