@@ -155,3 +155,62 @@ def test_a_span_is_cut_at_a_table_cell_separator():
     span = EntitySpan(text.index("Cam"), text.index("Loudéac") + len("Loudéac"), "LOCATION")
     assert [text[s.start:s.end] for s in split_at_gaps(text, [span])] == [
         "Cam Sylvain", "Loudéac"]
+
+
+# Seen: what the held half showed (a citizenship ceremony by speech recognition).
+
+def test_a_long_misheard_name_before_a_correction(release_auto):
+    """``chuck way mecca obi aura sorry chukwuemeka obiora``: up to five words before the
+    correction read as the name's words together; ``oh no`` corrects as ``sorry`` does."""
+    out = release_auto("first we have chuck way mecca obi aura sorry chukwuemeka obiora from "
+                       "lagos\nthen joe and pedro oh no joao pedro dos santos\n")
+    for word in ("chuck", "way", "mecca", "aura", "chukwuemeka", "obiora", "joe", "joao"):
+        assert word not in out.split(), out
+    assert "sorry" in out and "oh no" in out, out
+
+
+def test_corrections_take_five_words_at_most():
+    """The walk back stops at five words: a sixth word as alike is no part of the run."""
+    from collections import Counter
+
+    from emprivacy.preparation.corrections import corrected_names
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.text.tokens import tokenize
+
+    text = "bob chuck way mecca obi aura sorry chukwuemeka obiora here"
+    tokens = list(tokenize(text))
+    decisions: list = [None] * len(tokens)
+    at = [t.text for t in tokens].index("chukwuemeka")
+    for k in (at, at + 1):
+        decisions[k] = EntitySlot(("PERSON", tokens[k].text), -1, None, independent=True)
+    corrected_names(decisions, Counter(), text, tokens)
+    taken = [t.text for t, d in zip(tokens, decisions, strict=True) if d is not None]
+    assert taken == ["chuck", "way", "mecca", "obi", "aura", "chukwuemeka", "obiora"], taken
+
+
+def test_a_vietnamese_given_name_of_two_syllables():
+    """``pham thi thu ha``: after the family name, ``thi`` and the given name, one more common
+    syllable of Vietnamese given names is the name's; ``nguyen van long is`` stops at ``is``."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = "and pham thi thu ha please. nguyen van long is here"
+    found = {text[s.start:s.end] for s in NameListDetector().detect([text])[0]}
+    assert {"pham", "thi", "thu", "ha", "nguyen", "van", "long"} <= found, found
+    assert not {"please", "is", "here"} & found, found
+
+
+def test_a_listed_rare_family_name_after_a_common_word_given_name():
+    """``mohammed iqbal`` in lower case: a listed family name rarer than Zipf 3.5 after a
+    listed given name that is common as a word is the person's; ``lily pond`` (Zipf 3.98)
+    is not made so by this rule."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.name_words import word_zipf
+    from emprivacy.entities.names import LISTED_FAMILY_ZIPF
+
+    assert word_zipf("iqbal") < LISTED_FAMILY_ZIPF <= word_zipf("pond")
+    from emprivacy.entities.names import NameListDetector
+
+    text = "thank you to mohammed iqbal our usher"
+    found = {text[s.start:s.end] for s in NameListDetector().detect([text])[0]}
+    assert "iqbal" in found, found

@@ -37,7 +37,8 @@ from emprivacy._optional import import_optional
 from emprivacy.text.normalise import normalise_word
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
-           "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_MIDDLE_NAMES", "NameClass",
+           "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
+           "VIETNAMESE_MIDDLE_NAMES", "NameClass",
            "capitalised_name", "census_shares", "given_names", "name_class", "name_in_language",
            "name_key", "word_zipf", "zipf_in"]
 
@@ -51,6 +52,14 @@ VIETNAMESE_FAMILY_NAMES: frozenset[str] = frozenset(
 #: The middle names that mark a Vietnamese name's given name after them (``văn``, ``thị``):
 #: ``nguyen van long`` is one person, ``long`` the given name, an ordinary English word.
 VIETNAMESE_MIDDLE_NAMES: frozenset[str] = frozenset("van văn thi thị".split())
+#: Common syllables of Vietnamese given names, without their marks as speech recognition
+#: writes them: a second one after the given name is the name's too (``pham thi thu ha``;
+#: issue 40, the nineteenth English set, seen).
+VIETNAMESE_GIVEN_SYLLABLES: frozenset[str] = frozenset(
+    "an anh bao binh chau chi cuong dung duc giang ha hai han hang hanh hieu hoa hoang hong "
+    "hue hung huong huy khanh khoa lam lan linh loan long mai minh nam nga ngoc nhung oanh "
+    "phong phuong quan quang quynh tam tan thang thanh thao thu thuy tien trang trinh trung "
+    "tuan tung uyen viet vinh vy xuan yen".split())
 NameClass = Literal["name", "common", "rare", "uncommon"] | None
 #: A word below this Zipf frequency is rare in English (about 1 in a million words).
 RARE_ZIPF = 3.0

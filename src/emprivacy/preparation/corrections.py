@@ -26,13 +26,18 @@ CORRECTED_ALIKE = 0.6
 #: are when it is that name misheard (``tiger sorry tadhg``: 0.4; issue 40, the seventeenth
 #: English set, seen).
 CORRECTED_INITIAL = 0.4
-#: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``i
-#: mean``; French ``pardon``, ``euh non``, ``non attends c'est``), one space or a comma apart.
-_CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|i mean|sorry i mean|i meant|pardon|non|euh "
-                         r"non|enfin|je veux dire|non attends c[’']est|non c[’']est)[ \t]*,?"
-                         r"[ \t]+\Z")
-#: The most words of a misheard name.
-_MOST_SAID = 3
+#: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``oh
+#: no``, ``i mean``; French ``pardon``, ``euh non``, ``non attends c'est``, ``on m'a
+#: soufflé``), one space or a comma apart.
+_CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon|non"
+                         r"|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
+                         r"|on m[’']a soufflé)[ \t]*,?[ \t]+\Z")
+#: The most words of a misheard name (``chuck way mecca obi aura sorry chukwuemeka obiora``:
+#: issue 40, the nineteenth English set, seen; ``mohamed a mine bouzid pardon mohamed amine
+#: bouzid``: issue 42, the eighteenth French set, seen).
+_MOST_SAID = 5
+#: The most words of an attempt at a name with no correction between (``olu washer shun``).
+_MOST_ATTEMPTED = 3
 #: How alike two or three words said right before a name, with its first letter, and the name
 #: are when they are an attempt at it with no correction between (``abdel crime abdelkrim``:
 #: 0.84, ``olu washer shun oluwaseun``: 0.82; issue 40, the eighteenth stage, seen).
@@ -41,7 +46,7 @@ ATTEMPT_ALIKE = 0.7
 
 def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
                     tokens: Sequence[Token]) -> None:
-    """Give the one to three lower-case words before a correction (``sorry``,
+    """Give the one to five lower-case words before a correction (``sorry``,
     ``no``, ``i mean``) the slot of the person's name right after it, where together they
     read as that name or as its words after the correction together, accents aside
     (:data:`CORRECTED_ALIKE`; one word with the name's first letter,
@@ -93,8 +98,8 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
 
 def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
                      end: int, line: int, names: set[str]) -> list[int]:
-    """The one to three lower-case words before token ``end`` on the line that starts at
-    ``line``, undecided or a person's slot of their own, that read most like one of
+    """The one to :data:`_MOST_SAID` lower-case words before token ``end`` on the line that
+    starts at ``line``, undecided or a person's slot of their own, that read most like one of
     ``names`` (the longest of equals), ``[]`` for none (:func:`corrected_names`).  The
     walk back is :func:`~emprivacy.preparation.spelling.spelled_words`' before a spelling,
     with its own measure."""
@@ -189,7 +194,7 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
             given.add(k)
             continue
         said: list[int] = []  # the words before, nearest first
-        while (k >= 0 and j - k <= _MOST_SAID and tokens[k].kind == "word"
+        while (k >= 0 and j - k <= _MOST_ATTEMPTED and tokens[k].kind == "word"
                and tokens[k].text.islower() and tokens[k].text[:1].isalpha()
                and tokens[k].text.lower() not in function_words
                and text[tokens[k].end:tokens[k + 1].start] == " "
