@@ -214,3 +214,14 @@ def test_a_listed_rare_family_name_after_a_common_word_given_name():
     text = "thank you to mohammed iqbal our usher"
     found = {text[s.start:s.end] for s in NameListDetector().detect([text])[0]}
     assert "iqbal" in found, found
+
+
+def test_a_correction_before_a_name_a_model_typed_in_part_an_organisation(french):
+    """``mohamed a mine bouzid pardon mohamed amine bouzid``: the name after the correction
+    is read across its words whatever their type (``amine`` typed an organisation), so the
+    misheard words before it go with the person."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("derrière lui mohamed a mine bouzid pardon mohamed amine bouzid du club\n")
+    assert "mine" not in out.split() and "bouzid" not in out, out

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
-from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
+from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "attempted_names",
@@ -76,8 +76,10 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
         end = j
         while end > 0 and tokens[end - 1].end > cue.start():
             end -= 1  # the correction's words stay as said
-        run = j  # the name's words after the correction ("aït oufella")
-        while (run + 1 < len(tokens) and run - j < 2 and _person_slot(decisions[run + 1])
+        run = j  # the name's words after the correction ("aït oufella"); any entity's (a
+        # model typed "amine" of "mohamed amine bouzid" an organisation)
+        while (run + 1 < len(tokens) and run - j < 2
+               and isinstance(decisions[run + 1], EntitySlot | Placeholder)
                and text[tokens[run].end:tokens[run + 1].start] == " "):
             run += 1
         names = {_plain(tokens[j].text), _plain("".join(t.text for t in tokens[j:run + 1]))}
