@@ -53,8 +53,8 @@ VIETNAMESE_FAMILY_NAMES: frozenset[str] = frozenset(
 #: ``nguyen van long`` is one person, ``long`` the given name, an ordinary English word.
 VIETNAMESE_MIDDLE_NAMES: frozenset[str] = frozenset("van văn thi thị".split())
 #: Common syllables of Vietnamese given names, without their marks as speech recognition
-#: writes them: a second one after the given name is the name's too (``pham thi thu ha``;
-#: issue 40, the nineteenth English set, seen).
+#: writes them: a second one after the given name is the name's too where it is no common
+#: English word (``pham thi thu huong``; issue 40, the nineteenth English set, seen).
 VIETNAMESE_GIVEN_SYLLABLES: frozenset[str] = frozenset(
     "an anh bao binh chau chi cuong dung duc giang ha hai han hang hanh hieu hoa hoang hong "
     "hue hung huong huy khanh khoa lam lan linh loan long mai minh nam nga ngoc nhung oanh "

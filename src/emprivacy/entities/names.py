@@ -99,7 +99,7 @@ from emprivacy.entities.text_shape import (
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["GREETINGS", "LISTED_FAMILY_ZIPF", "NameListDetector"]
+__all__ = ["GREETINGS", "NameListDetector"]
 
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
@@ -169,8 +169,7 @@ class NameListDetector:
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
                 name[i] = (lower_text and not ordinary_mention(
-                    i, forms, word_zipf, gap=gaps[i], gap_after=gaps[i + 1]
-                    if i + 1 < len(gaps) else None)) or case != "lower"
+                    i, forms, word_zipf, gap=gaps[i])) or case != "lower"
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or agent_after(i, words, forms, text))) or (
@@ -197,8 +196,9 @@ class NameListDetector:
                     and gaps[i] == gaps[i - 1] == " ":
                 name[i - 2] = name[i - 1] = name[i] = True
                 if (i + 1 < len(words) and forms[i + 1] in VIETNAMESE_GIVEN_SYLLABLES
-                        and gaps[i + 1] == " "):  # "pham thi thu ha": a second syllable
-                    name[i + 1] = True
+                        and gaps[i + 1] == " " and word_zipf(forms[i + 1]) < UNCOMMON_ZIPF):
+                    name[i + 1] = True  # "pham thi thu huong": a second syllable, no common
+                    # English word (not "ha": one decision per form would take "ha ha" too)
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
         decided = ({forms[i] for i in range(len(words)) if name[i]} | handle_names(
@@ -207,9 +207,7 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(
-                        i, forms, word_zipf, gap=gaps[i],
-                        gap_after=gaps[i + 1] if i + 1 < len(gaps) else None)):
+                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])):
                 name[i] = True
         short_forms(name, forms, cases, decided, given)
         person_function_words(name, words, forms, text)
@@ -326,11 +324,6 @@ def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
             name[i] = True
 
 
-#: In lower case, a listed family name rarer than this (Zipf) after a listed given name that
-#: is a word too is the given name's (``mohammed iqbal``; not ``lily pond``, ``dawn chorus``).
-LISTED_FAMILY_ZIPF = 3.5
-
-
 def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
           text: str, lowers: Sequence[bool]) -> bool:
     """Whether word ``i`` is the given name before a listed or rare family name
@@ -363,11 +356,6 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
             and word_zipf(forms[i + 1]) < RARE_ZIPF):
         return True  # a word before a rare family name is the given name: "dev malhotra"
-    if (i > 0 and classes[i - 1] == "common" and name_key(forms[i - 1]) in given
-            and classes[i] in ("name", "common") and word_zipf(forms[i]) < LISTED_FAMILY_ZIPF
-            and forms[i] not in KIN_WORDS and forms[i] not in NAME_TITLES  # "declan mam would"
-            and spaced(i - 1, i) and words[i - 1].text.islower() and words[i].text.islower()):
-        return True  # a given name that is a word too before a listed rare one: "mohammed iqbal"
     return (i > 0 and classes[i - 1] == "name" and name_key(forms[i - 1]) in given
             and spaced(i - 1, i) and (classes[i] == "rare" or (word_zipf(forms[i]) < UNCOMMON_ZIPF
             and (classes[i] != "uncommon" or name_like(forms[i]))  # not "jack borrowed it"

@@ -16,7 +16,7 @@ from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 
 __all__ = ["AGENT_VERBS", "CHAT_CLITICS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
-           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_AFTER", "ORDINARY_BEFORE",
+           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
            "ORDINARY_ZIPF", "agent_after", "chat_named", "clause_start", "named_by",
            "named_outright", "nickname", "ordinary_mention", "person_function_words", "vocative"]
 
@@ -85,31 +85,18 @@ ORDINARY_ZIPF = 3.5
 
 
 def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float], *,
-                     gap: str | None = None, gap_after: str | None = None) -> bool:
+                     gap: str | None = None) -> bool:
     """Whether the lower-case word ``i`` is an ordinary word by the word before it
     (:data:`ORDINARY_BEFORE`: ``the bill`` where ``bill`` names a colleague elsewhere; a
     subject or a chat's contraction one space before it, ``i hope`` where ``hope`` does,
     ``ill mark that`` — ``gap``, the text between the two words, when the caller knows
-    it) or by the word after it (one of :data:`ORDINARY_AFTER` one space after it,
-    ``gap_after``: ``hope it stays put``, ``to be frank``... ``mark my words``, ``ray of
-    sunshine``), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
+    it), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
     ``forms`` may skip punctuation and line breaks: without ``gap`` no subject or
-    contraction counts (``so do i\nmark said`` names mark), without ``gap_after`` no word
-    after."""
-    return ((i > 0 and (forms[i - 1] in ORDINARY_BEFORE
-                        or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
-                            and gap == " ")))
-            or (gap_after == " " and i + 1 < len(forms) and forms[i + 1] in ORDINARY_AFTER
-                and forms[i + 2:i + 3] != ["'s"])  # not "june it's worse": said to june
-            ) and zipf(forms[i]) >= ORDINARY_ZIPF
-
-
-#: Words after which, one space on, a common word that is a given name too is the ordinary
-#: word: a verb's object or a noun's ``of`` (``hope it``, ``mark my words``, ``pat him``,
-#: ``ray of sunshine``; ``be`` of ``may be``).  Not ``the`` or ``a`` (``ask mark the way``),
-#: nor ``your``, ``our``, ``us`` or ``it's``: what is said to someone (``basil your courgettes
-#: are huge``, ``june it's worse``) or of them (``padraig doyle our secretary``).
-ORDINARY_AFTER: frozenset[str] = frozenset("it be my me him her them his of".split())
+    contraction counts (``so do i\nmark said`` names mark)."""
+    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
+                       or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
+                           and gap == " "))
+            and zipf(forms[i]) >= ORDINARY_ZIPF)
 
 
 
@@ -408,10 +395,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
 
 #: Words after which a kept function word that names a person and ends its clause is the
 #: person (``i tank better than will``, ``me and will.``): a modal there has no subject.
+_BEFORE_LAST = _BEFORE_PERSON | frozenset("than like and or but vs".split())
 #: ``&`` or ``+`` between two names (``holly + will``).
 _SYMBOL_JOIN = re.compile(r"[ \t]*[&+][ \t]*")
-
-_BEFORE_LAST = _BEFORE_PERSON | frozenset("than like and or but vs".split())
 #: Words in ``-s`` that may follow a modal (adverbs): ``will always``.
 _ADVERBS_IN_S = frozenset("always sometimes perhaps afterwards besides towards anyways "
                           "nowadays thus less unless yes".split())

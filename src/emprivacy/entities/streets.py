@@ -10,8 +10,10 @@ writes them so: the street is where someone lives or meets.  :func:`lower_case_s
 makes a ``LOCATION`` span of a word and one of :data:`STREET_ENDS` on a line with no
 capital letter, unless the word is a function word, a number's word or one of
 :data:`GENERIC_WORDS`, the words that make a street of no name (``main``, ``side``,
-``back``, ``bus``, ``memory``).  The designator itself is released as a word, as for every
-street (:meth:`~emprivacy.entities.marking.EntityMarking.designator`).
+``back``, ``bus``, ``memory``), or the designator is the first word of a compound
+(:data:`COMPOUND_HEADS`: ``street food``, ``road trip``).  A plural (``snowy roads``) and a
+hyphenated word (``a tree-lined avenue``) name no street.  The span's words are privatised
+as a place's, like any detected street's.
 
 English only.  Detection is pre-processing, outside the guarantee.
 """
@@ -23,7 +25,7 @@ import re
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
-__all__ = ["GENERIC_WORDS", "STREET_ENDS", "lower_case_streets"]
+__all__ = ["COMPOUND_HEADS", "GENERIC_WORDS", "STREET_ENDS", "lower_case_streets"]
 
 #: The designators that end a street named by a common word: those seldom anything else
 #: after a noun (not ``close``, ``drive``, ``way``, ``walk``, ``row``: ``a close friend``,
@@ -39,10 +41,20 @@ GENERIC_WORDS = frozenset(
     "empty dark lonely winding steep rough bumpy paved dual major minor access service "
     "relief bypass link one-way two-way dead-end cobbled shared little big nice lovely "
     "usual bottom top far near middle inside outside ordinary normal proper rocky easy "
-    "yellow brick green mean".split())
+    "yellow brick green mean best worst good bad great epic cross roof open-air slippery "
+    "snowy flooded blocked gritted".split())
+
+#: Words after a designator that make it the first word of a compound noun, no street's.
+COMPOUND_HEADS = frozenset(
+    "food foods trip trips art works rage sign signs light lights map maps safety race races "
+    "racing test tests user users name names party parties view level kid kids performer "
+    "performers furniture lamp lamps closure closures network tax noise markings surface "
+    "movie dog dogs crossing crossings cred smart bike bikes kill hog hogs block blocks "
+    "cafe cafes bar bars garden gardens seating area".split())
 
 _STREET = re.compile(
-    rf"(?<![\w'’-])([a-z]+(?:-[a-z]+)?)[ \t]+({'|'.join(sorted(STREET_ENDS))})s?(?![\w'’-])")
+    rf"(?<![\w'’-])([a-z]+)[ \t]+({'|'.join(sorted(STREET_ENDS))})(?![\w'’-])"
+    r"(?![ \t]+(?:" + "|".join(sorted(COMPOUND_HEADS)) + r")(?![\w'’-]))")
 
 
 def lower_case_streets(text: str) -> list[EntitySpan]:

@@ -29,12 +29,11 @@ CORRECTED_INITIAL = 0.4
 #: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``oh
 #: no``, ``i mean``; French ``pardon``, ``euh non``, ``non attends c'est``, ``on m'a
 #: soufflé``), one space or a comma apart.
-_CORRECTION = re.compile(r"[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon|non"
-                         r"|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
-                         r"|on m[’']a soufflé)[ \t]*,?[ \t]+\Z")
+_CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon"
+                         r"|non|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
+                         r"|on m[’']a soufflé))+[ \t]*,?[ \t]+\Z")  # "oh no sorry": one
 #: The most words of a misheard name (``chuck way mecca obi aura sorry chukwuemeka obiora``:
-#: issue 40, the nineteenth English set, seen; ``mohamed a mine bouzid pardon mohamed amine
-#: bouzid``: issue 42, the eighteenth French set, seen).
+#: issue 40, the nineteenth English set, seen).
 _MOST_SAID = 5
 #: The most words of an attempt at a name with no correction between (``olu washer shun``).
 _MOST_ATTEMPTED = 3
@@ -45,14 +44,16 @@ ATTEMPT_ALIKE = 0.7
 
 
 def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
-                    tokens: Sequence[Token]) -> None:
+                    tokens: Sequence[Token], *,
+                    function_words: frozenset[str] = frozenset()) -> None:
     """Give the one to five lower-case words before a correction (``sorry``,
     ``no``, ``i mean``) the slot of the person's name right after it, where together they
     read as that name or as its words after the correction together, accents aside
     (:data:`CORRECTED_ALIKE`; one word with the name's first letter,
     :data:`CORRECTED_INITIAL`), undecided or a person's slot of their own:
-    the most alike such run (``pat`` of ``in for pat, sorry pat``, not ``for pat``); the
-    words but the
+    the most alike such run (``pat`` of ``in for pat, sorry pat``, not ``for pat``), not
+    one of the language's ``function_words`` alone (``she`` of ``i think she oh no
+    siobhan``); the words but the
     last :class:`Dropped` with the spaces after them, the last the name's slot (one person,
     one surrogate).
 
@@ -83,7 +84,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
                and text[tokens[run].end:tokens[run + 1].start] == " "):
             run += 1
         names = {_plain(tokens[j].text), _plain("".join(t.text for t in tokens[j:run + 1]))}
-        best = _misheard_before(decisions, text, tokens, end, line, names)
+        best = _misheard_before(decisions, text, tokens, end, line, names, function_words)
         if not best:
             continue
         for k in range(end, j):  # the correction's words are no name's ("pardon" of a
@@ -99,7 +100,8 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
 
 
 def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
-                     end: int, line: int, names: set[str]) -> list[int]:
+                     end: int, line: int, names: set[str],
+                     function_words: frozenset[str] = frozenset()) -> list[int]:
     """The one to :data:`_MOST_SAID` lower-case words before token ``end`` on the line that
     starts at ``line``, undecided or a person's slot of their own, that read most like one of
     ``names`` (the longest of equals), ``[]`` for none (:func:`corrected_names`).  The
@@ -118,6 +120,9 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
             break
         if len(tokens[k].text) < 2:
             continue  # a letter inside the run ("poule y quand"), never its first word
+        if k == end - 1 and tokens[k].text in function_words:
+            continue  # a function word alone is no attempt ("she" of "i think she oh no
+            # siobhan"); inside a longer run it may be one ("quand" of "poule y quand")
         said = _plain("".join(t.text for t in tokens[k:end]))
         for name in names:
             ratio = SequenceMatcher(None, said, name).ratio()

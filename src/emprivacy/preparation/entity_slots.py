@@ -109,7 +109,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     counted: Counter[str] = Counter()
     if not spans:  # no detector found anything: a signature's or a spelled word's letters
         if initials:  # still are a name's (thanks, j. / c h l o e)
-            join_initials(decisions, counted, text, tokens, titles)
+            join_initials(decisions, counted, text, tokens, titles,
+                          function_words=get_language(marking.lang).kept_function_words)
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
@@ -202,8 +203,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     if initials:
-        join_initials(decisions, counted, text, tokens, titles)
         language = get_language(marking.lang)
+        join_initials(decisions, counted, text, tokens, titles,
+                      function_words=language.kept_function_words)
         attempted_names(decisions, counted, text, tokens,
                         function_words=language.kept_function_words,
                         ordinary=lambda w: zipf_in(w, language.wordfreq_code) >= COMMON_ZIPF,
@@ -347,8 +349,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
         if tok.text.islower() and ordinary_mention(
                 i, words, marking.english_zipf,
-                gap=text[tokens[i - 1].end:tok.start] if i else None,
-                gap_after=text[tok.end:tokens[i + 1].start] if i + 1 < len(tokens) else None):
+                gap=text[tokens[i - 1].end:tok.start] if i else None):
             continue  # "i'll mark that" beside "your engineer is mark": the verb
         if retyped is not None:  # "Bishop" typed ORG, "Kerguelen" a place here: the person's
             counted[retyped] -= 1

@@ -78,7 +78,8 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
 
 
 def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
-              tokens: Sequence[Token], titles: frozenset[str] = frozenset()) -> None:
+              tokens: Sequence[Token], titles: frozenset[str] = frozenset(), *,
+              function_words: frozenset[str] = frozenset()) -> None:
     """An initial before a person's slot (``O.`` of ``Dr. O. BAKARE``, ``J. R.`` of
     ``J. R. Tolkien``) is part of the name: a ``PERSON`` slot of its own, keyed by the letter,
     drawn independently of it (ε = 0) and written as the surrogate's initial
@@ -93,7 +94,10 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     with it (``1st XI v Penarth``), an accented letter only with it (French ``à théo``: the
     preposition), and no letter of an abbreviation (``p.m.``, ``e.g.``).  A capital
     particle between an initial and a person's slot is the name's, whatever a model typed it
-    (``DE`` of ``R. DE SOUZA``, a place's code; issue 40, the seventeenth English set, seen)."""
+    (``DE`` of ``R. DE SOUZA``, a place's code; issue 40, the seventeenth English set, seen).
+    Then a name said wrong and put right
+    (:func:`~emprivacy.preparation.corrections.corrected_names`; no one of the
+    ``function_words`` alone is a misheard name)."""
     _particles_after_initials(decisions, counted, text, tokens)
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
@@ -135,7 +139,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     spelled_words(decisions, counted, text, tokens)
-    corrected_names(decisions, counted, text, tokens)
+    corrected_names(decisions, counted, text, tokens, function_words=function_words)
 
 
 def _particles_after_initials(decisions: list[Decision], counted: Counter[str], text: str,

@@ -130,16 +130,16 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 decisions[i - 1] = EntitySlot(("PERSON", words[i - 1]), -1, None,
                                               independent=True)
                 counted["PERSON"] += 1
-        if (not named and isinstance(after, EntitySlot) and _cell_start(i, gap)
+        if (not named and isinstance(after, EntitySlot)
+                and _cell_start(text[tokens[i - 1].end if i else 0:tokens[i].start])
                 and (person or (j + 1 < len(tokens) and person_decision_at(decisions, j + 1)
                                 and text[tokens[j].end:tokens[j + 1].start] == " "))):
-            # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |": a list's or a table's cell (or a
-            # line) that starts with the particle, then the family name and the given name
-            # (issue 42, the eighteenth French set): the family name is the person's whatever
-            # its type ("Cam" typed a place), the particle too
+            # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |": a table's cell that starts with
+            # the particle, then the family name and the given name (issue 42, the eighteenth
+            # French set): the family name is the person's whatever its type ("Cam" typed a
+            # place), the particle too (not a line's or a bracket's: "(de Marie et Paul)")
             if not person:
-                decisions[j] = EntitySlot(("PERSON", after.key[1]), after.row, after.point,
-                                          after.independent)
+                _retype(decisions, counted, j)
             person = named = True
         titled = i > 0 and words[i - 1] in titles and gap in (" ", ". ")
         if (not person and named and isinstance(after, EntitySlot)
@@ -148,8 +148,7 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
             # "monsieur de la rochette", "jean-eudes de la rochette", "ines ben salah": a model
             # or a list typed the family name a place; after a title or a given name and a
             # particle (not one "de", "pierre de lyon") it is the person's
-            decisions[j] = EntitySlot(("PERSON", after.key[1]), after.row, after.point,
-                                      after.independent)
+            _retype(decisions, counted, j)
             person = True
         if person and named:
             for k in range(i, j):
@@ -284,9 +283,20 @@ def _rare_family_name(word: str) -> bool:
         return False
 
 
-def _cell_start(i: int, gap: str) -> bool:
-    """Whether token ``i``, after ``gap``, starts a line, a table's cell or a bracket."""
-    return i == 0 or "\n" in gap or "\t" in gap or gap.strip(" \u00a0\u202f") in ("|", "(")
+def _cell_start(before: str) -> bool:
+    """Whether a token after ``before`` (the text since the token before it) starts a
+    table's cell: after ``|`` or a tab."""
+    return "\t" in before or before.strip(" \u00a0\u202f").endswith("|")
+
+
+def _retype(decisions: list[Decision], counted: Counter[str], j: int) -> None:
+    """Make the slot at ``j`` a person's (its count moved to ``PERSON``)."""
+    slot = decisions[j]
+    if not isinstance(slot, EntitySlot):
+        raise TypeError(f"decision {j} must be an EntitySlot; got {type(slot).__name__}")
+    counted[slot.key[0]] -= 1
+    counted["PERSON"] += 1
+    decisions[j] = EntitySlot(("PERSON", slot.key[1]), slot.row, slot.point, slot.independent)
 
 
 def person_decision_at(decisions: list[Decision], k: int) -> bool:
