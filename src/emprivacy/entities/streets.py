@@ -39,9 +39,9 @@ GENERIC_WORDS = frozenset(
     "country busy quiet same next other wrong right left open closed long short narrow wide "
     "private public local residential memory gravel muddy icy wet dry new old whole entire "
     "empty dark lonely winding steep rough bumpy paved dual major minor access service "
-    "relief bypass link one-way two-way dead-end cobbled shared little big nice lovely "
+    "relief bypass link cobbled shared little big nice lovely "
     "usual bottom top far near middle inside outside ordinary normal proper rocky easy "
-    "yellow brick green mean best worst good bad great epic cross roof open-air slippery "
+    "yellow brick green mean best worst good bad great epic cross roof slippery "
     "snowy flooded blocked gritted".split())
 
 #: Words after a designator that make it the first word of a compound noun, no street's.
@@ -55,24 +55,30 @@ COMPOUND_HEADS = frozenset(
 _STREET = re.compile(
     rf"(?<![\w'’-])([a-z]+)[ \t]+({'|'.join(sorted(STREET_ENDS))})(?![\w'’-])"
     r"(?![ \t]+(?:" + "|".join(sorted(COMPOUND_HEADS)) + r")(?![\w'’-]))")
+#: The words before a designator that name no street.
+_NO_NAME = KEPT_FUNCTION_WORDS | GENERIC_WORDS | NUMBER_WORDS | STREET_ENDS
 
 
 def lower_case_streets(text: str) -> list[EntitySpan]:
     """``LOCATION`` spans of the streets named by a common word on the lines of ``text``
-    that have no capital letter (see the module's description).
+    that have no capital letter (see the module's description).  Linear: each line is
+    looked at once, and only where the pattern matched on it.
 
     >>> text = "meet at mill street, not the main road\\nMill Street is in capitals"
     >>> [text[s.start:s.end] for s in lower_case_streets(text)]
     ['mill street']
     """
     out = []
-    start = 0
-    for line in text.splitlines(keepends=True):
-        if not any(c.isupper() for c in line):
-            for m in _STREET.finditer(line):
-                word = m.group(1)
-                if (word not in KEPT_FUNCTION_WORDS and word not in GENERIC_WORDS
-                        and word not in NUMBER_WORDS and word not in STREET_ENDS):
-                    out.append(EntitySpan(start + m.start(), start + m.end(), "LOCATION"))
-        start += len(line)
+    line_end, lower = -1, False  # the end of the line of the last match, and its case
+    for m in _STREET.finditer(text):
+        if m.group(1) in _NO_NAME:
+            continue
+        if m.start() > line_end:  # a match on a new line: read that line once
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.end())
+            line_end = len(text) if end < 0 else end
+            line = text[start:line_end]
+            lower = line == line.lower()
+        if lower:
+            out.append(EntitySpan(m.start(), m.end(), "LOCATION"))
     return out
