@@ -93,8 +93,9 @@ KIN = frozenset("oncle tonton tante tata tatie tati mamie mamy mémé mamé papi
 class FrenchNameDetector:
     r"""Person names of French text that has no capital letters to show them (chats): the
     speakers of chat lines (a forum's header too, ``claire — 15/03/2025 13h50``), a word
-    after ``@`` (``@marin tu sais``), the given names of the public list (US census, the ``names``
-    package) that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``),
+    after ``@`` (``@marin tu sais``), the listed given names (US census, the ``names``
+    package, and French ones: :func:`~emprivacy.entities.name_words.french_given_names`)
+    that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``),
     a listed given name after a family word (:data:`KIN`: ``l'oncle bernard``, however
     common ``bernard`` is; ``tata françoise``), a hyphenated word whose every part is a
     listed given name (``jean-noël``), uncommon words (Zipf below 3.5) after a greeting
@@ -116,10 +117,10 @@ class FrenchNameDetector:
         return "FrenchNameDetector()"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        from emprivacy.entities.name_words import census_shares
+        from emprivacy.entities.name_words import census_shares, french_given_names
 
         wordfreq = import_optional("wordfreq", extra="fr", purpose="telling names from words")
-        listed, given = census_shares()
+        listed, given = census_shares()[0], french_given_names()
         return [self._spans(text, given, listed, wordfreq.zipf_frequency)
                 for text in check_texts(texts)]
 
@@ -215,6 +216,11 @@ _ROLES_AFTER = frozenset("infirmière infirmier médecin docteur voisine voisin 
                          "secrétaire éducatrice éducateur assistante assistant".split())
 #: Particles of a family name after a title (``madame le corre``, ``monsieur de la tour``).
 _PARTICLES_FR = frozenset("le la de du des".split())
+
+#: Words that a particle after a given name makes no family name of, though the census lists
+#: some as surnames: the person's relation or role (``thibault le voisin``, ``anne la
+#: directrice``).
+_NOT_FAMILY = _FAMILY | _RELATIONS | _ROLES_AFTER | _TITLE_KINDS
 #: What before ``m.`` makes it no title: a number (``200 m.``, metres) or a letter and its
 #: full stop (``p.m.``, ``n. m.`` of a dictionary).
 _NOT_TITLE_M = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]\.)[ \t\u00a0\u202f]*\Z")
@@ -357,7 +363,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     for i in range(n - 2):  # "au nom de pascale le meur": a particle after a given name
         last = last_particle(i + 1) if forms[i] in found or forms[i] in names else -1
         if (last >= 0 and last + 1 < n and spaced(i + 1) and spaced(last + 1)
-                and forms[last + 1] not in stopwords and name_like(last + 1, 3.0)):
+                and forms[last + 1] not in stopwords and forms[last + 1] not in _NOT_FAMILY
+                and name_like(last + 1, 3.0)):
             particles.update(range(i + 1, last + 1))  # "jean-eudes de la rochette" too
             names.add(forms[last + 1])
         elif (forms[i] in found or forms[i] in names) and spaced(i + 1) and after_n(i + 1):

@@ -29,12 +29,14 @@ from __future__ import annotations
 import math
 import re
 import statistics
+import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Literal
 
 from emprivacy._optional import import_optional
 from emprivacy.text.normalise import normalise_word
+from emprivacy.text.word_lists import read_word_list
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
@@ -109,6 +111,19 @@ def census_shares() -> tuple[dict[str, float], frozenset[str]]:
 def given_names() -> frozenset[str]:
     """The census' given names (lower case)."""
     return census_shares()[1]
+
+
+@cache
+def french_given_names() -> frozenset[str]:
+    """Given names of people in France (``data/given-names-fr.txt``: 943 names, compiled by
+    hand for emprivacy) with the census' given names, all lower case and without accents
+    (``gwenaël`` → ``gwenael``): what the French name detector
+    (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census
+    lists lack most French given names (``maëlys``, ``soizic``, ``mehdi``, ``thibault``)."""
+    listed = read_word_list("given-names-fr.txt")
+    return given_names() | frozenset(
+        "".join(c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c))
+        for name in listed)
 
 
 @cache
