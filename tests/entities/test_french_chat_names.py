@@ -71,8 +71,8 @@ def test_a_given_and_a_family_name_together_are_names():
 
 def test_a_family_name_after_the_plural_article_is_a_name():
     assert _body("les bonnet arrivent samedi") == ["bonnet"]
-    # "les" a pronoun before a verb: no family
-    assert _body("pierre-yves peut les descendre, les porte") == []
+    # "les" a pronoun before a verb: no family (pierre-yves is a listed given name)
+    assert _body("pierre-yves peut les descendre, les porte") == ["pierre-yves"]
 
 
 def test_names_coordinated_by_et_are_names():
