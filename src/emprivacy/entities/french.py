@@ -131,7 +131,7 @@ class FrenchNameDetector:
         forms = [normalise_word(t.text) for t in words]
         stop = FRENCH.stopwords
         speakers = [normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)]
-        speakers += unstamped_speakers(text, given)
+        speakers += unstamped_speakers(text, given, stopwords=stop)
         names = set(speakers)
         labelled, label_particles = stamped_speakers(
             text, words, forms, stopwords=stop, roles=_TITLE_KINDS, given=given,

@@ -55,8 +55,9 @@ from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 
-__all__ = ["CALLED_ZIPF", "CHAT_LINES", "CLAUSE_OPENERS", "COORDINATED_ZIPF", "FAMILY_ZIPF",
-           "LABEL_PARTICLES", "PAIR_ZIPF", "RARE_SUBJECT", "REPLIES", "SUBJECT_NEXT",
+__all__ = ["CALLED_ZIPF", "CHAT_KEYS", "CHAT_LINES", "CHAT_SPEAKERS", "CLAUSE_OPENERS",
+           "COORDINATED_ZIPF", "FAMILY_ZIPF", "LABEL_PARTICLES", "PAIR_ZIPF", "RARE_SUBJECT",
+           "REPLIES", "SUBJECT_NEXT",
            "chat_names", "folded", "spoken_names", "stamped_speakers", "unstamped_speakers"]
 
 #: A text with at least this many speaker lines is a chat.
@@ -308,11 +309,26 @@ _HEADER = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*)[ \t\u00a0]+[—–-]
                      r"(?:\d{1,2}/\d{1,2}/\d{2,4}|aujourd['’]hui|hier)", re.MULTILINE)
 
 
-def unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
+#: A text where at least this many lower-case labels each start two lines or more is a chat
+#: whose every lower-case label is a speaker (``fidèle:``, who writes once).
+CHAT_SPEAKERS = 3
+
+#: Lower-case labels that a chat writes before a colon and that name no one.
+CHAT_KEYS = frozenset("ps nb edit rappel note notes info infos objet re tr fw maj update "
+                      "important urgent attention récap recap résumé bilan total adresse tel "
+                      "tél horaires horaire lieu date heure menu liste question réponse rdv "
+                      "http https www mail".split())
+
+
+def unstamped_speakers(text: str, given: frozenset[str], *,
+                       stopwords: frozenset[str] = frozenset()) -> list[str]:
     r"""The speakers of a chat written without time stamps (``suzanne : coucou``,
     ``marc : super !``, a forum's header ``claire — 15/03/2025 13h50``): a line's first
     word before its colon or before a dash and a date, in lower case, that labels two lines
-    or more or is a listed given name (accents aside).  A form's keys are capitalised
+    or more or is a listed given name (accents aside); in a chat — :data:`CHAT_SPEAKERS`
+    labels or more that each start two lines — every lower-case label but a chat's keys
+    (:data:`CHAT_KEYS`: ``ps :``, ``rappel :``) and the ``stopwords`` (``moi :``), so a
+    speaker who writes once (``fidèle: fidèle au poste``) is one too.  A form's keys are capitalised
     (``Patient :``, ``Motif :``) and stay keys.
 
     >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
@@ -320,9 +336,14 @@ def unstamped_speakers(text: str, given: frozenset[str]) -> list[str]:
     ['olive', 'marc', 'olive']
     >>> unstamped_speakers("rose — 14/03/2025 21h12\nslt\nrose — hier à 9h\nok", frozenset())
     ['rose', 'rose']
+    >>> chat = "léa: a\nmax: b\nzoé: c\nléa: d\nmax: e\nzoé: f\nfidèle: g\nps: h"
+    >>> unstamped_speakers(chat, frozenset())[-1]
+    'fidèle'
     """
     found = [m for pattern in (_LABEL, _HEADER) for m in pattern.finditer(text)]
     labels = [m.group("name") for m in sorted(found, key=lambda m: m.start())]
     lower = [w for w in labels if w.islower()]
     counts = Counter(lower)
-    return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given]
+    chat = sum(1 for c in counts.values() if c >= 2) >= CHAT_SPEAKERS
+    return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given
+            or (chat and normalise_word(w) not in CHAT_KEYS | stopwords)]

@@ -230,9 +230,10 @@ class NameListDetector:
             cls = classes[i]
             prev = words[i - 1] if i else None
             gap = text[prev.end:tok.start] if prev is not None else text[:tok.start]
-            if nickname(i, words, text) and (  # the quotes first: cheap on every word
-                    name_key(forms[i - 1]) in given or classes[i - 1] in ("name", "rare")):
-                out[i] = "nickname"
+            if (named := nickname(i, words, text)) >= 0 and (  # the quotes first: cheap
+                    name_key(forms[named]) in given or classes[named] in ("name", "rare")):
+                if forms[i] not in KEPT_FUNCTION_WORDS:  # not THE of "THE VOICE"
+                    out[i] = "nickname"
                 continue
             if out[i - 1:i] == ["nickname"] and len(gap) == 2 and gap[0] in "\"'“”‘’" \
                     and gap[1] == " ":

@@ -14,6 +14,7 @@ from collections.abc import Callable, Container, Sequence
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["AGENT_VERBS", "CHAT_CLITICS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
            "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
@@ -322,22 +323,39 @@ def _clause_end(i: int, words: Sequence[Token], text: str) -> bool:
     return re.fullmatch(r"[ \t]*(?:[.,!?;:)]+.*)?", rest) is not None
 
 
-def nickname(i: int, words: Sequence[Token], text: str) -> bool:
-    """Whether word ``i`` is written as a nickname: capitalised, in quotes, between two words
-    the second of which is capitalised (``Rhodri "Chopper" Evans``), or in quotes and
-    brackets after a word (``Patrick Joseph ("Paddy")``); the caller asks whether the word
-    before is a name."""
+def nickname(i: int, words: Sequence[Token], text: str) -> int:
+    """Where word ``i`` is written as a nickname, the position of the word before its
+    quotes (the caller asks whether that word is a name); ``-1`` where it is not one.  A
+    nickname is capitalised and in quotes, one to :data:`NICKNAME_WORDS` words one space
+    apart, between two words the second of which is capitalised (``Rhodri "Chopper"
+    Evans``, ``WINSTON "BIG WIN" CAMPBELL``, ``FRANKIE "THE VOICE" GALLAGHER``), or one word
+    in quotes and brackets after a word (``Patrick Joseph ("Paddy")``)."""
     if i == 0 or not words[i].text[:1].isupper():
-        return False
+        return -1
     before = text[words[i - 1].end:words[i].start]
     if before in _OPEN_BRACKETED and text[words[i].end:words[i].end + 2] in _CLOSE_BRACKETED:
-        return True  # 'Patrick Joseph ("Paddy")': in quotes and brackets after the name
-    if i + 1 >= len(words):
-        return False
-    after = text[words[i].end:words[i + 1].start]
-    return (len(before) == 2 and before[0] == " " and before[1] in _QUOTES
+        return i - 1  # 'Patrick Joseph ("Paddy")': in quotes and brackets after the name
+    first = i  # the quoted words' first and last: one space between them, all capitalised
+    while first > 0 and i - first < NICKNAME_WORDS - 1 and before == " " \
+            and words[first - 1].text[:1].isupper():
+        first -= 1
+        before = text[words[first - 1].end:words[first].start] if first else ""
+    last = i
+    after = text[words[i].end:words[i + 1].start] if i + 1 < len(words) else ""
+    while last + 1 < len(words) and last - first < NICKNAME_WORDS - 1 and after == " " \
+            and words[last + 1].text[:1].isupper():
+        last += 1
+        after = text[words[last].end:words[last + 1].start] if last + 1 < len(words) else ""
+    if (first > 0 and last + 1 < len(words)
+            and len(before) == 2 and before[0] == " " and before[1] in _QUOTES
             and len(after) == 2 and after[0] in _QUOTES and after[1] == " "
-            and words[i + 1].text[:1].isupper())
+            and words[last + 1].text[:1].isupper()):
+        return first - 1
+    return -1
+
+
+#: The most words of a nickname in quotes (``"THE VOICE"``, ``"Big Win"``).
+NICKNAME_WORDS = 3
 
 
 _OPEN_BRACKETED = frozenset(f" ({q}" for q in _QUOTES)
@@ -360,7 +378,9 @@ def person_function_words(name: list[bool], words: Sequence[Token],
     :data:`_NO_MODAL_AFTER`), after two names (``rose jack will``: a message's addressees),
     or where it is coordinated with a name (``jack
     and will``, ``will, rose and faith``, ``holly + will``), only spaces (or the comma)
-    between.  Where a Will
+    between; and where it ends its message after a word that is no function word nor a name
+    (``bring them back this time will``: a modal there would have a subject, ``i will``,
+    ``or sandy will``).  Where a Will
     is named, the modal after a name is taken too (``dana and will call back``): privacy
     first, the words alone cannot tell it from ``jack and will tank``.  A ``may`` by a
     number is the month (``from May 3``)."""
@@ -389,6 +409,8 @@ def person_function_words(name: list[bool], words: Sequence[Token],
                and words[i - 1].text.islower())  # "rose jack will", not "Dana Smith will"
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
             prev in _BEFORE_LAST and _clause_end(i, words, text)) or bool(run) or (
+            i > 0 and prev.isalpha() and prev not in KEPT_FUNCTION_WORDS and not name[i - 1]
+            and joined(i - 1, i) and _MESSAGE_END.match(text, words[i].end) is not None) or (
             i + 1 < len(words) and joined(i, i + 1)
             and (_third_person(forms[i + 1]) or forms[i + 1] in _NO_MODAL_AFTER))
 

@@ -134,7 +134,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 and _cell_start(text[tokens[i - 1].end if i else 0:tokens[i].start])
                 and (person or (j + 1 < len(tokens) and person_decision_at(decisions, j + 1)
                                 and text[tokens[j].end:tokens[j + 1].start] == " "))):
-            # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |": a table's cell that starts with
+            # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |", '7,"de Silva, Anushka"': a
+            # table's cell that starts with
             # the particle, then the family name and the given name (issue 42, the eighteenth
             # French set): the family name is the person's whatever its type ("Cam" typed a
             # place), the particle too (not a line's or a bracket's: "(de Marie et Paul)")
@@ -285,8 +286,11 @@ def _rare_family_name(word: str) -> bool:
 
 def _cell_start(before: str) -> bool:
     """Whether a token after ``before`` (the text since the token before it) starts a
-    table's cell: after ``|`` or a tab."""
-    return "\t" in before or before.strip(" \u00a0\u202f").endswith("|")
+    table's cell: after ``|`` or a tab, or a CSV's quoted cell (``7,"de Silva, Anushka"``:
+    after a comma and a quote, or a quote that starts a line)."""
+    stripped = before.strip(" \u00a0\u202f")
+    return ("\t" in before or stripped.endswith(("|", ',"', '\n"'))
+            or (stripped == '"' and before.startswith('"')))
 
 
 def _retype(decisions: list[Decision], counted: Counter[str], j: int) -> None:

@@ -1,0 +1,37 @@
+"""What the nineteenth French set's tuning half showed (issue 42): a village festival's
+volunteers' chat in lower case, with no time stamps, whose members bear names that are
+French words and write once (``fidèle: fidèle au poste``, ``léger: très drôle``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .french_release import release_fr
+
+CHAT = ("violette: coucou tout le monde\n"
+        "marc: reçu, la buvette ouvre à 18h\n"
+        "florent: moi. et le marc de café ?\n"
+        "marc: dans le composteur\n"
+        "violette: merci\n"
+        "florent: rien promis\n"
+        "fidèle: fidèle au poste au parking\n"
+        "léger: très drôle fidèle\n"
+        "ps: apportez des gobelets\n")
+
+
+def test_a_speaker_who_writes_once_in_a_chat_without_stamps():
+    """Where three labels or more each start two lines, the text is a chat and every
+    lower-case label is a speaker; a chat's key (``ps:``) is none."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.french_chat import unstamped_speakers
+
+    speakers = unstamped_speakers(CHAT, frozenset(), stopwords=frozenset({"moi"}))
+    assert {"fidèle", "léger"} <= set(speakers) and "ps" not in speakers, speakers
+    assert unstamped_speakers("fidèle: x\nléger: y\n", frozenset()) == []
+
+
+def test_the_speaker_who_writes_once_is_released_protected(french):
+    pytest.importorskip("wordfreq")
+    lines = release_fr(CHAT).splitlines()
+    assert not lines[6].startswith("fidèle") and not lines[7].startswith("léger"), lines
+    assert lines[8].startswith("ps:"), lines

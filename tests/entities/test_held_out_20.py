@@ -1,0 +1,73 @@
+"""What the twentieth stage's tuning half showed (issue 40): a food bank's chat in lower case
+whose speakers are common words (``bring them back this time will``), an amateur boxing bout
+sheet in capitals with nicknames of two words in quotes (``WINSTON "BIG WIN" CAMPBELL``) and
+a chess congress's CSV export with a particle starting a quoted cell (``"de Silva,
+Anushka"``)."""
+
+from __future__ import annotations
+
+import pytest
+
+CHAT = """[09:01] will: i will be there 7.45, got rusty's spare set
+[09:02] rusty: they're mine. bring them back this time will
+[09:03] hope: yes i will
+[09:04] sue: so will
+[09:05] will: see you all at 7.45, or sandy will
+"""
+
+
+def test_will_ending_a_message_after_a_content_word_is_the_person(release_auto):
+    """A modal ends its message only after its subject (``yes i will``, ``so will``); after
+    a content word (``this time will``) the word is said to the speaker called Will."""
+    pytest.importorskip("wordfreq")
+    lines = release_auto(CHAT).splitlines()
+    assert not lines[1].rstrip().endswith("this time will"), lines
+    assert lines[2].rstrip().endswith("yes i will"), lines
+    assert lines[3].rstrip().endswith("so will"), lines
+    assert lines[4].rstrip().endswith(" will"), lines  # after a name: its modal
+    assert "i will be there" in lines[0], lines
+
+
+CARD = """REFEREE: P. K. NAIDOO
+MC: FRANKIE "THE VOICE" GALLAGHER
+COACH WINSTON "BIG WIN" CAMPBELL
+THANKS TO BIG WIN FOR THE NEW RING CANVAS.
+"""
+
+
+def test_a_nickname_of_two_words_in_quotes_is_the_persons():
+    """Up to three capitalised words in quotes between a name and a capitalised word are a
+    nickname (a function word in it, ``THE``, stays a word); ``BIG WIN`` alone later is the
+    same person."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    found = [CARD[s.start:s.end] for s in NameListDetector().detect([CARD])[0]]
+    assert {"VOICE", "BIG", "WIN"} <= set(found), found
+    assert "THE" not in found and "NEW" not in found and "RING" not in found, found
+    assert found.count("WIN") == 2, found
+
+
+def test_a_nickname_rule_needs_the_name_and_the_capital_after():
+    """Quotes after no name, or before a lower-case word, make no nickname."""
+    from emprivacy.entities.naming import nickname
+    from emprivacy.text.tokens import tokenize
+
+    for text, expect in [('WINSTON "BIG WIN" CAMPBELL', 0), ('the "New Ring" canvas', -1),
+                         ('Rhodri "Chopper" Evans', 0), ('Tom "A B C D" Evans', -1)]:
+        words = [t for t in tokenize(text) if t.kind == "word"]
+        assert nickname(2 if len(words) > 3 else 1, words, text) == expect, text
+
+
+CSV = """board,white,club,id,result,black,club
+7,"de Silva, Anushka",unattached,MB-1,1-0,"van der Berg, Piet",Hexley
+"""
+
+
+def test_a_particle_starting_a_quoted_csv_cell_is_the_persons(release_auto):
+    """``"de Silva, Anushka"``: a CSV cell that starts with the particle, then the family
+    name; the particle goes with the person, as in a pipe table's cell."""
+    pytest.importorskip("wordfreq")
+    out = release_auto(CSV)
+    assert '"de ' not in out and '"van der ' not in out, out
+    assert "Silva" not in out and "Anushka" not in out, out
