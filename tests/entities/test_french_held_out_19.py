@@ -35,3 +35,14 @@ def test_the_speaker_who_writes_once_is_released_protected(french):
     lines = release_fr(CHAT).splitlines()
     assert not lines[6].startswith("fidèle") and not lines[7].startswith("léger"), lines
     assert lines[8].startswith("ps:"), lines
+
+
+def test_a_correction_that_says_the_title_again(french):
+    """Seen (an announcement by speech recognition): ``madame gwen elle le heureux pardon
+    madame gwenaëlle le huérou``: the title after ``pardon`` is part of the correction, the
+    words before it the same person misheard."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("madame gwen elle le heureux pardon madame gwenaëlle le huérou est "
+                     "demandée à l'accueil\n")
+    assert "gwen" not in out and "heureux" not in out and "huérou" not in out, out
+    assert out.rstrip().endswith("est demandée à l'accueil"), out

@@ -91,6 +91,7 @@ from emprivacy.entities.naming import (
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.text_shape import (
     by_a_number,
+    display_name_words,
     handle_names,
     line_start_words,
     lower_case_words,
@@ -199,6 +200,8 @@ class NameListDetector:
                         and gaps[i + 1] == " " and word_zipf(forms[i + 1]) < UNCOMMON_ZIPF):
                     name[i + 1] = True  # "pham thi thu huong": a second syllable, no common
                     # English word (not "ha": one decision per form would take "ha ha" too)
+        for i in display_name_words(text, words):  # "dale 🚲 @dalewhitfield.bsky.social"
+            name[i] = forms[i] not in KEPT_FUNCTION_WORDS
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
         decided = ({forms[i] for i in range(len(words)) if name[i]} | handle_names(

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal
 
 from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.text.tokens import Token
 
-__all__ = ["Case", "by_a_number", "handle_names", "line_start_words", "lower_case_words",
-           "word_case"]
+__all__ = ["Case", "by_a_number", "display_name_words", "handle_names", "line_start_words",
+           "lower_case_words", "word_case"]
 
 Case = Literal["lower", "upper", "title"]
 
@@ -160,4 +160,32 @@ def handle_names(text: str, given: Callable[[str], bool]) -> set[str]:
             if len(form) >= 3 and form == piece and given(form):
                 out.add(form)
                 break
+    return out
+
+
+#: A social post's header: one to three words at a line's start, signs or emoji, then the
+#: author's handle (``dale 🚲 @dalewhitfield.bsky.social · 3h``).
+_DISPLAY = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*(?:[ \t]+[^\W\d_][\w'’\-]*){0,2})"
+                      r"[^\w\n@]*@(?P<handle>[\w.\-]+)", re.MULTILINE)
+
+
+def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
+    """The positions of the words of a post's display name that its author's handle holds,
+    three letters or more (``dale`` of ``dale 🚲 @dalewhitfield.bsky.social``; issue 40, the
+    twentieth English set, seen): the author's name, however common a word, in any case.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "dale 🚲 @dalewhitfield.bsky.social · 3h\\nthe dale path @parish"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> [words[i].text for i in display_name_words(text, words)]
+    ['dale']
+    """
+    starts = {w.start: i for i, w in enumerate(words)}
+    out: list[int] = []
+    for m in _DISPLAY.finditer(text):
+        handle = re.sub(r"[^a-z]", "", m.group("handle").lower())
+        for part in re.finditer(r"[^\W\d_][\w'’\-]*", m.group("name")):
+            i = starts.get(m.start("name") + part.start())
+            if i is not None and len(part.group()) >= 3 and part.group().lower() in handle:
+                out.append(i)
     return out

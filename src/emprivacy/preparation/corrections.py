@@ -16,8 +16,8 @@ from difflib import SequenceMatcher
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
-__all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "attempted_names",
-           "corrected_names"]
+__all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
+           "SKELETON_LETTERS", "attempted_names", "corrected_names"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -27,14 +27,26 @@ CORRECTED_ALIKE = 0.6
 #: English set, seen).
 CORRECTED_INITIAL = 0.4
 #: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``oh
-#: no``, ``i mean``; French ``pardon``, ``euh non``, ``non attends c'est``, ``on m'a
-#: soufflé``), one space or a comma apart.
+#: no``, ``i mean``, ``excuse me``, ``no it's``, ``that's``; French ``pardon``, ``euh
+#: non``, ``non attends c'est``, ``on m'a soufflé``), one space or a comma apart, and a
+#: title the name takes again (``pardon madame gwenaëlle le huérou``).
 _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon"
+                         r"|excuse me|it[’']?s|it is|that[’']?s"
                          r"|non|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
-                         r"|on m[’']a soufflé))+[ \t]*,?[ \t]+\Z")  # "oh no sorry": one
+                         r"|on m[’']a soufflé))+[ \t]*,?[ \t]+"  # "oh no sorry": one
+                         r"(?:(?:mister|mr|mrs|ms|miss|doctor|dr|madame|monsieur|mademoiselle"
+                         r"|mme|docteur)\.?[ \t]+)?\Z")  # "pardon madame gwenaëlle"
 #: The most words of a misheard name (``chuck way mecca obi aura sorry chukwuemeka obiora``:
-#: issue 40, the nineteenth English set, seen).
-_MOST_SAID = 5
+#: issue 40, the nineteenth English set, seen; ``oh loo fun me lie oh sorry olufunmilayo``,
+#: the twentieth, seen).
+_MOST_SAID = 6
+#: How alike the consonants of the words before a correction and of the name are
+#: (:func:`_skeleton`) when they are that name misheard, a name of at least
+#: :data:`SKELETON_LETTERS` consonants (``oh loo fun me lie oh sorry olufunmilayo``: 1.0,
+#: letters 0.59; ``high them al rush he'd excuse me haytham al rashid``: 0.92; issue 40, the
+#: twentieth English set, seen).
+SKELETON_ALIKE = 0.8
+SKELETON_LETTERS = 4
 #: The most words of an attempt at a name with no correction between (``olu washer shun``).
 _MOST_ATTEMPTED = 3
 #: How alike two or three words said right before a name, with its first letter, and the name
@@ -46,7 +58,7 @@ ATTEMPT_ALIKE = 0.7
 def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
                     tokens: Sequence[Token], *,
                     function_words: frozenset[str] = frozenset()) -> None:
-    """Give the one to five lower-case words before a correction (``sorry``,
+    """Give the one to six lower-case words before a correction (``sorry``,
     ``no``, ``i mean``) the slot of the person's name right after it, where together they
     read as that name or as its words after the correction together, accents aside
     (:data:`CORRECTED_ALIKE`; one word with the name's first letter,
@@ -71,7 +83,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
         if not (_person_slot(decision) and j > 1 and tokens[j].kind == "word"):
             continue
         line = text.rfind("\n", 0, tokens[j].start) + 1
-        cue = _CORRECTION.search(text, max(line, tokens[j].start - 20), tokens[j].start)
+        cue = _CORRECTION.search(text, max(line, tokens[j].start - 32), tokens[j].start)
         if cue is None:
             continue
         end = j
@@ -116,7 +128,8 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
         if (tokens[k].kind != "word" or not (decisions[k] is None or _person_slot(decisions[k]))
                 or not tokens[k].text.islower() or (len(tokens[k].text) < 2 and k == end - 1)
                 or tokens[k].start < line
-                or (gap not in (" ", ", ") if k == end - 1 else gap != " ")):
+                or (gap not in (" ", ", ") if k == end - 1 else gap != " " and not (
+                    gap == "" and tokens[k + 1].text[:1] in "'’"))):  # "he'd" of a run
             break
         if len(tokens[k].text) < 2:
             continue  # a letter inside the run ("poule y quand"), never its first word
@@ -128,9 +141,27 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
             ratio = SequenceMatcher(None, said, name).ratio()
             if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
                 ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
+            sounds = _skeleton(name)
+            alike = SequenceMatcher(None, _skeleton(said), sounds).ratio()
+            if len(sounds) >= SKELETON_LETTERS and alike >= SKELETON_ALIKE:
+                ratio = max(ratio, alike)  # "oh loo fun me lie oh": l f n m l
             if ratio >= best_ratio:
                 best, best_ratio = list(range(k, end)), ratio
     return best
+
+
+def _skeleton(said: str) -> str:
+    """The consonants of a plain word (:func:`_plain`) as they sound, roughly: no vowel,
+    ``h``, ``w``, ``y`` or ``gh`` (``high``), ``c`` and ``q`` as ``k``, ``z`` as ``s``, no
+    letter twice in a row (``olufunmilayo`` and ``ohloofunmelieoh``: ``lfnml``)."""
+    out: list[str] = []
+    for c in said.replace("gh", "").translate(_SOUNDS):
+        if c not in "aeiouyhw" and c.isalpha() and (not out or out[-1] != c):
+            out.append(c)
+    return "".join(out)
+
+
+_SOUNDS = str.maketrans("cqz", "kks")
 
 
 def _plain(word: str) -> str:

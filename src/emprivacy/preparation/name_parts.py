@@ -182,13 +182,16 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
                     tokens: Sequence[Token], titles: frozenset[str]) -> None:
     """A capital letter with its full stop right after a person's slot, one space between,
     is the family name's initial (``Marek W.`` of a review, ``Kévin R., 24 ans`` of French
-    news, ``Kenji W.:``): a slot of its own, as an initial before the name is; before a
+    news, ``Kenji W.:``), and so is one with no full stop that ends the name, nothing but a
+    sign or an emoji after it on its line (a display name, ``Ania B 🌻 @ania-brz``; not
+    ``A`` or ``I``): a slot of its own, as an initial before the name is; before a
     name that follows it, the loop above has already taken it (``John A. Smith``)."""
     for i in range(1, len(tokens)):
         tok, before = tokens[i], decisions[i - 1]
         if (decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1
                 or not tok.text.isupper() or tok.text.lower() in titles
-                or text[tok.end:tok.end + 1] != "."
+                or (text[tok.end:tok.end + 1] != "." and (
+                    tok.text in "AI" or _NAME_ENDS.match(text, tok.end) is None))
                 or text[tokens[i - 1].end:tok.start] != " "
                 or not isinstance(before, EntitySlot | Placeholder)
                 or not person_decision(before)):
@@ -197,6 +200,12 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[i] = before
             continue
         take_initial(decisions, counted, i, tok)
+
+
+#: What may follow a name's last initial written with no full stop (``Ania B 🌻``): the
+#: line's end, or signs and emoji, no letter or digit, before it or before ``@``; or a
+#: label's colon (``Chris B:``).
+_NAME_ENDS = re.compile(r"[^\w\n@]*(?:\n|\Z|@)|[ \t]*:")
 
 
 def surnames_before_commas(decisions: list[Decision], counted: Counter[str], text: str,
