@@ -225,7 +225,7 @@ def main() -> None:
                         choices=["dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5",
                                  "holdout6", "holdout7", "holdout8", "holdout9", "holdout10",
                                  "holdout11", "holdout12", "holdout13", "holdout14", "holdout15",
-                                 "holdout16", "holdout17", "holdout18", "all"])
+                                 "holdout16", "holdout17", "holdout18", "holdout19", "all"])
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)

@@ -204,8 +204,8 @@ def _initials_after(decisions: list[Decision], counted: Counter[str], text: str,
 
 #: What may follow a name's last initial written with no full stop (``Ania B 🌻``): the
 #: line's end, or signs and emoji, no letter or digit, before it or before ``@``; or a
-#: label's colon (``Chris B:``).
-_NAME_ENDS = re.compile(r"[^\w\n@]*(?:\n|\Z|@)|[ \t]*:")
+#: label's colon right after it (``Chris B:``; not French ``Capitaine B :``, a key).
+_NAME_ENDS = re.compile(r"[^\w\n@:]*(?:\n|\Z|@)|:")
 
 
 def surnames_before_commas(decisions: list[Decision], counted: Counter[str], text: str,
