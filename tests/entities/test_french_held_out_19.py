@@ -46,3 +46,21 @@ def test_a_correction_that_says_the_title_again(french):
                      "demandée à l'accueil\n")
     assert "gwen" not in out and "heureux" not in out and "huérou" not in out, out
     assert out.rstrip().endswith("est demandée à l'accueil"), out
+
+
+def test_a_chats_one_off_key_is_no_speaker():
+    """The second reading: ``code: 4521`` written once in a chat is a key, not a speaker
+    (else ``le code marche`` lost its word)."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.french_chat import unstamped_speakers
+
+    chat = "ana: a\nléo: b\nzoé: c\nana: d\nléo: e\nzoé: f\ncode: 4521\nprix: 3 €\n"
+    assert not {"code", "prix"} & set(unstamped_speakers(chat, frozenset()))
+
+
+def test_a_team_letter_before_a_french_key_is_no_initial(french):
+    """``Capitaine B : P. Ollivier``: French puts a space before the colon of a key; a
+    letter before it is no initial of the (wrongly found) name before it."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("Capitaine A : B. de Kersauson     Capitaine B : P. Ollivier\n")
+    assert " B :" in out, out

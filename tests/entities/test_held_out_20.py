@@ -128,3 +128,38 @@ def test_a_display_names_last_initial_and_its_word_in_the_handle(release_auto):
     assert lines[1].startswith("Plan B:"), lines[1]
     assert "dale" not in lines[3], lines[3]
     assert "Chris B:" not in lines[4], lines[4]
+
+
+# The second reading (a helper who had not written the change, on its own texts).
+
+def test_a_display_name_after_a_title_stays_protected(release_auto):
+    """``Dr Will @drwill``: the title names Will; the display-name rule must not undo it."""
+    pytest.importorskip("wordfreq")
+    for text in ("Dr Will @drwill\nnew clinic hours posted\n", "Aunt May 🌸 @auntmay\nhi\n"):
+        out = release_auto(text)
+        assert "Will" not in out and "May" not in out, out
+
+
+def test_a_display_line_that_is_a_sentence_names_no_one(release_auto):
+    pytest.importorskip("wordfreq")
+    out = release_auto("love this 😍 @lovelyplaces\ni love the view, love it\n")
+    assert "i love the view, love it" in out, out
+    out = release_auto("music by @musicbydave\nthe music was loud\n")
+    assert "the music was loud" in out, out
+
+
+def test_its_alone_is_no_correction(release_auto):
+    """``good morning, it's Morgan``: a caller saying who calls, not a correction; the words
+    before it stay words."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("good morning, it's Morgan from the surgery.\n")
+    assert out.startswith("good morning, it's ") and "Morgan" not in out, out
+    out = release_auto("hi, just a quick question, it's Christian from accounts\n")
+    assert out.startswith("hi, just a quick question, it's "), out
+
+
+def test_will_the_noun_at_a_messages_end(release_auto):
+    pytest.importorskip("wordfreq")
+    out = release_auto("[09:01] will: hi\n[09:03] sue: free will.\n[09:04] ann: good will\n")
+    lines = out.splitlines()
+    assert lines[1].endswith("free will.") and lines[2].endswith("good will"), out

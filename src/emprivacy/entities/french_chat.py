@@ -317,7 +317,9 @@ CHAT_SPEAKERS = 3
 CHAT_KEYS = frozenset("ps nb edit rappel note notes info infos objet re tr fw maj update "
                       "important urgent attention récap recap résumé bilan total adresse tel "
                       "tél horaires horaire lieu date heure menu liste question réponse rdv "
-                      "http https www mail".split())
+                      "http https www mail prix score code bref bonus vote sondage ingrédients "
+                      "étape remarque correction résultat résultats lien photo photos "
+                      "programme ordre conclusion exemple astuce indice solution".split())
 
 
 def unstamped_speakers(text: str, given: frozenset[str], *,

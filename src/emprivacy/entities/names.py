@@ -201,7 +201,8 @@ class NameListDetector:
                     name[i + 1] = True  # "pham thi thu huong": a second syllable, no common
                     # English word (not "ha": one decision per form would take "ha ha" too)
         for i in display_name_words(text, words):  # "dale 🚲 @dalewhitfield.bsky.social"
-            name[i] = forms[i] not in KEPT_FUNCTION_WORDS
+            name[i] = name[i] or (forms[i] not in KEPT_FUNCTION_WORDS and (
+                name_key(forms[i]) in given or classes[i] == "rare"))
         # one decision per word form (function words need evidence at each mention); a form
         # named in lower case is a name in lower case too (in a text of ordinary case)
         decided = ({forms[i] for i in range(len(words)) if name[i]} | handle_names(

@@ -410,10 +410,16 @@ def person_function_words(name: list[bool], words: Sequence[Token],
         name[i] = (prev in _BEFORE_PERSON and i > 0 and joined(i - 1, i)) or bool(beside) or (
             prev in _BEFORE_LAST and _clause_end(i, words, text)) or bool(run) or (
             i > 0 and prev.isalpha() and prev not in KEPT_FUNCTION_WORDS and not name[i - 1]
-            and joined(i - 1, i) and _MESSAGE_END.match(text, words[i].end) is not None) or (
+            and prev not in _WILL_NOUN and form == "will" and joined(i - 1, i)
+            and _MESSAGE_END.match(text, words[i].end) is not None) or (
             i + 1 < len(words) and joined(i, i + 1)
             and (_third_person(forms[i + 1]) or forms[i + 1] in _NO_MODAL_AFTER))
 
+
+#: Words before ``will`` the noun (``free will``, ``good will``): no one called Will at a
+#: message's end.
+_WILL_NOUN = frozenset("free good ill own last living strong political god's popular general"
+                       .split())
 
 #: Words after which a kept function word that names a person and ends its clause is the
 #: person (``i tank better than will``, ``me and will.``): a modal there has no subject.

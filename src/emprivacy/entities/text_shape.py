@@ -19,6 +19,7 @@ from typing import Literal
 
 from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.text.tokens import Token
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["Case", "by_a_number", "display_name_words", "handle_names", "line_start_words",
            "lower_case_words", "word_case"]
@@ -172,7 +173,9 @@ _DISPLAY = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*(?:[ \t]+[^\W\d_][\w'
 def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
     """The positions of the words of a post's display name that its author's handle holds,
     three letters or more (``dale`` of ``dale 🚲 @dalewhitfield.bsky.social``; issue 40, the
-    twentieth English set, seen): the author's name, however common a word, in any case.
+    twentieth English set, seen), no function word among them (``love this 😍
+    @lovelyplaces``): the author's name where the caller finds the word a given name or
+    rare, in any case.
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "dale 🚲 @dalewhitfield.bsky.social · 3h\\nthe dale path @parish"
@@ -184,7 +187,10 @@ def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
     out: list[int] = []
     for m in _DISPLAY.finditer(text):
         handle = re.sub(r"[^a-z]", "", m.group("handle").lower())
-        for part in re.finditer(r"[^\W\d_][\w'’\-]*", m.group("name")):
+        parts = list(re.finditer(r"[^\W\d_][\w'’\-]*", m.group("name")))
+        if any(p.group().lower() in KEPT_FUNCTION_WORDS for p in parts):
+            continue  # a sentence, not a name: "love this 😍 @lovelyplaces"
+        for part in parts:
             i = starts.get(m.start("name") + part.start())
             if i is not None and len(part.group()) >= 3 and part.group().lower() in handle:
                 out.append(i)

@@ -27,11 +27,12 @@ CORRECTED_ALIKE = 0.6
 #: English set, seen).
 CORRECTED_INITIAL = 0.4
 #: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``oh
-#: no``, ``i mean``, ``excuse me``, ``no it's``, ``that's``; French ``pardon``, ``euh
+#: no``, ``i mean``, ``excuse me``, ``no it's``, ``no that's`` — not ``it's`` alone,
+#: which introduces a caller, ``good morning, it's morgan``; French ``pardon``, ``euh
 #: non``, ``non attends c'est``, ``on m'a soufflé``), one space or a comma apart, and a
 #: title the name takes again (``pardon madame gwenaëlle le huérou``).
 _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon"
-                         r"|excuse me|it[’']?s|it is|that[’']?s"
+                         r"|excuse me|no it[’']?s|no it is|no that[’']?s"
                          r"|non|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
                          r"|on m[’']a soufflé))+[ \t]*,?[ \t]+"  # "oh no sorry": one
                          r"(?:(?:mister|mr|mrs|ms|miss|doctor|dr|madame|monsieur|mademoiselle"
@@ -40,9 +41,10 @@ _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mea
 #: issue 40, the nineteenth English set, seen; ``oh loo fun me lie oh sorry olufunmilayo``,
 #: the twentieth, seen).
 _MOST_SAID = 6
-#: How alike the consonants of the words before a correction and of the name are
+#: How alike the consonants of two words or more before a correction and of the name are
 #: (:func:`_skeleton`) when they are that name misheard, a name of at least
-#: :data:`SKELETON_LETTERS` consonants (``oh loo fun me lie oh sorry olufunmilayo``: 1.0,
+#: :data:`SKELETON_LETTERS` consonants (one word alone is matched by its letters:
+#: ``landlord sorry leonard`` stays) (``oh loo fun me lie oh sorry olufunmilayo``: 1.0,
 #: letters 0.59; ``high them al rush he'd excuse me haytham al rashid``: 0.92; issue 40, the
 #: twentieth English set, seen).
 SKELETON_ALIKE = 0.8
@@ -143,7 +145,7 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
                 ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
             sounds = _skeleton(name)
             alike = SequenceMatcher(None, _skeleton(said), sounds).ratio()
-            if len(sounds) >= SKELETON_LETTERS and alike >= SKELETON_ALIKE:
+            if end - k > 1 and len(sounds) >= SKELETON_LETTERS and alike >= SKELETON_ALIKE:
                 ratio = max(ratio, alike)  # "oh loo fun me lie oh": l f n m l
             if ratio >= best_ratio:
                 best, best_ratio = list(range(k, end)), ratio
