@@ -84,3 +84,9 @@ def test_a_french_given_name_is_released_protected():
                                     entity_epsilon=1.0, lang="fr"))).release
     assert "soizic" not in out and "gwenaël" not in out, out
     assert "arrive" in out, out
+
+
+def test_each_part_of_a_hyphenated_name_may_be_a_family_name_too():
+    """``baptiste`` is a census family name, so no given name where a rule reads a given
+    name as no family name; each part of ``jean-baptiste`` is still a given name's."""
+    assert "jean-baptiste" in _found("dégustation avec jean-baptiste au rayon rhum")

@@ -121,12 +121,14 @@ class FrenchNameDetector:
 
         wordfreq = import_optional("wordfreq", extra="fr", purpose="telling names from words")
         listed, given = census_shares()[0], french_given_names()
-        return [self._spans(text, given, listed, wordfreq.zipf_frequency)
+        parts = french_given_names(with_family_names=True)
+        return [self._spans(text, given, listed, wordfreq.zipf_frequency, parts)
                 for text in check_texts(texts)]
 
     @staticmethod
     def _spans(text: str, given: frozenset[str], listed: dict[str, float],
-               zipf: Callable[[str, str], float]) -> list[EntitySpan]:
+               zipf: Callable[[str, str], float],
+               parts: frozenset[str] = frozenset()) -> list[EntitySpan]:
         words = [t for t in tokenize(text, lang=FRENCH) if t.kind == "word"]
         forms = [normalise_word(t.text) for t in words]
         stop = FRENCH.stopwords
@@ -143,7 +145,7 @@ class FrenchNameDetector:
             z = zipf(form, "fr")
             if ((folded(form) in given and z < 3.0) or (i and forms[i - 1] in _CUES and z < 3.5)
                     or (i and forms[i - 1] in KIN and folded(form) in given)
-                    or _given_parts(form, given)):
+                    or _given_parts(form, parts or given)):
                 names.add(form)
         cued, particles = cued_names(text, words, forms, names, given=given, listed=listed,
                                      stopwords=stop, zipf=lambda w: zipf(w, "fr"))

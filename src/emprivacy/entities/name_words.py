@@ -122,22 +122,24 @@ def family_names() -> frozenset[str]:
 
 
 @cache
-def french_given_names() -> frozenset[str]:
+def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     """Given names of people in France (``data/given-names-fr.txt``: 943 names, compiled by
     hand for emprivacy) with the census' given names, all lower case and without accents
     (``gwenaël`` → ``gwenael``): what the French name detector
     (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census
     lists lack most French given names (``maëlys``, ``soizic``, ``mehdi``).  Left out: a
     name the census lists as a family name (``laurent``, ``olivier``, ``germain``: the
-    detector's rules read a given name as no family name, ``madame sandrine olivier``), and
-    one whose form without accents is a common French word (``aimé``, ``aime``: a verb)."""
+    detector's rules read a given name as no family name, ``madame sandrine olivier``) unless
+    ``with_family_names`` (where a given name is looked for only: each part of ``jean-baptiste``),
+    and one whose form without accents is a common French word (``aimé``, ``aime``: a verb)."""
     zipf = _zipf()
     family = family_names()
     out = set(given_names())
     for name in read_word_list("given-names-fr.txt"):
         plain = "".join(c for c in unicodedata.normalize("NFD", name)
                         if not unicodedata.combining(c))
-        if plain in family or (plain != name and zipf(plain, "fr") >= 3.0):  # type: ignore[operator]
+        if (plain in family and not with_family_names) or (
+                plain != name and zipf(plain, "fr") >= 3.0):  # type: ignore[operator]
             continue
         out.add(plain)
     return frozenset(out)
