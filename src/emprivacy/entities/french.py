@@ -220,8 +220,7 @@ _ROLES_AFTER = frozenset("infirmière infirmier médecin docteur voisine voisin 
 _PARTICLES_FR = frozenset("le la de du des".split())
 
 #: Words that a particle after a given name makes no family name of, though the census lists
-#: some as surnames: the person's relation or role (``thibault le voisin``, ``anne la
-#: directrice``).
+#: some as surnames: a relation or a role (``thibault le voisin``, ``anne la directrice``).
 _NOT_FAMILY = _FAMILY | _RELATIONS | _ROLES_AFTER | _TITLE_KINDS
 #: What before ``m.`` makes it no title: a number (``200 m.``, metres) or a letter and its
 #: full stop (``p.m.``, ``n. m.`` of a dictionary).

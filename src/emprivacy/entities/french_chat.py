@@ -57,8 +57,8 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["CALLED_ZIPF", "CHAT_KEYS", "CHAT_LINES", "CHAT_SPEAKERS", "CLAUSE_OPENERS",
            "COORDINATED_ZIPF", "FAMILY_ZIPF", "LABEL_PARTICLES", "PAIR_ZIPF", "RARE_SUBJECT",
-           "REPLIES", "SUBJECT_NEXT",
-           "chat_names", "folded", "spoken_names", "stamped_speakers", "unstamped_speakers"]
+           "REPLIES", "SUBJECT_NEXT", "chat_names", "folded", "spoken_names", "stamped_speakers",
+           "unstamped_speakers"]
 
 #: A text with at least this many speaker lines is a chat.
 CHAT_LINES = 2
@@ -329,9 +329,9 @@ def unstamped_speakers(text: str, given: frozenset[str], *,
     word before its colon or before a dash and a date, in lower case, that labels two lines
     or more or is a listed given name (accents aside); in a chat — :data:`CHAT_SPEAKERS`
     labels or more that each start two lines — every lower-case label but a chat's keys
-    (:data:`CHAT_KEYS`: ``ps :``, ``rappel :``) and the ``stopwords`` (``moi :``), so a
-    speaker who writes once (``fidèle: fidèle au poste``) is one too.  A form's keys are capitalised
-    (``Patient :``, ``Motif :``) and stay keys.
+    (:data:`CHAT_KEYS`: ``ps :``, ``rappel :``, ``code :``) and the ``stopwords``
+    (``moi :``), so a speaker who writes once (``fidèle: fidèle au poste``) is one too.  A
+    form's keys are capitalised (``Patient :``, ``Motif :``) and stay keys.
 
     >>> text = "olive : coucou\nmarc : oui\nolive : ok\nMotif : x\nnote : y"
     >>> unstamped_speakers(text, frozenset({"marc"}))

@@ -129,9 +129,10 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census
     lists lack most French given names (``maëlys``, ``soizic``, ``mehdi``).  Left out: a
     name the census lists as a family name (``laurent``, ``olivier``, ``germain``: the
-    detector's rules read a given name as no family name, ``madame sandrine olivier``) unless
-    ``with_family_names`` (where a given name is looked for only: each part of ``jean-baptiste``),
-    and one whose form without accents is a common French word (``aimé``, ``aime``: a verb)."""
+    detector's rules read a given name as no family name, ``madame sandrine olivier``)
+    unless ``with_family_names`` (where a given name is only looked for: each part of
+    ``jean-baptiste``), and one whose form without accents is a common French word
+    (``aimé``, ``aime``: a verb)."""
     zipf = _zipf()
     family = family_names()
     out = set(given_names())

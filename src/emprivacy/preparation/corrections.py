@@ -43,10 +43,10 @@ _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mea
 _MOST_SAID = 6
 #: How alike the consonants of two words or more before a correction and of the name are
 #: (:func:`_skeleton`) when they are that name misheard, a name of at least
-#: :data:`SKELETON_LETTERS` consonants (one word alone is matched by its letters:
-#: ``landlord sorry leonard`` stays) (``oh loo fun me lie oh sorry olufunmilayo``: 1.0,
-#: letters 0.59; ``high them al rush he'd excuse me haytham al rashid``: 0.92; issue 40, the
-#: twentieth English set, seen).
+#: :data:`SKELETON_LETTERS` consonants; one word alone is matched by its letters only
+#: (``oh loo fun me lie oh sorry olufunmilayo``: 1.0, letters 0.59; ``high them al rush he'd
+#: excuse me haytham al rashid``: 1.0 once ``gh`` is silent; issue 40, the twentieth English
+#: set, seen).
 SKELETON_ALIKE = 0.8
 SKELETON_LETTERS = 4
 #: The most words of an attempt at a name with no correction between (``olu washer shun``).

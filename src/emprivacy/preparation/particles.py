@@ -135,9 +135,9 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 and (person or (j + 1 < len(tokens) and person_decision_at(decisions, j + 1)
                                 and text[tokens[j].end:tokens[j + 1].start] == " "))):
             # "| de Kerguelen Aymeric |", "| Le Cam Sylvain |", '7,"de Silva, Anushka"': a
-            # table's cell that starts with
-            # the particle, then the family name and the given name (issue 42, the eighteenth
-            # French set): the family name is the person's whatever its type ("Cam" typed a
+            # table's cell that starts with the particle, then the family name and the given
+            # name (issue 42, the eighteenth French set; a CSV's, issue 40, the twentieth
+            # English set): the family name is the person's whatever its type ("Cam" typed a
             # place), the particle too (not a line's or a bracket's: "(de Marie et Paul)")
             if not person:
                 _retype(decisions, counted, j)
