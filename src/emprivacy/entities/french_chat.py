@@ -346,6 +346,7 @@ def unstamped_speakers(text: str, given: frozenset[str], *,
     labels = [m.group("name") for m in sorted(found, key=lambda m: m.start())]
     lower = [w for w in labels if w.islower()]
     counts = Counter(lower)
-    chat = sum(1 for c in counts.values() if c >= 2) >= CHAT_SPEAKERS
+    keys = CHAT_KEYS | stopwords if sum(c >= 2 for c in counts.values()) >= CHAT_SPEAKERS \
+        else None  # a chat: every label but its keys
     return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given
-            or (chat and normalise_word(w) not in CHAT_KEYS | stopwords)]
+            or (keys is not None and normalise_word(w) not in keys)]

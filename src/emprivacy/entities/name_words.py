@@ -29,12 +29,12 @@ from __future__ import annotations
 import math
 import re
 import statistics
-import unicodedata
 from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Literal
 
 from emprivacy._optional import import_optional
+from emprivacy.entities.french_chat import folded
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.word_lists import read_word_list
 
@@ -89,13 +89,13 @@ def name_key(word: str) -> str:
 
 
 @cache
-def census_shares() -> tuple[dict[str, float], frozenset[str]]:
-    """Each listed name's census share (the larger of its shares as a female or male given
-    name and as a family name, a fraction), and the given names."""
+def _census() -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
+    """The census lists read once: each name's share, the given names, the family names."""
     import_optional("names", extra=_EXTRA, purpose="the public list of person names")
     root = files("names")
     share: dict[str, float] = {}
     given: set[str] = set()
+    family: set[str] = set()
     for name in ("dist.female.first", "dist.male.first", "dist.all.last"):
         for line in root.joinpath(name).read_text(encoding="utf-8").splitlines():
             parts = line.split()
@@ -103,9 +103,15 @@ def census_shares() -> tuple[dict[str, float], frozenset[str]]:
                 continue
             word = parts[0].lower()
             share[word] = max(share.get(word, 0.0), float(parts[1]) / 100)
-            if name.endswith("first"):
-                given.add(word)
-    return share, frozenset(given)
+            (given if name.endswith("first") else family).add(word)
+    return share, frozenset(given), frozenset(family)
+
+
+def census_shares() -> tuple[dict[str, float], frozenset[str]]:
+    """Each listed name's census share (the larger of its shares as a female or male given
+    name and as a family name, a fraction), and the given names."""
+    share, given, _ = _census()
+    return share, given
 
 
 def given_names() -> frozenset[str]:
@@ -113,12 +119,9 @@ def given_names() -> frozenset[str]:
     return census_shares()[1]
 
 
-@cache
 def family_names() -> frozenset[str]:
     """The census' family names (lower case)."""
-    import_optional("names", extra=_EXTRA, purpose="the public list of person names")
-    text = files("names").joinpath("dist.all.last").read_text(encoding="utf-8")
-    return frozenset(line.split()[0].lower() for line in text.splitlines() if line.split())
+    return _census()[2]
 
 
 @cache
@@ -133,14 +136,12 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     unless ``with_family_names`` (where a given name is only looked for: each part of
     ``jean-baptiste``), and one whose form without accents is a common French word
     (``aimé``, ``aime``: a verb)."""
-    zipf = _zipf()
     family = family_names()
     out = set(given_names())
     for name in read_word_list("given-names-fr.txt"):
-        plain = "".join(c for c in unicodedata.normalize("NFD", name)
-                        if not unicodedata.combining(c))
+        plain = folded(name)
         if (plain in family and not with_family_names) or (
-                plain != name and zipf(plain, "fr") >= 3.0):  # type: ignore[operator]
+                plain != name and zipf_in(plain, "fr") >= 3.0):
             continue
         out.add(plain)
     return frozenset(out)

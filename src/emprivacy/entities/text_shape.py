@@ -183,6 +183,8 @@ def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
     >>> [words[i].text for i in display_name_words(text, words)]
     ['dale']
     """
+    if "@" not in text:  # most texts: no handle, nothing to look for
+        return []
     starts = {w.start: i for i, w in enumerate(words)}
     out: list[int] = []
     for m in _DISPLAY.finditer(text):

@@ -123,6 +123,7 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
     with its own measure."""
     best: list[int] = []
     best_ratio = CORRECTED_ALIKE
+    sounds = {name: _skeleton(name) for name in names}  # once, not per run tried
     k = end
     while k > 0 and end - k < _MOST_SAID:
         k -= 1
@@ -143,10 +144,10 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
             ratio = SequenceMatcher(None, said, name).ratio()
             if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
                 ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
-            sounds = _skeleton(name)
-            alike = SequenceMatcher(None, _skeleton(said), sounds).ratio()
-            if end - k > 1 and len(sounds) >= SKELETON_LETTERS and alike >= SKELETON_ALIKE:
-                ratio = max(ratio, alike)  # "oh loo fun me lie oh": l f n m l
+            if end - k > 1 and len(sounds[name]) >= SKELETON_LETTERS:
+                alike = SequenceMatcher(None, _skeleton(said), sounds[name]).ratio()
+                if alike >= SKELETON_ALIKE:
+                    ratio = max(ratio, alike)  # "oh loo fun me lie oh": l f n m l
             if ratio >= best_ratio:
                 best, best_ratio = list(range(k, end)), ratio
     return best
