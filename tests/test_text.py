@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from emprivacy import bag_of_words, tokenize
 from emprivacy.text.normalise import (
+    fold_to_ascii,
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
     normalise_text,
@@ -145,3 +148,20 @@ def test_bad_input():
         bag_of_words("cat", size=1.5)
     with pytest.raises(TypeError, match=r"^size must be an integer >= 1; got True"):
         bag_of_words("cat", size=True)
+
+
+@pytest.mark.parametrize(("word", "folded"), [
+    ("kraków", "krakow"), ("łódź", "lodz"), ("Tromsø", "Tromso"), ("straße", "strasse"),
+    ("Œuvre", "Oeuvre"), ("Zoë", "Zoe"), ("plain", "plain"), ("naïve-café", "naive-cafe"),
+])
+def test_fold_to_ascii_exact(word, folded):
+    assert fold_to_ascii(word) == folded
+
+
+@given(st.text(max_size=20))
+def test_fold_to_ascii_is_idempotent_and_keeps_ascii(text):
+    once = fold_to_ascii(text)
+    assert fold_to_ascii(once) == once
+    if text.isascii():
+        assert once == text
+    assert not any(unicodedata.combining(c) for c in once)

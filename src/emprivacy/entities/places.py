@@ -40,22 +40,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.name_words import word_zipf, zipf_in
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, check_texts
-from emprivacy.entities.vocabulary import place_names, place_words
+from emprivacy.entities.vocabulary import folded_place_words, place_names, place_words
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["PLACE_AFTER_PREPOSITION", "PLACE_AFTER_PREPOSITION_FR", "PLACE_RARE", "STREETS",
+__all__ = ["FOLDED_RARE", "PLACE_AFTER_PREPOSITION", "PLACE_AFTER_PREPOSITION_FR", "PLACE_RARE", "STREETS",
            "TOWN_JOINS", "PlaceListDetector", "place_spans", "street_spans", "town_spans"]
 
 #: A listed place word rarer than this (Zipf frequency) is a place in any context.
 PLACE_RARE = 3.5
+#: A place's name typed without its accents (``krakow``) is a place rarer than this (four
+#: letters or more: ``vac``, ``nuh`` are a chat's words).
+FOLDED_RARE = 3.0
 #: A listed place word after a preposition of place is a place up to this Zipf frequency.
 PLACE_AFTER_PREPOSITION = 5.0
 #: The same limit in French, in French frequencies (see the module's description).
@@ -115,6 +119,16 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
     return out
 
 
+@cache
+def _english_places() -> frozenset[str]:
+    """The English detector's list: the place words, and the places' names typed without
+    their accents (:func:`~emprivacy.entities.vocabulary.folded_place_words`) rarer than
+    :data:`FOLDED_RARE`, of four letters or more — ``krakow``, ``gdansk``, ``bogota``; not
+    ``lieu``, ``bank`` nor ``vac``, forms of names that are English words."""
+    return place_words() | {w for w in folded_place_words()
+                            if len(w) >= 4 and word_zipf(w) < FOLDED_RARE}
+
+
 class PlaceListDetector:
     """Places by the public list in lower-case and ALL-CAPS text (see the module's
     description): :data:`LOCATION` spans; ``lang="fr"`` for French text.
@@ -138,7 +152,7 @@ class PlaceListDetector:
                 else f"PlaceListDetector(lang={self.lang!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        places = place_words() if self.lang == "en" else place_names()
+        places = _english_places() if self.lang == "en" else place_names()
         options = self._options()
         out = []
         for text in check_texts(texts):

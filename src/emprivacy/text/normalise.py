@@ -29,6 +29,7 @@ from emprivacy.text._unicode import category_classes, format_pattern, word_patte
 __all__ = [
     "LAYOUT_PUNCTUATION",
     "LAYOUT_WHITESPACE",
+    "fold_to_ascii",
     "is_layout",
     "normalise_pieces",
     "normalise_surface",
@@ -48,6 +49,24 @@ LAYOUT_WHITESPACE: frozenset[str] = frozenset(
 LAYOUT_PUNCTUATION: frozenset[str] = frozenset(
     string.punctuation + "".join(chr(ord(c) + 0xFEE0) for c in string.punctuation)
     + "‘’‚‛“”„‟«»‹›‐‑‒–—―…、。「」『』〈〉《》【】〔〕・")
+
+
+#: Letters that no decomposition takes to ASCII, and the letters they are typed as.
+_ASCII_LETTERS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D",
+                                "ð": "d", "þ": "th", "æ": "ae", "Æ": "Ae", "œ": "oe",
+                                "Œ": "Oe", "ß": "ss", "ı": "i", "ħ": "h"})
+
+
+def fold_to_ascii(word: str) -> str:
+    """``word`` as it is typed without accents: combining marks dropped after a canonical
+    decomposition (NFD), and the letters that do not decompose written as ASCII
+    (``ł`` → ``l``, ``ø`` → ``o``, ``ß`` → ``ss``).  Other characters stay as they are.
+
+    >>> fold_to_ascii("kraków"), fold_to_ascii("łódź"), fold_to_ascii("Tromsø")
+    ('krakow', 'lodz', 'Tromso')
+    """
+    decomposed = unicodedata.normalize("NFD", word).translate(_ASCII_LETTERS)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def is_layout(char: str) -> bool:
