@@ -11,9 +11,9 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from emprivacy import bag_of_words, tokenize
 from emprivacy.text.normalise import (
-    fold_to_ascii,
     LAYOUT_PUNCTUATION,
     LAYOUT_WHITESPACE,
+    fold_to_ascii,
     normalise_text,
     normalise_word,
 )
