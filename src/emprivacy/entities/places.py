@@ -53,7 +53,8 @@ from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["FOLDED_RARE", "PLACE_AFTER_PREPOSITION", "PLACE_AFTER_PREPOSITION_FR", "PLACE_RARE",
-           "STREETS", "TOWN_JOINS", "PlaceListDetector", "place_spans", "street_spans", "town_spans"]
+           "STREETS", "TOWN_JOINS", "PlaceListDetector", "place_spans", "street_spans",
+           "town_spans"]
 
 #: A listed place word rarer than this (Zipf frequency) is a place in any context.
 PLACE_RARE = 3.5
