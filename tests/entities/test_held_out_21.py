@@ -34,3 +34,44 @@ def test_folded_place_words_are_new_ascii_forms_of_listed_names():
     sources = {fold_to_ascii(w) for w in place_names() if not w.isascii()}
     assert folded <= sources
     assert {"krakow", "gdansk", "lodz"} <= folded
+
+
+HEADED = """section,board,white,white_club,white_memb,white_rtg,result,black,black_club,note
+Open,1,"Oyelaran, Babatunde",Hexley,MB-104227,2211,1-0,"Lindqvist-Shah, Maya",Hexley,
+Major,2,"Begum, Rahima",Brindle Park,MB-128774,1812,1-0,"Wright, Dale",Hexley,late
+"""
+
+
+def test_a_tables_header_of_column_names_is_no_ones_data():
+    """The column names of a CSV export (``white_club`` as an identifier, ``section`` as a
+    person) are dropped before decisions, so ``section`` is released as a word; the rows'
+    names are still protected."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    spans = marking.detect([HEADED])[0]
+    header_end = HEADED.index("\n")
+    assert not [HEADED[s.start:s.end] for s in spans if s.start < header_end]
+    found = {HEADED[s.start:s.end] for s in spans}
+    assert {"Oyelaran", "Rahima"} <= {w for f in found for w in f.replace(",", " ").split()}
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Surname,Forename,Club,Notes\nNowak,Wiktor,Low Moor,ok", 1),  # header: dropped
+    ("Smith,John,Leeds\nNowak,Wiktor,Bradford", 2),  # a row: no header
+    ("Surname,Forename,Club,Notes\n\nNowak", 2),  # no row of as many cells after it
+    ("Name,Club,1st\nNowak,Hexley,3", 2),  # a digit: no header
+    ("amy_lee,richie_dsouza,jo_hall\nx,y,z", 2),  # user names, not column words
+])
+def test_drop_header_spans_needs_a_header_of_column_words(text, kept):
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.entities.table_names import drop_header_spans
+
+    first = text.index(",")
+    second_line = text.rindex("\n") + 1
+    spans = [EntitySpan(0, first, "PERSON"),
+             EntitySpan(second_line, second_line + 1, "PERSON")]
+    assert len(drop_header_spans(text, spans)) == kept

@@ -45,7 +45,7 @@ from emprivacy.entities.spans import (
     type_of_overlap,
 )
 from emprivacy.entities.streets import lower_case_streets
-from emprivacy.entities.table_names import people_columns
+from emprivacy.entities.table_names import drop_header_spans, people_columns
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import Language, get_language
@@ -149,6 +149,7 @@ class EntityMarking:
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
+            cut = drop_header_spans(text, cut)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),

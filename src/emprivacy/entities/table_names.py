@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 
-__all__ = ["FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
-           "ROW_SEPARATORS", "TableNameDetector", "cells", "name_columns", "people_columns"]
+__all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
+           "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
+           "people_columns"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
 #: lower case) is a name's column.
@@ -32,6 +33,26 @@ NOT_A_PERSON = frozenset(
     "organisation organization org company business firm team club school venue event "
     "file street place town city country host domain user username product project "
     "account brand site store shop hotel ship vessel device machine unit group".split())
+#: The words of a table's column names (lower case, besides :data:`NAME_HEADER_WORDS` and
+#: :data:`NOT_A_PERSON`): a header made of them is no one's data
+#: (:func:`drop_header_spans`).
+COLUMN_WORDS = frozenset(
+    "id ref reference no num number code date time day dob age sex gender title role position "
+    "status type kind category class section division group grade level rank round board "
+    "table seat lane heat race result results score scores points pts total notes note "
+    "comments comment remarks details description reason email mail phone tel telephone "
+    "mobile cell address addr postcode zip county region area owner driver passenger "
+    "pickup pick drop destination from to via start end finish arrival arrive departure "
+    "amount fee fees paid price cost balance qty quantity weight height distance speed "
+    "velocity white black red blue home away opponent partner member membership rating elo "
+    "tiebreak first last middle full given family display badge login contact relationship "
+    "relation next of kin emergency signed signature initials witness approved by checked "
+    "staff volunteer shift slot duration hours visit visits ward bed room dept department "
+    "age years year month week vehicle reg registration plate route stop colour color "
+    "breed species animal pet sponsor sponsors prize award entry entries bib event events "
+    "venue location time_in time_out in out on off yes the and a an per at for with language "
+    "lang attended attendance present absent apologies outcome action actions flag flags "
+    "check".split())
 #: The most words of a name's cell.
 MOST_WORDS = 5
 
@@ -146,6 +167,65 @@ def _header(line: str) -> tuple[str, int, set[int]] | None:
         columns = name_columns(header)
         return (separator, len(header), columns) if columns else None
     return None
+
+
+def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """``spans`` less those inside a table's header: the column names of an export are no
+    one's data, yet a model reads them as names (``Forename``, ``Section``, ``Notes``) and
+    a user name's pattern as identifiers (``white_club``, ``race_id``), and one decision per
+    word then protects ``Club`` and ``Notes`` at every mention (issue 40, the twentieth
+    English set's chess congress CSV).
+
+    A header is a line of three cells or more at one separator (tab, ``;``, ``|``, ``,``;
+    :func:`cells`), no digit, whose next line is cut into as many cells, and every cell of
+    which is a column's name: each of its words (cut at ``_``, ``-``, ``.`` and spaces) is
+    one of :data:`COLUMN_WORDS`, :data:`NAME_HEADER_WORDS` or :data:`NOT_A_PERSON`, or, in a
+    cell in lower case with ``_``, an abbreviation of four letters at most (``rtg`` of
+    ``white_rtg``).  A line with any other word (``Smith,John,Leeds``) is no header.
+
+    >>> text = "Surname,Forename,Club,Notes\\nNowak,Wiktor,Low Moor,ok"
+    >>> spans = [EntitySpan(0, 7, "PERSON"), EntitySpan(22, 27, "PROPER_NOUN"),
+    ...          EntitySpan(28, 33, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_header_spans(text, spans)]
+    ['Nowak']
+    """
+    if not spans or not any(sep in text for sep in _SEPARATORS):
+        return list(spans)
+    headers: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    pos = 0
+    for k, line in enumerate(lines):
+        nxt = next((x for x in lines[k + 1:] if x.strip()), "")
+        if _is_header(line, nxt):
+            headers.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    if not headers:
+        return list(spans)
+    return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in headers)]
+
+
+def _is_header(line: str, after: str) -> bool:
+    """Whether ``line``, followed by the line ``after``, is a table's header of column
+    names (see :func:`drop_header_spans`)."""
+    if any(ch.isdigit() for ch in line):
+        return False
+    for separator in _SEPARATORS:
+        if line.count(separator) < 2:
+            continue
+        bounds = cells(line, separator)
+        if len(bounds) < 3 or len(cells(after, separator)) != len(bounds):
+            return False
+        return all(_column_name(line[a:b]) for a, b in bounds if a < b)
+    return False
+
+
+def _column_name(cell: str) -> bool:
+    """Whether a header's cell is a column's name (see :func:`drop_header_spans`)."""
+    words = [w for w in _HEADER_SPLIT.split(cell.lower()) if w]
+    abbreviations = "_" in cell and cell == cell.lower()
+    return bool(words) and all(
+        w in COLUMN_WORDS or w in NAME_HEADER_WORDS or w in NOT_A_PERSON
+        or (abbreviations and len(w) <= 4 and w.isalpha()) for w in words)
 
 
 #: The separators of a table found by its rows alone (no header needed): a comma is left
