@@ -225,6 +225,9 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
     return out
 
 
+#: A hyphenated word of letters (``jean-jaurès``): right after an organisation's kind, a name
+#: (``école jules-ferry``, ``collège jean-moulin``).
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 #: A house number right before a street's kind (``12 rue``, ``47 bis, avenue``).
 _NUMBER_BEFORE = re.compile(r"(?<![\w,.])\d{1,4}(?:[ \t]?(?:bis|ter|[a-d]))?,?[ \t]+\Z",
                             re.IGNORECASE)
@@ -286,8 +289,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
     ``du``, ``de la``, ``de l'`` (``rue de la bastille``; not after a kind that is also an
     ordinary noun, ``place``, ``cours``), any lower-case word that is no function word is
     the name's first; right after an organisation's kind, a
-    rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
-    :data:`RARE_NAME`), or after ``des``, ``du``, ``de la``, ``de l'`` one a little less rare (below
+    rare lower-case word that is no adjective (``l'hôpital lapeyronie``, ``cycles morvan``;
+    Zipf below :data:`RARE_AFTER_ARTICLE`) or a hyphenated word (``lycée professionnel
+    jean-jaurès``), or after ``des``, ``du``, ``de la``, ``de l'`` one as rare (below
     :data:`RARE_AFTER_ARTICLE`: ``maison de santé des capucins``)."""
     qualifiers = 0
     end: int | None = None
@@ -319,11 +323,12 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                                               or (not not_before_person  # "rue de la
                                                   and _after_contraction(tokens, j, k))))
                 or (kind_type == "ORG" and not _adjective(form) and zipf is not None
-                    and ((k == j and zipf(form) < RARE_NAME)
+                    and ((k == j and (zipf(form) < RARE_AFTER_ARTICLE or _HYPHENATED.fullmatch(
+                        form) is not None))
                          or (_after_contraction(tokens, j, k)
                              and zipf(form) < RARE_AFTER_ARTICLE))))):
-            units += 1  # "rue des fossés", "l'hôpital lapeyronie", "maison de santé des
-            end = stop  # capucins": a rare word, the name
+            units += 1  # "rue des fossés", "l'hôpital lapeyronie", "cycles morvan", "lycée
+            end = stop  # professionnel jean-jaurès", "maison de santé des capucins": the name
         elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
               and surface.islower() and form not in function_words
               and zipf(form) < RARE_AFTER_ARTICLE):

@@ -1,0 +1,41 @@
+"""What the twentieth French set's tuning half showed (issue 42): a ressourcerie's volunteers'
+chat in lower case and a first-aid course's sign-in sheet, whose places and organisations
+are a kind and a name in lower case (``à la salle des fêtes de vernay``, ``cycles morvan``,
+``lycée professionnel jean-jaurès``, ``centre d'incendie et de secours de Vernay-sur-Lisse``)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _detect(text: str) -> list[tuple[str, str]]:
+    from emprivacy.entities.french import language_detector
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+
+    marking = EntityMarking(language_detector("auto", "fr")[1], EntityPolicy(), {}, "fr")
+    return [(text[s.start:s.end], s.type) for s in marking.detect([text])[0]]
+
+
+@pytest.mark.parametrize(("text", "span", "kind"), [
+    ("aimée : à la salle des fêtes de vernay, nadia cherche", "salle des fêtes de vernay",
+     "LOCATION"),
+    ("tib : oui si cycles morvan nous donne les cadres", "cycles morvan", "ORG"),
+    ("le lycée professionnel jean-jaurès a appelé", "lycée professionnel jean-jaurès", "ORG"),
+    ("Formateur : centre d'incendie et de secours de Vernay-sur-Lisse",
+     "centre d'incendie et de secours de Vernay-sur-Lisse", "ORG"),
+])
+def test_a_kind_and_its_name_in_lower_case_are_one_span(text, span, kind):
+    pytest.importorskip("spacy")
+    pytest.importorskip("wordfreq")
+    found = _detect(text)
+    assert any(f.startswith(span) and t == kind for f, t in found), found
+
+
+def test_a_kind_before_an_ordinary_word_makes_no_span():
+    """After a kind, a common word (``cycles de lavage``), an adjective (``garage
+    moderne``) or a function word is no name."""
+    pytest.importorskip("spacy")
+    pytest.importorskip("wordfreq")
+    found = _detect("les cycles de lavage, le garage moderne et la salle des fêtes est pleine")
+    assert not [f for f, t in found if t in ("ORG", "LOCATION")], found
