@@ -75,3 +75,89 @@ def test_drop_header_spans_needs_a_header_of_column_words(text, kept):
     spans = [EntitySpan(0, first, "PERSON"),
              EntitySpan(second_line, second_line + 1, "PERSON")]
     assert len(drop_header_spans(text, spans)) == kept
+
+
+def _names(text: str) -> list[str]:
+    from emprivacy.entities.names import NameListDetector
+
+    return [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+
+
+def test_a_lad_and_a_possessive_before_a_family_word_name_the_person():
+    """``his lad emre`` names emre as ``my son callum`` names callum; ``wiki's sister``
+    names wiki (a rare or uncommon word, no determiner before it); ``the band's manager``
+    and ``my kid sister`` name no one."""
+    pytest.importorskip("wordfreq")
+    text = ("tobi: can his lad emre do percussion\n"
+            "rich: i'm away for wiki's sister's wedding\n"
+            "amy: the band's manager said my kid sister can come\n")
+    found = _names(text)
+    assert "emre" in found and "wiki" in found, found
+    assert not {"band", "sister", "manager"} & set(found), found
+
+
+ROTA = """peg,surname,forename,club,steward
+1,Salmon,Rod,Marram SAC,GO
+2,Tran,Kim,Marram SAC,B. Achebe
+3,Osei,Kofi,unattached,GO
+4,Nowak,Jan,Hexley,T. Osei
+5,Ward,Ann,Hexley,Sandy Kerr
+"""
+
+
+def test_initials_in_a_csv_column_of_people_are_people():
+    """A CSV's rows make a table (no comma followed by a space); a column whose cells the
+    detectors took as people makes its initials (``GO``, a word) people too, and initials
+    the detectors did not take do not count against the majority."""
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.entities.table_names import people_columns
+
+    people = [EntitySpan(ROTA.index(n), ROTA.index(n) + len(n), "PERSON")
+              for n in ("B. Achebe", "T. Osei", "Sandy Kerr")]
+    found = [ROTA[s.start:s.end] for s in people_columns(ROTA, people,
+                                                         name_word=lambda w: w != "go")]
+    assert found.count("GO") == 2, found
+    # prose with commas is no table
+    prose = "We met Ann, Bo, Kim.\nThen Ann, Bo, Kim left.\nAnd Ann, Bo, Kim came.\n"
+    assert people_columns(prose, [EntitySpan(7, 10, "PERSON")], name_word=bool) == []
+
+
+def test_a_particle_starting_an_unquoted_csv_cell_is_the_persons(release_auto):
+    """``13,da Costa,Joaquim``: right after a comma (no space) a particle starts a cell,
+    and it is the family name's."""
+    pytest.importorskip("wordfreq")
+    text = "peg,surname,forename\n13,da Costa,Joaquim\n14,de Souza,Ana\n"
+    out = release_auto(text)
+    rows = out.splitlines()[1:]
+    assert not rows[0].split(",")[1].startswith("da "), out
+    assert not rows[1].split(",")[1].startswith("de "), out
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("ex fenwick colliery band", "fenwick colliery band"),
+    ("minibus from wardle coaches", "wardle coaches"),
+    ("between the chippy and marsden tyres", "marsden tyres"),
+    ("a pint at the castlefold brewery", "castlefold brewery"),
+    ("7 CHAPEL FOLD, HOPE", "CHAPEL FOLD"),
+])
+def test_bands_coach_firms_tyres_breweries_and_folds_are_designators(text, span):
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    found = {text[s.start:s.end] for s in marking.detect([text])[0]
+             if s.type in ("ORG", "LOCATION")}
+    assert any(span in f for f in found), found
+
+
+def test_a_rubber_band_and_the_coaches_are_no_organisations():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    text = "grab a rubber band. the coaches said the band was late"
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    assert not [text[s.start:s.end] for s in marking.detect([text])[0] if s.type == "ORG"]

@@ -50,7 +50,11 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # Players", "HOLLYBANK ANIMAL RESCUE")
     "players choir chorus orchestra ensemble rescue sanctuary shelter "
     # armed forces beside their units (the eighteenth English set)
-    "division artillery infantry marines navy"
+    "division artillery infantry marines navy "
+    # bands, coach firms, tyre fitters, brewers, cabs, bowls clubs (issue 40, the twentieth
+    # and twenty-first English sets: "fenwick colliery band", "wardle coaches", "marsden
+    # tyres", "CASTLEFOLD BREWERY", "DELANEY CABS", "RED LION BC")
+    "band coaches tyres brewery cabs taxis bc"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
@@ -69,7 +73,7 @@ MULTI_WORD_DESIGNATORS = re.compile(
 STREET_DESIGNATORS: frozenset[str] = frozenset(
     "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
     "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
-    "rise vale green court ct parade bridge".split())
+    "rise vale green court ct parade bridge fold croft wynd".split())
 
 #: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
 #: those that are seldom anything else after a name.  The others must be capitalised
@@ -85,7 +89,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
-    "museum mosque synagogue gurdwara".split())
+    "museum mosque synagogue gurdwara band coaches tyres brewery cabs taxis".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

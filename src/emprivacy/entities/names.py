@@ -293,6 +293,11 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
+            elif (cls in ("uncommon", "rare") and forms[i + 1:i + 2] in (["'s"], ["’s"])
+                  and forms[i + 2:i + 3] and forms[i + 2] in KIN_WORDS
+                  and (i == 0 or forms[i - 1] not in DETERMINERS)
+                  and text[words[i + 1].end:words[i + 2].start] == " "):
+                out[i] = "naming"  # "for wiki's sister's wedding"; not "the band's manager"
         return out
 
 

@@ -39,8 +39,9 @@ _NAMING_LAST = frozenset(before[-1] for before in NAMING)
 
 
 #: Family words that name the person after them, after a possessive (``my wife lan``, ``our
-#: son jack``): the family's word before a name, in any case; and the people one names the
-#: same way (``my support worker shiv``, ``her landlord hussain``, ``my best mate dev``).
+#: son jack``, ``his lad emre``): the family's word before a name, in any case; and the
+#: people one names the same way (``my support worker shiv``, ``her landlord hussain``, ``my
+#: best mate dev``).
 KIN_WORDS: frozenset[str] = frozenset(
     "wife husband son daughter mum mom mother dad father brother sister partner boyfriend "
     "girlfriend fiance fiancee fiancé fiancée nan nana nanna nanny gran granny grandma "
@@ -48,7 +49,7 @@ KIN_WORDS: frozenset[str] = frozenset(
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
     "nephew stepson stepdaughter stepmum stepdad worker caseworker carer neighbour landlord "
     "landlady boss manager teacher therapist counsellor friend mate colleague flatmate "
-    "housemate".split())
+    "housemate lad lass boy girl kid".split())
 _POSSESSIVES = frozenset("my our his her their your".split())
 #: Words between a possessive and a family word (``my late husband paddy``, ``my support
 #: worker shiv``).

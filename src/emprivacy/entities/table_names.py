@@ -243,15 +243,18 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     Muir) | 57 | 66`` among rows whose first cells the model read as people).
 
     A table is :data:`FEWEST_ROWS` or more consecutive lines cut (:func:`cells`, quotes
-    and all) into as many cells at one separator of :data:`ROW_SEPARATORS` (a header among
+    and all) into as many cells at one separator of :data:`ROW_SEPARATORS`, or at commas
+    in a CSV's rows (no comma outside quotes followed by a space; a header among
     them).  A cell is name-shaped when it holds at most :data:`MOST_WORDS` words before any
-    bracket (``Sandy Muir (c)``), no digit and no ``@``, and a word for which ``name_word``
+    bracket (``Sandy Muir (c)``), no digit and no ``@``, and initials (``AN``, ``RdS``) or a
+    word for which ``name_word``
     (the word in lower case) says it may be a name (not ``extras``, ``total``).  A cell is a
     person's when ``PERSON`` spans of ``spans`` cover each of its words (``Kofi
     Osei-Bonsu``; not a note, ``replaces Doyle``); where most of a column's people are
     written with capitals, a cell in lower case is none (a header: ``bowler``, a surname
-    too).  A column whose name-shaped cells are
-    at least two and more than half of them people's makes each of its name-shaped cells
+    too).  A column whose people's cells are at least two and more than half of its
+    name-shaped cells (initials that are no one's by the detectors, ``GO`` or ``AN`` beside
+    ``B. Achebe`` and ``RdS``, left out of the count) makes each of its name-shaped cells
     (the part before a bracket) a ``PERSON`` span.
 
     >>> text = "bowler | R\\nAnn Lee | 4\\nFaizan Iqbal | 57\\nBo Chen | 2\\nextras | 18"
@@ -261,7 +264,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     ...     text, found, name_word=lambda w: w != "extras")]
     ['Ann Lee', 'Faizan Iqbal', 'Bo Chen']
     """
-    if not any(sep in text for sep in ROW_SEPARATORS):
+    if not any(sep in text for sep in (*ROW_SEPARATORS, ",")):
         return []
     people = SpanIndex(s for s in spans if s.type == "PERSON")
     out: list[EntitySpan] = []
@@ -277,7 +280,10 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
                 # people written with capitals: a cell in lower case is a header (bowler)
                 shaped = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
                 hit = [(a, b) for a, b in hit if text[a:b] != text[a:b].lower()]
-            if len(hit) >= 2 and 2 * len(hit) > len(shaped):
+            # initials no detector took (GO, AN: words) neither make nor mar the majority
+            counted = [(a, b) for a, b in shaped
+                       if (a, b) in hit or _INITIALS.fullmatch(text[a:b]) is None]
+            if len(hit) >= 2 and 2 * len(hit) > len(counted):
                 out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
     return out
 
@@ -290,6 +296,8 @@ def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     pos = 0
     for line in [*text.split("\n"), ""]:
         separator = next((s for s in ROW_SEPARATORS if s in line), None)
+        if separator is None and _csv_row(line):
+            separator = ","
         row = cells(line, separator) if separator else []
         key = (separator, len(row)) if separator else None  # the cells, quotes and all
         if key is None or key != run_key:
@@ -303,6 +311,22 @@ def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     return tables
 
 
+def _csv_row(line: str) -> bool:
+    """Whether ``line`` is a CSV export's row: two commas or more outside double quotes,
+    none of them followed by a space (prose puts one after each of its commas)."""
+    if line.count(",") < 2:
+        return False
+    commas, quoted = 0, False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "," and not quoted:
+            if line[i + 1:i + 2] == " ":
+                return False
+            commas += 1
+    return commas >= 2
+
+
 def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:
     """Whether every word of ``text[start:end]`` is inside a person's span (``Kofi
     Osei-Bonsu``; not ``replaces Doyle``)."""
@@ -314,9 +338,15 @@ def _before_bracket(cell: str) -> str:
     return cell.split("(", 1)[0].rstrip()
 
 
+#: A cell of initials (``AN``, ``GO``, ``RdS``, ``THM``): name-shaped whatever word it spells.
+_INITIALS = re.compile(r"[A-Z](?:[a-z]?[A-Z]){1,3}")
+
+
 def _name_shaped(value: str, name_word: Callable[[str], bool]) -> bool:
-    """Whether a cell's part before a bracket, ``value``, may hold a name."""
+    """Whether a cell's part before a bracket, ``value``, may hold a name: a person's
+    words, or initials (a staff column's ``AN`` and ``GO`` beside ``JW`` and ``RdS``)."""
     words = value.split()
     return (0 < len(words) <= MOST_WORDS and "@" not in value
             and not any(ch.isdigit() for ch in value)
-            and any(name_word(w.lower().strip(".,'\"")) for w in words))
+            and (any(name_word(w.lower().strip(".,'\"")) for w in words)
+                 or _INITIALS.fullmatch(value) is not None))

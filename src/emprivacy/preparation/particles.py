@@ -286,10 +286,11 @@ def _rare_family_name(word: str) -> bool:
 
 def _cell_start(before: str) -> bool:
     """Whether a token after ``before`` (the text since the token before it) starts a
-    table's cell: after ``|`` or a tab, or a CSV's quoted cell (``7,"de Silva, Anushka"``:
-    after a comma and a quote, or a quote that starts a line)."""
+    table's cell: after ``|`` or a tab, a CSV's quoted cell (``7,"de Silva, Anushka"``:
+    after a comma and a quote, or a quote that starts a line) or its unquoted cell, right
+    after a comma (``13,da Costa,Joaquim``; prose puts a space after its commas)."""
     stripped = before.strip(" \u00a0\u202f")
-    return ("\t" in before or stripped.endswith(("|", ',"', '\n"'))
+    return ("\t" in before or stripped.endswith(("|", ',"', '\n"')) or before == ","
             or (stripped == '"' and before.startswith('"')))
 
 
