@@ -39,3 +39,17 @@ def test_a_kind_before_an_ordinary_word_makes_no_span():
     pytest.importorskip("wordfreq")
     found = _detect("les cycles de lavage, le garage moderne et la salle des fêtes est pleine")
     assert not [f for f, t in found if t in ("ORG", "LOCATION")], found
+
+
+def test_initials_with_a_particle_between_them_are_a_persons():
+    """A sign-in sheet's ``M. Le G.`` and ``C. D'A.``: the particle and the initial after it
+    are the person's, not a word and a capital left to the general mechanism."""
+    pytest.importorskip("spacy")
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.initials import particle_initials
+
+    row = "| 7 | LE GALL Morgane | Brest | M. Le G. | M. Le G. |\n| 3 | C. D'A. | ok |\n"
+    found = [row[s.start:s.end] for s in particle_initials(row)]
+    assert found == ["M. Le G.", "M. Le G.", "C. D'A."], found
+    spans = dict(_detect(row))
+    assert spans.get("M. Le G.") == "PERSON", spans

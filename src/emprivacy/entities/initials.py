@@ -33,13 +33,36 @@ from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 
 __all__ = ["COMMON_ZIPF", "LETTER_MENTIONS", "RARE_RUN_ZIPF", "initials_of_names",
-           "letters_of_names", "widen_handles"]
+           "letters_of_names", "particle_initials", "widen_handles"]
 
 #: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
 COMMON_ZIPF = 4.5
 
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 _INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’'-])")
+
+
+_INITIAL = r"[A-Z]\.(?:-[A-Z]\.)?"
+_PARTICLE = (r"(?:[Dd]e la|[Dd]e l['’]|[Vv]an der|[Vv]an den|[Vv]an de|[Ll]e|[Ll]a|[Dd]e|[Dd]u|"
+             r"[Dd]es|[Dd]a|[Dd]i|[Dd]el|[Dd]os|[Dd]as|[Vv]an|[Vv]on|[Aa]l|[Ee]l) ")
+_PARTICLE_INITIALS = re.compile(
+    rf"(?<![\w.'’-])(?:{_INITIAL} ?)+(?:{_PARTICLE}|[DdOo]['’]){_INITIAL}(?![\w'’])")
+
+
+def particle_initials(text: str) -> list[EntitySpan]:
+    """``PERSON`` spans of a name's initials with its family name's particle between them:
+    ``M. Le G.``, ``H. de la R.-A.``, ``C. D'A.``, ``S. O'N.``, ``R. de S.`` — a sign-in
+    sheet's or a form's signature (issue 42, the twentieth French set, where ``Le`` of
+    ``M. Le G.`` was released as a word and ``G.`` as a capital the detector took alone).
+    Each initial is a capital and a full stop (a hyphenated name's ``R.-A.``).
+
+    >>> text = "| M. Le G. | H. de la R.-A. | C. D'A. | le 12. De G. à D."
+    >>> [text[s.start:s.end] for s in particle_initials(text)]
+    ['M. Le G.', 'H. de la R.-A.', "C. D'A."]
+    """
+    if "." not in text:
+        return []
+    return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
 
 
 def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], int]]:

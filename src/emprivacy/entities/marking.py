@@ -20,7 +20,12 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
-from emprivacy.entities.initials import initials_of_names, letters_of_names, widen_handles
+from emprivacy.entities.initials import (
+    initials_of_names,
+    letters_of_names,
+    particle_initials,
+    widen_handles,
+)
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.name_words import (
@@ -153,6 +158,7 @@ class EntityMarking:
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
+                                 *particle_initials(text),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ())},
