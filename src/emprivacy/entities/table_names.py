@@ -52,7 +52,8 @@ COLUMN_WORDS = frozenset(
     "breed species animal pet sponsor sponsors prize award entry entries bib event events "
     "venue location time_in time_out in out on off yes the and a an per at for with language "
     "lang attended attendance present absent apologies outcome action actions flag flags "
-    "check".split())
+    "check length width depth species peg steward marshal umpire referee judge coach captain "
+    "organiser secretary treasurer chair".split())
 #: The most words of a name's cell.
 MOST_WORDS = 5
 
