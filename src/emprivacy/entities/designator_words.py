@@ -54,7 +54,10 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # bands, coach firms, tyre fitters, brewers, cabs, bowls clubs (issue 40, the twentieth
     # and twenty-first English sets: "fenwick colliery band", "wardle coaches", "marsden
     # tyres", "CASTLEFOLD BREWERY", "DELANEY CABS", "RED LION BC")
-    "band coaches tyres brewery cabs taxis bc"
+    "band coaches tyres brewery cabs taxis bc "
+    # clubs by their initials and a named house (the same sets: "Marram Sands SAC", "Lower
+    # Hadley CC", "BROOKSIDE WMC", "Companies House", "Oakfield House"); capitalised only
+    "sac ac rfc cc wmc house"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
