@@ -139,7 +139,7 @@ def test_a_particle_starting_an_unquoted_csv_cell_is_the_persons(release_auto):
     ("between the chippy and marsden tyres", "marsden tyres"),
     ("a pint at the castlefold brewery", "castlefold brewery"),
     ("7 CHAPEL FOLD, HOPE", "CHAPEL FOLD"),
-    ("Fixture: Lower Hadley CC 1st XI v Northgate", "Lower Hadley CC"),
+    ("at BRIGGS WMC TONIGHT", "BRIGGS WMC"),
 ])
 def test_bands_coach_firms_tyres_breweries_and_folds_are_designators(text, span):
     pytest.importorskip("wordfreq")
