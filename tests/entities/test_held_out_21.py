@@ -162,3 +162,97 @@ def test_a_rubber_band_and_the_coaches_are_no_organisations():
     text = "grab a rubber band. the coaches said the band was late"
     marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
     assert not [text[s.start:s.end] for s in marking.detect([text])[0] if s.type == "ORG"]
+
+
+# --- what the held half showed once measured (seen) ------------------------------------
+
+FERRY = """would passenger oil around please come to the information desk
+could passenger up the ram on sorry abdirahman yusuf come forward
+would the passenger in seat 4 please move. the passenger door is open
+"""
+
+
+def test_a_paged_passengers_misheard_name_is_a_persons(release_auto):
+    """Between ``would passenger`` and its request the words are a name, whatever speech
+    recognition made of it; ``the passenger in seat 4`` and ``the passenger door`` name no
+    one."""
+    pytest.importorskip("wordfreq")
+    lines = release_auto(FERRY).splitlines()
+    assert "oil around" not in lines[0] and "please come to the information desk" in lines[0]
+    assert "up the ram on" not in lines[1], lines
+    assert lines[2].startswith("would the passenger in seat"), lines
+    assert lines[2].endswith("the passenger door is open"), lines
+
+
+def test_paged_names_needs_the_request_after_the_name():
+    from collections import Counter
+
+    from emprivacy.preparation.paging import paged_names
+    from emprivacy.text.tokens import tokenize
+
+    for text, expect in [("would passenger kofi mensah please", ["kofi", "mensah"]),
+                         ("would passenger kofi mensah go to deck 4 now", []),
+                         ("could passenger at the back please", []),
+                         ("would passenger oil around passenger temitope please",
+                          ["oil", "around"])]:
+        tokens = list(tokenize(text))
+        decisions: list = [None] * len(tokens)
+        paged_names(decisions, Counter(), text, tokens)
+        kept = [t.text for t, d in zip(tokens, decisions, strict=True) if d is not None]
+        assert kept == expect, text
+
+
+def test_an_announcers_correction_links_the_misheard_name():
+    pytest.importorskip("wordfreq")
+    from emprivacy.preparation.corrections import _CORRECTION
+
+    assert _CORRECTION.search("miss gwen a correction ") is not None
+
+
+def test_a_display_name_with_accents_matches_its_handle():
+    """``Dương`` of ``Dương Minh Quân @quan.duong`` is in the handle, accents aside."""
+    from emprivacy.entities.text_shape import display_name_words
+    from emprivacy.text.tokens import tokenize
+
+    text = "pasties 🙏\n\nDương Minh Quân @quan.duong · 1 day ago\n"
+    words = [t for t in tokenize(text) if t.kind == "word"]
+    assert "Dương" in [words[i].text for i in display_name_words(text, words)]
+
+
+def test_bare_initials_signing_off_are_a_persons():
+    from emprivacy.entities.initials import bare_initials
+
+    text = "Recording ends.\n[END – A. F. – CHECKED]\nDr A. F. Smith came. P.S. no\n"
+    assert [text[s.start:s.end] for s in bare_initials(text)] == ["A. F."]
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("once we clear ardrain harbour now", "ardrain harbour"),
+    ("we are passing rinns point and", "rinns point"),
+    ("travelling with kilbride heritage tours please", "kilbride heritage tours"),
+    ("the glenard buses service", "glenard buses"),
+    ("the balcony of Hartigan's Furniture on Kingsway", "Hartigan's Furniture"),
+    ("shaking at the Nag's Head tonight", "Nag's Head"),
+])
+def test_the_held_halfs_places_and_organisations(text, span):
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    found = {text[s.start:s.end] for s in marking.detect([text])[0]
+             if s.type in ("ORG", "LOCATION")}
+    assert any(span in f for f in found), found
+
+
+def test_a_bullet_point_a_departure_lounge_and_a_bike_hire_are_words():
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    text = "add a bullet point. wait in the departure lounge. a bike hire. the tours are full"
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    assert not [text[s.start:s.end] for s in marking.detect([text])[0]
+                if s.type in ("ORG", "LOCATION")]

@@ -57,7 +57,11 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     "band coaches tyres brewery cabs taxis bc "
     # clubs by their initials and a named house (the same sets: "Marram Sands SAC", "Lower
     # Hadley CC", "BROOKSIDE WMC", "Companies House", "Oakfield House"); capitalised only
-    "sac ac rfc cc wmc house"
+    "sac ac rfc cc wmc house "
+    # a ferry's announcements, a carnival's comments (the twenty-first English set, seen:
+    # "kilbride heritage tours", "glenard buses", "north channel ferries", "drumlin car
+    # hire", "Hartigan's Furniture")
+    "tours buses ferries furniture"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
@@ -76,7 +80,10 @@ MULTI_WORD_DESIGNATORS = re.compile(
 STREET_DESIGNATORS: frozenset[str] = frozenset(
     "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
     "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
-    "rise vale green court ct parade bridge fold croft wynd".split())
+    "rise vale green court ct parade bridge fold croft wynd "
+    # a harbour, a headland, a ship's lounge, a terminal (the twenty-first English set, seen:
+    # "ardrain harbour", "rinns point", "the sanda lounge", "kilbrannan ferry terminal")
+    "harbour point lounge terminal".split())
 
 #: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
 #: those that are seldom anything else after a name.  The others must be capitalised
@@ -92,7 +99,8 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
-    "museum mosque synagogue gurdwara band coaches tyres brewery cabs taxis".split())
+    "museum mosque synagogue gurdwara band coaches tyres brewery cabs taxis tours buses "
+    "ferries hire furniture harbour point lounge terminal".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 
-__all__ = ["COMMON_ZIPF", "LETTER_MENTIONS", "RARE_RUN_ZIPF", "initials_of_names",
-           "letters_of_names", "particle_initials", "widen_handles"]
+__all__ = ["COMMON_ZIPF", "LETTER_MENTIONS", "RARE_RUN_ZIPF", "bare_initials",
+           "initials_of_names", "letters_of_names", "particle_initials", "widen_handles"]
 
 #: A run of letters this common in English (Zipf) is a word or an acronym, never initials.
 COMMON_ZIPF = 4.5
@@ -63,6 +63,25 @@ def particle_initials(text: str) -> list[EntitySpan]:
     if "." not in text:
         return []
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
+
+
+_BARE_INITIALS = re.compile(r"(?<![\w.'’-])(?:[A-Z]\. ){1,3}[A-Z]\.(?=[ \t]*(?:[–—,;)\]|]|"
+                            r"-[ \t]|$))", re.MULTILINE)
+
+
+def bare_initials(text: str) -> list[EntitySpan]:
+    """``PERSON`` spans of two to four initials, each a capital and a full stop, with no
+    name after them: a transcript's or a log's sign-off (``[END – A. F. – CHECKED T. Ó
+    M.]``; issue 40, the twenty-first English set, seen), before a dash, a comma, a
+    semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``).
+
+    >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
+    >>> [text[s.start:s.end] for s in bare_initials(text)]
+    ['A. F.', 'J. R.']
+    """
+    if ". " not in text:
+        return []
+    return [EntitySpan(m.start(), m.end(), "PERSON") for m in _BARE_INITIALS.finditer(text)]
 
 
 def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], int]]:

@@ -21,6 +21,7 @@ from emprivacy.entities.capitalised import WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.initials import (
+    bare_initials,
     initials_of_names,
     letters_of_names,
     particle_initials,
@@ -158,7 +159,7 @@ class EntityMarking:
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
-                                 *particle_initials(text),
+                                 *particle_initials(text), *bare_initials(text),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ())},

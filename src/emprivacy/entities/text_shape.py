@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from emprivacy.entities.labels import STAMP_OPEN
+from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
@@ -173,7 +174,8 @@ _DISPLAY = re.compile(r"^[ \t]*(?P<name>[^\W\d_][\w'’\-]*(?:[ \t]+[^\W\d_][\w'
 def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
     """The positions of the words of a post's display name that its author's handle holds,
     three letters or more (``dale`` of ``dale 🚲 @dalewhitfield.bsky.social``; issue 40, the
-    twentieth English set, seen), no function word among them (``love this 😍
+    twentieth English set, seen), accents aside (``Dương`` of ``Dương Minh Quân
+    @quan.duong``: the twenty-first, seen), no function word among them (``love this 😍
     @lovelyplaces``): the author's name where the caller finds the word a given name or
     rare, in any case.
 
@@ -188,12 +190,13 @@ def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
     starts = {w.start: i for i, w in enumerate(words)}
     out: list[int] = []
     for m in _DISPLAY.finditer(text):
-        handle = re.sub(r"[^a-z]", "", m.group("handle").lower())
+        handle = re.sub(r"[^a-z]", "", fold_to_ascii(m.group("handle").lower()))
         parts = list(re.finditer(r"[^\W\d_][\w'’\-]*", m.group("name")))
         if any(p.group().lower() in KEPT_FUNCTION_WORDS for p in parts):
             continue  # a sentence, not a name: "love this 😍 @lovelyplaces"
         for part in parts:
             i = starts.get(m.start("name") + part.start())
-            if i is not None and len(part.group()) >= 3 and part.group().lower() in handle:
+            if i is not None and len(part.group()) >= 3 and \
+                    fold_to_ascii(part.group().lower()) in handle:
                 out.append(i)
     return out

@@ -27,12 +27,13 @@ CORRECTED_ALIKE = 0.6
 #: English set, seen).
 CORRECTED_INITIAL = 0.4
 #: A speaker's correction between a misheard name and the name (``sorry``, ``no``, ``oh
-#: no``, ``i mean``, ``excuse me``, ``no it's``, ``no that's`` — not ``it's`` alone,
+#: no``, ``i mean``, ``excuse me``, ``no it's``, ``no that's``, an announcer's
+#: ``correction`` — not ``it's`` alone,
 #: which introduces a caller, ``good morning, it's morgan``; French ``pardon``, ``euh
 #: non``, ``non attends c'est``, ``on m'a soufflé``), one space or a comma apart, and a
 #: title the name takes again (``pardon madame gwenaëlle le huérou``).
 _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mean|i meant|pardon"
-                         r"|excuse me|no it[’']?s|no it is|no that[’']?s"
+                         r"|excuse me|no it[’']?s|no it is|no that[’']?s|correction"
                          r"|non|euh non|enfin|je veux dire|non attends c[’']est|non c[’']est"
                          r"|on m[’']a soufflé))+[ \t]*,?[ \t]+"  # "oh no sorry": one
                          r"(?:(?:mister|mr|mrs|ms|miss|doctor|dr|madame|monsieur|mademoiselle"

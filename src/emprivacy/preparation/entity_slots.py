@@ -60,6 +60,7 @@ from emprivacy.preparation.name_parts import (
     transcript_marker,
 )
 from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
+from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -100,7 +101,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
-    the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).
+    the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).  The words a
+    public address pages (``would passenger oil around please``) are a person's
+    (:func:`~emprivacy.preparation.paging.paged_names`).
     ``document``: the document's people in the pieces before, read and added to (a name's form
     privatised as a person in one piece is in every later one: :class:`DocumentPeople`).
     """
@@ -202,6 +205,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
+    paged_names(decisions, counted, text, tokens)
     if initials:
         language = get_language(marking.lang)
         join_initials(decisions, counted, text, tokens, titles,
