@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS",
+__all__ = ["CAPITALISED_ONLY", "COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS",
            "MULTI_WORD_DESIGNATORS", "NAMED_ORG_ENDS", "NOT_A_FIRM", "ORG_DESIGNATORS",
            "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
 
@@ -54,10 +54,10 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # bands, coach firms, tyre fitters, brewers, cabs, bowls clubs (issue 40, the twentieth
     # and twenty-first English sets: "fenwick colliery band", "wardle coaches", "marsden
     # tyres", "CASTLEFOLD BREWERY", "DELANEY CABS", "RED LION BC")
-    "band coaches tyres brewery cabs taxis bc "
-    # clubs by their initials and a named house (the same sets: "Marram Sands SAC", "Lower
-    # Hadley CC", "BROOKSIDE WMC", "Companies House", "Oakfield House"); capitalised only
-    "sac ac rfc cc wmc house "
+    "band coaches tyres brewery cabs taxis "
+    # clubs by their initials (the same sets: "Marram Sands SAC", "BROOKSIDE WMC"); never in
+    # lower case (CAPITALISED_ONLY)
+    "sac rfc wmc "
     # a ferry's announcements, a carnival's comments (the twenty-first English set, seen:
     # "kilbride heritage tours", "glenard buses", "north channel ferries", "drumlin car
     # hire", "Hartigan's Furniture")
@@ -99,8 +99,11 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
-    "museum mosque synagogue gurdwara band coaches tyres brewery cabs taxis tours buses "
-    "ferries hire furniture harbour point lounge terminal".split())
+    "museum mosque synagogue gurdwara harbour terminal".split())
+
+#: Designators that join no word in lower case, whatever its type: a club's initials are
+#: words in a chat (``leeds bc it was cheaper``: because).
+CAPITALISED_ONLY: frozenset[str] = frozenset("sac rfc wmc".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).

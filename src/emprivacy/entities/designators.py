@@ -52,8 +52,8 @@ the spans of a text after detection, whatever the detectors:
 
 The lists are allow-lists of what to protect, in lower case; their words are common English
 words, so a designator after no detected name (``the pharmacy``, ``main road``) is left
-alone.  Like every detector this is pre-processing, outside the guarantee
-(docs/ENTITIES.md measures it).
+alone (a club's initials, :data:`CAPITALISED_ONLY`, never join in lower case).  Like every
+detector this is pre-processing, outside the guarantee (docs/ENTITIES.md measures it).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ from collections.abc import Callable, Iterator, Sequence
 from emprivacy.entities.acronyms import dotted_acronyms
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.designator_words import (
+    CAPITALISED_ONLY,
     COMPASS_WORDS,
     LOWER_CASE_DESIGNATORS,
     MULTI_WORD_DESIGNATORS,
@@ -164,18 +165,17 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
                     *family_firms(text, zipf, spans, rare=RARE_BEFORE), *dotted_acronyms(text)},
                    key=SPAN_ORDER)
     out = set(spans)
-    # where the designators are: a word that no designator follows closely on its line
-    # makes no span, so most words are passed over without a look (issue 40, cost)
+    # where the designators are: a word no designator follows closely on its line makes no
+    # span, so most words are passed over without a look (issue 40, cost)
     near = _DesignatorsNear(text)
     if zipf is not None and near.starts:
         out.update(_rare_before_designators(text, spans, zipf, near))
     for s in spans:
         if s.type == PROPER_NOUN and (last := _LAST_WORD.search(text, s.start, s.end)) and (
                 form := last.group().lower()) in _ALL_DESIGNATORS:
-            # a capitalised run that ends in a designator, whose name a capital-letter
-            # detector left out at the line's start (NORTHGATE of NORTHGATE BOROUGH
-            # COUNCIL): the organisation's or street's, with the capitalised words before it
-            # and any designators after it; not a designator alone ("the Court")
+            # a capitalised run ending in a designator (NORTHGATE of NORTHGATE BOROUGH COUNCIL
+            # at a line's start): the organisation's or street's, with the capitalised words
+            # before it and any designators after it; not a designator alone ("the Court")
             start = _capitalised_before(text, s.start)
             if start < s.start or (form in NAMED_ORG_ENDS
                                    and _named_before(text, s, form, zipf)):
@@ -424,7 +424,7 @@ def _designators_after(text: str, pos: int, *, any_case: bool = False
         form = word.group().rstrip(".").lower()
         if form in _ADJECTIVE_BEFORE and _NOUN_AFTER.match(text, word.end()):
             return end, kind  # "kofi primary carer": an adjective, no school
-        if form in ORG_DESIGNATORS:
+        if form in ORG_DESIGNATORS and not (form in CAPITALISED_ONLY and word.group().islower()):
             tentative = "ORG"
         elif form in STREET_DESIGNATORS:
             tentative = tentative or "LOCATION"

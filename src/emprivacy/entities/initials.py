@@ -45,8 +45,14 @@ _INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’
 _INITIAL = r"[A-Z]\.(?:-[A-Z]\.)?"
 _PARTICLE = (r"(?:[Dd]e la|[Dd]e l['’]|[Vv]an der|[Vv]an den|[Vv]an de|[Ll]e|[Ll]a|[Dd]e|[Dd]u|"
              r"[Dd]es|[Dd]a|[Dd]i|[Dd]el|[Dd]os|[Dd]as|[Vv]an|[Vv]on|[Aa]l|[Ee]l) ")
+#: What stands before and after a signature's initials: a line's start or end, a cell's
+#: ``|`` or tab, a colon, a bracket, a comma, a dash, two spaces (not a word: ``Option A. La
+#: B. est moins chère``).
+_SIGNED_BEFORE = r"(?:^|(?<=[|\t:(\[,–—])|(?<=\s\s)|(?<=[|\t:(\[,–—] ))"
+_SIGNED_AFTER = r"(?=[ \t]*(?:[|\t)\],;–—]|-[ \t]|$))"
 _PARTICLE_INITIALS = re.compile(
-    rf"(?<![\w.'’-])(?:{_INITIAL} ?)+(?:{_PARTICLE}|[DdOo]['’]){_INITIAL}(?![\w'’])")
+    rf"{_SIGNED_BEFORE}(?:{_INITIAL} ?){{1,3}}(?:{_PARTICLE}|[DdOo]['’]){_INITIAL}"
+    rf"{_SIGNED_AFTER}", re.MULTILINE)
 
 
 def particle_initials(text: str) -> list[EntitySpan]:
@@ -54,9 +60,12 @@ def particle_initials(text: str) -> list[EntitySpan]:
     ``M. Le G.``, ``H. de la R.-A.``, ``C. D'A.``, ``S. O'N.``, ``R. de S.`` — a sign-in
     sheet's or a form's signature (issue 42, the twentieth French set, where ``Le`` of
     ``M. Le G.`` was released as a word and ``G.`` as a capital the detector took alone).
-    Each initial is a capital and a full stop (a hyphenated name's ``R.-A.``).
+    Each initial is a capital and a full stop (a hyphenated name's ``R.-A.``); the whole
+    stands apart, as a signature does: after a line's start, a cell's ``|`` or tab, a
+    colon, a bracket, a comma, a dash or two spaces, and before the like (not ``Option A.
+    La B. est moins chère``).
 
-    >>> text = "| M. Le G. | H. de la R.-A. | C. D'A. | le 12. De G. à D."
+    >>> text = "| M. Le G. | H. de la R.-A. | C. D'A. |\\nOption A. La B. est moins chère."
     >>> [text[s.start:s.end] for s in particle_initials(text)]
     ['M. Le G.', 'H. de la R.-A.', "C. D'A."]
     """
@@ -65,15 +74,16 @@ def particle_initials(text: str) -> list[EntitySpan]:
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
 
 
-_BARE_INITIALS = re.compile(r"(?<![\w.'’-])(?:[A-Z]\. ){1,3}[A-Z]\.(?=[ \t]*(?:[–—,;)\]|]|"
-                            r"-[ \t]|$))", re.MULTILINE)
+_BARE_INITIALS = re.compile(rf"{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}",
+                            re.MULTILINE)
 
 
 def bare_initials(text: str) -> list[EntitySpan]:
     """``PERSON`` spans of two to four initials, each a capital and a full stop, with no
     name after them: a transcript's or a log's sign-off (``[END – A. F. – CHECKED T. Ó
     M.]``; issue 40, the twenty-first English set, seen), before a dash, a comma, a
-    semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``).
+    semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``),
+    standing apart as :func:`particle_initials` (not ``Plan A. B. C.`` in a sentence).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]

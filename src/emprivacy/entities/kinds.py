@@ -23,7 +23,10 @@ of the name:
   :data:`~emprivacy.entities.spans.PROPER_NOUN`), a capitalised word that is no function word
   or title of the language, or — after a street's kind — a lower-case word rarer than
   :data:`RARE_NAME` (``rue du vieux-puits``), or — right after a kind and an article — a
-  lower-case word rarer than :data:`RARE_AFTER_ARTICLE` (``traiteur maison le gall``);
+  lower-case word rarer than :data:`RARE_AFTER_ARTICLE` (``traiteur maison le gall``), or
+  — right after an organisation's kind — a lower-case word rarer than :data:`RARE_NAME`
+  (``l'hôpital lapeyronie``) or a hyphenated one whose first part is a given name or
+  ``saint`` (``lycée professionnel jean-jaurès``, ``école saint-exupéry``);
   the name goes on over more such words, with linking words between (``Pays des Abers``),
   up to :data:`MOST_NAME_WORDS` of them; a
   Title-case ``Au``, ``Aux`` or ``À`` before a capitalised word opens the name
@@ -166,11 +169,14 @@ def entity_words(lang: str) -> EntityWords | None:
 
 def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
                  function_words: frozenset[str], titles: frozenset[str] = frozenset(),
-                 zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
+                 zipf: Callable[[str], float] | None = None,
+                 given: Callable[[str], bool] | None = None) -> list[EntitySpan]:
     """The new spans that the kinds before names make in ``text`` (see the module's
     description): ``LOCATION`` from a street's kind, ``ORG`` from an organisation's.
     ``function_words`` and ``titles`` are never a name's words; ``zipf`` (a word's Zipf
-    frequency in the language; ``None``: no rare-word names) tells a rare lower-case name.
+    frequency in the language; ``None``: no rare-word names) tells a rare lower-case name,
+    ``given`` (whether a word is a given name) a hyphenated one after an organisation's kind
+    (``lycée jean-jaurès``).
 
     >>> fr = entity_words("fr")
     >>> text = "Il habite 7, allée des Tilleuls ; la gendarmerie de Crest a appelé."
@@ -203,7 +209,7 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
                           capitalised=text[tokens[i][0]].isupper(),
                           not_before_person=not_before_person,
                           function_words=function_words, titles=titles, zipf=zipf,
-                          numbered=numbered)
+                          numbered=numbered, given=given)
         if (end is None and kind_type == "ORG" and not not_before_person
                 and i + n < len(tokens)
                 and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
@@ -225,9 +231,19 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
     return out
 
 
-#: A hyphenated word of letters (``jean-jaurès``): right after an organisation's kind, a name
-#: (``école jules-ferry``, ``collège jean-moulin``).
+#: A hyphenated word of letters (``jean-jaurès``).
 _HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def _named_hyphen(form: str, given: Callable[[str], bool] | None) -> bool:
+    """Whether a hyphenated word right after an organisation's kind is a person's or a
+    saint's name (``lycée professionnel jean-jaurès``, ``école saint-exupéry``): its first
+    part a given name by ``given`` or ``saint``/``sainte`` (not ``après-vente``,
+    ``peut-être``, ``elle-même``)."""
+    if _HYPHENATED.fullmatch(form) is None:
+        return False
+    first = form.split("-", 1)[0]
+    return first in ("saint", "sainte") or (given is not None and given(first))
 #: A house number right before a street's kind (``12 rue``, ``47 bis, avenue``).
 _NUMBER_BEFORE = re.compile(r"(?<![\w,.])\d{1,4}(?:[ \t]?(?:bis|ter|[a-d]))?,?[ \t]+\Z",
                             re.IGNORECASE)
@@ -282,17 +298,19 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                 by_start: dict[int, list[EntitySpan]], words: EntityWords, *, kind_type: str,
                 capitalised: bool, not_before_person: bool, function_words: frozenset[str],
                 titles: frozenset[str], zipf: Callable[[str], float] | None,
-                numbered: bool = False) -> int | None:
+                numbered: bool = False,
+                given: Callable[[str], bool] | None = None) -> int | None:
     """Where the name after a kind (ending at token ``j - 1``) ends, or ``None``: linking
     words (and qualifiers), then name words joined by linking words; after a street's kind
     with a house number before it (``numbered``: ``12 rue des fossés``) or after ``des``,
     ``du``, ``de la``, ``de l'`` (``rue de la bastille``; not after a kind that is also an
     ordinary noun, ``place``, ``cours``), any lower-case word that is no function word is
     the name's first; right after an organisation's kind, a
-    rare lower-case word that is no adjective (``l'hôpital lapeyronie``, ``cycles morvan``;
-    Zipf below :data:`RARE_AFTER_ARTICLE`) or a hyphenated word (``lycée professionnel
-    jean-jaurès``), or after ``des``, ``du``, ``de la``, ``de l'`` one as rare (below
-    :data:`RARE_AFTER_ARTICLE`: ``maison de santé des capucins``)."""
+    rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
+    :data:`RARE_NAME`) or a hyphenated word whose first part is a given name by ``given``
+    or a saint's (``lycée professionnel jean-jaurès``), or after ``des``, ``du``, ``de
+    la``, ``de l'`` one a little less rare (below :data:`RARE_AFTER_ARTICLE`: ``maison de
+    santé des capucins``)."""
     qualifiers = 0
     end: int | None = None
     units = 0
@@ -323,12 +341,11 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                                               or (not not_before_person  # "rue de la
                                                   and _after_contraction(tokens, j, k))))
                 or (kind_type == "ORG" and not _adjective(form) and zipf is not None
-                    and ((k == j and (zipf(form) < RARE_AFTER_ARTICLE or _HYPHENATED.fullmatch(
-                        form) is not None))
+                    and ((k == j and (zipf(form) < RARE_NAME or _named_hyphen(form, given)))
                          or (_after_contraction(tokens, j, k)
                              and zipf(form) < RARE_AFTER_ARTICLE))))):
-            units += 1  # "rue des fossés", "l'hôpital lapeyronie", "cycles morvan", "lycée
-            end = stop  # professionnel jean-jaurès", "maison de santé des capucins": the name
+            units += 1  # "rue des fossés", "l'hôpital lapeyronie", "lycée professionnel
+            end = stop  # jean-jaurès", "maison de santé des capucins": the name
         elif (units == 0 and k == j + 1 and tokens[j][2] in _ARTICLES and zipf is not None
               and surface.islower() and form not in function_words
               and zipf(form) < RARE_AFTER_ARTICLE):

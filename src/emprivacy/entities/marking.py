@@ -173,7 +173,8 @@ class EntityMarking:
         for text, spans in zip(texts, found, strict=True):
             wide = sorted({*spans, *widen_before(text, spans, kinds,
                                                  function_words=language.kept_function_words,
-                                                 titles=language.titles, zipf=in_language)})
+                                                 titles=language.titles, zipf=in_language,
+                                                 given=_listed_given)})
             out.append(sorted({*wide, *widen_articles(text, wide)}))
         return out
 

@@ -293,12 +293,18 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
-            elif (cls in ("uncommon", "rare") and forms[i + 1:i + 2] in (["'s"], ["’s"])
-                  and forms[i + 2:i + 3] and forms[i + 2] in KIN_WORDS
-                  and (i == 0 or forms[i - 1] not in DETERMINERS)
+            elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
+                  and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
+                  and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)
                   and text[words[i + 1].end:words[i + 2].start] == " "):
-                out[i] = "naming"  # "for wiki's sister's wedding"; not "the band's manager"
+                out[i] = "naming"  # "for emre's sister's wedding"; not "the band's manager",
+                # "vicar's wife" (a common word)
         return out
+
+
+#: Words after which a word and ``'s`` and a family word is no one named: ``the``, ``her``,
+#: ``that bloke's wife``.
+_NOT_BEFORE_OWNER = DETERMINERS | frozenset("her that some any which what whose".split())
 
 
 #: The fewest letters of a short form of a name (``sid`` of ``siddharth``), and the fewest

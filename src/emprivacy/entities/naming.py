@@ -16,10 +16,28 @@ from emprivacy.entities.text_shape import by_a_number
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["AGENT_VERBS", "CHAT_CLITICS", "DEPARTMENTS", "DETERMINERS", "FROM_COMMON",
-           "KIN_WORDS", "NAMED_COMMON", "NAMING", "ORDINARY_BEFORE",
-           "ORDINARY_ZIPF", "agent_after", "chat_named", "clause_start", "named_by",
-           "named_outright", "nickname", "ordinary_mention", "person_function_words", "vocative"]
+__all__ = [
+    "AGENT_VERBS",
+    "CHAT_CLITICS",
+    "DEPARTMENTS",
+    "DETERMINERS",
+    "FROM_COMMON",
+    "KIN_WORDS",
+    "NAMED_COMMON",
+    "NAMING",
+    "ORDINARY_BEFORE",
+    "ORDINARY_ZIPF",
+    "YOUNG_RARE",
+    "agent_after",
+    "chat_named",
+    "clause_start",
+    "named_by",
+    "named_outright",
+    "nickname",
+    "ordinary_mention",
+    "person_function_words",
+    "vocative",
+]
 
 #: A listed word that is mostly an ordinary word is a name after a naming phrase (``a lad
 #: called ravi``) only if it is rarer than this (Zipf): not ``called home``.
@@ -51,6 +69,11 @@ KIN_WORDS: frozenset[str] = frozenset(
     "landlady boss manager teacher therapist counsellor friend mate colleague flatmate "
     "housemate lad lass boy girl kid".split())
 _POSSESSIVES = frozenset("my our his her their your".split())
+#: Family words of a child (``his lad emre``) that a verb follows as often (``our kid rang``,
+#: ``my boy adores``): a name after them only rarer than :data:`YOUNG_RARE`, not shaped like
+#: a verb, and never in a log in capitals (``BOY SCOUTS``).
+_YOUNG_KIN = frozenset("lad lass boy girl kid".split())
+YOUNG_RARE = 3.0
 #: Words between a possessive and a family word (``my late husband paddy``, ``my support
 #: worker shiv``).
 _KIN_ADJECTIVES = frozenset("support social key case youth best old "
@@ -253,13 +276,17 @@ def named_by(i: int, words: Sequence[Token], forms: Sequence[str], text: str, *,
     the league``, ``this is grace from the surgery``, ``it's gary calling``."""
     first = i - 2 if i >= 3 and forms[i - 2] in _KIN_ADJECTIVES else i - 1
     if (first >= 1 and forms[i - 1] in KIN_WORDS and forms[first - 1] in _POSSESSIVES
+            and (forms[i - 1] not in _YOUNG_KIN or (
+                zipf is not None and zipf(forms[i]) < YOUNG_RARE
+                and not forms[i].endswith(("s", "ed", "ing"))))
             and (forms[i] not in ("will", "may")
                  or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER)
                  or _clause_end(i, words, text))
             and all(re.fullmatch(r"[ \t]+", text[words[j - 1].end:words[j].start])
                     for j in range(first, i + 1))):
         return True  # "my husband will has been reading the meter": will, the person
-    if (i >= 1 and forms[i - 1] in KIN_WORDS and words[i - 1].text.isupper()
+    if (i >= 1 and forms[i - 1] in KIN_WORDS and forms[i - 1] not in _YOUNG_KIN
+            and words[i - 1].text.isupper()
             and words[i].text.isupper() and len(words[i].text) > 1
             and (forms[i] not in ("will", "may")
                  or (i + 1 < len(forms) and forms[i + 1] in _NO_MODAL_AFTER))

@@ -48,8 +48,8 @@ COLUMN_WORDS = frozenset(
     "tiebreak first last middle full given family display badge login contact relationship "
     "relation next of kin emergency signed signature initials witness approved by checked "
     "staff volunteer shift slot duration hours visit visits ward bed room dept department "
-    "age years year month week vehicle reg registration plate route stop colour color "
-    "breed species animal pet sponsor sponsors prize award entry entries bib event events "
+    "years year month week vehicle reg registration plate route stop colour color "
+    "breed animal pet sponsor sponsors prize award entry entries bib event events "
     "venue location time_in time_out in out on off yes the and a an per at for with language "
     "lang attended attendance present absent apologies outcome action actions flag flags "
     "check length width depth species peg steward marshal umpire referee judge coach captain "
@@ -178,7 +178,10 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     English set's chess congress CSV).
 
     A header is a line of three cells or more at one separator (tab, ``;``, ``|``, ``,``;
-    :func:`cells`), no digit, whose next line is cut into as many cells, and every cell of
+    :func:`cells`), no digit, the first of its table (the line before it that is not blank
+    is not cut into as many cells) and followed by a line cut into as many, not all of them
+    column names (``Price,Ward,Lane`` then ``Day,White,Black`` are people's surnames), and
+    every cell of
     which is a column's name: each of its words (cut at ``_``, ``-``, ``.`` and spaces) is
     one of :data:`COLUMN_WORDS`, :data:`NAME_HEADER_WORDS` or :data:`NOT_A_PERSON`, or, in a
     cell in lower case with ``_``, an abbreviation of four letters at most (``rtg`` of
@@ -194,28 +197,39 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
         return list(spans)
     headers: list[tuple[int, int]] = []
     lines = text.split("\n")
-    pos = 0
+    following = [""] * len(lines)  # each line's next line that is not blank
+    nxt = ""
+    for k in range(len(lines) - 1, -1, -1):
+        following[k] = nxt
+        if lines[k].strip():
+            nxt = lines[k]
+    pos, before = 0, ""
     for k, line in enumerate(lines):
-        nxt = next((x for x in lines[k + 1:] if x.strip()), "")
-        if _is_header(line, nxt):
+        if _is_header(line, following[k], before):
             headers.append((pos, pos + len(line)))
+        if line.strip():
+            before = line
         pos += len(line) + 1
     if not headers:
         return list(spans)
     return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in headers)]
 
 
-def _is_header(line: str, after: str) -> bool:
-    """Whether ``line``, followed by the line ``after``, is a table's header of column
-    names (see :func:`drop_header_spans`)."""
+def _is_header(line: str, after: str, before: str = "") -> bool:
+    """Whether ``line``, between the lines that are not blank ``before`` and ``after`` it,
+    is a table's header of column names (see :func:`drop_header_spans`)."""
     if any(ch.isdigit() for ch in line):
         return False
     for separator in _SEPARATORS:
         if line.count(separator) < 2:
             continue
         bounds = cells(line, separator)
-        if len(bounds) < 3 or len(cells(after, separator)) != len(bounds):
-            return False
+        after_bounds = cells(after, separator)
+        if len(bounds) < 3 or len(after_bounds) != len(bounds) or (
+                before.count(separator) >= 2 and len(cells(before, separator)) == len(bounds)):
+            return False  # no row after it, or a row before it: not the table's first line
+        if all(_column_name(after[a:b]) for a, b in after_bounds if a < b):
+            return False  # a row like the one before: surnames (Price, Ward, Lane), no header
         return all(_column_name(line[a:b]) for a, b in bounds if a < b)
     return False
 
@@ -283,7 +297,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
                 hit = [(a, b) for a, b in hit if text[a:b] != text[a:b].lower()]
             # initials no detector took (GO, AN: words) neither make nor mar the majority
             counted = [(a, b) for a, b in shaped
-                       if (a, b) in hit or _INITIALS.fullmatch(text[a:b]) is None]
+                       if (a, b) in hit or not _initials(text[a:b])]
             if len(hit) >= 2 and 2 * len(hit) > len(counted):
                 out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
     return out
@@ -339,8 +353,19 @@ def _before_bracket(cell: str) -> str:
     return cell.split("(", 1)[0].rstrip()
 
 
-#: A cell of initials (``AN``, ``GO``, ``RdS``, ``THM``): name-shaped whatever word it spells.
+#: A cell of initials (``AN``, ``GO``, ``RdS``, ``THM``): name-shaped whatever word it spells
+#: (:func:`_initials`).
 _INITIALS = re.compile(r"[A-Z](?:[a-z]?[A-Z]){1,3}")
+#: Cells in capitals that are no one's initials: a table's placeholders and departments.
+_NOT_INITIALS = frozenset("none nil tbc tba tbd na yes no ok it hr pe re cc".split())
+
+
+def _initials(cell: str) -> bool:
+    """Whether a cell is a person's initials: capitals (``AN``, ``RdS``), not a column's
+    name (``NAME``, ``NOM``) nor a placeholder (``NONE``, ``TBC``, ``IT``)."""
+    form = cell.lower()
+    return (_INITIALS.fullmatch(cell) is not None and form not in _NOT_INITIALS
+            and form not in NAME_HEADER_WORDS and form not in NOT_A_PERSON)
 
 
 def _name_shaped(value: str, name_word: Callable[[str], bool]) -> bool:
@@ -350,4 +375,4 @@ def _name_shaped(value: str, name_word: Callable[[str], bool]) -> bool:
     return (0 < len(words) <= MOST_WORDS and "@" not in value
             and not any(ch.isdigit() for ch in value)
             and (any(name_word(w.lower().strip(".,'\"")) for w in words)
-                 or _INITIALS.fullmatch(value) is not None))
+                 or _initials(value)))
