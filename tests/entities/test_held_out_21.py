@@ -271,12 +271,14 @@ def test_the_held_halfs_places_and_organisations(text, span):
 
 
 def test_a_bullet_point_a_departure_lounge_and_a_bike_hire_are_words():
+    """And the decision comparison's ``fair point`` and ``ARRANGE BUSES``."""
     pytest.importorskip("wordfreq")
     from emprivacy.entities.marking import EntityMarking
     from emprivacy.entities.policy import EntityPolicy
     from emprivacy.entities.registry import build_detector
 
-    text = "add a bullet point. wait in the departure lounge. a bike hire. the tours are full"
+    text = ("add a bullet point. wait in the departure lounge. a bike hire. the tours are full."
+            " fair point ill borrow it\nI WILL ARRANGE BUSES.")
     marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
     assert not [text[s.start:s.end] for s in marking.detect([text])[0]
                 if s.type in ("ORG", "LOCATION")]

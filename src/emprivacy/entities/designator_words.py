@@ -58,10 +58,8 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # clubs by their initials (the same sets: "Marram Sands SAC", "BROOKSIDE WMC"); never in
     # lower case (CAPITALISED_ONLY)
     "sac rfc wmc "
-    # a ferry's announcements, a carnival's comments (the twenty-first English set, seen:
-    # "kilbride heritage tours", "glenard buses", "north channel ferries", "drumlin car
-    # hire", "Hartigan's Furniture")
-    "tours buses ferries furniture"
+    # a carnival's comments (the twenty-first English set, seen: "Hartigan's Furniture")
+    "furniture"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
@@ -81,9 +79,9 @@ STREET_DESIGNATORS: frozenset[str] = frozenset(
     "street st road rd lane ln avenue ave drive close crescent cres way walk grove "
     "gardens terrace place square boulevard blvd parkway highway hwy row mews hill "
     "rise vale green court ct parade bridge fold croft wynd "
-    # a harbour, a headland, a ship's lounge, a terminal (the twenty-first English set, seen:
-    # "ardrain harbour", "rinns point", "the sanda lounge", "kilbrannan ferry terminal")
-    "harbour point lounge terminal".split())
+    # a harbour, a ship's lounge, a terminal (the twenty-first English set, seen: "ardrain
+    # harbour", "the sanda lounge", "kilbrannan ferry terminal")
+    "harbour lounge terminal".split())
 
 #: The designators that join a name in lower case too (``kestrel fuels``, ``fenwick road``):
 #: those that are seldom anything else after a name.  The others must be capitalised
