@@ -47,7 +47,7 @@ def test_a_kind_before_an_ordinary_word_makes_no_span():
     found = _detect("les cycles de lavage, le garage moderne et la salle des fêtes est pleine."
                     " le domaine de la santé, la boulangerie chez moi. la salle des fêtes de la"
                     " mairie. appelle le service après-vente. la pharmacie peut-être. la mairie"
-                    " elle-même. le café noisette, le club pétanque")
+                    " elle-même. le café noisette, le club pétanque. IL AVAIT UN SAC NOIR")
     assert not [f for f, t in found if t in ("ORG", "LOCATION")], found
 
 

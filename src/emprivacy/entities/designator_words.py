@@ -55,9 +55,9 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # and twenty-first English sets: "fenwick colliery band", "wardle coaches", "marsden
     # tyres", "CASTLEFOLD BREWERY", "DELANEY CABS", "RED LION BC")
     "band coaches tyres brewery cabs taxis "
-    # clubs by their initials (the same sets: "Marram Sands SAC", "BROOKSIDE WMC"); never in
-    # lower case (CAPITALISED_ONLY)
-    "sac rfc wmc "
+    # clubs by their initials (the same sets: "BROOKSIDE WMC"; not SAC, a French word in
+    # capitals: "AVAIT UN SAC"); never in lower case (CAPITALISED_ONLY)
+    "rfc wmc "
     # a carnival's comments (the twenty-first English set, seen: "Hartigan's Furniture")
     "furniture"
     .split())
@@ -101,7 +101,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
 
 #: Designators that join no word in lower case, whatever its type: a club's initials are
 #: words in a chat (``leeds bc it was cheaper``: because).
-CAPITALISED_ONLY: frozenset[str] = frozenset("sac rfc wmc".split())
+CAPITALISED_ONLY: frozenset[str] = frozenset("rfc wmc".split())
 
 #: Kinds of organisation that English writes before the name, linked by ``of`` (``Diocese of
 #: Galloway``, ``University of Leeds``, ``Our Lady of Lourdes``).
