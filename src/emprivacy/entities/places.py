@@ -16,6 +16,8 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.name_wo
   after a street's designator and a comma (an address's town: ``Cowley Road, oxford``) is a
   place up to :data:`PLACE_AFTER_PREPOSITION` (``in paris``, ``from leeds``; not ``in
   reading``, ``to york`` aside, which the list's commonest words leave alone);
+* a place's name typed without its accents after such a preposition, four letters or more,
+  rarer than :data:`FOLDED_RARE` (``they are from krakow``; not ``the head honcho``);
 * ``st`` or ``saint`` before a rare word or a listed name is part of a place's name
   (``st anselms``, ``st jude``);
 * a street by its form, whatever its words: a house number, a word and a street's

@@ -9,7 +9,9 @@ at ``;``, ``|`` or ``,`` (outside double quotes), that holds a name's column
 (:data:`NAME_HEADER_WORDS`, no word of :data:`NOT_A_PERSON`: ``organisation_name`` is
 none); every following line cut the same way into as many cells (until a blank line) is a
 row, and its cells in a name's column that hold letters, at most :data:`MOST_WORDS` words,
-are ``PERSON`` spans.
+are ``PERSON`` spans.  A column the detectors found people in (:func:`people_columns`) is
+people's whatever its header, initials included; a header of column names is no one's data
+(:func:`drop_header_spans`).
 """
 
 from __future__ import annotations
