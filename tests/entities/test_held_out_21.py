@@ -82,6 +82,20 @@ def test_drop_header_spans_needs_a_header_of_column_words(text, kept):
     assert len(drop_header_spans(text, spans)) == kept
 
 
+def _spans_of(text: str, types: tuple[str, ...]) -> set[str]:
+    """The surfaces of the spans of ``types`` that ``--entities auto`` marks in ``text``."""
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.policy import EntityPolicy
+    from emprivacy.entities.registry import build_detector
+
+    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
+    return {text[s.start:s.end] for s in marking.detect([text])[0] if s.type in types}
+
+
+def _places_and_organisations(text: str) -> set[str]:
+    return _spans_of(text, ("ORG", "LOCATION"))
+
+
 def _names(text: str) -> list[str]:
     from emprivacy.entities.names import NameListDetector
 
@@ -164,13 +178,7 @@ def test_a_particle_starting_an_unquoted_csv_cell_is_the_persons(release_auto):
 ])
 def test_bands_coach_firms_tyres_breweries_and_folds_are_designators(text, span):
     pytest.importorskip("wordfreq")
-    from emprivacy.entities.marking import EntityMarking
-    from emprivacy.entities.policy import EntityPolicy
-    from emprivacy.entities.registry import build_detector
-
-    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
-    found = {text[s.start:s.end] for s in marking.detect([text])[0]
-             if s.type in ("ORG", "LOCATION")}
+    found = _places_and_organisations(text)
     assert any(span in f for f in found), found
 
 
@@ -179,16 +187,11 @@ def test_a_rubber_band_and_the_coaches_are_no_organisations():
     (``elastic band``, ``ceilidh band``, ``tubeless tyres``, ``hackney cabs``), a person
     before a verb (``jenny coaches``), a place before a chat's ``bc`` or ``house``."""
     pytest.importorskip("wordfreq")
-    from emprivacy.entities.marking import EntityMarking
-    from emprivacy.entities.policy import EntityPolicy
-    from emprivacy.entities.registry import build_detector
-
     text = ("grab a rubber band. the coaches said the band was late. put an elastic band "
             "round it. the ceilidh band. tubeless tyres. a nano brewery. hackney cabs. tell "
             "jenny coaches leave at 8. we stayed in leeds bc it was cheaper. in london house "
             "prices")
-    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
-    assert not [text[s.start:s.end] for s in marking.detect([text])[0] if s.type == "ORG"]
+    assert not _spans_of(text, ("ORG",))
 
 
 # --- what the held half showed once measured (seen) ------------------------------------
@@ -260,28 +263,16 @@ def test_bare_initials_signing_off_are_a_persons():
 ])
 def test_the_held_halfs_places_and_organisations(text, span):
     pytest.importorskip("wordfreq")
-    from emprivacy.entities.marking import EntityMarking
-    from emprivacy.entities.policy import EntityPolicy
-    from emprivacy.entities.registry import build_detector
-
-    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
-    found = {text[s.start:s.end] for s in marking.detect([text])[0]
-             if s.type in ("ORG", "LOCATION")}
+    found = _places_and_organisations(text)
     assert any(span in f for f in found), found
 
 
 def test_a_bullet_point_a_departure_lounge_and_a_bike_hire_are_words():
     """And the decision comparison's ``fair point`` and ``ARRANGE BUSES``."""
     pytest.importorskip("wordfreq")
-    from emprivacy.entities.marking import EntityMarking
-    from emprivacy.entities.policy import EntityPolicy
-    from emprivacy.entities.registry import build_detector
-
     text = ("add a bullet point. wait in the departure lounge. a bike hire. the tours are full."
             " fair point ill borrow it\nI WILL ARRANGE BUSES.")
-    marking = EntityMarking(build_detector("auto"), EntityPolicy(), {}, "en")
-    assert not [text[s.start:s.end] for s in marking.detect([text])[0]
-                if s.type in ("ORG", "LOCATION")]
+    assert not _places_and_organisations(text)
 
 
 @pytest.mark.parametrize("text", [

@@ -46,13 +46,12 @@ it).
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import STAMP_OPEN
-from emprivacy.text.normalise import normalise_word
+from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import Token
 
 __all__ = ["CALLED_ZIPF", "CHAT_KEYS", "CHAT_LINES", "CHAT_SPEAKERS", "CLAUSE_OPENERS",
@@ -96,13 +95,13 @@ _NOT_A_FAMILY = re.compile(r"(?:[sxz]|er|ir|re|ez|ons|ent|ait|é|ée)$")
 
 
 def folded(word: str) -> str:
-    """``word`` without its accents (``noé`` → ``noe``): the census lists have none.
+    """``word`` without its accents (``noé`` → ``noe``, ``paweł`` → ``pawel``): the census
+    lists have none (:func:`~emprivacy.text.normalise.fold_to_ascii`).
 
-    >>> folded("noé"), folded("kévin")
-    ('noe', 'kevin')
+    >>> folded("noé"), folded("kévin"), folded("małgorzata")
+    ('noe', 'kevin', 'malgorzata')
     """
-    return "".join(c for c in unicodedata.normalize("NFD", word)
-                   if not unicodedata.combining(c))
+    return fold_to_ascii(word)
 
 
 def chat_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,

@@ -60,6 +60,10 @@ _NAMING_LAST = frozenset(before[-1] for before in NAMING)
 #: son jack``, ``his lad emre``): the family's word before a name, in any case; and the
 #: people one names the same way (``my support worker shiv``, ``her landlord hussain``, ``my
 #: best mate dev``).
+#: Family words of a child (``his lad emre``) that a verb follows as often (``our kid rang``,
+#: ``my boy adores``): a name after them only rarer than :data:`YOUNG_RARE`, not shaped like
+#: a verb, and never in a log in capitals (``BOY SCOUTS``).
+_YOUNG_KIN = frozenset("lad lass boy girl kid".split())
 KIN_WORDS: frozenset[str] = frozenset(
     "wife husband son daughter mum mom mother dad father brother sister partner boyfriend "
     "girlfriend fiance fiancee fiancé fiancée nan nana nanna nanny gran granny grandma "
@@ -67,12 +71,8 @@ KIN_WORDS: frozenset[str] = frozenset(
     "granddad grandpa grandfather grandson granddaughter auntie aunt uncle cousin niece "
     "nephew stepson stepdaughter stepmum stepdad worker caseworker carer neighbour landlord "
     "landlady boss manager teacher therapist counsellor friend mate colleague flatmate "
-    "housemate lad lass boy girl kid".split())
+    "housemate".split()) | _YOUNG_KIN
 _POSSESSIVES = frozenset("my our his her their your".split())
-#: Family words of a child (``his lad emre``) that a verb follows as often (``our kid rang``,
-#: ``my boy adores``): a name after them only rarer than :data:`YOUNG_RARE`, not shaped like
-#: a verb, and never in a log in capitals (``BOY SCOUTS``).
-_YOUNG_KIN = frozenset("lad lass boy girl kid".split())
 YOUNG_RARE = 3.0
 #: Words between a possessive and a family word (``my late husband paddy``, ``my support
 #: worker shiv``).

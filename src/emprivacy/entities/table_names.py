@@ -226,13 +226,14 @@ def _is_header(line: str, after: str, before: str = "") -> bool:
         if line.count(separator) < 2:
             continue
         bounds = cells(line, separator)
+        if len(bounds) < 3 or not all(_column_name(line[a:b]) for a, b in bounds if a < b):
+            return False  # prose with commas fails here, at its first word: most lines
         after_bounds = cells(after, separator)
-        if len(bounds) < 3 or len(after_bounds) != len(bounds) or (
+        if len(after_bounds) != len(bounds) or (
                 before.count(separator) >= 2 and len(cells(before, separator)) == len(bounds)):
             return False  # no row after it, or a row before it: not the table's first line
-        if all(_column_name(after[a:b]) for a, b in after_bounds if a < b):
-            return False  # a row like the one before: surnames (Price, Ward, Lane), no header
-        return all(_column_name(line[a:b]) for a, b in bounds if a < b)
+        # a row of column words after it: the line is a row too (Price, Ward, Lane), no header
+        return not all(_column_name(after[a:b]) for a, b in after_bounds if a < b)
     return False
 
 
@@ -298,8 +299,9 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
                 shaped = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
                 hit = [(a, b) for a, b in hit if text[a:b] != text[a:b].lower()]
             # initials no detector took (GO, AN: words) neither make nor mar the majority
+            took = set(hit)
             counted = [(a, b) for a, b in shaped
-                       if (a, b) in hit or not _initials(text[a:b])]
+                       if (a, b) in took or not _initials(text[a:b])]
             if len(hit) >= 2 and 2 * len(hit) > len(counted):
                 out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
     return out

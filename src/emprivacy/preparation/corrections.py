@@ -8,12 +8,12 @@ the seventeenth stage).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
@@ -171,9 +171,7 @@ _SOUNDS = str.maketrans("cqz", "kks")
 def _plain(word: str) -> str:
     """``word`` in lower case, without accents or apostrophes: how it sounds, roughly
     (``aït`` and ``ait``, ``n'diaye`` and ``ndiaye``)."""
-    decomposed = unicodedata.normalize("NFD", word.lower())
-    return "".join(c for c in decomposed
-                   if not unicodedata.combining(c) and c not in "'’-")
+    return "".join(c for c in fold_to_ascii(word.lower()) if c not in "'’-")
 
 
 def _person_slot(decision: Decision) -> bool:
