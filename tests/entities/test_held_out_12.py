@@ -224,4 +224,7 @@ def test_the_second_readings_cases_stay_protected(release_auto, text, hidden):
 @pytest.mark.slow
 def test_primary_before_a_noun_is_an_adjective(release_auto):
     out = release_auto("kofi primary carer is his nan")
-    assert "kofi primary " in out and "[ORG]" not in out, out  # "carer": out of the vocabulary
+    # "primary" is no school's designator here: it stays, alone ("carer": out of the
+    # vocabulary); the learned detector protects "kofi" (an ORG by its next word, "primary")
+    assert (" primary " in out and "[ORG] primary" in out) or "kofi primary " in out, out
+    assert "primary [ORG]" not in out and "[ORG] [ORG]" not in out, out

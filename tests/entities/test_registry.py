@@ -24,7 +24,7 @@ def test_canonical_spelling(spec, canonical):
 
 @pytest.mark.parametrize("spec, message", [
     ("regex", "entities must be 'auto', 'none' or a comma list of 'spacy', 'presidio', "
-              "'capitalised', 'names', 'patterns'; got 'regex'"),
+              "'capitalised', 'names', 'patterns', 'learned'; got 'regex'"),
     ("spacy,,capitalised", "got 'spacy,,capitalised'"),
     ("auto,spacy", "got 'auto,spacy'"),
     ("spacy,spacy", "given twice"),

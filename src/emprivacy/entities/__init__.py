@@ -47,6 +47,7 @@ _EXPORTS: dict[str, str] = {
     "placeholder": "policy",
     "EntityMarking": "marking",
     "FrenchNameDetector": "french",
+    "LearnedDetector": "learned",
     "FrenchPatternDetector": "french_patterns",
     "french_detector": "french",
     "language_detector": "french",
@@ -60,6 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         language_detector,
     )
     from emprivacy.entities.french_patterns import FrenchPatternDetector
+    from emprivacy.entities.learned import LearnedDetector
     from emprivacy.entities.marking import EntityMarking
     from emprivacy.entities.policy import (
         DEFAULT_ENTITY_EPSILON,
@@ -106,6 +108,7 @@ __all__ = [
     "EntitySpan",
     "FrenchNameDetector",
     "FrenchPatternDetector",
+    "LearnedDetector",
     "PresidioDetector",
     "SpacyDetector",
     "UnionDetector",

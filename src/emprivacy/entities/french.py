@@ -28,7 +28,7 @@ and the French dates and identifiers by pattern.
   frequencies and prepositions.
 
 ``auto`` in French is ``spacy,capitalised,names,patterns`` with the ``fr`` extra,
-``capitalised,patterns`` without it (one line says so).
+``capitalised,patterns`` without it (one line says so); ``learned`` is English only.
 """
 
 from __future__ import annotations
@@ -95,12 +95,11 @@ class FrenchNameDetector:
     speakers of chat lines (a forum's header too, ``claire — 15/03/2025 13h50``), a word
     after ``@`` (``@marin tu sais``), the listed given names (US census, the ``names``
     package, and French ones: :func:`~emprivacy.entities.name_words.french_given_names`)
-    that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``),
-    a listed given name after a family word (:data:`KIN`: ``l'oncle bernard``, however
-    common ``bernard`` is; ``tata françoise``), a hyphenated word whose every part is a
-    listed given name (``jean-noël``), uncommon words (Zipf below 3.5) after a greeting
-    (``merci mehdi``), and in a chat the names its body's grammar shows (``oui suzanne``,
-    ``gauthier dit ok``, ``léo et noé``, ``les bonnet``:
+    that are rare in French (``wordfreq`` Zipf below 3; accents aside: ``dédé``), a listed
+    given name after a family word (:data:`KIN`: ``l'oncle bernard``), a hyphenated word
+    whose every part is a listed given name (``jean-noël``), uncommon words (Zipf below 3.5)
+    after a greeting (``merci mehdi``), and in a chat the names its body's grammar shows
+    (``oui suzanne``, ``gauthier dit ok``, ``léo et noé``, ``les bonnet``:
     :func:`~emprivacy.entities.french_chat.chat_names`); one decision per word form in a
     text, each mention one ``PERSON`` span; and a signature of initials alone, two or more
     one space apart (``P. T. et H. B.-L.``), each signature one ``PERSON`` span.
@@ -172,16 +171,14 @@ class FrenchNameDetector:
 
 
 def _in_lower_case(words: Sequence[Token]) -> bool:
-    """Whether a text of at least 30 words has no capital letter in any (a transcript by
-    speech-to-text, ``on a reçu un message d'une auditrice claire vidal``): the rules of a
-    chat's body (:func:`~emprivacy.entities.french_chat.chat_names`) apply to it too."""
+    """Whether a text of at least 30 words has no capital letter (speech-to-text: ``on a reçu
+    un message d'une auditrice claire vidal``): a chat's body's rules apply to it too."""
     return len(words) >= 30 and not any(not w.text.islower() for w in words
                                         if any(c.isalpha() for c in w.text))
 
 
 #: Titles written out, after which the next word is a name in any case (``monsieur
-#: constant``, ``madame le corre``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a
-#: pronoun) in lower case.
+#: constant``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a pronoun) in lower case.
 _TITLES_WRITTEN = FRENCH.titles - {"m", "me", "mm", "mmes", "mlles"}
 #: Kinds after a title, no names (``monsieur le maire``, ``madame la directrice``).
 _TITLE_KINDS = frozenset("maire adjoint adjointe directeur directrice président présidente "
@@ -497,4 +494,7 @@ def _build(spec: str) -> EntityDetector:
         elif name == "names":  # people, and places where no capital shows them
             detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr"),
                               TableNameDetector()])
+        elif name == "learned":
+            raise ValueError("the learned detector has an English model only; it cannot "
+                             "run with --lang fr")
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

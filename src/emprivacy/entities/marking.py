@@ -178,6 +178,12 @@ class EntityMarking:
             out.append(sorted({*wide, *widen_articles(text, wide)}))
         return out
 
+    def gaps(self, text: str) -> list[EntitySpan]:
+        """The spans of the detectors that fill the others' gaps (the ``learned`` one:
+        :meth:`~emprivacy.entities.spans.UnionDetector.gap_spans`); none without one."""
+        gap_spans = getattr(self.detector, "gap_spans", None)
+        return gap_spans([text])[0] if gap_spans is not None else []
+
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first
         span (:func:`~emprivacy.entities.spans.type_of_overlap`); a type whose policy is

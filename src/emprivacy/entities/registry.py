@@ -5,12 +5,13 @@
 
 * ``none`` — no detection: text mode as it always was;
 * ``auto`` — the recommended detectors for what is installed: with the ``ner`` extra,
-  ``spacy,presidio,capitalised,names,patterns``; without it ``capitalised,patterns``, and
-  one line says so (:func:`resolve_entities`);
+  ``spacy,presidio,capitalised,names,patterns,learned``; without it
+  ``capitalised,patterns``, and one line says so (:func:`resolve_entities`);
 * a comma list of :data:`DETECTORS` — ``spacy`` (:mod:`.spacy_detector`), ``presidio``
   (:mod:`.presidio_detector`), ``capitalised`` (:mod:`.capitalised`), ``names``
   (:mod:`.names`: names by list and context, in any case), ``patterns``
-  (:mod:`.patterns`: dates and identifiers).  ``spacy=PIPELINE``
+  (:mod:`.patterns`: dates and identifiers), ``learned`` (:mod:`.learned`: names, places
+  and organisations by a model learned from the labelled texts).  ``spacy=PIPELINE``
   names another installed spaCy pipeline (a package name or a directory) for both spaCy
   and Presidio.
 
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from emprivacy.entities.capitalised import CapitalisedDetector
+from emprivacy.entities.learned import LearnedDetector
 from emprivacy.entities.names import NameListDetector
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
@@ -41,10 +43,11 @@ __all__ = ["AUTO_WITH_NER", "DETECTORS", "build_detector", "check_available", "c
            "ner_installed", "resolve_entities"]
 
 #: The built-in detectors, by name.
-DETECTORS: tuple[str, ...] = ("spacy", "presidio", "capitalised", "names", "patterns")
+DETECTORS: tuple[str, ...] = ("spacy", "presidio", "capitalised", "names", "patterns",
+                              "learned")
 
 #: What ``auto`` means with the ``ner`` extra installed.
-AUTO_WITH_NER = "spacy,presidio,capitalised,names,patterns"
+AUTO_WITH_NER = "spacy,presidio,capitalised,names,patterns,learned"
 
 #: The line that says what ``auto`` means without the extra.
 AUTO_WITHOUT_NER = ("entity detection: the 'ner' extra is not installed, so --entities auto "
@@ -74,7 +77,7 @@ def check_entities(spec: Any) -> str:
     Traceback (most recent call last):
     ...
     ValueError: entities must be 'auto', 'none' or a comma list of 'spacy', 'presidio', \
-'capitalised', 'names', 'patterns'; got 'regex'
+'capitalised', 'names', 'patterns', 'learned'; got 'regex'
     """
     if not isinstance(spec, str):
         raise TypeError(f"{_expected()}; got {spec!r} of type {type(spec).__name__}")
@@ -125,10 +128,10 @@ def check_available(spec: str) -> None:
     names, _ = resolve_entities(spec)
     items = [item.partition("=") for item in names.split(",")]
     wanted = {n for n, _, _ in items}
-    if "names" in wanted:
+    for detector in sorted(wanted & {"names", "learned"}):  # the name lists, wordfreq
         for module in ("names", "wordfreq"):
             if importlib.util.find_spec(module) is None:
-                raise MissingExtraError(f"the name-list detector needs the optional dependency "
+                raise MissingExtraError(f"the {detector} detector needs the optional dependency "
                                         f"{module!r}; install it with: pip install "
                                         "'emprivacy[ner]'")
     if not wanted & {"spacy", "presidio"}:
@@ -183,6 +186,8 @@ def _build(names: str) -> EntityDetector:
                               TableNameDetector()])  # a spreadsheet's name columns
         elif name == "patterns":
             detectors.append(PatternDetector())
+        elif name == "learned":
+            detectors.append(LearnedDetector())
         else:
             detectors.append(CapitalisedDetector())
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

@@ -265,6 +265,9 @@ def type_of_overlap(types: Iterable[str]) -> str | None:
 
 class UnionDetector:
     """Several detectors as one: every span any of them finds (sorted, duplicates removed).
+    A detector whose ``fills_gaps`` is true (the ``learned`` one) is asked apart
+    (:meth:`gap_spans`): what it finds fills the gaps that the others' decisions leave
+    (:mod:`~emprivacy.preparation.learned_gaps`), after every rule that reads their spans.
 
     Parameters
     ----------
@@ -286,17 +289,27 @@ class UnionDetector:
             if not isinstance(d, EntityDetector):
                 raise TypeError(f"detectors must implement EntityDetector (name, types, "
                                 f"detect); got {type(d).__name__}")
-        self.detectors = detectors
+        self.detectors = tuple(d for d in detectors if not getattr(d, "fills_gaps", False))
+        self.gap_detectors = tuple(d for d in detectors if getattr(d, "fills_gaps", False))
         self.name = ",".join(d.name for d in detectors)
         self.types = frozenset().union(*(d.types for d in detectors))
 
     def __repr__(self) -> str:
-        return f"UnionDetector({[d.name for d in self.detectors]!r})"
+        return f"UnionDetector({[d.name for d in (*self.detectors, *self.gap_detectors)]!r})"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return self._union(self.detectors, texts)
+
+    def gap_spans(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        """The spans of the detectors that fill gaps (none: empty lists)."""
+        return self._union(self.gap_detectors, texts)
+
+    @staticmethod
+    def _union(detectors: Sequence[EntityDetector], texts: Sequence[str]
+               ) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
         found: list[set[EntitySpan]] = [set() for _ in texts]
-        for detector in self.detectors:
+        for detector in detectors:
             spans = detector.detect(texts)
             if len(spans) != len(texts):
                 raise ValueError(f"detector {detector.name!r} returned {len(spans)} span lists "

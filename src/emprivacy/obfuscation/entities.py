@@ -58,6 +58,11 @@ __all__ = [
     "entity_guarantee",
 ]
 
+#: What the detection thread hands over: spans, tokens and the gap fillers' spans of each
+#: text (:meth:`~emprivacy.obfuscation.prefetch.PrefetchingDetector.spans_and_tokens`).
+_Detected = tuple[dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]],
+                  dict[str, list[EntitySpan]]]
+
 #: The line of every entity-mode guarantee that says what detection is.
 DETECTION_NOTE = ("Entity detection is a pre-processing step outside the guarantee: a word "
                   "no detector finds is an ordinary word and gets the general ε.")
@@ -221,8 +226,7 @@ class EntityRun:
         comes at its turn), and so is an error of the detector (before the documents of its
         batch)."""
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="emprivacy-entities")
-        waiting: tuple[list[Document], Future[tuple[
-            dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]]] | None = None
+        waiting: tuple[list[Document], Future[_Detected]] | None = None
         try:
             for group, texts, stray in self._groups(documents):
                 detected = pool.submit(self.detector.spans_and_tokens, texts)
@@ -262,8 +266,8 @@ class EntityRun:
         if group:
             yield group, texts, None
 
-    def _handed(self, group: list[Document], detected: Future[tuple[
-            dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]]) -> Iterator[Document]:
+    def _handed(self, group: list[Document], detected: Future[_Detected]
+                ) -> Iterator[Document]:
         self.detector.keep(*detected.result())
         yield from group
 

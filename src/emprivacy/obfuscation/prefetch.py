@@ -30,6 +30,8 @@ class PrefetchingDetector:
         self.types = detector.types
         self._ahead: dict[str, list[EntitySpan]] = {}
         self._tokens: dict[str, tuple[Token, ...]] = {}
+        self._gaps: dict[str, list[EntitySpan]] = {}
+        self._gap_spans = getattr(detector, "gap_spans", None)
         self._lock = threading.Lock()
 
     def spans_of(self, texts: Iterable[str]) -> dict[str, list[EntitySpan]]:
@@ -39,26 +41,42 @@ class PrefetchingDetector:
         return self.spans_and_tokens(texts)[0]
 
     def spans_and_tokens(self, texts: Iterable[str]
-                         ) -> tuple[dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]]]:
-        """:meth:`spans_of`, and the English tokens of each text that the detectors read
-        (:func:`~emprivacy.entities.capitalised.kept_tokens`), for :meth:`tokens_of`."""
+                         ) -> tuple[dict[str, list[EntitySpan]], dict[str, tuple[Token, ...]],
+                                    dict[str, list[EntitySpan]]]:
+        """:meth:`spans_of`, the English tokens of each text that the detectors read
+        (:func:`~emprivacy.entities.capitalised.kept_tokens`), for :meth:`tokens_of`, and
+        the spans of the detectors that fill gaps (the ``learned`` one), for
+        :meth:`gap_spans`."""
         todo = list(dict.fromkeys(texts))
         if not todo:
-            return {}, {}
+            return {}, {}, {}
         with self._lock:
             try:
                 spans = dict(zip(todo, self.detector.detect(todo), strict=True))
                 tokens = {t: got for t in todo if (got := kept_tokens(t)) is not None}
-                return spans, tokens
+                gaps = ({} if self._gap_spans is None
+                        else dict(zip(todo, self._gap_spans(todo), strict=True)))
+                return spans, tokens, gaps
             finally:
                 forget_text_words()
 
     def keep(self, spans: Mapping[str, list[EntitySpan]],
-             tokens: Mapping[str, tuple[Token, ...]] | None = None) -> None:
-        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, and the texts' ``tokens``
-        for :meth:`tokens_of`, instead of those held."""
+             tokens: Mapping[str, tuple[Token, ...]] | None = None,
+             gaps: Mapping[str, list[EntitySpan]] | None = None) -> None:
+        """Hold ``spans`` (:meth:`spans_of`) for :meth:`detect`, the texts' ``tokens``
+        for :meth:`tokens_of`, and their ``gaps`` for :meth:`gap_spans`, instead of those
+        held."""
         self._ahead = dict(spans)
         self._tokens = dict(tokens or {})
+        self._gaps = dict(gaps or {})
+
+    def gap_spans(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        """The spans of the detectors that fill gaps, held or computed (none: empty)."""
+        if self._gap_spans is None:
+            return [[] for _ in texts]
+        todo = [t for t in dict.fromkeys(texts) if t not in self._gaps]
+        found = dict(zip(todo, self._gap_spans(todo), strict=True)) if todo else {}
+        return [list(found[t]) if t in found else list(self._gaps[t]) for t in texts]
 
     def tokens_of(self, text: str, lang: Language) -> list[Token] | None:
         """The tokens of ``text`` as :func:`~emprivacy.text.tokens.tokenize` gives them in
@@ -68,7 +86,9 @@ class PrefetchingDetector:
         return None if got is None else list(got)
 
     def prefetch(self, texts: Iterable[str]) -> None:
-        self._ahead.update(self.spans_of(t for t in texts if t not in self._ahead))
+        spans, _, gaps = self.spans_and_tokens(t for t in texts if t not in self._ahead)
+        self._ahead.update(spans)
+        self._gaps.update(gaps)
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
@@ -78,4 +98,5 @@ class PrefetchingDetector:
     def forget(self) -> None:
         """Drop spans computed ahead and not asked for."""
         self._ahead.clear()
+        self._gaps.clear()
         self._tokens.clear()

@@ -46,6 +46,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     take_initial,
 )
+from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import lines_of_names
 from emprivacy.preparation.name_parts import (
@@ -114,6 +115,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if initials:  # still are a name's (thanks, j. / c h l o e)
             join_initials(decisions, counted, text, tokens, titles,
                           function_words=get_language(marking.lang).kept_function_words)
+        learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
+                     first_span=0, slot=lambda t, k, w, r: _slot(t, k, w, r, {}))
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
@@ -222,6 +225,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
+    learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
+                 first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points))
     # again, for the names the passes after the first made ("Priyanka" of a list): those
     # that are no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,

@@ -1,0 +1,408 @@
+"""Names and places by a model learned from the labelled texts: the ``learned`` detector.
+
+The hand-written rules of :mod:`~emprivacy.entities.names`, :mod:`~emprivacy.entities.places`
+and their neighbours were each written for texts that had been read; on texts nobody had
+read they missed about one person-name token in twenty (docs/ENTITIES.md).  This detector
+learns the same evidence from every hand-labelled English text of the test suite
+(``tests/entities/labelled``) instead: a multinomial logistic regression over a word's
+features and its neighbours',
+
+.. math::
+
+    P(c \\mid t) = \\frac{\\exp(b_c + \\sum_{f \\in F(t)} w_{f,c})}
+                       {\\sum_{c'} \\exp(b_{c'} + \\sum_{f \\in F(t)} w_{f,c'})},
+    \\qquad c \\in \\{\\mathrm{O}, \\mathrm{PERSON}, \\mathrm{LOCATION}, \\mathrm{ORG}\\},
+
+where :math:`F(t)` are the features of word token :math:`t` (:func:`token_features`): its
+shape (``x``, ``Xx``, ``XX``), how common it is as an English word (``wordfreq`` Zipf, in
+half steps), whether the census lists it as a given or family name or GeoNames as a place's
+word, its name class (:func:`~emprivacy.entities.name_words.name_class`), the text's shape
+(lower case, ALL CAPS, mixed), a line's start, a colon after it, ``@`` before it, and the
+same for the two words either side, with the common words themselves.  A word is an entity
+where :math:`1 - P(\\mathrm{O} \\mid t)` exceeds the model's threshold, of the likeliest
+type.
+
+The model (``data/entity-model-en.npz``: the features, their weights, the threshold) is
+written by ``benchmarks/entity_model.py``, which also prints, set by set, what the model
+finds on a set it was trained without.  It joins the other detectors by union
+(:class:`~emprivacy.entities.spans.UnionDetector`): it can only add protection.  Like every
+detector it is pre-processing, outside the guarantee (issue 40).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib.resources import files
+from io import BytesIO
+from typing import Any
+
+import numpy as np
+
+from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.text.tokens import Token, tokenize
+
+__all__ = ["CLASSES", "EntityModel", "LearnedDetector", "document_shape", "load_model",
+           "token_features", "word_tokens"]
+
+#: The classes the model tells apart, in the order of its weights' columns.
+CLASSES: tuple[str, ...] = ("O", "PERSON", "LOCATION", "ORG")
+
+#: Words at least this common (Zipf) are features by themselves; rarer ones only by their
+#: shape, frequency and lists (a name seen in training teaches nothing about another).
+_WORD_ZIPF = 4.0
+#: The same for a neighbour: ``passenger``, ``thanks``, ``street`` say what comes beside.
+_NEIGHBOUR_ZIPF = 3.5
+_WINDOW = (-2, -1, 1, 2)
+#: At most this many groups' sums are kept between texts.
+_CACHE = 1 << 18
+
+
+def word_tokens(text: str) -> list[Token]:
+    """The word tokens of ``text`` (:func:`~emprivacy.text.tokens.tokenize`, English)."""
+    return [t for t in tokenize(text) if t.kind == "word"]
+
+
+def document_shape(text: str) -> str:
+    """How ``text`` is written: ``"U"`` (over 60 % of its letters capitals), ``"L"`` (under
+    2 %), else ``"M"``.
+
+    >>> document_shape("ok see u at 8"), document_shape("MR HALE: YES."), document_shape("Hi Al")
+    ('L', 'U', 'M')
+    """
+    letters = "".join(filter(str.isalpha, text))
+    if not letters:
+        return "M"
+    upper = sum(map(str.isupper, letters)) / len(letters)
+    return "U" if upper > 0.6 else "L" if upper < 0.02 else "M"
+
+
+def _shape(word: str) -> str:
+    if word.isupper() and len(word) > 1:
+        return "XX"
+    if word[:1].isupper():
+        return "Xx"
+    return "x" if word.islower() else "o"
+
+
+@cache
+def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    from emprivacy.entities.name_words import family_names, given_names
+    from emprivacy.entities.vocabulary import place_words
+
+    return given_names(), family_names(), place_words()
+
+
+@lru_cache(maxsize=1 << 17)
+def _word_features(word: str) -> tuple[str, str, str, str, str, bool]:
+    """(shape, Zipf bucket, lists, name class, lower case, common) of one surface form."""
+    from emprivacy.entities.name_words import name_class, name_key, word_zipf
+
+    given, family, places = _lists()
+    key = name_key(word)
+    z = word_zipf(word)
+    lists = ("g" if key in given else "") + ("f" if key in family else "") + (
+        "p" if key in places else "")
+    return (_shape(word), str(min(int(z * 2), 14)), lists or "-", str(name_class(word)),
+            word.lower(), z >= _NEIGHBOUR_ZIPF)
+
+
+def _groups(text: str, tokens: Sequence[Token]) -> list[list[tuple[Any, ...]]]:
+    """Each token's features as keys of groups (:func:`_group_features` spells them): its
+    own word's in the text's shape, its place (a line's start, a colon, ``@``), each
+    neighbour's word, and each neighbour's with this word's lists and shape; the fast path
+    (:meth:`EntityModel.scores`) sums a group's weights once per text."""
+    shape = document_shape(text)
+    info = [_word_features(t.text) for t in tokens]
+    out = []
+    n = len(tokens)
+    places = _places(text, tokens)
+    for i, tok in enumerate(tokens):
+        sh, _, ls, _, _, _ = info[i]
+        keys: list[tuple[Any, ...]] = [
+            ("own", tok.text, shape),
+            ("at", *_PLACES[places[i]])]
+        for d in _WINDOW:
+            j = i + d
+            if not 0 <= j < n:
+                keys.append(("none", d))
+                continue
+            sh2, z2, ls2, cls2, low2, common2 = info[j]
+            word = low2 if common2 else None
+            keys.append(("nb", d, sh2, z2, ls2, cls2, word))
+            keys.append(("pair", d, ls2, ls, word, sh))
+        out.append(keys)
+    return out
+
+
+def _group_features(key: tuple[Any, ...]) -> list[str]:
+    """The features of one group of :func:`_groups`."""
+    kind = key[0]
+    if kind == "own":
+        sh, z, ls, cls, low, _ = _word_features(key[1])
+        shape = key[2]
+        f = [f"sh={sh}", f"z={z}", f"l={ls}", f"c={cls}", f"sh.z={sh}.{z}", f"sh.l={sh}.{ls}",
+             f"z.l={z}.{ls}", f"ds={shape}", f"ds.sh={shape}.{sh}", f"ds.z={shape}.{z}",
+             f"ds.l.z={shape}.{ls}.{z}", f"ds.c={shape}.{cls}", f"suf={low[-3:]}"]
+        if int(z) >= 2 * _WORD_ZIPF:
+            f.append(f"w={low}")
+        return f
+    if kind == "at":
+        return [f"start={key[1]}", f"colon={key[2]}", f"at={key[3]}"]
+    if kind == "none":
+        return [f"{key[1]}none"]
+    if kind == "ws":  # the fast path's half of a pair
+        return [f"{key[1]}w.sh={key[2]}.{key[3]}"]
+    d = key[1]
+    if kind == "nb":
+        sh2, z2, ls2, cls2, word = key[2:]
+        f = [f"{d}sh={sh2}", f"{d}z={z2}", f"{d}l={ls2}", f"{d}c={cls2}",
+             f"{d}sh.l.z={sh2}.{ls2}.{z2}"]
+        return f if word is None else [*f, f"{d}w={word}"]
+    ls2, ls, word, sh = key[2:]
+    f = [f"{d}l.l={ls2}.{ls}"]
+    return f if word is None else [*f, f"{d}w.sh={word}.{sh}"]
+
+
+#: The places of a token (a line's start, a colon after it, ``@`` before it), in the order
+#: :func:`_places` numbers them.
+_PLACES: tuple[tuple[bool, bool, bool], ...] = tuple(
+    (a, b, c) for a in (False, True) for b in (False, True) for c in (False, True))
+
+
+def _places(text: str, tokens: Sequence[Token]) -> np.ndarray:
+    """Each token's place as an index into :data:`_PLACES`."""
+    out = np.empty(len(tokens), np.intp)
+    prev_end = None
+    for i, tok in enumerate(tokens):
+        gap = text[:tok.start] if prev_end is None else text[prev_end:tok.start]
+        line = gap.rfind("\n")
+        start = (prev_end is None or line >= 0) and not gap[line + 1:].strip()
+        prev_end = tok.end
+        out[i] = (4 * start + 2 * (text[tok.end:tok.end + 1] == ":")
+                  + (text[tok.start - 1:tok.start] == "@"))
+    return out
+
+
+def token_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
+    """The features of each word token of ``text`` (see the module's description).
+
+    >>> text = "thanks dana"
+    >>> feats = token_features(text, word_tokens(text))
+    >>> "sh=x" in feats[1], "-1w=thanks" in feats[1], "l=g" in feats[1]
+    (True, True, True)
+    """
+    return [[f for key in keys for f in _group_features(key)] for keys in _groups(text, tokens)]
+
+
+@dataclass(frozen=True)
+class EntityModel:
+    """A learned model: feature names, their weights (one column per class of
+    :data:`CLASSES`), the biases and the threshold on :math:`1 - P(\\mathrm{O})`.
+
+    Attributes
+    ----------
+    features : (F,) array of str
+    weights : (F, 4) float32 array
+    bias : (4,) float64 array
+    threshold : float
+        In (0, 1).
+    """
+
+    features: np.ndarray
+    weights: np.ndarray
+    bias: np.ndarray
+    threshold: float
+
+    def __post_init__(self) -> None:
+        if self.weights.shape != (len(self.features), len(CLASSES)):
+            raise ValueError(f"weights must have shape ({len(self.features)}, {len(CLASSES)}); "
+                             f"got {self.weights.shape}")
+        if not (isinstance(self.threshold, float) and 0 < self.threshold < 1):
+            raise ValueError(f"threshold must be a number in (0, 1); got {self.threshold!r}")
+        object.__setattr__(self, "_index", {f: i for i, f in enumerate(self.features.tolist())})
+        object.__setattr__(self, "_cache", {})
+
+    def probabilities(self, features: Sequence[Sequence[str]]) -> np.ndarray:
+        """:math:`P(c \\mid t)` for each token's features, shape (len(features), 4)."""
+        index: dict[str, int] = self._index  # type: ignore[attr-defined]
+        out = np.empty((len(features), len(CLASSES)))
+        for i, feats in enumerate(features):
+            rows = [k for f in feats if (k := index.get(f)) is not None]
+            out[i] = self.bias + self.weights[rows].sum(axis=0)
+        out -= out.max(axis=1, keepdims=True)
+        np.exp(out, out=out)
+        out /= out.sum(axis=1, keepdims=True)
+        return out
+
+    def _sum(self, features: Iterable[str]) -> np.ndarray:
+        index: dict[str, int] = self._index  # type: ignore[attr-defined]
+        rows = [k for f in features if (k := index.get(f)) is not None]
+        return self.weights[rows].sum(axis=0, dtype=np.float64)
+
+    def _cached(self, key: tuple[Any, ...]) -> np.ndarray:
+        cache: dict[tuple[Any, ...], np.ndarray] = self._cache  # type: ignore[attr-defined]
+        got = cache.get(key)
+        if got is None:
+            if len(cache) > _CACHE:  # a corpus's words: memory bounded
+                cache.clear()
+            got = cache[key] = self._sum(_group_features(key))
+        return got
+
+    def scores(self, text: str, tokens: Sequence[Token]) -> np.ndarray:
+        """:math:`P(c \\mid t)` for each word token of ``text``, shape (len(tokens), 4):
+        :meth:`probabilities` of :func:`token_features` (:meth:`scores_many` of one text)."""
+        return self.scores_many([(text, tokens)])[0]
+
+    def scores_many(self, pieces: Sequence[tuple[str, Sequence[Token]]]) -> list[np.ndarray]:
+        """:meth:`scores` of several texts at once: each group of features (:func:`_groups`)
+        summed once per distinct word, the tokens of all the texts added up in arrays (no
+        window crosses from one text to the next)."""
+        sizes = [len(tokens) for _, tokens in pieces]
+        n = sum(sizes)
+        if not n:
+            return [np.empty((0, len(CLASSES))) for _ in pieces]
+        ids: dict[tuple[str, str], int] = {}
+        words: list[int] = []
+        doc = np.repeat(np.arange(len(pieces)), sizes)
+        places = np.concatenate([_places(text, tokens) for text, tokens in pieces])
+        for text, tokens in pieces:
+            shape = document_shape(text) if tokens else ""
+            words += [ids.setdefault((t.text, shape), len(ids)) for t in tokens]
+        wid = np.asarray(words, np.intp)
+        info = [_word_features(w) for w, _ in ids]
+        total = self.bias + np.asarray([self._cached(("own", *key)) for key in ids])[wid]
+        total += np.asarray([self._cached(("at", *p)) for p in _PLACES])[places]
+        lists = sorted({i[2] for i in info})
+        shapes = sorted({i[0] for i in info})
+        lid = np.asarray([lists.index(i[2]) for i in info])[wid]
+        sid = np.asarray([shapes.index(i[0]) for i in info])[wid]
+        common = [(k, i[4]) for k, i in enumerate(info) if i[5]]
+        for d in _WINDOW:
+            there = np.arange(n) + d
+            ok = (there >= 0) & (there < n)
+            ok[ok] &= doc[there[ok]] == doc[ok]
+            total[~ok] += self._cached(("none", d))
+            here, there = np.flatnonzero(ok), there[ok]
+            nb = np.asarray([self._cached(("nb", d, *i[:4], i[4] if i[5] else None))
+                             for i in info])
+            pair = np.asarray([[self._cached(("pair", d, a, b, None, "")) for b in lists]
+                               for a in lists])
+            said = np.zeros((len(ids), len(shapes), len(CLASSES)))
+            for k, low in common:  # a common neighbour's word with this word's shape
+                said[k] = [self._cached(("ws", d, low, sh)) for sh in shapes]
+            total[here] += nb[wid[there]] + pair[lid[there], lid[here]] + said[wid[there],
+                                                                                 sid[here]]
+        total -= total.max(axis=1, keepdims=True)
+        np.exp(total, out=total)
+        total /= total.sum(axis=1, keepdims=True)
+        return np.split(total, np.cumsum(sizes)[:-1])
+
+    def save(self) -> bytes:
+        """The model as ``.npz`` bytes (:func:`load_model` reads them)."""
+        buffer = BytesIO()
+        np.savez_compressed(buffer, features=self.features.astype(str),
+                            weights=self.weights.astype(np.float32), bias=self.bias,
+                            threshold=np.array(self.threshold))
+        return buffer.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> EntityModel:
+        """The model saved by :meth:`save`."""
+        with np.load(BytesIO(data), allow_pickle=False) as z:
+            return cls(z["features"], z["weights"], z["bias"], float(z["threshold"]))
+
+
+@cache
+def load_model(lang: str = "en") -> EntityModel:
+    """The packaged model of ``lang`` (``data/entity-model-<lang>.npz``); only English has
+    one (``ValueError`` for another language)."""
+    if lang != "en":
+        raise ValueError(f"the learned detector has a model for 'en' only; got {lang!r}")
+    data = files("emprivacy").joinpath("data", f"entity-model-{lang}.npz").read_bytes()
+    return EntityModel.from_bytes(data)
+
+
+class LearnedDetector:
+    """Entities by the learned model (see the module's description): a word whose
+    :math:`1 - P(\\mathrm{O})` exceeds the model's threshold is one span of its likeliest
+    type.  Needs the ``ner`` extra (the name lists and ``wordfreq``).
+
+    Parameters
+    ----------
+    model : EntityModel, optional
+        Default: the packaged English model (:func:`load_model`).
+    """
+
+    name = "learned"
+    types = frozenset({"PERSON", "LOCATION", "ORG"})
+    #: In a union, its spans count only where no other detector's span lies.
+    fills_gaps = True
+
+    def __init__(self, model: EntityModel | None = None) -> None:
+        if model is not None and not isinstance(model, EntityModel):
+            raise TypeError(f"model must be an EntityModel; got {type(model).__name__}")
+        self._model = model
+
+    def __repr__(self) -> str:
+        return "LearnedDetector()"
+
+    @property
+    def model(self) -> EntityModel:
+        """The model in use."""
+        if self._model is None:
+            self._model = load_model()
+        return self._model
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        model = self.model
+        pieces = [(text, word_tokens(text)) for text in check_texts(texts)]
+        out = []
+        for (_, tokens), p in zip(pieces, model.scores_many(pieces), strict=True):
+            kinds = p[:, 1:].argmax(axis=1) + 1
+            out.append([EntitySpan(t.start, t.end, CLASSES[k])  # a letter: the initials' rules
+                        for t, k, q in zip(tokens, kinds, p[:, 0], strict=True)
+                        if 1 - q > model.threshold and len(t.text) > 1])
+        return out
+
+
+def fit(examples: Iterable[tuple[list[str], str]], *, threshold: float, c: float = 0.5,
+        min_count: int = 2, class_weight: dict[str, float] | None = None) -> EntityModel:
+    """Fit a model on ``(features, class)`` examples (scikit-learn's multinomial logistic
+    regression, L2 penalty ``1/c``, features seen fewer than ``min_count`` times dropped).
+    Deterministic: the same examples give the same model."""
+    from scipy import sparse
+    from sklearn.linear_model import LogisticRegression
+
+    feats, labels = [], []
+    for f, label in examples:
+        if label not in CLASSES:
+            raise ValueError(f"a class must be one of {CLASSES}; got {label!r}")
+        feats.append(f)
+        labels.append(CLASSES.index(label))
+    counts: dict[str, int] = {}
+    for f in feats:
+        for name in set(f):
+            counts[name] = counts.get(name, 0) + 1
+    names = sorted(n for n, k in counts.items() if k >= min_count)
+    index = {n: i for i, n in enumerate(names)}
+    rows, cols = [], []
+    for r, f in enumerate(feats):
+        for k in sorted({index[n] for n in f if n in index}):
+            rows.append(r)
+            cols.append(k)
+    x = sparse.csr_matrix((np.ones(len(cols)), (rows, cols)), shape=(len(feats), len(names)))
+    y = np.asarray(labels)
+    if len(set(labels)) != len(CLASSES):
+        raise ValueError(f"the examples must hold every class of {CLASSES}; got "
+                         f"{sorted({CLASSES[k] for k in labels})}")
+    weights = {CLASSES.index(k): v for k, v in (class_weight or {}).items()}
+    clf: Any = LogisticRegression(C=c, max_iter=3000, class_weight=weights or None)
+    clf.fit(x, y)
+    w = np.zeros((len(names), len(CLASSES)), np.float32)
+    b = np.zeros(len(CLASSES))
+    for j, cls in enumerate(clf.classes_):
+        w[:, cls] = clf.coef_[j]
+        b[cls] = clf.intercept_[j]
+    return EntityModel(np.asarray(names), w, b, float(threshold))

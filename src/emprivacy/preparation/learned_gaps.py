@@ -1,0 +1,88 @@
+"""The words the learned detector finds where every other decision left a gap (issue 40).
+
+The ``learned`` detector (:mod:`~emprivacy.entities.learned`) is asked last: after the
+detectors' spans were decided, widened, joined and spread by every rule of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions`, a word that is still released
+at the general ε, that text mode does not keep as a function word (``will``, ``may`` need the
+rules' evidence), that is no calendar word, title, role or form key and is rarer than
+:data:`FILL_ZIPF` as an English word, and that the learned detector takes, becomes what its
+type's policy says:
+a slot of the person or place sub-vocabulary (drawn independently where no list holds it),
+or a placeholder, consecutive words of one type one placeholder.  So the model adds
+protection and never changes a rule's decision.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from emprivacy.entities.capitalised import CALENDAR_WORDS
+from emprivacy.entities.labels import SPEAKER_ROLES
+from emprivacy.entities.policy import placeholder
+from emprivacy.preparation.decisions import Decision, EntitySlot, Kept, Placeholder
+from emprivacy.text.tokens import Token
+
+if TYPE_CHECKING:
+    from emprivacy.entities.marking import EntityMarking
+
+__all__ = ["FILL_ZIPF", "learned_gaps"]
+
+#: Words at least this common in English (Zipf) are left to the rules' evidence: the model
+#: took ``national``, ``oh``, ``hope``, ``reading``, ``plan``, ``hall`` where they were
+#: words (``National Insurance``, ``i think she oh no``, ``the keys from the hall``).
+FILL_ZIPF = 4.5
+
+#: Calendar words and their abbreviations (``Fri``, ``Wed``), which a form's dates hold.
+_CALENDAR = CALENDAR_WORDS | frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
+    "dec may".split())
+
+
+def _may_fill(marking: EntityMarking, word: str) -> bool:
+    """Whether the learned detector may decide ``word`` (normalised): no calendar word, no
+    title, role or form key, and rarer than :data:`FILL_ZIPF` as an English word."""
+    return (word not in _CALENDAR and not marking.label_word(word) and word not in SPEAKER_ROLES
+            and marking.english_zipf(word) < FILL_ZIPF)
+
+
+def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                 text: str, tokens: Sequence[Token], words: Sequence[str],
+                 rows: Sequence[int], verbatim: Sequence[bool], *, first_span: int,
+                 slot: Callable[[str, str, str, int], EntitySlot]) -> None:
+    """Fill ``decisions`` (in place) where the learned detector found a word and nothing
+    else decided it; ``first_span`` numbers the placeholders' spans after the piece's own,
+    ``slot(type, kind, word, row)`` makes a slot as the other decisions do."""
+    gaps = marking.gaps(text)
+    if not gaps:
+        return
+    at = 0
+    span = first_span
+    last: tuple[int, Placeholder] | None = None  # the last placeholder: (token, decision)
+    for i, tok in enumerate(tokens):
+        while at < len(gaps) and gaps[at].end <= tok.start:
+            at += 1
+        if at == len(gaps) or gaps[at].start > tok.start or tok.end > gaps[at].end:
+            continue
+        if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
+                or not _may_fill(marking, words[i]):
+            continue
+        kind, resolved = marking.resolve(gaps[at].type, rows[i], words[i])
+        if kind == "word" or resolved is None:
+            continue
+        if kind == "placeholder":
+            if last is not None and last[0] == i - 1 and last[1].type == resolved \
+                    and not text[tokens[i - 1].end:tok.start].strip(" \t"):
+                hidden = last[1]  # "red lion": one placeholder
+            else:
+                hidden = Placeholder(span, placeholder(resolved), resolved, tok.start)
+                span += 1
+            last = (i, hidden)
+            decision: Decision = hidden
+        elif kind == "keep":
+            decision = Kept(resolved)
+        else:
+            decision = slot(resolved, kind, words[i], rows[i])
+        decisions[i] = decision
+        counted[resolved] += 1
