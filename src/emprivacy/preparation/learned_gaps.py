@@ -22,6 +22,7 @@ from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.policy import placeholder
 from emprivacy.preparation.decisions import Decision, EntitySlot, Kept, Placeholder
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 if TYPE_CHECKING:
@@ -29,10 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = ["FILL_ZIPF", "learned_gaps"]
 
-#: Words at least this common in English (Zipf) are left to the rules' evidence: the model
-#: took ``national``, ``oh``, ``hope``, ``reading``, ``plan``, ``hall`` where they were
-#: words (``National Insurance``, ``i think she oh no``, ``the keys from the hall``).
-FILL_ZIPF = 4.5
+#: Words at least this common (Zipf, in the text's language) are left to the rules' evidence:
+#: the model took ``national``, ``oh``, ``hope``, ``plan``, ``de`` where they were words
+#: (``National Insurance``, ``i think she oh no``, ``plan a b``); rarer common words need
+#: the detector's stricter threshold (:data:`~emprivacy.entities.learned.COMMON_THRESHOLD`).
+FILL_ZIPF = 5.0
 
 #: Calendar words and their abbreviations (``Fri``, ``Wed``), which a form's dates hold.
 _CALENDAR = CALENDAR_WORDS | frozenset(
@@ -41,10 +43,17 @@ _CALENDAR = CALENDAR_WORDS | frozenset(
 
 
 def _may_fill(marking: EntityMarking, word: str) -> bool:
-    """Whether the learned detector may decide ``word`` (normalised): no calendar word, no
-    title, role or form key, and rarer than :data:`FILL_ZIPF` as an English word."""
-    return (word not in _CALENDAR and not marking.label_word(word) and word not in SPEAKER_ROLES
-            and marking.english_zipf(word) < FILL_ZIPF)
+    """Whether the learned detector may decide ``word`` (normalised): no calendar word (the
+    language's months too), no title, role or form key, and rarer than :data:`FILL_ZIPF` in
+    the text's language."""
+    from emprivacy.entities.name_words import zipf_in
+
+    language = get_language(marking.lang)
+    return (word not in _CALENDAR and word not in language.months
+            and not marking.label_word(word) and word not in SPEAKER_ROLES
+            and word not in language.titles
+            and (marking.english_zipf(word) if language.code == "en"
+                 else zipf_in(word, language.wordfreq_code)) < FILL_ZIPF)
 
 
 def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
