@@ -225,7 +225,7 @@ def token_features(text: str, tokens: Sequence[Token], lang: str = "en") -> list
 
     >>> text = "thanks dana"
     >>> feats = token_features(text, word_tokens(text))
-    >>> "sh=x" in feats[1], "-1w=thanks" in feats[1], "l=g" in feats[1]
+    >>> "sh=x" in feats[1], "-1w=thanks" in feats[1], "l=gfp" in feats[1]  # given, family, place
     (True, True, True)
     """
     return [[f for key in keys for f in _group_features(key, lang)]
