@@ -5,7 +5,7 @@
     (tests/entities/labelled_fr/dev), each cut into documents of the same size, in one run, the
     embeddings loaded before the clock starts; best of ``--repeats``.  Prints seconds and
     words/s for both and the ratio French / English (the target: at most 1.5).
-(b) The labelled French texts (``--set dev|holdout|holdout2..20|all``, or ``--dir FOLDER``: a
+(b) The labelled French texts (``--set dev|holdout|holdout2..21|all``, or ``--dir FOLDER``: a
     folder of labelled texts kept outside the repository), text mode at
     ε = ``--epsilon``
     with ``--entities auto --lang fr``, over ``--seeds`` seeds: person-name tokens verbatim,
@@ -226,7 +226,7 @@ def main() -> None:
                                  "holdout6", "holdout7", "holdout8", "holdout9", "holdout10",
                                  "holdout11", "holdout12", "holdout13", "holdout14", "holdout15",
                                  "holdout16", "holdout17", "holdout18", "holdout19", "holdout20",
-                                 "all"])
+                                 "holdout21", "all"])
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--words", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
