@@ -173,3 +173,14 @@ def test_distance_lang_fr_of_one_word_pairs(tmp_path, capsys):
     for a, b in (("médecin", "infirmière"), ("hôpital", "clinique"), ("nicolas", "mathieu")):
         expected = float(np.linalg.norm(emb.vector(a) - emb.vector(b)))
         assert distance(a, b) == pytest.approx(expected) and expected > 10
+
+
+def test_a_word_running_past_its_span_to_the_texts_end():
+    """``McDonald's`` alone in French: a span that ends inside the last token, which ran to
+    the text's end, raised IndexError in the title check (the second reading of issue 40's
+    twenty-second stage: before it too)."""
+    from emprivacy import privatize_texts
+
+    for text in ("McDonald's", "chez McDonald's", "McDonald's ouvre"):
+        (out,) = privatize_texts([text], epsilon=1e6, seed=1, lang="fr", entities="auto")
+        assert "McDonald" not in out.release, out.release

@@ -161,7 +161,7 @@ def test_the_packaged_model_on_new_text_in_every_shape() -> None:
 def test_learned_is_a_detector_of_auto() -> None:
     assert "learned" in DETECTORS and "learned" in AUTO_WITH_NER.split(",")
     assert check_entities("Learned, names") == "learned,names"
-    assert isinstance(build_detector("learned"), LearnedDetector)
+    assert isinstance(build_detector("learned").gap_detectors[0], LearnedDetector)
     assert set(LearnedDetector.types) == set(CLASSES[1:])
     assert learned.load_model() is learned.load_model()  # read once
 
@@ -171,9 +171,167 @@ def test_learned_is_a_detector_of_french_auto() -> None:
     from emprivacy.entities.french import FRENCH_AUTO, french_detector
 
     assert "learned" in FRENCH_AUTO.split(",")
-    _, built, _ = french_detector("learned")
+    _, union, _ = french_detector("learned")
+    built = union.gap_detectors[0]
     assert isinstance(built, LearnedDetector) and built.lang == "fr"
     text = "[19:02] mehdi : salut tout le monde\n[19:03] aurélie : on répète chez gwenaëlle"
     found = _found(built, text)
     assert ("mehdi", "PERSON") in found and ("gwenaëlle", "PERSON") in found, found
     assert all(w not in {"salut", "tout", "monde", "répète"} for w, _ in found), found
+
+
+class _Gaps:
+    """A gap-filling detector that finds fixed words (what the learned one would)."""
+
+    name = "learned"
+    fills_gaps = True
+
+    def __init__(self, found: dict[str, str]) -> None:
+        self.found = found
+        self.types = frozenset(found.values())
+
+    def detect(self, texts):
+        from emprivacy.entities.spans import EntitySpan
+
+        out = []
+        for text in texts:
+            spans = []
+            for word, kind in self.found.items():
+                at = text.find(word)
+                while at >= 0:
+                    spans.append(EntitySpan(at, at + len(word), kind))
+                    at = text.find(word, at + 1)
+            out.append(spans)
+        return out
+
+
+def _release_with(ner_embeddings, detector, text: str) -> str:
+    return _row_with(ner_embeddings, detector, text).release
+
+
+def _row_with(ner_embeddings, detector, text: str):
+    from emprivacy import load_embeddings  # noqa: F401 - the fixture's embeddings are used
+    from emprivacy.entities import registry
+    from emprivacy.tables import privatize_texts
+
+    spec = "names,patterns,learned"
+    built = registry._BUILT.pop(spec, None)
+    registry._BUILT[spec] = detector
+    try:
+        (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=1,
+                                 entities=spec, entity_epsilon=1.0)
+    finally:
+        registry._BUILT.pop(spec, None)
+        if built is not None:
+            registry._BUILT[spec] = built
+    return out
+
+
+def test_the_union_asks_a_gap_filler_apart() -> None:
+    from emprivacy.entities.patterns import PatternDetector
+    from emprivacy.entities.spans import UnionDetector
+
+    union = UnionDetector([PatternDetector(), _Gaps({"tea": "PERSON"})])
+    text = "miss when tea came on 3 March 2024"
+    assert [text[s.start:s.end] for s in union.detect([text])[0]] == ["3 March 2024"]
+    assert [text[s.start:s.end] for s in union.gap_spans([text])[0]] == ["tea"]
+    assert "learned" in repr(union)
+
+
+@pytest.mark.slow
+def test_gaps_are_filled_after_the_rules_and_only_there(ner_embeddings) -> None:
+    from emprivacy.entities.names import NameListDetector
+    from emprivacy.entities.patterns import PatternDetector
+    from emprivacy.entities.spans import UnionDetector
+
+    gaps = _Gaps({"pint": "PERSON", "copper": "ORG", "kettle": "ORG", "will": "PERSON",
+                  "dana": "ORG"})
+    union = UnionDetector([NameListDetector(), PatternDetector(), gaps])
+    text = "thanks dana. a pint at the copper kettle, she will call"
+    out = _release_with(ner_embeddings, union, text)
+    assert " pint " not in out and "copper" not in out and "kettle" not in out, out
+    assert out.count("[ORG]") == 1 and "the [ORG], she" in out, out  # one placeholder
+    assert "she will call" in out, out  # a function word text mode keeps: never filled
+    assert "thanks dana" not in out and out.startswith("thanks ") and "[ORG]." not in out, out
+    # dana: the rules' person (a surrogate), not the gap filler's organisation
+    # nothing detected by the rules: the filler still fills (the early return)
+    alone = _release_with(ner_embeddings, UnionDetector([PatternDetector(), gaps]),
+                          "a pint at 3")
+    assert alone.startswith("a ") and "pint" not in alone, alone
+
+
+@pytest.mark.slow
+def test_a_filled_word_is_counted_once(ner_embeddings) -> None:
+    """A capitalised word the rules released at the general ε and the learned detector
+    fills counts as protected, no longer as released (the second reading: ``Outlook`` was
+    counted as both)."""
+    from emprivacy.entities import registry
+    from emprivacy.entities.capitalised import CapitalisedDetector
+    from emprivacy.entities.spans import UnionDetector
+    from emprivacy.io.corpus import Document
+    from emprivacy.mechanisms import EarthMoversPrivacy
+    from emprivacy.obfuscation import ObfuscationConfig, Obfuscator
+
+    def record(detector):
+        spec = "names,patterns,learned"
+        built = registry._BUILT.pop(spec, None)
+        registry._BUILT[spec] = detector
+        try:
+            obf = Obfuscator(EarthMoversPrivacy(ner_embeddings, epsilon=1e6),
+                             ObfuscationConfig(mode="text", entities=spec, entity_epsilon=1.0),
+                             seed=1, on_warning=lambda m: None)
+            (out,) = obf.obfuscate([Document("d", "Sent from Outlook for Android")])
+        finally:
+            registry._BUILT.pop(spec, None)
+            if built is not None:
+                registry._BUILT[spec] = built
+        return out
+
+    without = record(UnionDetector([CapitalisedDetector()]))
+    filled = record(UnionDetector([CapitalisedDetector(), _Gaps({"Outlook": "ORG"})]))
+    assert "Outlook" not in filled["text"] and "[ORG]" in filled["text"], filled["text"]
+    general = without["entity_words_general"]
+    assert general >= 1
+    assert filled["entity_words_general"] == general - 1, filled
+    assert filled["entities_detected"]["ORG"] == without["entities_detected"].get("ORG", 0) + 1
+
+
+def test_the_evaluation_reads_the_gap_fillers_too() -> None:
+    """The experiment's detector (detection text, prefetched) hands on the gap fillers'
+    spans as offsets into the text it was given (the second reading: they were dropped,
+    and ``learned`` silently did nothing in a bag channel)."""
+    from emprivacy.entities.patterns import PatternDetector
+    from emprivacy.entities.spans import UnionDetector
+    from emprivacy.evaluation.snippets import DetokenisedDetector
+    from emprivacy.obfuscation.prefetch import PrefetchingDetector
+
+    union = UnionDetector([PatternDetector(), _Gaps({"Globex": "ORG"})])
+    text = "vendor,invoice\nGlobex,INV-002"
+    for detector in (DetokenisedDetector(union), PrefetchingDetector(DetokenisedDetector(union))):
+        (spans,) = detector.gap_spans([text])
+        assert [text[s.start:s.end] for s in spans] == ["Globex"], spans
+
+
+def test_learned_alone_fills_gaps_and_skips_other_scripts() -> None:
+    """``--entities learned`` alone is a union too (its spans fill gaps, through the same
+    filters: the second reading's ``every June`` became a surrogate); a word of another
+    script is the mechanism's ``[UNK]``, no organisation."""
+    from emprivacy.entities.spans import UnionDetector
+
+    built = build_detector("learned")
+    assert isinstance(built, UnionDetector) and built.detect(["Meet Dana Okafor"]) == [[]]
+    found = [w for w, _ in _found(LearnedDetector(), "東京で会いましょう and مرحبا بكم, Dana")]
+    assert not any(ord(c) > 0x250 for w in found for c in w), found
+
+
+def test_ordinary_words_in_headings_and_lists_are_left_alone() -> None:
+    """The second reading's headings, lists and forms: capitalised ordinary words on no list
+    (Zipf 3 or more) need the stricter threshold, and these are not taken.  (Still taken:
+    ``- Laptops``, ``Department: Logistics``, ``Dietary``,
+    ``Preheat``, and rare words in lower case, ``rubbery``, ``antihistamines``.)"""
+    detector = LearnedDetector()
+    for text in ("Annual Safeguarding Policy Update", "Stakeholder Engagement Workshop Agenda",
+                 "Agenda: Apologies, minutes", "SUBJECT: INVOICE OVERDUE",
+                 "SCAFFOLDING ERECTED", "item,notebook,stationery,pens",
+                 "the wetland and grassland"):
+        assert _found(detector, text) == [], (text, _found(detector, text))

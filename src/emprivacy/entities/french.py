@@ -56,7 +56,7 @@ from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
 from emprivacy.entities.spacy_detector import SpacyDetector
-from emprivacy.entities.spans import EntityDetector, EntitySpan, UnionDetector, check_texts
+from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts, union_of
 from emprivacy.entities.table_names import TableNameDetector
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
@@ -497,4 +497,4 @@ def _build(spec: str) -> EntityDetector:
                               TableNameDetector()])
         elif name == "learned":  # the French model: after every rule, in their gaps
             detectors.append(LearnedDetector(lang="fr"))
-    return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)
+    return union_of(detectors)

@@ -60,6 +60,11 @@ __all__ = [
 #: from reading``, ``then down the main street``).
 COMMON_ZIPF = 4.5
 COMMON_THRESHOLD = 0.9
+#: A word on no list of names or places at least this common is an ordinary word first, and
+#: needs :data:`COMMON_THRESHOLD` too: the second reading's headings, lists and forms
+#: (``Annual Safeguarding Policy Update``, ``- Laptops``, ``Department: Logistics``,
+#: ``Dietary requirements:``, ``SUBJECT: INVOICE OVERDUE``, ``the barista drew a heart``).
+ORDINARY_ZIPF = 3.0
 
 #: The shortest word the detector takes, by language: a letter is the initials' rules'
 #: (English); a French particle of two letters is a name's only beside one (``une pizza da
@@ -311,7 +316,9 @@ class EntityModel:
             words += [ids.setdefault((t.text, shape), len(ids)) for t in tokens]
         wid = np.asarray(words, np.intp)
         info = [_word_features(w, self.lang) for w, _ in ids]
-        total = self.bias + np.asarray([self._cached(("own", *key)) for key in ids])[wid]
+        # a word's own group is summed per call, never kept: a text's rare words are its own
+        own = [self._sum(_group_features(("own", *key), self.lang)) for key in ids]
+        total = self.bias + np.asarray(own)[wid]
         total += np.asarray([self._cached(("at", *p)) for p in _PLACES])[places]
         lists = sorted({i[2] for i in info})
         shapes = sorted({i[0] for i in info})
@@ -409,9 +416,22 @@ class LearnedDetector:
             out.append([EntitySpan(t.start, t.end, CLASSES[k])  # a letter: the initials' rules
                         for t, k, q in zip(tokens, kinds, p[:, 0], strict=True)
                         if 1 - q > model.threshold and len(t.text) >= shortest
-                        and (1 - q > COMMON_THRESHOLD
-                             or _zipf(t.text, self.lang) < COMMON_ZIPF)])
+                        and _latin(t.text) and (1 - q > COMMON_THRESHOLD
+                                                or not self._ordinary(t.text))])
         return out
+
+    def _ordinary(self, word: str) -> bool:
+        """Whether ``word`` needs :data:`COMMON_THRESHOLD`: Zipf :data:`COMMON_ZIPF` or more,
+        or :data:`ORDINARY_ZIPF` or more and on no list of names or places."""
+        z = _zipf(word, self.lang)
+        return z >= COMMON_ZIPF or (z >= ORDINARY_ZIPF
+                                    and _word_features(word, self.lang)[2] == "-")
+
+
+def _latin(word: str) -> bool:
+    """Whether ``word``'s letters are Latin (the lists and the labelled texts are): a word
+    of another script is the mechanism's (``[UNK]``), not an organisation's."""
+    return all(c < "\u0250" for c in word if c.isalpha())
 
 
 def fit(examples: Iterable[tuple[list[str], str]], *, threshold: float, c: float = 0.5,

@@ -34,7 +34,7 @@ from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
-from emprivacy.entities.spans import EntityDetector, UnionDetector
+from emprivacy.entities.spans import EntityDetector, union_of
 from emprivacy.entities.table_names import TableNameDetector
 from emprivacy.entities.vocabulary import place_words
 from emprivacy.exceptions import MissingExtraError
@@ -190,4 +190,4 @@ def _build(names: str) -> EntityDetector:
             detectors.append(LearnedDetector())
         else:
             detectors.append(CapitalisedDetector())
-    return detectors[0] if len(detectors) == 1 else UnionDetector(detectors)
+    return union_of(detectors)

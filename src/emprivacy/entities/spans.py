@@ -38,6 +38,7 @@ __all__ = [
     "split_at_gaps",
     "streets_typed_people",
     "type_of_overlap",
+    "union_of",
 ]
 
 #: The type of a capitalised word that no model typed (:mod:`emprivacy.entities.capitalised`):
@@ -317,6 +318,14 @@ class UnionDetector:
             for acc, more in zip(found, spans, strict=True):
                 acc.update(more)
         return [sorted(acc, key=SPAN_ORDER) for acc in found]  # no Python call per comparison
+
+
+def union_of(detectors: Sequence[EntityDetector]) -> EntityDetector:
+    """One detector alone as it is, else their :class:`UnionDetector` — a gap filler always
+    in a union, alone too, so that it fills gaps and never reads as a rule's spans."""
+    if len(detectors) == 1 and not getattr(detectors[0], "fills_gaps", False):
+        return detectors[0]
+    return UnionDetector(detectors)
 
 
 #: The order of spans, ``(start, end, type)``, as a sort key: ``sorted(spans, key=SPAN_ORDER)``

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,9 +100,21 @@ class DetokenisedDetector:
         self.types = detector.types
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return self._read(self.detector.detect, texts)
+
+    def gap_spans(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        """The gap fillers' spans (the ``learned`` detector's), read the same way."""
+        gap_spans = getattr(self.detector, "gap_spans", None)
+        if gap_spans is None:
+            return [[] for _ in texts]
+        return self._read(gap_spans, texts)
+
+    @staticmethod
+    def _read(detect: Callable[[list[str]], list[list[EntitySpan]]], texts: Sequence[str]
+              ) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
         read = [detection_text(t) for t in texts]
-        found = self.detector.detect([t for t, _ in read])
+        found = detect([t for t, _ in read])
         out: list[list[EntitySpan]] = []
         for (_, where), spans in zip(read, found, strict=True):
             out.append(sorted({EntitySpan(int(where[s.start]), int(where[s.end - 1]) + 1, s.type)

@@ -75,7 +75,10 @@ class PrefetchingDetector:
         if self._gap_spans is None:
             return [[] for _ in texts]
         todo = [t for t in dict.fromkeys(texts) if t not in self._gaps]
-        found = dict(zip(todo, self._gap_spans(todo), strict=True)) if todo else {}
+        found = {}
+        if todo:
+            with self._lock:  # one call of the detectors at a time (spans_and_tokens)
+                found = dict(zip(todo, self._gap_spans(todo), strict=True))
         return [list(found[t]) if t in found else list(self._gaps[t]) for t in texts]
 
     def tokens_of(self, text: str, lang: Language) -> list[Token] | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.policy import placeholder
-from emprivacy.preparation.decisions import Decision, EntitySlot, Kept, Placeholder
+from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -59,10 +59,13 @@ def _may_fill(marking: EntityMarking, word: str) -> bool:
 def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                  text: str, tokens: Sequence[Token], words: Sequence[str],
                  rows: Sequence[int], verbatim: Sequence[bool], *, first_span: int,
-                 slot: Callable[[str, str, str, int], EntitySlot]) -> None:
+                 slot: Callable[[str, str, str, int], EntitySlot],
+                 covered: Sequence[bool] | None = None) -> None:
     """Fill ``decisions`` (in place) where the learned detector found a word and nothing
     else decided it; ``first_span`` numbers the placeholders' spans after the piece's own,
-    ``slot(type, kind, word, row)`` makes a slot as the other decisions do."""
+    ``slot(type, kind, word, row)`` makes a slot as the other decisions do.  ``covered``:
+    the tokens another detector's span covers, which ``counted`` holds as released at the
+    general ε (:data:`~emprivacy.preparation.decisions.GENERAL`) until one is filled."""
     gaps = marking.gaps(text)
     if not gaps:
         return
@@ -95,3 +98,5 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
             decision = slot(resolved, kind, words[i], rows[i])
         decisions[i] = decision
         counted[resolved] += 1
+        if covered is not None and covered[i]:  # no longer released at the general ε
+            counted[GENERAL] -= 1

@@ -381,8 +381,9 @@ def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok:
     (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of Lourdes``), not a key that is all the span
     holds (``Mail`` of ``Mail on Sunday``, ``COL`` that is someone's initials), not a part of
     a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
-    if not (tok.start == span.start or text[tok.start - 1] in " \t(") \
-            or not (tok.end == span.end or text[tok.end] in " \t.,:;)"):
+    if not (tok.start == span.start or text[tok.start - 1:tok.start] in " \t(") \
+            or not (tok.end == span.end or text[tok.end:tok.end + 1] in " \t.,:;)"):
+        # (a token running past its span to the text's end: ``McDonald's`` in French)
         return False
     if not text[span.start:tok.start].strip(" \t.,:;()-") \
             and not text[tok.end:span.end].strip(" \t.,:;()-"):
