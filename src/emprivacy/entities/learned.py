@@ -3,9 +3,9 @@
 The hand-written rules of :mod:`~emprivacy.entities.names`, :mod:`~emprivacy.entities.places`
 and their neighbours were each written for texts that had been read; on texts nobody had
 read they missed about one person-name token in twenty (docs/ENTITIES.md).  This detector
-learns the same evidence from every hand-labelled English text of the test suite
-(``tests/entities/labelled``) instead: a multinomial logistic regression over a word's
-features and its neighbours',
+learns the same evidence from every hand-labelled text of the test suite
+(``tests/entities/labelled``; in French ``tests/entities/labelled_fr``) instead: a
+multinomial logistic regression over a word's features and its neighbours',
 
 .. math::
 
@@ -14,19 +14,23 @@ features and its neighbours',
     \\qquad c \\in \\{\\mathrm{O}, \\mathrm{PERSON}, \\mathrm{LOCATION}, \\mathrm{ORG}\\},
 
 where :math:`F(t)` are the features of word token :math:`t` (:func:`token_features`): its
-shape (``x``, ``Xx``, ``XX``), how common it is as an English word (``wordfreq`` Zipf, in
-half steps), whether the census lists it as a given or family name or GeoNames as a place's
-word, its name class (:func:`~emprivacy.entities.name_words.name_class`), the text's shape
-(lower case, ALL CAPS, mixed), a line's start, a colon after it, ``@`` before it, and the
-same for the two words either side, with the common words themselves.  A word is an entity
+shape (``x``, ``Xx``, ``XX``), how common it is in the text's language (``wordfreq`` Zipf,
+in half steps), whether the census (in French the French list too) holds it as a given or
+family name or GeoNames as a place's word, its name class
+(:func:`~emprivacy.entities.name_words.name_class`), the text's shape (lower case, ALL CAPS,
+mixed), a line's start, a colon after it, ``@`` before it, and the same for the two words
+either side, with the common words themselves.  A word is an entity
 where :math:`1 - P(\\mathrm{O} \\mid t)` exceeds the model's threshold, of the likeliest
-type.
+type — over :data:`COMMON_THRESHOLD` for a common or ordinary word (:data:`COMMON_ZIPF`,
+:data:`ORDINARY_ZIPF`), never a word of another script.
 
-The model (``data/entity-model-en.npz``: the features, their weights, the threshold) is
-written by ``benchmarks/entity_model.py``, which also prints, set by set, what the model
-finds on a set it was trained without.  It joins the other detectors by union
-(:class:`~emprivacy.entities.spans.UnionDetector`): it can only add protection.  Like every
-detector it is pre-processing, outside the guarantee (issue 40).
+The models (``data/entity-model-en.npz``, ``data/entity-model-fr.npz``: the features, their
+weights, the threshold, the language) are written by ``benchmarks/entity_model.py``, which
+also prints, set by set, what a model finds on a set it was fitted without.  In a union
+(:class:`~emprivacy.entities.spans.UnionDetector`) it fills gaps: its spans are asked apart
+and decide only the words every rule left released
+(:mod:`~emprivacy.preparation.learned_gaps`), so it can only add protection.  Like every
+detector it is pre-processing, outside the guarantee (issue 40, issue 42).
 """
 
 from __future__ import annotations

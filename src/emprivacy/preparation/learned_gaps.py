@@ -5,11 +5,10 @@ detectors' spans were decided, widened, joined and spread by every rule of
 :func:`~emprivacy.preparation.entity_slots.entity_decisions`, a word that is still released
 at the general ε, that text mode does not keep as a function word (``will``, ``may`` need the
 rules' evidence), that is no calendar word, title, role or form key and is rarer than
-:data:`FILL_ZIPF` as an English word, and that the learned detector takes, becomes what its
-type's policy says:
-a slot of the person or place sub-vocabulary (drawn independently where no list holds it),
-or a placeholder, consecutive words of one type one placeholder.  So the model adds
-protection and never changes a rule's decision.
+:data:`FILL_ZIPF` in the text's language, and that the learned detector takes, becomes what
+its type's policy says: a slot of the person or place sub-vocabulary (drawn independently
+where no list holds it), or a placeholder, consecutive words of one type one placeholder.
+So the model adds protection and never changes a rule's decision.
 """
 
 from __future__ import annotations
