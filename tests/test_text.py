@@ -165,3 +165,22 @@ def test_fold_to_ascii_is_idempotent_and_keeps_ascii(text):
     if text.isascii():
         assert once == text
     assert not any(unicodedata.combining(c) for c in once)
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("Reading,4,09:15", ["4", "09:15"]), ("a,4,9", ["4", "9"]), ("1,000 and 12,345,678",
+                                                                ["1,000", "12,345,678"]),
+    ("1,000,5", ["1,000", "5"]), ("4,5%", ["4", "5%"]), ("2024-01-05", ["2024-01-05"])])
+def test_an_english_list_comma_between_digits_parts_two_numbers(text, numbers):
+    """A comma between digits that is no thousands separator (not before exactly three
+    digits) parts two numbers in English: a CSV row's fields stay fields (``Reading,4,09:15``
+    was one number, released ``Reading,[NUM]``, a column lost); French keeps ``3,5`` whole."""
+    assert [t.text for t in tokenize(text) if t.kind == "number"] == numbers
+    assert [t.text for t in tokenize("3,5", lang="fr")] == ["3,5"]
+
+
+def test_a_csv_row_keeps_its_columns_in_text_mode():
+    from emprivacy import privatize_texts
+
+    (out,) = privatize_texts(["Reading,4,09:15\nLeeds,12,10:30"], epsilon=1e6, seed=1)
+    assert [line.count(",") for line in out.release.splitlines()] == [2, 2], out.release

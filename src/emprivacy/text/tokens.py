@@ -215,7 +215,30 @@ def tokenize(text: str, *, lang: str | Language = "en") -> Iterator[Token]:
                 yield Token(kind, surface[:stem], start, split)
                 yield Token("word", surface[stem:], split, end)
                 continue
+        if kind == "number" and language is ENGLISH and "," in surface:
+            yield from _list_commas(surface, start)
+            continue
         yield Token(kind, surface, start, end)
+
+
+#: An English comma inside digits that is no thousands separator (not before exactly three
+#: digits): ``4,09:15`` of a CSV row is two fields, ``1,000`` one number.
+_LIST_COMMA = re.compile(r",(?!\d{3}(?!\d))")
+
+
+def _list_commas(surface: str, start: int) -> Iterator[Token]:
+    """An English number token cut at its list commas, each comma layout between two numbers
+    as after a word: ``Reading,4,09:15`` keeps its three fields (``Reading,[NUM],[NUM]``, not
+    ``Reading,[NUM]``).
+
+    >>> [t.text for t in _list_commas("4,09:15", 0)], [t.text for t in _list_commas("1,000", 0)]
+    (['4', '09:15'], ['1,000'])
+    """
+    at = 0
+    for comma in _LIST_COMMA.finditer(surface):
+        yield Token("number", surface[at:comma.start()], start + at, start + comma.start())
+        at = comma.end()
+    yield Token("number", surface[at:], start + at, start + len(surface))
 
 
 @lru_cache(maxsize=1 << 16)
