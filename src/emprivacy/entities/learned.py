@@ -44,7 +44,9 @@ from typing import Any
 
 import numpy as np
 
+from emprivacy.entities.capitalised import text_words
 from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token, tokenize
 
 __all__ = [
@@ -121,7 +123,7 @@ def _shape(word: str) -> str:
 @cache
 def _lists(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The given names, family names and places' words a word is looked up in: in French
-    the French given names too (accent-free: :func:`_key`)."""
+    the French given names (accent-free, with the census' given names)."""
     from emprivacy.entities.name_words import family_names, french_given_names, given_names
     from emprivacy.entities.vocabulary import place_words
 
@@ -274,15 +276,10 @@ class EntityModel:
 
     def probabilities(self, features: Sequence[Sequence[str]]) -> np.ndarray:
         """:math:`P(c \\mid t)` for each token's features, shape (len(features), 4)."""
-        index: dict[str, int] = self._index  # type: ignore[attr-defined]
-        out = np.empty((len(features), len(CLASSES)))
+        total = np.empty((len(features), len(CLASSES)))
         for i, feats in enumerate(features):
-            rows = [k for f in feats if (k := index.get(f)) is not None]
-            out[i] = self.bias + self.weights[rows].sum(axis=0)
-        out -= out.max(axis=1, keepdims=True)
-        np.exp(out, out=out)
-        out /= out.sum(axis=1, keepdims=True)
-        return out
+            total[i] = self.bias + self._sum(feats)
+        return _softmax(total)
 
     def _sum(self, features: Iterable[str]) -> np.ndarray:
         index: dict[str, int] = self._index  # type: ignore[attr-defined]
@@ -344,10 +341,7 @@ class EntityModel:
                 said[k] = [self._cached(("ws", d, low, sh)) for sh in shapes]
             total[here] += nb[wid[there]] + pair[lid[there], lid[here]] + said[wid[there],
                                                                                  sid[here]]
-        total -= total.max(axis=1, keepdims=True)
-        np.exp(total, out=total)
-        total /= total.sum(axis=1, keepdims=True)
-        return np.split(total, np.cumsum(sizes)[:-1])
+        return np.split(_softmax(total), np.cumsum(sizes)[:-1])
 
     def save(self) -> bytes:
         """The model as ``.npz`` bytes (:func:`load_model` reads them)."""
@@ -363,6 +357,14 @@ class EntityModel:
         with np.load(BytesIO(data), allow_pickle=False) as z:
             lang = str(z["lang"]) if "lang" in z.files else "en"
             return cls(z["features"], z["weights"], z["bias"], float(z["threshold"]), lang)
+
+
+def _softmax(total: np.ndarray) -> np.ndarray:
+    """Each row of logits as probabilities (in place)."""
+    total -= total.max(axis=1, keepdims=True)
+    np.exp(total, out=total)
+    total /= total.sum(axis=1, keepdims=True)
+    return total
 
 
 @cache
@@ -412,7 +414,8 @@ class LearnedDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         model = self.model
-        pieces = [(text, word_tokens(text, self.lang)) for text in check_texts(texts)]
+        language = get_language(self.lang)  # the words the union's other detectors read too
+        pieces = [(text, text_words(text, language).words) for text in check_texts(texts)]
         shortest = _SHORTEST.get(self.lang, 2)
         out = []
         for (_, tokens), p in zip(pieces, model.scores_many(pieces), strict=True):

@@ -35,10 +35,9 @@ __all__ = ["FILL_ZIPF", "learned_gaps"]
 #: the detector's stricter threshold (:data:`~emprivacy.entities.learned.COMMON_THRESHOLD`).
 FILL_ZIPF = 5.0
 
-#: Calendar words and their abbreviations (``Fri``, ``Wed``), which a form's dates hold.
-_CALENDAR = CALENDAR_WORDS | frozenset(
-    "mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct nov "
-    "dec may".split())
+#: Calendar words and the weekdays' abbreviations (``Fri``, ``Wed``), which a form's dates
+#: hold; the months' (``Sept``) are the language's :attr:`~emprivacy.text.language.Language.months`.
+_CALENDAR = CALENDAR_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 
 
 def _may_fill(marking: EntityMarking, word: str) -> bool:
