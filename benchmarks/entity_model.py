@@ -32,7 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from emprivacy.entities.learned import CLASSES, fit, token_features, word_tokens
+from emprivacy.entities.learned import CLASSES, token_features, word_tokens
+from emprivacy.entities.learned_fit import fit
 from emprivacy.evaluation.entity_leaks import unmark
 
 _LABELS = {"PER": "PERSON", "LOC": "LOCATION", "ORG": "ORG"}

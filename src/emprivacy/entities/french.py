@@ -496,5 +496,5 @@ def _build(spec: str) -> EntityDetector:
             detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr"),
                               TableNameDetector()])
         elif name == "learned":  # the French model: after every rule, in their gaps
-            detectors.append(LearnedDetector(lang="fr"))
+            detectors.append(LearnedDetector(lang="fr", beside=True))
     return union_of(detectors)

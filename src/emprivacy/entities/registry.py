@@ -187,7 +187,7 @@ def _build(names: str) -> EntityDetector:
         elif name == "patterns":
             detectors.append(PatternDetector())
         elif name == "learned":
-            detectors.append(LearnedDetector())
+            detectors.append(LearnedDetector(beside=True))
         else:
             detectors.append(CapitalisedDetector())
     return union_of(detectors)

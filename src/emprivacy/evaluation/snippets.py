@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, placeholder
-from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts
+from emprivacy.entities.spans import SPAN_ORDER, EntityDetector, EntitySpan, check_texts
 from emprivacy.evaluation.datasets import Corpus, PreparedSet, split_text
 from emprivacy.mechanisms import WordMechanism
 from emprivacy.obfuscation.prefetch import PrefetchingDetector
@@ -117,8 +117,10 @@ class DetokenisedDetector:
         found = detect([t for t, _ in read])
         out: list[list[EntitySpan]] = []
         for (_, where), spans in zip(read, found, strict=True):
-            out.append(sorted({EntitySpan(int(where[s.start]), int(where[s.end - 1]) + 1, s.type)
-                               for s in spans}))
+            # replace(): a span's class goes with it (the learned detector's NearSpan)
+            out.append(sorted({replace(s, start=int(where[s.start]),
+                                       end=int(where[s.end - 1]) + 1) for s in spans},
+                              key=SPAN_ORDER))
         return out
 
 

@@ -48,7 +48,7 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
-from emprivacy.preparation.name_lists import lines_of_names
+from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
     given_before_names,
@@ -117,6 +117,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                           function_words=get_language(marking.lang).kept_function_words)
         learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                      first_span=0, slot=lambda t, k, w, r: _slot(t, k, w, r, {}))
+        comma_cells(marking, decisions, counted, text, tokens, words, rows)
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
@@ -228,6 +229,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=[bool(c) for c in covering_of])
+    comma_cells(marking, decisions, counted, text, tokens, words, rows,
+                covered=[bool(c) for c in covering_of])
     # again, for the names the passes after the first made ("Priyanka" of a list): those
     # that are no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,

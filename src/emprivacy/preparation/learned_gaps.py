@@ -8,7 +8,12 @@ rules' evidence), that is no calendar word, title, role or form key and is rarer
 :data:`FILL_ZIPF` in the text's language, and that the learned detector takes, becomes what
 its type's policy says: a slot of the person or place sub-vocabulary (drawn independently
 where no list holds it), or a placeholder, consecutive words of one type one placeholder.
-So the model adds protection and never changes a rule's decision.
+Then a word the model takes only beside another (its :class:`~emprivacy.entities.learned.NearSpan`:
+over :data:`~emprivacy.entities.learned.NEAR_THRESHOLD`, rarer than :data:`BESIDE_ZIPF`)
+is filled where the word next to it on its line (past an ``&`` or a ``'s``) is a person's, a
+place's or an organisation's slot or placeholder that a rule decided, and so on along the run
+(``PENNINE CHIP TIMING``, ``hollow ash farm``); beside a word the model alone decided, only
+over :data:`BESIDE_MODEL`.  So the model adds protection and never changes a rule's decision.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.labels import SPEAKER_ROLES
+from emprivacy.entities.learned import NearSpan
 from emprivacy.entities.policy import placeholder
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
 from emprivacy.text.language import get_language
@@ -27,20 +33,36 @@ from emprivacy.text.tokens import Token
 if TYPE_CHECKING:
     from emprivacy.entities.marking import EntityMarking
 
-__all__ = ["FILL_ZIPF", "learned_gaps"]
+__all__ = ["BESIDE_MODEL", "BESIDE_ZIPF", "FILL_ZIPF", "learned_gaps"]
 
 #: Words at least this common (Zipf, in the text's language) are left to the rules' evidence:
 #: the model took ``national``, ``oh``, ``hope``, ``plan``, ``de`` where they were words
 #: (``National Insurance``, ``i think she oh no``, ``plan a b``); rarer common words need
 #: the detector's stricter threshold (:data:`~emprivacy.entities.learned.COMMON_THRESHOLD`).
 FILL_ZIPF = 5.0
+#: The same beside a word another decision protects as a name, place or organisation
+#: (:class:`~emprivacy.entities.learned.NearSpan`): the ``North`` of ``North Tyneside
+#: Council``, ``Church`` of ``Church Walk``; the most common words (``the``, ``hope``) still
+#: need the rules.
+BESIDE_ZIPF = 6.0
+#: Beside a word the model alone decided, the least score of a word the model is less sure of
+#: (``kofi primary carer``: ``kofi`` an organisation to the model, ``primary`` at 0.55 is no
+#: part of it; ``DENTAL`` at 0.73 of ``THE CASTLE DENTAL PLATE`` is).
+BESIDE_MODEL = 0.6
 
 #: Calendar words and the weekdays' abbreviations (``Fri``, ``Wed``), which a form's dates
 #: hold; the months' (``Sept``) are the language's :attr:`~emprivacy.text.language.Language.months`.
 _CALENDAR = CALENDAR_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 
 
-def _may_fill(marking: EntityMarking, word: str) -> bool:
+#: The types whose protected words vouch for a neighbour the model takes only beside them.
+_NAMED = frozenset({"PERSON", "LOCATION", "ORG"})
+#: A word that may stand between such a word and its neighbour (``Dunn's Skip Hire``), as
+#: an ``&`` may (``HOPE & ANCHOR``).
+_POSSESSIVES = frozenset({"'s", "’s", "'S", "’S"})
+
+
+def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
     """Whether the learned detector may decide ``word`` (normalised): no calendar word (the
     language's months too), no title, role or form key, and rarer than :data:`FILL_ZIPF` in
     the text's language."""
@@ -51,7 +73,7 @@ def _may_fill(marking: EntityMarking, word: str) -> bool:
             and not marking.label_word(word) and word not in SPEAKER_ROLES
             and word not in language.titles
             and (marking.english_zipf(word) if language.code == "en"
-                 else zipf_in(word, language.wordfreq_code)) < FILL_ZIPF)
+                 else zipf_in(word, language.wordfreq_code)) < most)
 
 
 def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
@@ -67,34 +89,89 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
     gaps = marking.gaps(text)
     if not gaps:
         return
+    fill = _Filler(marking, decisions, counted, text, tokens, words, rows, first_span, slot,
+                   covered)
     at = 0
-    span = first_span
-    last: tuple[int, Placeholder] | None = None  # the last placeholder: (token, decision)
+    near: list[tuple[int, str, float]] = []  # (token, type, score): taken only beside another
     for i, tok in enumerate(tokens):
         while at < len(gaps) and gaps[at].end <= tok.start:
             at += 1
         if at == len(gaps) or gaps[at].start > tok.start or tok.end > gaps[at].end:
             continue
+        beside = isinstance(gaps[at], NearSpan)
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
-                or not _may_fill(marking, words[i]):
+                or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF):
             continue
-        kind, resolved = marking.resolve(gaps[at].type, rows[i], words[i])
+        if beside:
+            near.append((i, gaps[at].type, float(getattr(gaps[at], "score", 0.0))))
+        elif fill(i, gaps[at].type):
+            fill.unvouched.add(i)
+    while near:  # beside a protected word, and beside that one in turn
+        left = [(i, t, q) for i, t, q in near
+                if not fill.beside_protected(i, q) or not fill(i, t)]
+        if len(left) == len(near):
+            break
+        near = left
+
+
+class _Filler:
+    """Fills one token's decision as its type's policy says (see :func:`learned_gaps`)."""
+
+    def __init__(self, marking: EntityMarking, decisions: list[Decision],
+                 counted: Counter[str], text: str, tokens: Sequence[Token],
+                 words: Sequence[str], rows: Sequence[int], first_span: int,
+                 slot: Callable[[str, str, str, int], EntitySlot],
+                 covered: Sequence[bool] | None) -> None:
+        self.marking, self.decisions, self.counted, self.text = marking, decisions, counted, text
+        self.tokens, self.words, self.rows, self.slot = tokens, words, rows, slot
+        self.span, self.covered = first_span, covered
+        #: The tokens the model alone decided: a word beside them is taken on their word
+        #: only over :data:`BESIDE_MODEL`.
+        self.unvouched: set[int] = set()
+
+    def __call__(self, i: int, type_: str) -> bool:
+        """Decide token ``i`` as ``type_`` says (``False``: its policy keeps it a word)."""
+        tokens, decisions = self.tokens, self.decisions
+        kind, resolved = self.marking.resolve(type_, self.rows[i], self.words[i])
         if kind == "word" or resolved is None:
-            continue
+            return False
         if kind == "placeholder":
-            if last is not None and last[0] == i - 1 and last[1].type == resolved \
-                    and not text[tokens[i - 1].end:tok.start].strip(" \t"):
-                hidden = last[1]  # "red lion": one placeholder
+            before = decisions[i - 1] if i else None
+            if isinstance(before, Placeholder) and before.type == resolved \
+                    and not self.text[tokens[i - 1].end:tokens[i].start].strip(" \t"):
+                decision: Decision = before  # "red lion": one placeholder
             else:
-                hidden = Placeholder(span, placeholder(resolved), resolved, tok.start)
-                span += 1
-            last = (i, hidden)
-            decision: Decision = hidden
+                decision = Placeholder(self.span, placeholder(resolved), resolved,
+                                       tokens[i].start)
+                self.span += 1
         elif kind == "keep":
             decision = Kept(resolved)
         else:
-            decision = slot(resolved, kind, words[i], rows[i])
+            decision = self.slot(resolved, kind, self.words[i], self.rows[i])
         decisions[i] = decision
-        counted[resolved] += 1
-        if covered is not None and covered[i]:  # no longer released at the general ε
-            counted[GENERAL] -= 1
+        self.counted[resolved] += 1
+        if self.covered is not None and self.covered[i]:  # no longer at the general ε
+            self.counted[GENERAL] -= 1
+        return True
+
+    def beside_protected(self, i: int, score: float) -> bool:
+        """Whether the word next to token ``i`` on its line (past an ``&`` or a ``'s``) is
+        a person's, a place's or an organisation's slot or placeholder that a rule decided
+        (or a word filled beside one: along a run), or the model alone where token ``i``'s
+        ``score`` is over :data:`BESIDE_MODEL`."""
+        tokens = self.tokens
+        for step in (-1, 1):
+            j, k = i, i + step
+            while 0 <= k < len(tokens) and self.text[
+                    min(tokens[j].end, tokens[k].end):
+                    max(tokens[j].start, tokens[k].start)].strip(" \t") in ("", "&"):
+                d = self.decisions[k]
+                if k in self.unvouched and score <= BESIDE_MODEL:
+                    break
+                if (isinstance(d, EntitySlot) and d.key[0] in _NAMED) \
+                        or (isinstance(d, Placeholder) and d.type in _NAMED):
+                    return True
+                if tokens[k].text not in _POSSESSIVES:
+                    break
+                j, k = k, k + step
+        return False

@@ -11,25 +11,28 @@ that holds a person is a name's line, and so is a line of at most :data:`FILL_WO
 between two of them that holds none: every word of it becomes a person's slot (its own
 vector, else drawn independently of it) or joins the person's placeholder of its line.
 So are the names of a roll, each line a name and the same words after it
-(:func:`_roll_call`).
+(:func:`_roll_call`), and both words of a table's cell "Surname, Forename" where one is a
+person's (:func:`comma_cells`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.preparation.decisions import (
+    GENERAL,
     Decision,
     EntitySlot,
     Placeholder,
-    person_decision,
+    decision_type,
 )
 from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.tokens import Token
 
-__all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "lines_of_names"]
+__all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "comma_cells", "lines_of_names"]
 
 #: The most words of a line of a list of names.
 MOST_WORDS = 5
@@ -62,6 +65,45 @@ def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
                 _name_line(marking, decisions, counted, tokens, words, rows, a, b)
         k = max(end, k + 1)
     _roll_call(marking, decisions, counted, text, tokens, words, rows, verbatim, lines)
+
+
+#: A cell's edge before its first word: the line's start, a tab, a bar, a semicolon or two
+#: spaces; after its last word the same, or the line's end.
+_CELL_BEFORE = re.compile(r"(?:\A|\n|\t|\||;|  )[ \t]*\Z")
+_CELL_AFTER = re.compile(r"[ \t]*(?:\Z|\n|\t|\||;|  )")
+
+
+def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                text: str, tokens: Sequence[Token], words: Sequence[str],
+                rows: Sequence[int], *, covered: Sequence[bool] | None = None) -> None:
+    """A table's cell of two words with a comma between, one of them protected as a name:
+    the other is a person's too, however common a word (``MASON, WILL``, ``FIELD, DAWN`` of a
+    results sheet's name column, where the recogniser took ``MASON`` for an organisation:
+    issue 40, the twenty-third English set) — a place's beside a place (``Leeds,
+    Yorkshire``) — but a title, a role or a form's key.  ``covered``: the tokens a
+    detector's span covers, which ``counted`` holds as released at the general ε until one
+    is filled."""
+    from emprivacy.entities.labels import SPEAKER_ROLES
+    from emprivacy.text.language import get_language
+
+    titles = get_language(marking.lang).titles
+    for i in range(len(tokens) - 1):
+        a, b = tokens[i], tokens[i + 1]
+        if a.kind != "word" or b.kind != "word" or text[a.end:b.start] not in (",", ", ") \
+                or not _CELL_BEFORE.search(text, 0, a.start) \
+                or not _CELL_AFTER.match(text, b.end):
+            continue
+        for here, there in ((i, i + 1), (i + 1, i)):
+            other = decisions[there]
+            kind = (decision_type(other) if isinstance(other, EntitySlot | Placeholder)
+                    else None)
+            if decisions[here] is None and kind in ("PERSON", "ORG", "LOCATION") \
+                    and len(tokens[here].text) > 1 and words[here] not in titles \
+                    and words[here] not in SPEAKER_ROLES and not marking.label_word(words[here]):
+                _name_line(marking, decisions, counted, tokens, words, rows, here, here + 1,
+                           "LOCATION" if kind == "LOCATION" else "PERSON")
+                if decisions[here] is not None and covered is not None and covered[here]:
+                    counted[GENERAL] -= 1
 
 
 def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
@@ -129,20 +171,20 @@ def _short(text: str, tokens: Sequence[Token], a: int, b: int, most: int) -> boo
 
 def _name_line(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                tokens: Sequence[Token], words: Sequence[str], rows: Sequence[int],
-               a: int, b: int) -> None:
-    """Every word of tokens ``a`` to ``b`` not yet protected becomes a person's, as the
-    policy of ``PERSON`` says."""
+               a: int, b: int, type_: str = "PERSON") -> None:
+    """Every word of tokens ``a`` to ``b`` not yet protected becomes a person's (a
+    ``type_``'s), as the policy of the type says."""
     placeholder = next((d for d in decisions[a:b]
-                        if isinstance(d, Placeholder) and person_decision(d)), None)
+                        if isinstance(d, Placeholder) and decision_type(d) == type_), None)
     for i in range(a, b):
         if decisions[i] is not None:
             continue
-        kind, _ = marking.resolve("PERSON", rows[i])
+        kind, _ = marking.resolve(type_, rows[i])
         if kind in ("slot", "unlisted"):
-            decisions[i] = (EntitySlot(("PERSON", words[i]), rows[i]) if kind == "slot"
-                            else EntitySlot(("PERSON", words[i]), -1, None, independent=True))
+            decisions[i] = (EntitySlot((type_, words[i]), rows[i]) if kind == "slot"
+                            else EntitySlot((type_, words[i]), -1, None, independent=True))
         elif kind == "placeholder" and placeholder is not None:
             decisions[i] = placeholder
-        else:  # PERSON=keep: nothing to protect
+        else:  # kept, or a placeholder with none on the line to join
             continue
-        counted["PERSON"] += 1
+        counted[type_] += 1
