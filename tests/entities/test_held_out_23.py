@@ -22,3 +22,20 @@ def test_a_letter_with_one_or_two_digits_is_no_identifier() -> None:
     assert _ids("B79 7QE and M1 3WH") == ["B79", "7QE", "M1", "3WH"]
     assert _ids("CP1, KX19, A1234567, KD-4471, U100") == [
         "CP1", "KX19", "A1234567", "KD-4471", "U100"]
+
+
+def test_a_rare_lower_case_word_is_a_name_only_where_the_model_agrees() -> None:
+    """In a lower-case chat a rare word was a name by its rarity alone (``brassicas``,
+    ``shallots``: 51 ordinary words of the tuning half's chat protected); now the learned
+    model must give it LOWER_RARE_SCORE too, which the chats' rare names pass."""
+    import pytest
+
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = ("dawn: the pigeons have had half my brassicas\n"
+            "frank: nobody is taking the tuba on the minibus\n"
+            "kwabena: wiktoria and radek are bringing the gazebo\n")
+    found = {text[s.start:s.end] for s in NameListDetector().detect([text])[0]}
+    assert {"kwabena", "wiktoria", "radek"} <= found, found
+    assert not {"brassicas", "tuba", "minibus", "gazebo"} & found, found

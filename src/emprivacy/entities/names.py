@@ -113,6 +113,31 @@ _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
 
 
+#: A rare word in lower case (:data:`~emprivacy.entities.name_words.LOWER_RARE`) is a name
+#: only where the learned model (:mod:`~emprivacy.entities.learned`) gives it at least this:
+#: chats' rare ordinary words (``brassicas``, ``bindweed``, ``tuba``, ``shallots``,
+#: ``minibus``) scored under it, their rare names (``cian``, ``emre``, ``wanjiru``) over 0.39
+#: (issue 40, the twenty-third English set; 30 of 67 such words of the labelled lower-case
+#: texts under 0.3, none of their 596 names, places and organisations).
+LOWER_RARE_SCORE = 0.25
+
+
+class _LearnedScores:
+    """The learned model's :math:`1 - P(\\mathrm{O})` of a text's words, computed at the
+    first asking (a lower-case text with a rare word: chats)."""
+
+    def __init__(self, text: str, words: Sequence[Token]) -> None:
+        self.text, self.words = text, words
+        self._scores: Sequence[float] | None = None
+
+    def score(self, i: int) -> float:
+        if self._scores is None:
+            from emprivacy.entities.learned import load_model
+
+            self._scores = (1 - load_model("en").scores(self.text, self.words)[:, 0]).tolist()
+        return self._scores[i]
+
+
 class NameListDetector:
     """Person names by the public list, the word's commonness and its context, in text of
     any case (see the module's description): :data:`PERSON` spans of one word each.
@@ -145,6 +170,7 @@ class NameListDetector:
         lowers = lower_case_words(words, cases, text)
         given = given_names()
         evidence = self._evidence(words, forms, classes, text, lowers, self.places)
+        learned = _LearnedScores(text, words)
         gaps = [""] + [text[a.end:b.start] for a, b in pairwise(words)]
         name = [False] * len(words)
         for i, (form, cls, case) in enumerate(zip(forms, classes, cases, strict=True)):
@@ -175,8 +201,8 @@ class NameListDetector:
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or agent_after(i, words, forms, text))) or (
                     lower_text and case == "lower" and ((
-                        len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE)
-                        or name_like(form)))
+                        len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE
+                        and learned.score(i) >= LOWER_RARE_SCORE) or name_like(form)))
             else:  # common: a capitalised given name in the middle of a sentence, or at
                 # its start before a verb that takes a person (``Summer went red.``); in
                 # lower case, one that reads as a name by its vector (``callum``, ``obi``)
