@@ -432,3 +432,23 @@ def test_both_words_of_a_surname_forename_cell_are_the_persons(ner_embeddings) -
                              epsilon=1e6, embeddings=ner_embeddings, seed=1, entities="auto",
                              entity_epsilon=1.0)
     assert ", will you," in out.release, out.release
+    # a greeting on its line is no surname (the second reading: "Thanks, Dawn" became two
+    # surrogates)
+    (out,) = privatize_texts(["Thanks, Dawn\nSorry, Priyanka"], epsilon=1e6,
+                             embeddings=ner_embeddings, seed=1, entities="auto",
+                             entity_epsilon=1.0)
+    assert out.release.startswith("Thanks, ") and "\nSorry, " in out.release, out.release
+
+
+@pytest.mark.slow
+def test_a_placeholder_joins_the_next_word_across_one_space_only(ner_embeddings) -> None:
+    """Two filled words of one organisation type make one placeholder across a space, not
+    across a table's tab or column gap (the second reading: ``Hope & Anchor      U13`` lost
+    its columns into one ``[ORG]``)."""
+    from emprivacy.entities.patterns import PatternDetector
+    from emprivacy.entities.spans import UnionDetector
+
+    union = UnionDetector([PatternDetector(), _Gaps({"copper": "ORG", "kettle": "ORG"})])
+    assert _release_with(ner_embeddings, union, "at copper kettle") == "at [ORG]"
+    out = _release_with(ner_embeddings, union, "copper\tkettle\ncopper    kettle")
+    assert out == "[ORG]\t[ORG]\n[ORG]    [ORG]", out

@@ -446,7 +446,8 @@ class LearnedDetector:
         language = get_language(self.lang)  # the words the union's other detectors read too
         pieces = [(text, text_words(text, language).words) for text in check_texts(texts)]
         shortest = _SHORTEST.get(self.lang, 2)
-        low = NEAR_THRESHOLD.get(self.lang, 0.5) if self.beside else model.threshold
+        low = (min(NEAR_THRESHOLD.get(self.lang, 0.5), model.threshold) if self.beside
+               else model.threshold)
         out = []
         for (_, tokens), p in zip(pieces, model.scores_many(pieces), strict=True):
             kinds = p[:, 1:].argmax(axis=1) + 1

@@ -20,8 +20,7 @@ the release.  This detector needs no model and no extra:
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
   time, a decade or a quantity with its unit (``3rd``, ``10am``, ``90s``, ``5mg``, ``14-day``,
-  ``5-year-old``, ``2-3-week``) and a letter with one or two digits (``U10``, ``M40``: an age
-  group, a category; a postcode's ``B79`` of ``B79 7QE`` is one), a
+  ``5-year-old``, ``2-3-week``), a
   British number plate in capitals (``KX19 RWE``; in lower case its first part), ``#``
   followed by digits (``#48213``), and a prefix of one to three letters before groups of
   digits, four digits at least (``wo 7731``, ``BB 4471 0932``, ``ra 4 772 190 k``: a single
@@ -126,15 +125,6 @@ _NOT_ID = re.compile(
     r"|speed|pack|time)s?(?:-olds?)?")
 
 
-#: A letter and one or two digits: an age group, a category, a grid square, a pitch or a road
-#: (``U10``, ``U11s``, ``M40``, ``C22``, ``A14``), no identifier — the digits are ``[NUM]``
-#: anyway, the letter says little (issue 40, the twenty-third English set: a junior club's
-#: register and a fell race's results lost every ``U10`` and ``M40`` to ``[ID]``, 65 words) —
-#: but a postcode's outward part before its inward one (``B79 7QE``, ``M1 3WH``).
-_SHORT_CODE = re.compile(r"[A-Za-z]\d{1,2}s?")
-_POSTCODE_INWARD = re.compile(r"[ \t]+\d[A-Za-z]{2}(?![\w@])")
-
-
 class PatternDetector:
     """Dates (``DATE``) and identifiers (``ID``) by pattern (see the module's description).
 
@@ -187,9 +177,7 @@ class PatternDetector:
                       if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
                if not any(d.overlaps(m.start(), m.end()) for d in dates)
-               and _NOT_ID.fullmatch(m.group().lower()) is None
-               and not (_SHORT_CODE.fullmatch(m.group())
-                        and _POSTCODE_INWARD.match(text, m.end()) is None)] if digits else []
+               and _NOT_ID.fullmatch(m.group().lower()) is None] if digits else []
         if "_" in text:
             ids += [EntitySpan(m.start(), m.end(), "ID") for m in _HANDLE.finditer(text)
                     if not any(s.overlaps(m.start(), m.end()) for s in dates + ids)]

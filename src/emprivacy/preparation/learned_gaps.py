@@ -138,8 +138,9 @@ class _Filler:
         if kind == "placeholder":
             before = decisions[i - 1] if i else None
             if isinstance(before, Placeholder) and before.type == resolved \
-                    and not self.text[tokens[i - 1].end:tokens[i].start].strip(" \t"):
-                decision: Decision = before  # "red lion": one placeholder
+                    and self.text[tokens[i - 1].end:tokens[i].start] == " ":
+                decision: Decision = before  # "red lion": one placeholder (not across a
+                # table's column gap or a tab: "Hope & Anchor      U13", the second reading)
             else:
                 decision = Placeholder(self.span, placeholder(resolved), resolved,
                                        tokens[i].start)

@@ -80,13 +80,14 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
     the other is a person's too, however common a word (``MASON, WILL``, ``FIELD, DAWN`` of a
     results sheet's name column, where the recogniser took ``MASON`` for an organisation:
     issue 40, the twenty-third English set) — a place's beside a place (``Leeds,
-    Yorkshire``) — but a title, a role or a form's key.  ``covered``: the tokens a
+    Yorkshire``) — but a title, a greeting, a role or a form's key.  ``covered``: the tokens a
     detector's span covers, which ``counted`` holds as released at the general ε until one
     is filled."""
     from emprivacy.entities.labels import SPEAKER_ROLES
+    from emprivacy.entities.names import GREETINGS
     from emprivacy.text.language import get_language
 
-    titles = get_language(marking.lang).titles
+    titles = get_language(marking.lang).titles | GREETINGS  # "Thanks, Dawn", "Sorry, Priya"
     for i in range(len(tokens) - 1):
         a, b = tokens[i], tokens[i + 1]
         if a.kind != "word" or b.kind != "word" or text[a.end:b.start] not in (",", ", ") \
