@@ -402,6 +402,11 @@ def test_a_word_beside_a_protected_one_is_filled_along_the_run(ner_embeddings) -
     sure = UnionDetector([NameListDetector(), PatternDetector(), _Near({"okoro": "PERSON"})])
     out = _release_with(ner_embeddings, sure, "thanks dana & okoro then okoro")
     assert "& okoro" not in out, out  # past the &: beside dana
+    cells = UnionDetector([NameListDetector(), PatternDetector(),
+                           _Near({"kettle": "PERSON", "brass": "PERSON"})])
+    out = _release_with(ner_embeddings, cells, "thanks dana kettle\ndana    brass\tbrass")
+    assert "dana" not in out and "kettle" not in out, out
+    assert out.endswith("    brass\tbrass"), out  # a column gap, a tab: other cells
     model_only = UnionDetector([NameListDetector(), PatternDetector(),
                                 _Gaps({"copper": "ORG"}), _Near({"anchor": "ORG"})])
     out = _release_with(ner_embeddings, model_only, "meet at the copper & anchor then the anchor")

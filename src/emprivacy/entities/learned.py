@@ -83,8 +83,8 @@ _SHORTEST = {"en": 2, "fr": 3}
 #: is its neighbour's kin where the model gives it more than this (by language: the French
 #: model, fitted on a third of the data, took ``chante``, ``parcelle``, ``petit`` beside
 #: names at 0.5), whatever its frequency
-#: (:class:`NearSpan`; ``PENNINE CHIP TIMING``, ``FELL RUNNERS ASSOCIATION``, ``hollow ash
-#: farm``: the other words of a name that a rule found a part of).
+#: (:class:`NearSpan`; ``CHIP`` of ``PENNINE CHIP TIMING``, ``ANCHOR`` of ``HOPE & ANCHOR``:
+#: the other words of a name that a rule found a part of).
 NEAR_THRESHOLD = {"en": 0.5, "fr": 0.7}
 
 #: The languages with a packaged model.

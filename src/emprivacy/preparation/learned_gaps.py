@@ -12,12 +12,13 @@ Then a word the model takes only beside another (its :class:`~emprivacy.entities
 over :data:`~emprivacy.entities.learned.NEAR_THRESHOLD`, rarer than :data:`BESIDE_ZIPF`)
 is filled where the word next to it on its line (past an ``&`` or a ``'s``) is a person's, a
 place's or an organisation's slot or placeholder that a rule decided, and so on along the run
-(``PENNINE CHIP TIMING``, ``hollow ash farm``); beside a word the model alone decided, only
+(``PENNINE CHIP``, ``HOPE & ANCHOR``); beside a word the model alone decided, only
 over :data:`BESIDE_MODEL`.  So the model adds protection and never changes a rule's decision.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -42,8 +43,8 @@ __all__ = ["BESIDE_MODEL", "BESIDE_ZIPF", "FILL_ZIPF", "learned_gaps"]
 FILL_ZIPF = 5.0
 #: The same beside a word another decision protects as a name, place or organisation
 #: (:class:`~emprivacy.entities.learned.NearSpan`): the ``North`` of ``North Tyneside
-#: Council``, ``Church`` of ``Church Walk``; the most common words (``the``, ``hope``) still
-#: need the rules.
+#: Council``, ``Church`` of ``Church Walk``; the most common words (``the``, ``and``,
+#: ``with``) still need the rules.
 BESIDE_ZIPF = 6.0
 #: Beside a word the model alone decided, the least score of a word the model is less sure of
 #: (``kofi primary carer``: ``kofi`` an organisation to the model, ``primary`` at 0.55 is no
@@ -60,6 +61,9 @@ _NAMED = frozenset({"PERSON", "LOCATION", "ORG"})
 #: A word that may stand between such a word and its neighbour (``Dunn's Skip Hire``), as
 #: an ``&`` may (``HOPE & ANCHOR``).
 _POSSESSIVES = frozenset({"'s", "’s", "'S", "’S"})
+#: What joins two words of one name: nothing, a space, or an ``&`` between spaces — not a
+#: table's column gap or a tab (the next cell is another field).
+_JOINED = re.compile(r" ?(?:& ?)?")
 
 
 def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
@@ -156,16 +160,15 @@ class _Filler:
         return True
 
     def beside_protected(self, i: int, score: float) -> bool:
-        """Whether the word next to token ``i`` on its line (past an ``&`` or a ``'s``) is
+        """Whether the word next to token ``i`` (a space, an ``&`` or a ``'s`` between) is
         a person's, a place's or an organisation's slot or placeholder that a rule decided
         (or a word filled beside one: along a run), or the model alone where token ``i``'s
         ``score`` is over :data:`BESIDE_MODEL`."""
         tokens = self.tokens
         for step in (-1, 1):
             j, k = i, i + step
-            while 0 <= k < len(tokens) and self.text[
-                    min(tokens[j].end, tokens[k].end):
-                    max(tokens[j].start, tokens[k].start)].strip(" \t") in ("", "&"):
+            while 0 <= k < len(tokens) and _JOINED.fullmatch(self.text[
+                    min(tokens[j].end, tokens[k].end):max(tokens[j].start, tokens[k].start)]):
                 d = self.decisions[k]
                 if k in self.unvouched and score <= BESIDE_MODEL:
                     break
