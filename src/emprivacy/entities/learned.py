@@ -29,8 +29,10 @@ weights, the threshold, the language) are written by ``benchmarks/entity_model.p
 also prints, set by set, what a model finds on a set it was fitted without.  In a union
 (:class:`~emprivacy.entities.spans.UnionDetector`) it fills gaps: its spans are asked apart
 and decide only the words every rule left released
-(:mod:`~emprivacy.preparation.learned_gaps`), so it can only add protection.  Like every
-detector it is pre-processing, outside the guarantee (issue 40, issue 42).
+(:mod:`~emprivacy.preparation.learned_gaps`), so there it can only add protection; the
+names detector asks it too, whether a rare word in lower case is a name
+(:data:`~emprivacy.entities.names.LOWER_RARE_SCORE`).  Like every detector it is
+pre-processing, outside the guarantee (issue 40, issue 42).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ its type's policy says: a slot of the person or place sub-vocabulary (drawn inde
 where no list holds it), or a placeholder, consecutive words of one type one placeholder.
 Then a word the model takes only beside another (its :class:`~emprivacy.entities.learned.NearSpan`:
 over :data:`~emprivacy.entities.learned.NEAR_THRESHOLD`, rarer than :data:`BESIDE_ZIPF`)
-is filled where the word next to it on its line (past an ``&`` or a ``'s``) is a person's, a
+is filled where the word next to it (a space, an ``&`` or a ``'s`` between) is a person's, a
 place's or an organisation's slot or placeholder that a rule decided, and so on along the run
 (``PENNINE CHIP``, ``HOPE & ANCHOR``); beside a word the model alone decided, only
 over :data:`BESIDE_MODEL`.  So the model adds protection and never changes a rule's decision.
