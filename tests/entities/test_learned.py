@@ -407,6 +407,9 @@ def test_a_word_beside_a_protected_one_is_filled_along_the_run(ner_embeddings) -
     out = _release_with(ner_embeddings, cells, "thanks dana kettle\ndana    brass\tbrass")
     assert "dana" not in out and "kettle" not in out, out
     assert out.endswith("    brass\tbrass"), out  # a column gap, a tab: other cells
+    fillers = UnionDetector([NameListDetector(), PatternDetector(), _Near({"um": "ORG"})])
+    out = _release_with(ner_embeddings, fillers, "thanks dana um maybe")
+    assert out.endswith(" um maybe") and "dana" not in out, out  # a filler: no name's word
     model_only = UnionDetector([NameListDetector(), PatternDetector(),
                                 _Gaps({"copper": "ORG"}), _Near({"anchor": "ORG"})])
     out = _release_with(ner_embeddings, model_only, "meet at the copper & anchor then the anchor")

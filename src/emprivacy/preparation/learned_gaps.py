@@ -58,6 +58,9 @@ _CALENDAR = CALENDAR_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat 
 
 #: The types whose protected words vouch for a neighbour the model takes only beside them.
 _NAMED = frozenset({"PERSON", "LOCATION", "ORG"})
+#: A speaker's fillers, no name's word however near one (``from zhanna um first``: the
+#: second reading's ``um`` became ``[ORG]``).
+_FILLERS = frozenset("um umm uh uhm er erm hmm ah eh oh yeah yep yup nope ok okay".split())
 #: A word that may stand between such a word and its neighbour (``Dunn's Skip Hire``), as
 #: an ``&`` may (``HOPE & ANCHOR``).
 _POSSESSIVES = frozenset({"'s", "’s", "'S", "’S"})
@@ -104,7 +107,8 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
             continue
         beside = isinstance(gaps[at], NearSpan)
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
-                or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF):
+                or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF) \
+                or (beside and words[i] in _FILLERS):
             continue
         if beside:
             near.append((i, gaps[at].type, float(getattr(gaps[at], "score", 0.0))))
