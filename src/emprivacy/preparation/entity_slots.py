@@ -226,11 +226,11 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
+    covered = [bool(c) for c in covering_of]
     learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
-                 covered=[bool(c) for c in covering_of])
-    comma_cells(marking, decisions, counted, text, tokens, words, rows,
-                covered=[bool(c) for c in covering_of])
+                 covered=covered)
+    comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
     # again, for the names the passes after the first made ("Priyanka" of a list): those
     # that are no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,

@@ -105,14 +105,15 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
             at += 1
         if at == len(gaps) or gaps[at].start > tok.start or tok.end > gaps[at].end:
             continue
-        beside = isinstance(gaps[at], NearSpan)
+        span = gaps[at]
+        beside = isinstance(span, NearSpan)
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
                 or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF) \
                 or (beside and words[i] in _FILLERS):
             continue
-        if beside:
-            near.append((i, gaps[at].type, float(getattr(gaps[at], "score", 0.0))))
-        elif fill(i, gaps[at].type):
+        if isinstance(span, NearSpan):
+            near.append((i, span.type, span.score))
+        elif fill(i, span.type):
             fill.unvouched.add(i)
     while near:  # beside a protected word, and beside that one in turn
         left = [(i, t, q) for i, t, q in near

@@ -21,7 +21,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.names import GREETINGS
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -30,6 +32,7 @@ from emprivacy.preparation.decisions import (
     decision_type,
 )
 from emprivacy.preparation.particles import person_decision_at
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "comma_cells", "lines_of_names"]
@@ -83,11 +86,7 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
     Yorkshire``) — but a title, a greeting, a role or a form's key.  ``covered``: the tokens a
     detector's span covers, which ``counted`` holds as released at the general ε until one
     is filled."""
-    from emprivacy.entities.labels import SPEAKER_ROLES
-    from emprivacy.entities.names import GREETINGS
-    from emprivacy.text.language import get_language
-
-    titles = get_language(marking.lang).titles | GREETINGS  # "Thanks, Dawn", "Sorry, Priya"
+    titles = get_language(marking.lang).titles
     for i in range(len(tokens) - 1):
         a, b = tokens[i], tokens[i + 1]
         if a.kind != "word" or b.kind != "word" or text[a.end:b.start] not in (",", ", ") \
@@ -98,9 +97,11 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
             other = decisions[there]
             kind = (decision_type(other) if isinstance(other, EntitySlot | Placeholder)
                     else None)
+            # no greeting ("Thanks, Dawn", "Sorry, Priya"), title, role or key
             if decisions[here] is None and kind in ("PERSON", "ORG", "LOCATION") \
                     and len(tokens[here].text) > 1 and words[here] not in titles \
-                    and words[here] not in SPEAKER_ROLES and not marking.label_word(words[here]):
+                    and words[here] not in GREETINGS and words[here] not in SPEAKER_ROLES \
+                    and not marking.label_word(words[here]):
                 _name_line(marking, decisions, counted, tokens, words, rows, here, here + 1,
                            "LOCATION" if kind == "LOCATION" else "PERSON")
                 if decisions[here] is not None and covered is not None and covered[here]:
