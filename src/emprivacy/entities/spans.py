@@ -90,6 +90,10 @@ class EntitySpan:
     type: str
 
     def __post_init__(self) -> None:
+        start, end, type_ = self.start, self.end, self.type
+        if type(start) is int and type(end) is int and 0 <= start < end \
+                and type(type_) is str and type_ and type_ == type_.upper():
+            return  # the common case at once: a span per name of every text (issue 40, cost)
         for name in ("start", "end"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int):
