@@ -68,7 +68,8 @@ def build() -> tuple[list[str], str]:
     from sklearn.model_selection import cross_val_score
 
     from emprivacy import load_embeddings
-    from emprivacy.entities.name_words import LOWER_RARE, census_shares, name_class, word_zipf
+    from emprivacy.entities.name_words import LOWER_RARE, census_shares, word_zipf
+    from emprivacy.entities.name_words import census_name_class as name_class
     from emprivacy.entities.names import GREETINGS
     from emprivacy.entities.places import place_words
 

@@ -25,10 +25,11 @@ def found(text: str) -> list[str]:
 
 
 def test_the_packaged_words_are_what_the_detector_may_name():
-    """Lower-case letters, three or more, sorted once each, none a listed name of class
-    "name" (those need no vector) and all in the Zipf band the file's header states."""
+    """Lower-case letters, three or more, sorted once each, none a census name of class
+    "name" (those need no vector; the file is built from the census lists alone) and all
+    in the Zipf band the file's header states."""
     from emprivacy.entities.name_vectors import name_like_words
-    from emprivacy.entities.name_words import LOWER_RARE, name_class, word_zipf
+    from emprivacy.entities.name_words import LOWER_RARE, census_name_class, word_zipf
 
     path = ROOT / "src" / "emprivacy" / "data" / "name-like-words-en.txt"
     lines = [x for x in path.read_text(encoding="utf-8").splitlines() if not x.startswith("#")]
@@ -36,7 +37,7 @@ def test_the_packaged_words_are_what_the_detector_may_name():
     assert set(lines) == name_like_words()
     for w in lines:
         assert w.isalpha() and w == w.lower() and len(w) >= 3, w
-        assert name_class(w) in ("rare", "uncommon", "common"), w
+        assert census_name_class(w) in ("rare", "uncommon", "common"), w
         assert LOWER_RARE <= word_zipf(w) < 3.5, w
 
 

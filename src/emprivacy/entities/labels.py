@@ -39,12 +39,19 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "superintendent carer carers cadet licensee licensees governor governors solicitor "
     "barrister coroner deputy principal headteacher teacher coach captain po "
     "transcriber typist dispatcher operator names nickname nicknames aka alias".split())
+#: Military ranks written before a name or in a roll's column (``CPL``, ``LCPL``, ``PTE``,
+#: ``WO2``): abbreviations and the full words that are nothing else (not ``major``,
+#: ``private``, ``general``, ``corporal``: a common word before a title is read as a name).
+MILITARY_RANKS: frozenset[str] = frozenset(
+    "cpl lcpl lcp pte gnr spr rfn tpr ssgt csgt wo1 wo2 rsm cqms rqms maj brig cdr cmdr cdre "
+    "adm bdr lbdr sqn flt lieutenant brigadier bombardier fusilier guardsman "
+    "rifleman".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
     "dame lord lady reverend coach chief captain governor senator mayor president "
-    "mister".split())
+    "mister".split()) | MILITARY_RANKS
 #: Roles that speak in a transcript or a log, no names after a time stamp either
 #: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a
 #: label is known to be when it is not a person; the words still go through the mechanism.

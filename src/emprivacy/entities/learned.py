@@ -136,10 +136,14 @@ def _shape(word: str) -> str:
 def _lists(lang: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """The given names, family names and places' words a word is looked up in: in French
     the French given names (accent-free, with the census' given names)."""
-    from emprivacy.entities.name_words import family_names, french_given_names, given_names
+    from emprivacy.entities.name_words import (
+        census_given_names,
+        family_names,
+        french_given_names,
+    )
     from emprivacy.entities.vocabulary import place_words
 
-    given = french_given_names() if lang == "fr" else given_names()
+    given = french_given_names() if lang == "fr" else census_given_names()
     return given, family_names(), place_words()
 
 
@@ -153,7 +157,8 @@ def _zipf(word: str, lang: str) -> float:
 @lru_cache(maxsize=1 << 17)
 def _word_features(word: str, lang: str = "en") -> tuple[str, str, str, str, str, bool]:
     """(shape, Zipf bucket, lists, name class, lower case, common) of one surface form."""
-    from emprivacy.entities.name_words import name_class, name_key
+    from emprivacy.entities.name_words import census_name_class as name_class
+    from emprivacy.entities.name_words import name_key
     from emprivacy.text.normalise import fold_to_ascii
 
     given, family, places = _lists(lang)

@@ -107,6 +107,15 @@ def _census() -> tuple[dict[str, float], frozenset[str], frozenset[str]]:
     return share, frozenset(given), frozenset(family)
 
 
+@cache
+def british_given_names() -> frozenset[str]:
+    """Given names of Britain and Ireland that the census lacks (``data/given-names-en.txt``,
+    compiled by hand for emprivacy: ``gareth``, ``rhys``, ``niamh``, ``iain``), as
+    :func:`name_key` writes them: given names (:func:`given_names`) and, where uncommon as a
+    word, of class ``"name"`` (:func:`name_class`)."""
+    return frozenset(name_key(w) for w in read_word_list("given-names-en.txt"))
+
+
 def census_shares() -> tuple[dict[str, float], frozenset[str]]:
     """Each listed name's census share (the larger of its shares as a female or male given
     name and as a family name, a fraction), and the given names."""
@@ -114,8 +123,16 @@ def census_shares() -> tuple[dict[str, float], frozenset[str]]:
     return share, given
 
 
+@cache
 def given_names() -> frozenset[str]:
-    """The census' given names (lower case)."""
+    """The given names (lower case): the census' and the British ones it lacks
+    (:func:`british_given_names`)."""
+    return census_shares()[1] | british_given_names()
+
+
+def census_given_names() -> frozenset[str]:
+    """The census' given names alone (lower case): what the learned model was fitted on
+    (:mod:`~emprivacy.entities.learned`)."""
     return census_shares()[1]
 
 
@@ -137,7 +154,7 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     ``jean-baptiste``), and one whose form without accents is a common French word
     (``aimé``, ``aime``: a verb)."""
     family = family_names()
-    out = set(given_names())
+    out = set(census_given_names())
     for name in read_word_list("given-names-fr.txt"):
         plain = folded(name)
         if (plain in family and not with_family_names) or (
@@ -183,11 +200,21 @@ def _median_excess() -> float:
 @lru_cache(maxsize=1 << 16)
 def name_class(word: str) -> NameClass:
     """How name-like ``word`` is: ``"name"``, ``"common"``, ``"rare"`` or ``None`` (see the
-    module's description).
+    module's description); a British given name that the census lacks and that is uncommon
+    as a word (:func:`british_given_names`: ``gareth``, ``rhys``) is a ``"name"``.
 
     >>> [name_class(w) for w in ("john", "will", "adeyemi", "table", "O'Brien", "Lê", "uh")]
     ['name', 'common', 'rare', None, 'name', 'rare', None]
+    >>> name_class("gareth"), census_name_class("gareth")
+    ('name', 'uncommon')
     """
+    cls = census_name_class(word)
+    return "name" if cls == "uncommon" and name_key(word) in british_given_names() else cls
+
+
+@lru_cache(maxsize=1 << 16)
+def census_name_class(word: str) -> NameClass:
+    """:func:`name_class` by the census' lists alone: what the learned model was fitted on."""
     key = name_key(word)
     if not key or not key[0].isalpha():
         return None

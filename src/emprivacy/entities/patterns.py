@@ -98,9 +98,11 @@ _DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 #: Letters said by their names in a spoken code (``em thirty oh h x``).
 _LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"})
 #: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
-#: spelled in its first part: ``grainne dot o s at example mail dot com``).
+#: spelled in its first part: ``grainne dot o s at example mail dot com``, or before it: an
+#: initial, ``email a warsame at hallowby somali dot org``).
 _SPOKEN_EMAIL = re.compile(
-    r"(?<![\w.'’-])[a-z0-9][\w.]{0,63}+(?:[ \t]+(?:(?:dot|underscore)[ \t]+\w+|[a-z](?![\w'’-])))"
+    r"(?<![\w.'’-])(?:[a-z][ \t]+){0,2}[a-z0-9][\w.]{0,63}+"
+    r"(?:[ \t]+(?:(?:dot|underscore)[ \t]+\w+|[a-z](?![\w'’-])))"
     r"{0,4}[ \t]+at[ \t]+"
     r"(?:\w+[ \t]+){0,2}?\w+(?:[ \t]+dot[ \t]+(?:com|org|net|co|uk|gov|ac|nhs|edu|io|fr|ie"
     r"|info|biz|me)){1,4}(?![\w'’-])", re.IGNORECASE)

@@ -106,6 +106,40 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
                            "LOCATION" if kind == "LOCATION" else "PERSON")
                 if decisions[here] is not None and covered is not None and covered[here]:
                     counted[GENERAL] -= 1
+    _comma_names(marking, decisions, counted, text, tokens, words, rows, covered)
+
+
+def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                 text: str, tokens: Sequence[Token], words: Sequence[str],
+                 rows: Sequence[int], covered: Sequence[bool] | None) -> None:
+    """A name written "SURNAME, Forename" in a text of ordinary case, in a cell or not
+    (``with mum DAY, Lorraine;``, ``LOW, Wen Hui``: the surname in capitals, a protected
+    forename after it, capitalised), and an initial after a protected surname (a person's or
+    an organisation's) and its comma (``BROOK, D.``): both a person's, however common a
+    word (issue 40, the twenty-fourth English set's appointment list and reunion roll)."""
+    titles = get_language(marking.lang).titles
+    letters = [c for c in text[:4000] if c.isalpha()]
+    ordinary_case = sum(c.islower() for c in letters) > len(letters) / 2
+    for i in range(len(tokens) - 1):
+        a, b = tokens[i], tokens[i + 1]
+        if a.kind != "word" or b.kind != "word" or text[a.end:b.start] != ", ":
+            continue
+        if (ordinary_case and decisions[i] is None and a.text.isalpha() and a.text.isupper()
+                and len(a.text) > 1 and b.text[:1].isupper() and not b.text.isupper()
+                and person_decision_at(decisions, i + 1)
+                and words[i] not in titles and words[i] not in GREETINGS
+                and words[i] not in SPEAKER_ROLES and not marking.label_word(words[i])):
+            here = i  # "DAY, Lorraine"
+        elif (decisions[i + 1] is None and len(b.text) == 1 and b.text.isupper()
+              and text.startswith(".", b.end)
+              and isinstance(before := decisions[i], EntitySlot | Placeholder)
+              and decision_type(before) in ("PERSON", "ORG")):
+            here = i + 1  # "BROOK, D." (the recogniser may take BROOK for an organisation)
+        else:
+            continue
+        _name_line(marking, decisions, counted, tokens, words, rows, here, here + 1)
+        if decisions[here] is not None and covered is not None and covered[here]:
+            counted[GENERAL] -= 1
 
 
 def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],

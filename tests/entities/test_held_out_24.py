@@ -1,0 +1,74 @@
+"""What the twenty-fourth stage changed (issue 40): the figures of the twenty-third set's
+unseen half that were still above target (its ID letters), and the new set's tuning half
+(tests/entities/labelled/holdout24)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_an_initial_before_a_spoken_email_is_in_the_email() -> None:
+    """``email a warsame at hallowby somali dot org``: the initial ``a`` was released beside
+    ``[EMAIL]`` (3 of 183 ID letters of the twenty-third set's unseen half); a letter or two
+    before the address's first part are the address's now, and an article before a word
+    that is no address stays a word."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("or email a warsame at hallowby somali dot org thanks\n"
+            "or e mail j k okafor at brackenford dot gov dot uk\n"
+            "i sent it to a colleague at work yesterday\n")
+    got = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    assert ("a warsame at hallowby somali dot org", "EMAIL") in got, got
+    assert ("j k okafor at brackenford dot gov dot uk", "EMAIL") in got, got
+    assert not any("colleague" in g for g, _ in got), got
+
+
+def test_british_given_names_the_census_lacks_are_names() -> None:
+    """``gareth``, ``rhys``, ``iain`` are no US census names and were uncommon words, names
+    only by a vector or a context: ``caretaker here, gareth stone`` released ``gareth``
+    (the new set's lower-case chat).  The hand-made list (``data/given-names-en.txt``) makes
+    them given names of class ``"name"``; the learned model keeps the census features it was
+    fitted on; an ordinary word stays one."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.name_words import census_name_class, given_names, name_class
+    from emprivacy.entities.names import NameListDetector
+
+    assert {"gareth", "rhys", "niamh", "iain"} <= given_names()
+    assert name_class("gareth") == "name" and census_name_class("gareth") == "uncommon"
+    assert name_class("poppy") != "name" and name_class("table") is None
+    text = ("stone: caretaker here, gareth stone, keys are with ivy\n"
+            "dawn: thanks gareth. rhys and iain can do the car park\n")
+    found = {text[s.start:s.end] for s in NameListDetector().detect([text])[0]}
+    assert {"gareth", "rhys", "iain"} <= found, found
+    assert not {"caretaker", "keys", "car", "park"} & found, found
+
+
+@pytest.mark.slow
+def test_military_ranks_are_titles_not_names(release_auto) -> None:
+    """A reunion roll in capitals: ``LCPL``, ``PTE``, ``CPL`` were protected as part of the
+    names beside them (24 rank words of the new set's roll, a content word changed each);
+    ranks are titles now (:data:`~emprivacy.entities.labels.MILITARY_RANKS`), released as
+    words, and the names beside them still protected."""
+    pytest.importorskip("wordfreq")
+    text = ("ROLL OF MEMBERS ATTENDING\n"
+            "CPL HOLLINGWORTH, DEREK | 24198803\n"
+            "PTE KOWALCZYK AND MAJ BRENNAN WILL LAY THE WREATH.\n")
+    out = release_auto(text)
+    assert all(rank in out for rank in ("CPL", "PTE", "MAJ")), out
+    assert not any(n in out for n in ("HOLLINGWORTH", "DEREK", "KOWALCZYK", "BRENNAN")), out
+
+
+@pytest.mark.slow
+def test_a_surname_in_capitals_before_a_forename_and_an_initial_after_a_surname(
+        release_auto) -> None:
+    """``with mum DAY, Lorraine;``, ``LOW, Wen Hui`` in an appointment list of ordinary case
+    (not a cell of its own: the comma cells missed them), and ``BROOK, D.`` on a roll in
+    capitals (the initial after a protected surname): each word a person's now."""
+    pytest.importorskip("wordfreq")
+    text = ("09:40 | R3 | school nurse referral, with mum DAY, Lorraine; school Norbeck\n"
+            "10:00 | R2 | LOW, Wen Hui | smear recall\n"
+            "STANDARD BEARER: BROOK, D. · BUGLER: SHANNON O'DONNELL\n")
+    out = release_auto(text)
+    assert "DAY" not in out and "Lorraine" not in out and "LOW" not in out, out
+    assert "BROOK, D." not in out and " D." not in out, out
+    assert "school nurse referral, with mum" in out and "smear recall" in out, out
