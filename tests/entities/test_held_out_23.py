@@ -27,7 +27,9 @@ def test_a_rare_lower_case_word_is_a_name_only_where_the_model_agrees() -> None:
 def test_the_results_sheet_in_capitals_does_not_regress(ner_embeddings) -> None:
     """The tuning half's worst text, a fell race's results in capitals (``MASON, WILL``,
     ``PENNINE CHIP TIMING``, ``NGUYỄN``): person-name tokens verbatim over seeds 0–2, 9 of
-    333 (17 before the stage), place and organisation tokens 29 (42 before)."""
+    333 (17 before the stage), place and organisation tokens 29 (42 before); 30 since the
+    evaluation aligns by a longest common subsequence (stage 24: one more word matched,
+    the same release)."""
     pytest.importorskip("wordfreq")
     from collections import Counter
     from pathlib import Path
@@ -49,4 +51,4 @@ def test_the_results_sheet_in_capitals_does_not_regress(ner_embeddings) -> None:
                             in_vocabulary=lambda w: bool(ner_embeddings.rows([w])[0] >= 0))
     assert tally["per"] == 333
     assert tally["per_kept"] <= 9, tally
-    assert tally["locorg_kept"] <= 29, tally
+    assert tally["locorg_kept"] <= 30, tally

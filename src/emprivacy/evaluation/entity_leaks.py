@@ -4,9 +4,9 @@ release token by token (issue 40).
 A labelled text marks its entities inline as ``{{TYPE|surface}}`` with TYPE one of ``PER``,
 ``LOC``, ``ORG``, ``DATE``, ``ID`` (tests/entities/labelled/README.md).  :func:`unmark` gives
 the natural text and the labelled character spans; :func:`leak_tally` aligns the text's
-tokens with a release of it (:class:`difflib.SequenceMatcher` over the lower-cased tokens:
-a token inside an equal block is *verbatim*) and counts, per kind of token, how many there
-are and how many came out verbatim:
+tokens with a release of it (a longest common subsequence of the lower-cased tokens, line by
+line where the release keeps the lines: a token of it is *verbatim*) and counts, per kind
+of token, how many there are and how many came out verbatim:
 
 * ``per`` — words of person names (titles such as ``Mr.`` are not names);
 * ``locorg`` — words of places and organisations; ``locorg_names`` — those of them that
@@ -27,6 +27,8 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from emprivacy.text.language import ENGLISH, Language, get_language
 from emprivacy.text.normalise import normalise_word
@@ -115,7 +117,8 @@ def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> 
     [True, True, False]
     """
     elisions = get_language(lang).elisions
-    release = _PLACEHOLDER.sub("placeholder", release)
+    # apart from a word it is written against: ``ce[NUM]`` of ``ce1`` keeps its ``ce``
+    release = _PLACEHOLDER.sub(_placeholder_word, release)
 
     def key(token: str) -> str:
         word = token.lower().replace("’", "'")
@@ -127,16 +130,70 @@ def verbatim_tokens(text: str, release: str, *, lang: str | Language = "en") -> 
     return _aligned(text, release, key, lang)
 
 
+#: The most cells (tokens of a line × tokens of its release) aligned exactly; a longer line
+#: (a whole document on one line) is aligned by :class:`difflib.SequenceMatcher`'s blocks.
+EXACT_CELLS = 16_000_000
+
+
+def _placeholder_word(m: re.Match[str]) -> str:
+    """A placeholder as one word, apart from a letter or digit it is written against."""
+    text, start, end = m.string, m.start(), m.end()
+    before = " " if start and text[start - 1].isalnum() else ""
+    after = " " if end < len(text) and text[end].isalnum() else ""
+    return f"{before}placeholder{after}"
+
+
 def _aligned(text: str, release: str, key: Callable[[str], str],
              lang: str | Language) -> list[bool]:
-    """Per token of ``text``, whether it is in a matching block of ``release``'s tokens."""
+    """Per token of ``text``, whether a longest common subsequence of the two token lists
+    holds it.  Not :class:`difflib.SequenceMatcher`'s blocks: it takes the earliest equal
+    token first, so a word of a date (``Feb`` of ``11 Feb 2025``, released as ``[DATE]``)
+    was matched with the same word released lines later for another (``until Nov`` →
+    ``until Feb``), and the words between went unmatched (issue 40, stage 24)."""
     a = [key(t.text) for t in tokenize(text, lang=lang)]
     b = [key(t.text) for t in tokenize(release, lang=lang)]
     same = [False] * len(a)
-    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        for k in range(block.size):
-            same[block.a + k] = True
+    if not a or not b:
+        return same
+    if len(a) * len(b) > EXACT_CELLS:
+        for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+            for k in range(block.size):
+                same[block.a + k] = True
+        return same
+    for i in _lcs(a, b):
+        same[i] = True
     return same
+
+
+def _lcs(a: Sequence[str], b: Sequence[str]) -> list[int]:
+    """The positions in ``a`` of a longest common subsequence of ``a`` and ``b``: the table
+    :math:`L_{i,j}` row by row (:math:`L_{i,j} = \\max_{k \\le j} T_k`, with :math:`T_k =
+    \\max(L_{i-1,k}, L_{i-1,k-1} + [a_i = b_k])`: a running maximum, one array operation
+    per row), then traced back.
+
+    >>> _lcs("y 11 feb 2025 tal checked in deal until nov".split(),
+    ...      "y [date] [org] checked [date] in dano until feb".split())
+    [0, 5, 6, 8]
+    """
+    codes: dict[str, int] = {}
+    bb = np.array([codes.setdefault(w, len(codes)) for w in b], dtype=np.int64)
+    table = np.zeros((len(a) + 1, len(b) + 1), dtype=np.int32)
+    for i, word in enumerate(a, 1):
+        match = bb == codes.get(word, -1)
+        prev = table[i - 1]
+        row = np.maximum(prev[1:], prev[:-1] + match)
+        table[i, 1:] = np.maximum.accumulate(row)
+    out = []
+    i, j = len(a), len(b)
+    while i and j:
+        if a[i - 1] == b[j - 1] and table[i, j] == table[i - 1, j - 1] + 1:
+            out.append(i - 1)
+            i, j = i - 1, j - 1
+        elif table[i - 1, j] >= table[i, j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return out[::-1]
 
 
 def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
