@@ -72,3 +72,47 @@ def test_a_surname_in_capitals_before_a_forename_and_an_initial_after_a_surname(
     assert "DAY" not in out and "Lorraine" not in out and "LOW" not in out, out
     assert "BROOK, D." not in out and " D." not in out, out
     assert "school nurse referral, with mum" in out and "smear recall" in out, out
+
+
+def test_short_codes_that_many_rows_share_are_no_identifiers() -> None:
+    """``R3/C30`` on every row of an appointment list is a room and a clinic, not one
+    record's identifier (50 of its letters were ``[ID]``); a short code seen once (``K7``),
+    a longer one however often (``WY21``) and a postcode's first half (``M15`` of ``M15
+    5JX``) stay identifiers."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    rows = "".join(f"08:{m:02d} | R3/C30 | TD | patient {m}\n" for m in range(0, 20, 5))
+    text = (rows + "bed K7 today\n" + "WY21 mobile\nWY21 in attendance\nWY21 returning\n"
+            + "Postcode: M15 5JX\nPostcode: M15 4UP\nPostcode: M15 6AH\n")
+    got = {text[s.start:s.end] for s in PatternDetector().detect([text])[0] if s.type == "ID"}
+    assert "R3/C30" not in got, got
+    assert {"K7", "WY21", "M15"} <= got, got
+
+
+@pytest.mark.slow
+def test_a_rank_column_is_no_organisation(release_auto) -> None:
+    """The recogniser typed a roll's rank cells (``SGT``, ``CPL``) as organisations: a span
+    of titles alone names no one and is dropped; the names beside it are still protected."""
+    pytest.importorskip("wordfreq")
+    text = ("SURNAME, FORENAME | RANK ON LEAVING | ARMY NO.\n"
+            "ADJEI-MENSAH, KOFI | SGT | 24511873\n"
+            "AL-BAZZAZ, SAMIR | CPL | 25073316\n"
+            "HOLLINGWORTH, DEREK | SGT | 24290477\n")
+    out = release_auto(text)
+    assert out.count("SGT") == 2 and "CPL" in out, out
+    assert not any(n in out for n in ("KOFI", "SAMIR", "HOLLINGWORTH", "BAZZAZ")), out
+
+
+def test_common_words_beside_a_name_in_a_chat_stay_words() -> None:
+    """In a lower-case chat, ``we book saxby wyke`` does not make ``book`` a given name (a
+    verb this common before a rare family name), ``last year's hall bill`` is a possessive's
+    noun; ``it's hope``, ``joe a keen ferreira`` and ``zane iqbal`` still name people."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+
+    text = ("bill: last year's hall bill isn't paid, sort it before we book saxby wyke\n"
+            "hope: hi all it's hope, jack's sister\n"
+            "zane iqbal and joe a keen ferreira are coming too\n")
+    found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
+    assert not {"book", "hall"} & set(found), found
+    assert found.count("hope") == 2 and {"zane", "iqbal", "keen", "ferreira"} <= set(found), found

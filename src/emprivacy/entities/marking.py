@@ -46,6 +46,7 @@ from emprivacy.entities.spans import (
     EntityDetector,
     EntitySpan,
     drop_field_keys,
+    drop_titles,
     split_at_gaps,
     streets_typed_people,
     type_of_overlap,
@@ -132,9 +133,11 @@ class EntityMarking:
         (:func:`~emprivacy.entities.spans.split_at_gaps`), a person's span that ends with a
         street's designator typed a place
         (:func:`~emprivacy.entities.spans.streets_typed_people`), less a form's keys in English
-        (:func:`~emprivacy.entities.spans.drop_field_keys`), sorted, widened over the designators
-        of organisations and streets (:func:`~emprivacy.entities.designators.widen_spans`),
-        a person's span widened over the user name it is part of (``k.osei``:
+        (:func:`~emprivacy.entities.spans.drop_field_keys`) and spans of titles alone
+        (:func:`~emprivacy.entities.spans.drop_titles`: ``SGT``), sorted, widened over the
+        designators of organisations and streets
+        (:func:`~emprivacy.entities.designators.widen_spans`), a person's span widened over
+        the user name it is part of (``k.osei``:
         :func:`~emprivacy.entities.initials.widen_handles`),
         with the initials of the names found (``JM`` after ``Jordan Mensah``:
         :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
@@ -150,12 +153,13 @@ class EntityMarking:
         zipf = _zipf_or_none()
         english = get_language(self.lang).code == "en"
         keys = zipf is not None and english
+        titles = NAME_TITLES if english else get_language(self.lang).titles
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            cut = drop_header_spans(text, cut)
+            cut = drop_header_spans(text, drop_titles(text, cut, titles))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),

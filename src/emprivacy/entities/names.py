@@ -122,7 +122,7 @@ _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
 #: ``minibus``) scored under it, their rare names (``cian``, ``emre``, ``wanjiru``) over 0.39
 #: (issue 40, the twenty-third English set; 30 of 67 such words of the labelled lower-case
 #: texts under 0.3, none of their 596 names, places and organisations).
-LOWER_RARE_SCORE = 0.25
+LOWER_RARE_SCORE = 0.3
 
 
 class _LearnedScores:
@@ -404,12 +404,20 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
             and forms[i] not in SPEAKER_ROLES and spaced(i, i + 1)
             and words[i].text.islower() and words[i + 1].text.islower()
             and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
-            and word_zipf(forms[i + 1]) < RARE_ZIPF):
-        return True  # a word before a rare family name is the given name: "dev malhotra"
+            and word_zipf(forms[i + 1]) < RARE_ZIPF and word_zipf(forms[i]) < _GIVEN_BEFORE_ZIPF):
+        return True  # a word before a rare family name is the given name: "dev malhotra",
+        # a misheard one ("joe a keen ferreira"); not a verb as common as "book", "ask",
+        # "call" ("we book saxby wyke village hall")
     return (i > 0 and classes[i - 1] == "name" and name_key(forms[i - 1]) in given
             and spaced(i - 1, i) and (classes[i] == "rare" or (word_zipf(forms[i]) < UNCOMMON_ZIPF
             and (classes[i] != "uncommon" or name_like(forms[i]))  # not "jack borrowed it"
             and words[i - 1].text.islower() and words[i].text.islower())))  # "zane iqbal"
+
+
+#: The commonest a word may be (Zipf) and be read as the given name before a rare family
+#: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
+#: ``call``, ``tell`` are verbs).
+_GIVEN_BEFORE_ZIPF = 5.0
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,

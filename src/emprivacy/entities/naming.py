@@ -99,9 +99,10 @@ CHAT_CLITICS: frozenset[str] = frozenset("ill youll theyll itll cant dont wont d
 DETERMINERS: frozenset[str] = frozenset(
     "the a an this these those my your our their its his no every each".split())
 #: Words after which a word that names someone elsewhere in the text is the ordinary word
-#: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``): a determiner, a
-#: possessive, a modal's or a negation's clitic; no name follows them.
-ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't"}
+#: (``the bill``, ``my faith``, ``i'll mark that``, ``didn't dawn on us``, ``last year's hall
+#: bill``): a determiner, a possessive, a modal's or a negation's clitic; no name follows
+#: them.
+ORDINARY_BEFORE: frozenset[str] = DETERMINERS | {"some", "any", "'ll", "n't", "'s", "’s"}
 
 #: A name this common as an English word (Zipf) may be the word after :data:`ORDINARY_BEFORE`
 #: (``the bill``, ``my faith``); a rarer one is the name used as a noun's modifier (``the
@@ -118,10 +119,19 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
     it), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
     ``forms`` may skip punctuation and line breaks: without ``gap`` no subject or
     contraction counts (``so do i\nmark said`` names mark)."""
-    return (i > 0 and (forms[i - 1] in ORDINARY_BEFORE
+    return (i > 0 and ((forms[i - 1] in ORDINARY_BEFORE
+                        and not (forms[i - 1] in _APOSTROPHE_S and forms[i - 2:i - 1]
+                                 and forms[i - 2] in _IS_BEFORE))
                        or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
                            and gap == " "))
             and zipf(forms[i]) >= ORDINARY_ZIPF)
+
+
+#: A possessive ``'s`` (:data:`ORDINARY_BEFORE`: ``last year's hall bill``)…
+_APOSTROPHE_S = frozenset({"'s", "’s"})
+#: …but the ``'s`` of ``is`` after these (``it's hope``, ``her name's will``: a name).
+_IS_BEFORE = frozenset("it that this there here he she who what where name everyone "
+                       "everybody someone somebody".split())
 
 
 

@@ -37,6 +37,7 @@ Its types are structured identifiers: their policy is always a placeholder
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex, check_texts
@@ -177,9 +178,12 @@ class PatternDetector:
             dates += [EntitySpan(m.start(1), m.end(1), "DATE")
                       for m in _LONE_MONTH.finditer(text)
                       if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
+        shared = _shared_codes(text) if digits else frozenset()
         ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
                if not any(d.overlaps(m.start(), m.end()) for d in dates)
-               and _NOT_ID.fullmatch(m.group().lower()) is None] if digits else []
+               and _NOT_ID.fullmatch(m.group().lower()) is None
+               and not (shared and set(_CODE_PARTS.split(m.group().upper())) <= shared)
+               ] if digits else []
         if "_" in text:
             ids += [EntitySpan(m.start(), m.end(), "ID") for m in _HANDLE.finditer(text)
                     if not any(s.overlaps(m.start(), m.end()) for s in dates + ids)]
@@ -193,6 +197,30 @@ class PatternDetector:
             ids.append(EntitySpan(m.start(), end, "ID"))
         ids += _spoken_ids(text, dates + ids)
         return sorted(dates + ids, key=SPAN_ORDER)
+
+
+#: A short code: one letter and one or two digits (``R3``, ``C30``, ``U10``, ``M40``), not a
+#: postcode's first half (``M15`` of ``M15 5JX``).
+_SHORT_CODE = re.compile(r"(?<![\w@.])[A-Za-z]\d{1,2}(?![\w@])(?![ \t]\d[A-Za-z]{2}\b)")
+#: The parts of a code written with a slash or a hyphen (``R3/C30``).
+_CODE_PARTS = re.compile(r"[/-]")
+#: How often a short code recurs in a text to be a category's, not one record's.
+SHARED_CODE_COUNT = 3
+
+
+def _shared_codes(text: str) -> frozenset[str]:
+    """The short codes (:data:`_SHORT_CODE`) that ``text`` holds at least
+    :data:`SHARED_CODE_COUNT` times, in capitals: a room, a clinic, an age group, a race's
+    category (``R3/C30`` on every row of an appointment list, ``U10`` of a club's teams) —
+    shared by many records, so no identifier of one (issue 40, stage 24: 50 room and clinic
+    letters of the new set's appointment list were ``[ID]``).  A longer code (``WY21``, a
+    fire engine's call sign) stays an identifier however often it recurs.
+
+    >>> sorted(_shared_codes("R3 Ann\\nR3 Bob\\nR3/C30 Cy\\nC30 Di\\nC30 Ed\\nK7 Flo"))
+    ['C30', 'R3']
+    """
+    counts = Counter(m.group().upper() for m in _SHORT_CODE.finditer(text))
+    return frozenset(code for code, n in counts.items() if n >= SHARED_CODE_COUNT)
 
 
 def _spoken_dates(text: str, months: Sequence[re.Match[str]]) -> list[EntitySpan]:

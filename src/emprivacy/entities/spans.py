@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from operator import attrgetter
@@ -35,6 +35,7 @@ __all__ = [
     "UnionDetector",
     "check_texts",
     "drop_field_keys",
+    "drop_titles",
     "split_at_gaps",
     "streets_typed_people",
     "type_of_overlap",
@@ -232,6 +233,31 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
         if not key or not all(ordinary(w.lower()) for w in
                               _WORDS.findall(text, span.start, span.end)):
             out.append(span)
+    return out
+
+
+def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
+                ) -> list[EntitySpan]:
+    """``spans`` less those whose every word is a title (``SGT``, ``CPL`` of a roll's rank
+    column, typed an organisation by the recogniser: issue 40, the twenty-fourth English
+    set; ``Dr``): a title names no one, and a name beside it has a span of its own.  A date
+    or an identifier always stays, and so do the initials of a person's span (``COL`` after
+    ``Carla O. Lewis``).
+
+    >>> text = "BELL, WILLIAM | SGT | 24388120"
+    >>> spans = [EntitySpan(0, 13, "PERSON"), EntitySpan(16, 19, "ORG")]
+    >>> [text[s.start:s.end] for s in drop_titles(text, spans, {"sgt", "cpl"})]
+    ['BELL, WILLIAM']
+    """
+    spans = list(spans)
+    initials = {"".join(w[0] for w in _WORDS.findall(text, s.start, s.end)).upper()
+                for s in spans if s.type == "PERSON"}
+    out = []
+    for span in spans:
+        words = _WORDS.findall(text, span.start, span.end)
+        if span.type in STRUCTURED_TYPES or not words or not all(
+                w.lower() in titles for w in words) or "".join(words).upper() in initials:
+            out.append(span)  # "COL to review": Carla O. Lewis's initials, no colonel
     return out
 
 
