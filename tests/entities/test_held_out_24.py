@@ -141,3 +141,19 @@ def test_a_title_after_a_surname_and_its_comma_is_no_initial() -> None:
 
     out = release_fr("PRÉSENTS : MME DURAND, M. PETIT, MME LEROUX.\n")
     assert "M. " in out and "DURAND" not in out and "LEROUX" not in out, out
+
+
+def test_a_vietnamese_name_in_french_text() -> None:
+    """``ma mère nguyễn thị mai`` released ``mai`` (a French word: the month) at every seed
+    of the new French set's chat: the French name detector took the family and middle names,
+    not the given name.  The Vietnamese rule of English text (family name, middle name, given
+    name: ``entities/vietnamese.py``) now reads French text too, by position: the month's
+    form elsewhere is no name for it."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.french import FrenchNameDetector
+
+    text = ("thảo : oui et ma mère nguyễn thị mai veut faire des nems\n"
+            "rose : super, on se voit le 3 mai\n")
+    found = [(text[s.start:s.end], s.start) for s in FrenchNameDetector().detect([text])[0]]
+    assert ("mai", text.index("mai veut")) in found, found
+    assert ("mai", text.rindex("mai")) not in found, found

@@ -44,6 +44,7 @@ from emprivacy.entities.french_chat import (
     CHAT_LINES,
     chat_names,
     folded,
+    in_lower_case,
     spoken_names,
     stamped_speakers,
     unstamped_speakers,
@@ -58,6 +59,7 @@ from emprivacy.entities.registry import build_detector, check_entities, resolve_
 from emprivacy.entities.spacy_detector import SpacyDetector
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts, union_of
 from emprivacy.entities.table_names import TableNameDetector
+from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
 from emprivacy.text.normalise import normalise_word
@@ -153,7 +155,7 @@ class FrenchNameDetector:
         names |= {f for w, f in zip(words, forms, strict=True)  # "@marin tu sais si"
                   if text[w.start - 1:w.start] == "@" and f not in stop}
         particles |= label_particles
-        if words and (len(speakers) >= CHAT_LINES or _in_lower_case(words)):
+        if words and (len(speakers) >= CHAT_LINES or in_lower_case(words)):
             # a chat's body, or a transcript in lower case, whose grammar names the same way
             names |= chat_names(text, words, forms, names, given=given, listed=listed,
                                 stopwords=stop | KIN | FRENCH.months,
@@ -165,17 +167,12 @@ class FrenchNameDetector:
                 break
             names |= more
         particles |= name_field_words(text, words)  # "Nom : D'ORNANO – Prénom : Thị Mai"
+        particles |= vietnamese_names(words, forms, text, function_words=stop,  # "thị mai"
+                                      zipf=lambda w: zipf(w, "fr"))
         initials = [EntitySpan(m.start(), m.end(), "PERSON") for m in _INITIALS.finditer(text)]
         return sorted(initials + [EntitySpan(t.start, t.end, "PERSON")
                                   for i, (t, f) in enumerate(zip(words, forms, strict=True))
                                   if f in names or i in particles])
-
-
-def _in_lower_case(words: Sequence[Token]) -> bool:
-    """Whether a text of at least 30 words has no capital letter (speech-to-text: ``on a reçu
-    un message d'une auditrice claire vidal``): a chat's body's rules apply to it too."""
-    return len(words) >= 30 and not any(not w.text.islower() for w in words
-                                        if any(c.isalpha() for c in w.text))
 
 
 #: Titles written out, after which the next word is a name in any case (``monsieur

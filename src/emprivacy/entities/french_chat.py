@@ -56,8 +56,8 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["CALLED_ZIPF", "CHAT_KEYS", "CHAT_LINES", "CHAT_SPEAKERS", "CLAUSE_OPENERS",
            "COORDINATED_ZIPF", "FAMILY_ZIPF", "LABEL_PARTICLES", "PAIR_ZIPF", "RARE_SUBJECT",
-           "REPLIES", "SUBJECT_NEXT", "chat_names", "folded", "spoken_names", "stamped_speakers",
-           "unstamped_speakers"]
+           "REPLIES", "SUBJECT_NEXT", "chat_names", "folded", "in_lower_case", "spoken_names",
+           "stamped_speakers", "unstamped_speakers"]
 
 #: A text with at least this many speaker lines is a chat.
 CHAT_LINES = 2
@@ -349,3 +349,10 @@ def unstamped_speakers(text: str, given: frozenset[str], *,
         else None  # a chat: every label but its keys
     return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given
             or (keys is not None and normalise_word(w) not in keys)]
+
+
+def in_lower_case(words: Sequence[Token]) -> bool:
+    """Whether a text of at least 30 words has no capital letter (speech-to-text: ``on a reçu
+    un message d'une auditrice claire vidal``): a chat's body's rules apply to it too."""
+    return len(words) >= 30 and not any(not w.text.islower() for w in words
+                                        if any(c.isalpha() for c in w.text))

@@ -65,9 +65,6 @@ from emprivacy.entities.name_words import (
     LOWER_RARE,
     RARE_ZIPF,
     UNCOMMON_ZIPF,
-    VIETNAMESE_FAMILY_NAMES,
-    VIETNAMESE_GIVEN_SYLLABLES,
-    VIETNAMESE_MIDDLE_NAMES,
     NameClass,
     given_names,
     name_class,
@@ -97,6 +94,7 @@ from emprivacy.entities.text_shape import (
     lower_case_words,
     word_case,
 )
+from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
@@ -220,15 +218,9 @@ class NameListDetector:
                            and prev not in _NOT_BEFORE_NAME
                            and not ((form in CALENDAR_WORDS or form == "may")
                                     and by_a_number(words[i], text)))
-        for i in range(2, len(words)):  # "nguyen van long": family, middle, given name
-            if forms[i - 1] in VIETNAMESE_MIDDLE_NAMES and forms[i - 2] in \
-                    VIETNAMESE_FAMILY_NAMES and forms[i] not in KEPT_FUNCTION_WORDS \
-                    and gaps[i] == gaps[i - 1] == " ":
-                name[i - 2] = name[i - 1] = name[i] = True
-                if (i + 1 < len(words) and forms[i + 1] in VIETNAMESE_GIVEN_SYLLABLES
-                        and gaps[i + 1] == " " and word_zipf(forms[i + 1]) < UNCOMMON_ZIPF):
-                    name[i + 1] = True  # "pham thi thu huong": a second syllable, no common
-                    # English word (not "ha": one decision per form would take "ha ha" too)
+        for i in vietnamese_names(words, forms, text, function_words=KEPT_FUNCTION_WORDS,
+                                  zipf=word_zipf):  # "nguyen van long", "pham thi thu huong"
+            name[i] = True
         for i in display_name_words(text, words):  # "dale 🚲 @dalewhitfield.bsky.social"
             name[i] = name[i] or (forms[i] not in KEPT_FUNCTION_WORDS and (
                 name_key(forms[i]) in given or classes[i] == "rare"))
