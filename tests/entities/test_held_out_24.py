@@ -157,3 +157,16 @@ def test_a_vietnamese_name_in_french_text() -> None:
     found = [(text[s.start:s.end], s.start) for s in FrenchNameDetector().detect([text])[0]]
     assert ("mai", text.index("mai veut")) in found, found
     assert ("mai", text.rindex("mai")) not in found, found
+
+
+def test_an_archive_reference_holding_a_date_is_one_identifier() -> None:
+    """``ref. D/MAR/3/1-14`` (a record office's reference, the twenty-fourth English set's
+    unseen half, looked at after its measurement): ``3/1-14`` read as a date and the
+    identifier around it was dropped, releasing ``D``; a code that starts with letters and
+    holds the date whole is one identifier now, and a date alone stays a date."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = "Marsh papers, ref. D/MAR/3/1-14; born 12/03/2024; case KD-44718 on 3/1/24"
+    got = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    assert ("D/MAR/3/1-14", "ID") in got and ("12/03/2024", "DATE") in got, got
+    assert ("KD-44718", "ID") in got and ("3/1/24", "DATE") in got, got

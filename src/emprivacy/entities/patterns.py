@@ -179,11 +179,16 @@ class PatternDetector:
                       for m in _LONE_MONTH.finditer(text)
                       if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         shared = _shared_codes(text) if digits else frozenset()
-        ids = [EntitySpan(m.start(), m.end(), "ID") for m in _ID.finditer(text)
-               if not any(d.overlaps(m.start(), m.end()) for d in dates)
-               and _NOT_ID.fullmatch(m.group().lower()) is None
-               and not (shared and set(_CODE_PARTS.split(m.group().upper())) <= shared)
-               ] if digits else []
+        ids = []
+        for m in _ID.finditer(text) if digits else ():
+            inside = [d for d in dates if d.overlaps(m.start(), m.end())]
+            if (inside and not (text[m.start()].isalpha() and all(
+                    m.start() < d.start and d.end <= m.end() for d in inside))) \
+                    or _NOT_ID.fullmatch(m.group().lower()) is not None \
+                    or (shared and set(_CODE_PARTS.split(m.group().upper())) <= shared):
+                continue  # a date's own digits; but an archive's "D/MAR/3/1-14" is one code
+            dates = [d for d in dates if d not in inside]
+            ids.append(EntitySpan(m.start(), m.end(), "ID"))
         if "_" in text:
             ids += [EntitySpan(m.start(), m.end(), "ID") for m in _HANDLE.finditer(text)
                     if not any(s.overlaps(m.start(), m.end()) for s in dates + ids)]
