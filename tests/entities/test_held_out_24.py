@@ -170,3 +170,11 @@ def test_an_archive_reference_holding_a_date_is_one_identifier() -> None:
     got = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
     assert ("D/MAR/3/1-14", "ID") in got and ("12/03/2024", "DATE") in got, got
     assert ("KD-44718", "ID") in got and ("3/1/24", "DATE") in got, got
+
+
+def test_a_listed_pub_written_with_an_ampersand() -> None:
+    """``the rose & crown`` is the listed ``rose and crown``: the pub list read ``and`` only."""
+    from emprivacy.entities.pubs import pub_spans
+
+    text = "quiz night at the rose & crown, then the fox and hounds; a rose & a crown"
+    assert [text[s.start:s.end] for s in pub_spans(text)] == ["rose & crown", "fox and hounds"]

@@ -49,7 +49,8 @@ def pub_names() -> tuple[re.Pattern[str], frozenset[str]]:
             names.append(name)
             if mark.strip() == "after-place-word":
                 after_place.add(name)
-    alternatives = "|".join(re.escape(n).replace(r"\ ", r"[ \t]+")
+    alternatives = "|".join(re.escape(n).replace(r"\ and\ ", r"[ \t]+(?:and|&)[ \t]+")
+                            .replace(r"\ ", r"[ \t]+")  # "the rose & crown" too
                             for n in sorted(names, key=len, reverse=True))
     pattern = re.compile(rf"(?<![\w'’-])the[ \t]+({alternatives})(?![\w'’-])", re.IGNORECASE)
     return pattern, frozenset(after_place)
@@ -61,6 +62,8 @@ def pub_spans(text: str) -> list[EntitySpan]:
     >>> text = "at the Royal Oak, then at the crown. The crown of her head. the masons arms"
     >>> [text[s.start:s.end] for s in pub_spans(text)]
     ['Royal Oak', 'crown', 'masons arms']
+    >>> [(s.start, s.end) for s in pub_spans("we met at the rose & crown")]
+    [(14, 26)]
     >>> pub_spans("in the baby's arms, the nuclear arms race, we watched the rising sun")
     []
     """
