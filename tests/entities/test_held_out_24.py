@@ -178,3 +178,39 @@ def test_a_listed_pub_written_with_an_ampersand() -> None:
 
     text = "quiz night at the rose & crown, then the fox and hounds; a rose & a crown"
     assert [text[s.start:s.end] for s in pub_spans(text)] == ["rose & crown", "fox and hounds"]
+
+
+def test_the_second_readings_cases() -> None:
+    """The second reading of the stage (279 English, 53 French texts of a helper's own):
+    a short code repeated in running text or at a line's start before a word is one
+    record's (``Bed K7 … K7 … K7``, ``X5 crew``), not a table's category; ``how's grace``,
+    ``when's mark back`` name people (the ``'s`` of ``is``); ``the lieutenant said no`` names
+    no one (full ranks are no titles); ``OK, Sarah`` is no surname; ``wrote to a friend at
+    gmail dot com`` keeps its article."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.names import NameListDetector
+    from emprivacy.entities.patterns import PatternDetector
+
+    codes = ("Bed K7 obs stable. K7 given fluids. K7 for discharge.\n"
+             "X5 waited\nX5 crew in\nX5 left\n")
+    ids = [codes[s.start:s.end] for s in PatternDetector().detect([codes])[0]]
+    assert ids.count("K7") == 3 and ids.count("X5") == 3, ids
+    chat = ("dawn: how's grace doing with the new baby\nbill: when's mark back from leeds?\n"
+            "dawn: the lieutenant said no and the sergeant agreed\n")
+    found = [chat[s.start:s.end] for s in NameListDetector().detect([chat])[0]]
+    assert "grace" in found and "mark" in found and "said" not in found, found
+    mail = "so i wrote to a friend at gmail dot com about it"
+    (email,) = [mail[s.start:s.end] for s in PatternDetector().detect([mail])[0]]
+    assert email == "friend at gmail dot com", email
+
+
+@pytest.mark.slow
+def test_the_second_readings_cases_in_a_release(release_auto) -> None:
+    """``Justice called earlier`` (a full title word as a name: no longer dropped as a span of
+    titles alone) and ``OK, Sarah, I'll send it`` (an interjection in capitals before a
+    name: no surname)."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("Justice called earlier, she will ring back after lunch.\n"
+                       "OK, Sarah, I'll send it over tonight.\n")
+    assert not out.startswith("Justice "), out
+    assert "OK, " in out and "Sarah" not in out, out

@@ -40,12 +40,11 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "barrister coroner deputy principal headteacher teacher coach captain po "
     "transcriber typist dispatcher operator names nickname nicknames aka alias".split())
 #: Military ranks written before a name or in a roll's column (``CPL``, ``LCPL``, ``PTE``,
-#: ``WO2``): abbreviations and the full words that are nothing else (not ``major``,
-#: ``private``, ``general``, ``corporal``: a common word before a title is read as a name).
+#: ``WO2``): abbreviations that are no English word (not ``brig``, ``adm``, ``cdr``, nor the
+#: full ``lieutenant``, ``guardsman``: the word after a title is read as a name, ``the
+#: lieutenant said no``).
 MILITARY_RANKS: frozenset[str] = frozenset(
-    "cpl lcpl lcp pte gnr spr rfn tpr ssgt csgt wo1 wo2 rsm cqms rqms maj brig cdr cmdr cdre "
-    "adm bdr lbdr sqn flt lieutenant brigadier bombardier fusilier guardsman "
-    "rifleman".split())
+    "cpl lcpl lcp pte gnr spr rfn tpr ssgt csgt wo1 wo2 rsm cqms rqms maj bdr lbdr".split())
 #: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "

@@ -9,6 +9,7 @@ mode (:mod:`emprivacy.preparation.template`) asks it; the obfuscator privatises 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -17,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from emprivacy.embeddings.model import Embeddings
-from emprivacy.entities.capitalised import WEEKDAYS
+from emprivacy.entities.capitalised import TITLES, WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.initials import (
@@ -28,7 +29,7 @@ from emprivacy.entities.initials import (
     widen_handles,
 )
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
-from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES
+from emprivacy.entities.labels import FORM_KEYS, MILITARY_RANKS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
@@ -37,6 +38,7 @@ from emprivacy.entities.name_words import (
     name_key,
     word_zipf,
 )
+from emprivacy.entities.patterns import shared_codes
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.pubs import pub_spans
 from emprivacy.entities.spans import (
@@ -155,13 +157,18 @@ class EntityMarking:
         zipf = _zipf_or_none()
         english = get_language(self.lang).code == "en"
         keys = zipf is not None and english
-        titles = NAME_TITLES if english else get_language(self.lang).titles
+        # spans of titles alone are dropped: abbreviations and ranks (a roll's SGT), not a
+        # full word that may be a name or a brand (Justice, Coach)
+        titles = _SPAN_TITLES if english else get_language(self.lang).titles
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
+            cut = drop_titles(text, cut, titles)
+            if _CODE_DIGIT.search(text):  # a code needs a digit: most texts have none
+                cut = drop_codes(text, cut, shared_codes(text))
+            cut = drop_header_spans(text, cut)
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
@@ -307,6 +314,10 @@ class EntityMarking:
 _FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur signature "
                          "profession".split())
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
+#: The titles a span of which alone is dropped in English: abbreviations and ranks.
+_SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
+#: A digit: what a short code needs (:func:`~emprivacy.entities.spans.drop_codes`).
+_CODE_DIGIT = re.compile(r"\d")
 
 
 @lru_cache(maxsize=4096)

@@ -121,7 +121,8 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
     contraction counts (``so do i\nmark said`` names mark)."""
     return (i > 0 and ((forms[i - 1] in ORDINARY_BEFORE
                         and not (forms[i - 1] in _APOSTROPHE_S and forms[i - 2:i - 1]
-                                 and forms[i - 2] in _IS_BEFORE))
+                                 and (forms[i - 2] in KEPT_FUNCTION_WORDS
+                                      or forms[i - 2] in _IS_BEFORE)))
                        or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
                            and gap == " "))
             and zipf(forms[i]) >= ORDINARY_ZIPF)
@@ -129,9 +130,9 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
 
 #: A possessive ``'s`` (:data:`ORDINARY_BEFORE`: ``last year's hall bill``)…
 _APOSTROPHE_S = frozenset({"'s", "’s"})
-#: …but the ``'s`` of ``is`` after these (``it's hope``, ``her name's will``: a name).
-_IS_BEFORE = frozenset("it that this there here he she who what where name everyone "
-                       "everybody someone somebody".split())
+#: …but the ``'s`` of ``is`` after a function word (``it's hope``, ``how's grace``,
+#: ``when's mark back``) or these (``her name's will``, ``one's rose``): a name.
+_IS_BEFORE = frozenset("name one let everyone everybody someone somebody".split())
 
 
 

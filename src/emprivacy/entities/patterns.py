@@ -37,12 +37,11 @@ Its types are structured identifiers: their policy is always a placeholder
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex, check_texts
 
-__all__ = ["PatternDetector"]
+__all__ = ["SHARED_CODE_LINES", "PatternDetector", "shared_codes"]
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -180,16 +179,17 @@ class PatternDetector:
             dates += [EntitySpan(m.start(1), m.end(1), "DATE")
                       for m in _LONE_MONTH.finditer(text)
                       if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
-        shared = _shared_codes(text) if digits else frozenset()
+        shared = shared_codes(text) if digits else frozenset()
         ids = []
         for m in _ID.finditer(text) if digits else ():
-            inside = [d for d in dates if d.overlaps(m.start(), m.end())]
+            inside = [d for d in dates if d.overlaps(m.start(), m.end())] if dates else []
             if (inside and not (text[m.start()].isalpha() and all(
                     m.start() < d.start and d.end <= m.end() for d in inside))) \
                     or _NOT_ID.fullmatch(m.group().lower()) is not None \
                     or (shared and set(_CODE_PARTS.split(m.group().upper())) <= shared):
                 continue  # a date's own digits; but an archive's "D/MAR/3/1-14" is one code
-            dates = [d for d in dates if d not in inside]
+            if inside:
+                dates = [d for d in dates if d not in inside]
             ids.append(EntitySpan(m.start(), m.end(), "ID"))
         if "_" in text:
             ids += [EntitySpan(m.start(), m.end(), "ID") for m in _HANDLE.finditer(text)
@@ -211,23 +211,32 @@ class PatternDetector:
 _SHORT_CODE = re.compile(r"(?<![\w@.])[A-Za-z]\d{1,2}(?![\w@])(?![ \t]\d[A-Za-z]{2}\b)")
 #: The parts of a code written with a slash or a hyphen (``R3/C30``).
 _CODE_PARTS = re.compile(r"[/-]")
-#: How often a short code recurs in a text to be a category's, not one record's.
-SHARED_CODE_COUNT = 3
+#: On how many lines a short code stands in a cell to be a category's, not one record's.
+SHARED_CODE_LINES = 3
+#: A cell's edges around a short code: the line's start or end, a tab, a bar, a comma, a
+#: semicolon, two spaces, or the slash between two codes (``R3/C30``).
+_CELL_BEFORE = re.compile(r"(?:\A|\t|\||,|;|/|  )[ \t]*\Z")
+_CELL_AFTER = re.compile(r"[ \t]*(?:\Z|\n|\t|\||,|;|/|  )")
 
 
-def _shared_codes(text: str) -> frozenset[str]:
-    """The short codes (:data:`_SHORT_CODE`) that ``text`` holds at least
-    :data:`SHARED_CODE_COUNT` times, in capitals: a room, a clinic, an age group, a race's
-    category (``R3/C30`` on every row of an appointment list, ``U10`` of a club's teams) —
-    shared by many records, so no identifier of one (issue 40, stage 24: 50 room and clinic
-    letters of the new set's appointment list were ``[ID]``).  A longer code (``WY21``, a
-    fire engine's call sign) stays an identifier however often it recurs.
+def shared_codes(text: str) -> frozenset[str]:
+    """The short codes (:data:`_SHORT_CODE`) that stand in a table's cell on at least
+    :data:`SHARED_CODE_LINES` lines of ``text``, in capitals: a room, a clinic, an age group,
+    a race's category (``R3/C30`` on every row of an appointment list, ``U10`` of a club's
+    teams) — shared by many records, so no identifier of one (issue 40, stage 24: 50 room and
+    clinic letters of the new set's appointment list were ``[ID]``).  A code in running text
+    however often (``Bed K7 … K7 … K7``, ``the M25``), a longer code (``WY21``) and a
+    postcode's first half (``M15 5JX``) stay identifiers.
 
-    >>> sorted(_shared_codes("R3 Ann\\nR3 Bob\\nR3/C30 Cy\\nC30 Di\\nC30 Ed\\nK7 Flo"))
+    >>> sorted(shared_codes("R3 | Ann\\nR3 | Bob\\nR3/C30 | Cy\\nC30 | Di\\nC30 | Ed\\nK7 K7 K7"))
     ['C30', 'R3']
     """
-    counts = Counter(m.group().upper() for m in _SHORT_CODE.finditer(text))
-    return frozenset(code for code, n in counts.items() if n >= SHARED_CODE_COUNT)
+    lines: dict[str, set[int]] = {}
+    for m in _SHORT_CODE.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _CELL_BEFORE.search(text[line_start:m.start()]) and _CELL_AFTER.match(text, m.end()):
+            lines.setdefault(m.group().upper(), set()).add(line_start)
+    return frozenset(code for code, where in lines.items() if len(where) >= SHARED_CODE_LINES)
 
 
 def _spoken_dates(text: str, months: Sequence[re.Match[str]]) -> list[EntitySpan]:
@@ -244,6 +253,21 @@ def _spoken_dates(text: str, months: Sequence[re.Match[str]]) -> list[EntitySpan
     return out
 
 
+#: A lone ``a`` or ``i`` before a spoken e-mail: an initial only after these (``email a
+#: warsame at …``), else the article or the pronoun (``wrote to a friend at gmail dot com``).
+_INITIAL_AFTER = re.compile(r"(?:e[ -]?mail|mail|address|is|contact)[ \t]+\Z", re.IGNORECASE)
+_LONE_AI = re.compile(r"[ai][ \t]+", re.IGNORECASE)
+
+
+def _email_start(text: str, m: re.Match[str]) -> int:
+    """Where a spoken e-mail starts: past a lone ``a`` or ``i`` that no e-mail verb comes
+    before (:data:`_INITIAL_AFTER`)."""
+    lone = _LONE_AI.match(text, m.start())
+    if lone is None or _INITIAL_AFTER.search(text, max(0, m.start() - 12), m.start()):
+        return m.start()
+    return lone.end()
+
+
 def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
     """Identifiers read aloud, letters among numbers (``my reference is k l nine four two``,
     ``H X 7 7 4 1``, ``em thirty oh h x``): a run of three or more units
@@ -253,7 +277,8 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
     read aloud (``advice at northway housing dot org dot uk``, ``EMAIL``); the letters
     would otherwise be released as words beside the numbers' ``[NUM]``."""
     free = SpanIndex(taken).free
-    out = [EntitySpan(m.start(), m.end(), "EMAIL") for m in _SPOKEN_EMAIL.finditer(text)
+    out = [EntitySpan(_email_start(text, m), m.end(), "EMAIL")
+           for m in _SPOKEN_EMAIL.finditer(text)
            if free(m.start(), m.end())] if _SPOKEN_DOT.search(text) else []  # cheap first
     emails = SpanIndex(out).free
     for m in _SPOKEN_ID.finditer(text):

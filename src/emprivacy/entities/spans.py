@@ -266,19 +266,25 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
 _CODES = re.compile(r"[A-Za-z]\d{1,2}(?:[/-][A-Za-z]\d{1,2})*")
 
 
-def drop_codes(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
+def drop_codes(text: str, spans: Iterable[EntitySpan], shared: Container[str]
+               ) -> list[EntitySpan]:
     """``spans`` less the names' spans (neither a date nor an identifier) that are short
-    codes alone: the recogniser types a room and a clinic as an organisation (``R3/C30``,
-    ``C14``: issue 40, the twenty-fourth English set's appointment list); a code that is an
-    identifier is the pattern detector's (:mod:`~emprivacy.entities.patterns`), not this.
+    codes alone, each one of the ``shared`` codes (the codes many rows share:
+    :func:`~emprivacy.entities.patterns.shared_codes`): the recogniser types a room and a
+    clinic as an organisation (``R3/C30`` on every row: issue 40, the twenty-fourth English
+    set's appointment list); a band's ``U2`` stays an organisation.
 
     >>> text = "08:30 | R3/C30 | TD | CHURCH, Adaeze"
     >>> spans = [EntitySpan(8, 14, "ORG"), EntitySpan(22, 36, "PERSON")]
-    >>> [text[s.start:s.end] for s in drop_codes(text, spans)]
+    >>> [text[s.start:s.end] for s in drop_codes(text, spans, {"R3", "C30"})]
     ['CHURCH, Adaeze']
+    >>> len(drop_codes(text, spans, {"R3"}))
+    2
     """
     return [span for span in spans if span.type in STRUCTURED_TYPES
-            or _CODES.fullmatch(text, span.start, span.end) is None]
+            or _CODES.fullmatch(text, span.start, span.end) is None
+            or not all(code.upper() in shared
+                       for code in re.split(r"[/-]", text[span.start:span.end]))]
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:

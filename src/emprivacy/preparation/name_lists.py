@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import name_class
 from emprivacy.entities.names import GREETINGS
 from emprivacy.preparation.decisions import (
     GENERAL,
@@ -109,6 +110,12 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
     _comma_names(marking, decisions, counted, text, tokens, words, rows, covered)
 
 
+#: Words in capitals before a comma and a name that are said to the person, no surname
+#: (``OK, Sarah``, ``NO, Tom is right``, ``DONE, Priya``; French ``VU, Jean``).
+_INTERJECTIONS = frozenset("ok okay no yes done vu oui non hi hey thanks sorry please nb ps "
+                           "re fyi just".split())
+
+
 def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                  text: str, tokens: Sequence[Token], words: Sequence[str],
                  rows: Sequence[int], covered: Sequence[bool] | None) -> None:
@@ -127,6 +134,7 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
         if (ordinary_case and decisions[i] is None and a.text.isalpha() and a.text.isupper()
                 and len(a.text) > 1 and b.text[:1].isupper() and not b.text.isupper()
                 and person_decision_at(decisions, i + 1)
+                and name_class(words[i]) is not None and words[i] not in _INTERJECTIONS
                 and words[i] not in titles and words[i] not in GREETINGS
                 and words[i] not in SPEAKER_ROLES and not marking.label_word(words[i])):
             here = i  # "DAY, Lorraine"
