@@ -75,6 +75,7 @@ from emprivacy.entities.naming import (
     DETERMINERS,
     KIN_WORDS,
     NAMED_COMMON,
+    NICKNAME_OPENS,
     agent_after,
     chat_named,
     clause_start,
@@ -100,9 +101,6 @@ from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["GREETINGS", "NameListDetector"]
 
-#: Where a nickname may begin: a quote after a space or a bracket (:func:`nickname`).
-_QUOTE_OPENS = re.compile("[ (][\"“”'‘’]")
-
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
@@ -119,7 +117,9 @@ _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
 #: chats' rare ordinary words (``brassicas``, ``bindweed``, ``tuba``, ``shallots``,
 #: ``minibus``) scored under it, their rare names (``cian``, ``emre``, ``wanjiru``) over 0.39
 #: (issue 40, the twenty-third English set; 30 of 67 such words of the labelled lower-case
-#: texts under 0.3, none of their 596 names, places and organisations).
+#: texts under 0.3, none of their 596 names, places and organisations); 0.3 since the
+#: twenty-fourth (``tombola``; over every labelled lower-case text, 8 more ordinary words
+#: under it and no name, place or organisation).
 LOWER_RARE_SCORE = 0.3
 
 
@@ -253,7 +253,7 @@ class NameListDetector:
         given = given_names()
         # what a whole text lacks, no word of it has (issue 40, cost): a nickname needs a
         # quote after a space or a bracket, "name is" the word name, a field a colon
-        quoted = _QUOTE_OPENS.search(text) is not None
+        quoted = NICKNAME_OPENS.search(text) is not None
         named = "name" in forms
         colon = ":" in text
         for i, tok in enumerate(words):

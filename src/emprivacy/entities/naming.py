@@ -25,6 +25,7 @@ __all__ = [
     "KIN_WORDS",
     "NAMED_COMMON",
     "NAMING",
+    "NICKNAME_OPENS",
     "ORDINARY_BEFORE",
     "ORDINARY_ZIPF",
     "YOUNG_RARE",
@@ -51,6 +52,9 @@ NAMING: frozenset[tuple[str, ...]] = frozenset({
     ("known", "as"),
     ("names",), ("nicknamed",), ("goes", "by")})
 _QUOTES = "\"“”'‘’"
+#: Where a nickname may begin: a quote after a space or a bracket (:func:`nickname`); a text
+#: without one has no nickname.
+NICKNAME_OPENS = re.compile(f"[ (][{_QUOTES}]")
 
 
 _NAMING_LAST = frozenset(before[-1] for before in NAMING)

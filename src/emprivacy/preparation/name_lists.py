@@ -123,14 +123,18 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
     (``with mum DAY, Lorraine;``, ``LOW, Wen Hui``: the surname in capitals, a protected
     forename after it, capitalised), and an initial after a protected surname (a person's or
     an organisation's) and its comma (``BROOK, D.``): both a person's, however common a
-    word (issue 40, the twenty-fourth English set's appointment list and reunion roll)."""
+    word (issue 40, the twenty-fourth English set's appointment list and reunion roll); not
+    an interjection said to the person (``OK, Sarah``: :data:`_INTERJECTIONS`, or a word
+    that is no name of any class) nor a title."""
     titles = get_language(marking.lang).titles
-    letters = [c for c in text[:4000] if c.isalpha()]
-    ordinary_case = sum(c.islower() for c in letters) > len(letters) / 2
+    ordinary_case: bool | None = None  # the text's case, read at the first comma's pair
     for i in range(len(tokens) - 1):
         a, b = tokens[i], tokens[i + 1]
         if a.kind != "word" or b.kind != "word" or text[a.end:b.start] != ", ":
             continue
+        if ordinary_case is None:
+            letters = [c for c in text[:4000] if c.isalpha()]
+            ordinary_case = sum(c.islower() for c in letters) > len(letters) / 2
         if (ordinary_case and decisions[i] is None and a.text.isalpha() and a.text.isupper()
                 and len(a.text) > 1 and b.text[:1].isupper() and not b.text.isupper()
                 and person_decision_at(decisions, i + 1)
