@@ -17,7 +17,7 @@ where :math:`F(t)` are the features of word token :math:`t` (:func:`token_featur
 shape (``x``, ``Xx``, ``XX``), how common it is in the text's language (``wordfreq`` Zipf,
 in half steps), whether the census (in French the French list too) holds it as a given or
 family name or GeoNames as a place's word, its name class
-(:func:`~emprivacy.entities.name_words.name_class`), the text's shape (lower case, ALL CAPS,
+(:func:`~emprivacy.entities.name_words.census_name_class`), the text's shape (lower case, ALL CAPS,
 mixed), a line's start, a colon after it, ``@`` before it, and the same for the two words
 either side, with the common words themselves.  A word is an entity
 where :math:`1 - P(\\mathrm{O} \\mid t)` exceeds the model's threshold, of the likeliest
@@ -157,8 +157,7 @@ def _zipf(word: str, lang: str) -> float:
 @lru_cache(maxsize=1 << 17)
 def _word_features(word: str, lang: str = "en") -> tuple[str, str, str, str, str, bool]:
     """(shape, Zipf bucket, lists, name class, lower case, common) of one surface form."""
-    from emprivacy.entities.name_words import census_name_class as name_class
-    from emprivacy.entities.name_words import name_key
+    from emprivacy.entities.name_words import census_name_class, name_key
     from emprivacy.text.normalise import fold_to_ascii
 
     given, family, places = _lists(lang)
@@ -166,7 +165,7 @@ def _word_features(word: str, lang: str = "en") -> tuple[str, str, str, str, str
     z = _zipf(word, lang)
     lists = ("g" if key in given or (lang != "en" and fold_to_ascii(key) in given) else "") + (
         "f" if key in family else "") + ("p" if key in places else "")
-    return (_shape(word), str(min(int(z * 2), 14)), lists or "-", str(name_class(word)),
+    return (_shape(word), str(min(int(z * 2), 14)), lists or "-", str(census_name_class(word)),
             word.lower(), z >= _NEIGHBOUR_ZIPF)
 
 

@@ -9,7 +9,6 @@ mode (:mod:`emprivacy.preparation.template`) asks it; the obfuscator privatises 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,7 +37,7 @@ from emprivacy.entities.name_words import (
     name_key,
     word_zipf,
 )
-from emprivacy.entities.patterns import shared_codes
+from emprivacy.entities.patterns import drop_codes
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.pubs import pub_spans
 from emprivacy.entities.spans import (
@@ -47,7 +46,6 @@ from emprivacy.entities.spans import (
     SPAN_ORDER,
     EntityDetector,
     EntitySpan,
-    drop_codes,
     drop_field_keys,
     drop_titles,
     split_at_gaps,
@@ -138,7 +136,7 @@ class EntityMarking:
         (:func:`~emprivacy.entities.spans.streets_typed_people`), less a form's keys in English
         (:func:`~emprivacy.entities.spans.drop_field_keys`) and spans of titles or codes alone
         (:func:`~emprivacy.entities.spans.drop_titles`: ``SGT``;
-        :func:`~emprivacy.entities.spans.drop_codes`: ``R3/C30``), sorted, widened over the
+        :func:`~emprivacy.entities.patterns.drop_codes`: ``R3/C30``), sorted, widened over the
         designators of organisations and streets
         (:func:`~emprivacy.entities.designators.widen_spans`), a person's span widened over
         the user name it is part of (``k.osei``:
@@ -165,10 +163,7 @@ class EntityMarking:
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
-            cut = drop_titles(text, cut, titles)
-            if _CODE_DIGIT.search(text):  # a code needs a digit: most texts have none
-                cut = drop_codes(text, cut, shared_codes(text))
-            cut = drop_header_spans(text, cut)
+            cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide),
@@ -316,8 +311,7 @@ _FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur sig
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
-#: A digit: what a short code needs (:func:`~emprivacy.entities.spans.drop_codes`).
-_CODE_DIGIT = re.compile(r"\d")
+
 
 
 @lru_cache(maxsize=4096)

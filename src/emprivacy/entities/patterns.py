@@ -37,11 +37,17 @@ Its types are structured identifiers: their policy is always a placeholder
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex, check_texts
+from emprivacy.entities.spans import (
+    SPAN_ORDER,
+    STRUCTURED_TYPES,
+    EntitySpan,
+    SpanIndex,
+    check_texts,
+)
 
-__all__ = ["SHARED_CODE_LINES", "PatternDetector", "shared_codes"]
+__all__ = ["SHARED_CODE_LINES", "PatternDetector", "drop_codes", "shared_codes"]
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -251,6 +257,35 @@ def _spoken_dates(text: str, months: Sequence[re.Match[str]]) -> list[EntitySpan
             out.append(EntitySpan(m.start() if before is None else before.start(),
                                   m.end() if after is None else after.end(), "DATE"))
     return out
+
+
+#: A span of short codes alone (``R3/C30``, ``C14``).
+_CODES = re.compile(r"[A-Za-z]\d{1,2}(?:[/-][A-Za-z]\d{1,2})*")
+
+
+def drop_codes(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
+    """``spans`` less the names' spans (neither a date nor an identifier) that are short
+    codes alone, each one of the codes many rows share (:func:`shared_codes`): the
+    recogniser types a room and a clinic as an organisation (``R3/C30`` on every row: issue
+    40, the twenty-fourth English set's appointment list); a band's ``U2`` stays an
+    organisation.
+
+    >>> text = "08:30 | R3/C30 | TD\\n08:35 | R3/C30 | TD\\n08:40 | R3/C30 | Ann"
+    >>> spans = [EntitySpan(8, 14, "ORG"), EntitySpan(57, 60, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_codes(text, spans)]
+    ['Ann']
+    >>> len(drop_codes("U2 were brilliant", [EntitySpan(0, 2, "ORG")]))
+    1
+    """
+    spans = list(spans)
+    codes = [s for s in spans if s.type not in STRUCTURED_TYPES
+             and _CODES.fullmatch(text, s.start, s.end) is not None]
+    if not codes:  # most texts: the shared codes are not read
+        return spans
+    shared = shared_codes(text)
+    dropped = {s for s in codes
+               if set(_CODE_PARTS.split(text[s.start:s.end].upper())) <= shared}
+    return [s for s in spans if s not in dropped]
 
 
 #: A lone ``a`` or ``i`` before a spoken e-mail: an initial only after these (``email a

@@ -34,7 +34,6 @@ __all__ = [
     "SpanIndex",
     "UnionDetector",
     "check_texts",
-    "drop_codes",
     "drop_field_keys",
     "drop_titles",
     "split_at_gaps",
@@ -251,40 +250,16 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
     ['BELL, WILLIAM']
     """
     spans = list(spans)
+    alone = [s for s in spans if s.type not in STRUCTURED_TYPES
+             and (words := _WORDS.findall(text, s.start, s.end))
+             and all(w.lower() in titles for w in words)]
+    if not alone:  # most texts: no span of titles alone
+        return spans
     initials = {"".join(w[0] for w in _WORDS.findall(text, s.start, s.end)).upper()
                 for s in spans if s.type == "PERSON"}
-    out = []
-    for span in spans:
-        words = _WORDS.findall(text, span.start, span.end)
-        if span.type in STRUCTURED_TYPES or not words or not all(
-                w.lower() in titles for w in words) or "".join(words).upper() in initials:
-            out.append(span)  # "COL to review": Carla O. Lewis's initials, no colonel
-    return out
-
-
-#: A span of short codes alone (``R3/C30``, ``C14``): a letter and one or two digits each.
-_CODES = re.compile(r"[A-Za-z]\d{1,2}(?:[/-][A-Za-z]\d{1,2})*")
-
-
-def drop_codes(text: str, spans: Iterable[EntitySpan], shared: Container[str]
-               ) -> list[EntitySpan]:
-    """``spans`` less the names' spans (neither a date nor an identifier) that are short
-    codes alone, each one of the ``shared`` codes (the codes many rows share:
-    :func:`~emprivacy.entities.patterns.shared_codes`): the recogniser types a room and a
-    clinic as an organisation (``R3/C30`` on every row: issue 40, the twenty-fourth English
-    set's appointment list); a band's ``U2`` stays an organisation.
-
-    >>> text = "08:30 | R3/C30 | TD | CHURCH, Adaeze"
-    >>> spans = [EntitySpan(8, 14, "ORG"), EntitySpan(22, 36, "PERSON")]
-    >>> [text[s.start:s.end] for s in drop_codes(text, spans, {"R3", "C30"})]
-    ['CHURCH, Adaeze']
-    >>> len(drop_codes(text, spans, {"R3"}))
-    2
-    """
-    return [span for span in spans if span.type in STRUCTURED_TYPES
-            or _CODES.fullmatch(text, span.start, span.end) is None
-            or not all(code.upper() in shared
-                       for code in re.split(r"[/-]", text[span.start:span.end]))]
+    dropped = {s for s in alone  # "COL to review": Carla O. Lewis's initials, no colonel
+               if "".join(_WORDS.findall(text, s.start, s.end)).upper() not in initials}
+    return [s for s in spans if s not in dropped]
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:

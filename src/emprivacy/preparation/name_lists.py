@@ -100,14 +100,19 @@ def comma_cells(marking: EntityMarking, decisions: list[Decision], counted: Coun
                     else None)
             # no greeting ("Thanks, Dawn", "Sorry, Priya"), title, role or key
             if decisions[here] is None and kind in ("PERSON", "ORG", "LOCATION") \
-                    and len(tokens[here].text) > 1 and words[here] not in titles \
-                    and words[here] not in GREETINGS and words[here] not in SPEAKER_ROLES \
-                    and not marking.label_word(words[here]):
+                    and len(tokens[here].text) > 1 and not _no_name(marking, words[here], titles):
                 _name_line(marking, decisions, counted, tokens, words, rows, here, here + 1,
                            "LOCATION" if kind == "LOCATION" else "PERSON")
                 if decisions[here] is not None and covered is not None and covered[here]:
                     counted[GENERAL] -= 1
     _comma_names(marking, decisions, counted, text, tokens, words, rows, covered)
+
+
+def _no_name(marking: EntityMarking, word: str, titles: frozenset[str]) -> bool:
+    """Whether ``word`` beside a name and a comma is no name's: a title, a greeting
+    (``Thanks, Dawn``), a speaker's role or a form's key or label."""
+    return (word in titles or word in GREETINGS or word in SPEAKER_ROLES
+            or marking.label_word(word))
 
 
 #: Words in capitals before a comma and a name that are said to the person, no surname
@@ -139,8 +144,7 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
                 and len(a.text) > 1 and b.text[:1].isupper() and not b.text.isupper()
                 and person_decision_at(decisions, i + 1)
                 and name_class(words[i]) is not None and words[i] not in _INTERJECTIONS
-                and words[i] not in titles and words[i] not in GREETINGS
-                and words[i] not in SPEAKER_ROLES and not marking.label_word(words[i])):
+                and not _no_name(marking, words[i], titles)):
             here = i  # "DAY, Lorraine"
         elif (decisions[i + 1] is None and len(b.text) == 1 and b.text.isupper()
               and text.startswith(".", b.end) and words[i + 1] not in titles  # "DURAND, M. ROY"
