@@ -59,7 +59,11 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # capitals: "AVAIT UN SAC"); never in lower case (CAPITALISED_ONLY)
     "rfc wmc "
     # a carnival's comments (the twenty-first English set, seen: "Hartigan's Furniture")
-    "furniture"
+    "furniture "
+    # small firms of a street's chat and a show's sponsors (the twenty-fourth and
+    # twenty-fifth English sets: "cliff's barbers", "jack's inflatables", "anatolia grill")
+    "barbers barber inflatables grill deli crafts salon florist florists joinery opticians "
+    "smokehouse tearoom tearooms chippy kebabs pizzeria carvery launderette upholstery"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern

@@ -106,11 +106,9 @@ _SPACE_GAP = re.compile(r"[ \t]+")
 _NAME_GAP = re.compile(r"[ \u00a0](?![ \t])")
 _WORD = re.compile(r"[A-Za-z]+(?![\w'’-])(?:\.(?=[ \t]*,))?")
 _NAME_WORD = re.compile(r"(?<![\w'’-])[A-Za-z][A-Za-z'’-]*[A-Za-z](?=[ \t]+[A-Za-z])")
-_SPACES = re.compile(r"[ \t]+")
 _LOWER_WORD_AFTER = re.compile(r"[ \t]+([a-z]+)(?![\w'’-])")
-_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*)[ \t]+\Z")
-_KIND_OF = re.compile(
-    r"(?<![\w'’-])(our[ \t]+lady|[a-z]+)[ \t]+of[ \t]+(?:the[ \t]+)?", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z][A-Za-z'’-]*|\d{1,3}(?i:st|nd|rd|th))[ \t]+\Z")
+_KIND_OF = re.compile(r"(?<![\w'’-])(our[ \t]+lady|[a-z]+)[ \t]+of[ \t]+(?:the[ \t]+)?", re.I)
 _CAPITALISED_AT = re.compile(r"[A-Z][A-Za-z'’-]*(?<!['’-])")
 _OF_AFTER = re.compile(r"[ \t]+(?:of|the|of[ \t]+the)[ \t]+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’][sS]?(?=[ \t])")
@@ -459,13 +457,15 @@ def _capitalised_before(text: str, pos: int) -> int:
     """Where a name that ends in a designator starts: ``pos``, or earlier over the
     capitalised words before it on its line (only spaces between; no function word), which a
     capital-letter detector leaves out at a line's or sentence's start (``NORTHGATE`` of
-    ``NORTHGATE BOROUGH COUNCIL``)."""
+    ``NORTHGATE BOROUGH COUNCIL``), and an ordinal before them (``1ST POLISH ARMOURED``)."""
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     start = pos
     line = text.rfind("\n", 0, pos) + 1
     for _ in range(_MOST_BEFORE):
         m = _WORD_BEFORE.search(text, line, start)
+        if m is not None and m.group(1)[0].isdigit():  # "1ST POLISH ARMOURED DIVISION"
+            return m.start(1)
         if m is None or not m.group(1)[0].isupper() or m.group(1).lower() in KEPT_FUNCTION_WORDS:
             return start
         start = m.start(1)
@@ -497,4 +497,4 @@ def _touching(text: str, a: EntitySpan, b: EntitySpan) -> bool:
     if left.end > right.start or right.start - left.end > _NEAR:
         return False
     gap = text[left.end:right.start]
-    return gap == "" or _SPACES.fullmatch(gap) is not None
+    return gap == "" or _SPACE_GAP.fullmatch(gap) is not None

@@ -120,6 +120,36 @@ def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], 
     return runs
 
 
+def _keyed(text: str, people: SpanIndex) -> set[str]:
+    """Initials a key defines before the name they stand for, a person's span: ``GO = Grace
+    Okoro``, ``TP: Teresa Pemberton``, ``HA – Heather Ashworth`` (a register's checked-by
+    key; issue 40, the twenty-fifth English set, where ``GO`` of every row was released as
+    the word ``go``): its first letters, or its first and last.
+
+    >>> text = "# checked_by: GO = Grace Okoro, TP: Teresa Pemberton"
+    >>> sorted(_keyed(text, SpanIndex([EntitySpan(19, 30, "PERSON"), EntitySpan(36, 52,
+    ...     "PERSON")])))
+    ['GO', 'TP']
+    >>> _keyed("GO = Grace Okoro", SpanIndex([]))
+    set()
+    """
+    out: set[str] = set()
+    if "=" not in text and ":" not in text and "–" not in text:
+        return out
+    for m in _KEYED.finditer(text):
+        words = m.group(2).split()
+        if not people.covers(m.start(2), m.start(2) + len(words[0])):
+            continue
+        firsts = [w[0].upper() for w in words]
+        if m.group(1) in ("".join(firsts), firsts[0] + firsts[-1]):
+            out.add(m.group(1))
+    return out
+
+
+#: Initials and the name a key gives them (``GO = Grace Okoro``): a capital's word or two
+#: or three after ``=``, ``:`` or a dash.
+_KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|:|–|—)[ \t]*"
+                    r"((?:[A-Z][\w'’-]*)(?:[ \t]+[A-Z][\w'’-]*){0,2})")
 #: A capital initial right before a name (``R. `` of ``Ms R. Hussain``).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.’'-])([A-Z])\.?[ \t]+$")
 #: Initials in brackets right after the name they stand for (``Mr D. Okafor (DO)``).
@@ -160,6 +190,7 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     if not wanted:
         return []
     people = SpanIndex(s for s in spans if s.type == "PERSON")
+    defined |= _keyed(text, people)
     out = []
     for m in _INITIALS.finditer(text):
         letters = m.group().replace(".", "")

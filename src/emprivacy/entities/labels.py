@@ -7,6 +7,7 @@ person (``Patient: …``, ``Cc: …``) or starts a line after a chat's time stam
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
@@ -20,6 +21,7 @@ __all__ = [
     "QUOTING_VERBS",
     "SPEAKER_ROLES",
     "STAMP_OPEN",
+    "chat_speakers",
     "in_name_field",
     "stamped_after",
     "stamped_start",
@@ -194,3 +196,32 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
     said = rest.lower().split()
     return len(said) <= 7 and not _SPEECH_WORDS.intersection(said) \
         and not (said and said[0] in _SPEECH_FIRST)
+
+
+#: A lower-case speaker label at a line's start, after an optional time stamp: ``river:``.
+_LOWER_LABEL = re.compile(r"^[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*)?([a-zà-ÿ][\w'’-]*)[ \t]*:"
+                          r"(?!//)", re.MULTILINE)
+#: The fewest labelled lines, and distinct speakers, of a chat (:func:`chat_speakers`).
+CHAT_LINES, CHAT_SPEAKERS = 6, 4
+
+
+def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
+    """Whether ``text`` is a chat of speakers named in lower case: at least
+    :data:`CHAT_LINES` lines start with a one-word label in lower case (``dawn:``), half its
+    lines at least, of :data:`CHAT_SPEAKERS` distinct words or more, two thirds of them
+    ``given`` names.  There every label is a speaker's name, however common a word
+    (``river:``, ``sky:``; issue 40, the twenty-fifth English set's street chat), where a
+    note's ``plan:`` and ``risk:`` are keys.
+
+    >>> chat = "\\n".join(["dawn: hi", "will: ok", "river: yes", "mark: no", "dawn: fine",
+    ...                     "grace: ta"])
+    >>> names = {"dawn", "will", "mark", "grace"}.__contains__
+    >>> chat_speakers(chat, names), chat_speakers("plan: rest\\nrisk: low", names)
+    (True, False)
+    """
+    labels = [m.group(1) for m in _LOWER_LABEL.finditer(text)]
+    if len(labels) < CHAT_LINES or 2 * len(labels) < text.count("\n") + 1 - text.count(
+            "\n\n"):
+        return False
+    distinct = set(labels)
+    return len(distinct) >= CHAT_SPEAKERS and 3 * sum(map(given, distinct)) >= 2 * len(distinct)

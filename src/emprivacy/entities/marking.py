@@ -28,7 +28,13 @@ from emprivacy.entities.initials import (
     widen_handles,
 )
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
-from emprivacy.entities.labels import FORM_KEYS, MILITARY_RANKS, NAME_FIELDS, NAME_TITLES
+from emprivacy.entities.labels import (
+    FORM_KEYS,
+    MILITARY_RANKS,
+    NAME_FIELDS,
+    NAME_TITLES,
+    chat_speakers,
+)
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
@@ -161,8 +167,8 @@ class EntityMarking:
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
-            if keys:
-                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)
+            if keys and not (":" in text and chat_speakers(text, _given)):  # "sky:" a
+                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)  # chat's speaker
             cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
@@ -312,6 +318,12 @@ _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
 
+
+
+def _given(form: str) -> bool:
+    """Whether ``form`` is a listed given name
+    (:func:`~emprivacy.entities.name_words.given_names`)."""
+    return name_key(form) in given_names()
 
 
 @lru_cache(maxsize=4096)

@@ -54,6 +54,7 @@ from emprivacy.entities.labels import (
     NO_NAME_VALUES,
     QUOTING_VERBS,
     SPEAKER_ROLES,
+    chat_speakers,
     in_name_field,
     name_shaped_value,
     stamped_after,
@@ -256,6 +257,7 @@ class NameListDetector:
         quoted = NICKNAME_OPENS.search(text) is not None
         named = "name" in forms
         colon = ":" in text
+        speakers = colon and chat_speakers(text, lambda form: name_key(form) in given)
         for i, tok in enumerate(words):
             cls = classes[i]
             prev = words[i - 1] if i else None
@@ -281,7 +283,8 @@ class NameListDetector:
             if cls is None:
                 if (i - line_starts[i] <= 2 and forms[i] not in KEPT_FUNCTION_WORDS
                         and forms[i].isalpha() and len(forms[i]) > 1
-                        and _in_label(i, words, forms, text, line_starts, stamped=True)):
+                        and _in_label(i, words, forms, text, line_starts, stamped=not speakers,
+                                      chat=speakers)):
                     out[i] = "stamped"  # "[07:59] sky:": a chat's speaker, any word
                 elif (colon and tok.text[:1].isupper() and len(forms[i]) > 1
                       and forms[i] not in KEPT_FUNCTION_WORDS
@@ -294,7 +297,7 @@ class NameListDetector:
                 continue
             if gap.endswith("@"):
                 out[i] = "at"
-            elif _in_label(i, words, forms, text, line_starts):
+            elif _in_label(i, words, forms, text, line_starts, chat=speakers):
                 out[i] = "label"
             elif colon and in_name_field(i, words, forms, text, line_starts):
                 out[i] = "field"
@@ -413,11 +416,13 @@ _GIVEN_BEFORE_ZIPF = 5.0
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,
-              line_starts: list[int], *, stamped: bool = False) -> bool:
+              line_starts: list[int], *, stamped: bool = False, chat: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
     line's start, after an optional time stamp (with ``stamped``, after a time stamp only),
     followed by ``:`` (``THE COURT:`` is no name) or by a time stamp that ends the line
-    (``faith [9:15 PM]``: :func:`~emprivacy.entities.labels.stamped_after`)."""
+    (``faith [9:15 PM]``: :func:`~emprivacy.entities.labels.stamped_after`); in a chat of
+    speakers in lower case (``chat``: :func:`~emprivacy.entities.labels.chat_speakers`) a
+    common word too (``river:``)."""
     first = line_starts[i]
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
             or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES \
@@ -431,7 +436,7 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
                   if line_starts[j] == first and stamped_after(text, words[j].end)), None)
     if stamp is not None and not stamped:
         return i <= stamp
-    if (name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
+    if (not chat and name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)) or (
             words[i].text.isupper() and len(forms[i]) > 2 and not stamped
             and not re.search("[aeiouy0-9]", forms[i] + start)

@@ -96,13 +96,20 @@ _SPACED_ID = re.compile(
 _SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
                 r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
                 r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|double|triple|\d{1,4}"
-                r"|em|ess|aitch|zed|[A-Za-z])(?![\w'’-])")
+                r"|em|ess|aitch|zed|alpha|alfa|bravo|charlie|delta|echo|foxtrot|golf|hotel"
+                r"|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra"
+                r"|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu|[A-Za-z])(?![\w'’-])")
 #: Units of a spoken identifier that only a phone number or a code says: no count says them.
 #: A digit: every alternative of :data:`_DATE`, :data:`_ID` and :data:`_SPACED_ID` needs one.
 _DIGIT = re.compile(r"\d")
 _DIGIT_WORDS = frozenset({"oh", "double", "triple"})
-#: Letters said by their names in a spoken code (``em thirty oh h x``).
-_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"})
+#: Letters said by their names in a spoken code (``em thirty oh h x``) or by the radio
+#: alphabet (issue 40, the twenty-fifth English set's breakdown calls).
+_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | frozenset(
+    # and by the radio alphabet (a plate read out: ``kilo lima seven two x-ray yankee``)
+    "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima "
+    "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray "
+    "xray yankee zulu".split())
 #: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
 #: spelled in its first part: ``grainne dot o s at example mail dot com``, or before it: an
 #: initial, ``email a warsame at hallowby somali dot org``).

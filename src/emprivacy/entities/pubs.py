@@ -8,7 +8,10 @@ words are ordinary ones.  :func:`pub_spans` makes an ``ORG`` span of, after ``th
 
 * a name of ``data/pub-names-en.txt`` (``royal oak``, ``fox and hounds``); a name marked
   ``after-place-word`` there (``crown``, ``plough``, ``anchor``) only after a preposition of
-  place and ``the`` (:data:`PLACE_WORDS`: ``at the crown``; not ``the crown of her head``);
+  place and ``the`` (:data:`PLACE_WORDS`: ``at the crown``; not ``the crown of her head``),
+  and at every mention of a text that places it so once but before ``of`` (``the swan did
+  a bbq`` beside ``at the swan``: issue 40, the twenty-fifth English set), its possessive
+  too (``the plough's car park``);
 * a word and ``tavern`` or ``inn``, a word ending in ``s`` and ``arms`` (``the railway
   tavern``, ``the fishermans arms``; not ``the mother's arms``, ``the nuclear arms race``),
   the word no function word.
@@ -31,6 +34,9 @@ __all__ = ["PLACE_WORDS", "pub_names", "pub_spans"]
 PLACE_WORDS = frozenset("at in to from outside behind near down into round opposite by "
                         "inside".split())
 
+#: ``of`` after a name: a thing's part (``the crown of her head``), no pub.
+_OF = re.compile(r"[ \t]+of(?![\w'’-])", re.IGNORECASE)
+
 #: ``the`` and a word before ``tavern`` or ``inn``, or a word ending in ``s`` before ``arms``
 #: (``the fishermans arms``; not ``the mother's arms``, ``the nuclear arms race``).
 _DESIGNATED = re.compile(r"(?<![\w'’-])the[ \t]+(?:([a-z]+)[ \t]+(?:tavern|inn)"
@@ -52,7 +58,8 @@ def pub_names() -> tuple[re.Pattern[str], frozenset[str]]:
     alternatives = "|".join(re.escape(n).replace(r"\ and\ ", r"[ \t]+(?:and|&)[ \t]+")
                             .replace(r"\ ", r"[ \t]+")  # "the rose & crown" too
                             for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(rf"(?<![\w'’-])the[ \t]+({alternatives})(?![\w'’-])", re.IGNORECASE)
+    pattern = re.compile(rf"(?<![\w'’-])the[ \t]+({alternatives})(?:(?=['’]s(?![\w'’-]))"
+                         r"|(?![\w'’-]))", re.IGNORECASE)  # "the plough's car park" too
     return pattern, frozenset(after_place)
 
 
@@ -66,15 +73,20 @@ def pub_spans(text: str) -> list[EntitySpan]:
     [(14, 26)]
     >>> pub_spans("in the baby's arms, the nuclear arms race, we watched the rising sun")
     []
+    >>> text = "the swan did a bbq; see you at the swan, in the swan's car park"
+    >>> [text[s.start:s.end] for s in pub_spans(text)]
+    ['swan', 'swan', 'swan']
     """
     pattern, after_place = pub_names()
     out = []
-    for m in pattern.finditer(text):
-        name = " ".join(m.group(1).lower().split())
-        if name in after_place:
-            before = text[max(0, m.start() - 12):m.start()].split()
-            if not before or before[-1].lower() not in PLACE_WORDS:
-                continue
+    found = [(m, " ".join(m.group(1).lower().split())) for m in pattern.finditer(text)]
+    # a name that is a pub after a place's word once is the pub at every mention of the text
+    placed = {name for m, name in found if name in after_place
+              and (before := text[max(0, m.start() - 12):m.start()].split())
+              and before[-1].lower() in PLACE_WORDS}
+    for m, name in found:
+        if name in after_place and (name not in placed or _OF.match(text, m.end())):
+            continue  # "the crown of her head" beside "at the crown": a thing
         out.append(EntitySpan(m.start(1), m.end(1), "ORG"))
     for m in _DESIGNATED.finditer(text):
         group = 1 if m.group(1) else 2

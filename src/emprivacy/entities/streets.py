@@ -15,6 +15,10 @@ capital letter, unless the word is a function word, a number's word or one of
 hyphenated word (``a tree-lined avenue``) name no street.  The span's words are privatised
 as a place's, like any detected street's.
 
+A house's number before a word and a designator that is a common word too (``11 orchard
+rise``, ``3 the green``: :data:`NUMBERED_ENDS`) makes a street of it at every mention of the
+text in lower case.
+
 English only.  Detection is pre-processing, outside the guarantee.
 """
 
@@ -25,7 +29,7 @@ import re
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
-__all__ = ["COMPOUND_HEADS", "GENERIC_WORDS", "STREET_ENDS", "lower_case_streets"]
+__all__ = ["COMPOUND_HEADS", "GENERIC_WORDS", "NUMBERED_ENDS", "STREET_ENDS", "lower_case_streets"]
 
 #: The designators that end a street named by a common word: those seldom anything else
 #: after a noun (not ``close``, ``drive``, ``way``, ``walk``, ``row``: ``a close friend``,
@@ -81,4 +85,37 @@ def lower_case_streets(text: str) -> list[EntitySpan]:
             lower = line == line.lower()
         if lower:
             out.append(EntitySpan(m.start(), m.end(), "LOCATION"))
-    return out
+    return out + _numbered_streets(text)
+
+
+#: The designators a house's number shows to be a street's, however common a word before
+#: them (``11 orchard rise``, ``4 kiln court``), and ``the green`` after a number.
+NUMBERED_ENDS = STREET_ENDS | frozenset(
+    "close drive way walk row rise grove green gardens place court view square parade hill "
+    "mews yard wharf quay".split())
+_NUMBERED = re.compile(
+    rf"(?<![\w'’.,/-])\d{{1,4}}[a-z]?[ \t]+((?:[a-z]+[ \t]+(?:{'|'.join(sorted(NUMBERED_ENDS))})"
+    r")|the[ \t]+green)(?![\w'’-])")
+
+
+def _numbered_streets(text: str) -> list[EntitySpan]:
+    """``LOCATION`` spans of a street a house's number names in lower case (``i'm 11 orchard
+    rise``, ``frying at 3 the green``) and of its every other mention on a line in lower
+    case (``will they shut all of orchard rise``; issue 40, the twenty-fifth English set's
+    street chat): the designators of :data:`NUMBERED_ENDS` are common words too (``a
+    close friend``, ``rise``), a number before them is an address.
+
+    >>> text = "i'm 11 orchard rise. all of orchard rise? not the green, 3 the green\\nThe Green"
+    >>> [text[s.start:s.end] for s in _numbered_streets(text)]
+    ['orchard rise', 'orchard rise', 'the green', 'the green']
+    >>> _numbered_streets("7 big way to go, 2 main road, 10 days")
+    []
+    """
+    names = {" ".join(m.group(1).split()) for m in _NUMBERED.finditer(text)
+             if m.group(1).split()[0] not in _NO_NAME or m.group(1).startswith("the ")}
+    if not names:
+        return []
+    pattern = re.compile(r"(?<![\w'’-])(" + "|".join(
+        re.escape(n).replace(r"\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
+        + r")(?![\w'’-])")
+    return [EntitySpan(m.start(), m.end(), "LOCATION") for m in pattern.finditer(text)]

@@ -52,6 +52,7 @@ from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
     given_before_names,
+    handle_initials,
     initials_everywhere,
     initials_in_names,
     join_initials,
@@ -235,6 +236,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     # that are no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                            document, late=True)
+    if initials:  # the letter of a user name whose surname a late pass decided
+        handle_initials(decisions, counted, text, tokens)
     return decisions, counted
 
 

@@ -8,15 +8,19 @@ first word of a name field's value (``Known as: Cat``), a piece of a person's us
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from emprivacy.entities.labels import (
     FORM_KEYS,
+    LABEL_START,
     NAME_FIELDS,
     NO_NAME_VALUES,
     SPEAKER_ROLES,
+    chat_speakers,
     name_shaped_value,
     stamped_start,
 )
+from emprivacy.entities.name_words import given_names, name_key
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
@@ -25,11 +29,22 @@ __all__ = ["handle_piece", "name_field_value", "stamped_speaker"]
 
 def stamped_speaker(text: str, tok: Token) -> bool:
     """Whether ``tok`` is a chat's speaker after a time stamp (``[07:59] sky:``, ``[19:09]
-    claire :``): a name whatever the word, never demoted to the general ε as an ordinary
-    lower-case word."""
+    claire :``) or a speaker's label in lower case in a chat whose speakers are named
+    (``river:``: :func:`~emprivacy.entities.labels.chat_speakers`): a name whatever the word,
+    never demoted to the general ε as an ordinary lower-case word."""
     if text[tok.end:tok.end + 2].lstrip(" \u00a0\u202f")[:1] != ":":  # "claire :" in French
         return False
-    return stamped_start(text[text.rfind("\n", 0, tok.start) + 1:tok.start])
+    start = text[text.rfind("\n", 0, tok.start) + 1:tok.start]
+    return stamped_start(start) or (  # "river:" of a chat whose speakers are named
+        tok.text.islower() and LABEL_START.fullmatch(start) is not None and _chat(text))
+
+
+@lru_cache(maxsize=8)
+def _chat(text: str) -> bool:
+    """Whether ``text`` is a chat of speakers in lower case
+    (:func:`~emprivacy.entities.labels.chat_speakers`)."""
+    given = given_names()
+    return chat_speakers(text, lambda form: name_key(form) in given)
 
 
 #: A name field's key and colon before a capitalised value's first word on its line

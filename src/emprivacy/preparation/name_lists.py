@@ -151,11 +151,36 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
               and isinstance(before := decisions[i], EntitySlot | Placeholder)
               and decision_type(before) in ("PERSON", "ORG")):
             here = i + 1  # "BROOK, D." (the recogniser may take BROOK for an organisation)
+        elif (not ordinary_case and a.text.isupper() and b.text.isupper()
+              and _ITEM_BEFORE.search(text, 0, a.start) and _ITEM_AFTER.match(text, b.end)
+              and (k := _capitals_pair(marking, decisions, words, titles, i)) is not None):
+            here = k  # "3RD BELL, SUMMER;", "2ND WOOD, JUNE" of a prize list in capitals
         else:
             continue
         _name_line(marking, decisions, counted, tokens, words, rows, here, here + 1)
         if decisions[here] is not None and covered is not None and covered[here]:
             counted[GENERAL] -= 1
+
+
+#: Before a "SURNAME, FORENAME" item of a list in capitals: a line's, a cell's or a clause's
+#: start, or a place's ordinal (``1ST``, ``3RD``).
+_ITEM_BEFORE = re.compile(r"(?:\A|\n|\t|\||;|:|  |\b\d+(?:ST|ND|RD|TH)? )[ \t]*\Z")
+#: After it: a line's, a cell's or a clause's end, or a bracket (``(TOLLBY)``).
+_ITEM_AFTER = re.compile(r"[ \t]*(?:\Z|\n|\t|\||;|  |\()")
+
+
+def _capitals_pair(marking: EntityMarking, decisions: list[Decision], words: Sequence[str],
+                   titles: frozenset[str], i: int) -> int | None:
+    """In a list item ``A, B`` in capitals, the index of the word that is a person's name
+    too because the other is (``BELL, SUMMER``: ``BELL`` a person's; ``LOVE, IVY``: ``IVY``
+    a person's), however common a word: a listed name of some class, no interjection, title
+    or key (issue 40, the twenty-fifth English set's prize list); else ``None``."""
+    for here, there in ((i + 1, i), (i, i + 1)):
+        if (decisions[here] is None and person_decision_at(decisions, there)
+                and name_class(words[here]) is not None and words[here] not in _INTERJECTIONS
+                and not _no_name(marking, words[here], titles)):
+            return here
+    return None
 
 
 def _roll_call(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],

@@ -40,6 +40,7 @@ __all__ = [
     "SIGN_OFFS",
     "capital_initials",
     "given_before_names",
+    "handle_initials",
     "initials_everywhere",
     "initials_in_names",
     "join_initials",
@@ -135,7 +136,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
             # the type a model gave the name ("MR A SHAH" read as an organisation)
             decisions[i] = after
     _initials_after(decisions, counted, text, tokens, titles)
-    _handle_initials(decisions, counted, text, tokens)
+    handle_initials(decisions, counted, text, tokens)
     _signature_initials(decisions, counted, text, tokens)
     _sign_off_initials(decisions, counted, text, tokens)
     spelled_words(decisions, counted, text, tokens)
@@ -275,11 +276,13 @@ def surnames_before_brackets(decisions: list[Decision], counted: Counter[str], t
                 counted["PERSON"] += 1
 
 
-def _handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
+def handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
                      tokens: Sequence[Token]) -> None:
     """A letter joined by ``.`` or ``_`` to a person's slot with no space between, in a user
     name (``k.osei``, ``m_lindqvist``, ``osei.k``), is that person's initial: a slot of its
-    own, as an initial before a name is; beside a person's placeholder it joins it."""
+    own, as an initial before a name is; beside a person's placeholder it joins it.  Run
+    again after the passes that decide a name late (``h.ashworth`` of an export's header,
+    the surname a person's by the ``Heather Ashworth`` of the next line)."""
     for i, tok in enumerate(tokens):
         if decisions[i] is not None or tok.kind != "word" or len(tok.text) != 1 \
                 or not tok.text.isalpha():

@@ -135,7 +135,7 @@ def _token_pattern() -> re.Pattern[str]:
         # (no scheme, e-mail local part, host label, user name or path segment is longer;
         # unbounded, this look-ahead would rescan a long run at each of its words)
         + rf"|(?=[\w+\-$~{{}}%]{{0,256}}+[@.:\\/])(?:{_locator_patterns()})"
-        + r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|s|%)?)"
+        + r"|(?P<number>\d+(?:[.,:/\-⁄]\d+)*(?:st|nd|rd|th|ST|ND|RD|TH|s|%)?)"
         + rf"|(?P<word2>{word})"
         + rf"|(?P<symbol>[^{_LAYOUT_CLASS}\w]+)"
     )
