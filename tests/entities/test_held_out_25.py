@@ -158,3 +158,59 @@ def test_a_units_ordinal_starts_its_name() -> None:
     run = EntitySpan(text.index("POLISH"), text.index("\n"), PROPER_NOUN)
     got = [(text[s.start:s.end], s.type) for s in widen_spans(text, [run])]
     assert ("1ST POLISH ARMOURED DIVISION", "ORG") in got, got
+
+
+def test_a_column_of_firms_is_organisations_whole() -> None:
+    """A market's register in CSV: the recogniser's spans crossed cells and missed firms'
+    last words (``March Hare Gin``, ``Settle Down Candles``, ``Best of Bread``), and rows
+    whose unquoted notes hold ``; `` or ``, `` were no table rows at all.  A column a
+    header names for organisations (``business_name``), or one whose cells the detectors'
+    organisations mostly cover, is organisations' cell by cell; a row's prose notes no
+    longer cut it out of its table (for this rule); the surname column stays people's."""
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.entities.table_names import _tables, organisation_columns
+
+    text = ("stall_id,business_name,surname,product,notes\n"
+            "MFM-001,Church Farm Eggs,Church,eggs,founder stall; daughter helps\n"
+            "MFM-030,March Hare Gin,Parfitt,gin,orchard at Street Farm, Tollby\n"
+            "MFM-031,Settle Down Candles,Hartigan,candles,\n"
+            "MFM-002,Best of Bread,Best,sourdough,\n")
+    assert [len(rows) for rows in _tables(text, notes=True)] == [5]
+    got = [text[s.start:s.end] for s in organisation_columns(text, [])]
+    assert got == ["Church Farm Eggs", "March Hare Gin", "Settle Down Candles",
+                   "Best of Bread"], got
+    plain = text.replace("business_name", "trading_as_1")  # no header word: by detectors
+    found = [EntitySpan(plain.index(n), plain.index(n) + len(n), "ORG")
+             for n in ("Church Farm", "March Hare", "Settle Down")]
+    got = [plain[s.start:s.end] for s in organisation_columns(plain, found)]
+    assert "March Hare Gin" in got and "Best of Bread" in got, got
+    assert not any(n in got for n in ("Church", "Parfitt", "Best")), got
+
+
+def test_a_postcodes_second_half_that_reads_as_hours_is_a_postcode() -> None:
+    """``MX7 3HR``: ``3HR`` read as three hours, so ``HR`` was released beside ``[NUM]``
+    (two of the tuning half's place tokens, every seed).  After a postcode's first half a
+    digit and two capitals are its second half; ``3hr`` alone stays a duration."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = "Rose Cottage, Tollby, MX7 3HR. Walk takes 3hr, or 3HR with the dog.\n"
+    got = [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    assert "3HR" in got and got.count("3HR") == 1 and "3hr" not in got, got
+
+
+def test_the_alignment_prefers_a_word_in_its_own_case() -> None:
+    """The firm ``March Hare Gin`` released as ``[ORG]`` before the product ``gin``: the
+    release's ``gin`` matched the firm's ``Gin`` as well as the product's, and the
+    alignment took the firm's, a leak that was none (7 of the tuning half's place tokens).
+    Of the longest alignments the evaluation takes one with most words in their own case."""
+    from emprivacy.evaluation.entity_leaks import verbatim_tokens
+    from emprivacy.text.tokens import tokenize
+
+    text = ('MFM-030,A8,March Hare Gin,Parfitt,Lily,gin,"Acre Road, March",PE15 0XX,'
+            '2025-03-01,TP,"tastings need TEN from MDC; won Best in Show for sweet peas, not gin"')
+    release = ('[ID],[ID],[ORG],Reichel,Barbero,gin,"Yona Fredericton, September",[ID],'
+               '[DATE],GUPTA,"tastings trying [NUM] from [ORG]; won Hauck in Mickey for crunchy '
+               'peas, not gin"')
+    got = [(t.text, kept) for t, kept in zip(tokenize(text), verbatim_tokens(text, release))
+           if t.text.lower() == "gin"]
+    assert got == [("Gin", False), ("gin", True), ("gin", True)], got

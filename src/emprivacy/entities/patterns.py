@@ -142,6 +142,19 @@ _NOT_ID = re.compile(
     r"|speed|pack|time)s?(?:-olds?)?")
 
 
+#: A postcode's first half right before a second half (``MX7 `` of ``MX7 3HR``).
+_OUTWARD_BEFORE = re.compile(r"(?<![\w@.])[A-Z]{1,2}\d[A-Z\d]?[ \t]+\Z")
+
+
+def _inward_code(text: str, m: re.Match[str]) -> bool:
+    """Whether a match that reads as a quantity or an ordinal (``3HR``, ``2ND``) is a
+    postcode's second half: a digit and two capitals after a first half (``MX7 3HR``; issue
+    40, the twenty-fifth English set, where ``HR`` was released beside ``[NUM]``)."""
+    word = m.group()
+    return (len(word) == 3 and word[0].isdigit() and word[1:].isupper()
+            and _OUTWARD_BEFORE.search(text, max(0, m.start() - 8), m.start()) is not None)
+
+
 class PatternDetector:
     """Dates (``DATE``) and identifiers (``ID``) by pattern (see the module's description).
 
@@ -198,7 +211,8 @@ class PatternDetector:
             inside = [d for d in dates if d.overlaps(m.start(), m.end())] if dates else []
             if (inside and not (text[m.start()].isalpha() and all(
                     m.start() < d.start and d.end <= m.end() for d in inside))) \
-                    or _NOT_ID.fullmatch(m.group().lower()) is not None \
+                    or (_NOT_ID.fullmatch(m.group().lower()) is not None
+                        and not _inward_code(text, m)) \
                     or (shared and set(_CODE_PARTS.split(m.group().upper())) <= shared):
                 continue  # a date's own digits; but an archive's "D/MAR/3/1-14" is one code
             if inside:

@@ -10,8 +10,9 @@ at ``;``, ``|`` or ``,`` (outside double quotes), that holds a name's column
 none); every following line cut the same way into as many cells (until a blank line) is a
 row, and its cells in a name's column that hold letters, at most :data:`MOST_WORDS` words,
 are ``PERSON`` spans.  A column the detectors found people in (:func:`people_columns`) is
-people's whatever its header, initials included; a header of column names is no one's data
-(:func:`drop_header_spans`).
+people's whatever its header, initials included; a column the detectors found organisations
+in is organisations' (:func:`organisation_columns`); a header of column names is no one's
+data (:func:`drop_header_spans`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
-           "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
-           "people_columns"]
+           "ORG_HEADER_WORDS", "ROW_SEPARATORS", "TableNameDetector", "cells",
+           "drop_header_spans", "name_columns", "organisation_columns", "people_columns"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
 #: lower case) is a name's column.
@@ -307,17 +308,106 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     return out
 
 
-def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
-    """Each table of ``text`` by its rows alone: the rows' starts and cells."""
+def organisation_columns(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """``ORG`` spans for the cells of a table's column of organisations: its header names
+    one (a word of :data:`ORG_HEADER_WORDS`: ``business_name``, ``Employer``), or the
+    detectors' organisations cover half the words of three of its cells or more, over two
+    thirds of its cells of letters (at most :data:`MOST_ORG_WORDS` words, no digit, no ``@``).  A
+    register's business column, where the model's spans missed a firm's last word or all of
+    it (``March Hare Gin``, ``Settle Down Candles``, ``Best of Bread``: ``Gin``, ``Candles``,
+    ``Bread`` released; issue 40, the twenty-fifth English set).  Each such cell becomes an
+    organisation whole; where most are written with capitals, a cell in lower case is none
+    (``unattached`` in a column of clubs).
+
+    >>> text = "id,business,goods\\n1,Hare Gin,gin\\n2,Best of Bread,bread\\n3,Joy Cakes,cakes"
+    >>> [text[s.start:s.end] for s in organisation_columns(text, [])]
+    ['Hare Gin', 'Best of Bread', 'Joy Cakes']
+    >>> text = "1,Hare Gin,gin\\n2,Best of Bread,bread\\n3,Joy Cakes,cakes\\n4,Cob Bakes,cobs"
+    >>> found = [EntitySpan(text.index(n), text.index(n) + len(n), "ORG")
+    ...          for n in ("Hare", "Best of", "Joy Cakes")]
+    >>> [text[s.start:s.end] for s in organisation_columns(text, found)]
+    ['Hare Gin', 'Best of Bread', 'Joy Cakes', 'Cob Bakes']
+    """
+    if not any(sep in text for sep in (*ROW_SEPARATORS, ",")):
+        return []
+    orgs = SpanIndex(s for s in spans if s.type == "ORG")
+    out: list[EntitySpan] = []
+    for rows in _tables(text, notes=True):
+        header = [text[rows[0][0] + a:rows[0][0] + b] for a, b in rows[0][1]]
+        for c in range(len(rows[0][1])):
+            shaped = [(start + a, start + b) for start, row_cells in rows
+                      for a, b in [row_cells[c]]
+                      if 0 < len(value := text[start + a:start + b].split()) <= MOST_ORG_WORDS
+                      and not any(ch.isdigit() or ch == "@" for ch in text[start + a:start + b])
+                      and any(w[:1].isalpha() for w in value)]
+            hit = [(a, b) for a, b in shaped if _mostly_org(text, a, b, orgs)]
+            capitals = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
+            if 2 * len(capitals) > len(shaped):  # a cell in lower case is none: "unattached"
+                shaped = capitals
+            if _org_header(header[c]):
+                shaped = [(a, b) for a, b in shaped if a >= rows[1][0]]
+            elif not (len(hit) >= 3 and 3 * len(hit) > 2 * len(shaped)):
+                continue
+            out.extend(EntitySpan(a, _name_end(text, a, b), "ORG") for a, b in shaped)
+    return out
+
+
+def _name_end(text: str, a: int, b: int) -> int:
+    """Where a firm's name ends in its cell ``text[a:b]``: after its last capitalised word,
+    so that a description in lower case after it stays words (``Haddon Cricket Club`` of
+    ``Haddon Cricket Club end-of-season quiz``); the cell's end where no word of it is
+    capitalised or all are."""
+    words = list(re.finditer(r"\S+", text[a:b]))
+    last = next((m for m in reversed(words) if m.group()[:1].isupper()), None)
+    return b if last is None else a + last.end()
+
+
+#: The most words of an organisation's cell (``Cheddar Gorge Cheese Co``).
+MOST_ORG_WORDS = 6
+#: A header cell with one of these words (cut at ``_``, ``-``, ``.`` and spaces; lower case)
+#: is a column of organisations (:func:`organisation_columns`).
+ORG_HEADER_WORDS = frozenset(
+    "organisation organization org company business firm employer stall shop store trader "
+    "club school charity supplier pharmacy practice placement brand".split())
+
+
+def _mostly_org(text: str, a: int, b: int, orgs: SpanIndex) -> bool:
+    """Whether organisations' spans cover half the words of the cell ``text[a:b]`` at least
+    (``March Hare`` of ``March Hare Gin``; not ``Cliff's Barbers`` of a note ``also owns
+    Cliff's Barbers``)."""
+    words = [(a + m.start(), a + m.end()) for m in re.finditer(r"\S+", text[a:b])]
+    return 2 * sum(not orgs.free(x, y) for x, y in words) >= len(words)
+
+
+def _org_header(cell: str) -> bool:
+    """Whether a header's cell names a column of organisations: letters only, a word of
+    :data:`ORG_HEADER_WORDS`."""
+    words = re.split(r"[_\-. ]+", cell.lower())
+    return (not any(ch.isdigit() for ch in cell)
+            and any(w in ORG_HEADER_WORDS for w in words))
+
+
+def _tables(text: str, *, notes: bool = False) -> list[list[tuple[int, list[tuple[int, int]]]]]:
+    """Each table of ``text`` by its rows alone: the rows' starts and cells.  With ``notes``
+    (:func:`organisation_columns`), a CSV's row whose last fields are unquoted prose (``, ``
+    or ``;`` in them) is a row too, cut at the commas no space follows; the people's
+    columns keep the strict reading they were measured with (a weigh-in's species column
+    read whole, fish the recogniser took for people, would become people's)."""
     tables: list[list[tuple[int, list[tuple[int, int]]]]] = []
     run: list[tuple[int, list[tuple[int, int]]]] = []
     run_key: tuple[str, int] | None = None
     pos = 0
     for line in [*text.split("\n"), ""]:
-        separator = next((s for s in ROW_SEPARATORS if s in line), None)
-        if separator is None and _csv_row(line):
-            separator = ","
-        row = cells(line, separator) if separator else []
+        if notes:  # a CSV's row before ";" (its notes may hold one: "founder stall; son")
+            separator = next((s for s in ROW_SEPARATORS[:2] if s in line), None)
+            if separator is None:
+                separator = "," if _csv_row(line) else ";" if ";" in line else None
+        else:
+            separator = next((s for s in ROW_SEPARATORS if s in line), None)
+            if separator is None and _csv_row(line, strict=True):
+                separator = ","
+        row = (_csv_cells(line) if separator == "," and notes else cells(line, separator)) \
+            if separator else []
         key = (separator, len(row)) if separator else None  # the cells, quotes and all
         if key is None or key != run_key:
             if len(run) >= FEWEST_ROWS:
@@ -330,9 +420,11 @@ def _tables(text: str) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     return tables
 
 
-def _csv_row(line: str) -> bool:
-    """Whether ``line`` is a CSV export's row: two commas or more outside double quotes,
-    none of them followed by a space (prose puts one after each of its commas)."""
+def _csv_row(line: str, *, strict: bool = False) -> bool:
+    """Whether ``line`` is a CSV export's row: two commas or more outside double quotes that
+    no space follows, the first of them among them (prose puts a space after each of its
+    commas; a row's last field of notes may hold some: ``…,TP,orchard at Street Farm,
+    Tollby``; not with ``strict``)."""
     if line.count(",") < 2:
         return False
     commas, quoted = 0, False
@@ -341,9 +433,35 @@ def _csv_row(line: str) -> bool:
             quoted = not quoted
         elif ch == "," and not quoted:
             if line[i + 1:i + 2] == " ":
-                return False
+                if commas == 0 or strict:  # strict: no comma and space at all
+                    return False
+                continue
             commas += 1
     return commas >= 2
+
+
+def _csv_cells(line: str) -> list[tuple[int, int]]:
+    """A CSV row's cells (:func:`cells`), cut only at the commas no space follows: a comma
+    and a space are a field's prose (an unquoted note).
+
+    >>> line = 'MFM-010,Hope Cider,"9 Row, Ware",note: at Street Farm, Tollby'
+    >>> [line[a:b] for a, b in _csv_cells(line)]
+    ['MFM-010', 'Hope Cider', '9 Row, Ware', 'note: at Street Farm, Tollby']
+    """
+    out: list[tuple[int, int]] = []
+    start, quoted = 0, False
+    for i, ch in enumerate(line + ","):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "," and not quoted and line[i + 1:i + 2] != " ":
+            a, b = start, i
+            while a < b and line[a] in ' \t"':
+                a += 1
+            while b > a and line[b - 1] in ' \t"':
+                b -= 1
+            out.append((a, b))
+            start = i + 1
+    return out
 
 
 def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:

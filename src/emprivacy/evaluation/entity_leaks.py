@@ -150,8 +150,8 @@ def _aligned(text: str, release: str, key: Callable[[str], str],
     token first, so a word of a date (``Feb`` of ``11 Feb 2025``, released as ``[DATE]``)
     was matched with the same word released lines later for another (``until Nov`` →
     ``until Feb``), and the words between went unmatched (issue 40, stage 24)."""
-    a = [key(t.text) for t in tokenize(text, lang=lang)]
-    b = [key(t.text) for t in tokenize(release, lang=lang)]
+    ta, tb = list(tokenize(text, lang=lang)), list(tokenize(release, lang=lang))
+    a, b = [key(t.text) for t in ta], [key(t.text) for t in tb]
     same = [False] * len(a)
     if not a or not b:
         return same
@@ -160,33 +160,47 @@ def _aligned(text: str, release: str, key: Callable[[str], str],
             for k in range(block.size):
                 same[block.a + k] = True
         return same
-    for i in _lcs(a, b):
+    for i in _lcs(a, b, exact=([t.text for t in ta], [t.text for t in tb])):
         same[i] = True
     return same
 
 
-def _lcs(a: Sequence[str], b: Sequence[str]) -> list[int]:
+def _lcs(a: Sequence[str], b: Sequence[str], *,
+         exact: tuple[Sequence[str], Sequence[str]] | None = None) -> list[int]:
     """The positions in ``a`` of a longest common subsequence of ``a`` and ``b``: the table
     :math:`L_{i,j}` row by row (:math:`L_{i,j} = \\max_{k \\le j} T_k`, with :math:`T_k =
-    \\max(L_{i-1,k}, L_{i-1,k-1} + [a_i = b_k])`: a running maximum, one array operation
-    per row), then traced back.
+    \\max(L_{i-1,k}, L_{i-1,k-1} + w_{ik})`: a running maximum, one array operation per
+    row), then traced back.  A match weighs :math:`n + 1` (:math:`n` the shorter length),
+    and one more where the tokens of ``exact`` (the words as written) are equal too: of the
+    longest subsequences, one with the most matches in the same case (the firm's ``Gin``
+    released as ``[ORG]`` and the product's ``gin`` after it: the release's ``gin`` is the
+    product's; issue 40, stage 25).
 
     >>> _lcs("y 11 feb 2025 tal checked in deal until nov".split(),
     ...      "y [date] [org] checked [date] in dano until feb".split())
     [0, 5, 6, 8]
+    >>> _lcs(["hare", "gin", "lily", "gin"], ["[org]", "x", "gin"],
+    ...      exact=(["Hare", "Gin", "Lily", "gin"], ["[ORG]", "X", "gin"]))
+    [3]
     """
     codes: dict[str, int] = {}
     bb = np.array([codes.setdefault(w, len(codes)) for w in b], dtype=np.int64)
-    table = np.zeros((len(a) + 1, len(b) + 1), dtype=np.int32)
+    weight = min(len(a), len(b)) + 1
+    table = np.zeros((len(a) + 1, len(b) + 1), dtype=np.int64)
     for i, word in enumerate(a, 1):
-        match = bb == codes.get(word, -1)
+        match = (bb == codes.get(word, -1)) * weight
+        if exact is not None and match.any():
+            match += match.astype(bool) & np.fromiter(
+                (w == exact[0][i - 1] for w in exact[1]), dtype=bool, count=len(b))
         prev = table[i - 1]
         row = np.maximum(prev[1:], prev[:-1] + match)
         table[i, 1:] = np.maximum.accumulate(row)
     out = []
     i, j = len(a), len(b)
     while i and j:
-        if a[i - 1] == b[j - 1] and table[i, j] == table[i - 1, j - 1] + 1:
+        gain = 0 if a[i - 1] != b[j - 1] else weight + (
+            exact is not None and exact[0][i - 1] == exact[1][j - 1])
+        if gain and table[i, j] == table[i - 1, j - 1] + gain:
             out.append(i - 1)
             i, j = i - 1, j - 1
         elif table[i - 1, j] >= table[i, j - 1]:
