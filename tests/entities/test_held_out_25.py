@@ -211,6 +211,7 @@ def test_the_alignment_prefers_a_word_in_its_own_case() -> None:
     release = ('[ID],[ID],[ORG],Reichel,Barbero,gin,"Yona Fredericton, September",[ID],'
                '[DATE],GUPTA,"tastings trying [NUM] from [ORG]; won Hauck in Mickey for crunchy '
                'peas, not gin"')
-    got = [(t.text, kept) for t, kept in zip(tokenize(text), verbatim_tokens(text, release))
+    kept = verbatim_tokens(text, release)
+    got = [(t.text, k) for t, k in zip(tokenize(text), kept, strict=True)
            if t.text.lower() == "gin"]
     assert got == [("Gin", False), ("gin", True), ("gin", True)], got
