@@ -168,14 +168,15 @@ def test_a_column_of_firms_is_organisations_whole() -> None:
     organisations mostly cover, is organisations' cell by cell; a row's prose notes no
     longer cut it out of its table (for this rule); the surname column stays people's."""
     from emprivacy.entities.spans import EntitySpan
-    from emprivacy.entities.table_names import _tables, organisation_columns
+    from emprivacy.entities.table_names import tables
+    from emprivacy.entities.table_orgs import organisation_columns
 
     text = ("stall_id,business_name,surname,product,notes\n"
             "MFM-001,Church Farm Eggs,Church,eggs,founder stall; daughter helps\n"
             "MFM-030,March Hare Gin,Parfitt,gin,orchard at Street Farm, Tollby\n"
             "MFM-031,Settle Down Candles,Hartigan,candles,\n"
             "MFM-002,Best of Bread,Best,sourdough,\n")
-    assert [len(rows) for rows in _tables(text, notes=True)] == [5]
+    assert [len(rows) for rows in tables(text, notes=True)] == [5]
     got = [text[s.start:s.end] for s in organisation_columns(text, [])]
     assert got == ["Church Farm Eggs", "March Hare Gin", "Settle Down Candles",
                    "Best of Bread"], got
@@ -215,3 +216,54 @@ def test_the_alignment_prefers_a_word_in_its_own_case() -> None:
     got = [(t.text, k) for t, k in zip(tokenize(text), kept, strict=True)
            if t.text.lower() == "gin"]
     assert got == [("Gin", False), ("gin", True), ("gin", True)], got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [
+    "see you at the anchor of course, then back home",  # placed: a pub before "of" too
+])
+def test_second_reading_a_placed_pub_before_of_stays_a_pub(release_auto, text: str) -> None:
+    """The second reading (helper, stage 25): the ``of`` rule for a pub named elsewhere
+    dropped a mention placed itself (``at the anchor of course``)."""
+    pytest.importorskip("wordfreq")
+    assert "anchor" not in release_auto(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("text", "kept"), [
+    ("we got back by 6 the place was empty. the place is a mess\n", ["the place"]),
+    ("i won 2 the way i wanted. by the way, thanks\n", ["the way"]),
+    ("it's a 10 minute walk, the minute walk felt long\n", ["minute walk"]),
+    ("look at the star tonight, the star is bright. put rosemary in the lamb, the lamb was "
+     "good\n", ["the star", "the lamb"]),
+    ("amy: hi all\ntom: hi\nkate: hey\nfrank: hi\nsue: morning\njoe: ok\n"
+     "update: road closed from 9\nplan: meet at the hall\nrisk: ice\n",
+     ["update:", "plan:", "risk:"]),
+    ("club,distance,notes\nDriver,230,long\nPutter,2,short\nWedge,90,high\nHybrid,200,ok\n",
+     ["Driver", "Putter", "Wedge", "Hybrid"]),
+    ("TO: Tom Okafor\nPlease send TO accounts. Reply TO me. AM = Adam Mills, meet at 9 AM\n",
+     ["TO accounts", "TO me", "[NUM] AM"]),
+    ("THE 3RD ROW OF SEATS IS RESERVED. FLAT 2ND FLOOR.\n", ["ROW", "FLOOR"]),
+])
+def test_second_reading_ordinary_words_stay_words(release_auto, text: str,
+                                                  kept: list[str]) -> None:
+    """The second reading (helper, stage 25) found ordinary words the stage's rules took:
+    a number before ``the place`` or a ``minute walk`` (not a house's), pub names that are
+    things (``the star``, ``the lamb``: no longer listed), a note's keys in a chat of named
+    speakers, a golf bag's ``club`` column, a field ``TO:`` and ``AM`` that a key's
+    initials spell, a row and a floor after an ordinal.  Each comes back as written at
+    ε = 10⁶ (only entities change)."""
+    pytest.importorskip("wordfreq")
+    out = release_auto(text)
+    assert all(w in out for w in kept), out
+
+
+def test_second_reading_one_radio_word_is_no_code() -> None:
+    """``we flew delta 2 3 times``: one radio-alphabet word before numbers made an
+    identifier of ``delta 2 3``; a spoken code with radio words holds two letters."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = "we flew delta 2 3 times, echo 1 2 3; reg kilo lima seven two\n"
+    got = [text[s.start:s.end] for s in PatternDetector().detect([text])[0]]
+    assert not any("delta" in g or "echo" in g for g in got), got
+    assert "kilo lima seven two" in got, got

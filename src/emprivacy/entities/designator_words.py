@@ -61,9 +61,10 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # a carnival's comments (the twenty-first English set, seen: "Hartigan's Furniture")
     "furniture "
     # small firms of a street's chat and a show's sponsors (the twenty-fourth and
-    # twenty-fifth English sets: "cliff's barbers", "jack's inflatables", "anatolia grill")
-    "barbers barber inflatables grill deli crafts salon florist florists joinery opticians "
-    "smokehouse tearoom tearooms chippy kebabs pizzeria carvery launderette upholstery"
+    # twenty-fifth English sets: "cliff's barbers", "jack's inflatables"; not a menu's
+    # "Mixed Grill", "Kids Crafts")
+    "barbers barber inflatables salon florist florists joinery opticians smokehouse "
+    "tearoom tearooms pizzeria launderette upholstery"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern

@@ -174,7 +174,7 @@ def widen_spans(text: str, spans: Sequence[EntitySpan], *,
             # a capitalised run ending in a designator (NORTHGATE of NORTHGATE BOROUGH COUNCIL
             # at a line's start): the organisation's or street's, with the capitalised words
             # before it and any designators after it; not a designator alone ("the Court")
-            start = _capitalised_before(text, s.start)
+            start = _capitalised_before(text, s.start, ordinal=form in ORG_DESIGNATORS)
             if start < s.start or (form in NAMED_ORG_ENDS
                                    and _named_before(text, s, form, zipf)):
                 # or a run of its own whose words before the designator are not all
@@ -453,11 +453,11 @@ def _named_before(text: str, span: EntitySpan, last: str,
 NAMED_BEFORE_ZIPF = 4.5
 
 
-def _capitalised_before(text: str, pos: int) -> int:
+def _capitalised_before(text: str, pos: int, *, ordinal: bool = False) -> int:
     """Where a name that ends in a designator starts: ``pos``, or earlier over the
     capitalised words before it on its line (only spaces between; no function word), which a
     capital-letter detector leaves out at a line's or sentence's start (``NORTHGATE`` of
-    ``NORTHGATE BOROUGH COUNCIL``), and an ordinal before them (``1ST POLISH ARMOURED``)."""
+    ``NORTHGATE BOROUGH COUNCIL``), and with ``ordinal`` one before them (``1ST POLISH``)."""
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     start = pos
@@ -465,7 +465,7 @@ def _capitalised_before(text: str, pos: int) -> int:
     for _ in range(_MOST_BEFORE):
         m = _WORD_BEFORE.search(text, line, start)
         if m is not None and m.group(1)[0].isdigit():  # "1ST POLISH ARMOURED DIVISION"
-            return m.start(1)
+            return m.start(1) if ordinal else start  # not "3RD ROW", "2ND FLOOR"
         if m is None or not m.group(1)[0].isupper() or m.group(1).lower() in KEPT_FUNCTION_WORDS:
             return start
         start = m.start(1)

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["COMMON_ZIPF", "LETTER_MENTIONS", "RARE_RUN_ZIPF", "bare_initials",
            "initials_of_names", "letters_of_names", "particle_initials", "widen_handles"]
@@ -122,22 +123,25 @@ def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], 
 
 def _keyed(text: str, people: SpanIndex) -> set[str]:
     """Initials a key defines before the name they stand for, a person's span: ``GO = Grace
-    Okoro``, ``TP: Teresa Pemberton``, ``HA – Heather Ashworth`` (a register's checked-by
-    key; issue 40, the twenty-fifth English set, where ``GO`` of every row was released as
-    the word ``go``): its first letters, or its first and last.
+    Okoro``, ``HA – Heather Ashworth`` (a register's checked-by key; issue 40, the
+    twenty-fifth English set, where ``GO`` of every row was released as the word ``go``):
+    its first letters, or its first and last; not after a colon (``TO: Tom Okafor``, a
+    field) nor a function word (``AM = Adam Mills`` beside ``9 AM``).
 
-    >>> text = "# checked_by: GO = Grace Okoro, TP: Teresa Pemberton"
-    >>> sorted(_keyed(text, SpanIndex([EntitySpan(19, 30, "PERSON"), EntitySpan(36, 52,
+    >>> text = "# checked_by: GO = Grace Okoro, TP – Teresa Pemberton"
+    >>> sorted(_keyed(text, SpanIndex([EntitySpan(19, 30, "PERSON"), EntitySpan(37, 53,
     ...     "PERSON")])))
     ['GO', 'TP']
     >>> _keyed("GO = Grace Okoro", SpanIndex([]))
     set()
     """
     out: set[str] = set()
-    if "=" not in text and ":" not in text and "–" not in text:
+    if "=" not in text and "–" not in text:
         return out
     for m in _KEYED.finditer(text):
         words = m.group(2).split()
+        if m.group(1).lower() in KEPT_FUNCTION_WORDS or m.group(1).lower() in _CLOCK_WORDS:
+            continue  # "AM = Adam Mills" beside "9 AM", "ON = Olivia Nash": words first
         if not people.covers(m.start(2), m.start(2) + len(words[0])):
             continue
         firsts = [w[0].upper() for w in words]
@@ -146,9 +150,12 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     return out
 
 
+#: Words of a clock and short words in capitals that a key's initials may spell.
+_CLOCK_WORDS = frozenset("am pm to on at in of or as is it if be by do no so up us we he me my "
+                         "an".split())
 #: Initials and the name a key gives them (``GO = Grace Okoro``): a capital's word or two
 #: or three after ``=``, ``:`` or a dash.
-_KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|:|–|—)[ \t]*"
+_KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|–|—)[ \t]*"
                     r"((?:[A-Z][\w'’-]*)(?:[ \t]+[A-Z][\w'’-]*){0,2})")
 #: A capital initial right before a name (``R. `` of ``Ms R. Hussain``).
 _INITIAL_BEFORE = re.compile(r"(?<![\w.’'-])([A-Z])\.?[ \t]+$")

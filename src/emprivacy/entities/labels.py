@@ -13,6 +13,7 @@ from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
 
 __all__ = [
+    "CHAT_KEYS",
     "FORM_KEYS",
     "LABEL_START",
     "NAME_FIELDS",
@@ -21,6 +22,7 @@ __all__ = [
     "QUOTING_VERBS",
     "SPEAKER_ROLES",
     "STAMP_OPEN",
+    "chat_speaker_word",
     "chat_speakers",
     "in_name_field",
     "stamped_after",
@@ -205,13 +207,28 @@ _LOWER_LABEL = re.compile(r"^[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*)?([a-zà-ÿ][\
 CHAT_LINES, CHAT_SPEAKERS = 6, 4
 
 
+#: A note's keys in lower case, no speakers however many given names a chat's labels are
+#: (``update:``, ``plan:``, ``risk:``); not the months (a chat's ``may:`` and ``june:`` speak).
+CHAT_KEYS = frozenset(
+    "update updates plan plans risk risks review summary agenda action actions todo reminder "
+    "reminders info fyi edit edited admin bot system minutes decision decisions outcome next "
+    "status note notes ps nb re tip tips warning alert question answer reply quote ref total "
+    "today tomorrow yesterday".split())
+
+
+def chat_speaker_word(form: str) -> bool:
+    """Whether a chat's label ``form`` may be a speaker's name: no key of a note
+    (:data:`CHAT_KEYS`, :data:`FORM_KEYS`)."""
+    return form not in CHAT_KEYS and form not in FORM_KEYS
+
+
 def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
     """Whether ``text`` is a chat of speakers named in lower case: at least
     :data:`CHAT_LINES` lines start with a one-word label in lower case (``dawn:``), half its
     lines at least, of :data:`CHAT_SPEAKERS` distinct words or more, two thirds of them
     ``given`` names.  There every label is a speaker's name, however common a word
-    (``river:``, ``sky:``; issue 40, the twenty-fifth English set's street chat), where a
-    note's ``plan:`` and ``risk:`` are keys.
+    (``river:``, ``sky:``; issue 40, the twenty-fifth English set's street chat), but a
+    note's keys (:func:`chat_speaker_word`: ``plan:``, ``update:``), which count for nothing.
 
     >>> chat = "\\n".join(["dawn: hi", "will: ok", "river: yes", "mark: no", "dawn: fine",
     ...                     "grace: ta"])
@@ -219,7 +236,7 @@ def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
     >>> chat_speakers(chat, names), chat_speakers("plan: rest\\nrisk: low", names)
     (True, False)
     """
-    labels = [m.group(1) for m in _LOWER_LABEL.finditer(text)]
+    labels = [m.group(1) for m in _LOWER_LABEL.finditer(text) if chat_speaker_word(m.group(1))]
     if len(labels) < CHAT_LINES or 2 * len(labels) < text.count("\n") + 1 - text.count(
             "\n\n"):
         return False

@@ -59,11 +59,8 @@ from emprivacy.entities.spans import (
     type_of_overlap,
 )
 from emprivacy.entities.streets import lower_case_streets
-from emprivacy.entities.table_names import (
-    drop_header_spans,
-    organisation_columns,
-    people_columns,
-)
+from emprivacy.entities.table_names import drop_header_spans, people_columns
+from emprivacy.entities.table_orgs import organisation_columns
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import Language, get_language
@@ -155,7 +152,7 @@ class EntityMarking:
         :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
         Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`), the cells of a
         table's column of people (:func:`~emprivacy.entities.table_names.people_columns`) or of
-        organisations (:func:`~emprivacy.entities.table_names.organisation_columns`), pubs
+        organisations (:func:`~emprivacy.entities.table_orgs.organisation_columns`), pubs
         by their names in English (:func:`~emprivacy.entities.pubs.pub_spans`), streets
         named by a common word in lower case in English (``mill street``:
         :func:`~emprivacy.entities.streets.lower_case_streets`) and,

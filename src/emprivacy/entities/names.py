@@ -54,6 +54,7 @@ from emprivacy.entities.labels import (
     NO_NAME_VALUES,
     QUOTING_VERBS,
     SPEAKER_ROLES,
+    chat_speaker_word,
     chat_speakers,
     in_name_field,
     name_shaped_value,
@@ -436,6 +437,8 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
                   if line_starts[j] == first and stamped_after(text, words[j].end)), None)
     if stamp is not None and not stamped:
         return i <= stamp
+    if chat and not chat_speaker_word(forms[i]):
+        return False  # "update:", "june:" of a chat: a key
     if (not chat and name_class(forms[i]) == "common" and name_key(forms[i]) not in given_names()
             and not any(c.isdigit() for c in start)) or (
             words[i].text.isupper() and len(forms[i]) > 2 and not stamped

@@ -103,13 +103,15 @@ _SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|el
 #: A digit: every alternative of :data:`_DATE`, :data:`_ID` and :data:`_SPACED_ID` needs one.
 _DIGIT = re.compile(r"\d")
 _DIGIT_WORDS = frozenset({"oh", "double", "triple"})
-#: Letters said by their names in a spoken code (``em thirty oh h x``) or by the radio
-#: alphabet (issue 40, the twenty-fifth English set's breakdown calls).
-_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | frozenset(
-    # and by the radio alphabet (a plate read out: ``kilo lima seven two x-ray yankee``)
+#: The radio alphabet's words among :data:`_LETTER_NAMES`: a code holds two letters at least.
+_RADIO = frozenset(
     "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima "
     "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray "
     "xray yankee zulu".split())
+#: Letters said by their names in a spoken code (``em thirty oh h x``) or by the radio
+#: alphabet (issue 40, the twenty-fifth English set's breakdown calls).
+_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | _RADIO  # a plate read out:
+# "kilo lima seven two x-ray yankee"
 #: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
 #: spelled in its first part: ``grainne dot o s at example mail dot com``, or before it: an
 #: initial, ``email a warsame at hallowby somali dot org``).
@@ -343,6 +345,8 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
             units.pop(0)
         forms = [u.group().lower() for u in units]
         letters = sum((len(f) == 1 and f.isalpha()) or f in _LETTER_NAMES for f in forms)
+        if letters < 2 and any(f in _RADIO for f in forms):
+            continue  # "we flew delta 2 3 times", "echo 1 2 3": one radio word is a word
         words = sum(f in ("a", "i") for f in forms)  # "at 3 a 4": a word
         digits = any(f in _DIGIT_WORDS for f in forms)  # "oh seven seven double oh nine"
         if len(units) < 3 or len(units) - letters < 2 or (letters == words and not (

@@ -81,11 +81,13 @@ def pub_spans(text: str) -> list[EntitySpan]:
     out = []
     found = [(m, " ".join(m.group(1).lower().split())) for m in pattern.finditer(text)]
     # a name that is a pub after a place's word once is the pub at every mention of the text
-    placed = {name for m, name in found if name in after_place
-              and (before := text[max(0, m.start() - 12):m.start()].split())
-              and before[-1].lower() in PLACE_WORDS}
-    for m, name in found:
-        if name in after_place and (name not in placed or _OF.match(text, m.end())):
+    at_place = [bool((before := text[max(0, m.start() - 12):m.start()].split())
+                     and before[-1].lower() in PLACE_WORDS) for m, _ in found]
+    placed = {name for (_, name), here in zip(found, at_place, strict=True)
+              if name in after_place and here}
+    for (m, name), here in zip(found, at_place, strict=True):
+        if name in after_place and not here and (
+                name not in placed or _OF.match(text, m.end())):
             continue  # "the crown of her head" beside "at the crown": a thing
         out.append(EntitySpan(m.start(1), m.end(1), "ORG"))
     for m in _DESIGNATED.finditer(text):

@@ -108,14 +108,31 @@ def _numbered_streets(text: str) -> list[EntitySpan]:
     >>> text = "i'm 11 orchard rise. all of orchard rise? not the green, 3 the green\\nThe Green"
     >>> [text[s.start:s.end] for s in _numbered_streets(text)]
     ['orchard rise', 'orchard rise', 'the green', 'the green']
-    >>> _numbered_streets("7 big way to go, 2 main road, 10 days")
+    >>> _numbered_streets("7 big way to go, 2 main road, 10 minute walk, by 6 the place was")
     []
     """
-    names = {" ".join(m.group(1).split()) for m in _NUMBERED.finditer(text)
-             if m.group(1).split()[0] not in _NO_NAME or m.group(1).startswith("the ")}
+    names = {phrase for m in _NUMBERED.finditer(text)
+             if ((phrase := " ".join(m.group(1).split())) == "the green"
+                 or (phrase.split()[0] not in _NO_NAME and phrase.split()[0] not in _MEASURES))
+             and _lower_line(text, m.start())}
     if not names:
         return []
     pattern = re.compile(r"(?<![\w'’-])(" + "|".join(
         re.escape(n).replace(r"\ ", r"[ \t]+") for n in sorted(names, key=len, reverse=True))
         + r")(?![\w'’-])")
-    return [EntitySpan(m.start(), m.end(), "LOCATION") for m in pattern.finditer(text)]
+    return [EntitySpan(m.start(), m.end(), "LOCATION") for m in pattern.finditer(text)
+            if _lower_line(text, m.start())]
+
+
+#: Units of time and length before a designator: ``10 minute walk``, ``2 hour drive``.
+_MEASURES = frozenset("minute minutes min mins hour hours hr hrs second seconds day days week "
+                      "weeks month months year years mile miles metre metres meter meters km "
+                      "foot feet yard yards lap laps".split())
+
+
+def _lower_line(text: str, pos: int) -> bool:
+    """Whether the line of ``text`` at ``pos`` has no capital letter."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start:len(text) if end < 0 else end]
+    return line == line.lower()

@@ -10,9 +10,9 @@ at ``;``, ``|`` or ``,`` (outside double quotes), that holds a name's column
 none); every following line cut the same way into as many cells (until a blank line) is a
 row, and its cells in a name's column that hold letters, at most :data:`MOST_WORDS` words,
 are ``PERSON`` spans.  A column the detectors found people in (:func:`people_columns`) is
-people's whatever its header, initials included; a column the detectors found organisations
-in is organisations' (:func:`organisation_columns`); a header of column names is no one's
-data (:func:`drop_header_spans`).
+people's whatever its header, initials included; a header of column names is no one's data
+(:func:`drop_header_spans`).  Its tables (:func:`tables`) are read for organisations' columns
+too (:mod:`~emprivacy.entities.table_orgs`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
-           "ORG_HEADER_WORDS", "ROW_SEPARATORS", "TableNameDetector", "cells",
-           "drop_header_spans", "name_columns", "organisation_columns", "people_columns"]
+           "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
+           "people_columns", "tables"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
 #: lower case) is a name's column.
@@ -287,7 +287,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
         return []
     people = SpanIndex(s for s in spans if s.type == "PERSON")
     out: list[EntitySpan] = []
-    for rows in _tables(text):
+    for rows in tables(text):
         width = len(rows[0][1])
         for c in range(width):
             shaped = [(start + a, start + a + len(value)) for start, row_cells in rows
@@ -308,92 +308,14 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     return out
 
 
-def organisation_columns(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
-    """``ORG`` spans for the cells of a table's column of organisations: its header names
-    one (a word of :data:`ORG_HEADER_WORDS`: ``business_name``, ``Employer``), or the
-    detectors' organisations cover half the words of three of its cells or more, over two
-    thirds of its cells of letters (at most :data:`MOST_ORG_WORDS` words, no digit, no ``@``).  A
-    register's business column, where the model's spans missed a firm's last word or all of
-    it (``March Hare Gin``, ``Settle Down Candles``, ``Best of Bread``: ``Gin``, ``Candles``,
-    ``Bread`` released; issue 40, the twenty-fifth English set).  Each such cell becomes an
-    organisation whole; where most are written with capitals, a cell in lower case is none
-    (``unattached`` in a column of clubs).
-
-    >>> text = "id,business,goods\\n1,Hare Gin,gin\\n2,Best of Bread,bread\\n3,Joy Cakes,cakes"
-    >>> [text[s.start:s.end] for s in organisation_columns(text, [])]
-    ['Hare Gin', 'Best of Bread', 'Joy Cakes']
-    >>> text = "1,Hare Gin,gin\\n2,Best of Bread,bread\\n3,Joy Cakes,cakes\\n4,Cob Bakes,cobs"
-    >>> found = [EntitySpan(text.index(n), text.index(n) + len(n), "ORG")
-    ...          for n in ("Hare", "Best of", "Joy Cakes")]
-    >>> [text[s.start:s.end] for s in organisation_columns(text, found)]
-    ['Hare Gin', 'Best of Bread', 'Joy Cakes', 'Cob Bakes']
-    """
-    if not any(sep in text for sep in (*ROW_SEPARATORS, ",")):
-        return []
-    orgs = SpanIndex(s for s in spans if s.type == "ORG")
-    out: list[EntitySpan] = []
-    for rows in _tables(text, notes=True):
-        header = [text[rows[0][0] + a:rows[0][0] + b] for a, b in rows[0][1]]
-        for c in range(len(rows[0][1])):
-            shaped = [(start + a, start + b) for start, row_cells in rows
-                      for a, b in [row_cells[c]]
-                      if 0 < len(value := text[start + a:start + b].split()) <= MOST_ORG_WORDS
-                      and not any(ch.isdigit() or ch == "@" for ch in text[start + a:start + b])
-                      and any(w[:1].isalpha() for w in value)]
-            hit = [(a, b) for a, b in shaped if _mostly_org(text, a, b, orgs)]
-            capitals = [(a, b) for a, b in shaped if text[a:b] != text[a:b].lower()]
-            if 2 * len(capitals) > len(shaped):  # a cell in lower case is none: "unattached"
-                shaped = capitals
-            if _org_header(header[c]):
-                shaped = [(a, b) for a, b in shaped if a >= rows[1][0]]
-            elif not (len(hit) >= 3 and 3 * len(hit) > 2 * len(shaped)):
-                continue
-            out.extend(EntitySpan(a, _name_end(text, a, b), "ORG") for a, b in shaped)
-    return out
-
-
-def _name_end(text: str, a: int, b: int) -> int:
-    """Where a firm's name ends in its cell ``text[a:b]``: after its last capitalised word,
-    so that a description in lower case after it stays words (``Haddon Cricket Club`` of
-    ``Haddon Cricket Club end-of-season quiz``); the cell's end where no word of it is
-    capitalised or all are."""
-    words = list(re.finditer(r"\S+", text[a:b]))
-    last = next((m for m in reversed(words) if m.group()[:1].isupper()), None)
-    return b if last is None else a + last.end()
-
-
-#: The most words of an organisation's cell (``Cheddar Gorge Cheese Co``).
-MOST_ORG_WORDS = 6
-#: A header cell with one of these words (cut at ``_``, ``-``, ``.`` and spaces; lower case)
-#: is a column of organisations (:func:`organisation_columns`).
-ORG_HEADER_WORDS = frozenset(
-    "organisation organization org company business firm employer stall shop store trader "
-    "club school charity supplier pharmacy practice placement brand".split())
-
-
-def _mostly_org(text: str, a: int, b: int, orgs: SpanIndex) -> bool:
-    """Whether organisations' spans cover half the words of the cell ``text[a:b]`` at least
-    (``March Hare`` of ``March Hare Gin``; not ``Cliff's Barbers`` of a note ``also owns
-    Cliff's Barbers``)."""
-    words = [(a + m.start(), a + m.end()) for m in re.finditer(r"\S+", text[a:b])]
-    return 2 * sum(not orgs.free(x, y) for x, y in words) >= len(words)
-
-
-def _org_header(cell: str) -> bool:
-    """Whether a header's cell names a column of organisations: letters only, a word of
-    :data:`ORG_HEADER_WORDS`."""
-    words = re.split(r"[_\-. ]+", cell.lower())
-    return (not any(ch.isdigit() for ch in cell)
-            and any(w in ORG_HEADER_WORDS for w in words))
-
-
-def _tables(text: str, *, notes: bool = False) -> list[list[tuple[int, list[tuple[int, int]]]]]:
+def tables(text: str, *, notes: bool = False) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     """Each table of ``text`` by its rows alone: the rows' starts and cells.  With ``notes``
-    (:func:`organisation_columns`), a CSV's row whose last fields are unquoted prose (``, ``
-    or ``;`` in them) is a row too, cut at the commas no space follows; the people's
-    columns keep the strict reading they were measured with (a weigh-in's species column
-    read whole, fish the recogniser took for people, would become people's)."""
-    tables: list[list[tuple[int, list[tuple[int, int]]]]] = []
+    (:func:`~emprivacy.entities.table_orgs.organisation_columns`), a CSV's row whose last
+    fields are unquoted prose (``, `` or ``;`` in them) is a row too, cut at the commas no
+    space follows; the people's columns keep the strict reading they were measured with (a
+    weigh-in's species column read whole, fish the recogniser took for people, would become
+    people's)."""
+    found: list[list[tuple[int, list[tuple[int, int]]]]] = []
     run: list[tuple[int, list[tuple[int, int]]]] = []
     run_key: tuple[str, int] | None = None
     pos = 0
@@ -411,13 +333,13 @@ def _tables(text: str, *, notes: bool = False) -> list[list[tuple[int, list[tupl
         key = (separator, len(row)) if separator else None  # the cells, quotes and all
         if key is None or key != run_key:
             if len(run) >= FEWEST_ROWS:
-                tables.append(run)
+                found.append(run)
             run = []
         if key is not None:
             run.append((pos, row))
         run_key = key
         pos += len(line) + 1
-    return tables
+    return found
 
 
 def _csv_row(line: str, *, strict: bool = False) -> bool:

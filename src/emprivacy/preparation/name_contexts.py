@@ -16,6 +16,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NO_NAME_VALUES,
     SPEAKER_ROLES,
+    chat_speaker_word,
     chat_speakers,
     name_shaped_value,
     stamped_start,
@@ -36,7 +37,8 @@ def stamped_speaker(text: str, tok: Token) -> bool:
         return False
     start = text[text.rfind("\n", 0, tok.start) + 1:tok.start]
     return stamped_start(start) or (  # "river:" of a chat whose speakers are named
-        tok.text.islower() and LABEL_START.fullmatch(start) is not None and _chat(text))
+        tok.text.islower() and chat_speaker_word(tok.text) and LABEL_START.fullmatch(start)
+        is not None and _chat(text))
 
 
 @lru_cache(maxsize=8)
