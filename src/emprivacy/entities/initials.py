@@ -150,11 +150,11 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     return out
 
 
-#: Words of a clock and short words in capitals that a key's initials may spell.
+#: Short words in capitals that a key's initials may spell (a clock's ``AM``, ``PM``).
 _CLOCK_WORDS = frozenset("am pm to on at in of or as is it if be by do no so up us we he me my "
                          "an".split())
 #: Initials and the name a key gives them (``GO = Grace Okoro``): a capital's word or two
-#: or three after ``=``, ``:`` or a dash.
+#: or three after ``=`` or a dash.
 _KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|–|—)[ \t]*"
                     r"((?:[A-Z][\w'’-]*)(?:[ \t]+[A-Z][\w'’-]*){0,2})")
 #: A capital initial right before a name (``R. `` of ``Ms R. Hussain``).

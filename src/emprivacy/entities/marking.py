@@ -33,7 +33,7 @@ from emprivacy.entities.labels import (
     MILITARY_RANKS,
     NAME_FIELDS,
     NAME_TITLES,
-    chat_speakers,
+    named_chat,
 )
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -169,7 +169,7 @@ class EntityMarking:
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
-            if keys and not (":" in text and chat_speakers(text, _given)):  # "sky:" a
+            if keys and not named_chat(text):  # "sky:" a
                 cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)  # chat's speaker
             cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
@@ -321,12 +321,6 @@ _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
 
-
-
-def _given(form: str) -> bool:
-    """Whether ``form`` is a listed given name
-    (:func:`~emprivacy.entities.name_words.given_names`)."""
-    return name_key(form) in given_names()
 
 
 @lru_cache(maxsize=4096)

@@ -55,9 +55,9 @@ from emprivacy.entities.labels import (
     QUOTING_VERBS,
     SPEAKER_ROLES,
     chat_speaker_word,
-    chat_speakers,
     in_name_field,
     name_shaped_value,
+    named_chat,
     stamped_after,
     stamped_start,
 )
@@ -258,7 +258,7 @@ class NameListDetector:
         quoted = NICKNAME_OPENS.search(text) is not None
         named = "name" in forms
         colon = ":" in text
-        speakers = colon and chat_speakers(text, lambda form: name_key(form) in given)
+        speakers = colon and named_chat(text)
         for i, tok in enumerate(words):
             cls = classes[i]
             prev = words[i - 1] if i else None

@@ -109,9 +109,9 @@ _RADIO = frozenset(
     "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray "
     "xray yankee zulu".split())
 #: Letters said by their names in a spoken code (``em thirty oh h x``) or by the radio
-#: alphabet (issue 40, the twenty-fifth English set's breakdown calls).
-_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | _RADIO  # a plate read out:
-# "kilo lima seven two x-ray yankee"
+#: alphabet (a plate read out, ``kilo lima seven two x-ray yankee``: issue 40, the
+#: twenty-fifth English set's breakdown calls).
+_LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | _RADIO
 #: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
 #: spelled in its first part: ``grainne dot o s at example mail dot com``, or before it: an
 #: initial, ``email a warsame at hallowby somali dot org``).

@@ -8,7 +8,6 @@ first word of a name field's value (``Known as: Cat``), a piece of a person's us
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from emprivacy.entities.labels import (
     FORM_KEYS,
@@ -17,11 +16,10 @@ from emprivacy.entities.labels import (
     NO_NAME_VALUES,
     SPEAKER_ROLES,
     chat_speaker_word,
-    chat_speakers,
     name_shaped_value,
+    named_chat,
     stamped_start,
 )
-from emprivacy.entities.name_words import given_names, name_key
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
@@ -38,15 +36,7 @@ def stamped_speaker(text: str, tok: Token) -> bool:
     start = text[text.rfind("\n", 0, tok.start) + 1:tok.start]
     return stamped_start(start) or (  # "river:" of a chat whose speakers are named
         tok.text.islower() and chat_speaker_word(tok.text) and LABEL_START.fullmatch(start)
-        is not None and _chat(text))
-
-
-@lru_cache(maxsize=8)
-def _chat(text: str) -> bool:
-    """Whether ``text`` is a chat of speakers in lower case
-    (:func:`~emprivacy.entities.labels.chat_speakers`)."""
-    given = given_names()
-    return chat_speakers(text, lambda form: name_key(form) in given)
+        is not None and named_chat(text))
 
 
 #: A name field's key and colon before a capitalised value's first word on its line

@@ -152,7 +152,8 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
               and decision_type(before) in ("PERSON", "ORG")):
             here = i + 1  # "BROOK, D." (the recogniser may take BROOK for an organisation)
         elif (not ordinary_case and a.text.isupper() and b.text.isupper()
-              and _ITEM_BEFORE.search(text, 0, a.start) and _ITEM_AFTER.match(text, b.end)
+              and _ITEM_BEFORE.search(text, max(0, a.start - 12), a.start)
+              and _ITEM_AFTER.match(text, b.end)
               and (k := _capitals_pair(marking, decisions, words, titles, i)) is not None):
             here = k  # "3RD BELL, SUMMER;", "2ND WOOD, JUNE" of a prize list in capitals
         else:
