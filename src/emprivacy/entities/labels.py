@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
@@ -26,7 +25,6 @@ __all__ = [
     "chat_speaker_word",
     "chat_speakers",
     "in_name_field",
-    "named_chat",
     "stamped_after",
     "stamped_start",
 ]
@@ -245,13 +243,3 @@ def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
     distinct = set(labels)
     return len(distinct) >= CHAT_SPEAKERS and 3 * sum(map(given, distinct)) >= 2 * len(distinct)
 
-
-@lru_cache(maxsize=8)
-def named_chat(text: str) -> bool:
-    """:func:`chat_speakers` of ``text`` by the listed given names
-    (:func:`~emprivacy.entities.name_words.given_names`), once per text for the detector,
-    the marking and the decisions that ask."""
-    from emprivacy.entities.name_words import given_names, name_key  # it reads this module
-
-    given = given_names()
-    return ":" in text and chat_speakers(text, lambda form: name_key(form) in given)

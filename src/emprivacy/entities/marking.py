@@ -33,7 +33,6 @@ from emprivacy.entities.labels import (
     MILITARY_RANKS,
     NAME_FIELDS,
     NAME_TITLES,
-    named_chat,
 )
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -41,6 +40,7 @@ from emprivacy.entities.name_words import (
     given_names,
     name_class,
     name_key,
+    named_chat,
     word_zipf,
 )
 from emprivacy.entities.patterns import drop_codes

@@ -35,6 +35,7 @@ from typing import Literal
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.french_chat import folded
+from emprivacy.entities.labels import chat_speakers
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.word_lists import read_word_list
 
@@ -42,7 +43,7 @@ __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
            "VIETNAMESE_MIDDLE_NAMES", "NameClass",
            "capitalised_name", "census_shares", "given_names", "name_class", "name_in_language",
-           "name_key", "word_zipf", "zipf_in"]
+           "name_key", "named_chat", "word_zipf", "zipf_in"]
 
 _EXTRA = "ner"
 #: The commonest Vietnamese family names, with and without their marks (lower case).
@@ -278,3 +279,12 @@ def name_in_language(word: str, lang: str) -> bool:
         return True
     share = census_shares()[0].get(name_key(word), 0.0)
     return share > 0 and z - math.log10(share) - _median_excess() < LANGUAGE_EXCESS
+
+
+@lru_cache(maxsize=8)
+def named_chat(text: str) -> bool:
+    """:func:`~emprivacy.entities.labels.chat_speakers` of ``text`` by the listed given names
+    (:func:`given_names`), once per text for the detector, the marking and the decisions
+    that ask (``river:`` of a chat whose speakers are named is a speaker)."""
+    given = given_names()
+    return ":" in text and chat_speakers(text, lambda form: name_key(form) in given)

@@ -57,7 +57,6 @@ from emprivacy.entities.labels import (
     chat_speaker_word,
     in_name_field,
     name_shaped_value,
-    named_chat,
     stamped_after,
     stamped_start,
 )
@@ -71,6 +70,7 @@ from emprivacy.entities.name_words import (
     given_names,
     name_class,
     name_key,
+    named_chat,
     word_zipf,
 )
 from emprivacy.entities.naming import (

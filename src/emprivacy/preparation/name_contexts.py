@@ -17,9 +17,9 @@ from emprivacy.entities.labels import (
     SPEAKER_ROLES,
     chat_speaker_word,
     name_shaped_value,
-    named_chat,
     stamped_start,
 )
+from emprivacy.entities.name_words import named_chat
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
