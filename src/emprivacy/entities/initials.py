@@ -140,7 +140,7 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
         return out
     for m in _KEYED.finditer(text):
         words = m.group(2).split()
-        if m.group(1).lower() in KEPT_FUNCTION_WORDS or m.group(1).lower() in _CLOCK_WORDS:
+        if m.group(1).lower() in KEPT_FUNCTION_WORDS or m.group(1) in ("AM", "PM"):
             continue  # "AM = Adam Mills" beside "9 AM", "ON = Olivia Nash": words first
         if not people.covers(m.start(2), m.start(2) + len(words[0])):
             continue
@@ -150,9 +150,6 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     return out
 
 
-#: Short words in capitals that a key's initials may spell (a clock's ``AM``, ``PM``).
-_CLOCK_WORDS = frozenset("am pm to on at in of or as is it if be by do no so up us we he me my "
-                         "an".split())
 #: Initials and the name a key gives them (``GO = Grace Okoro``): a capital's word or two
 #: or three after ``=`` or a dash.
 _KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|–|—)[ \t]*"

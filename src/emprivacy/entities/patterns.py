@@ -91,23 +91,22 @@ _HANDLE = re.compile(r"(?<![\w@.])[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+(?![\w@
 _SPACED_ID = re.compile(
     r"(?<![\w@.'’-])(?P<letters>[A-Za-z]{1,3})(?P<digits>(?:[ \t]+\d+){1,4})"
     r"(?:[ \t]+(?P<check>[A-Za-z]))?(?![\w@'’-])")
-#: One unit of an identifier read aloud (a transcribed call: ``k l nine four two``): a letter,
-#: a digit's word (``oh``, ``double``), or digits.
-_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-                r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
-                r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|double|triple|\d{1,4}"
-                r"|em|ess|aitch|zed|alpha|alfa|bravo|charlie|delta|echo|foxtrot|golf|hotel"
-                r"|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra"
-                r"|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu|[A-Za-z])(?![\w'’-])")
-#: Units of a spoken identifier that only a phone number or a code says: no count says them.
-#: A digit: every alternative of :data:`_DATE`, :data:`_ID` and :data:`_SPACED_ID` needs one.
-_DIGIT = re.compile(r"\d")
-_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 #: The radio alphabet's words among :data:`_LETTER_NAMES`: a code holds two letters at least.
 _RADIO = frozenset(
     "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima "
     "mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray "
     "xray yankee zulu".split())
+#: One unit of an identifier read aloud (a transcribed call: ``k l nine four two``): a letter,
+#: a digit's word (``oh``, ``double``), or digits.
+_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+                r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
+                r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|double|triple|\d{1,4}"
+                r"|em|ess|aitch|zed|" + "|".join(sorted(_RADIO, key=len, reverse=True))
+                + r"|[A-Za-z])(?![\w'’-])")
+#: Units of a spoken identifier that only a phone number or a code says: no count says them.
+#: A digit: every alternative of :data:`_DATE`, :data:`_ID` and :data:`_SPACED_ID` needs one.
+_DIGIT = re.compile(r"\d")
+_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 #: Letters said by their names in a spoken code (``em thirty oh h x``) or by the radio
 #: alphabet (a plate read out, ``kilo lima seven two x-ray yankee``: issue 40, the
 #: twenty-fifth English set's breakdown calls).

@@ -64,20 +64,24 @@ _SEPARATORS = ("\t", ";", "|", ",")
 _HEADER_SPLIT = re.compile(r"[\s_.\-]+")
 
 
-def cells(line: str, separator: str) -> list[tuple[int, int]]:
+def cells(line: str, separator: str, *, prose: bool = False) -> list[tuple[int, int]]:
     """The ``(start, end)`` of each cell of ``line`` cut at ``separator`` (outside double
-    quotes), spaces and quotes around a cell left out.
+    quotes), spaces and quotes around a cell left out.  With ``prose`` (a CSV's row whose
+    notes are unquoted), not at a separator a space follows: that is a field's prose.
 
     >>> line = 'a, "Smith, John" ,c'
     >>> [line[s:e] for s, e in cells(line, ",")]
     ['a', 'Smith, John', 'c']
+    >>> line = 'MFM-010,Hope Cider,"9 Row, Ware",note: at Street Farm, Tollby'
+    >>> [line[a:b] for a, b in cells(line, ",", prose=True)]
+    ['MFM-010', 'Hope Cider', '9 Row, Ware', 'note: at Street Farm, Tollby']
     """
     out: list[tuple[int, int]] = []
     start, quoted = 0, False
     for i, ch in enumerate(line + separator):
         if ch == '"':
             quoted = not quoted
-        elif ch == separator and not quoted:
+        elif ch == separator and not quoted and not (prose and line[i + 1:i + 2] == " "):
             a, b = start, i
             while a < b and line[a] in ' \t"':
                 a += 1
@@ -328,8 +332,7 @@ def tables(text: str, *, notes: bool = False) -> list[list[tuple[int, list[tuple
             separator = next((s for s in ROW_SEPARATORS if s in line), None)
             if separator is None and _csv_row(line, strict=True):
                 separator = ","
-        row = (_csv_cells(line) if separator == "," and notes else cells(line, separator)) \
-            if separator else []
+        row = cells(line, separator, prose=notes and separator == ",") if separator else []
         key = (separator, len(row)) if separator else None  # the cells, quotes and all
         if key is None or key != run_key:
             if len(run) >= FEWEST_ROWS:
@@ -360,30 +363,6 @@ def _csv_row(line: str, *, strict: bool = False) -> bool:
                 continue
             commas += 1
     return commas >= 2
-
-
-def _csv_cells(line: str) -> list[tuple[int, int]]:
-    """A CSV row's cells (:func:`cells`), cut only at the commas no space follows: a comma
-    and a space are a field's prose (an unquoted note).
-
-    >>> line = 'MFM-010,Hope Cider,"9 Row, Ware",note: at Street Farm, Tollby'
-    >>> [line[a:b] for a, b in _csv_cells(line)]
-    ['MFM-010', 'Hope Cider', '9 Row, Ware', 'note: at Street Farm, Tollby']
-    """
-    out: list[tuple[int, int]] = []
-    start, quoted = 0, False
-    for i, ch in enumerate(line + ","):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "," and not quoted and line[i + 1:i + 2] != " ":
-            a, b = start, i
-            while a < b and line[a] in ' \t"':
-                a += 1
-            while b > a and line[b - 1] in ' \t"':
-                b -= 1
-            out.append((a, b))
-            start = i + 1
-    return out
 
 
 def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:
