@@ -144,7 +144,7 @@ def family_names() -> frozenset[str]:
 
 @cache
 def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
-    """Given names of people in France (``data/given-names-fr.txt``: 943 names, compiled by
+    """Given names of people in France (``data/given-names-fr.txt``: 1,019 names, compiled by
     hand for emprivacy) with the census' given names, all lower case and without accents
     (``gwenaël`` → ``gwenael``): what the French name detector
     (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census
@@ -163,6 +163,16 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
             continue
         out.add(plain)
     return frozenset(out)
+
+
+@cache
+def french_family_names() -> frozenset[str]:
+    """Family names frequent in France (``data/family-names-fr.txt``: 345 names, compiled by
+    hand for emprivacy), lower case, accents as written and without them (``lefèvre``,
+    ``lefevre``).  Many are French words (``bois``, ``berger``, ``petit``); the census'
+    family names hold French words that are none (``bonjour``, ``fait``)."""
+    names = read_word_list("family-names-fr.txt")
+    return frozenset(names) | frozenset(folded(name) for name in names)
 
 
 @cache

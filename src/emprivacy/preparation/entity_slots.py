@@ -46,6 +46,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     take_initial,
 )
+from emprivacy.preparation.family_names import family_names_beside_given
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -207,6 +208,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
+    covered = [bool(c) for c in covering_of]
+    family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,
+                              titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
@@ -227,7 +231,6 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
-    covered = [bool(c) for c in covering_of]
     learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)

@@ -92,9 +92,10 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
-    with it (``1st XI v Penarth``), an accented letter only with it (French ``à théo``: the
-    preposition), and no letter of an abbreviation (``p.m.``, ``e.g.``).  A capital
-    particle between an initial and a person's slot is the name's, whatever a model typed it
+    with it (``1st XI v Penarth``), an accented letter, in any case, only with it (French
+    ``à théo``, ``À MARCEL``: the preposition), and no letter of an abbreviation (``p.m.``,
+    ``e.g.``).  A capital particle between an initial and a person's slot is the name's,
+    whatever a model typed it
     (``DE`` of ``R. DE SOUZA``, a place's code; issue 40, the seventeenth English set, seen).
     Then a name said wrong and put right
     (:func:`~emprivacy.preparation.corrections.corrected_names`; no one of the
@@ -118,8 +119,9 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                 or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
                 or (not stopped and tok.text in "vx")):
             continue
-        if not stopped and (tok.text.islower() and not tok.text.isascii()):
-            continue  # French "demande à théo": a preposition, no initial without its stop
+        if not stopped and not tok.text.isascii():
+            continue  # French "demande à théo", "À MARCEL LEGRAND": a preposition, no
+            # initial without its stop
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or (tok.text.isupper()

@@ -1,0 +1,147 @@
+"""A French family name that is an ordinary word, beside the given name it goes with
+(issue 42): ``BOIS`` of ``THIERRY BOIS``, ``berger`` of ``pierre berger``, and a family
+name that speech splits at its article (``le blanc`` of ``mathis le blanc``, said for
+Leblanc).  A pass over the decisions of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions`, text mode.
+
+They are frequent family names in France (``bois``, ``berger``, ``boucher``, ``roche``:
+:func:`~emprivacy.entities.name_words.french_family_names`); what keeps them from being
+names at every mention is that French uses them as words (Zipf above 4: *le bois*, *un
+berger*).  Beside a given name, one space apart and in the same case, they are the
+person's: the word after a listed given name (``Thierry Bois``), or at an item's start in
+capitals before a given name the detectors already made a person (``NOM Prénom`` order of a
+list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of the word
+(ε = 0: :attr:`~emprivacy.preparation.decisions.EntitySlot.independent`), as
+:func:`~emprivacy.preparation.name_parts.given_before_names` does for the given name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import (
+    folded,
+    french_family_names,
+    french_given_names,
+    zipf_in,
+)
+from emprivacy.exceptions import MissingExtraError
+from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.text.language import get_language
+from emprivacy.text.tokens import Token
+
+__all__ = ["family_names_beside_given"]
+
+#: Words before a given name that make it the ordinary word (``la pierre``, ``une rose``).
+_ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces cette "
+                      "ce".split())
+#: The articles that speech splits from a family name (``le blanc`` for Leblanc).
+_SPLIT_ARTICLES = frozenset({"le", "la"})
+
+
+def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
+                              counted: Counter[str], text: str, tokens: Sequence[Token],
+                              words: Sequence[str], covered: Sequence[bool],
+                              titles: frozenset[str] = frozenset()) -> None:
+    """Make the family name beside a given name a person's, in French.
+
+    A word left to the general ε (its decision ``None``) that is a family name frequent in
+    France (:func:`~emprivacy.entities.name_words.french_family_names`) is a ``PERSON`` slot
+    where
+
+    * it follows a listed given name one space apart, in the same case, and the given name
+      is a person's slot already, or both words are inside a detected span in capitals or
+      Title case (``THIERRY BOIS``, a run the capital-letter detector found; the given name
+      becomes a slot too);
+    * in capitals, it starts an item (no word before it) and precedes a given name that is
+      a person's slot already (``- MEUNIER THÉO``, ``NOM Prénom`` order of a list);
+    * with ``le`` or ``la`` before it, after a given name that is a person's slot or an
+      uncommon word (Zipf below 3.5 in French), it and the article spell a listed family
+      name (``mathis le blanc``: *leblanc*); all three become slots.
+
+    Then a listed given name in lower case right before a family name of the list that is a
+    person's slot is the person's too (``pierre`` of ``bonjour pierre berger``).
+
+    Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
+    function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
+    """
+    if get_language(marking.lang).code != "fr":
+        return
+    try:
+        given, family = french_given_names(with_family_names=True), french_family_names()
+    except MissingExtraError:
+        return
+    function_words = get_language(marking.lang).kept_function_words
+
+    def person(i: int) -> bool:
+        d = decisions[i]
+        return isinstance(d, EntitySlot) and d.key[0] == "PERSON"
+
+    def given_at(i: int) -> bool:
+        parts = [folded(part) for part in words[i].split("-")]
+        return (tokens[i].kind == "word" and len(tokens[i].text) > 1
+                and all(part in given for part in parts)  # rose-marie
+                and not (i and words[i - 1] in _ARTICLES))
+
+    def family_at(i: int) -> bool:
+        w = words[i]
+        return (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) > 1
+                and (w in family or folded(w) in family) and w not in titles
+                and w not in NAME_TITLES and w not in FORM_KEYS and w not in function_words
+                and not marking.designator(w))
+
+    def take(i: int) -> None:
+        decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
+        counted["PERSON"] += 1
+
+    for i in range(len(tokens)):
+        if not family_at(i):
+            continue
+        before, after = i - 1, i + 1
+        if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i]) and (
+                person(before) or (covered[before] and covered[i]
+                                   and not tokens[i].text.islower()
+                                   and decisions[before] is None
+                                   and words[before] not in function_words)):
+            if decisions[before] is None:
+                take(before)
+            take(i)
+        elif after < len(tokens) and person(after) and given_at(after) \
+                and tokens[i].text.isupper() and covered[i] \
+                and _pair(text, tokens[i], tokens[after]) \
+                and (i == 0 or tokens[i - 1].kind != "word"):
+            take(i)  # an item of a list in capitals: "- MEUNIER THÉO
+        elif before >= 1 and words[before] in _SPLIT_ARTICLES and decisions[before] is None \
+                and given_at(before - 1) and (person(before - 1) or (
+                    decisions[before - 1] is None and zipf_in(words[before - 1], "fr") < 3.5)) \
+                and folded(words[before] + words[i]) in family \
+                and _pair(text, tokens[before - 1], tokens[before]) \
+                and _pair(text, tokens[before], tokens[i]):
+            if decisions[before - 1] is None:
+                take(before - 1)
+            take(before)
+            take(i)
+    for i in range(len(tokens) - 1):  # "bonjour pierre berger": the given name in lower case
+        if (decisions[i] is None and tokens[i].text.islower() and given_at(i)
+                and person(i + 1) and words[i + 1] in family
+                and words[i] not in function_words and _pair(text, tokens[i], tokens[i + 1])):
+            take(i)
+
+
+def _pair(text: str, first: Token, second: Token) -> bool:
+    """Whether two tokens are one space apart and written in the same case (both lower
+    case, both in capitals, or both in Title case)."""
+    if text[first.end:second.start] != " ":
+        return False
+    return _case(first.text) == _case(second.text)
+
+
+def _case(word: str) -> str:
+    if word.islower():
+        return "lower"
+    if word.isupper():
+        return "upper"
+    return "title" if word[:1].isupper() and word[1:].islower() else "mixed"

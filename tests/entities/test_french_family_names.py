@@ -1,0 +1,106 @@
+"""A French family name that is an ordinary word, beside its given name (issue 42, what the
+twenty-fourth French set's unseen half showed: ``THIERRY BOIS``, ``CLÉMENCE BOIS`` of a
+bulletin in capitals, ``pierre berger`` and ``mathis le blanc`` of a call by speech
+recognition; :mod:`emprivacy.preparation.family_names`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .french_release import release_fr
+
+
+def test_the_family_names_list_holds_words_and_no_greeting():
+    """The list of family names frequent in France holds the ones that are French words, with
+    and without accents, and none of the census' words that are no French family name."""
+    from emprivacy.entities.name_words import french_family_names
+
+    names = french_family_names()
+    assert {"bois", "berger", "boucher", "fontaine", "rivière", "riviere", "lefèvre",
+            "lefevre"} <= names
+    assert not {"bonjour", "fait", "vient", "garde", "colonel", "bureau"} & names
+
+
+def test_a_word_surname_after_a_given_name_in_capitals(french):
+    """``THIERRY BOIS`` (a run only the capital-letter detector found; neither word on a list
+    that makes it a name alone) is a person, given name and family name; ``LE BOIS`` of the
+    same line stays a word where it is not next to a given name."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("REMERCIEMENTS À MARCEL LEGRAND POUR LA SONO, À THIERRY BOIS POUR LE "
+                     "BOIS DU FEU.\nINFIRMIÈRE PRINCIPALE : CLÉMENCE BOIS, NÉE ROCHE\n")
+    assert "THIERRY" not in out and "CLÉMENCE" not in out, out
+    assert out.count("BOIS") <= 1, out  # the word's mention may follow the name's slot
+    assert out.startswith("REMERCIEMENTS À "), out  # a preposition, no initial
+
+
+def test_a_lower_case_given_name_before_a_word_surname(french):
+    """``bonjour pierre berger``: ``berger`` is a person's (the detectors found it);
+    ``pierre``, a common word, is the given name right before it."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("allô auto-école bonjour bonjour pierre berger je suis inscrit pour "
+                     "le code\n")
+    assert "pierre" not in out and "berger" not in out, out
+    assert out.rstrip().endswith("je suis inscrit pour le code"), out
+
+
+def test_a_family_name_speech_split_at_its_article(french):
+    """``mathis le blanc`` said for Leblanc: ``le`` + ``blanc`` spell a listed family name
+    after an uncommon given name; ``le`` elsewhere stays."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("auto-école de l'ardanne coralie bonjour\noui c'est pour mon fils "
+                     "c'est mathis le blanc il passe le code samedi\n")
+    assert "blanc" not in out and "mathis" not in out, out
+    assert "il passe le code samedi" in out, out
+
+
+def test_no_word_before_a_name_becomes_a_family_name():
+    """Only a family name of the list follows a given name: ``coralie bonjour`` (a census
+    family name, no French one), ``rose vient``; after an article a given name is the word
+    (``la pierre berger`` is no person's ``pierre``)."""
+    pytest.importorskip("wordfreq")
+    from collections import Counter
+
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.family_names import family_names_beside_given
+    from emprivacy.text.normalise import normalise_word
+    from emprivacy.text.tokens import tokenize
+
+    marking = EntityMarking.__new__(EntityMarking)
+    object.__setattr__(marking, "lang", "fr")
+
+    def decide(text: str, people: set[str]) -> list[str]:
+        tokens = list(tokenize(text, lang="fr"))
+        words = [normalise_word(t.text) if t.kind == "word" else "" for t in tokens]
+        decisions = [EntitySlot(("PERSON", w), -1, None, independent=True) if w in people
+                     else None for w in words]
+        family_names_beside_given(marking, decisions, Counter(), text, tokens, words,
+                                  [False] * len(tokens))
+        return [t.text for t, d in zip(tokens, decisions, strict=True) if d is not None]
+
+    assert decide("coralie bonjour", {"coralie"}) == ["coralie"]
+    assert decide("rose vient demain", {"rose"}) == ["rose"]
+    assert decide("la pierre berger", {"berger"}) == ["berger"]
+    assert decide("bonjour pierre berger", {"berger"}) == ["pierre", "berger"]
+    assert decide("maëlys bois", {"maëlys"}) == ["maëlys", "bois"]
+    assert decide("maëlys bois", set()) == []  # neither a person, in lower case
+
+
+def test_english_is_left_alone():
+    """The pass reads French lists: in English it changes nothing (``grace hall``)."""
+    pytest.importorskip("wordfreq")
+    from collections import Counter
+
+    from emprivacy.entities.marking import EntityMarking
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.family_names import family_names_beside_given
+    from emprivacy.text.tokens import tokenize
+
+    marking = EntityMarking.__new__(EntityMarking)
+    object.__setattr__(marking, "lang", "en")
+    text = "pierre bois"
+    tokens = list(tokenize(text))
+    decisions: list = [EntitySlot(("PERSON", "pierre"), -1, None), None]
+    family_names_beside_given(marking, decisions, Counter(), text, tokens,
+                              ["pierre", "bois"], [True, True])
+    assert decisions[1] is None
