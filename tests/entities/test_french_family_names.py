@@ -104,3 +104,16 @@ def test_english_is_left_alone():
     family_names_beside_given(marking, decisions, Counter(), text, tokens,
                               ["pierre", "bois"], [True, True])
     assert decisions[1] is None
+
+
+def test_a_family_name_a_list_made_a_persons_follows_in_lower_case(french):
+    """The twenty-fifth French set's tuning half: ``SOLANGE PÂQUES`` of a list pasted in
+    capitals, then ``mon nom svp solange pâques`` in the chat (``pâques``, no frequent family
+    name, is a person's form in the piece); an export's log-in ``n.mercier``."""
+    pytest.importorskip("wordfreq")
+    out = release_fr("CLASSE DE CM1 : SOLANGE PÂQUES, JADE MARTIN\n"
+                     "mon nom svp solange pâques j'ai assez attendu\n"
+                     "extraction du 20 mai par n.mercier\n")
+    lines = out.splitlines()
+    assert "pâques" not in lines[1] and "solange" not in lines[1], lines
+    assert "mercier" not in lines[2] and lines[2].startswith("extraction du"), lines

@@ -37,6 +37,7 @@ from emprivacy.entities.labels import (
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
+    family_names,
     given_names,
     name_class,
     name_key,
@@ -256,6 +257,11 @@ class EntityMarking:
         hyphens and case aside); ``False`` without the ``ner`` extra."""
         return _listed_given(word)
 
+    def family_name(self, word: str) -> bool:
+        """Whether ``word`` is a family name of the census lists (``hope``, ``church``);
+        ``False`` without the ``ner`` extra."""
+        return _family_name(word)
+
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
@@ -367,6 +373,14 @@ def _person_word(word: str) -> bool:
     """Whether ``word`` (lower case) is a listed given name, or a name or a rare word by
     :func:`~emprivacy.entities.name_words.name_class` (``oluwaseun``; not ``mill``)."""
     return _listed_given(word) or _name_class(word) in ("name", "rare")
+
+
+@lru_cache(maxsize=1 << 16)
+def _family_name(word: str) -> bool:
+    try:
+        return word in family_names()
+    except MissingExtraError:
+        return False
 
 
 @lru_cache(maxsize=1 << 16)

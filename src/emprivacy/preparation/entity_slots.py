@@ -208,11 +208,11 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     one_placeholder_per_run(decisions, text, tokens)
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
+    surnames_before_commas(decisions, counted, text, tokens, words, marking)
+    surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,
                               titles)
-    surnames_before_commas(decisions, counted, text, tokens, words, marking)
-    surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     paged_names(decisions, counted, text, tokens)
     if initials:

@@ -38,6 +38,8 @@ __all__ = ["family_names_beside_given"]
 #: Words before a given name that make it the ordinary word (``la pierre``, ``une rose``).
 _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces cette "
                       "ce".split())
+#: Letters that are an initial in lower case before a family name (not ``a``, ``y``: words).
+_INITIALS = frozenset("bcdefghijklmnopqrstuvwxz")
 #: The articles that speech splits from a family name (``le blanc`` for Leblanc).
 _SPLIT_ARTICLES = frozenset({"le", "la"})
 
@@ -53,17 +55,21 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     where
 
     * it follows a listed given name one space apart, in the same case, and the given name
-      is a person's slot already, or both words are inside a detected span in capitals or
-      Title case (``THIERRY BOIS``, a run the capital-letter detector found; the given name
-      becomes a slot too);
+      is a person's slot already (here or at another mention in the piece), or both words
+      are inside a detected span in capitals or Title case (``THIERRY BOIS``, a run the
+      capital-letter detector found; the given name becomes a slot too);
     * in capitals, it starts an item (no word before it) and precedes a given name that is
       a person's slot already (``- MEUNIER THÉO``, ``NOM Prénom`` order of a list);
     * with ``le`` or ``la`` before it, after a given name that is a person's slot or an
       uncommon word (Zipf below 3.5 in French), it and the article spell a listed family
       name (``mathis le blanc``: *leblanc*); all three become slots.
 
-    Then a listed given name in lower case right before a family name of the list that is a
-    person's slot is the person's too (``pierre`` of ``bonjour pierre berger``).
+    A family name here is one of the list, or a form that is a person's slot elsewhere in
+    the piece (``PÂQUES`` of a list in capitals, then ``solange pâques``).  Then a listed
+    given name in lower case right before a family name of the list that is a person's slot
+    is the person's too (``pierre`` of ``bonjour pierre berger``), and so are a lower-case
+    initial and the family name of the list after it (``par n mercier``, a log-in
+    ``n.mercier``).
 
     Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
@@ -83,26 +89,35 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     def given_at(i: int) -> bool:
         parts = [folded(part) for part in words[i].split("-")]
         return (tokens[i].kind == "word" and len(tokens[i].text) > 1
+                and words[i] not in function_words  # "les" (the census' Les), "le"
                 and all(part in given for part in parts)  # rose-marie
                 and not (i and words[i - 1] in _ARTICLES))
+
+    # the forms a person's slot has elsewhere in the piece (PÂQUES of a list in capitals,
+    # then "solange pâques" in lower case)
+    named = {d.key[1] for d in decisions if isinstance(d, EntitySlot)
+             and d.key[0] == "PERSON" and len(d.key[1]) > 1}
 
     def family_at(i: int) -> bool:
         w = words[i]
         return (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) > 1
-                and (w in family or folded(w) in family) and w not in titles
+                and (w in family or folded(w) in family or w in named) and w not in titles
                 and w not in NAME_TITLES and w not in FORM_KEYS and w not in function_words
                 and not marking.designator(w))
 
     def take(i: int) -> None:
         decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
         counted["PERSON"] += 1
+        if len(words[i]) > 1:
+            named.add(words[i])
 
     for i in range(len(tokens)):
         if not family_at(i):
             continue
         before, after = i - 1, i + 1
         if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i]) and (
-                person(before) or (covered[before] and covered[i]
+                person(before) or (decisions[before] is None and words[before] in named)
+                or (covered[before] and covered[i]
                                    and not tokens[i].text.islower()
                                    and decisions[before] is None
                                    and words[before] not in function_words)):
@@ -129,6 +144,12 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 and person(i + 1) and words[i + 1] in family
                 and words[i] not in function_words and _pair(text, tokens[i], tokens[i + 1])):
             take(i)
+        elif (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) == 1
+              and tokens[i].text in _INITIALS and family_at(i + 1)
+              and tokens[i + 1].text.islower() and words[i + 1] in family
+              and text[tokens[i].end:tokens[i + 1].start] in (" ", ".", ". ")):
+            take(i)  # "par n mercier", "par n.mercier": an initial and a family name
+            take(i + 1)
 
 
 def _pair(text: str, first: Token, second: Token) -> bool:

@@ -60,22 +60,44 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
     only a capital-letter detector found, whose family name is rare (issue 42, the
     thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
     title, a form's key, a particle, a function word or a family word (``IN MEMORIAM``,
-    ``Son Cliff``)."""
+    ``Son Cliff``), nor a function word but at a name's item's start (``2015–23 WILL HOPE``,
+    ``HIS WIDOW MAY CHURCH``: a listed given name, not the verb), before a family name's
+    slot of any type (``HOPE`` typed a place)."""
     function_words = get_language(marking.lang).kept_function_words
     for i in range(len(tokens) - 1, 0, -1):
         after = decisions[i]
-        if not (isinstance(after, EntitySlot) and after.key[0] == "PERSON"):
+        if not isinstance(after, EntitySlot):
             continue
         k = i - 1
         tok = tokens[k]
+        # a function word that is a listed given name only at an item's start, and there
+        # before any slot of a family name (HOPE of "WILL HOPE" typed a place)
+        verb = words[k] in function_words
+        if verb and not (_item_start(text, tokens, words, k) and marking.family_name(words[i])):
+            continue
+        if not verb and after.key[0] != "PERSON":
+            continue
         if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
                 and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
-                and words[k] not in function_words and words[k] not in KIN_WORDS
-                and given_like(marking, words[k])):
+                and words[k] not in KIN_WORDS and given_like(marking, words[k])):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
+
+
+def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int) -> bool:
+    """Whether the word at ``k`` starts a name's item: first on its line after numbers or
+    signs (``2015–23 WILL HOPE``), or right after a family word (``HIS WIDOW MAY CHURCH``):
+    a function word there that is a listed given name is the name, not the verb."""
+    if k and tokens[k - 1].kind == "word":
+        return words[k - 1] in KIN_WORDS or words[k - 1] in _WIDOWED
+    line = text[text.rfind("\n", 0, tokens[k].start) + 1:tokens[k].start]
+    return not any(c.isalpha() for c in line)  # not "…gov.uk. My nan", "ONE IN YELLOW"
+
+
+#: Family words of a roll or an obituary that :data:`KIN_WORDS` lacks.
+_WIDOWED = frozenset({"widow", "widower"})
 
 
 def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
