@@ -23,3 +23,17 @@ def test_a_given_name_that_is_a_verb_at_a_rolls_item(release_auto) -> None:
     assert "WIDOW MAY" not in lines[3], lines
     assert lines[4].startswith("IT MAY RAIN. THEY WILL "), lines
     assert lines[5].startswith("Ring the council. My "), lines
+
+
+@pytest.mark.slow
+def test_a_coasts_small_firms_end_in_their_kind(release_auto) -> None:
+    """An honours board's sponsors in capitals, ``KING & MOSS ESTATE AGENTS`` and ``THE
+    GREENWAY RECOVERY CUP``, and a chat's ``penny's engraving`` released the kind of firm
+    (``AGENTS``, ``RECOVERY``, ``engraving``) beside a protected name: designators now."""
+    pytest.importorskip("wordfreq")
+    text = ("SPONSORS: KING & MOSS ESTATE AGENTS – FROST'S BAKERY\n"
+            "MOST IMPROVED: THE GREENWAY RECOVERY CUP\n"
+            "dawn: collect the trophies from penny's engraving in aldhythe thursday\n")
+    lines = release_auto(text).splitlines()
+    assert "AGENTS" not in lines[0] and "RECOVERY" not in lines[1], lines
+    assert "engraving" not in lines[2] and lines[2].endswith("thursday"), lines

@@ -64,7 +64,11 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # twenty-fifth English sets: "cliff's barbers", "jack's inflatables"; not a menu's
     # "Mixed Grill", "Kids Crafts")
     "barbers barber inflatables salon florist florists joinery opticians smokehouse "
-    "tearoom tearooms pizzeria launderette upholstery"
+    "tearoom tearooms pizzeria launderette upholstery "
+    # a coast's small firms (the twenty-sixth English set: "KING & MOSS ESTATE AGENTS",
+    # "GREENWAY RECOVERY")
+    "agents engraving engravers recovery camping campsite caravans boatyard chandlery "
+    "chandlers"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
@@ -102,7 +106,8 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
-    "museum mosque synagogue gurdwara harbour terminal".split())
+    "museum mosque synagogue gurdwara harbour terminal engraving engravers campsite "
+    "boatyard chandlery recovery".split())
 
 #: Designators that join no word in lower case, whatever its type: a club's initials are
 #: words in a chat (``leeds bc it was cheaper``: because).
