@@ -37,3 +37,30 @@ def test_a_coasts_small_firms_end_in_their_kind(release_auto) -> None:
     lines = release_auto(text).splitlines()
     assert "AGENTS" not in lines[0] and "RECOVERY" not in lines[1], lines
     assert "engraving" not in lines[2] and lines[2].endswith("thursday"), lines
+
+
+@pytest.mark.slow
+def test_a_chats_user_name_beside_its_display_name(release_auto) -> None:
+    """The unseen half, looked at after its measurement: a Discord thread's lines
+    ``will.hope (Will Hope) — Today at 06:03`` released ``will.hope`` (no detector found a
+    name in a handle of words, and a handle without ``@`` was no user name) and
+    ``sky.halloran``'s ``sky``.  A handle whose parts are all words of a person's name in the
+    text is the person's; a file's name is not (``notes.txt``)."""
+    pytest.importorskip("wordfreq")
+    text = ("will.hope (Will Hope) — Today at 06:03\nsee you all at the beach\n"
+            "sky.halloran (Sky Halloran) — Today at 06:18\nbrr it was cold, see notes.txt\n")
+    lines = release_auto(text).splitlines()
+    assert not lines[0].startswith("will.hope") and "Hope" not in lines[0], lines
+    assert not lines[2].startswith("sky."), lines
+    assert lines[1] == "see you all at the beach" and "notes." in lines[3], lines
+
+
+def test_named_handles_need_every_part_named() -> None:
+    """``dana.lee`` is no one's user name where only ``Dana`` is named; ``will.hope`` is
+    where ``Will Hope`` is."""
+    from emprivacy.entities.initials import named_handles
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "dana.lee and will.hope (Will Hope), Dana too"
+    spans = [EntitySpan(24, 33, "PERSON"), EntitySpan(36, 40, "PERSON")]
+    assert [text[s.start:s.end] for s in named_handles(text, spans)] == ["will.hope"]

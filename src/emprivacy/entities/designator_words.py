@@ -65,9 +65,9 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # "Mixed Grill", "Kids Crafts")
     "barbers barber inflatables salon florist florists joinery opticians smokehouse "
     "tearoom tearooms pizzeria launderette upholstery "
-    # a coast's small firms (the twenty-sixth English set: "KING & MOSS ESTATE AGENTS",
+    # a coast's small firms (the twenty-sixth English set: "KING & MOSS ESTATE AGENTS" below,
     # "GREENWAY RECOVERY")
-    "agents engraving engravers recovery camping campsite caravans boatyard chandlery "
+    "engraving engravers recovery campsite caravans boatyard chandlery "
     "chandlers"
     .split())
 
@@ -79,9 +79,11 @@ NAMED_ORG_ENDS: frozenset[str] = _UNITS | frozenset(
     "federation guild league rovers athletic wanderers rangers albion harriers".split())
 
 #: Designators of several words after a name, any case (issue 40, the eighteenth English set,
-#: seen: ``eastfield and district darts league``, ``St Mary C of E Primary School``).
+#: seen: ``eastfield and district darts league``, ``St Mary C of E Primary School``; the
+#: twenty-sixth: ``KING & MOSS ESTATE AGENTS``, whose ``agents`` alone is a French word).
 MULTI_WORD_DESIGNATORS = re.compile(
-    r"[ \t]+(?:(?:and|&)[ \t]+district|c[ \t]+of[ \t]+e)(?![\w'’-])", re.IGNORECASE)
+    r"[ \t]+(?:(?:and|&)[ \t]+district|c[ \t]+of[ \t]+e|estate[ \t]+agents?)(?![\w'’-])",
+    re.IGNORECASE)
 
 #: Words that end a street's name.
 STREET_DESIGNATORS: frozenset[str] = frozenset(

@@ -24,6 +24,7 @@ from emprivacy.entities.initials import (
     bare_initials,
     initials_of_names,
     letters_of_names,
+    named_handles,
     particle_initials,
     widen_handles,
 )
@@ -175,7 +176,7 @@ class EntityMarking:
             cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
-                                 *letters_of_names(text, wide),
+                                 *letters_of_names(text, wide), *named_handles(text, wide),
                                  *particle_initials(text), *bare_initials(text),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *organisation_columns(text, wide),

@@ -29,7 +29,7 @@ from emprivacy.entities.name_words import (
     zipf_in,
 )
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.preparation.decisions import Decision, EntitySlot, Placeholder
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -58,18 +58,21 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
       is a person's slot already (here or at another mention in the piece), or both words
       are inside a detected span in capitals or Title case (``THIERRY BOIS``, a run the
       capital-letter detector found; the given name becomes a slot too);
-    * in capitals, it starts an item (no word before it) and precedes a given name that is
-      a person's slot already (``- MEUNIER THÉO``, ``NOM Prénom`` order of a list);
+    * in capitals, it starts an item (first on its line, or no word before it) and precedes
+      a given name that is protected (whatever its type), or that is not yet where the family
+      name is of the list and no kind of place (``- MEUNIER THÉO``, ``NOM Prénom`` order of
+      a list; the given name becomes a slot too);
     * with ``le`` or ``la`` before it, after a given name that is a person's slot or an
       uncommon word (Zipf below 3.5 in French), it and the article spell a listed family
       name (``mathis le blanc``: *leblanc*); all three become slots.
 
-    A family name here is one of the list, or a form that is a person's slot elsewhere in
-    the piece (``PÂQUES`` of a list in capitals, then ``solange pâques``).  Then a listed
-    given name in lower case right before a family name of the list that is a person's slot
-    is the person's too (``pierre`` of ``bonjour pierre berger``), and so are a lower-case
-    initial and the family name of the list after it (``par n mercier``, a log-in
-    ``n.mercier``).
+    A family name here is one of the list or a form that is a person's slot elsewhere in
+    the piece (``PÂQUES`` of a list in capitals, then ``solange pâques``); after a given
+    name, a kind of place too (``ANDRÉ RIVIÈRE``).  Then a listed given name right before a
+    family name of the list that is a person's slot, in the same case, is the person's too
+    (``pierre`` of ``bonjour pierre berger``; ``HENRI`` of ``– HENRI BOUCHER,`` where
+    ``BOUCHER`` was a person's at its first mention), and so are a lower-case initial and
+    the family name of the list after it (``par n mercier``, a log-in ``n.mercier``).
 
     Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
@@ -86,6 +89,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         d = decisions[i]
         return isinstance(d, EntitySlot) and d.key[0] == "PERSON"
 
+    def entity(i: int) -> bool:  # protected, whatever its type (ÉMILE typed ORG)
+        return isinstance(decisions[i], EntitySlot | Placeholder)
+
     def given_at(i: int) -> bool:
         parts = [folded(part) for part in words[i].split("-")]
         return (tokens[i].kind == "word" and len(tokens[i].text) > 1
@@ -98,12 +104,14 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     named = {d.key[1] for d in decisions if isinstance(d, EntitySlot)
              and d.key[0] == "PERSON" and len(d.key[1]) > 1}
 
-    def family_at(i: int) -> bool:
+    def family_at(i: int, *, kind: bool = False) -> bool:
+        # ``kind``: a kind of place may be the name (RIVIÈRE of "ANDRÉ RIVIÈRE": French
+        # writes a kind before a name, never after a given name)
         w = words[i]
         return (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) > 1
                 and (w in family or folded(w) in family or w in named) and w not in titles
                 and w not in NAME_TITLES and w not in FORM_KEYS and w not in function_words
-                and not marking.designator(w))
+                and (kind or not marking.designator(w)))
 
     def take(i: int) -> None:
         decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
@@ -112,7 +120,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             named.add(words[i])
 
     for i in range(len(tokens)):
-        if not family_at(i):
+        if not family_at(i, kind=i > 0 and given_at(i - 1)):
             continue
         before, after = i - 1, i + 1
         if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i]) and (
@@ -124,11 +132,16 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             if decisions[before] is None:
                 take(before)
             take(i)
-        elif after < len(tokens) and person(after) and given_at(after) \
-                and tokens[i].text.isupper() and covered[i] \
+        elif after < len(tokens) and given_at(after) and (entity(after) or (
+                decisions[after] is None and words[i] in family
+                and not marking.designator(words[i]))) \
+                and tokens[i].text.isupper() \
                 and _pair(text, tokens[i], tokens[after]) \
-                and (i == 0 or tokens[i - 1].kind != "word"):
-            take(i)  # an item of a list in capitals: "- MEUNIER THÉO
+                and (i == 0 or tokens[i - 1].kind != "word"
+                     or "\n" in text[tokens[i - 1].end:tokens[i].start]):
+            if decisions[after] is None:
+                take(after)
+            take(i)  # an item of a list in capitals: "- MEUNIER THÉO"
         elif before >= 1 and words[before] in _SPLIT_ARTICLES and decisions[before] is None \
                 and given_at(before - 1) and (person(before - 1) or (
                     decisions[before - 1] is None and zipf_in(words[before - 1], "fr") < 3.5)) \
@@ -139,8 +152,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 take(before - 1)
             take(before)
             take(i)
-    for i in range(len(tokens) - 1):  # "bonjour pierre berger": the given name in lower case
-        if (decisions[i] is None and tokens[i].text.islower() and given_at(i)
+    for i in range(len(tokens) - 1):  # "bonjour pierre berger", "– HENRI BOUCHER,"
+        if (decisions[i] is None and given_at(i)
                 and person(i + 1) and words[i + 1] in family
                 and words[i] not in function_words and _pair(text, tokens[i], tokens[i + 1])):
             take(i)

@@ -71,7 +71,8 @@ _MOST_VALUE_WORDS = 4
 
 def handle_piece(text: str, tok: Token) -> bool:
     """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between, in an
-    ``@`` mention: a piece of a user name (``food`` of ``@euan_forbes_food``).  In a
+    ``@`` mention or a user name that starts a line before its display name in brackets
+    (``will.hope (Will Hope)``): a piece of a user name (``food`` of ``@euan_forbes_food``).  In a
     person's span it is the person's, never demoted to the general ε as an ordinary word
     (issue 40, the seventeenth English set).
 
@@ -79,6 +80,9 @@ def handle_piece(text: str, tok: Token) -> bool:
     >>> text = "@euan_forbes_food likes food. See @k.osei, not name_words.capitalised"
     >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
     ['euan', 'forbes', 'food', 'k', 'osei']
+    >>> text = "sky.halloran (Sky Halloran) — 06:18"
+    >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
+    ['sky', 'halloran']
     """
     before = text[max(0, tok.start - 2):tok.start]
     after = text[tok.end:tok.end + 2]
@@ -91,4 +95,13 @@ def handle_piece(text: str, tok: Token) -> bool:
     low = max(0, tok.start - 64)
     while start > low and (text[start - 1].isalnum() or text[start - 1] in "_."):
         start -= 1
-    return start > 0 and text[start - 1] == "@"
+    if start > 0 and text[start - 1] == "@":
+        return True
+    # or a chat's user name at a line's start before its display name: "will.hope (Will
+    # Hope) — Today at 06:03" (the twenty-sixth English set, seen)
+    end = tok.end
+    high = min(len(text), tok.end + 64)
+    while end < high and (text[end].isalnum() or (text[end] in "_." and end + 1 < len(text)
+                                                  and text[end + 1].isalnum())):
+        end += 1
+    return (start == 0 or text[start - 1] == "\n") and text[end:end + 2] == " ("
