@@ -311,6 +311,16 @@ class EntityModel:
             got = cache[key] = self._sum(_group_features(key, self.lang))
         return got
 
+    def _cached_many(self, keys: Sequence[tuple[Any, ...]]) -> np.ndarray:
+        """:meth:`_cached` of each key, stacked: the kept sums looked up at once, only the
+        missing ones summed (issue 40, cost: a call per key was a third of the scoring)."""
+        cache: dict[tuple[Any, ...], np.ndarray] = self._cache  # type: ignore[attr-defined]
+        got = list(map(cache.get, keys))
+        for j, value in enumerate(got):
+            if value is None:
+                got[j] = self._cached(keys[j])
+        return np.asarray(got)
+
     def scores(self, text: str, tokens: Sequence[Token]) -> np.ndarray:
         """:math:`P(c \\mid t)` for each word token of ``text``, shape (len(tokens), 4):
         :meth:`probabilities` of :func:`token_features` (:meth:`scores_many` of one text)."""
@@ -348,13 +358,14 @@ class EntityModel:
             ok[ok] &= doc[there[ok]] == doc[ok]
             total[~ok] += self._cached(("none", d))
             here, there = np.flatnonzero(ok), there[ok]
-            nb = np.asarray([self._cached(("nb", d, *i[:4], i[4] if i[5] else None))
-                             for i in info])
-            pair = np.asarray([[self._cached(("pair", d, a, b, None, "")) for b in lists]
-                               for a in lists])
+            nb = self._cached_many([("nb", d, *i[:4], i[4] if i[5] else None) for i in info])
+            pair = self._cached_many([("pair", d, a, b, None, "") for a in lists
+                                      for b in lists]).reshape(len(lists), len(lists), -1)
             said = np.zeros((len(ids), len(shapes), len(CLASSES)))
-            for k, low in common:  # a common neighbour's word with this word's shape
-                said[k] = [self._cached(("ws", d, low, sh)) for sh in shapes]
+            if common:  # a common neighbour's word with this word's shape
+                said[[k for k, _ in common]] = self._cached_many(
+                    [("ws", d, low, sh) for _, low in common for sh in shapes]
+                ).reshape(len(common), len(shapes), -1)
             total[here] += nb[wid[there]] + pair[lid[there], lid[here]] + said[wid[there],
                                                                                  sid[here]]
         return np.split(_softmax(total), np.cumsum(sizes)[:-1])

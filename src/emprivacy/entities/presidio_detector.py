@@ -135,8 +135,12 @@ class PresidioDetector:
                 if (wanted := self._wanted(piece))]
         found: list[set[EntitySpan]] = [set() for _ in texts]
         engine = self.analyzer.nlp_engine
-        batch = engine.process_batch([p for _, _, p, _ in todo], language="en", batch_size=64)
-        for (i, start, piece, wanted), (_, artifacts) in zip(todo, batch, strict=True):
+        if engine.nlp["en"].pipe_names:  # a component that may set entities: all at once
+            batch = (a for _, a in engine.process_batch([p for _, _, p, _ in todo],
+                                                        language="en", batch_size=64))
+        else:  # the tokens only: read by Presidio only to score a result's context
+            batch = (_LazyArtifacts(engine, p) for _, _, p, _ in todo)
+        for (i, start, piece, wanted), artifacts in zip(todo, batch, strict=True):
             results = self.analyzer.analyze(piece, language="en", entities=wanted,
                                             nlp_artifacts=artifacts, score_threshold=self.score)
             found[i].update(EntitySpan(start + _balanced(piece, r.start, r.end),
@@ -154,6 +158,30 @@ class PresidioDetector:
         if not digits:
             return []
         return [e for e in self.entities if digits >= MIN_DIGITS.get(e, 1)]
+
+
+class _LazyArtifacts:
+    """Presidio's ``NlpArtifacts`` of a piece for a pipeline whose components are all off
+    (:func:`_analyzer`): no entities and no scores, as the engine would give, and the rest
+    (the tokens, their lemmas and offsets, the keywords) made by the engine itself on first
+    use.  Presidio's recognisers read only the entities; the tokens are read to score a
+    result by its context, and most pieces have no result (issue 40, cost: building the
+    artifacts of every piece with a digit was two thirds of this detector's time)."""
+
+    def __init__(self, engine: Any, text: str) -> None:
+        self.entities: list[Any] = []
+        self.scores: list[float] = []
+        self.nlp_engine = engine
+        self._text = text
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "_text":
+            raise AttributeError(name)
+        full = self.nlp_engine.process_text(self._text, "en")
+        for key, value in vars(full).items():
+            if key not in ("entities", "scores"):
+                setattr(self, key, value)
+        return getattr(full, name)
 
 
 def _balanced(text: str, start: int, end: int) -> int:
