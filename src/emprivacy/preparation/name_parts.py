@@ -113,7 +113,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
-    ``a`` and ``i`` only with their full stop (``i`` is a pronoun), ``v`` and ``x`` only
+    ``a`` and ``i`` only with their full stop or after a title (``i`` is a pronoun; ``mr a
+    rahman``, before a slot of any type there: ``mr d street``), ``v`` and ``x`` only
     with it (``1st XI v Penarth``), an accented letter, in any case, only with it (French
     ``à théo``, ``À MARCEL``: the preposition), and no letter of an abbreviation (``p.m.``,
     ``e.g.``).  A capital particle between an initial and a person's slot is the name's,
@@ -144,15 +145,20 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
         if not stopped and not tok.text.isascii():
             continue  # French "demande à théo", "À MARCEL LEGRAND": a preposition, no
             # initial without its stop
+        # after a title ("mr a rahman", "mr d street" of a call): a letter is an initial
+        after_title = (i > 0 and tokens[i - 1].kind == "word"
+                       and (tokens[i - 1].text.lower() in titles
+                            or tokens[i - 1].text.lower() in NAME_TITLES)
+                       and text[tokens[i - 1].end:tok.start] in (" ", ". "))
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
-                and (tok.text.upper() not in "AI" or (tok.text.isupper()
+                and (tok.text.upper() not in "AI" or after_title or (tok.text.isupper()
                                                       and tokens[i + 1].text.isupper()
                                                       and len(tokens[i + 1].text) > 1))):
             continue
         if transcript_marker(text, tok):
             continue  # a transcript's question or answer marker at a line's start
-        if isinstance(after, EntitySlot) and after.key[0] == "PERSON":
+        if isinstance(after, EntitySlot) and (after.key[0] == "PERSON" or after_title):
             take_initial(decisions, counted, i, tok)
         elif isinstance(after, Placeholder) and (
                 after.type == "PERSON" or (i and tokens[i - 1].text.lower() in titles)):
