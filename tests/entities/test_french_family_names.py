@@ -82,8 +82,10 @@ def test_no_word_before_a_name_becomes_a_family_name():
     assert decide("rose vient demain", {"rose"}) == ["rose"]
     assert decide("la pierre berger", {"berger"}) == ["berger"]
     assert decide("bonjour pierre berger", {"berger"}) == ["pierre", "berger"]
-    assert decide("maëlys bois", {"maëlys"}) == ["maëlys", "bois"]
-    assert decide("maëlys bois", set()) == []  # neither a person, in lower case
+    assert decide("maëlys berger", {"maëlys"}) == ["maëlys", "berger"]
+    assert decide("maëlys berger", set()) == []  # neither a person, in lower case
+    assert decide("léa bois ton café", {"léa"}) == ["léa"]  # the verb: too common a word
+    assert decide("c petit mais c mignon", set()) == []  # a chat's c'est, no initial
 
 
 def test_english_is_left_alone():
@@ -133,3 +135,15 @@ def test_a_war_memorials_roll_in_family_name_order(french):
     words = out.replace("–", " ").replace(",", " ").split()
     for name in ("RIVIÈRE", "BERGER", "ANDRÉ", "HENRI", "CHEVALIER", "ÉMILE"):
         assert name not in words, out
+
+
+def test_what_the_second_reading_found_in_french(french):
+    """A second reading (a helper with its own texts): ``É LAMBERT``'s accented initial was
+    released (only ``À`` is a preposition); ``léa bois ton café`` lost the verb, ``c petit
+    mais c mignon`` a chat's ``c`` at every mention."""
+    pytest.importorskip("wordfreq")
+    lines = release_fr("LISTE\nÉ LAMBERT\nM. DUPONT\nsalut léa ! c petit mais c mignon\n"
+                       "Thierry Dupont: léa bois ton café\n").splitlines()
+    assert not lines[1].startswith("É "), lines
+    assert lines[3].endswith("! c petit mais c mignon"), lines
+    assert lines[4].endswith(" bois ton café"), lines

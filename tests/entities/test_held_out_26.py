@@ -79,3 +79,23 @@ def test_a_letter_after_a_title_is_an_initial(release_auto) -> None:
     assert " mr d " not in out[0] and " mr a " not in out[1], out
     assert out[0].startswith("yes the keeper's a mr "), out
     assert out[2] == "i think so. a cat sat. i will go", out
+
+
+@pytest.mark.slow
+def test_what_the_second_reading_found_in_english(release_auto) -> None:
+    """A second reading (a helper with its own texts): ``In London``, ``So Jackson``,
+    ``Will Davies come`` lost their first word (a listed given name before a family name's
+    slot), ``Mum's recovery`` became an organisation, and ``bill.evans (bill)`` released the
+    display name (a user name's pieces were no longer followed); a roll after its heading
+    (``IN LOVING MEMORY OF`` / ``WILL HOPE``) kept ``WILL``."""
+    pytest.importorskip("wordfreq")
+    lines = release_auto("IN LOVING MEMORY OF\nWILL HOPE\nIn London, the trains were late. "
+                         "So Jackson called.\nWill Davies come tomorrow?\n"
+                         "Mum's recovery is going well.\nbill.evans (bill) — today at 09:00\n"
+                         ).splitlines()
+    assert "WILL" not in lines[1], lines
+    assert lines[2].startswith("In ") and " So " in lines[2], lines
+    assert lines[3].startswith("Will "), lines
+    assert lines[4] == "Mum's recovery is going well.", lines
+    handle, display = lines[5].split(" (")[0], lines[5].split("(")[1].split(")")[0]
+    assert handle.split(".")[0] == display, lines  # one slot for the handle's and the name

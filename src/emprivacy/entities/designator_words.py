@@ -108,8 +108,8 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "bakeries butchers catering bistro inn tavern hotels brokers assurance autos foods "
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
-    "museum mosque synagogue gurdwara harbour terminal engraving engravers campsite "
-    "boatyard chandlery recovery".split())
+    "museum mosque synagogue gurdwara harbour terminal engraving engravers boatyard "
+    "chandlery".split())
 
 #: Designators that join no word in lower case, whatever its type: a club's initials are
 #: words in a chat (``leeds bc it was cheaper``: because).

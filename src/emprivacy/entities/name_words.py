@@ -167,7 +167,7 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
 
 @cache
 def french_family_names() -> frozenset[str]:
-    """Family names frequent in France (``data/family-names-fr.txt``: 345 names, compiled by
+    """Family names frequent in France (``data/family-names-fr.txt``: 344 names, compiled by
     hand for emprivacy), lower case, accents as written and without them (``lefèvre``,
     ``lefevre``).  Many are French words (``bois``, ``berger``, ``petit``); the census'
     family names hold French words that are none (``bonjour``, ``fait``)."""

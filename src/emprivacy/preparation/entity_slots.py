@@ -47,12 +47,12 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.family_names import family_names_beside_given
+from emprivacy.preparation.given_names import given_before_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
-    given_before_names,
     handle_initials,
     initials_everywhere,
     initials_in_names,
@@ -182,7 +182,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                       and not stamped_speaker(text, tok)
                       and not name_field_value(text, tok)
                       and not (resolved == "PERSON" and len(tok.text) > 1
-                               and handle_piece(text, tok))  # a letter: an initial
+                               and handle_piece(text, tok, display=True))  # a letter:
                       and not (i and words[i - 1] in titles  # "monsieur constant"
                                and len(tok.text) > 1  # an initial: join_initials below
                                and words[i] not in NAME_PARTICLES  # lower_case_particles

@@ -12,7 +12,7 @@ person's: the word after a listed given name (``Thierry Bois``), or at an item's
 capitals before a given name the detectors already made a person (``NOM Prénom`` order of a
 list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of the word
 (ε = 0: :attr:`~emprivacy.preparation.decisions.EntitySlot.independent`), as
-:func:`~emprivacy.preparation.name_parts.given_before_names` does for the given name.
+:func:`~emprivacy.preparation.given_names.given_before_names` does for the given name.
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ __all__ = ["family_names_beside_given"]
 #: Words before a given name that make it the ordinary word (``la pierre``, ``une rose``).
 _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces cette "
                       "ce".split())
+#: In lower case, a family name more common than this as a French word (Zipf) beside a
+#: given name is the word (``léa bois ton café``, ``bravo léa petit génie``), unless the
+#: piece names a person by it elsewhere.
+_LOWER_ZIPF = 4.5
 #: Letters that are an initial in lower case before a family name (not ``a``, ``y``: words).
 _INITIALS = frozenset("bcdefghijklmnopqrstuvwxz")
 #: The articles that speech splits from a family name (``le blanc`` for Leblanc).
@@ -72,7 +76,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     family name of the list that is a person's slot, in the same case, is the person's too
     (``pierre`` of ``bonjour pierre berger``; ``HENRI`` of ``– HENRI BOUCHER,`` where
     ``BOUCHER`` was a person's at its first mention), and so are a lower-case initial and
-    the family name of the list after it (``par n mercier``, a log-in ``n.mercier``).
+    the family name of the list after it in a log-in (``par n.mercier``).  In lower case a
+    family name more common than Zipf 4.5 as a French word follows a given name only where
+    the piece names a person by it elsewhere (``léa bois ton café``: the verb).
 
     Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
@@ -124,6 +130,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             continue
         before, after = i - 1, i + 1
         if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i]) and (
+                not tokens[i].text.islower() or words[i] in named
+                or zipf_in(words[i], "fr") < _LOWER_ZIPF) and (  # not "léa bois ton café"
                 person(before) or (decisions[before] is None and words[before] in named)
                 or (covered[before] and covered[i]
                                    and not tokens[i].text.islower()
@@ -160,8 +168,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         elif (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) == 1
               and tokens[i].text in _INITIALS and family_at(i + 1)
               and tokens[i + 1].text.islower() and words[i + 1] in family
-              and text[tokens[i].end:tokens[i + 1].start] in (" ", ".", ". ")):
-            take(i)  # "par n mercier", "par n.mercier": an initial and a family name
+              and text[tokens[i].end:tokens[i + 1].start] == "."):
+            take(i)  # a log-in, "par n.mercier": an initial and a family name (not a
+            # chat's "c petit", "t blanc")
             take(i + 1)
 
 

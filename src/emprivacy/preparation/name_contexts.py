@@ -69,10 +69,11 @@ def name_field_value(text: str, tok: Token) -> bool:
 _MOST_VALUE_WORDS = 4
 
 
-def handle_piece(text: str, tok: Token) -> bool:
+def handle_piece(text: str, tok: Token, *, display: bool = False) -> bool:
     """Whether ``tok`` is joined by ``_`` or ``.`` to letters with no space between, in an
-    ``@`` mention or a user name that starts a line before its display name in brackets
-    (``will.hope (Will Hope)``): a piece of a user name (``food`` of ``@euan_forbes_food``).  In a
+    ``@`` mention, or with ``display`` in a user name that starts a line before its display
+    name in brackets (``will.hope (Will Hope)``): a piece of a user name (``food`` of
+    ``@euan_forbes_food``).  In a
     person's span it is the person's, never demoted to the general ε as an ordinary word
     (issue 40, the seventeenth English set).
 
@@ -81,7 +82,8 @@ def handle_piece(text: str, tok: Token) -> bool:
     >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
     ['euan', 'forbes', 'food', 'k', 'osei']
     >>> text = "sky.halloran (Sky Halloran) — 06:18"
-    >>> [t.text for t in tokenize(text) if t.kind == "word" and handle_piece(text, t)]
+    >>> [t.text for t in tokenize(text) if t.kind == "word"
+    ...  and handle_piece(text, t, display=True)]
     ['sky', 'halloran']
     """
     before = text[max(0, tok.start - 2):tok.start]
@@ -97,6 +99,8 @@ def handle_piece(text: str, tok: Token) -> bool:
         start -= 1
     if start > 0 and text[start - 1] == "@":
         return True
+    if not display:
+        return False
     # or a chat's user name at a line's start before its display name: "will.hope (Will
     # Hope) — Today at 06:03" (the twenty-sixth English set, seen)
     end = tok.end

@@ -1,9 +1,10 @@
 """The parts of a person's name around its slots that detection leaves out, in text mode
-(particles: :mod:`emprivacy.preparation.particles`): a given name before the family name's
-slot (``ALAIN`` of ``ALAIN QUÉRÉ``), initials before the name (``O.`` of ``Dr. O.
-BAKARE``, ``d.`` of ``d. yusupova``), and a chat's speaker after a time stamp (``[07:59]
-sky:``), which is a name whatever the word.  Passes over the decisions of
-:func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40).
+(particles: :mod:`emprivacy.preparation.particles`; a given name before the family name's
+slot, ``ALAIN`` of ``ALAIN QUÉRÉ``: :mod:`emprivacy.preparation.given_names`): initials
+before the name (``O.`` of ``Dr. O. BAKARE``, ``d.`` of ``d. yusupova``), and a chat's
+speaker after a time stamp (``[07:59] sky:``), which is a name whatever the word.  Passes
+over the decisions of :func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue
+40).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.names import GREETINGS
-from emprivacy.entities.naming import DETERMINERS, KIN_WORDS
+from emprivacy.entities.naming import DETERMINERS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.preparation.corrections import corrected_names
 from emprivacy.preparation.decisions import (
@@ -39,7 +40,6 @@ __all__ = [
     "PLACE_TITLES",
     "SIGN_OFFS",
     "capital_initials",
-    "given_before_names",
     "handle_initials",
     "initials_everywhere",
     "initials_in_names",
@@ -49,56 +49,6 @@ __all__ = [
     "title_outside_name",
     "transcript_marker",
 ]
-
-def given_before_names(marking: EntityMarking, decisions: list[Decision],
-                       counted: Counter[str], text: str, tokens: Sequence[Token],
-                       words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
-    """A capitalised word left to the general ε right before a person's slot, one space
-    apart, is the person's given name where the lists hold it or it reads as a name by its
-    vector (:func:`~emprivacy.entities.name_vectors.name_like`; the census lists hold few
-    French given names): ``ALAIN`` of ``NOTRE ÉQUIPIER ALAIN QUÉRÉ``, a run in capitals that
-    only a capital-letter detector found, whose family name is rare (issue 42, the
-    thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
-    title, a form's key, a particle, a function word or a family word (``IN MEMORIAM``,
-    ``Son Cliff``), nor a function word but at a name's item's start (``2015–23 WILL HOPE``,
-    ``HIS WIDOW MAY CHURCH``: a listed given name, not the verb), before a family name's
-    slot of any type (``HOPE`` typed a place)."""
-    function_words = get_language(marking.lang).kept_function_words
-    for i in range(len(tokens) - 1, 0, -1):
-        after = decisions[i]
-        if not isinstance(after, EntitySlot):
-            continue
-        k = i - 1
-        tok = tokens[k]
-        # a function word that is a listed given name only at an item's start, and there
-        # before any slot of a family name (HOPE of "WILL HOPE" typed a place)
-        verb = words[k] in function_words
-        if verb and not (_item_start(text, tokens, words, k) and marking.family_name(words[i])):
-            continue
-        if not verb and after.key[0] != "PERSON":
-            continue
-        if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
-                and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
-                and words[k] not in titles and words[k] not in NAME_TITLES
-                and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
-                and words[k] not in KIN_WORDS and given_like(marking, words[k])):
-            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
-            counted["PERSON"] += 1
-
-
-def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int) -> bool:
-    """Whether the word at ``k`` starts a name's item: first on its line after numbers or
-    signs (``2015–23 WILL HOPE``), or right after a family word (``HIS WIDOW MAY CHURCH``):
-    a function word there that is a listed given name is the name, not the verb."""
-    if k and tokens[k - 1].kind == "word":
-        return words[k - 1] in KIN_WORDS or words[k - 1] in _WIDOWED
-    line = text[text.rfind("\n", 0, tokens[k].start) + 1:tokens[k].start]
-    return not any(c.isalpha() for c in line)  # not "…gov.uk. My nan", "ONE IN YELLOW"
-
-
-#: Family words of a roll or an obituary that :data:`KIN_WORDS` lacks.
-_WIDOWED = frozenset({"widow", "widower"})
-
 
 def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
               tokens: Sequence[Token], titles: frozenset[str] = frozenset(), *,
@@ -115,8 +65,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop or after a title (``i`` is a pronoun; ``mr a
     rahman``, before a slot of any type there: ``mr d street``), ``v`` and ``x`` only
-    with it (``1st XI v Penarth``), an accented letter, in any case, only with it (French
-    ``à théo``, ``À MARCEL``: the preposition), and no letter of an abbreviation (``p.m.``,
+    with it (``1st XI v Penarth``), an accented letter only with it (French ``à théo``; and
+    ``À`` in capitals, ``À MARCEL``: the preposition), and no letter of an abbreviation (``p.m.``,
     ``e.g.``).  A capital particle between an initial and a person's slot is the name's,
     whatever a model typed it
     (``DE`` of ``R. DE SOUZA``, a place's code; issue 40, the seventeenth English set, seen).
@@ -142,9 +92,10 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                 or (stopped and text[tok.end + 1:tok.end + 2] not in (" ", "\t"))
                 or (not stopped and tok.text in "vx")):
             continue
-        if not stopped and not tok.text.isascii():
+        if not stopped and ((tok.text.islower() and not tok.text.isascii())
+                            or tok.text == "À"):
             continue  # French "demande à théo", "À MARCEL LEGRAND": a preposition, no
-            # initial without its stop
+            # initial without its stop (É of "É LAMBERT" is one)
         # after a title ("mr a rahman", "mr d street" of a call): a letter is an initial
         after_title = (i > 0 and tokens[i - 1].kind == "word"
                        and (tokens[i - 1].text.lower() in titles

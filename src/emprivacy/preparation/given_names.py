@@ -1,0 +1,81 @@
+"""A given name left to the general ε right before a family name's slot, in text mode
+(``ALAIN`` of ``NOTRE ÉQUIPIER ALAIN QUÉRÉ``, ``WILL`` of a roll's ``2015–23 WILL HOPE``): a
+pass over the decisions of :func:`~emprivacy.preparation.entity_slots.entity_decisions`
+(issue 40; French family names that are words beside a given name:
+:mod:`emprivacy.preparation.family_names`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.preparation.particles import NAME_PARTICLES, given_like
+from emprivacy.text.language import get_language
+from emprivacy.text.tokens import Token
+
+__all__ = ["given_before_names"]
+
+
+def given_before_names(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str], titles: frozenset[str] = frozenset()) -> None:
+    """A capitalised word left to the general ε right before a person's slot, one space
+    apart, is the person's given name where the lists hold it or it reads as a name by its
+    vector (:func:`~emprivacy.entities.name_vectors.name_like`; the census lists hold few
+    French given names): ``ALAIN`` of ``NOTRE ÉQUIPIER ALAIN QUÉRÉ``, a run in capitals that
+    only a capital-letter detector found, whose family name is rare (issue 42, the
+    thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
+    title, a form's key, a particle, a function word or a family word (``IN MEMORIAM``,
+    ``Son Cliff``), nor a function word but ``will`` and ``may`` at a name's item
+    (``2015–23 WILL HOPE``, ``HIS WIDOW MAY CHURCH``: a listed given name, not the verb),
+    before a family name's slot of any type (``HOPE`` typed a place; not ``In London``)."""
+    function_words = get_language(marking.lang).kept_function_words
+    for i in range(len(tokens) - 1, 0, -1):
+        after = decisions[i]
+        if not isinstance(after, EntitySlot):
+            continue
+        k = i - 1
+        tok = tokens[k]
+        # a function word that is a listed given name only at an item's start, and there
+        # before any slot of a family name (HOPE of "WILL HOPE" typed a place)
+        verb = words[k] in function_words
+        if verb and not (words[k] in _MODAL_NAMES and marking.family_name(words[i])
+                         and _item_start(text, tokens, words, k, i)):
+            continue
+        if not verb and after.key[0] != "PERSON":
+            continue
+        if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
+                and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
+                and words[k] not in titles and words[k] not in NAME_TITLES
+                and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
+                and words[k] not in KIN_WORDS and given_like(marking, words[k])):
+            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+            counted["PERSON"] += 1
+
+
+def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int,
+                i: int) -> bool:
+    """Whether the word at ``k`` starts a name's item ending with the word at ``i``: right
+    after a family word (``HIS WIDOW MAY CHURCH``), or first on its line after numbers or
+    signs with the line's end or a sign after ``i`` (``2015–23 WILL HOPE``; not ``Will Davies
+    come``): a modal there that is a listed given name is the name, not the verb."""
+    if k and tokens[k - 1].kind == "word" and (words[k - 1] in KIN_WORDS
+                                                or words[k - 1] in _WIDOWED):
+        return True
+    line = text[text.rfind("\n", 0, tokens[k].start) + 1:tokens[k].start]
+    if any(c.isalpha() for c in line):  # not "…gov.uk. My nan", "ONE IN YELLOW"
+        return False
+    # and the item ends with the name: the line's end or a sign (not "Will Davies come")
+    rest = text[tokens[i].end:tokens[i].end + 3]
+    return rest.strip(" \t")[:1] in ("", "\n", ",", ";", "(", "–", "-", "|", ":")
+
+
+#: The function words that are given names a roll lists (``WILL HOPE``, ``MAY CHURCH``).
+_MODAL_NAMES = frozenset({"will", "may"})
+#: Family words of a roll or an obituary that :data:`KIN_WORDS` lacks.
+_WIDOWED = frozenset({"widow", "widower"})
