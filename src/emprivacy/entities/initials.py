@@ -402,19 +402,18 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 
 #: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
 _HANDLE = re.compile(r"(?<![\w.@])[^\W\d_]{2,}(?:[._][^\W\d_]{2,})+(?![\w@]|\.\w)")
-
-
+#: The capitalised word right before a span (``Sky`` of ``Sky Halloran``).
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+) $")
 
 
 def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
-    """The user names whose every part is a word of a person's span in the text (or of a
-    capitalised run's: a name no model typed): a
-    ``PERSON`` span each (``will.hope`` of ``will.hope (Will Hope) — Today at 06:03``, a chat's
-    user name beside the display name; the capitalised word right before a person's span
-    counts, ``Sky`` of ``Sky Halloran``; issue 40, the twenty-sixth English set, seen), where
-    no detector found a name in the handle because its parts are words.  Not a part of an
-    e-mail address (an identifier's pattern has it) nor one a person's span covers.
+    """The user names whose every part is a word of a person's span in the text, or of a
+    capitalised run's (a name no model typed): a ``PERSON`` span each (``will.hope`` of
+    ``will.hope (Will Hope) — Today at 06:03``, a chat's user name beside its display name;
+    the capitalised word right before such a span counts, ``Sky`` of ``Sky Halloran``; issue
+    40, the twenty-sixth English set, seen), where no detector found a name in the handle
+    because its parts are words.  Not a part of an e-mail address (an identifier's pattern
+    has it) nor one a person's span covers.
 
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
     >>> [text[s.start:s.end] for s in named_handles(text, [EntitySpan(11, 20, "PERSON")])]

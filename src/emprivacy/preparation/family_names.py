@@ -42,7 +42,7 @@ _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces
 #: given name is the word (``léa bois ton café``, ``bravo léa petit génie``), unless the
 #: piece names a person by it elsewhere.
 _LOWER_ZIPF = 4.5
-#: Letters that are an initial in lower case before a family name (not ``a``, ``y``: words).
+#: Letters that are an initial of a log-in before a family name (``n.mercier``).
 _INITIALS = frozenset("bcdefghijklmnopqrstuvwxz")
 #: The articles that speech splits from a family name (``le blanc`` for Leblanc).
 _SPLIT_ARTICLES = frozenset({"le", "la"})
@@ -133,10 +133,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 not tokens[i].text.islower() or words[i] in named
                 or zipf_in(words[i], "fr") < _LOWER_ZIPF) and (  # not "léa bois ton café"
                 person(before) or (decisions[before] is None and words[before] in named)
-                or (covered[before] and covered[i]
-                                   and not tokens[i].text.islower()
-                                   and decisions[before] is None
-                                   and words[before] not in function_words)):
+                or (covered[before] and covered[i] and not tokens[i].text.islower()
+                    and decisions[before] is None)):
             if decisions[before] is None:
                 take(before)
             take(i)
@@ -161,9 +159,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             take(before)
             take(i)
     for i in range(len(tokens) - 1):  # "bonjour pierre berger", "– HENRI BOUCHER,"
-        if (decisions[i] is None and given_at(i)
-                and person(i + 1) and words[i + 1] in family
-                and words[i] not in function_words and _pair(text, tokens[i], tokens[i + 1])):
+        if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
+                and _pair(text, tokens[i], tokens[i + 1])):
             take(i)
         elif (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) == 1
               and tokens[i].text in _INITIALS and family_at(i + 1)
