@@ -17,6 +17,7 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -80,6 +81,11 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     family name more common than Zipf 4.5 as a French word follows a given name only where
     the piece names a person by it elsewhere (``léa bois ton café``: the verb).
 
+    An item of a list alone, the pair on its own line or between commas (``liste des
+    présents : louis petit, claire bois``), is a name in lower case too, however common the
+    family name; the family name in capitals beside a given name in Title case is a pair too
+    (``1. PETIT Louis``, ``Louis PETIT``).
+
     Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
     """
@@ -129,12 +135,15 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         if not family_at(i, kind=i > 0 and given_at(i - 1)):
             continue
         before, after = i - 1, i + 1
-        if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i]) and (
-                not tokens[i].text.islower() or words[i] in named
+        item = before >= 0 and _item(text, tokens[before], tokens[i])
+        if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i],
+                                                      nom=True) and (
+                not tokens[i].text.islower() or words[i] in named or item
                 or zipf_in(words[i], "fr") < _LOWER_ZIPF) and (  # not "léa bois ton café"
                 person(before) or (decisions[before] is None and words[before] in named)
-                or (covered[before] and covered[i] and not tokens[i].text.islower()
-                    and decisions[before] is None)):
+                or (decisions[before] is None and (
+                    item or (covered[before] and covered[i]
+                             and not tokens[i].text.islower())))):
             if decisions[before] is None:
                 take(before)
             take(i)
@@ -142,7 +151,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 decisions[after] is None and words[i] in family
                 and not marking.designator(words[i]))) \
                 and tokens[i].text.isupper() \
-                and _pair(text, tokens[i], tokens[after]) \
+                and _pair(text, tokens[i], tokens[after], nom=True) \
                 and (i == 0 or tokens[i - 1].kind != "word"
                      or "\n" in text[tokens[i - 1].end:tokens[i].start]):
             if decisions[after] is None:
@@ -171,12 +180,29 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             take(i + 1)
 
 
-def _pair(text: str, first: Token, second: Token) -> bool:
+def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
     """Whether two tokens are one space apart and written in the same case (both lower
-    case, both in capitals, or both in Title case)."""
+    case, both in capitals, or both in Title case); with ``nom``, or one in Title case and
+    the other in capitals (``PETIT Louis``, ``Louis PETIT``: French writes the family name in
+    capitals)."""
     if text[first.end:second.start] != " ":
         return False
-    return _case(first.text) == _case(second.text)
+    cases = {_case(first.text), _case(second.text)}
+    return len(cases) == 1 or (nom and cases == {"title", "upper"})
+
+
+#: What may stand before a list's item on its line (a number, a bullet, a key's colon).
+_ITEM_BEFORE = re.compile(r"(?:^|[:,;•–-])[ \t]*(?:\d+[.)][ \t]*)?$")
+#: What may follow it (the line's end, a comma, a semicolon, a full stop, "et").
+_ITEM_AFTER = re.compile(r"[ \t]*(?:$|[,;.]|et\b)", re.MULTILINE)
+
+
+def _item(text: str, first: Token, second: Token) -> bool:
+    """Whether two words are a list's item alone: a line of names one to a line, or one of
+    a comma's list (``présents : louis petit, sophie blanc``; ``1. PETIT Louis``)."""
+    line = text[text.rfind("\n", 0, first.start) + 1:first.start]
+    return (_ITEM_BEFORE.search(line) is not None
+            and _ITEM_AFTER.match(text, second.end) is not None)
 
 
 def _case(word: str) -> str:
