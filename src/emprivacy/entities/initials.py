@@ -413,14 +413,15 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     the capitalised word right before such a span counts, ``Sky`` of ``Sky Halloran``; issue
     40, the twenty-sixth English set, seen), where no detector found a name in the handle
     because its parts are words.  Not a part of an e-mail address (an identifier's pattern
-    has it) nor one a person's span covers.
+    has it) nor one such a span covers.
 
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
     >>> [text[s.start:s.end] for s in named_handles(text, [EntitySpan(11, 20, "PERSON")])]
     ['will.hope']
     """
     people = [s for s in spans if s.type in ("PERSON", PROPER_NOUN)]
-    if not people or ("." not in text and "_" not in text):
+    handles = list(_HANDLE.finditer(text)) if people else []
+    if not handles:  # most texts: no user name, no names' words to gather
         return []
     words = {w.lower() for s in people for w in re.findall(r"[^\W\d_]+", text[s.start:s.end])}
     for s in people:  # and the capitalised word right before one (Sky of "Sky Halloran")
@@ -429,7 +430,7 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
             words.add(before.group(1).lower())
     taken = SpanIndex(people)
     out = []
-    for m in _HANDLE.finditer(text):
+    for m in handles:
         parts = re.split(r"[._]", m.group().lower())
         if all(part in words for part in parts) and not taken.covers(m.start(), m.end()):
             out.append(EntitySpan(m.start(), m.end(), "PERSON"))

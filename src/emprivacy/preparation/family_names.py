@@ -17,7 +17,6 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -31,6 +30,7 @@ from emprivacy.entities.name_words import (
 )
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.decisions import Decision, EntitySlot, Placeholder
+from emprivacy.preparation.name_lists import list_item
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -135,7 +135,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         if not family_at(i, kind=i > 0 and given_at(i - 1)):
             continue
         before, after = i - 1, i + 1
-        item = before >= 0 and _item(text, tokens[before], tokens[i])
+        item = before >= 0 and list_item(text, tokens[before].start, tokens[i].end,
+                                         commas=True)
         if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i],
                                                       nom=True) and (
                 not tokens[i].text.islower() or words[i] in named or item
@@ -190,19 +191,6 @@ def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
     cases = {_case(first.text), _case(second.text)}
     return len(cases) == 1 or (nom and cases == {"title", "upper"})
 
-
-#: What may stand before a list's item on its line (a number, a bullet, a key's colon).
-_ITEM_BEFORE = re.compile(r"(?:^|[:,;•–-])[ \t]*(?:\d+[.)][ \t]*)?$")
-#: What may follow it (the line's end, a comma, a semicolon, a full stop, "et").
-_ITEM_AFTER = re.compile(r"[ \t]*(?:$|[,;.]|et\b)", re.MULTILINE)
-
-
-def _item(text: str, first: Token, second: Token) -> bool:
-    """Whether two words are a list's item alone: a line of names one to a line, or one of
-    a comma's list (``présents : louis petit, sophie blanc``; ``1. PETIT Louis``)."""
-    line = text[text.rfind("\n", 0, first.start) + 1:first.start]
-    return (_ITEM_BEFORE.search(line) is not None
-            and _ITEM_AFTER.match(text, second.end) is not None)
 
 
 def _case(word: str) -> str:

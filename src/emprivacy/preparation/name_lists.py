@@ -36,7 +36,8 @@ from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "comma_cells", "lines_of_names"]
+__all__ = ["FEWEST_LINES", "FILL_WORDS", "MOST_WORDS", "comma_cells", "lines_of_names",
+           "list_item"]
 
 #: The most words of a line of a list of names.
 MOST_WORDS = 5
@@ -152,8 +153,7 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
               and decision_type(before) in ("PERSON", "ORG")):
             here = i + 1  # "BROOK, D." (the recogniser may take BROOK for an organisation)
         elif (not ordinary_case and a.text.isupper() and b.text.isupper()
-              and _ITEM_BEFORE.search(text, max(0, a.start - 12), a.start)
-              and _ITEM_AFTER.match(text, b.end)
+              and list_item(text, a.start, b.end)
               and (k := _capitals_pair(marking, decisions, words, titles, i)) is not None):
             here = k  # "3RD BELL, SUMMER;", "2ND WOOD, JUNE" of a prize list in capitals
         else:
@@ -163,11 +163,33 @@ def _comma_names(marking: EntityMarking, decisions: list[Decision], counted: Cou
             counted[GENERAL] -= 1
 
 
-#: Before a "SURNAME, FORENAME" item of a list in capitals: a line's, a cell's or a clause's
-#: start, or a place's ordinal (``1ST``, ``3RD``).
+#: Before an item of a list: a line's, a cell's or a clause's start, or a place's ordinal
+#: (``1ST``, ``3RD``); with commas, a comma's, a bullet's, a dash's or a number's (``1.``) too.
 _ITEM_BEFORE = re.compile(r"(?:\A|\n|\t|\||;|:|  |\b\d+(?:ST|ND|RD|TH)? )[ \t]*\Z")
-#: After it: a line's, a cell's or a clause's end, or a bracket (``(TOLLBY)``).
+_ITEM_BEFORE_COMMAS = re.compile(
+    r"(?:\A|\n|\t|\||;|:|,|•|–|-|  |\b\d+(?:ST|ND|RD|TH)? |\b\d+[.)])[ \t]*\Z")
+#: After it: a line's, a cell's or a clause's end, or a bracket (``(TOLLBY)``); with commas, a
+#: comma, a full stop or ``et`` too.
 _ITEM_AFTER = re.compile(r"[ \t]*(?:\Z|\n|\t|\||;|  |\()")
+_ITEM_AFTER_COMMAS = re.compile(r"[ \t]*(?:\Z|\n|\t|\||;|  |\(|[,.]|et\b)")
+
+
+def list_item(text: str, start: int, end: int, *, commas: bool = False) -> bool:
+    """Whether ``text[start:end]`` is an item of a list alone: a line's, a cell's or a
+    clause's whole (``3RD BELL, SUMMER;``), and with ``commas`` one of a list cut at commas
+    or numbered (``présents : louis petit, claire bois``, ``1. PETIT Louis``).
+
+    >>> text = "présents : louis petit, claire bois et paul gros"
+    >>> [list_item(text, text.index(n), text.index(n) + len(n), commas=True)
+    ...  for n in ("louis petit", "claire bois", "paul gros")]
+    [True, True, False]
+    >>> list_item("3RD BELL, SUMMER;", 4, 16), list_item("we met louis petit", 7, 18)
+    (True, False)
+    """
+    before, after = ((_ITEM_BEFORE_COMMAS, _ITEM_AFTER_COMMAS) if commas
+                     else (_ITEM_BEFORE, _ITEM_AFTER))
+    return (before.search(text, max(0, start - 12), start) is not None
+            and after.match(text, end) is not None)
 
 
 def _capitals_pair(marking: EntityMarking, decisions: list[Decision], words: Sequence[str],
