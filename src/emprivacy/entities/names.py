@@ -107,8 +107,25 @@ __all__ = ["GREETINGS", "NameListDetector"]
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry hiya".split())
+#: The kept function words that can be given names (a modal verb elsewhere).
+_MODAL_NAMES = frozenset({"will", "may"})
 #: The kept function words that are never a name (``will`` and ``may`` can be).
-_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - {"will", "may"}
+_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - _MODAL_NAMES
+
+
+def _modal_named(text: str, end: int) -> bool:
+    """Whether a greeting's ``will`` or ``may`` ending at ``end`` is the name (``thanks,
+    will!``, ``thanks may very reassuring``, ``morning will church``) rather than the verb:
+    not before a subject or a verb's helper (``sorry, will you``, ``thanks, will do``)."""
+    after = re.match(r"[ \t]*([^\W\d_]+(?:['’][^\W\d_]+)?)", text[end:end + 40])
+    return after is None or after.group(1).lower() not in _AFTER_MODAL_VERB
+
+
+#: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of
+#: the verb (``sorry, will you``, ``thanks, will do``, ``ok may not``).
+_AFTER_MODAL_VERB = frozenset(
+    "i you u ya we they he she it do be have not never also just definitely probably "
+    "def prob".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
@@ -304,8 +321,9 @@ class NameListDetector:
                 out[i] = "field"
             elif (prev is not None and forms[i - 1] in GREETINGS and cls != "rare" and (  # not
                     name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
-                  and re.fullmatch(r"[ \t]+|,[ \t]*", gap)):
-                out[i] = "greeting"
+                  and re.fullmatch(r"[ \t]+|,[ \t]*", gap)
+                  and (forms[i] not in _MODAL_NAMES or _modal_named(text, tok.end))):
+                out[i] = "greeting"  # "thanks, will!"; not "sorry, will you", "thanks, will do"
             elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
                   and name_key(forms[i]) in given and (chat := (
                       "vocative" if vocative(i, words, text)  # "grant, ask cliff", "done, sky"

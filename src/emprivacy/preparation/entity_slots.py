@@ -47,7 +47,7 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.family_names import family_names_beside_given
-from emprivacy.preparation.given_names import given_before_names
+from emprivacy.preparation.given_names import given_after_commas, given_before_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -209,6 +209,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     lower_case_particles(marking, decisions, counted, text, tokens, words, titles)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
+    given_after_commas(marking, decisions, counted, text, tokens, words)
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,

@@ -18,7 +18,7 @@ from emprivacy.preparation.particles import NAME_PARTICLES, given_like
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["given_before_names"]
+__all__ = ["given_after_commas", "given_before_names"]
 
 
 def given_before_names(marking: EntityMarking, decisions: list[Decision],
@@ -72,9 +72,34 @@ def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int
         return False
     # and the item ends with the name: the line's end or a sign (not "Will Davies come")
     rest = text[tokens[i].end:tokens[i].end + 3]
-    return rest.strip(" \t")[:1] in ("", "\n", ",", ";", "(", "–", "-", "|", ":")
+    return rest.strip(" \t")[:1] in _ITEM_ENDS
 
 
+def given_after_commas(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str]) -> None:
+    """``will`` or ``may`` as the given name of a roll's ``SURNAME, GIVEN`` item (``CHURCH,
+    MAY (DECEASED)``, ``HOPE, WILL – HOPE, FAITH``; issue 40, the twenty-sixth set): right
+    after a family name's slot (a person's, or any slot of a listed family name) and
+    ``, ``, in its case, and closing the item — the line's end, a sign or a bracket after
+    it, not a word (``HOPE, WILL YOU``, ``Sorry, will you``, ``Yes, may I``).  A ``PERSON``
+    slot drawn independently of it (ε = 0), where the kept function word left it verbatim."""
+    for k in range(1, len(tokens)):
+        if words[k] not in _MODAL_NAMES or decisions[k] is not None:
+            continue
+        i, before = k - 1, decisions[k - 1]
+        if (not isinstance(before, EntitySlot) or text[tokens[i].end:tokens[k].start] != ", "
+                or tokens[i].text.isupper() != tokens[k].text.isupper()
+                or not (before.key[0] == "PERSON" or marking.family_name(words[i]))):
+            continue
+        rest = text[tokens[k].end:tokens[k].end + 3].lstrip(" \t")
+        if rest[:1] in _ITEM_ENDS:
+            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+            counted["PERSON"] += 1
+
+
+#: What may close a roll's item after its given name: the text's or line's end, or a sign.
+_ITEM_ENDS = frozenset({"", "\n", ",", ";", "(", "–", "-", "|", ":"})
 #: The function words that are given names a roll lists (``WILL HOPE``, ``MAY CHURCH``).
 _MODAL_NAMES = frozenset({"will", "may"})
 #: Family words of a roll or an obituary that :data:`KIN_WORDS` lacks.

@@ -85,7 +85,8 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
         if len({tokens[k].text.lower() for k in run}) < 2 and not numbers:
             run = []  # "love you x x x": kisses, not a spelling
         last = max([run[-1], *examples]) if run else -1
-        if len(run) >= SPELLED_LETTERS and not numbers and _one_word(decisions, run[0], last):
+        if ((len(run) >= SPELLED_LETTERS or _spells_name_before(decisions, tokens, run))
+                and not numbers and _one_word(decisions, run[0], last)):
             _spelled_word(decisions, counted, text, tokens, run[0], last)
         elif len(run) >= SPELLED_LETTERS or (run and numbers >= 2
                                              and len(run) + numbers >= 4):
@@ -101,6 +102,17 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
 
 
 _NAMES = (*NAMED_TYPES, PROPER_NOUN)
+
+
+def _spells_name_before(decisions: Sequence[Decision], tokens: Sequence[Token],
+                        run: Sequence[int]) -> bool:
+    """Two letters right after a person's slot that spell its word (``mrs ng n g``: a short
+    name spelled out after it is said, issue 40, the twenty-sixth set)."""
+    if len(run) != 2 or run[0] == 0 or run[1] != run[0] + 1:
+        return False
+    before = decisions[run[0] - 1]
+    return (isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+            and before.key[1] == "".join(tokens[k].text.lower() for k in run))
 
 
 def _one_word(decisions: Sequence[Decision], first: int, last: int) -> bool:
