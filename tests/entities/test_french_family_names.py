@@ -163,3 +163,25 @@ def test_lists_of_names_in_lower_case_and_nom_prenom(french):
         assert name not in lines[k], lines
     assert "petit" not in lines[5] and "bois" not in lines[6], lines
     assert "gros" not in lines[7] and "léger" not in lines[7], lines
+
+
+def test_a_family_after_les_and_a_relative_whose_name_is_a_surname_too():
+    """A twinning committee's chat (the twenty-sixth French set): ``chez les chevalier``, a
+    family (a family name takes no plural ``s``; a noun would) and ``mon beau-frère
+    didier``, a given name the census also lists as a family name, were released.  After
+    ``les``, a family name of the list rarer than Zipf 4.5 is the family; after a
+    possessive and a family word, such a given name is the relative.  ``les petit`` (a
+    common word, each mention would follow) stays."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.french import FrenchNameDetector
+
+    detector = FrenchNameDetector()
+
+    def found(text: str) -> list[str]:
+        return [text[s.start:s.end] for s in detector.detect([text])[0]]
+
+    assert found("on ne va pas caser tout le monde chez les chevalier\n") == ["chevalier"]
+    assert found("et mon beau-frère didier est à vire\n") == ["didier"]
+    assert found("son fils thomas arrive demain\n") == ["thomas"]
+    assert found("les petit sont là. un petit chien.\n") == []
+    assert found("les chevaliers de la table ronde\n") == []

@@ -49,3 +49,61 @@ def test_a_short_name_spelled_after_it_is_said(release_auto) -> None:
     lines = release_auto(text).splitlines()
     assert not lines[0].endswith(" n g"), lines
     assert lines[1].endswith("platform b c then"), lines
+
+
+@pytest.mark.slow
+def test_a_keys_initials_that_are_a_title(release_auto) -> None:
+    """A delivery round's key ``SR = Sunny Royal`` and its rows' ``| SR |``: ``SR`` (senior)
+    is a title, so the initials were never the driver's while ``GB = Glen Bishop`` were.
+    Initials a key defines are the person's even where they spell a title; elsewhere a
+    title's letters stay (``DR`` of a text with no key)."""
+    pytest.importorskip("wordfreq")
+    text = ("Drivers: GB = Glen Bishop (van 1) | SR = Sunny Royal (van 2)\n"
+            "Rx 1 | pens | F | SR | no relation\nRoute print: GB SR.\n")
+    out = release_auto(text)
+    assert " SR " not in out and "SR." not in out, out
+    plain = release_auto("Ask the DR on call, then ring the desk.\n")
+    assert "DR" in plain, plain
+
+
+@pytest.mark.slow
+def test_a_login_of_an_initial_and_a_family_name_that_is_a_word(release_auto) -> None:
+    """``exported by r.noble``: ``noble``, a common word, and its initial were released; a
+    log-in of a letter, ``.`` and a family name of the lists is a person's, both parts.
+    Abbreviations (``e.g.``, ``a.m.``) stay."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("exported 10/12/2025 07:45 by r.noble (PharmaTrack)\n"
+                       "e.g. at 9 a.m. i.e. early\n").splitlines()
+    assert "noble" not in out[0] and "r." not in out[0], out
+    assert out[1].startswith("e.g. at") and "a.m. i.e. early" in out[1], out
+
+
+@pytest.mark.slow
+def test_a_modal_name_before_and_i_or_a_dash(release_auto) -> None:
+    """A panto chat's ``may and i are running the bar`` and its cast list ``buttons – will
+    |`` released ``may`` and ``will``: no modal verb comes before ``and i`` or a dash but
+    after its subject (``it may – or may not – rain``, ``we may and will``)."""
+    pytest.importorskip("wordfreq")
+    text = ("june: may and i are running the bar again\n"
+            "cast: cinderella – destiny | buttons – will | dame – don\n"
+            "it may – or may not – rain\nwe may and will do it\n")
+    lines = release_auto(text).splitlines()
+    assert not lines[0].split(": ")[1].startswith("may "), lines
+    assert "– will |" not in lines[1], lines
+    assert lines[2:] == ["it may – or may not – rain", "we may and will do it"], lines
+
+
+@pytest.mark.slow
+def test_a_roll_of_office_in_capitals(release_auto) -> None:
+    """A town's roll of mayors in capitals released ``HONEY MARCH`` (a given name that is a
+    word and a month's name as the family name) and ``BILL`` of ``BILL MAJOR (1962–90)``:
+    a line of years and two or three words in capitals, the first a listed given name, is
+    the holder's name; other lines of years stay (``2024 ANNUAL REPORT``)."""
+    pytest.importorskip("wordfreq")
+    text = ("BOARD 2 – MAYORS\n2025–26 HONEY MARCH – NO RELATION TO THE TOWN\n"
+            "BILL MAJOR (1962–90); HIS SON RAY MAJOR (1990–2015)\n2024 ANNUAL REPORT\n")
+    lines = release_auto(text).splitlines()
+    assert "HONEY" not in lines[1] and "MARCH" not in lines[1], lines
+    assert not lines[2].startswith("BILL"), lines
+    assert lines[3].endswith("ANNUAL REPORT"), lines
+

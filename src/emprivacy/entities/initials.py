@@ -207,8 +207,8 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     out = []
     for m in _INITIALS.finditer(text):
         letters = m.group().replace(".", "")
-        if letters not in wanted or letters.lower() in NAME_TITLES:
-            continue
+        if letters not in wanted or (letters.lower() in NAME_TITLES and letters not in defined):
+            continue  # "DR", "SR": titles, unless a key defines them ("SR = Sunny Royal")
         if zipf is not None and len(letters) == len(m.group()) and (
                 letters not in defined or _in_capitals(text, m.start(), m.end())) \
                 and zipf(letters.lower()) >= COMMON_ZIPF and not _signed(text, m):

@@ -121,6 +121,8 @@ def _modal_named(text: str, end: int) -> bool:
     return after is None or after.group(1).lower() not in _AFTER_MODAL_VERB
 
 
+#: Subjects of a modal verb: ``it may – or may not –``.
+_SUBJECTS = frozenset("i you u ya we they he she it this that there who which what".split())
 #: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of
 #: the verb (``sorry, will you``, ``thanks, will do``, ``ok may not``).
 _AFTER_MODAL_VERB = frozenset(
@@ -341,6 +343,14 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
+            elif forms[i] in _MODAL_NAMES and (
+                    (i >= 2 and forms[i - 2:i] == ["me", "and"])
+                    or forms[i + 1:i + 3] in (["and", "me"], ["and", "i"])
+                    or (re.match(r"[ \t]*[–—|]", text[tok.end:tok.end + 8])
+                        and (i == 0 or forms[i - 1] not in _SUBJECTS))):
+                out[i] = "naming"  # "may and i are running the bar", "buttons – will |":
+                # no modal verb is followed by "and", nor by a dash but after its subject
+                # ("it may – or may not – rain")
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
                   and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)

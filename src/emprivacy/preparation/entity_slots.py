@@ -47,7 +47,11 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.family_names import family_names_beside_given
-from emprivacy.preparation.given_names import given_after_commas, given_before_names
+from emprivacy.preparation.given_names import (
+    given_after_commas,
+    given_before_names,
+    roll_names,
+)
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -57,12 +61,16 @@ from emprivacy.preparation.name_parts import (
     initials_everywhere,
     initials_in_names,
     join_initials,
+    login_names,
     surnames_before_brackets,
     surnames_before_commas,
     title_outside_name,
     transcript_marker,
 )
-from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
+from emprivacy.preparation.organisations import (
+    one_placeholder_per_run,
+    organisation_runs,
+)
 from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
 from emprivacy.text.language import get_language
@@ -211,6 +219,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     surnames_before_commas(decisions, counted, text, tokens, words, marking)
     given_after_commas(marking, decisions, counted, text, tokens, words)
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
+    login_names(marking, decisions, counted, text, tokens, words)
+    roll_names(marking, decisions, counted, text, tokens, words)
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,
                               titles)
@@ -326,6 +336,12 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
 LATE_ZIPF = 4.0
 
 
+#: Given names that are modal verbs: in capitals each mention needs its own evidence.
+_MODAL_NAMES = frozenset({"will", "may"})
+#: Quotation marks around a word mentioned as a word.
+_QUOTES = frozenset("\"“”'‘’«»")
+
+
 def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                            counted: Counter[str], text: str,
                            tokens: Sequence[Token], words: Sequence[str],
@@ -362,6 +378,10 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                    and not tok.text.islower() else None)
         if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and retyped is None:
             continue  # (a dropped word goes with a name already: "poule y quand pardon")
+        if words[i] in _MODAL_NAMES and tok.text.isupper() and not (
+                text[tok.start - 1:tok.start] in _QUOTES and text[tok.end:tok.end + 1] in _QUOTES):
+            continue  # "WE WILL" beside a roll's "HOPE, WILL": in capitals each needs its
+            # own evidence, but a mention quoted as a word (THE SURNAME "WILL")
         if tok.text.islower() and words[i] not in lower:
             continue  # "the baker" beside "Baker": only capitalised mentions follow
         if capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:

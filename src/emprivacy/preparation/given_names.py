@@ -7,6 +7,8 @@ pass over the decisions of :func:`~emprivacy.preparation.entity_slots.entity_dec
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 
@@ -18,7 +20,7 @@ from emprivacy.preparation.particles import NAME_PARTICLES, given_like
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["given_after_commas", "given_before_names"]
+__all__ = ["given_after_commas", "given_before_names", "roll_names"]
 
 
 def given_before_names(marking: EntityMarking, decisions: list[Decision],
@@ -98,6 +100,40 @@ def given_after_commas(marking: EntityMarking, decisions: list[Decision],
             counted["PERSON"] += 1
 
 
+def roll_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+               text: str, tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """A roll of office in capitals, a line of a year or years and a name alone (``2025–26
+    HONEY MARCH – NO RELATION…``, ``BILL MAJOR (1962–90)``; issue 40, the twenty-seventh set,
+    where word names and a month's name were left to the general ε): two or three words in
+    capitals after the years (or before them in brackets), the first a listed given name,
+    up to the line's end or a sign, are the holder's name — ``PERSON`` slots drawn
+    independently of them (ε = 0) where nothing else decided them (a date's placeholder
+    stays)."""
+    if not marking.english or "\n" not in text:
+        return
+    starts = [t.start for t in tokens]
+    for m in (*_ROLL_LINE.finditer(text), *_ROLL_NAME_FIRST.finditer(text)):
+        first = bisect_left(starts, m.start("name"))
+        last = bisect_left(starts, m.end("name"))
+        if first >= last or not marking.listed_given(words[first]) \
+                or any(words[k] in NAME_TITLES or marking.label_word(words[k])
+                       for k in range(first, last)):
+            continue
+        for k in range(first, last):
+            if decisions[k] is None and tokens[k].kind == "word":
+                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                counted["PERSON"] += 1
+
+
+#: A roll's line: a year or a range of years, then two or three words in capitals up to the
+#: line's end or a sign (``2025–26 HONEY MARCH –``, ``1962–90 BILL MAJOR (``).
+_ROLL_LINE = re.compile(
+    r"^[ \t]*(?:1[89]|20)\d\d(?:[–-]\d{2,4})?[ \t]+"
+    r"(?P<name>[A-Z][A-Z'’-]+(?:[ \t]+[A-Z][A-Z'’-]+){1,2})[ \t]*(?=$|[–—(,;:|])", re.M)
+#: The same with the years after the name, in brackets (``BILL MAJOR (1962–90)``).
+_ROLL_NAME_FIRST = re.compile(
+    r"^[ \t]*(?P<name>[A-Z][A-Z'’-]+(?:[ \t]+[A-Z][A-Z'’-]+){1,2})[ \t]*\((?:1[89]|20)\d\d",
+    re.M)
 #: What may close a roll's item after its given name: the text's or line's end, or a sign.
 _ITEM_ENDS = frozenset({"", "\n", ",", ";", "(", "–", "-", "|", ":"})
 #: The function words that are given names a roll lists (``WILL HOPE``, ``MAY CHURCH``).

@@ -44,6 +44,7 @@ __all__ = [
     "initials_everywhere",
     "initials_in_names",
     "join_initials",
+    "login_names",
     "surnames_before_brackets",
     "surnames_before_commas",
     "title_outside_name",
@@ -279,6 +280,29 @@ def handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
                 else:
                     take_initial(decisions, counted, i, tok)
                 break
+
+
+def login_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                text: str, tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """An English log-in in lower case, a letter, ``.`` and a family name of the census lists
+    with nothing between (``exported by r.noble``: issue 40, the twenty-seventh set, where
+    ``noble``, a common word, was released with its initial): both a person's slots, drawn
+    independently of them (ε = 0), where nothing decided them; not before another ``.``
+    and a letter (``r.noble.example``: a host, which the patterns decide)."""
+    if not marking.english:
+        return
+    for i in range(len(tokens) - 1):
+        tok, nxt = tokens[i], tokens[i + 1]
+        if (decisions[i] is None and decisions[i + 1] is None and tok.kind == "word"
+                and len(tok.text) == 1 and tok.text.islower() and tok.text.isalpha()
+                and nxt.kind == "word" and nxt.start == tok.end + 1
+                and text[tok.end] == "." and nxt.text.islower() and len(nxt.text) > 2
+                and marking.family_name(words[i + 1])
+                and not re.match(r"\.\w", text[nxt.end:nxt.end + 2])
+                and not re.match(r"[\w.]", text[tok.start - 1:tok.start])):
+            take_initial(decisions, counted, i, tok)
+            decisions[i + 1] = EntitySlot(("PERSON", words[i + 1]), -1, None, independent=True)
+            counted["PERSON"] += 1
 
 
 #: A line of initials only (``L.``, ``P. T.``, ``– J.``): a signature.
