@@ -107,3 +107,18 @@ def test_a_roll_of_office_in_capitals(release_auto) -> None:
     assert not lines[2].startswith("BILL"), lines
     assert lines[3].endswith("ANNUAL REPORT"), lines
 
+
+
+@pytest.mark.slow
+def test_printers_cleaners_and_a_dispensary_are_firms(release_auto) -> None:
+    """A village's sponsors and a town's founders, ``hunter & marsh printers``, ``crystal
+    clear dry cleaners``, ``DEAN'S DISPENSARY``, released the firm's kind beside its
+    protected name: designators now; the words alone stay (``the printers jammed``)."""
+    pytest.importorskip("wordfreq")
+    text = ("norman: added hunter & marsh printers as sponsor on the back page\n"
+            "all costumes are back from crystal clear dry cleaners\n"
+            "FOUNDER OF DEAN'S DISPENSARY IN 1882\nthe printers jammed. send it to the cleaners\n")
+    lines = release_auto(text).splitlines()
+    assert "printers" not in lines[0] and "cleaners" not in lines[1], lines
+    assert "DISPENSARY" not in lines[2], lines
+    assert lines[3] == "the printers jammed. send it to the cleaners", lines

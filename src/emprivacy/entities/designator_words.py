@@ -68,7 +68,11 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     # a coast's small firms (the twenty-sixth English set: "KING & MOSS ESTATE AGENTS" below,
     # "GREENWAY RECOVERY")
     "engraving engravers recovery campsite caravans boatyard chandlery "
-    "chandlers"
+    "chandlers "
+    # a village's sponsors and a town's founders (the twenty-seventh English set: "HUNTER
+    # & MARSH PRINTERS", "crystal clear dry cleaners", "DEAN'S DISPENSARY", "penny lane
+    # costumes", "pearl's pantry")
+    "printers cleaners dispensary costumes pantry"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern
@@ -109,7 +113,7 @@ LOWER_CASE_DESIGNATORS: frozenset[str] = frozenset(
     "supplies supermarket airport broadband homecare carers fc afc rovers athletic "
     "wanderers rangers albion harriers league guild bridge primary nursery library "
     "museum mosque synagogue gurdwara harbour terminal engraving engravers boatyard "
-    "chandlery".split())
+    "chandlery printers cleaners dispensary".split())
 
 #: Designators that join no word in lower case, whatever its type: a club's initials are
 #: words in a chat (``leeds bc it was cheaper``: because).
