@@ -97,15 +97,17 @@ def test_a_modal_name_before_and_i_or_a_dash(release_auto) -> None:
 def test_a_roll_of_office_in_capitals(release_auto) -> None:
     """A town's roll of mayors in capitals released ``HONEY MARCH`` (a given name that is a
     word and a month's name as the family name) and ``BILL`` of ``BILL MAJOR (1962–90)``:
-    a line of years and two or three words in capitals, the first a listed given name, is
-    the holder's name; other lines of years stay (``2024 ANNUAL REPORT``)."""
+    a line of years and two or three words in capitals, the first a listed given name and
+    the last a listed family name, is the holder's name where other lines of the roll hold
+    people the other rules found; other lines of years stay (``2024 ANNUAL REPORT``)."""
     pytest.importorskip("wordfreq")
-    text = ("BOARD 2 – MAYORS\n2025–26 HONEY MARCH – NO RELATION TO THE TOWN\n"
+    text = ("BOARD 2 – MAYORS\n2023–24 OLIVER PEMBERTON\n2024–25 NKECHI ADEYEMI\n"
+            "2025–26 HONEY MARCH – NO RELATION TO THE TOWN\n"
             "BILL MAJOR (1962–90); HIS SON RAY MAJOR (1990–2015)\n2024 ANNUAL REPORT\n")
     lines = release_auto(text).splitlines()
-    assert "HONEY" not in lines[1] and "MARCH" not in lines[1], lines
-    assert not lines[2].startswith("BILL"), lines
-    assert lines[3].endswith("ANNUAL REPORT"), lines
+    assert "HONEY" not in lines[3] and "MARCH" not in lines[3], lines
+    assert not lines[4].startswith("BILL"), lines
+    assert lines[5].endswith("ANNUAL REPORT"), lines
 
 
 
@@ -122,3 +124,58 @@ def test_printers_cleaners_and_a_dispensary_are_firms(release_auto) -> None:
     assert "printers" not in lines[0] and "cleaners" not in lines[1], lines
     assert "DISPENSARY" not in lines[2], lines
     assert lines[3] == "the printers jammed. send it to the cleaners", lines
+
+
+# What the unseen half showed (seen: after its measurement at the end of tuning)
+
+
+@pytest.mark.slow
+def test_a_user_name_of_words_before_its_display_name(release_auto) -> None:
+    """TikTok replies ``↳ sunny.side.up (Sunny Royal) · 2d`` and ``hopefully.noble (Hope
+    Noble)`` released the user names (their parts are words, not all the person's), and
+    ``@earl_of_oxlade`` its ``of``.  A user name right before its display name in brackets is
+    the person's whatever its parts, after a reply's mark too, its function words with it;
+    a file's name before a bracket stays (``notes.txt (Draft Two)``)."""
+    pytest.importorskip("wordfreq")
+    text = ("Best scarecrow yet\n  ↳ sunny.side.up (Sunny Royal) · 2d · 87\n"
+            "  @earl_of_oxlade it is, Earl\n\nhopefully.noble (Hope Noble) · 2d · 210\n"
+            "see notes.txt (Draft Two) today\n")
+    lines = release_auto(text).splitlines()
+    assert "sunny" not in lines[1] and "side" not in lines[1] and ".up " not in lines[1], lines
+    assert "_of_" not in lines[2], lines
+    assert not lines[4].startswith("hopefully.noble"), lines
+    assert lines[5].startswith("see notes.") and "(Draft " in lines[5], lines  # txt: OOV
+
+
+# What the second reading found (over-protection of the stage's rules, fixed)
+
+
+@pytest.mark.slow
+def test_the_stages_rules_leave_verbs_months_and_programmes(release_auto) -> None:
+    """A modal between a noun and a dash, a table's month, a programme's lines of years, a
+    shop's kind: none is a name."""
+    pytest.importorskip("wordfreq")
+    text = ("Prices may – and often do – change\nThe committee will — subject to funding — "
+            "appoint\nif you will and I will do it\n| April | 120 |\n| May | 130 |\n")
+    assert release_auto(text).splitlines() == [
+        "Prices may – and often do – change",
+        "The committee will — subject to funding — appoint",
+        "if you will and I will do it", "| April | [NUM] |", "| May | [NUM] |"]
+    programme = "2022 MAJOR WORKS – ROOF\n2019 WILL WRITING (FREE)\n2021 BILL PAYMENTS –\n"
+    assert release_auto(programme).splitlines() == [
+        "[NUM] MAJOR WORKS – ROOF", "[NUM] WILL WRITING (FREE)", "[NUM] BILL PAYMENTS –"]
+    assert release_auto("Fancy Dress Costumes for kids\n").strip() == \
+        "Fancy Dress Costumes for kids"
+
+
+def test_french_relatives_and_families_leave_words():
+    """``cousin germain`` (a first cousin), ``mon ami romain`` (a Roman friend) and ``il
+    faut les boucher`` (a pronoun before a verb) stay words; ``chez les chevalier`` and ``mon
+    beau-frère didier`` are people."""
+    pytest.importorskip("wordfreq")
+    from emprivacy.entities.french import FrenchNameDetector
+
+    detector = FrenchNameDetector()
+    for text in ("Mon cousin germain habite à Lyon\n", "Mon ami romain est italien\n",
+                 "il faut les boucher\n", "on a vu les voisin et chez les voisin\n"):
+        assert detector.detect([text]) == [[]], text

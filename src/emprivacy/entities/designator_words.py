@@ -70,9 +70,9 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     "engraving engravers recovery campsite caravans boatyard chandlery "
     "chandlers "
     # a village's sponsors and a town's founders (the twenty-seventh English set: "HUNTER
-    # & MARSH PRINTERS", "crystal clear dry cleaners", "DEAN'S DISPENSARY", "penny lane
-    # costumes", "pearl's pantry")
-    "printers cleaners dispensary costumes pantry"
+    # & MARSH PRINTERS", "crystal clear dry cleaners", "DEAN'S DISPENSARY"; not
+    # "costumes", a shop's "Fancy Dress Costumes")
+    "printers cleaners dispensary"
     .split())
 
 #: The designators that end a named organisation and seldom a generic phrase (``The Lantern

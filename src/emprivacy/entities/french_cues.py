@@ -14,7 +14,7 @@ from emprivacy.entities.french_chat import folded
 from emprivacy.text.language import FRENCH
 from emprivacy.text.tokens import Token
 
-__all__ = ["TITLE_KINDS", "cued_names", "given_parts"]
+__all__ = ["NOT_FAMILY", "TITLE_KINDS", "cued_names", "given_parts"]
 
 #: Titles written out, after which the next word is a name in any case (``monsieur
 #: constant``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a pronoun) in lower case.
@@ -57,7 +57,7 @@ _PARTICLES_FR = frozenset("le la de du des".split())
 
 #: Words that a particle after a given name makes no family name of, though the census lists
 #: some as surnames: a relation or a role (``thibault le voisin``, ``anne la directrice``).
-_NOT_FAMILY = _FAMILY | _RELATIONS | _ROLES_AFTER | TITLE_KINDS
+NOT_FAMILY = _FAMILY | _RELATIONS | _ROLES_AFTER | TITLE_KINDS
 #: What before ``m.`` makes it no title: a number (``200 m.``, metres) or a letter and its
 #: full stop (``p.m.``, ``n. m.`` of a dictionary).
 _NOT_TITLE_M = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]\.)[ \t\u00a0\u202f]*\Z")
@@ -83,9 +83,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       (``sa fille rose``, ``mon mari bernard``, ``mon voisin jean-baptiste``: a compound's
       first part listed, or a word rarer than Zipf 4.0: ``son collègue fabrice``), or a
       family word written as a title, no article before it (``pour arrière-grand-mère
-      blanche``, ``tante rose``), a listed given name — there one of ``kin_given`` too (by
-      default ``given``: the detector gives the given names the census also lists as family
-      names, ``mon beau-frère didier``, ``son fils thomas``);
+      blanche``, ``tante rose``), a listed given name — after a family word one of
+      ``kin_given`` too (by default ``given``: the detector gives the given names the census
+      also lists as family names, ``mon beau-frère didier``, ``son fils thomas``; not after a
+      relation, ``mon ami romain``, nor ``cousin germain``);
     * a listed given name in lower case starting a sentence before a verb that takes a
       person (``? blanche est une fine mouche``);
     * after a name found, a particle (``de la`` one) and a listed family name or a word rarer
@@ -188,7 +189,9 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
                     names.add(forms[i + 1])
         elif ((prev in _FAMILY or prev in _RELATIONS) and i >= 2
               and forms[i - 2] in _POSSESSIVES_FR and spaced(i) and forms[i] not in stopwords
-              and (folded(forms[i].split("-")[0]) in kin or zipf(forms[i]) < _KIN_UNLISTED)):
+              and (folded(forms[i].split("-")[0]) in (kin if prev in _FAMILY else given)
+                   or zipf(forms[i]) < _KIN_UNLISTED)
+              and (prev not in ("cousin", "cousine") or not forms[i].startswith("germain"))):
             names.add(forms[i])  # "mon voisin jean-baptiste", "son collègue fabrice"
         elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
               and spaced(i) and folded(forms[i]) in kin and forms[i] not in stopwords):
@@ -204,7 +207,7 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     for i in range(n - 2):  # "au nom de pascale le meur": a particle after a given name
         last = last_particle(i + 1) if forms[i] in found or forms[i] in names else -1
         if (last >= 0 and last + 1 < n and spaced(i + 1) and spaced(last + 1)
-                and forms[last + 1] not in stopwords and forms[last + 1] not in _NOT_FAMILY
+                and forms[last + 1] not in stopwords and forms[last + 1] not in NOT_FAMILY
                 and name_like(last + 1, 3.0)):
             particles.update(range(i + 1, last + 1))  # "jean-eudes de la rochette" too
             names.add(forms[last + 1])

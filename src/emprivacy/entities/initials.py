@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
-from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, top_level_domains
 
 __all__ = [
     "COMMON_ZIPF",
@@ -401,6 +401,9 @@ _WORD_CHAR = re.compile(r"[^\W_]")
 
 
 #: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
+#: File names' extensions, no user name's end (``notes.txt (Draft)``).
+_FILE_ENDS = frozenset("txt pdf doc docx xls xlsx csv jpg jpeg png gif zip py md html htm "
+                       "odt ods ppt pptx mp3 mp4 mov json xml".split())
 _HANDLE = re.compile(r"(?<![\w.@])[^\W\d_]{2,}(?:[._][^\W\d_]{2,})+(?![\w@]|\.\w)")
 #: The capitalised word right before a span (``Sky`` of ``Sky Halloran``).
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+) $")
@@ -412,7 +415,10 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     ``will.hope (Will Hope) — Today at 06:03``, a chat's user name beside its display name;
     the capitalised word right before such a span counts, ``Sky`` of ``Sky Halloran``; issue
     40, the twenty-sixth English set, seen), where no detector found a name in the handle
-    because its parts are words.  Not a part of an e-mail address (an identifier's pattern
+    because its parts are words; and a user name right before its display name in brackets,
+    a person's or a capitalised run's, whatever its parts (``sunny.side.up (Sunny Royal)``,
+    ``hopefully.noble (Hope Noble)``: the twenty-seventh set, seen).  Not a part of an
+    e-mail address (an identifier's pattern
     has it) nor one such a span covers.
 
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
@@ -430,8 +436,13 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
             words.add(before.group(1).lower())
     taken = SpanIndex(people)
     out = []
+    displayed = {s.start for s in people  # a person's, or two or three capitalised words
+                 if s.type == "PERSON" or " " in text[s.start:s.end].strip()}
     for m in handles:
         parts = re.split(r"[._]", m.group().lower())
-        if all(part in words for part in parts) and not taken.covers(m.start(), m.end()):
+        beside = (text[m.end():m.end() + 2] == " (" and m.end() + 2 in displayed
+                  and parts[-1] not in _FILE_ENDS and parts[-1] not in top_level_domains())
+        if (all(part in words for part in parts) or beside) \
+                and not taken.covers(m.start(), m.end()):
             out.append(EntitySpan(m.start(), m.end(), "PERSON"))
     return out

@@ -343,14 +343,19 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
-            elif forms[i] in _MODAL_NAMES and (
+            elif forms[i] in _MODAL_NAMES and (i == 0 or forms[i - 1] not in _SUBJECTS) and (
                     (i >= 2 and forms[i - 2:i] == ["me", "and"])
                     or forms[i + 1:i + 3] in (["and", "me"], ["and", "i"])
-                    or (re.match(r"[ \t]*[–—|]", text[tok.end:tok.end + 8])
-                        and (i == 0 or forms[i - 1] not in _SUBJECTS))):
-                out[i] = "naming"  # "may and i are running the bar", "buttons – will |":
-                # no modal verb is followed by "and", nor by a dash but after its subject
-                # ("it may – or may not – rain")
+                    or (forms[i] == "will" and re.match(r"[ \t]*[–—]", text[tok.end:tok.end + 8])
+                        and i and forms[i - 1] == "and")
+                    or (forms[i] == "will" and re.search(r"[–—|:][ \t]*\Z", gap) is not None
+                        and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", text[tok.end:tok.end + 8]))
+                    or (forms[i] == "will" and gap.startswith(",")
+                        and re.match(r"[ \t]*\|", text[tok.end:tok.end + 8]))):
+                out[i] = "naming"  # "may and i are running the bar", a cast's "buttons –
+                # will |", a table's "| GOOD, Will |", "and will – buttons needs…": no modal
+                # verb is followed by "and i", nor stands alone between signs ("Prices may –
+                # and often do –"); "May" of a table's months stays
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
                   and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)

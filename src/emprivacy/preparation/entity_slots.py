@@ -169,6 +169,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             if is_word and not verbatim[i]:
                 counted[GENERAL] += 1
         elif not is_word or (verbatim[i] and not _name_function_word(marking, words[i])
+                             and not (resolved == "PERSON"  # "of" of "@earl_of_oxlade"
+                                      and handle_piece(text, tok, display=True))
                              and not _particle(text, tok, resolved, spans[span], tokens, i)
                              and not _place_article(marking, text, tok, resolved, spans[span],
                                                     tokens, i)):

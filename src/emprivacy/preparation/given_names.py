@@ -16,7 +16,7 @@ from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
-from emprivacy.preparation.particles import NAME_PARTICLES, given_like
+from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -105,20 +105,30 @@ def roll_names(marking: EntityMarking, decisions: list[Decision], counted: Count
     """A roll of office in capitals, a line of a year or years and a name alone (``2025–26
     HONEY MARCH – NO RELATION…``, ``BILL MAJOR (1962–90)``; issue 40, the twenty-seventh set,
     where word names and a month's name were left to the general ε): two or three words in
-    capitals after the years (or before them in brackets), the first a listed given name,
-    up to the line's end or a sign, are the holder's name — ``PERSON`` slots drawn
+    capitals after the years (or before them in brackets), the first a listed given name
+    and the last a listed family name, up to the line's end or a sign, are the holder's
+    name where two lines of the same shape or more hold names the other rules found (a
+    roll of people; not a programme's ``2019 WILL WRITING (FREE)``) — ``PERSON`` slots drawn
     independently of them (ε = 0) where nothing else decided them (a date's placeholder
     stays)."""
     if not marking.english or "\n" not in text:
         return
     starts = [t.start for t in tokens]
+    holders, named = [], 0
     for m in (*_ROLL_LINE.finditer(text), *_ROLL_NAME_FIRST.finditer(text)):
         first = bisect_left(starts, m.start("name"))
         last = bisect_left(starts, m.end("name"))
-        if first >= last or not marking.listed_given(words[first]) \
-                or any(words[k] in NAME_TITLES or marking.label_word(words[k])
-                       for k in range(first, last)):
+        if first >= last:
             continue
+        if all(person_decision_at(decisions, k) for k in range(first, last)):
+            named += 1  # a holder the other rules found
+        elif marking.listed_given(words[first]) and marking.family_name(words[last - 1]) \
+                and not any(words[k] in NAME_TITLES or marking.label_word(words[k])
+                            for k in range(first, last)):
+            holders.append((first, last))
+    if named < 2:  # a roll whose other holders are people: not "2022 MAJOR WORKS – ROOF"
+        return
+    for first, last in holders:
         for k in range(first, last):
             if decisions[k] is None and tokens[k].kind == "word":
                 decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)

@@ -108,4 +108,6 @@ def handle_piece(text: str, tok: Token, *, display: bool = False) -> bool:
     while end < high and (text[end].isalnum() or (text[end] in "_." and end + 1 < len(text)
                                                   and text[end + 1].isalnum())):
         end += 1
-    return (start == 0 or text[start - 1] == "\n") and text[end:end + 2] == " ("
+    line = text[text.rfind("\n", max(0, start - 16), start) + 1:start]
+    # (after a reply's mark and its indent: "  ↳ sunny.side.up (Sunny Royal)")
+    return line.strip(" \t↳└>-–•*") == "" and text[end:end + 2] == " ("
