@@ -179,3 +179,13 @@ def test_french_relatives_and_families_leave_words():
     for text in ("Mon cousin germain habite à Lyon\n", "Mon ami romain est italien\n",
                  "il faut les boucher\n", "on a vu les voisin et chez les voisin\n"):
         assert detector.detect([text]) == [[]], text
+
+
+@pytest.mark.slow
+def test_an_email_read_aloud_at_a_reserved_domain(release_auto) -> None:
+    """A booking line's ``destiny dot royal at mailbox dot example`` released ``at`` and
+    ``example``: a spoken address ending in a reserved top-level domain (RFC 2606) is an
+    e-mail's placeholder as one ending in ``dot com`` is."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("[09:19:38] destiny dot royal at mailbox dot example\n")
+    assert "example" not in out and " at " not in out, out

@@ -113,13 +113,15 @@ _DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 _LETTER_NAMES = frozenset({"em", "ess", "aitch", "zed"}) | _RADIO
 #: An e-mail address read aloud (``advice at northway housing dot org dot uk``, with letters
 #: spelled in its first part: ``grainne dot o s at example mail dot com``, or before it: an
-#: initial, ``email a warsame at hallowby somali dot org``).
+#: initial, ``email a warsame at hallowby somali dot org``); its domain ends with a common
+#: top-level domain or a reserved one (RFC 2606: ``mailbox dot example``, the twenty-seventh
+#: English set's).
 _SPOKEN_EMAIL = re.compile(
     r"(?<![\w.'’-])(?:[a-z][ \t]+){0,2}[a-z0-9][\w.]{0,63}+"
     r"(?:[ \t]+(?:(?:dot|underscore)[ \t]+\w+|[a-z](?![\w'’-])))"
     r"{0,4}[ \t]+at[ \t]+"
     r"(?:\w+[ \t]+){0,2}?\w+(?:[ \t]+dot[ \t]+(?:com|org|net|co|uk|gov|ac|nhs|edu|io|fr|ie"
-    r"|info|biz|me)){1,4}(?![\w'’-])", re.IGNORECASE)
+    r"|info|biz|me|example|test)){1,4}(?![\w'’-])", re.IGNORECASE)
 #: What every e-mail address read aloud holds: `` dot `` (looked for before the address).
 _SPOKEN_DOT = re.compile(r"[ \t]dot[ \t]", re.IGNORECASE)
 _SPOKEN_ID = re.compile(
