@@ -49,8 +49,7 @@ from emprivacy.entities.french_chat import (
     stamped_speakers,
     unstamped_speakers,
 )
-from emprivacy.entities.french_cues import NOT_FAMILY as _NOT_FAMILY
-from emprivacy.entities.french_cues import TITLE_KINDS, cued_names, given_parts
+from emprivacy.entities.french_cues import NOT_FAMILY, TITLE_KINDS, cued_names, given_parts
 from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.labels import STAMP_OPEN
@@ -91,10 +90,9 @@ _INITIALS = re.compile(r"(?<![\w.'’-])(?:[A-ZÀ-ÖØ-Þ]\.(?:-[A-ZÀ-ÖØ-Þ]\
 _CUES = frozenset("merci salut coucou bonjour bonsoir cher chère chers avec".split())
 #: A family name of the French list after ``chez les`` or ``et les`` is the family (``chez
 #: les chevalier``, ``roux, bonnet et les charpentier``: a family name takes no plural ``s``,
-#: a noun would) where it is rarer than
-#: this as a word (one decision per form: not ``les petit``, ``les blanc``) and no family
-#: word or relation (a chat's ``chez les voisin``); not ``les`` alone, a pronoun too
-#: (``il faut les boucher``).
+#: a noun would) where it is rarer than this as a word (one decision per form: not ``les
+#: petit``, ``les blanc``) and no family word or relation (a chat's ``chez les voisin``);
+#: not after ``les`` alone, a pronoun too (``il faut les boucher``).
 _FAMILY_PLURAL = 4.5
 #: Family words before a given name (``l'oncle bernard``, ``tata françoise``): a listed given
 #: name after one is a name however common it is as a French word.
@@ -165,7 +163,7 @@ class FrenchNameDetector:
                     or (i > 1 and forms[i - 1] == "les" and forms[i - 2] in ("chez", "et")
                         and z < _FAMILY_PLURAL
                         and form[-1:] not in ("s", "x", "z") and form in family
-                        and form not in _NOT_FAMILY)
+                        and form not in NOT_FAMILY)
                     or given_parts(form, parts or given)):
                 names.add(form)
         cued, particles = cued_names(text, words, forms, names, given=given, listed=listed,

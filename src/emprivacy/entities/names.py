@@ -101,16 +101,16 @@ from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["GREETINGS", "NameListDetector"]
+__all__ = ["GREETINGS", "MODAL_NAMES", "NameListDetector"]
 
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry hiya".split())
 #: The kept function words that can be given names (a modal verb elsewhere).
-_MODAL_NAMES = frozenset({"will", "may"})
+MODAL_NAMES = frozenset({"will", "may"})
 #: The kept function words that are never a name (``will`` and ``may`` can be).
-_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - _MODAL_NAMES
+_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - MODAL_NAMES
 
 
 def _modal_named(text: str, end: int) -> bool:
@@ -324,7 +324,7 @@ class NameListDetector:
             elif (prev is not None and forms[i - 1] in GREETINGS and cls != "rare" and (  # not
                     name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap)
-                  and (forms[i] not in _MODAL_NAMES or _modal_named(text, tok.end))):
+                  and (forms[i] not in MODAL_NAMES or _modal_named(text, tok.end))):
                 out[i] = "greeting"  # "thanks, will!"; not "sorry, will you", "thanks, will do"
             elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
                   and name_key(forms[i]) in given and (chat := (
@@ -343,7 +343,7 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
-            elif forms[i] in _MODAL_NAMES and (i == 0 or forms[i - 1] not in _SUBJECTS) and (
+            elif forms[i] in MODAL_NAMES and (i == 0 or forms[i - 1] not in _SUBJECTS) and (
                     (i >= 2 and forms[i - 2:i] == ["me", "and"])
                     or forms[i + 1:i + 3] in (["and", "me"], ["and", "i"])
                     or (forms[i] == "will" and re.match(r"[ \t]*[–—]", text[tok.end:tok.end + 8])

@@ -32,6 +32,7 @@ from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import zipf_in
+from emprivacy.entities.names import MODAL_NAMES
 from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
@@ -338,8 +339,6 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
 LATE_ZIPF = 4.0
 
 
-#: Given names that are modal verbs: in capitals each mention needs its own evidence.
-_MODAL_NAMES = frozenset({"will", "may"})
 #: Quotation marks around a word mentioned as a word.
 _QUOTES = frozenset("\"“”'‘’«»")
 
@@ -380,7 +379,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                    and not tok.text.islower() else None)
         if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and retyped is None:
             continue  # (a dropped word goes with a name already: "poule y quand pardon")
-        if words[i] in _MODAL_NAMES and tok.text.isupper() and not (
+        if words[i] in MODAL_NAMES and tok.text.isupper() and not (
                 text[tok.start - 1:tok.start] in _QUOTES and text[tok.end:tok.end + 1] in _QUOTES):
             continue  # "WE WILL" beside a roll's "HOPE, WILL": in capitals each needs its
             # own evidence, but a mention quoted as a word (THE SURNAME "WILL")

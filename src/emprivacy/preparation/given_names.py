@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.names import MODAL_NAMES
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
@@ -46,7 +47,7 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
         # a function word that is a listed given name only at an item's start, and there
         # before any slot of a family name (HOPE of "WILL HOPE" typed a place)
         verb = words[k] in function_words
-        if verb and not (words[k] in _MODAL_NAMES and marking.family_name(words[i])
+        if verb and not (words[k] in MODAL_NAMES and marking.family_name(words[i])
                          and _item_start(text, tokens, words, k, i)):
             continue
         if not verb and after.key[0] != "PERSON":
@@ -87,7 +88,7 @@ def given_after_commas(marking: EntityMarking, decisions: list[Decision],
     it, not a word (``HOPE, WILL YOU``, ``Sorry, will you``, ``Yes, may I``).  A ``PERSON``
     slot drawn independently of it (ε = 0), where the kept function word left it verbatim."""
     for k in range(1, len(tokens)):
-        if words[k] not in _MODAL_NAMES or decisions[k] is not None:
+        if words[k] not in MODAL_NAMES or decisions[k] is not None:
             continue
         i, before = k - 1, decisions[k - 1]
         if (not isinstance(before, EntitySlot) or text[tokens[i].end:tokens[k].start] != ", "
@@ -146,7 +147,5 @@ _ROLL_NAME_FIRST = re.compile(
     re.M)
 #: What may close a roll's item after its given name: the text's or line's end, or a sign.
 _ITEM_ENDS = frozenset({"", "\n", ",", ";", "(", "–", "-", "|", ":"})
-#: The function words that are given names a roll lists (``WILL HOPE``, ``MAY CHURCH``).
-_MODAL_NAMES = frozenset({"will", "may"})
 #: Family words of a roll or an obituary that :data:`KIN_WORDS` lacks.
 _WIDOWED = frozenset({"widow", "widower"})
