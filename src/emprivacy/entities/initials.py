@@ -400,10 +400,10 @@ def _handle_extent(text: str, start: int, end: int) -> tuple[int, int]:
 _WORD_CHAR = re.compile(r"[^\W_]")
 
 
-#: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
 #: File names' extensions, no user name's end (``notes.txt (Draft)``).
 _FILE_ENDS = frozenset("txt pdf doc docx xls xlsx csv jpg jpeg png gif zip py md html htm "
                        "odt ods ppt pptx mp3 mp4 mov json xml".split())
+#: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
 _HANDLE = re.compile(r"(?<![\w.@])[^\W\d_]{2,}(?:[._][^\W\d_]{2,})+(?![\w@]|\.\w)")
 #: The capitalised word right before a span (``Sky`` of ``Sky Halloran``).
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+) $")
@@ -418,8 +418,7 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     because its parts are words; and a user name right before its display name in brackets,
     a person's or a capitalised run's, whatever its parts (``sunny.side.up (Sunny Royal)``,
     ``hopefully.noble (Hope Noble)``: the twenty-seventh set, seen).  Not a part of an
-    e-mail address (an identifier's pattern
-    has it) nor one such a span covers.
+    e-mail address (an identifier's pattern has it) nor one such a span covers.
 
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
     >>> [text[s.start:s.end] for s in named_handles(text, [EntitySpan(11, 20, "PERSON")])]

@@ -121,13 +121,32 @@ def _modal_named(text: str, end: int) -> bool:
     return after is None or after.group(1).lower() not in _AFTER_MODAL_VERB
 
 
+def _modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -> bool:
+    """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
+    no modal verb is: after no subject, before ``and i`` or after ``me and`` (``may and i are
+    running the bar``); ``will`` also after ``and`` before a dash (``and will – buttons``),
+    between signs (``buttons – will |``) or after a comma before a cell's end (``| GOOD, Will
+    |``).  Not ``it may – or may not –``, ``Prices may – and often do –``, ``| May |``."""
+    if i and forms[i - 1] in _SUBJECTS:
+        return False
+    if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
+            ["and", "me"], ["and", "i"]):
+        return True
+    if forms[i] != "will":
+        return False
+    after = text[end:end + 8]
+    return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
+                or (re.search(r"[–—|:][ \t]*\Z", gap)
+                    and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", after))
+                or (gap.startswith(",") and re.match(r"[ \t]*\|", after)))
+
+
 #: Subjects of a modal verb: ``it may – or may not –``.
 _SUBJECTS = frozenset("i you u ya we they he she it this that there who which what".split())
 #: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of
 #: the verb (``sorry, will you``, ``thanks, will do``, ``ok may not``).
-_AFTER_MODAL_VERB = frozenset(
-    "i you u ya we they he she it do be have not never also just definitely probably "
-    "def prob".split())
+_AFTER_MODAL_VERB = _SUBJECTS | frozenset(
+    "do be have not never also just definitely probably def prob".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
@@ -343,19 +362,8 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
-            elif forms[i] in MODAL_NAMES and (i == 0 or forms[i - 1] not in _SUBJECTS) and (
-                    (i >= 2 and forms[i - 2:i] == ["me", "and"])
-                    or forms[i + 1:i + 3] in (["and", "me"], ["and", "i"])
-                    or (forms[i] == "will" and re.match(r"[ \t]*[–—]", text[tok.end:tok.end + 8])
-                        and i and forms[i - 1] == "and")
-                    or (forms[i] == "will" and re.search(r"[–—|:][ \t]*\Z", gap) is not None
-                        and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", text[tok.end:tok.end + 8]))
-                    or (forms[i] == "will" and gap.startswith(",")
-                        and re.match(r"[ \t]*\|", text[tok.end:tok.end + 8]))):
-                out[i] = "naming"  # "may and i are running the bar", a cast's "buttons –
-                # will |", a table's "| GOOD, Will |", "and will – buttons needs…": no modal
-                # verb is followed by "and i", nor stands alone between signs ("Prices may –
-                # and often do –"); "May" of a table's months stays
+            elif forms[i] in MODAL_NAMES and _modal_name_at(i, forms, text, tok.end, gap):
+                out[i] = "naming"
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
                   and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)

@@ -43,8 +43,6 @@ _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces
 #: given name is the word (``léa bois ton café``, ``bravo léa petit génie``), unless the
 #: piece names a person by it elsewhere.
 _LOWER_ZIPF = 4.5
-#: Letters that are an initial of a log-in before a family name (``n.mercier``).
-_INITIALS = frozenset("bcdefghijklmnopqrstuvwxz")
 #: The articles that speech splits from a family name (``le blanc`` for Leblanc).
 _SPLIT_ARTICLES = frozenset({"le", "la"})
 
@@ -76,8 +74,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     name, a kind of place too (``ANDRÉ RIVIÈRE``).  Then a listed given name right before a
     family name of the list that is a person's slot, in the same case, is the person's too
     (``pierre`` of ``bonjour pierre berger``; ``HENRI`` of ``– HENRI BOUCHER,`` where
-    ``BOUCHER`` was a person's at its first mention), and so are a lower-case initial and
-    the family name of the list after it in a log-in (``par n.mercier``).  In lower case a
+    ``BOUCHER`` was a person's at its first mention); a log-in, ``par n.mercier``, is
+    :func:`~emprivacy.preparation.name_parts.login_names`'s.  In lower case a
     family name more common than Zipf 4.5 as a French word follows a given name only where
     the piece names a person by it elsewhere (``léa bois ton café``: the verb).
 
@@ -172,13 +170,6 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
                 and _pair(text, tokens[i], tokens[i + 1])):
             take(i)
-        elif (decisions[i] is None and tokens[i].kind == "word" and len(tokens[i].text) == 1
-              and tokens[i].text in _INITIALS and family_at(i + 1)
-              and tokens[i + 1].text.islower() and words[i + 1] in family
-              and text[tokens[i].end:tokens[i + 1].start] == "."):
-            take(i)  # a log-in, "par n.mercier": an initial and a family name (not a
-            # chat's "c petit", "t blanc")
-            take(i + 1)
 
 
 def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
@@ -190,7 +181,6 @@ def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
         return False
     cases = {_case(first.text), _case(second.text)}
     return len(cases) == 1 or (nom and cases == {"title", "upper"})
-
 
 
 def _case(word: str) -> str:

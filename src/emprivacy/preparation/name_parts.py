@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import (
@@ -19,9 +19,11 @@ from emprivacy.entities.labels import (
     NAME_TITLES,
 )
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import french_family_names
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
+from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.corrections import corrected_names
 from emprivacy.preparation.decisions import (
     Decision,
@@ -284,12 +286,22 @@ def handle_initials(decisions: list[Decision], counted: Counter[str], text: str,
 
 def login_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                 text: str, tokens: Sequence[Token], words: Sequence[str]) -> None:
-    """An English log-in in lower case, a letter, ``.`` and a family name of the census lists
-    with nothing between (``exported by r.noble``: issue 40, the twenty-seventh set, where
-    ``noble``, a common word, was released with its initial): both a person's slots, drawn
+    """A log-in in lower case, a letter, ``.`` and a listed family name with nothing between
+    — the census' in English (``exported by r.noble``: issue 40, the twenty-seventh set, where
+    ``noble``, a common word, was released with its initial), the French list's in French
+    (``par n.mercier``, the twenty-fourth French set) —: both a person's slots, drawn
     independently of them (ε = 0), where nothing decided them; not before another ``.``
-    and a letter (``r.noble.example``: a host, which the patterns decide)."""
-    if not marking.english:
+    and a letter (``r.noble.example``: a host, which the patterns decide).  Without the
+    ``ner`` extra (no lists) nothing changes."""
+    family: Callable[[str], bool]
+    if marking.english:
+        family = marking.family_name
+    elif marking.lang == "fr":
+        try:
+            family = french_family_names().__contains__
+        except MissingExtraError:
+            return
+    else:
         return
     for i in range(len(tokens) - 1):
         tok, nxt = tokens[i], tokens[i + 1]
@@ -297,7 +309,7 @@ def login_names(marking: EntityMarking, decisions: list[Decision], counted: Coun
                 and len(tok.text) == 1 and tok.text.islower() and tok.text.isalpha()
                 and nxt.kind == "word" and nxt.start == tok.end + 1
                 and text[tok.end] == "." and nxt.text.islower() and len(nxt.text) > 2
-                and marking.family_name(words[i + 1])
+                and family(words[i + 1])
                 and not re.match(r"\.\w", text[nxt.end:nxt.end + 2])
                 and not re.match(r"[\w.]", text[tok.start - 1:tok.start])):
             take_initial(decisions, counted, i, tok)
