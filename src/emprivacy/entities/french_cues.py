@@ -14,7 +14,7 @@ from emprivacy.entities.french_chat import folded
 from emprivacy.text.language import FRENCH
 from emprivacy.text.tokens import Token
 
-__all__ = ["NOT_FAMILY", "TITLE_KINDS", "cued_names", "given_parts"]
+__all__ = ["FAMILY_WORDS", "NOT_FAMILY", "TITLE_KINDS", "cued_names", "given_parts"]
 
 #: Titles written out, after which the next word is a name in any case (``monsieur
 #: constant``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a pronoun) in lower case.
@@ -32,6 +32,11 @@ _FAMILY = frozenset("fille fils femme mari frère sœur soeur mère père épous
                     "grand-mère grand-père arrière-grand-mère arrière-grand-père belle-mère "
                     "beau-père belle-sœur beau-frère tante oncle cousin cousine parrain "
                     "marraine".split())
+#: Every French family word: those after a possessive, and those before a given name
+#: (``tonton pierre``, ``maman``).
+FAMILY_WORDS = _FAMILY | frozenset(
+    "grand-mère grand-père mamie mamy papi papy mémé mamé pépé tata tatie tati tonton maman "
+    "papa".split())
 _POSSESSIVES_FR = frozenset("ma mon sa son ta ton notre votre leur".split())
 #: After a possessive and a family word or a relation, a word no list holds below this Zipf
 #: frequency is a name (``son collègue fabrice`` 3.79; not ``mon ami fidèle`` 4.3).

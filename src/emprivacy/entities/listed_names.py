@@ -30,7 +30,9 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
     kb, priya``: a nickname or initials no list holds), and so is each item of a list of
     three or more ending in ``and`` or ``or`` with a name among them, written in its case
     (``mother of Tariq, Nasreen and Imran``), unless it is one of the ``kept`` function
-    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``).  Of two
+    words or common as a word (``zipf`` at least 4.5: ``dana, please, bill``); in a list of
+    three or more at commas alone with two names or more, a ``given`` name is one however
+    common (``bill, yusuf, art``).  Of two
     joined by ``and``, ``or`` or ``&``, one a name, the other is one where a name list holds
     it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``, ``dana and
     fox``; after a comma, in lower case, a ``"common"`` one only if it is a ``given`` name:
@@ -64,6 +66,11 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
             k = j + 1
         items = [*range(i, j + 1), k]
         cases = {words[x].text[:1].isupper() for x in items if name[x]}
+        if k == j and len(items) > 3 and sum(name[x] for x in items) >= 2:
+            for x in items:  # "bill, yusuf, art": a listed given name however common
+                if not name[x] and forms[x] not in kept and given(forms[x]) \
+                        and words[x].text[:1].isupper() in cases:
+                    name[x] = True
         if k > j and cases:
             for x in items:
                 if not name[x] and forms[x].isalpha() and forms[x] not in kept \

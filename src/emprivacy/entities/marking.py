@@ -56,6 +56,7 @@ from emprivacy.entities.spans import (
     EntitySpan,
     drop_field_keys,
     drop_titles,
+    drop_weekdays,
     split_at_gaps,
     streets_typed_people,
     type_of_overlap,
@@ -145,6 +146,7 @@ class EntityMarking:
         (:func:`~emprivacy.entities.spans.streets_typed_people`), less a form's keys in English
         (:func:`~emprivacy.entities.spans.drop_field_keys`) and spans of titles or codes alone
         (:func:`~emprivacy.entities.spans.drop_titles`: ``SGT``;
+        :func:`~emprivacy.entities.spans.drop_weekdays`: ``MON 16:30`` in English;
         :func:`~emprivacy.entities.patterns.drop_codes`: ``R3/C30``), sorted, widened over the
         designators of organisations and streets
         (:func:`~emprivacy.entities.designators.widen_spans`), a person's span widened over
@@ -171,9 +173,11 @@ class EntityMarking:
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
-            if keys and not named_chat(text):  # "sky:" a
-                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word)  # chat's speaker
-            cut = drop_header_spans(text, drop_codes(text, drop_titles(text, cut, titles)))
+            if keys:  # "sky:" a chat's speaker, "gate:" before a list of people a key
+                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word,
+                                      lists=named_chat(text))
+            cut = drop_header_spans(text, drop_codes(text, drop_titles(
+                text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),

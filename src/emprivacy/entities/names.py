@@ -61,6 +61,7 @@ from emprivacy.entities.labels import (
     stamped_start,
 )
 from emprivacy.entities.listed_names import list_members
+from emprivacy.entities.modal_names import MODAL_NAMES, modal_name_at, modal_named
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     LOWER_RARE,
@@ -101,52 +102,15 @@ from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["GREETINGS", "MODAL_NAMES", "NameListDetector"]
+__all__ = ["GREETINGS", "NameListDetector"]
+
+#: The kept function words that are never a name (``will`` and ``may`` can be).
+_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - MODAL_NAMES
 
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry hiya".split())
-#: The kept function words that can be given names (a modal verb elsewhere).
-MODAL_NAMES = frozenset({"will", "may"})
-#: The kept function words that are never a name (``will`` and ``may`` can be).
-_KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - MODAL_NAMES
-
-
-def _modal_named(text: str, end: int) -> bool:
-    """Whether a greeting's ``will`` or ``may`` ending at ``end`` is the name (``thanks,
-    will!``, ``thanks may very reassuring``, ``morning will church``) rather than the verb:
-    not before a subject or a verb's helper (``sorry, will you``, ``thanks, will do``)."""
-    after = re.match(r"[ \t]*([^\W\d_]+(?:['’][^\W\d_]+)?)", text[end:end + 40])
-    return after is None or after.group(1).lower() not in _AFTER_MODAL_VERB
-
-
-def _modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -> bool:
-    """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
-    no modal verb is: after no subject, before ``and i`` or after ``me and`` (``may and i are
-    running the bar``); ``will`` also after ``and`` before a dash (``and will – buttons``),
-    between signs (``buttons – will |``) or after a comma before a cell's end (``| GOOD, Will
-    |``).  Not ``it may – or may not –``, ``Prices may – and often do –``, ``| May |``."""
-    if i and forms[i - 1] in _SUBJECTS:
-        return False
-    if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
-            ["and", "me"], ["and", "i"]):
-        return True
-    if forms[i] != "will":
-        return False
-    after = text[end:end + 8]
-    return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
-                or (re.search(r"[–—|:][ \t]*\Z", gap)
-                    and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", after))
-                or (gap.startswith(",") and re.match(r"[ \t]*\|", after)))
-
-
-#: Subjects of a modal verb: ``it may – or may not –``.
-_SUBJECTS = frozenset("i you u ya we they he she it this that there who which what".split())
-#: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of
-#: the verb (``sorry, will you``, ``thanks, will do``, ``ok may not``).
-_AFTER_MODAL_VERB = _SUBJECTS | frozenset(
-    "do be have not never also just definitely probably def prob".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
@@ -343,7 +307,7 @@ class NameListDetector:
             elif (prev is not None and forms[i - 1] in GREETINGS and cls != "rare" and (  # not
                     name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap)
-                  and (forms[i] not in MODAL_NAMES or _modal_named(text, tok.end))):
+                  and (forms[i] not in MODAL_NAMES or modal_named(text, tok.end))):
                 out[i] = "greeting"  # "thanks, will!"; not "sorry, will you", "thanks, will do"
             elif (cls in ("name", "common") and lowers[i] and words[i].text.islower()
                   and name_key(forms[i]) in given and (chat := (
@@ -362,7 +326,7 @@ class NameListDetector:
             elif cls in ("uncommon", "rare") and (forms[i - 2:i] == ["me", "and"] or forms[
                     i + 1:i + 3] in (["and", "me"], ["and", "i"])):
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
-            elif forms[i] in MODAL_NAMES and _modal_name_at(i, forms, text, tok.end, gap):
+            elif forms[i] in MODAL_NAMES and modal_name_at(i, forms, text, tok.end, gap):
                 out[i] = "naming"
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
@@ -457,6 +421,25 @@ def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass]
 _GIVEN_BEFORE_ZIPF = 5.0
 
 
+#: An item of a list after a label: a word or two, then a comma, a bracket or the line's end.
+_ITEM = re.compile(r"[ \t]*([^\W\d_][\w'’-]*)(?: [^\W\d_][\w'’-]*)?(?:,|[ \t]*(?:\(|$))",
+                   re.MULTILINE)
+
+
+def _people_after(text: str, at: int) -> bool:
+    """Whether a list of two items or more starts at ``at``, two of them or more opening
+    with a listed given name (``holly, drew, miles (till 7)``)."""
+    given = given_names()
+    items = named = 0
+    while (m := _ITEM.match(text, at)) is not None:
+        items += 1
+        named += name_key(m.group(1).lower()) in given
+        if not text.startswith(",", m.end() - 1):
+            break
+        at = m.end()
+    return items >= 2 and named >= 2
+
+
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,
               line_starts: list[int], *, stamped: bool = False, chat: bool = False) -> bool:
     """Whether word ``i`` is in a speaker label: at most 3 words (titles included) at a
@@ -464,7 +447,8 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
     followed by ``:`` (``THE COURT:`` is no name) or by a time stamp that ends the line
     (``faith [9:15 PM]``: :func:`~emprivacy.entities.labels.stamped_after`); in a chat of
     speakers in lower case (``chat``: :func:`~emprivacy.entities.labels.chat_speakers`) a
-    common word too (``river:``)."""
+    common word too (``river:``), but not a rota's key before a list of people (``gate:
+    holly, drew, miles``)."""
     first = line_starts[i]
     if i - first > 2 or forms[first] in ("the", "q", "a") or forms[i] in FORM_KEYS \
             or forms[i] in NAME_FIELDS or forms[i] in NAME_TITLES \
@@ -493,8 +477,10 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
             return False
         after = text[words[j].end:words[j].end + 2]
         if after.startswith(":") and not after.startswith("://"):
-            if forms[j] in FORM_KEYS or forms[j] in NAME_FIELDS:
-                return False  # a field's key: "Booking ref:", "Emergency contact:"
+            if forms[j] in FORM_KEYS or forms[j] in NAME_FIELDS or (
+                    chat and _people_after(text, words[j].end + 1)):
+                return False  # a field's key: "Booking ref:", "Emergency contact:", a
+                # rota's "gate: holly, drew, miles" in a chat
             last = j - 1 if forms[j] in QUOTING_VERBS else j  # "jamal whitaker wrote:"
             return i <= last and (j - first <= 2 or forms[j] in QUOTING_VERBS)
     return False

@@ -36,6 +36,7 @@ __all__ = [
     "check_texts",
     "drop_field_keys",
     "drop_titles",
+    "drop_weekdays",
     "split_at_gaps",
     "streets_typed_people",
     "type_of_overlap",
@@ -204,7 +205,7 @@ _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 
 
 def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
-                    ordinary: Callable[[str], bool]) -> list[EntitySpan]:
+                    ordinary: Callable[[str], bool], lists: bool = False) -> list[EntitySpan]:
     r"""``spans`` less those that lie in a form's key and hold only ordinary words: a model
     types the keys of a form as names (``Allergies:``, ``Date of birth:``, ``Walks (Meanwood
     Park):`` as PERSON, ORG, LOCATION: issue 40, the eighth held-out set, where each key then
@@ -212,7 +213,10 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     most a time stamp, a bullet or a number) and ends, within three words, at a colon and a
     space; ``ordinary(word)`` says whether a word of it is no name (a speaker's label,
     ``grace:``, stays).  A date or an identifier (:data:`STRUCTURED_TYPES`) always stays:
-    ``20 Mar PV:`` is a note's date and its writer's initials, no key.
+    ``20 Mar PV:`` is a note's date and its writer's initials, no key.  With ``lists`` (a
+    chat whose speakers are labelled ``name:``), a key only where a list of two people or
+    more follows it (``gate: holly, drew, miles`` of a pinned rota), where a label is a
+    speaker's otherwise.
 
     >>> text = "Allergies:  Peanut\nDiet:  Halal\nmark: hi all"
     >>> spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(19, 23, "ORG"),
@@ -221,6 +225,7 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     ...                                               ordinary=lambda w: w != "mark")]
     ['mark']
     """
+    spans = list(spans)
     out = []
     for span in spans:
         if span.type in STRUCTURED_TYPES:  # "20 Mar PV: spoke to…": a date is never a key
@@ -231,9 +236,31 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
                and "\n" not in text[span.start:span.end]
                and _KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None)
         if not key or not all(ordinary(w.lower()) for w in
-                              _WORDS.findall(text, span.start, span.end)):
+                              _WORDS.findall(text, span.start, span.end)) or (
+                lists and not _people_listed(text, span.end, spans)):
             out.append(span)
     return out
+
+
+#: A list's items after a key's colon: a word or two, commas between.
+_LISTED = re.compile(r"[ \t]*([^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*)?)(?:,|[ \t]*(?:\(|$))",
+                     re.MULTILINE)
+
+
+def _people_listed(text: str, end: int, spans: Sequence[EntitySpan]) -> bool:
+    """Whether the value after the key ending at ``end`` (its colon next) is a list of at
+    least two items that ``PERSON`` spans of ``spans`` start (``holly, drew, miles (till
+    7)``)."""
+    at = text.index(":", end) + 1
+    starts = {s.start for s in spans if s.type == "PERSON"}
+    people = items = 0
+    while (m := _LISTED.match(text, at)) is not None:
+        items += 1
+        people += m.start(1) in starts
+        if not text.startswith(",", m.end() - 1):
+            break
+        at = m.end()
+    return items >= 2 and people >= 2
 
 
 def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
@@ -260,6 +287,52 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
     dropped = {s for s in alone  # "COL to review": Carla O. Lewis's initials, no colonel
                if "".join(_WORDS.findall(text, s.start, s.end)).upper() not in initials}
     return [s for s in spans if s not in dropped]
+
+
+#: The weekdays' abbreviations.  ``Thu``, ``Mon`` and ``Sun`` are given names too, so a span
+#: of them alone is dropped only where a time, a date or another weekday says which they are
+#: (:func:`drop_weekdays`).
+WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+_WEEKDAY_WORDS = WEEKDAY_ABBREVIATIONS | frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday".split())
+#: What may stand between two weekdays of a list (``Fri, Sun, Tue``, ``Mon or Tue``,
+#: ``Mon–Fri``), and what a time or a date after one starts with (``MON 16:30``, ``Mon 20/04``).
+_WEEKDAY_GAP = re.compile(r"[ \t]*(?:[,/&–-]|\b(?:or|and|to)\b)[ \t]*", re.IGNORECASE)
+_WEEKDAY_AFTER = re.compile(r"[ \t]*\d")
+
+
+def drop_weekdays(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
+    """``spans`` less those of a weekday's abbreviation alone that a time or a date follows
+    (``MON 16:30``, ``Sat 7am``, typed a place or a person by the recogniser: issue 40, the
+    twenty-eighth English set) or that stands in a list of weekdays (``(Fri, Sun, Tue)``,
+    ``Mon or Tue``): no one's name there, where ``Thu`` of ``Officer Thu Trang Pham`` is.
+
+    >>> text = "STAGE 1 – MON 16:30 · checks (Fri, Sun, Tue) · Officer Thu Pham"
+    >>> spans = [EntitySpan(10, 13, "LOCATION"), EntitySpan(30, 38, "ORG"),
+    ...          EntitySpan(40, 43, "PERSON"), EntitySpan(55, 63, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_weekdays(text, spans)]
+    ['Thu Pham']
+    """
+    spans = list(spans)
+    out = []
+    for s in spans:
+        words = [w.lower() for w in _WORDS.findall(text, s.start, s.end)]
+        if s.type in STRUCTURED_TYPES or not words or any(
+                w not in _WEEKDAY_WORDS for w in words) or WEEKDAY_ABBREVIATIONS.isdisjoint(words):
+            out.append(s)
+            continue
+        if len(words) > 1:  # "Fri, Sun": weekdays alone
+            continue
+        after = _WEEKDAY_GAP.match(text, s.end)
+        before = re.search(r"([^\W\d_]+)" + _WEEKDAY_GAP.pattern + r"\Z",
+                           text[max(0, s.start - 12):s.start], re.IGNORECASE)
+        listed = (after is not None and after.end() > s.end and (
+            m := _WORDS.match(text, after.end())) is not None
+            and m.group().lower() in _WEEKDAY_WORDS) or (
+            before is not None and before.group(1).lower() in _WEEKDAY_WORDS)
+        if not listed and _WEEKDAY_AFTER.match(text, s.end) is None:
+            out.append(s)
+    return out
 
 
 def check_texts(texts: Sequence[str]) -> list[str]:

@@ -26,7 +26,7 @@ __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NO
            "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
            "people_columns", "tables"]
 
-#: A header cell with one of these words (after cutting at ``_``, ``-``, ``.`` and spaces;
+#: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``, spaces;
 #: lower case) is a name's column.
 NAME_HEADER_WORDS = frozenset(
     "name names surname surnames forename forenames firstname lastname givenname fullname "
@@ -56,12 +56,13 @@ COLUMN_WORDS = frozenset(
     "venue location time_in time_out in out on off yes the and a an per at for with language "
     "lang attended attendance present absent apologies outcome action actions flag flags "
     "check length width depth species peg steward marshal umpire referee judge coach captain "
-    "organiser secretary treasurer chair".split())
+    "organiser secretary treasurer chair pupil pupils student students parent parents carer "
+    "carers guardian added wk wks week weeks".split())
 #: The most words of a name's cell.
 MOST_WORDS = 5
 
 _SEPARATORS = ("\t", ";", "|", ",")
-_HEADER_SPLIT = re.compile(r"[\s_.\-]+")
+_HEADER_SPLIT = re.compile(r"[\s_.\-/]+")
 
 
 def cells(line: str, separator: str, *, prose: bool = False) -> list[tuple[int, int]]:
@@ -185,11 +186,12 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     English set's chess congress CSV).
 
     A header is a line of three cells or more at one separator (tab, ``;``, ``|``, ``,``;
-    :func:`cells`), no digit, the first of its table (the line before it that is not blank
+    :func:`cells`), no digit (but a column's number above a Markdown table's rule: ``Wk1``),
+    the first of its table (the line before it that is not blank
     is not cut into as many cells) and followed by a line cut into as many, not all of them
     column names (``Price,Ward,Lane`` then ``Day,White,Black`` are people's surnames), and
     every cell of
-    which is a column's name: each of its words (cut at ``_``, ``-``, ``.`` and spaces) is
+    which is a column's name: each of its words (cut at ``_``, ``-``, ``.``, ``/`` and spaces) is
     one of :data:`COLUMN_WORDS`, :data:`NAME_HEADER_WORDS` or :data:`NOT_A_PERSON`, or, in a
     cell in lower case with ``_``, an abbreviation of four letters at most (``rtg`` of
     ``white_rtg``).  A line with any other word (``Smith,John,Leeds``) is no header.
@@ -225,6 +227,9 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
 def _is_header(line: str, after: str, before: str = "") -> bool:
     """Whether ``line``, between the lines that are not blank ``before`` and ``after`` it,
     is a table's header of column names (see :func:`drop_header_spans`)."""
+    rule = _MARKDOWN_RULE.fullmatch(after.strip()) is not None  # "|---|---|" under it
+    if rule:  # numbered columns of a Markdown table ("Wk1 | Wk2")
+        line = re.sub(r"(?<=[^\W\d_])\d+\b", lambda m: " " * len(m.group()), line)
     if any(ch.isdigit() for ch in line):
         return False
     for separator in _SEPARATORS:
@@ -240,6 +245,10 @@ def _is_header(line: str, after: str, before: str = "") -> bool:
         # a row of column words after it: the line is a row too (Price, Ward, Lane), no header
         return not all(_column_name(after[a:b]) for a, b in after_bounds if a < b)
     return False
+
+
+#: A Markdown table's rule under its header (``|---|:---:|``).
+_MARKDOWN_RULE = re.compile(r"\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?")
 
 
 def _column_name(cell: str) -> bool:

@@ -31,8 +31,8 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.modal_names import MODAL_NAMES
 from emprivacy.entities.name_words import zipf_in
-from emprivacy.entities.names import MODAL_NAMES
 from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
@@ -62,6 +62,7 @@ from emprivacy.preparation.name_parts import (
     initials_everywhere,
     initials_in_names,
     join_initials,
+    kin_word,
     login_names,
     surnames_before_brackets,
     surnames_before_commas,
@@ -156,10 +157,12 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             # right after the title that leads a run (DIMITRI of "M. DIMITRI VASSILIOU"), the
             # initials of the words after them (KW of "KW Kieran Walsh SCA": a staff list)
             kind, resolved = marking.resolve("PERSON", rows[i])
-        if kind == "placeholder" and is_word and title_outside_name(
+        if is_word and (kind == "placeholder" or (
+                resolved == "PERSON" and kin_word(marking, words[i]))) and title_outside_name(
                 marking, text, spans[span], tok, words[i], titles, people):
             # "SGT" of "SGT OKAFOR", "Dr" of "Register Office of Dr Chen", "REF" before an
-            # ID: a title or a form's key is no part of the name a placeholder hides
+            # ID, "Dad" of "Dad Tom Brook": a title, a family word or a form's key is no part
+            # of the name
             counted[GENERAL] += 1
             continue
         if kind == "placeholder":

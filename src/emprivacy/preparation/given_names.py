@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.names import MODAL_NAMES
+from emprivacy.entities.modal_names import MODAL_NAMES
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at

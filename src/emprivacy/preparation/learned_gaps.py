@@ -28,6 +28,7 @@ from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.learned import NearSpan
 from emprivacy.entities.policy import placeholder
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
+from emprivacy.preparation.name_parts import kin_word
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -71,13 +72,15 @@ _JOINED = re.compile(r" ?(?:& ?)?")
 
 def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
     """Whether the learned detector may decide ``word`` (normalised): no calendar word (the
-    language's months too), no title, role or form key, and rarer than :data:`FILL_ZIPF` in
+    language's months too), no title, role, family word (but a given name: ``Nan``) or form
+    key, and rarer than :data:`FILL_ZIPF` in
     the text's language."""
     from emprivacy.entities.name_words import zipf_in
 
     language = get_language(marking.lang)
     return (word not in _CALENDAR and word not in language.months
             and not marking.label_word(word) and word not in SPEAKER_ROLES
+            and not kin_word(marking, word)  # "my grandad", "tonton"
             and word not in language.titles
             and (marking.english_zipf(word) if language.code == "en"
                  else zipf_in(word, language.wordfreq_code)) < most)

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from emprivacy.entities.french_cues import FAMILY_WORDS
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import (
     FORM_KEYS,
@@ -21,7 +22,7 @@ from emprivacy.entities.labels import (
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import french_family_names
 from emprivacy.entities.names import GREETINGS
-from emprivacy.entities.naming import DETERMINERS
+from emprivacy.entities.naming import DETERMINERS, KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.corrections import corrected_names
@@ -394,7 +395,9 @@ def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok:
     """Whether ``tok`` (its normalised ``word``), a word of its own in a placeholder's span
     that holds more than it, is no part of the name the placeholder hides: a person's title
     right before a person's name (``SGT`` of ``SGT OKAFOR``, ``Dr`` of ``Office of Dr Mei-Ling
-    Chen``, ``MRS`` ending ``NEIGHBOURS MRS`` before ``JUNE SUMMERS``), or a form's key that
+    Chen``, ``MRS`` ending ``NEIGHBOURS MRS`` before ``JUNE SUMMERS``), a family word there
+    too, or alone, in any span (``Dad`` of ``Dad Tom Brook``, ``Dad says``; not one that
+    is a given name: ``Nan``), or a form's key that
     starts an identifier's span (``REF`` of ``REF WM-5531207``) or ends a span before a number
     (``AGE`` of ``VAN THANH   AGE 41``).  Not a place's title (``St``),
     not a title before a designator (``Northfold Governor Services``) or inside a name
@@ -405,8 +408,11 @@ def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok:
             or not (tok.end == span.end or text[tok.end:tok.end + 1] in " \t.,:;)"):
         # (a token running past its span to the text's end: ``McDonald's`` in French)
         return False
-    if not text[span.start:tok.start].strip(" \t.,:;()-") \
-            and not text[tok.end:span.end].strip(" \t.,:;()-"):
+    alone = not text[span.start:tok.start].strip(" \t.,:;()-") \
+        and not text[tok.end:span.end].strip(" \t.,:;()-")
+    if kin_word(marking, word) and (alone or tok.start == span.start):
+        return True  # "Dad says", "Dad Tom Brook": no name's word
+    if alone:
         return False  # the span is this word alone
     if word in FORM_KEYS:  # "REF WM-5531207" of an ID; "AGE" before its number
         return (span.type == "ID" and tok.start == span.start) or (
@@ -418,6 +424,15 @@ def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok:
     following = after.group(1).lower() if after is not None else ""
     return after is not None and not people.free(after.start(1), after.end(1)) \
         and not marking.designator(following) and following not in _FIRM_WORDS
+
+
+def kin_word(marking: EntityMarking, word: str) -> bool:
+    """Whether ``word`` (normalised) is a family word of the marking's language that is no
+    given name: English ``dad``, ``grandad``, ``friend`` (not ``nan``), French ``tonton``,
+    ``mémé``, ``maman``."""
+    if marking.english:
+        return word in KIN_WORDS and not marking.listed_given(word)
+    return get_language(marking.lang).code == "fr" and word in FAMILY_WORDS
 
 
 #: The word after a title: a full stop and spaces between, on its line.

@@ -1,0 +1,53 @@
+"""``will`` and ``may``: modal verbs that text mode keeps, and given names (issue 40, the
+twenty-seventh and twenty-eighth English sets) — where no modal verb can stand, for
+:class:`~emprivacy.entities.names.NameListDetector`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+__all__ = ["MODAL_NAMES", "modal_name_at", "modal_named"]
+
+#: The kept function words that can be given names (a modal verb elsewhere).
+MODAL_NAMES = frozenset({"will", "may"})
+
+
+def modal_named(text: str, end: int) -> bool:
+    """Whether a greeting's ``will`` or ``may`` ending at ``end`` is the name (``thanks,
+    will!``, ``thanks may very reassuring``, ``morning will church``) rather than the verb:
+    not before a subject or a verb's helper (``sorry, will you``, ``thanks, will do``)."""
+    after = re.match(r"[ \t]*([^\W\d_]+(?:['’][^\W\d_]+)?)", text[end:end + 40])
+    return after is None or after.group(1).lower() not in _AFTER_MODAL_VERB
+
+
+def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -> bool:
+    """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
+    no modal verb is: after no subject, before ``and i`` or after ``me and`` (``may and i are
+    running the bar``); ``will`` also after ``and`` before a dash (``and will – buttons``),
+    between signs (``buttons – will |``) or after a comma before a cell's end (``| GOOD, Will
+    |``), after ``is`` or ``was`` (``is will a fairweather-jones?``) or at a clause's start
+    before ``please`` (``ok. will please pin it``).  Not ``it may – or may not –``, ``Prices
+    may – and often do –``, ``| May |``."""
+    if i and forms[i - 1] in _SUBJECTS:
+        return False
+    if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
+            ["and", "me"], ["and", "i"]) or (i and forms[i - 1] in ("is", "was")) or (
+            forms[i + 1:i + 2] == ["please"] and (i == 0 or re.search(r"[.!?\n]", gap))):
+        return True
+    if forms[i] != "will":
+        return False
+    after = text[end:end + 8]
+    return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
+                or (re.search(r"[–—|:][ \t]*\Z", gap)
+                    and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", after))
+                or (gap.startswith(",") and re.match(r"[ \t]*\|", after)))
+
+
+#: Subjects of a modal verb: ``it may – or may not –``.
+_SUBJECTS = frozenset("i you u ya we they he she it this that there who which what".split())
+#: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of
+#: the verb (``sorry, will you``, ``thanks, will do``, ``ok may not``).
+_AFTER_MODAL_VERB = _SUBJECTS | frozenset(
+    "do be have not never also just definitely probably def prob".split())
