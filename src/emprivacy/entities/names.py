@@ -62,10 +62,10 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.listed_names import list_members
 from emprivacy.entities.modal_names import MODAL_NAMES, modal_name_at, modal_named
+from emprivacy.entities.name_pairs import name_pair
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     LOWER_RARE,
-    RARE_ZIPF,
     UNCOMMON_ZIPF,
     NameClass,
     given_names,
@@ -315,7 +315,7 @@ class NameListDetector:
                       else "naming" if chat_named(i, words, forms, text)  # "hope here,"
                       else ""))):
                 out[i] = chat
-            elif cls in ("common", "rare", "uncommon") and _pair(i, words, forms, classes,
+            elif cls in ("common", "rare", "uncommon") and name_pair(i, words, forms, classes,
                                                                  text, lowers):
                 out[i] = "pair"
             elif (forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) and (
@@ -328,6 +328,14 @@ class NameListDetector:
                 out[i] = "naming"  # "live with me and gareth", "gareth and i went"
             elif forms[i] in MODAL_NAMES and modal_name_at(i, forms, text, tok.end, gap):
                 out[i] = "naming"
+            elif (forms[i + 1:i + 2] == ["who"] and forms[i] not in KEPT_FUNCTION_WORDS
+                  and name_key(forms[i]) in given and word_zipf(forms[i]) < _BEFORE_WHO_ZIPF
+                  and (i == 0 or forms[i - 1] not in DETERMINERS)
+                  and re.fullmatch(r"[ \t]+", text[tok.end:words[i + 1].start])):
+                out[i] = "naming"  # "put you through to miles who does the skips"
+            elif (m := _KIN_AFTER.match(text, tok.end)) is not None \
+                    and m.group(1).lower() in KIN_WORDS and name_key(forms[i]) in given:
+                out[i] = "naming"  # "June (my mum) sends love"
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
                   and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)
@@ -375,50 +383,12 @@ def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
             name[i] = True
 
 
-def _pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
-          text: str, lowers: Sequence[bool]) -> bool:
-    """Whether word ``i`` is the given name before a listed or rare family name
-    (``bill okoye``), a rare word capitalised as the listed family name after it (``OSKAR
-    BRENNAN``), a word that may be a given name (``"common"``, ``"uncommon"`` or ``"rare"``, no
-    function word, no title or role) in a paragraph in lower case before a listed family name
-    rarer than :data:`RARE_ZIPF` (``dev malhotra``, ``kofi mensah``; not ``dev brown``, ``Trustee
-    Wojcik``, nor ``informal carer``, an unlisted rare word after it), or a rare family name
-    (``dana adeyemi``; in lower case any word rarer than :data:`UNCOMMON_ZIPF` that is listed or
-    reads as a name by its vector, ``zane iqbal``, not an unlisted verb: ``jack borrowed it``,
-    ``ray owes me``) after a listed given name, with only spaces between them."""
-    given = given_names()
-
-    def spaced(a: int, b: int) -> bool:
-        return re.fullmatch(r"[ \t]+", text[words[a].end:words[b].start]) is not None
-
-    if (i + 1 < len(words) and name_key(forms[i]) in given and classes[i + 1] in ("name", "rare")
-            and forms[i + 1] not in given and spaced(i, i + 1)
-            and words[i].text.islower() == words[i + 1].text.islower()):
-        return True  # not "our son Kayode": a name's two words share their case
-    if (i + 1 < len(words) and classes[i] == "rare" and classes[i + 1] == "name"
-            and name_key(forms[i + 1]) not in given and spaced(i, i + 1)
-            and not words[i].text.islower()
-            and words[i].text.isupper() == words[i + 1].text.isupper()):
-        return True  # an unlisted given name before a family name: "OSKAR BRENNAN"
-    if (i + 1 < len(words) and classes[i] in ("common", "uncommon", "rare") and lowers[i]
-            and forms[i] not in KEPT_FUNCTION_WORDS and forms[i] not in NAME_TITLES
-            and forms[i] not in SPEAKER_ROLES and spaced(i, i + 1)
-            and words[i].text.islower() and words[i + 1].text.islower()
-            and classes[i + 1] == "name" and name_key(forms[i + 1]) not in given
-            and word_zipf(forms[i + 1]) < RARE_ZIPF and word_zipf(forms[i]) < _GIVEN_BEFORE_ZIPF):
-        return True  # a word before a rare family name is the given name: "dev malhotra",
-        # a misheard one ("joe a keen ferreira"); not a verb as common as "book", "ask",
-        # "call" ("we book saxby wyke village hall")
-    return (i > 0 and classes[i - 1] == "name" and name_key(forms[i - 1]) in given
-            and spaced(i - 1, i) and (classes[i] == "rare" or (word_zipf(forms[i]) < UNCOMMON_ZIPF
-            and (classes[i] != "uncommon" or name_like(forms[i]))  # not "jack borrowed it"
-            and words[i - 1].text.islower() and words[i].text.islower())))  # "zane iqbal"
-
-
-#: The commonest a word may be (Zipf) and be read as the given name before a rare family
-#: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
-#: ``call``, ``tell`` are verbs).
-_GIVEN_BEFORE_ZIPF = 5.0
+#: The commonest a given name may be (Zipf) and be a name for ``who`` after it (``miles
+#: who does the skips``; not ``a Cork man who``, ``ninety one years young who``).
+_BEFORE_WHO_ZIPF = 5.3
+#: A family word in brackets after a name: ``June (my mum)``, ``Frank (her brother)``.
+_KIN_AFTER = re.compile(r"[ \t]*\((?:my|his|her|our|their|your)[ \t]+([^\W\d_]+)\)",
+                        re.IGNORECASE)
 
 
 #: An item of a list after a label: a word or two, then a comma, a bracket or the line's end.

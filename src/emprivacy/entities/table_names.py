@@ -26,8 +26,8 @@ __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NO
            "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
            "people_columns", "tables"]
 
-#: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``, spaces;
-#: lower case) is a name's column.
+#: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``,
+#: brackets, ``°`` and spaces; lower case) is a name's column.
 NAME_HEADER_WORDS = frozenset(
     "name names surname surnames forename forenames firstname lastname givenname fullname "
     "nickname nom noms prénom prénoms prenom prenoms".split())
@@ -57,12 +57,16 @@ COLUMN_WORDS = frozenset(
     "lang attended attendance present absent apologies outcome action actions flag flags "
     "check length width depth species peg steward marshal umpire referee judge coach captain "
     "organiser secretary treasurer chair pupil pupils student students parent parents carer "
-    "carers guardian added wk wks week weeks".split())
+    "carers guardian added wk wks week weeks "
+    # French: a register's "N° licence | Cavalier | Né(e) le | Poney | Responsable légal"
+    "n licence cavalier cavalière né née e le la poney cheval responsable légal légale "
+    "téléphone tél portable courriel adresse naissance âge classe niveau observations "
+    "remarques commentaires urgence".split())
 #: The most words of a name's cell.
 MOST_WORDS = 5
 
 _SEPARATORS = ("\t", ";", "|", ",")
-_HEADER_SPLIT = re.compile(r"[\s_.\-/]+")
+_HEADER_SPLIT = re.compile(r"[\s_.\-/()°]+")
 
 
 def cells(line: str, separator: str, *, prose: bool = False) -> list[tuple[int, int]]:
@@ -191,7 +195,8 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     is not cut into as many cells) and followed by a line cut into as many, not all of them
     column names (``Price,Ward,Lane`` then ``Day,White,Black`` are people's surnames), and
     every cell of
-    which is a column's name: each of its words (cut at ``_``, ``-``, ``.``, ``/`` and spaces) is
+    which is a column's name: each of its words (cut at ``_``, ``-``, ``.``, ``/``, brackets,
+    ``°`` and spaces) is
     one of :data:`COLUMN_WORDS`, :data:`NAME_HEADER_WORDS` or :data:`NOT_A_PERSON`, or, in a
     cell in lower case with ``_``, an abbreviation of four letters at most (``rtg`` of
     ``white_rtg``).  A line with any other word (``Smith,John,Leeds``) is no header.

@@ -72,15 +72,13 @@ _JOINED = re.compile(r" ?(?:& ?)?")
 
 def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
     """Whether the learned detector may decide ``word`` (normalised): no calendar word (the
-    language's months too), no title, role, family word (but a given name: ``Nan``) or form
-    key, and rarer than :data:`FILL_ZIPF` in
+    language's months too), no title, role or form key, and rarer than :data:`FILL_ZIPF` in
     the text's language."""
     from emprivacy.entities.name_words import zipf_in
 
     language = get_language(marking.lang)
     return (word not in _CALENDAR and word not in language.months
             and not marking.label_word(word) and word not in SPEAKER_ROLES
-            and not kin_word(marking, word)  # "my grandad", "tonton"
             and word not in language.titles
             and (marking.english_zipf(word) if language.code == "en"
                  else zipf_in(word, language.wordfreq_code)) < most)
@@ -112,7 +110,8 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
         beside = isinstance(span, NearSpan)
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
                 or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF) \
-                or (beside and words[i] in _FILLERS):
+                or (beside and words[i] in _FILLERS) \
+                or (span.type == "PERSON" and kin_word(marking, words[i])):  # "my grandad"
             continue
         if isinstance(span, NearSpan):
             near.append((i, span.type, span.score))

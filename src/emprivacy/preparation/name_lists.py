@@ -23,8 +23,9 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.name_words import name_class
+from emprivacy.entities.name_words import folded, french_given_names, name_class, zipf_in
 from emprivacy.entities.names import GREETINGS
+from emprivacy.entities.naming import DETERMINERS
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -32,6 +33,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     decision_type,
 )
+from emprivacy.preparation.name_parts import kin_word
 from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -70,6 +72,74 @@ def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
                 _name_line(marking, decisions, counted, tokens, words, rows, a, b)
         k = max(end, k + 1)
     _roll_call(marking, decisions, counted, text, tokens, words, rows, verbatim, lines)
+    _listed_people(marking, decisions, counted, text, tokens, words, rows, verbatim)
+
+
+#: Between two items of a list: a comma and a space or a line's end (not a CSV's bare
+#: comma), or ``and``, ``et`` (a word of its own between spaces); after the last, a comma,
+#: a full stop, a colon, a semicolon, a bracket or the line's end.
+_ITEM_GAP = re.compile(r",(?:[ \t]+|[ \t]*\n[ \t]*)")
+_CONJUNCTIONS = frozenset({"and", "et"})
+_LAST_ITEM = re.compile(r"[ \t]*(?:[,.;:)]|\n|\Z)")
+#: Before a list's first item, words that make it a noun (``their daughters, April and May``,
+#: ``the ushers, Kev``, ``two probationers``).
+_BEFORE_NOUN = DETERMINERS | frozenset(
+    "his her their our my your its two three four some les la le ses leurs mes des nos vos "
+    "deux trois".split())
+#: A word this common (Zipf, in the text's language) is no name for sitting in a list of
+#: people, unless a list of given names holds it.
+_LISTED_COMMON = 4.5
+
+
+def _listed_people(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                   text: str, tokens: Sequence[Token], words: Sequence[str],
+                   rows: Sequence[int], verbatim: Sequence[bool]) -> None:
+    """The other items of a list of one-word items, two of them people's (or one a person's
+    and one an organisation's: the recogniser types names so), are people's too
+    where they are listed given names or, capitalised, rarer than :data:`_LISTED_COMMON`,
+    across its lines (a death notice's ``SON ÉPOUSE MARIAMA,`` then ``CHEIKH, AWA ET ABDOULAYE
+    N'DIAYE``; ``BERTRAND, HÉLÈNE, AUGUSTIN``: issue 42, the twenty-seventh French set): no
+    kept function word, title, family word or form key, no first item after a determiner
+    (``their daughters, April and May``), no last item that more words follow."""
+    language = get_language(marking.lang)
+    i = 0
+    while i < len(tokens):
+        items = [i]
+        while tokens[items[-1]].kind == "word":
+            j = items[-1]
+            if (j + 1 < len(tokens) and tokens[j + 1].kind == "word"
+                    and _ITEM_GAP.fullmatch(text, tokens[j].end, tokens[j + 1].start)):
+                items.append(j + 1)
+            elif (j + 2 < len(tokens) and words[j + 1] in _CONJUNCTIONS
+                  and tokens[j + 2].kind == "word"
+                  and text[tokens[j].end:tokens[j + 1].start] == " "
+                  and text[tokens[j + 1].end:tokens[j + 2].start] == " "):
+                items.append(j + 2)
+            else:
+                break
+        named = [decision_type(d) for k in items
+                 if isinstance(d := decisions[k], EntitySlot | Placeholder)]
+        if len(items) >= 3 and "PERSON" in named and named.count("PERSON") + named.count(
+                "ORG") >= 2:
+            if items[0] and words[items[0] - 1] in _BEFORE_NOUN:
+                items = items[1:]  # "their daughters, April and May": no name first
+            for k in items:
+                if (decisions[k] is None and not verbatim[k] and len(tokens[k].text) > 1
+                        and not _no_name(marking, words[k], language.titles)
+                        and words[k] not in language.kept_function_words
+                        and not kin_word(marking, words[k])
+                        and (k != items[-1] or _LAST_ITEM.match(text, tokens[k].end))
+                        and (marking.listed_given(words[k])
+                             or folded(words[k]) in _given_of(language.code)
+                             or (tokens[k].text[:1].isupper() and zipf_in(
+                                 words[k], language.wordfreq_code) < _LISTED_COMMON))):
+                    _name_line(marking, decisions, counted, tokens, words, rows, k, k + 1)
+        i = items[-1] + 1
+
+
+def _given_of(code: str) -> frozenset[str]:
+    """The listed given names of a language besides the census' (French), folded."""
+    return french_given_names() if code == "fr" else frozenset()
 
 
 #: A cell's edge before its first word: the line's start, a tab, a bar, a semicolon or two
