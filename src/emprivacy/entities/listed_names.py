@@ -66,8 +66,8 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
             k = j + 1
         items = [*range(i, j + 1), k]
         cases = {words[x].text[:1].isupper() for x in items if name[x]}
-        if k == j and len(items) > 3 and sum(name[x] for x in items) >= 2:
-            for x in items:  # "bill, yusuf, art": a listed given name however common
+        if k == j and j - i >= 2 and sum(name[x] for x in range(i, j + 1)) >= 2:
+            for x in range(i, j + 1):  # "bill, yusuf, art": a listed given name however common
                 if not name[x] and forms[x] not in kept and given(forms[x]) \
                         and words[x].text[:1].isupper() in cases:
                     name[x] = True

@@ -27,17 +27,22 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     no modal verb is: after no subject, before ``and i`` or after ``me and`` (``may and i are
     running the bar``); ``will`` also after ``and`` before a dash (``and will – buttons``),
     between signs (``buttons – will |``) or after a comma before a cell's end (``| GOOD, Will
-    |``), after ``is`` or ``was`` (``is will a fairweather-jones?``) or at a clause's start
-    before ``please`` (``ok. will please pin it``).  Not ``it may – or may not –``, ``Prices
-    may – and often do –``, ``| May |``."""
+    |``), after ``is`` or ``was`` before ``a`` or the clause's end (``is will a
+    fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``) or at
+    a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
+    not –``, ``Prices may – and often do –``, ``| May |``."""
     if i and forms[i - 1] in _SUBJECTS:
         return False
     if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
-            ["and", "me"], ["and", "i"]) or (i and forms[i - 1] in ("is", "was")) or (
-            forms[i + 1:i + 2] == ["please"] and (i == 0 or re.search(r"[.!?\n]", gap))):
+            ["and", "me"], ["and", "i"]):
         return True
     if forms[i] != "will":
         return False
+    if (i and forms[i - 1] in ("is", "was") and (forms[i + 1:i + 2] in (["a"], ["an"])
+                                                  or re.match(r"[ \t]*(?:[?!.,]|\n|\Z)",
+                                                              text[end:end + 3]))) or (
+            forms[i + 1:i + 2] == ["please"] and (i == 0 or re.search(r"[.!?\n]", gap))):
+        return True
     after = text[end:end + 8]
     return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
                 or (re.search(r"[–—|:][ \t]*\Z", gap)

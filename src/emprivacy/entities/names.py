@@ -330,12 +330,13 @@ class NameListDetector:
                 out[i] = "naming"
             elif (forms[i + 1:i + 2] == ["who"] and forms[i] not in KEPT_FUNCTION_WORDS
                   and name_key(forms[i]) in given and word_zipf(forms[i]) < _BEFORE_WHO_ZIPF
-                  and (i == 0 or forms[i - 1] not in DETERMINERS)
+                  and _after_no_noun(i, forms, text, words)
                   and re.fullmatch(r"[ \t]+", text[tok.end:words[i + 1].start])):
                 out[i] = "naming"  # "put you through to miles who does the skips"
             elif (m := _KIN_AFTER.match(text, tok.end)) is not None \
-                    and m.group(1).lower() in KIN_WORDS and name_key(forms[i]) in given:
-                out[i] = "naming"  # "June (my mum) sends love"
+                    and m.group(1).lower() in KIN_WORDS and name_key(forms[i]) in given \
+                    and _after_no_noun(i, forms, text, words):
+                out[i] = "naming"  # "June (my mum) sends love"; not "the guy (my landlord)"
             elif (forms[i + 1:i + 2] in (["'s"], ["’s"]) and forms[i + 2:i + 3]
                   and forms[i + 2] in KIN_WORDS and (cls == "rare" or name_key(forms[i]) in given)
                   and (i == 0 or forms[i - 1] not in _NOT_BEFORE_OWNER)
@@ -386,6 +387,18 @@ def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
 #: The commonest a given name may be (Zipf) and be a name for ``who`` after it (``miles
 #: who does the skips``; not ``a Cork man who``, ``ninety one years young who``).
 _BEFORE_WHO_ZIPF = 5.3
+def _after_no_noun(i: int, forms: Sequence[str], text: str, words: Sequence[Token]) -> bool:
+    """Whether word ``i`` opens its clause or follows a kept function word that no noun
+    does (``to miles who``, ``ask grace who``): not after a determiner (``the guy (my
+    landlord)``, ``any christian who``) nor after a word that makes it a compound noun's
+    (``a rock star who``)."""
+    if i == 0 or re.search(r"[.!?:;\n]", text[words[i - 1].end:words[i].start]):
+        return True
+    return forms[i - 1] in KEPT_FUNCTION_WORDS and forms[i - 1] not in _NOUN_BEFORE
+
+
+#: Function words after which a word is a noun (``the``, ``any``, ``some``, ``every``).
+_NOUN_BEFORE = DETERMINERS | frozenset("any some every each no another".split())
 #: A family word in brackets after a name: ``June (my mum)``, ``Frank (her brother)``.
 _KIN_AFTER = re.compile(r"[ \t]*\((?:my|his|her|our|their|your)[ \t]+([^\W\d_]+)\)",
                         re.IGNORECASE)

@@ -293,12 +293,14 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
 #: of them alone is dropped only where a time, a date or another weekday says which they are
 #: (:func:`drop_weekdays`).
 WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
-_WEEKDAY_WORDS = WEEKDAY_ABBREVIATIONS | frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday".split())
-#: What may stand between two weekdays of a list (``Fri, Sun, Tue``, ``Mon or Tue``,
-#: ``Mon–Fri``), and what a time or a date after one starts with (``MON 16:30``, ``Mon 20/04``).
-_WEEKDAY_GAP = re.compile(r"[ \t]*(?:[,/&–-]|\b(?:or|and|to)\b)[ \t]*", re.IGNORECASE)
-_WEEKDAY_AFTER = re.compile(r"[ \t]*\d")
+_WEEKDAY_WORDS = WEEKDAY_ABBREVIATIONS
+#: What may stand between two weekdays' abbreviations of a list (``Fri, Sun, Tue``, ``Mon or
+#: Tue``, ``Mon–Fri``; not ``and``: ``Sun and Thu`` are two people as often), and the time or
+#: date after one (``MON 16:30``, ``Sat 7am``, ``Mon 20/04``, ``Sun 10-4``; not a race's
+#: ``12.41`` nor an age).
+_WEEKDAY_GAP = re.compile(r"[ \t]*(?:[,/&–-]|\b(?:or|to)\b)[ \t]*", re.IGNORECASE)
+_WEEKDAY_AFTER = re.compile(r"[ \t]+\d{1,2}(?::\d\d|[ \t]?[ap]\.?m\b|/\d{1,2}\b|[-–]\d{1,2}\b)",
+                            re.IGNORECASE)
 
 
 def drop_weekdays(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:

@@ -57,7 +57,7 @@ COLUMN_WORDS = frozenset(
     "lang attended attendance present absent apologies outcome action actions flag flags "
     "check length width depth species peg steward marshal umpire referee judge coach captain "
     "organiser secretary treasurer chair pupil pupils student students parent parents carer "
-    "carers guardian added wk wks week weeks "
+    "carers guardian added wk wks weeks "
     # French: a register's "N° licence | Cavalier | Né(e) le | Poney | Responsable légal"
     "n licence cavalier cavalière né née e le la poney cheval responsable légal légale "
     "téléphone tél portable courriel adresse naissance âge classe niveau observations "

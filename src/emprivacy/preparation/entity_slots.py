@@ -62,11 +62,9 @@ from emprivacy.preparation.name_parts import (
     initials_everywhere,
     initials_in_names,
     join_initials,
-    kin_word,
     login_names,
     surnames_before_brackets,
     surnames_before_commas,
-    title_outside_name,
     transcript_marker,
 )
 from emprivacy.preparation.organisations import (
@@ -75,6 +73,7 @@ from emprivacy.preparation.organisations import (
 )
 from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
+from emprivacy.preparation.titles import kin_word, title_outside_name
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY

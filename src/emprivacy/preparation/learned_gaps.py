@@ -28,7 +28,7 @@ from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.learned import NearSpan
 from emprivacy.entities.policy import placeholder
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
-from emprivacy.preparation.name_parts import kin_word
+from emprivacy.preparation.titles import kin_word
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 

@@ -23,7 +23,12 @@ from collections.abc import Sequence
 
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.name_words import folded, french_given_names, name_class, zipf_in
+from emprivacy.entities.name_words import (
+    folded,
+    french_family_names,
+    french_given_names,
+    name_class,
+)
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
 from emprivacy.preparation.decisions import (
@@ -33,8 +38,8 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     decision_type,
 )
-from emprivacy.preparation.name_parts import kin_word
 from emprivacy.preparation.particles import person_decision_at
+from emprivacy.preparation.titles import kin_word
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -77,18 +82,15 @@ def lines_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
 
 #: Between two items of a list: a comma and a space or a line's end (not a CSV's bare
 #: comma), or ``and``, ``et`` (a word of its own between spaces); after the last, a comma,
-#: a full stop, a colon, a semicolon, a bracket or the line's end.
+#: a full stop, a semicolon, a bracket or the line's end (not a colon: ``Apologies:``).
 _ITEM_GAP = re.compile(r",(?:[ \t]+|[ \t]*\n[ \t]*)")
 _CONJUNCTIONS = frozenset({"and", "et"})
-_LAST_ITEM = re.compile(r"[ \t]*(?:[,.;:)]|\n|\Z)")
+_LAST_ITEM = re.compile(r"[ \t]*(?:[,.;)]|\n|\Z)")
 #: Before a list's first item, words that make it a noun (``their daughters, April and May``,
 #: ``the ushers, Kev``, ``two probationers``).
 _BEFORE_NOUN = DETERMINERS | frozenset(
     "his her their our my your its two three four some les la le ses leurs mes des nos vos "
     "deux trois".split())
-#: A word this common (Zipf, in the text's language) is no name for sitting in a list of
-#: people, unless a list of given names holds it.
-_LISTED_COMMON = 4.5
 
 
 def _listed_people(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
@@ -96,7 +98,7 @@ def _listed_people(marking: EntityMarking, decisions: list[Decision], counted: C
                    rows: Sequence[int], verbatim: Sequence[bool]) -> None:
     """The other items of a list of one-word items, two of them people's (or one a person's
     and one an organisation's: the recogniser types names so), are people's too
-    where they are listed given names or, capitalised, rarer than :data:`_LISTED_COMMON`,
+    where a list of names holds them (a given name, or a census name that is rare as a word),
     across its lines (a death notice's ``SON ÉPOUSE MARIAMA,`` then ``CHEIKH, AWA ET ABDOULAYE
     N'DIAYE``; ``BERTRAND, HÉLÈNE, AUGUSTIN``: issue 42, the twenty-seventh French set): no
     kept function word, title, family word or form key, no first item after a determiner
@@ -128,18 +130,22 @@ def _listed_people(marking: EntityMarking, decisions: list[Decision], counted: C
                         and not _no_name(marking, words[k], language.titles)
                         and words[k] not in language.kept_function_words
                         and not kin_word(marking, words[k])
+                        and not kin_word(marking, words[k][:-1])  # NEPHEWS, COUSINS
                         and (k != items[-1] or _LAST_ITEM.match(text, tokens[k].end))
-                        and (marking.listed_given(words[k])
-                             or folded(words[k]) in _given_of(language.code)
-                             or (tokens[k].text[:1].isupper() and zipf_in(
-                                 words[k], language.wordfreq_code) < _LISTED_COMMON))):
+                        and _listed_name(marking, language.code, words[k])):
                     _name_line(marking, decisions, counted, tokens, words, rows, k, k + 1)
         i = items[-1] + 1
 
 
-def _given_of(code: str) -> frozenset[str]:
-    """The listed given names of a language besides the census' (French), folded."""
-    return french_given_names() if code == "fr" else frozenset()
+def _listed_name(marking: EntityMarking, code: str, word: str) -> bool:
+    """Whether a list of names holds ``word``: a given name, or in English a census name
+    rare as a word (``cloakroom`` is one), in French a frequent family name of France
+    (``bertrand``; the census' rare words there are French professions: ``cariste``)."""
+    if marking.listed_given(word):
+        return True
+    if code == "fr":
+        return folded(word) in french_given_names() or folded(word) in french_family_names()
+    return marking.given_or_rare(word)
 
 
 #: A cell's edge before its first word: the line's start, a tab, a bar, a semicolon or two

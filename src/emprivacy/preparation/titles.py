@@ -1,0 +1,82 @@
+"""Titles and family words beside a name, no part of it (issue 40): ``SGT`` of ``SGT
+OKAFOR``, ``Dr`` of ``Office of Dr Chen``, ``Dad`` of ``Dad Tom Brook``, French ``tata`` of
+``tata constance``; a form's key at a span's edge (``REF`` of ``REF WM-5531207``).  Used by
+:func:`~emprivacy.preparation.entity_slots.entity_decisions` and the passes after it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from emprivacy.entities.french_cues import FAMILY_WORDS
+from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.text.language import get_language
+from emprivacy.text.tokens import Token
+
+__all__ = ["PLACE_TITLES", "kin_word", "title_outside_name"]
+
+
+def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,
+                        word: str, titles: frozenset[str], people: SpanIndex) -> bool:
+    """Whether ``tok`` (its normalised ``word``), a word of its own in a placeholder's span
+    that holds more than it, is no part of the name the placeholder hides: a person's title
+    right before a person's name (``SGT`` of ``SGT OKAFOR``, ``Dr`` of ``Office of Dr Mei-Ling
+    Chen``, ``MRS`` ending ``NEIGHBOURS MRS`` before ``JUNE SUMMERS``), a family word there
+    too, or alone, in a person's or a proper noun's span (``Dad`` of ``Dad Tom Brook``, ``Dad
+    says``; not one that is a given name, ``Nan``, nor one after a title, ``Mr Friend``), or
+    a form's key that
+    starts an identifier's span (``REF`` of ``REF WM-5531207``) or ends a span before a number
+    (``AGE`` of ``VAN THANH   AGE 41``).  Not a place's title (``St``),
+    not a title before a designator (``Northfold Governor Services``) or inside a name
+    (``RAVENSMOOR CORONER'S COURT``, ``Our Lady of Lourdes``), not a key that is all the span
+    holds (``Mail`` of ``Mail on Sunday``, ``COL`` that is someone's initials), not a part of
+    a handle (``Gen`` of ``AprilMcKenna_Gen``)."""
+    if not (tok.start == span.start or text[tok.start - 1:tok.start] in " \t(") \
+            or not (tok.end == span.end or text[tok.end:tok.end + 1] in " \t.,:;)"):
+        # (a token running past its span to the text's end: ``McDonald's`` in French)
+        return False
+    alone = not text[span.start:tok.start].strip(" \t.,:;()-") \
+        and not text[tok.end:span.end].strip(" \t.,:;()-")
+    if span.type in ("PERSON", PROPER_NOUN) and kin_word(marking, word) and (
+            alone or tok.start == span.start) \
+            and not _TITLE_BEFORE.search(text, max(0, tok.start - 8), tok.start):
+        return True  # "Dad says", "Dad Tom Brook": no name's word; "Mr Friend" is one
+    if alone:
+        return False  # the span is this word alone
+    if word in FORM_KEYS:  # "REF WM-5531207" of an ID; "AGE" before its number
+        return (span.type == "ID" and tok.start == span.start) or (
+            tok.end == span.end and re.match(r"[ \t:]*\d", text[tok.end:tok.end + 4]) is not None)
+    if (word not in NAME_TITLES and word not in titles) or word in PLACE_TITLES \
+            or marking.designator(word):
+        return False
+    after = _NEXT_WORD.match(text, tok.end)
+    following = after.group(1).lower() if after is not None else ""
+    return after is not None and not people.free(after.start(1), after.end(1)) \
+        and not marking.designator(following) and following not in _FIRM_WORDS
+
+
+#: A title right before a word (``Mr Friend``, ``Ms. Cousin``, ``MME PARRAIN``).
+_TITLE_BEFORE = re.compile(r"\b(?:mr|mrs|ms|mx|dr|miss|mme|mlle|m|me)\.?[ \t]+\Z", re.IGNORECASE)
+
+
+def kin_word(marking: EntityMarking, word: str) -> bool:
+    """Whether ``word`` (normalised) is a family word of the marking's language that is no
+    given name: English ``dad``, ``grandad``, ``friend`` (not ``nan``), French ``tonton``,
+    ``mémé``, ``maman``."""
+    if marking.english:
+        return word in KIN_WORDS and not marking.listed_given(word)
+    return get_language(marking.lang).code == "fr" and word in FAMILY_WORDS
+
+
+#: The word after a title: a full stop and spaces between, on its line.
+_NEXT_WORD = re.compile(r"\.?[ \t]+([^\W\d_][\w'’-]*)")
+
+
+#: Titles of places, not people (``St Columba's Hospice``, ``Mt Pleasant``).
+PLACE_TITLES = frozenset({"st", "mt", "ft"})
+#: Beside the designators, what follows a title in a firm's name (``Judge Brothers
+#: Solicitors``), not a person's.
+_FIRM_WORDS = frozenset({"brothers", "bros", "sons"})
