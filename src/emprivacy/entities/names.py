@@ -89,7 +89,7 @@ from emprivacy.entities.naming import (
     person_function_words,
     vocative,
 )
-from emprivacy.entities.spans import EntitySpan, check_texts
+from emprivacy.entities.spans import EntitySpan, check_texts, list_items
 from emprivacy.entities.text_shape import (
     by_a_number,
     display_name_words,
@@ -404,23 +404,13 @@ _KIN_AFTER = re.compile(r"[ \t]*\((?:my|his|her|our|their|your)[ \t]+([^\W\d_]+)
                         re.IGNORECASE)
 
 
-#: An item of a list after a label: a word or two, then a comma, a bracket or the line's end.
-_ITEM = re.compile(r"[ \t]*([^\W\d_][\w'’-]*)(?: [^\W\d_][\w'’-]*)?(?:,|[ \t]*(?:\(|$))",
-                   re.MULTILINE)
-
-
 def _people_after(text: str, at: int) -> bool:
-    """Whether a list of two items or more starts at ``at``, two of them or more opening
-    with a listed given name (``holly, drew, miles (till 7)``)."""
+    """Whether a list of two items or more starts at ``at``
+    (:func:`~emprivacy.entities.spans.list_items`), two of them or more opening with a listed
+    given name (``holly, drew, miles (till 7)``)."""
     given = given_names()
-    items = named = 0
-    while (m := _ITEM.match(text, at)) is not None:
-        items += 1
-        named += name_key(m.group(1).lower()) in given
-        if not text.startswith(",", m.end() - 1):
-            break
-        at = m.end()
-    return items >= 2 and named >= 2
+    items = list_items(text, at)
+    return len(items) >= 2 and sum(name_key(w.lower()) in given for _, w in items) >= 2
 
 
 def _in_label(i: int, words: list[Token], forms: list[str], text: str,

@@ -37,6 +37,7 @@ __all__ = [
     "drop_field_keys",
     "drop_titles",
     "drop_weekdays",
+    "list_items",
     "split_at_gaps",
     "streets_typed_people",
     "type_of_overlap",
@@ -242,25 +243,34 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     return out
 
 
-#: A list's items after a key's colon: a word or two, commas between.
-_LISTED = re.compile(r"[ \t]*([^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*)?)(?:,|[ \t]*(?:\(|$))",
-                     re.MULTILINE)
+#: An item of a list: a word or two, then a comma, a bracket or the line's end.
+_ITEM = re.compile(r"[ \t]*([^\W\d_][\w'’-]*)(?: [^\W\d_][\w'’-]*)?(?:,|[ \t]*(?:\(|$))",
+                   re.MULTILINE)
 
 
-def _people_listed(text: str, end: int, spans: Sequence[EntitySpan]) -> bool:
-    """Whether the value after the key ending at ``end`` (its colon next) is a list of at
-    least two items that ``PERSON`` spans of ``spans`` start (``holly, drew, miles (till
-    7)``)."""
-    at = text.index(":", end) + 1
-    starts = {s.start for s in spans if s.type == "PERSON"}
-    people = items = 0
-    while (m := _LISTED.match(text, at)) is not None:
-        items += 1
-        people += m.start(1) in starts
+def list_items(text: str, at: int) -> list[tuple[int, str]]:
+    """The items of a comma-separated list starting at ``at`` (after a label's colon), each
+    as the start and the first word of its one or two words (``holly, drew, miles (till
+    7)``).
+
+    >>> list_items("gate: holly, drew, miles (till 7)", 5)
+    [(6, 'holly'), (13, 'drew'), (19, 'miles')]
+    """
+    out = []
+    while (m := _ITEM.match(text, at)) is not None:
+        out.append((m.start(1), m.group(1)))
         if not text.startswith(",", m.end() - 1):
             break
         at = m.end()
-    return items >= 2 and people >= 2
+    return out
+
+
+def _people_listed(text: str, end: int, spans: Sequence[EntitySpan]) -> bool:
+    """Whether the value after the key ending at ``end`` (its colon next) is a list
+    (:func:`list_items`) of two items or more that ``PERSON`` spans of ``spans`` start."""
+    items = list_items(text, text.index(":", end) + 1)
+    starts = {s.start for s in spans if s.type == "PERSON"}
+    return len(items) >= 2 and sum(start in starts for start, _ in items) >= 2
 
 
 def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
@@ -293,7 +303,6 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
 #: of them alone is dropped only where a time, a date or another weekday says which they are
 #: (:func:`drop_weekdays`).
 WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
-_WEEKDAY_WORDS = WEEKDAY_ABBREVIATIONS
 #: What may stand between two weekdays' abbreviations of a list (``Fri, Sun, Tue``, ``Mon or
 #: Tue``, ``Mon–Fri``; not ``and``: ``Sun and Thu`` are two people as often), and the time or
 #: date after one (``MON 16:30``, ``Sat 7am``, ``Mon 20/04``, ``Sun 10-4``; not a race's
@@ -320,7 +329,7 @@ def drop_weekdays(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
     for s in spans:
         words = [w.lower() for w in _WORDS.findall(text, s.start, s.end)]
         if s.type in STRUCTURED_TYPES or not words or any(
-                w not in _WEEKDAY_WORDS for w in words) or WEEKDAY_ABBREVIATIONS.isdisjoint(words):
+                w not in WEEKDAY_ABBREVIATIONS for w in words):
             out.append(s)
             continue
         if len(words) > 1:  # "Fri, Sun": weekdays alone
@@ -330,8 +339,8 @@ def drop_weekdays(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
                            text[max(0, s.start - 12):s.start], re.IGNORECASE)
         listed = (after is not None and after.end() > s.end and (
             m := _WORDS.match(text, after.end())) is not None
-            and m.group().lower() in _WEEKDAY_WORDS) or (
-            before is not None and before.group(1).lower() in _WEEKDAY_WORDS)
+            and m.group().lower() in WEEKDAY_ABBREVIATIONS) or (
+            before is not None and before.group(1).lower() in WEEKDAY_ABBREVIATIONS)
         if not listed and _WEEKDAY_AFTER.match(text, s.end) is None:
             out.append(s)
     return out
