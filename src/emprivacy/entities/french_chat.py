@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import STAMP_OPEN
+from emprivacy.entities.spans import list_items
 from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import Token
 
@@ -341,7 +342,8 @@ def unstamped_speakers(text: str, given: frozenset[str], *,
     >>> unstamped_speakers(chat, frozenset())[-1]
     'fidèle'
     """
-    found = [m for pattern in (_LABEL, _HEADER) for m in pattern.finditer(text)]
+    found = [m for pattern in (_LABEL, _HEADER) for m in pattern.finditer(text)
+             if not _rota_key(text, m, given)]
     labels = [m.group("name") for m in sorted(found, key=lambda m: m.start())]
     lower = [w for w in labels if w.islower()]
     counts = Counter(lower)
@@ -349,6 +351,17 @@ def unstamped_speakers(text: str, given: frozenset[str], *,
         else None  # a chat: every label but its keys
     return [normalise_word(w) for w in lower if counts[w] >= 2 or folded(w) in given
             or (keys is not None and normalise_word(w) not in keys)]
+
+
+def _rota_key(text: str, label: re.Match[str], given: frozenset[str]) -> bool:
+    """Whether ``label`` (``mairie :``) is a rota's key before a list of people
+    (:func:`~emprivacy.entities.spans.list_items`: ``mairie : victoire, fleur, pierre``), two
+    items or more opening with a listed given name (accents aside): a key, no speaker
+    (issue 42, the twenty-eighth French set; English: ``gate: holly, drew, miles``)."""
+    if not label.group(0).endswith(":"):
+        return False
+    items = list_items(text, label.end())
+    return len(items) >= 2 and sum(folded(w.lower()) in given for _, w in items) >= 2
 
 
 def in_lower_case(words: Sequence[Token]) -> bool:

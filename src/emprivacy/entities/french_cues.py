@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.french_chat import folded
+from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
 from emprivacy.text.tokens import Token
 
@@ -68,6 +69,17 @@ NOT_FAMILY = _FAMILY | _RELATIONS | _ROLES_AFTER | TITLE_KINDS
 _NOT_TITLE_M = re.compile(r"(?:\d|(?<![^\W\d_])[^\W\d_]\.)[ \t\u00a0\u202f]*\Z")
 
 
+def _accented_given() -> frozenset[str]:
+    """The French given names as written with their accents (``aimé``, ``honoré``: without
+    them a verb, so no listed given name): after a family word, the name."""
+    try:
+        from emprivacy.entities.name_words import french_given_raw
+
+        return french_given_raw()
+    except MissingExtraError:
+        return frozenset()
+
+
 def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: set[str], *,
                given: frozenset[str], listed: dict[str, float], stopwords: frozenset[str],
                zipf: Callable[[str], float],
@@ -88,7 +100,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       (``sa fille rose``, ``mon mari bernard``, ``mon voisin jean-baptiste``: a compound's
       first part listed, or a word rarer than Zipf 4.0: ``son collègue fabrice``), or a
       family word written as a title, no article before it (``pour arrière-grand-mère
-      blanche``, ``tante rose``), a listed given name — after a family word one of
+      blanche``, ``tante rose``), a listed given name (or one written with its accents,
+      ``papi aimé``) — after a family word one of
       ``kin_given`` too (by default ``given``: the detector gives the given names the census
       also lists as family names, ``mon beau-frère didier``, ``son fils thomas``; not after a
       relation, ``mon ami romain``, nor ``cousin germain``);
@@ -199,8 +212,10 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
               and (prev not in ("cousin", "cousine") or not forms[i].startswith("germain"))):
             names.add(forms[i])  # "mon voisin jean-baptiste", "son collègue fabrice"
         elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
-              and spaced(i) and folded(forms[i]) in kin and forms[i] not in stopwords):
-            names.add(forms[i])  # "pour arrière-grand-mère blanche", "tante rose"
+              and spaced(i) and forms[i] not in stopwords and (
+                  folded(forms[i]) in kin or (forms[i] != folded(forms[i])
+                                              and forms[i] in _accented_given()))):
+            names.add(forms[i])  # "pour arrière-grand-mère blanche", "tante rose", "papi aimé"
         if (words[i].text.islower() and i + 1 < n and forms[i + 1] in _AGENT_VERBS_FR
                 and spaced(i + 1) and folded(forms[i]) in given and forms[i] not in stopwords
                 and re.search(r"[.?!:\n]", text[words[i - 1].end:words[i].start])):

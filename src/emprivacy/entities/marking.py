@@ -20,6 +20,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import TITLES, WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
+from emprivacy.entities.french_chat import folded
 from emprivacy.entities.initials import (
     bare_initials,
     initials_of_names,
@@ -39,11 +40,15 @@ from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
     family_names,
+    french_family_names,
+    french_given_names,
+    french_given_raw,
     given_names,
     name_class,
     name_key,
     named_chat,
     word_zipf,
+    zipf_in,
 )
 from emprivacy.entities.patterns import drop_codes
 from emprivacy.entities.policy import EntityPolicy
@@ -225,9 +230,11 @@ class EntityMarking:
     def name_like(self, word: str) -> bool:
         """Whether ``word``, capitalised, looks like a person's name
         (:func:`~emprivacy.entities.name_words.capitalised_name`: on the public list and not
-        mostly an ordinary word, or rare as an English word); ``False`` without the ``ner``
-        extra (no list to ask)."""
-        return _name_like(word)
+        mostly an ordinary word, or rare as an English word); in another language, a name
+        there (:func:`_name_like_in`: not ``DÉCÈS`` nor ``ENFANTS`` of a French notice in
+        capitals, rare as English words; ``THIERRY``, common in English); ``False`` without
+        the ``ner`` extra (no list to ask)."""
+        return _name_like(word) if self.english else _name_like_in(word, self.lang)
 
     def listed_or_rare(self, word: str) -> bool:
         """Whether ``word`` may be a name at all (any class of
@@ -366,6 +373,56 @@ def _name_like(word: str) -> bool:
         return word not in NAME_TITLES and capitalised_name(word)
     except MissingExtraError:
         return False
+
+
+#: In another language, a word at least this common there (Zipf) and on no list of names is
+#: no name by its capital letter alone (French ``DÉCÈS``, ``ENFANTS``, ``FAMILLE`` of a notice
+#: in capitals, rare as English words; issue 42).
+LANGUAGE_ORDINARY_ZIPF = 4.0
+#: A French given name rarer than this as a French word (Zipf) is name-like by its capital
+#: letter in French though common as an English word (``THIERRY``).
+FRENCH_GIVEN_ZIPF = 4.4
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_like_in(word: str, lang: str) -> bool:
+    """Whether ``word``, capitalised, looks like a person's name in the language ``lang``:
+    name-like by the English lists and frequencies (:func:`_name_like`) unless it is an
+    ordinary word of ``lang`` (Zipf at least :data:`LANGUAGE_ORDINARY_ZIPF` there) that no
+    list of names holds (:func:`_on_name_lists`), or, in French, a given name of the French
+    lists rarer than :data:`FRENCH_GIVEN_ZIPF` as a French word (issue 42).  What a word's
+    rarity in English says of a French word is little: ``décès``, ``enfants`` and ``famille``
+    are rare in English, ``thierry`` common."""
+    language = get_language(lang)
+    try:
+        common = zipf_in(word, language.wordfreq_code)
+        if _name_like(word) and (common < LANGUAGE_ORDINARY_ZIPF or _on_name_lists(word, lang)):
+            return True
+        return (language.code == "fr" and common < FRENCH_GIVEN_ZIPF
+                and folded(word) in french_given_names(with_family_names=True)
+                and word not in language.kept_function_words)
+    except MissingExtraError:
+        return False
+
+
+def _on_name_lists(word: str, lang: str) -> bool:
+    """Whether a list of names holds ``word`` (each part of a hyphenated one): the census'
+    given names, and the language's own (French given names as written or without accents,
+    French family names); the census' family names in a language without its own (they
+    hold French words: ``amis``, ``bonjour``)."""
+    parts = [part for part in word.split("-") if part] or [word]
+    given, family = given_names(), family_names()
+    french = get_language(lang).code == "fr"
+    for part in parts:
+        key = name_key(part)
+        if key in given or (not french and key in family):
+            continue
+        if french and (part in french_given_raw() or folded(part) in french_given_names(
+                with_family_names=True) or part in french_family_names()
+                or folded(part) in french_family_names()):
+            continue
+        return False
+    return True
 
 
 @lru_cache(maxsize=1 << 16)

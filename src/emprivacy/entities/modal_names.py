@@ -24,13 +24,23 @@ def modal_named(text: str, end: int) -> bool:
 
 def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -> bool:
     """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
-    no modal verb is: after no subject, before ``and i`` or after ``me and`` (``may and i are
-    running the bar``); ``will`` also after ``and`` before a dash (``and will – buttons``),
-    between signs (``buttons – will |``) or after a comma before a cell's end (``| GOOD, Will
-    |``), after ``is`` or ``was`` before ``a`` or the clause's end (``is will a
+    no modal verb is: before a possessive ``'s`` where the word labels a chat's line (``may's
+    aunties`` where ``may:`` speaks; not ``may's rent``) or after ``it's`` (``it's may the
+    bride``: issue 40, the twenty-ninth English set); after no subject, before ``and
+    i`` or after ``me and`` (``may and i are running the bar``); ``will`` also after ``and``
+    before a dash (``and will – buttons``), between signs (``buttons – will |``, a rota's
+    ``4pm–8pm: will (unlock)``) or after a comma before a cell's end, a closing quote or
+    bracket (``| GOOD, Will |``, ``"STILL NO FLYING CARS, WILL"``; not ``YES, WILL``),
+    after ``is`` or ``was`` before ``a`` or the clause's end (``is will a
     fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``) or at
     a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
     not –``, ``Prices may – and often do –``, ``| May |``."""
+    if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3])
+            and re.search(rf"(?im)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?{forms[i]}[ \t]*:", text)) or (
+            forms[i - 1:i] in (["it's"], ["it’s"], ["its"])
+            or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
+        return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
+        # may the bride": no verb is possessive or named
     if i and forms[i - 1] in _SUBJECTS:
         return False
     if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
@@ -46,8 +56,8 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     after = text[end:end + 8]
     return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
                 or (re.search(r"[–—|:][ \t]*\Z", gap)
-                    and re.match(r"[ \t]*(?:[–—|]|\n|\Z)", after))
-                or (gap.startswith(",") and re.match(r"[ \t]*\|", after)))
+                    and re.match(r"[ \t]*(?:[–—|(]|\n|\Z)", after))
+                or (gap.startswith(",") and re.match(r"[ \t]*[|\"”)]", after)))
 
 
 #: Subjects of a modal verb: ``it may – or may not –``.

@@ -166,6 +166,13 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
 
 
 @cache
+def french_given_raw() -> frozenset[str]:
+    """The given names of ``data/given-names-fr.txt`` as written (lower case, accents kept:
+    ``aimé``, ``honoré``, which :func:`french_given_names` leaves out)."""
+    return frozenset(name.lower() for name in read_word_list("given-names-fr.txt"))
+
+
+@cache
 def french_family_names() -> frozenset[str]:
     """Family names frequent in France (``data/family-names-fr.txt``: 344 names, compiled by
     hand for emprivacy), lower case, accents as written and without them (``lefèvre``,
@@ -289,6 +296,57 @@ def name_in_language(word: str, lang: str) -> bool:
         return True
     share = census_shares()[0].get(name_key(word), 0.0)
     return share > 0 and z - math.log10(share) - _median_excess() < LANGUAGE_EXCESS
+
+
+#: An inflected word's stem at least this common in English (Zipf), and no rarer than the
+#: word, makes it the word's plural or past (:func:`inflected_word`).
+INFLECTED_STEM_ZIPF = 2.5
+#: Endings of English plurals and pasts, and what each stem may have lost with them.
+_INFLECTIONS = (("ies", ("y",)), ("ied", ("y",)), ("es", ("", "e")), ("ed", ("", "e")),
+                ("s", ("",)))
+
+
+@lru_cache(maxsize=1 << 16)
+def inflected_word(form: str) -> bool:
+    """Whether the lower-case ``form`` is the plural or the past of a common English word:
+    its stem (``-s``, ``-es``, ``-ies``, ``-ed``, ``-ied`` taken off, an ``e`` or a ``y``
+    put back) is at least :data:`INFLECTED_STEM_ZIPF` as a word, no rarer than the form and
+    no listed name — ``dahlias``, ``trestles``,
+    ``sneezed`` of a chat in lower case, rare words no list holds, are no one's name (issue
+    40, the twenty-ninth English set); ``lukas``, ``ahmed`` are not inflected, and a listed
+    name never is (``jones``, ``banks``).
+
+    >>> [inflected_word(w) for w in ("trestles", "sneezed", "pedestals", "lukas", "ahmed",
+    ...                              "jones")]
+    [True, True, True, False, False, False]
+    """
+    given, family = given_names(), family_names()
+    if name_key(form) in given or name_key(form) in family:
+        return False  # a listed name (``jones``, ``banks``, ``hughes``)
+    common = word_zipf(form)
+    for ending, restore in _INFLECTIONS:
+        if form.endswith(ending) and len(form) > len(ending) + 2:
+            for stem in (form[: -len(ending)] + r for r in restore):
+                z = word_zipf(stem)
+                if z >= INFLECTED_STEM_ZIPF and z >= common and name_key(stem) not in given \
+                        and name_key(stem) not in family:  # not dimitri's "dimitris"
+                    return True
+    return False
+
+
+def inflected_alone(form: str, before: str, gap: str) -> bool:
+    """Whether the lower-case ``form`` is an :func:`inflected_word` that no name's word
+    precedes: a past (``cliff sneezed``) anywhere; a plural only after a kept function word
+    (``before``, the word before it, ``""`` at none) or a sign (``gap``, the text between):
+    ``six pedestals``, ``dahlias, rose hips``; not ``o'hara fixings``, ``wade & son
+    cycles``, a firm's last word."""
+    if not inflected_word(form):
+        return False
+    if form.endswith("ed"):
+        return True
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    return not before or before in KEPT_FUNCTION_WORDS or gap.strip(" \t") != ""
 
 
 @lru_cache(maxsize=8)

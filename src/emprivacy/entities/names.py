@@ -42,7 +42,7 @@ detector it is pre-processing, outside the guarantee, measured in docs/ENTITIES.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from itertools import pairwise
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
@@ -69,6 +69,7 @@ from emprivacy.entities.name_words import (
     UNCOMMON_ZIPF,
     NameClass,
     given_names,
+    inflected_alone,
     name_class,
     name_key,
     named_chat,
@@ -102,7 +103,7 @@ from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["GREETINGS", "NameListDetector"]
+__all__ = ["GREETINGS", "NameListDetector", "ordinary_in_capitals"]
 
 #: The kept function words that are never a name (``will`` and ``may`` can be).
 _KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - MODAL_NAMES
@@ -141,6 +142,36 @@ class _LearnedScores:
 
             self._scores = (1 - load_model("en").scores(self.text, self.words)[:, 0]).tolist()
         return self._scores[i]
+
+
+def ordinary_in_capitals(i: int, words: Sequence[Token], forms: Sequence[str], text: str,
+                         zipf: Callable[[str], float],
+                         given: Callable[[str], bool]) -> bool:
+    """Whether word ``i``, in capitals one space after a word in capitals, is an ordinary word
+    by it as in lower case (:func:`~emprivacy.entities.naming.ordinary_mention`; capitals tell
+    no name from a word):
+    after a subject (``I HOPE``), or after an indefinite determiner where it is no ``given``
+    name (``A FARMER`` of a letter in capitals; not ``A LIAM OR LEE``, ``A PENNY``) nor a
+    family's name (``SOME STONE FAMILY``); not after ``THE`` or a possessive (``THE CROWN``,
+    ``YOUR JACK``), nor after an initial (``A. FARMER``, ``MR A SHAH``).  Issue 40, the
+    twenty-ninth English set."""
+    if i == 0 or not words[i].text.isupper() or not words[i - 1].text.isupper():
+        return False
+    gap = text[words[i - 1].end:words[i].start]
+    if i >= 2 and forms[i - 2] in NAME_TITLES:
+        return False  # "MR A SHAH": an initial
+    if gap != " " or forms[i + 1:i + 2] in (["family"], ["families"], ["household"]):
+        return False
+    if forms[i - 1] in ("i", "we", "they"):
+        return ordinary_mention(i, forms, zipf, gap=gap)
+    return (forms[i - 1] in _INDEFINITE and not given(forms[i])
+            and ordinary_mention(i, forms, zipf, gap=gap))
+
+
+#: The determiners after which a word in capitals is the word (:func:`ordinary_in_capitals`):
+#: not ``THE`` nor a possessive, before the names of pubs, places and families (``THE CROWN``,
+#: ``IN THE UK``, ``THE OLD SCHOOL HOUSE``).
+_INDEFINITE = frozenset({"a", "an", "some", "any"})
 
 
 class NameListDetector:
@@ -197,15 +228,19 @@ class NameListDetector:
                     evidence[i] == "greeting" and case != "lower")  # "Thanks Enzo!"
             elif cls == "uncommon":  # a name only by its vector (name_vectors), as "rare"
                 name[i] = name_like(form) and (
-                    (lower_text and case == "lower")
+                    (lower_text and case == "lower"
+                     and not inflected_alone(form, forms[i - 1] if i else "", gaps[i]))
                     or (case == "title" and not lower_text and not initial[i]))
             elif cls == "name":
                 name[i] = (lower_text and not ordinary_mention(
-                    i, forms, word_zipf, gap=gaps[i])) or case != "lower"
+                    i, forms, word_zipf, gap=gaps[i])) or (
+                    case != "lower" and not ordinary_in_capitals(
+                        i, words, forms, text, word_zipf, lambda f: name_key(f) in given))
             elif cls == "rare":
                 name[i] = (case == "title" and not lower_text and (
                     not initial[i] or agent_after(i, words, forms, text))) or (
-                    lower_text and case == "lower" and ((
+                    lower_text and case == "lower"
+                    and not inflected_alone(form, forms[i - 1] if i else "", gaps[i]) and ((
                         len(form) >= 4 and form.isalpha() and word_zipf(form) < LOWER_RARE
                         and learned.score(i) >= LOWER_RARE_SCORE) or name_like(form)))
             else:  # common: a capitalised given name in the middle of a sentence, or at
@@ -236,7 +271,9 @@ class NameListDetector:
         for i, form in enumerate(forms):
             if not name[i] and form in decided and (
                     lowers[i] or cases[i] != "lower" or form in lower) and not (
-                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])):
+                    cases[i] == "lower" and ordinary_mention(i, forms, word_zipf, gap=gaps[i])
+            ) and not ordinary_in_capitals(i, words, forms, text, word_zipf,
+                                           lambda f: name_key(f) in given):
                 name[i] = True
         short_forms(name, forms, cases, decided, given)
         person_function_words(name, words, forms, text)

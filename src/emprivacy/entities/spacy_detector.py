@@ -181,6 +181,8 @@ class SpacyDetector:
                                      labels[ent.label_])
                           for ent in doc.ents
                           if ent.label_ in labels and ent.end_char > ent.start_char)
+        out = [[s for s in spans if not _letter_cell(text, s)]
+               for text, spans in zip(texts, out, strict=True)]
         if self.common_caps:  # line by line: "Bedminster\n\nSECTION C - OTHER" is two spans
             out = [[p for s in spans for p in split_at_gaps(text, [s])
                     if not _common_words_in_capitals(text, p)
@@ -190,6 +192,17 @@ class SpacyDetector:
 
     #: Drop spans of common English words on a line in capitals (:func:`_common_words_in_capitals`).
     common_caps = True
+
+
+def _letter_cell(text: str, span: EntitySpan) -> bool:
+    """Whether ``span`` is one letter typed an organisation or a place that fills a table's
+    cell (``| N |``, ``,Y,``: a register's flag column, typed ``ORG``; issue 40, the
+    twenty-ninth English set)."""
+    if span.end - span.start != 1 or span.type not in ("ORG", "LOCATION"):
+        return False
+    before = text[max(0, span.start - 3):span.start].strip(" ")
+    after = text[span.end:span.end + 3].strip(" ")
+    return before[-1:] in ("|", ",", "\t") and after[:1] in ("|", ",", "\t")
 
 
 #: A word this common in English (Zipf frequency) is no name by itself.

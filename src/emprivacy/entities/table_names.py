@@ -21,10 +21,13 @@ import re
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
+from emprivacy.entities.vocabulary import country_codes
+from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
-           "ROW_SEPARATORS", "TableNameDetector", "cells", "drop_header_spans", "name_columns",
-           "people_columns", "tables"]
+           "ROW_SEPARATORS", "TableNameDetector", "cells", "code_cell", "drop_header_spans",
+           "key_codes",
+           "name_columns", "people_columns", "tables"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``,
 #: brackets, ``°`` and spaces; lower case) is a name's column.
@@ -209,6 +212,10 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     """
     if not spans or not any(sep in text for sep in _SEPARATORS):
         return list(spans)
+    codes = key_codes(text)
+    # a code the key defines is no one's name, in a cell or a header; nor a country's code
+    # filling a cell (a register's nationality column)
+    spans = [s for s in spans if text[s.start:s.end] not in codes and not code_cell(text, s)]
     headers: list[tuple[int, int]] = []
     lines = text.split("\n")
     following = [""] * len(lines)  # each line's next line that is not blank
@@ -219,7 +226,7 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
             nxt = lines[k]
     pos, before = 0, ""
     for k, line in enumerate(lines):
-        if _is_header(line, following[k], before):
+        if _is_header(line, following[k], before, codes):
             headers.append((pos, pos + len(line)))
         if line.strip():
             before = line
@@ -229,7 +236,8 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in headers)]
 
 
-def _is_header(line: str, after: str, before: str = "") -> bool:
+def _is_header(line: str, after: str, before: str = "",
+               codes: frozenset[str] = frozenset()) -> bool:
     """Whether ``line``, between the lines that are not blank ``before`` and ``after`` it,
     is a table's header of column names (see :func:`drop_header_spans`)."""
     rule = _MARKDOWN_RULE.fullmatch(after.strip()) is not None  # "|---|---|" under it
@@ -241,7 +249,8 @@ def _is_header(line: str, after: str, before: str = "") -> bool:
         if line.count(separator) < 2:
             continue
         bounds = cells(line, separator)
-        if len(bounds) < 3 or not all(_column_name(line[a:b]) for a, b in bounds if a < b):
+        if len(bounds) < 3 or not all(_column_name(line[a:b], codes)
+                                      for a, b in bounds if a < b):
             return False  # prose with commas fails here, at its first word: most lines
         after_bounds = cells(after, separator)
         if len(after_bounds) != len(bounds) or (
@@ -256,13 +265,51 @@ def _is_header(line: str, after: str, before: str = "") -> bool:
 _MARKDOWN_RULE = re.compile(r"\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?")
 
 
-def _column_name(cell: str) -> bool:
-    """Whether a header's cell is a column's name (see :func:`drop_header_spans`)."""
+def _column_name(cell: str, codes: frozenset[str] = frozenset()) -> bool:
+    """Whether a header's cell is a column's name (see :func:`drop_header_spans`); a code
+    that the text's key defines is one (:func:`key_codes`)."""
     words = [w for w in _HEADER_SPLIT.split(cell.lower()) if w]
     abbreviations = "_" in cell and cell == cell.lower()
+    lowered = {c.lower() for c in codes}
     return bool(words) and all(
-        w in COLUMN_WORDS or w in NAME_HEADER_WORDS or w in NOT_A_PERSON
+        w in COLUMN_WORDS or w in NAME_HEADER_WORDS or w in NOT_A_PERSON or w in lowered
         or (abbreviations and len(w) <= 4 and w.isalpha()) for w in words)
+
+
+#: A key's line: ``Key:``, ``Legend:``, ``Codes:``, ``Abbreviations:`` at its start.
+_KEY_LINE = re.compile(r"^[ \t]*(?:key|legend|codes|abbreviations)[ \t]*:(.*)$",
+                       re.IGNORECASE | re.MULTILINE)
+#: A code a key defines: two to five capitals, then (after ``=`` or a space) a word in lower
+#: case (``ONL online``, ``RESP = response``; not ``JF = Jack Frost``, a person's initials).
+_KEY_CODE = re.compile(r"(?<![\w'’])([A-Z]{2,5})(?:[ \t]*=[ \t]*|[ \t]+)(?=[a-z])")
+
+
+def code_cell(text: str, span: EntitySpan) -> bool:
+    """Whether ``span`` is a country's three-letter code in capitals that fills a table's
+    cell (``| GBR |``, ``,PAK,``: a register's nationality column, issue 40, the
+    twenty-ninth English set): a code, no one's name."""
+    if span.end - span.start != 3 or not text[span.start:span.end].isupper():
+        return False
+    before = text[max(0, span.start - 3):span.start].strip(" ")
+    after = text[span.end:span.end + 3].strip(" ")
+    if before[-1:] not in ("|", ",", "\t") or after[:1] not in ("|", ",", "\t"):
+        return False
+    try:
+        return text[span.start:span.end].lower() in country_codes()
+    except MissingExtraError:
+        return False
+
+
+def key_codes(text: str) -> frozenset[str]:
+    """The codes that a key of ``text`` defines (``Key: RESP = response (ONL online, TEL
+    phone, PAP paper form)``): each in the columns of its table is a code, no one's name
+    nor an organisation (issue 40, the twenty-ninth English set's register export).
+
+    >>> sorted(key_codes("Key: RESP = response (ONL online, TEL phone); JF = Jack Frost"))
+    ['ONL', 'RESP', 'TEL']
+    """
+    return frozenset(m.group(1) for line in _KEY_LINE.finditer(text)
+                     for m in _KEY_CODE.finditer(line.group(1)))
 
 
 #: The separators of a table found by its rows alone (no header needed): a comma is left

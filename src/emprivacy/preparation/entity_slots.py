@@ -33,6 +33,7 @@ from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
 from emprivacy.entities.name_words import zipf_in
+from emprivacy.entities.names import ordinary_in_capitals
 from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
@@ -48,11 +49,7 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.family_names import family_names_beside_given
-from emprivacy.preparation.given_names import (
-    given_after_commas,
-    given_before_names,
-    roll_names,
-)
+from emprivacy.preparation.given_names import given_after_commas, given_before_names, roll_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -67,10 +64,7 @@ from emprivacy.preparation.name_parts import (
     surnames_before_commas,
     transcript_marker,
 )
-from emprivacy.preparation.organisations import (
-    one_placeholder_per_run,
-    organisation_runs,
-)
+from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
 from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
 from emprivacy.preparation.titles import kin_word, title_outside_name
@@ -144,7 +138,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         is_word = tok.kind == "word"
         kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1,
                                          words[i] if is_word else None)
-        if kind == "word" and is_word and (marking.name_like(words[i]) or (
+        if entity_type == PROPER_NOUN and is_word and ordinary_in_capitals(
+                i, tokens, words, text, marking.english_zipf, marking.listed_given):
+            kind, resolved = "word", None  # "A FARMER" of a letter in capitals
+        elif kind == "word" and is_word and (marking.name_like(words[i]) or (
                 entity_type == PROPER_NOUN and not marking.designator(words[i])
                 and words[i] not in titles and (  # not Pharmacy of "Adeyemi Pharmacy"
                     (marking.given_or_unlisted(words[i])  # a person's word after it
@@ -390,10 +387,11 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         if capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
             continue  # one to three capitals that are a common word ("DO NOT" beside the
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
-        if tok.text.islower() and ordinary_mention(
+        if (tok.text.islower() and ordinary_mention(
                 i, words, marking.english_zipf,
-                gap=text[tokens[i - 1].end:tok.start] if i else None):
-            continue  # "i'll mark that" beside "your engineer is mark": the verb
+                gap=text[tokens[i - 1].end:tok.start] if i else None)) or ordinary_in_capitals(
+                    i, tokens, words, text, marking.english_zipf, marking.listed_given):
+            continue  # "i'll mark that" beside "your engineer is mark": the verb ("I HOPE")
         if retyped is not None:  # "Bishop" typed ORG, "Kerguelen" a place here: the person's
             counted[retyped] -= 1
         decisions[i] = people[words[i]]

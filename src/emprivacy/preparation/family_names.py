@@ -29,7 +29,7 @@ from emprivacy.entities.name_words import (
     zipf_in,
 )
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.preparation.decisions import Decision, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Placeholder
 from emprivacy.preparation.name_lists import list_item
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -51,7 +51,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                               counted: Counter[str], text: str, tokens: Sequence[Token],
                               words: Sequence[str], covered: Sequence[bool],
                               titles: frozenset[str] = frozenset()) -> None:
-    """Make the family name beside a given name a person's, in French.
+    """Make the family name beside a given name a person's, in French (in English:
+    :func:`_family_after_given`).
 
     A word left to the general ε (its decision ``None``) that is a family name frequent in
     France (:func:`~emprivacy.entities.name_words.french_family_names`) is a ``PERSON`` slot
@@ -67,7 +68,11 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
       a list; the given name becomes a slot too);
     * with ``le`` or ``la`` before it, after a given name that is a person's slot or an
       uncommon word (Zipf below 3.5 in French), it and the article spell a listed family
-      name (``mathis le blanc``: *leblanc*); all three become slots.
+      name (``mathis le blanc``: *leblanc*); all three become slots;
+    * after a listed given name's slot and the particles of a noble name
+      (:data:`_NOBLE_PARTICLES`), a word in capitals or Title case that a detector's span
+      covers is the family name, on no list too (``HUBERT DE LA BASTIDE``, ``Claire du
+      Bois``); the particles become slots too.
 
     A family name here is one of the list or a form that is a person's slot elsewhere in
     the piece (``PÂQUES`` of a list in capitals, then ``solange pâques``); after a given
@@ -87,6 +92,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
     """
+    if get_language(marking.lang).code == "en":
+        _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles)
+        return
     if get_language(marking.lang).code != "fr":
         return
     try:
@@ -170,6 +178,59 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
                 and _pair(text, tokens[i], tokens[i + 1])):
             take(i)
+    for i in range(1, len(tokens)):  # "HUBERT DE LA BASTIDE", "Claire du Bois"
+        n = next((len(p) for p in _NOBLE_PARTICLES if tuple(words[i:i + len(p)]) == p), 0)
+        j = i + n
+        if (n and j < len(tokens) and person(i - 1) and given_at(i - 1)
+                and decisions[j] is None and covered[j]
+                and all(decisions[k] is None for k in range(i, j))
+                and tokens[j].kind == "word" and len(tokens[j].text) > 1
+                and not tokens[j].text.islower() and tokens[j].text[:1].isupper()
+                and words[j] not in function_words and words[j] not in titles
+                and words[j] not in NAME_TITLES and words[j] not in FORM_KEYS
+                and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
+            for k in range(i, j + 1):
+                take(k)
+
+
+def _family_after_given(marking: EntityMarking, decisions: list[Decision],
+                        counted: Counter[str], text: str, tokens: Sequence[Token],
+                        words: Sequence[str], covered: Sequence[bool],
+                        titles: frozenset[str]) -> None:
+    """English: a word of a detected span left to the general ε right after a listed given
+    name's ``PERSON`` slot, one space apart and in the same case, is the person's family name where
+    the census lists it and the pair is an item (after a line's start, a comma, a semicolon,
+    a colon, a full stop, a title or ``from``/``by``; before a sign or the line's end): ``ROSE
+    FIELD`` and ``FRANK STYLE`` of a list in capitals, ``LETTER FROM ROWAN FIELD, AGED 10``,
+    a signature ``… GOES ROUND NOW. ROWAN FIELD."`` (issue 40, the twenty-ninth English
+    set).  A ``PERSON`` slot drawn independently of it (ε = 0)."""
+    function_words = get_language(marking.lang).kept_function_words
+    for i in range(1, len(tokens)):
+        before, tok = decisions[i - 1], tokens[i]
+        w = words[i]
+        if not (isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+                and decisions[i] is None and covered[i] and tok.kind == "word"
+                and len(tok.text) > 1 and tok.text[:1].isupper()
+                and _pair(text, tokens[i - 1], tok)
+                and w not in function_words and w not in titles and w not in NAME_TITLES
+                and w not in FORM_KEYS and marking.family_name(w)
+                and marking.listed_given(words[i - 1])):  # not "LIFERAFT READY"
+            continue
+        gap = text[tokens[i - 2].end:tokens[i - 1].start] if i >= 2 else "\n"
+        starts = ("\n" in gap or gap.strip() in (",", ";", ":", ".", '."', ".”")
+                  or (gap == " " and (words[i - 2] in titles or words[i - 2] in NAME_TITLES
+                                      or words[i - 2] in ("from", "by"))))
+        rest = text[tok.end:tok.end + 3].lstrip(" \t")
+        if starts and (rest[:1] in ("", "\n", ",", ";", ".", "(", ")", '"', "–", "-", "|")):
+            decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
+            counted["PERSON"] += 1
+            counted[GENERAL] -= 1  # a word of a span, released at the general ε before
+
+
+#: The particles of a noble family name after a given name (``de la``, ``du``, ``des``): the
+#: capitalised word after them, found in a span but left to the general ε as a French word
+#: (``BASTIDE``), is the family name.  Not ``de`` alone (``Pierre de Lyon``).
+_NOBLE_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",))
 
 
 def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:

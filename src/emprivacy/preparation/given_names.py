@@ -64,18 +64,24 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
 def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int,
                 i: int) -> bool:
     """Whether the word at ``k`` starts a name's item ending with the word at ``i``: right
-    after a family word (``HIS WIDOW MAY CHURCH``), or first on its line after numbers or
+    after a family word (``HIS WIDOW MAY CHURCH``), first on its line after numbers or
     signs with the line's end or a sign after ``i`` (``2015–23 WILL HOPE``; not ``Will Davies
-    come``): a modal there that is a listed given name is the name, not the verb."""
+    come``), or, in capitals, after a comma or a semicolon with a sign after ``i`` (``FRANK
+    STYLE, WILL MASON, ROSE FIELD``: issue 40, the twenty-ninth English set): a modal there
+    that is a listed given name is the name, not the verb."""
     if k and tokens[k - 1].kind == "word" and (words[k - 1] in KIN_WORDS
                                                 or words[k - 1] in _WIDOWED):
         return True
+    rest = text[tokens[i].end:tokens[i].end + 3]
+    ends = rest.strip(" \t")[:1] in _ITEM_ENDS  # the line's end or a sign after the name
+    if k and text[tokens[k - 1].end:tokens[k].start] in (", ", "; ") and ends \
+            and tokens[i].text.isupper():
+        return True  # an item of a list in capitals: "FRANK STYLE, WILL MASON, ROSE FIELD"
     line = text[text.rfind("\n", 0, tokens[k].start) + 1:tokens[k].start]
     if any(c.isalpha() for c in line):  # not "…gov.uk. My nan", "ONE IN YELLOW"
         return False
-    # and the item ends with the name: the line's end or a sign (not "Will Davies come")
-    rest = text[tokens[i].end:tokens[i].end + 3]
-    return rest.strip(" \t")[:1] in _ITEM_ENDS
+    # and the item ends with the name (not "Will Davies come")
+    return ends
 
 
 def given_after_commas(marking: EntityMarking, decisions: list[Decision],

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING
 from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.learned import NearSpan
+from emprivacy.entities.name_words import inflected_alone
 from emprivacy.entities.policy import placeholder
+from emprivacy.entities.table_names import key_codes
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
 from emprivacy.preparation.titles import kin_word
 from emprivacy.text.language import get_language
@@ -84,6 +86,16 @@ def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
                  else zipf_in(word, language.wordfreq_code)) < most)
 
 
+def _country_code(marking: EntityMarking, tok: Token, word: str) -> bool:
+    """Whether ``tok`` is a country's three-letter code in capitals (``GBR``, ``PAK`` of a
+    register's nationality column: issue 40, the twenty-ninth English set) that no list
+    holds as a name (not ``GUY``)."""
+    from emprivacy.entities.vocabulary import country_codes
+
+    return (len(tok.text) == 3 and tok.text.isupper() and word in country_codes()
+            and not marking.listed_given(word) and not marking.family_name(word))
+
+
 def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                  text: str, tokens: Sequence[Token], words: Sequence[str],
                  rows: Sequence[int], verbatim: Sequence[bool], *, first_span: int,
@@ -99,6 +111,8 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
         return
     fill = _Filler(marking, decisions, counted, text, tokens, words, rows, first_span, slot,
                    covered)
+    codes = key_codes(text)  # a code a key defines (table_names.key_codes)
+    english = get_language(marking.lang).code == "en"
     at = 0
     near: list[tuple[int, str, float]] = []  # (token, type, score): taken only beside another
     for i, tok in enumerate(tokens):
@@ -111,8 +125,12 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
                 or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF) \
                 or (beside and words[i] in _FILLERS) \
-                or (span.type == "PERSON" and kin_word(marking, words[i])):  # "my grandad"
-            continue
+                or (span.type == "PERSON" and kin_word(marking, words[i])) \
+                or _country_code(marking, tok, words[i]) or tok.text in codes \
+                or (english and span.type == "PERSON" and tok.text.islower()
+                    and inflected_alone(words[i], words[i - 1] if i else "",
+                                        text[tokens[i - 1].end:tok.start] if i else "")):
+            continue  # "my grandad", "| GBR |", "Key: … ONL online", "trestles"
         if isinstance(span, NearSpan):
             near.append((i, span.type, span.score))
         elif fill(i, span.type):
