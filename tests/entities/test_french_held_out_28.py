@@ -28,3 +28,19 @@ def test_a_rotas_keys_are_no_speakers_and_a_grandads_name_is_his(french) -> None
     assert "aimé" not in lines[2], lines
     for name in ("victoire", "fleur", "pierre"):
         assert name not in lines[1], (name, lines)
+
+
+@pytest.mark.slow
+def test_a_surname_that_is_a_french_word_after_a_given_name_in_a_list(french) -> None:
+    """The second reading: once French words in capitals were no longer names for being rare
+    in English, ``DOMINIQUE VERT`` of a list in capitals came back whole (``vert`` is a
+    common French word on no list).  In an item of a list, a word of a span after a given
+    name's slot is the family name; ``SES ENFANTS`` stays words."""
+    pytest.importorskip("wordfreq")
+    text = ("SES ENFANTS : THIERRY MOREAU, SYLVIE BLANC, DOMINIQUE VERT.\n"
+            "MERCI À DOMINIQUE VERT ET À CLAUDE ROUGE.\n")
+    lines = release_fr(text).splitlines()
+    assert lines[0].startswith("SES ENFANTS : "), lines
+    for word in ("THIERRY", "MOREAU", "SYLVIE", "DOMINIQUE", "VERT"):
+        assert word not in lines[0], (word, lines)
+    assert "VERT" not in lines[1] and "ROUGE" not in lines[1], lines

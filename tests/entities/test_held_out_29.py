@@ -90,3 +90,23 @@ def test_a_word_after_an_article_or_i_in_capitals_is_a_word(release_auto) -> Non
     assert lines[0] == '– "MY DAD SAYS I WILL BE A FARMER LIKE HIM."', lines
     assert lines[1].startswith('– "I HOPE YOU STILL HAVE SPORTS DAY. '), lines
     assert not _has("GOODMAN", lines[1]) and lines[1].count("HOPE") == 1, lines
+
+
+@pytest.mark.slow
+def test_seen_speech_names_after_a_title_and_a_modal_name(release_auto) -> None:
+    """The held half, seen: a sports day's commentary by speech recognition released
+    ``style`` of ``mister frank style``, ``will`` of ``and will mason is lying down`` and of
+    ``will has a good start``.  After a title and a given name, a census family name is the
+    person's in any case; ``will`` before a finite verb, or before a person's family name
+    after no subject, is the name.  ``we will see`` and ``it will rain`` stay verbs."""
+    pytest.importorskip("wordfreq")
+    text = ("[14:03:28] mister mason our chair of governors is here\n"
+            "[14:03:40] tomasz goes early will has a good start\n"
+            "[14:04:01] and will mason is lying down on the grass\n"
+            "[14:05:00] the cup is given by mister frank style\n"
+            "[14:06:00] we will see, it will rain.\n")
+    lines = release_auto(text).splitlines()
+    assert "will has" not in lines[1], lines
+    assert "will mason" not in lines[2] and "mason" not in lines[2], lines
+    assert not _has("style", lines[3]) and not _has("frank", lines[3]), lines
+    assert lines[4].endswith("we will see, it will rain."), lines

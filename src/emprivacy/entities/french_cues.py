@@ -94,7 +94,8 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
       words rarer than Zipf 3.0 or listed family names (given names too if rarer than 3.5:
       ``madame prudence ngoma``; ``le docteur tessier signe`` takes ``tessier``);
     * after a greeting and ``c'est`` (``oui c'est jean-yves``, ``bonjour c'est victoire
-      akakpo``), a listed name or a word rarer than 3.5, or any word before a listed family
+      akakpo``), a listed name (or a given name written with its accents: ``c'est honoré``)
+      or a word rarer than 3.5, or any word before a listed family
       name or a word rarer than 3.0 (then both);
     * after a possessive and a family word or a neighbour, a friend, a colleague
       (``sa fille rose``, ``mon mari bernard``, ``mon voisin jean-baptiste``: a compound's
@@ -133,12 +134,14 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
     particles: set[int] = set()
     n = len(words)
     kin = given if kin_given is None else kin_given
+    accented = _accented_given()
 
     def name_like(j: int, limit: float = 3.5) -> bool:
         key = folded(forms[j])
         parts = key.split("-")  # jean-yves: a given name, then listed or uncommon parts
         return (forms[j] not in stopwords and (
             key in listed or key in given or zipf(forms[j]) < limit
+            or (forms[j] != key and forms[j] in accented)  # "c'est honoré"
             or (len(parts) > 1 and parts[0] in given and all(
                 p in listed or p in given or zipf(p) < 4.5 for p in parts[1:]))))
 
@@ -214,7 +217,7 @@ def cued_names(text: str, words: Sequence[Token], forms: Sequence[str], found: s
         elif (prev in _KIN_TITLES and (i < 2 or forms[i - 2] not in _ARTICLES_FR)
               and spaced(i) and forms[i] not in stopwords and (
                   folded(forms[i]) in kin or (forms[i] != folded(forms[i])
-                                              and forms[i] in _accented_given()))):
+                                              and forms[i] in accented))):
             names.add(forms[i])  # "pour arrière-grand-mère blanche", "tante rose", "papi aimé"
         if (words[i].text.islower() and i + 1 < n and forms[i + 1] in _AGENT_VERBS_FR
                 and spaced(i + 1) and folded(forms[i]) in given and forms[i] not in stopwords

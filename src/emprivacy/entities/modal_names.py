@@ -41,8 +41,10 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
         return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
         # may the bride": no verb is possessive or named
-    if i and forms[i - 1] in _SUBJECTS:
+    if i and (forms[i - 1] in _SUBJECTS or forms[i - 1] in _DETERMINERS):
         return False
+    if forms[i + 1:i + 2] and forms[i + 1] in _FINITE_AFTER and re.match(r"[ \t]+\w", text[end:]):
+        return True  # "early will has a good start": no modal verb takes a finite verb
     if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
             ["and", "me"], ["and", "i"]):
         return True
@@ -60,6 +62,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
                 or (gap.startswith(",") and re.match(r"[ \t]*[|\"”)]", after)))
 
 
+#: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good
+#: start``, ``may says``).
+_FINITE_AFTER = frozenset("has is was does did had says said".split())
+#: Determiners: ``the will is`` is the testament.
+_DETERMINERS = frozenset("the a an his her my your our their this that".split())
 #: Subjects of a modal verb: ``it may – or may not –``.
 _SUBJECTS = frozenset("i you u ya we they he she it this that there who which what".split())
 #: Words after which a greeting's ``will`` or ``may`` is the verb: a subject, or a helper of

@@ -122,14 +122,16 @@ def ordinary_mention(i: int, forms: Sequence[str], zipf: Callable[[str], float],
     ``ill mark that`` — ``gap``, the text between the two words, when the caller knows
     it), being common enough as a word (``zipf``, at least :data:`ORDINARY_ZIPF`).
     ``forms`` may skip punctuation and line breaks: without ``gap`` no subject or
-    contraction counts (``so do i\nmark said`` names mark)."""
+    contraction counts (``so do i\nmark said`` names mark).  Never before ``family``: ``the
+    style family`` is a family's name."""
     return (i > 0 and ((forms[i - 1] in ORDINARY_BEFORE
                         and not (forms[i - 1] in _APOSTROPHE_S and forms[i - 2:i - 1]
                                  and (forms[i - 2] in KEPT_FUNCTION_WORDS
                                       or forms[i - 2] in _IS_BEFORE)))
                        or ((forms[i - 1] in _SUBJECTS or forms[i - 1] in CHAT_CLITICS)
                            and gap == " "))
-            and zipf(forms[i]) >= ORDINARY_ZIPF)
+            and zipf(forms[i]) >= ORDINARY_ZIPF
+            and forms[i + 1:i + 2] not in (["family"], ["families"]))  # "the style family"
 
 
 #: A possessive ``'s`` (:data:`ORDINARY_BEFORE`: ``last year's hall bill``)…

@@ -18,8 +18,9 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from emprivacy.entities.french_cues import NOT_FAMILY
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import (
@@ -28,6 +29,7 @@ from emprivacy.entities.name_words import (
     french_given_names,
     zipf_in,
 )
+from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Placeholder
 from emprivacy.preparation.name_lists import list_item
@@ -93,7 +95,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
     """
     if get_language(marking.lang).code == "en":
-        _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles)
+        _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
+                            family=marking.family_name, given=marking.listed_given)
         return
     if get_language(marking.lang).code != "fr":
         return
@@ -109,6 +112,10 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
 
     def entity(i: int) -> bool:  # protected, whatever its type (ÉMILE typed ORG)
         return isinstance(decisions[i], EntitySlot | Placeholder)
+
+    def given_at_word(word: str) -> bool:  # not "le", "les" (the census' Le, Les)
+        return word not in function_words and all(folded(part) in given
+                                                  for part in word.split("-"))
 
     def given_at(i: int) -> bool:
         parts = [folded(part) for part in words[i].split("-")]
@@ -178,6 +185,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
                 and _pair(text, tokens[i], tokens[i + 1])):
             take(i)
+    _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
+                        family=lambda w: w not in NOT_FAMILY and not marking.designator(w),
+                        given=given_at_word)
     for i in range(1, len(tokens)):  # "HUBERT DE LA BASTIDE", "Claire du Bois"
         n = next((len(p) for p in _NOBLE_PARTICLES if tuple(words[i:i + len(p)]) == p), 0)
         j = i + n
@@ -196,35 +206,44 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
 def _family_after_given(marking: EntityMarking, decisions: list[Decision],
                         counted: Counter[str], text: str, tokens: Sequence[Token],
                         words: Sequence[str], covered: Sequence[bool],
-                        titles: frozenset[str]) -> None:
-    """English: a word of a detected span left to the general ε right after a listed given
-    name's ``PERSON`` slot, one space apart and in the same case, is the person's family name where
-    the census lists it and the pair is an item (after a line's start, a comma, a semicolon,
-    a colon, a full stop, a title or ``from``/``by``; before a sign or the line's end): ``ROSE
+                        titles: frozenset[str], *, family: Callable[[str], bool],
+                        given: Callable[[str], bool]) -> None:
+    """A word of a detected span left to the general ε right after a ``given`` name's
+    ``PERSON`` slot, one space apart and in the same case, is the person's family name where
+    ``family`` holds it (English: the census lists it; French: any word that is no kind nor
+    family word, ``DOMINIQUE VERT``: issue 42, the second reading of stage 29) and the pair
+    is an item (after a line's start, a comma, a semicolon, a colon, a full stop, a title or
+    ``from``/``by``; before a sign or the line's end): ``ROSE
     FIELD`` and ``FRANK STYLE`` of a list in capitals, ``LETTER FROM ROWAN FIELD, AGED 10``,
-    a signature ``… GOES ROUND NOW. ROWAN FIELD."`` (issue 40, the twenty-ninth English
-    set).  A ``PERSON`` slot drawn independently of it (ε = 0)."""
+    a signature ``… GOES ROUND NOW. ROWAN FIELD."``; after a title and a given name in any
+    case, an item or not (``mister frank style`` of speech recognition: issue 40, the
+    twenty-ninth English set).  A ``PERSON`` slot drawn independently of it (ε = 0)."""
     function_words = get_language(marking.lang).kept_function_words
+    english = get_language(marking.lang).code == "en"  # a title's case rule (not "c'est")
     for i in range(1, len(tokens)):
         before, tok = decisions[i - 1], tokens[i]
         w = words[i]
+        titled = english and i >= 2 and (words[i - 2] in titles or words[i - 2] in NAME_TITLES) \
+            and text[tokens[i - 2].end:tokens[i - 1].start] in (" ", ". ")
         if not (isinstance(before, EntitySlot) and before.key[0] == "PERSON"
-                and decisions[i] is None and covered[i] and tok.kind == "word"
-                and len(tok.text) > 1 and tok.text[:1].isupper()
+                and decisions[i] is None and (covered[i] or titled) and tok.kind == "word"
+                and len(tok.text) > 1 and (tok.text[:1].isupper() or titled)
                 and _pair(text, tokens[i - 1], tok)
                 and w not in function_words and w not in titles and w not in NAME_TITLES
-                and w not in FORM_KEYS and marking.family_name(w)
-                and marking.listed_given(words[i - 1])):  # not "LIFERAFT READY"
+                and w not in FORM_KEYS and w not in KIN_WORDS and family(w)
+                and given(words[i - 1])):  # not "LIFERAFT READY"
             continue
         gap = text[tokens[i - 2].end:tokens[i - 1].start] if i >= 2 else "\n"
         starts = ("\n" in gap or gap.strip() in (",", ";", ":", ".", '."', ".”")
                   or (gap == " " and (words[i - 2] in titles or words[i - 2] in NAME_TITLES
                                       or words[i - 2] in ("from", "by"))))
         rest = text[tok.end:tok.end + 3].lstrip(" \t")
-        if starts and (rest[:1] in ("", "\n", ",", ";", ".", "(", ")", '"', "–", "-", "|")):
+        if titled or (starts and rest[:1] in ("", "\n", ",", ";", ".", "(", ")", '"', "–", "-",
+                                              "|")):
             decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
             counted["PERSON"] += 1
-            counted[GENERAL] -= 1  # a word of a span, released at the general ε before
+            if covered[i]:
+                counted[GENERAL] -= 1  # a word of a span, released at the general ε before
 
 
 #: The particles of a noble family name after a given name (``de la``, ``du``, ``des``): the

@@ -35,7 +35,9 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
     thirteenth French set).  A ``PERSON`` slot drawn independently of it (ε = 0); not a
     title, a form's key, a particle, a function word or a family word (``IN MEMORIAM``,
     ``Son Cliff``), nor a function word but ``will`` and ``may`` at a name's item
-    (``2015–23 WILL HOPE``, ``HIS WIDOW MAY CHURCH``: a listed given name, not the verb),
+    (``2015–23 WILL HOPE``, ``HIS WIDOW MAY CHURCH``: a listed given name, not the verb) or,
+    in lower case, before a person's slot of a family name after no subject or determiner
+    (``and will mason is lying down`` of speech recognition),
     before a family name's slot of any type (``HOPE`` typed a place; not ``In London``)."""
     function_words = get_language(marking.lang).kept_function_words
     for i in range(len(tokens) - 1, 0, -1):
@@ -47,18 +49,28 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
         # a function word that is a listed given name only at an item's start, and there
         # before any slot of a family name (HOPE of "WILL HOPE" typed a place)
         verb = words[k] in function_words
+        lower_modal = (tok.text.islower() and after.key[0] == "PERSON"
+                       and words[i] not in MODAL_NAMES  # "will will will nguyen": attempts
+                       and not (k and words[k - 1] in _NOT_BEFORE_MODAL_NAME))
         if verb and not (words[k] in MODAL_NAMES and marking.family_name(words[i])
-                         and _item_start(text, tokens, words, k, i)):
+                         and (lower_modal or _item_start(text, tokens, words, k, i))):
             continue
         if not verb and after.key[0] != "PERSON":
             continue
         if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
-                and tok.text[:1].isupper() and text[tok.end:tokens[i].start] == " "
+                and (tok.text[:1].isupper() or (verb and lower_modal))
+                and text[tok.end:tokens[i].start] == " "
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
                 and words[k] not in KIN_WORDS and given_like(marking, words[k])):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
+
+
+#: Words before ``will`` or ``may`` that make it the verb or the noun (``we will mason``
+#: nothing; ``the will``).
+_NOT_BEFORE_MODAL_NAME = frozenset("i you we they he she it who that which there the a an my "
+                                   "your his her our their this".split())
 
 
 def _item_start(text: str, tokens: Sequence[Token], words: Sequence[str], k: int,
