@@ -25,6 +25,7 @@ from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
 from emprivacy.entities.labels import PERSONAL_PRONOUNS
 from emprivacy.entities.spans import EntitySpan, check_texts, split_at_gaps
+from emprivacy.entities.table_names import fills_cell
 
 __all__ = ["BATCH_CHARS", "DEFAULT_PIPELINE", "NER_EXTRA", "PIECE_CHARS", "SPACY_LABELS",
            "SpacyDetector", "char_batches", "load_pipeline", "text_pieces"]
@@ -198,11 +199,8 @@ def _letter_cell(text: str, span: EntitySpan) -> bool:
     """Whether ``span`` is one letter typed an organisation or a place that fills a table's
     cell (``| N |``, ``,Y,``: a register's flag column, typed ``ORG``; issue 40, the
     twenty-ninth English set)."""
-    if span.end - span.start != 1 or span.type not in ("ORG", "LOCATION"):
-        return False
-    before = text[max(0, span.start - 3):span.start].strip(" ")
-    after = text[span.end:span.end + 3].strip(" ")
-    return before[-1:] in ("|", ",", "\t") and after[:1] in ("|", ",", "\t")
+    return (span.end - span.start == 1 and span.type in ("ORG", "LOCATION")
+            and fills_cell(text, span.start, span.end))
 
 
 #: A word this common in English (Zipf frequency) is no name by itself.

@@ -26,8 +26,7 @@ from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
            "ROW_SEPARATORS", "TableNameDetector", "cells", "code_cell", "drop_header_spans",
-           "key_codes",
-           "name_columns", "people_columns", "tables"]
+           "fills_cell", "key_codes", "name_columns", "people_columns", "tables"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``,
 #: brackets, ``°`` and spaces; lower case) is a name's column.
@@ -284,15 +283,20 @@ _KEY_LINE = re.compile(r"^[ \t]*(?:key|legend|codes|abbreviations)[ \t]*:(.*)$",
 _KEY_CODE = re.compile(r"(?<![\w'’])([A-Z]{2,5})(?:[ \t]*=[ \t]*|[ \t]+)(?=[a-z])")
 
 
+def fills_cell(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is the whole of a table's cell: a ``|``, a comma or a tab
+    (spaces aside) on both sides (``| GBR |``, ``,N,``)."""
+    before = text[max(0, start - 3):start].strip(" ")
+    after = text[end:end + 3].strip(" ")
+    return before[-1:] in ("|", ",", "\t") and after[:1] in ("|", ",", "\t")
+
+
 def code_cell(text: str, span: EntitySpan) -> bool:
     """Whether ``span`` is a country's three-letter code in capitals that fills a table's
     cell (``| GBR |``, ``,PAK,``: a register's nationality column, issue 40, the
     twenty-ninth English set): a code, no one's name."""
-    if span.end - span.start != 3 or not text[span.start:span.end].isupper():
-        return False
-    before = text[max(0, span.start - 3):span.start].strip(" ")
-    after = text[span.end:span.end + 3].strip(" ")
-    if before[-1:] not in ("|", ",", "\t") or after[:1] not in ("|", ",", "\t"):
+    if span.end - span.start != 3 or not text[span.start:span.end].isupper() \
+            or not fills_cell(text, span.start, span.end):
         return False
     try:
         return text[span.start:span.end].lower() in country_codes()
