@@ -37,7 +37,7 @@ from emprivacy._optional import import_optional
 from emprivacy.entities.french_chat import folded
 from emprivacy.entities.labels import chat_speakers
 from emprivacy.text.normalise import normalise_word
-from emprivacy.text.word_lists import read_word_list
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, read_word_list
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
@@ -344,8 +344,6 @@ def inflected_alone(form: str, before: str, gap: str) -> bool:
         return False
     if form.endswith("ed"):
         return True
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
     return not before or before in KEPT_FUNCTION_WORDS or gap.strip(" \t") != ""
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 from emprivacy.entities.vocabulary import country_codes
@@ -215,6 +216,7 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
     # a code the key defines is no one's name, in a cell or a header; nor a country's code
     # filling a cell (a register's nationality column)
     spans = [s for s in spans if text[s.start:s.end] not in codes and not code_cell(text, s)]
+    column_codes = frozenset(c.lower() for c in codes)
     headers: list[tuple[int, int]] = []
     lines = text.split("\n")
     following = [""] * len(lines)  # each line's next line that is not blank
@@ -225,7 +227,7 @@ def drop_header_spans(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan
             nxt = lines[k]
     pos, before = 0, ""
     for k, line in enumerate(lines):
-        if _is_header(line, following[k], before, codes):
+        if _is_header(line, following[k], before, column_codes):
             headers.append((pos, pos + len(line)))
         if line.strip():
             before = line
@@ -266,12 +268,11 @@ _MARKDOWN_RULE = re.compile(r"\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[
 
 def _column_name(cell: str, codes: frozenset[str] = frozenset()) -> bool:
     """Whether a header's cell is a column's name (see :func:`drop_header_spans`); a code
-    that the text's key defines is one (:func:`key_codes`)."""
+    that the text's key defines is one (``codes``: :func:`key_codes` in lower case)."""
     words = [w for w in _HEADER_SPLIT.split(cell.lower()) if w]
     abbreviations = "_" in cell and cell == cell.lower()
-    lowered = {c.lower() for c in codes}
     return bool(words) and all(
-        w in COLUMN_WORDS or w in NAME_HEADER_WORDS or w in NOT_A_PERSON or w in lowered
+        w in COLUMN_WORDS or w in NAME_HEADER_WORDS or w in NOT_A_PERSON or w in codes
         or (abbreviations and len(w) <= 4 and w.isalpha()) for w in words)
 
 
@@ -304,10 +305,12 @@ def code_cell(text: str, span: EntitySpan) -> bool:
         return False
 
 
+@lru_cache(maxsize=8)
 def key_codes(text: str) -> frozenset[str]:
     """The codes that a key of ``text`` defines (``Key: RESP = response (ONL online, TEL
     phone, PAP paper form)``): each in the columns of its table is a code, no one's name
-    nor an organisation (issue 40, the twenty-ninth English set's register export).
+    nor an organisation (issue 40, the twenty-ninth English set's register export).  Once
+    per text for the marking's spans and the learned detector's gaps that both ask.
 
     >>> sorted(key_codes("Key: RESP = response (ONL online, TEL phone); JF = Jack Frost"))
     ['ONL', 'RESP', 'TEL']

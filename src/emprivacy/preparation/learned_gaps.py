@@ -28,7 +28,8 @@ from emprivacy.entities.labels import SPEAKER_ROLES
 from emprivacy.entities.learned import NearSpan
 from emprivacy.entities.name_words import inflected_alone
 from emprivacy.entities.policy import placeholder
-from emprivacy.entities.table_names import key_codes
+from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.table_names import code_cell, key_codes
 from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Kept, Placeholder
 from emprivacy.preparation.titles import kin_word
 from emprivacy.text.language import get_language
@@ -86,13 +87,11 @@ def _may_fill(marking: EntityMarking, word: str, most: float) -> bool:
                  else zipf_in(word, language.wordfreq_code)) < most)
 
 
-def _country_code(marking: EntityMarking, tok: Token, word: str) -> bool:
-    """Whether ``tok`` is a country's three-letter code in capitals (``GBR``, ``PAK`` of a
-    register's nationality column: issue 40, the twenty-ninth English set) that no list
-    holds as a name (not ``GUY``)."""
-    from emprivacy.entities.vocabulary import country_codes
-
-    return (len(tok.text) == 3 and tok.text.isupper() and word in country_codes()
+def _country_code(marking: EntityMarking, text: str, tok: Token, word: str) -> bool:
+    """Whether ``tok`` is a country's code filling a table's cell
+    (:func:`~emprivacy.entities.table_names.code_cell`: ``| GBR |``, which the detectors'
+    spans leave out) that no list holds as a name (not ``PAK``, ``GUY``)."""
+    return (code_cell(text, EntitySpan(tok.start, tok.end, "PERSON"))
             and not marking.listed_given(word) and not marking.family_name(word))
 
 
@@ -126,7 +125,7 @@ def learned_gaps(marking: EntityMarking, decisions: list[Decision], counted: Cou
                 or not _may_fill(marking, words[i], BESIDE_ZIPF if beside else FILL_ZIPF) \
                 or (beside and words[i] in _FILLERS) \
                 or (span.type == "PERSON" and kin_word(marking, words[i])) \
-                or _country_code(marking, tok, words[i]) or tok.text in codes \
+                or _country_code(marking, text, tok, words[i]) or tok.text in codes \
                 or (english and span.type == "PERSON" and tok.text.islower()
                     and inflected_alone(words[i], words[i - 1] if i else "",
                                         text[tokens[i - 1].end:tok.start] if i else "")):
