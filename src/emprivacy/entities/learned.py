@@ -495,4 +495,5 @@ def _latin(word: str) -> bool:
     >>> _latin("NGUYỄN"), _latin("Ōkubo"), _latin("Москва")
     (True, True, False)
     """
-    return all(c < "\u0250" or "\u1e00" <= c <= "\u1eff" for c in word if c.isalpha())
+    return word.isascii() or all(c < "\u0250" or "\u1e00" <= c <= "\u1eff"
+                                 for c in word if c.isalpha())

@@ -307,6 +307,7 @@ WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".
 #: Tue``, ``Mon–Fri``; not ``and``: ``Sun and Thu`` are two people as often), and the time or
 #: date after one (``MON 16:30``, ``Sat 7am``, ``Mon 20/04``, ``Sun 10-4``; not a race's
 #: ``12.41`` nor an age).
+_WEEKDAY_STARTS = frozenset(w[:3] for w in WEEKDAY_ABBREVIATIONS)
 _WEEKDAY_GAP = re.compile(r"[ \t]*(?:[,/&–-]|\b(?:or|to)\b)[ \t]*", re.IGNORECASE)
 _WEEKDAY_AFTER = re.compile(r"[ \t]+\d{1,2}(?::\d\d|[ \t]?[ap]\.?m\b|/\d{1,2}\b|[-–]\d{1,2}\b)",
                             re.IGNORECASE)
@@ -327,6 +328,10 @@ def drop_weekdays(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
     spans = list(spans)
     out = []
     for s in spans:
+        first = _WORDS.search(text, s.start, s.end)  # most spans: no weekday first (cost)
+        if first is None or first.group()[:3].lower() not in _WEEKDAY_STARTS:
+            out.append(s)
+            continue
         words = [w.lower() for w in _WORDS.findall(text, s.start, s.end)]
         if s.type in STRUCTURED_TYPES or not words or any(
                 w not in WEEKDAY_ABBREVIATIONS for w in words):

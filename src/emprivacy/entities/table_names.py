@@ -244,7 +244,7 @@ def _is_header(line: str, after: str, before: str = "",
     rule = _MARKDOWN_RULE.fullmatch(after.strip()) is not None  # "|---|---|" under it
     if rule:  # numbered columns of a Markdown table ("Wk1 | Wk2")
         line = re.sub(r"(?<=[^\W\d_])\d+\b", lambda m: " " * len(m.group()), line)
-    if any(ch.isdigit() for ch in line):
+    if any(map(str.isdigit, line)):
         return False
     for separator in _SEPARATORS:
         if line.count(separator) < 2:
