@@ -84,8 +84,11 @@ def particle_initials(text: str) -> list[EntitySpan]:
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
 
 
-_BARE_INITIALS = re.compile(rf"{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}",
-                            re.MULTILINE)
+#: After the word ``signed`` (a quote between): ``THE NOTE IS SIGNED "H. W."``.
+_SIGNED_WORD = r"(?:(?<=[Ss]igned )|(?<=SIGNED )|(?<=[Ss]igned [\"“])|(?<=SIGNED [\"“]))"
+_BARE_INITIALS = re.compile(
+    rf"(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
+    rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
 
 
 def bare_initials(text: str) -> list[EntitySpan]:
@@ -93,11 +96,15 @@ def bare_initials(text: str) -> list[EntitySpan]:
     name after them: a transcript's or a log's sign-off (``[END – A. F. – CHECKED T. Ó
     M.]``; issue 40, the twenty-first English set, seen), before a dash, a comma, a
     semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``),
-    standing apart as :func:`particle_initials` (not ``Plan A. B. C.`` in a sentence).
+    standing apart as :func:`particle_initials` (not ``Plan A. B. C.`` in a sentence), or
+    right after the word ``signed`` (``the note is signed "H. W."``: the thirtieth).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]
     ['A. F.', 'J. R.']
+    >>> text = 'THE NOTE IS SIGNED "H. W.". Signed H.W. Smith; signed J. K. and not'
+    >>> [text[s.start:s.end] for s in bare_initials(text)]
+    ['H. W.', 'H.W.', 'J. K.']
     """
     if ". " not in text:
         return []

@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from emprivacy.entities.name_words import given_names, name_key
+from emprivacy.entities.naming import KIN_WORDS
+
 __all__ = ["MODAL_NAMES", "modal_name_at", "modal_named"]
 
 #: The kept function words that can be given names (a modal verb elsewhere).
@@ -26,11 +29,14 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
     no modal verb is: before a possessive ``'s`` where the word labels a chat's line (``may's
     aunties`` where ``may:`` speaks; not ``may's rent``) or after ``it's`` (``it's may the
-    bride``: issue 40, the twenty-ninth English set); after no subject, before ``and
+    bride``: issue 40, the twenty-ninth English set); after a kinship word before ``and``
+    (``his wife may and two boys``: the thirtieth) or after ``is`` or ``was`` before a listed
+    given name (``she was may elizabeth``); after no subject, before ``and
     i`` or after ``me and`` (``may and i are running the bar``); ``will`` also after ``and``
     before a dash (``and will – buttons``), between signs (``buttons – will |``, a rota's
-    ``4pm–8pm: will (unlock)``) or after a comma before a cell's end, a closing quote or
-    bracket (``| GOOD, Will |``, ``"STILL NO FLYING CARS, WILL"``; not ``YES, WILL``),
+    ``4pm–8pm: will (unlock)``) or after a comma before a cell's end, a quote or a
+    bracket (``wolf (beams), will (plate)``, ``| GOOD, Will |``, ``"STILL NO FLYING CARS,
+    WILL"``; not ``YES, WILL``),
     after ``is`` or ``was`` before ``a`` or the clause's end (``is will a
     fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``) or at
     a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
@@ -41,6 +47,12 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
         return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
         # may the bride": no verb is possessive or named
+    if i and forms[i - 1] in KIN_WORDS and re.match(r"[ \t]*(?:&|and\b)", text[end:end + 6],
+                                                    re.IGNORECASE):
+        return True  # "WITH HIS WIFE MAY AND TWO BOYS": no modal verb before "and" there
+    if i and forms[i - 1] in ("is", "was") and forms[i + 1:i + 2] and (
+            name_key(forms[i + 1]) in given_names()):
+        return True  # "SHE WAS MAY ELIZABETH CHUBB": no modal verb after "was"
     if i and (forms[i - 1] in _SUBJECTS or forms[i - 1] in _DETERMINERS):
         return False
     if forms[i + 1:i + 2] and forms[i + 1] in _FINITE_AFTER and re.match(r"[ \t]+\w", text[end:]):
@@ -59,12 +71,16 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     return bool((i and forms[i - 1] == "and" and re.match(r"[ \t]*[–—]", after))
                 or (re.search(r"[–—|:][ \t]*\Z", gap)
                     and re.match(r"[ \t]*(?:[–—|(]|\n|\Z)", after))
-                or (gap.startswith(",") and re.match(r"[ \t]*[|\"”)]", after)))
+                or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*[|\"”)]", after))
+                or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*\(", after)
+                    and forms[i - 1] not in _ANSWERS))
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good
 #: start``, ``may says``).
 _FINITE_AFTER = frozenset("has is was does did had says said".split())
+#: Answers before a comma: ``YES, WILL (IF I CAN)`` is the verb.
+_ANSWERS = frozenset("yes yeah yep no nope ok okay sure fine and or but so".split())
 #: Determiners: ``the will is`` is the testament.
 _DETERMINERS = frozenset("the a an his her my your our their this that".split())
 #: Subjects of a modal verb: ``it may – or may not –``.

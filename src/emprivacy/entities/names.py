@@ -54,6 +54,7 @@ from emprivacy.entities.labels import (
     NO_NAME_VALUES,
     QUOTING_VERBS,
     SPEAKER_ROLES,
+    abbreviated_given,
     chat_speaker_word,
     in_name_field,
     name_shaped_value,
@@ -317,6 +318,9 @@ class NameListDetector:
                 # "OFFICER IN CASE", "Nurse in charge": a function word is no name
                 out[i] = "title"
                 continue
+            if any(abbreviated_given(k, words, forms, text) for k in (i, i - 1)):
+                out[i] = "title"  # "GEO. ROACH": a given name as records abbreviate it, and
+                continue  # the family name after it
             if named and named_outright(i, words, forms, text, _KEPT_NOT_NAMES):
                 out[i] = "naming"  # "her name's ah young cho": any word
                 continue

@@ -51,7 +51,7 @@ from emprivacy.preparation.decisions import (
 from emprivacy.preparation.family_names import family_names_beside_given
 from emprivacy.preparation.given_names import given_after_commas, given_before_names, roll_names
 from emprivacy.preparation.learned_gaps import learned_gaps
-from emprivacy.preparation.name_contexts import handle_piece, name_field_value, stamped_speaker
+from emprivacy.preparation.name_contexts import handle_piece, named_in_place
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
@@ -189,8 +189,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
-                      and not stamped_speaker(text, tok)
-                      and not name_field_value(text, tok)
+                      and not named_in_place(text, tok)
                       and not (resolved == "PERSON" and len(tok.text) > 1
                                and handle_piece(text, tok, display=True))  # a letter:
                       and not (i and words[i - 1] in titles  # "monsieur constant"

@@ -23,7 +23,15 @@ from emprivacy.entities.name_words import named_chat
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
-__all__ = ["handle_piece", "name_field_value", "stamped_speaker"]
+__all__ = ["handle_piece", "name_field_value", "named_in_place", "quoted_nickname",
+           "stamped_speaker"]
+
+
+def named_in_place(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a name by where it stands whatever the word: a chat's speaker
+    (:func:`stamped_speaker`), a name field's value (:func:`name_field_value`) or a quoted
+    nickname (:func:`quoted_nickname`)."""
+    return stamped_speaker(text, tok) or name_field_value(text, tok) or quoted_nickname(text, tok)
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:
@@ -64,6 +72,35 @@ def name_field_value(text: str, tok: Token) -> bool:
     # a value of a few capitalised words to the line's end or the next field, not speech
     # ("OPERATOR: Next, Oksana Hrytsenko at Jefferies.", "Chair: Thanks everyone.")
     return name_shaped_value(text, tok.start, most_words=_MOST_VALUE_WORDS)
+
+#: A nickname in quotes between two capitalised words of a name, a word or three
+#: (``PHILIP "SKIP" KEEL``, ``Owen "Long Owen" Flynn``).
+_NICKNAME = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*\.?[ \t]+[\"“‘'](?P<nick>[^\W\d_][\w'’-]*"
+                       r"(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”’'][ \t]+[^\W\d_]")
+
+
+def quoted_nickname(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is in a nickname quoted between two capitalised words of a person's
+    name (``PHILIP "SKIP" KEEL``, ``Margaret "Peg" McAllister``): a name whatever the word,
+    never demoted to the general ε as an ordinary word (issue 40, the thirtieth English
+    set).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = 'PHILIP "SKIP" KEEL; the word "skip" means; Owen "Long Owen" Flynn'
+    >>> [t.text for t in tokenize(text) if t.kind == "word" and quoted_nickname(text, t)]
+    ['SKIP', 'Long', 'Owen']
+    """
+    line_start = text.rfind("\n", 0, tok.start) + 1
+    line_end = text.find("\n", tok.end)
+    line_end = len(text) if line_end < 0 else line_end
+    for m in _NICKNAME.finditer(text, max(line_start, tok.start - 60),
+                                min(line_end, tok.end + 40)):
+        if m.start("nick") <= tok.start and tok.end <= m.end("nick"):
+            before = m.group()
+            after = text[m.end() - 1]
+            return before[:1].isupper() and after.isupper()
+    return False
+
 
 #: The most words of a name field's value whose first word is a name whatever the word.
 _MOST_VALUE_WORDS = 4

@@ -1,0 +1,83 @@
+"""What the thirtieth stage showed (issue 40): the tuning half of the thirtieth English set
+(a canal restoration work party's lower-case chat, a lock's passage log, an 1841 toll book
+transcribed in capitals, a local-history podcast's show notes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def _has(word: str, line: str) -> bool:
+    return re.search(rf"\b{word}\b", line) is not None
+
+
+@pytest.mark.slow
+def test_given_names_as_old_records_abbreviate_them(release_auto) -> None:
+    """A toll book's masters ``GEO. ROACH``, ``JOS. STONE`` and the show notes' ``Jos.
+    Stone`` released ``GEO`` (a word: geography's), ``STONE`` and ``Stone`` (a census family
+    name that is a word).  A given name as old records abbreviate it, with its stop and a
+    capitalised word after it, is a given name, and the word after it the family name; a
+    word that only looks like one (``geo. data`` in lower case) stays a word."""
+    pytest.importorskip("wordfreq")
+    text = ("4. \"JOLLY BETSY\", MASTER GEO. ROACH, 18 TONS STONE. SIGNED JOS. STONE.\n"
+            "The navvies (Jos. Stone, Geo. Roach) built the upper locks.\n"
+            "we logged the geo. data and the stone.\n")
+    lines = release_auto(text).splitlines()
+    for word in ("GEO", "ROACH", "JOS"):
+        assert not _has(word, lines[0]), (word, lines)
+    assert " TONS " in lines[0] and " SIGNED " in lines[0], lines
+    assert not re.search(r"SIGNED \w+\. STONE", lines[0]), lines  # the cargo's: one form
+    for word in ("Jos", "Stone", "Geo", "Roach"):
+        assert not _has(word, lines[1]), (word, lines)
+    assert lines[2] == "we logged the geo. data and the stone.", lines
+
+
+@pytest.mark.slow
+def test_a_quoted_nickname_and_its_later_mentions_are_the_name(release_auto) -> None:
+    """``PHILIP "SKIP" KEEL. SKIP SAYS HE WILL PAY`` released both ``SKIP``: the word is no
+    listed name, so the person's span over it was taken for an ordinary word.  A word quoted
+    between two capitalised words of a name is the nickname whatever the word, and so is
+    every later mention of it; ``skip`` in another text stays a word."""
+    pytest.importorskip("wordfreq")
+    text = ('THE SON OF MRS MABEL KEEL AND OF PHILIP "SKIP" KEEL. SKIP SAYS HE WILL PAY.\n'
+            'Hosts: Margaret "Peg" McAllister and Ann Lee.\n')
+    lines = release_auto(text).splitlines()
+    assert not _has("SKIP", lines[0]) and not _has("KEEL", lines[0]), lines
+    assert "SAYS HE WILL PAY." in lines[0], lines
+    assert not _has("Peg", lines[1]) and not _has("McAllister", lines[1]), lines
+    words = release_auto("skip the intro and skip the outro\n").split()
+    assert words[0] == words[4] == "skip", words  # a verb, no nickname
+
+
+@pytest.mark.slow
+def test_may_and_will_named_after_kin_copula_and_in_a_rota(release_auto) -> None:
+    """``WITH HIS WIFE MAY AND TWO BOYS``, ``SHE WAS MAY ELIZABETH CHUBB`` and a rota's
+    ``wolf (beams), will (plate), hazel`` released ``MAY`` and ``will``: no modal verb stands
+    after a kinship word before ``and``, after ``was`` before a given name, or between a
+    bracket's comma and the next bracket.  ``HE MAY AND SHE WILL``, ``the answer was may``
+    and ``YES, WILL (IF I CAN)`` keep the verbs."""
+    pytest.importorskip("wordfreq")
+    text = ("MASTER WM. CHUBB, WITH HIS WIFE MAY AND TWO BOYS. HE MAY AND SHE WILL.\n"
+            "SHE WAS MAY ELIZABETH CHUBB, NEE TENCH.\n"
+            "rota: wolf (beams), will (plate), hazel + car park crew\n"
+            "YES, WILL (IF I CAN). The answer was may.\n")
+    lines = release_auto(text).splitlines()
+    assert "WIFE MAY AND" not in lines[0] and lines[0].endswith(" HE MAY AND SHE WILL."), lines
+    assert "WAS MAY" not in lines[1], lines
+    assert "will (plate)" not in lines[2], lines
+    assert lines[3] == "YES, WILL (IF I CAN). The answer was may.", lines
+
+
+@pytest.mark.slow
+def test_initials_signed_in_quotes_are_a_name(release_auto) -> None:
+    """``THE PENCIL NOTE IS SIGNED "H. W."`` released the initials: they stand in quotes
+    after ``signed``, not apart as a sign-off does.  Initials right after ``signed`` are
+    a person's, in quotes or before a word in lower case."""
+    pytest.importorskip("wordfreq")
+    text = ('THE PENCIL NOTE IS SIGNED "H. W.". IT IS IN PENCIL.\n'
+            "the pencil note signed H. W. and the case for it\n")
+    lines = release_auto(text).splitlines()
+    assert '"H. W."' not in lines[0] and lines[0].endswith(". IT IS IN PENCIL."), lines
+    assert "H. W." not in lines[1] and lines[1].endswith(" and the case for it"), lines
