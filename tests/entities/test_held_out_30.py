@@ -81,3 +81,34 @@ def test_initials_signed_in_quotes_are_a_name(release_auto) -> None:
     lines = release_auto(text).splitlines()
     assert '"H. W."' not in lines[0] and lines[0].endswith(". IT IS IN PENCIL."), lines
     assert "H. W." not in lines[1] and lines[1].endswith(" and the case for it"), lines
+
+
+@pytest.mark.slow
+def test_a_roll_read_aloud_in_lower_case_keeps_no_family_name(release_auto) -> None:
+    """Captions of a roll read aloud (``so here goes skip keel rusty pound penny sterling
+    chip bolt dave stone wolf``) released ``pound``, ``bolt`` and ``stone``, family names that are
+    words, between the names protected.  In a run of five words or more in lower case, most
+    of them people's or listed names, a listed name between two people's is theirs; a chat's
+    ``thanks rusty great work on the gear`` keeps its words."""
+    pytest.importorskip("wordfreq")
+    text = ("[10:59:58] so here goes skip keel rusty pound penny sterling chip bolt dave stone "
+            "wolf act a burg\n"
+            "[11:00:19] thanks rusty great work on the gear today\n")
+    lines = release_auto(text).splitlines()
+    for word in ("pound", "stone", "keel", "sterling"):
+        assert not _has(word, lines[0]), (word, lines)
+    assert " great work on the gear today" in lines[1], lines
+
+
+@pytest.mark.slow
+def test_a_notes_sign_off_after_a_dash_is_a_name(release_auto) -> None:
+    """A noticeboard card's ``That's mine, thanks May! – Summer`` and a slip's ``RING HER
+    BACK. – G`` released the signer: a dash after the last sentence, then a listed given name
+    or one capital to the line's end, is who signed; ``A lovely time. – Thanks`` is a word."""
+    pytest.importorskip("wordfreq")
+    text = ("[added:] That's mine, thanks May! – Summer\n"
+            "SHE WON'T SUE. RING HER BACK. – G\n"
+            "A lovely time. – Thanks\n")
+    lines = release_auto(text).splitlines()
+    assert not lines[0].endswith("– Summer") and not lines[1].endswith("– G"), lines
+    assert lines[2].endswith("– Thanks"), lines

@@ -49,7 +49,13 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.family_names import family_names_beside_given
-from emprivacy.preparation.given_names import given_after_commas, given_before_names, roll_names
+from emprivacy.preparation.given_names import (
+    given_after_commas,
+    given_before_names,
+    roll_names,
+    signed_off,
+    spoken_rolls,
+)
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_in_place
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -108,8 +114,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
     the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).  The words a
-    public address pages (``would passenger oil around please``) are a person's
-    (:func:`~emprivacy.preparation.paging.paged_names`).
+    public address pages are a person's (:func:`~emprivacy.preparation.paging.paged_names`).
     ``document``: the document's people in the pieces before, read and added to (a name's form
     privatised as a person in one piece is in every later one: :class:`DocumentPeople`).
     """
@@ -222,6 +227,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     surnames_before_brackets(decisions, counted, text, tokens, words, marking)
     login_names(marking, decisions, counted, text, tokens, words)
     roll_names(marking, decisions, counted, text, tokens, words)
+    spoken_rolls(marking, decisions, counted, text, tokens, words)
+    signed_off(marking, decisions, counted, text, tokens, words)
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,
                               titles)

@@ -21,7 +21,8 @@ from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_d
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["given_after_commas", "given_before_names", "roll_names"]
+__all__ = ["given_after_commas", "given_before_names", "roll_names", "signed_off",
+           "spoken_rolls"]
 
 
 def given_before_names(marking: EntityMarking, decisions: list[Decision],
@@ -154,6 +155,67 @@ def roll_names(marking: EntityMarking, decisions: list[Decision], counted: Count
                 counted["PERSON"] += 1
 
 
+def spoken_rolls(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                 text: str, tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """A roll of names read aloud in lower case (captions: ``so here goes skip keel rusty
+    pound penny sterling chip bolt dave stone``; issue 40, the thirtieth English set, where
+    the names that are words were left to the general ε between the names protected): in a
+    run of :data:`_ROLL_WORDS` words or more in lower case with only spaces between them and
+    no kept function word, of which three in five or more are people's already or listed
+    names, a listed given or family name left between two people's words (``pound``, ``stone``;
+    no title or family word: ``tomasz mister asante-boateng``), not common in English (Zipf
+    below :data:`_ROLL_ZIPF`), is a ``PERSON`` slot drawn independently of it (ε = 0).  A
+    chat's ``thanks rusty great work`` is no roll."""
+    if not marking.english:
+        return
+    function_words = get_language(marking.lang).kept_function_words
+    run: list[int] = []
+    for k in range(len(tokens) + 1):
+        tok = tokens[k] if k < len(tokens) else None
+        if tok is not None and tok.kind == "word" and tok.text.islower() \
+                and words[k] not in function_words and (
+                    not run or re.fullmatch(r"[ \t]+", text[tokens[run[-1]].end:tok.start])):
+            run.append(k)
+            continue
+        listed = [j for j in run if decisions[j] is None and (
+            marking.listed_given(words[j]) or marking.family_name(words[j]))]
+        if len(run) >= _ROLL_WORDS and 5 * (len(listed) + sum(
+                person_decision_at(decisions, j) for j in run)) >= 3 * len(run):
+            inner = set(run[1:-1])
+            for j in listed:
+                if j in inner and person_decision_at(decisions, j - 1) \
+                        and person_decision_at(decisions, j + 1) and words[j] not in NAME_TITLES \
+                        and words[j] not in KIN_WORDS \
+                        and marking.english_zipf(words[j]) < _ROLL_ZIPF:
+                    decisions[j] = EntitySlot(("PERSON", words[j]), -1, None, independent=True)
+                    counted["PERSON"] += 1
+        run = [k] if tok is not None and tok.kind == "word" and tok.text.islower() \
+            and words[k] not in function_words else []
+
+
+def signed_off(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+               text: str, tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """A note's sign-off after its last sentence: a dash, then a listed given name or one
+    capital alone to the line's end (``That's mine, thanks May! – Summer``, ``RING HER BACK.
+    – G``; issue 40, the twenty-ninth and thirtieth English sets, where the word was left to
+    the general ε) is a ``PERSON`` slot drawn independently of it (ε = 0)."""
+    if not marking.english or ("–" not in text and " - " not in text):
+        return
+    starts = [t.start for t in tokens]
+    for m in _SIGN_OFF.finditer(text):
+        k = bisect_left(starts, m.start("name"))
+        if k < len(tokens) and decisions[k] is None and tokens[k].kind == "word" and (
+                len(tokens[k].text) == 1 or marking.listed_given(words[k])):
+            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+            counted["PERSON"] += 1
+
+
+#: A sign-off: a sentence's end, a dash, one capitalised word to the line's end.
+_SIGN_OFF = re.compile(r"[.!?][\"”]?[ \t]+[–—-][ \t]*(?P<name>[A-Z][a-z]*)[ \t]*$", re.M)
+#: The fewest words of a roll read aloud (:func:`spoken_rolls`), and how common in English
+#: a word of it may be (Zipf) to be a name there.
+_ROLL_WORDS = 5
+_ROLL_ZIPF = 5.0
 #: A roll's line: a year or a range of years, then two or three words in capitals up to the
 #: line's end or a sign (``2025–26 HONEY MARCH –``, ``1962–90 BILL MAJOR (``).
 _ROLL_LINE = re.compile(
