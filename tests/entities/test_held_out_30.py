@@ -112,3 +112,48 @@ def test_a_notes_sign_off_after_a_dash_is_a_name(release_auto) -> None:
     lines = release_auto(text).splitlines()
     assert not lines[0].endswith("– Summer") and not lines[1].endswith("– G"), lines
     assert lines[2].endswith("– Thanks"), lines
+
+
+@pytest.mark.slow
+def test_a_name_misheard_at_a_captions_end_and_put_right_on_the_next_line(release_auto) -> None:
+    """Live captions heard a name wrong at a line's end and put it right on the next line
+    (``… dave stone wolf act a burg`` then ``[11:00:19] achterberg``, ``then ivy new yen``
+    then ``nguyen``, ``skipper mark fan the burg`` then ``van der berg``): the misheard words
+    were released as said.  The last words of a line that read as the name starting the next
+    line are that name (one surrogate); ``we walked the dog`` before ``dogan`` is a dog."""
+    pytest.importorskip("wordfreq")
+    text = ("[11:00:12] so here goes dave stone wolf act a burg\n"
+            "[11:00:19] achterberg\n"
+            "[11:00:21] sorry wolf wolfgang achterberg then ivy new yen\n"
+            "[11:00:25] nguyen n g u y e n you say it like win\n"
+            "[11:06:02] second boat is the amber rose skipper mark fan the burg\n"
+            "[11:06:06] van der berg sorry mark\n"
+            "[11:07:00] we walked the dog\n"
+            "[11:07:02] dogan osei says hello\n")
+    lines = release_auto(text).splitlines()
+    assert not _has("act", lines[0]) and not _has("burg", lines[0]), lines
+    assert not _has("new", lines[2]) and not _has("yen", lines[2]), lines
+    assert not _has("fan", lines[4]) and not _has("burg", lines[4]), lines
+    assert lines[6].endswith(" we walked the dog"), lines
+
+
+@pytest.mark.slow
+def test_the_second_readings_words_stay_words(release_auto) -> None:
+    """The second reading of the stage (a helper's own texts released with the stage's start
+    and its end of tuning) found ordinary words newly protected: ``the landlord may and
+    shall``, ``my mum may and probably will cry`` (a modal before ``and``), ``the question is
+    will Rose Court be sold`` (``is will`` before a given name), ``Geo. Survey maps`` (an
+    abbreviation before a common word), ``Which planet is largest? – B`` (an answer, no
+    sign-off) and ``Honestly, will (as always) forget`` (no rota).  Each stays as written."""
+    pytest.importorskip("wordfreq")
+    text = ("The landlord may and shall enter. My mum may and probably will cry.\n"
+            "The question is will the court be sold?\n"
+            "Geo. Survey maps are in the drawer.\n"
+            "Which planet is largest? – B\n"
+            "Honestly, will (as always) forget.\n")
+    lines = release_auto(text).splitlines()
+    assert "landlord may and shall" in lines[0] and "mum may and probably" in lines[0], lines
+    assert "question is will the" in lines[1], lines
+    assert "Survey maps" in lines[2], lines
+    assert lines[3].endswith("? – B"), lines
+    assert lines[4].startswith("Honestly, will (as always)"), lines

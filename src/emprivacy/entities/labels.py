@@ -7,11 +7,10 @@ person (``Patient: …``, ``Cc: …``) or starts a line after a chat's time stam
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
-from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = [
     "ABBREVIATED_GIVEN",
@@ -24,7 +23,6 @@ __all__ = [
     "QUOTING_VERBS",
     "SPEAKER_ROLES",
     "STAMP_OPEN",
-    "abbreviated_given",
     "chat_speaker_word",
     "chat_speakers",
     "in_name_field",
@@ -251,22 +249,3 @@ def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
         return False
     distinct = set(labels)
     return len(distinct) >= CHAT_SPEAKERS and 3 * sum(map(given, distinct)) >= 2 * len(distinct)
-
-
-def abbreviated_given(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
-    """Whether ``words[i]`` is a given name as old records abbreviate it
-    (:data:`~emprivacy.entities.labels.ABBREVIATED_GIVEN`), capitalised, with its stop, before
-    a capitalised word that is no function word or title: ``GEO. ROACH``, ``Jos. Stone``.
-
-    >>> from emprivacy.entities.capitalised import text_words
-    >>> text = "MASTER GEO. ROACH; the geo. data; Thos. and"
-    >>> words, forms, _, _ = text_words(text)
-    >>> [forms[i] for i in range(len(words)) if abbreviated_given(i, words, forms, text)]
-    ['geo']
-    """
-    if not 0 <= i < len(words) - 1 or forms[i] not in ABBREVIATED_GIVEN or words[i].text.islower():
-        return False
-    after = words[i + 1]
-    return (re.fullmatch(r"\.[ \t]+", text[words[i].end:after.start]) is not None
-            and after.text[:1].isupper() and forms[i + 1] not in KEPT_FUNCTION_WORDS
-            and forms[i + 1] not in NAME_TITLES)

@@ -30,8 +30,8 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     no modal verb is: before a possessive ``'s`` where the word labels a chat's line (``may's
     aunties`` where ``may:`` speaks; not ``may's rent``) or after ``it's`` (``it's may the
     bride``: issue 40, the twenty-ninth English set); after a kinship word before ``and``
-    (``his wife may and two boys``: the thirtieth) or after ``is`` or ``was`` before a listed
-    given name (``she was may elizabeth``); after no subject, before ``and
+    (``his wife may and two boys``: the thirtieth) or after a pronoun's ``is`` or ``was``
+    before a listed given name (``she was may elizabeth``); after no subject, before ``and
     i`` or after ``me and`` (``may and i are running the bar``); ``will`` also after ``and``
     before a dash (``and will – buttons``), between signs (``buttons – will |``, a rota's
     ``4pm–8pm: will (unlock)``) or after a comma before a cell's end, a quote or a
@@ -47,12 +47,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
         return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
         # may the bride": no verb is possessive or named
-    if i and forms[i - 1] in KIN_WORDS and re.match(r"[ \t]*(?:&|and\b)", text[end:end + 6],
-                                                    re.IGNORECASE):
-        return True  # "WITH HIS WIFE MAY AND TWO BOYS": no modal verb before "and" there
-    if i and forms[i - 1] in ("is", "was") and forms[i + 1:i + 2] and (
-            name_key(forms[i + 1]) in given_names()):
-        return True  # "SHE WAS MAY ELIZABETH CHUBB": no modal verb after "was"
+    if i and forms[i - 1] in KIN_WORDS and _AND_CHILDREN.match(text, end):
+        return True  # "WITH HIS WIFE MAY AND TWO BOYS" (not "my mum may and probably will")
+    if i >= 2 and forms[i - 1] in ("is", "was") and forms[i - 2] in _PRONOUNS and forms[
+            i + 1:i + 2] and name_key(forms[i + 1]) in given_names():
+        return True  # "SHE WAS MAY ELIZABETH CHUBB" (not "the question is will Rose Court")
     if i and (forms[i - 1] in _SUBJECTS or forms[i - 1] in _DETERMINERS):
         return False
     if forms[i + 1:i + 2] and forms[i + 1] in _FINITE_AFTER and re.match(r"[ \t]+\w", text[end:]):
@@ -72,13 +71,23 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
                 or (re.search(r"[–—|:][ \t]*\Z", gap)
                     and re.match(r"[ \t]*(?:[–—|(]|\n|\Z)", after))
                 or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*[|\"”)]", after))
-                or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*\(", after)
-                    and forms[i - 1] not in _ANSWERS))
+                or (re.match(r"[)\]]?,", gap) and forms[i - 1] not in _ANSWERS
+                    and _ROTA_BRACKET.match(text, end) is not None))
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good
 #: start``, ``may says``).
 _FINITE_AFTER = frozenset("has is was does did had says said".split())
+#: After a kinship word's ``may`` or ``will``: ``and`` before children or a number
+#: (``HIS WIFE MAY AND TWO BOYS``).
+_AND_CHILDREN = re.compile(
+    r"[ \t]*(?:&|and)[ \t]+(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a|an|her|his|"
+    r"their)[ \t]+)?(?:sons?|daughters?|child(?:ren)?|boys?|girls?|bab(?:y|ies)|kids?|family|"
+    r"twins|\d+|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+#: Subjects before ``is`` or ``was`` before a named ``may`` or ``will``.
+_PRONOUNS = frozenset("she he it this that who which her his".split())
+#: A rota's item: a bracket, then a comma, a sign or the line's end (``will (plate),``).
+_ROTA_BRACKET = re.compile(r"[ \t]*\([^()\n]{1,40}\)[ \t]*(?:[,;|+&–—-]|$)", re.MULTILINE)
 #: Answers before a comma: ``YES, WILL (IF I CAN)`` is the verb.
 _ANSWERS = frozenset("yes yeah yep no nope ok okay sure fine and or but so".split())
 #: Determiners: ``the will is`` is the testament.

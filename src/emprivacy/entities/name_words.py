@@ -29,19 +29,21 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Literal
 
 from emprivacy._optional import import_optional
 from emprivacy.entities.french_chat import folded
-from emprivacy.entities.labels import chat_speakers
+from emprivacy.entities.labels import ABBREVIATED_GIVEN, NAME_TITLES, chat_speakers
 from emprivacy.text.normalise import normalise_word
+from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, read_word_list
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
-           "VIETNAMESE_MIDDLE_NAMES", "NameClass",
+           "VIETNAMESE_MIDDLE_NAMES", "NameClass", "abbreviated_given",
            "capitalised_name", "census_shares", "given_names", "name_class", "name_in_language",
            "name_key", "named_chat", "word_zipf", "zipf_in"]
 
@@ -354,3 +356,30 @@ def named_chat(text: str) -> bool:
     that ask (``river:`` of a chat whose speakers are named is a speaker)."""
     given = given_names()
     return ":" in text and chat_speakers(text, lambda form: name_key(form) in given)
+
+
+def abbreviated_given(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+    """Whether ``words[i]`` is a given name as old records abbreviate it
+    (:data:`~emprivacy.entities.labels.ABBREVIATED_GIVEN`), capitalised, with its stop, before
+    a capitalised listed name not common in English: ``GEO. ROACH``, ``Jos. Stone`` (not
+    ``Geo. Survey``; the second reading of issue 40's thirtieth stage).
+
+    >>> from emprivacy.entities.capitalised import text_words
+    >>> text = "MASTER GEO. ROACH; the geo. data; Thos. and; Geo. Survey"
+    >>> words, forms, _, _ = text_words(text)
+    >>> [forms[i] for i in range(len(words)) if abbreviated_given(i, words, forms, text)]
+    ['geo']
+    """
+    if not 0 <= i < len(words) - 1 or forms[i] not in ABBREVIATED_GIVEN or words[i].text.islower():
+        return False
+    after = words[i + 1]
+    key = name_key(forms[i + 1])  # a listed name, not a common word ("Geo. Survey", "Geo. Team")
+    return (re.fullmatch(r"\.[ \t]+", text[words[i].end:after.start]) is not None
+            and after.text[:1].isupper() and forms[i + 1] not in KEPT_FUNCTION_WORDS
+            and forms[i + 1] not in NAME_TITLES and (key in given_names() or key in family_names())
+            and word_zipf(forms[i + 1]) < _ABBREVIATED_BEFORE_ZIPF)
+
+
+#: How common in English the word after an abbreviated given name may be (Zipf) to be the
+#: family name (``Jos. Stone``: 4.8; not ``Geo. Street``, ``Jas. Books``).
+_ABBREVIATED_BEFORE_ZIPF = 5.0

@@ -8,6 +8,7 @@ the seventeenth stage).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
@@ -17,7 +18,7 @@ from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
-           "SKELETON_LETTERS", "attempted_names", "corrected_names"]
+           "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -112,6 +113,95 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
             decisions[k] = Dropped("PERSON")
         decisions[best[-1]] = decision
         counted["PERSON"] += 1
+
+
+def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: str,
+                        tokens: Sequence[Token], *,
+                        function_words: frozenset[str] = frozenset()) -> None:
+    r"""Captions that put a name right on the next line (``… wolf act a burg`` then
+    ``[11:00:19] achterberg``, ``… yvonne le bien`` then ``le bihan b i h a n``; issue 40,
+    the thirtieth English set, seen): where a line in lower case starts (after a time stamp,
+    no speaker's label) with a person's slot, its particles before it included (``le``,
+    ``da``, ``d'``), the one to four lower-case words that end the line before, undecided or
+    a person's slot of their own (not a word of the name), get the name's slot as
+    :func:`corrected_names` gives it (the words but the last :class:`Dropped`), where they
+    read as the name
+    (:data:`CORRECTED_ALIKE`, or :data:`SKELETON_ALIKE` by their consonants) — two words
+    or more, or one with the name's first two letters at :data:`SKELETON_ALIKE` (not ``the
+    dog`` before ``dogan``), never one of the ``function_words`` alone.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "[11:00:12] dave stone wolf act a burg\n[11:00:19] achterberg yes"
+    >>> tokens = list(tokenize(text))
+    >>> decisions = [None] * len(tokens)
+    >>> j = [t.text for t in tokens].index("achterberg")
+    >>> decisions[j] = EntitySlot(("PERSON", "achterberg"), -1, None, independent=True)
+    >>> corrected_next_line(decisions, Counter(), text, tokens)
+    >>> [(t.text, type(d).__name__) for t, d in zip(tokens, decisions) if d is not None]
+    [('act', 'Dropped'), ('a', 'Dropped'), ('burg', 'EntitySlot'), ('achterberg', 'EntitySlot')]
+    """
+    if "\n" not in text:
+        return
+    starts = [t.start for t in tokens]
+    for line in _LINE_START.finditer(text):
+        first = bisect_left(starts, line.end())
+        j = first
+        while j < len(tokens) and j - first < 3 and not _person_slot(decisions[j]) and (
+                tokens[j].text.lower() in _PARTICLES or tokens[j].text in "'’"):
+            j += 1  # "le bihan", "d'arbois", "da costa": the particles said first
+        if not (j < len(tokens) and _person_slot(decisions[j]) and tokens[j].kind == "word"
+                and tokens[j].text.islower() and 0 < first and tokens[first].start == line.end()):
+            continue
+        run = j
+        while (run + 1 < len(tokens) and run - j < 2 and _person_slot(decisions[run + 1])
+               and text[tokens[run].end:tokens[run + 1].start] == " "):
+            run += 1
+        if text[tokens[run].end:tokens[run].end + 3].lstrip()[:1] == ":":  # "olive :"
+            continue  # a chat's speaker ("will: we go"), no correction
+        name = _plain("".join(t.text for t in tokens[first:run + 1]))
+        end = first  # the words that end the line before, nearest last
+        while end > 0 and tokens[end - 1].start >= line.start():
+            end -= 1  # the line's time stamp
+        said: list[int] = []  # not a word of the name ("or sandy will" before "sandy")
+        said_names = {t.text for t in tokens[first:run + 1]}
+        k = end - 1
+        while (k >= 0 and len(said) < 4 and tokens[k].kind == "word"
+               and tokens[k].text.islower() and tokens[k].end <= line.start()
+               and (decisions[k] is None or (_person_slot(decisions[k])
+                                             and tokens[k].text not in said_names))
+               and (not said or text[tokens[k].end:tokens[k + 1].start] == " ")):
+            said.append(k)
+            k -= 1
+        best: list[int] = []
+        best_ratio = CORRECTED_ALIKE
+        for n in range(1, len(said) + 1):
+            run_said = sorted(said[:n])
+            heard = _plain("".join(tokens[i].text for i in run_said))
+            if n == 1 and (tokens[run_said[0]].text in function_words or heard[:2] != name[:2]):
+                continue
+            ratio = SequenceMatcher(None, heard, name).ratio()
+            if n == 1 and ratio < SKELETON_ALIKE:
+                continue
+            if n > 1 and len(_skeleton(name)) >= SKELETON_LETTERS:
+                alike = SequenceMatcher(None, _skeleton(heard), _skeleton(name)).ratio()
+                ratio = max(ratio, alike if alike >= SKELETON_ALIKE else 0.0)
+            if ratio >= best_ratio:
+                best, best_ratio = run_said, ratio
+        if not best:
+            continue
+        for k in best:
+            if decisions[k] is not None:
+                counted["PERSON"] -= 1  # a slot of its own, replaced
+            decisions[k] = Dropped("PERSON")
+        decisions[best[-1]] = decisions[j]
+        counted["PERSON"] += 1
+
+
+#: A caption's line start: a line break, then a time stamp, if any (not a speaker's label:
+#: ``or sandy will`` then ``sandy: sandy will not`` is another speaker).
+_LINE_START = re.compile(r"\n[ \t]*(?:\[[\d:.]+\][ \t]*)?")
+#: Particles a caption may say before a family name on its line.
+_PARTICLES = frozenset("le la de du des da di van von der den d n l".split())
 
 
 def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],

@@ -198,18 +198,26 @@ def signed_off(marking: EntityMarking, decisions: list[Decision], counted: Count
     """A note's sign-off after its last sentence: a dash, then a listed given name or one
     capital alone to the line's end (``That's mine, thanks May! – Summer``, ``RING HER BACK.
     – G``; issue 40, the twenty-ninth and thirtieth English sets, where the word was left to
-    the general ε) is a ``PERSON`` slot drawn independently of it (ε = 0)."""
+    the general ε) is a ``PERSON`` slot drawn independently of it (ε = 0); a letter after a
+    question or an option's line is an answer (``Which planet is largest? – B``)."""
     if not marking.english or ("–" not in text and " - " not in text):
         return
     starts = [t.start for t in tokens]
     for m in _SIGN_OFF.finditer(text):
         k = bisect_left(starts, m.start("name"))
-        if k < len(tokens) and decisions[k] is None and tokens[k].kind == "word" and (
-                len(tokens[k].text) == 1 or marking.listed_given(words[k])):
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if k < len(tokens) and decisions[k] is None and tokens[k].kind == "word" and ((
+                len(tokens[k].text) == 1 and m.group()[0] != "?"
+                and _ANSWER_KEY.search(line) is None) or marking.listed_given(words[k])):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
 
+#: Words of a line that a letter after a dash answers, no one's initial (``Choose one
+#: option. – A``).
+_ANSWER_KEY = re.compile(r"(?i)\b(?:options?|answers?|choose|choices?|grades?|bands?|tiers?"
+                         r"|types?|plans?|groups?|sections?|class|categor(?:y|ies)|questions?"
+                         r"|quiz|key)\b")
 #: A sign-off: a sentence's end, a dash, one capitalised word to the line's end.
 _SIGN_OFF = re.compile(r"[.!?][\"”]?[ \t]+[–—-][ \t]*(?P<name>[A-Z][a-z]*)[ \t]*$", re.M)
 #: The fewest words of a roll read aloud (:func:`spoken_rolls`), and how common in English

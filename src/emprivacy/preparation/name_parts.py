@@ -22,7 +22,7 @@ from emprivacy.entities.name_words import french_family_names
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.preparation.corrections import corrected_names
+from emprivacy.preparation.corrections import corrected_names, corrected_next_line
 from emprivacy.preparation.decisions import (
     Decision,
     EntitySlot,
@@ -121,6 +121,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     _sign_off_initials(decisions, counted, text, tokens)
     spelled_words(decisions, counted, text, tokens)
     corrected_names(decisions, counted, text, tokens, function_words=function_words)
+    corrected_next_line(decisions, counted, text, tokens, function_words=function_words)
 
 
 def _particles_after_initials(decisions: list[Decision], counted: Counter[str], text: str,
