@@ -28,7 +28,7 @@ def test_given_names_as_old_records_abbreviate_them(release_auto) -> None:
     for word in ("GEO", "ROACH", "JOS"):
         assert not _has(word, lines[0]), (word, lines)
     assert " TONS " in lines[0] and " SIGNED " in lines[0], lines
-    assert not re.search(r"SIGNED \w+\. STONE", lines[0]), lines  # the cargo's: one form
+    assert "STONE" not in lines[0].split(" SIGNED ", 1)[1], lines  # the cargo's: one form
     for word in ("Jos", "Stone", "Geo", "Roach"):
         assert not _has(word, lines[1]), (word, lines)
     assert lines[2] == "we logged the geo. data and the stone.", lines
@@ -74,30 +74,33 @@ def test_may_and_will_named_after_kin_copula_and_in_a_rota(release_auto) -> None
 def test_initials_signed_in_quotes_are_a_name(release_auto) -> None:
     """``THE PENCIL NOTE IS SIGNED "H. W."`` released the initials: they stand in quotes
     after ``signed``, not apart as a sign-off does.  Initials right after ``signed`` are
-    a person's, in quotes or before a word in lower case."""
+    a person's, whatever follows them; after ``unsigned`` they are not looked at."""
     pytest.importorskip("wordfreq")
     text = ('THE PENCIL NOTE IS SIGNED "H. W.". IT IS IN PENCIL.\n'
-            "the pencil note signed H. W. and the case for it\n")
+            "the pencil note signed H. W. and the case for it\n"
+            'the note SIGNED "H.W." in pencil\n')
     lines = release_auto(text).splitlines()
     assert '"H. W."' not in lines[0] and lines[0].endswith(". IT IS IN PENCIL."), lines
     assert "H. W." not in lines[1] and lines[1].endswith(" and the case for it"), lines
+    assert "H.W." not in lines[2] and lines[2].endswith(" in pencil"), lines
 
 
 @pytest.mark.slow
 def test_a_roll_read_aloud_in_lower_case_keeps_no_family_name(release_auto) -> None:
     """Captions of a roll read aloud (``so here goes skip keel rusty pound penny sterling
-    chip bolt dave stone wolf``) released ``pound``, ``bolt`` and ``stone``, family names that are
-    words, between the names protected.  In a run of five words or more in lower case, most
-    of them people's or listed names, a listed name between two people's is theirs; a chat's
-    ``thanks rusty great work on the gear`` keeps its words."""
+    chip bolt dave stone wolf``) released ``pound`` and ``stone``, family names that are
+    words, between the names protected (and ``bolt``, beside ``chip``, which no list holds:
+    still released).  In a run of five words or more in lower case, most of them people's or
+    listed names, a listed name between two people's words is theirs; a run of five words or
+    more with one name (``thanks rusty great work lads brilliant``) keeps its words."""
     pytest.importorskip("wordfreq")
     text = ("[10:59:58] so here goes skip keel rusty pound penny sterling chip bolt dave stone "
             "wolf act a burg\n"
-            "[11:00:19] thanks rusty great work on the gear today\n")
+            "[11:00:19] thanks rusty great work lads brilliant effort stone wall done\n")
     lines = release_auto(text).splitlines()
     for word in ("pound", "stone", "keel", "sterling"):
         assert not _has(word, lines[0]), (word, lines)
-    assert " great work on the gear today" in lines[1], lines
+    assert lines[1].endswith(" great work lads brilliant effort stone wall done"), lines
 
 
 @pytest.mark.slow
@@ -147,13 +150,13 @@ def test_the_second_readings_words_stay_words(release_auto) -> None:
     sign-off) and ``Honestly, will (as always) forget`` (no rota).  Each stays as written."""
     pytest.importorskip("wordfreq")
     text = ("The landlord may and shall enter. My mum may and probably will cry.\n"
-            "The question is will the court be sold?\n"
+            "The question is will Rose Court be sold?\n"
             "Geo. Survey maps are in the drawer.\n"
             "Which planet is largest? – B\n"
             "Honestly, will (as always) forget.\n")
     lines = release_auto(text).splitlines()
     assert "landlord may and shall" in lines[0] and "mum may and probably" in lines[0], lines
-    assert "question is will the" in lines[1], lines
+    assert "question is will " in lines[1], lines
     assert "Survey maps" in lines[2], lines
     assert lines[3].endswith("? – B"), lines
     assert lines[4].startswith("Honestly, will (as always)"), lines

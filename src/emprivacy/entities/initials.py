@@ -85,7 +85,8 @@ def particle_initials(text: str) -> list[EntitySpan]:
 
 
 #: After the word ``signed`` (a quote between): ``THE NOTE IS SIGNED "H. W."``.
-_SIGNED_WORD = r"(?:(?<=[Ss]igned )|(?<=SIGNED )|(?<=[Ss]igned [\"“])|(?<=SIGNED [\"“]))"
+_SIGNED_WORD = (r"(?:(?<=(?<!\w)[Ss]igned )|(?<=(?<!\w)SIGNED )|(?<=(?<!\w)[Ss]igned [\"“])"
+                r"|(?<=(?<!\w)SIGNED [\"“]))")
 _BARE_INITIALS = re.compile(
     rf"(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
     rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
@@ -97,7 +98,8 @@ def bare_initials(text: str) -> list[EntitySpan]:
     M.]``; issue 40, the twenty-first English set, seen), before a dash, a comma, a
     semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``),
     standing apart as :func:`particle_initials` (not ``Plan A. B. C.`` in a sentence), or
-    right after the word ``signed`` (``the note is signed "H. W."``: the thirtieth).
+    right after the word ``signed``, whatever follows (``the note is signed "H. W."``,
+    ``signed H.W. Smith``: the thirtieth; not ``unsigned``, ``designed``).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]
@@ -105,8 +107,10 @@ def bare_initials(text: str) -> list[EntitySpan]:
     >>> text = 'THE NOTE IS SIGNED "H. W.". Signed H.W. Smith; signed J. K. and not'
     >>> [text[s.start:s.end] for s in bare_initials(text)]
     ['H. W.', 'H.W.', 'J. K.']
+    >>> bare_initials("unsigned J. K. designed A. B. and signed H.W.")[-1].start
+    41
     """
-    if ". " not in text:
+    if ". " not in text and "igned" not in text and "IGNED" not in text:
         return []
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _BARE_INITIALS.finditer(text)]
 

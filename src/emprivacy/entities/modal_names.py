@@ -29,8 +29,8 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
     no modal verb is: before a possessive ``'s`` where the word labels a chat's line (``may's
     aunties`` where ``may:`` speaks; not ``may's rent``) or after ``it's`` (``it's may the
-    bride``: issue 40, the twenty-ninth English set); after a kinship word before ``and``
-    (``his wife may and two boys``: the thirtieth) or after a pronoun's ``is`` or ``was``
+    bride``: issue 40, the twenty-ninth English set); after a kinship word before ``and`` and
+    children (``his wife may and two boys``: the thirtieth) or after a pronoun's ``is`` or ``was``
     before a listed given name (``she was may elizabeth``); after no subject, before ``and
     i`` or after ``me and`` (``may and i are running the bar``); ``will`` also after ``and``
     before a dash (``and will – buttons``), between signs (``buttons – will |``, a rota's
@@ -71,21 +71,21 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
                 or (re.search(r"[–—|:][ \t]*\Z", gap)
                     and re.match(r"[ \t]*(?:[–—|(]|\n|\Z)", after))
                 or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*[|\"”)]", after))
-                or (re.match(r"[)\]]?,", gap) and forms[i - 1] not in _ANSWERS
+                or (i and re.match(r"[)\]]?,", gap) and forms[i - 1] not in _ANSWERS
                     and _ROTA_BRACKET.match(text, end) is not None))
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good
 #: start``, ``may says``).
 _FINITE_AFTER = frozenset("has is was does did had says said".split())
-#: After a kinship word's ``may`` or ``will``: ``and`` before children or a number
-#: (``HIS WIFE MAY AND TWO BOYS``).
+#: After a kinship word's ``may`` or ``will``: ``and`` before children, a number or a
+#: possessive first (``HIS WIFE MAY AND TWO BOYS``; not ``the manager may and two staff``).
 _AND_CHILDREN = re.compile(
     r"[ \t]*(?:&|and)[ \t]+(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a|an|her|his|"
     r"their)[ \t]+)?(?:sons?|daughters?|child(?:ren)?|boys?|girls?|bab(?:y|ies)|kids?|family|"
-    r"twins|\d+|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
+    r"twins)\b", re.IGNORECASE)
 #: Subjects before ``is`` or ``was`` before a named ``may`` or ``will``.
-_PRONOUNS = frozenset("she he it this that who which her his".split())
+_PRONOUNS = frozenset("she he it this that who which".split())
 #: A rota's item: a bracket, then a comma, a sign or the line's end (``will (plate),``).
 _ROTA_BRACKET = re.compile(r"[ \t]*\([^()\n]{1,40}\)[ \t]*(?:[,;|+&–—-]|$)", re.MULTILINE)
 #: Answers before a comma: ``YES, WILL (IF I CAN)`` is the verb.

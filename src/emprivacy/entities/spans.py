@@ -303,11 +303,12 @@ def drop_titles(text: str, spans: Iterable[EntitySpan], titles: Container[str]
 #: of them alone is dropped only where a time, a date or another weekday says which they are
 #: (:func:`drop_weekdays`).
 WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+#: The first three letters of every weekday's abbreviation (a span's first word's, at once).
+_WEEKDAY_STARTS = frozenset(w[:3] for w in WEEKDAY_ABBREVIATIONS)
 #: What may stand between two weekdays' abbreviations of a list (``Fri, Sun, Tue``, ``Mon or
 #: Tue``, ``Mon–Fri``; not ``and``: ``Sun and Thu`` are two people as often), and the time or
 #: date after one (``MON 16:30``, ``Sat 7am``, ``Mon 20/04``, ``Sun 10-4``; not a race's
 #: ``12.41`` nor an age).
-_WEEKDAY_STARTS = frozenset(w[:3] for w in WEEKDAY_ABBREVIATIONS)
 _WEEKDAY_GAP = re.compile(r"[ \t]*(?:[,/&–-]|\b(?:or|to)\b)[ \t]*", re.IGNORECASE)
 _WEEKDAY_AFTER = re.compile(r"[ \t]+\d{1,2}(?::\d\d|[ \t]?[ap]\.?m\b|/\d{1,2}\b|[-–]\d{1,2}\b)",
                             re.IGNORECASE)

@@ -200,7 +200,7 @@ def signed_off(marking: EntityMarking, decisions: list[Decision], counted: Count
     – G``; issue 40, the twenty-ninth and thirtieth English sets, where the word was left to
     the general ε) is a ``PERSON`` slot drawn independently of it (ε = 0); a letter after a
     question or an option's line is an answer (``Which planet is largest? – B``)."""
-    if not marking.english or ("–" not in text and " - " not in text):
+    if not marking.english or not any(dash in text for dash in "–—-"):
         return
     starts = [t.start for t in tokens]
     for m in _SIGN_OFF.finditer(text):
@@ -220,10 +220,11 @@ _ANSWER_KEY = re.compile(r"(?i)\b(?:options?|answers?|choose|choices?|grades?|ba
                          r"|quiz|key)\b")
 #: A sign-off: a sentence's end, a dash, one capitalised word to the line's end.
 _SIGN_OFF = re.compile(r"[.!?][\"”]?[ \t]+[–—-][ \t]*(?P<name>[A-Z][a-z]*)[ \t]*$", re.M)
-#: The fewest words of a roll read aloud (:func:`spoken_rolls`), and how common in English
-#: a word of it may be (Zipf) to be a name there.
+#: The fewest words of a roll read aloud (:func:`spoken_rolls`).
 _ROLL_WORDS = 5
+#: How common in English (Zipf) a listed name of a roll read aloud may be to be a name there.
 _ROLL_ZIPF = 5.0
+
 #: A roll's line: a year or a range of years, then two or three words in capitals up to the
 #: line's end or a sign (``2025–26 HONEY MARCH –``, ``1962–90 BILL MAJOR (``).
 _ROLL_LINE = re.compile(

@@ -14,6 +14,7 @@ from emprivacy.entities.labels import (
     LABEL_START,
     NAME_FIELDS,
     NO_NAME_VALUES,
+    QUOTING_VERBS,
     SPEAKER_ROLES,
     chat_speaker_word,
     name_shaped_value,
@@ -73,32 +74,43 @@ def name_field_value(text: str, tok: Token) -> bool:
     # ("OPERATOR: Next, Oksana Hrytsenko at Jefferies.", "Chair: Thanks everyone.")
     return name_shaped_value(text, tok.start, most_words=_MOST_VALUE_WORDS)
 
-#: A nickname in quotes between two capitalised words of a name, a word or three
-#: (``PHILIP "SKIP" KEEL``, ``Owen "Long Owen" Flynn``).
-_NICKNAME = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*\.?[ \t]+[\"“‘'](?P<nick>[^\W\d_][\w'’-]*"
-                       r"(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[\"”’'][ \t]+[^\W\d_]")
+#: A nickname in quotes, a word or three (``"SKIP"``, ``"Long Owen"``), with the words on
+#: either side of it (``PHILIP "SKIP" KEEL``): read from each quote, so that a quoted word
+#: just before a name (``SAID "YES" PHILIP "SKIP" KEEL``) takes no name's word.
+_NICKNAME = re.compile(r"[\"“‘'](?P<nick>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})"
+                       r"[\"”’'][ \t]+(?P<after>[^\W\d_][\w'’-]*)")
+#: The word before a nickname's opening quote, at the end of what precedes it.
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])(?P<before>[^\W\d_][\w'’-]*)\.?[ \t]+\Z")
 
 
 def quoted_nickname(text: str, tok: Token) -> bool:
     """Whether ``tok`` is in a nickname quoted between two capitalised words of a person's
-    name (``PHILIP "SKIP" KEEL``, ``Margaret "Peg" McAllister``): a name whatever the word,
-    never demoted to the general ε as an ordinary word (issue 40, the thirtieth English
-    set).
+    name, each a listed given or family name (``PHILIP "SKIP" KEEL``, ``Margaret "Peg"
+    McAllister``): a name whatever the word, never demoted to the general ε as an ordinary
+    word (issue 40, the thirtieth English set); not ``THE SIGN SAID "CLOSED" TODAY``.
 
     >>> from emprivacy.text.tokens import tokenize
-    >>> text = 'PHILIP "SKIP" KEEL; the word "skip" means; Owen "Long Owen" Flynn'
+    >>> text = ('HE SAID "YES" PHILIP "SKIP" KEEL; the word "skip" means; Owen "Long Owen" '
+    ...         'Flynn; THE SIGN SAID "CLOSED" TODAY')
     >>> [t.text for t in tokenize(text) if t.kind == "word" and quoted_nickname(text, t)]
     ['SKIP', 'Long', 'Owen']
     """
+    from emprivacy.entities.name_words import family_names, given_names, name_key
+
     line_start = text.rfind("\n", 0, tok.start) + 1
     line_end = text.find("\n", tok.end)
     line_end = len(text) if line_end < 0 else line_end
-    for m in _NICKNAME.finditer(text, max(line_start, tok.start - 60),
-                                min(line_end, tok.end + 40)):
-        if m.start("nick") <= tok.start and tok.end <= m.end("nick"):
-            before = m.group()
-            after = text[m.end() - 1]
-            return before[:1].isupper() and after.isupper()
+    for m in _NICKNAME.finditer(text, max(line_start, tok.start - 40), min(line_end, tok.end + 40)):
+        if not (m.start("nick") <= tok.start and tok.end <= m.end("nick")):
+            continue
+        found = _WORD_BEFORE.search(text, max(line_start, m.start() - 40), m.start())
+        if found is None:
+            return False
+        before, after = found.group("before"), m.group("after")
+        listed = given_names() | family_names()
+        return (before[:1].isupper() and after[:1].isupper()
+                and before.lower() not in QUOTING_VERBS  # SAID "YES" (Said, a family name)
+                and name_key(before.lower()) in listed and name_key(after.lower()) in listed)
     return False
 
 
