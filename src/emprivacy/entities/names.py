@@ -161,7 +161,7 @@ def ordinary_in_capitals(i: int, words: Sequence[Token], forms: Sequence[str], t
     gap = text[words[i - 1].end:words[i].start]
     if i >= 2 and forms[i - 2] in NAME_TITLES:
         return False  # "MR A SHAH": an initial
-    if gap != " " or forms[i + 1:i + 2] in (["family"], ["families"], ["household"]):
+    if gap != " " or forms[i + 1:i + 2] == ["household"]:  # family: ordinary_mention's
         return False
     if forms[i - 1] in ("i", "we", "they"):
         return ordinary_mention(i, forms, zipf, gap=gap)

@@ -174,17 +174,15 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
             k -= 1
         best: list[int] = []
         best_ratio = CORRECTED_ALIKE
+        sound = _skeleton(name)
         for n in range(1, len(said) + 1):
             run_said = sorted(said[:n])
             heard = _plain("".join(tokens[i].text for i in run_said))
             if n == 1 and (tokens[run_said[0]].text in function_words or heard[:2] != name[:2]):
                 continue
-            ratio = SequenceMatcher(None, heard, name).ratio()
+            ratio = _likeness(heard, name, sound, n)
             if n == 1 and ratio < SKELETON_ALIKE:
                 continue
-            if n > 1 and len(_skeleton(name)) >= SKELETON_LETTERS:
-                alike = SequenceMatcher(None, _skeleton(heard), _skeleton(name)).ratio()
-                ratio = max(ratio, alike if alike >= SKELETON_ALIKE else 0.0)
             if ratio >= best_ratio:
                 best, best_ratio = run_said, ratio
         if not best:
@@ -232,16 +230,26 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
             # siobhan"); inside a longer run it may be one ("quand" of "poule y quand")
         said = _plain("".join(t.text for t in tokens[k:end]))
         for name in names:
-            ratio = SequenceMatcher(None, said, name).ratio()
+            ratio = _likeness(said, name, sounds[name], end - k)
             if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
                 ratio = max(ratio, CORRECTED_ALIKE)  # "tiger sorry tadhg": one word
-            if end - k > 1 and len(sounds[name]) >= SKELETON_LETTERS:
-                alike = SequenceMatcher(None, _skeleton(said), sounds[name]).ratio()
-                if alike >= SKELETON_ALIKE:
-                    ratio = max(ratio, alike)  # "oh loo fun me lie oh": l f n m l
             if ratio >= best_ratio:
                 best, best_ratio = list(range(k, end)), ratio
     return best
+
+
+def _likeness(said: str, name: str, sound: str, words: int) -> float:
+    """How alike the ``words`` words ``said`` (plain, run together) and a ``name`` are: their
+    letters' :class:`difflib.SequenceMatcher` ratio, or for two words or more their
+    consonants' (``sound``, the name's :func:`_skeleton`, of :data:`SKELETON_LETTERS` or
+    more) where that reaches :data:`SKELETON_ALIKE` (``oh loo fun me lie oh`` and
+    ``olufunmilayo``: l f n m l)."""
+    ratio = SequenceMatcher(None, said, name).ratio()
+    if words > 1 and len(sound) >= SKELETON_LETTERS:
+        alike = SequenceMatcher(None, _skeleton(said), sound).ratio()
+        if alike >= SKELETON_ALIKE:
+            ratio = max(ratio, alike)
+    return ratio
 
 
 def _skeleton(said: str) -> str:

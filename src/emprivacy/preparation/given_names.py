@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
@@ -168,29 +168,38 @@ def spoken_rolls(marking: EntityMarking, decisions: list[Decision], counted: Cou
     chat's ``thanks rusty great work`` is no roll."""
     if not marking.english:
         return
-    function_words = get_language(marking.lang).kept_function_words
-    run: list[int] = []
-    for k in range(len(tokens) + 1):
-        tok = tokens[k] if k < len(tokens) else None
-        if tok is not None and tok.kind == "word" and tok.text.islower() \
-                and words[k] not in function_words and (
-                    not run or re.fullmatch(r"[ \t]+", text[tokens[run[-1]].end:tok.start])):
-            run.append(k)
+    for run in _lower_runs(text, tokens, words, get_language(marking.lang).kept_function_words):
+        if len(run) < _ROLL_WORDS:
             continue
         listed = [j for j in run if decisions[j] is None and (
             marking.listed_given(words[j]) or marking.family_name(words[j]))]
-        if len(run) >= _ROLL_WORDS and 5 * (len(listed) + sum(
-                person_decision_at(decisions, j) for j in run)) >= 3 * len(run):
-            inner = set(run[1:-1])
-            for j in listed:
-                if j in inner and person_decision_at(decisions, j - 1) \
-                        and person_decision_at(decisions, j + 1) and words[j] not in NAME_TITLES \
-                        and words[j] not in KIN_WORDS \
-                        and marking.english_zipf(words[j]) < _ROLL_ZIPF:
-                    decisions[j] = EntitySlot(("PERSON", words[j]), -1, None, independent=True)
-                    counted["PERSON"] += 1
-        run = [k] if tok is not None and tok.kind == "word" and tok.text.islower() \
-            and words[k] not in function_words else []
+        if 5 * (len(listed) + sum(person_decision_at(decisions, j) for j in run)) < 3 * len(run):
+            continue
+        inner = set(run[1:-1])
+        for j in listed:
+            if j in inner and person_decision_at(decisions, j - 1) \
+                    and person_decision_at(decisions, j + 1) and words[j] not in NAME_TITLES \
+                    and words[j] not in KIN_WORDS and marking.english_zipf(words[j]) < _ROLL_ZIPF:
+                decisions[j] = EntitySlot(("PERSON", words[j]), -1, None, independent=True)
+                counted["PERSON"] += 1
+
+
+def _lower_runs(text: str, tokens: Sequence[Token], words: Sequence[str],
+                function_words: frozenset[str]) -> Iterator[list[int]]:
+    """The runs of words in lower case with only spaces or tabs between them and no
+    ``function_words`` (:func:`spoken_rolls`), as token indices."""
+    run: list[int] = []
+    for k, tok in enumerate(tokens):
+        if tok.kind == "word" and tok.text.islower() and words[k] not in function_words:
+            if run and not re.fullmatch(r"[ \t]+", text[tokens[run[-1]].end:tok.start]):
+                yield run
+                run = []
+            run.append(k)
+        elif run:
+            yield run
+            run = []
+    if run:
+        yield run
 
 
 def signed_off(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
@@ -202,8 +211,9 @@ def signed_off(marking: EntityMarking, decisions: list[Decision], counted: Count
     question or an option's line is an answer (``Which planet is largest? – B``)."""
     if not marking.english or not any(dash in text for dash in "–—-"):
         return
-    starts = [t.start for t in tokens]
+    starts: list[int] = []
     for m in _SIGN_OFF.finditer(text):
+        starts = starts or [t.start for t in tokens]  # only where a sign-off is
         k = bisect_left(starts, m.start("name"))
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
         if k < len(tokens) and decisions[k] is None and tokens[k].kind == "word" and ((

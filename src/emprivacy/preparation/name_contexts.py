@@ -20,7 +20,7 @@ from emprivacy.entities.labels import (
     name_shaped_value,
     stamped_start,
 )
-from emprivacy.entities.name_words import named_chat
+from emprivacy.entities.name_words import family_names, given_names, name_key, named_chat
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
@@ -95,8 +95,6 @@ def quoted_nickname(text: str, tok: Token) -> bool:
     >>> [t.text for t in tokenize(text) if t.kind == "word" and quoted_nickname(text, t)]
     ['SKIP', 'Long', 'Owen']
     """
-    from emprivacy.entities.name_words import family_names, given_names, name_key
-
     line_start = text.rfind("\n", 0, tok.start) + 1
     line_end = text.find("\n", tok.end)
     line_end = len(text) if line_end < 0 else line_end
@@ -107,11 +105,16 @@ def quoted_nickname(text: str, tok: Token) -> bool:
         if found is None:
             return False
         before, after = found.group("before"), m.group("after")
-        listed = given_names() | family_names()
         return (before[:1].isupper() and after[:1].isupper()
                 and before.lower() not in QUOTING_VERBS  # SAID "YES" (Said, a family name)
-                and name_key(before.lower()) in listed and name_key(after.lower()) in listed)
+                and _listed(before) and _listed(after))
     return False
+
+
+def _listed(word: str) -> bool:
+    """Whether ``word`` is a listed given or family name (the census lists)."""
+    key = name_key(word.lower())
+    return key in given_names() or key in family_names()
 
 
 #: The most words of a name field's value whose first word is a name whatever the word.
