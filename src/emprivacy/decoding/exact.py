@@ -39,6 +39,19 @@ __all__ = ["DEFAULT_MEMORY_BUDGET", "ExactDecoder"]
 #: Default bound on the decoder's scratch memory (bytes), whatever the number of queries.
 DEFAULT_MEMORY_BUDGET = 256 * 2**20
 
+
+def _scores(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The float32 product ``a @ b`` of a score tile, with floating-point flags ignored.
+
+    BLAS kernels may raise the "invalid" or "overflow" flag spuriously (from padding or
+    scratch memory they read; numpy/numpy#28967 and #24067), which numpy reports as a
+    ``RuntimeWarning`` although the product is right.  Nothing is lost by ignoring the
+    flags here: every score that is not finite, spurious or real, already sends its query
+    to the float64 re-decision (:meth:`ExactDecoder._near_ties`).
+    """
+    with np.errstate(all="ignore"):
+        return np.matmul(a, b, out=out)
+
 #: Tile shape: queries × words.  1024 × 512 float32 is 2 MiB, one core's L2 cache on the
 #: machine we measured (docs/BENCHMARKS.md); it was the fastest of the shapes tried there.
 _TILE_ROWS = 1024
@@ -237,7 +250,7 @@ class ExactDecoder:
             for k, c0 in enumerate(range(0, n_words, cols)):
                 c1 = min(c0 + cols, n_words)
                 t = tile[:b, :c1 - c0]
-                np.matmul(zq[:b], self._aug_t[:, c0:c1], out=t)
+                _scores(zq[:b], self._aug_t[:, c0:c1], out=t)
                 yield k, c0, t
 
         for start, stop in blocks:
@@ -322,7 +335,7 @@ class ExactDecoder:
             for tile in np.unique(ra1[same] // cols).tolist():  # both picks in one tile
                 rows = same[ra1[same] // cols == tile]
                 c0 = tile * cols
-                sc = blk.zq[rows] @ self._aug_t[:, c0:c0 + cols]
+                sc = _scores(blk.zq[rows], self._aug_t[:, c0:c0 + cols])
                 sc[np.arange(rows.size), ra1[rows] - c0] = np.inf
                 sc[np.arange(rows.size), ra2[rows] - c0] = np.inf
                 a3[rows] = np.minimum(a3[rows], sc.min(axis=1))
@@ -369,7 +382,7 @@ class ExactDecoder:
         for t in np.flatnonzero(~(blk.tile_min[r] > limit)).tolist():
             c0 = t * cols
             c1 = min(c0 + cols, n_words)
-            scores = zq @ self._aug_t[:, c0:c1]  # same rounding bound as the tiles
+            scores = _scores(zq, self._aug_t[:, c0:c1])  # same rounding bound as the tiles
             cand.append(c0 + np.flatnonzero(~(scores > limit)))  # NaN (overflow) included
         idx = np.concatenate(cand) if cand else np.arange(0)
         if idx.size < k:  # overflowed scores (inf): fall back to every word
