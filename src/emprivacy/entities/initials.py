@@ -27,6 +27,7 @@ stage); a title never is.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from emprivacy.entities.labels import NAME_TITLES
@@ -84,9 +85,11 @@ def particle_initials(text: str) -> list[EntitySpan]:
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
 
 
-#: After the word ``signed`` (a quote between): ``THE NOTE IS SIGNED "H. W."``.
-_SIGNED_WORD = (r"(?:(?<=(?<!\w)[Ss]igned )|(?<=(?<!\w)SIGNED )|(?<=(?<!\w)[Ss]igned [\"“])"
-                r"|(?<=(?<!\w)SIGNED [\"“]))")
+#: After the word ``signed`` (a quote between): ``THE NOTE IS SIGNED "H. W."``; ``signs``,
+#: ``initialled`` too (``WHO SIGNS "T. E."``: issue 40, the thirty-first English set).
+_SIGNED_WORD = "(?:" + "|".join(
+    rf"(?<=(?<!\w){w}{q})" for word in ("signed", "signs", "initialled", "initialed")
+    for w in (word, word.capitalize(), word.upper()) for q in (" ", ' "', " “")) + ")"
 _BARE_INITIALS = re.compile(
     rf"(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
     rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
@@ -154,19 +157,37 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     ['GO', 'TP']
     >>> _keyed("GO = Grace Okoro", SpanIndex([]))
     set()
+
+    A key on a line of two people's keys or more, and more of them than of other keys, is a
+    person's whatever a model typed its name (``SP = Sky Pennock`` beside ``AC = Autumn
+    Crabbe; MF = Mark Fenwick``; issue 40, the thirty-first English set):
+
+    >>> text = "AC = Autumn Crabbe; MF = Mark Fenwick; SP = Sky Pennock"
+    >>> sorted(_keyed(text, SpanIndex([EntitySpan(5, 18, "PERSON"), EntitySpan(25, 37,
+    ...     "PERSON")])))
+    ['AC', 'MF', 'SP']
     """
     out: set[str] = set()
     if "=" not in text and "–" not in text:
         return out
+    unnamed: dict[int, set[str]] = {}  # per line, keys whose name no person's span covers
+    named: Counter[int] = Counter()
     for m in _KEYED.finditer(text):
         words = m.group(2).split()
         if m.group(1).lower() in KEPT_FUNCTION_WORDS or m.group(1) in ("AM", "PM"):
             continue  # "AM = Adam Mills" beside "9 AM", "ON = Olivia Nash": words first
-        if not people.covers(m.start(2), m.start(2) + len(words[0])):
-            continue
         firsts = [w[0].upper() for w in words]
-        if m.group(1) in ("".join(firsts), firsts[0] + firsts[-1]):
+        if m.group(1) not in ("".join(firsts), firsts[0] + firsts[-1]):
+            continue
+        line = text.count("\n", 0, m.start())
+        if people.covers(m.start(2), m.start(2) + len(words[0])):
             out.add(m.group(1))
+            named[line] += 1
+        elif len(words) >= 2:
+            unnamed.setdefault(line, set()).add(m.group(1))
+    for line, keys in unnamed.items():  # "SP = Sky Pennock" on a line of people's keys
+        if named[line] >= 2 and named[line] > len(keys):  # (a model typed it a firm); not
+            out |= keys  # a line of places' codes a model took two of for people's
     return out
 
 
@@ -211,10 +232,12 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         bracket = _BRACKETED.match(text, end)
         if bracket and bracket.group(1).replace(".", "") in these:
             defined.add(bracket.group(1).replace(".", ""))
+    people = SpanIndex(s for s in spans if s.type == "PERSON")
+    keyed = _keyed(text, people)
+    wanted |= keyed  # a key's initials whatever its name's type ("SP = Sky Pennock")
     if not wanted:
         return []
-    people = SpanIndex(s for s in spans if s.type == "PERSON")
-    defined |= _keyed(text, people)
+    defined |= keyed
     out = []
     for m in _INITIALS.finditer(text):
         letters = m.group().replace(".", "")
@@ -416,6 +439,9 @@ _FILE_ENDS = frozenset("txt pdf doc docx xls xlsx csv jpg jpeg png gif zip py md
                        "odt ods ppt pptx mp3 mp4 mov json xml".split())
 #: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
 _HANDLE = re.compile(r"(?<![\w.@])[^\W\d_]{2,}(?:[._][^\W\d_]{2,})+(?![\w@]|\.\w)")
+#: A log-in of an initial and a name after ``by``, ``par``: who exported or logged a record.
+_BY_LOGIN = re.compile(r"(?<![\w'’-])(?:[Bb]y|BY|[Pp]ar|PAR)[ \t]+([^\W\d_]\.([^\W\d_]{2,}))"
+                       r"(?![\w@.]|\.\w)")
 #: The capitalised word right before a span (``Sky`` of ``Sky Halloran``).
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+) $")
 
@@ -434,18 +460,26 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
     >>> [text[s.start:s.end] for s in named_handles(text, [EntitySpan(11, 20, "PERSON")])]
     ['will.hope']
+
+    A log-in of an initial and a name after ``by`` or ``par`` is a person's whatever its
+    parts (``exportée … par p.mbemba``: issue 42, the thirtieth French set):
+
+    >>> text = "exported by p.mbemba (v2)"
+    >>> [text[s.start:s.end] for s in named_handles(text, [])]
+    ['p.mbemba']
     """
+    out = [EntitySpan(m.start(1), m.end(1), "PERSON") for m in _BY_LOGIN.finditer(text)
+           if m.group(2).lower() not in top_level_domains()]  # "par p.mbemba", not "by x.com"
     people = [s for s in spans if s.type in ("PERSON", PROPER_NOUN)]
     handles = list(_HANDLE.finditer(text)) if people else []
     if not handles:  # most texts: no user name, no names' words to gather
-        return []
+        return out
     words = {w.lower() for s in people for w in re.findall(r"[^\W\d_]+", text[s.start:s.end])}
     for s in people:  # and the capitalised word right before one (Sky of "Sky Halloran")
         before = _CAPITALISED_BEFORE.search(text, max(0, s.start - 40), s.start)
         if before is not None:
             words.add(before.group(1).lower())
     taken = SpanIndex(people)
-    out = []
     displayed = {s.start for s in people  # a person's, or two or three capitalised words
                  if s.type == "PERSON" or " " in text[s.start:s.end].strip()}
     for m in handles:

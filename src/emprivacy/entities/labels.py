@@ -7,7 +7,7 @@ person (``Patient: …``, ``Cc: …``) or starts a line after a chat's time stam
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
@@ -16,16 +16,19 @@ __all__ = [
     "ABBREVIATED_GIVEN",
     "CHAT_KEYS",
     "FORM_KEYS",
+    "HONORIFICS",
     "LABEL_START",
     "NAME_FIELDS",
     "NAME_TITLES",
     "PERSONAL_PRONOUNS",
     "QUOTING_VERBS",
+    "ROLE_VERBS",
     "SPEAKER_ROLES",
     "STAMP_OPEN",
     "chat_speaker_word",
     "chat_speakers",
     "in_name_field",
+    "role_before_word",
     "stamped_after",
     "stamped_start",
 ]
@@ -250,3 +253,31 @@ def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
         return False
     distinct = set(labels)
     return len(distinct) >= CHAT_SPEAKERS and 3 * sum(map(given, distinct)) >= 2 * len(distinct)
+
+
+#: Words of address only before a name, unlike a role's noun (``inspector gave it``).
+HONORIFICS = frozenset("mr mrs ms mx miss mister dr sir dame lady lord prof rev revd".split())
+#: Finite verbs that follow a role's noun as its verb (``inspector gave it``, ``nurse said``):
+#: no name after a role's noun in lower case.
+ROLE_VERBS = frozenset(
+    "is was are were has had have does did do says said gave gives told tells asked asks came "
+    "comes went goes got gets took takes made makes left leaves rang rings called calls "
+    "checked checks saw sees found finds thinks thought wants wanted needs needed knows knew "
+    "wrote writes sent sends put puts let lets kept keeps came signed signs agreed agrees "
+    "arrived arrives reckons reckoned would could should might must won't wont can't cant "
+    "didn't doesn't isn't wasn't".split())  # not "will", "may": "sister may she asked"
+
+
+def role_before_word(i: int, words: Sequence[Token], forms: Sequence[str]) -> bool:
+    """Whether word ``i`` is the verb of a role's noun of :data:`NAME_TITLES` before it: both
+    in lower case, the role no honorific (:data:`HONORIFICS`), the word one of
+    :data:`ROLE_VERBS` (``inspector gave it``: issue 40, the thirty-first English set); not
+    ``mr gave``, ``staff nurse gift``, ``inspector morse``.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> toks = [t for t in tokenize("inspector gave it") if t.kind == "word"]
+    >>> role_before_word(1, toks, ["inspector", "gave", "it"])
+    True
+    """
+    return (i > 0 and words[i - 1].text.islower() and words[i].text.islower()
+            and forms[i - 1] not in HONORIFICS and forms[i] in ROLE_VERBS)

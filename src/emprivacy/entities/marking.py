@@ -36,6 +36,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
 )
+from emprivacy.entities.name_pairs import self_introductions
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
@@ -170,7 +171,8 @@ class EntityMarking:
         an article written as a name's first word
         (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
         zipf = _zipf_or_none()
-        english = get_language(self.lang).code == "en"
+        code = get_language(self.lang).code
+        english = code == "en"
         keys = zipf is not None and english
         # spans of titles alone are dropped: abbreviations and ranks (a roll's SGT), not a
         # full word that may be a name or a brand (Justice, Coach)
@@ -187,6 +189,7 @@ class EntityMarking:
             found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),
                                  *particle_initials(text), *bare_initials(text),
+                                 *self_introductions(text, code),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *organisation_columns(text, wide),
                                  *(pub_spans(text) if english else ()),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from emprivacy.entities.name_words import given_names, name_key
+from emprivacy.entities.name_words import family_names, given_names, name_key, word_zipf
 from emprivacy.entities.naming import KIN_WORDS
 
 __all__ = ["MODAL_NAMES", "modal_name_at", "modal_named"]
@@ -27,8 +27,11 @@ def modal_named(text: str, end: int) -> bool:
 
 def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -> bool:
     """Whether ``will`` or ``may`` at word ``i`` (ending at ``end``, ``gap`` before it) is where
-    no modal verb is: before a possessive ``'s`` where the word labels a chat's line (``may's
-    aunties`` where ``may:`` speaks; not ``may's rent``) or after ``it's`` (``it's may the
+    no modal verb is: at a clause's start before a listed family name and the clause's end
+    where the word labels a chat's line (``will thatcher.`` signing a line of ``will:``;
+    issue 40, the thirty-first English set; not ``will do.``); before a possessive ``'s``
+    where the word labels one (``may's aunties`` where ``may:`` speaks; not ``may's rent``)
+    or after ``it's`` (``it's may the
     bride``: issue 40, the twenty-ninth English set); after a kinship word before ``and`` and
     children (``his wife may and two boys``: the thirtieth) or after a pronoun's ``is`` or ``was``
     before a listed given name (``she was may elizabeth``); after no subject, before ``and
@@ -41,8 +44,13 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``) or at
     a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
     not –``, ``Prices may – and often do –``, ``| May |``."""
-    if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3])
-            and re.search(rf"(?im)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?{forms[i]}[ \t]*:", text)) or (
+    if (forms[i + 1:i + 2] and (i == 0 or re.search(r"[.!?\n]", gap))
+            and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 4.5
+            and re.match(r"[ \t]+[^\W\d_]+[ \t]*(?:[.,;!?\n]|\Z)", text[end:end + 40])
+            and _speaks(forms[i], text)):
+        return True  # "will: ... the other end. will thatcher." where will speaks: a name
+        # signed, no verb (not "will do.")
+    if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3]) and _speaks(forms[i], text)) or (
             forms[i - 1:i] in (["it's"], ["it’s"], ["its"])
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
         return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
@@ -73,6 +81,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
                 or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*[|\"”)]", after))
                 or (i and re.match(r"[)\]]?,", gap) and forms[i - 1] not in _ANSWERS
                     and _ROTA_BRACKET.match(text, end) is not None))
+
+
+def _speaks(form: str, text: str) -> bool:
+    """Whether ``form`` labels a chat's line in ``text`` (``will:``, ``[09:12] may:``)."""
+    return re.search(rf"(?im)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?{form}[ \t]*:", text) is not None
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good

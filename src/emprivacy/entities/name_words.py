@@ -304,23 +304,24 @@ def name_in_language(word: str, lang: str) -> bool:
 #: word, makes it the word's plural or past (:func:`inflected_word`).
 INFLECTED_STEM_ZIPF = 2.5
 #: Endings of English plurals and pasts, and what each stem may have lost with them.
-_INFLECTIONS = (("ies", ("y",)), ("ied", ("y",)), ("es", ("", "e")), ("ed", ("", "e")),
-                ("s", ("",)))
+_INFLECTIONS = (("ies", ("y",)), ("ied", ("y",)), ("ers", ("", "e")), ("es", ("", "e")),
+                ("ed", ("", "e")), ("ing", ("", "e")), ("s", ("",)))
 
 
 @lru_cache(maxsize=1 << 16)
 def inflected_word(form: str) -> bool:
-    """Whether the lower-case ``form`` is the plural or the past of a common English word:
-    its stem (``-s``, ``-es``, ``-ies``, ``-ed``, ``-ied`` taken off, an ``e`` or a ``y``
-    put back) is at least :data:`INFLECTED_STEM_ZIPF` as a word, no rarer than the form and
-    no listed name — ``dahlias``, ``trestles``,
-    ``sneezed`` of a chat in lower case, rare words no list holds, are no one's name (issue
-    40, the twenty-ninth English set); ``lukas``, ``ahmed`` are not inflected, and a listed
-    name never is (``jones``, ``banks``).
+    """Whether the lower-case ``form`` is the plural, the past, the ``-ing`` form or the
+    ``-er`` noun's plural of a common English word: its stem (``-s``, ``-es``, ``-ies``,
+    ``-ed``, ``-ied``, ``-ing``, ``-ers`` taken off, an ``e`` or a ``y`` put back) is at
+    least :data:`INFLECTED_STEM_ZIPF` as a word, no rarer than the form and no listed name —
+    ``dahlias``, ``trestles``, ``sneezed`` of a chat in lower case, rare words no list holds,
+    are no one's name (issue 40, the twenty-ninth English set; ``thatching``, ``pressers``:
+    the thirty-first); ``lukas``, ``ahmed`` are not inflected, and a listed name never is
+    (``jones``, ``banks``, ``fleming``).
 
-    >>> [inflected_word(w) for w in ("trestles", "sneezed", "pedestals", "lukas", "ahmed",
-    ...                              "jones")]
-    [True, True, True, False, False, False]
+    >>> [inflected_word(w) for w in ("trestles", "sneezed", "pedestals", "thatching",
+    ...                              "pressers", "lukas", "ahmed", "jones", "fleming")]
+    [True, True, True, True, True, False, False, False, False]
     """
     given, family = given_names(), family_names()
     if name_key(form) in given or name_key(form) in family:
@@ -331,20 +332,22 @@ def inflected_word(form: str) -> bool:
             for stem in (form[: -len(ending)] + r for r in restore):
                 z = word_zipf(stem)
                 if z >= INFLECTED_STEM_ZIPF and z >= common and name_key(stem) not in given \
-                        and name_key(stem) not in family:  # not dimitri's "dimitris"
-                    return True
+                        and (ending in ("ing", "ers") or name_key(stem) not in family):
+                    return True  # not dimitri's "dimitris"; "thatching" of "thatch" (Thatch
+                    # a family name too: no family name ends with "ing" unless a list holds it)
     return False
 
 
 def inflected_alone(form: str, before: str, gap: str) -> bool:
     """Whether the lower-case ``form`` is an :func:`inflected_word` that no name's word
-    precedes: a past (``cliff sneezed``) anywhere; a plural only after a kept function word
+    precedes: a past or an ``-ing`` form (``cliff sneezed``, ``thatching's stopped``)
+    anywhere; a plural only after a kept function word
     (``before``, the word before it, ``""`` at none) or a sign (``gap``, the text between):
     ``six pedestals``, ``dahlias, rose hips``; not ``o'hara fixings``, ``wade & son
     cycles``, a firm's last word."""
     if not inflected_word(form):
         return False
-    if form.endswith("ed"):
+    if form.endswith(("ed", "ing")):  # a past or a participle: "thatching's stopped"
         return True
     return not before or before in KEPT_FUNCTION_WORDS or gap.strip(" \t") != ""
 

@@ -35,8 +35,7 @@ around it say so:
   every mention (any case in a lower-case paragraph, capitalised ones elsewhere) — except the
   function words that text mode keeps (``will``, ``may``), which need evidence each time.
 
-It emits :data:`PERSON` spans of one word each; needs the ``ner`` extra.  Like every
-detector it is pre-processing, outside the guarantee, measured in docs/ENTITIES.md.
+One-word :data:`PERSON` spans (the ``ner`` extra); pre-processing, outside the guarantee.
 """
 
 from __future__ import annotations
@@ -57,6 +56,7 @@ from emprivacy.entities.labels import (
     chat_speaker_word,
     in_name_field,
     name_shaped_value,
+    role_before_word,
     stamped_after,
     stamped_start,
 )
@@ -314,9 +314,9 @@ class NameListDetector:
                 continue
             if prev is not None and forms[i - 1] in NAME_TITLES and \
                     re.fullmatch(r"\.?[ \t]+", gap) and forms[i] not in NAME_TITLES and (
-                    forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")):
-                # "OFFICER IN CASE", "Nurse in charge": a function word is no name
-                out[i] = "title"
+                    forms[i] not in KEPT_FUNCTION_WORDS or forms[i] in ("will", "may")) \
+                    and not role_before_word(i, words, forms):
+                out[i] = "title"  # not "OFFICER IN CASE", "Nurse in charge", "nurse said"
                 continue
             if any(abbreviated_given(k, words, forms, text) for k in (i, i - 1)):
                 out[i] = "title"  # "GEO. ROACH": a given name as records abbreviate it, and

@@ -105,13 +105,22 @@ def name_columns(header: Sequence[str]) -> set[int]:
 
     >>> sorted(name_columns(["reg_id", "first_name", "Last Name", "organisation_name"]))
     [1, 2]
+    >>> sorted(name_columns(["TICKET", "SURNAME", "KNOWN AS", "CHANGE", "known allergies"]))
+    [1, 2]
     """
     out = set()
     for k, cell in enumerate(header):
         words = {w for w in _HEADER_SPLIT.split(cell.lower()) if w}
-        if words & NAME_HEADER_WORDS and not words & NOT_A_PERSON:
+        if (words & NAME_HEADER_WORDS or _ALIAS_HEADER.search(cell)) \
+                and not words & NOT_A_PERSON:
             out.add(k)
     return out
+
+
+#: A column of the names people go by: ``KNOWN AS``, ``aka``, ``Alias``, ``goes by``
+#: (issue 40, the thirty-first English set: ``Shiv``, ``Pip`` of a members' changes table).
+_ALIAS_HEADER = re.compile(r"(?i)(?<![^\W_])(?:known[\s_-]+as|a\.?k\.?a\.?|alias(?:es)?|"
+                           r"goes[\s_-]+by|dit|surnom)(?![^\W_])")
 
 
 class TableNameDetector:
