@@ -85,14 +85,19 @@ def particle_initials(text: str) -> list[EntitySpan]:
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _PARTICLE_INITIALS.finditer(text)]
 
 
-#: After the word ``signed`` (a quote between): ``THE NOTE IS SIGNED "H. W."``; ``signs``,
-#: ``initialled`` too (``WHO SIGNS "T. E."``: issue 40, the thirty-first English set).
+#: After the word ``signed`` or ``initialled`` (a quote between): ``THE NOTE IS SIGNED "H.
+#: W."``; after ``signs`` only with a quote (``WHO SIGNS "T. E."``: issue 40, the thirty-first
+#: English set; not ``vital signs B. P. stable``).
 _SIGNED_WORD = "(?:" + "|".join(
     rf"(?<=(?<!\w){w}{q})" for word in ("signed", "signs", "initialled", "initialed")
-    for w in (word, word.capitalize(), word.upper()) for q in (" ", ' "', " “")) + ")"
+    for w in (word, word.capitalize(), word.upper())
+    for q in ((' "', " “") if word == "signs" else (" ", ' "', " “"))) + ")"
 _BARE_INITIALS = re.compile(
     rf"(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
     rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
+
+
+_SIGN_WORDS = re.compile(r"(?i)igned|igns|nitial")
 
 
 def bare_initials(text: str) -> list[EntitySpan]:
@@ -101,8 +106,10 @@ def bare_initials(text: str) -> list[EntitySpan]:
     M.]``; issue 40, the twenty-first English set, seen), before a dash, a comma, a
     semicolon, a closing bracket, a table's ``|`` or the line's end (not ``A. F. Smith``),
     standing apart as :func:`particle_initials` (not ``Plan A. B. C.`` in a sentence), or
-    right after the word ``signed``, whatever follows (``the note is signed "H. W."``,
-    ``signed H.W. Smith``: the thirtieth; not ``unsigned``, ``designed``).
+    right after the word ``signed`` or ``initialled``, or a quote after ``signs``, whatever
+    follows (``the note is signed "H. W."``, ``signed H.W. Smith``: the thirtieth; ``WHO
+    SIGNS "T. E."``: the thirty-first; not ``unsigned``, ``designed``, ``vital signs B.
+    P.``).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]
@@ -113,7 +120,7 @@ def bare_initials(text: str) -> list[EntitySpan]:
     >>> bare_initials("unsigned J. K. designed A. B. and signed H.W.")[-1].start
     41
     """
-    if ". " not in text and "igned" not in text and "IGNED" not in text:
+    if ". " not in text and not _SIGN_WORDS.search(text):
         return []
     return [EntitySpan(m.start(), m.end(), "PERSON") for m in _BARE_INITIALS.finditer(text)]
 
@@ -168,10 +175,11 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     ['AC', 'MF', 'SP']
     """
     out: set[str] = set()
-    if "=" not in text and "–" not in text:
+    if "=" not in text and "–" not in text and "—" not in text:
         return out
     unnamed: dict[int, set[str]] = {}  # per line, keys whose name no person's span covers
     named: Counter[int] = Counter()
+    line, counted_to = 0, 0  # the line of each key, counted as the keys go (not from 0)
     for m in _KEYED.finditer(text):
         words = m.group(2).split()
         if m.group(1).lower() in KEPT_FUNCTION_WORDS or m.group(1) in ("AM", "PM"):
@@ -179,7 +187,8 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
         firsts = [w[0].upper() for w in words]
         if m.group(1) not in ("".join(firsts), firsts[0] + firsts[-1]):
             continue
-        line = text.count("\n", 0, m.start())
+        line += text.count("\n", counted_to, m.start())
+        counted_to = m.start()
         if people.covers(m.start(2), m.start(2) + len(words[0])):
             out.add(m.group(1))
             named[line] += 1
@@ -439,9 +448,6 @@ _FILE_ENDS = frozenset("txt pdf doc docx xls xlsx csv jpg jpeg png gif zip py md
                        "odt ods ppt pptx mp3 mp4 mov json xml".split())
 #: A user name of two or more parts joined by ``.`` or ``_`` (``will.hope``, ``sky_halloran``).
 _HANDLE = re.compile(r"(?<![\w.@])[^\W\d_]{2,}(?:[._][^\W\d_]{2,})+(?![\w@]|\.\w)")
-#: A log-in of an initial and a name after ``by``, ``par``: who exported or logged a record.
-_BY_LOGIN = re.compile(r"(?<![\w'’-])(?:[Bb]y|BY|[Pp]ar|PAR)[ \t]+([^\W\d_]\.([^\W\d_]{2,}))"
-                       r"(?![\w@.]|\.\w)")
 #: The capitalised word right before a span (``Sky`` of ``Sky Halloran``).
 _CAPITALISED_BEFORE = re.compile(r"(?<![\w'’-])([A-Z][^\W\d_]+) $")
 
@@ -460,16 +466,8 @@ def named_handles(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     >>> text = "will.hope (Will Hope) said hi to dana.lee"
     >>> [text[s.start:s.end] for s in named_handles(text, [EntitySpan(11, 20, "PERSON")])]
     ['will.hope']
-
-    A log-in of an initial and a name after ``by`` or ``par`` is a person's whatever its
-    parts (``exportée … par p.mbemba``: issue 42, the thirtieth French set):
-
-    >>> text = "exported by p.mbemba (v2)"
-    >>> [text[s.start:s.end] for s in named_handles(text, [])]
-    ['p.mbemba']
     """
-    out = [EntitySpan(m.start(1), m.end(1), "PERSON") for m in _BY_LOGIN.finditer(text)
-           if m.group(2).lower() not in top_level_domains()]  # "par p.mbemba", not "by x.com"
+    out: list[EntitySpan] = []
     people = [s for s in spans if s.type in ("PERSON", PROPER_NOUN)]
     handles = list(_HANDLE.finditer(text)) if people else []
     if not handles:  # most texts: no user name, no names' words to gather

@@ -45,11 +45,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
     not –``, ``Prices may – and often do –``, ``| May |``."""
     if (forms[i + 1:i + 2] and (i == 0 or re.search(r"[.!?\n]", gap))
-            and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 4.5
-            and re.match(r"[ \t]+[^\W\d_]+[ \t]*(?:[.,;!?\n]|\Z)", text[end:end + 40])
+            and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 3.6
+            and re.match(r"[ \t]+[^\W\d_]+[ \t]*(?:[.!?\r\n]|\Z)", text[end:end + 40])
             and _speaks(forms[i], text)):
         return True  # "will: ... the other end. will thatcher." where will speaks: a name
-        # signed, no verb (not "will do.")
+        # signed, no verb (not "will do.", "will weed, then.": a family name rarer than 3.6)
     if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3]) and _speaks(forms[i], text)) or (
             forms[i - 1:i] in (["it's"], ["it’s"], ["its"])
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from emprivacy.entities.labels import NAME_TITLES, SPEAKER_ROLES
+from emprivacy.entities.labels import CHAT_LINES, CHAT_SPEAKERS, NAME_TITLES, SPEAKER_ROLES
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -16,6 +16,7 @@ from emprivacy.entities.name_words import (
     NameClass,
     family_names,
     french_family_names,
+    french_given_names,
     given_names,
     name_key,
     word_zipf,
@@ -23,10 +24,11 @@ from emprivacy.entities.name_words import (
 )
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.language import get_language
+from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
-from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, top_level_domains
 
-__all__ = ["name_pair", "self_introductions"]
+__all__ = ["by_logins", "name_pair", "self_introductions"]
 
 #: The commonest a word may be (Zipf) and be read as the given name before a rare family
 #: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
@@ -83,12 +85,19 @@ _INTRO_PARTICLES = (r"(?:(?:da|de|du|des|dos|das|di|del|van|von|le|la|ben|bin|ap
                     r"|[dDnN]['’])")
 #: Where a self-introduction starts: a line's start, or a sign (and a space) before it.
 _AFTER_SIGN = r"(?:^|(?<=[^\w\s'’-])|(?<=[^\w\s'’-][ \t]))"
+#: A self-introduction: a word (the label's) at a line's start or after a sign, a particle
+#: or none, a family name (no possessive), then the clause's end.
+_INTRODUCED = re.compile(rf"{_AFTER_SIGN}([^\W\d_][\w'’-]*)[ \t]+({_INTRO_PARTICLES})?"
+                         r"([^\W\d_]+(?:-[^\W\d_]+)*)(?=[ \t]*(?:[.,;!?]|\r?$))")
 #: The commonest a word may be (Zipf, in English and in the text's language) and be read as
 #: an unlisted family name after a speaker's own given name.
 _INTRO_RARE_ZIPF = 3.0
-#: A family name at least this common in English is a word there (``honey``, ``service``,
+#: After a particle, a word on no list is a family name where it is rarer than this (Zipf)
+#: in the text's language (``bihan``, ``verney``; not ``façade`` of ``blanche la façade``).
+_PARTICLE_ZIPF = 3.5
+#: A family name at least this common in English is a word there (``honey``, ``weed``,
 #: ``cook`` of ``may: may cook.``).
-_INTRO_ZIPF = 4.5
+_INTRO_ZIPF = 4.0
 
 
 def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
@@ -98,33 +107,65 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     (``gentiane: gentiane blanc, fleurs``, ``will: … will thatcher.``, ``myrtille: myrtille
     da silva, buvette``; issue 40, the thirty-first English set, issue 42, the thirtieth
     French set): a family name of the language's list (``blanc``, ``thatcher``) or a word
-    rare in English and in the language, any word after a particle (``da silva``,
-    ``d'oliveira``); no kept function word, nothing as common as :data:`_INTRO_ZIPF` in
-    English; in a chat of two speakers or more.  Not ``bill: bill paid, thanks``.
+    rare in English and in the language, after a particle a listed or rare one (``da
+    silva``, ``d'oliveira``; not ``blanche: blanche la façade``); no kept function word,
+    nothing as common as :data:`_INTRO_ZIPF` in English; in a chat (six labelled lines or
+    more, four speakers, a third of them listed given names: not ``Plat: plat du jour``).  Not
+    ``bill: bill paid, thanks``.
 
     >>> text = ("gentiane: gentiane blanc, fleurs\\nnuno: ok. nuno d'oliveira, parking\\n"
-    ...         "myrtille: myrtille da silva, buvette\\nbill: bill paid.")
+    ...         "myrtille: myrtille da silva, buvette\\nbill: bill paid.\\nrose: ok\\nanne: oui")
     >>> [text[s.start:s.end] for s in self_introductions(text, "fr")]
     ['gentiane blanc', "nuno d'oliveira", 'myrtille da silva']
     """
     if ":" not in text:
         return []
+    given = given_names() | (french_given_names() if lang == "fr" else frozenset())
     lines = list(_LABELLED_LINE.finditer(text))
-    if len({m.group(1).lower() for m in lines}) < 2:
-        return []
+    labels = {line.group(1).lower() for line in lines}
+    if len(lines) < CHAT_LINES or len(labels) < CHAT_SPEAKERS or 3 * sum(
+            name_key(w) in given or fold_to_ascii(w) in given for w in labels) < len(labels):
+        return []  # a chat: six labelled lines, four speakers, a third listed given names
     family = french_family_names() if lang == "fr" else family_names()
     kept = get_language(lang).kept_function_words
     out = []
     for line in lines:
-        label = line.group(1)
-        for m in re.finditer(rf"(?i){_AFTER_SIGN}{re.escape(label)}[ \t]+({_INTRO_PARTICLES})?"
-                             r"([^\W\d_][\w'’-]*)[ \t]*(?=[.,;!?]|$)", line.group(2)):
-            word = m.group(2).lower()
+        label, body = line.group(1).lower(), line.group(2)
+        if label not in body.lower():
+            continue  # most lines: the speaker does not name themself
+        for m in _INTRODUCED.finditer(body):
+            word = m.group(3).lower()
+            if m.group(1).lower() != label:
+                continue
+            listed = name_key(word) in family or name_key(word) in family_names()
             if word in kept or len(word) < 2 or word_zipf(word) >= _INTRO_ZIPF or not (
-                    m.group(1) or name_key(word) in family or (  # "da silva": any word
+                    (m.group(2) and (listed or zipf_in(word, lang) < _PARTICLE_ZIPF))
+                    or name_key(word) in family or (
                         word_zipf(word) < _INTRO_RARE_ZIPF
                         and (lang == "en" or zipf_in(word, lang) < _INTRO_RARE_ZIPF))):
                 continue
-            start = line.start(2) + m.start()
-            out.append(EntitySpan(start, line.start(2) + m.end(), "PERSON"))
+            out.append(EntitySpan(line.start(2) + m.start(1), line.start(2) + m.end(3),
+                                  "PERSON"))
     return out
+
+
+#: A log-in of an initial and a name after ``by``, ``par``: who exported or logged a record.
+_BY_LOGIN = re.compile(r"(?<![\w'’-])(?:[Bb]y|BY|[Pp]ar|PAR)[ \t]+"
+                       r"([^\W\d_]\.([^\W\d_]{2,}(?:-[^\W\d_]{2,})*))(?![\w@-]|\.\w)")
+
+
+def by_logins(text: str) -> list[EntitySpan]:
+    """``PERSON`` spans of the log-ins of an initial and a family name after ``by`` or ``par``
+    (``exportée … par p.mbemba``: issue 42, the thirtieth French set; ``exported by
+    j.okafor.``): the name listed, or rarer than Zipf 2 in English (``mbemba``,
+    ``lindqvist``); not ``caused by e.coli``, ``sorted by p.value``, ``by x.com``.
+
+    >>> text = "exported by p.mbemba (v2), caused by c.diff, hosted by x.com"
+    >>> [text[s.start:s.end] for s in by_logins(text)]
+    ['p.mbemba']
+    """
+    if "." not in text:
+        return []
+    return [EntitySpan(m.start(1), m.end(1), "PERSON") for m in _BY_LOGIN.finditer(text)
+            if (part := m.group(2).lower()) not in top_level_domains()
+            and (name_key(part) in family_names() or word_zipf(part) < 2.0)]

@@ -107,20 +107,30 @@ def name_columns(header: Sequence[str]) -> set[int]:
     [1, 2]
     >>> sorted(name_columns(["TICKET", "SURNAME", "KNOWN AS", "CHANGE", "known allergies"]))
     [1, 2]
+    >>> sorted(name_columns(["compound", "known as", "for"]))
+    []
     """
-    out = set()
+    out, aliases = set(), set()
     for k, cell in enumerate(header):
         words = {w for w in _HEADER_SPLIT.split(cell.lower()) if w}
-        if (words & NAME_HEADER_WORDS or _ALIAS_HEADER.search(cell)) \
-                and not words & NOT_A_PERSON:
-            out.add(k)
-    return out
+        if not words & NOT_A_PERSON:
+            if words & NAME_HEADER_WORDS:
+                out.add(k)
+            elif _ALIAS_HEADER.search(cell) and not words & _NOT_A_PERSONS_ALIAS:
+                aliases.add(k)
+    return out | aliases if out else out  # "KNOWN AS" beside a name's column only (not a
+    # drugs table's "aspirin", a timetable's "goes by")
 
 
-#: A column of the names people go by: ``KNOWN AS``, ``aka``, ``Alias``, ``goes by``
-#: (issue 40, the thirty-first English set: ``Shiv``, ``Pip`` of a members' changes table).
+#: A column of the names people go by, beside a name's column: ``KNOWN AS``, ``aka``,
+#: ``Alias``, ``goes by`` (issue 40, the thirty-first English set: ``Shiv``, ``Pip`` of a
+#: members' changes table).
 _ALIAS_HEADER = re.compile(r"(?i)(?<![^\W_])(?:known[\s_-]+as|a\.?k\.?a\.?|alias(?:es)?|"
-                           r"goes[\s_-]+by|dit|surnom)(?![^\W_])")
+                           r"goes[\s_-]+by|surnom)(?![^\W_])")
+#: Words of an alias's header that is no person's (``Email alias``, ``DNS alias``, ``Known as
+#: (location)``).
+_NOT_A_PERSONS_ALIAS = frozenset(
+    "email mail dns table column command host location lieu domain server file".split())
 
 
 class TableNameDetector:

@@ -20,6 +20,8 @@ from emprivacy.text.tokens import Token
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
            "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line"]
 
+#: The join words of a name spelled out (as :mod:`~emprivacy.preparation.spelling` reads them).
+_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
 CORRECTED_ALIKE = 0.6
@@ -147,9 +149,10 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         first = bisect_left(starts, line.end())
         j = first
         while j < len(tokens) and j - first < 3 and not _person_slot(decisions[j]) and (
-                tokens[j].text.lower() in _PARTICLES or tokens[j].text in "'’"):
-            j += 1  # "le bihan", "d'arbois", "da costa": the particles said first
-        if not (j < len(tokens) and _person_slot(decisions[j]) and tokens[j].kind == "word"
+                tokens[j].text.lower().rstrip("'’") in _PARTICLES or tokens[j].text in "'’"):
+            j += 1  # "le bihan", "d'arbois", "n'goran", "da costa": the particles said first
+        if not (j < len(tokens) and isinstance(decisions[j], EntitySlot)
+                and tokens[j].kind == "word"
                 and tokens[j].text.islower() and 0 < first and tokens[first].start == line.end()):
             continue
         run = j
@@ -159,6 +162,10 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         if text[tokens[run].end:tokens[run].end + 3].lstrip()[:1] == ":":  # "olive :"
             continue  # a chat's speaker ("will: we go"), no correction
         name = _plain("".join(t.text for t in tokens[first:run + 1]))
+        bare = _plain("".join(t.text for t in tokens[j:run + 1]))  # its particles left out
+        spelled = _spelled_after(tokens, run, name) or _spelled_after(tokens, run, bare)
+        if not (_person_slot(decisions[j]) or spelled):
+            continue  # a place's slot is a name put right only where it is spelled out
         end = first  # the words that end the line before, nearest last
         while end > 0 and tokens[end - 1].start >= line.start():
             end -= 1  # the line's time stamp
@@ -167,32 +174,57 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         k = end - 1
         while (k >= 0 and len(said) < 4 and tokens[k].kind == "word"
                and tokens[k].text.islower() and tokens[k].end <= line.start()
-               and (decisions[k] is None or (_person_slot(decisions[k])
-                                             and tokens[k].text not in said_names))
-               and (not said or text[tokens[k].end:tokens[k + 1].start] == " ")):
-            said.append(k)
-            k -= 1
+               and (decisions[k] is None or (tokens[k].text not in said_names and (
+                   _person_slot(decisions[k]) or (spelled and isinstance(decisions[k],
+                                                                         EntitySlot)))))
+               and (not said or text[tokens[k].end:tokens[k + 1].start] == " " or (
+                   tokens[k].text[-1] in "'’" and tokens[k].end == tokens[k + 1].start))):
+            said.append(k)  # with a spelling, a slot of any type ("drew abba ra", "abba" a
+            k -= 1  # place's)
         best: list[int] = []
         best_ratio = CORRECTED_ALIKE
         sound = _skeleton(name)
-        for n in range(1, len(said) + 1):
-            run_said = sorted(said[:n])
-            heard = _plain("".join(tokens[i].text for i in run_said))
-            if n == 1 and (tokens[run_said[0]].text in function_words or heard[:2] != name[:2]):
-                continue
-            ratio = _likeness(heard, name, sound, n)
-            if n == 1 and ratio < SKELETON_ALIKE:
-                continue
-            if ratio >= best_ratio:
-                best, best_ratio = run_said, ratio
+        # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
+        # … al rashid": slots already) where the name is spelled out
+        tails = [a for a in range(len(said)) if a == 0 or (
+            spelled and all(decisions[i] is not None for i in said[:a]))]
+        for a in tails:
+            for n in range(1, len(said) - a + 1):
+                run_said = sorted(said[a:a + n])
+                heard = _plain("".join(tokens[i].text for i in run_said))
+                if n == 1 and (tokens[run_said[0]].text in function_words or (
+                        heard[:2] != name[:2] and not spelled)):
+                    continue
+                ratio = _likeness(heard, name, sound, n, 2 if spelled else SKELETON_LETTERS)
+                if n == 1 and ratio < SKELETON_ALIKE:
+                    continue
+                if ratio >= best_ratio:
+                    best, best_ratio = run_said, ratio
         if not best:
             continue
         for k in best:
-            if decisions[k] is not None:
-                counted["PERSON"] -= 1  # a slot of its own, replaced
+            slot = decisions[k]
+            if slot is not None:  # a slot of its own, replaced
+                counted[slot.key[0] if isinstance(slot, EntitySlot) else "PERSON"] -= 1
             decisions[k] = Dropped("PERSON")
         decisions[best[-1]] = decisions[j]
         counted["PERSON"] += 1
+
+
+def _spelled_after(tokens: Sequence[Token], run: int, name: str) -> bool:
+    """Whether the tokens after ``run`` spell ``name`` (plain) letter by letter, with the
+    spelling's join words (``n apostrophe g o r a n``, ``d u espace c r e s t``): three
+    letters or more, all of the name's or all but its last."""
+    letters: list[str] = []
+    k = run + 1
+    while k < len(tokens) and tokens[k].kind == "word" and (
+            len(tokens[k].text) == 1 or tokens[k].text.lower() in _SPELLING_JOINS):
+        if len(tokens[k].text) == 1:
+            letters.append(_plain(tokens[k].text))
+        k += 1
+    spelt = "".join(letters)
+    return len(spelt) >= 3 and (spelt == name or (len(spelt) == len(name) - 1
+                                                  and name.startswith(spelt)))
 
 
 #: A caption's line start: a line break, then a time stamp, if any (not a speaker's label:
@@ -238,14 +270,15 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
     return best
 
 
-def _likeness(said: str, name: str, sound: str, words: int) -> float:
+def _likeness(said: str, name: str, sound: str, words: int,
+              letters: int = SKELETON_LETTERS) -> float:
     """How alike the ``words`` words ``said`` (plain, run together) and a ``name`` are: their
     letters' :class:`difflib.SequenceMatcher` ratio, or for two words or more their
-    consonants' (``sound``, the name's :func:`_skeleton`, of :data:`SKELETON_LETTERS` or
-    more) where that reaches :data:`SKELETON_ALIKE` (``oh loo fun me lie oh`` and
-    ``olufunmilayo``: l f n m l)."""
+    consonants' (``sound``, the name's :func:`_skeleton`, of ``letters`` or more:
+    :data:`SKELETON_LETTERS`, two for a name spelled out after it) where that reaches
+    :data:`SKELETON_ALIKE` (``oh loo fun me lie oh`` and ``olufunmilayo``: l f n m l)."""
     ratio = SequenceMatcher(None, said, name).ratio()
-    if words > 1 and len(sound) >= SKELETON_LETTERS:
+    if words > 1 and len(sound) >= letters:
         alike = SequenceMatcher(None, _skeleton(said), sound).ratio()
         if alike >= SKELETON_ALIKE:
             ratio = max(ratio, alike)

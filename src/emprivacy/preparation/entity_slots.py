@@ -381,7 +381,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             continue
         retyped = ("ORG" if isinstance(d, Placeholder) and d.type == "ORG" else "LOCATION"
                    if isinstance(d, EntitySlot) and d.key[0] == "LOCATION"
-                   and not tok.text.islower() else None)
+                   and (not tok.text.islower() or marking.label_word(words[i])) else None)
         if isinstance(d, EntitySlot | Placeholder | Kept | Dropped) and retyped is None:
             continue  # (a dropped word goes with a name already: "poule y quand pardon")
         if words[i] in MODAL_NAMES and tok.text.isupper() and not (
