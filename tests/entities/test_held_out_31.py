@@ -144,14 +144,21 @@ def test_a_name_misheard_then_spelled_out_on_the_next_line(release_auto) -> None
     the misheard words (*seen*, the even half): ``june a lorry`` before ``ellery e l l e r
     y`` (too unlike by letters, alike by consonants), ``drew abba ra`` before ``abara`` (a
     model typed ``abba`` a place), French ``tenzin d'orge`` before ``dorje`` (an elision),
-    ``ahmet il dise`` before ``yıldız`` (a place's slot).  With the spelling the name is
-    surely one: a slot of any type starts the line, the consonants of short names count, and
-    the words after an elision go on; ``au parking`` after a misheard name stays."""
+    ``ahmet il dise`` before ``yıldız`` (a place's slot), ``you stuff al rashid`` before
+    ``yusuf … al rashid`` (the misheard words before the name's rest).  With the spelling
+    the name is surely one: a slot of any type starts the line, the consonants of short names
+    count, the words after an elision go on, the run may end before words the next line says
+    again; ``au parking`` after a misheard name stays.  A caption's ``may are you with us``
+    is a name: no modal verb takes ``are``."""
     pytest.importorskip("wordfreq")
     en = release_auto("[02:44] next is june a lorry\n[02:47] ellery e l l e r y it's summer\n"
                       "[00:31] and on the tech tonight is drew abba ra\n"
                       "[00:35] abara a b a r a hi everyone\n").splitlines()
     assert not _has("lorry", en[0]) and not _has("abba", en[2]), en
+    more = release_auto("[03:33] next we have you stuff al rashid\n"
+                        "[03:36] yusuf y u s u f al rashid from the mosque\n"
+                        "[02:13] may are you with us\n[02:15] yes hello\n").splitlines()
+    assert "you stuff" not in more[0] and not more[2].startswith("[02:13] may "), more
     fr = release_fr("[01:37] pardon olivier et sa reine menée par tenzin d'orge\n"
                     "[01:42] dorje d o r j e bonjour\n"
                     "[03:36] visite de la cave avec claire et ahmet il dise\n"

@@ -89,8 +89,8 @@ def _speaks(form: str, text: str) -> bool:
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good
-#: start``, ``may says``).
-_FINITE_AFTER = frozenset("has is was does did had says said".split())
+#: start``, ``may says``, a caption's ``may are you with us``).
+_FINITE_AFTER = frozenset("has is was are were does did had says said".split())
 #: After a kinship word's ``may`` or ``will``: ``and`` before children, a number or a
 #: possessive first (``HIS WIFE MAY AND TWO BOYS``; not ``the manager may and two staff``).
 _AND_CHILDREN = re.compile(

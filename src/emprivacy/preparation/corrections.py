@@ -175,19 +175,21 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         while (k >= 0 and len(said) < 4 and tokens[k].kind == "word"
                and tokens[k].text.islower() and tokens[k].end <= line.start()
                and (decisions[k] is None or (tokens[k].text not in said_names and (
-                   _person_slot(decisions[k]) or (spelled and isinstance(decisions[k],
-                                                                         EntitySlot)))))
+                   _person_slot(decisions[k]) or (spelled and isinstance(
+                       decisions[k], EntitySlot | Dropped)))))
                and (not said or text[tokens[k].end:tokens[k + 1].start] == " " or (
                    tokens[k].text[-1] in "'’" and tokens[k].end == tokens[k + 1].start))):
             said.append(k)  # with a spelling, a slot of any type ("drew abba ra", "abba" a
-            k -= 1  # place's)
+            k -= 1  # place's) or a name's particle ("al" of "you stuff al rashid")
         best: list[int] = []
         best_ratio = CORRECTED_ALIKE
         sound = _skeleton(name)
         # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
-        # … al rashid": slots already) where the name is spelled out
-        tails = [a for a in range(len(said)) if a == 0 or (
-            spelled and all(decisions[i] is not None for i in said[:a]))]
+        # … al rashid": slots, or words the next line says again) where it is spelled out
+        again = {t.text for t in tokens[run + 1:run + 40] if t.start < text.find("\n", line.end())
+                 or "\n" not in text[line.end():]} if spelled else set()
+        tails = [a for a in range(len(said)) if a == 0 or (spelled and all(
+            decisions[i] is not None or tokens[i].text in again for i in said[:a]))]
         for a in tails:
             for n in range(1, len(said) - a + 1):
                 run_said = sorted(said[a:a + n])
