@@ -62,8 +62,10 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
         return True  # "SHE WAS MAY ELIZABETH CHUBB" (not "the question is will Rose Court")
     if i and (forms[i - 1] in _SUBJECTS or forms[i - 1] in _DETERMINERS):
         return False
-    if forms[i + 1:i + 2] and forms[i + 1] in _FINITE_AFTER and re.match(r"[ \t]+\w", text[end:]):
-        return True  # "early will has a good start": no modal verb takes a finite verb
+    if forms[i + 1:i + 2] and forms[i + 1] in _FINITE_AFTER and re.match(r"[ \t]+[^\W\d_]",
+                                                                          text[end:]):
+        return True  # "early will has a good start": no modal verb takes a finite verb (the
+        # word right after it: not "May 3 were busy")
     if (i >= 2 and forms[i - 2:i] == ["me", "and"]) or forms[i + 1:i + 3] in (
             ["and", "me"], ["and", "i"]):
         return True
