@@ -130,7 +130,14 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
     read as the name
     (:data:`CORRECTED_ALIKE`, or :data:`SKELETON_ALIKE` by their consonants) — two words
     or more, or one with the name's first two letters at :data:`SKELETON_ALIKE` (not ``the
-    dog`` before ``dogan``), never one of the ``function_words`` alone.
+    dog`` before ``dogan``), never one of the ``function_words`` alone.  Where the next line
+    spells the name out letter by letter (``ellery e l l e r y``, ``dorje d o r j e``: issue
+    40, the thirty-first English set, issue 42, the thirtieth French set, seen) the line may
+    start with a slot of any type, the words before may be slots of any type or a name's
+    particle, any one word may match and short names count by their consonants (``june a
+    lorry``), words after an elision go on (``tenzin d'orge``), and the misheard run may end
+    before words the next line says again (``you stuff al rashid`` before ``yusuf … al
+    rashid``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "[11:00:12] dave stone wolf act a burg\n[11:00:19] achterberg yes"
