@@ -175,7 +175,7 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     ['AC', 'MF', 'SP']
     """
     out: set[str] = set()
-    if "=" not in text and "–" not in text and "—" not in text:
+    if not _KEY_SIGNS.search(text):
         return out
     unnamed: dict[int, set[str]] = {}  # per line, keys whose name no person's span covers
     named: Counter[int] = Counter()
@@ -200,6 +200,8 @@ def _keyed(text: str, people: SpanIndex) -> set[str]:
     return out
 
 
+#: The signs a key puts between initials and a name.
+_KEY_SIGNS = re.compile("[=–—]")
 #: Initials and the name a key gives them (``GO = Grace Okoro``): a capital's word or two
 #: or three after ``=`` or a dash.
 _KEYED = re.compile(r"(?<![\w.’'-])([A-Z]{2,3})[ \t]*(?:=|–|—)[ \t]*"
@@ -241,6 +243,8 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         bracket = _BRACKETED.match(text, end)
         if bracket and bracket.group(1).replace(".", "") in these:
             defined.add(bracket.group(1).replace(".", ""))
+    if not wanted and not _KEY_SIGNS.search(text):
+        return []  # most pieces: no name of two words, no key
     people = SpanIndex(s for s in spans if s.type == "PERSON")
     keyed = _keyed(text, people)
     wanted |= keyed  # a key's initials whatever its name's type ("SP = Sky Pennock")

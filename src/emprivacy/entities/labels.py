@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
@@ -233,12 +234,14 @@ def chat_speaker_word(form: str) -> bool:
     return form not in CHAT_KEYS and form not in FORM_KEYS
 
 
-def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
+def chat_speakers(text: str, given: Callable[[str], bool], *,
+                  given_share: Fraction = Fraction(2, 3)) -> bool:
     """Whether ``text`` is a chat of speakers named in lower case: at least
     :data:`CHAT_LINES` lines start with a one-word label in lower case (``dawn:``), half its
-    lines at least, of :data:`CHAT_SPEAKERS` distinct words or more, two thirds of them
-    ``given`` names.  There every label is a speaker's name, however common a word
-    (``river:``, ``sky:``; issue 40, the twenty-fifth English set's street chat), but a
+    lines at least, of :data:`CHAT_SPEAKERS` distinct words or more, ``given_share`` of them
+    (two thirds unless told) ``given`` names.  There every label is a speaker's name, however
+    common a word (``river:``, ``sky:``; issue 40, the twenty-fifth English set's street
+    chat), but a
     note's keys (:func:`chat_speaker_word`: ``plan:``, ``update:``), which count for nothing.
 
     >>> chat = "\\n".join(["dawn: hi", "will: ok", "river: yes", "mark: no", "dawn: fine",
@@ -252,7 +255,9 @@ def chat_speakers(text: str, given: Callable[[str], bool]) -> bool:
             "\n\n"):
         return False
     distinct = set(labels)
-    return len(distinct) >= CHAT_SPEAKERS and 3 * sum(map(given, distinct)) >= 2 * len(distinct)
+    return (len(distinct) >= CHAT_SPEAKERS
+            and sum(map(given, distinct)) * given_share.denominator
+            >= given_share.numerator * len(distinct))
 
 
 #: Words of address only before a name, unlike a role's noun (``inspector gave it``).
@@ -263,7 +268,7 @@ ROLE_VERBS = frozenset(
     "is was are were has had have does did do says said gave gives told tells asked asks came "
     "comes went goes got gets took takes made makes left leaves rang rings called calls "
     "checked checks saw sees found finds thinks thought wants wanted needs needed knows knew "
-    "wrote writes sent sends put puts let lets kept keeps came signed signs agreed agrees "
+    "wrote writes sent sends put puts let lets kept keeps signed signs agreed agrees "
     "arrived arrives reckons reckoned would could should might must won't wont can't cant "
     "didn't doesn't isn't wasn't".split())  # not "will", "may": "sister may she asked"
 

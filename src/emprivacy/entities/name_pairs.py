@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 
-from emprivacy.entities.labels import CHAT_LINES, CHAT_SPEAKERS, NAME_TITLES, SPEAKER_ROLES
+from emprivacy.entities.labels import NAME_TITLES, SPEAKER_ROLES, chat_speakers
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -109,8 +110,9 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     French set): a family name of the language's list (``blanc``, ``thatcher``) or a word
     rare in English and in the language, after a particle a listed or rare one (``da
     silva``, ``d'oliveira``; not ``blanche: blanche la façade``); no kept function word,
-    nothing as common as :data:`_INTRO_ZIPF` in English; in a chat (six labelled lines or
-    more, four speakers, a third of them listed given names: not ``Plat: plat du jour``).  Not
+    nothing as common as :data:`_INTRO_ZIPF` in English; in a chat of people
+    (:func:`~emprivacy.entities.labels.chat_speakers`, a third of its speakers listed given
+    names: not ``Plat: plat du jour``).  Not
     ``bill: bill paid, thanks``.
 
     >>> text = ("gentiane: gentiane blanc, fleurs\\nnuno: ok. nuno d'oliveira, parking\\n"
@@ -120,16 +122,14 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     """
     if ":" not in text:
         return []
-    given = given_names() | (french_given_names() if lang == "fr" else frozenset())
-    lines = list(_LABELLED_LINE.finditer(text))
-    labels = {line.group(1).lower() for line in lines}
-    if len(lines) < CHAT_LINES or len(labels) < CHAT_SPEAKERS or 3 * sum(
-            name_key(w) in given or fold_to_ascii(w) in given for w in labels) < len(labels):
-        return []  # a chat: six labelled lines, four speakers, a third listed given names
+    given, french = given_names(), french_given_names() if lang == "fr" else frozenset()
+    if not chat_speakers(text, lambda w: name_key(w) in given or fold_to_ascii(w) in french,
+                         given_share=Fraction(1, 3)):
+        return []  # a chat of people: a third of its speakers listed given names
     family = french_family_names() if lang == "fr" else family_names()
     kept = get_language(lang).kept_function_words
     out = []
-    for line in lines:
+    for line in _LABELLED_LINE.finditer(text):
         label, body = line.group(1).lower(), line.group(2)
         if label not in body.lower():
             continue  # most lines: the speaker does not name themself
@@ -137,11 +137,12 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
             word = m.group(3).lower()
             if m.group(1).lower() != label:
                 continue
-            listed = name_key(word) in family or name_key(word) in family_names()
-            if word in kept or len(word) < 2 or word_zipf(word) >= _INTRO_ZIPF or not (
-                    (m.group(2) and (listed or zipf_in(word, lang) < _PARTICLE_ZIPF))
-                    or name_key(word) in family or (
-                        word_zipf(word) < _INTRO_RARE_ZIPF
+            if word in kept or len(word) < 2 or word_zipf(word) >= _INTRO_ZIPF:
+                continue
+            key = name_key(word)
+            if not (key in family or (  # after a particle, any language's list ("silva")
+                    m.group(2) and (key in family_names() or zipf_in(word, lang) < _PARTICLE_ZIPF))
+                    or (word_zipf(word) < _INTRO_RARE_ZIPF
                         and (lang == "en" or zipf_in(word, lang) < _INTRO_RARE_ZIPF))):
                 continue
             out.append(EntitySpan(line.start(2) + m.start(1), line.start(2) + m.end(3),

@@ -193,8 +193,9 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         sound = _skeleton(name)
         # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
         # … al rashid": slots, or words the next line says again) where it is spelled out
-        again = {t.text for t in tokens[run + 1:run + 40] if t.start < text.find("\n", line.end())
-                 or "\n" not in text[line.end():]} if spelled else set()
+        line_end = text.find("\n", line.end()) % (len(text) + 1)  # -1: the text's end
+        again = {t.text for t in tokens[run + 1:run + 40] if t.start < line_end} if spelled \
+            else set()
         tails = [a for a in range(len(said)) if a == 0 or (spelled and all(
             decisions[i] is not None or tokens[i].text in again for i in said[:a]))]
         for a in tails:
