@@ -36,7 +36,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
 )
-from emprivacy.entities.name_pairs import by_logins, self_introductions
+from emprivacy.entities.name_pairs import by_logins, numbered_initials, self_introductions
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
@@ -190,6 +190,7 @@ class EntityMarking:
                                  *letters_of_names(text, wide), *named_handles(text, wide),
                                  *particle_initials(text), *bare_initials(text),
                                  *self_introductions(text, code), *by_logins(text),
+                                 *numbered_initials(text, code),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *organisation_columns(text, wide),
                                  *(pub_spans(text) if english else ()),

@@ -29,7 +29,7 @@ from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, top_level_domains
 
-__all__ = ["by_logins", "name_pair", "self_introductions"]
+__all__ = ["by_logins", "name_pair", "numbered_initials", "self_introductions"]
 
 #: The commonest a word may be (Zipf) and be read as the given name before a rare family
 #: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
@@ -90,6 +90,12 @@ _AFTER_SIGN = r"(?:^|(?<=[^\w\s'’-])|(?<=[^\w\s'’-][ \t]))"
 #: or none, a family name (no possessive), then the clause's end.
 _INTRODUCED = re.compile(rf"{_AFTER_SIGN}([^\W\d_][\w'’-]*)[ \t]+({_INTRO_PARTICLES})?"
                          r"([^\W\d_]+(?:-[^\W\d_]+)*)(?=[ \t]*(?:[.,;!?]|\r?$))")
+#: After a self-introduction, the speaker's part: a comma and a word (``art fell, course``;
+#: no kept function word: not ``will weed, then``).
+_ROLE_AFTER = re.compile(r"[ \t]*,[ \t]*([^\W\d_]+)")
+#: A round of introductions: at least this many speakers give a common family name in
+#: their first line (``heather: heather young, treasurer``, ``art: art fell, course``).
+_INTRODUCTIONS = 2
 #: The commonest a word may be (Zipf, in English and in the text's language) and be read as
 #: an unlisted family name after a speaker's own given name.
 _INTRO_RARE_ZIPF = 3.0
@@ -113,12 +119,24 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     nothing as common as :data:`_INTRO_ZIPF` in English; in a chat of people
     (:func:`~emprivacy.entities.labels.chat_speakers`, a third of its speakers listed given
     names: not ``Plat: plat du jour``).  Not
-    ``bill: bill paid, thanks``.
+    ``bill: bill paid, thanks``.  In a round of introductions (:data:`_INTRODUCTIONS`
+    speakers or more doing so), a family name of the language's list may be as common as
+    any word where a speaker gives it in their first line, before a comma and a word that
+    is no kept function word: ``heather: heather young, treasurer``, ``art: art fell,
+    course`` (issue 40, the thirty-second English set); not the first line of a label that
+    is a function word (``will: will call, later``), nor ``will weed, then``, nor one
+    speaker alone (``rose: rose early, sorry``).
 
     >>> text = ("gentiane: gentiane blanc, fleurs\\nnuno: ok. nuno d'oliveira, parking\\n"
     ...         "myrtille: myrtille da silva, buvette\\nbill: bill paid.\\nrose: ok\\nanne: oui")
     >>> [text[s.start:s.end] for s in self_introductions(text, "fr")]
     ['gentiane blanc', "nuno d'oliveira", 'myrtille da silva']
+    >>> text = ("art: art fell, course\\nwill: will call, later\\nglen: glen little, judge\\n"
+    ...         "rose: ok\\nanne: yes\\nmark: fine\\nart: art fell, sorry")
+    >>> [text[s.start:s.end] for s in self_introductions(text)]
+    ['art fell', 'glen little']
+    >>> self_introductions(text.replace("glen little", "glen is late"))
+    []
     """
     if ":" not in text:
         return []
@@ -128,26 +146,34 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
         return []  # a chat of people: a third of its speakers listed given names
     family = french_family_names() if lang == "fr" else family_names()
     kept = get_language(lang).kept_function_words
-    out = []
+    out, common = [], []
+    spoken: set[str] = set()  # the labels of the lines read so far
     for line in _LABELLED_LINE.finditer(text):
         label, body = line.group(1).lower(), line.group(2)
+        first = label not in spoken
+        spoken.add(label)
         if label not in body.lower():
             continue  # most lines: the speaker does not name themself
         for m in _INTRODUCED.finditer(body):
             word = m.group(3).lower()
-            if m.group(1).lower() != label:
-                continue
-            if word in kept or len(word) < 2 or word_zipf(word) >= _INTRO_ZIPF:
+            if m.group(1).lower() != label or word in kept or len(word) < 2:
                 continue
             key = name_key(word)
-            if not (key in family or (  # after a particle, any language's list ("silva")
-                    m.group(2) and (key in family_names() or zipf_in(word, lang) < _PARTICLE_ZIPF))
+            span = EntitySpan(line.start(2) + m.start(1), line.start(2) + m.end(3), "PERSON")
+            if word_zipf(word) >= _INTRO_ZIPF or not (key in family or (  # after a particle,
+                    m.group(2) and (key in family_names()  # any language's list ("silva")
+                                    or zipf_in(word, lang) < _PARTICLE_ZIPF))
                     or (word_zipf(word) < _INTRO_RARE_ZIPF
                         and (lang == "en" or zipf_in(word, lang) < _INTRO_RARE_ZIPF))):
+                # a speaker's first line, a common family name of the language's list and
+                # their part: "heather: heather young, treasurer" (not "will: will call, …")
+                role = _ROLE_AFTER.match(body, m.end())
+                if (first and not m.group(2) and key in family and label not in kept
+                        and role and role.group(1).lower() not in kept):
+                    common.append(span)
                 continue
-            out.append(EntitySpan(line.start(2) + m.start(1), line.start(2) + m.end(3),
-                                  "PERSON"))
-    return out
+            out.append(span)
+    return out + common if len(common) >= _INTRODUCTIONS else out
 
 
 #: A log-in of an initial and a name after ``by``, ``par``: who exported or logged a record.
@@ -170,3 +196,56 @@ def by_logins(text: str) -> list[EntitySpan]:
     return [EntitySpan(m.start(1), m.end(1), "PERSON") for m in _BY_LOGIN.finditer(text)
             if (part := m.group(2).lower()) not in top_level_domains()
             and (name_key(part) in family_names() or word_zipf(part) < 2.0)]
+
+
+#: A results list's entry: at a line's start or after ``;``, ``,``, ``:``, ``(``, ``|`` or a
+#: tab (not ``10:30 A``, ``2,500 A``; from a run of tabs only its first: linear), a place's
+#: number or none, one to three capital initials (``&`` or ``and`` between two: ``R & M
+#: Shepherd``), then a word (a family name in capital and lower case: checked after).
+_NUMBERED = re.compile(
+    r"(?m)(?:^|(?<=[;(|\t])(?<![ \t]\t)|(?<=[,:])(?!\d))[ \t]*"
+    r"(?:(\d{1,3})(?:st|nd|rd|th|=|\.|\))?[ \t]+)?"
+    r"([A-Z](?:[ \t]+(?:(?:&|and)[ \t]+)?[A-Z]){0,2})[ \t]+"
+    r"([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?)(?![\w'’-]|\.\w)")
+#: A list of results: at least this many entries with a place's number, each at most
+#: :data:`_ENTRY_GAP` characters after the one before.
+_NUMBERED_ENTRIES = 2
+_ENTRY_GAP = 120
+
+
+def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
+    """``PERSON`` spans of the entries of a list of results that give a person by initials
+    and family name, without full stops: ``1 G Little, Cap, 81; 2 M Ciobanu``, ``3 A
+    Fell``, ``2 R & M Shepherd`` (issue 40, the thirty-second English set, where the
+    initials were released and ``Fell`` and ``Little`` read as words).  An entry opens a
+    line or follows ``;``, ``,``, ``:``, ``(``, ``|`` or a tab, its place's number first or
+    not; its word is a family name of the census' list or rare (under Zipf 3), in capital
+    and lower case, no kept function word of ``lang``.  Entries count in runs, each within
+    :data:`_ENTRY_GAP` characters of the one before, and only a run of at least
+    :data:`_NUMBERED_ENTRIES` entries with a place's number, one word of it at least rare
+    (a list of people has names that are no words), is a list: not ``Prices: 1 A Grade, 2
+    B Grade``, ``Answers: 1. B Paris, 2. C Madrid``, ``Contents: 1 A New Beginning``,
+    ``Room 5 A Block``, a list's ``A Lot of rain`` far after it.
+
+    >>> text = "Nursery: 1 G Little, Cap, 81; 2 M Ciobanu; 3 R & M Shepherd. Plan B Options"
+    >>> [text[s.start:s.end] for s in numbered_initials(text)]
+    ['G Little', 'M Ciobanu', 'R & M Shepherd']
+    >>> numbered_initials("Prices: 1 A Grade, 2 B Grade; Tracks: 1 A Hard Day, 2 I Feel Fine")
+    []
+    """
+    kept = get_language(lang).kept_function_words
+    entries = [m for m in _NUMBERED.finditer(text)
+               if (word := m.group(3))[0].isupper() and not word.isupper()
+               and word.lower() not in kept
+               and (name_key(word) in family_names() or word_zipf(word) < RARE_ZIPF)]
+    out: list[EntitySpan] = []
+    run: list[re.Match[str]] = []
+    for m in [*entries, None]:
+        if m is None or (run and m.start() - run[-1].end() > _ENTRY_GAP):
+            if (sum(e.group(1) is not None for e in run) >= _NUMBERED_ENTRIES
+                    and any(word_zipf(e.group(3)) < RARE_ZIPF for e in run)):
+                out += [EntitySpan(e.start(2), e.end(3), "PERSON") for e in run]
+            run = []
+        if m is not None:
+            run.append(m)
+    return out
