@@ -22,7 +22,8 @@ def test_a_list_of_results_by_initials_and_family_name(release_auto) -> None:
     """``1 D Rich; 2 R & M Shepherd; 3 A Fell`` released ``Fell`` and ``Little`` as words
     and the initials ``A`` and ``I`` as articles and pronouns: on a list of results (two
     entries after a place's number or more), an entry's initials and family name are a
-    person's, ``A`` and ``I`` after the number too.  ``Room 5 A Block`` is no entry."""
+    person's, ``A`` and ``I`` after the number too.  ``Room 5 A Block`` is no entry, and
+    ``A`` of a contents page's ``1 A Bird in the Hand`` no initial (no list of people)."""
     pytest.importorskip("wordfreq")
     text = ("Results: 1 D Rich; 2 R & M Shepherd; 3 A Fell. Juniors: 1 O Adeyemi;"
             " 2 A Sandhu; 3 G Little. Open: 9 A Kerr (Kelderby), Cap, 80; 10 I Qureshi, 79.\n")
@@ -41,6 +42,8 @@ def test_a_list_of_results_by_initials_and_family_name(release_auto) -> None:
     same = [sum(verbatim_tokens(text, release_auto(text, seed=seed))[i] for seed in (1, 2, 3))
             for i in initials]
     assert max(same) <= 1, same
+    chapters = release_auto("Chapters: 1 A Bird in the Hand; 2 I Rich Man; 3 A Young Country\n")
+    assert chapters.startswith("Chapters: [NUM] A ") and "; [NUM] I " in chapters, chapters
     plain = "Meet at Room 5 A Block, then Room 6 B Block; Plan B Options are open.\n"
     assert release_auto(plain).replace("[NUM]", "#") == re.sub(r"\d+", "#", plain)
 
@@ -49,17 +52,19 @@ def test_a_list_of_results_by_initials_and_family_name(release_auto) -> None:
 def test_a_speakers_first_line_giving_a_common_family_name(release_auto) -> None:
     """``heather: heather young, treasurer.``, ``art: art fell, course.``, ``glen: glen
     little, young handler`` released the family names: too common a word (``young``,
-    ``fell``, ``little``).  In a round of introductions (two speakers or more), a family name
+    ``fell``, ``little``).  In a round of introductions (three speakers or more), a family name
     of the language's list that a speaker gives in their first line, before a comma and a
     word that is no kept function word, is one; ``bill: bill paid, thanks`` (``paid``: on no
-    list), a later line, one speaker alone (``rose: rose early, sorry``) and French ``jean :
-    jean vient, promis`` (``vient``: on no French list) are not."""
+    list), a later line, two casual replies (``rose: rose early, sorry``, ``mark: mark down,
+    boss``) and French ``jean : jean vient, promis`` (``vient``: on no French list) are
+    not."""
     pytest.importorskip("wordfreq")
     text = ("heather: heather young, treasurer. all entries paid\n"
             "art: art fell, course. i'll strim a line\n"
-            "bill: bill paid, thanks\nrose: ok\ndana: fine\nrick: yes\n")
+            "bill: bill paid, thanks\nglen: glen little, young handler\ndana: fine\nrick: yes\n")
     lines = release_auto(text).splitlines()
     assert not _has("young", lines[0]) and not _has("fell", lines[1]), lines
+    assert not _has("little", lines[3]), lines
     assert lines[0].endswith("treasurer. all entries paid"), lines
     assert lines[2].endswith(" paid, thanks"), lines
     later = release_auto("mark: ok\nart: ok\nart: art fell, course\nglen: glen little, judge\n"
@@ -71,6 +76,6 @@ def test_a_speakers_first_line_giving_a_common_family_name(release_auto) -> None
                     ).splitlines()
     assert fr[1].endswith(" vient, promis"), fr
     assert fr[2].endswith(" tard, désolée"), fr
-    one = release_auto("rose: rose early, sorry\nanne: ok\nmark: fine\nbob: ok\nrose: ok\n"
-                       "dana: yes\n")
-    assert one.splitlines()[0].endswith(" early, sorry"), one  # one speaker: no round
+    two = release_auto("rose: rose early, sorry\nanne: ok\nmark: mark down, boss\nbob: ok\n"
+                       "rose: ok\ndana: yes\n").splitlines()
+    assert two[0].endswith(" early, sorry") and two[2].endswith(" down, boss"), two

@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import (
     NAME_TITLES,
 )
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_pairs import numbered_initials
 from emprivacy.entities.name_words import french_family_names
 from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
@@ -61,9 +63,10 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
     initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article) or
-    after a place's number opening an entry of a list of results (``; 3 A Fell``, ``10. I
-    Qureshi``; not ``12 March 2021 I Margaret``), where before an organisation's
-    placeholder too (``2 A Sandhu`` typed a firm).  In
+    after a place's number opening an entry of a list of results
+    (:func:`~emprivacy.entities.name_pairs.numbered_initials`: ``; 3 A Fell``, ``10. I
+    Qureshi``; not ``12 March 2021 I Margaret``, ``1 A Bird in the Hand`` of a contents
+    page), where before an organisation's placeholder too (``2 A Sandhu`` typed a firm).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop or after a title (``i`` is a pronoun; ``mr a
     rahman``, before a slot of any type there: ``mr d street``), ``v`` and ``x`` only
@@ -76,6 +79,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     (:func:`~emprivacy.preparation.corrections.corrected_names`; no one of the
     ``function_words`` alone is a misheard name)."""
     _particles_after_initials(decisions, counted, text, tokens)
+    entries = cache(lambda: numbered_initials(text))  # a list of results' entries, if asked
     for i in range(len(tokens) - 2, -1, -1):
         tok, d = tokens[i], decisions[i]
         after = decisions[i + 1]
@@ -104,7 +108,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                             or tokens[i - 1].text.lower() in NAME_TITLES)
                        and text[tokens[i - 1].end:tok.start] in (" ", ". "))
         # after a place's number in a list of results ("3 A Fell", "10 I Qureshi")
-        placed = i > 0 and tok.text.isupper() and _placed(text, tokens[i - 1], tok)
+        placed = (i > 0 and tok.text.isupper() and _placed(text, tokens[i - 1], tok)
+                  and any(e.start <= tok.start < e.end for e in entries()))
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or after_title or placed or (tok.text.isupper()
