@@ -42,6 +42,8 @@ def test_a_list_of_results_by_initials_and_family_name(release_auto) -> None:
     same = [sum(verbatim_tokens(text, release_auto(text, seed=seed))[i] for seed in (1, 2, 3))
             for i in initials]
     assert max(same) <= 1, same
+    dated = release_auto("On 12 March 2021 I Margaret Thompson attended; 9:30 A Welcome\n")
+    assert " I " in dated and " A Welcome" in dated, dated  # a date's year, a time: no place
     chapters = release_auto("Chapters: 1 A Bird in the Hand; 2 I Rich Man; 3 A Young Country\n")
     assert chapters.startswith("Chapters: [NUM] A ") and "; [NUM] I " in chapters, chapters
     plain = "Meet at Room 5 A Block, then Room 6 B Block; Plan B Options are open.\n"
