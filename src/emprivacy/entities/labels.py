@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.tokens import Token
@@ -18,6 +19,7 @@ __all__ = [
     "CHAT_KEYS",
     "FORM_KEYS",
     "HONORIFICS",
+    "LABELLED_LINE",
     "LABEL_START",
     "NAME_FIELDS",
     "NAME_TITLES",
@@ -26,6 +28,7 @@ __all__ = [
     "ROLE_VERBS",
     "SPEAKER_ROLES",
     "STAMP_OPEN",
+    "chat_labels",
     "chat_speaker_word",
     "chat_speakers",
     "in_name_field",
@@ -286,3 +289,19 @@ def role_before_word(i: int, words: Sequence[Token], forms: Sequence[str]) -> bo
     """
     return (i > 0 and words[i - 1].text.islower() and words[i].text.islower()
             and forms[i - 1] not in HONORIFICS and forms[i] in ROLE_VERBS)
+
+
+#: A chat's line: its label, in any case (a stamp before it or not), and what it says.
+LABELLED_LINE = re.compile(
+    r"(?m)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?([^\W\d_][\w'’-]*)[ \t]*:[ \t]*(.*)$")
+
+
+@lru_cache(maxsize=16)
+def chat_labels(text: str) -> frozenset[str]:
+    """The labels of ``text``'s chat lines (:data:`LABELLED_LINE`), in lower case, read once
+    per text (``will:``, ``[09:12] MAY:``).
+
+    >>> sorted(chat_labels("will: ok\\n[09:12] MAY: yes\\nnote the time: 9"))
+    ['may', 'will']
+    """
+    return frozenset(m.group(1).lower() for m in LABELLED_LINE.finditer(text))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from emprivacy.entities.labels import chat_labels
 from emprivacy.entities.name_words import family_names, given_names, name_key, word_zipf
 from emprivacy.entities.naming import KIN_WORDS
 
@@ -47,10 +48,10 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     if (forms[i + 1:i + 2] and (i == 0 or re.search(r"[.!?\n]", gap))
             and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 3.6
             and re.match(r"[ \t]+[^\W\d_]+[ \t]*(?:[.!?\r\n]|\Z)", text[end:end + 40])
-            and _speaks(forms[i], text)):
+            and forms[i] in chat_labels(text)):
         return True  # "will: ... the other end. will thatcher." where will speaks: a name
         # signed, no verb (not "will do.", "will weed, then.": a family name rarer than 3.6)
-    if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3]) and _speaks(forms[i], text)) or (
+    if (re.match(r"['’]s(?![^\W\d_])", text[end:end + 3]) and forms[i] in chat_labels(text)) or (
             forms[i - 1:i] in (["it's"], ["it’s"], ["its"])
             or (i >= 2 and forms[i - 2] == "it" and forms[i - 1] in ("'s", "’s"))):
         return True  # "may's aunties" where may speaks (not "may's rent", the month's), "it's
@@ -83,11 +84,6 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
                 or (re.match(r"[)\]]?,", gap) and re.match(r"[ \t]*[|\"”)]", after))
                 or (i and re.match(r"[)\]]?,", gap) and forms[i - 1] not in _ANSWERS
                     and _ROTA_BRACKET.match(text, end) is not None))
-
-
-def _speaks(form: str, text: str) -> bool:
-    """Whether ``form`` labels a chat's line in ``text`` (``will:``, ``[09:12] may:``)."""
-    return re.search(rf"(?im)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?{form}[ \t]*:", text) is not None
 
 
 #: Finite verbs after which ``will`` or ``may`` before them is a name (``will has a good

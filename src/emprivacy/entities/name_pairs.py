@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-from emprivacy.entities.labels import NAME_TITLES, SPEAKER_ROLES, chat_speakers
+from emprivacy.entities.labels import LABELLED_LINE, NAME_TITLES, SPEAKER_ROLES, chat_speakers
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -77,9 +77,6 @@ def name_pair(i: int, words: list[Token], forms: list[str], classes: list[NameCl
             and words[i - 1].text.islower() and words[i].text.islower())))  # "zane iqbal"
 
 
-#: A chat's line: its label (a stamp before it or not) and what it says.
-_LABELLED_LINE = re.compile(
-    r"(?m)^[ \t]*(?:\[[^\]\n]*\][ \t]*)?([^\W\d_][\w'’-]*)[ \t]*:[ \t]*(.*)$")
 #: Particles before a family name in a self-introduction (``myrtille da silva``, ``nuno
 #: d'oliveira``).
 _INTRO_PARTICLES = (r"(?:(?:da|de|du|des|dos|das|di|del|van|von|le|la|ben|bin|ap|mac)[ \t]+"
@@ -150,7 +147,7 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     kept = get_language(lang).kept_function_words
     out, common = [], []
     spoken: set[str] = set()  # the labels of the lines read so far
-    for line in _LABELLED_LINE.finditer(text):
+    for line in LABELLED_LINE.finditer(text):
         label, body = line.group(1).lower(), line.group(2)
         first = label not in spoken
         spoken.add(label)

@@ -63,7 +63,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     after the name (``BAKARE, O.``) is not looked for.  Without its full stop a letter is an
     initial too (``W Pawlak``, ``J K Ferreira``), but ``A`` and ``I`` only before a name in
     capitals (a form's ``SIGNED A KOWALCZYK-BRENNAN``; ``A Smith came`` is an article) or
-    after a place's number opening an entry of a list of results
+    in an entry of a list of results
     (:func:`~emprivacy.entities.name_pairs.numbered_initials`: ``; 3 A Fell``, ``10. I
     Qureshi``; not ``12 March 2021 I Margaret``, ``1 A Bird in the Hand`` of a contents
     page), where before an organisation's placeholder too (``2 A Sandhu`` typed a firm).  In
@@ -107,9 +107,8 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                        and (tokens[i - 1].text.lower() in titles
                             or tokens[i - 1].text.lower() in NAME_TITLES)
                        and text[tokens[i - 1].end:tok.start] in (" ", ". "))
-        # after a place's number in a list of results ("3 A Fell", "10 I Qureshi")
-        placed = (i > 0 and tok.text.isupper() and _placed(text, tokens[i - 1], tok)
-                  and any(e.start <= tok.start < e.end for e in entries()))
+        # in an entry of a list of results ("3 A Fell", "10 I Qureshi")
+        placed = tok.text.isupper() and any(e.start <= tok.start < e.end for e in entries())
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or after_title or placed or (tok.text.isupper()
@@ -134,25 +133,6 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     spelled_words(decisions, counted, text, tokens)
     corrected_names(decisions, counted, text, tokens, function_words=function_words)
     corrected_next_line(decisions, counted, text, tokens, function_words=function_words)
-
-
-#: After a place's number, before the initial: a space or two, a tab, ``.`` or ``)``.
-_ENTRY_AFTER = re.compile(r"(?:st|nd|rd|th|=)?[.)]?[ \t]{1,2}\Z")
-
-
-def _placed(text: str, number: Token, letter: Token) -> bool:
-    """Whether ``number`` is a place's number opening an entry of a list of results before
-    ``letter``: at a line's start or after ``;``, ``,``, ``:``, ``(``, ``|`` or a tab (not a
-    date's ``12 March 2021``, a time's ``10:30``)."""
-    if not (number.kind == "number" and len(number.text) <= 3 and number.text.isdigit()
-            and _ENTRY_AFTER.match(text[number.end:letter.start])):
-        return False
-    window = text[max(0, number.start - 64):number.start]
-    head = window.rstrip(" \t")
-    if not head:
-        return number.start <= 64  # the text's start, or a long run of blanks
-    return ("\t" in window[len(head):] or head[-1] in "\n;,(|"
-            or (head[-1] == ":" and not head[-2:-1].isdigit()))
 
 
 def _particles_after_initials(decisions: list[Decision], counted: Counter[str], text: str,
