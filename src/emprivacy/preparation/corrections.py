@@ -14,14 +14,13 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.preparation.spelling import SPELLING_JOINS
 from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
            "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line"]
 
-#: The join words of a name spelled out (as :mod:`~emprivacy.preparation.spelling` reads them).
-_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
 CORRECTED_ALIKE = 0.6
@@ -228,7 +227,7 @@ def _spelled_after(tokens: Sequence[Token], run: int, name: str) -> bool:
     letters: list[str] = []
     k = run + 1
     while k < len(tokens) and tokens[k].kind == "word" and (
-            len(tokens[k].text) == 1 or tokens[k].text.lower() in _SPELLING_JOINS):
+            len(tokens[k].text) == 1 or tokens[k].text.lower() in SPELLING_JOINS):
         if len(tokens[k].text) == 1:
             letters.append(_plain(tokens[k].text))
         k += 1

@@ -21,11 +21,11 @@ from emprivacy.preparation.decisions import (
 )
 from emprivacy.text.tokens import Token
 
-__all__ = ["SPELLED_LETTERS", "spelled_words"]
+__all__ = ["SPELLED_LETTERS", "SPELLING_JOINS", "spelled_words"]
 
 #: Words said between the letters of a spelled word (``o apostrophe r o u r k e``, French
 #: ``l e espace b e r r e tiret m e n d e s``).
-_SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
+SPELLING_JOINS = frozenset({"apostrophe", "hyphen", "dash", "space", "espace", "tiret"})
 #: Words that give a letter's example word (``b comme bernard``, ``b as in bravo``, ``b for
 #: bravo``): within a spelling they are skipped over, and the example, which would spell the
 #: letter back, is a name's slot.
@@ -72,7 +72,7 @@ def spelled_words(decisions: list[Decision], counted: Counter[str], text: str,
             else:
                 run.append(j)
             nxt = j + 1
-            if (nxt + 1 < n and tokens[nxt].text.lower() in _SPELLING_JOINS
+            if (nxt + 1 < n and tokens[nxt].text.lower() in SPELLING_JOINS
                     and text[tokens[j].end:tokens[nxt].start] == " "
                     and text[tokens[nxt].end:tokens[nxt + 1].start] == " "):
                 nxt += 1  # "o apostrophe r"
