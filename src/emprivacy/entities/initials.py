@@ -92,8 +92,10 @@ _SIGNED_WORD = "(?:" + "|".join(
     rf"(?<=(?<!\w){w}{q})" for word in ("signed", "signs", "initialled", "initialed")
     for w in (word, word.capitalize(), word.upper())
     for q in ((' "', " “") if word == "signs" else (" ", ' "', " “"))) + ")"
+#: The leading lookahead lets every position that is not a capital and a full stop fail before
+#: the many lookbehinds are tried (a sixteenth of the time on ordinary prose).
 _BARE_INITIALS = re.compile(
-    rf"(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
+    rf"(?=[A-Z]\.)(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
     rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
 
 
