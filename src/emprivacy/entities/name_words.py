@@ -176,10 +176,10 @@ def french_given_raw() -> frozenset[str]:
 
 @cache
 def french_family_names() -> frozenset[str]:
-    """Family names frequent in France (``data/family-names-fr.txt``: 344 names, compiled by
-    hand for emprivacy), lower case, accents as written and without them (``lefèvre``,
-    ``lefevre``).  Many are French words (``bois``, ``berger``, ``petit``); the census'
-    family names hold French words that are none (``bonjour``, ``fait``)."""
+    """Family names frequent in France, Québec and Acadia (``data/family-names-fr.txt``: 507
+    names, compiled by hand for emprivacy), lower case, accents as written and without them
+    (``lefèvre``, ``lefevre``).  Many are French words (``bois``, ``berger``, ``petit``); the
+    census' family names hold French words that are none (``bonjour``, ``fait``)."""
     names = read_word_list("family-names-fr.txt")
     return frozenset(names) | frozenset(folded(name) for name in names)
 

@@ -48,7 +48,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     take_initial,
 )
-from emprivacy.preparation.family_names import family_names_beside_given
+from emprivacy.preparation.family_names import family_names_beside_given, split_family_names
 from emprivacy.preparation.given_names import (
     given_after_commas,
     given_before_names,
@@ -131,6 +131,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
+        split_family_names(marking, decisions, counted, text, tokens, words)  # "normand le blanc"
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -258,6 +259,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     # that are no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                            document, late=True)
+    split_family_names(marking, decisions, counted, text, tokens, words)  # "normand le blanc"
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
     return decisions, counted

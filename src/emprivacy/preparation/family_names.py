@@ -36,7 +36,7 @@ from emprivacy.preparation.name_lists import list_item
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["family_names_beside_given"]
+__all__ = ["family_names_beside_given", "split_family_names"]
 
 #: Words before a given name that make it the ordinary word (``la pierre``, ``une rose``).
 _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces cette "
@@ -45,8 +45,11 @@ _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces
 #: given name is the word (``léa bois ton café``, ``bravo léa petit génie``), unless the
 #: piece names a person by it elsewhere.
 _LOWER_ZIPF = 4.5
-#: The articles that speech splits from a family name (``le blanc`` for Leblanc).
-_SPLIT_ARTICLES = frozenset({"le", "la"})
+#: The first words that speech splits from a family name (``le blanc`` for Leblanc, ``des
+#: jardins`` for Desjardins, ``beau soleil`` for Beausoleil); the two joined must be a family
+#: name of the French list (:func:`_split_family`).
+_SPLIT_ARTICLES = frozenset({"le", "la", "du", "des", "de", "beau", "bel", "belle", "bon",
+                             "sans"})
 
 
 def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
@@ -171,16 +174,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             if decisions[after] is None:
                 take(after)
             take(i)  # an item of a list in capitals: "- MEUNIER THÉO"
-        elif before >= 1 and words[before] in _SPLIT_ARTICLES and decisions[before] is None \
-                and given_at(before - 1) and (person(before - 1) or (
-                    decisions[before - 1] is None and zipf_in(words[before - 1], "fr") < 3.5)) \
-                and folded(words[before] + words[i]) in family \
-                and _pair(text, tokens[before - 1], tokens[before]) \
-                and _pair(text, tokens[before], tokens[i]):
-            if decisions[before - 1] is None:
-                take(before - 1)
-            take(before)
-            take(i)
+    split_family_names(marking, decisions, counted, text, tokens, words)
     for i in range(len(tokens) - 1):  # "bonjour pierre berger", "– HENRI BOUCHER,"
         if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
                 and _pair(text, tokens[i], tokens[i + 1])):
@@ -269,3 +263,61 @@ def _case(word: str) -> str:
     if word.isupper():
         return "upper"
     return "title" if word[:1].isupper() and word[1:].islower() else "mixed"
+
+
+def _split_family(first: str, second: str, family: frozenset[str]) -> bool:
+    """Whether ``first`` and ``second``, joined, spell a family name of the French list
+    (:func:`~emprivacy.entities.name_words.french_family_names`), ``first`` one of
+    :data:`_SPLIT_ARTICLES` and ``second`` a word of two letters or more (``le blanc``,
+    ``la chance``, ``sans regret``: speech recognition writes a name as the words it sounds
+    like; not ``le mot``, ``du pain``, which spell no family name).
+
+    >>> family = frozenset({"leblanc", "lachance"})
+    >>> _split_family("le", "blanc", family), _split_family("la", "chance", family)
+    (True, True)
+    >>> _split_family("le", "mot", family), _split_family("un", "blanc", frozenset({"unblanc"}))
+    (False, False)
+    """
+    return (first in _SPLIT_ARTICLES and len(second) > 1 and second.isalpha()
+            and folded(first + second) in family)
+
+def split_family_names(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str]) -> None:
+    """In French, a family name that speech splits in two after a given name: ``le blanc``
+    of ``mathis le blanc`` (Leblanc), ``la chance`` of ``rose la chance``, ``beau soleil`` of
+    ``olive beau soleil`` (:func:`_split_family`).  Both words and the given name before
+    them become ``PERSON`` slots drawn independently of them (ε = 0) where the given name is
+    a listed one, not after an article, one space apart and in the same case, and is a
+    person's slot already or an uncommon word (Zipf below 3.5 in French).  Run twice: in
+    :func:`family_names_beside_given`, and after the last pass that makes a given name a
+    person's (:func:`~emprivacy.preparation.entity_slots.entity_decisions`)."""
+    if get_language(marking.lang).code != "fr":
+        return
+    try:
+        given, family = french_given_names(with_family_names=True), french_family_names()
+    except MissingExtraError:
+        return
+    function_words = get_language(marking.lang).kept_function_words
+
+    def given_before(i: int) -> bool:
+        d = decisions[i]
+        return (tokens[i].kind == "word" and len(tokens[i].text) > 1
+                and words[i] not in function_words
+                and all(folded(part) in given for part in words[i].split("-"))
+                and not (i and words[i - 1] in _ARTICLES)
+                and ((isinstance(d, EntitySlot) and d.key[0] == "PERSON")
+                     or (d is None and zipf_in(words[i], "fr") < 3.5)))
+
+    for i in range(2, len(tokens)):
+        before = i - 1
+        if decisions[i] is None and decisions[before] is None \
+                and tokens[i].kind == tokens[before].kind == "word" \
+                and _split_family(words[before], words[i], family) \
+                and given_before(before - 1) \
+                and _pair(text, tokens[before - 1], tokens[before]) \
+                and _pair(text, tokens[before], tokens[i]):
+            for k in (before - 1, before, i):
+                if decisions[k] is None:
+                    decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                    counted["PERSON"] += 1
