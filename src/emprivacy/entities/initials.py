@@ -92,11 +92,17 @@ _SIGNED_WORD = "(?:" + "|".join(
     rf"(?<=(?<!\w){w}{q})" for word in ("signed", "signs", "initialled", "initialed")
     for w in (word, word.capitalize(), word.upper())
     for q in ((' "', " “") if word == "signs" else (" ", ' "', " “"))) + ")"
+_QUOTE_OPEN = r"(?<=[\"“])"
 #: The leading lookahead lets every position that is not a capital and a full stop fail before
 #: the many lookbehinds are tried (a sixteenth of the time on ordinary prose).
 _BARE_INITIALS = re.compile(
     rf"(?=[A-Z]\.)(?:{_SIGNED_BEFORE}(?:[A-Z]\. ){{1,3}}[A-Z]\.{_SIGNED_AFTER}"
-    rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w))", re.MULTILINE)
+    rf"|{_SIGNED_WORD}(?:[A-Z]\. ?){{1,3}}[A-Z]\.(?!\w)"
+    # a quote's initials, whole or before a year ("J. D. 1952" burnt in a frame), and a
+    # note's after its last sentence, before its closing quote or the line's end ("…
+    # CHILDREN. J. D.\"", "SEE NEW BOOK. S. B.")
+    rf"|{_QUOTE_OPEN}(?:[A-Z]\. ){{1,3}}[A-Z]\.(?=[\"”]|[ \t]+\d{{4}}(?!\d))"
+    rf"|(?<=[.!?] )(?:[A-Z]\. ){{1,3}}[A-Z]\.(?=[\"”]|[ \t]*$))", re.MULTILINE)
 
 
 _SIGN_WORDS = re.compile(r"(?i)igned|igns|nitial")
@@ -111,7 +117,10 @@ def bare_initials(text: str) -> list[EntitySpan]:
     right after the word ``signed`` or ``initialled``, or a quote after ``signs``, whatever
     follows (``the note is signed "H. W."``, ``signed H.W. Smith``: the thirtieth; ``WHO
     SIGNS "T. E."``: the thirty-first; not ``unsigned``, ``designed``, ``vital signs B.
-    P.``).
+    P.``); or a quote's initials, one space apart, whole or before a year (``"J. D. 1952"``
+    burnt in a frame; not ``"U.S."``), or a note's initials after its last sentence, before
+    its closing quote or the line's end (``… CHILDREN. J. D."``, ``SEE NEW BOOK. S. B.``:
+    issue 40, stage 33).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]
@@ -121,6 +130,9 @@ def bare_initials(text: str) -> list[EntitySpan]:
     ['H. W.', 'H.W.', 'J. K.']
     >>> bare_initials("unsigned J. K. designed A. B. and signed H.W.")[-1].start
     41
+    >>> text = 'has "J. D. 1952" on it, "U.S." and Plan A. B. C. too. SEE BOOK. S. B.\\n'
+    >>> [text[s.start:s.end] for s in bare_initials(text)]
+    ['J. D.', 'S. B.']
     """
     if ". " not in text and not _SIGN_WORDS.search(text):
         return []

@@ -42,8 +42,10 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     bracket (``wolf (beams), will (plate)``, ``| GOOD, Will |``, ``"STILL NO FLYING CARS,
     WILL"``; not ``YES, WILL``),
     after ``is`` or ``was`` before ``a`` or the clause's end (``is will a
-    fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``) or at
-    a clause's start before ``please`` (``ok. will please pin it``).  Not ``it may – or may
+    fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``), at
+    a clause's start before ``please`` (``ok. will please pin it``) or after a comma at a
+    clause's end where the word labels a chat's line (``along every line, will.``: issue 40,
+    stage 33; not ``yes, will.``).  Not ``it may – or may
     not –``, ``Prices may – and often do –``, ``| May |``."""
     if (forms[i + 1:i + 2] and (i == 0 or re.search(r"[.!?\n]", gap))
             and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 3.6
@@ -72,6 +74,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
         return True
     if forms[i] != "will":
         return False
+    if (i and re.match(r"[)\]]?,[ \t]*\Z", gap) and forms[i - 1] not in _ANSWERS
+            and re.match(r"[ \t]*(?:[.!?]+(?:\s|\Z)|\n|\Z)", text[end:end + 4])
+            and forms[i] in chat_labels(text)):
+        return True  # "run the wheel along every line, will." where will speaks: the one
+        # addressed at the clause's end (not "yes, will.")
     if (i and forms[i - 1] in ("is", "was") and (forms[i + 1:i + 2] in (["a"], ["an"])
                                                   or re.match(r"[ \t]*(?:[?!.,]|\n|\Z)",
                                                               text[end:end + 3]))) or (

@@ -27,7 +27,8 @@ from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
            "ROW_SEPARATORS", "TableNameDetector", "cells", "code_cell", "drop_header_spans",
-           "fills_cell", "key_codes", "name_columns", "people_columns", "tables"]
+           "fills_cell", "initials_cell", "key_codes", "name_columns", "people_columns",
+           "tables"]
 
 #: A header cell with one of these words (after cutting at ``_``, ``-``, ``.``, ``/``,
 #: brackets, ``°`` and spaces; lower case) is a name's column.
@@ -148,7 +149,9 @@ class TableNameDetector:
         return "TableNameDetector()"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        return [_spans(text) for text in check_texts(texts)]
+        from emprivacy.entities.table_initials import initials_columns  # it reads tables()
+
+        return [_spans(text) + initials_columns(text) for text in check_texts(texts)]
 
 
 def _spans(text: str) -> list[EntitySpan]:
@@ -468,6 +471,11 @@ def _before_bracket(cell: str) -> str:
 _INITIALS = re.compile(r"[A-Z](?:[a-z]?[A-Z]){1,3}")
 #: Cells in capitals that are no one's initials: a table's placeholders and departments.
 _NOT_INITIALS = frozenset("none nil tbc tba tbd na yes no ok it hr pe re cc".split())
+
+
+def initials_cell(cell: str) -> bool:
+    """Whether a table's cell is a person's initials (``AN``, ``RdS``; not ``NONE``)."""
+    return _initials(cell)
 
 
 def _initials(cell: str) -> bool:

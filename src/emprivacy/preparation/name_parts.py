@@ -66,7 +66,9 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     in an entry of a list of results
     (:func:`~emprivacy.entities.name_pairs.numbered_initials`: ``; 3 A Fell``, ``10. I
     Qureshi``; not ``12 March 2021 I Margaret``, ``1 A Bird in the Hand`` of a contents
-    page), where before an organisation's placeholder too (``2 A Sandhu`` typed a firm).  In
+    page), where before an organisation's placeholder too (``2 A Sandhu`` typed a firm), or
+    right after a bracket or after another initial and ``&`` before a person's slot (``(I
+    Savchuk)``, ``(B & A Froggatt)`` of a results page; issue 40, stage 33).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop or after a title (``i`` is a pronoun; ``mr a
     rahman``, before a slot of any type there: ``mr d street``), ``v`` and ``x`` only
@@ -109,11 +111,21 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                        and text[tokens[i - 1].end:tok.start] in (" ", ". "))
         # in an entry of a list of results ("3 A Fell", "10 I Qureshi")
         placed = tok.text.isupper() and any(e.start <= tok.start < e.end for e in entries())
+        # right after a bracket or after another initial and "&" ("(I Savchuk)", "(B & A
+        # Froggatt)" of a results page; before a person's slot only, below)
+        paired = tok.text.isupper() and (text[tok.start - 1:tok.start] == "(" or (
+            i > 0 and len(tokens[i - 1].text) == 1 and tokens[i - 1].text.isupper()
+            and text[tokens[i - 1].end:tok.start] in (" & ", " and ")))
+        if (tok.text.isupper() and not stopped and text[tok.end:tokens[i + 1].start]
+                in (" & ", " and ") and len(tokens[i + 1].text) == 1
+                and isinstance(after, EntitySlot) and after.key[0] == "PERSON"):
+            take_initial(decisions, counted, i, tok)  # "B" of "B & A Froggatt"
+            continue
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
-                and (tok.text.upper() not in "AI" or after_title or placed or (tok.text.isupper()
-                                                      and tokens[i + 1].text.isupper()
-                                                      and len(tokens[i + 1].text) > 1))):
+                and (tok.text.upper() not in "AI" or after_title or placed or paired
+                     or (tok.text.isupper() and tokens[i + 1].text.isupper()
+                         and len(tokens[i + 1].text) > 1))):
             continue
         if transcript_marker(text, tok):
             continue  # a transcript's question or answer marker at a line's start
