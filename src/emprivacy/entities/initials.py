@@ -102,7 +102,7 @@ _BARE_INITIALS = re.compile(
     # note's after its last sentence, before its closing quote or the line's end ("…
     # CHILDREN. J. D.\"", "SEE NEW BOOK. S. B.")
     rf"|{_QUOTE_OPEN}(?:[A-Z]\. ){{1,3}}[A-Z]\.(?=[\"”]|[ \t]+\d{{4}}(?!\d))"
-    rf"|(?<=[.!?] )(?:[A-Z]\. ){{1,3}}[A-Z]\.(?=[\"”]|[ \t]*$))", re.MULTILINE)
+    rf"|(?<=[^\W\d_]{{2}}[.!?] )(?:[A-Z]\. ){{1,3}}[A-Z]\.(?=[\"”]|[ \t]*\r?$))", re.MULTILINE)
 
 
 _SIGN_WORDS = re.compile(r"(?i)igned|igns|nitial")
@@ -118,9 +118,10 @@ def bare_initials(text: str) -> list[EntitySpan]:
     follows (``the note is signed "H. W."``, ``signed H.W. Smith``: the thirtieth; ``WHO
     SIGNS "T. E."``: the thirty-first; not ``unsigned``, ``designed``, ``vital signs B.
     P.``); or a quote's initials, one space apart, whole or before a year (``"J. D. 1952"``
-    burnt in a frame; not ``"U.S."``), or a note's initials after its last sentence, before
-    its closing quote or the line's end (``… CHILDREN. J. D."``, ``SEE NEW BOOK. S. B.``:
-    issue 40, stage 33).
+    burnt in a frame; not ``"U.S."``, nor an abbreviation's, ``"A. D. 1887"``), or a note's
+    initials after its last sentence (a word's full stop, not an initial's: ``U. S. A.``),
+    before its closing quote or the line's end (``… CHILDREN. J. D."``, ``SEE NEW BOOK. S.
+    B.``: issue 40, stage 33).
 
     >>> text = "[END – A. F. – CHECKED]  Dr A. F. Smith came. | J. R. |"
     >>> [text[s.start:s.end] for s in bare_initials(text)]
@@ -130,13 +131,22 @@ def bare_initials(text: str) -> list[EntitySpan]:
     ['H. W.', 'H.W.', 'J. K.']
     >>> bare_initials("unsigned J. K. designed A. B. and signed H.W.")[-1].start
     41
-    >>> text = 'has "J. D. 1952" on it, "U.S." and Plan A. B. C. too. SEE BOOK. S. B.\\n'
-    >>> [text[s.start:s.end] for s in bare_initials(text)]
+    >>> text = 'has "J. D. 1952" on it, "U.S." and Plan A. B. C. too. SEE BOOK. S. B.\\r\\n'
+    >>> [text[s.start:s.end] for s in bare_initials(text + "made in the U. S. A.\\n")]
     ['J. D.', 'S. B.']
     """
     if ". " not in text and not _SIGN_WORDS.search(text):
         return []
-    return [EntitySpan(m.start(), m.end(), "PERSON") for m in _BARE_INITIALS.finditer(text)]
+    return [EntitySpan(m.start(), m.end(), "PERSON") for m in _BARE_INITIALS.finditer(text)
+            if not (text[m.start() - 1:m.start()] in ('"', "“")
+                    and m.group().replace(".", "").replace(" ", "") in _QUOTED_NOT_INITIALS)]
+
+
+#: Letters that a quote holds as an abbreviation, no one's initials: ``"A. M."``, ``"A. D.
+#: 1887"`` on a foundation stone, a medal's ``"R. A. F. 1943"`` (issue 40, stage 33's second
+#: reading).
+_QUOTED_NOT_INITIALS = frozenset(
+    "AM PM AD BC CE BCE RAF RN USA US UK GB PS PPS NB RSVP IE EG OK PO HMS VC".split())
 
 
 def _name_runs(text: str, spans: Sequence[EntitySpan]) -> list[tuple[list[str], int]]:

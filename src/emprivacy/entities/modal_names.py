@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from emprivacy.entities.labels import chat_labels
 from emprivacy.entities.name_words import family_names, given_names, name_key, word_zipf
 from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["MODAL_NAMES", "modal_name_at", "modal_named"]
 
@@ -45,8 +46,8 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     fairweather-jones?``, ``where is will?``; not ``is will he``, ``was will the council``), at
     a clause's start before ``please`` (``ok. will please pin it``) or after a comma at a
     clause's end where the word labels a chat's line (``along every line, will.``: issue 40,
-    stage 33; not ``yes, will.``).  Not ``it may – or may
-    not –``, ``Prices may – and often do –``, ``| May |``."""
+    stage 33; not ``yes, will.``, nor after a function word: ``those who can, will.``).
+    Not ``it may – or may not –``, ``Prices may – and often do –``, ``| May |``."""
     if (forms[i + 1:i + 2] and (i == 0 or re.search(r"[.!?\n]", gap))
             and name_key(forms[i + 1]) in family_names() and word_zipf(forms[i + 1]) < 3.6
             and re.match(r"[ \t]+[^\W\d_]+[ \t]*(?:[.!?\r\n]|\Z)", text[end:end + 40])
@@ -75,10 +76,11 @@ def modal_name_at(i: int, forms: Sequence[str], text: str, end: int, gap: str) -
     if forms[i] != "will":
         return False
     if (i and re.match(r"[)\]]?,[ \t]*\Z", gap) and forms[i - 1] not in _ANSWERS
+            and forms[i - 1] not in KEPT_FUNCTION_WORDS
             and re.match(r"[ \t]*(?:[.!?]+(?:\s|\Z)|\n|\Z)", text[end:end + 4])
             and forms[i] in chat_labels(text)):
         return True  # "run the wheel along every line, will." where will speaks: the one
-        # addressed at the clause's end (not "yes, will.")
+        # addressed at the clause's end (not "yes, will.", "those who can, will.")
     if (i and forms[i - 1] in ("is", "was") and (forms[i + 1:i + 2] in (["a"], ["an"])
                                                   or re.match(r"[ \t]*(?:[?!.,]|\n|\Z)",
                                                               text[end:end + 3]))) or (

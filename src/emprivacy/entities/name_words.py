@@ -176,7 +176,7 @@ def french_given_raw() -> frozenset[str]:
 
 @cache
 def french_family_names() -> frozenset[str]:
-    """Family names frequent in France, Québec and Acadia (``data/family-names-fr.txt``: 507
+    """Family names frequent in France, Québec and Acadia (``data/family-names-fr.txt``: 500
     names, compiled by hand for emprivacy), lower case, accents as written and without them
     (``lefèvre``, ``lefevre``).  Many are French words (``bois``, ``berger``, ``petit``); the
     census' family names hold French words that are none (``bonjour``, ``fait``)."""

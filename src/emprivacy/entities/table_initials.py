@@ -7,8 +7,10 @@ general ε, where they came back as written).  Here a table is one of
 :func:`~emprivacy.entities.table_names.tables` (three rows or more cut at one separator into
 as many cells), its first row the header.  A column whose header names who did it
 (:func:`who_header`: ``BY``, ``CHECKED BY``, ``Initials``, ``Signed``, ``Witness``) makes
-each of its cells below that is initials (:func:`~emprivacy.entities.table_names.initials_cell`:
-two to four capitals, not ``NONE``, ``TBC``, ``IT``) a ``PERSON`` span, where at least two
+each of its cells below that is initials (two or three letters that
+:func:`~emprivacy.entities.table_names.initials_cell` reads as initials, not ``NONE``,
+``TBC``, ``IT``; no function word, ``ME``, ``ALL``; no common word, ``BUS``: :func:`_initials`)
+a ``PERSON`` span, where at least two
 of its cells are initials and more than half of those that hold letters.  Not ``PAID BY``
 (``BACS``, ``CHQ``), ``GOES BY``, ``SORT BY``: only the words of :data:`WHO_WORDS`, and ``by``
 (French ``par``) after one of :data:`DONE_BY` or alone.
@@ -21,7 +23,8 @@ import re
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.entities.table_names import initials_cell, tables
 
-__all__ = ["DONE_BY", "WHO_WORDS", "initials_columns", "who_header"]
+__all__ = ["DONE_BY", "MOST_LETTERS", "WHO_WORDS", "WORD_ZIPF", "initials_columns",
+           "who_header"]
 
 #: A header word that says the column holds who did the row.
 WHO_WORDS = frozenset(
@@ -79,7 +82,26 @@ def initials_columns(text: str) -> list[EntitySpan]:
                 continue
             filled = [(start + x, start + y) for start, row in body for x, y in [row[c]]
                       if any(ch.isalpha() for ch in text[start + x:start + y])]
-            initials = [(x, y) for x, y in filled if initials_cell(text[x:y])]
+            initials = [(x, y) for x, y in filled if _initials(text[x:y].rstrip("\r"))]
             if len(initials) >= 2 and 2 * len(initials) > len(filled):
-                out.extend(EntitySpan(x, y, "PERSON") for x, y in initials)
+                out.extend(EntitySpan(x, x + len(text[x:y].rstrip("\r")), "PERSON")
+                           for x, y in initials)
     return out
+
+
+#: The most letters of a who column's initials (``DB``, ``RdS``; not ``HMRC``, ``DVLA``).
+MOST_LETTERS = 3
+#: An initials' cell this common as an English word (Zipf) is the word (``BUS``, ``ALL``).
+WORD_ZIPF = 4.5
+
+
+def _initials(cell: str) -> bool:
+    """Whether a who column's cell is initials: two or three letters that
+    :func:`~emprivacy.entities.table_names.initials_cell` reads as initials, no kept function
+    word (``ME``, ``YOU``, ``ALL``) and no common word (``BUS``)."""
+    from emprivacy.entities.name_words import word_zipf
+    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
+
+    form = cell.lower()
+    return (2 <= len(cell) <= MOST_LETTERS and initials_cell(cell)
+            and form not in KEPT_FUNCTION_WORDS and word_zipf(form) < WORD_ZIPF)

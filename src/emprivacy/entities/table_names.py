@@ -384,10 +384,11 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
     for rows in tables(text):
         width = len(rows[0][1])
         for c in range(width):
-            shaped = [(start + a, start + a + len(value)) for start, row_cells in rows
-                      for a, b in [row_cells[c]]
+            shaped = [(start + a, start + a + len(value)) for n, (start, row_cells)
+                      in enumerate(rows) for a, b in [row_cells[c]]
                       if _name_shaped(value := _before_bracket(text[start + a:start + b]),
-                                      name_word)]
+                                      name_word)
+                      and not (n == 0 and _header_word(value))]  # a header's "BY", "WHO"
             hit = [(a, b) for a, b in shaped if _all_people(text, a, b, people)]
             if 2 * sum(text[a:b] != text[a:b].lower() for a, b in hit) > len(hit):
                 # people written with capitals: a cell in lower case is a header (bowler)
@@ -453,6 +454,14 @@ def _csv_row(line: str, *, strict: bool = False) -> bool:
                 continue
             commas += 1
     return commas >= 2
+
+
+def _header_word(cell: str) -> bool:
+    """Whether a table's first cell of a column is a column's name: a column word, or who did
+    the row (:func:`~emprivacy.entities.table_initials.who_header`: ``WHO``, ``SIG``)."""
+    from emprivacy.entities.table_initials import who_header
+
+    return cell.lower() in COLUMN_WORDS or who_header(cell)
 
 
 def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:

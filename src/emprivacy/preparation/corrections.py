@@ -189,7 +189,11 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
             k -= 1  # place's) or a name's particle ("al" of "you stuff al rashid")
         best: list[int] = []
         best_ratio = CORRECTED_ALIKE
-        sound = _skeleton(name)
+        # the name said may be the run's first words only ("de freitas" of "de freitas
+        # marisa de freitas": the given name said after it), four letters at least
+        names = [(said_name, _skeleton(said_name)) for said_name in dict.fromkeys(
+            _plain("".join(t.text for t in tokens[first:r + 1])) for r in range(run, j - 1, -1))
+            if said_name == name or len(said_name) >= 4]
         # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
         # … al rashid": slots, or words the next line says again) where it is spelled out
         line_end = text.find("\n", line.end()) % (len(text) + 1)  # -1: the text's end
@@ -201,14 +205,16 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
             for n in range(1, len(said) - a + 1):
                 run_said = sorted(said[a:a + n])
                 heard = _plain("".join(tokens[i].text for i in run_said))
-                if n == 1 and (tokens[run_said[0]].text in function_words or (
-                        heard[:2] != name[:2] and not spelled)):
-                    continue
-                ratio = _likeness(heard, name, sound, n, 2 if spelled else SKELETON_LETTERS)
-                if n == 1 and ratio < SKELETON_ALIKE:
-                    continue
-                if ratio >= best_ratio:
-                    best, best_ratio = run_said, ratio
+                for said_name, sound in names:
+                    if n == 1 and (tokens[run_said[0]].text in function_words or (
+                            heard[:2] != said_name[:2] and not spelled)):
+                        continue
+                    ratio = _likeness(heard, said_name, sound, n,
+                                      2 if spelled else SKELETON_LETTERS)
+                    if (n == 1 or said_name != name) and ratio < SKELETON_ALIKE:
+                        continue  # a shorter name (a prefix) only as alike as one word
+                    if ratio >= best_ratio:
+                        best, best_ratio = run_said, ratio
         if not best:
             continue
         for k in best:

@@ -18,7 +18,7 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 
 from emprivacy.entities.french_cues import NOT_FAMILY
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
@@ -47,7 +47,8 @@ _ARTICLES = frozenset("la le les l' un une des du de d' ma ta sa mon ton son ces
 _LOWER_ZIPF = 4.5
 #: The first words that speech splits from a family name (``le blanc`` for Leblanc, ``des
 #: jardins`` for Desjardins, ``beau soleil`` for Beausoleil); the two joined must be a family
-#: name of the French list (:func:`_split_family`).
+#: name of the French list, and written joined in the piece too unless ``le`` or ``la`` comes
+#: before a family name (:func:`_split_family`).
 _SPLIT_ARTICLES = frozenset({"le", "la", "du", "des", "de", "beau", "bel", "belle", "bon",
                              "sans"})
 
@@ -71,9 +72,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
       a given name that is protected (whatever its type), or that is not yet where the family
       name is of the list and no kind of place (``- MEUNIER THÉO``, ``NOM Prénom`` order of
       a list; the given name becomes a slot too);
-    * with ``le`` or ``la`` before it, after a given name that is a person's slot or an
-      uncommon word (Zipf below 3.5 in French), it and the article spell a listed family
-      name (``mathis le blanc``: *leblanc*); all three become slots;
+    * a family name said in two after a given name (``mathis le blanc``: *leblanc*; ``rose
+      la chance`` where the piece writes *lachance*): :func:`split_family_names`;
     * after a listed given name's slot and the particles of a noble name
       (:data:`_NOBLE_PARTICLES`), a word in capitals or Title case that a detector's span
       covers is the family name, on no list too (``HUBERT DE LA BASTIDE``, ``Claire du
@@ -265,40 +265,49 @@ def _case(word: str) -> str:
     return "title" if word[:1].isupper() and word[1:].islower() else "mixed"
 
 
-def _split_family(first: str, second: str, family: frozenset[str]) -> bool:
-    """Whether ``first`` and ``second``, joined, spell a family name of the French list
-    (:func:`~emprivacy.entities.name_words.french_family_names`), ``first`` one of
-    :data:`_SPLIT_ARTICLES` and ``second`` a word of two letters or more (``le blanc``,
-    ``la chance``, ``sans regret``: speech recognition writes a name as the words it sounds
-    like; not ``le mot``, ``du pain``, which spell no family name).
+def _split_family(first: str, second: str, family: frozenset[str],
+                  written: Container[str] = frozenset()) -> bool:
+    """Whether ``first`` and ``second`` are a family name of the French list
+    (:func:`~emprivacy.entities.name_words.french_family_names`) said in two: ``le`` or
+    ``la`` before a family name of the list that spells one with it (``le blanc``:
+    *leblanc*), or one of :data:`_SPLIT_ARTICLES` before any word where the piece also
+    writes the two joined (``written``, folded: ``la chance`` beside ``lachance``).
 
-    >>> family = frozenset({"leblanc", "lachance"})
+    >>> family = frozenset({"leblanc", "lachance", "blanc", "laporte"})
     >>> _split_family("le", "blanc", family), _split_family("la", "chance", family)
-    (True, True)
-    >>> _split_family("le", "mot", family), _split_family("un", "blanc", frozenset({"unblanc"}))
-    (False, False)
+    (True, False)
+    >>> _split_family("la", "chance", family, {"lachance"}), _split_family("la", "porte", family)
+    (True, False)
     """
-    return (first in _SPLIT_ARTICLES and len(second) > 1 and second.isalpha()
-            and folded(first + second) in family)
+    joined = folded(first + second)
+    return first in _SPLIT_ARTICLES and joined in family and (
+        (first in ("le", "la") and second in family) or joined in written)
+
 
 def split_family_names(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
                        words: Sequence[str]) -> None:
     """In French, a family name that speech splits in two after a given name: ``le blanc``
-    of ``mathis le blanc`` (Leblanc), ``la chance`` of ``rose la chance``, ``beau soleil`` of
-    ``olive beau soleil`` (:func:`_split_family`).  Both words and the given name before
-    them become ``PERSON`` slots drawn independently of them (ε = 0) where the given name is
-    a listed one, not after an article, one space apart and in the same case, and is a
-    person's slot already or an uncommon word (Zipf below 3.5 in French).  Run twice: in
-    :func:`family_names_beside_given`, and after the last pass that makes a given name a
-    person's (:func:`~emprivacy.preparation.entity_slots.entity_decisions`)."""
+    of ``mathis le blanc`` (Leblanc, ``blanc`` a family name itself), and ``la chance`` of
+    ``rose la chance`` or ``beau soleil`` of ``olive beau soleil`` where the piece writes the
+    name joined too (``lachance en un mot``; :func:`_split_family`).  Both words and the given
+    name before them become ``PERSON`` slots drawn independently of them (ε = 0) where the
+    given name is a listed one, not after an article, one space apart and in the same case,
+    and is a person's slot already or an uncommon word (Zipf below 3.5 in French); the second
+    word is no function word, title, form key or kind of place.  Not ``merci paul le maire
+    va parler``, ``sophie la porte est ouverte`` (no ``lemaire``, ``laporte`` written joined;
+    ``maire``, ``porte`` no family names).  Run twice: in :func:`family_names_beside_given`,
+    and after the last pass that makes a given name a person's
+    (:func:`~emprivacy.preparation.entity_slots.entity_decisions`)."""
     if get_language(marking.lang).code != "fr":
         return
     try:
         given, family = french_given_names(with_family_names=True), french_family_names()
     except MissingExtraError:
         return
-    function_words = get_language(marking.lang).kept_function_words
+    language = get_language(marking.lang)
+    function_words, titles = language.kept_function_words, language.titles
+    written = {folded(w) for w, t in zip(words, tokens, strict=True) if t.kind == "word"}
 
     def given_before(i: int) -> bool:
         d = decisions[i]
@@ -309,11 +318,17 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
                 and ((isinstance(d, EntitySlot) and d.key[0] == "PERSON")
                      or (d is None and zipf_in(words[i], "fr") < 3.5)))
 
+    def second_word(i: int) -> bool:
+        w = words[i]
+        return (len(w) > 1 and w.isalpha() and w not in function_words and w not in titles
+                and w not in NAME_TITLES and w not in FORM_KEYS
+                and not marking.designator(w))
+
     for i in range(2, len(tokens)):
         before = i - 1
         if decisions[i] is None and decisions[before] is None \
-                and tokens[i].kind == tokens[before].kind == "word" \
-                and _split_family(words[before], words[i], family) \
+                and tokens[i].kind == tokens[before].kind == "word" and second_word(i) \
+                and _split_family(words[before], words[i], family, written) \
                 and given_before(before - 1) \
                 and _pair(text, tokens[before - 1], tokens[before]) \
                 and _pair(text, tokens[before], tokens[i]):

@@ -67,8 +67,9 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     (:func:`~emprivacy.entities.name_pairs.numbered_initials`: ``; 3 A Fell``, ``10. I
     Qureshi``; not ``12 March 2021 I Margaret``, ``1 A Bird in the Hand`` of a contents
     page), where before an organisation's placeholder too (``2 A Sandhu`` typed a firm), or
-    right after a bracket or after another initial and ``&`` before a person's slot (``(I
-    Savchuk)``, ``(B & A Froggatt)`` of a results page; issue 40, stage 33).  In
+    right after a bracket or after another initial and ``&`` before a person's slot that ends
+    the bracket's entry (``(I Savchuk)``, ``(B & A Froggatt)`` of a results page; not ``(A
+    Jane Austen adaptation)``: issue 40, stage 33).  In
     lower case too (``d. yusupova``, ``p j o'donnell`` of a chat or a call's notes), but
     ``a`` and ``i`` only with their full stop or after a title (``i`` is a pronoun; ``mr a
     rahman``, before a slot of any type there: ``mr d street``), ``v`` and ``x`` only
@@ -111,16 +112,22 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
                        and text[tokens[i - 1].end:tok.start] in (" ", ". "))
         # in an entry of a list of results ("3 A Fell", "10 I Qureshi")
         placed = tok.text.isupper() and any(e.start <= tok.start < e.end for e in entries())
-        # right after a bracket or after another initial and "&" ("(I Savchuk)", "(B & A
-        # Froggatt)" of a results page; before a person's slot only, below)
+        # right after a bracket or after another initial and "&", before a person's slot
+        # that ends the bracket's entry ("(I Savchuk)", "(B & A Froggatt)" of a results
+        # page; not "(A Jane Austen adaptation)", "Q & A Sarah Jones led")
         paired = tok.text.isupper() and (text[tok.start - 1:tok.start] == "(" or (
             i > 0 and len(tokens[i - 1].text) == 1 and tokens[i - 1].text.isupper()
-            and text[tokens[i - 1].end:tok.start] in (" & ", " and ")))
-        if (tok.text.isupper() and not stopped and text[tok.end:tokens[i + 1].start]
-                in (" & ", " and ") and len(tokens[i + 1].text) == 1
-                and isinstance(after, EntitySlot) and after.key[0] == "PERSON"):
-            take_initial(decisions, counted, i, tok)  # "B" of "B & A Froggatt"
-            continue
+            and text[tokens[i - 1].end:tok.start] == " & ")) and _entry_end(
+                text, tokens, i + 1)
+        if (tok.text.isupper() and not stopped and text[tok.end:tokens[i + 1].start] == " & "
+                and len(tokens[i + 1].text) == 1
+                and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
+                and i + 2 < len(tokens) and len(tokens[i + 2].text) > 1
+                and text[tokens[i + 1].end:tokens[i + 2].start] == " "
+                and person_decision_at(decisions, i + 2) and _entry_end(text, tokens, i + 2)
+                and tokens[i + 2].text.lower() not in _places()):
+            take_initial(decisions, counted, i, tok)  # "B" of "B & A Froggatt" (not "B &
+            continue  # Q Warrington", a shop and a town)
         if not stopped and not (  # "A KOWALCZYK", "W Pawlak", "p j o'donnell": no full stop
                 text[tok.end:tokens[i + 1].start] == " "
                 and (tok.text.upper() not in "AI" or after_title or placed or paired
@@ -145,6 +152,22 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     spelled_words(decisions, counted, text, tokens)
     corrected_names(decisions, counted, text, tokens, function_words=function_words)
     corrected_next_line(decisions, counted, text, tokens, function_words=function_words)
+
+
+def _entry_end(text: str, tokens: Sequence[Token], k: int) -> bool:
+    """Whether token ``k`` ends a bracket's entry: a closing bracket, a comma or a
+    semicolon right after it."""
+    return k < len(tokens) and text[tokens[k].end:tokens[k].end + 1] in (")", ",", ";")
+
+
+def _places() -> frozenset[str]:
+    """The place list's words (empty without the ``ner`` extra)."""
+    from emprivacy.entities.vocabulary import place_words
+
+    try:
+        return frozenset(place_words())
+    except MissingExtraError:
+        return frozenset()
 
 
 def _particles_after_initials(decisions: list[Decision], counted: Counter[str], text: str,
