@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from emprivacy.entities.initials import widen_handles
+from emprivacy.entities.handles import widen_handles
 from emprivacy.entities.spans import EntitySpan
 
 from .name_list import found as _found
@@ -187,7 +187,7 @@ def test_the_stages_rules_leave_ordinary_words_alone(release_auto):
 
 
 def test_a_handle_is_walked_once_and_stops_before_a_capital():
-    from emprivacy.entities.initials import widen_handles
+    from emprivacy.entities.handles import widen_handles
 
     text = "x " + "dana.kwame." * 500 + " Dana.Kwame"
     spans = [EntitySpan(m.start(), m.end(), "PERSON") for m in re.finditer(r"[A-Za-z]{4,}", text)]

@@ -290,7 +290,7 @@ def test_a_row_of_surnames_that_are_column_words_is_no_header(text):
 
 
 def test_capitals_that_name_a_column_or_a_placeholder_are_no_initials():
-    from emprivacy.entities.table_names import _initials
+    from emprivacy.entities.table_names import initials_cell as _initials
 
     assert _initials("AN") and _initials("RdS") and _initials("GO")
     assert not any(_initials(c) for c in ("NAME", "NOM", "NONE", "TBC", "IT"))

@@ -58,7 +58,7 @@ def test_a_chats_user_name_beside_its_display_name(release_auto) -> None:
 def test_named_handles_need_every_part_named() -> None:
     """``dana.lee`` is no one's user name where only ``Dana`` is named; ``will.hope`` is
     where ``Will Hope`` is."""
-    from emprivacy.entities.initials import named_handles
+    from emprivacy.entities.handles import named_handles
     from emprivacy.entities.spans import EntitySpan
 
     text = "dana.lee and will.hope (Will Hope), Dana too"

@@ -17,7 +17,7 @@ def test_a_tables_column_of_who_checked_each_row() -> None:
     """A register's ``BY`` or ``CHECKED BY`` column of initials: ``DB``, ``DH`` and ``RM``
     are people's (the model took ``GW`` alone); a ``PAID BY`` column of ``BACS`` and ``CHQ``,
     and a ``BY`` column of words, are not."""
-    from emprivacy.entities.table_names import TableNameDetector
+    from emprivacy.entities.table_initials import WhoColumnDetector
 
     text = ("| VOL | VOLUNTEER (SURNAME, Forename) | TUE 23/06 | BY | NOTES |\n"
             "|---|---|---|---|---|\n"
@@ -29,7 +29,7 @@ def test_a_tables_column_of_who_checked_each_row() -> None:
             "| oil | CASH | 2 |\n\n"
             "| DAY | BY |\n| Mon | post |\n| Tue | hand |\n| Wed | DB |\n\n"
             "| JOB | WHO |\n| clay | ME |\n| boards | YOU |\n| petals | ALL |\n| tea | BUS |\n")
-    (spans,) = TableNameDetector().detect([text])
+    (spans,) = WhoColumnDetector().detect([text])
     found = {text[s.start:s.end] for s in spans}
     assert {"DB", "GW", "DH", "RM"} <= found, found
     assert not {"BACS", "CHQ", "CASH", "post", "hand", "ME", "YOU", "ALL", "BUS"} & found, found

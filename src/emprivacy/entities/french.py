@@ -59,6 +59,7 @@ from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
 from emprivacy.entities.spacy_detector import SpacyDetector
 from emprivacy.entities.spans import EntityDetector, EntitySpan, check_texts, union_of
+from emprivacy.entities.table_initials import WhoColumnDetector
 from emprivacy.entities.table_names import TableNameDetector
 from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.exceptions import MissingExtraError
@@ -295,7 +296,7 @@ def _build(spec: str) -> EntityDetector:
             detectors.append(CapitalisedDetector(lang="fr"))
         elif name == "names":  # people, and places where no capital shows them
             detectors.extend([FrenchNameDetector(), PlaceListDetector(lang="fr"),
-                              TableNameDetector()])
+                              TableNameDetector(), WhoColumnDetector()])
         elif name == "learned":  # the French model: after every rule, in their gaps
             detectors.append(LearnedDetector(lang="fr", beside=True))
     return union_of(detectors)

@@ -21,13 +21,12 @@ from emprivacy.entities.capitalised import TITLES, WEEKDAYS
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.designators import widen_spans
 from emprivacy.entities.french_chat import folded
+from emprivacy.entities.handles import named_handles, widen_handles
 from emprivacy.entities.initials import (
     bare_initials,
     initials_of_names,
     letters_of_names,
-    named_handles,
     particle_initials,
-    widen_handles,
 )
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import (
@@ -157,7 +156,7 @@ class EntityMarking:
         designators of organisations and streets
         (:func:`~emprivacy.entities.designators.widen_spans`), a person's span widened over
         the user name it is part of (``k.osei``:
-        :func:`~emprivacy.entities.initials.widen_handles`),
+        :func:`~emprivacy.entities.handles.widen_handles`),
         with the initials of the names found (``JM`` after ``Jordan Mensah``:
         :func:`~emprivacy.entities.initials.initials_of_names`; ``F`` after ``Farida
         Al-Mansouri``: :func:`~emprivacy.entities.initials.letters_of_names`), the cells of a

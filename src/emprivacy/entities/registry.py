@@ -35,6 +35,7 @@ from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.presidio_detector import PresidioDetector
 from emprivacy.entities.spacy_detector import DEFAULT_PIPELINE, SpacyDetector
 from emprivacy.entities.spans import EntityDetector, union_of
+from emprivacy.entities.table_initials import WhoColumnDetector
 from emprivacy.entities.table_names import TableNameDetector
 from emprivacy.entities.vocabulary import place_words
 from emprivacy.exceptions import MissingExtraError
@@ -183,7 +184,7 @@ def _build(names: str) -> EntityDetector:
         elif name == "names":  # people, and places where no capital shows them
             # a caller "from" a town of the place list is a person (rob from redditch)
             detectors.extend([NameListDetector(places=place_words()), PlaceListDetector(),
-                              TableNameDetector()])  # a spreadsheet's name columns
+                              TableNameDetector(), WhoColumnDetector()])  # tables: names, who
         elif name == "patterns":
             detectors.append(PatternDetector())
         elif name == "learned":

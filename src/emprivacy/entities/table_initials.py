@@ -6,60 +6,24 @@ and ``MD`` for people and left ``DB``, ``DH`` and ``RM``, words or acronyms too,
 general ε, where they came back as written).  Here a table is one of
 :func:`~emprivacy.entities.table_names.tables` (three rows or more cut at one separator into
 as many cells), its first row the header.  A column whose header names who did it
-(:func:`who_header`: ``BY``, ``CHECKED BY``, ``Initials``, ``Signed``, ``Witness``) makes
-each of its cells below that is initials (two or three letters that
+(:func:`~emprivacy.entities.who_headers.who_header`: ``BY``, ``CHECKED BY``, ``Initials``,
+``Signed``, ``Witness``) makes each of its cells below that is initials (two or three letters that
 :func:`~emprivacy.entities.table_names.initials_cell` reads as initials, not ``NONE``,
 ``TBC``, ``IT``; no function word, ``ME``, ``ALL``; no common word, ``BUS``: :func:`_initials`)
 a ``PERSON`` span, where at least two
 of its cells are initials and more than half of those that hold letters.  Not ``PAID BY``
-(``BACS``, ``CHQ``), ``GOES BY``, ``SORT BY``: only the words of :data:`WHO_WORDS`, and ``by``
-(French ``par``) after one of :data:`DONE_BY` or alone.
+(``BACS``, ``CHQ``), ``GOES BY``, ``SORT BY``.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.table_names import initials_cell, tables
+from emprivacy.entities.who_headers import who_header
 
-__all__ = ["DONE_BY", "MOST_LETTERS", "WHO_WORDS", "WORD_ZIPF", "initials_columns",
-           "who_header"]
-
-#: A header word that says the column holds who did the row.
-WHO_WORDS = frozenset(
-    "initials initial inits init intls signed sig sign signature countersigned witness "
-    "witnessed who staff checker "
-    # French: "Initiales", "Visa", "Paraphe", "Signé"
-    "initiales visa paraphe paraphes signé signée".split())
-#: Verbs before ``by`` in a header whose column holds who did the row (``CHECKED BY``).
-DONE_BY = frozenset(
-    "checked signed entered taken recorded logged issued received approved verified "
-    "witnessed countersigned done completed cleaned served seen reviewed authorised "
-    "authorized added booked collected returned counted inspected tested marked "
-    "updated edited "
-    # French, before "par": "Vérifié par", "Saisi par"
-    "vérifié vérifiée contrôlé contrôlée saisi saisie reçu reçue signé signée validé "
-    "validée".split())
-
-_SPLIT = re.compile(r"[\s_.\-/()°:#]+")
-
-
-def who_header(cell: str) -> bool:
-    """Whether a header cell names who did a row (see the module's description).
-
-    >>> [who_header(c) for c in ("BY", "Checked by", "INITIALS", "Vérifié par", "paid by",
-    ...                          "Sort By", "Goes by", "Phone")]
-    [True, True, True, True, False, False, False, False]
-    """
-    words = [w for w in _SPLIT.split(cell.lower()) if w]
-    if not words or len(words) > 3:
-        return False
-    if any(w in WHO_WORDS for w in words):
-        return True
-    return any(w in ("by", "par") for w in words) and all(
-        w in ("by", "par") or w in DONE_BY for w in words)
-
+__all__ = ["MOST_LETTERS", "WORD_ZIPF", "WhoColumnDetector", "initials_columns"]
 
 def initials_columns(text: str) -> list[EntitySpan]:
     """``PERSON`` spans for the initials in the columns of ``text``'s tables whose header
@@ -105,3 +69,17 @@ def _initials(cell: str) -> bool:
     form = cell.lower()
     return (2 <= len(cell) <= MOST_LETTERS and initials_cell(cell)
             and form not in KEPT_FUNCTION_WORDS and word_zipf(form) < WORD_ZIPF)
+
+
+class WhoColumnDetector:
+    """The initials of tables' who columns (:func:`initials_columns`), a detector of the
+    ``names`` group beside :class:`~emprivacy.entities.table_names.TableNameDetector`."""
+
+    name = "who_columns"
+    types = frozenset({"PERSON"})
+
+    def __repr__(self) -> str:
+        return "WhoColumnDetector()"
+
+    def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
+        return [initials_columns(text) for text in check_texts(texts)]

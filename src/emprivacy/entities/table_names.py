@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from emprivacy.entities.spans import EntitySpan, SpanIndex, check_texts
 from emprivacy.entities.vocabulary import country_codes
+from emprivacy.entities.who_headers import who_header
 from emprivacy.exceptions import MissingExtraError
 
 __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NOT_A_PERSON",
@@ -149,9 +150,7 @@ class TableNameDetector:
         return "TableNameDetector()"
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        from emprivacy.entities.table_initials import initials_columns  # it reads tables()
-
-        return [_spans(text) + initials_columns(text) for text in check_texts(texts)]
+        return [_spans(text) for text in check_texts(texts)]
 
 
 def _spans(text: str) -> list[EntitySpan]:
@@ -388,7 +387,8 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
                       in enumerate(rows) for a, b in [row_cells[c]]
                       if _name_shaped(value := _before_bracket(text[start + a:start + b]),
                                       name_word)
-                      and not (n == 0 and _header_word(value))]  # a header's "BY", "WHO"
+                      and not (n == 0 and (value.lower() in COLUMN_WORDS
+                                           or who_header(value)))]  # a header's BY, WHO
             hit = [(a, b) for a, b in shaped if _all_people(text, a, b, people)]
             if 2 * sum(text[a:b] != text[a:b].lower() for a, b in hit) > len(hit):
                 # people written with capitals: a cell in lower case is a header (bowler)
@@ -397,7 +397,7 @@ def people_columns(text: str, spans: Sequence[EntitySpan], *,
             # initials no detector took (GO, AN: words) neither make nor mar the majority
             took = set(hit)
             counted = [(a, b) for a, b in shaped
-                       if (a, b) in took or not _initials(text[a:b])]
+                       if (a, b) in took or not initials_cell(text[a:b])]
             if len(hit) >= 2 and 2 * len(hit) > len(counted):
                 out.extend(EntitySpan(a, b, "PERSON") for a, b in shaped)
     return out
@@ -456,14 +456,6 @@ def _csv_row(line: str, *, strict: bool = False) -> bool:
     return commas >= 2
 
 
-def _header_word(cell: str) -> bool:
-    """Whether a table's first cell of a column is a column's name: a column word, or who did
-    the row (:func:`~emprivacy.entities.table_initials.who_header`: ``WHO``, ``SIG``)."""
-    from emprivacy.entities.table_initials import who_header
-
-    return cell.lower() in COLUMN_WORDS or who_header(cell)
-
-
 def _all_people(text: str, start: int, end: int, people: SpanIndex) -> bool:
     """Whether every word of ``text[start:end]`` is inside a person's span (``Kofi
     Osei-Bonsu``; not ``replaces Doyle``)."""
@@ -476,18 +468,13 @@ def _before_bracket(cell: str) -> str:
 
 
 #: A cell of initials (``AN``, ``GO``, ``RdS``, ``THM``): name-shaped whatever word it spells
-#: (:func:`_initials`).
+#: (:func:`initials_cell`).
 _INITIALS = re.compile(r"[A-Z](?:[a-z]?[A-Z]){1,3}")
 #: Cells in capitals that are no one's initials: a table's placeholders and departments.
 _NOT_INITIALS = frozenset("none nil tbc tba tbd na yes no ok it hr pe re cc".split())
 
 
 def initials_cell(cell: str) -> bool:
-    """Whether a table's cell is a person's initials (``AN``, ``RdS``; not ``NONE``)."""
-    return _initials(cell)
-
-
-def _initials(cell: str) -> bool:
     """Whether a cell is a person's initials: capitals (``AN``, ``RdS``), not a column's
     name (``NAME``, ``NOM``) nor a placeholder (``NONE``, ``TBC``, ``IT``)."""
     form = cell.lower()
@@ -502,4 +489,4 @@ def _name_shaped(value: str, name_word: Callable[[str], bool]) -> bool:
     return (0 < len(words) <= MOST_WORDS and "@" not in value
             and not any(ch.isdigit() for ch in value)
             and (any(name_word(w.lower().strip(".,'\"")) for w in words)
-                 or _initials(value)))
+                 or initials_cell(value)))

@@ -131,7 +131,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
-        split_family_names(marking, decisions, counted, text, tokens, words)  # "normand le blanc"
+        split_family_names(marking, decisions, counted, text, tokens, words)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -244,9 +244,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                         ordinary=lambda w: zipf_in(w, language.wordfreq_code) >= COMMON_ZIPF,
                         listed=marking.listed_given)
         if lone_initials:
-            initials_in_names(decisions, counted, text, tokens,
-                              [any(spans[j].type == "PERSON" for j in c) for c in covering_of],
-                              titles)
+            personal = [any(spans[j].type == "PERSON" for j in c) for c in covering_of]
+            initials_in_names(decisions, counted, text, tokens, personal, titles)
     lines_of_names(marking, decisions, counted, text, tokens, words, rows, verbatim)
     if linking:
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
@@ -255,11 +254,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
-    # again, for the names the passes after the first made ("Priyanka" of a list): those
-    # that are no common word
-    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
-                           document, late=True)
-    split_family_names(marking, decisions, counted, text, tokens, words)  # "normand le blanc"
+    # again, for the names later passes made ("Priyanka" of a list), no common word
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document,
+                           late=True)
+    split_family_names(marking, decisions, counted, text, tokens, words)  # normand le blanc
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
     return decisions, counted
