@@ -53,6 +53,18 @@ _SPLIT_ARTICLES = frozenset({"le", "la", "du", "des", "de", "beau", "bel", "bell
                              "sans"})
 
 
+def _french_lists(marking: EntityMarking) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The French given names (family names that are given names too included) and family
+    names, or ``None`` where the piece is not French or the ``ner`` extra (the lists) is
+    missing: then the French passes change nothing."""
+    if get_language(marking.lang).code != "fr":
+        return None
+    try:
+        return french_given_names(with_family_names=True), french_family_names()
+    except MissingExtraError:
+        return None
+
+
 def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                               counted: Counter[str], text: str, tokens: Sequence[Token],
                               words: Sequence[str], covered: Sequence[bool],
@@ -101,12 +113,10 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
                             family=marking.family_name, given=marking.listed_given)
         return
-    if get_language(marking.lang).code != "fr":
+    lists = _french_lists(marking)
+    if lists is None:
         return
-    try:
-        given, family = french_given_names(with_family_names=True), french_family_names()
-    except MissingExtraError:
-        return
+    given, family = lists
     function_words = get_language(marking.lang).kept_function_words
 
     def person(i: int) -> bool:
@@ -174,6 +184,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
             if decisions[after] is None:
                 take(after)
             take(i)  # an item of a list in capitals: "- MEUNIER THÉO"
+    # before the family names after a given name take ``roux`` of ``claire le roux`` alone
     split_family_names(marking, decisions, counted, text, tokens, words)
     for i in range(len(tokens) - 1):  # "bonjour pierre berger", "– HENRI BOUCHER,"
         if (decisions[i] is None and given_at(i) and person(i + 1) and words[i + 1] in family
@@ -299,12 +310,10 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
     ``maire``, ``porte`` no family names).  Run twice: in :func:`family_names_beside_given`,
     and after the last pass that makes a given name a person's
     (:func:`~emprivacy.preparation.entity_slots.entity_decisions`)."""
-    if get_language(marking.lang).code != "fr":
+    lists = _french_lists(marking)
+    if lists is None:
         return
-    try:
-        given, family = french_given_names(with_family_names=True), french_family_names()
-    except MissingExtraError:
-        return
+    given, family = lists
     language = get_language(marking.lang)
     function_words, titles = language.kept_function_words, language.titles
     written = {folded(w) for w, t in zip(words, tokens, strict=True) if t.kind == "word"}
