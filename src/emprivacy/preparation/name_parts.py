@@ -34,6 +34,7 @@ from emprivacy.preparation.decisions import (
     take_initial,
 )
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
+from emprivacy.preparation.put_right_below import names_put_right_below
 from emprivacy.preparation.spelling import spelled_words
 from emprivacy.text.language import Language, get_language
 from emprivacy.text.tokens import Token
@@ -152,6 +153,7 @@ def join_initials(decisions: list[Decision], counted: Counter[str], text: str,
     spelled_words(decisions, counted, text, tokens)
     corrected_names(decisions, counted, text, tokens, function_words=function_words)
     corrected_next_line(decisions, counted, text, tokens, function_words=function_words)
+    names_put_right_below(decisions, counted, text, tokens, function_words=function_words)
 
 
 def _entry_end(text: str, tokens: Sequence[Token], k: int) -> bool:

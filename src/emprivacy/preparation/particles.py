@@ -36,9 +36,11 @@ NAME_PARTICLES: frozenset[str] = frozenset(
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
 _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
-#: Particles that are also English words (Portuguese ``do`` of ``Maria do Céu``): a name's
-#: only between two of a person's slots.
-_BETWEEN_PARTICLES: frozenset[str] = frozenset({"do"})
+#: Particles that are also English words (Portuguese ``do`` of ``Maria do Céu``; what
+#: captions hear for a name's first vowel or ``O'``: ``kwabena a mensah``, ``cormac oh
+#: flynn``; issue 40, stage 34, seen): a name's only between two of a person's slots, in
+#: lower case, one space apart.
+_BETWEEN_PARTICLES: frozenset[str] = frozenset({"do", "oh", "a"})
 #: Particles that are no English or French word: in lower case, after a person's slot, the
 #: word after one is the family name (``manon da silva``, ``jan van dijk``) where a name list
 #: holds it or it is rare.

@@ -1,0 +1,182 @@
+"""Names that captions heard wrong on one line and put right anywhere on the next
+(``that's sky no sue and a bean a boat eng`` then ``sky nwosu n w o s u and abena boateng``):
+the words heard are those names, one person with one surrogate.  A pass over the decisions of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions`, after the corrections'
+(:func:`~emprivacy.preparation.corrections.corrected_next_line` reads a name only where the
+next line starts with it; issue 40, stage 34, seen: the thirty-fourth English set's captions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from emprivacy.preparation.corrections import _plain
+from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
+from emprivacy.text.tokens import Token
+
+__all__ = ["BELOW_ALIKE", "names_put_right_below"]
+
+#: How alike (:class:`difflib.SequenceMatcher`'s ratio, accents and apostrophes aside) the
+#: words heard and a name of the next line are when they are that name (``sky no sue`` and
+#: ``sky nwosu``: 0.88, ``no sue`` and ``nwosu`` alone 0.80; ``a bean a boat eng`` and
+#: ``abena boateng``: 0.96).
+BELOW_ALIKE = 0.75
+#: The most words heard for one name, and the fewest letters of a name matched.
+_MOST_HEARD = 5
+_LEAST_LETTERS = 4
+#: A caption's line: a time stamp, if any, then its words (no speaker's label).
+_LINE = re.compile(r"^[ \t]*(?:\[[\d:.]+\][ \t]*)?(?P<words>[^\n]*)$", re.MULTILINE)
+#: A speaker's label at a line's start (``sky: hi``, ``speaker 1:``).
+_SPEAKER = re.compile(r"[^\W\d_][\w.' -]{0,30}:")
+
+
+def names_put_right_below(decisions: list[Decision], counted: Counter[str], text: str,
+                          tokens: Sequence[Token], *,
+                          function_words: frozenset[str] = frozenset()) -> None:
+    """Give the words of a line in lower case that read as a name of the next line that name's
+    slot:
+
+    * the next line's names are its runs of one or more of a person's slots in lower case,
+      one space apart (``abena boateng``, and each of their words alone), of
+      :data:`_LEAST_LETTERS` letters or more;
+    * the words heard are two to :data:`_MOST_HEARD` words of the line above in lower case,
+      undecided but the last, which may be a person's slot of its own (``sue`` of ``sky no
+      sue``), one space apart, the first no function word but a letter (``a`` of ``a
+      bean a boat eng``), not a speaker's label (one
+      word alone is not read: a common word, ``hope`` above ``hopkins``, would take the
+      name's slot at its every mention);
+    * run together they start with the name's letter and read as it
+      (:data:`BELOW_ALIKE`), better than without their first or their last word (not
+      ``marguerites pour`` above ``marguerite``), the most alike first (the longest of
+      equals).
+
+    As a correction's (:func:`~emprivacy.preparation.corrections.corrected_names`), the words
+    but the last become :class:`~emprivacy.preparation.decisions.Dropped` and the last takes
+    the slot of the name's first word.  Not ``will say`` above ``willa sayer`` where the
+    lines are no captions (a capital letter on either line), nor ``the sousa`` above
+    ``d'souza`` (another first letter).
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "[0:22:34] that's sky no sue on cornet\\n[0:22:38] sky nwosu yes"
+    >>> tokens = list(tokenize(text))
+    >>> decisions = [None] * len(tokens)
+    >>> for k in (len(tokens) - 3, len(tokens) - 2):
+    ...     decisions[k] = EntitySlot(("PERSON", tokens[k].text), -1, None, independent=True)
+    >>> names_put_right_below(decisions, Counter(), text, tokens)
+    >>> [(t.text, type(d).__name__) for t, d in zip(tokens, decisions) if d is not None]
+    [('sky', 'Dropped'), ('no', 'Dropped'), ('sue', 'EntitySlot'), ('sky', 'EntitySlot'), \
+('nwosu', 'EntitySlot')]
+    """
+    if "\n" not in text:
+        return
+    lines = [m.span("words") for m in _LINE.finditer(text)]
+    starts = [t.start for t in tokens]
+    spans: list[tuple[int, int]] = []  # each line's tokens
+    k = 0
+    for start, end in lines:
+        while k < len(tokens) and starts[k] < start:
+            k += 1
+        first = k
+        while k < len(tokens) and tokens[k].end <= end:
+            k += 1
+        spans.append((first, k))
+    for (above, above_end), (below, below_end), (start, end) in zip(
+            spans, spans[1:], lines[1:], strict=False):
+        if text[start:end] != text[start:end].lower() or not _caption(text, tokens, above,
+                                                                      above_end):
+            continue
+        names = _names(decisions, text, tokens, below, below_end)
+        if not names:
+            continue
+        for run, _name, slot in _heard(decisions, text, tokens, above, above_end, names,
+                                      function_words):
+            for r in run:
+                decisions[r] = Dropped("PERSON")
+            decisions[run[-1]] = slot
+            counted["PERSON"] += 1
+
+
+def _caption(text: str, tokens: Sequence[Token], first: int, end: int) -> bool:
+    """Whether tokens ``first`` to ``end`` are a caption's words: in lower case, no
+    speaker's label (``sky: hi``)."""
+    if first >= end:
+        return False
+    line = text[tokens[first].start:tokens[end - 1].end]
+    return line == line.lower() and _SPEAKER.match(line) is None
+
+
+def _names(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], first: int,
+           end: int) -> list[tuple[str, EntitySlot]]:
+    """The names of a line: its runs of a person's slots in lower case one space apart, and
+    each of their words, plain, of :data:`_LEAST_LETTERS` letters or more, with the slot of
+    the run's first word."""
+    out: dict[str, EntitySlot] = {}
+    k = first
+    while k < end:
+        if not _person(decisions[k]) or tokens[k].kind != "word":
+            k += 1
+            continue
+        j = k
+        while (j + 1 < end and _person(decisions[j + 1]) and tokens[j + 1].kind == "word"
+               and text[tokens[j].end:tokens[j + 1].start] == " "):
+            j += 1
+        for a in range(k, j + 1):
+            for b in range(a, j + 1):
+                name = _plain("".join(t.text for t in tokens[a:b + 1]))
+                if len(name) >= _LEAST_LETTERS and name.isalpha():
+                    out.setdefault(name, decisions[a])  # type: ignore[arg-type]
+        k = j + 1
+    return list(out.items())
+
+
+def _heard(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], first: int,
+           end: int, names: list[tuple[str, EntitySlot]],
+           function_words: frozenset[str]) -> list[tuple[list[int], str, EntitySlot]]:
+    """The runs of the line above that read as one of ``names``, the most alike first, no
+    two sharing a word or a name."""
+    tried: list[tuple[float, int, list[int], str, EntitySlot]] = []
+    for a in range(first, end):
+        if tokens[a].text in function_words and len(tokens[a].text) > 1:
+            continue  # "all day"; but "a" of "a bean a boat eng" for "abena boateng"
+        for b in range(a, min(end, a + _MOST_HEARD)):
+            tok = tokens[b]
+            if not ((decisions[b] is None or (b > a and _person(decisions[b])))
+                    and tok.kind == "word" and tok.text.isalpha() and tok.text.islower()
+                    and (b == a or text[tokens[b - 1].end:tok.start] == " ")):
+                break
+            if text[tok.end:tok.end + 1] == ":":
+                break  # a speaker's label
+            if b == a:
+                continue  # one word alone spreads to the word's every mention ("hope")
+            heard = _plain("".join(t.text for t in tokens[a:b + 1]))
+            for name, slot in names:
+                if heard[:1] != name[:1]:
+                    continue
+                ratio = SequenceMatcher(None, heard, name).ratio()
+                if ratio >= BELOW_ALIKE and ratio > max(
+                        SequenceMatcher(None, _plain(part), name).ratio()
+                        for part in (text[tokens[a + 1].start:tok.end].replace(" ", ""),
+                                     text[tokens[a].start:tokens[b - 1].end].replace(" ", ""))):
+                    # each word counts: not "marguerites pour" for "marguerite"
+                    tried.append((ratio, b - a, list(range(a, b + 1)), name, slot))
+            if decisions[b] is not None:
+                break  # a person's slot ends the run ("sue" of "sky no sue")
+    tried.sort(key=lambda t: (-t[0], -t[1]))
+    taken: set[int] = set()
+    done: set[str] = set()
+    out = []
+    for _, _, run, name, slot in tried:
+        if name in done or taken.intersection(run):
+            continue
+        taken.update(run)
+        done.add(name)
+        out.append((run, name, slot))
+    return out
+
+
+def _person(decision: Decision) -> bool:
+    """Whether a decision is a person's slot."""
+    return isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
