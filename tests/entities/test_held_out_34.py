@@ -43,13 +43,18 @@ def test_names_heard_wrong_and_put_right_on_the_next_line() -> None:
     assert decisions[words.index("hope")] is None
     assert counted["PERSON"] >= 1
     for lines in ("[0:10] well done to the two tiny ones\n[0:12] tiny and tina smith\n",
-                  "[0:10] all the christophers in town\n[0:12] christopher jones\n"):
-        # no name; a word that reads as the name better alone than with the next one
+                  "[0:10] all the christophers in town\n[0:12] christopher jones\n",
+                  "[0:01] there's a man at the door\n[0:03] aman patel let him in\n",
+                  "[0:01] he's a new man since the holiday\n[0:03] paul newman agrees\n",
+                  "[0:01] get the whole band on the stage now\n[0:03] tina brandon is ready\n"):
+        # no name; a word that reads as the name better alone than with the next one;
+        # words inside the line, which ordinary speech says before a name (the review's)
         tokens = list(tokenize(lines))
         decisions = [None] * len(tokens)
         for k, t in enumerate(tokens):
-            if t.start > lines.index("\n") and t.text in ("tina", "smith", "christopher",
-                                                         "jones"):
+            if t.start > lines.index("\n") and t.text in (
+                    "tina", "smith", "christopher", "jones", "aman", "patel", "paul",
+                    "newman", "brandon"):
                 decisions[k] = EntitySlot(("PERSON", t.text), -1, None, independent=True)
         names_put_right_below(decisions, Counter(), lines, tokens)
         assert all(d is None for t, d in zip(tokens, decisions, strict=True)
@@ -80,7 +85,8 @@ def test_no_name_put_right_where_the_lines_are_no_captions() -> None:
 def test_a_letter_heard_between_a_given_name_and_a_family_name(release_auto) -> None:
     """Captions hear an initial vowel or ``O'`` as a word of its own (``kwabena a mensah``,
     ``cormac oh flynn``): between two of a person's slots it is the name's (before, ``a``
-    and ``oh`` were kept as function words); ``and`` between two names stays."""
+    and ``oh`` were kept as function words); ``and`` between two names stays, and so does
+    ``oh`` between one name said twice or before a given name put right."""
     pytest.importorskip("wordfreq")
     text = ("[0:30:00] with kwabena a mensah on euphonium and cormac oh flynn on drums\n"
             "[0:31:00] priya and kwabena played a tune\n")
@@ -89,3 +95,40 @@ def test_a_letter_heard_between_a_given_name_and_a_family_name(release_auto) -> 
     assert not _has("a", first.split(" on euphonium")[0]), out
     assert not _has("oh", first), out
     assert _has("and", second) and second.endswith("played a tune"), out
+    # the review's: one name said twice, a name put right (a given name after "oh")
+    out = release_auto("[0:40] grace oh grace where are you\n[0:41] sorry anna oh hannah i mean\n")
+    assert all(_has("oh", line) for line in out.splitlines()), out
+
+
+@pytest.mark.slow
+def test_french_a_between_two_names_is_the_verb(french) -> None:
+    """``marie a jules comme binôme``: French ``a`` is *has*, never a name's letter."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("marie a jules comme binôme\n")
+    assert _has("a", out) and out.rstrip().endswith("comme binôme"), out
+
+
+def test_a_name_heard_wrong_right_before_it_is_said_right() -> None:
+    """``i'm sam ear had dad samir haddad``: the words right before the name's slots on one
+    caption line, slots of their own or not, take the name's slot; ``prudence tu`` before
+    ``prudence martin`` is the name and a word (the word alone reads better)."""
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.put_right_below import names_put_right_below
+    from emprivacy.text.tokens import tokenize
+
+    text = ("[0:00:21] i'm sam ear had dad samir haddad and it's my first time\n"
+            "[0:00:30] prudence tu prudence martin yes\n")
+    tokens = list(tokenize(text))
+    words = [t.text for t in tokens]
+    decisions: list = [None] * len(tokens)
+    for k, word in enumerate(words):
+        if word in ("sam", "samir", "haddad", "martin") or (
+                word == "prudence" and words[k + 1] == "martin"):
+            decisions[k] = EntitySlot(("PERSON", word), -1, None, independent=True)
+    names_put_right_below(decisions, Counter(), text, tokens)
+    assert all(decisions[words.index(w)] is not None for w in ("ear", "had", "dad")), decisions
+    assert decisions[words.index("tu")] is None and decisions[words.index("prudence")] is None

@@ -22,6 +22,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     person_decision,
 )
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "given_like",
@@ -41,6 +42,8 @@ _GAELIC_PARTICLES: frozenset[str] = frozenset("ní ni nic mac ó ua".split())
 #: flynn``; issue 40, stage 34, seen): a name's only between two of a person's slots, in
 #: lower case, one space apart.
 _BETWEEN_PARTICLES: frozenset[str] = frozenset({"do", "oh", "a"})
+#: Of those, what captions hear, read only in English captions (:func:`lower_case_particles`).
+_HEARD_PARTICLES: frozenset[str] = frozenset({"oh", "a"})
 #: Particles that are no English or French word: in lower case, after a person's slot, the
 #: word after one is the family name (``manon da silva``, ``jan van dijk``) where a name list
 #: holds it or it is rare.
@@ -106,6 +109,13 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                  or len(tokens[i - 1].text) == 1))
         if any(words[k] in _BETWEEN_PARTICLES for k in range(i, j)):
             named = named and person and slot_before and lower and gap == " "
+        if named and any(words[k] in _HEARD_PARTICLES for k in range(i, j)):
+            # captions only: English ("marie a jules": French "a" is "has"), both names in
+            # lower case ("Sarah a Dickens novel"), two words ("grace oh grace"), and no
+            # given name after ("anna oh hannah", a speaker putting one name right)
+            named = (get_language(marking.lang).code == "en" and j < len(tokens)
+                     and tokens[i - 1].text.islower() and tokens[j].text.islower()
+                     and words[i - 1] != words[j] and not marking.listed_given(words[j]))
         if not person and lower and gap == " " and j < len(tokens) and after is None \
                 and tokens[j].kind == "word" and tokens[j].text.islower() \
                 and all(words[k] in _FOREIGN_PARTICLES for k in range(i, j)) \
