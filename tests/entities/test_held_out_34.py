@@ -132,3 +132,26 @@ def test_a_name_heard_wrong_right_before_it_is_said_right() -> None:
     names_put_right_below(decisions, Counter(), text, tokens)
     assert all(decisions[words.index(w)] is not None for w in ("ear", "had", "dad")), decisions
     assert decisions[words.index("tu")] is None and decisions[words.index("prudence")] is None
+
+
+def test_words_heard_for_a_name_are_counted_once() -> None:
+    """The words heard take one person's slot: a slot of their own (``sam``, ``ear``) is no
+    longer counted, so the record's count of people is one for the name heard."""
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.put_right_below import names_put_right_below
+    from emprivacy.text.tokens import tokenize
+
+    text = "[0:00:21] i'm sam ear had dad samir haddad\n[0:00:30] lovely\n"
+    tokens = list(tokenize(text))
+    decisions: list = [None] * len(tokens)
+    counted: Counter[str] = Counter()
+    for k, t in enumerate(tokens):
+        if t.text in ("sam", "ear", "samir", "haddad"):
+            decisions[k] = EntitySlot(("PERSON", t.text), -1, None, independent=True)
+            counted["PERSON"] += 1
+    names_put_right_below(decisions, counted, text, tokens)
+    assert [t.text for t, d in zip(tokens, decisions, strict=True) if d is not None] == [
+        "sam", "ear", "had", "dad", "samir", "haddad"]
+    assert counted["PERSON"] == 3, counted  # samir, haddad, and the name heard once

@@ -140,8 +140,12 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
 
 def _give(decisions: list[Decision], counted: Counter[str], run: list[int],
           slot: EntitySlot) -> None:
-    """The words heard for a name: the last the name's slot, the others dropped."""
+    """The words heard for a name: the last the name's slot, the others dropped (a slot of
+    their own no longer counted)."""
     for r in run:
+        own = decisions[r]
+        if isinstance(own, EntitySlot):
+            counted[own.key[0]] -= 1
         decisions[r] = Dropped("PERSON")
     decisions[run[-1]] = slot
     counted["PERSON"] += 1
