@@ -96,7 +96,8 @@ def test_a_misheard_name_that_sounds_like_the_correction(release_auto):
 
 
 def test_the_consonants_of_a_name():
-    from emprivacy.preparation.corrections import _plain, _skeleton
+    from emprivacy.preparation.corrections import _skeleton
+    from emprivacy.preparation.corrections import plain_form as _plain
 
     assert _skeleton(_plain("olufunmilayo")) == _skeleton(_plain("ohloofunmelieoh")) == "lfnml"
     assert _skeleton("highthemalrushhed") == _skeleton("haythamalrashid") == "tmlrsd"

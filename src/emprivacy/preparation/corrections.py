@@ -19,7 +19,8 @@ from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
-           "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line"]
+           "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line",
+           "person_slot", "plain_form"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -85,7 +86,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
     ['brig', 'id', 'bridget']
     """
     for j, decision in enumerate(decisions):
-        if not (_person_slot(decision) and j > 1 and tokens[j].kind == "word"):
+        if not (person_slot(decision) and j > 1 and tokens[j].kind == "word"):
             continue
         line = text.rfind("\n", 0, tokens[j].start) + 1
         cue = _CORRECTION.search(text, max(line, tokens[j].start - 32), tokens[j].start)
@@ -100,7 +101,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
                and isinstance(decisions[run + 1], EntitySlot | Placeholder)
                and text[tokens[run].end:tokens[run + 1].start] == " "):
             run += 1
-        names = {_plain(tokens[j].text), _plain("".join(t.text for t in tokens[j:run + 1]))}
+        names = {plain_form(tokens[j].text), plain_form("".join(t.text for t in tokens[j:run + 1]))}
         best = _misheard_before(decisions, text, tokens, end, line, names, function_words)
         if not best:
             continue
@@ -154,7 +155,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
     for line in _LINE_START.finditer(text):
         first = bisect_left(starts, line.end())
         j = first
-        while j < len(tokens) and j - first < 3 and not _person_slot(decisions[j]) and (
+        while j < len(tokens) and j - first < 3 and not person_slot(decisions[j]) and (
                 tokens[j].text.lower().rstrip("'’") in _PARTICLES or tokens[j].text in "'’"):
             j += 1  # "le bihan", "d'arbois", "n'goran", "da costa": the particles said first
         if not (j < len(tokens) and isinstance(decisions[j], EntitySlot)
@@ -162,15 +163,15 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
                 and tokens[j].text.islower() and 0 < first and tokens[first].start == line.end()):
             continue
         run = j
-        while (run + 1 < len(tokens) and run - j < 2 and _person_slot(decisions[run + 1])
+        while (run + 1 < len(tokens) and run - j < 2 and person_slot(decisions[run + 1])
                and text[tokens[run].end:tokens[run + 1].start] == " "):
             run += 1
         if text[tokens[run].end:tokens[run].end + 3].lstrip()[:1] == ":":  # "olive :"
             continue  # a chat's speaker ("will: we go"), no correction
-        name = _plain("".join(t.text for t in tokens[first:run + 1]))
-        bare = _plain("".join(t.text for t in tokens[j:run + 1]))  # its particles left out
+        name = plain_form("".join(t.text for t in tokens[first:run + 1]))
+        bare = plain_form("".join(t.text for t in tokens[j:run + 1]))  # its particles left out
         spelled = _spelled_after(tokens, run, name) or _spelled_after(tokens, run, bare)
-        if not (_person_slot(decisions[j]) or spelled):
+        if not (person_slot(decisions[j]) or spelled):
             continue  # a place's slot is a name put right only where it is spelled out
         end = first  # the words that end the line before, nearest last
         while end > 0 and tokens[end - 1].start >= line.start():
@@ -181,7 +182,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         while (k >= 0 and len(said) < 4 and tokens[k].kind == "word"
                and tokens[k].text.islower() and tokens[k].end <= line.start()
                and (decisions[k] is None or (tokens[k].text not in said_names and (
-                   _person_slot(decisions[k]) or (spelled and isinstance(
+                   person_slot(decisions[k]) or (spelled and isinstance(
                        decisions[k], EntitySlot | Dropped)))))
                and (not said or text[tokens[k].end:tokens[k + 1].start] == " " or (
                    tokens[k].text[-1] in "'’" and tokens[k].end == tokens[k + 1].start))):
@@ -192,7 +193,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         # the name said may be the run's first words only ("de freitas" of "de freitas
         # marisa de freitas": the given name said after it), four letters at least
         names = [(said_name, _skeleton(said_name)) for said_name in dict.fromkeys(
-            _plain("".join(t.text for t in tokens[first:r + 1])) for r in range(run, j - 1, -1))
+            plain_form("".join(t.text for t in tokens[first:r + 1])) for r in range(run, j - 1, -1))
             if said_name == name or len(said_name) >= 4]
         # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
         # … al rashid": slots, or words the next line says again) where it is spelled out
@@ -204,7 +205,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         for a in tails:
             for n in range(1, len(said) - a + 1):
                 run_said = sorted(said[a:a + n])
-                heard = _plain("".join(tokens[i].text for i in run_said))
+                heard = plain_form("".join(tokens[i].text for i in run_said))
                 for said_name, sound in names:
                     if n == 1 and (tokens[run_said[0]].text in function_words or (
                             heard[:2] != said_name[:2] and not spelled)):
@@ -235,7 +236,7 @@ def _spelled_after(tokens: Sequence[Token], run: int, name: str) -> bool:
     while k < len(tokens) and tokens[k].kind == "word" and (
             len(tokens[k].text) == 1 or tokens[k].text.lower() in SPELLING_JOINS):
         if len(tokens[k].text) == 1:
-            letters.append(_plain(tokens[k].text))
+            letters.append(plain_form(tokens[k].text))
         k += 1
     spelt = "".join(letters)
     return len(spelt) >= 3 and (spelt == name or (len(spelt) == len(name) - 1
@@ -264,7 +265,7 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
     while k > 0 and end - k < _MOST_SAID:
         k -= 1
         gap = text[tokens[k].end:tokens[k + 1].start]
-        if (tokens[k].kind != "word" or not (decisions[k] is None or _person_slot(decisions[k]))
+        if (tokens[k].kind != "word" or not (decisions[k] is None or person_slot(decisions[k]))
                 or not tokens[k].text.islower() or (len(tokens[k].text) < 2 and k == end - 1)
                 or tokens[k].start < line
                 or (gap not in (" ", ", ") if k == end - 1 else gap != " " and not (
@@ -275,7 +276,7 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
         if k == end - 1 and tokens[k].text in function_words:
             continue  # a function word alone is no attempt ("she" of "i think she oh no
             # siobhan"); inside a longer run it may be one ("quand" of "poule y quand")
-        said = _plain("".join(t.text for t in tokens[k:end]))
+        said = plain_form("".join(t.text for t in tokens[k:end]))
         for name in names:
             ratio = _likeness(said, name, sounds[name], end - k)
             if k == end - 1 and said[:1] == name[:1] and ratio >= CORRECTED_INITIAL:
@@ -301,7 +302,7 @@ def _likeness(said: str, name: str, sound: str, words: int,
 
 
 def _skeleton(said: str) -> str:
-    """The consonants of a plain word (:func:`_plain`) as they sound, roughly: no vowel,
+    """The consonants of a plain word (:func:`plain_form`) as they sound, roughly: no vowel,
     ``h``, ``w``, ``y`` or ``gh`` (``high``), ``c`` and ``q`` as ``k``, ``z`` as ``s``, no
     letter twice in a row (``olufunmilayo`` and ``ohloofunmelieoh``: ``lfnml``)."""
     out: list[str] = []
@@ -314,13 +315,13 @@ def _skeleton(said: str) -> str:
 _SOUNDS = str.maketrans("cqz", "kks")
 
 
-def _plain(word: str) -> str:
+def plain_form(word: str) -> str:
     """``word`` in lower case, without accents or apostrophes: how it sounds, roughly
     (``aït`` and ``ait``, ``n'diaye`` and ``ndiaye``)."""
     return "".join(c for c in fold_to_ascii(word.lower()) if c not in "'’-")
 
 
-def _person_slot(decision: Decision) -> bool:
+def person_slot(decision: Decision) -> bool:
     """Whether a decision is a person's slot (``brig`` of ``my sister brig id sorry
     bridget`` may be one of its own)."""
     return isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
@@ -362,19 +363,19 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
     given: set[int] = set()  # the words this pass gave a slot
     for j in range(len(tokens) - 1, 0, -1):
         decision = decisions[j]
-        if j in given or not (_person_slot(decision) and tokens[j].kind == "word"
+        if j in given or not (person_slot(decision) and tokens[j].kind == "word"
                                and tokens[j].text.islower()):
             continue
-        name = _plain(tokens[j].text)
+        name = plain_form(tokens[j].text)
         k = j - 1
         before = tokens[k]
         if (decisions[k] is None and before.kind == "word" and before.text.islower()
                 and before.text[:1].isalpha()  # no clitic: "it 's sam"
                 and text[before.end:tokens[j].start] == " "
-                and (_plain(before.text) == name or (  # "will will nguyen": any word
+                and (plain_form(before.text) == name or (  # "will will nguyen": any word
                     len(before.text) >= 2 and before.text.lower() not in function_words
                     and not ordinary(before.text.lower())
-                    and name.startswith(_plain(before.text))))):  # "raj rajinder"
+                    and name.startswith(plain_form(before.text))))):  # "raj rajinder"
             decisions[k] = decision
             counted["PERSON"] += 1
             given.add(k)
@@ -385,13 +386,13 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
                and tokens[k].text.lower() not in function_words
                and text[tokens[k].end:tokens[k + 1].start] == " "
                and (decisions[k] is None or (
-                   _person_slot(decisions[k]) and not listed(tokens[k].text.lower())
-                   and _plain(tokens[k].text) != name))):
+                   person_slot(decisions[k]) and not listed(tokens[k].text.lower())
+                   and plain_form(tokens[k].text) != name))):
             said.append(k)
             k -= 1
         for n in range(len(said), 1, -1):
             run = sorted(said[:n])
-            heard = _plain("".join(tokens[i].text for i in run))
+            heard = plain_form("".join(tokens[i].text for i in run))
             if heard[:1] == name[:1] and len(heard) >= 5 and \
                     SequenceMatcher(None, heard, name).ratio() >= ATTEMPT_ALIKE:
                 for i in run:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from emprivacy.preparation.corrections import _plain
+from emprivacy.preparation.corrections import person_slot, plain_form
 from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
 from emprivacy.text.tokens import Token
 
@@ -83,8 +83,8 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
     [('a', 'Dropped'), ('bean', 'Dropped'), ('a', 'EntitySlot'), ('boat', 'Dropped'), \
 ('eng', 'EntitySlot'), ('abena', 'EntitySlot'), ('boateng', 'EntitySlot')]
     """
-    if "\n" not in text:
-        return
+    if "\n" not in text or not any(person_slot(d) for d in decisions):
+        return  # no name on any line to read the words heard as
     lines = [m.span("words") for m in _LINE.finditer(text)]
     starts = [t.start for t in tokens]
     spans: list[tuple[int, int]] = []  # each line's tokens
@@ -96,10 +96,10 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
         while k < len(tokens) and tokens[k].end <= end:
             k += 1
         spans.append((first, k))
-    for (above, above_end), (below, below_end), (start, end) in zip(
-            spans, spans[1:], lines[1:], strict=False):
-        if text[start:end] != text[start:end].lower() or not _caption(text, tokens, above,
-                                                                      above_end):
+    captions = [_caption(text, tokens, first, end) for first, end in spans]
+    for (above, above_end), (below, below_end), (start, end), caption in zip(
+            spans, spans[1:], lines[1:], captions, strict=False):
+        if text[start:end] != text[start:end].lower() or not caption:
             continue
         names = _names(decisions, text, tokens, below, below_end)
         if not names:
@@ -116,13 +116,13 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
             last = run[0] - 1
             if text[tokens[last].end:tokens[run[0]].start] != " ":
                 break
-    for first, end in spans:  # "i'm sam ear had dad samir haddad": right before the name
-        if not _caption(text, tokens, first, end):
+    for (first, end), caption in zip(spans, captions, strict=True):
+        if not caption:  # "i'm sam ear had dad samir haddad": right before the name
             continue
         k = first
         while k < end:
             j = k
-            while (j < end and _person(decisions[j]) and tokens[j].kind == "word"
+            while (j < end and person_slot(decisions[j]) and tokens[j].kind == "word"
                    and (j == k or text[tokens[j - 1].end:tokens[j].start] == " ")):
                 j += 1
             if j == k:
@@ -131,9 +131,9 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
             names = [(name, slot) for name, slot in _names(decisions, text, tokens, k, j)
                      if slot is decisions[k]]  # the name's words from its first
             if k > first and text[tokens[k - 1].end:tokens[k].start] == " " and names:
-                for run, _name, slot in _heard(decisions, text, tokens, max(first, k - 5), k,
-                                              names, function_words, last=k - 1,
-                                              slots_inside=True):
+                heard = _heard(decisions, text, tokens, max(first, k - _MOST_HEARD), k, names,
+                               function_words, last=k - 1, slots_inside=True)
+                for run, _name, slot in heard:
                     _give(decisions, counted, run, slot)
             k = j
 
@@ -168,16 +168,16 @@ def _names(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], fi
     out: dict[str, EntitySlot] = {}
     k = first
     while k < end:
-        if not _person(decisions[k]) or tokens[k].kind != "word":
+        if not person_slot(decisions[k]) or tokens[k].kind != "word":
             k += 1
             continue
         j = k
-        while (j + 1 < end and _person(decisions[j + 1]) and tokens[j + 1].kind == "word"
+        while (j + 1 < end and person_slot(decisions[j + 1]) and tokens[j + 1].kind == "word"
                and text[tokens[j].end:tokens[j + 1].start] == " "):
             j += 1
         for a in range(k, j + 1):
             for b in range(a, min(j, a + _NAME_WORDS - 1) + 1):
-                name = _plain("".join(t.text for t in tokens[a:b + 1]))
+                name = plain_form("".join(t.text for t in tokens[a:b + 1]))
                 if len(name) >= _LEAST_LETTERS and name.isalpha():
                     out.setdefault(name, decisions[a])  # type: ignore[arg-type]
         k = j + 1
@@ -199,7 +199,7 @@ def _heard(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], fi
         for b in range(a, min(end, a + _MOST_HEARD)):
             tok = tokens[b]
             if not ((decisions[b] is None or ((b > a or slots_inside)
-                                              and _person(decisions[b])))
+                                              and person_slot(decisions[b])))
                     and tok.kind == "word" and tok.text.isalpha() and tok.text.islower()
                     and (b == a or text[tokens[b - 1].end:tok.start] == " ")):
                 break
@@ -208,13 +208,13 @@ def _heard(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], fi
             if b == a or b != last or all(decisions[r] is not None for r in range(a, b + 1)):
                 continue  # one word alone spreads to the word's every mention ("hope");
                 # right before the name, slots may be heard too, one word at least undecided
-            heard = _plain("".join(t.text for t in tokens[a:b + 1]))
+            heard = plain_form("".join(t.text for t in tokens[a:b + 1]))
             for name, slot in names:
                 if heard[:1] != name[:1]:
                     continue
                 ratio = SequenceMatcher(None, heard, name).ratio()
                 if ratio >= (BEFORE_ALIKE if slots_inside else BELOW_ALIKE) and ratio > max(
-                        SequenceMatcher(None, _plain(part), name).ratio()
+                        SequenceMatcher(None, plain_form(part), name).ratio()
                         for part in (text[tokens[a + 1].start:tok.end].replace(" ", ""),
                                      text[tokens[a].start:tokens[b - 1].end].replace(" ", ""))):
                     # each word counts: not "marguerites pour" for "marguerite"
@@ -233,7 +233,3 @@ def _heard(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], fi
         out.append((run, name, slot))
     return out
 
-
-def _person(decision: Decision) -> bool:
-    """Whether a decision is a person's slot."""
-    return isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
