@@ -35,6 +35,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
 )
+from emprivacy.entities.local_places import local_places
 from emprivacy.entities.name_pairs import by_logins, numbered_initials, self_introductions
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -164,7 +165,9 @@ class EntityMarking:
         organisations (:func:`~emprivacy.entities.table_orgs.organisation_columns`), pubs
         by their names in English (:func:`~emprivacy.entities.pubs.pub_spans`), streets
         named by a common word in lower case in English (``mill street``:
-        :func:`~emprivacy.entities.streets.lower_case_streets`) and,
+        :func:`~emprivacy.entities.streets.lower_case_streets`), local places named by
+        common words in English (``the drill hall``, ``FROM SCOUT BOTTOM``:
+        :func:`~emprivacy.entities.local_places.local_places`) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
@@ -193,7 +196,8 @@ class EntityMarking:
                                  *people_columns(text, wide, name_word=_name_like),
                                  *organisation_columns(text, wide),
                                  *(pub_spans(text) if english else ()),
-                                 *(lower_case_streets(text) if english else ())},
+                                 *(lower_case_streets(text) if english else ()),
+                                 *(local_places(text) if english else ())},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:

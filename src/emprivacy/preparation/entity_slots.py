@@ -57,7 +57,7 @@ from emprivacy.preparation.given_names import (
     spoken_rolls,
 )
 from emprivacy.preparation.learned_gaps import learned_gaps
-from emprivacy.preparation.name_contexts import handle_piece, named_in_place
+from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
@@ -195,7 +195,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
-                      and not named_in_place(text, tok)
+                      and not named_or_placed(text, tok)
                       and not (resolved == "PERSON" and len(tok.text) > 1
                                and handle_piece(text, tok, display=True))  # a letter:
                       and not (i and words[i - 1] in titles  # "monsieur constant"

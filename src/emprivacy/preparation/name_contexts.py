@@ -1,7 +1,8 @@
 """Where a word is a person's name whatever the word, so that no pass demotes it to the
 general ε as an ordinary word: a chat's speaker after a time stamp (``[07:59] sky:``), the
 first word of a name field's value (``Known as: Cat``), a piece of a person's user name
-(``food`` of ``@euan_forbes_food``).  Read by
+(``food`` of ``@euan_forbes_food``); and where a word is a local place's whatever the word
+(``drill`` of ``the drill hall``: :func:`~emprivacy.entities.local_places.in_local_place`).  Read by
 :func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40).
 """
 
@@ -20,12 +21,13 @@ from emprivacy.entities.labels import (
     name_shaped_value,
     stamped_start,
 )
+from emprivacy.entities.local_places import in_local_place
 from emprivacy.entities.name_words import family_names, given_names, name_key, named_chat
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.text.tokens import Token
 
-__all__ = ["handle_piece", "name_field_value", "named_in_place", "quoted_nickname",
-           "stamped_speaker"]
+__all__ = ["handle_piece", "name_field_value", "named_in_place", "named_or_placed",
+           "quoted_nickname", "stamped_speaker"]
 
 
 def named_in_place(text: str, tok: Token) -> bool:
@@ -33,6 +35,13 @@ def named_in_place(text: str, tok: Token) -> bool:
     (:func:`stamped_speaker`), a name field's value (:func:`name_field_value`) or a quoted
     nickname (:func:`quoted_nickname`)."""
     return stamped_speaker(text, tok) or name_field_value(text, tok) or quoted_nickname(text, tok)
+
+
+def named_or_placed(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a name by where it stands (:func:`named_in_place`) or a word of a
+    local place's name (``drill`` of ``the drill hall``, issue 40's thirty-fifth stage:
+    :func:`~emprivacy.entities.local_places.in_local_place`): either way no ordinary word."""
+    return named_in_place(text, tok) or in_local_place(text, tok.start, tok.end)
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:

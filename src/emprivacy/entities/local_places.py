@@ -1,0 +1,174 @@
+"""Local places named by common words: ``the drill hall``, ``up Mill Brow``, ``FROM SCOUT
+BOTTOM``, ``the Lady Well`` (issue 40, the thirty-fifth stage: places and organisations).
+
+A village's places are mostly named by ordinary words: a word or two and the kind of place
+(``Drill Hall``, ``Home Farm``, ``Children's Well``, ``Lead Miners Arms``).  No word of them is
+rare, so the designators' rare-word rule (:mod:`~emprivacy.entities.designators`) does not
+start a span; a name list often takes the last word for a surname (``Hall``, ``Well``,
+``Bottom``) and leaves the words before it to the general mechanism, which at a large ε gives
+them back: ``Drill [surrogate]`` tells the reader which building.
+
+:func:`local_places` makes a ``LOCATION`` span (``ORG`` for an inn's ``Arms``) of one or two
+words and a head of :data:`PLACE_HEADS` where
+
+* they follow ``the`` or a preposition of place (``at``, ``up``, ``from``, …), or, in Title
+  case or capitals, start a line or a table's or list's cell (``| Lady Well |``, ``– SCOUT
+  BOTTOM –``), in lower case only where a slash, a colon or a dash follows, as in a rota's
+  list (``town farm / robin's stone: dawn``);
+* they share one case (all lower case, all Title case or all capitals);
+* no word before the head is a function word, a title, a number's word, a head itself or one
+  of the words that make a place of no name (:data:`GENERIC_WORDS`: ``the sports hall``,
+  ``the following spring``, ``the wrong end``), nor ends in ``-ed``, ``-ing`` or ``-ly`` (``the
+  team played well``);
+* a head that is a common word in other senses too (:data:`COMMON_HEADS`: ``well``, ``end``,
+  ``top``, ``office`` …) makes a place in lower case only where the same words recur in the
+  text (``the town well`` twice; not ``run the business well``) or in a list.
+
+English only.  Detection is pre-processing, outside the guarantee; docs/ENTITIES.md measures
+what it takes that is no place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from itertools import pairwise
+
+from emprivacy.entities.capitalised import TITLES
+from emprivacy.entities.naming import KIN_WORDS
+from emprivacy.entities.spans import EntitySpan, SpanIndex
+from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
+
+__all__ = ["COMMON_HEADS", "GENERIC_WORDS", "PLACE_HEADS", "in_local_place", "local_places"]
+
+#: Kinds of local place that end a name and are seldom anything else after a noun.
+_NOUN_HEADS = frozenset(
+    "hall farm mill brow fold cottages lodge manor grange barn wharf quay moor garth intake "
+    "meadow meadows orchard brook beck institute chapel".split())
+
+#: Kinds of local place that are common words in other senses too (``as well``, ``the top``,
+#: ``head office``): places in lower case only where the phrase recurs in the text.
+COMMON_HEADS = frozenset(
+    "well end top bottom spring common green head foot cross works office yard arms "
+    # a parish's boundary marks and ways (the thirty-fifth English set's tuning half: "the
+    # gospel oak", "the mere stone", "robin's stone", "stickworth road", "meadow rise")
+    "stone oak gate wood pond hill rise road street lane".split())
+# (``arms`` among them: ``in the mother's arms``; a pub in lower case is
+# :mod:`~emprivacy.entities.pubs`'s)
+
+#: Every head of a local place's name.
+PLACE_HEADS = _NOUN_HEADS | COMMON_HEADS
+
+#: Words before a head that make a place of no name: which one, how it is, what it is for
+#: (beside the streets' :data:`~emprivacy.entities.streets.GENERIC_WORDS`).
+GENERIC_WORDS = _STREET_GENERIC | frozenset(
+    "following whole first second third fourth fifth last next same former updated "
+    "sports dining concert sixth deep shallow "
+    # the generic halls and offices of any village, and a sheep's tail head (issue 40, the
+    # thirty-fifth stage, on every labelled text: "the village hall", "the post office",
+    # "THE SCHOOL OFFICE", "ON THE TAIL HEAD"; a route's "START MILL FIELD"; "THE FOUNDATION
+    # STONE", "the box office", "LIGHT OAK" boards)
+    "village church parish school post tail start finish real foundation box light".split())
+
+_NO_NAME = KEPT_FUNCTION_WORDS | NUMBER_WORDS | GENERIC_WORDS | TITLES | KIN_WORDS
+_LEADS = frozenset(("the at in on from to up down near behind by past of round outside "
+                    "opposite into beside").split())
+_HEAD = re.compile(r"(?<![\w'’-])(?i:" + "|".join(sorted(PLACE_HEADS)) + r")(?![\w'’-])")
+_WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+(?:['’][sS])?(?![\w'’-])")
+#: Characters that open a table's or a list's cell.
+_CELL = frozenset("|–:,(/")
+_POSSESSIVE = re.compile(r"['’][sS]\Z")
+_VERB_LIKE = re.compile(r"(?:ed|ing|ly)\Z")
+#: What follows a place that starts a line of a list in lower case: a slash, a colon, a
+#: dash or the line's end.
+_LIST_AFTER = re.compile(r"[ \t]*(?:[/:–|]|$)", re.MULTILINE)
+#: How far back on its line a head's words are read, in characters.
+_BACK = 80
+
+
+def _shape(word: str) -> str:
+    """``l`` for lower case, ``u`` for capitals, ``t`` for Title case, ``x`` otherwise."""
+    if word.islower():
+        return "l"
+    if word.isupper():
+        return "u"
+    return "t" if word[:1].isupper() and word[1:].islower() else "x"
+
+
+def local_places(text: str) -> list[EntitySpan]:
+    """The spans of the local places named by common words in ``text`` (see the module's
+    description).
+
+    >>> text = ("tea at the drill hall, then up Mill Brow to the town well. the town well "
+    ...         "is lit\\n| Lady Well | FROM SCOUT BOTTOM |\\nwe ran the business well")
+    >>> [(text[s.start:s.end], s.type) for s in local_places(text)]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('drill hall', 'LOCATION'), ('Mill Brow', 'LOCATION'), ('town well', 'LOCATION'),
+     ('town well', 'LOCATION'), ('Lady Well', 'LOCATION'), ('SCOUT BOTTOM', 'LOCATION')]
+    >>> text = "town farm / robin's stone: dawn\\ngood farm, that"
+    >>> [text[s.start:s.end] for s in local_places(text)]
+    ['town farm', "robin's stone"]
+    >>> local_places("the sports hall, as well, the following spring, the team played well")
+    []
+    """
+    found = []
+    for h in _HEAD.finditer(text):
+        line = max(text.rfind("\n", 0, h.start()) + 1, h.start() - _BACK)
+        before = list(_WORD.finditer(text, line, h.start()))
+        if not before or text[before[-1].end():h.start()].strip(" \t"):
+            continue  # the head must follow a word with only spaces between
+        for n in (1, 2):
+            if len(before) < n:
+                break
+            words = before[-n:]
+            if any(text[a.end():b.start()].strip(" \t") for a, b in pairwise(words)):
+                break
+            lead = before[-n - 1] if len(before) > n else None
+            gap = text[lead.end() if lead is not None else line:words[0].start()].strip(" \t")
+            if lead is not None and not gap:
+                if lead.group().lower() not in _LEADS:
+                    continue
+                by_lead = True
+            elif gap[-1:] in _CELL or (not gap and line == text.rfind("\n", 0, h.start()) + 1):
+                by_lead = False  # a cell's or a line's start
+            else:
+                continue
+            forms = [w.group() for w in words]
+            if any(_POSSESSIVE.sub("", w).lower() in _NO_NAME or _VERB_LIKE.search(w.lower())
+                   for w in forms):
+                continue
+            shapes = {_shape(w) for w in (*forms, h.group())}
+            if len(shapes) != 1 or "x" in shapes or (
+                    not by_lead and shapes == {"l"} and not _LIST_AFTER.match(text, h.end())):
+                continue  # a line's or cell's start in lower case: any words at all, but
+                # those of a rota's list ("town farm / robin's stone: dawn, mihai")
+            phrase = " ".join(w.lower() for w in (*forms, h.group()))
+            found.append((words[0].start(), h.end(), phrase, shapes == {"l"} and by_lead,
+                          h.group().lower()))
+            break
+    counts = Counter(phrase for _, _, phrase, _, _ in found)
+    return [EntitySpan(start, end, "ORG" if head == "arms" else "LOCATION")
+            for start, end, phrase, lower, head in found
+            if not (lower and head in COMMON_HEADS and counts[phrase] < 2)]
+
+
+#: The last text :func:`in_local_place` read, and its places.
+_last: tuple[str, SpanIndex] = ("", SpanIndex([]))
+
+
+def in_local_place(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` of ``text`` lies inside a local place's span
+    (:func:`local_places`): a word of ``the drill hall`` is the place's, never released at
+    the general ε as an ordinary lower-case word.  The places of the last text asked about
+    are kept, so the words of one text cost one pass.
+
+    >>> in_local_place("at the drill hall", 7, 12), in_local_place("a drill bit", 2, 7)
+    (True, False)
+    """
+    global _last
+    text_last, places = _last
+    if text_last is not text and text_last != text:
+        places = SpanIndex(local_places(text))
+        _last = (text, places)
+    return places.covers(start, end)
