@@ -16,13 +16,16 @@ words and a head of :data:`PLACE_HEADS` where
   BOTTOM –``), in lower case only where a slash, a colon or a dash follows, as in a rota's
   list (``town farm / robin's stone: dawn``);
 * they share one case (all lower case, all Title case or all capitals);
-* no word before the head is a function word, a title, a number's word, a head itself or one
-  of the words that make a place of no name (:data:`GENERIC_WORDS`: ``the sports hall``,
-  ``the following spring``, ``the wrong end``), nor ends in ``-ed``, ``-ing`` or ``-ly`` (``the
-  team played well``);
+* no word before the head is a function word, a title, a kin word, a number's word, a head
+  that is a common word (``THE HEAD OFFICE``, ``ROAD WORKS``) or one of the words that make
+  a place of no name (:data:`GENERIC_WORDS`: ``the sports hall``, ``the following spring``,
+  ``the wrong end``), nor, in lower case, ends in ``-ed``, ``-ing``
+  or ``-ly`` (``the team played well``; ``Holly Farm`` is a place);
 * a head that is a common word in other senses too (:data:`COMMON_HEADS`: ``well``, ``end``,
-  ``top``, ``office`` …) makes a place in lower case only where the same words recur in the
-  text (``the town well`` twice; not ``run the business well``) or in a list.
+  ``top``, ``office`` …) starts no line and no cell but a table's or a list's (after ``|``, a
+  dash, a slash or a tab: not ``amir: sleep well``), and makes a place in lower case or in
+  capitals, where case shows nothing, only where the same words recur in the text (``the town
+  well`` twice; not ``run the business well``, ``FINISHED IN SOLID OAK``) or in such a list.
 
 English only.  Detection is pre-processing, outside the guarantee; docs/ENTITIES.md measures
 what it takes that is no place.
@@ -69,20 +72,26 @@ GENERIC_WORDS = _STREET_GENERIC | frozenset(
     # thirty-fifth stage, on every labelled text: "the village hall", "the post office",
     # "THE SCHOOL OFFICE", "ON THE TAIL HEAD"; a route's "START MILL FIELD"; "THE FOUNDATION
     # STONE", "the box office", "LIGHT OAK" boards)
-    "village church parish school post tail start finish real foundation box light".split())
+    "village church parish school post tail start finish real foundation box light "
+    # the review's: kinds of hall, farm, mill and intake that name no place
+    "exam entrance wind pig dairy rumour paper salt research ski hay january february march "
+    "april may june july august september october november december".split())
 
-_NO_NAME = KEPT_FUNCTION_WORDS | NUMBER_WORDS | GENERIC_WORDS | TITLES | KIN_WORDS
+_NO_NAME = (KEPT_FUNCTION_WORDS | NUMBER_WORDS | GENERIC_WORDS | TITLES | KIN_WORDS
+            | COMMON_HEADS)
 _LEADS = frozenset(("the at in on from to up down near behind by past of round outside "
                     "opposite into beside").split())
 _HEAD = re.compile(r"(?<![\w'’-])(?i:" + "|".join(sorted(PLACE_HEADS)) + r")(?![\w'’-])")
 _WORD = re.compile(r"(?<![\w'’-])[A-Za-z]+(?:['’][sS])?(?![\w'’-])")
 #: Characters that open a table's or a list's cell.
-_CELL = frozenset("|–:,(/")
+_CELL = frozenset("|–:,(/\t")
+#: The cells' starts after which a common head may start a place: a table's, a list's.
+_TABLE_CELL = frozenset("|–/\t")
 _POSSESSIVE = re.compile(r"['’][sS]\Z")
 _VERB_LIKE = re.compile(r"(?:ed|ing|ly)\Z")
 #: What follows a place that starts a line of a list in lower case: a slash, a colon, a
 #: dash or the line's end.
-_LIST_AFTER = re.compile(r"[ \t]*(?:[/:–|]|$)", re.MULTILINE)
+_LIST_AFTER = re.compile(r"[ \t\r]*(?:[/:–|]|$)", re.MULTILINE)
 #: How far back on its line a head's words are read, in characters.
 _BACK = 80
 
@@ -101,11 +110,13 @@ def local_places(text: str) -> list[EntitySpan]:
     description).
 
     >>> text = ("tea at the drill hall, then up Mill Brow to the town well. the town well "
-    ...         "is lit\\n| Lady Well | FROM SCOUT BOTTOM |\\nwe ran the business well")
+    ...         "is lit\\n| Lady Well | FROM SCOUT BOTTOM |\\n– SCOUT BOTTOM –\\n"
+    ...         "we ran the business well")
     >>> [(text[s.start:s.end], s.type) for s in local_places(text)]
     ... # doctest: +NORMALIZE_WHITESPACE
     [('drill hall', 'LOCATION'), ('Mill Brow', 'LOCATION'), ('town well', 'LOCATION'),
-     ('town well', 'LOCATION'), ('Lady Well', 'LOCATION'), ('SCOUT BOTTOM', 'LOCATION')]
+     ('town well', 'LOCATION'), ('Lady Well', 'LOCATION'), ('SCOUT BOTTOM', 'LOCATION'),
+     ('SCOUT BOTTOM', 'LOCATION')]
     >>> text = "town farm / robin's stone: dawn\\ngood farm, that"
     >>> [text[s.start:s.end] for s in local_places(text)]
     ['town farm', "robin's stone"]
@@ -116,27 +127,29 @@ def local_places(text: str) -> list[EntitySpan]:
     for h in _HEAD.finditer(text):
         line = max(text.rfind("\n", 0, h.start()) + 1, h.start() - _BACK)
         before = list(_WORD.finditer(text, line, h.start()))
-        if not before or text[before[-1].end():h.start()].strip(" \t"):
+        if not before or text[before[-1].end():h.start()].strip(" "):
             continue  # the head must follow a word with only spaces between
         for n in (1, 2):
             if len(before) < n:
                 break
             words = before[-n:]
-            if any(text[a.end():b.start()].strip(" \t") for a, b in pairwise(words)):
+            if any(text[a.end():b.start()].strip(" ") for a, b in pairwise(words)):
                 break
             lead = before[-n - 1] if len(before) > n else None
-            gap = text[lead.end() if lead is not None else line:words[0].start()].strip(" \t")
+            gap = text[lead.end() if lead is not None else line:words[0].start()].strip(" ")
             if lead is not None and not gap:
                 if lead.group().lower() not in _LEADS:
                     continue
                 by_lead = True
-            elif gap[-1:] in _CELL or (not gap and line == text.rfind("\n", 0, h.start()) + 1):
-                by_lead = False  # a cell's or a line's start
+            elif (gap[-1:] in _CELL or (not gap and line == text.rfind("\n", 0, h.start()) + 1)) \
+                    and (h.group().lower() not in COMMON_HEADS or gap[-1:] in _TABLE_CELL):
+                by_lead = False  # a cell's or a line's start; a common head a table's or a
+                # list's cell only ("amir: sleep well", "Get Well Soon" are no places)
             else:
                 continue
             forms = [w.group() for w in words]
-            if any(_POSSESSIVE.sub("", w).lower() in _NO_NAME or _VERB_LIKE.search(w.lower())
-                   for w in forms):
+            if any(_POSSESSIVE.sub("", w).lower() in _NO_NAME
+                   or (w.islower() and _VERB_LIKE.search(w)) for w in forms):
                 continue
             shapes = {_shape(w) for w in (*forms, h.group())}
             if len(shapes) != 1 or "x" in shapes or (
@@ -144,13 +157,13 @@ def local_places(text: str) -> list[EntitySpan]:
                 continue  # a line's or cell's start in lower case: any words at all, but
                 # those of a rota's list ("town farm / robin's stone: dawn, mihai")
             phrase = " ".join(w.lower() for w in (*forms, h.group()))
-            found.append((words[0].start(), h.end(), phrase, shapes == {"l"} and by_lead,
-                          h.group().lower()))
+            found.append((words[0].start(), h.end(), phrase,
+                          shapes != {"t"} and by_lead, h.group().lower()))
             break
     counts = Counter(phrase for _, _, phrase, _, _ in found)
     return [EntitySpan(start, end, "ORG" if head == "arms" else "LOCATION")
-            for start, end, phrase, lower, head in found
-            if not (lower and head in COMMON_HEADS and counts[phrase] < 2)]
+            for start, end, phrase, uncased, head in found
+            if not (uncased and head in COMMON_HEADS and counts[phrase] < 2)]
 
 
 #: The last text :func:`in_local_place` read, and its places.

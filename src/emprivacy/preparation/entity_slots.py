@@ -195,7 +195,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         elif kind != "keep" and not (resolved == "LOCATION" and marking.designator(words[i])) \
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
-                      and not named_or_placed(text, tok)
+                      and not named_or_placed(text, tok, english=marking.english)
                       and not (resolved == "PERSON" and len(tok.text) > 1
                                and handle_piece(text, tok, display=True))  # a letter:
                       and not (i and words[i - 1] in titles  # "monsieur constant"

@@ -37,11 +37,11 @@ def named_in_place(text: str, tok: Token) -> bool:
     return stamped_speaker(text, tok) or name_field_value(text, tok) or quoted_nickname(text, tok)
 
 
-def named_or_placed(text: str, tok: Token) -> bool:
-    """Whether ``tok`` is a name by where it stands (:func:`named_in_place`) or a word of a
-    local place's name (``drill`` of ``the drill hall``, issue 40's thirty-fifth stage:
-    :func:`~emprivacy.entities.local_places.in_local_place`): either way no ordinary word."""
-    return named_in_place(text, tok) or in_local_place(text, tok.start, tok.end)
+def named_or_placed(text: str, tok: Token, *, english: bool) -> bool:
+    """Whether ``tok`` is a name by where it stands (:func:`named_in_place`) or, in English, a
+    word of a local place's name (``drill`` of ``the drill hall``, issue 40's thirty-fifth
+    stage: :func:`~emprivacy.entities.local_places.in_local_place`): no ordinary word."""
+    return named_in_place(text, tok) or (english and in_local_place(text, tok.start, tok.end))
 
 
 def stamped_speaker(text: str, tok: Token) -> bool:
