@@ -81,3 +81,21 @@ def test_generic_places_and_words_stay_words(release_auto) -> None:
                        "we ran the business well.")
     assert _has("village", out) and _has("post office", out), out
     assert out.endswith("we ran the business well."), out
+
+
+@pytest.mark.slow
+def test_french_vineyards_vat_houses_and_cellars_are_kinds(french) -> None:
+    """``la cuverie des moines``, ``le caveau des charmes``, ``la cave des vignerons``: a wine
+    village's places and cellars are kinds before a name (``data/entity-words-fr.txt``);
+    before, their names' words came out as written. ``radio`` is no kind (``radio thorax``
+    is an X-ray)."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("rendez-vous à la cuverie des moines puis au caveau des charmes, "
+                     "et la cave des vignerons ouvre à midi.\n")
+    assert not _has("moines", out) and not _has("charmes", out), out
+    assert not _has("vignerons", out), out
+    assert _has("rendez-vous", out) and _has("ouvre", out), out
+    out = release_fr("prévoir une radio thorax demain matin.\n")
+    assert _has("radio", out) and out.startswith("prévoir une radio "), out
