@@ -34,6 +34,7 @@ what it takes that is no place.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from itertools import pairwise
 
@@ -166,8 +167,9 @@ def local_places(text: str) -> list[EntitySpan]:
             if not (uncased and head in COMMON_HEADS and counts[phrase] < 2)]
 
 
-#: The last text :func:`in_local_place` read, and its places.
-_last: tuple[str, SpanIndex] = ("", SpanIndex([]))
+#: The last text :func:`in_local_place` read in each thread, and its places (per thread: two
+#: threads' pieces taking turns would otherwise read each other's text again at every word).
+_last = threading.local()
 
 
 def in_local_place(text: str, start: int, end: int) -> bool:
@@ -179,9 +181,7 @@ def in_local_place(text: str, start: int, end: int) -> bool:
     >>> in_local_place("at the drill hall", 7, 12), in_local_place("a drill bit", 2, 7)
     (True, False)
     """
-    global _last
-    text_last, places = _last
-    if text_last is not text and text_last != text:
-        places = SpanIndex(local_places(text))
-        _last = (text, places)
-    return places.covers(start, end)
+    kept = getattr(_last, "kept", None)
+    if kept is None or (kept[0] is not text and kept[0] != text):
+        kept = _last.kept = (text, SpanIndex(local_places(text)))
+    return kept[1].covers(start, end)
