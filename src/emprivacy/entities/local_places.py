@@ -52,7 +52,8 @@ _NOUN_HEADS = frozenset(
     "meadow meadows orchard brook beck institute chapel".split())
 
 #: Kinds of local place that are common words in other senses too (``as well``, ``the top``,
-#: ``head office``): places in lower case only where the phrase recurs in the text.
+#: ``head office``): places in lower case or capitals only where the phrase recurs in the text
+#: or in a table's or list's cell, and never after another of them.
 COMMON_HEADS = frozenset(
     "well end top bottom spring common green head foot cross works office yard arms "
     # a parish's boundary marks and ways (the thirty-fifth English set's tuning half: "the
