@@ -42,9 +42,11 @@ from emprivacy.entities.capitalised import TITLES
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import EntitySpan, SpanIndex
 from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
+from emprivacy.entities.text_shape import word_case
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
-__all__ = ["COMMON_HEADS", "GENERIC_WORDS", "PLACE_HEADS", "in_local_place", "local_places"]
+__all__ = ["COMMON_HEADS", "GENERIC_WORDS", "PLACE_HEADS", "in_local_place", "kept_places",
+           "local_places"]
 
 #: Kinds of local place that end a name and are seldom anything else after a noun.
 _NOUN_HEADS = frozenset(
@@ -98,15 +100,6 @@ _LIST_AFTER = re.compile(r"[ \t\r]*(?:[/:–|]|$)", re.MULTILINE)
 _BACK = 80
 
 
-def _shape(word: str) -> str:
-    """``l`` for lower case, ``u`` for capitals, ``t`` for Title case, ``x`` otherwise."""
-    if word.islower():
-        return "l"
-    if word.isupper():
-        return "u"
-    return "t" if word[:1].isupper() and word[1:].islower() else "x"
-
-
 def local_places(text: str) -> list[EntitySpan]:
     """The spans of the local places named by common words in ``text`` (see the module's
     description).
@@ -127,7 +120,8 @@ def local_places(text: str) -> list[EntitySpan]:
     """
     found = []
     for h in _HEAD.finditer(text):
-        line = max(text.rfind("\n", 0, h.start()) + 1, h.start() - _BACK)
+        line_start = text.rfind("\n", 0, h.start()) + 1
+        line = max(line_start, h.start() - _BACK)
         before = list(_WORD.finditer(text, line, h.start()))
         if not before or text[before[-1].end():h.start()].strip(" "):
             continue  # the head must follow a word with only spaces between
@@ -143,7 +137,7 @@ def local_places(text: str) -> list[EntitySpan]:
                 if lead.group().lower() not in _LEADS:
                     continue
                 by_lead = True
-            elif (gap[-1:] in _CELL or (not gap and line == text.rfind("\n", 0, h.start()) + 1)) \
+            elif (gap[-1:] in _CELL or (not gap and line == line_start)) \
                     and (h.group().lower() not in COMMON_HEADS or gap[-1:] in _TABLE_CELL):
                 by_lead = False  # a cell's or a line's start; a common head a table's or a
                 # list's cell only ("amir: sleep well", "Get Well Soon" are no places)
@@ -153,14 +147,14 @@ def local_places(text: str) -> list[EntitySpan]:
             if any(_POSSESSIVE.sub("", w).lower() in _NO_NAME
                    or (w.islower() and _VERB_LIKE.search(w)) for w in forms):
                 continue
-            shapes = {_shape(w) for w in (*forms, h.group())}
-            if len(shapes) != 1 or "x" in shapes or (
-                    not by_lead and shapes == {"l"} and not _LIST_AFTER.match(text, h.end())):
+            shapes = {word_case(w) for w in (*forms, h.group())}
+            if len(shapes) != 1 or (not by_lead and shapes == {"lower"}
+                                    and not _LIST_AFTER.match(text, h.end())):
                 continue  # a line's or cell's start in lower case: any words at all, but
                 # those of a rota's list ("town farm / robin's stone: dawn, mihai")
             phrase = " ".join(w.lower() for w in (*forms, h.group()))
             found.append((words[0].start(), h.end(), phrase,
-                          shapes != {"t"} and by_lead, h.group().lower()))
+                          shapes != {"title"} and by_lead, h.group().lower()))
             break
     counts = Counter(phrase for _, _, phrase, _, _ in found)
     return [EntitySpan(start, end, "ORG" if head == "arms" else "LOCATION")
@@ -168,21 +162,36 @@ def local_places(text: str) -> list[EntitySpan]:
             if not (uncased and head in COMMON_HEADS and counts[phrase] < 2)]
 
 
-#: The last text :func:`in_local_place` read in each thread, and its places (per thread: two
-#: threads' pieces taking turns would otherwise read each other's text again at every word).
+#: The last text read in each thread, its places and their index (per thread: two threads'
+#: pieces taking turns would otherwise read each other's text again at every word).
 _last = threading.local()
+
+
+def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
+    kept = getattr(_last, "kept", None)
+    if kept is None or (kept[0] is not text and kept[0] != text):
+        spans = local_places(text)
+        kept = _last.kept = (text, spans, SpanIndex(spans))
+    return kept[1], kept[2]
+
+
+def kept_places(text: str) -> list[EntitySpan]:
+    """:func:`local_places` of ``text``, kept for :func:`in_local_place`: the marking's
+    detection and the decisions on the same piece read it once.
+
+    >>> [s.type for s in kept_places("at the drill hall")]
+    ['LOCATION']
+    """
+    return list(_kept(text)[0])
 
 
 def in_local_place(text: str, start: int, end: int) -> bool:
     """Whether ``[start, end)`` of ``text`` lies inside a local place's span
     (:func:`local_places`): a word of ``the drill hall`` is the place's, never released at
-    the general ε as an ordinary lower-case word.  The places of the last text asked about
-    are kept, so the words of one text cost one pass.
+    the general ε as an ordinary lower-case word.  The places of the last text read
+    (:func:`kept_places`) are kept, so the words of one text cost one pass.
 
     >>> in_local_place("at the drill hall", 7, 12), in_local_place("a drill bit", 2, 7)
     (True, False)
     """
-    kept = getattr(_last, "kept", None)
-    if kept is None or (kept[0] is not text and kept[0] != text):
-        kept = _last.kept = (text, SpanIndex(local_places(text)))
-    return kept[1].covers(start, end)
+    return _kept(text)[1].covers(start, end)

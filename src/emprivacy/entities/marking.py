@@ -35,7 +35,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
 )
-from emprivacy.entities.local_places import local_places
+from emprivacy.entities.local_places import kept_places
 from emprivacy.entities.name_pairs import by_logins, numbered_initials, self_introductions
 from emprivacy.entities.name_words import (
     RARE_ZIPF,
@@ -167,7 +167,7 @@ class EntityMarking:
         named by a common word in lower case in English (``mill street``:
         :func:`~emprivacy.entities.streets.lower_case_streets`), local places named by
         common words in English (``the drill hall``, ``FROM SCOUT BOTTOM``:
-        :func:`~emprivacy.entities.local_places.local_places`) and,
+        :func:`~emprivacy.entities.local_places.local_places`, kept for the decisions) and,
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
@@ -197,7 +197,7 @@ class EntityMarking:
                                  *organisation_columns(text, wide),
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ()),
-                                 *(local_places(text) if english else ())},
+                                 *(kept_places(text) if english else ())},
                                 key=SPAN_ORDER))
         kinds = entity_words(self.lang)
         if kinds is None:
