@@ -38,7 +38,11 @@ organisation's name itself, with the adjectives after it: ``la Gendarmerie natio
 capital: no span).  A lower-case one with no name after it is an organisation when an
 adjective of a commune, a département, a region or the state follows it (``la police
 municipale``, ``la sûreté départementale``), unless the kind is also an ordinary noun
-(``not-before-person``: ``le conseil municipal a voté`` stays words).
+(``not-before-person``: ``le conseil municipal a voté`` stays words).  A kind marked
+``named`` is a name by itself, in any case, with no name after it: the places and bodies
+that nearly every French commune has and names by common words (``place de l'église``,
+``place du marché``, ``grande-rue``, ``le comité des fêtes``, ``l'office de tourisme``,
+``les archives départementales``; issue 42, the thirty-fifth French stage).
 
 Everything from the kind to the name's end is on one line, only spaces between the words
 (or nothing, after an elision).  A kind marked ``not-before-person`` (``place``, ``cours``,
@@ -110,12 +114,16 @@ class EntityWords:
     place_after : frozenset
         The prepositions after which a listed place in lower case is a place up to a higher
         frequency (:mod:`emprivacy.entities.places`).
+    named : frozenset
+        The kinds marked ``named``: a place's or an organisation's name by themselves, in any
+        case, with no name after them (``place de l'église``, ``comité des fêtes``).
     """
 
     street: dict[tuple[str, ...], bool]
     org: dict[tuple[str, ...], bool]
     link: frozenset[str]
     place_after: frozenset[str]
+    named: frozenset[tuple[str, ...]] = frozenset()
 
     @property
     def kind_words(self) -> frozenset[str]:
@@ -148,6 +156,7 @@ def entity_words(lang: str) -> EntityWords | None:
         return None
     sections: dict[str, dict[tuple[str, ...], bool]] = {}
     current: dict[tuple[str, ...], bool] | None = None
+    named: set[tuple[str, ...]] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         text = line.partition("#")[0].strip()
         if not text:
@@ -157,14 +166,19 @@ def entity_words(lang: str) -> EntityWords | None:
             continue
         if current is None:
             raise ValueError(f"entity-words-{lang}.txt: {text!r} is in no section")
+        whole = text.endswith(" named")
+        text = text.removesuffix(" named").strip()
         marked = text.endswith("not-before-person")
         kind = text.removesuffix("not-before-person").strip()
         key = ((_form(kind),) if " " not in kind  # one word: "d'", "jusqu'à", "lieu-dit"
                else tuple(_form(w.group()) for w in _WORD.finditer(kind)))
         current[key] = marked
+        if whole:
+            named.add(key)
     return EntityWords(street=sections.get("street", {}), org=sections.get("org", {}),
                        link=frozenset(w for (w,) in sections.get("link", {})),
-                       place_after=frozenset(w for (w,) in sections.get("place-after", {})))
+                       place_after=frozenset(w for (w,) in sections.get("place-after", {})),
+                       named=frozenset(named))
 
 
 def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
@@ -215,6 +229,8 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
                 and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
                 and _ADMINISTRATIVE.fullmatch(tokens[i + n][2])):
             end = tokens[i + n][1]  # "la police municipale", "la sûreté départementale"
+        if end is None and tuple(t[2] for t in tokens[i:i + n]) in words.named:
+            end = tokens[i + n - 1][1]  # "place de l'église", "le comité des fêtes": a name
         if end is None and kind_type == "ORG" and _proper(text, tokens, i):
             end = tokens[i + n - 1][1]  # "la Chambre de métiers et de l'artisanat a promis"
             k = i + n

@@ -63,9 +63,12 @@ class EntitySlot:
 class Dropped:
     """A linking word inside a place's span (``des`` of ``allée des Tilleuls``) or an elided
     particle of a person's name (``d'`` of ``Laure d'Aubigny``): it goes with the name's
-    surrogates, left out of the release with the spaces after it."""
+    surrogates, left out of the release with the spaces after it — or, with ``spaces``, with
+    the spaces after it kept (the possessive joined to the word before it: ``'s`` of
+    ``Robin's Stone``)."""
 
     type: str
+    spaces: bool = False
 
 
 Decision = Placeholder | Kept | EntitySlot | Dropped | None

@@ -73,6 +73,7 @@ from emprivacy.preparation.name_parts import (
 from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
 from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
+from emprivacy.preparation.place_joins import joining_words, place_joins
 from emprivacy.preparation.titles import kin_word, title_outside_name
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -113,7 +114,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
     ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
-    the slots of a place's span are :class:`Dropped` (:func:`_linking_words`).  The words a
+    the slots of a place's span, and the possessive ``'s`` of ``Robin's Stone``, are
+    :class:`Dropped` (:func:`~emprivacy.preparation.place_joins.place_joins`).  The words a
     public address pages are a person's (:func:`~emprivacy.preparation.paging.paged_names`).
     ``document``: the document's people in the pieces before, read and added to (a name's form
     privatised as a person in one piece is in every later one: :class:`DocumentPeople`).
@@ -247,9 +249,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             personal = [any(spans[j].type == "PERSON" for j in c) for c in covering_of]
             initials_in_names(decisions, counted, text, tokens, personal, titles)
     lines_of_names(marking, decisions, counted, text, tokens, words, rows, verbatim)
-    if linking:
-        _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
-        _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
+    place_joins(marking, decisions, spans, covering_of, text, tokens, words, linking,
+                joining=joining_words(get_language(marking.lang).code))
     learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)
@@ -402,55 +403,6 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             counted[retyped] -= 1
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
-
-
-def _linking_words(marking: EntityMarking, decisions: list[Decision],
-                   spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
-                   text: str, tokens: Sequence[Token], words: Sequence[str],
-                   linking: frozenset[str]) -> None:
-    """The linking words of a place's span between two of its slots (``des`` of ``allée des
-    Tilleuls``, ``du`` of ``place du Champ-de-Mars``, ``de l'`` of ``rue de l'Église``) are
-    :class:`Dropped`, where text mode kept them as function words: the span is released as
-    its slots' surrogates alone (``Lorient Quimper``), so that no word of the name is
-    released as written.  Only spaces (nothing after an elision) between them."""
-    i = 0
-    while i < len(tokens):
-        j = i
-        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and words[j] in linking and covering_of[j]
-               and marking.span_type(spans, covering_of[j])[0] == "LOCATION"
-               and j + 1 < len(tokens)
-               and text[tokens[j].end:tokens[j + 1].start] in ("", " ")):
-            j += 1
-        if j == i:
-            i += 1
-            continue
-        before = decisions[i - 1] if i else None
-        after = decisions[j] if j < len(tokens) else None
-        if (isinstance(before, EntitySlot) and isinstance(after, EntitySlot)
-                and text[tokens[i - 1].end:tokens[i].start] in ("", " ")):
-            for k in range(i, j):
-                decisions[k] = Dropped("LOCATION")
-        i = j
-
-
-def _leading_elision(marking: EntityMarking, decisions: list[Decision],
-                     spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
-                     tokens: Sequence[Token], words: Sequence[str],
-                     linking: frozenset[str]) -> None:
-    """A Title-case elided linking word opening a place's span, joined to its first slot
-    (``L'`` of ``L'Écho du Loir`` typed a place), is :class:`Dropped`, as the linking words
-    between its slots are: kept, it would be written in full before the surrogate (``Le
-    Tennis``), the name's own article released as written."""
-    for i in range(len(tokens) - 1):
-        tok, after = tokens[i], decisions[i + 1]
-        if (decisions[i] is None and tok.kind == "word" and words[i] in linking
-                and words[i].endswith("'") and tok.text[:1].isupper() and covering_of[i]
-                and tokens[i + 1].start == tok.end and isinstance(after, EntitySlot)
-                and after.key[0] == "LOCATION"
-                and any(spans[j].start == tok.start for j in covering_of[i])
-                and marking.span_type(spans, covering_of[i])[0] == "LOCATION"):
-            decisions[i] = Dropped("LOCATION")
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

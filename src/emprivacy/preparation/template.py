@@ -386,8 +386,8 @@ class _TemplateBuilder:
         for n, (tok, word, row, keep, decision) in enumerate(zip(
                 tokens, words, rows_of.tolist(), verbatim, decisions, strict=True)):
             if isinstance(decision, Dropped):  # a place's linking word: with the spaces after
-                fixed.append(text[pos:tok.start])
-                pos = tokens[n + 1].start if n + 1 < len(tokens) else tok.end
+                fixed.append(text[pos:tok.start])  # (kept after a possessive: "Robin's Stone")
+                pos = tok.end if decision.spaces or n + 1 == len(tokens) else tokens[n + 1].start
                 continue
             if isinstance(decision, Placeholder) and decision.span == open_span \
                     and "\n" not in text[pos:tok.start]:

@@ -1,0 +1,180 @@
+"""The words that join the slots of a place's or an organisation's name, left out of the
+release with the name: French linking words (``des`` of ``allée des Tilleuls``, ``L'`` of
+``L'Écho du Loir``) and the possessive ``'s`` inside an English name (``Robin's Stone``,
+``the Widow's Cross``, ``Lam's Fish Bar``).
+
+Text mode keeps these words as written (they are function words of its allow-list).  Inside a
+name whose words are all privatised, a kept joining word is a word of the name released as
+written — ``allée des`` and two surrogates, ``Tring's Marsh``: it tells which names the
+place may have had (those with a possessive, those with ``des``).  Each is
+:class:`~emprivacy.preparation.decisions.Dropped`, and the span is released as its slots'
+surrogates alone (``Lorient Quimper``).  A possessive after a word of the name that is not
+privatised, and the possessive of a whole name in the sentence (``the Drill Hall's roof``:
+the place's span ends before it) stay as written.  Pre-processing of the
+release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`), outside the guarantee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.spans import EntitySpan
+from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.text.tokens import Token
+
+__all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "place_joins"]
+
+#: The possessive clitics (as the tokenizer splits them, lower-cased) that join the words of
+#: an English name: ``Robin's Stone``, ``ROBIN'S STONE``, ``Robin’s Stone``.
+POSSESSIVES = frozenset({"'s", "’s"})
+
+#: The words (besides a language's linking words) that join two words of one name: ``Rose
+#: and Crown``, ``Bank of the West``; French ``Pré aux Moines``, ``Cabane à sucre``,
+#: ``Ropars et Kerhervé``, ``Saint-Médard en Orbière``.  Per language code.
+JOINING_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"of", "the"}),
+    "fr": frozenset({"aux", "au", "sur", "sous"}),
+}
+
+#: The span types whose names a possessive or a joining word may join.
+_JOINED_TYPES = frozenset({"LOCATION", "ORG"})
+
+
+def place_joins(marking: EntityMarking, decisions: list[Decision],
+                spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                text: str, tokens: Sequence[Token], words: Sequence[str],
+                linking: frozenset[str], *, joining: frozenset[str] = frozenset()) -> None:
+    """Mark the joining words of places' and organisations' names :class:`Dropped`, in place.
+
+    ``linking``: the language's linking words (French; none in English), dropped between two
+    slots of a place's span.  Those and ``joining`` (:func:`joining_words`) are dropped
+    between two protected words (slots or placeholders) of one place's or organisation's
+    span that covers them all (``Rose and Crown``, ``Bank of England``, ``Cabane à sucre
+    Paradis``, ``L'Écho de l'Orbière``).  A possessive of
+    :data:`POSSESSIVES` is dropped where it is joined to a slot or a placeholder before it
+    and a span of :data:`_JOINED_TYPES` covers both: inside the name (``Robin's Stone`` →
+    ``Tring Marsh``) or at its end, the name's own (``St James's`` of ``from St James's on
+    Monday``, ``Ola's`` of a bakery); the spaces after it are kept.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "at Robin's Stone"
+    >>> toks = list(tokenize(text))
+    >>> d = [None, EntitySlot(("PERSON", "robin"), 1), None, EntitySlot(("LOCATION", "stone"), 2)]
+    >>> place_joins(None, d, [EntitySpan(3, 16, "LOCATION")],  # no marking: no linking words
+    ...             [[], [0], [0], [0]], text, toks, ["at", "robin", "'s", "stone"], frozenset())
+    >>> d[2]
+    Dropped(type='LOCATION', spaces=True)
+    """
+    if linking:
+        _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
+        _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
+    _possessives(decisions, spans, covering_of, text, tokens, words)
+    _joining_words(decisions, spans, covering_of, text, tokens, words, linking | joining)
+
+
+def joining_words(lang: str) -> frozenset[str]:
+    """The words of ``lang`` (a code) besides its linking words that join two words of one
+    place's or organisation's name: :data:`JOINING_WORDS`, none for a language it does not
+    hold.
+
+    >>> sorted(joining_words("en"))
+    ['of', 'the']
+    """
+    return JOINING_WORDS.get(lang, frozenset())
+
+
+def _joining_words(decisions: list[Decision], spans: Sequence[EntitySpan],
+                   covering_of: Sequence[Sequence[int]], text: str,
+                   tokens: Sequence[Token], words: Sequence[str],
+                   joining: frozenset[str]) -> None:
+    """A run of ``joining`` words between two protected words of one place's or
+    organisation's span that covers them all, only spaces (or an elision) between (module
+    doc)."""
+    i = 1
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) - 1 and decisions[j] is None and tokens[j].kind == "word"
+               and words[j] in joining
+               and text[tokens[j - 1].end:tokens[j].start] in ("", " ")):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        if (isinstance(decisions[i - 1], EntitySlot | Placeholder)
+                and isinstance(decisions[j], EntitySlot | Placeholder)
+                and text[tokens[j - 1].end:tokens[j].start] in ("", " ")):
+            shared = set(covering_of[i - 1]).intersection(*(covering_of[k]
+                                                             for k in range(i, j + 1)))
+            types = {spans[k].type for k in shared} & _JOINED_TYPES
+            if types:
+                for k in range(i, j):
+                    decisions[k] = Dropped("LOCATION" if "LOCATION" in types else "ORG")
+        i = j
+
+
+def _possessives(decisions: list[Decision], spans: Sequence[EntitySpan],
+                 covering_of: Sequence[Sequence[int]], text: str,
+                 tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """The ``'s`` of a place's or an organisation's name, after one of its slots or its
+    placeholder (module doc)."""
+    for i in range(1, len(tokens)):
+        if decisions[i] is not None or words[i] not in POSSESSIVES:
+            continue
+        if not (isinstance(decisions[i - 1], EntitySlot | Placeholder)
+                and tokens[i - 1].end == tokens[i].start):
+            continue
+        shared = set(covering_of[i - 1]) & set(covering_of[i])
+        types = {spans[j].type for j in shared} & _JOINED_TYPES
+        if types:
+            decisions[i] = Dropped("LOCATION" if "LOCATION" in types else "ORG", spaces=True)
+
+
+def _linking_words(marking: EntityMarking, decisions: list[Decision],
+                   spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                   text: str, tokens: Sequence[Token], words: Sequence[str],
+                   linking: frozenset[str]) -> None:
+    """The linking words of a place's span between two of its slots (``des`` of ``allée des
+    Tilleuls``, ``du`` of ``place du Champ-de-Mars``, ``de l'`` of ``rue de l'Église``) are
+    :class:`Dropped`, where text mode kept them as function words: the span is released as
+    its slots' surrogates alone (``Lorient Quimper``), so that no word of the name is
+    released as written.  Only spaces (nothing after an elision) between them."""
+    i = 0
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
+               and words[j] in linking and covering_of[j]
+               and marking.span_type(spans, covering_of[j])[0] == "LOCATION"
+               and j + 1 < len(tokens)
+               and text[tokens[j].end:tokens[j + 1].start] in ("", " ")):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        before = decisions[i - 1] if i else None
+        after = decisions[j] if j < len(tokens) else None
+        if (isinstance(before, EntitySlot) and isinstance(after, EntitySlot)
+                and text[tokens[i - 1].end:tokens[i].start] in ("", " ")):
+            for k in range(i, j):
+                decisions[k] = Dropped("LOCATION")
+        i = j
+
+
+def _leading_elision(marking: EntityMarking, decisions: list[Decision],
+                     spans: Sequence[EntitySpan], covering_of: Sequence[Sequence[int]],
+                     tokens: Sequence[Token], words: Sequence[str],
+                     linking: frozenset[str]) -> None:
+    """A Title-case elided linking word opening a place's span, joined to its first slot
+    (``L'`` of ``L'Écho du Loir`` typed a place), is :class:`Dropped`, as the linking words
+    between its slots are: kept, it would be written in full before the surrogate (``Le
+    Tennis``), the name's own article released as written."""
+    for i in range(len(tokens) - 1):
+        tok, after = tokens[i], decisions[i + 1]
+        if (decisions[i] is None and tok.kind == "word" and words[i] in linking
+                and words[i].endswith("'") and tok.text[:1].isupper() and covering_of[i]
+                and tokens[i + 1].start == tok.end and isinstance(after, EntitySlot)
+                and after.key[0] == "LOCATION"
+                and any(spans[j].start == tok.start for j in covering_of[i])
+                and marking.span_type(spans, covering_of[i])[0] == "LOCATION"):
+            decisions[i] = Dropped("LOCATION")
+
