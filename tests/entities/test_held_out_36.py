@@ -104,3 +104,64 @@ def test_french_named_kinds_are_released_as_names(french) -> None:
     for word in ("comité", "fêtes", "église", "archives", "départementales"):
         assert not _has(word, out), (word, out)
     assert _has("programme", out) and _has("samedi", out) and _has("registre", out), out
+
+
+def test_places_named_by_a_possessive_in_title_case() -> None:
+    """``Hope's Acre``, ``Tolly's Barrow``, ``the Giant's Steps`` inside a sentence are places
+    (a bakery an organisation); a person's family or things after a possessive, a heading in
+    Title case, lower case and capitals are not."""
+    from emprivacy.entities.local_places import possessive_places
+
+    text = ("Visitor parking Hope's Acre only, the stile above Tolly's Barrow and the Giant's "
+            "Steps; teas from Dhillon's Bakery.")
+    assert [(text[s.start:s.end], s.type) for s in possessive_places(text)] == [
+        ("Hope's Acre", "LOCATION"), ("Tolly's Barrow", "LOCATION"),
+        ("Giant's Steps", "LOCATION"), ("Dhillon's Bakery", "ORG")]
+    for text in ("ask Tom's Dad, it was Mother's Day and Hope's Birthday", "Dawn's Birthday Party",
+                 "hope's acre is muddy", "PARK AT HOPE'S ACRE", "it was Hope's idea"):
+        assert possessive_places(text) == [], text
+
+
+def test_the_before_a_place_inside_a_sentence_goes_with_it() -> None:
+    """``Not The Street``: the capitalised article of a village's street is the name's; at a
+    sentence's start it stays."""
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.place_joins import place_joins
+    from emprivacy.text.tokens import tokenize
+
+    text = "Not The Street. The Street"
+    toks = list(tokenize(text))
+    spans = [EntitySpan(8, 14, "LOCATION"), EntitySpan(20, 26, "LOCATION")]
+    covering = [[0] if t.start == 8 else [1] if t.start == 20 else [] for t in toks]
+    decisions = [EntitySlot(("LOCATION", "street"), 0) if c else None for c in covering]
+    place_joins(None, decisions, spans, covering, text, toks, [t.text.lower() for t in toks],
+                frozenset())
+    assert [type(d).__name__ for d in decisions] == [
+        "NoneType", "Dropped", "EntitySlot", "NoneType", "EntitySlot"]
+
+
+def test_more_lower_case_designators_and_french_halls_named_after_people() -> None:
+    """``the kelmshire institute``: a rare word and a designator in lower case (not ``band``,
+    ``recovery``: ``Mum's recovery``, nor ``association`` and ``archives``, French words
+    too); ``la salle jean-moulin``, ``place Aimé-Fabre``: a kind and a person's name joined
+    by a hyphen, a place named after the person (``à la place de Marie`` is not)."""
+    from emprivacy.entities.designator_words import LOWER_CASE_DESIGNATORS
+
+    from .french_release import widened
+
+    assert "institute" in LOWER_CASE_DESIGNATORS
+    assert not {"band", "recovery", "association", "archives"} & LOWER_CASE_DESIGNATORS
+    given = {"jean", "aimé", "marie"}.__contains__
+    from emprivacy.entities.kinds import entity_words, widen_before
+    from emprivacy.entities.spans import EntitySpan
+    from emprivacy.text.language import FRENCH
+
+    text = "à la salle jean-moulin, place Aimé-Fabre, à la place de Marie"
+    found = [EntitySpan(text.index(w), text.index(w) + len(w), "PERSON")
+             for w in ("Aimé-Fabre", "Marie")]
+    got = widen_before(text, found, entity_words("fr"), function_words=FRENCH.kept_function_words,
+                       titles=FRENCH.titles, zipf=lambda w: 5.0, given=given)
+    assert [(text[s.start:s.end], s.type) for s in got] == [
+        ("salle jean-moulin", "LOCATION"), ("place Aimé-Fabre", "LOCATION")]
+    assert widened("au super u de langueux et au crédit agricole")[0][0].startswith("super u")

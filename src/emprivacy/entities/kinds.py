@@ -321,7 +321,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
     with a house number before it (``numbered``: ``12 rue des fossés``) or after ``des``,
     ``du``, ``de la``, ``de l'`` (``rue de la bastille``; not after a kind that is also an
     ordinary noun, ``place``, ``cours``), any lower-case word that is no function word is
-    the name's first; right after an organisation's kind, a
+    the name's first; right after any kind, a hyphenated word whose first part is a given
+    name or a saint's, even one a detector typed a person's (``la salle jean-moulin``, ``place
+    Aimé-Fabre``: a place named after a person); right after an organisation's kind, a
     rare lower-case word that is no adjective (``l'hôpital lapeyronie``; Zipf below
     :data:`RARE_NAME`) or a hyphenated word whose first part is a given name by ``given``
     or a saint's (``lycée professionnel jean-jaurès``), or after ``des``, ``du``, ``de
@@ -339,8 +341,9 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
             continue
         detected = by_start.get(start, [])
         if detected:
-            if units == 0 and not_before_person and {s.type for s in detected} == {"PERSON"}:
-                return None
+            if (units == 0 and not_before_person and {s.type for s in detected} == {"PERSON"}
+                    and not (k == j and _named_hyphen(form, given))):
+                return None  # "la place de Marie"; not "la salle Jean-Moulin"
             units += 1
             end = max(s.end for s in detected)
             while k < len(tokens) and tokens[k][0] < end:
@@ -354,6 +357,7 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
         elif (units == 0 and surface.islower() and form not in function_words and (
                 (kind_type == "LOCATION" and (numbered or (zipf is not None
                                                            and zipf(form) < RARE_NAME)
+                                              or (k == j and _named_hyphen(form, given))
                                               or (not not_before_person  # "rue de la
                                                   and _after_contraction(tokens, j, k))))
                 or (kind_type == "ORG" and not _adjective(form) and zipf is not None

@@ -40,13 +40,21 @@ from itertools import pairwise
 
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.entities.naming import KIN_WORDS
-from emprivacy.entities.spans import EntitySpan, SpanIndex
+from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex
 from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
 from emprivacy.entities.text_shape import word_case
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
-__all__ = ["COMMON_HEADS", "GENERIC_WORDS", "PLACE_HEADS", "in_local_place", "kept_places",
-           "local_places"]
+__all__ = [
+    "COMMON_HEADS",
+    "GENERIC_WORDS",
+    "PLACE_HEADS",
+    "POSSESSIVE_HEADS",
+    "in_local_place",
+    "kept_places",
+    "local_places",
+    "possessive_places",
+]
 
 #: Kinds of local place that end a name and are seldom anything else after a noun.
 _NOUN_HEADS = frozenset(
@@ -98,6 +106,66 @@ _VERB_LIKE = re.compile(r"(?:ed|ing|ly)\Z")
 _LIST_AFTER = re.compile(r"[ \t\r]*(?:[/:–|]|$)", re.MULTILINE)
 #: How far back on its line a head's words are read, in characters.
 _BACK = 80
+
+
+#: Kinds of place and business that end a name after a possessive (besides the local
+#: places' heads and the street's and organisations' designators): ``Hope's Acre``,
+#: ``Tolly's Barrow``, ``the Giant's Steps``, ``Fisherman's Slip``, ``Mehmet's Grill``.
+POSSESSIVE_HEADS = frozenset(
+    "acre acres barrow steps slip knoll mead piece field copse corner pool leap ground "
+    "grill kitchen diner shed fisheries grocers".split())
+_TITLE = r"[A-Z][a-z]+"
+#: A Title-case word (or ``St`` and one), a possessive, and one or two Title-case words on
+#: the same line: ``Tolly's Barrow``, ``Hope's Acre``, ``the Giant's Steps``, ``St Ebba's
+#: Well``, ``Trần's Bakery``.
+_POSSESSIVE_PLACE = re.compile(
+    rf"(?<![\w'’-])(?:(?:St|Saint)\.? )?[^\W\d_a-z][^\W\d_A-Z]+['’]s"
+    rf"(?: {_TITLE}){{1,2}}(?![\w'’-])")
+#: A lower-case word of three letters or more: the line is written in sentence case, not
+#: as a Title-case heading where every word has a capital.
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
+
+
+def possessive_places(text: str) -> list[EntitySpan]:
+    """The places and firms named by a possessive in Title case inside a sentence's words
+    (issue 40, the thirty-sixth stage): a capitalised word that is no function word,
+    ``'s`` and one or two capitalised words ending in a kind of place or business (a local
+    place's head, a street's or an organisation's designator, or one of
+    :data:`POSSESSIVE_HEADS`: ``Tolly's Barrow``, ``Hope's Acre``, ``the Giant's Steps``,
+    ``Mehmet's Grill``), on a line that has lower-case words too (not a heading).  A
+    person's things, an apple's variety, a prize stay (``Tom's Dad``, ``Declan's Irish
+    account``, ``Ellery's Seedling``, ``Chief Scout's Gold Award``).  ``ORG`` where the last
+    word is an organisation's designator (``Dhillon's Bakery``), else ``LOCATION``.
+
+    >>> text = "park at Hope's Acre by Tolly's Barrow, not Tom's Dad or Trần's Bakery."
+    >>> [(text[s.start:s.end], s.type) for s in possessive_places(text)]
+    [("Hope's Acre", 'LOCATION'), ("Tolly's Barrow", 'LOCATION'), ("Trần's Bakery", 'ORG')]
+    >>> possessive_places("It's Yasmin. Dawn's Birthday Party. Ellery's Seedling is fine")
+    []
+    """
+    from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
+
+    found = []
+    for m in _POSSESSIVE_PLACE.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        stop = text.find("\n", m.end())
+        line = text[start:stop if stop >= 0 else len(text)]
+        owner, _, rest = m.group().rpartition("'s " if "'s " in m.group() else "’s ")
+        if (_LOWER_WORD.search(line) is None
+                or owner.split(" ")[-1].lower() in KEPT_FUNCTION_WORDS):
+            continue
+        words = rest.split(" ")
+        for n in range(len(words), 0, -1):  # "Day's Yard" of "Day's Yard My late husband"
+            last = words[n - 1].lower()
+            end = m.start() + len(owner) + 3 + len(" ".join(words[:n]))
+            if last in ORG_DESIGNATORS and last not in STREET_DESIGNATORS:
+                found.append(EntitySpan(m.start(), end, "ORG"))
+            elif last in PLACE_HEADS or last in STREET_DESIGNATORS or last in POSSESSIVE_HEADS:
+                found.append(EntitySpan(m.start(), end, "LOCATION"))
+            else:
+                continue
+            break
+    return found
 
 
 def local_places(text: str) -> list[EntitySpan]:
@@ -170,14 +238,15 @@ _last = threading.local()
 def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
     kept = getattr(_last, "kept", None)
     if kept is None or (kept[0] is not text and kept[0] != text):
-        spans = local_places(text)
+        spans = sorted({*local_places(text), *possessive_places(text)}, key=SPAN_ORDER)
         kept = _last.kept = (text, spans, SpanIndex(spans))
     return kept[1], kept[2]
 
 
 def kept_places(text: str) -> list[EntitySpan]:
-    """:func:`local_places` of ``text``, kept for :func:`in_local_place`: the marking's
-    detection and the decisions on the same piece read it once.
+    """:func:`local_places` and :func:`possessive_places` of ``text``, kept for
+    :func:`in_local_place`: the marking's detection and the decisions on the same piece read
+    them once.
 
     >>> [s.type for s in kept_places("at the drill hall")]
     ['LOCATION']

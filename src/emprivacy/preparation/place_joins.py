@@ -1,7 +1,8 @@
 """The words that join the slots of a place's or an organisation's name, left out of the
 release with the name: French linking words (``des`` of ``allée des Tilleuls``, ``L'`` of
-``L'Écho du Loir``) and the possessive ``'s`` inside an English name (``Robin's Stone``,
-``the Widow's Cross``, ``Lam's Fish Bar``).
+``L'Écho du Loir``), the possessive ``'s`` inside an English name (``Robin's Stone``,
+``the Widow's Cross``, ``Lam's Fish Bar``), ``of`` (``the Vale of Pickering``) and a
+capitalised ``The`` that starts a place's name (``The Street``).
 
 Text mode keeps these words as written (they are function words of its allow-list).  Inside a
 name whose words are all privatised, a kept joining word is a word of the name released as
@@ -16,6 +17,7 @@ release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`), outside 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from emprivacy.entities.marking import EntityMarking
@@ -70,7 +72,29 @@ def place_joins(marking: EntityMarking, decisions: list[Decision],
         _linking_words(marking, decisions, spans, covering_of, text, tokens, words, linking)
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     _possessives(decisions, spans, covering_of, text, tokens, words)
+    _leading_article(decisions, text, tokens)
     _joining_words(decisions, spans, covering_of, text, tokens, words, linking | joining)
+
+
+#: What ends a sentence or a line: a capitalised ``The`` after it may be the sentence's.
+_SENTENCE_END = re.compile(r"[.!?:;\n|\t]")
+
+
+def _leading_article(decisions: list[Decision], text: str, tokens: Sequence[Token]) -> None:
+    """A Title-case ``The`` inside a sentence right before a place's slot (``Not The Street``,
+    ``at The Green``: a village's street and green so named) goes with the name, as French
+    ``L'`` of ``L'Écho du Loir`` does: kept, it tells that the place's name is one of the few
+    with an article.  At a sentence's start or in capitals (``THE GREEN``) the capital shows
+    nothing, and the word stays."""
+    for i in range(1, len(tokens) - 1):
+        after = decisions[i + 1]
+        if (decisions[i] is None and tokens[i].text == "The"
+                and isinstance(after, EntitySlot) and after.key[0] == "LOCATION"
+                and tokens[i + 1].text[:1].isupper()
+                and text[tokens[i].end:tokens[i + 1].start] == " "
+                and tokens[i - 1].kind == "word"
+                and _SENTENCE_END.search(text, tokens[i - 1].end, tokens[i].start) is None):
+            decisions[i] = Dropped("LOCATION")
 
 
 def joining_words(lang: str) -> frozenset[str]:
