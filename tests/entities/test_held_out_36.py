@@ -165,3 +165,15 @@ def test_more_lower_case_designators_and_french_halls_named_after_people() -> No
     assert [(text[s.start:s.end], s.type) for s in got] == [
         ("salle jean-moulin", "LOCATION"), ("place Aimé-Fabre", "LOCATION")]
     assert widened("au super u de langueux et au crédit agricole")[0][0].startswith("super u")
+
+
+def test_french_fields_slopes_and_mills_are_kinds_before_a_name() -> None:
+    """``au pré de la fontaine``, ``le champ de la croix``, ``la montée des aires``, ``le jas
+    des pères``, ``le moulin de la ribière``: a country commune's places, the name after
+    ``des``, ``du``, ``de la``; ``un champ de blé``, ``un moulin à café`` are words."""
+    from .french_release import widened
+
+    assert widened("au pré de la fontaine, la montée des aires, le jas des pères") == [
+        ("pré de la fontaine", "LOCATION"), ("montée des aires", "LOCATION"),
+        ("jas des pères", "LOCATION")]
+    assert widened("un champ de blé et un moulin à café") == []

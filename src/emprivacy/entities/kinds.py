@@ -362,6 +362,8 @@ def _name_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
                                                   and _after_contraction(tokens, j, k))))
                 or (kind_type == "ORG" and not _adjective(form) and zipf is not None
                     and ((k == j and (zipf(form) < RARE_NAME or _named_hyphen(form, given)))
+                         or (qualifiers and _named_hyphen(form, given))  # "lycée
+                         # agricole jean-constant": after the kind's qualifiers
                          or (_after_contraction(tokens, j, k)
                              and zipf(form) < RARE_AFTER_ARTICLE))))):
             units += 1  # "rue des fossés", "l'hôpital lapeyronie", "lycée professionnel
