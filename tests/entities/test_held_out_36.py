@@ -177,3 +177,17 @@ def test_french_fields_slopes_and_mills_are_kinds_before_a_name() -> None:
         ("pré de la fontaine", "LOCATION"), ("montée des aires", "LOCATION"),
         ("jas des pères", "LOCATION")]
     assert widened("un champ de blé et un moulin à café") == []
+
+
+def test_buildings_named_by_what_they_were() -> None:
+    """``the old forge``, ``The Old Dairy``: a village's building named by its former use
+    is a place; ``the old school``, ``the old road`` and words of two cases are not."""
+    from emprivacy.entities.local_places import former_uses, in_local_place
+
+    text = "defib on the old forge wall; Tea at The Old Dairy; THE OLD BAKEHOUSE"
+    assert [text[s.start:s.end] for s in former_uses(text)] == [
+        "old forge", "Old Dairy", "OLD BAKEHOUSE"]
+    at = text.index("old")
+    assert in_local_place(text, at, at + 3)  # "old" of "the old forge": no ordinary word
+    for text in ("the old school shut", "up the old road", "the Old forge"):
+        assert former_uses(text) == [], text

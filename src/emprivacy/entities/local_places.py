@@ -126,6 +126,29 @@ _POSSESSIVE_PLACE = re.compile(
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
 
 
+#: The buildings a village names by what they were, after ``the old`` (``the old forge``,
+#: ``The Old Dairy``, ``THE OLD BAKEHOUSE``): a house's or a tearoom's name, not the
+#: generic ``old school`` or ``old road``.
+FORMER_USES = frozenset(
+    "forge smithy bakehouse dairy rectory vicarage granary tannery maltings stables "
+    "schoolhouse brewery workhouse tollhouse manse".split())
+_OLD_PLACE = re.compile(r"(?<![\w'’-])(?:the|The|THE) ((?:old|Old|OLD) (?i:"
+                        + "|".join(sorted(FORMER_USES)) + r"))(?![\w'’-])")
+
+
+def former_uses(text: str) -> list[EntitySpan]:
+    """``the old`` and a building named by what it was (:data:`FORMER_USES`), the two words
+    in one case, as a ``LOCATION`` span from ``old`` (issue 40, the thirty-sixth stage: ``the
+    old forge``, ``at The Old Dairy``, ``THE OLD BAKEHOUSE``; not ``the old school``).
+
+    >>> text = "tea at the old forge, then The Old Dairy; the old school shut"
+    >>> [text[s.start:s.end] for s in former_uses(text)]
+    ['old forge', 'Old Dairy']
+    """
+    return [EntitySpan(m.start(1), m.end(1), "LOCATION") for m in _OLD_PLACE.finditer(text)
+            if len({word_case(w) for w in m.group(1).split(" ")}) == 1]
+
+
 def possessive_places(text: str) -> list[EntitySpan]:
     """The places and firms named by a possessive in Title case inside a sentence's words
     (issue 40, the thirty-sixth stage): a capitalised word that is no function word,
@@ -238,15 +261,16 @@ _last = threading.local()
 def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
     kept = getattr(_last, "kept", None)
     if kept is None or (kept[0] is not text and kept[0] != text):
-        spans = sorted({*local_places(text), *possessive_places(text)}, key=SPAN_ORDER)
+        spans = sorted({*local_places(text), *possessive_places(text), *former_uses(text)},
+                       key=SPAN_ORDER)
         kept = _last.kept = (text, spans, SpanIndex(spans))
     return kept[1], kept[2]
 
 
 def kept_places(text: str) -> list[EntitySpan]:
-    """:func:`local_places` and :func:`possessive_places` of ``text``, kept for
-    :func:`in_local_place`: the marking's detection and the decisions on the same piece read
-    them once.
+    """:func:`local_places`, :func:`possessive_places` and :func:`former_uses` of ``text``,
+    kept for :func:`in_local_place`: the marking's detection and the decisions on the same
+    piece read them once.
 
     >>> [s.type for s in kept_places("at the drill hall")]
     ['LOCATION']
