@@ -167,16 +167,48 @@ def test_more_lower_case_designators_and_french_halls_named_after_people() -> No
     assert widened("au super u de langueux et au crédit agricole")[0][0].startswith("super u")
 
 
-def test_french_fields_slopes_and_mills_are_kinds_before_a_name() -> None:
-    """``au pré de la fontaine``, ``le champ de la croix``, ``la montée des aires``, ``le jas
-    des pères``, ``le moulin de la ribière``: a country commune's places, the name after
-    ``des``, ``du``, ``de la``; ``un champ de blé``, ``un moulin à café`` are words."""
+def test_french_meadows_sheepfolds_and_mills_are_kinds_before_a_name() -> None:
+    """``au pré de la fontaine``, ``le jas des pères``, ``le moulin de la ribière``: a country
+    commune's places, the name after ``des``, ``du``, ``de la``; ``un moulin à café`` is
+    words, and so are the review's ``la montée des eaux``, ``le champ des possibles`` (no
+    kinds)."""
     from .french_release import widened
 
-    assert widened("au pré de la fontaine, la montée des aires, le jas des pères") == [
-        ("pré de la fontaine", "LOCATION"), ("montée des aires", "LOCATION"),
-        ("jas des pères", "LOCATION")]
-    assert widened("un champ de blé et un moulin à café") == []
+    assert widened("au pré de la fontaine, le jas des pères") == [
+        ("pré de la fontaine", "LOCATION"), ("jas des pères", "LOCATION")]
+    for text in ("un moulin à café", "la montée des eaux inquiète", "le champ des possibles",
+                 "le champ lexical", "une grande rue bordée d'arbres"):
+        assert widened(text) == [], text
+
+
+def test_the_reviews_cases_stay_as_they_were() -> None:
+    """A named kind takes nothing after it (``place du marché Marie Dupont``); a possessive
+    owned by a family word or a day, or cut from a longer capitalised name, is no place; the
+    old stables are no building's name."""
+    from emprivacy.entities.local_places import former_uses, possessive_places
+    from emprivacy.entities.spans import EntitySpan
+
+    from .french_release import widened
+
+    text = "rendez-vous place du marché Marie Dupont"
+    start = text.index("Marie")
+    assert widened(text, [EntitySpan(start, start + 12, "PERSON")]) == [
+        ("place du marché", "LOCATION")]
+    for text in ("I sat in Dad's Shed", "Today's Kitchen rota", "at Tom's Field Day",
+                 "I think Jack's Field Manager now"):
+        assert possessive_places(text) == [], text
+    assert former_uses("The old stables smelled of hay") == []
+
+
+@pytest.mark.slow
+def test_a_possessive_that_is_the_sentences_stays(release_auto) -> None:
+    """``'s`` for *has* after a saint's name, and the possessive of a place in the sentence
+    that a detector's span took in, stay (the review's ``St James's been closed``, ``Church
+    Lane's end``)."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("St James's been closed since March. My brother lives at Church "
+                       "Lane's end.\n")
+    assert re.search(r"\w's been closed", out) and re.search(r"\w's end", out), out
 
 
 def test_buildings_named_by_what_they_were() -> None:

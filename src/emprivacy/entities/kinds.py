@@ -39,7 +39,7 @@ capital: no span).  A lower-case one with no name after it is an organisation wh
 adjective of a commune, a département, a region or the state follows it (``la police
 municipale``, ``la sûreté départementale``), unless the kind is also an ordinary noun
 (``not-before-person``: ``le conseil municipal a voté`` stays words).  A kind marked
-``named`` is a name by itself, in any case, with no name after it: the places and bodies
+``named`` is a name by itself, in any case, and takes nothing after it: the places and bodies
 that nearly every French commune has and names by common words (``place de l'église``,
 ``place du marché``, ``grande-rue``, ``le comité des fêtes``, ``l'office de tourisme``,
 ``les archives départementales``; issue 42, the thirty-fifth French stage).
@@ -219,18 +219,20 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
         n, kind_type, not_before_person = found
         numbered = kind_type == "LOCATION" and _NUMBER_BEFORE.search(
             text, max(0, tokens[i][0] - 12), tokens[i][0]) is not None
-        end = _name_after(text, tokens, i + n, by_start, words, kind_type=kind_type,
-                          capitalised=text[tokens[i][0]].isupper(),
-                          not_before_person=not_before_person,
-                          function_words=function_words, titles=titles, zipf=zipf,
-                          numbered=numbered, given=given)
+        named = tuple(t[2] for t in tokens[i:i + n]) in words.named
+        end = None if named else _name_after(
+            text, tokens, i + n, by_start, words, kind_type=kind_type,
+            capitalised=text[tokens[i][0]].isupper(), not_before_person=not_before_person,
+            function_words=function_words, titles=titles, zipf=zipf, numbered=numbered,
+            given=given)
         if (end is None and kind_type == "ORG" and not not_before_person
                 and i + n < len(tokens)
                 and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
                 and _ADMINISTRATIVE.fullmatch(tokens[i + n][2])):
             end = tokens[i + n][1]  # "la police municipale", "la sûreté départementale"
-        if end is None and tuple(t[2] for t in tokens[i:i + n]) in words.named:
-            end = tokens[i + n - 1][1]  # "place de l'église", "le comité des fêtes": a name
+        if named:  # "place de l'église", "le comité des fêtes": a name, and after it only
+            end = _place_after(text, tokens, i + n, by_start, words.link,  # a detected place
+                               tokens[i + n - 1][1])  # (not "place du marché Marie Dupont")
         if end is None and kind_type == "ORG" and _proper(text, tokens, i):
             end = tokens[i + n - 1][1]  # "la Chambre de métiers et de l'artisanat a promis"
             k = i + n
@@ -245,6 +247,21 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
         while i < len(tokens) and tokens[i][0] < end:
             i += 1
     return out
+
+
+def _place_after(text: str, tokens: Sequence[tuple[int, int, str]], j: int,
+                 by_start: dict[int, list[EntitySpan]], link: frozenset[str], end: int) -> int:
+    """Where a named kind's span ends: at ``end`` (the kind's), or at the end of a detected
+    place or organisation after it and its linking words (``crédit agricole de
+    saint-servan``); a person's name or a capitalised word after it is not the kind's."""
+    k = j
+    while k < len(tokens) and _joined(text, tokens, k) and tokens[k][2] in link:
+        k += 1
+    if k > j and k < len(tokens) and _joined(text, tokens, k):
+        found = [s for s in by_start.get(tokens[k][0], []) if s.type in ("LOCATION", "ORG")]
+        if found:
+            return max(s.end for s in found)
+    return end
 
 
 #: A hyphenated word of letters (``jean-jaurès``).

@@ -121,6 +121,12 @@ _TITLE = r"[A-Z][a-z]+"
 _POSSESSIVE_PLACE = re.compile(
     rf"(?<![\w'’-])(?:(?:St|Saint)\.? )?[^\W\d_a-z][^\W\d_A-Z]+['’]s"
     rf"(?: {_TITLE}){{1,2}}(?![\w'’-])")
+#: Words that own no place: days, and the family words beside the kin words (``Today's
+#: Kitchen rota``, ``Mum's Kitchen``, ``Ma's Shed``).
+_NOT_OWNERS = frozenset("today tonight yesterday tomorrow mum mam mom ma pa nan nana gran "
+                        "grandma grandad grandpa".split())
+#: A capitalised word right after a possessive place's last word: the name goes on.
+_TITLE_NEXT = re.compile(r" [A-Z]")
 #: A lower-case word of three letters or more: the line is written in sentence case, not
 #: as a Title-case heading where every word has a capital.
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
@@ -130,7 +136,7 @@ _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]{3,}(?![\w'’-])")
 #: ``The Old Dairy``, ``THE OLD BAKEHOUSE``): a house's or a tearoom's name, not the
 #: generic ``old school`` or ``old road``.
 FORMER_USES = frozenset(
-    "forge smithy bakehouse dairy rectory vicarage granary tannery maltings stables "
+    "forge smithy bakehouse dairy rectory vicarage granary tannery maltings "
     "schoolhouse brewery workhouse tollhouse manse".split())
 _OLD_PLACE = re.compile(r"(?<![\w'’-])(?:the|The|THE) ((?:old|Old|OLD) (?i:"
                         + "|".join(sorted(FORMER_USES)) + r"))(?![\w'’-])")
@@ -174,13 +180,18 @@ def possessive_places(text: str) -> list[EntitySpan]:
         stop = text.find("\n", m.end())
         line = text[start:stop if stop >= 0 else len(text)]
         owner, _, rest = m.group().rpartition("'s " if "'s " in m.group() else "’s ")
-        if (_LOWER_WORD.search(line) is None
-                or owner.split(" ")[-1].lower() in KEPT_FUNCTION_WORDS):
-            continue
+        whose = owner.split(" ")[-1].lower()
+        if (_LOWER_WORD.search(line) is None or whose in KEPT_FUNCTION_WORDS
+                or whose in KIN_WORDS or whose in _NOT_OWNERS):
+            continue  # "It's Yasmin", "Dad's Shed", "Today's Kitchen rota"
         words = rest.split(" ")
         for n in range(len(words), 0, -1):  # "Day's Yard" of "Day's Yard My late husband"
             last = words[n - 1].lower()
             end = m.start() + len(owner) + 3 + len(" ".join(words[:n]))
+            if (_TITLE_NEXT.match(text, end) and (n == len(words)
+                                                  or words[n].lower() not in KEPT_FUNCTION_WORDS)):
+                break  # a longer name goes on: "Tom's Field Day", not "Tom's Field" (but
+                # "Day's Yard" of "Day's Yard My late husband")
             if last in ORG_DESIGNATORS and last not in STREET_DESIGNATORS:
                 found.append(EntitySpan(m.start(), end, "ORG"))
             elif last in PLACE_HEADS or last in STREET_DESIGNATORS or last in POSSESSIVE_HEADS:

@@ -1,7 +1,8 @@
 """The words that join the slots of a place's or an organisation's name, left out of the
 release with the name: French linking words (``des`` of ``allée des Tilleuls``, ``L'`` of
 ``L'Écho du Loir``), the possessive ``'s`` inside an English name (``Robin's Stone``,
-``the Widow's Cross``, ``Lam's Fish Bar``), ``of`` (``the Vale of Pickering``) and a
+``the Widow's Cross``, ``Lam's Fish Bar``), ``of`` and ``the`` (``the Vale of Pickering``,
+``Bank of the West``) and a
 capitalised ``The`` that starts a place's name (``The Street``).
 
 Text mode keeps these words as written (they are function words of its allow-list).  Inside a
@@ -31,9 +32,10 @@ __all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "place_joins"]
 #: an English name: ``Robin's Stone``, ``ROBIN'S STONE``, ``Robin’s Stone``.
 POSSESSIVES = frozenset({"'s", "’s"})
 
-#: The words (besides a language's linking words) that join two words of one name: ``Rose
-#: and Crown``, ``Bank of the West``; French ``Pré aux Moines``, ``Cabane à sucre``,
-#: ``Ropars et Kerhervé``, ``Saint-Médard en Orbière``.  Per language code.
+#: The words (besides a language's linking words) that join two protected words of one name:
+#: ``Vale of Pickering``, ``Bank of the West``; French ``Pré aux Moines``, ``Châlons sur
+#: Marne``.  Per language code (not ``and``, ``et``, ``à``, ``en``: a detected span often
+#: joins two streets, ``junction of Milkstone Road and Drake Street``).
 JOINING_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"of", "the"}),
     "fr": frozenset({"aux", "au", "sur", "sous"}),
@@ -55,9 +57,11 @@ def place_joins(marking: EntityMarking, decisions: list[Decision],
     span that covers them all (``Rose and Crown``, ``Bank of England``, ``Cabane à sucre
     Paradis``, ``L'Écho de l'Orbière``).  A possessive of
     :data:`POSSESSIVES` is dropped where it is joined to a slot or a placeholder before it
-    and a span of :data:`_JOINED_TYPES` covers both: inside the name (``Robin's Stone`` →
-    ``Tring Marsh``) or at its end, the name's own (``St James's`` of ``from St James's on
-    Monday``, ``Ola's`` of a bakery); the spaces after it are kept.
+    and a span of :data:`_JOINED_TYPES` covers both: inside the name, a protected word of
+    the span after it (``Robin's Stone`` → ``Tring Marsh``), or at the end of a saint's name
+    (``from St James's on Monday``; not ``St James's been closed``); the spaces after it are
+    kept.  A detected span that ends with a possessive elsewhere keeps it (``Church Lane's
+    end``: the sentence's).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "at Robin's Stone"
@@ -150,8 +154,29 @@ def _possessives(decisions: list[Decision], spans: Sequence[EntitySpan],
             continue
         shared = set(covering_of[i - 1]) & set(covering_of[i])
         types = {spans[j].type for j in shared} & _JOINED_TYPES
-        if types:
-            decisions[i] = Dropped("LOCATION" if "LOCATION" in types else "ORG", spaces=True)
+        if not types:
+            continue
+        inside = i + 1 < len(tokens) and bool(shared & set(covering_of[i + 1])) \
+            and isinstance(decisions[i + 1], EntitySlot | Placeholder)
+        if not inside and not _saints_name(text, tokens, i, spans, shared):
+            continue  # "Church Lane's end", "Jack's Field Manager": the sentence's
+        decisions[i] = Dropped("LOCATION" if "LOCATION" in types else "ORG", spaces=True)
+
+
+#: Words after a saint's name's ``'s`` that make it ``has`` or ``is``: ``St James's been
+#: closed``.
+_VERB_AFTER = frozenset("been got gone had going not just still".split())
+
+
+def _saints_name(text: str, tokens: Sequence[Token], i: int, spans: Sequence[EntitySpan],
+                 shared: set[int]) -> bool:
+    """Whether the ``'s`` at token ``i`` ends a church's or a school's name that its span
+    starts with ``St`` or ``Saint`` (``from St James's on Monday``, ``ST JUDE'S``), not before
+    a verb it contracts (``St James's been closed``)."""
+    following = tokens[i + 1].text.lower() if i + 1 < len(tokens) else ""
+    return following not in _VERB_AFTER and any(
+        text[spans[j].start:spans[j].end].lower().startswith(("st ", "st. ", "saint "))
+        for j in shared)
 
 
 def _linking_words(marking: EntityMarking, decisions: list[Decision],
