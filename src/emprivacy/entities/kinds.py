@@ -219,20 +219,22 @@ def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,
         n, kind_type, not_before_person = found
         numbered = kind_type == "LOCATION" and _NUMBER_BEFORE.search(
             text, max(0, tokens[i][0] - 12), tokens[i][0]) is not None
-        named = tuple(t[2] for t in tokens[i:i + n]) in words.named
-        end = None if named else _name_after(
-            text, tokens, i + n, by_start, words, kind_type=kind_type,
-            capitalised=text[tokens[i][0]].isupper(), not_before_person=not_before_person,
-            function_words=function_words, titles=titles, zipf=zipf, numbered=numbered,
-            given=given)
+        if tuple(t[2] for t in tokens[i:i + n]) in words.named:
+            # "place de l'église", "le comité des fêtes": a name, and after it only a
+            # detected place (not "place du marché Marie Dupont")
+            end: int | None = _place_after(text, tokens, i + n, by_start, words.link,
+                                           tokens[i + n - 1][1])
+        else:
+            end = _name_after(
+                text, tokens, i + n, by_start, words, kind_type=kind_type,
+                capitalised=text[tokens[i][0]].isupper(), not_before_person=not_before_person,
+                function_words=function_words, titles=titles, zipf=zipf, numbered=numbered,
+                given=given)
         if (end is None and kind_type == "ORG" and not not_before_person
                 and i + n < len(tokens)
                 and _joined(text, tokens, i + n) and text[tokens[i][0]].islower()
                 and _ADMINISTRATIVE.fullmatch(tokens[i + n][2])):
             end = tokens[i + n][1]  # "la police municipale", "la sûreté départementale"
-        if named:  # "place de l'église", "le comité des fêtes": a name, and after it only
-            end = _place_after(text, tokens, i + n, by_start, words.link,  # a detected place
-                               tokens[i + n - 1][1])  # (not "place du marché Marie Dupont")
         if end is None and kind_type == "ORG" and _proper(text, tokens, i):
             end = tokens[i + n - 1][1]  # "la Chambre de métiers et de l'artisanat a promis"
             k = i + n

@@ -39,6 +39,7 @@ from collections import Counter
 from itertools import pairwise
 
 from emprivacy.entities.capitalised import TITLES
+from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex
 from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
@@ -47,9 +48,11 @@ from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
 __all__ = [
     "COMMON_HEADS",
+    "FORMER_USES",
     "GENERIC_WORDS",
     "PLACE_HEADS",
     "POSSESSIVE_HEADS",
+    "former_uses",
     "in_local_place",
     "kept_places",
     "local_places",
@@ -172,8 +175,6 @@ def possessive_places(text: str) -> list[EntitySpan]:
     >>> possessive_places("It's Yasmin. Dawn's Birthday Party. Ellery's Seedling is fine")
     []
     """
-    from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
-
     found = []
     for m in _POSSESSIVE_PLACE.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1

@@ -54,8 +54,8 @@ def place_joins(marking: EntityMarking, decisions: list[Decision],
     ``linking``: the language's linking words (French; none in English), dropped between two
     slots of a place's span.  Those and ``joining`` (:func:`joining_words`) are dropped
     between two protected words (slots or placeholders) of one place's or organisation's
-    span that covers them all (``Rose and Crown``, ``Bank of England``, ``Cabane à sucre
-    Paradis``, ``L'Écho de l'Orbière``).  A possessive of
+    span that covers them all (``the Vale of Pickering``, ``Bank of the West``, ``le Pré aux
+    Moines``, ``L'Écho de l'Orbière``).  A possessive of
     :data:`POSSESSIVES` is dropped where it is joined to a slot or a placeholder before it
     and a span of :data:`_JOINED_TYPES` covers both: inside the name, a protected word of
     the span after it (``Robin's Stone`` → ``Tring Marsh``), or at the end of a saint's name
