@@ -32,9 +32,9 @@ from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
-from emprivacy.entities.name_words import zipf_in
+from emprivacy.entities.name_words import french_given_raw, zipf_in
 from emprivacy.entities.names import ordinary_in_capitals
-from emprivacy.entities.naming import CHAT_CLITICS, ordinary_mention
+from emprivacy.entities.naming import CHAT_CLITICS, ORDINARY_ZIPF, ordinary_mention
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.corrections import attempted_names
@@ -130,6 +130,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
                      first_span=0, slot=lambda t, k, w, r: _slot(t, k, w, r, {}))
         comma_cells(marking, decisions, counted, text, tokens, words, rows)
+        given_before_names(marking, decisions, counted, text, tokens, words, titles)
         if document is not None and document.slots:  # the document's people named before
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
@@ -255,6 +256,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
+    # again, for the family names the passes since decided ("juste" of "le doyen juste
+    # faucher", a learned gap)
+    given_before_names(marking, decisions, counted, text, tokens, words, titles)
     # again, for the names later passes made ("Priyanka" of a list), no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document,
                            late=True)
@@ -369,7 +373,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
              and not (late and marking.english_zipf(d.key[1]) >= LATE_ZIPF)
              and not handle_piece(text, tokens[j])]
     people = {d.key[1]: d for _, d in named}
-    lower = {words[j] for j, _ in named if tokens[j].text.islower()}  # named in lower case too
+    lower = {words[j] for j, _ in named if tokens[j].text.islower()  # named in lower case too
+             and not _common_given(marking, decisions, tokens, words, j)}
     if document is not None:
         document.remember(people, lower)
         people = {**document.slots, **people}
@@ -403,6 +408,23 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             counted[retyped] -= 1
         decisions[i] = people[words[i]]
         counted["PERSON"] += 1
+
+
+def _common_given(marking: EntityMarking, decisions: Sequence[Decision],
+                  tokens: Sequence[Token], words: Sequence[str], j: int) -> bool:
+    """Whether the lower-case slot at ``j``, right before a person's slot, is a common word
+    of a language other than English that no list holds as a given name (``merci`` of
+    ``merci pierre``, ``bonjour`` of ``bonjour marie``, taken with the name by a detector):
+    its other lower-case mentions need their own evidence (English ones are weighed by
+    :func:`~emprivacy.entities.naming.ordinary_mention`; issue 42, the thirty-seventh
+    stage)."""
+    if marking.lang == "en" or j + 1 >= len(tokens):
+        return False
+    after, word = decisions[j + 1], words[j]
+    return ("-" not in word  # "ti-jean legrand": a name
+            and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
+            and zipf_in(word, get_language(marking.lang).wordfreq_code) >= ORDINARY_ZIPF
+            and not marking.listed_given(word) and word not in french_given_raw())
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

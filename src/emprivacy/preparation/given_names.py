@@ -12,9 +12,11 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from emprivacy.entities.french_cues import FAMILY_WORDS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
+from emprivacy.entities.name_words import french_given_raw
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
@@ -58,15 +60,51 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
             continue
         if not verb and after.key[0] != "PERSON":
             continue
+        lower_given = (not verb and tok.text.islower() and tokens[i].text.islower()
+                       and after.key[0] == "PERSON"
+                       and _lower_given(marking, words, k))
         if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
-                and (tok.text[:1].isupper() or (verb and lower_modal))
+                and (tok.text[:1].isupper() or (verb and lower_modal) or lower_given)
                 and text[tok.end:tokens[i].start] == " "
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
-                and words[k] not in KIN_WORDS and given_like(marking, words[k])):
+                and words[k] not in KIN_WORDS
+                and (lower_given or given_like(marking, words[k]))):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
+
+def _lower_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
+    """Whether the lower-case word at ``k``, right before a person's slot in lower case, is
+    the person's given name: a listed given name (French: of ``data/given-names-fr.txt``
+    too, accents kept) after no subject, determiner or possessive (``the treasurer is bill
+    piper``, ``le doyen juste faucher``, ``la petite perle tanguy`` of speech recognition;
+    not ``i hope piper comes``, ``the bill piper sent``: issue 40, the thirty-seventh
+    stage, seen)."""
+    word = words[k]
+    before = words[k - 1] if k else ""
+    if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN:
+        return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed)
+    if marking.lang == "en" and before and before not in KIN_WORDS and before not in (
+            get_language("en").kept_function_words):
+        return False  # "the new guy dean", "best dale handler": after a function word
+        # ("the treasurer is bill piper"), a family word or no word ("01:31 mark dresser")
+    if marking.listed_given(word):
+        return True
+    return marking.lang == "fr" and word in french_given_raw()
+
+
+#: Words before a lower-case word that make it a verb, a noun or an adjective, not a given
+#: name before a family name (``i hope``, ``the bill``, ``la juste``).
+_NOT_BEFORE_LOWER_GIVEN = frozenset(
+    "i you we they he she it who that which there the a an my your his her our their this "
+    "these those its to not je tu il elle on nous vous ils elles le la les un une des du ce "
+    "cet cette ces mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs qui que "
+    "ne pas très si trop plus".split())
+
+#: Listed given names that are interjections or family words of a chat (``customer ok
+#: mark``, ``will pa sue``, ``ok olive``).
+_NO_GIVEN = frozenset("ok okay ha ah oh eh pa ma bon merci bravo salut coucou oui".split())
 
 #: Words before ``will`` or ``may`` that make it the verb or the noun (``we will mason``
 #: nothing; ``the will``).

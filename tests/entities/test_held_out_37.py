@@ -1,0 +1,101 @@
+"""What the thirty-seventh stage showed (issues 40 and 42), seen: a given name in lower case
+right before a family name's slot, in speech recognition's captions and chats, released as
+written (``the treasurer is bill piper``, ``le doyen juste faucher``, ``la petite perle
+tanguy``: French given names that are common words, which the French list lacked); a common
+word taken with a name in lower case followed to its other mentions (``merci`` of ``merci
+pierre``); fields named ``piece``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _has(word: str, line: str) -> bool:
+    return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", line) is not None
+
+
+def test_an_english_given_name_in_lower_case_before_a_family_name_is_protected(
+        release_auto) -> None:
+    """Before, ``piper`` got a surrogate and ``bill`` came out as written."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("[0:10:01] and the treasurer is bill piper here now\n")
+    assert not _has("bill", out) and not _has("piper", out), out
+    assert "and the treasurer is " in out and out.endswith(" here now\n"), out
+
+
+def test_a_word_before_a_family_name_that_is_no_given_name_here_stays(release_auto) -> None:
+    """After a subject, a determiner or an adjective a listed name is a word (``i hope``,
+    ``the bill``, ``the new guy``): only the family name is protected."""
+    pytest.importorskip("wordfreq")
+    for text, word in (("i hope piper comes today\n", "hope"),
+                       ("the bill piper sent was late\n", "bill"),
+                       ("is lovely the new guy dean less so\n", "guy")):
+        out = release_auto(text)
+        assert _has(word, out), (text, out)
+
+
+def test_a_french_given_name_that_is_a_word_before_a_family_name_is_protected() -> None:
+    """``juste``, ``perle`` and ``léger`` are French given names (now in
+    ``data/given-names-fr.txt``); before, only the family name after them was protected."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    for text, given in (("[0:01:00] la coupe avec le doyen juste faucher quatre-vingts ans\n",
+                         "juste"),
+                        ("[0:01:12] à bord aussi la petite perle tanguy neuf ans\n", "perle"),
+                        ("[0:01:15] c'est moi léger roux et claire sauvan on juge\n",
+                         "léger")):
+        out = release_fr(text)
+        assert not _has(given, out), (text, out)
+
+
+def test_french_common_words_around_such_a_name_stay_words() -> None:
+    """The name ``juste`` does not make every ``juste`` a name (``un prix juste``), a family
+    word before a family name stays (``mamie blanche``: ``Mamie`` is a listed given name),
+    and an interjection is no given name (``ok olive``)."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("[0:01:00] avec le doyen juste faucher. un prix juste et un vent léger.\n")
+    assert "un prix juste et un vent léger" in out, out
+    out = release_fr("les 80 ans de mamie blanche c'est dimanche\n")
+    assert _has("mamie", out), out
+    out = release_fr("jean-marc: ok olive c'est complet\n")
+    assert _has("ok", out), out
+
+
+def test_a_common_word_taken_with_a_name_is_not_followed_to_its_other_mentions() -> None:
+    """A lower-case common French word that no list holds as a given name, taken by a
+    detector with the person's name after it (``merci pierre``), no longer makes every
+    ``merci`` of the text a name."""
+    pytest.importorskip("wordfreq")
+    from types import SimpleNamespace
+
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.entity_slots import _common_given
+    from emprivacy.text.tokens import tokenize
+
+    marking = SimpleNamespace(lang="fr", listed_given=lambda word: False)
+    toks = list(tokenize("merci pierre et juste faucher"))
+    words = [t.text.lower() for t in toks]
+    slot = EntitySlot(("PERSON", "x"), -1, None, independent=True)
+    decisions = [slot, slot, None, slot, slot]
+    assert _common_given(marking, decisions, toks, words, 0)  # merci: no given name
+    assert not _common_given(marking, decisions, toks, words, 3)  # juste: a given name
+    assert not _common_given(marking, decisions, toks, words, 1)  # no person after it
+    marking.lang = "en"
+    assert not _common_given(marking, decisions, toks, words, 0)  # English: its own rules
+
+
+def test_a_field_named_piece_in_lower_case_is_protected(release_auto) -> None:
+    """``piece`` ends a field's name where the phrase recurs (``penny piece``), not in ``a
+    piece of cake``."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("i would rather nobody parked on penny piece this year. two masts, one "
+                       "on the mount and one on penny piece. a piece of cake.\n")
+    assert not _has("penny piece", out), out
+    assert "a piece of cake" in out, out
