@@ -96,12 +96,12 @@ def test_a_misheard_name_that_sounds_like_the_correction(release_auto):
 
 
 def test_the_consonants_of_a_name():
-    from emprivacy.preparation.corrections import _skeleton
     from emprivacy.preparation.corrections import plain_form as _plain
+    from emprivacy.preparation.corrections import skeleton
 
-    assert _skeleton(_plain("olufunmilayo")) == _skeleton(_plain("ohloofunmelieoh")) == "lfnml"
-    assert _skeleton("highthemalrushhed") == _skeleton("haythamalrashid") == "tmlrsd"
-    assert _skeleton("quickzebra") == "ksbr"  # c, k and q one sound, said once
+    assert skeleton(_plain("olufunmilayo")) == skeleton(_plain("ohloofunmelieoh")) == "lfnml"
+    assert skeleton("highthemalrushhed") == skeleton("haythamalrashid") == "tmlrsd"
+    assert skeleton("quickzebra") == "ksbr"  # c, k and q one sound, said once
 
 
 def test_no_correction_makes_ordinary_words_a_name(release_auto):

@@ -3,7 +3,8 @@ right before a family name's slot, in speech recognition's captions and chats, r
 written (``the treasurer is bill piper``, ``le doyen juste faucher``, ``la petite perle
 tanguy``: French given names that are common words, which the French list lacked); a common
 word taken with a name in lower case followed to its other mentions (``merci`` of ``merci
-pierre``); fields named ``piece``."""
+pierre``); fields named ``piece``; a name captions heard as several words right before the
+name itself (``toe pay a day inker that's tope adeyinka``)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,12 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 
 def _has(word: str, line: str) -> bool:
     return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", line) is not None
 
 
+@pytest.mark.slow
 def test_an_english_given_name_in_lower_case_before_a_family_name_is_protected(
         release_auto) -> None:
     """Before, ``piper`` got a surrogate and ``bill`` came out as written."""
@@ -27,6 +27,7 @@ def test_an_english_given_name_in_lower_case_before_a_family_name_is_protected(
     assert "and the treasurer is " in out and out.endswith(" here now\n"), out
 
 
+@pytest.mark.slow
 def test_a_word_before_a_family_name_that_is_no_given_name_here_stays(release_auto) -> None:
     """After a subject, a determiner or an adjective a listed name is a word (``i hope``,
     ``the bill``, ``the new guy``): only the family name is protected."""
@@ -38,6 +39,7 @@ def test_a_word_before_a_family_name_that_is_no_given_name_here_stays(release_au
         assert _has(word, out), (text, out)
 
 
+@pytest.mark.slow
 def test_a_french_given_name_that_is_a_word_before_a_family_name_is_protected() -> None:
     """``juste``, ``perle`` and ``léger`` are French given names (now in
     ``data/given-names-fr.txt``); before, only the family name after them was protected."""
@@ -53,6 +55,7 @@ def test_a_french_given_name_that_is_a_word_before_a_family_name_is_protected() 
         assert not _has(given, out), (text, out)
 
 
+@pytest.mark.slow
 def test_french_common_words_around_such_a_name_stay_words() -> None:
     """The name ``juste`` does not make every ``juste`` a name (``un prix juste``), a family
     word before a family name stays (``mamie blanche``: ``Mamie`` is a listed given name),
@@ -91,6 +94,7 @@ def test_a_common_word_taken_with_a_name_is_not_followed_to_its_other_mentions()
     assert not _common_given(marking, decisions, toks, words, 0)  # English: its own rules
 
 
+@pytest.mark.slow
 def test_a_field_named_piece_in_lower_case_is_protected(release_auto) -> None:
     """``piece`` ends a field's name where the phrase recurs (``penny piece``), not in ``a
     piece of cake``."""
@@ -99,3 +103,52 @@ def test_a_field_named_piece_in_lower_case_is_protected(release_auto) -> None:
                        "on the mount and one on penny piece. a piece of cake.\n")
     assert not _has("penny piece", out), out
     assert "a piece of cake" in out, out
+
+
+def _heard(text: str, names: tuple[str, ...], listed: tuple[str, ...] = ()
+           ) -> list[tuple[str, str]]:
+    """heard_before on ``text`` where the words ``names`` are person's slots."""
+    from collections import Counter
+
+    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.heard_names import heard_before
+    from emprivacy.text.language import get_language
+    from emprivacy.text.tokens import tokenize
+
+    toks = list(tokenize(text))
+    decisions = [EntitySlot(("PERSON", t.text), -1, None, independent=True)
+                 if t.text in names else None for t in toks]
+    heard_before(decisions, Counter(), text, toks,
+                 function_words=get_language("en").kept_function_words,
+                 listed=lambda word: word in listed)
+    return [(t.text, "slot" if isinstance(d, EntitySlot) else type(d).__name__)
+            for t, d in zip(toks, decisions, strict=True)]
+
+
+def test_a_name_heard_as_several_words_before_it_takes_its_slot() -> None:
+    """Before (the start's passes), ``yo nuts do me trace cue`` before ``ionuț dumitrescu``
+    and ``toe pay a day inker that's`` before ``tope adeyinka`` were released as
+    written."""
+    got = dict(_heard("[0:52:59] bass trombone yo nuts do me trace cue ionuț dumitrescu",
+                      ("ionuț", "dumitrescu")))
+    assert [got[w] for w in "yo nuts do me trace".split()] == ["Dropped"] * 5, got
+    assert got["cue"] == "slot" and got["trombone"] == "NoneType", got
+    got = dict(_heard("[0:53:04] the trombones are led by toe pay a day inker that's tope "
+                      "adeyinka", ("tope", "adeyinka")))
+    assert got["inker"] == "slot" and got["toe"] == "Dropped" and got["by"] == "NoneType", got
+    assert got["that"] == "NoneType", got
+
+
+def test_words_before_a_name_that_do_not_sound_like_it_stay() -> None:
+    """Not in text without a caption's time stamp, not words whose consonants differ (``the
+    band and`` before ``anderson``), not another listed person (``grace``), not function
+    words alone, not a name of fewer than four consonants."""
+    assert all(d != "Dropped" for _, d in _heard("led by toe pay a day inker tope adeyinka",
+                                                 ("tope", "adeyinka")))
+    assert all(d != "Dropped" for _, d in _heard("[0:01:00] thank you to the band and anderson",
+                                                 ("anderson",)))
+    got = dict(_heard("[0:01:00] and the conductor is grace a jay adjei", ("grace", "adjei")))
+    assert got["grace"] == "slot" and got["a"] == "NoneType", got
+    got = dict(_heard("[0:01:00] the tow pay day inker tope adeyinka",
+                      ("tope", "adeyinka", "pay"), listed=("pay",)))
+    assert got["pay"] == "slot" and got["day"] == "NoneType", got  # a listed person: no run

@@ -20,7 +20,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
            "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line",
-           "person_slot", "plain_form"]
+           "person_slot", "plain_form", "skeleton"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -46,7 +46,7 @@ _CORRECTION = re.compile(r"(?:[ \t]*,?[ \t]+(?:sorry|no|oh no|i mean|sorry i mea
 #: the twentieth, seen).
 _MOST_SAID = 6
 #: How alike the consonants of two words or more before a correction and of the name are
-#: (:func:`_skeleton`) when they are that name misheard, a name of at least
+#: (:func:`skeleton`) when they are that name misheard, a name of at least
 #: :data:`SKELETON_LETTERS` consonants; one word alone is matched by its letters only
 #: (``oh loo fun me lie oh sorry olufunmilayo``: 1.0, letters 0.59; ``high them al rush he'd
 #: excuse me haytham al rashid``: 1.0 once ``gh`` is silent; issue 40, the twentieth English
@@ -192,7 +192,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
         best_ratio = CORRECTED_ALIKE
         # the name said may be the run's first words only ("de freitas" of "de freitas
         # marisa de freitas": the given name said after it), four letters at least
-        names = [(said_name, _skeleton(said_name)) for said_name in dict.fromkeys(
+        names = [(said_name, skeleton(said_name)) for said_name in dict.fromkeys(
             plain_form("".join(t.text for t in tokens[first:r + 1])) for r in range(run, j - 1, -1))
             if said_name == name or len(said_name) >= 4]
         # the run may end before the name's own rest ("you stuff al rashid" before "yusuf
@@ -260,7 +260,7 @@ def _misheard_before(decisions: Sequence[Decision], text: str, tokens: Sequence[
     with its own measure."""
     best: list[int] = []
     best_ratio = CORRECTED_ALIKE
-    sounds = {name: _skeleton(name) for name in names}  # once, not per run tried
+    sounds = {name: skeleton(name) for name in names}  # once, not per run tried
     k = end
     while k > 0 and end - k < _MOST_SAID:
         k -= 1
@@ -290,18 +290,18 @@ def _likeness(said: str, name: str, sound: str, words: int,
               letters: int = SKELETON_LETTERS) -> float:
     """How alike the ``words`` words ``said`` (plain, run together) and a ``name`` are: their
     letters' :class:`difflib.SequenceMatcher` ratio, or for two words or more their
-    consonants' (``sound``, the name's :func:`_skeleton`, of ``letters`` or more:
+    consonants' (``sound``, the name's :func:`skeleton`, of ``letters`` or more:
     :data:`SKELETON_LETTERS`, two for a name spelled out after it) where that reaches
     :data:`SKELETON_ALIKE` (``oh loo fun me lie oh`` and ``olufunmilayo``: l f n m l)."""
     ratio = SequenceMatcher(None, said, name).ratio()
     if words > 1 and len(sound) >= letters:
-        alike = SequenceMatcher(None, _skeleton(said), sound).ratio()
+        alike = SequenceMatcher(None, skeleton(said), sound).ratio()
         if alike >= SKELETON_ALIKE:
             ratio = max(ratio, alike)
     return ratio
 
 
-def _skeleton(said: str) -> str:
+def skeleton(said: str) -> str:
     """The consonants of a plain word (:func:`plain_form`) as they sound, roughly: no vowel,
     ``h``, ``w``, ``y`` or ``gh`` (``high``), ``c`` and ``q`` as ``k``, ``z`` as ``s``, no
     letter twice in a row (``olufunmilayo`` and ``ohloofunmelieoh``: ``lfnml``)."""

@@ -56,6 +56,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
+from emprivacy.preparation.heard_names import heard_before
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
@@ -135,6 +136,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
             _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
                                    document)
         split_family_names(marking, decisions, counted, text, tokens, words)
+        if initials:
+            _heard_before(marking, decisions, counted, text, tokens)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -265,7 +268,18 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     split_family_names(marking, decisions, counted, text, tokens, words)  # normand le blanc
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
+        _heard_before(marking, decisions, counted, text, tokens)  # once every name is known
     return decisions, counted
+
+
+def _heard_before(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+                  text: str, tokens: Sequence[Token]) -> None:
+    """:func:`~emprivacy.preparation.heard_names.heard_before` with the language's function
+    words and the lists' given names (French: ``data/given-names-fr.txt`` too)."""
+    heard_before(decisions, counted, text, tokens,
+                 function_words=get_language(marking.lang).kept_function_words,
+                 listed=lambda word: marking.listed_given(word) or (
+                     marking.lang == "fr" and word in french_given_raw()))
 
 
 def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token) -> bool:

@@ -1,0 +1,166 @@
+"""A name that automatic captions heard as several words right before the name itself
+(``the trombones are led by toe pay a day inker that's tope adeyinka``, ``bass trombone yo
+nuts do me trace cue ionuț dumitrescu``, ``under a shah sid decay ayesha siddiqui``): the
+words before are the same name misheard, one person with one surrogate.  A pass over the
+decisions of :func:`~emprivacy.preparation.entity_slots.entity_decisions` in text mode,
+after :func:`~emprivacy.preparation.corrections.attempted_names`, which takes up to three
+words with the name's first letter and no function word (issue 40, the thirty-seventh stage,
+seen: the captions of the earlier labelled sets left about a third of their unprotected
+person tokens in such runs).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
+
+from emprivacy.preparation.corrections import (
+    SKELETON_ALIKE,
+    SKELETON_LETTERS,
+    person_slot,
+    plain_form,
+    skeleton,
+)
+from emprivacy.preparation.decisions import Decision, Dropped
+from emprivacy.text.tokens import Token
+
+__all__ = ["HEARD_LETTERS_ALIKE", "MOST_HEARD", "heard_before"]
+
+#: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
+MOST_HEARD = 6
+#: How alike the letters of the words heard and of the name are, at least, beside their
+#: consonants' :data:`~emprivacy.preparation.corrections.SKELETON_ALIKE` (``toe pay a day
+#: inker`` and ``tope adeyinka``: 0.67; ``and the band`` and ``anderson``: 0.56, consonants
+#: 0.55).
+HEARD_LETTERS_ALIKE = 0.5
+#: A caption's time stamp (``[0:52:59]``, ``00:32:15.500``): the rule reads captions only.
+_STAMP = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,3})?(?![\d:])")
+#: Words between the heard run and the name that introduce it again (``… inker that's tope
+#: adeyinka``).
+_AGAIN = (("that", "'s"), ("that", "’s"), ("it", "'s"), ("it", "’s"), ("that", "is"),
+          ("it", "is"))
+
+
+def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
+                 tokens: Sequence[Token], *, function_words: frozenset[str],
+                 listed: Callable[[str], bool]) -> None:
+    """Give two to :data:`MOST_HEARD` lower-case words right before a person's name in lower
+    case in captions (the text has a time stamp), on its line, one space apart, or before
+    ``that's`` and the name, the name's slot where they read as the name: their consonants
+    (:func:`~emprivacy.preparation.corrections.skeleton`) at least
+    :data:`~emprivacy.preparation.corrections.SKELETON_ALIKE` alike those of the name's one
+    to three words or their first words (of
+    :data:`~emprivacy.preparation.corrections.SKELETON_LETTERS` consonants or more), the
+    same first consonant, their letters at least :data:`HEARD_LETTERS_ALIKE` alike, the last
+    word none of the ``function_words``. Each word is undecided or a person's slot of an
+    unlisted word (``listed``: not another person) that is no word of the name; the most
+    alike run wins, the longer on a tie where the longer adds no consonant (``a`` of ``a
+    shah sid decay``). As a correction's, the words but the last are
+    :class:`~emprivacy.preparation.decisions.Dropped`, the last the name's slot.
+
+    >>> from collections import Counter
+    >>> from emprivacy.preparation.decisions import EntitySlot
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "[0:53:04] led by toe pay a day inker that's tope adeyinka"
+    >>> tokens = list(tokenize(text))
+    >>> decisions = [None] * len(tokens)
+    >>> for k, t in enumerate(tokens):
+    ...     if t.text in ("tope", "adeyinka"):
+    ...         decisions[k] = EntitySlot(("PERSON", t.text), -1, None, independent=True)
+    >>> heard_before(decisions, Counter(), text, tokens, function_words=frozenset({"a", "by"}),
+    ...              listed=lambda w: False)
+    >>> [t.text for t, d in zip(tokens, decisions) if isinstance(d, Dropped)]
+    ['toe', 'pay', 'a', 'day']
+    >>> decisions[[t.text for t in tokens].index("inker")] is decisions[-2]
+    True
+    """
+    if not _STAMP.search(text):
+        return
+    for j in range(len(tokens) - 1, 0, -1):
+        if not _name_start(decisions, tokens, text, j):
+            continue
+        run = j
+        while (run + 1 < len(tokens) and run - j < 2 and person_slot(decisions[run + 1])
+               and tokens[run + 1].text.islower()
+               and text[tokens[run].end:tokens[run + 1].start] == " "):
+            run += 1
+        name_words = {t.text for t in tokens[j:run + 1]}
+        # the name, or its first words only ("tope adeyinka" of "tope adeyinka adeyinka")
+        names = [(name, skeleton(name)) for name in dict.fromkeys(
+            plain_form("".join(t.text for t in tokens[j:r + 1])) for r in range(run, j - 1, -1))]
+        names = [(name, sound) for name, sound in names if len(sound) >= SKELETON_LETTERS]
+        if not names:
+            continue
+        end = j
+        if j >= 2 and (tokens[j - 2].text.lower(), tokens[j - 1].text.lower()) in _AGAIN \
+                and text[tokens[j - 1].end:tokens[j].start] == " ":
+            end = j - 2  # "… inker that's tope adeyinka"
+        said = _said_before(decisions, tokens, text, end, name_words, listed)
+        best: list[int] = []
+        best_ratio = 0.0
+        for name, sound in names:
+            found, ratio = _best_run(tokens, said, name, sound, function_words)
+            if found and ratio > best_ratio:
+                best, best_ratio = found, ratio
+        if not best:
+            continue
+        for k in best:
+            slot = decisions[k]
+            if slot is not None:  # a slot of its own, replaced
+                counted["PERSON"] -= 1
+            decisions[k] = Dropped("PERSON")
+        decisions[best[-1]] = decisions[j]
+        counted["PERSON"] += 1
+
+
+def _name_start(decisions: Sequence[Decision], tokens: Sequence[Token], text: str,
+                j: int) -> bool:
+    """Whether token ``j`` is the first word of a person's name in lower case."""
+    return (person_slot(decisions[j]) and tokens[j].kind == "word"
+            and tokens[j].text.islower()
+            and not (person_slot(decisions[j - 1])
+                     and text[tokens[j - 1].end:tokens[j].start] == " "))
+
+
+def _said_before(decisions: Sequence[Decision], tokens: Sequence[Token], text: str,
+                 end: int, name_words: set[str], listed: Callable[[str], bool]) -> list[int]:
+    """The words before token ``end`` on its line that may be the name heard, nearest
+    first."""
+    said: list[int] = []
+    k = end - 1
+    while (k >= 0 and len(said) < MOST_HEARD and tokens[k].kind == "word"
+           and tokens[k].text.islower() and tokens[k].text[:1].isalpha()
+           and text[tokens[k].end:tokens[k + 1].start] == " "
+           and tokens[k].text not in name_words
+           and (decisions[k] is None or (person_slot(decisions[k])
+                                         and not listed(tokens[k].text)))):
+        said.append(k)
+        k -= 1
+    return said
+
+
+def _best_run(tokens: Sequence[Token], said: list[int], name: str, sound: str,
+              function_words: frozenset[str]) -> tuple[list[int], float]:
+    """The run of two words or more of ``said`` (nearest first) that reads most as the
+    name, in order, and how alike its consonants are; empty where none does."""
+    best: list[int] = []
+    best_ratio = SKELETON_ALIKE
+    for n in range(2, len(said) + 1):
+        run = sorted(said[:n])
+        words = [tokens[i].text.lower() for i in run]
+        if words[-1] in function_words:
+            continue  # the word that takes the slot is heard, no "et" of "nuno et prudence"
+        heard = plain_form("".join(words))
+        heard_sound = skeleton(heard)
+        if not heard_sound or heard_sound[0] != sound[0]:
+            continue
+        ratio = SequenceMatcher(None, heard_sound, sound).ratio()
+        if ratio < SKELETON_ALIKE or SequenceMatcher(None, heard, name).ratio() \
+                < HEARD_LETTERS_ALIKE:
+            continue
+        if ratio > best_ratio or (ratio == best_ratio and (
+                not best or not skeleton(plain_form(words[0])))):
+            best, best_ratio = run, ratio
+    return best, best_ratio
