@@ -101,7 +101,7 @@ def test_a_field_named_piece_in_lower_case_is_protected(release_auto) -> None:
     pytest.importorskip("wordfreq")
     out = release_auto("i would rather nobody parked on penny piece this year. two masts, one "
                        "on the mount and one on penny piece. a piece of cake.\n")
-    assert not _has("penny piece", out), out
+    assert len(re.findall(r"(?<![\w'’-])piece(?![\w'’-])", out)) == 1, out  # before: 3
     assert "a piece of cake" in out, out
 
 
