@@ -71,9 +71,9 @@ COMMON_HEADS = frozenset(
     "well end top bottom spring common green head foot cross works office yard arms "
     # a parish's boundary marks and ways (the thirty-fifth English set's tuning half: "the
     # gospel oak", "the mere stone", "robin's stone", "stickworth road", "meadow rise")
-    "stone oak gate wood pond hill rise road street lane "
-    # a field's name (the thirty-seventh set's tuning half: "penny piece", "POST MILL PIECE")
-    "piece".split())
+    "stone oak gate wood pond hill rise road street lane".split())
+# (not ``piece``, a field's name of the thirty-seventh set's tuning half, ``penny piece``: a
+# recurring ``set piece``, ``party piece``, ``museum piece`` in prose; the stage's review)
 # (``arms`` among them: ``in the mother's arms``; a pub in lower case is
 # :mod:`~emprivacy.entities.pubs`'s)
 

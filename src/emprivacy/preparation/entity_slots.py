@@ -32,7 +32,7 @@ from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
-from emprivacy.entities.name_words import french_given_raw, zipf_in
+from emprivacy.entities.name_words import french_family_names, french_given_raw, zipf_in
 from emprivacy.entities.names import ordinary_in_capitals
 from emprivacy.entities.naming import CHAT_CLITICS, ORDINARY_ZIPF, ordinary_mention
 from emprivacy.entities.policy import placeholder
@@ -275,11 +275,14 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
 def _heard_before(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                   text: str, tokens: Sequence[Token]) -> None:
     """:func:`~emprivacy.preparation.heard_names.heard_before` with the language's function
-    words and the lists' given names (French: ``data/given-names-fr.txt`` too)."""
+    words, the lists' given names (French: ``data/given-names-fr.txt`` too) and its common
+    words (Zipf at least :data:`~emprivacy.entities.initials.COMMON_ZIPF`)."""
+    language = get_language(marking.lang)
     heard_before(decisions, counted, text, tokens,
-                 function_words=get_language(marking.lang).kept_function_words,
+                 function_words=language.kept_function_words,
                  listed=lambda word: marking.listed_given(word) or (
-                     marking.lang == "fr" and word in french_given_raw()))
+                     marking.lang == "fr" and word in french_given_raw()),
+                 ordinary=lambda word: zipf_in(word, language.wordfreq_code) >= COMMON_ZIPF)
 
 
 def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token) -> bool:
@@ -427,7 +430,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
 def _common_given(marking: EntityMarking, decisions: Sequence[Decision],
                   tokens: Sequence[Token], words: Sequence[str], j: int) -> bool:
     """Whether the lower-case slot at ``j``, right before a person's slot, is a common word
-    of a language other than English that no list holds as a given name (``merci`` of
+    of a language other than English that no list holds as a given or family name (a
+    list's ``mercier paul`` is a name; ``merci`` of
     ``merci pierre``, ``bonjour`` of ``bonjour marie``, taken with the name by a detector):
     its other lower-case mentions need their own evidence (English ones are weighed by
     :func:`~emprivacy.entities.naming.ordinary_mention`; issue 42, the thirty-seventh
@@ -438,7 +442,8 @@ def _common_given(marking: EntityMarking, decisions: Sequence[Decision],
     return ("-" not in word  # "ti-jean legrand": a name
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
             and zipf_in(word, get_language(marking.lang).wordfreq_code) >= ORDINARY_ZIPF
-            and not marking.listed_given(word) and word not in french_given_raw())
+            and not marking.listed_given(word) and word not in french_given_raw()
+            and word not in french_family_names())  # not the census's (bonjour, bravo)
 
 
 def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:

@@ -45,7 +45,7 @@ _AGAIN = (("that", "'s"), ("that", "’s"), ("it", "'s"), ("it", "’s"), ("that
 
 def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
                  tokens: Sequence[Token], *, function_words: frozenset[str],
-                 listed: Callable[[str], bool]) -> None:
+                 listed: Callable[[str], bool], ordinary: Callable[[str], bool]) -> None:
     """Give two to :data:`MOST_HEARD` lower-case words right before a person's name in lower
     case in captions (the text has a time stamp), on its line, one space apart, or before
     ``that's`` and the name, the name's slot where they read as the name: their consonants
@@ -54,11 +54,13 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     to three words or their first words (of
     :data:`~emprivacy.preparation.corrections.SKELETON_LETTERS` consonants or more), the
     same first consonant, their letters at least :data:`HEARD_LETTERS_ALIKE` alike, the last
-    word none of the ``function_words``. Each word is undecided or a person's slot of an
-    unlisted word (``listed``: not another person) that is no word of the name; the most
-    alike run wins, the longer on a tie where the longer adds no consonant (``a`` of ``a
-    shah sid decay``). As a correction's, the words but the last are
-    :class:`~emprivacy.preparation.decisions.Dropped`, the last the name's slot.
+    word none of the ``function_words``, two words none of them (``a person pearson``, ``her
+    son anderson``), one word at least no common word (``ordinary``: ``the rest andrews``).
+    Each word is undecided or a person's slot of an unlisted word (``listed``: not another
+    person) that is no word of the name; the most alike run wins, the longer on a tie where
+    the longer adds no consonant (``a`` of ``a shah sid decay``). As a correction's, the
+    words but the last are :class:`~emprivacy.preparation.decisions.Dropped`, the last the
+    name's slot.
 
     >>> from collections import Counter
     >>> from emprivacy.preparation.decisions import EntitySlot
@@ -70,7 +72,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     ...     if t.text in ("tope", "adeyinka"):
     ...         decisions[k] = EntitySlot(("PERSON", t.text), -1, None, independent=True)
     >>> heard_before(decisions, Counter(), text, tokens, function_words=frozenset({"a", "by"}),
-    ...              listed=lambda w: False)
+    ...              listed=lambda w: False, ordinary=lambda w: w in ("pay", "day"))
     >>> [t.text for t, d in zip(tokens, decisions) if isinstance(d, Dropped)]
     ['toe', 'pay', 'a', 'day']
     >>> decisions[[t.text for t in tokens].index("inker")] is decisions[-2]
@@ -101,7 +103,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
         best: list[int] = []
         best_ratio = 0.0
         for name, sound in names:
-            found, ratio = _best_run(tokens, said, name, sound, function_words)
+            found, ratio = _best_run(tokens, said, name, sound, function_words, ordinary)
             if found and ratio > best_ratio:
                 best, best_ratio = found, ratio
         if not best:
@@ -142,7 +144,8 @@ def _said_before(decisions: Sequence[Decision], tokens: Sequence[Token], text: s
 
 
 def _best_run(tokens: Sequence[Token], said: list[int], name: str, sound: str,
-              function_words: frozenset[str]) -> tuple[list[int], float]:
+              function_words: frozenset[str], ordinary: Callable[[str], bool]
+              ) -> tuple[list[int], float]:
     """The run of two words or more of ``said`` (nearest first) that reads most as the
     name, in order, and how alike its consonants are; empty where none does."""
     best: list[int] = []
@@ -152,6 +155,9 @@ def _best_run(tokens: Sequence[Token], said: list[int], name: str, sound: str,
         words = [tokens[i].text.lower() for i in run]
         if words[-1] in function_words:
             continue  # the word that takes the slot is heard, no "et" of "nuno et prudence"
+        if (n == 2 and any(w in function_words for w in words)) or all(map(ordinary, words)):
+            continue  # "a person pearson", "her son anderson", "le chercheur leclerc": a
+            # determiner and a noun, common words all
         heard = plain_form("".join(words))
         heard_sound = skeleton(heard)
         if not heard_sound or heard_sound[0] != sound[0]:
