@@ -146,7 +146,7 @@ def family_names() -> frozenset[str]:
 
 @cache
 def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
-    """Given names of people in France (``data/given-names-fr.txt``: 1,019 names, compiled by
+    """Given names of people in France (``data/given-names-fr.txt``: 1,032 names, compiled by
     hand for emprivacy) with the census' given names, all lower case and without accents
     (``gwenaël`` → ``gwenael``): what the French name detector
     (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census

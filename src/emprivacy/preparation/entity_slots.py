@@ -259,7 +259,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
-    # again, for the family names the passes since decided ("juste" of "le doyen juste
+    # again, for the family names the passes since decided ("désiré" of "le doyen désiré
     # faucher", a learned gap)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     # again, for the names later passes made ("Priyanka" of a list), no common word

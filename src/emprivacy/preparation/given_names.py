@@ -78,9 +78,10 @@ def _lower_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
     """Whether the lower-case word at ``k``, right before a person's slot in lower case, is
     the person's given name: a listed given name (French: of ``data/given-names-fr.txt``
     too, accents kept) after no subject, determiner or possessive (``the treasurer is bill
-    piper``, ``le doyen juste faucher``, ``la petite perle tanguy`` of speech recognition;
+    piper``, ``le doyen désiré faucher``, ``la petite perle tanguy`` of speech recognition;
     not ``i hope piper comes``, ``the bill piper sent``: issue 40, the thirty-seventh
-    stage, seen)."""
+    stage, seen).  The words before are one list for both languages (French ``son``, a
+    possessive, also stops the English ``his son bill piper``)."""
     word = words[k]
     before = words[k - 1] if k else ""
     if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN:
@@ -95,7 +96,7 @@ def _lower_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
 
 
 #: Words before a lower-case word that make it a verb, a noun or an adjective, not a given
-#: name before a family name (``i hope``, ``the bill``, ``la juste``).
+#: name before a family name (``i hope``, ``the bill``, ``la perle``).
 _NOT_BEFORE_LOWER_GIVEN = frozenset(
     "i you we they he she it who that which there the a an my your his her our their this "
     "these those its to not je tu il elle on nous vous ils elles le la les un une des du ce "
