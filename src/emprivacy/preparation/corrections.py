@@ -20,7 +20,7 @@ from emprivacy.text.tokens import Token
 
 __all__ = ["ATTEMPT_ALIKE", "CORRECTED_ALIKE", "CORRECTED_INITIAL", "SKELETON_ALIKE",
            "SKELETON_LETTERS", "attempted_names", "corrected_names", "corrected_next_line",
-           "person_slot", "plain_form", "skeleton"]
+           "give_run", "person_slot", "plain_form", "skeleton"]
 
 #: How alike (:class:`difflib.SequenceMatcher`'s ratio) the words before a correction and
 #: the name after it are when they are that name misheard (``brig id`` and ``bridget``: 0.62).
@@ -109,12 +109,7 @@ def corrected_names(decisions: list[Decision], counted: Counter[str], text: str,
             if isinstance(decisions[k], EntitySlot):  # model's "pardon pouliquen")
                 decisions[k] = None
                 counted["PERSON"] -= 1
-        for k in best:
-            if decisions[k] is not None:
-                counted["PERSON"] -= 1  # a slot of its own, replaced
-            decisions[k] = Dropped("PERSON")
-        decisions[best[-1]] = decision
-        counted["PERSON"] += 1
+        give_run(decisions, counted, best, decision)
 
 
 def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: str,
@@ -218,13 +213,7 @@ def corrected_next_line(decisions: list[Decision], counted: Counter[str], text: 
                         best, best_ratio = run_said, ratio
         if not best:
             continue
-        for k in best:
-            slot = decisions[k]
-            if slot is not None:  # a slot of its own, replaced
-                counted[slot.key[0] if isinstance(slot, EntitySlot) else "PERSON"] -= 1
-            decisions[k] = Dropped("PERSON")
-        decisions[best[-1]] = decisions[j]
-        counted["PERSON"] += 1
+        give_run(decisions, counted, best, decisions[j])
 
 
 def _spelled_after(tokens: Sequence[Token], run: int, name: str) -> bool:
@@ -321,6 +310,20 @@ def plain_form(word: str) -> str:
     return "".join(c for c in fold_to_ascii(word.lower()) if c not in "'’-")
 
 
+def give_run(decisions: list[Decision], counted: Counter[str], run: Sequence[int],
+             slot: Decision) -> None:
+    """The words said for a name (``run``, in order): the last the name's ``slot``, the
+    others :class:`Dropped` with the spaces after them; a slot of their own no longer
+    counted (a dropped word was never counted)."""
+    for r in run:
+        own = decisions[r]
+        if isinstance(own, EntitySlot):
+            counted[own.key[0]] -= 1
+        decisions[r] = Dropped("PERSON")
+    decisions[run[-1]] = slot
+    counted["PERSON"] += 1
+
+
 def person_slot(decision: Decision) -> bool:
     """Whether a decision is a person's slot (``brig`` of ``my sister brig id sorry
     bridget`` may be one of its own)."""
@@ -395,10 +398,6 @@ def attempted_names(decisions: list[Decision], counted: Counter[str], text: str,
             heard = plain_form("".join(tokens[i].text for i in run))
             if heard[:1] == name[:1] and len(heard) >= 5 and \
                     SequenceMatcher(None, heard, name).ratio() >= ATTEMPT_ALIKE:
-                for i in run:
-                    counted["PERSON"] -= decisions[i] is not None  # a slot of its own
-                    decisions[i] = Dropped("PERSON")
-                decisions[run[-1]] = decision
-                counted["PERSON"] += 1
+                give_run(decisions, counted, run, decision)
                 given.update(run)
                 break

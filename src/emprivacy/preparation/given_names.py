@@ -62,7 +62,7 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
             continue
         lower_given = (not verb and tok.text.islower() and tokens[i].text.islower()
                        and after.key[0] == "PERSON"
-                       and _lower_given(marking, words, k))
+                       and _lower_given(marking, words, k, function_words))
         if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
                 and (tok.text[:1].isupper() or (verb and lower_modal) or lower_given)
                 and text[tok.end:tokens[i].start] == " "
@@ -74,7 +74,8 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
             counted["PERSON"] += 1
 
 
-def _lower_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
+def _lower_given(marking: EntityMarking, words: Sequence[str], k: int,
+                 function_words: frozenset[str]) -> bool:
     """Whether the lower-case word at ``k``, right before a person's slot in lower case, is
     the person's given name: a listed given name (French: of ``data/given-names-fr.txt``
     too, accents kept) after no subject, determiner or possessive (``the treasurer is bill
@@ -86,8 +87,8 @@ def _lower_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
     before = words[k - 1] if k else ""
     if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN:
         return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed)
-    if marking.lang == "en" and before and before not in KIN_WORDS and before not in (
-            get_language("en").kept_function_words):
+    if marking.lang == "en" and before and before not in KIN_WORDS \
+            and before not in function_words:
         return False  # "the new guy dean", "best dale handler": after a function word
         # ("the treasurer is bill piper"), a family word or no word ("01:31 mark dresser")
     if marking.listed_given(word):

@@ -19,11 +19,12 @@ from difflib import SequenceMatcher
 from emprivacy.preparation.corrections import (
     SKELETON_ALIKE,
     SKELETON_LETTERS,
+    give_run,
     person_slot,
     plain_form,
     skeleton,
 )
-from emprivacy.preparation.decisions import Decision, Dropped
+from emprivacy.preparation.decisions import Decision
 from emprivacy.text.tokens import Token
 
 __all__ = ["HEARD_LETTERS_ALIKE", "MOST_HEARD", "heard_before"]
@@ -63,7 +64,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     name's slot.
 
     >>> from collections import Counter
-    >>> from emprivacy.preparation.decisions import EntitySlot
+    >>> from emprivacy.preparation.decisions import Dropped, EntitySlot
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "[0:53:04] led by toe pay a day inker that's tope adeyinka"
     >>> tokens = list(tokenize(text))
@@ -108,13 +109,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
                 best, best_ratio = found, ratio
         if not best:
             continue
-        for k in best:
-            slot = decisions[k]
-            if slot is not None:  # a slot of its own, replaced
-                counted["PERSON"] -= 1
-            decisions[k] = Dropped("PERSON")
-        decisions[best[-1]] = decisions[j]
-        counted["PERSON"] += 1
+        give_run(decisions, counted, best, decisions[j])
 
 
 def _name_start(decisions: Sequence[Decision], tokens: Sequence[Token], text: str,

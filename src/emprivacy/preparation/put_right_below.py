@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from emprivacy.preparation.corrections import person_slot, plain_form
-from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
+from emprivacy.preparation.corrections import give_run, person_slot, plain_form
+from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.tokens import Token
 
 __all__ = ["BEFORE_ALIKE", "BELOW_ALIKE", "names_put_right_below"]
@@ -111,7 +111,7 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
             if not found:
                 break
             run, name, slot = found[0]
-            _give(decisions, counted, run, slot)
+            give_run(decisions, counted, run, slot)
             names = [n for n in names if n[0] != name]
             last = run[0] - 1
             if text[tokens[last].end:tokens[run[0]].start] != " ":
@@ -134,21 +134,8 @@ def names_put_right_below(decisions: list[Decision], counted: Counter[str], text
                 heard = _heard(decisions, text, tokens, max(first, k - _MOST_HEARD), k, names,
                                function_words, last=k - 1, slots_inside=True)
                 for run, _name, slot in heard:
-                    _give(decisions, counted, run, slot)
+                    give_run(decisions, counted, run, slot)
             k = j
-
-
-def _give(decisions: list[Decision], counted: Counter[str], run: list[int],
-          slot: EntitySlot) -> None:
-    """The words heard for a name: the last the name's slot, the others dropped (a slot of
-    their own no longer counted)."""
-    for r in run:
-        own = decisions[r]
-        if isinstance(own, EntitySlot):
-            counted[own.key[0]] -= 1
-        decisions[r] = Dropped("PERSON")
-    decisions[run[-1]] = slot
-    counted["PERSON"] += 1
 
 
 def _caption(text: str, tokens: Sequence[Token], first: int, end: int) -> bool:
