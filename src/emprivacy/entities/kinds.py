@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
@@ -117,6 +117,11 @@ class EntityWords:
     named : frozenset
         The kinds marked ``named``: a place's or an organisation's name by themselves, in any
         case, with no name after them (``place de l'église``, ``comité des fêtes``).
+    before_name : dict
+        Kinds (section ``[before-name]``) that make a place or an organisation of the words
+        after them only where a rule already protects them as a name (``le gaec du …``,
+        ``la crêperie de la calade``: :mod:`~emprivacy.preparation.name_heads`) → whether
+        the kind is an organisation's (marked ``org``) rather than a place's.
     """
 
     street: dict[tuple[str, ...], bool]
@@ -124,6 +129,7 @@ class EntityWords:
     link: frozenset[str]
     place_after: frozenset[str]
     named: frozenset[tuple[str, ...]] = frozenset()
+    before_name: dict[tuple[str, ...], bool] = field(default_factory=dict)
 
     @property
     def kind_words(self) -> frozenset[str]:
@@ -166,19 +172,22 @@ def entity_words(lang: str) -> EntityWords | None:
             continue
         if current is None:
             raise ValueError(f"entity-words-{lang}.txt: {text!r} is in no section")
+        organisation = current is sections.get("before-name") and text.endswith(" org")
+        text = text.removesuffix(" org").strip() if organisation else text
         whole = text.endswith(" named")
         text = text.removesuffix(" named").strip()
         marked = text.endswith("not-before-person")
         kind = text.removesuffix("not-before-person").strip()
         key = ((_form(kind),) if " " not in kind  # one word: "d'", "jusqu'à", "lieu-dit"
                else tuple(_form(w.group()) for w in _WORD.finditer(kind)))
-        current[key] = marked
+        current[key] = organisation if current is sections.get("before-name") else marked
         if whole:
             named.add(key)
     return EntityWords(street=sections.get("street", {}), org=sections.get("org", {}),
                        link=frozenset(w for (w,) in sections.get("link", {})),
                        place_after=frozenset(w for (w,) in sections.get("place-after", {})),
-                       named=frozenset(named))
+                       named=frozenset(named),
+                       before_name=sections.get("before-name", {}))
 
 
 def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,

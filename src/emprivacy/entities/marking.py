@@ -70,12 +70,13 @@ from emprivacy.entities.spans import (
 from emprivacy.entities.streets import lower_case_streets
 from emprivacy.entities.table_names import drop_header_spans, people_columns
 from emprivacy.entities.table_orgs import organisation_columns
+from emprivacy.entities.toponyms import linked_toponyms, toponym
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import Language, get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["EntityMarking", "Resolution", "covering_spans"]
+__all__ = ["INNER_LINKS", "EntityMarking", "Resolution", "covering_spans"]
 
 #: What an entity word becomes: ``("slot", TYPE)`` privatised within TYPE's sub-vocabulary,
 #: ``("unlisted", TYPE)`` of a privatised type but outside its sub-vocabulary (a placeholder,
@@ -171,7 +172,9 @@ class EntityMarking:
         in a language with entity words, over the kinds before a name
         (:func:`~emprivacy.entities.kinds.widen_before`: ``gendarmerie de Crest``) and over
         an article written as a name's first word
-        (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``)."""
+        (:func:`~emprivacy.entities.kinds.widen_articles`: ``LE MANS``, ``à La Flèche``),
+        with the hyphenated places whose linking words are inside
+        (:func:`~emprivacy.entities.toponyms.linked_toponyms`: ``Notre-Dame-de-la-Mer``)."""
         zipf = _zipf_or_none()
         code = get_language(self.lang).code
         english = code == "en"
@@ -209,7 +212,8 @@ class EntityMarking:
             wide = sorted({*spans, *widen_before(text, spans, kinds,
                                                  function_words=language.kept_function_words,
                                                  titles=language.titles, zipf=in_language,
-                                                 given=_listed_given)})
+                                                 given=_listed_given),
+                           *linked_toponyms(text, links=kinds.link | INNER_LINKS)})
             out.append(sorted({*wide, *widen_articles(text, wide)}))
         return out
 
@@ -281,6 +285,13 @@ class EntityMarking:
         ``False`` without the ``ner`` extra."""
         return _family_name(word)
 
+    def toponym(self, word: str) -> bool:
+        """Whether ``word`` is a hyphenated place's name by its form in the marking's
+        language (:func:`~emprivacy.entities.toponyms.toponym`: ``notre-dame-de-la-mer``); never
+        in a language without entity words."""
+        kinds = entity_words(self.lang)
+        return kinds is not None and toponym(word, links=kinds.link | INNER_LINKS)
+
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
         ``pharmacy``, ``inc``: :mod:`emprivacy.entities.designators`): inside an
@@ -344,6 +355,10 @@ _FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur sig
                          "profession".split())
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
+#: The linking words inside a hyphenated place's name besides a language's kinds' links
+#: (:func:`~emprivacy.entities.toponyms.linked_toponyms`: ``Châlons-sur-Marne``,
+#: ``Bourg-en-Bresse``, ``Villeneuve-lès-Avignon``, ``Pont-aux-Dames``).
+INNER_LINKS = frozenset("sur sous en lès lez aux au".split())
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
 
 

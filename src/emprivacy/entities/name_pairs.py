@@ -6,7 +6,7 @@ malhotra``, ``faith mbeki``): each vouches for the other, for
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Sequence
 from fractions import Fraction
 
 from emprivacy.entities.labels import LABELLED_LINE, NAME_TITLES, SPEAKER_ROLES, chat_speakers
@@ -29,7 +29,8 @@ from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, top_level_domains
 
-__all__ = ["by_logins", "name_pair", "numbered_initials", "self_introductions"]
+__all__ = ["SHORT_FORM_LETTERS", "SHORT_FORM_MORE", "by_logins", "introduced_self", "name_pair",
+           "numbered_initials", "self_introductions", "short_forms"]
 
 #: The commonest a word may be (Zipf) and be read as the given name before a rare family
 #: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
@@ -95,6 +96,16 @@ _ROLE_AFTER = re.compile(r"[ \t]*,[ \t]*([^\W\d_]+)")
 #: glen little, judge``; two were casual replies: ``mark: mark down, boss``, ``rose: rose
 #: early, sorry``).
 _INTRODUCTIONS = 3
+#: A long round of introductions: where at least this many speakers gave a family name by
+#: the rules above, a speaker's first line that reads as theirs gives a family name that is
+#: on no list however common a word (``rain: rain tidy, tidy tiles``, ``sky: sky fairlie,
+#: lifeguard``; issue 40, the thirty-eighth English set's tuning half, where most of the
+#: chat's members introduced themselves so).
+_LOOSE_ROUND = 6
+#: Such a family name on no list is rarer than this in the text's language (Zipf): not
+#: ``constant: constant côté, stationnement``, ``pierre: pierre paradis, cabane``, whose
+#: words then read as the person's at every mention (``à côté de``, ``c'est le paradis``).
+_LOOSE_ZIPF = 4.0
 #: The commonest a word may be (Zipf, in English and in the text's language) and be read as
 #: an unlisted family name after a speaker's own given name.
 _INTRO_RARE_ZIPF = 3.0
@@ -122,7 +133,9 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
     speakers or more doing so), a family name of the language's list may be as common as
     any word where a speaker gives it in their first line, before a comma and a word that
     is no kept function word: ``heather: heather young, treasurer``, ``art: art fell,
-    course`` (issue 40, the thirty-second English set); not the first line of a label that
+    course`` (issue 40, the thirty-second English set), and in a long round
+    (:data:`_LOOSE_ROUND` speakers or more giving a family name so) one on no list, rarer
+    than :data:`_LOOSE_ZIPF` (``rain: rain tidy, tidy tiles``); not the first line of a label that
     is a function word (``will: will call, later``), nor ``will weed, then``, nor two
     speakers alone (``mark: mark down, boss``, ``rose: rose early, sorry``).
 
@@ -145,7 +158,7 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
         return []  # a chat of people: a third of its speakers listed given names
     family = french_family_names() if lang == "fr" else family_names()
     kept = get_language(lang).kept_function_words
-    out, common = [], []
+    out, common, loose = [], [], []
     spoken: set[str] = set()  # the labels of the lines read so far
     for line in LABELLED_LINE.finditer(text):
         label, body = line.group(1).lower(), line.group(2)
@@ -167,12 +180,17 @@ def self_introductions(text: str, lang: str = "en") -> list[EntitySpan]:
                 # a speaker's first line, a common family name of the language's list and
                 # their part: "heather: heather young, treasurer" (not "will: will call, …")
                 role = _ROLE_AFTER.match(body, m.end())
-                if (first and not m.group(2) and key in family and label not in kept
+                if (first and not m.group(2) and label not in kept
                         and role and role.group(1).lower() not in kept):
-                    common.append(span)
+                    if key in family:
+                        common.append(span)
+                    elif zipf_in(word, lang) < _LOOSE_ZIPF:
+                        loose.append(span)
                 continue
             out.append(span)
-    return out + common if len(common) >= _INTRODUCTIONS else out
+    round_ = len(common) >= _INTRODUCTIONS
+    return (out + (common if round_ else [])
+            + (loose if len(out) + round_ * len(common) >= _LOOSE_ROUND else []))
 
 
 #: A log-in of an initial and a name after ``by``, ``par``: who exported or logged a record.
@@ -248,3 +266,58 @@ def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
         if m is not None:
             run.append(m)
     return out
+
+
+#: What a speaker says before giving their own name: ``i'm``, ``i am``.
+_I_AM = (["i", "'m"], ["i", "’m"], ["i", "am"])
+#: A word after a given name rarer than this (Zipf) is read as its family name after ``i'm``.
+_INTRO_FAMILY_ZIPF = 3.0
+
+
+def introduced_self(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
+    """Whether word ``i`` (a listed given name in lower case) is a speaker's own name given
+    with the family name after it: after ``i'm`` or ``i am``, one space apart, before a
+    family name of the census' list or a word rarer than :data:`_INTRO_FAMILY_ZIPF`, no kept
+    function word (``hi i'm summer white and this is``, ``i'm poppy miller``: captions of a
+    livestream; issue 40, the thirty-eighth stage, from the earlier sets' captions); not
+    ``i'm frank about it``, ``i'm will be late``."""
+    if i < 2 or i + 1 >= len(words) or list(forms[i - 2:i]) not in _I_AM:
+        return False
+    family = forms[i + 1]
+    return (text[words[i - 1].end:words[i].start] == " "
+            and text[words[i].end:words[i + 1].start] == " " and family.isalpha()
+            and family not in KEPT_FUNCTION_WORDS
+            and (name_key(family) in family_names() or word_zipf(family) < _INTRO_FAMILY_ZIPF))
+
+
+#: The fewest letters of a short form of a name (``sid`` of ``siddharth``), and the fewest
+#: more that the full name has.
+SHORT_FORM_LETTERS = 3
+SHORT_FORM_MORE = 2
+
+
+def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
+                decided: Iterable[str], given: Container[str]) -> None:
+    """Mark (in place) a listed given name that is uncommon as a word (Zipf below
+    :data:`UNCOMMON_ZIPF`) and begins a name of the text at least :data:`SHORT_FORM_MORE`
+    letters longer as a name: the short form of it (``yes sid can have them`` beside
+    ``siddharth``; issue 40, the seventeenth English set).  Not a common word (``will`` of
+    ``william``, ``pat`` of ``patrick``), not an ALL-CAPS word (``ANN`` of ``ANNUAL``).
+
+    >>> name = [True, False, False, False]
+    >>> short_forms(name, ["siddharth", "yes", "sid", "will"], ["lower"] * 4, {"siddharth"},
+    ...             {"sid", "will"})
+    >>> name
+    [True, False, True, False]
+    """
+    full = sorted(f for f in decided if f.isalpha() and len(f) >= SHORT_FORM_LETTERS
+                  + SHORT_FORM_MORE)
+    if not full:
+        return
+    for i, form in enumerate(forms):
+        if (not name[i] and len(form) >= SHORT_FORM_LETTERS and form.isalpha()
+                and cases[i] != "upper" and name_key(form) in given
+                and word_zipf(form) < UNCOMMON_ZIPF
+                and any(f.startswith(form) and len(f) >= len(form) + SHORT_FORM_MORE
+                        for f in full)):
+            name[i] = True

@@ -41,7 +41,7 @@ One-word :data:`PERSON` spans (the ``ner`` extra); pre-processing, outside the g
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Sequence
 from itertools import pairwise
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
@@ -62,11 +62,10 @@ from emprivacy.entities.labels import (
 )
 from emprivacy.entities.listed_names import list_members
 from emprivacy.entities.modal_names import MODAL_NAMES, modal_name_at, modal_named
-from emprivacy.entities.name_pairs import name_pair
+from emprivacy.entities.name_pairs import introduced_self, name_pair, short_forms
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
     LOWER_RARE,
-    UNCOMMON_ZIPF,
     NameClass,
     abbreviated_given,
     given_names,
@@ -356,6 +355,9 @@ class NameListDetector:
                       else "naming" if chat_named(i, words, forms, text)  # "hope here,"
                       else ""))):
                 out[i] = chat
+            elif cls in ("name", "common") and name_key(forms[i]) in given \
+                    and words[i].text.islower() and introduced_self(i, words, forms, text):
+                out[i] = out[i + 1] = "naming"  # "hi i'm summer white and this is the"
             elif cls in ("common", "rare", "uncommon") and name_pair(i, words, forms, classes,
                                                                  text, lowers):
                 out[i] = "pair"
@@ -390,39 +392,6 @@ class NameListDetector:
 #: Words after which a word and ``'s`` and a family word is no one named: ``the``, ``her``,
 #: ``that bloke's wife``.
 _NOT_BEFORE_OWNER = DETERMINERS | frozenset("her that some any which what whose".split())
-
-
-#: The fewest letters of a short form of a name (``sid`` of ``siddharth``), and the fewest
-#: more that the full name has.
-SHORT_FORM_LETTERS = 3
-SHORT_FORM_MORE = 2
-
-
-def short_forms(name: list[bool], forms: Sequence[str], cases: Sequence[str],
-                decided: Iterable[str], given: Container[str]) -> None:
-    """Mark (in place) a listed given name that is uncommon as a word (Zipf below
-    :data:`UNCOMMON_ZIPF`) and begins a name of the text at least :data:`SHORT_FORM_MORE`
-    letters longer as a name: the short form of it (``yes sid can have them`` beside
-    ``siddharth``; issue 40, the seventeenth English set).  Not a common word (``will`` of
-    ``william``, ``pat`` of ``patrick``), not an ALL-CAPS word (``ANN`` of ``ANNUAL``).
-
-    >>> name = [True, False, False, False]
-    >>> short_forms(name, ["siddharth", "yes", "sid", "will"], ["lower"] * 4, {"siddharth"},
-    ...             {"sid", "will"})
-    >>> name
-    [True, False, True, False]
-    """
-    full = sorted(f for f in decided if f.isalpha() and len(f) >= SHORT_FORM_LETTERS
-                  + SHORT_FORM_MORE)
-    if not full:
-        return
-    for i, form in enumerate(forms):
-        if (not name[i] and len(form) >= SHORT_FORM_LETTERS and form.isalpha()
-                and cases[i] != "upper" and name_key(form) in given
-                and word_zipf(form) < UNCOMMON_ZIPF
-                and any(f.startswith(form) and len(f) >= len(form) + SHORT_FORM_MORE
-                        for f in full)):
-            name[i] = True
 
 
 #: The commonest a given name may be (Zipf) and be a name for ``who`` after it (``miles

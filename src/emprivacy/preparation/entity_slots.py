@@ -59,6 +59,7 @@ from emprivacy.preparation.given_names import (
 from emprivacy.preparation.heard_names import heard_before
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
+from emprivacy.preparation.name_heads import kinds_around_names
 from emprivacy.preparation.name_lists import comma_cells, lines_of_names
 from emprivacy.preparation.name_parts import (
     capital_initials,
@@ -202,6 +203,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                 and (((tok.text.islower() or resolved == "PERSON")
                       and not marking.listed_or_rare(words[i])
                       and not named_or_placed(text, tok, english=marking.english)
+                      and not marking.toponym(tok.text)  # notre-dame-de-la-mer
                       and not (resolved == "PERSON" and len(tok.text) > 1
                                and handle_piece(text, tok, display=True))  # a letter:
                       and not (i and words[i - 1] in titles  # "monsieur constant"
@@ -259,6 +261,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                  first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
                  covered=covered)
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
+    kinds_around_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
+                       slot=lambda t, k, w, r: _slot(t, k, w, r, points), covered=covered)
     # again, for the family names the passes since decided ("désiré" of "le doyen désiré
     # faucher", a learned gap)
     given_before_names(marking, decisions, counted, text, tokens, words, titles)

@@ -1,0 +1,78 @@
+"""Places named by a hyphenated compound with a linking word inside: French
+``Notre-Dame-de-la-Mer``, ``Saint-Aulis-de-la-Clède``, ``Châlons-sur-Marne``,
+``villeneuve-lès-avignon`` (issue 42, the thirty-eighth stage: places and organisations).
+
+French writes a commune's, a parish's or a chapel's name as one hyphenated word with its
+linking words inside, and a common noun so only in a few fixed compounds (``rez-de-chaussée``,
+``arc-en-ciel``, ``eau-de-vie``: :data:`COMMON_COMPOUNDS`; the frequency lists split a
+hyphenated word, so they cannot tell) and an imperative with its pronouns (``dites-le-moi``).
+A hyphenated word of three parts or more, one of them inside a linking word of the language
+(``de``, ``la``, ``sur``, ``lès``, or an elision ``d'``, ``l'`` before the next part's
+letters), no digit, no pronoun as its last part and none of those compounds, is a
+``LOCATION`` span, in any case: in a chat in lower case (``la chapelle
+notre-dame-de-la-mer``) no detector took it, nor in a table's cell; and its word is a name by
+its form (:func:`toponym`), never released at the general ε as an ordinary lower-case
+word.  Detection is pre-processing, outside the guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+
+from emprivacy.entities.spans import EntitySpan
+
+__all__ = ["COMMON_COMPOUNDS", "linked_toponyms", "toponym"]
+
+#: The French common nouns written as a hyphenated word of three parts or more with a
+#: linking word inside (singular and plural): no place's name.
+COMMON_COMPOUNDS = frozenset(
+    "rez-de-chaussée rez-de-jardin arc-en-ciel arcs-en-ciel eau-de-vie eaux-de-vie "
+    "cul-de-sac culs-de-sac pot-de-vin pots-de-vin pomme-de-terre pommes-de-terre "
+    "mont-de-piété monts-de-piété boute-en-train pied-de-biche pieds-de-biche pet-de-nonne "
+    "pets-de-nonne belle-de-jour belle-de-nuit croc-en-jambe crocs-en-jambe pied-de-poule "
+    "pied-de-nez pieds-de-nez chef-d'œuvre chefs-d'œuvre hors-d'œuvre main-d'œuvre "
+    "trompe-l'œil eau-de-rose eau-de-cologne haut-de-chausses haut-de-forme hauts-de-forme "
+    "porte-à-faux pot-au-feu vol-au-vent tête-à-queue bain-de-bouche œil-de-bœuf "
+    "œils-de-bœuf gueule-de-loup langue-de-chat langues-de-chat coq-à-l'âne "
+    "va-et-vient".split())
+#: Pronouns that end an imperative with its pronouns (``dites-le-moi``, ``rends-la-lui``,
+#: ``allez-vous-en``).
+_PRONOUNS = frozenset("moi toi lui leur nous vous y en le la les".split())
+
+#: A hyphenated word of three parts or more (letters, an elision inside a part).
+_COMPOUND = re.compile(r"(?<![\w'’-])[^\W\d_]+(?:['’][^\W\d_]+)?"
+                       r"(?:-[^\W\d_]+(?:['’][^\W\d_]+)?){2,}(?![\w'’-])")
+#: An elided linking word at a part's start: ``d'`` of ``Saint-Jean-d'Angély``.
+_ELIDED = re.compile(r"\A[dlDL]['’]")
+
+
+def linked_toponyms(text: str, *, links: frozenset[str]) -> list[EntitySpan]:
+    """``LOCATION`` spans of the hyphenated place names of ``text`` (see the module's
+    description): ``links`` are the language's linking words.
+
+    >>> links = frozenset({"de", "la", "le", "sur", "lès", "en"})
+    >>> text = ("à la chapelle notre-dame-de-la-mer, au rez-de-chaussée, à Châlons-sur-Marne, "
+    ...         "dites-le-moi")
+    >>> [text[s.start:s.end] for s in linked_toponyms(text, links=links)]
+    ['notre-dame-de-la-mer', 'Châlons-sur-Marne']
+    """
+    if text.count("-") < 2:
+        return []
+    return [EntitySpan(m.start(), m.end(), "LOCATION") for m in _COMPOUND.finditer(text)
+            if toponym(m.group(), links=links)]
+
+
+def toponym(word: str, *, links: frozenset[str]) -> bool:
+    """Whether ``word`` is a hyphenated place name by its form (see the module's
+    description; ``links``: the language's linking words).
+
+    >>> links = frozenset({"de", "la", "le"})
+    >>> [toponym(w, links=links) for w in ("Saint-Jean-de-Luz", "cul-de-sac", "dis-le-moi")]
+    [True, False, False]
+    """
+    if word.count("-") < 2 or _COMPOUND.fullmatch(word) is None:
+        return False
+    parts = word.lower().replace("’", "'").split("-")
+    return ((any(p in links or _ELIDED.match(p) for p in parts[1:-1])
+             or _ELIDED.match(parts[-1]) is not None)
+            and parts[-1] not in _PRONOUNS and "-".join(parts) not in COMMON_COMPOUNDS)
