@@ -213,7 +213,8 @@ class EntityMarking:
                                                  function_words=language.kept_function_words,
                                                  titles=language.titles, zipf=in_language,
                                                  given=_listed_given),
-                           *linked_toponyms(text, links=kinds.link | INNER_LINKS)})
+                           *linked_toponyms(text, links=kinds.link | INNER_LINKS,
+                                            zipf=in_language)})
             out.append(sorted({*wide, *widen_articles(text, wide)}))
         return out
 
@@ -286,11 +287,11 @@ class EntityMarking:
         return _family_name(word)
 
     def toponym(self, word: str) -> bool:
-        """Whether ``word`` is a hyphenated place's name by its form in the marking's
-        language (:func:`~emprivacy.entities.toponyms.toponym`: ``notre-dame-de-la-mer``); never
-        in a language without entity words."""
+        """Whether ``word`` is a hyphenated place's name by its form in the marking's language
+        (:func:`~emprivacy.entities.toponyms.toponym`: ``notre-dame-de-la-mer``)."""
         kinds = entity_words(self.lang)
-        return kinds is not None and toponym(word, links=kinds.link | INNER_LINKS)
+        zipf = _zipf_in(get_language(self.lang).wordfreq_code) if _zipf_or_none() else None
+        return kinds is not None and toponym(word, links=kinds.link | INNER_LINKS, zipf=zipf)
 
     def designator(self, word: str) -> bool:
         """Whether ``word`` is a designator of an organisation or a street (``road``,
@@ -356,8 +357,7 @@ _FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur sig
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
 #: The linking words inside a hyphenated place's name besides a language's kinds' links
-#: (:func:`~emprivacy.entities.toponyms.linked_toponyms`: ``Châlons-sur-Marne``,
-#: ``Bourg-en-Bresse``, ``Villeneuve-lès-Avignon``, ``Pont-aux-Dames``).
+#: (:mod:`~emprivacy.entities.toponyms`: ``Châlons-sur-Marne``, ``Bourg-en-Bresse``).
 INNER_LINKS = frozenset("sur sous en lès lez aux au".split())
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
 

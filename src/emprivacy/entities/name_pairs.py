@@ -272,6 +272,13 @@ def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
 _I_AM = (["i", "'m"], ["i", "’m"], ["i", "am"])
 #: A word after a given name rarer than this (Zipf) is read as its family name after ``i'm``.
 _INTRO_FAMILY_ZIPF = 3.0
+#: A census family name at least this common (Zipf) is one after ``i'm`` and a given name only
+#: where the name's end shows: a sign, the line's end, or a word of :data:`_INTRO_NEXT` (``i'm
+#: summer white and this is``; the stage's review: not ``i'm jade green with envy``, ``i'm
+#: rusty long time since``, ``i'm sterling silver fan``, ``i am mark down as absent``).
+_INTRO_COMMON_ZIPF = 4.5
+_INTRO_NEXT = frozenset("and here from the this speaking".split())  # not "son of"
+_INTRO_AFTER = re.compile(r"[ \t]*(?:[.,;:!?)\n]|\Z|\[|([^\W\d_]+))")
 
 
 def introduced_self(i: int, words: Sequence[Token], forms: Sequence[str], text: str) -> bool:
@@ -284,10 +291,15 @@ def introduced_self(i: int, words: Sequence[Token], forms: Sequence[str], text: 
     if i < 2 or i + 1 >= len(words) or list(forms[i - 2:i]) not in _I_AM:
         return False
     family = forms[i + 1]
-    return (text[words[i - 1].end:words[i].start] == " "
+    if not (text[words[i - 1].end:words[i].start] == " "
             and text[words[i].end:words[i + 1].start] == " " and family.isalpha()
             and family not in KEPT_FUNCTION_WORDS
-            and (name_key(family) in family_names() or word_zipf(family) < _INTRO_FAMILY_ZIPF))
+            and (name_key(family) in family_names() or word_zipf(family) < _INTRO_FAMILY_ZIPF)):
+        return False
+    if word_zipf(family) < _INTRO_COMMON_ZIPF:
+        return True
+    after = _INTRO_AFTER.match(text, words[i + 1].end)  # a common word: the name's end shown
+    return after is not None and (after.group(1) is None or after.group(1).lower() in _INTRO_NEXT)
 
 
 #: The fewest letters of a short form of a name (``sid`` of ``siddharth``), and the fewest

@@ -18,10 +18,11 @@ word.  Detection is pre-processing, outside the guarantee.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from emprivacy.entities.spans import EntitySpan
 
-__all__ = ["COMMON_COMPOUNDS", "linked_toponyms", "toponym"]
+__all__ = ["COMMON_COMPOUNDS", "RARE_PART_ZIPF", "linked_toponyms", "toponym"]
 
 #: The French common nouns written as a hyphenated word of three parts or more with a
 #: linking word inside (singular and plural): no place's name.
@@ -34,7 +35,18 @@ COMMON_COMPOUNDS = frozenset(
     "trompe-l'œil eau-de-rose eau-de-cologne haut-de-chausses haut-de-forme hauts-de-forme "
     "porte-à-faux pot-au-feu vol-au-vent tête-à-queue bain-de-bouche œil-de-bœuf "
     "œils-de-bœuf gueule-de-loup langue-de-chat langues-de-chat coq-à-l'âne "
-    "va-et-vient".split())
+    "va-et-vient sur-le-champ cessez-le-feu hors-la-loi prise-en-charge prises-en-charge "
+    "tire-au-flanc meurt-de-faim clés-en-main clé-en-main trompe-la-mort contre-la-montre "
+    "mise-en-scène mises-en-scène mise-en-plis pied-à-terre garde-à-vous".split())
+#: The first parts of a place's name in lower case whose other parts may all be words
+#: (``notre-dame-de-la-mer``, ``saint-aubin-des-prés``): in a lower-case text a compound
+#: of common words only is taken only after one of them (the stage's review: ``sur-le-champ``,
+#: ``meurt-de-faim``, ``mets-le-là`` in a chat).
+_PLACE_STARTS = frozenset("saint sainte st ste notre mont port pont bourg villeneuve "
+                          "châteauneuf".split())
+#: In lower case, a part rarer than this (Zipf, in the language) makes a compound a place's
+#: name (``orbigny-la-forêt``).
+RARE_PART_ZIPF = 3.0
 #: Pronouns that end an imperative with its pronouns (``dites-le-moi``, ``rends-la-lui``,
 #: ``allez-vous-en``).
 _PRONOUNS = frozenset("moi toi lui leur nous vous y en le la les".split())
@@ -46,9 +58,11 @@ _COMPOUND = re.compile(r"(?<![\w'’-])[^\W\d_]+(?:['’][^\W\d_]+)?"
 _ELIDED = re.compile(r"\A[dlDL]['’]")
 
 
-def linked_toponyms(text: str, *, links: frozenset[str]) -> list[EntitySpan]:
+def linked_toponyms(text: str, *, links: frozenset[str],
+                    zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
     """``LOCATION`` spans of the hyphenated place names of ``text`` (see the module's
-    description): ``links`` are the language's linking words.
+    description): ``links`` are the language's linking words, ``zipf(word)`` a word's
+    frequency in the language (for a compound in lower case: :func:`toponym`).
 
     >>> links = frozenset({"de", "la", "le", "sur", "lès", "en"})
     >>> text = ("à la chapelle notre-dame-de-la-mer, au rez-de-chaussée, à Châlons-sur-Marne, "
@@ -59,12 +73,16 @@ def linked_toponyms(text: str, *, links: frozenset[str]) -> list[EntitySpan]:
     if text.count("-") < 2:
         return []
     return [EntitySpan(m.start(), m.end(), "LOCATION") for m in _COMPOUND.finditer(text)
-            if toponym(m.group(), links=links)]
+            if toponym(m.group(), links=links, zipf=zipf)]
 
 
-def toponym(word: str, *, links: frozenset[str]) -> bool:
+def toponym(word: str, *, links: frozenset[str],
+            zipf: Callable[[str], float] | None = None) -> bool:
     """Whether ``word`` is a hyphenated place name by its form (see the module's
-    description; ``links``: the language's linking words).
+    description; ``links``: the language's linking words).  In lower case its first part is
+    one of :data:`_PLACE_STARTS` or one of its parts that is no linking word is rarer than
+    :data:`RARE_PART_ZIPF` by ``zipf`` (none: no compound of lower-case words is a place):
+    ``notre-dame-de-la-mer``, ``orbigny-la-forêt``; not ``sur-le-champ``, ``mets-le-là``.
 
     >>> links = frozenset({"de", "la", "le"})
     >>> [toponym(w, links=links) for w in ("Saint-Jean-de-Luz", "cul-de-sac", "dis-le-moi")]
@@ -73,6 +91,11 @@ def toponym(word: str, *, links: frozenset[str]) -> bool:
     if word.count("-") < 2 or _COMPOUND.fullmatch(word) is None:
         return False
     parts = word.lower().replace("’", "'").split("-")
-    return ((any(p in links or _ELIDED.match(p) for p in parts[1:-1])
+    if not ((any(p in links or _ELIDED.match(p) for p in parts[1:-1])
              or _ELIDED.match(parts[-1]) is not None)
-            and parts[-1] not in _PRONOUNS and "-".join(parts) not in COMMON_COMPOUNDS)
+            and parts[-1] not in _PRONOUNS and "-".join(parts) not in COMMON_COMPOUNDS):
+        return False
+    if not word.islower():
+        return True
+    return parts[0] in _PLACE_STARTS or (zipf is not None and any(
+        zipf(p) < RARE_PART_ZIPF for p in parts if p not in links and not _ELIDED.match(p)))

@@ -1,6 +1,6 @@
 """The kind of place or organisation written right after a protected name in one case with
 it: ``roadguard recovery``, ``harlshire archives``, ``larch ward``, ``flower's bakery``,
-``EBBESCOMBE HOUSE`` (issue 40, the thirty-eighth stage: places and organisations).
+``CORVENSHIRE ARCHIVES`` (issue 40, the thirty-eighth stage: places and organisations).
 
 Where a detector or a rule protected a word as a person's, a place's or an organisation's, a
 designator right after it names the same thing: a firm, a body, a ward, a farm.  In mixed
@@ -32,7 +32,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from emprivacy.entities.designator_words import (
-    CAPITALISED_ONLY,
     ORG_DESIGNATORS,
     ORG_KINDS_OF,
     PLACE_KINDS_OF,
@@ -52,6 +51,7 @@ from emprivacy.preparation.decisions import (
     decision_type,
 )
 from emprivacy.preparation.place_joins import POSSESSIVES
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 if TYPE_CHECKING:
@@ -60,32 +60,38 @@ if TYPE_CHECKING:
 __all__ = ["NAME_ZIPF", "ORG_HEADS", "PLACE_HEADS", "heads_after_names", "kinds_around_names",
            "kinds_before_names", "kinds_of_names", "names_after_links"]
 
-#: Designators that end a generic phrase after a word more often than a body's name (``the
-#: tally board``, ``a high hedges law``, ``two tiny cornet players``).
-_GENERIC_ORG = frozenset("board law players".split())
+#: The words that end an organisation's name right after a name in lower case and capitals:
+#: kinds of business and body that are seldom a verb or a noun's modifier after a surname (the
+#: earlier sets' leaks: ``harlshire archives``, ``roadguard recovery``, ``netherlees mills
+#: band``, ``vale cars``, ``flower's bakery``, ``ebbescombe village stores``; the stage's
+#: review: not ``press``, ``service``, ``room``, ``shop``, ``unit``, ``house``, which a
+#: surname's own noun phrase takes, ``okafor press release``, ``mr okafor service user``,
+#: ``MRS OKAFOR ROOM 12``, ``tell zielinski shop early``).
+ORG_HEADS: frozenset[str] = frozenset(
+    "archives recovery cars coaches taxis cabs band bakery bakeries brewery stores arms "
+    "rescue council police homes furniture energy ambulance choir chorus orchestra society "
+    "academy college university surgery clinic hospital hospice pharmacy chemist chemists "
+    "dental garage motors builders plumbing roofing electrical joinery solicitors "
+    "accountants estates lettings logistics haulage removals couriers foods kitchen kitchens "
+    "catering cafe café restaurant bistro pub inn tavern hotel hotels gallery museum library "
+    "theatre cinema studios nursery fc afc rovers athletic wanderers rangers harriers league "
+    "guild institute association federation foundation centre center group ward wards "
+    "tearoom tearooms florist florists barbers opticians launderette printers cleaners "
+    "dispensary smokehouse pizzeria boatyard chandlery engineering contractors "
+    "constabulary infirmary".split()) & (ORG_DESIGNATORS | frozenset("archives stores".split()))
 
-#: The words that end an organisation's name after it, in lower case and capitals too: the
-#: designators (:data:`~emprivacy.entities.designator_words.ORG_DESIGNATORS`) but those only
-#: ever written in capitals, and a county's record office and a village's shop (the
-#: thirty-sixth and thirty-seventh English sets' tuning halves: ``the harlshire archives``,
-#: ``ebbescombe village stores``).
-ORG_HEADS: frozenset[str] = (ORG_DESIGNATORS - CAPITALISED_ONLY - _GENERIC_ORG) | frozenset(
-    "archives stores".split())
-
-#: The words that end a local place's name after it: farms, halls, fields, a hospital's
-#: wards and a building's rooms (``larch ward``, ``the kestrel room``, ``penny piece``,
-#: ``castle ring``, ``ebbes down``), not a street's designator.
+#: The words that end a local place's name after it, no possessive between (a person's farm or
+#: house is theirs: ``joy's farm``, ``nguyen's house``): farms, barns, fields' and a coast's
+#: names (``penny piece``, ``gull rock``, ``lisk valley cottages``); not a word that is a verb
+#: or a noun's modifier
+#: after a surname (the stage's review: ``okafor end up``, ``mensah field the questions``,
+#: ``dimitrov steps in``, ``nguyen bottom line``, ``mensah common sense``, ``okonkwo point
+#: taken``, ``mensah house hunting``), nor a street's designator (``fenwick road``: text mode
+#: keeps ``Road`` of ``Fenwick Road`` too).
 PLACE_HEADS: frozenset[str] = frozenset(
-    "farm mill hall fold cottages lodge manor grange barn wharf quay moor garth meadow "
-    "meadows orchard brook beck end bottom common green yard stone oak gate wood "
-    "pond hill rise piece ward room acre acres field fields close park house copse spinney "
-    "pightle paddock "
-    # a coast's (the thirty-eighth English set's tuning half: "gull rock", "fisher's point",
-    # "wade's slip")
-    "rock rocks point slip steps bay cove sands beach pier island cliff cliffs reef"
-    .split()) - STREET_DESIGNATORS - ORG_HEADS
-# (not ``down``, ``ring``, ``well``, ``cross``: a verb's particle or a verb after a name,
-# ``zane iqbal down as needing a retest``, ``storm ring the bell``, ``well done``)
+    "farm barn lodge manor grange wharf quay moor garth meadow meadows orchard brook beck "
+    "pond piece acre acres copse spinney pightle paddock cottages rock rocks bay cove sands "
+    "beach pier island cliff cliffs reef".split()) - STREET_DESIGNATORS - ORG_HEADS
 
 #: Names this common (Zipf, English) are mostly words that a rule took for a name beside
 #: another (``school choir``, ``the church hall``, ``THE NEW RING``): no designator after them
@@ -97,7 +103,8 @@ NAME_ZIPF = 4.9
 _ROLES = frozenset(
     "officer officers member members manager managers worker workers assistant nurse lead "
     "rep coordinator staff secretary director chair carer carers contact teacher "
-    "teachers doctor".split())  # "kofi primary carer is his nan": an adjective
+    "teachers doctor round rounds sister clerk".split())  # "kofi primary carer is his
+# nan": an adjective; "dr mensah ward round" (the stage's review)
 
 
 def kinds_around_names(marking: EntityMarking, decisions: list[Decision],
@@ -160,8 +167,9 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
                 (decision_type(name) == "PERSON" and marking.listed_given(words[j]))
                 or zipf_in(words[j], "en") >= NAME_ZIPF):
             continue  # "tell grace school is shut", "hoa's shop", "the church hall"
-        if i + 1 < len(tokens) and words[i + 1] in _ROLES:
-            continue
+        if (i + 1 < len(tokens) and words[i + 1] in _ROLES) \
+                or (possessive and word not in ORG_HEADS):
+            continue  # "ward member"; "nguyen's house", "okafor's room"
         if word in ORG_HEADS:
             decision = _organisation(marking, name, tok, i, rows[i], word)
         else:
@@ -206,13 +214,6 @@ def _place(marking: EntityMarking | None, slot: Callable[[str, str, str, int], E
     return slot(str(resolved), kind, word, row)
 
 
-#: Kinds before ``of`` that are a person's too (``the house of mr jones``, ``the office of
-#: dr patel``): not before a person's slot.
-_OF_A_PERSON = frozenset(
-    "house office order court state board department dept ministry town village city port "
-    "chamber".split())
-
-
 def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
                    text: str, tokens: Sequence[Token], words: Sequence[str],
                    rows: Sequence[int], *, slot: Callable[[str, str, str, int], EntitySlot],
@@ -225,9 +226,11 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
     placeholder, the name's where it is an organisation's, ``of`` and ``the`` too) or
     :data:`~emprivacy.entities.designator_words.PLACE_KINDS_OF` (a place's slot, ``of`` and
     ``the`` dropped with the name); ``of`` (and ``the``) right after it, one space apart, then
-    the protected name in the kind's case; not a kind that is a person's too
-    (:data:`_OF_A_PERSON`: ``the house of jones``) before a person's slot, nor any before a
-    given name's (``friends of grace``).  English only."""
+    the protected name in the kind's case, a place's or an organisation's, or a person's slot
+    (a detector's type for a local word) of no listed given name with a protected word right
+    after it (``friends of brinmouth lido``; the stage's review: not ``two friends of okafor
+    came``, ``the society of kowalski descendants``, ``the house of mr jones``).  English
+    only."""
     if marking is None or marking.lang != "en":
         return
     for i in range(len(tokens) - 2):
@@ -246,9 +249,10 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
                 or (isinstance(name, EntitySlot) and name.key[1].startswith(INITIAL)) \
                 or decision_type(name) not in ("PERSON", "LOCATION", "ORG") \
                 or tokens[k].text.islower() != tok.text.islower() \
-                or (decision_type(name) == "PERSON"
-                    and (word in _OF_A_PERSON or marking.listed_given(words[k]))):
-            continue
+                or (decision_type(name) == "PERSON" and (
+                    marking.listed_given(words[k]) or k + 1 >= len(tokens)
+                    or not isinstance(decisions[k + 1], EntitySlot | Placeholder))):
+            continue  # "two friends of okafor came", "the guild of nguyen translators"
         if word in ORG_KINDS_OF:
             decision = _organisation(marking, name, tok, i, rows[i], word)
         else:
@@ -276,8 +280,10 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
     The kinds are those of the ``[before-name]`` section of the language's entity words
     (:func:`~emprivacy.entities.kinds.entity_words`; none in English, whose kinds come after
     the name: :func:`heads_after_names`).  Between the kind and the name at most two of the
-    language's linking words (``du``, ``de la``, ``d'``), spaces or an elision between; the
-    kind and the name in one case (both lower case, or both capitalised); before the kind an
+    language's linking words (``du``, ``de la``, ``d'``), spaces or an elision between, and
+    none before a person's name (``le journal de marie``, ``la radio de paul``, ``le foyer de
+    marc``: a person's things; the stage's review); the kind and the name in one case (both
+    lower case, or both capitalised); before the kind an
     article, a preposition or no word of the line (not ``journal radio du comité``, ``nos
     amis du québec``).  An
     organisation's kind becomes the name's placeholder where that is an organisation's (the
@@ -316,8 +322,9 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
         if not isinstance(name, EntitySlot | Placeholder) \
                 or (isinstance(name, EntitySlot) and name.key[1].startswith(INITIAL)) \
                 or decision_type(name) not in ("PERSON", "LOCATION", "ORG") \
+                or (decision_type(name) == "PERSON" and k > i + n) \
                 or tokens[i].text.islower() != tokens[k].text.islower():
-            i += 1
+            i += 1  # "le journal de marie", "la radio de paul": a person's things
             continue
         if organisation:
             decision = _organisation(marking, name, tokens[i], i, rows[i], words[i])
@@ -352,6 +359,11 @@ _FRENCH_LEADS = frozenset(
     "derrière près et ou".split())
 
 
+#: A capitalised word after ``de la`` at least this common (Zipf, in the language) is a
+#: capitalised word, not a name's (``Lyon de la Même façon``: the stage's review).
+_COMMONEST_AFTER_LINK = 5.5
+
+
 def names_after_links(marking: EntityMarking, decisions: list[Decision],
                       counted: Counter[str], text: str, tokens: Sequence[Token],
                       words: Sequence[str], rows: Sequence[int], *,
@@ -373,10 +385,14 @@ def names_after_links(marking: EntityMarking, decisions: list[Decision],
     entity = entity_words(marking.lang)
     if entity is None or not entity.link:
         return
+    language = get_language(marking.lang)
+    function_words = language.kept_function_words
     for k in range(2, len(tokens)):
         tok = tokens[k]
-        if decisions[k] is not None or tok.kind != "word" or not _title(tok.text):
-            continue
+        if decisions[k] is not None or tok.kind != "word" or not _title(tok.text) \
+                or words[k] in function_words \
+                or zipf_in(words[k], language.wordfreq_code) >= _COMMONEST_AFTER_LINK:
+            continue  # "Lyon de la Même façon"
         j = k - 1
         while j >= 0 and k - j <= 2 and words[j] in entity.link \
                 and not isinstance(decisions[j], EntitySlot | Placeholder):
