@@ -1,12 +1,12 @@
 """Names released verbatim from the texts people release (issue 40), on hand-labelled texts.
 
-The texts are ``tests/entities/labelled/{dev,holdout,holdout2..37}/NN-genre-shape.txt``
+The texts are ``tests/entities/labelled/{dev,holdout,holdout2..38}/NN-genre-shape.txt``
 (the format is in that folder's README: ``{{PER|dana}}``, ``{{LOC|…}}``, ``{{ORG|…}}``,
 ``{{DATE|…}}``, ``{{ID|…}}``).  Each held-out folder is read only for one final measurement
 (``holdout/`` for the first stage of issue 40, ``holdout2/`` for the second, ``holdout3/``
 for the third, ``holdout4/`` for the fourth, ``holdout5/`` for the fifth, ``holdout6/`` for
-the sixth, ``holdout7/`` for the seventh, ``holdout8/`` to ``holdout37/`` for the eighth
-to thirty-seventh: their odd files the stage's tuning half); ``all`` is dev and the first two.
+the sixth, ``holdout7/`` for the seventh, ``holdout8/`` to ``holdout38/`` for the eighth
+to thirty-eighth: their odd files the stage's tuning half); ``all`` is dev and the first two.
 
 (a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
     ``--entity-epsilon``, 1) and with ``--entities none``, over ``--seeds`` seeds.  Input and
@@ -25,7 +25,7 @@ to thirty-seventh: their odd files the stage's tuning half); ``all`` is dev and 
 
 Usage::
 
-    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..34|all | --dir FOLDER]
+    python benchmarks/entity_leaks.py [--set dev|holdout|holdout2..38|all | --dir FOLDER]
                                       [--seeds 3]
                                       [--only a|b]
 
@@ -215,7 +215,7 @@ def main() -> None:
                                  "holdout20", "holdout21", "holdout22", "holdout23", "holdout24",
                                  "holdout25", "holdout26", "holdout27", "holdout28", "holdout29",
                                  "holdout30", "holdout31", "holdout32", "holdout33", "holdout34",
-                                 "holdout35", "holdout36", "holdout37",
+                                 "holdout35", "holdout36", "holdout37", "holdout38",
                                  "all"))
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)

@@ -223,3 +223,13 @@ def test_the_reviews_french_words_around_a_name_stay_words() -> None:
     assert _has("journal", out), out
     out = release_fr("Nous avons quitté Lyon de la Même façon.\n")
     assert _has("Même", out), out
+
+
+@pytest.mark.slow
+def test_im_before_a_given_and_a_family_name_names_the_speaker(release_auto) -> None:
+    """``hi everyone i'm summer white and this is`` of a livestream's captions came out as
+    written."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("[0:00:09] hi everyone i'm summer white and this is the channel\n")
+    assert not _has("summer", out) and not _has("white", out), out
+    assert "hi everyone i'm " in out and out.endswith(" and this is the channel\n"), out
