@@ -1,28 +1,34 @@
-"""The kind of place or organisation written right after a protected name in one case with
-it: ``roadguard recovery``, ``harlshire archives``, ``larch ward``, ``flower's bakery``,
-``CORVENSHIRE ARCHIVES`` (issue 40, the thirty-eighth stage: places and organisations).
+"""The kind of place or organisation written around a protected name where case shows nothing:
+``roadguard recovery``, ``harlshire archives``, ``larch ward``, ``CORVENSHIRE ARCHIVES``,
+``friends of brinmouth lido``, French ``la boulangerie fournier``, ``GAEC du Bois de la Dame``
+(issues 40 and 42, the thirty-eighth stage: places and organisations).
 
-Where a detector or a rule protected a word as a person's, a place's or an organisation's, a
-designator right after it names the same thing: a firm, a body, a ward, a farm.  In mixed
-case the capitalised run does it (:func:`~emprivacy.preparation.organisations.
-organisation_runs`); in lower case and in capitals, where case shows nothing, the designator
-was released at the general ε, and at a large ε it comes back as written (``[surrogate]
-archives``, ``[surrogate] ward``): it tells the reader which kind of body or place was
-named, and with the town's surrogate often which one.
+Where a detector or a rule protected a word as a person's, a place's or an organisation's,
+the kind beside it names the same thing: a firm, a body, a ward, a farm.  In mixed case the
+capitalised run does it (:func:`~emprivacy.preparation.organisations.organisation_runs`); in
+lower case and in capitals the kind was released at the general ε, and at a large ε it comes
+back as written (``[surrogate] archives``, ``la salle [surrogate]``): it tells the reader
+which kind of body or place was named, and with the town's surrogate often which one.  Four
+passes, in turn (:func:`kinds_around_names`), each giving the kind the name's protection (an
+organisation's placeholder, the name's where that is one; a place's slot):
 
-:func:`heads_after_names` gives such a word the protection of the name before it: an
-organisation's designator (:data:`ORG_HEADS`) the organisation's placeholder (the one before
-it where that is an organisation's placeholder: one placeholder for the run), a place's head
-(:data:`PLACE_HEADS`) a slot of the place sub-vocabulary.  The name is the token right before
-it, or the one before a possessive joined to it (``flower's bakery``), with one space between,
-in the same case (all lower case or all capitals; ``Roadguard Recovery`` is the run's).  A
-street's designator is not taken (``fenwick road``: text mode keeps it, as it keeps ``Road``
-of ``Fenwick Road``).  Nor is one after a person's slot of a word that a list holds as a given
-name (``tell grace school is shut``, ``hoa's shop``: a firm takes a family's name, a given
-name's possessive is someone's), after a word as common as :data:`NAME_ZIPF` (``the church
-hall``, ``the band room``), or before a post's word (``ward member``).  English only: a
-French kind is written before the name (``la salle aimé-léger``).  Pre-processing of the
-release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`), outside the guarantee.
+* :func:`heads_after_names` (English): a kind of business or body (:data:`ORG_HEADS`) or of
+  farm, field or coast (:data:`PLACE_HEADS`) right after the name, or after its possessive
+  (then a business's only: ``flower's bakery``, not ``nguyen's house``), one space between,
+  in the same case; not after a listed given name's slot (``tell grace school is shut``), a
+  word as common as :data:`NAME_ZIPF` (``the church hall``), nor before a post's word
+  (``ward member``, ``ward round``); a street's designator stays (text mode keeps ``Road`` of
+  ``Fenwick Road`` too);
+* :func:`kinds_of_names` (English): a kind before ``of`` and a place's or an organisation's
+  name (``the university of esselbury``; not ``two friends of okafor came``);
+* :func:`kinds_before_names` (a language whose entity words have a ``[before-name]``
+  section: French): a kind before the name, at most two linking words between and then not a
+  person's name (``les amis de la clède``; not ``le journal de marie``);
+* :func:`names_after_links` (French): a capitalised word after ``de la``, ``du`` once a place's
+  or an organisation's name has begun (``GAEC du Bois de la Dame``).
+
+Pre-processing of the release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`),
+outside the guarantee.
 """
 
 from __future__ import annotations
