@@ -161,11 +161,9 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
         possessive = words[j] in POSSESSIVES and j > 0 and tokens[j].start == tokens[j - 1].end
         if possessive:
             j -= 1
-        name = decisions[j]
+        name = _named(decisions[j])
         if text[tokens[j + possessive].end:tok.start] != " " or tokens[j].kind != "word" \
-                or not isinstance(name, EntitySlot | Placeholder) \
-                or (isinstance(name, EntitySlot) and name.key[1].startswith(INITIAL)) \
-                or decision_type(name) not in ("PERSON", "LOCATION", "ORG") \
+                or name is None \
                 or tokens[j].text.islower() != tok.text.islower() \
                 or (tok.text.isupper() and not tokens[j].text.isupper()):
             continue
@@ -176,16 +174,45 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
         if (i + 1 < len(tokens) and words[i + 1] in _ROLES) \
                 or (possessive and word not in ORG_HEADS):
             continue  # "ward member"; "nguyen's house", "okafor's room"
-        if word in ORG_HEADS:
-            decision = _organisation(marking, name, tok, i, rows[i], word)
-        else:
-            decision = _place(marking, slot, tok, i, rows[i], word)
+        decision = _kind(marking, slot, name, tok, i, rows[i], word,
+                         organisation=word in ORG_HEADS)
         if decision is None:
             continue
-        decisions[i] = decision
-        counted[_type(decision)] += 1
-        if covered[i]:
-            counted[GENERAL] -= 1
+        _take(decisions, counted, covered, i, decision)
+
+
+def _named(decision: Decision) -> EntitySlot | Placeholder | None:
+    """The decision where it protects a name (a person's, a place's or an organisation's slot,
+    not an initial's, or placeholder), else ``None``."""
+    if isinstance(decision, EntitySlot) and decision.key[0] in _NAMED_TYPES \
+            and not decision.key[1].startswith(INITIAL):
+        return decision
+    if isinstance(decision, Placeholder) and decision.type in _NAMED_TYPES:
+        return decision
+    return None
+
+
+_NAMED_TYPES = frozenset({"PERSON", "LOCATION", "ORG"})
+
+
+def _take(decisions: list[Decision], counted: Counter[str], covered: Sequence[bool], i: int,
+          decision: Decision) -> None:
+    """Token ``i`` becomes ``decision``, counted under its type (no longer at the general ε
+    where a detector's span covered it)."""
+    decisions[i] = decision
+    counted[_type(decision)] += 1
+    if covered[i]:
+        counted[GENERAL] -= 1
+
+
+def _kind(marking: EntityMarking | None, slot: Callable[[str, str, str, int], EntitySlot],
+          name: EntitySlot | Placeholder, tok: Token, i: int, row: int, word: str, *,
+          organisation: bool) -> Decision:
+    """A kind's decision beside ``name``: an organisation's (:func:`_organisation`) or a
+    place's (:func:`_place`)."""
+    if organisation:
+        return _organisation(marking, name, tok, i, row, word)
+    return _place(marking, slot, tok, i, row, word)
 
 
 def _organisation(marking: EntityMarking | None, name: EntitySlot | Placeholder, tok: Token,
@@ -250,25 +277,18 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
         if k >= len(tokens) or any(decisions[m] is not None for m in range(i + 1, k)) \
                 or not all(text[tokens[m].end:tokens[m + 1].start] == " " for m in range(i, k)):
             continue
-        name = decisions[k]
-        if not isinstance(name, EntitySlot | Placeholder) \
-                or (isinstance(name, EntitySlot) and name.key[1].startswith(INITIAL)) \
-                or decision_type(name) not in ("PERSON", "LOCATION", "ORG") \
+        name = _named(decisions[k])
+        if name is None \
                 or tokens[k].text.islower() != tok.text.islower() \
                 or (decision_type(name) == "PERSON" and (
                     marking.listed_given(words[k]) or k + 1 >= len(tokens)
                     or not isinstance(decisions[k + 1], EntitySlot | Placeholder))):
             continue  # "two friends of okafor came", "the guild of nguyen translators"
-        if word in ORG_KINDS_OF:
-            decision = _organisation(marking, name, tok, i, rows[i], word)
-        else:
-            decision = _place(marking, slot, tok, i, rows[i], word)
+        decision = _kind(marking, slot, name, tok, i, rows[i], word,
+                         organisation=word in ORG_KINDS_OF)
         if decision is None:
             continue
-        decisions[i] = decision
-        counted[_type(decision)] += 1
-        if covered[i]:
-            counted[GENERAL] -= 1
+        _take(decisions, counted, covered, i, decision)
         for m in range(i + 1, k):  # "of", "the": with the name
             decisions[m] = decision if decision is name else Dropped(_type(decision))
 
@@ -324,10 +344,8 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                                        for m in range(i, k)):
             i += 1
             continue
-        name = decisions[k]
-        if not isinstance(name, EntitySlot | Placeholder) \
-                or (isinstance(name, EntitySlot) and name.key[1].startswith(INITIAL)) \
-                or decision_type(name) not in ("PERSON", "LOCATION", "ORG") \
+        name = _named(decisions[k])
+        if name is None \
                 or (decision_type(name) == "PERSON" and k > i + n) \
                 or tokens[i].text.islower() != tokens[k].text.islower():
             i += 1  # "le journal de marie", "la radio de paul": a person's things
@@ -339,21 +357,16 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                 continue
             joined = range(i, k) if decision is name else range(i, i + n)
             for m in joined:
-                if decisions[m] is None:
+                if m < i + n:
+                    _take(decisions, counted, covered, m, decision)
+                elif decisions[m] is None:  # the linking words: one placeholder
                     decisions[m] = decision
-                    if m < i + n:
-                        counted[_type(decision)] += 1
-                        if covered[m]:
-                            counted[GENERAL] -= 1
         else:
             for m in range(i, i + n):
                 decision = _place(marking, slot, tokens[m], m, rows[m], words[m])
                 if decision is None:
                     continue
-                decisions[m] = decision
-                counted[_type(decision)] += 1
-                if covered[m]:
-                    counted[GENERAL] -= 1
+                _take(decisions, counted, covered, m, decision)
         i = k
 
 
@@ -405,23 +418,17 @@ def names_after_links(marking: EntityMarking, decisions: list[Decision],
             j -= 1
         if j < 0 or j == k - 1 or k - j > 3:
             continue
-        name = decisions[j]
-        if not isinstance(name, EntitySlot | Placeholder) \
-                or decision_type(name) not in ("LOCATION", "ORG") \
+        name = _named(decisions[j])
+        if name is None or decision_type(name) == "PERSON" \
                 or not _title(tokens[j].text) \
                 or not all(text[tokens[m].end:tokens[m + 1].start] in ("", " ")
                            for m in range(j, k)):
             continue
-        if decision_type(name) == "ORG":
-            decision = _organisation(marking, name, tok, k, rows[k], words[k])
-        else:
-            decision = _place(marking, slot, tok, k, rows[k], words[k])
+        decision = _kind(marking, slot, name, tok, k, rows[k], words[k],
+                         organisation=decision_type(name) == "ORG")
         if decision is None:
             continue
-        decisions[k] = decision
-        counted[_type(decision)] += 1
-        if covered[k]:
-            counted[GENERAL] -= 1
+        _take(decisions, counted, covered, k, decision)
         for m in range(j + 1, k):  # the linking words go with the name, as inside one
             # place's span (:func:`~emprivacy.preparation.place_joins.place_joins`)
             decisions[m] = decision if decision is name else Dropped(_type(decision))
