@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CAPITALISED_ONLY", "COMPASS_WORDS", "FAMILY_WORD", "FIRM", "LOWER_CASE_DESIGNATORS",
-           "MULTI_WORD_DESIGNATORS", "NAMED_ORG_ENDS", "NOT_A_FIRM", "ORG_DESIGNATORS",
-           "ORG_KINDS_OF", "PLACE_KINDS_OF", "STREET_DESIGNATORS"]
+__all__ = ["ARTICLE_HEADS", "CAPITALISED_ONLY", "COMPASS_WORDS", "FAMILY_WORD", "FIRM",
+           "LOWER_CASE_DESIGNATORS", "MULTI_WORD_DESIGNATORS", "NAMED_ORG_ENDS",
+           "NEWSPAPER_HEADS", "NOT_A_FIRM", "OF_PLACES", "ORG_DESIGNATORS", "ORG_HEADS",
+           "ORG_KINDS_OF", "PLACE_HEADS", "PLACE_KINDS_OF", "PLACE_PREFIXES",
+           "PLACE_PREPOSITIONS", "POSSESSIVE_PLACE_HEADS", "ROLE_WORDS", "STREET_DESIGNATORS"]
 
 #: Armed forces' units that end a named organisation (issue 40, the eighteenth English set: a
 #: war memorial's "MIDDLESEX REGT", "WELSH GUARDS", "SEAFORTH HIGHLANDERS").
@@ -157,3 +159,89 @@ FAMILY_WORD = re.compile(r"(?<![\w-])(?:sons|daughters|brothers|bros|sisters|fil
 NOT_A_FIRM = frozenset("the a an and or of at from to by for with her his my our their your its "
                        "de du des la le les chez à au aux un une par pour avec sa son ses "
                        "mon ma mes et ou".split())
+
+#: A local paper's or a body's last word after its town's name (``the cadleshire gazette``,
+#: ``kingdom waterways``: the thirty-eighth and thirty-ninth English sets; no designator of a
+#: span, a capital shows those).
+NEWSPAPER_HEADS: frozenset[str] = frozenset(
+    "gazette herald chronicle advertiser waterways".split())
+
+#: Of :data:`NEWSPAPER_HEADS`, those a verb or a common noun too: a paper's only after
+#: ``the`` and its town, not before ``of`` (``the mensah herald``; not ``okafor herald the
+#: plan``, ``the okafor chronicle of events``: the thirty-ninth stage's review; ``courier``,
+#: a delivery person, is no paper's here).
+ARTICLE_HEADS: frozenset[str] = frozenset({"herald", "chronicle"})
+
+#: The words that end a coast's or a village's place named after a person, after the name's
+#: possessive (``wade's slip``, ``robin's steps``, ``fisher's point``: the thirty-eighth
+#: English set, seen at the thirty-ninth stage; ``reed's lock``, its tuning half), where
+#: the same name and word come twice in the piece (a place's name is said again;
+#: ``okafor's point is fair`` once), one of them after a preposition of
+#: :data:`PLACE_PREPOSITIONS`, and no word but a function word after it (not ``point of
+#: view``, ``bay window``, ``beach hut``).  Not ``head``, ``well``, ``hole`` (the stage's
+#: review: ``susan's head hurts``, ``nguyen's head wound``).
+POSSESSIVE_PLACE_HEADS: frozenset[str] = frozenset(
+    "slip steps point cove rock rocks leap bay quay wharf pier beach sands cross wood hill "
+    "lock locks".split())
+
+#: The prepositions before a place: one of the mentions of ``name's`` + a word of
+#: :data:`POSSESSIVE_PLACE_HEADS` must follow one (``finish at wade's slip``, ``below reed's
+#: lock``; not ``robin's steps were slow``).  Not ``to``, ``of``, ``on``, ``over``, ``by``,
+#: ``round``, ``under`` (the stage's review: ``back to sarah's point``, ``informed of
+#: okafor's slip``, ``went over okafor's head``, ``the key to okafor's lock``).
+PLACE_PREPOSITIONS: frozenset[str] = frozenset(
+    "at from past near below above beyond towards toward into onto via behind beside".split())
+
+#: The kinds before ``of`` that a place's name follows, never a person's: a town typed a
+#: person's after them is a place (``the university of esselbury``, ``university of
+#: cadlebury``: the thirty-eighth English set, seen, and the thirty-ninth's tuning half).
+OF_PLACES: frozenset[str] = frozenset(
+    "university diocese archdiocese county isle isles vale duchy borough district "
+    "province".split())
+
+#: Words that start a place's name before it (``at top wharf``, ``in great hobley``, ``Upper
+#: Tessing``: the thirty-ninth English set's tuning half, and the earlier sets' ``in lower
+#: sutton``), where a rule protected the rest of the name.
+PLACE_PREFIXES: frozenset[str] = frozenset(
+    "upper lower great little top bottom north south east west nether middle".split())
+
+#: The words that end an organisation's name right after a name in lower case and capitals:
+#: kinds of business and body that are seldom a verb or a noun's modifier after a surname (the
+#: earlier sets' leaks: ``harlshire archives``, ``roadguard recovery``, ``netherlees mills
+#: band``, ``vale cars``, ``flower's bakery``, ``ebbescombe village stores``; the stage's
+#: review: not ``press``, ``service``, ``room``, ``shop``, ``unit``, ``house``, which a
+#: surname's own noun phrase takes, ``okafor press release``, ``mr okafor service user``,
+#: ``MRS OKAFOR ROOM 12``, ``tell zielinski shop early``).
+ORG_HEADS: frozenset[str] = frozenset(
+    "archives recovery cars coaches taxis cabs band bakery bakeries brewery stores arms "
+    "rescue council police homes furniture energy ambulance choir chorus orchestra society "
+    "academy college university surgery clinic hospital hospice pharmacy chemist chemists "
+    "dental garage motors builders plumbing roofing electrical joinery solicitors "
+    "accountants estates lettings logistics haulage removals couriers foods kitchen kitchens "
+    "catering cafe café restaurant bistro pub inn tavern hotel hotels gallery museum library "
+    "theatre cinema studios nursery fc afc rovers athletic wanderers rangers harriers league "
+    "guild institute association federation foundation centre center group ward wards "
+    "tearoom tearooms florist florists barbers opticians launderette printers cleaners "
+    "dispensary smokehouse pizzeria boatyard chandlery engineering contractors "
+    "constabulary infirmary".split()) & (ORG_DESIGNATORS | frozenset("archives stores".split())) \
+    | NEWSPAPER_HEADS
+
+#: The words that end a local place's name after it, no possessive between (a person's farm or
+#: house is theirs: ``joy's farm``, ``nguyen's house``): farms, barns, fields' and a coast's
+#: names (``penny piece``, ``gull rock``, ``lisk valley cottages``); not a word that is a verb
+#: or a noun's modifier after a surname (the thirty-eighth stage's review: ``okafor end up``,
+#: ``mensah field the questions``, ``dimitrov steps in``, ``nguyen bottom line``, ``mensah
+#: common sense``, ``okonkwo point taken``, ``mensah house hunting``), nor a street's
+#: designator (``fenwick road``: text mode keeps ``Road`` of ``Fenwick Road`` too).
+PLACE_HEADS: frozenset[str] = frozenset(
+    "farm barn lodge manor grange wharf quay moor garth meadow meadows orchard brook beck "
+    "pond piece acre acres copse spinney pightle paddock cottages rock rocks bay cove sands "
+    "beach pier island cliff cliffs reef".split()) - STREET_DESIGNATORS - ORG_HEADS
+
+#: Words after a designator that make it a post's or a role's (``hussain ward member``,
+#: ``declan ó súilleabháin housing officer``): the designator is the post's, not a body's.
+ROLE_WORDS: frozenset[str] = frozenset(
+    "officer officers member members manager managers worker workers assistant nurse lead "
+    "rep coordinator staff secretary director chair carer carers contact teacher "
+    "teachers doctor round rounds sister clerk".split())  # "kofi primary carer is his
+# nan": an adjective; "dr mensah ward round" (the thirty-eighth stage's review)

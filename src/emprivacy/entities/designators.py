@@ -16,13 +16,12 @@ the spans of a text after detection, whatever the detectors:
   in up to three capitalised words just before it on its line (no function word), which a
   capital-letter detector leaves out at a sentence's start.  A word a detector typed
   ``PERSON`` stays a person under ``ORG=keep`` (the most protective type wins,
-  :meth:`~emprivacy.entities.marking.EntityMarking.span_type`);
-  a designator in lower case joins only if it is one of :data:`LOWER_CASE_DESIGNATORS` or
-  the span is a place's or an organisation's (``ashdown close``, ``st anne's primary``),
+  :meth:`~emprivacy.entities.marking.EntityMarking.span_type`); a designator in lower case
+  joins only if it is one of :data:`LOWER_CASE_DESIGNATORS` or the span is a place's or an
+  organisation's (``ashdown close``, ``st anne's primary``; not ``ward`` before ``manager``),
   which then takes in a compass word just before it (:data:`COMPASS_WORDS`: ``west
   oxfordshire district council``), as any place or organisation does, and a flat's or a
-  unit's number before it (``FLAT 4, 27 QUAYSIDE MEWS``, ``Unit 4, Ashgrove Trading
-  Estate``);
+  unit's number before it (``FLAT 4, 27 QUAYSIDE MEWS``, ``Unit 4, Ashgrove Estate``);
 * **a rare word before a designator** — with ``zipf`` given (how common a word is,
   :func:`~emprivacy.entities.name_words.word_zipf`), a word that no span covers, rarer than
   :data:`RARE_BEFORE` and no function word, followed by designators, starts a span of
@@ -35,8 +34,7 @@ the spans of a text after detection, whatever the detectors:
   fils``) is an ``ORG`` span (:func:`~emprivacy.entities.family_firms.family_firms`), and
   so is a dotted acronym (``R.G.A.``: :func:`~emprivacy.entities.acronyms.dotted_acronyms`);
 * **a capitalised word beside an organisation** — a ``PROPER_NOUN`` span that touches an
-  ``ORG`` span (only spaces between, same line) joins it (``Vantage`` of ``Vantage EDR``,
-  where a model typed only ``EDR``);
+  ``ORG`` span (only spaces between, same line) joins it (``Vantage EDR``, ``EDR`` typed);
 * **capitalised words between a name and its designator** — on a capitalised name (Title
   case or ALL CAPS), up to two capitalised words that are no function words, possessives
   included, may stand between it and its designator (``MAGISTRATES'`` of ``WESTMARCH
@@ -90,11 +88,13 @@ _UNIT_WORD = re.compile(r"(?<![\w'’-])(?:flat|unit|apartment|apt|suite)", re.I
 #: The most name words (capitalised words or detected spans) after a kind and ``of``.
 MOST_KIND_NAME_WORDS = 4
 
-#: Designators that are adjectives too, and the nouns after which they are (``primary
-#: carer``, ``nursery nurse``; not ``oakfield primary``).
-_ADJECTIVE_BEFORE = frozenset({"primary", "nursery"})
-_NOUN_AFTER = re.compile(r"[ \t]+(?:carer|carers|care|contact|reason|concern|source|nurse|"
-                         r"worker|teacher|staff|age|years|diagnosis|aim|goal)\b", re.IGNORECASE)
+#: Designators that are adjectives or a noun's modifiers too, and the nouns after which they
+#: are (``primary carer``, ``nursery nurse``, ``ward manager``: stage 39; not ``oakfield
+#: primary``).
+_ADJECTIVE_BEFORE = frozenset({"primary", "nursery", "ward"})
+_NOUN_AFTER = re.compile(r"[ \t]+(?:carers?|care|contact|reason|concern|source|nurse|worker|"
+                         r"teacher|staff|age|years|diagnosis|aim|goal|managers?|members?|"
+                         r"rounds?|sister|clerk)\b", re.IGNORECASE)
 #: A word rarer than this (Zipf frequency) before a designator is a name's.
 RARE_BEFORE = 4.0
 

@@ -122,6 +122,11 @@ class EntityWords:
         after them only where a rule already protects them as a name (``le gaec du …``,
         ``la crêperie de la calade``: :mod:`~emprivacy.preparation.name_heads`) → whether
         the kind is an organisation's (marked ``org``) rather than a place's.
+    before_person : frozenset
+        The kinds of ``[before-name]`` marked ``before-person``: a coast's or a country's
+        feature (``la pointe du loup``, ``la calanque de l'ange``), named after a person as
+        often as not, and never a person's thing (``le journal de marie``) — a person's
+        protected name after them and linking words is the place's name too.
     """
 
     street: dict[tuple[str, ...], bool]
@@ -130,6 +135,7 @@ class EntityWords:
     place_after: frozenset[str]
     named: frozenset[tuple[str, ...]] = frozenset()
     before_name: dict[tuple[str, ...], bool] = field(default_factory=dict)
+    before_person: frozenset[tuple[str, ...]] = frozenset()
 
     @property
     def kind_words(self) -> frozenset[str]:
@@ -163,6 +169,7 @@ def entity_words(lang: str) -> EntityWords | None:
     sections: dict[str, dict[tuple[str, ...], bool]] = {}
     current: dict[tuple[str, ...], bool] | None = None
     named: set[tuple[str, ...]] = set()
+    before_person: set[tuple[str, ...]] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         text = line.partition("#")[0].strip()
         if not text:
@@ -172,6 +179,8 @@ def entity_words(lang: str) -> EntityWords | None:
             continue
         if current is None:
             raise ValueError(f"entity-words-{lang}.txt: {text!r} is in no section")
+        person = current is sections.get("before-name") and text.endswith(" before-person")
+        text = text.removesuffix(" before-person").strip() if person else text
         organisation = current is sections.get("before-name") and text.endswith(" org")
         text = text.removesuffix(" org").strip() if organisation else text
         whole = text.endswith(" named")
@@ -183,11 +192,14 @@ def entity_words(lang: str) -> EntityWords | None:
         current[key] = organisation if current is sections.get("before-name") else marked
         if whole:
             named.add(key)
+        if person:
+            before_person.add(key)
     return EntityWords(street=sections.get("street", {}), org=sections.get("org", {}),
                        link=frozenset(w for (w,) in sections.get("link", {})),
                        place_after=frozenset(w for (w,) in sections.get("place-after", {})),
                        named=frozenset(named),
-                       before_name=sections.get("before-name", {}))
+                       before_name=sections.get("before-name", {}),
+                       before_person=frozenset(before_person))
 
 
 def widen_before(text: str, spans: Sequence[EntitySpan], words: EntityWords, *,

@@ -18,6 +18,10 @@ and asks how common it is as an English word (:func:`~emprivacy.entities.name_wo
   reading``, ``to york`` aside, which the list's commonest words leave alone);
 * a place's name typed without its accents after such a preposition, four letters or more,
   rarer than :data:`FOLDED_RARE` (``they are from krakow``; not ``the head honcho``);
+* an English county by its form: a word of eight letters or more that ends in ``shire``
+  (``in staffordshire``, ``LEICESTERSHIRE``: GeoNames lists towns, not counties; the
+  thirty-ninth English set's tuning half), not before a dish's or a breed's word
+  (``worcestershire sauce``, ``staffordshire bull terrier``);
 * ``st`` or ``saint`` before a rare word or a listed name is part of a place's name
   (``st anselms``, ``st jude``);
 * a street by its form, whatever its words: a house number, a word and a street's
@@ -71,6 +75,14 @@ _PREPOSITIONS = frozenset(
     "in at from to near outside around via into towards toward past through round "
     "nr".split())
 _SAINTS = frozenset({"st", "saint"})
+#: The fewest letters of a county's name by its ``shire`` (``fifeshire``; not ``shire``).
+#: Not before these: a dish, a breed, a sauce named after the county (the thirty-ninth
+#: stage's review: ``worcestershire sauce``, ``staffordshire bull terrier``, ``lancashire
+#: hotpot``).
+_SHIRE_THINGS = frozenset(
+    "sauce sauces bull terrier terriers hotpot pudding puddings cheese cheeses tea ham cat "
+    "bacon sausage sausages pie pies parkin pig pigs spot rose roses blue day".split())
+_SHIRE_LENGTH = 8
 #: The street designators that make a street after a preposition and any word.
 STREETS = frozenset("street road lane avenue row terrace crescent mews parade boulevard "
                     "close drive grove gardens court walk hill rise".split())
@@ -175,6 +187,7 @@ class PlaceListDetector:
             found = place_spans(words, forms, text, places=places, **options)
             if self.lang == "en":  # English streets by their form (the designator after)
                 found += street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)
+                found += _counties(words, forms, found)
             else:  # French towns by their form (Sablé-sur-Sarthe, à saint-gilles-croix-de-vie)
                 towns = town_spans(words, forms, text, options["prepositions"])
                 found = [s for s in found
@@ -194,6 +207,18 @@ class PlaceListDetector:
                     kinds.kind_words if kinds is not None else frozenset()),
                 "prepositions": kinds.place_after if kinds is not None else frozenset(),
                 "after_limit": PLACE_AFTER_PREPOSITION_FR}
+
+
+def _counties(words: Sequence[Token], forms: Sequence[str],
+              found: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """English counties by their form (see the module's description): not before a word of
+    :data:`_SHIRE_THINGS` (``worcestershire sauce``), nor where a span is already."""
+    return [EntitySpan(w.start, w.end, "LOCATION") for k, (w, f) in enumerate(
+                zip(words, forms, strict=True))
+            if f.endswith("shire") and len(f) >= _SHIRE_LENGTH
+            and (w.text.islower() or w.text.isupper())
+            and not (k + 1 < len(forms) and forms[k + 1] in _SHIRE_THINGS)
+            and not any(s.overlaps(w.start, w.end) for s in found)]
 
 
 def street_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,

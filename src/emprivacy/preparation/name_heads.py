@@ -8,24 +8,32 @@ the kind beside it names the same thing: a firm, a body, a ward, a farm.  In mix
 capitalised run does it (:func:`~emprivacy.preparation.organisations.organisation_runs`); in
 lower case and in capitals the kind was released at the general ε, and at a large ε it comes
 back as written (``[surrogate] archives``, ``la salle [surrogate]``): it tells the reader
-which kind of body or place was named, and with the town's surrogate often which one.  Four
+which kind of body or place was named, and with the town's surrogate often which one.  The
 passes, in turn (:func:`kinds_around_names`), each giving the kind the name's protection (an
 organisation's placeholder, the name's where that is one; a place's slot):
 
-* :func:`heads_after_names` (English): a kind of business or body (:data:`ORG_HEADS`) or of
-  farm, field or coast (:data:`PLACE_HEADS`) right after the name, or after its possessive
-  (then a business's only: ``flower's bakery``, not ``nguyen's house``), one space between,
-  in the same case; not after a listed given name's slot (``tell grace school is shut``), a
-  word as common as :data:`NAME_ZIPF` (``the church hall``), nor before a post's word
-  (``ward member``, ``ward round``); a street's designator stays (text mode keeps ``Road`` of
-  ``Fenwick Road`` too);
+* :func:`heads_after_names` (English): a kind of business or body
+  (:data:`~emprivacy.entities.designator_words.ORG_HEADS`, a local paper's last word among
+  them: ``the cadleshire gazette``) or of farm, field or coast
+  (:data:`~emprivacy.entities.designator_words.PLACE_HEADS`) right after the name, or after
+  its possessive (then a business's only: ``flower's bakery``, not ``nguyen's house``; or a
+  village's place named after a person, said twice, once after a preposition: ``at wade's
+  slip``, the possessive dropped with it), one space between, in the same case; not after a
+  listed given name's slot (``tell grace school is shut``), a word as common as
+  :data:`NAME_ZIPF` (``the church hall``), nor before a post's word (``ward member``, ``ward
+  round``); a street's designator stays (text mode keeps ``Road`` of ``Fenwick Road`` too);
 * :func:`kinds_of_names` (English): a kind before ``of`` and a place's or an organisation's
   name (``the university of esselbury``; not ``two friends of okafor came``);
 * :func:`kinds_before_names` (a language whose entity words have a ``[before-name]``
-  section: French): a kind before the name, at most two linking words between and then not a
-  person's name (``les amis de la clède``; not ``le journal de marie``);
+  section: French), twice: a kind before the name, at most two linking words between (with
+  the name) and then not a person's name unless the kind is a coast's or a country's
+  (``les amis de la clède``, ``la pointe de kerbrat``; not ``le journal de marie``);
 * :func:`names_after_links` (French): a capitalised word after ``de la``, ``du`` once a place's
-  or an organisation's name has begun (``GAEC du Bois de la Dame``).
+  or an organisation's name has begun (``GAEC du Bois de la Dame``);
+* :func:`~emprivacy.preparation.place_joins.links_between_names` (French): the linking words
+  between a kind and a name that two rules protected (``le phare [de la] roquette``);
+* :func:`prefixes_of_places` (English): ``upper``, ``top``, ``great`` … before a place's
+  protected name (``at top wharf``, ``Upper Tessing``; the thirty-ninth stage).
 
 Pre-processing of the release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`),
 outside the guarantee.
@@ -33,15 +41,22 @@ outside the guarantee.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from emprivacy.entities.designator_words import (
-    ORG_DESIGNATORS,
+    ARTICLE_HEADS,
+    OF_PLACES,
+    ORG_HEADS,
     ORG_KINDS_OF,
+    PLACE_HEADS,
     PLACE_KINDS_OF,
-    STREET_DESIGNATORS,
+    PLACE_PREFIXES,
+    PLACE_PREPOSITIONS,
+    POSSESSIVE_PLACE_HEADS,
+    ROLE_WORDS,
 )
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.name_words import zipf_in
@@ -56,62 +71,20 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     decision_type,
 )
-from emprivacy.preparation.place_joins import POSSESSIVES
+from emprivacy.preparation.place_joins import POSSESSIVES, links_between_names
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 if TYPE_CHECKING:
     from emprivacy.entities.marking import EntityMarking
 
-__all__ = ["NAME_ZIPF", "ORG_HEADS", "PLACE_HEADS", "heads_after_names", "kinds_around_names",
-           "kinds_before_names", "kinds_of_names", "names_after_links"]
-
-#: The words that end an organisation's name right after a name in lower case and capitals:
-#: kinds of business and body that are seldom a verb or a noun's modifier after a surname (the
-#: earlier sets' leaks: ``harlshire archives``, ``roadguard recovery``, ``netherlees mills
-#: band``, ``vale cars``, ``flower's bakery``, ``ebbescombe village stores``; the stage's
-#: review: not ``press``, ``service``, ``room``, ``shop``, ``unit``, ``house``, which a
-#: surname's own noun phrase takes, ``okafor press release``, ``mr okafor service user``,
-#: ``MRS OKAFOR ROOM 12``, ``tell zielinski shop early``).
-ORG_HEADS: frozenset[str] = frozenset(
-    "archives recovery cars coaches taxis cabs band bakery bakeries brewery stores arms "
-    "rescue council police homes furniture energy ambulance choir chorus orchestra society "
-    "academy college university surgery clinic hospital hospice pharmacy chemist chemists "
-    "dental garage motors builders plumbing roofing electrical joinery solicitors "
-    "accountants estates lettings logistics haulage removals couriers foods kitchen kitchens "
-    "catering cafe café restaurant bistro pub inn tavern hotel hotels gallery museum library "
-    "theatre cinema studios nursery fc afc rovers athletic wanderers rangers harriers league "
-    "guild institute association federation foundation centre center group ward wards "
-    "tearoom tearooms florist florists barbers opticians launderette printers cleaners "
-    "dispensary smokehouse pizzeria boatyard chandlery engineering contractors "
-    "constabulary infirmary".split()) & (ORG_DESIGNATORS | frozenset("archives stores".split()))
-
-#: The words that end a local place's name after it, no possessive between (a person's farm or
-#: house is theirs: ``joy's farm``, ``nguyen's house``): farms, barns, fields' and a coast's
-#: names (``penny piece``, ``gull rock``, ``lisk valley cottages``); not a word that is a verb
-#: or a noun's modifier
-#: after a surname (the stage's review: ``okafor end up``, ``mensah field the questions``,
-#: ``dimitrov steps in``, ``nguyen bottom line``, ``mensah common sense``, ``okonkwo point
-#: taken``, ``mensah house hunting``), nor a street's designator (``fenwick road``: text mode
-#: keeps ``Road`` of ``Fenwick Road`` too).
-PLACE_HEADS: frozenset[str] = frozenset(
-    "farm barn lodge manor grange wharf quay moor garth meadow meadows orchard brook beck "
-    "pond piece acre acres copse spinney pightle paddock cottages rock rocks bay cove sands "
-    "beach pier island cliff cliffs reef".split()) - STREET_DESIGNATORS - ORG_HEADS
+__all__ = ["NAME_ZIPF", "heads_after_names", "kinds_around_names", "kinds_before_names",
+           "kinds_of_names", "names_after_links", "prefixes_of_places"]
 
 #: Names this common (Zipf, English) are mostly words that a rule took for a name beside
 #: another (``school choir``, ``the church hall``, ``THE NEW RING``): no designator after them
 #: is taken.
 NAME_ZIPF = 4.9
-
-#: Words after a designator that make it a post's or a role's (``hussain ward member``,
-#: ``declan ó súilleabháin housing officer``): the designator is the post's, not a body's.
-_ROLES = frozenset(
-    "officer officers member members manager managers worker workers assistant nurse lead "
-    "rep coordinator staff secretary director chair carer carers contact teacher "
-    "teachers doctor round rounds sister clerk".split())  # "kofi primary carer is his
-# nan": an adjective; "dr mensah ward round" (the stage's review)
-
 
 def kinds_around_names(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
@@ -119,10 +92,15 @@ def kinds_around_names(marking: EntityMarking, decisions: list[Decision],
                        slot: Callable[[str, str, str, int], EntitySlot],
                        covered: Sequence[bool]) -> None:
     """Every pass of this module in turn, in place: :func:`heads_after_names`,
-    :func:`kinds_of_names`, :func:`kinds_before_names`, :func:`names_after_links`."""
+    :func:`kinds_of_names`, :func:`kinds_before_names`, :func:`names_after_links`; then
+    :func:`~emprivacy.preparation.place_joins.links_between_names`,
+    :func:`prefixes_of_places`."""
     heads_after_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
                       slot=slot, covered=covered)
-    for step in (kinds_of_names, kinds_before_names, names_after_links):
+    # kinds before names twice: a kind before a kind the first round took (``la ferme de la
+    # cour désiré``: ``cour`` before the person's name, then ``ferme`` before ``cour``)
+    for step in (kinds_of_names, kinds_before_names, kinds_before_names, names_after_links,
+                 links_between_names, prefixes_of_places):
         step(marking, decisions, counted, text, tokens, words, rows, slot=slot,
              covered=covered)
 
@@ -150,11 +128,17 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
     """
     if marking is not None and marking.lang != "en":
         return
+    pairs = Counter((words[i - 2], words[i]) for i in range(2, len(tokens))
+                    if words[i] in POSSESSIVE_PLACE_HEADS and words[i - 1] in POSSESSIVES)
+    placed = {(words[i - 2], words[i]) for i in range(3, len(tokens))
+              if (words[i - 2], words[i]) in pairs and words[i - 3] in PLACE_PREPOSITIONS}
+    function_words = get_language("en").kept_function_words
     for i in range(1, len(tokens)):
         tok = tokens[i]
         word = words[i]
         if decisions[i] is not None or tok.kind != "word" or verbatim[i] \
-                or not (word in ORG_HEADS or word in PLACE_HEADS) \
+                or not (word in ORG_HEADS or word in PLACE_HEADS
+                        or word in POSSESSIVE_PLACE_HEADS) \
                 or not (tok.text.islower() or tok.text.isupper()):
             continue
         j = i - 1
@@ -167,18 +151,28 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
                 or tokens[j].text.islower() != tok.text.islower() \
                 or (tok.text.isupper() and not tokens[j].text.isupper()):
             continue
+        following = words[i + 1] if i + 1 < len(tokens) and tokens[i + 1].kind == "word" \
+            and not text[tok.end:tokens[i + 1].start].strip() else ""  # not after a sign
+        named_place = possessive and word in POSSESSIVE_PLACE_HEADS \
+            and pairs[words[j], word] >= 2 and (words[j], word) in placed \
+            and (not following or (following in function_words and following != "of"))
+        if word in ARTICLE_HEADS and (following == "of" or j == 0 or words[j - 1] != "the"):
+            continue  # "okafor herald the plan", "the okafor chronicle of events"
         if marking is not None and (
-                (decision_type(name) == "PERSON" and marking.listed_given(words[j]))
-                or zipf_in(words[j], "en") >= NAME_ZIPF):
+                (decision_type(name) == "PERSON" and marking.listed_given(words[j])
+                 and not named_place) or zipf_in(words[j], "en") >= NAME_ZIPF):
             continue  # "tell grace school is shut", "hoa's shop", "the church hall"
-        if (i + 1 < len(tokens) and words[i + 1] in _ROLES) \
-                or (possessive and word not in ORG_HEADS):
-            continue  # "ward member"; "nguyen's house", "okafor's room"
+        if (i + 1 < len(tokens) and words[i + 1] in ROLE_WORDS) \
+                or (possessive and word not in ORG_HEADS and not named_place) \
+                or (not possessive and word not in ORG_HEADS and word not in PLACE_HEADS):
+            continue  # "ward member"; "nguyen's house", "okafor's room", "okafor's point"
         decision = _kind(marking, slot, name, tok, i, rows[i], word,
                          organisation=word in ORG_HEADS)
         if decision is None:
             continue
         _take(decisions, counted, covered, i, decision)
+        if named_place and word not in ORG_HEADS:  # "wade's slip": the name's possessive
+            decisions[i - 1] = Dropped(_type(decision), spaces=True)  # (place_joins)
 
 
 def _named(decision: Decision) -> EntitySlot | Placeholder | None:
@@ -262,7 +256,8 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
     the protected name in the kind's case, a place's or an organisation's, or a person's slot
     (a detector's type for a local word) of no listed given name with a protected word right
     after it (``friends of brinmouth lido``; the stage's review: not ``two friends of okafor
-    came``, ``the society of kowalski descendants``, ``the house of mr jones``).  English
+    came``, ``the society of kowalski descendants``, ``the house of mr jones``) or after a
+    kind of :data:`OF_PLACES` (``university of cadlebury``: the thirty-ninth stage).  English
     only."""
     if marking is None or marking.lang != "en":
         return
@@ -281,8 +276,10 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
         if name is None \
                 or tokens[k].text.islower() != tok.text.islower() \
                 or (decision_type(name) == "PERSON" and (
-                    marking.listed_given(words[k]) or k + 1 >= len(tokens)
-                    or not isinstance(decisions[k + 1], EntitySlot | Placeholder))):
+                    marking.listed_given(words[k]) or (
+                        word not in OF_PLACES and (
+                            k + 1 >= len(tokens)
+                            or not isinstance(decisions[k + 1], EntitySlot | Placeholder))))):
             continue  # "two friends of okafor came", "the guild of nguyen translators"
         decision = _kind(marking, slot, name, tok, i, rows[i], word,
                          organisation=word in ORG_KINDS_OF)
@@ -308,13 +305,20 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
     the name: :func:`heads_after_names`).  Between the kind and the name at most two of the
     language's linking words (``du``, ``de la``, ``d'``), spaces or an elision between, and
     none before a person's name (``le journal de marie``, ``la radio de paul``, ``le foyer de
-    marc``: a person's things; the stage's review); the kind and the name in one case (both
+    marc``: a person's things; the stage's review) unless the kind is marked
+    ``before-person``, a coast's or a country's feature (``la pointe du loup``: the
+    thirty-ninth stage), nor before a listed given name whatever its type (``la ferme de
+    marie`` where a detector typed ``marie`` a place), nor an organisation's kind before
+    another organisation's kind (``le comptoir de la mairie``: the thirty-ninth stage's
+    review); the kind and the name in one case (both
     lower case, or both capitalised); before the kind an
     article, a preposition or no word of the line (not ``journal radio du comité``, ``nos
     amis du québec``).  An
     organisation's kind becomes the name's placeholder where that is an organisation's (the
     linking words too: one placeholder for ``la [ORG]``), else a placeholder of its own; a
-    place's kind becomes a slot of the place sub-vocabulary per word.
+    place's kind becomes a slot of the place sub-vocabulary per word, its linking words
+    :class:`~emprivacy.preparation.decisions.Dropped` (the thirty-ninth stage: kept, ``le
+    [surrogate] de la [surrogate]`` showed the name's form).
     """
     if marking is None:
         return
@@ -345,11 +349,14 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
             i += 1
             continue
         name = _named(decisions[k])
+        coast = tuple(words[i:i + n]) in entity.before_person
         if name is None \
-                or (decision_type(name) == "PERSON" and k > i + n) \
+                or (decision_type(name) == "PERSON" and k > i + n and not coast) \
+                or (k > i + n and not coast and marking.listed_given(words[k])) \
+                or (organisation and k > i + n and marking.designator(words[k])) \
                 or tokens[i].text.islower() != tokens[k].text.islower():
-            i += 1  # "le journal de marie", "la radio de paul": a person's things
-            continue
+            i += 1  # "le journal de marie", "la radio de paul": a person's things; "la ferme
+            continue  # de dupont" typed a place; "le comptoir de la mairie": another body's
         if organisation:
             decision = _organisation(marking, name, tokens[i], i, rows[i], words[i])
             if decision is None:
@@ -362,11 +369,16 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                 elif decisions[m] is None:  # the linking words: one placeholder
                     decisions[m] = decision
         else:
+            taken = None
             for m in range(i, i + n):
                 decision = _place(marking, slot, tokens[m], m, rows[m], words[m])
                 if decision is None:
                     continue
                 _take(decisions, counted, covered, m, decision)
+                taken = decision
+            if taken is not None:  # the linking words go with the name, as inside one
+                for m in range(i + n, k):  # place's span (place_joins)
+                    decisions[m] = Dropped(_type(taken))
         i = k
 
 
@@ -432,6 +444,47 @@ def names_after_links(marking: EntityMarking, decisions: list[Decision],
         for m in range(j + 1, k):  # the linking words go with the name, as inside one
             # place's span (:func:`~emprivacy.preparation.place_joins.place_joins`)
             decisions[m] = decision if decision is name else Dropped(_type(decision))
+
+
+def prefixes_of_places(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str], rows: Sequence[int], *,
+                       slot: Callable[[str, str, str, int], EntitySlot],
+                       covered: Sequence[bool]) -> None:
+    """A word of :data:`~emprivacy.entities.designator_words.PLACE_PREFIXES` right before a
+    place's protected name (a place's slot, or a person's of no listed given name: a town a
+    rule typed a person's), one space apart and in its case, is the name's, a place's slot
+    (``at top wharf``, ``in great hobley``, ``Upper Tessing`` of a table's cell; issue 40, the
+    thirty-ninth stage).  In lower case and in capitals only after a preposition of place
+    (not ``and little yusuf``, ``the new rota``).  English only."""
+    if marking is None or marking.lang != "en":
+        return
+    for i in range(len(tokens) - 1):
+        tok, after = tokens[i], tokens[i + 1]
+        name = _named(decisions[i + 1])
+        if decisions[i] is not None or words[i] not in PLACE_PREFIXES or name is None \
+                or text[tok.end:after.start] != " " or decision_type(name) == "ORG" \
+                or (decision_type(name) == "PERSON" and marking.listed_given(words[i + 1])):
+            continue
+        if i + 2 < len(tokens) and words[i + 2] in POSSESSIVES:
+            continue  # "in lower okafor's case"
+        led = i > 0 and words[i - 1] in _PREFIX_LEADS and text[tokens[i - 1].end:tok.start] == " "
+        if tok.text.islower() or tok.text.isupper():
+            if tok.text.islower() != after.text.islower() or not led:
+                continue
+        elif not (_title(tok.text) and _title(after.text)) or not (
+                led or _CELL.search(text[max(tok.start - 4, 0):tok.start])):
+            continue  # "Top Manchester restaurants", "Great Manchester turnout"
+        decision = _place(marking, slot, tok, i, rows[i], words[i])
+        if decision is not None:
+            _take(decisions, counted, covered, i, decision)
+
+
+#: A table's or a form's separator before a Title-case prefix (``| Upper Tessing |``).
+_CELL = re.compile(r"[|;\t][ \t]*\Z")
+
+#: The prepositions of place before a prefix (``at top wharf``; Title case: or a cell).
+_PREFIX_LEADS = frozenset("in at from to into past via near towards toward".split())
 
 
 def _title(word: str) -> bool:

@@ -19,14 +19,16 @@ release (:func:`~emprivacy.preparation.entity_slots.entity_decisions`), outside 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
+from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.text.tokens import Token
 
-__all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "place_joins"]
+__all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "links_between_names", "place_joins"]
 
 #: The possessive clitics (as the tokenizer splits them, lower-cased) that join the words of
 #: an English name: ``Robin's Stone``, ``ROBIN'S STONE``, ``Robin’s Stone``.
@@ -227,3 +229,121 @@ def _leading_elision(marking: EntityMarking, decisions: list[Decision],
                 and marking.span_type(spans, covering_of[i])[0] == "LOCATION"):
             decisions[i] = Dropped("LOCATION")
 
+
+
+#: The most linking words between two protected words that :func:`links_between_names` joins
+#: (``de la``, ``de l'``).
+_MOST_LINKS = 2
+
+
+def links_between_names(marking: EntityMarking, decisions: list[Decision],
+                        counted: Counter[str], text: str, tokens: Sequence[Token],
+                        words: Sequence[str], rows: Sequence[int], *,
+                        slot: Callable[[str, str, str, int], EntitySlot],
+                        covered: Sequence[bool]) -> None:
+    """The linking words between two protected words of one place's or organisation's name
+    that no span joins, :class:`Dropped` with it, in place: French ``le phare [de la]
+    roquette``, ``la pointe [du] loup``, ``la fanfare [de] port-auranel``, ``Étang [de l']
+    Auranel`` (issue 42, the thirty-ninth stage: where a rule, not a detector's span, took a
+    kind or a name, its linking words stayed, and with the two surrogates they showed the
+    name's form).
+
+    One or two of the language's linking words, or in capitals or Title case its joining
+    words (:func:`joining_words`: ``Côte [aux] Poiriers``, ``LE PRÉ [AUX] MOINES``; not ``le
+    garage sur la route``: the garage is on the road), none in English, with only spaces or an
+    elision around them, a protected word on each side (a slot or a placeholder of a person,
+    a place or an organisation, not an initial's) in one case (both lower case, both in
+    capitals, or both capitalised), the first a kind of the ``[before-name]`` section
+    (``Étang`` typed a person's) or, capitalised, a place's or an organisation's.  After a
+    person's word they stay (``Pierre de la Roche``: a person's particles,
+    :mod:`~emprivacy.preparation.particles`; ``ibrahima ndiaye de dakar``, ``prudence de la
+    mairie``: where the person is from), and after a place's or an organisation's word in
+    lower case or in capitals that is no kind (``FILS DE IBRAHIMA``, ``LA MARCHE DE LA
+    VICTOIRE``: words a rule took in capitals; the first runs' harm) or before a person's
+    (``à Lyon chez Martin``: the stage's review).  Between one
+    organisation's placeholder on both sides the words take that placeholder (one
+    ``[ORG]``).  ``counted`` and ``rows``, ``slot`` and ``covered`` are the other passes' (a
+    linking word is a function word, counted nowhere).
+
+    >>> from types import SimpleNamespace
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "au phare de la roquette"
+    >>> toks = list(tokenize(text))
+    >>> d = [None, EntitySlot(("LOCATION", "phare"), 1), None, None,
+    ...      EntitySlot(("LOCATION", "roquette"), 2)]
+    >>> links_between_names(SimpleNamespace(lang="fr"), d, Counter(), text, toks,
+    ...                     [t.text for t in toks], [0] * 5, slot=None, covered=[False] * 5)
+    >>> d[2], d[3]
+    (Dropped(type='LOCATION', spaces=False), Dropped(type='LOCATION', spaces=False))
+    """
+    entity = entity_words(marking.lang) if marking is not None else None
+    if entity is None or not entity.link:
+        return
+    links = entity.link | joining_words(marking.lang)
+    i = 1
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and j - i < _MOST_LINKS and decisions[j] is None
+               and tokens[j].kind == "word" and words[j] in links
+               and text[tokens[j - 1].end:tokens[j].start] in ("", " ")):
+            j += 1
+        if j == i:
+            i += 1
+            continue
+        if j < len(tokens) and text[tokens[j - 1].end:tokens[j].start] in ("", " ") \
+                and not (tokens[j].text.islower()
+                         and any(words[m] not in entity.link for m in range(i, j))):
+            _join(entity.before_name, decisions, tokens, words, i, j)
+        i = j
+
+
+def _join(kinds: dict[tuple[str, ...], bool], decisions: list[Decision],
+          tokens: Sequence[Token], words: Sequence[str], i: int, j: int) -> None:
+    """Drop the linking words ``i`` to ``j - 1`` where the protected words around them are
+    one name's (:func:`links_between_names`)."""
+    left, right = _protected(decisions[i - 1]), _protected(decisions[j])
+    if left is None or right is None \
+            or not _one_case(tokens[i - 1].text, tokens[j].text, tokens[i:j]):
+        return
+    types = {_type_of(left), _type_of(right)}
+    kind = (words[i - 1],) in kinds or tuple(words[max(i - 2, 0):i]) in kinds
+    if not kind and (_type_of(left) not in _JOINED_TYPES or tokens[i - 1].text.isupper()
+                     or tokens[i - 1].text.islower() or _type_of(right) == "PERSON"):
+        return  # "Pierre de la Roche", "ibrahima ndiaye de dakar", "FILS DE IBRAHIMA",
+        # "à Lyon chez Martin"
+    if left is right and isinstance(left, Placeholder):
+        for m in range(i, j):
+            decisions[m] = left
+        return
+    for m in range(i, j):
+        decisions[m] = Dropped("ORG" if types & _JOINED_TYPES == {"ORG"} else "LOCATION")
+
+
+def _protected(decision: Decision) -> EntitySlot | Placeholder | None:
+    """The decision where it protects a person's, a place's or an organisation's name (not an
+    initial's), else ``None``."""
+    if isinstance(decision, EntitySlot) and decision.key[0] in _NAMED \
+            and not decision.key[1].startswith(INITIAL):
+        return decision
+    if isinstance(decision, Placeholder) and decision.type in _NAMED:
+        return decision
+    return None
+
+
+_NAMED = _JOINED_TYPES | {"PERSON"}
+
+
+def _type_of(decision: EntitySlot | Placeholder) -> str:
+    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
+
+
+def _one_case(first: str, last: str, links: Sequence[Token]) -> bool:
+    """Whether two words and the linking words between are written in one case: all lower
+    case, all in capitals, or two capitalised words with linking words in lower case or
+    capitalised."""
+    if first.islower() and last.islower():
+        return all(t.text.islower() for t in links)
+    if first.isupper() and last.isupper():
+        return all(t.text.isupper() or not any(c.isalpha() for c in t.text) for t in links)
+    return (first[:1].isupper() and last[:1].isupper() and not first.isupper()
+            and not last.isupper())
