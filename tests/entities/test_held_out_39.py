@@ -170,8 +170,11 @@ def test_the_county_form_in_the_place_detector() -> None:
 def test_a_local_papers_name_after_its_town_is_protected(release_auto) -> None:
     """``gazette`` of ``the cadleshire gazette`` came out as written."""
     pytest.importorskip("wordfreq")
-    out = release_auto("marco ponti, photographer for the cadleshire gazette, took it\n")
-    assert not _has("gazette", out) and out.endswith(", took it\n"), out
+    out = release_auto("ifeoma: ifeoma okonkwo-bridge, reporter at the cadleshire gazette, "
+                       "with the hyphen\n")
+    assert not _has("gazette", out) and out.endswith(", with the hyphen\n"), out
+    out = release_auto("THE CADLESHIRE GAZETTE · VILLAGES\n")
+    assert not _has("GAZETTE", out), out
 
 
 @pytest.mark.slow

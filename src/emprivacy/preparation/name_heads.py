@@ -63,7 +63,6 @@ from emprivacy.entities.name_words import zipf_in
 from emprivacy.entities.policy import placeholder
 from emprivacy.preparation.decisions import (
     GENERAL,
-    INITIAL,
     Decision,
     Dropped,
     EntitySlot,
@@ -71,7 +70,7 @@ from emprivacy.preparation.decisions import (
     Placeholder,
     decision_type,
 )
-from emprivacy.preparation.place_joins import POSSESSIVES, links_between_names
+from emprivacy.preparation.place_joins import POSSESSIVES, links_between_names, protected_name
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
@@ -85,6 +84,7 @@ __all__ = ["NAME_ZIPF", "heads_after_names", "kinds_around_names", "kinds_before
 #: another (``school choir``, ``the church hall``, ``THE NEW RING``): no designator after them
 #: is taken.
 NAME_ZIPF = 4.9
+
 
 def kinds_around_names(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
@@ -145,7 +145,7 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
         possessive = words[j] in POSSESSIVES and j > 0 and tokens[j].start == tokens[j - 1].end
         if possessive:
             j -= 1
-        name = _named(decisions[j])
+        name = protected_name(decisions[j])
         if text[tokens[j + possessive].end:tok.start] != " " or tokens[j].kind != "word" \
                 or name is None \
                 or tokens[j].text.islower() != tok.text.islower() \
@@ -173,20 +173,6 @@ def heads_after_names(marking: EntityMarking, decisions: list[Decision],
         _take(decisions, counted, covered, i, decision)
         if named_place and word not in ORG_HEADS:  # "wade's slip": the name's possessive
             decisions[i - 1] = Dropped(_type(decision), spaces=True)  # (place_joins)
-
-
-def _named(decision: Decision) -> EntitySlot | Placeholder | None:
-    """The decision where it protects a name (a person's, a place's or an organisation's slot,
-    not an initial's, or placeholder), else ``None``."""
-    if isinstance(decision, EntitySlot) and decision.key[0] in _NAMED_TYPES \
-            and not decision.key[1].startswith(INITIAL):
-        return decision
-    if isinstance(decision, Placeholder) and decision.type in _NAMED_TYPES:
-        return decision
-    return None
-
-
-_NAMED_TYPES = frozenset({"PERSON", "LOCATION", "ORG"})
 
 
 def _take(decisions: list[Decision], counted: Counter[str], covered: Sequence[bool], i: int,
@@ -272,7 +258,7 @@ def kinds_of_names(marking: EntityMarking, decisions: list[Decision], counted: C
         if k >= len(tokens) or any(decisions[m] is not None for m in range(i + 1, k)) \
                 or not all(text[tokens[m].end:tokens[m + 1].start] == " " for m in range(i, k)):
             continue
-        name = _named(decisions[k])
+        name = protected_name(decisions[k])
         if name is None \
                 or tokens[k].text.islower() != tok.text.islower() \
                 or (decision_type(name) == "PERSON" and (
@@ -348,7 +334,7 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                                        for m in range(i, k)):
             i += 1
             continue
-        name = _named(decisions[k])
+        name = protected_name(decisions[k])
         coast = tuple(words[i:i + n]) in entity.before_person
         if name is None \
                 or (decision_type(name) == "PERSON" and k > i + n and not coast) \
@@ -430,7 +416,7 @@ def names_after_links(marking: EntityMarking, decisions: list[Decision],
             j -= 1
         if j < 0 or j == k - 1 or k - j > 3:
             continue
-        name = _named(decisions[j])
+        name = protected_name(decisions[j])
         if name is None or decision_type(name) == "PERSON" \
                 or not _title(tokens[j].text) \
                 or not all(text[tokens[m].end:tokens[m + 1].start] in ("", " ")
@@ -461,7 +447,7 @@ def prefixes_of_places(marking: EntityMarking, decisions: list[Decision],
         return
     for i in range(len(tokens) - 1):
         tok, after = tokens[i], tokens[i + 1]
-        name = _named(decisions[i + 1])
+        name = protected_name(decisions[i + 1])
         if decisions[i] is not None or words[i] not in PLACE_PREFIXES or name is None \
                 or text[tok.end:after.start] != " " or decision_type(name) == "ORG" \
                 or (decision_type(name) == "PERSON" and marking.listed_given(words[i + 1])):

@@ -25,10 +25,18 @@ from collections.abc import Callable, Sequence
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.preparation.decisions import INITIAL, Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import (
+    INITIAL,
+    Decision,
+    Dropped,
+    EntitySlot,
+    Placeholder,
+    decision_type,
+)
 from emprivacy.text.tokens import Token
 
-__all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "links_between_names", "place_joins"]
+__all__ = ["JOINING_WORDS", "POSSESSIVES", "joining_words", "links_between_names", "place_joins",
+           "protected_name"]
 
 #: The possessive clitics (as the tokenizer splits them, lower-cased) that join the words of
 #: an English name: ``Robin's Stone``, ``ROBIN'S STONE``, ``Robin’s Stone``.
@@ -301,14 +309,14 @@ def _join(kinds: dict[tuple[str, ...], bool], decisions: list[Decision],
           tokens: Sequence[Token], words: Sequence[str], i: int, j: int) -> None:
     """Drop the linking words ``i`` to ``j - 1`` where the protected words around them are
     one name's (:func:`links_between_names`)."""
-    left, right = _protected(decisions[i - 1]), _protected(decisions[j])
+    left, right = protected_name(decisions[i - 1]), protected_name(decisions[j])
     if left is None or right is None \
             or not _one_case(tokens[i - 1].text, tokens[j].text, tokens[i:j]):
         return
-    types = {_type_of(left), _type_of(right)}
+    types = {decision_type(left), decision_type(right)}
     kind = (words[i - 1],) in kinds or tuple(words[max(i - 2, 0):i]) in kinds
-    if not kind and (_type_of(left) not in _JOINED_TYPES or tokens[i - 1].text.isupper()
-                     or tokens[i - 1].text.islower() or _type_of(right) == "PERSON"):
+    if not kind and (decision_type(left) not in _JOINED_TYPES or tokens[i - 1].text.isupper()
+                     or tokens[i - 1].text.islower() or decision_type(right) == "PERSON"):
         return  # "Pierre de la Roche", "ibrahima ndiaye de dakar", "FILS DE IBRAHIMA",
         # "à Lyon chez Martin"
     if left is right and isinstance(left, Placeholder):
@@ -319,9 +327,10 @@ def _join(kinds: dict[tuple[str, ...], bool], decisions: list[Decision],
         decisions[m] = Dropped("ORG" if types & _JOINED_TYPES == {"ORG"} else "LOCATION")
 
 
-def _protected(decision: Decision) -> EntitySlot | Placeholder | None:
-    """The decision where it protects a person's, a place's or an organisation's name (not an
-    initial's), else ``None``."""
+def protected_name(decision: Decision) -> EntitySlot | Placeholder | None:
+    """The decision where it protects a person's, a place's or an organisation's name (a slot,
+    not an initial's, or a placeholder), else ``None``: the passes around names ask it
+    (:mod:`~emprivacy.preparation.name_heads`)."""
     if isinstance(decision, EntitySlot) and decision.key[0] in _NAMED \
             and not decision.key[1].startswith(INITIAL):
         return decision
@@ -331,10 +340,6 @@ def _protected(decision: Decision) -> EntitySlot | Placeholder | None:
 
 
 _NAMED = _JOINED_TYPES | {"PERSON"}
-
-
-def _type_of(decision: EntitySlot | Placeholder) -> str:
-    return decision.key[0] if isinstance(decision, EntitySlot) else decision.type
 
 
 def _one_case(first: str, last: str, links: Sequence[Token]) -> bool:
