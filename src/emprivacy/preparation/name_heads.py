@@ -25,9 +25,10 @@ organisation's placeholder, the name's where that is one; a place's slot):
 * :func:`kinds_of_names` (English): a kind before ``of`` and a place's or an organisation's
   name (``the university of esselbury``; not ``two friends of okafor came``);
 * :func:`kinds_before_names` (a language whose entity words have a ``[before-name]``
-  section: French), twice: a kind before the name, at most two linking words between (with
-  the name) and then not a person's name unless the kind is a coast's or a country's
-  (``les amis de la clède``, ``la pointe de kerbrat``; not ``le journal de marie``);
+  section: French), again while a round takes a kind: a kind before the name, at most two
+  linking words between (with the name) and then not a person's name unless the kind is a
+  coast's or a country's (``les amis de la clède``, ``la pointe de kerbrat``; not ``le
+  journal de marie``);
 * :func:`names_after_links` (French): a capitalised word after ``de la``, ``du`` once a place's
   or an organisation's name has begun (``GAEC du Bois de la Dame``);
 * :func:`~emprivacy.preparation.place_joins.links_between_names` (French): the linking words
@@ -97,10 +98,14 @@ def kinds_around_names(marking: EntityMarking, decisions: list[Decision],
     :func:`prefixes_of_places`."""
     heads_after_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
                       slot=slot, covered=covered)
-    # kinds before names twice: a kind before a kind the first round took (``la ferme de la
-    # cour désiré``: ``cour`` before the person's name, then ``ferme`` before ``cour``)
-    for step in (kinds_of_names, kinds_before_names, kinds_before_names, names_after_links,
-                 links_between_names, prefixes_of_places):
+    kinds_of_names(marking, decisions, counted, text, tokens, words, rows, slot=slot,
+                   covered=covered)
+    # again where a round took a kind: a kind before it (``la ferme de la cour désiré``:
+    # ``cour`` before the person's name, then ``ferme`` before ``cour``)
+    while kinds_before_names(marking, decisions, counted, text, tokens, words, rows,
+                             slot=slot, covered=covered):
+        pass
+    for step in (names_after_links, links_between_names, prefixes_of_places):
         step(marking, decisions, counted, text, tokens, words, rows, slot=slot,
              covered=covered)
 
@@ -280,7 +285,7 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
                        words: Sequence[str], rows: Sequence[int], *,
                        slot: Callable[[str, str, str, int], EntitySlot],
-                       covered: Sequence[bool]) -> None:
+                       covered: Sequence[bool]) -> bool:
     """Give a kind of place or organisation written right before a protected name the name's
     protection, in place: French ``le gaec du bois``, ``la crêperie de la calade``, ``les
     amis de la clède``, ``la salle aimé-léger``, ``Radio Plateau`` (issue 42, the
@@ -304,13 +309,15 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
     linking words too: one placeholder for ``la [ORG]``), else a placeholder of its own; a
     place's kind becomes a slot of the place sub-vocabulary per word, its linking words
     :class:`~emprivacy.preparation.decisions.Dropped` (the thirty-ninth stage: kept, ``le
-    [surrogate] de la [surrogate]`` showed the name's form).
+    [surrogate] de la [surrogate]`` showed the name's form).  Returns whether it took a kind
+    (then :func:`kinds_around_names` runs it again, for a kind before that one).
     """
     if marking is None:
-        return
+        return False
     entity = entity_words(marking.lang)
     if entity is None or not entity.before_name:
-        return
+        return False
+    took = False
     longest = max(len(k) for k in entity.before_name)
     i = 0
     while i < len(tokens):
@@ -365,7 +372,9 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
             if taken is not None:  # the linking words go with the name, as inside one
                 for m in range(i + n, k):  # place's span (place_joins)
                     decisions[m] = Dropped(_type(taken))
+        took = took or decisions[i] is not None
         i = k
+    return took
 
 
 #: The words a kind may follow (an article, a preposition): a kind right after another word
