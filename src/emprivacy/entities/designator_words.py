@@ -179,10 +179,12 @@ ARTICLE_HEADS: frozenset[str] = frozenset({"herald", "chronicle"})
 #: ``okafor's point is fair`` once), one of them after a preposition of
 #: :data:`PLACE_PREPOSITIONS`, and no word but a function word after it (not ``point of
 #: view``, ``bay window``, ``beach hut``).  Not ``head``, ``well``, ``hole`` (the stage's
-#: review: ``susan's head hurts``, ``nguyen's head wound``).
+#: review: ``susan's head hurts``, ``nguyen's head wound``).  A cricket ground's and a
+#: village's ``field`` and ``green`` (``at crane's field``, ``at hunt's green``: the fortieth
+#: English set's tuning half).
 POSSESSIVE_PLACE_HEADS: frozenset[str] = frozenset(
     "slip steps point cove rock rocks leap bay quay wharf pier beach sands cross wood hill "
-    "lock locks".split())
+    "lock locks field green".split())
 
 #: The prepositions before a place: one of the mentions of ``name's`` + a word of
 #: :data:`POSSESSIVE_PLACE_HEADS` must follow one (``finish at wade's slip``, ``below reed's

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from emprivacy.entities.spans import EntitySpan
 
-__all__ = ["COMMON_COMPOUNDS", "RARE_PART_ZIPF", "linked_toponyms", "toponym"]
+__all__ = ["COMMON_COMPOUNDS", "RARE_PART_ZIPF", "linked_toponyms", "saints_compound", "toponym"]
 
 #: The French common nouns written as a hyphenated word of three parts or more with a
 #: linking word inside (singular and plural): no place's name.
@@ -99,3 +99,21 @@ def toponym(word: str, *, links: frozenset[str],
         return True
     return parts[0] in _PLACE_STARTS or (zipf is not None and any(
         zipf(p) < RARE_PART_ZIPF for p in parts if p not in links and not _ELIDED.match(p)))
+
+
+#: The first parts of a hyphenated name that make it a place's (a commune's, a farmstead's)
+#: whatever a detector typed it.
+_COMPOUND_FIRSTS = frozenset({"saint", "sainte", "mas"})
+
+
+def saints_compound(word: str) -> bool:
+    """Whether ``word`` is a hyphenated name whose first part is ``saint``, ``sainte`` or
+    ``mas`` (``Saint-Désiré``, ``mas-constant``: a commune's or a farmstead's name after a
+    kind, ``l'harmonie de Saint-Désiré``, ``la manade du Mas-Constant``; issue 42, the
+    fortieth French set's tuning half).
+
+    >>> [saints_compound(w) for w in ("Saint-Désiré", "mas-constant", "Jean-Baptiste", "saint")]
+    [True, True, False, False]
+    """
+    first, dash, rest = word.lower().partition("-")
+    return bool(dash and rest) and first in _COMPOUND_FIRSTS

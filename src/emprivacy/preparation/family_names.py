@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
 
+from emprivacy.entities.designator_words import ROLE_WORDS
 from emprivacy.entities.french_cues import NOT_FAMILY
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
@@ -112,6 +113,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     if get_language(marking.lang).code == "en":
         _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
                             family=marking.family_name, given=marking.listed_given)
+        _form_key_family(marking, decisions, counted, text, tokens, words, covered, titles)
         return
     lists = _french_lists(marking)
     if lists is None:
@@ -249,6 +251,58 @@ def _family_after_given(marking: EntityMarking, decisions: list[Decision],
             counted["PERSON"] += 1
             if covered[i]:
                 counted[GENERAL] -= 1  # a word of a span, released at the general ε before
+
+
+#: Words after a form's key that is a family name (``ward``) that make it the key's post or
+#: thing, not the person's name (``hussain ward member``, ``mctavish ward clerk``).
+_KEY_AFTER = ROLE_WORDS | frozenset(
+    "councillor councillors council seat seats boundary boundaries number round".split())
+#: The form's keys (:data:`~emprivacy.entities.labels.FORM_KEYS`) that are family names of
+#: the census lists and no function word (not ``no``, ``age`` of ``dawn no``, ``SMITH AGE``).
+_FAMILY_KEYS = frozenset({"ward"})
+#: Words before a given name that make a form's key after it the place's (``on rowan ward``,
+#: ``the larch ward``): a hospital's ward named by a given name.
+_KEY_PLACE_LEADS = frozenset({"the", "on", "onto", "off"})
+
+
+def _form_key_family(marking: EntityMarking, decisions: list[Decision],
+                     counted: Counter[str], text: str, tokens: Sequence[Token],
+                     words: Sequence[str], covered: Sequence[bool],
+                     titles: frozenset[str]) -> None:
+    """A form's key that is a family name (:data:`_FAMILY_KEYS`: ``ward``), left to the
+    general ε, is the person's family name right after a
+    listed given name's ``PERSON`` slot one space apart and in the same case, after an
+    initial's or an abbreviated given name's in capitals (``J. WARD``, ``JAS. WARD``), or
+    after a title (issue 40, the fortieth English set: ``dawn ward`` of a chat, ``THE REV
+    JAS. WARD``, ``C. WOOD B. BOWLER E. WARD``, ``mrs ward's sister``, a speaker's label
+    ``dawn ward:``): not before a colon but in a line's label (``Name: John Ward: 7B``), nor
+    before a post's word (:data:`_KEY_AFTER`: ``ward member``), nor
+    where the given name follows :data:`_KEY_PLACE_LEADS` (``on rowan ward``: a ward so
+    named).  A ``PERSON`` slot drawn independently of it (ε = 0)."""
+    for i in range(1, len(tokens)):
+        w, tok = words[i], tokens[i]
+        if decisions[i] is not None or w not in _FAMILY_KEYS or tok.kind != "word":
+            continue
+        after = text[tok.end:tok.end + 40].lstrip(" \t")
+        before, prev = decisions[i - 1], tokens[i - 1]
+        line = text[text.rfind("\n", 0, prev.start) + 1:prev.start]
+        if (after[:1] == ":" and any(c.isalpha() for c in line)) \
+                or after.split(" ", 1)[0].lower().strip(".,;") in _KEY_AFTER:
+            continue  # "Name: John Ward: 7B"; not a speaker's label, "dawn ward: sandwiches"
+        gap = text[prev.end:tok.start]
+        titled = (words[i - 1] in titles or words[i - 1] in NAME_TITLES) \
+            and gap == " " and prev.text[:1].isupper() == tok.text[:1].isupper()
+        short = prev.text.isupper() and tok.text.isupper() and len(prev.text) <= 4 \
+            and gap in (" ", ". ")  # "J. WARD", "JAS. WARD": an initial, an old abbreviation
+        named = isinstance(before, EntitySlot) and before.key[0] == "PERSON" and (
+            (marking.listed_given(words[i - 1]) and _pair(text, prev, tok)) or short) \
+            and not (i >= 2 and words[i - 2] in _KEY_PLACE_LEADS)
+        if not (titled or named):
+            continue
+        decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
+        counted["PERSON"] += 1
+        if covered[i]:
+            counted[GENERAL] -= 1  # a word of a span, released at the general ε before
 
 
 #: The particles of a noble family name after a given name (``de la``, ``du``, ``des``): the

@@ -62,6 +62,7 @@ from emprivacy.entities.designator_words import (
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.name_words import zipf_in
 from emprivacy.entities.policy import placeholder
+from emprivacy.entities.toponyms import saints_compound
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -288,29 +289,26 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
                        covered: Sequence[bool]) -> bool:
     """Give a kind of place or organisation written right before a protected name the name's
     protection, in place: French ``le gaec du bois``, ``la crêperie de la calade``, ``les
-    amis de la clède``, ``la salle aimé-léger``, ``Radio Plateau`` (issue 42, the
-    thirty-eighth stage).
+    amis de la clède``, ``Radio Plateau`` (issue 42, the thirty-eighth stage).
 
-    The kinds are those of the ``[before-name]`` section of the language's entity words
-    (:func:`~emprivacy.entities.kinds.entity_words`; none in English, whose kinds come after
-    the name: :func:`heads_after_names`).  Between the kind and the name at most two of the
-    language's linking words (``du``, ``de la``, ``d'``), spaces or an elision between, and
-    none before a person's name (``le journal de marie``, ``la radio de paul``, ``le foyer de
-    marc``: a person's things; the stage's review) unless the kind is marked
-    ``before-person``, a coast's or a country's feature (``la pointe du loup``: the
-    thirty-ninth stage), nor before a listed given name whatever its type (``la ferme de
-    marie`` where a detector typed ``marie`` a place), nor an organisation's kind before
-    another organisation's kind (``le comptoir de la mairie``: the thirty-ninth stage's
-    review); the kind and the name in one case (both
-    lower case, or both capitalised); before the kind an
-    article, a preposition or no word of the line (not ``journal radio du comité``, ``nos
-    amis du québec``).  An
-    organisation's kind becomes the name's placeholder where that is an organisation's (the
-    linking words too: one placeholder for ``la [ORG]``), else a placeholder of its own; a
-    place's kind becomes a slot of the place sub-vocabulary per word, its linking words
-    :class:`~emprivacy.preparation.decisions.Dropped` (the thirty-ninth stage: kept, ``le
-    [surrogate] de la [surrogate]`` showed the name's form).  Returns whether it took a kind
-    (then :func:`kinds_around_names` runs it again, for a kind before that one).
+    The kinds are the ``[before-name]`` section's of the language's entity words
+    (:func:`~emprivacy.entities.kinds.entity_words`; none in English: :func:`heads_after_names`).
+    Between kind and name at most two linking words (``du``, ``de la``, ``d'``), spaces or
+    an elision between; none before a person's name (``le journal de marie``: a person's
+    thing) unless the kind is marked ``before-person`` (``la pointe du loup``: stage 39), the
+    name is a plural after ``des`` (no family name is: not ``la ferme des legrand``) or a
+    saint's or a mas's compound (:func:`~emprivacy.entities.toponyms.saints_compound`: ``le
+    plan des sagnes``, ``l'harmonie de Saint-Désiré``: stage 40); nor before a listed given
+    name whatever its type (``la ferme de marie``), nor an organisation's kind before another
+    organisation's kind (``le comptoir de la mairie``).  The kind in the name's case, or in
+    lower case before a capitalised name (``la manade du Mas-Constant``; a place's kind not
+    before an organisation's, ``la cour de l'École``: stage 40); before it an article, a
+    preposition or no word of the line (not ``journal radio du comité``).  An organisation's
+    kind becomes the name's placeholder where that is an organisation's (its linking words
+    too: one ``la [ORG]``), else a placeholder of its own; a place's kind a slot of the place
+    sub-vocabulary per word, its linking words
+    :class:`~emprivacy.preparation.decisions.Dropped`.  Returns whether it took a kind (then
+    :func:`kinds_around_names` runs it again, for a kind before that one).
     """
     if marking is None:
         return False
@@ -342,12 +340,16 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
             i += 1
             continue
         name = protected_name(decisions[k])
-        coast = tuple(words[i:i + n]) in entity.before_person
+        coast = tuple(words[i:i + n]) in entity.before_person or (k > i + n and (
+            saints_compound(words[k])  # "l'harmonie de Saint-Désiré"; a plural after "des":
+            or (words[k - 1] == "des" and words[k].endswith(("s", "x")))))  # le plan des sagnes
         if name is None \
                 or (decision_type(name) == "PERSON" and k > i + n and not coast) \
                 or (k > i + n and not coast and marking.listed_given(words[k])) \
                 or (organisation and k > i + n and marking.designator(words[k])) \
-                or tokens[i].text.islower() != tokens[k].text.islower():
+                or (tokens[k].text.islower() and not tokens[i].text.islower()) \
+                or (not organisation and decision_type(name) == "ORG" and k > i + n
+                    and tokens[i].text.islower() and not tokens[k].text.islower()):
             i += 1  # "le journal de marie", "la radio de paul": a person's things; "la ferme
             continue  # de dupont" typed a place; "le comptoir de la mairie": another body's
         if organisation:
