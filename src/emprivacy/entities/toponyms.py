@@ -20,9 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from emprivacy.entities.name_words import french_family_names, zipf_in
 from emprivacy.entities.spans import EntitySpan
+from emprivacy.exceptions import MissingExtraError
 
-__all__ = ["COMMON_COMPOUNDS", "RARE_PART_ZIPF", "linked_toponyms", "saints_compound", "toponym"]
+__all__ = ["COMMON_COMPOUNDS", "PLURAL_PLACE_ZIPF", "RARE_PART_ZIPF", "linked_toponyms",
+           "plural_place", "saints_compound", "toponym"]
 
 #: The French common nouns written as a hyphenated word of three parts or more with a
 #: linking word inside (singular and plural): no place's name.
@@ -117,3 +120,20 @@ def saints_compound(word: str) -> bool:
     """
     first, dash, rest = word.lower().partition("-")
     return bool(dash and rest) and first in _COMPOUND_FIRSTS
+
+
+#: A French plural rarer than this as a word (Zipf) may be a place's name after ``des``.
+PLURAL_PLACE_ZIPF = 3.5
+
+
+def plural_place(word: str) -> bool:
+    """Whether ``word``, after ``des``, names a place and no family: a French plural (``-s``,
+    ``-x``) rare as a word (Zipf below :data:`PLURAL_PLACE_ZIPF`) and no family name of the
+    French list (``le plan des sagnes``; not ``la ferme des dumas``, ``des leroux``, nor ``la
+    salle des fêtes``: issue 42, the fortieth stage's review); ``False`` without the lists."""
+    if not word.endswith(("s", "x")):
+        return False
+    try:
+        return zipf_in(word, "fr") < PLURAL_PLACE_ZIPF and word not in french_family_names()
+    except MissingExtraError:
+        return False

@@ -74,7 +74,12 @@ from emprivacy.preparation.name_parts import (
 )
 from emprivacy.preparation.organisations import one_placeholder_per_run, organisation_runs
 from emprivacy.preparation.paging import paged_names
-from emprivacy.preparation.particles import NAME_PARTICLES, elided_particles, lower_case_particles
+from emprivacy.preparation.particles import (
+    NAME_PARTICLES,
+    elided_particles,
+    lower_case_particles,
+    lower_letters_between_capitals,
+)
 from emprivacy.preparation.place_joins import joining_words, place_joins
 from emprivacy.preparation.titles import kin_word, title_outside_name
 from emprivacy.text.language import get_language
@@ -223,8 +228,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         else:
             decisions[i] = _slot(str(resolved), kind, words[i], rows[i], points)
             counted[str(resolved)] += 1
-    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim,
-                           document)
+    _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document)
     initials_everywhere(marking, decisions, counted, text, tokens, words, verbatim)
     organisation_runs(marking, decisions, counted, spans, covering_of, tokens, words,
                       verbatim, text=text)
@@ -239,8 +243,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     spoken_rolls(marking, decisions, counted, text, tokens, words)
     signed_off(marking, decisions, counted, text, tokens, words)
     covered = [bool(c) for c in covering_of]
-    family_names_beside_given(marking, decisions, counted, text, tokens, words, covered,
-                              titles)
+    family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     paged_names(decisions, counted, text, tokens)
     if initials:
@@ -263,8 +266,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
     kinds_around_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
                        slot=lambda t, k, w, r: _slot(t, k, w, r, points), covered=covered)
-    # again, for the family names the passes since decided ("désiré" of "le doyen désiré
-    # faucher", a learned gap)
+    # again, for the family names the passes since decided (a learned gap's "désiré")
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     # again, for the names later passes made ("Priyanka" of a list), no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document,
@@ -273,6 +275,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
         _heard_before(marking, decisions, counted, text, tokens)  # once every name is known
+    lower_letters_between_capitals(decisions, counted, text, tokens, general=GENERAL)  # c Wood
     return decisions, counted
 
 

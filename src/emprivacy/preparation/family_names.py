@@ -261,8 +261,9 @@ _KEY_AFTER = ROLE_WORDS | frozenset(
 #: the census lists and no function word (not ``no``, ``age`` of ``dawn no``, ``SMITH AGE``).
 _FAMILY_KEYS = frozenset({"ward"})
 #: Words before a given name that make a form's key after it the place's (``on rowan ward``,
-#: ``the larch ward``): a hospital's ward named by a given name.
-_KEY_PLACE_LEADS = frozenset({"the", "on", "onto", "off"})
+#: ``moved to rowan ward``, ``dad is in daisy ward``, ``cover ivy ward``): a hospital's ward
+#: named by a given name (the fortieth stage's review).
+_KEY_PLACE_LEADS = frozenset("the on onto off to in into from at cover covering".split())
 
 
 def _form_key_family(marking: EntityMarking, decisions: list[Decision],
@@ -275,10 +276,11 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
     initial's or an abbreviated given name's in capitals (``J. WARD``, ``JAS. WARD``), or
     after a title (issue 40, the fortieth English set: ``dawn ward`` of a chat, ``THE REV
     JAS. WARD``, ``C. WOOD B. BOWLER E. WARD``, ``mrs ward's sister``, a speaker's label
-    ``dawn ward:``): not before a colon but in a line's label (``Name: John Ward: 7B``), nor
-    before a post's word (:data:`_KEY_AFTER`: ``ward member``), nor
-    where the given name follows :data:`_KEY_PLACE_LEADS` (``on rowan ward``: a ward so
-    named).  A ``PERSON`` slot drawn independently of it (ε = 0)."""
+    ``dawn ward:``, ``Mrs. Ward``): not before a colon but in a line's label (``Name: John
+    Ward: 7B``), a post's word (:data:`_KEY_AFTER`: ``ward member``), a number (``emily ward
+    9``: a ward's) or ``off`` (the verb), nor where the given name follows
+    :data:`_KEY_PLACE_LEADS` (``on rowan ward``: a ward so named).  A ``PERSON`` slot drawn
+    independently of it (ε = 0)."""
     for i in range(1, len(tokens)):
         w, tok = words[i], tokens[i]
         if decisions[i] is not None or w not in _FAMILY_KEYS or tok.kind != "word":
@@ -286,12 +288,14 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
         after = text[tok.end:tok.end + 40].lstrip(" \t")
         before, prev = decisions[i - 1], tokens[i - 1]
         line = text[text.rfind("\n", 0, prev.start) + 1:prev.start]
-        if (after[:1] == ":" and any(c.isalpha() for c in line)) \
-                or after.split(" ", 1)[0].lower().strip(".,;") in _KEY_AFTER:
-            continue  # "Name: John Ward: 7B"; not a speaker's label, "dawn ward: sandwiches"
+        following = after.split(" ", 1)[0].lower().strip(".,;")
+        if (after[:1] == ":" and any(c.isalpha() for c in line)) or following in _KEY_AFTER \
+                or following == "off" or after[:1].isdigit():
+            continue  # "Name: John Ward: 7B" (not "dawn ward: sandwiches"), "emily ward 9",
+            # "did rose ward off the cold"
         gap = text[prev.end:tok.start]
         titled = (words[i - 1] in titles or words[i - 1] in NAME_TITLES) \
-            and gap == " " and prev.text[:1].isupper() == tok.text[:1].isupper()
+            and gap in (" ", ". ") and prev.text[:1].isupper() == tok.text[:1].isupper()
         short = prev.text.isupper() and tok.text.isupper() and len(prev.text) <= 4 \
             and gap in (" ", ". ")  # "J. WARD", "JAS. WARD": an initial, an old abbreviation
         named = isinstance(before, EntitySlot) and before.key[0] == "PERSON" and (

@@ -62,7 +62,7 @@ from emprivacy.entities.designator_words import (
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.name_words import zipf_in
 from emprivacy.entities.policy import placeholder
-from emprivacy.entities.toponyms import saints_compound
+from emprivacy.entities.toponyms import plural_place, saints_compound
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -296,14 +296,14 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
     Between kind and name at most two linking words (``du``, ``de la``, ``d'``), spaces or
     an elision between; none before a person's name (``le journal de marie``: a person's
     thing) unless the kind is marked ``before-person`` (``la pointe du loup``: stage 39), the
-    name is a plural after ``des`` (no family name is: not ``la ferme des legrand``) or a
-    saint's or a mas's compound (:func:`~emprivacy.entities.toponyms.saints_compound`: ``le
-    plan des sagnes``, ``l'harmonie de Saint-Désiré``: stage 40); nor before a listed given
-    name whatever its type (``la ferme de marie``), nor an organisation's kind before another
-    organisation's kind (``le comptoir de la mairie``).  The kind in the name's case, or in
-    lower case before a capitalised name (``la manade du Mas-Constant``; a place's kind not
-    before an organisation's, ``la cour de l'École``: stage 40); before it an article, a
-    preposition or no word of the line (not ``journal radio du comité``).  An organisation's
+    name is a place's plural after ``des`` (:func:`~emprivacy.entities.toponyms.plural_place`:
+    ``le plan des sagnes``, not ``la ferme des legrand``, ``des dumas``), a mas's compound or,
+    after a place's kind, a saint's (:func:`~emprivacy.entities.toponyms.saints_compound`;
+    not ``le journal de Saint-Exupéry``: stage 40); nor before a listed given name whatever
+    its type (``la ferme de marie``), nor an organisation's kind before another
+    organisation's kind (``le comptoir de la mairie``).  The kind and the name in one case
+    (not ``le plan de Marseille``, a map); before it an article, a preposition or no word of
+    the line (not ``journal radio du comité``).  An organisation's
     kind becomes the name's placeholder where that is an organisation's (its linking words
     too: one ``la [ORG]``), else a placeholder of its own; a place's kind a slot of the place
     sub-vocabulary per word, its linking words
@@ -341,15 +341,15 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
             continue
         name = protected_name(decisions[k])
         coast = tuple(words[i:i + n]) in entity.before_person or (k > i + n and (
-            saints_compound(words[k])  # "l'harmonie de Saint-Désiré"; a plural after "des":
-            or (words[k - 1] == "des" and words[k].endswith(("s", "x")))))  # le plan des sagnes
+            (saints_compound(words[k])  # "le mas de Saint-Désiré", "la manade du Mas-Constant"
+             and (not organisation or words[k].startswith("mas-")))
+            or (words[k - 1] == "des" and plural_place(words[k]))))  # "le plan des sagnes"
         if name is None \
                 or (decision_type(name) == "PERSON" and k > i + n and not coast) \
                 or (k > i + n and not coast and marking.listed_given(words[k])) \
                 or (organisation and k > i + n and marking.designator(words[k])) \
-                or (tokens[k].text.islower() and not tokens[i].text.islower()) \
-                or (not organisation and decision_type(name) == "ORG" and k > i + n
-                    and tokens[i].text.islower() and not tokens[k].text.islower()):
+                or tokens[i].text.islower() != tokens[k].text.islower() \
+                or (k == i + n and tuple(words[i:i + n]) in _LINKED_ONLY):
             i += 1  # "le journal de marie", "la radio de paul": a person's things; "la ferme
             continue  # de dupont" typed a place; "le comptoir de la mairie": another body's
         if organisation:
@@ -382,6 +382,9 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
 #: The words a kind may follow (an article, a preposition): a kind right after another word
 #: of the line is that word's complement (``JOURNAL RADIO DU COMITÉ``, ``AGENTS RADIO``, ``lan
 #: radio noëlla``), after a possessive the speaker's own (``nos amis du québec``).
+#: Kinds that make a place only with a linking word before the name (``le plan des sagnes``;
+#: not ``le plan B``, ``AU PLAN CADASTRAL``: the fortieth stage).
+_LINKED_ONLY = frozenset({("plan",)})
 _FRENCH_LEADS = frozenset(
     "le la les l' un une des du de d' au aux à chez pour sur par en avec vers dans devant "
     "derrière près et ou".split())

@@ -26,7 +26,7 @@ from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "given_like",
-           "lower_case_particles"]
+           "lower_case_particles", "lower_letters_between_capitals"]
 
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
@@ -320,3 +320,31 @@ def person_decision_at(decisions: list[Decision], k: int) -> bool:
     """Whether token ``k`` is a person's slot or placeholder."""
     d = decisions[k]
     return isinstance(d, EntitySlot | Placeholder) and person_decision(d)
+
+
+#: The lower-case letters that are no initial between two capitalised words: consonants (not
+#: a vowel nor ``y``: Portuguese ``Silva e Sousa``, Welsh ``Heol y Fferm``).
+_NOT_INITIALS = frozenset("bcdfghjklmnpqrstvwxz")
+
+
+def lower_letters_between_capitals(decisions: list[Decision], counted: Counter[str],
+                                   text: str, tokens: Sequence[Token], *,
+                                   general: str) -> None:
+    """A lower-case consonant alone after a word and before a capitalised word, one space
+    apart, is no initial and no part of a name, whatever a pass made it: an initial is
+    written in capitals before a capitalised name (``c Wood b Bowler`` of a cricket
+    scorecard, caught and bowled; ``Imran Qureshi lbw b Hook``: issue 40, the fortieth
+    English set's tuning half).  Its decision goes back to the general ε (counted under
+    ``general``)."""
+    for i in range(1, len(tokens) - 1):
+        d, tok = decisions[i], tokens[i]
+        before, after = tokens[i - 1], tokens[i + 1]
+        if not (isinstance(d, EntitySlot | Placeholder) and len(tok.text) == 1
+                and tok.text in _NOT_INITIALS and before.kind in ("word", "number")
+                and after.kind == "word" and after.text[:1].isupper()
+                and text[before.end:tok.start] == " "
+                and text[tok.end:after.start] == " "):
+            continue
+        counted[d.key[0] if isinstance(d, EntitySlot) else d.type] -= 1
+        counted[general] += 1
+        decisions[i] = None

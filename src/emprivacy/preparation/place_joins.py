@@ -87,7 +87,7 @@ def place_joins(marking: EntityMarking, decisions: list[Decision],
         _leading_elision(marking, decisions, spans, covering_of, tokens, words, linking)
     _possessives(decisions, spans, covering_of, text, tokens, words)
     _leading_article(decisions, text, tokens)
-    _saint_between(decisions, text, tokens)
+    _saint_between(marking, decisions, text, tokens, words)
     _joining_words(decisions, spans, covering_of, text, tokens, words, linking | joining)
 
 
@@ -116,16 +116,20 @@ def _leading_article(decisions: list[Decision], text: str, tokens: Sequence[Toke
 _SAINT_FORMS = frozenset({"St", "ST", "Ste", "STE"})
 
 
-def _saint_between(decisions: list[Decision], text: str, tokens: Sequence[Token]) -> None:
-    """``St`` between two protected capitalised words, one space apart (``Fennick St Agnes``,
-    ``ASHCOMBE ST GILES``: a village so named; ``Deborah St John-Mensforth``: a family name)
-    goes with them (issue 40, the fortieth English set): kept, it tells that the name is
-    one of the few with a saint's in it.  Not after a title or a sign (``Revd St Ebba's``,
-    ``at St Mary's``)."""
+def _saint_between(marking: EntityMarking | None, decisions: list[Decision], text: str,
+                   tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """``St`` between two protected capitalised words, one space apart, the second a
+    person's and a name of the lists or a rare word (a saint's: ``Fennick St Agnes``,
+    ``ASHCOMBE ST GILES``, a village so named; ``Deborah St John-Mensforth``, a family name)
+    goes with them (issue 40, the fortieth English set): kept, it tells that the name is one
+    of the few with a saint's in it.  Not after a title or a sign (``Revd St Ebba's``, ``at
+    St Mary's``), nor before a common word (``Oxford St London``, a street, ``London`` typed
+    a person's: the fortieth stage's review)."""
     for i in range(1, len(tokens) - 1):
         before, after = protected_name(decisions[i - 1]), protected_name(decisions[i + 1])
         if (decisions[i] is None and before is not None and after is not None
-                and tokens[i].text in _SAINT_FORMS
+                and decision_type(after) == "PERSON" and tokens[i].text in _SAINT_FORMS
+                and (marking is None or marking.given_or_rare(words[i + 1].split("-")[0]))
                 and text[tokens[i - 1].end:tokens[i].start] == " "
                 and text[tokens[i].end:tokens[i + 1].start] == " "
                 and len(tokens[i - 1].text) > 1 and tokens[i - 1].text[:1].isupper()
