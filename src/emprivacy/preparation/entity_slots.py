@@ -78,7 +78,7 @@ from emprivacy.preparation.particles import (
     NAME_PARTICLES,
     elided_particles,
     lower_case_particles,
-    lower_letters_between_capitals,
+    lower_letters_before_capitals,
 )
 from emprivacy.preparation.place_joins import joining_words, place_joins
 from emprivacy.preparation.titles import kin_word, title_outside_name
@@ -275,7 +275,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
         _heard_before(marking, decisions, counted, text, tokens)  # once every name is known
-    lower_letters_between_capitals(decisions, counted, text, tokens, general=GENERAL)  # c Wood
+    lower_letters_before_capitals(decisions, counted, text, tokens, general=GENERAL)  # c Wood
     return decisions, counted
 
 

@@ -340,13 +340,13 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
             i += 1
             continue
         name = protected_name(decisions[k])
-        coast = tuple(words[i:i + n]) in entity.before_person or (k > i + n and (
+        any_type = tuple(words[i:i + n]) in entity.before_person or (k > i + n and (
             (saints_compound(words[k])  # "le mas de Saint-Désiré", "la manade du Mas-Constant"
              and (not organisation or words[k].startswith("mas-")))
             or (words[k - 1] == "des" and plural_place(words[k]))))  # "le plan des sagnes"
         if name is None \
-                or (decision_type(name) == "PERSON" and k > i + n and not coast) \
-                or (k > i + n and not coast and marking.listed_given(words[k])) \
+                or (decision_type(name) == "PERSON" and k > i + n and not any_type) \
+                or (k > i + n and not any_type and marking.listed_given(words[k])) \
                 or (organisation and k > i + n and marking.designator(words[k])) \
                 or tokens[i].text.islower() != tokens[k].text.islower() \
                 or (k == i + n and tuple(words[i:i + n]) in _LINKED_ONLY):
@@ -379,12 +379,12 @@ def kinds_before_names(marking: EntityMarking, decisions: list[Decision],
     return took
 
 
-#: The words a kind may follow (an article, a preposition): a kind right after another word
-#: of the line is that word's complement (``JOURNAL RADIO DU COMITÉ``, ``AGENTS RADIO``, ``lan
-#: radio noëlla``), after a possessive the speaker's own (``nos amis du québec``).
 #: Kinds that make a place only with a linking word before the name (``le plan des sagnes``;
 #: not ``le plan B``, ``AU PLAN CADASTRAL``: the fortieth stage).
 _LINKED_ONLY = frozenset({("plan",)})
+#: The words a kind may follow (an article, a preposition): a kind right after another word
+#: of the line is that word's complement (``JOURNAL RADIO DU COMITÉ``, ``AGENTS RADIO``, ``lan
+#: radio noëlla``), after a possessive the speaker's own (``nos amis du québec``).
 _FRENCH_LEADS = frozenset(
     "le la les l' un une des du de d' au aux à chez pour sur par en avec vers dans devant "
     "derrière près et ou".split())

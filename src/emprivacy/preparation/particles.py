@@ -26,7 +26,7 @@ from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "given_like",
-           "lower_case_particles", "lower_letters_between_capitals"]
+           "lower_case_particles", "lower_letters_before_capitals"]
 
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
@@ -327,7 +327,7 @@ def person_decision_at(decisions: list[Decision], k: int) -> bool:
 _NOT_INITIALS = frozenset("bcdfghjklmnpqrstvwxz")
 
 
-def lower_letters_between_capitals(decisions: list[Decision], counted: Counter[str],
+def lower_letters_before_capitals(decisions: list[Decision], counted: Counter[str],
                                    text: str, tokens: Sequence[Token], *,
                                    general: str) -> None:
     """A lower-case consonant alone after a word and before a capitalised word, one space
