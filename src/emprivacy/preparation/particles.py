@@ -338,9 +338,10 @@ def lower_letters_before_capitals(decisions: list[Decision], counted: Counter[st
     ``general``)."""
     for i in range(1, len(tokens) - 1):
         d, tok = decisions[i], tokens[i]
+        if tok.text not in _NOT_INITIALS:  # one lower-case consonant (the cheap test first)
+            continue
         before, after = tokens[i - 1], tokens[i + 1]
-        if not (isinstance(d, EntitySlot | Placeholder) and len(tok.text) == 1
-                and tok.text in _NOT_INITIALS and before.kind in ("word", "number")
+        if not (isinstance(d, EntitySlot | Placeholder) and before.kind in ("word", "number")
                 and after.kind == "word" and after.text[:1].isupper()
                 and text[before.end:tok.start] == " "
                 and text[tok.end:after.start] == " "):

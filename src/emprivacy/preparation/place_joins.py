@@ -126,9 +126,10 @@ def _saint_between(marking: EntityMarking | None, decisions: list[Decision], tex
     St Mary's``), nor before a common word (``Oxford St London``, a street, ``London`` typed
     a person's: the fortieth stage's review)."""
     for i in range(1, len(tokens) - 1):
+        if tokens[i].text not in _SAINT_FORMS or decisions[i] is not None:
+            continue  # (the cheap test first: every token of every piece comes here)
         before, after = protected_name(decisions[i - 1]), protected_name(decisions[i + 1])
-        if (decisions[i] is None and before is not None and after is not None
-                and decision_type(after) == "PERSON" and tokens[i].text in _SAINT_FORMS
+        if (before is not None and after is not None and decision_type(after) == "PERSON"
                 and (marking is None or marking.given_or_rare(words[i + 1].split("-")[0]))
                 and text[tokens[i - 1].end:tokens[i].start] == " "
                 and text[tokens[i].end:tokens[i + 1].start] == " "
