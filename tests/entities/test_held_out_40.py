@@ -229,17 +229,17 @@ def test_a_scorecards_lower_case_letters_are_no_initials(release_auto) -> None:
 ])
 def test_lower_letters_before_capitals_alone(text: str, kept: bool) -> None:
     """The pass alone: the letter's slot goes back to the general ε, counted there."""
-    from emprivacy.preparation.decisions import EntitySlot
+    from emprivacy.preparation.decisions import GENERAL, EntitySlot
     from emprivacy.preparation.particles import lower_letters_before_capitals
     from emprivacy.text.tokens import tokenize
 
     tokens = list(tokenize(text))
     decisions: list = [EntitySlot(("PERSON", t.text.lower()), k) for k, t in enumerate(tokens)]
     counted: Counter[str] = Counter(PERSON=len(tokens))
-    lower_letters_before_capitals(decisions, counted, text, tokens, general="general")
+    lower_letters_before_capitals(decisions, counted, text, tokens)
     letter = next(k for k, t in enumerate(tokens) if len(t.text) == 1)
     assert (decisions[letter] is None) is kept, (text, decisions)
-    assert counted["general"] == sum(d is None for d in decisions), counted
+    assert counted[GENERAL] == sum(d is None for d in decisions), counted
 
 
 @pytest.mark.slow

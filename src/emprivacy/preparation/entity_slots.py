@@ -275,7 +275,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
         _heard_before(marking, decisions, counted, text, tokens)  # once every name is known
-    lower_letters_before_capitals(decisions, counted, text, tokens, general=GENERAL)  # c Wood
+    lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     return decisions, counted
 
 

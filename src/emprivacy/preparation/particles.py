@@ -16,6 +16,7 @@ from emprivacy.entities.name_vectors import name_like as reads_as_name
 from emprivacy.entities.name_words import RARE_ZIPF, zipf_in
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.decisions import (
+    GENERAL,
     Decision,
     Dropped,
     EntitySlot,
@@ -328,14 +329,13 @@ _NOT_INITIALS = frozenset("bcdfghjklmnpqrstvwxz")
 
 
 def lower_letters_before_capitals(decisions: list[Decision], counted: Counter[str],
-                                   text: str, tokens: Sequence[Token], *,
-                                   general: str) -> None:
+                                   text: str, tokens: Sequence[Token]) -> None:
     """A lower-case consonant alone after a word and before a capitalised word, one space
     apart, is no initial and no part of a name, whatever a pass made it: an initial is
     written in capitals before a capitalised name (``c Wood b Bowler`` of a cricket
     scorecard, caught and bowled; ``Imran Qureshi lbw b Hook``: issue 40, the fortieth
-    English set's tuning half).  Its decision goes back to the general ε (counted under
-    ``general``)."""
+    English set's tuning half).  Its decision goes back to the general ε, counted
+    under :data:`~emprivacy.preparation.decisions.GENERAL`."""
     for i in range(1, len(tokens) - 1):
         d, tok = decisions[i], tokens[i]
         if tok.text not in _NOT_INITIALS:  # one lower-case consonant (the cheap test first)
@@ -347,5 +347,5 @@ def lower_letters_before_capitals(decisions: list[Decision], counted: Counter[st
                 and text[tok.end:after.start] == " "):
             continue
         counted[d.key[0] if isinstance(d, EntitySlot) else d.type] -= 1
-        counted[general] += 1
+        counted[GENERAL] += 1
         decisions[i] = None
