@@ -54,6 +54,7 @@ from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.labels import STAMP_OPEN
 from emprivacy.entities.learned import LearnedDetector
+from emprivacy.entities.ordinary_capitals import drop_ordinary_in_capitals
 from emprivacy.entities.patterns import PatternDetector
 from emprivacy.entities.places import PlaceListDetector
 from emprivacy.entities.registry import build_detector, check_entities, resolve_entities
@@ -223,14 +224,17 @@ def form_label(text: str, span: EntitySpan) -> bool:
 
 class FrenchSpacyDetector(SpacyDetector):
     """:class:`~emprivacy.entities.spacy_detector.SpacyDetector` on French text, without
-    the ``ORG`` spans that are a form's labels (:func:`form_label`); English word
+    the ``ORG`` spans that are a form's labels (:func:`form_label`) and the spans of ordinary
+    French words on a line in capitals
+    (:func:`~emprivacy.entities.ordinary_capitals.drop_ordinary_in_capitals`); English word
     frequencies are not asked of French spans."""
 
     common_caps = False
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         texts = check_texts(texts)
-        return [[s for s in spans if s.type != "ORG" or not form_label(text, s)]
+        return [drop_ordinary_in_capitals(
+                    text, [s for s in spans if s.type != "ORG" or not form_label(text, s)], "fr")
                 for text, spans in zip(texts, super().detect(texts), strict=True)]
 
 

@@ -41,9 +41,7 @@ from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
     family_names,
-    french_family_names,
     french_given_names,
-    french_given_raw,
     given_names,
     name_class,
     name_key,
@@ -51,6 +49,7 @@ from emprivacy.entities.name_words import (
     word_zipf,
     zipf_in,
 )
+from emprivacy.entities.ordinary_capitals import on_name_lists
 from emprivacy.entities.patterns import drop_codes
 from emprivacy.entities.policy import EntityPolicy
 from emprivacy.entities.pubs import pub_spans
@@ -411,40 +410,20 @@ def _name_like_in(word: str, lang: str) -> bool:
     """Whether ``word``, capitalised, looks like a person's name in the language ``lang``:
     name-like by the English lists and frequencies (:func:`_name_like`) unless it is an
     ordinary word of ``lang`` (Zipf at least :data:`LANGUAGE_ORDINARY_ZIPF` there) that no
-    list of names holds (:func:`_on_name_lists`), or, in French, a given name of the French
-    lists rarer than :data:`FRENCH_GIVEN_ZIPF` as a French word (issue 42).  What a word's
-    rarity in English says of a French word is little: ``décès``, ``enfants`` and ``famille``
-    are rare in English, ``thierry`` common."""
+    list of names holds (:func:`~emprivacy.entities.ordinary_capitals.on_name_lists`), or,
+    in French, a given name of the French lists rarer than :data:`FRENCH_GIVEN_ZIPF` as a
+    French word (issue 42).  What a word's rarity in English says of a French word is
+    little: ``décès``, ``enfants`` and ``famille`` are rare in English, ``thierry`` common."""
     language = get_language(lang)
     try:
         common = zipf_in(word, language.wordfreq_code)
-        if _name_like(word) and (common < LANGUAGE_ORDINARY_ZIPF or _on_name_lists(word, lang)):
+        if _name_like(word) and (common < LANGUAGE_ORDINARY_ZIPF or on_name_lists(word, lang)):
             return True
         return (language.code == "fr" and common < FRENCH_GIVEN_ZIPF
                 and folded(word) in french_given_names(with_family_names=True)
                 and word not in language.kept_function_words)
     except MissingExtraError:
         return False
-
-
-def _on_name_lists(word: str, lang: str) -> bool:
-    """Whether a list of names holds ``word`` (each part of a hyphenated one): the census'
-    given names, and the language's own (French given names as written or without accents,
-    French family names); the census' family names in a language without its own (they
-    hold French words: ``amis``, ``bonjour``)."""
-    parts = [part for part in word.split("-") if part] or [word]
-    given, family = given_names(), family_names()
-    french = get_language(lang).code == "fr"
-    for part in parts:
-        key = name_key(part)
-        if key in given or (not french and key in family):
-            continue
-        if french and (part in french_given_raw() or folded(part) in french_given_names(
-                with_family_names=True) or part in french_family_names()
-                or folded(part) in french_family_names()):
-            continue
-        return False
-    return True
 
 
 @lru_cache(maxsize=1 << 16)

@@ -13,11 +13,10 @@ tokens of each piece; a token no span covers (or a capitalised word in no public
   vocabulary row — or, for a word outside its type's sub-vocabulary under
   ``oov="subword"``, from its vector (``point``).
 
-Function words of text mode's allow-list inside a privatised span stay as they are (they
-are layout), and a word in lower case there is an ordinary word (names are capitalised: the
-``says`` of a span ``Thompson says`` that a model got wrong); numbers, URLs, e-mail
-addresses, paths and symbols stay placeholders of their own kind unless a placeholder span
-covers them.
+Function words of text mode's allow-list inside a privatised span stay as they are (layout),
+a word in lower case there is an ordinary word (``says`` of a span ``Thompson says``);
+numbers, URLs, e-mail addresses, paths and symbols stay placeholders of their own kind
+unless a placeholder span covers them.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ from emprivacy.entities.modal_names import MODAL_NAMES
 from emprivacy.entities.name_words import french_family_names, french_given_raw, zipf_in
 from emprivacy.entities.names import ordinary_in_capitals
 from emprivacy.entities.naming import CHAT_CLITICS, ORDINARY_ZIPF, ordinary_mention
+from emprivacy.entities.ordinary_capitals import ordinary_in_capitals_of
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.corrections import attempted_names
@@ -113,19 +113,19 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention; so are initials at every mention once typed a person or an organisation
     (:func:`~emprivacy.preparation.name_parts.initials_everywhere`).  With ``initials`` (text
-    mode), an initial before a person's slot or
-    placeholder is part of the name (:func:`~emprivacy.preparation.name_parts.join_initials`)
-    unless it is one of the language's ``titles`` (French ``M.``, monsieur), and so are a
-    speaker's attempts at the name right before it (``raj rajinder``:
-    :func:`~emprivacy.preparation.corrections.attempted_names`); with
-    ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
-    initials alone included (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The
-    ``linking`` words of the language (French ``de``, ``des``, ``l'``; text mode) between
-    the slots of a place's span, and the possessive ``'s`` of ``Robin's Stone``, are
-    :class:`Dropped` (:func:`~emprivacy.preparation.place_joins.place_joins`).  The words a
-    public address pages are a person's (:func:`~emprivacy.preparation.paging.paged_names`).
-    ``document``: the document's people in the pieces before, read and added to (a name's form
-    privatised as a person in one piece is in every later one: :class:`DocumentPeople`).
+    mode), an initial before a person's slot or placeholder is part of the name
+    (:func:`~emprivacy.preparation.name_parts.join_initials`) unless it is one of the
+    language's ``titles`` (French ``M.``, monsieur), and so are a speaker's attempts at the
+    name right before it (``raj rajinder``:
+    :func:`~emprivacy.preparation.corrections.attempted_names`); with ``lone_initials`` too
+    (French), an initial anywhere in a person's span, a signature of initials alone included
+    (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The ``linking`` words
+    of the language (French ``de``, ``des``, ``l'``; text mode) between the slots of a
+    place's span, and the possessive ``'s`` of ``Robin's Stone``, are :class:`Dropped`
+    (:func:`~emprivacy.preparation.place_joins.place_joins`).  The words a public address
+    pages are a person's (:func:`~emprivacy.preparation.paging.paged_names`).  ``document``:
+    the document's people in the pieces before, read and added to (a name's form privatised
+    as a person in one piece is in every later one: :class:`DocumentPeople`).
     """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
@@ -156,9 +156,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         is_word = tok.kind == "word"
         kind, resolved = marking.resolve(entity_type, rows[i] if is_word else -1,
                                          words[i] if is_word else None)
-        if entity_type == PROPER_NOUN and is_word and ordinary_in_capitals(
-                i, tokens, words, text, marking.english_zipf, marking.listed_given):
-            kind, resolved = "word", None  # "A FARMER" of a letter in capitals
+        if entity_type == PROPER_NOUN and is_word and (ordinary_in_capitals(
+                i, tokens, words, text, marking.english_zipf, marking.listed_given)
+                or ordinary_in_capitals_of(marking.lang, words, i, text, tok.start)):
+            kind, resolved = "word", None  # "A FARMER" in capitals, "LE MAIRE"
         elif kind == "word" and is_word and (marking.name_like(words[i]) or (
                 entity_type == PROPER_NOUN and not marking.designator(words[i])
                 and words[i] not in titles and (  # not Pharmacy of "Adeyemi Pharmacy"
@@ -303,9 +304,8 @@ def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token
 
 
 def _initials_before(text: str, tokens: Sequence[Token], i: int) -> bool:
-    """Whether token ``i``, two or three capitals, spells the first letters of the
-    capitalised words right after it, one space apart (``KW Kieran Walsh``, ``JB Jo Bell``):
-    a list's initials of the name they stand before (issue 40, thirteenth stage)."""
+    """Whether token ``i``, two or three capitals, spells the first letters of the words
+    right after it, one space apart (``KW Kieran Walsh``): a list's initials (issue 40)."""
     letters = tokens[i].text
     if not (2 <= len(letters) <= 3 and capital_initials(letters)) \
             or i + len(letters) >= len(tokens):

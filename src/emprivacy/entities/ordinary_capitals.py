@@ -1,0 +1,178 @@
+"""Ordinary words of a language other than English on a line written in capitals.
+
+A register, a notice or a form in capitals shows no name by its capitals: every word has
+them.  English has its own rules for such lines (the spaCy spans of common English words
+dropped, :mod:`~emprivacy.entities.spacy_detector`; ``A FARMER``,
+:func:`~emprivacy.entities.names.ordinary_in_capitals`).  In French none applied: English
+frequencies say nothing of French words, so a French register of 1911 in capitals lost most
+of its words to name slots (``M LE MAIRE EXPOSE AU CONSEIL QUE LES JEUX TAURINS`` → ``LE``,
+``MAIRE``, ``LES`` … person slots, and ``LE`` replaced by a surrogate at every mention of the
+document; issue 42, the fortieth French set).
+
+Here a word on such a line is ordinary when it is a function word of the language (not a
+particle before or after a listed or rare word, nor after ``DIT``: ``LE GALL``, ``YVES LE
+BRAS``, ``DIT LE ROUGE``), or at least Zipf
+:data:`ORDINARY_CAPITALS_ZIPF` in the language, rarer than :data:`FOREIGN_ZIPF` in English,
+on no list of names nor of places, not after a listed given name (``AIMÉ PÂQUES``), and
+more than one letter; a kind after a title and an
+article (``M LE MAIRE``, ``MME LA DIRECTRICE``) is a kind whatever the lists hold (Maire is
+also a family name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from emprivacy.entities.french_chat import folded
+from emprivacy.entities.french_cues import TITLE_KINDS
+from emprivacy.entities.name_words import (
+    family_names,
+    french_family_names,
+    french_given_names,
+    french_given_raw,
+    given_names,
+    name_key,
+    zipf_in,
+)
+from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.vocabulary import place_words
+from emprivacy.exceptions import MissingExtraError
+from emprivacy.text.language import get_language
+
+__all__ = ["ORDINARY_CAPITALS_ZIPF", "drop_ordinary_in_capitals", "line_in_capitals",
+           "on_name_lists", "ordinary_in_capitals_of"]
+
+#: On a line in capitals, a word at least this common in its language (Zipf), on no list of
+#: names nor of places, is an ordinary word (``ARÈNES`` 3.3, ``DÉLIBÉRÉ`` 3.4, ``SUBVENTION``
+#: 3.9; not ``SAGNES`` 1.6 nor ``VISTRE`` 1.4, names of places no list holds).
+ORDINARY_CAPITALS_ZIPF = 3.0
+
+#: ... and rarer than this in English (Zipf): names of people and places are written in
+#: English text too (``DIALLO`` 2.4, ``ITALIE`` 1.9 there), a language's own words seldom
+#: (``ARÈNES`` 0, ``DÉLIBÉRÉ`` 0, ``SUBVENTION`` 1.7).
+FOREIGN_ZIPF = 1.9
+
+_ARTICLES = frozenset({"le", "la", "l'", "les"})
+#: What comes before a nickname (``PIERRE PINOT DIT LE ROUGE``).
+_NICKNAMED = frozenset({"dit", "dite"})
+#: The particles of family names (``LE GALL``, ``D'ARTOIS``, ``DE LA VILLETTE``).
+_PARTICLES = frozenset({"le", "la", "les", "de", "du", "des", "d'", "l'"})
+
+
+def on_name_lists(word: str, lang: str) -> bool:
+    """Whether a list of names holds ``word`` (each part of a hyphenated one): the census'
+    given names, and the language's own (French given names as written or without accents,
+    French family names); the census' family names in a language without its own (they
+    hold French words: ``amis``, ``bonjour``)."""
+    parts = [part for part in word.split("-") if part] or [word]
+    given, family = given_names(), family_names()
+    french = get_language(lang).code == "fr"
+    for part in parts:
+        key = name_key(part)
+        if key in given or (not french and key in family):
+            continue
+        if french and (part in french_given_raw() or folded(part) in french_given_names(
+                with_family_names=True) or part in french_family_names()
+                or folded(part) in french_family_names()):
+            continue
+        return False
+    return True
+
+
+def line_in_capitals(text: str, pos: int) -> bool:
+    """Whether the line of ``text`` that holds position ``pos`` has letters, all capitals.
+
+    >>> line_in_capitals("Le maire\\nLE CONSEIL DÉLIBÈRE, 12 VOIX", 12)
+    True
+    >>> line_in_capitals("Le maire\\nLE CONSEIL DÉLIBÈRE, 12 VOIX", 2)
+    False
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start:len(text) if end < 0 else end]
+    return line.isupper()
+
+
+@lru_cache(maxsize=1 << 16)
+def _ordinary(word: str, lang: str) -> bool:
+    language = get_language(lang)
+    if word in language.kept_function_words:
+        return True
+    try:
+        return (zipf_in(word, language.wordfreq_code) >= ORDINARY_CAPITALS_ZIPF
+                and zipf_in(word, "en") < FOREIGN_ZIPF
+                and not on_name_lists(word, lang) and word not in place_words())
+    except MissingExtraError:
+        return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_word(word: str, lang: str) -> bool:
+    """Whether ``word`` may be a name after a particle: listed, or rare in ``lang``."""
+    if word in TITLE_KINDS or word in get_language(lang).kept_function_words:
+        return False
+    try:
+        return on_name_lists(word, lang) or zipf_in(
+            word, get_language(lang).wordfreq_code) < ORDINARY_CAPITALS_ZIPF
+    except MissingExtraError:
+        return False
+
+
+def _given(word: str, lang: str) -> bool:
+    """Whether ``word`` is a given name of the lists (no function word, no initial)."""
+    return (len(word) > 1 and word not in get_language(lang).kept_function_words
+            and word not in TITLE_KINDS and (name_key(word) in given_names() or (
+                get_language(lang).code == "fr" and word in french_given_raw())))
+
+
+def ordinary_in_capitals_of(lang: str, forms: Sequence[str], i: int, text: str,
+                            start: int) -> bool:
+    """Whether word ``i`` of ``forms`` (lower case), at ``start`` of ``text``, is an
+    ordinary word of ``lang`` on a line in capitals (see the module); never in English.
+
+    >>> text = "M LE MAIRE EXPOSE QUE LES ARÈNES DU PLAN DES SAGNES"
+    >>> forms = text.lower().split()
+    >>> starts = [text.index(w) for w in text.split()]
+    >>> [w for i, w in enumerate(forms) if ordinary_in_capitals_of("fr", forms, i, text,
+    ...                                                           starts[i])]
+    ['le', 'maire', 'que', 'les', 'arènes', 'du']
+    """
+    if get_language(lang).code == "en" or not line_in_capitals(text, start):
+        return False
+    word = forms[i]
+    if len(word) == 1:  # an initial: "F COLLOMB", "H OUATTARA"
+        return False
+    after = [f for f in forms[i + 1:i + 3] if f[:1].isalpha()][:1]
+    before = [f for f in forms[max(0, i - 4):i] if f[:1].isalpha()]  # "M. LE MAIRE"
+    if word in _PARTICLES and after and (_name_word(after[0], lang) or (before and (
+            before[-1] in _NICKNAMED or _name_word(before[-1], lang)))):
+        return False  # "LE GALL", "D'ARTOIS", "YVES LE BRAS", "DIT LE ROUGE": a name's
+    if before and _given(before[-1], lang):
+        return False  # "AIMÉ PÂQUES": a family name, maybe
+    if word in TITLE_KINDS and before[-2:-1] and before[-1] in _ARTICLES \
+            and before[-2] in get_language(lang).titles:
+        return True  # "M LE MAIRE": the mayor, whatever the lists say of Maire
+    return _ordinary(word, lang)
+
+
+def drop_ordinary_in_capitals(text: str, spans: Sequence[EntitySpan],
+                              lang: str) -> list[EntitySpan]:
+    """``spans`` less those on a line in capitals whose words are all ordinary words of
+    ``lang`` (:func:`ordinary_in_capitals_of`): a model trained on edited text tags them at
+    random in capitals (``LES ARÈNES``, ``DÉLIBÉRÉ`` typed organisations).
+
+    >>> text = "LES ARÈNES ; A DÉLIBÉRÉ ; M FABRE"
+    >>> spans = [EntitySpan(0, 10, "ORG"), EntitySpan(15, 23, "ORG"), EntitySpan(26, 33, "PERSON")]
+    >>> [text[s.start:s.end] for s in drop_ordinary_in_capitals(text, spans, "fr")]
+    ['M FABRE']
+    """
+    kept = []
+    for span in spans:
+        words = [w.strip(".,:;()/&«»").lower() for w in text[span.start:span.end].split()]
+        words = [w for w in words if w]
+        if not words or "\n" in text[span.start:span.end] or not all(
+                ordinary_in_capitals_of(lang, words, k, text, span.start)
+                for k in range(len(words))):
+            kept.append(span)
+    return kept

