@@ -69,6 +69,7 @@ from emprivacy.entities.spans import (
 from emprivacy.entities.streets import lower_case_streets
 from emprivacy.entities.table_names import drop_header_spans, people_columns
 from emprivacy.entities.table_orgs import organisation_columns
+from emprivacy.entities.table_roles import drop_role_cells
 from emprivacy.entities.toponyms import linked_toponyms, toponym
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
@@ -190,7 +191,8 @@ class EntityMarking:
             cut = drop_header_spans(text, drop_codes(text, drop_titles(
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
-            found.append(sorted({*wide, *initials_of_names(text, wide, zipf=zipf),
+            found.append(drop_role_cells(text, sorted({  # "| Coxswain |" of a Role column
+                                 *wide, *initials_of_names(text, wide, zipf=zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),
                                  *particle_initials(text), *bare_initials(text),
                                  *self_introductions(text, code), *by_logins(text),
@@ -200,7 +202,7 @@ class EntityMarking:
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ()),
                                  *(kept_places(text) if english else ())},
-                                key=SPAN_ORDER))
+                                key=SPAN_ORDER)))
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
@@ -219,9 +221,10 @@ class EntityMarking:
 
     def gaps(self, text: str) -> list[EntitySpan]:
         """The spans of the detectors that fill the others' gaps (the ``learned`` one:
-        :meth:`~emprivacy.entities.spans.UnionDetector.gap_spans`); none without one."""
+        :meth:`~emprivacy.entities.spans.UnionDetector.gap_spans`); none without one, none
+        in a table's column of roles (:func:`~emprivacy.entities.table_roles.drop_role_cells`)."""
         gap_spans = getattr(self.detector, "gap_spans", None)
-        return gap_spans([text])[0] if gap_spans is not None else []
+        return drop_role_cells(text, gap_spans([text])[0]) if gap_spans is not None else []
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first

@@ -56,6 +56,8 @@ COLUMN_WORDS = frozenset(
     "tiebreak first last middle full given family display badge login contact relationship "
     "relation next of kin emergency signed signature initials witness approved by checked "
     "staff volunteer shift slot duration hours visit visits ward bed room dept department "
+    "crew init call sign callsign pager incident incidents boat boats paged launched tasking "
+    "cox helm "
     "years year month week vehicle reg registration plate route stop colour color "
     "breed animal pet sponsor sponsors prize award entry entries bib event events "
     "venue location time_in time_out in out on off yes the and a an per at for with language "
