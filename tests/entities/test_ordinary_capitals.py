@@ -46,6 +46,14 @@ def test_function_words_kinds_and_common_words_are_ordinary() -> None:
     ("AGENTS OLIVEIRA ET DIALLO", "diallo"),   # a name written in English text too
     ("LES ARÈNES DU PLAN DES SAGNES", "sagnes"),  # rare: a place on no list
     ("CHEFS : AIMÉ PÂQUES", "pâques"),         # after a listed given name
+    ("PÂQUES MARIE, FIDÈLE LOUIS", "pâques"),  # before one: a list written surname first
+    ("LA FAMILLE PÂQUES REMERCIE", "pâques"),  # a family's name
+    ("YVON LE BORGNE, MARIN", "borgne"),       # after a given name and a particle
+    ("M. LE DOUX, CULTIVATEUR", "le"),         # a particle after a title
+    ("M. LE DOUX, CULTIVATEUR", "doux"),       # ... and the name after it
+    ("MME DES PRÉS, TÉMOIN", "prés"),
+    ("ÉLEVEUR À AURILLAC (CANTAL)", "cantal"),  # a département
+    ("AVANT DE PARTIR EN ALLEMAGNE", "allemagne"),  # a country in French
 ])
 def test_names_and_their_particles_are_not(text: str, word: str) -> None:
     assert word not in _ordinary(text)
@@ -64,6 +72,15 @@ def test_spans_of_ordinary_words_in_capitals_are_dropped() -> None:
              EntitySpan(34, 44, "LOCATION")]
     kept = drop_ordinary_in_capitals(text, spans, "fr")
     assert [text[s.start:s.end] for s in kept] == ["M FABRE", "Les Arènes"]
+    # each word is read in its line: FIDÈLE before a given name is a name
+    text = "PÂQUES MARIE, FIDÈLE LOUIS, SOLDATS"
+    at = text.index("FIDÈLE")
+    fidele = EntitySpan(at, at + 6, "ORG")
+    assert drop_ordinary_in_capitals(text, [fidele], "fr") == [fidele]
+    # people's and places' spans stay, ordinary words or not
+    text = "AVANT DE PARTIR EN ALLEMAGNE"
+    place = EntitySpan(text.index("ALLEMAGNE"), len(text), "LOCATION")
+    assert drop_ordinary_in_capitals(text, [place], "fr") == [place]
 
 
 REGISTER = ("M LE MAIRE EXPOSE AU CONSEIL QUE LES ARÈNES EN BOIS SONT À REFAIRE ET QUE LE "

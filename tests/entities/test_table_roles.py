@@ -19,8 +19,19 @@ ROTA = ("| Crew ID | Name | Init. | Call sign | Role | Pager | Home |\n"
 
 @pytest.mark.parametrize(("text", "want"), [
     (ROTA, ["---", "Coxswain", "ALB Crew", "Shore Crew", "ILB Helm"]),
-    ("Name,Job title,Phone\nAnn Lee,Nurse,1\nBo Hart,Porter,2\nCy Moss,Ward Clerk,3",
+    ("Name,Occupation,Phone\nAnn Lee,Nurse,1\nBo Hart,Porter,2\nCy Moss,Ward Clerk,3",
      ["Nurse", "Porter", "Ward Clerk"]),
+    # a cell that may name someone is no label: left to the detectors
+    ("Name,Role,Phone\nAnn Lee,PA to Mark Ellis,1\nBo Hart,Cover for Jago,2\n"
+     "Cy Moss,Steward,3\nDi Roe,Crew - Jago's sister,4", ["Steward"]),
+    # headers that hold people, places or tasks: no role's column
+    ("Date,Duty Officer,Phone\n1/2,Alan Turner,1\n2/2,Rose Cooper,2\n3/2,Dean Shepherd,3", []),
+    ("Role,Role holder,Phone\nChair,Helen Baker,1\nClerk,Robin Fletcher,2\n"
+     "Bursar,Grace Mason,3", ["Chair", "Clerk", "Bursar"]),
+    ("Marshal,Position,Radio\nAnn Lee,Chapel Street,1\nBo Hart,Newlyn Bridge,2\n"
+     "Cy Moss,Market Jew Street,3", []),
+    ("Nom;Qualité;Domicile\nMarie Roux;Veuve Berger;Beaune\nPaul Petit;Épouse Petit;Dijon\n"
+     "Anne Moreau;Témoin;Nuits", []),
     ("Nom\tFonction\tVille\nMarie Roux\tTrésorière\tBeaune\nPaul Petit\tSecrétaire\tDijon\n"
      "Anne Moreau\tPrésidente\tNuits", ["Trésorière", "Secrétaire", "Présidente"]),
     # no role's header, a name's header with a role's word, prose: no cells
@@ -32,7 +43,7 @@ def test_role_cells(text: str, want: list[str]) -> None:
     assert [text[a:b] for a, b in role_cells(text)] == want
 
 
-def test_people_places_and_capitalised_words_in_role_cells_are_dropped() -> None:
+def test_people_and_capitalised_words_in_role_cells_are_dropped_places_stay() -> None:
     at = ROTA.index("Coxswain")
     helm = ROTA.index("Helm")
     mark = ROTA.index("Mark")
@@ -41,8 +52,12 @@ def test_people_places_and_capitalised_words_in_role_cells_are_dropped() -> None
              EntitySpan(helm - 4, helm + 4, "LOCATION"), EntitySpan(mark, mark + 4, "PERSON"),
              EntitySpan(alb, alb + 8, "ORG")]
     kept = drop_role_cells(ROTA, spans)
-    assert [ROTA[s.start:s.end] for s in kept] == ["Mark", "ALB Crew"]
+    assert [ROTA[s.start:s.end] for s in kept] == ["ILB Helm", "Mark", "ALB Crew"]
     assert drop_role_cells("no table here", spans) == spans
+    text = "Nom|Fonction|Ville\nAnn Roux|Directrice Normandie|Caen\nBo Petit|Trésorier|Sens\n"
+    at = text.index("Normandie")
+    region = EntitySpan(at, at + 9, "PERSON")  # a model's mistake: still a place's word
+    assert drop_role_cells(text, [region]) == [region]
 
 
 def test_a_crew_rota_keeps_its_roles_and_loses_its_names() -> None:
@@ -53,8 +68,8 @@ def test_a_crew_rota_keeps_its_roles_and_loses_its_names() -> None:
                                         entity_epsilon=1.0))).release
     rows = release.splitlines()
     roles = [row.split("|")[5].strip() for row in rows[2:]]
-    assert roles[0] == "Coxswain" and roles[2] == "Shore Crew"
-    assert roles[3].endswith("Helm")
+    # the person spans go (the learned model's Helm); a place span stays (spaCy's Shore)
+    assert roles[2].endswith(" Crew") and roles[3].endswith("Helm")
     for name in ("TREGENZA", "Mark", "RIVERS", "BROOK", "Sandy", "MASON", "Finn"):
         assert name not in release
 

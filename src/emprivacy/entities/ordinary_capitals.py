@@ -10,17 +10,19 @@ of its words to name slots (``M LE MAIRE EXPOSE AU CONSEIL QUE LES JEUX TAURINS`
 document; issue 42, the fortieth French set).
 
 Here a word on such a line is ordinary when it is a function word of the language (not a
-particle before or after a listed or rare word, nor after ``DIT``: ``LE GALL``, ``YVES LE
-BRAS``, ``DIT LE ROUGE``), or at least Zipf
+particle before or after a listed or rare word, nor after ``DIT`` or a title: ``LE GALL``,
+``YVES LE BRAS``, ``DIT LE ROUGE``, ``M. LE DOUX``), or at least Zipf
 :data:`ORDINARY_CAPITALS_ZIPF` in the language, rarer than :data:`FOREIGN_ZIPF` in English,
-on no list of names nor of places, not after a listed given name (``AIMÉ PÂQUES``), and
-more than one letter; a kind after a title and an
-article (``M LE MAIRE``, ``MME LA DIRECTRICE``) is a kind whatever the lists hold (Maire is
-also a family name).
+on no list of names nor of places (:data:`FRENCH_PLACES` too), not beside a listed given
+name (``AIMÉ PÂQUES``, ``PÂQUES MARIE``) nor after a name's particle that follows a given
+name or a title (``YVON LE BORGNE``, ``MME DES PRÉS``), and more than one letter; a kind
+after a title and an article (``M LE MAIRE``, ``MME LA DIRECTRICE``) is a kind whatever the
+lists hold (Maire is also a family name).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -40,8 +42,8 @@ from emprivacy.entities.vocabulary import place_words
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import get_language
 
-__all__ = ["ORDINARY_CAPITALS_ZIPF", "drop_ordinary_in_capitals", "line_in_capitals",
-           "on_name_lists", "ordinary_in_capitals_of"]
+__all__ = ["FRENCH_PLACES", "ORDINARY_CAPITALS_ZIPF", "drop_ordinary_in_capitals",
+           "line_in_capitals", "on_name_lists", "ordinary_in_capitals_of"]
 
 #: On a line in capitals, a word at least this common in its language (Zipf), on no list of
 #: names nor of places, is an ordinary word (``ARÈNES`` 3.3, ``DÉLIBÉRÉ`` 3.4, ``SUBVENTION``
@@ -53,9 +55,41 @@ ORDINARY_CAPITALS_ZIPF = 3.0
 #: (``ARÈNES`` 0, ``DÉLIBÉRÉ`` 0, ``SUBVENTION`` 1.7).
 FOREIGN_ZIPF = 1.9
 
+#: French names of places that English text seldom writes and no list here holds: the
+#: départements, the regions and provinces, the countries (written by hand; ``ALLEMAGNE``,
+#: ``(CANTAL)``, ``EN PICARDIE``, ``FINISTÈRE`` of a register in capitals stay places).
+FRENCH_PLACES = frozenset("""
+ain aisne allier ardèche ardennes ariège aube aude aveyron calvados cantal charente
+charente-maritime cher corrèze corse côte-d'or côtes-d'armor creuse dordogne doubs drôme
+eure eure-et-loir finistère gard haute-garonne gers gironde hérault ille-et-vilaine indre
+indre-et-loire isère jura landes loir-et-cher loire haute-loire loire-atlantique loiret lot
+lot-et-garonne lozère maine-et-loire manche marne haute-marne mayenne meurthe-et-moselle
+meuse morbihan moselle nièvre nord oise orne pas-de-calais puy-de-dôme pyrénées-atlantiques
+hautes-pyrénées pyrénées-orientales bas-rhin haut-rhin rhône haute-saône saône-et-loire
+sarthe savoie haute-savoie seine-maritime seine-et-marne yvelines deux-sèvres somme tarn
+tarn-et-garonne var vaucluse vendée vienne haute-vienne vosges yonne essonne
+hauts-de-seine seine-saint-denis val-de-marne val-d'oise haute-corse corse-du-sud
+alsace aquitaine auvergne bourgogne bretagne champagne franche-comté languedoc limousin
+lorraine normandie picardie poitou provence roussillon savoie touraine berry anjou
+artois béarn bresse camargue cévennes dauphiné gascogne morvan périgord quercy rouergue
+sologne vendée beauce brie vexin occitanie île-de-france hauts-de-france grand-est
+allemagne angleterre autriche belgique bulgarie croatie danemark écosse espagne estonie
+finlande grèce hongrie irlande islande italie lettonie lituanie luxembourg norvège
+pays-bas pologne portugal roumanie russie serbie slovaquie slovénie suède suisse tchéquie
+ukraine turquie algérie maroc tunisie libye égypte sénégal mali niger tchad cameroun
+gabon congo bénin togo ghana guinée mauritanie madagascar maurice comores djibouti
+éthiopie kenya soudan syrie liban irak iran israël jordanie arabie inde chine japon corée
+viêt-nam vietnam cambodge laos thaïlande indochine indonésie philippines australie
+mexique brésil argentine chili pérou colombie venezuela canada québec haïti martinique
+guadeloupe guyane réunion mayotte polynésie calédonie amérique afrique asie europe
+""".split())
+
 _ARTICLES = frozenset({"le", "la", "l'", "les"})
-#: What comes before a nickname (``PIERRE PINOT DIT LE ROUGE``).
-_NICKNAMED = frozenset({"dit", "dite"})
+#: What comes before a nickname (``PIERRE PINOT DIT LE ROUGE``) or a family's name (``LA
+#: FAMILLE PÂQUES``, ``VEUVE BERGER``, ``NÉE ROUX``).
+_NICKNAMED = frozenset({"dit", "dite", "famille", "familles", "veuve", "vve", "épouse",
+                        "époux", "née", "fils", "fille", "frères", "sœurs", "héritiers"})
+_WORD = re.compile(r"\S+")
 #: The particles of family names (``LE GALL``, ``D'ARTOIS``, ``DE LA VILLETTE``).
 _PARTICLES = frozenset({"le", "la", "les", "de", "du", "des", "d'", "l'"})
 
@@ -102,7 +136,8 @@ def _ordinary(word: str, lang: str) -> bool:
     try:
         return (zipf_in(word, language.wordfreq_code) >= ORDINARY_CAPITALS_ZIPF
                 and zipf_in(word, "en") < FOREIGN_ZIPF
-                and not on_name_lists(word, lang) and word not in place_words())
+                and not on_name_lists(word, lang) and word not in place_words()
+                and word not in FRENCH_PLACES)
     except MissingExtraError:
         return False
 
@@ -145,22 +180,33 @@ def ordinary_in_capitals_of(lang: str, forms: Sequence[str], i: int, text: str,
         return False
     after = [f for f in forms[i + 1:i + 3] if f[:1].isalpha()][:1]
     before = [f for f in forms[max(0, i - 4):i] if f[:1].isalpha()]  # "M. LE MAIRE"
-    if word in _PARTICLES and after and (_name_word(after[0], lang) or (before and (
-            before[-1] in _NICKNAMED or _name_word(before[-1], lang)))):
-        return False  # "LE GALL", "D'ARTOIS", "YVES LE BRAS", "DIT LE ROUGE": a name's
-    if before and _given(before[-1], lang):
-        return False  # "AIMÉ PÂQUES": a family name, maybe
     if word in TITLE_KINDS and before[-2:-1] and before[-1] in _ARTICLES \
             and before[-2] in get_language(lang).titles:
         return True  # "M LE MAIRE": the mayor, whatever the lists say of Maire
+    titles = get_language(lang).titles
+    if word in _PARTICLES and after and (_name_word(after[0], lang) or (before and (
+            before[-1] in _NICKNAMED or _name_word(before[-1], lang)
+            or (before[-1] in titles and after[0] not in TITLE_KINDS)))):
+        return False  # "LE GALL", "YVES LE BRAS", "DIT LE ROUGE", "M. LE DOUX": a name's
+    lead = before
+    while lead and lead[-1] in _PARTICLES:
+        lead = lead[:-1]
+    if len(lead) < len(before) and lead and (
+            lead[-1] in titles or lead[-1] in _NICKNAMED or _given(lead[-1], lang)):
+        return False  # "YVON LE BORGNE", "MME DES PRÉS", "M. DE LA FORÊT": a name
+    if after and _given(after[0], lang):
+        return False  # "PÂQUES MARIE": a family name before a given name
+    if before and (_given(before[-1], lang) or before[-1] in _NICKNAMED):
+        return False  # "AIMÉ PÂQUES", "LA FAMILLE PÂQUES": a family name, maybe
     return _ordinary(word, lang)
 
 
 def drop_ordinary_in_capitals(text: str, spans: Sequence[EntitySpan],
                               lang: str) -> list[EntitySpan]:
-    """``spans`` less those on a line in capitals whose words are all ordinary words of
-    ``lang`` (:func:`ordinary_in_capitals_of`): a model trained on edited text tags them at
-    random in capitals (``LES ARÈNES``, ``DÉLIBÉRÉ`` typed organisations).
+    """``spans`` less the organisations' on a line in capitals whose words are all ordinary
+    words of ``lang`` (:func:`ordinary_in_capitals_of`): a model trained on edited text tags
+    them at random in capitals (``LES ARÈNES``, ``DÉLIBÉRÉ`` typed organisations).  People's
+    and places' spans stay (``ALLEMAGNE``, which no list here holds).
 
     >>> text = "LES ARÈNES ; A DÉLIBÉRÉ ; M FABRE"
     >>> spans = [EntitySpan(0, 10, "ORG"), EntitySpan(15, 23, "ORG"), EntitySpan(26, 33, "PERSON")]
@@ -169,10 +215,19 @@ def drop_ordinary_in_capitals(text: str, spans: Sequence[EntitySpan],
     """
     kept = []
     for span in spans:
-        words = [w.strip(".,:;()/&«»").lower() for w in text[span.start:span.end].split()]
-        words = [w for w in words if w]
-        if not words or "\n" in text[span.start:span.end] or not all(
-                ordinary_in_capitals_of(lang, words, k, text, span.start)
-                for k in range(len(words))):
+        if span.type != "ORG" or "\n" in text[span.start:span.end] \
+                or not line_in_capitals(text, span.start):
+            kept.append(span)
+            continue
+        # each word read in its line (``FIDÈLE`` of ``FIDÈLE LOUIS``: before a given name)
+        line_start = text.rfind("\n", 0, span.start) + 1
+        line_end = text.find("\n", span.start)
+        line = text[line_start:len(text) if line_end < 0 else line_end].replace("’", "'")
+        found = [(line_start + m.start(), m.group().strip(".,:;()/&«»").lower())
+                 for m in _WORD.finditer(line)]
+        forms = [f for _, f in found]
+        inside = [k for k, (at, f) in enumerate(found) if f and span.start <= at < span.end]
+        if not inside or not all(ordinary_in_capitals_of(lang, forms, k, text, found[k][0])
+                                 for k in inside):
             kept.append(span)
     return kept

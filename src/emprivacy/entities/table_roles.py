@@ -10,11 +10,14 @@ protected ``Crew`` at every mention (issue 40, the forty-first English set's lif
 rota: 32 mentions of ``crew`` made person slots in its tuning half).
 
 Here a table (:func:`~emprivacy.entities.table_names.tables`) whose first row is a header
-with a role's column (a cell with a word of :data:`ROLE_HEADER_WORDS` and none of a name's,
-:data:`~emprivacy.entities.table_names.NAME_HEADER_WORDS`) has, in every later row whose
-cell there is a label (at most :data:`MOST_WORDS` words, no comma, semicolon or bracket),
-the person, place and capitalised-word spans inside that cell dropped; organisations stay.
-Not ``POST`` nor ``POSTE``: a marshal's post is a place (``Chapel Street``).
+with a role's column (a cell of words of :data:`ROLE_HEADER_WORDS` alone) has, in every
+later row whose cell there is a label (at most :data:`MOST_WORDS` words, no comma,
+semicolon or bracket, no word that may lead to a name: ``to``, ``for``, ``de``, ``veuve``,
+a title, a possessive), the person and capitalised-word spans inside that cell dropped;
+places and organisations stay.  Not ``Post``, ``Position``, ``Job``, ``Duty`` nor
+``Qualité``: a marshal's post or position is a place (``Chapel Street``), a job a task
+(``Mow Glebe Field``), a duty officer a person, a French register's qualité a kinship
+(``Veuve Berger``); not ``Role holder``.
 """
 
 from __future__ import annotations
@@ -22,23 +25,30 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from emprivacy.entities.ordinary_capitals import FRENCH_PLACES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
-from emprivacy.entities.table_names import NAME_HEADER_WORDS, tables
+from emprivacy.entities.table_names import tables
+from emprivacy.entities.vocabulary import place_names
 
 __all__ = ["MOST_WORDS", "ROLE_HEADER_WORDS", "drop_role_cells", "role_cells"]
 
 #: A header cell with one of these words (lower case, cut at spaces, ``_``, ``-``, ``.``,
 #: ``/`` and brackets) is a column of roles.
 ROLE_HEADER_WORDS = frozenset(
-    "role roles position positions job jobs duty duties occupation profession "
-    "function rank rôle fonction fonctions métier qualité".split())
+    "role roles occupation profession function rank rôle rôles fonction fonctions "
+    "métier".split())
+#: A label cell with one of these (lower case) may name someone (``PA to Mark Ellis``,
+#: ``Cover for Jago``, ``Paint Mrs Kemp's fence``, ``ami de Paul Berger``): left alone.
+_NAMING = frozenset(
+    "to for with by 's de du des d' pour par chez avec ami amie fils fille veuve épouse "
+    "époux mr mrs ms miss dr mme mlle m".split())
 
 #: A role's cell of more words than this, or with a comma, a semicolon or a bracket, is a
 #: description, left to the detectors.
 MOST_WORDS = 5
 
 _SPLIT = re.compile(r"[\s_.\-/()]+")
-_DROPPED = frozenset({"PERSON", "LOCATION", PROPER_NOUN})
+_DROPPED = frozenset({"PERSON", PROPER_NOUN})
 
 
 def role_cells(text: str) -> list[tuple[int, int]]:
@@ -65,17 +75,22 @@ def role_cells(text: str) -> list[tuple[int, int]]:
 def _label(cell: str) -> bool:
     """Whether a role's cell is a label (``ALB Crew / Casualty Care``), not a description
     that may name a place or a firm (``boulanger, Fournil du Lot, Mende``)."""
-    return len(cell.split()) <= MOST_WORDS and not any(c in cell for c in ",;()")
+    words = cell.replace("’", "'").lower().replace("'s", " 's").split()
+    return (len(words) <= MOST_WORDS and not any(c in cell for c in ",;()")
+            and not any(w.strip(".") in _NAMING or w.startswith("d'") for w in words))
 
 
 def _role_header(cell: str) -> bool:
+    """A header cell of role words alone (``Role``, ``Fonction``; not ``Role holder``,
+    ``Duty Officer``, ``Rôle au conseil``)."""
     words = {w for w in _SPLIT.split(cell.lower()) if w}
-    return bool(words & ROLE_HEADER_WORDS) and not words & NAME_HEADER_WORDS
+    return bool(words) and words <= ROLE_HEADER_WORDS
 
 
 def drop_role_cells(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
-    """``spans`` less the person, place and capitalised-word spans inside a role's cell
-    (:func:`role_cells`).
+    """``spans`` less the person and capitalised-word spans inside a role's cell
+    (:func:`role_cells`); places stay, and spans with a listed place's word (``Directrice
+    Normandie``).
 
     >>> text = ("Name|Role|Home\\nAnn Lee|Coxswain|Truro\\nBo Hart|ILB Helm|Looe\\n"
     ...         "Cy Moss|Crew|Fowey")
@@ -89,5 +104,8 @@ def drop_role_cells(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     cells = role_cells(text)
     if not cells:
         return list(spans)
+    places = place_names() | FRENCH_PLACES
     return [s for s in spans
-            if s.type not in _DROPPED or not any(a <= s.start and s.end <= b for a, b in cells)]
+            if s.type not in _DROPPED or not any(a <= s.start and s.end <= b for a, b in cells)
+            or any(w.strip(".,:;'’").lower() in places  # "Directrice Normandie"
+                   for w in text[s.start:s.end].split())]
