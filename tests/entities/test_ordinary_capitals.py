@@ -77,6 +77,12 @@ def test_spans_of_ordinary_words_in_capitals_are_dropped() -> None:
     at = text.index("FIDÈLE")
     fidele = EntitySpan(at, at + 6, "ORG")
     assert drop_ordinary_in_capitals(text, [fidele], "fr") == [fidele]
+    # a span that starts inside an elided word reads the whole of it (the second reading's
+    # MARIE D'ALLEMAGNE ET …: ORG "ALLEMAGNE ET" was dropped as if it held ET alone)
+    text = "MARIE D’ALLEMAGNE ET L’ABBÉ CORBEAU"
+    at = text.index("ALLEMAGNE")
+    org = EntitySpan(at, at + len("ALLEMAGNE ET"), "ORG")
+    assert drop_ordinary_in_capitals(text, [org], "fr") == [org]
     # people's and places' spans stay, ordinary words or not
     text = "AVANT DE PARTIR EN ALLEMAGNE"
     place = EntitySpan(text.index("ALLEMAGNE"), len(text), "LOCATION")

@@ -73,6 +73,7 @@ alsace aquitaine auvergne bourgogne bretagne champagne franche-comté languedoc 
 lorraine normandie picardie poitou provence roussillon savoie touraine berry anjou
 artois béarn bresse camargue cévennes dauphiné gascogne morvan périgord quercy rouergue
 sologne vendée beauce brie vexin occitanie île-de-france hauts-de-france grand-est
+piémont lombardie toscane sicile sardaigne catalogne andalousie bavière flandre wallonie
 allemagne angleterre autriche belgique bulgarie croatie danemark écosse espagne estonie
 finlande grèce hongrie irlande islande italie lettonie lituanie luxembourg norvège
 pays-bas pologne portugal roumanie russie serbie slovaquie slovénie suède suisse tchéquie
@@ -89,7 +90,7 @@ _ARTICLES = frozenset({"le", "la", "l'", "les"})
 #: FAMILLE PÂQUES``, ``VEUVE BERGER``, ``NÉE ROUX``).
 _NICKNAMED = frozenset({"dit", "dite", "famille", "familles", "veuve", "vve", "épouse",
                         "époux", "née", "fils", "fille", "frères", "sœurs", "héritiers"})
-_WORD = re.compile(r"\S+")
+_WORD = re.compile(r"\w+'|[^\s']+")  # "D'" and "ALLEMAGNE" of "D'ALLEMAGNE", as tokens
 #: The particles of family names (``LE GALL``, ``D'ARTOIS``, ``DE LA VILLETTE``).
 _PARTICLES = frozenset({"le", "la", "les", "de", "du", "des", "d'", "l'"})
 
@@ -223,10 +224,11 @@ def drop_ordinary_in_capitals(text: str, spans: Sequence[EntitySpan],
         line_start = text.rfind("\n", 0, span.start) + 1
         line_end = text.find("\n", span.start)
         line = text[line_start:len(text) if line_end < 0 else line_end].replace("’", "'")
-        found = [(line_start + m.start(), m.group().strip(".,:;()/&«»").lower())
-                 for m in _WORD.finditer(line)]
-        forms = [f for _, f in found]
-        inside = [k for k, (at, f) in enumerate(found) if f and span.start <= at < span.end]
+        found = [(line_start + m.start(), line_start + m.end(),
+                  m.group().strip(".,:;()/&«»").lower()) for m in _WORD.finditer(line)]
+        forms = [f for _, _, f in found]
+        inside = [k for k, (at, end, f) in enumerate(found)
+                  if f and at < span.end and end > span.start]  # every word it touches
         if not inside or not all(ordinary_in_capitals_of(lang, forms, k, text, found[k][0])
                                  for k in inside):
             kept.append(span)
