@@ -23,8 +23,10 @@ lists hold (Maire is also a family name).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 
 from emprivacy.entities.french_chat import folded
 from emprivacy.entities.french_cues import TITLE_KINDS
@@ -123,10 +125,17 @@ def line_in_capitals(text: str, pos: int) -> bool:
     >>> line_in_capitals("Le maire\\nLE CONSEIL DÉLIBÈRE, 12 VOIX", 2)
     False
     """
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    line = text[start:len(text) if end < 0 else end]
-    return line.isupper()
+    starts, upper = _capital_lines(text)
+    return upper[bisect_right(starts, pos) - 1]
+
+
+@lru_cache(maxsize=8)
+def _capital_lines(text: str) -> tuple[list[int], list[bool]]:
+    """Each line's start and whether it is in capitals: one pass per text, not one scan of
+    the line per word asked about (a long line in capitals asks for each of its words)."""
+    lines = text.split("\n")
+    starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    return starts, [line.isupper() for line in lines]
 
 
 @lru_cache(maxsize=1 << 16)

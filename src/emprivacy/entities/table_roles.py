@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from emprivacy.entities.ordinary_capitals import FRENCH_PLACES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
@@ -51,7 +52,8 @@ _SPLIT = re.compile(r"[\s_.\-/()]+")
 _DROPPED = frozenset({"PERSON", PROPER_NOUN})
 
 
-def role_cells(text: str) -> list[tuple[int, int]]:
+@lru_cache(maxsize=8)  # asked twice per piece: the detectors' spans, the learned gaps
+def role_cells(text: str) -> tuple[tuple[int, int], ...]:
     """The ``(start, end)`` of each cell of ``text``'s tables under a role's header.
 
     >>> text = "Name,Role,Phone\\nAnn Lee,Coxswain,1\\nBo Hart,Shore Crew,2\\nCy Moss,Helm,3"
@@ -69,7 +71,7 @@ def role_cells(text: str) -> list[tuple[int, int]]:
             found.extend((row_start + row[k][0], row_start + row[k][1])
                          for k in columns if k < len(row)
                          and _label(text[row_start + row[k][0]:row_start + row[k][1]]))
-    return found
+    return tuple(found)
 
 
 def _label(cell: str) -> bool:
