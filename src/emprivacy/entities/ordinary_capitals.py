@@ -40,7 +40,7 @@ from emprivacy.entities.name_words import (
     zipf_in,
 )
 from emprivacy.entities.spans import EntitySpan
-from emprivacy.entities.vocabulary import place_words
+from emprivacy.entities.vocabulary import own_places, place_words
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import get_language
 
@@ -58,34 +58,10 @@ ORDINARY_CAPITALS_ZIPF = 3.0
 FOREIGN_ZIPF = 1.9
 
 #: French names of places that English text seldom writes and no list here holds: the
-#: départements, the regions and provinces, the countries (written by hand; ``ALLEMAGNE``,
-#: ``(CANTAL)``, ``EN PICARDIE``, ``FINISTÈRE`` of a register in capitals stay places).
-FRENCH_PLACES = frozenset("""
-ain aisne allier ardèche ardennes ariège aube aude aveyron calvados cantal charente
-charente-maritime cher corrèze corse côte-d'or côtes-d'armor creuse dordogne doubs drôme
-eure eure-et-loir finistère gard haute-garonne gers gironde hérault ille-et-vilaine indre
-indre-et-loire isère jura landes loir-et-cher loire haute-loire loire-atlantique loiret lot
-lot-et-garonne lozère maine-et-loire manche marne haute-marne mayenne meurthe-et-moselle
-meuse morbihan moselle nièvre nord oise orne pas-de-calais puy-de-dôme pyrénées-atlantiques
-hautes-pyrénées pyrénées-orientales bas-rhin haut-rhin rhône haute-saône saône-et-loire
-sarthe savoie haute-savoie seine-maritime seine-et-marne yvelines deux-sèvres somme tarn
-tarn-et-garonne var vaucluse vendée vienne haute-vienne vosges yonne essonne
-hauts-de-seine seine-saint-denis val-de-marne val-d'oise haute-corse corse-du-sud
-alsace aquitaine auvergne bourgogne bretagne champagne franche-comté languedoc limousin
-lorraine normandie picardie poitou provence roussillon savoie touraine berry anjou
-artois béarn bresse camargue cévennes dauphiné gascogne morvan périgord quercy rouergue
-sologne vendée beauce brie vexin occitanie île-de-france hauts-de-france grand-est
-piémont lombardie toscane sicile sardaigne catalogne andalousie bavière flandre wallonie
-allemagne angleterre autriche belgique bulgarie croatie danemark écosse espagne estonie
-finlande grèce hongrie irlande islande italie lettonie lituanie luxembourg norvège
-pays-bas pologne portugal roumanie russie serbie slovaquie slovénie suède suisse tchéquie
-ukraine turquie algérie maroc tunisie libye égypte sénégal mali niger tchad cameroun
-gabon congo bénin togo ghana guinée mauritanie madagascar maurice comores djibouti
-éthiopie kenya soudan syrie liban irak iran israël jordanie arabie inde chine japon corée
-viêt-nam vietnam cambodge laos thaïlande indochine indonésie philippines australie
-mexique brésil argentine chili pérou colombie venezuela canada québec haïti martinique
-guadeloupe guyane réunion mayotte polynésie calédonie amérique afrique asie europe
-""".split())
+#: départements, the regions and provinces, the countries (``data/places-fr.txt``,
+#: :func:`~emprivacy.entities.vocabulary.own_places`; ``ALLEMAGNE``, ``(CANTAL)``, ``EN
+#: PICARDIE``, ``FINISTÈRE`` of a register in capitals stay places).
+FRENCH_PLACES: frozenset[str] = own_places("fr")[0]
 
 _ARTICLES = frozenset({"le", "la", "l'", "les"})
 #: What comes before a nickname (``PIERRE PINOT DIT LE ROUGE``) or a family's name (``LA

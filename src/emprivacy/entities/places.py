@@ -51,9 +51,20 @@ from typing import Any
 
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
-from emprivacy.entities.name_words import word_zipf, zipf_in
+from emprivacy.entities.name_words import (
+    french_given_raw,
+    given_names,
+    name_key,
+    word_zipf,
+    zipf_in,
+)
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, check_texts
-from emprivacy.entities.vocabulary import folded_place_words, place_names, place_words
+from emprivacy.entities.vocabulary import (
+    folded_place_words,
+    own_places,
+    place_names,
+    place_words,
+)
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
@@ -97,13 +108,15 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 function_words: frozenset[str], prepositions: frozenset[str] = _PREPOSITIONS,
                 after_limit: float = PLACE_AFTER_PREPOSITION,
                 street_words: frozenset[str] = frozenset(),
-                after_only: frozenset[str] = frozenset()) -> list[EntitySpan]:
+                after_only: frozenset[str] = frozenset(),
+                sure: frozenset[str] = frozenset()) -> list[EntitySpan]:
     """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
     normalised ``forms``) that the place list and ``zipf`` say are places (see the
     module's description); ``function_words`` are never places; after one of
     ``prepositions`` a listed word is a place up to ``after_limit``, and so it is after one
     of ``street_words`` and a comma (an address's town: ``Cowley Road, oxford``); a word of
-    ``after_only`` is a place only there.
+    ``after_only`` is a place only there; a word of ``sure`` is a place wherever it is, however
+    common (a French country or region: ``de roumanie``, ``en bourgogne``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "driving up from fresno, not reading. in paris at st anselms"
@@ -124,6 +137,10 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 " ", ". ") and (words[i + 1].text.islower() or words[i + 1].text.isupper()) \
                 and zipf(forms[i + 1]) < PLACE_RARE:
             out.append(EntitySpan(tok.start, words[i + 1].end, "LOCATION"))
+            continue
+        if form in sure:
+            if not _family_particle(words, forms, i, text):
+                out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
             continue
         listed = form in places
         if not (listed or form in after_only) or len(form) < 3:
@@ -174,13 +191,17 @@ class PlaceListDetector:
                 else f"PlaceListDetector(lang={self.lang!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        places = place_words() if self.lang == "en" else place_names()
+        own, words = own_places(self.lang)
+        places = (place_words() if self.lang == "en" else place_names()) | words
         options = self._options()
+        options["sure"] = own - words
         out = []
         for text in check_texts(texts):
             # the words by a pattern, not the tokenizer: a tenth of its cost, and a place's
             # name is letters (inner hyphens or apostrophes) whatever the tokenizer does
             words = [Token("word", m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+            if self.lang != "en":  # "d'" and "algérie" of "D'ALGÉRIE"
+                words = _split_elisions(words, self.lang)
             forms = [w.text.lower() for w in words]
             if self.lang != "en":
                 forms = [f.replace("’", "'") for f in forms]
@@ -205,8 +226,65 @@ class PlaceListDetector:
         return {"zipf": lambda w: zipf_in(w, language.wordfreq_code),
                 "function_words": language.kept_function_words | (
                     kinds.kind_words if kinds is not None else frozenset()),
-                "prepositions": kinds.place_after if kinds is not None else frozenset(),
+                "prepositions": _with_elided(kinds.place_after, language.elisions)
+                if kinds is not None else frozenset(),
                 "after_limit": PLACE_AFTER_PREPOSITION_FR}
+
+
+#: A family name's particles (``GÉRARD D'ARTOIS``, ``les de bourgogne``).
+_PARTICLES_FR = frozenset({"d'", "de", "du", "des"})
+#: What may come before a family's particle: the plural articles (``les d'artois``).
+_FAMILY_ARTICLES = frozenset({"les", "des"})
+
+
+def _family_particle(words: Sequence[Token], forms: Sequence[str], i: int, text: str) -> bool:
+    """Whether word ``i`` follows a family name's particle, itself after a listed given name,
+    a title or a plural article (``GÉRARD D'ARTOIS``, ``MME DE BOURGOGNE``, ``les d'artois``):
+    a person's name, not the province (the detectors of people decide).
+
+    >>> text = "GÉRARD D'ARTOIS ET LES VINS D'ARTOIS"
+    >>> words = _split_elisions([Token("word", m.group(), m.start(), m.end())
+    ...                          for m in _WORD.finditer(text)], "fr")
+    >>> forms = [w.text.lower() for w in words]
+    >>> [_family_particle(words, forms, i, text) for i in (2, 7)]
+    [True, False]
+    """
+    if i < 2 or forms[i - 1] not in _PARTICLES_FR:
+        return False
+    gap = text[words[i - 2].end:words[i - 1].start]
+    if gap.strip(" \t.") != "":
+        return False
+    before = forms[i - 2].rstrip(".")
+    return (before in _FAMILY_ARTICLES or before in get_language("fr").titles
+            or before in french_given_raw() or name_key(before) in given_names())
+
+
+def _with_elided(prepositions: frozenset[str], elisions: frozenset[str]) -> frozenset[str]:
+    """``prepositions`` and their elided forms (French ``d'`` of ``de``: ``d'annecy``).
+
+    >>> sorted(_with_elided(frozenset({"de", "à"}), frozenset({"d'", "l'"})))
+    ["d'", 'de', 'à']
+    """
+    return prepositions | {e for e in elisions if e[:-1] + "e" in prepositions}
+
+
+def _split_elisions(words: Sequence[Token], lang: str) -> list[Token]:
+    """``words`` with each elision split off the word after it (French ``d'`` and
+    ``algérie`` of ``D'ALGÉRIE``, as the tokenizer splits them).
+
+    >>> [w.text for w in _split_elisions([Token("word", "D'ALGÉRIE", 4, 13)], "fr")]
+    ["D'", 'ALGÉRIE']
+    """
+    language = get_language(lang)
+    out: list[Token] = []
+    for w in words:
+        cut = language.word_parts(w.text)[0]
+        if 0 < cut < len(w.text):
+            out.append(Token("word", w.text[:cut], w.start, w.start + cut))
+            out.append(Token("word", w.text[cut:], w.start + cut, w.end))
+        else:
+            out.append(w)
+    return out
 
 
 def _counties(words: Sequence[Token], forms: Sequence[str],

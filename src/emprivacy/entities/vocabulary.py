@@ -33,8 +33,8 @@ from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import tokenize
 from emprivacy.text.word_lists import STOPWORDS
 
-__all__ = ["LISTED_TYPES", "country_codes", "folded_place_words", "person_words", "place_names",
-           "place_words", "public_words", "sub_vocabulary"]
+__all__ = ["LISTED_TYPES", "country_codes", "folded_place_words", "own_places", "person_words",
+           "place_names", "place_words", "public_words", "sub_vocabulary"]
 
 _EXTRA = "ner"
 
@@ -101,6 +101,37 @@ def place_names() -> frozenset[str]:
     (:class:`~emprivacy.entities.places.PlaceListDetector`), where so many words of names
     are ordinary French words."""
     return frozenset(n.lower() for n in _geonames() if _ONE_WORD.fullmatch(n))
+
+
+@cache
+def own_places(lang: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A language's own names of places that no public list here holds (the package data
+    file ``places-<code>.txt``; none for English): all of them, and those of them that are
+    ordinary words too (marked ``after-preposition``: places only after a preposition of
+    place, as GeoNames' towns are).
+
+    French (``data/places-fr.txt``): the départements, regions, provinces and countries as
+    French writes them (``roumanie``, ``bourgogne``, ``côte-d'or``; GeoNames lists cities,
+    and countries by their English names); ``nord``, ``somme``, ``manche`` are words too.
+
+    >>> places, words = own_places("fr")
+    >>> "roumanie" in places and "roumanie" not in words, "nord" in words
+    (True, True)
+    >>> own_places("en")
+    (frozenset(), frozenset())
+    """
+    path = files("emprivacy").joinpath("data", f"places-{lang}.txt")
+    if not path.is_file():
+        return frozenset(), frozenset()
+    places: set[str] = set()
+    words: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.partition("#")[0].split()
+        if fields:
+            places.add(fields[0])
+            if fields[1:] == ["after-preposition"]:
+                words.add(fields[0])
+    return frozenset(places), frozenset(words)
 
 
 @cache
