@@ -221,3 +221,30 @@ def test_a_family_name_split_after_a_name_a_later_pass_found(french):
     assert lines[0].endswith("le maire va parler maintenant"), lines
     assert lines[1].endswith("la porte est ouverte à tous"), lines
     assert lines[2].endswith("beau soleil ce matin"), lines
+
+
+@pytest.mark.parametrize(("text", "particle"), [
+    ("c est pierre pierre le goff je crois que c est lui\n", " le "),
+    ("merci à ali et yvonne le bihan pour les crêpes\n", " le "),
+    ("c est joël de la roque avec l et un e\n", " de la "),
+    ("présent hubert de la bastide et monsieur le maire\n", " de la "),
+])
+def test_a_spoken_family_name_with_its_particle_after_a_given_name(french, text, particle):
+    """Speech recognition writes a Breton or a noble family name in lower case with its
+    particle apart (``pierre le goff``, ``joël de la roque``: the forty-second stage, from the
+    earlier French captions): after the given name's slot, the particle and a word rare in
+    French are the person's slots, so the particle goes too (the rare word itself seldom comes
+    back as written: the French vectors give it its vector's commonest key)."""
+    pytest.importorskip("wordfreq")
+    out = release_fr(text)
+    assert particle not in out, out
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("pierre le voit demain matin\n", "le voit"),           # a pronoun and a common verb
+    ("le direct de lucia de la tour notre photographe\n", "de la tour"),  # a common word
+    ("elle a vu marie la cuisinière hier\n", "la cuisinière"),  # "la" alone: a role
+])
+def test_a_particle_before_a_common_word_stays(french, text, kept):
+    pytest.importorskip("wordfreq")
+    assert kept in release_fr(text)

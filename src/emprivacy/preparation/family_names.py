@@ -208,6 +208,45 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
             for k in range(i, j + 1):
                 take(k)
+    _spoken_particle_names(marking, decisions, text, tokens, words, family, person, given_at,
+                           take, titles)
+
+
+def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], text: str,
+                           tokens: Sequence[Token], words: Sequence[str],
+                           family: frozenset[str], person: Callable[[int], bool],
+                           given_at: Callable[[int], bool], take: Callable[[int], None],
+                           titles: frozenset[str]) -> None:
+    """In lower case (speech recognition, a chat), a family name with its particle after a
+    given name's ``PERSON`` slot, one space apart: ``pierre le goff``, ``yvonne le bihan``,
+    ``joël de la roque``, ``hubert de la bastide`` (the forty-second stage, from the earlier
+    French captions' leaks).  The word after the particles is the family name where it is
+    rarer than :data:`_SPOKEN_RARE` in French, or, after ``le``, a family name of the French
+    list rarer than :data:`_LOWER_ZIPF` as a word; not a function word, a title, a form's
+    key, a family word or a role (``anne la directrice``), nor a kind of place.  The
+    particles and the word become the person's slots.  ``pierre le voit`` (a pronoun and a
+    verb, common) and ``lucia de la tour`` (a common word) stay as they are; ``la`` alone is
+    no particle here (``marie la cuisinière``: a role in apposition, rare as a word too).
+    A role's place is taken sometimes (``marie de la compta``): protection, not a leak."""
+    function_words = get_language(marking.lang).kept_function_words
+    for i in range(1, len(tokens)):
+        n = next((len(p) for p in _SPOKEN_PARTICLES if tuple(words[i:i + len(p)]) == p), 0)
+        j = i + n
+        if not (n and j < len(tokens) and person(i - 1) and given_at(i - 1)
+                and decisions[j] is None and all(decisions[k] is None for k in range(i, j))
+                and tokens[j].kind == "word" and len(tokens[j].text) > 1
+                and all(tokens[k].text.islower() for k in range(i - 1, j + 1))
+                and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
+            continue
+        w = words[j]
+        if (w in function_words or w in titles or w in NAME_TITLES or w in FORM_KEYS
+                or w in NOT_FAMILY or marking.designator(w)):
+            continue
+        z = zipf_in(w, "fr")
+        if z < _SPOKEN_RARE or (n == 1 and words[i] == "le" and z < _LOWER_ZIPF
+                                and (w in family or folded(w) in family)):
+            for k in range(i, j + 1):
+                take(k)
 
 
 def _family_after_given(marking: EntityMarking, decisions: list[Decision],
@@ -313,6 +352,13 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
 #: capitalised word after them, found in a span but left to the general ε as a French word
 #: (``BASTIDE``), is the family name.  Not ``de`` alone (``Pierre de Lyon``).
 _NOBLE_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",))
+#: The particles of a family name said after a given name in lower case (``pierre le
+#: goff``, ``joël de la roque``), the longest first.
+_SPOKEN_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",), ("le",),
+                                                   ("de",))
+#: In lower case a word after a given name and a particle rarer than this (French Zipf) is
+#: the family name (``goff``, ``bihan``, ``roque``; not ``tour``, ``voit``).
+_SPOKEN_RARE = 3.5
 
 
 def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
