@@ -109,3 +109,26 @@ def test_a_register_in_capitals_keeps_its_words_and_loses_its_names() -> None:
     # the people do not
     for name in ("ROUX", "YVES", "GALL", "JN-BTE"):
         assert name not in words
+
+
+def test_an_accent_the_census_never_writes_is_a_words():
+    """``SIGNÉ`` folds to the census' given name Signe, ``GAGNÉ`` to Gagne: in French a word
+    with a letter beyond ASCII is a listed given name only as a French list writes it
+    (``RENÉ``, ``ZOÉ``; the forty-second stage: ``ONT SIGNÉ AVEC NOUS`` of a register was a
+    person's slot)."""
+    from emprivacy.entities.ordinary_capitals import on_name_lists
+
+    assert not on_name_lists("signé", "fr") and not on_name_lists("gagné", "fr")
+    assert on_name_lists("rené", "fr") and on_name_lists("zoé", "fr")
+    assert on_name_lists("signe", "fr")  # as the census writes it
+    assert on_name_lists("gwenael", "fr")  # a French name typed without its accents
+    assert _ordinary("ONT SIGNÉ AVEC NOUS LES MEMBRES") == ["ont", "signé", "avec", "nous",
+                                                            "les", "membres"]
+
+
+def test_a_word_of_a_register_released_as_itself(french):
+    from .french_release import release_fr
+
+    out = release_fr("M. DUPUIS ET M. FAIVRE ONT SIGNÉ AVEC NOUS LE PRÉSENT REGISTRE.\n")
+    assert "ONT SIGNÉ AVEC NOUS" in out, out
+    assert "DUPUIS" not in out and "FAIVRE" not in out, out

@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
-from emprivacy.entities.french_chat import folded
 from emprivacy.entities.french_cues import TITLE_KINDS
 from emprivacy.entities.name_words import (
     family_names,
@@ -77,18 +76,24 @@ def on_name_lists(word: str, lang: str) -> bool:
     """Whether a list of names holds ``word`` (each part of a hyphenated one): the census'
     given names, and the language's own (French given names as written or without accents,
     French family names); the census' family names in a language without its own (they
-    hold French words: ``amis``, ``bonjour``)."""
+    hold French words: ``amis``, ``bonjour``).  In French a word with a letter beyond ASCII is
+    a census given name only as a French list writes it (``rené``, ``zoé``; not ``signé``,
+    the census' Signe, nor ``été``).
+
+    >>> on_name_lists("signé", "fr"), on_name_lists("rené", "fr"), on_name_lists("signe", "fr")
+    (False, True, True)
+    """
     parts = [part for part in word.split("-") if part] or [word]
     given, family = given_names(), family_names()
     french = get_language(lang).code == "fr"
     for part in parts:
         key = name_key(part)
-        if key in given or (not french and key in family):
-            continue
-        if french and (part in french_given_raw() or folded(part) in french_given_names(
-                with_family_names=True) or part in french_family_names()
-                or folded(part) in french_family_names()):
-            continue
+        if (key in given and (not french or part.isascii())) or (not french and key in family):
+            continue  # in French an accent the census never writes is a word's (SIGNÉ: Signe)
+        if french and (part in french_given_raw() or part in french_family_names() or (
+                part.isascii() and (part in french_given_names(with_family_names=True)
+                                    or part in french_family_names()))):
+            continue  # a name typed without its accents (GWENAEL) is ASCII
         return False
     return True
 
