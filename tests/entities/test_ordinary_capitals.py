@@ -132,3 +132,17 @@ def test_a_word_of_a_register_released_as_itself(french):
     out = release_fr("M. DUPUIS ET M. FAIVRE ONT SIGNÉ AVEC NOUS LE PRÉSENT REGISTRE.\n")
     assert "ONT SIGNÉ AVEC NOUS" in out, out
     assert "DUPUIS" not in out and "FAIVRE" not in out, out
+
+
+def test_sieur_is_a_title(french):
+    """``LE SIEUR BLANCHOT`` of an old register: ``sieur`` is a title (the forty-second stage;
+    it was a placeholder or a person's slot, 66 tokens over the earlier French sets), the
+    word after it a name."""
+    from emprivacy.text.language import FRENCH
+
+    from .french_release import release_fr
+
+    assert "sieur" in FRENCH.titles
+    out = release_fr("LE SIEUR BLANCHOT A DÉCLARÉ QUE LE SIEUR PETIT EST ABSENT.\n")
+    assert out.count("LE SIEUR ") == 2, out
+    assert "BLANCHOT" not in out and "PETIT" not in out, out

@@ -173,7 +173,7 @@ FRENCH = Language(
     months=frozenset("janvier février mars avril mai juin juillet août septembre octobre "
                      "novembre décembre janv févr avr juil sept oct nov déc".split()),
     titles=frozenset({"m", "mme", "mmes", "mlle", "mlles", "mm", "dr", "me", "pr", "maître",
-                      "monsieur", "madame", "mademoiselle", "docteur", "professeur"}))
+                      "monsieur", "madame", "mademoiselle", "docteur", "professeur", "sieur"}))
 
 #: Every language by its code.
 LANGUAGES: dict[str, Language] = {lang.code: lang for lang in (ENGLISH, FRENCH)}
