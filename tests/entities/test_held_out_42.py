@@ -1,7 +1,7 @@
 """What the forty-second stage showed (issue 40), from the earlier sets' captions, seen: a
 family name that is a common word after a given name's slot (``derek pitch``, ``sandy
 root``) came out as written; automatic captions introduce people by given and family name
-with no capital and no cue (:func:`emprivacy.preparation.family_names._lower_family_after_given`)."""
+with no capital and no cue (``preparation.family_names._lower_family_after_given``)."""
 
 from __future__ import annotations
 

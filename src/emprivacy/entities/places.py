@@ -191,10 +191,10 @@ class PlaceListDetector:
                 else f"PlaceListDetector(lang={self.lang!r})")
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
-        own, words = own_places(self.lang)
-        places = (place_words() if self.lang == "en" else place_names()) | words
+        own, also_words = own_places(self.lang)
+        places = (place_words() if self.lang == "en" else place_names()) | also_words
         options = self._options()
-        options["sure"] = own - words
+        options["sure"] = own - also_words
         out = []
         for text in check_texts(texts):
             # the words by a pattern, not the tokenizer: a tenth of its cost, and a place's
