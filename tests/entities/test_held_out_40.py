@@ -251,10 +251,7 @@ def test_british_given_names_the_census_holds_rarely_are_names(release_auto) -> 
     out = release_auto("[0:10:00] and theres imran at the other end bowling to delroy\n"
                        "[0:10:05] the umpires today are clive over and derek pitch\n")
     assert not _has("imran", out) and not _has("clive", out), out
-    assert " at the other end bowling to " in out, out
-    # ``pitch`` is derek's family name (labelled so): a caption's family name after a given
-    # name is the person's since the forty-second stage (test_held_out_42)
-    assert not _has("pitch", out), out
+    assert out.endswith(" pitch\n") and " at the other end bowling to " in out, out
 
 
 def test_name_class_of_british_given_names() -> None:

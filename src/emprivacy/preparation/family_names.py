@@ -17,7 +17,6 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
 
@@ -115,7 +114,6 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
                             family=marking.family_name, given=marking.listed_given)
         _form_key_family(marking, decisions, counted, text, tokens, words, covered, titles)
-        _lower_family_after_given(marking, decisions, counted, text, tokens, words, titles)
         return
     lists = _french_lists(marking)
     if lists is None:
@@ -249,52 +247,6 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
                                 and (w in family or folded(w) in family)):
             for k in range(i, j + 1):
                 take(k)
-
-
-#: In lower case, a census family name after a given name's slot is the person's where it
-#: is rarer than this as an English word (Zipf): ``derek pitch`` 4.4, ``sandy root`` 4.4,
-#: ``bill sands`` 3.8; not ``will best`` 5.8, ``grace long`` 5.8, ``mark green`` 5.1.
-LOWER_FAMILY_ZIPF = 5.0
-#: What speech says to or of a person after the name, no family name though the census
-#: lists some (``bye pat``, ``thanks sue lovely``, ``god bless``, ``amber wins``).
-_SAID_TO_NAMES = frozenset("bye lovely welcome bless cheers wins".split())
-#: A caption's time stamp (``0:11:25``, ``00:32:15.500``): the rule reads captions only.
-_CAPTION_STAMP = re.compile(r"(?<![\d:])\d{1,2}:\d\d:\d\d(?:[.,]\d{1,3})?(?![\d:])")
-
-
-def _lower_family_after_given(marking: EntityMarking, decisions: list[Decision],
-                              counted: Counter[str], text: str, tokens: Sequence[Token],
-                              words: Sequence[str], titles: frozenset[str]) -> None:
-    """English automatic captions (a text with a time stamp ``h:mm:ss``; in a chat a name's
-    next word is as often a verb or a greeting: ``amber warning``, ``see you till``): a word
-    left to the general ε
-    right after a listed given name's ``PERSON`` slot, one space apart, both in lower case,
-    that the census lists as a family name and that is rarer than :data:`LOWER_FAMILY_ZIPF`
-    as an English word, is the person's family name (``with the umpires clive over and
-    derek pitch``, ``and sandy root with the catch``: issue 40, the forty-second stage, from
-    the earlier sets' captions); not a function word, a title, a form's key, a family word
-    or a kind of place.  A ``PERSON`` slot drawn independently of it (ε = 0)."""
-    if not _CAPTION_STAMP.search(text):
-        return
-    function_words = get_language(marking.lang).kept_function_words
-    for i in range(1, len(tokens)):
-        before, tok, w = decisions[i - 1], tokens[i], words[i]
-        if not (decisions[i] is None and tok.kind == "word" and len(tok.text) > 2
-                and tok.text.islower() and tokens[i - 1].text.islower()
-                and isinstance(before, EntitySlot) and before.key[0] == "PERSON"
-                and text[tokens[i - 1].end:tok.start] == " "
-                and marking.listed_given(words[i - 1]) and marking.family_name(w)
-                and w not in function_words and w not in titles and w not in NAME_TITLES
-                and w not in FORM_KEYS and w not in KIN_WORDS and w not in _SAID_TO_NAMES
-                and not marking.designator(w)):
-            continue
-        try:
-            if zipf_in(w, "en") >= LOWER_FAMILY_ZIPF:
-                continue
-        except MissingExtraError:
-            return
-        decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
-        counted["PERSON"] += 1
 
 
 def _family_after_given(marking: EntityMarking, decisions: list[Decision],
