@@ -244,6 +244,8 @@ def test_a_spoken_family_name_with_its_particle_after_a_given_name(french, text,
     ("pierre le voit demain matin\n", "le voit"),           # a pronoun and a common verb
     ("le direct de lucia de la tour notre photographe\n", "de la tour"),  # a common word
     ("elle a vu marie la cuisinière hier\n", "la cuisinière"),  # "la" alone: a role
+    ("yvonne le rappellera ce soir\n", " le "),  # a verb's ending after "le"
+    ("mathilde le bichonne trop\n", " le "),
 ])
 def test_a_particle_before_a_common_word_stays(french, text, kept):
     pytest.importorskip("wordfreq")

@@ -51,9 +51,32 @@ def test_a_listed_place_is_a_place_in_lower_case_and_in_capitals(text, expected)
     "la somme est payée, il reste la manche",
     "une réunion du comité, on boit le champagne",
     "QU'IL VIENNE AU CONSEIL",               # vienne: a verb's form
+    # the second reading: not after "de" or "au", nor rare words anywhere
+    "un verre de champagne, le numéro de lot, au lot suivant",
+    "elle orne le sapin, un brie coulant, un calvados, du cantal",
 ])
 def test_a_place_that_is_an_ordinary_word_needs_a_preposition(text):
     assert _found(text) == []
+
+
+def test_a_place_that_is_an_ordinary_word_after_a_preposition_of_place():
+    assert _found("ils partent vers somme, puis à champagne") == ["somme", "champagne"]
+
+
+def test_a_mark_the_list_does_not_know_is_an_error(tmp_path, monkeypatch):
+    from emprivacy.entities import vocabulary
+
+    data = tmp_path / "emprivacy" / "data"
+    data.mkdir(parents=True)
+    (data / "places-xx.txt").write_text("roumanie\nnord after-preposition\nsomme maybe\n",
+                                        encoding="utf-8")
+    monkeypatch.setattr(vocabulary, "files", lambda package: tmp_path / "emprivacy")
+    vocabulary.own_places.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="'after-preposition' the only mark"):
+            vocabulary.own_places("xx")
+    finally:
+        vocabulary.own_places.cache_clear()
 
 
 def test_title_case_is_left_to_the_model():
@@ -82,6 +105,15 @@ def _found_en(text: str) -> list[str]:
 ])
 def test_a_listed_place_after_a_names_particle_is_left_to_the_name_detectors(text):
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("un ami de roumanie", "roumanie"),  # ami: a census given name, a common French word too
+    ("le maire de vendée", "vendée"),
+    ("ami.de roumanie", "roumanie"),      # a full stop between: no name's particle
+])
+def test_after_a_common_word_or_a_full_stop_the_place_stays(text, place):
+    assert _found(text) == [place]
 
 
 def test_the_same_word_after_a_thing_is_a_place():

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
+from emprivacy.entities.french_chat import folded
 from emprivacy.entities.french_cues import TITLE_KINDS
 from emprivacy.entities.name_words import (
     family_names,
@@ -43,8 +44,9 @@ from emprivacy.entities.vocabulary import own_places, place_words
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import get_language
 
-__all__ = ["FRENCH_PLACES", "ORDINARY_CAPITALS_ZIPF", "drop_ordinary_in_capitals",
-           "line_in_capitals", "on_name_lists", "ordinary_in_capitals_of"]
+__all__ = ["ACCENTED_NAME_ZIPF", "FRENCH_PLACES", "ORDINARY_CAPITALS_ZIPF",
+           "drop_ordinary_in_capitals", "line_in_capitals", "on_name_lists",
+           "ordinary_in_capitals_of"]
 
 #: On a line in capitals, a word at least this common in its language (Zipf), on no list of
 #: names nor of places, is an ordinary word (``ARÈNES`` 3.3, ``DÉLIBÉRÉ`` 3.4, ``SUBVENTION``
@@ -55,6 +57,11 @@ ORDINARY_CAPITALS_ZIPF = 3.0
 #: English text too (``DIALLO`` 2.4, ``ITALIE`` 1.9 there), a language's own words seldom
 #: (``ARÈNES`` 0, ``DÉLIBÉRÉ`` 0, ``SUBVENTION`` 1.7).
 FOREIGN_ZIPF = 1.9
+
+#: A French word with an accent that folds to a census given name is the name below this
+#: Zipf frequency in French (``joséphine`` 3.5, ``michaël`` 3.3, ``zoë`` 2.1), the word above
+#: it (``signé`` 4.6, ``gagné`` 4.8, ``chanté`` 3.9, ``gêné`` 3.7).
+ACCENTED_NAME_ZIPF = 3.6
 
 #: French names of places that English text seldom writes and no list here holds: the
 #: départements, the regions and provinces, the countries (``data/places-fr.txt``,
@@ -76,9 +83,10 @@ def on_name_lists(word: str, lang: str) -> bool:
     """Whether a list of names holds ``word`` (each part of a hyphenated one): the census'
     given names, and the language's own (French given names as written or without accents,
     French family names); the census' family names in a language without its own (they
-    hold French words: ``amis``, ``bonjour``).  In French a word with a letter beyond ASCII is
-    a census given name only as a French list writes it (``rené``, ``zoé``; not ``signé``,
-    the census' Signe, nor ``été``).
+    hold French words: ``amis``, ``bonjour``).  In French a word with a letter beyond ASCII
+    that folds to a census given name is one only where French writes it seldom (under
+    :data:`ACCENTED_NAME_ZIPF`: ``joséphine``, ``zoë``) or a French list holds it as written
+    (``rené``, ``zoé``); not ``signé`` (Zipf 4.6), the census' Signe, nor ``gagné``.
 
     >>> on_name_lists("signé", "fr"), on_name_lists("rené", "fr"), on_name_lists("signe", "fr")
     (False, True, True)
@@ -88,12 +96,15 @@ def on_name_lists(word: str, lang: str) -> bool:
     french = get_language(lang).code == "fr"
     for part in parts:
         key = name_key(part)
-        if (key in given and (not french or part.isascii())) or (not french and key in family):
-            continue  # in French an accent the census never writes is a word's (SIGNÉ: Signe)
+        if (key in given and (not french or part.isascii() or zipf_in(
+                part, get_language(lang).wordfreq_code) < ACCENTED_NAME_ZIPF)) or (
+                not french and key in family):
+            continue  # SIGNÉ (Signe of the census) is a French word: JOSÉPHINE, ZOË are names
         if french and (part in french_given_raw() or part in french_family_names() or (
-                part.isascii() and (part in french_given_names(with_family_names=True)
-                                    or part in french_family_names()))):
-            continue  # a name typed without its accents (GWENAEL) is ASCII
+                (part.isascii() or zipf_in(part, "fr") < ACCENTED_NAME_ZIPF)
+                and (folded(part) in french_given_names(with_family_names=True)
+                     or folded(part) in french_family_names()))):
+            continue  # GWENAEL typed without its accents; JOSÉPHINE, rare as a word
         return False
     return True
 

@@ -109,14 +109,17 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
                 after_limit: float = PLACE_AFTER_PREPOSITION,
                 street_words: frozenset[str] = frozenset(),
                 after_only: frozenset[str] = frozenset(),
-                sure: frozenset[str] = frozenset()) -> list[EntitySpan]:
+                sure: frozenset[str] = frozenset(),
+                after_only_prepositions: frozenset[str] | None = None) -> list[EntitySpan]:
     """``LOCATION`` spans of the lower-case and ALL-CAPS words of ``words`` (their
     normalised ``forms``) that the place list and ``zipf`` say are places (see the
     module's description); ``function_words`` are never places; after one of
     ``prepositions`` a listed word is a place up to ``after_limit``, and so it is after one
     of ``street_words`` and a comma (an address's town: ``Cowley Road, oxford``); a word of
-    ``after_only`` is a place only there; a word of ``sure`` is a place wherever it is, however
-    common (a French country or region: ``de roumanie``, ``en bourgogne``).
+    ``after_only`` is a place only there (with ``after_only_prepositions``, only right after
+    one of those, however common: ``vers le nord`` is no place, ``à la somme`` is none,
+    ``vers somme`` is); a word of ``sure`` is a place wherever it is, however common (a
+    French country or region: ``de roumanie``, ``en bourgogne``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "driving up from fresno, not reading. in paris at st anselms"
@@ -144,6 +147,11 @@ def place_spans(words: Sequence[Token], forms: Sequence[str], text: str, *,
             continue
         listed = form in places
         if not (listed or form in after_only) or len(form) < 3:
+            continue
+        if not listed and after_only_prepositions is not None:
+            if i > 0 and forms[i - 1] in after_only_prepositions \
+                    and text[words[i - 1].end:tok.start].strip(" \t") == "":
+                out.append(EntitySpan(tok.start, tok.end, "LOCATION"))
             continue
         gap = text[words[i - 1].end:tok.start] if i else ""
         after = i > 0 and ((forms[i - 1] in prepositions and gap.strip(" \t") == "") or (
@@ -192,9 +200,12 @@ class PlaceListDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[EntitySpan]]:
         own, also_words = own_places(self.lang)
-        places = (place_words() if self.lang == "en" else place_names()) | also_words
+        places = place_words() if self.lang == "en" else place_names()
         options = self._options()
         options["sure"] = own - also_words
+        if also_words:  # "vers somme", not "la somme", "un verre de champagne"
+            options["after_only"] = options.get("after_only", frozenset()) | also_words
+            options["after_only_prepositions"] = OWN_PLACE_AFTER
         out = []
         for text in check_texts(texts):
             # the words by a pattern, not the tokenizer: a tenth of its cost, and a place's
@@ -231,15 +242,24 @@ class PlaceListDetector:
                 "after_limit": PLACE_AFTER_PREPOSITION_FR}
 
 
+#: The prepositions after which a language's own place that is an ordinary word too
+#: (``after-preposition`` in ``data/places-XX.txt``: ``somme``, ``champagne``, ``suisse``) is
+#: the place: not ``de``, ``d'``, ``au`` (``un verre de champagne``, ``au lot``), nor
+#: ``dans`` or ``en`` (``en somme``).
+OWN_PLACE_AFTER = frozenset({"à", "vers", "depuis", "près", "via"})
 #: A family name's particles (``GÉRARD D'ARTOIS``, ``les de bourgogne``).
 _PARTICLES_FR = frozenset({"d'", "de", "du", "des"})
 #: What may come before a family's particle: the plural articles (``les d'artois``).
+#: A census given name before the particle is a person's only rarer than this in French
+#: (Zipf): ``ami``, ``art``, ``maire`` are census names too (``un ami de roumanie``).
+_GIVEN_NOT_WORD = 4.0
 _FAMILY_ARTICLES = frozenset({"les", "des"})
 
 
 def _family_particle(words: Sequence[Token], forms: Sequence[str], i: int, text: str) -> bool:
-    """Whether word ``i`` follows a family name's particle, itself after a listed given name,
-    a title or a plural article (``GÉRARD D'ARTOIS``, ``MME DE BOURGOGNE``, ``les d'artois``):
+    """Whether word ``i`` follows a family name's particle, itself after a listed given name
+    (a census one rarer than :data:`_GIVEN_NOT_WORD` in French), a title (its full stop
+    between) or a plural article (``GÉRARD D'ARTOIS``, ``MME DE BOURGOGNE``, ``les d'artois``):
     a person's name, not the province (the detectors of people decide).
 
     >>> text = "GÉRARD D'ARTOIS ET LES VINS D'ARTOIS"
@@ -252,11 +272,13 @@ def _family_particle(words: Sequence[Token], forms: Sequence[str], i: int, text:
     if i < 2 or forms[i - 1] not in _PARTICLES_FR:
         return False
     gap = text[words[i - 2].end:words[i - 1].start]
-    if gap.strip(" \t.") != "":
-        return False
-    before = forms[i - 2].rstrip(".")
-    return (before in _FAMILY_ARTICLES or before in get_language("fr").titles
-            or before in french_given_raw() or name_key(before) in given_names())
+    before = forms[i - 2]
+    titles = get_language("fr").titles
+    if gap.strip(" \t") != "" and not (before in titles and gap.strip(" \t") == "."):
+        return False  # "M. D'ARTOIS", not "ami.de roumanie"
+    return (before in _FAMILY_ARTICLES or before in titles or before in french_given_raw()
+            or (name_key(before) in given_names()
+                and zipf_in(before, "fr") < _GIVEN_NOT_WORD))  # not "un ami de roumanie"
 
 
 def _with_elided(prepositions: frozenset[str], elisions: frozenset[str]) -> frozenset[str]:

@@ -107,8 +107,8 @@ def place_names() -> frozenset[str]:
 def own_places(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """A language's own names of places that no public list here holds (the package data
     file ``places-<code>.txt``; none for English): all of them, and those of them that are
-    ordinary words too (marked ``after-preposition``: places only after a preposition of
-    place, as GeoNames' towns are).
+    ordinary words too (marked ``after-preposition``: places only right after one of a few
+    prepositions of place, :data:`~emprivacy.entities.places.OWN_PLACE_AFTER`).
 
     French (``data/places-fr.txt``): the départements, regions, provinces and countries as
     French writes them (``roumanie``, ``bourgogne``, ``côte-d'or``; GeoNames lists cities,
@@ -127,10 +127,14 @@ def own_places(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     words: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         fields = line.partition("#")[0].split()
-        if fields:
-            places.add(fields[0])
-            if fields[1:] == ["after-preposition"]:
-                words.add(fields[0])
+        if not fields:
+            continue
+        if fields[1:] not in ([], ["after-preposition"]):
+            raise ValueError(f"places-{lang}.txt: a place is one word, 'after-preposition' "
+                             f"the only mark after it; got {' '.join(fields)!r}")
+        places.add(fields[0])
+        if fields[1:]:
+            words.add(fields[0])
     return frozenset(places), frozenset(words)
 
 

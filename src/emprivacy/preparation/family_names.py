@@ -17,6 +17,7 @@ list: ``MEUNIER THÉO``).  Each becomes a ``PERSON`` slot drawn independently of
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Container, Sequence
 
@@ -225,7 +226,8 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
     list rarer than :data:`_LOWER_ZIPF` as a word; not a function word, a title, a form's
     key, a family word or a role (``anne la directrice``), nor a kind of place.  The
     particles and the word become the person's slots.  ``pierre le voit`` (a pronoun and a
-    verb, common) and ``lucia de la tour`` (a common word) stay as they are; ``la`` alone is
+    verb, common), ``yvonne le rappellera`` (a verb's ending: :data:`_VERB_ENDING`) and
+    ``lucia de la tour`` (a common word) stay as they are; ``la`` alone is
     no particle here (``marie la cuisinière``: a role in apposition, rare as a word too).
     A role's place is taken sometimes (``marie de la compta``): protection, not a leak."""
     function_words = get_language(marking.lang).kept_function_words
@@ -242,6 +244,8 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
         if (w in function_words or w in titles or w in NAME_TITLES or w in FORM_KEYS
                 or w in NOT_FAMILY or marking.designator(w)):
             continue
+        if words[i] == "le" and _VERB_ENDING.search(w):
+            continue  # "yvonne le rappellera", "mathilde le bichonne": a pronoun and a verb
         z = zipf_in(w, "fr")
         if z < _SPOKEN_RARE or (n == 1 and words[i] == "le" and z < _LOWER_ZIPF
                                 and (w in family or folded(w) in family)):
@@ -359,6 +363,12 @@ _SPOKEN_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",
 #: In lower case a word after a given name and a particle rarer than this (French Zipf) is
 #: the family name (``goff``, ``bihan``, ``roque``; not ``tour``, ``voit``).
 _SPOKEN_RARE = 3.5
+#: The endings of French verb forms that ``le`` (a pronoun) comes before: the future and the
+#: conditional, the imperfect, the plural, the infinitive and the participle, ``-onne``,
+#: ``-ise`` (``le rappellera``, ``le récupèrera``, ``le bichonne``); family names after the
+#: particle ``le`` seldom end so (``goff``, ``bihan``, ``floc'h``, ``corre``, ``meur``).
+_VERB_ENDING = re.compile(r"(?:er|era|erai|eras|erez|eront|erait|eraient|ait|aient|ent|ons|"
+                          r"ez|é|ée|és|ées|ir|ira|iront|issent|onne|onnent|ise)$")
 
 
 def _pair(text: str, first: Token, second: Token, *, nom: bool = False) -> bool:
