@@ -243,7 +243,7 @@ class PlaceListDetector:
 
 
 #: The prepositions after which a language's own place that is an ordinary word too
-#: (``after-preposition`` in ``data/places-XX.txt``: ``somme``, ``champagne``, ``suisse``) is
+#: (``after-preposition`` in ``data/places-XX.txt``: ``somme``, ``champagne``, ``calvados``) is
 #: the place: not ``de``, ``d'``, ``au`` (``un verre de champagne``, ``au lot``), nor
 #: ``dans`` or ``en`` (``en somme``).
 OWN_PLACE_AFTER = frozenset({"à", "vers", "depuis", "près", "via"})
