@@ -96,15 +96,13 @@ def on_name_lists(word: str, lang: str) -> bool:
     french = get_language(lang).code == "fr"
     for part in parts:
         key = name_key(part)
-        if (key in given and (not french or part.isascii() or zipf_in(
-                part, get_language(lang).wordfreq_code) < ACCENTED_NAME_ZIPF)) or (
-                not french and key in family):
-            continue  # SIGNÉ (Signe of the census) is a French word: JOSÉPHINE, ZOË are names
+        if key in given or (not french and key in family):
+            continue  # the census is ASCII: an accented word is looked up folded, below
         if french and (part in french_given_raw() or part in french_family_names() or (
                 (part.isascii() or zipf_in(part, "fr") < ACCENTED_NAME_ZIPF)
                 and (folded(part) in french_given_names(with_family_names=True)
                      or folded(part) in french_family_names()))):
-            continue  # GWENAEL typed without its accents; JOSÉPHINE, rare as a word
+            continue  # GWENAEL typed without its accents, JOSÉPHINE rare as a word; not SIGNÉ
         return False
     return True
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from emprivacy.entities.ordinary_capitals import FRENCH_PLACES
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
@@ -89,6 +89,12 @@ def _role_header(cell: str) -> bool:
     return bool(words) and words <= ROLE_HEADER_WORDS
 
 
+@cache
+def _places() -> frozenset[str]:
+    """The places' one-word names and the French ones, joined once per process."""
+    return place_names() | FRENCH_PLACES
+
+
 def drop_role_cells(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     """``spans`` less the person and capitalised-word spans inside a role's cell
     (:func:`role_cells`); places stay, and spans with a listed place's word (``Directrice
@@ -106,7 +112,7 @@ def drop_role_cells(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     cells = role_cells(text)
     if not cells:
         return list(spans)
-    places = place_names() | FRENCH_PLACES
+    places = _places()
     return [s for s in spans
             if s.type not in _DROPPED or not any(a <= s.start and s.end <= b for a, b in cells)
             or any(w.strip(".,:;'’").lower() in places  # "Directrice Normandie"
