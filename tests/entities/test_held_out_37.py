@@ -87,7 +87,8 @@ def test_a_common_word_taken_with_a_name_is_not_followed_to_its_other_mentions()
     from emprivacy.preparation.entity_slots import _common_given
     from emprivacy.text.tokens import tokenize
 
-    marking = SimpleNamespace(lang="fr", listed_given=lambda word: False)
+    marking = SimpleNamespace(lang="fr", listed_given=lambda word: False,
+                              given_name=lambda word: word in {"perle", "pierre"})
     toks = list(tokenize("merci pierre et perle tanguy"))
     words = [t.text.lower() for t in toks]
     slot = EntitySlot(("PERSON", "x"), -1, None, independent=True)

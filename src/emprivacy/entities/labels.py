@@ -68,7 +68,7 @@ NAME_TITLES: frozenset[str] = TITLES | frozenset(
 #: issue 40, the thirtieth English set): 29 forms, none a common English word (``geo``,
 #: ``humph`` are words too: read as names only before a listed family name).
 ABBREVIATED_GIVEN: frozenset[str] = frozenset(
-    "abm alexr andw archd benj chas danl edw edwd eliz elizth fras fredk geo gilbt humph jas "
+    "abm alexr andw archd benj chas danl dd edw edwd eliz elizth fras fredk geo gilbt humph jas "
     "jno jos margt nathl nichs richd robt saml thos wm willm xpr".split())
 #: Roles that speak in a transcript or a log, no names after a time stamp either
 #: (``22:41 CONTROL: ALL UNITS``, ``[09:12] admin: pinned``): an allow-list of what such a

@@ -42,7 +42,9 @@ from emprivacy.entities.name_words import (
     capitalised_name,
     family_names,
     french_given_names,
+    french_given_raw,
     given_names,
+    listed_given_name,
     name_class,
     name_key,
     named_chat,
@@ -282,6 +284,16 @@ class EntityMarking:
         """Whether ``word`` is a given name of the public lists (``alain``; apostrophes,
         hyphens and case aside); ``False`` without the ``ner`` extra."""
         return _listed_given(word)
+
+    def given_name(self, word: str) -> bool:
+        """Whether ``word`` is a given name of the lists in the marking's language: of the
+        public ones (:meth:`listed_given`) or, in French, of ``data/given-names-fr.txt`` as
+        written (:func:`~emprivacy.entities.name_words.listed_given_name`); the French list
+        alone without the ``ner`` extra."""
+        try:
+            return listed_given_name(word, self.lang)
+        except MissingExtraError:
+            return get_language(self.lang).code == "fr" and word in french_given_raw()
 
     def family_name(self, word: str) -> bool:
         """Whether ``word`` is a family name of the census lists (``hope``, ``church``);

@@ -37,6 +37,7 @@ from typing import Literal
 from emprivacy._optional import import_optional
 from emprivacy.entities.french_chat import folded
 from emprivacy.entities.labels import ABBREVIATED_GIVEN, NAME_TITLES, chat_speakers
+from emprivacy.text.language import get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, read_word_list
@@ -44,7 +45,8 @@ from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, read_word_list
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
            "VIETNAMESE_MIDDLE_NAMES", "NameClass", "abbreviated_given",
-           "capitalised_name", "census_shares", "given_names", "name_class", "name_in_language",
+           "capitalised_name", "census_shares", "given_names", "listed_given_name", "name_class",
+           "name_in_language",
            "name_key", "named_chat", "word_zipf", "zipf_in"]
 
 _EXTRA = "ner"
@@ -158,7 +160,7 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     (``aimé``, ``aime``: a verb)."""
     family = family_names()
     out = set(census_given_names())
-    for name in read_word_list("given-names-fr.txt"):
+    for name in _french_given_file()[0]:
         plain = folded(name)
         if (plain in family and not with_family_names) or (
                 plain != name and zipf_in(plain, "fr") >= 3.0):
@@ -170,8 +172,72 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
 @cache
 def french_given_raw() -> frozenset[str]:
     """The given names of ``data/given-names-fr.txt`` as written (lower case, accents kept:
-    ``aimé``, ``honoré``, which :func:`french_given_names` leaves out)."""
-    return frozenset(name.lower() for name in read_word_list("given-names-fr.txt"))
+    ``aimé``, ``honoré``, which :func:`french_given_names` leaves out), but those marked
+    ``before-family`` (:func:`french_given_words`)."""
+    return _french_given_file()[0]
+
+
+def listed_given_name(word: str, lang: str = "en", *,
+                      public_below: float | None = None) -> bool:
+    """Whether ``word`` (lower case) is a given name of the lists: of the public ones
+    (:func:`given_names`, apostrophes and hyphens aside: :func:`name_key`) or, in French, of
+    ``data/given-names-fr.txt`` as written (:func:`french_given_raw`: accents kept, the names
+    marked ``before-family`` left out).  With ``public_below``, a name of the public lists
+    counts only where it is rarer than that in the language as a word (Zipf): ``ami`` is a
+    census name, no French one (``un ami de roumanie``).
+
+    >>> listed_given_name("john"), listed_given_name("soizic"), listed_given_name("soizic", "fr")
+    (True, False, True)
+    >>> listed_given_name("ami", "fr"), listed_given_name("ami", "fr", public_below=4.0)
+    (True, False)
+    """
+    language = get_language(lang)
+    if language.code == "fr" and word in french_given_raw():
+        return True
+    return name_key(word) in given_names() and (
+        public_below is None or zipf_in(word, language.wordfreq_code) < public_below)
+
+
+@cache
+def french_given_words() -> frozenset[str]:
+    """The given names of ``data/given-names-fr.txt`` marked ``before-family``: names that
+    are above all common French words (``juste``, ``parfait``, ``fidèle``, ``innocent``,
+    ``léger``), read as a given name only right before a person's family name in lower case
+    (``le lieutenant juste roux``; :func:`~emprivacy.preparation.given_names.given_before_names`)
+    and by no other rule (issue 42, stage 43).
+
+    >>> "juste" in french_given_words(), "juste" in french_given_raw()
+    (True, False)
+    """
+    return _french_given_file()[1]
+
+
+@cache
+def _french_given_file() -> tuple[frozenset[str], frozenset[str]]:
+    """``data/given-names-fr.txt``: its given names, and those marked ``before-family``
+    apart; a line is a name, then nothing or that mark."""
+    return given_file_lines(
+        files("emprivacy").joinpath("data", "given-names-fr.txt").read_text(encoding="utf-8"))
+
+
+def given_file_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The given names of a list's ``text`` (one per line, ``#`` comments), and those marked
+    ``before-family`` after the name apart (:func:`french_given_words`).
+
+    >>> given_file_lines("rose\njuste  before-family  # a word above all\n")
+    (frozenset({'rose'}), frozenset({'juste'}))
+    """
+    names: set[str] = set()
+    words: set[str] = set()
+    for line in text.splitlines():
+        fields = line.partition("#")[0].split()
+        if not fields:
+            continue
+        if fields[1:] not in ([], ["before-family"]):
+            raise ValueError("given-names-fr.txt: a given name is one word, 'before-family' "
+                             f"the only mark after it; got {' '.join(fields)!r}")
+        (words if fields[1:] else names).add(fields[0].lower())
+    return frozenset(names), frozenset(words)
 
 
 @cache

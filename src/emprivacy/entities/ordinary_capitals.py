@@ -36,6 +36,7 @@ from emprivacy.entities.name_words import (
     french_given_names,
     french_given_raw,
     given_names,
+    listed_given_name,
     name_key,
     zipf_in,
 )
@@ -157,8 +158,7 @@ def _name_word(word: str, lang: str) -> bool:
 def _given(word: str, lang: str) -> bool:
     """Whether ``word`` is a given name of the lists (no function word, no initial)."""
     return (len(word) > 1 and word not in get_language(lang).kept_function_words
-            and word not in TITLE_KINDS and (name_key(word) in given_names() or (
-                get_language(lang).code == "fr" and word in french_given_raw())))
+            and word not in TITLE_KINDS and listed_given_name(word, lang))
 
 
 def ordinary_in_capitals_of(lang: str, forms: Sequence[str], i: int, text: str,

@@ -52,9 +52,7 @@ from typing import Any
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
 from emprivacy.entities.name_words import (
-    french_given_raw,
-    given_names,
-    name_key,
+    listed_given_name,
     word_zipf,
     zipf_in,
 )
@@ -276,9 +274,8 @@ def _family_particle(words: Sequence[Token], forms: Sequence[str], i: int, text:
     titles = get_language("fr").titles
     if gap.strip(" \t") != "" and not (before in titles and gap.strip(" \t") == "."):
         return False  # "M. D'ARTOIS", not "ami.de roumanie"
-    return (before in _FAMILY_ARTICLES or before in titles or before in french_given_raw()
-            or (name_key(before) in given_names()
-                and zipf_in(before, "fr") < _GIVEN_NOT_WORD))  # not "un ami de roumanie"
+    return (before in _FAMILY_ARTICLES or before in titles  # not "un ami de roumanie":
+            or listed_given_name(before, "fr", public_below=_GIVEN_NOT_WORD))
 
 
 def _with_elided(prepositions: frozenset[str], elisions: frozenset[str]) -> frozenset[str]:

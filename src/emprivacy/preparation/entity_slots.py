@@ -31,12 +31,13 @@ from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.kinds import name_article
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
-from emprivacy.entities.name_words import french_family_names, french_given_raw, zipf_in
+from emprivacy.entities.name_words import french_family_names, zipf_in
 from emprivacy.entities.names import ordinary_in_capitals
 from emprivacy.entities.naming import CHAT_CLITICS, ORDINARY_ZIPF, ordinary_mention
 from emprivacy.entities.ordinary_capitals import ordinary_in_capitals_of
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.preparation.by_names import by_names
 from emprivacy.preparation.corrections import attempted_names
 from emprivacy.preparation.decisions import (
     GENERAL,
@@ -56,7 +57,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
-from emprivacy.preparation.heard_names import heard_before
+from emprivacy.preparation.heard_names import heard_in_language
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
 from emprivacy.preparation.name_heads import kinds_around_names
@@ -76,6 +77,7 @@ from emprivacy.preparation.organisations import one_placeholder_per_run, organis
 from emprivacy.preparation.paging import paged_names
 from emprivacy.preparation.particles import (
     NAME_PARTICLES,
+    breton_articles,
     elided_particles,
     lower_case_particles,
     lower_letters_before_capitals,
@@ -143,7 +145,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                                    document)
         split_family_names(marking, decisions, counted, text, tokens, words)
         if initials:
-            _heard_before(marking, decisions, counted, text, tokens)
+            heard_in_language(marking, decisions, counted, text, tokens)
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -246,6 +248,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
+    by_names(marking, decisions, counted, text, tokens, words, titles)
     paged_names(decisions, counted, text, tokens)
     if initials:
         language = get_language(marking.lang)
@@ -275,22 +278,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     split_family_names(marking, decisions, counted, text, tokens, words)  # normand le blanc
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
-        _heard_before(marking, decisions, counted, text, tokens)  # once every name is known
+        heard_in_language(marking, decisions, counted, text, tokens)  # every name known
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
+    breton_articles(marking, decisions, text, tokens)  # once every name is known
     return decisions, counted
-
-
-def _heard_before(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
-                  text: str, tokens: Sequence[Token]) -> None:
-    """:func:`~emprivacy.preparation.heard_names.heard_before` with the language's function
-    words, the lists' given names (French: ``data/given-names-fr.txt`` too) and its common
-    words (Zipf at least :data:`~emprivacy.entities.initials.COMMON_ZIPF`)."""
-    language = get_language(marking.lang)
-    heard_before(decisions, counted, text, tokens,
-                 function_words=language.kept_function_words,
-                 listed=lambda word: marking.listed_given(word) or (
-                     marking.lang == "fr" and word in french_given_raw()),
-                 ordinary=lambda word: zipf_in(word, language.wordfreq_code) >= COMMON_ZIPF)
 
 
 def _after_title(text: str, span: EntitySpan, titles: frozenset[str], tok: Token) -> bool:
@@ -449,7 +440,7 @@ def _common_given(marking: EntityMarking, decisions: Sequence[Decision],
     return ("-" not in word  # "ti-jean legrand": a name
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
             and zipf_in(word, get_language(marking.lang).wordfreq_code) >= ORDINARY_ZIPF
-            and not marking.listed_given(word) and word not in french_given_raw()
+            and not marking.given_name(word)
             and word not in french_family_names())  # not the census's (bonjour, bravo)
 
 

@@ -16,7 +16,7 @@ from emprivacy.entities.french_cues import FAMILY_WORDS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
-from emprivacy.entities.name_words import french_given_raw
+from emprivacy.entities.name_words import french_given_words
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
@@ -69,7 +69,8 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
                 and words[k] not in titles and words[k] not in NAME_TITLES
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
                 and words[k] not in KIN_WORDS
-                and (lower_given or given_like(marking, words[k]))):
+                and (lower_given or given_like(marking, words[k])
+                     or _word_given(marking, words, k))):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
@@ -91,9 +92,20 @@ def _lower_given(marking: EntityMarking, words: Sequence[str], k: int,
             and before not in function_words:
         return False  # "the new guy dean", "best dale handler": after a function word
         # ("the treasurer is bill piper"), a family word or no word ("01:31 mark dresser")
-    if marking.listed_given(word):
-        return True
-    return marking.lang == "fr" and word in french_given_raw()
+    return marking.given_name(word) or _word_given(marking, words, k)
+
+
+def _word_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
+    """Whether the word at ``k`` is a French given name that is above all a word (marked
+    ``before-family`` in ``data/given-names-fr.txt``: ``juste``, ``parfait``, ``fidèle``)
+    before a family name: the person's slot after it holds no given name (``le lieutenant
+    juste roux``, ``LE CURÉ FIDÈLE ROUMIEU``; not ``c'est juste marie``: issue 42, stage
+    43); nor after a verb or an adverb that makes it the word (``c'est juste lefebvre``,
+    ``elle était fidèle martin aussi``)."""
+    after = words[k + 1]
+    return (marking.lang == "fr" and words[k] in french_given_words()
+            and not (k and words[k - 1] in _BEFORE_THE_WORD)
+            and not marking.given_name(after) and after not in french_given_words())
 
 
 #: Words before a lower-case word that make it a verb, a noun or an adjective, not a given
@@ -103,6 +115,12 @@ _NOT_BEFORE_LOWER_GIVEN = frozenset(
     "these those its to not je tu il elle on nous vous ils elles le la les un une des du ce "
     "cet cette ces mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs qui que "
     "ne pas très si trop plus".split())
+
+#: Words before a French given name that is above all a word (``juste``, ``fidèle``) that make
+#: it the adjective or the adverb (``c'est juste``, ``était fidèle``, ``bien léger``).
+_BEFORE_THE_WORD = frozenset(
+    "est était étaient sont sera seront serait seraient fut été être reste restent semble "
+    "devient tout trop assez bien très si plus moins vraiment pas".split())
 
 #: Listed given names that are interjections or family words of a chat (``customer ok
 #: mark``, ``will pa sue``, ``ok olive``).

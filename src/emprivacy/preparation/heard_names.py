@@ -16,6 +16,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 
+from emprivacy.entities.initials import COMMON_ZIPF
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import zipf_in
 from emprivacy.preparation.corrections import (
     SKELETON_ALIKE,
     SKELETON_LETTERS,
@@ -25,9 +28,10 @@ from emprivacy.preparation.corrections import (
     skeleton,
 )
 from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["HEARD_LETTERS_ALIKE", "MOST_HEARD", "heard_before"]
+__all__ = ["HEARD_LETTERS_ALIKE", "MOST_HEARD", "heard_before", "heard_in_language"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -42,6 +46,18 @@ _STAMP = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,3})?(?![\d:])"
 #: adeyinka``).
 _AGAIN = (("that", "'s"), ("that", "’s"), ("it", "'s"), ("it", "’s"), ("that", "is"),
           ("it", "is"))
+
+
+def heard_in_language(marking: EntityMarking, decisions: list[Decision],
+                      counted: Counter[str], text: str, tokens: Sequence[Token]) -> None:
+    """:func:`heard_before` with the marking's language: its function words, the lists'
+    given names (:meth:`~emprivacy.entities.marking.EntityMarking.given_name`; French:
+    ``data/given-names-fr.txt`` too) and its common words (Zipf at least
+    :data:`~emprivacy.entities.initials.COMMON_ZIPF`)."""
+    language = get_language(marking.lang)
+    heard_before(decisions, counted, text, tokens, listed=marking.given_name,
+                 function_words=language.kept_function_words,
+                 ordinary=lambda word: zipf_in(word, language.wordfreq_code) >= COMMON_ZIPF)
 
 
 def heard_before(decisions: list[Decision], counted: Counter[str], text: str,

@@ -15,9 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from emprivacy.entities.initials import COMMON_ZIPF
-from emprivacy.entities.labels import (
-    NAME_TITLES,
-)
+from emprivacy.entities.labels import NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_pairs import numbered_initials
 from emprivacy.entities.name_words import french_family_names

@@ -26,8 +26,8 @@ from emprivacy.preparation.decisions import (
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "elided_particles", "given_like",
-           "lower_case_particles", "lower_letters_before_capitals"]
+__all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "breton_articles", "elided_particles",
+           "given_like", "lower_case_particles", "lower_letters_before_capitals"]
 
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
@@ -224,6 +224,29 @@ _PREPOSITIONS = frozenset("de du des da di van von".split())
 #: Elided particles of family names (``d'`` of ``Laure d'Aubigny``, ``N'`` of ``Baptiste
 #: N'Diaye``), normalised.
 ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
+
+
+def breton_articles(marking: EntityMarking, decisions: list[Decision], text: str,
+                    tokens: Sequence[Token]) -> None:
+    """Breton's article ``ar`` inside a name, in French text: right before a place's, an
+    organisation's or a person's slot, one space apart and after a word (``le cercle ar vro
+    gaden``, ``skol ar gwennili``, ``pen ar bed``; issue 42, stage 43, from the Breton set's
+    tuning half), it goes with the name's surrogates (dropped, as ``des`` of ``allée des
+    Tilleuls``): alone it is no French word, and it says the name is Breton."""
+    if get_language(marking.lang).code != "fr":
+        return
+    for i in range(1, len(tokens) - 1):
+        after = decisions[i + 1]
+        if (decisions[i] is None and tokens[i].text.lower() == "ar"
+                and tokens[i - 1].kind == "word" and isinstance(after, EntitySlot)
+                and after.key[0] in _NAME_TYPES
+                and text[tokens[i - 1].end:tokens[i].start] == " "
+                and text[tokens[i].end:tokens[i + 1].start] == " "):
+            decisions[i] = Dropped(after.key[0])
+
+
+#: The types of the names whose Breton article goes with them.
+_NAME_TYPES = frozenset({"PERSON", "LOCATION", "ORG"})
 
 
 def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,

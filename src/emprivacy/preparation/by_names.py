@@ -1,0 +1,58 @@
+"""By-names after a person's name, in text mode: ``Jones the Milk``, ``Dai the Bus``,
+``Donald the Post`` — the Welsh and Highland way of telling apart people of one name by a
+trade or a trait.  A pass over the decisions of
+:func:`~emprivacy.preparation.entity_slots.entity_decisions` (issue 40, stage 43: the Welsh
+set's tuning half released the by-names' words as written beside the names' surrogates).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from emprivacy.entities.designator_words import ROLE_WORDS
+from emprivacy.entities.labels import FORM_KEYS, HONORIFICS, NAME_TITLES
+from emprivacy.entities.marking import EntityMarking
+from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.preparation.particles import person_decision_at
+from emprivacy.text.language import get_language
+from emprivacy.text.tokens import Token
+
+__all__ = ["by_names"]
+
+
+def by_names(marking: EntityMarking, decisions: list[Decision], counted: Counter[str],
+             text: str, tokens: Sequence[Token], words: Sequence[str],
+             titles: frozenset[str] = frozenset()) -> None:
+    """A by-name after a person's name, in English: ``Jones the Milk``, ``Dai the Bus``,
+    ``Donald the Post`` (Welsh and Highland by-names: issue 40, stage 43).  Where a
+    capitalised person's slot is followed, one space apart, by ``the`` in lower case and one
+    word in Title case that no pass has taken, and no capitalised word follows that word,
+    ``the`` and the word become ``PERSON`` slots drawn independently of them (ε = 0).  Not a
+    title, a role, a kind of place or organisation or a function word (``Hopper the
+    Revd``, ``the Lord is my shepherd``, ``Sutton the Franks`` where ``Franks`` is a name
+    already: nothing to take)."""
+    if get_language(marking.lang).code != "en":
+        return
+    function_words = get_language(marking.lang).kept_function_words
+    for i in range(1, len(tokens) - 1):
+        j = i + 1
+        if not (tokens[i].text == "the" and decisions[i] is None and decisions[j] is None
+                and person_decision_at(decisions, i - 1)
+                and tokens[i - 1].text[:1].isupper() and tokens[j].kind == "word"
+                and len(tokens[j].text) > 1 and tokens[j].text[:1].isupper()
+                and tokens[j].text[1:].islower()
+                and text[tokens[i - 1].end:tokens[i].start] == " "
+                and text[tokens[i].end:tokens[j].start] == " "):
+            continue
+        w = words[j]
+        if (w in function_words or w in titles or w in NAME_TITLES or w in HONORIFICS
+                or w in ROLE_WORDS or w in FORM_KEYS or marking.designator(w)):
+            continue
+        after = tokens[j + 1] if j + 1 < len(tokens) else None
+        if after is not None and after.kind == "word" and after.text[:1].isupper() \
+                and text[tokens[j].end:after.start] == " ":
+            continue  # "Holly Cutting the Jolly Boatman": a name of two words, no by-name
+        for k in (i, j):
+            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+            counted["PERSON"] += 1
