@@ -27,6 +27,10 @@ def test_the_mark_is_read_apart_and_checked() -> None:
     )
 
     assert {"juste", "parfait", "fidèle", "innocent", "léger"} <= french_given_words()
+    from emprivacy.entities.name_words import listed_given_name
+
+    # a public list's name would be read anywhere: the mark would mean nothing
+    assert not any(listed_given_name(w, lang="fr") for w in french_given_words())
     # a marked name is read by no other rule: neither list of given names holds it
     for word in ("juste", "parfait", "fidèle", "innocent"):
         assert word not in french_given_raw() and word not in french_given_names()
@@ -59,6 +63,8 @@ def test_such_a_name_before_a_family_name_is_protected(text: str, given: str,
     ("paul: un vin léger très frais pour l'apéritif\n", "léger"),  # no name after it
     ("le chien est fidèle martin le sait\n", "fidèle"),  # after a verb
     ("parfait merci à tous on commence\n", "parfait"),  # no family name after it
+    ("avec marie dupont on attend juste moreau\n", "juste"),  # after a verb
+    ("avec marie dupont il est resté innocent durand le sait\n", "innocent"),
 ])
 def test_such_a_word_elsewhere_stays_a_word(text: str, word: str) -> None:
     from .french_release import release_fr

@@ -65,8 +65,9 @@ NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "mister".split()) | MILITARY_RANKS
 #: Given names as old records abbreviate them, before a stop and a family name (``GEO. ROACH``,
 #: ``Jos. Stone``, ``Wm. Chubb``, ``Thos. Keel``: parish registers, toll books, censuses;
-#: issue 40, the thirtieth English set): 29 forms, none a common English word (``geo``,
-#: ``humph`` are words too: read as names only before a listed family name).
+#: issue 40, the thirtieth English set; ``dd``, Dafydd, at stage 43): 30 forms, none a
+#: common English word (``geo``, ``humph`` are words too: read as names only before a listed
+#: family name).
 ABBREVIATED_GIVEN: frozenset[str] = frozenset(
     "abm alexr andw archd benj chas danl dd edw edwd eliz elizth fras fredk geo gilbt humph jas "
     "jno jos margt nathl nichs richd robt saml thos wm willm xpr".split())

@@ -291,7 +291,7 @@ class EntityMarking:
         written (:func:`~emprivacy.entities.name_words.listed_given_name`); the French list
         alone without the ``ner`` extra."""
         try:
-            return listed_given_name(word, self.lang)
+            return listed_given_name(word, lang=self.lang)
         except MissingExtraError:
             return get_language(self.lang).code == "fr" and word in french_given_raw()
 

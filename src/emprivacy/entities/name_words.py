@@ -148,7 +148,7 @@ def family_names() -> frozenset[str]:
 
 @cache
 def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
-    """Given names of people in France (``data/given-names-fr.txt``: 1,032 names, compiled by
+    """Given names of people in France (``data/given-names-fr.txt``: 1,034 names, compiled by
     hand for emprivacy) with the census' given names, all lower case and without accents
     (``gwenaël`` → ``gwenael``): what the French name detector
     (:class:`~emprivacy.entities.french.FrenchNameDetector`) calls a given name.  The census
@@ -156,8 +156,8 @@ def french_given_names(*, with_family_names: bool = False) -> frozenset[str]:
     name the census lists as a family name (``laurent``, ``olivier``, ``germain``: the
     detector's rules read a given name as no family name, ``madame sandrine olivier``)
     unless ``with_family_names`` (where a given name is only looked for: each part of
-    ``jean-baptiste``), and one whose form without accents is a common French word
-    (``aimé``, ``aime``: a verb)."""
+    ``jean-baptiste``), one whose form without accents is a common French word (``aimé``,
+    ``aime``: a verb), and those marked ``before-family`` (:func:`french_given_words`)."""
     family = family_names()
     out = set(census_given_names())
     for name in _french_given_file()[0]:
@@ -177,8 +177,8 @@ def french_given_raw() -> frozenset[str]:
     return _french_given_file()[0]
 
 
-def listed_given_name(word: str, lang: str = "en", *,
-                      public_below: float | None = None) -> bool:
+@lru_cache(maxsize=1 << 16)
+def listed_given_name(word: str, *, lang: str, public_below: float | None = None) -> bool:
     """Whether ``word`` (lower case) is a given name of the lists: of the public ones
     (:func:`given_names`, apostrophes and hyphens aside: :func:`name_key`) or, in French, of
     ``data/given-names-fr.txt`` as written (:func:`french_given_raw`: accents kept, the names
@@ -186,10 +186,11 @@ def listed_given_name(word: str, lang: str = "en", *,
     counts only where it is rarer than that in the language as a word (Zipf): ``ami`` is a
     census name, no French one (``un ami de roumanie``).
 
-    >>> listed_given_name("john"), listed_given_name("soizic"), listed_given_name("soizic", "fr")
-    (True, False, True)
-    >>> listed_given_name("ami", "fr"), listed_given_name("ami", "fr", public_below=4.0)
-    (True, False)
+    >>> [listed_given_name(w, lang=lang) for w, lang in (("john", "en"), ("soizic", "en"),
+    ...                                                  ("soizic", "fr"), ("ami", "fr"))]
+    [True, False, True, True]
+    >>> listed_given_name("ami", lang="fr", public_below=4.0)
+    False
     """
     language = get_language(lang)
     if language.code == "fr" and word in french_given_raw():
@@ -202,9 +203,10 @@ def listed_given_name(word: str, lang: str = "en", *,
 def french_given_words() -> frozenset[str]:
     """The given names of ``data/given-names-fr.txt`` marked ``before-family``: names that
     are above all common French words (``juste``, ``parfait``, ``fidèle``, ``innocent``,
-    ``léger``), read as a given name only right before a person's family name in lower case
-    (``le lieutenant juste roux``; :func:`~emprivacy.preparation.given_names.given_before_names`)
-    and by no other rule (issue 42, stage 43).
+    ``léger``) and on no public list, read as a given name only right before a person's
+    family name, in any case (``le lieutenant juste roux``, ``LE CURÉ FIDÈLE ROUMIEU``;
+    :func:`~emprivacy.preparation.given_names.given_before_names`) and by no other rule
+    (issue 42, stage 43).
 
     >>> "juste" in french_given_words(), "juste" in french_given_raw()
     (True, False)
@@ -221,7 +223,7 @@ def _french_given_file() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def given_file_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The given names of a list's ``text`` (one per line, ``#`` comments), and those marked
+    r"""The given names of a list's ``text`` (one per line, ``#`` comments), and those marked
     ``before-family`` after the name apart (:func:`french_given_words`).
 
     >>> given_file_lines("rose\njuste  before-family  # a word above all\n")

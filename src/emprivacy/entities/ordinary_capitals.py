@@ -158,7 +158,7 @@ def _name_word(word: str, lang: str) -> bool:
 def _given(word: str, lang: str) -> bool:
     """Whether ``word`` is a given name of the lists (no function word, no initial)."""
     return (len(word) > 1 and word not in get_language(lang).kept_function_words
-            and word not in TITLE_KINDS and listed_given_name(word, lang))
+            and word not in TITLE_KINDS and listed_given_name(word, lang=lang))
 
 
 def ordinary_in_capitals_of(lang: str, forms: Sequence[str], i: int, text: str,

@@ -275,7 +275,7 @@ def _family_particle(words: Sequence[Token], forms: Sequence[str], i: int, text:
     if gap.strip(" \t") != "" and not (before in titles and gap.strip(" \t") == "."):
         return False  # "M. D'ARTOIS", not "ami.de roumanie"
     return (before in _FAMILY_ARTICLES or before in titles  # not "un ami de roumanie":
-            or listed_given_name(before, "fr", public_below=_GIVEN_NOT_WORD))
+            or listed_given_name(before, lang="fr", public_below=_GIVEN_NOT_WORD))
 
 
 def _with_elided(prepositions: frozenset[str], elisions: frozenset[str]) -> frozenset[str]:

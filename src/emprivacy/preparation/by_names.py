@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from emprivacy.entities.capitalised import CALENDAR_WORDS
 from emprivacy.entities.designator_words import ROLE_WORDS
-from emprivacy.entities.labels import FORM_KEYS, HONORIFICS, NAME_TITLES
+from emprivacy.entities.labels import FORM_KEYS, HONORIFICS, NAME_FIELDS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.preparation.decisions import Decision, Dropped, EntitySlot
 from emprivacy.preparation.particles import person_decision_at
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -25,13 +26,18 @@ def by_names(marking: EntityMarking, decisions: list[Decision], counted: Counter
              text: str, tokens: Sequence[Token], words: Sequence[str],
              titles: frozenset[str] = frozenset()) -> None:
     """A by-name after a person's name, in English: ``Jones the Milk``, ``Dai the Bus``,
-    ``Donald the Post`` (Welsh and Highland by-names: issue 40, stage 43).  Where a
-    capitalised person's slot is followed, one space apart, by ``the`` in lower case and one
-    word in Title case that no pass has taken, and no capitalised word follows that word,
-    ``the`` and the word become ``PERSON`` slots drawn independently of them (ε = 0).  Not a
-    title, a role, a kind of place or organisation or a function word (``Hopper the
-    Revd``, ``the Lord is my shepherd``, ``Sutton the Franks`` where ``Franks`` is a name
-    already: nothing to take)."""
+    ``Donald the Post`` (Welsh and Highland by-names: issue 40, stage 43).
+
+    Where a capitalised person's slot is followed, one space apart, by ``the`` in lower case
+    and one word in Title case that no pass has taken, the word becomes a ``PERSON`` slot
+    drawn independently of it (ε = 0) and ``the`` goes with it (dropped: ``Jones the Milk``
+    reads as a name of two words).  Not where a capitalised word follows that word (``Holly
+    Cutting the Jolly Boatman``: an inn), nor where a capitalised word that is no name comes
+    right before the person's name (a headline in Title case, ``Police Thank John Smith the
+    Hero``, or a sentence's first word but a function word, ``Ask John Smith the Question``;
+    not ``As Jones the Milk recited``); not a title, an honorific, a role or a form's key
+    (``Mr Hopper the Secretary``, ``the Treasurer``), a weekday or a month (``John Smith the
+    Monday before``), a kind of place or organisation, or a function word."""
     if get_language(marking.lang).code != "en":
         return
     function_words = get_language(marking.lang).kept_function_words
@@ -47,12 +53,31 @@ def by_names(marking: EntityMarking, decisions: list[Decision], counted: Counter
             continue
         w = words[j]
         if (w in function_words or w in titles or w in NAME_TITLES or w in HONORIFICS
-                or w in ROLE_WORDS or w in FORM_KEYS or marking.designator(w)):
+                or w in ROLE_WORDS or w in NAME_FIELDS or w in FORM_KEYS
+                or w in CALENDAR_WORDS or marking.designator(w)):
             continue
         after = tokens[j + 1] if j + 1 < len(tokens) else None
         if after is not None and after.kind == "word" and after.text[:1].isupper() \
                 and text[tokens[j].end:after.start] == " ":
             continue  # "Holly Cutting the Jolly Boatman": a name of two words, no by-name
-        for k in (i, j):
-            decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
-            counted["PERSON"] += 1
+        if _after_capitalised_word(decisions, tokens, text, i - 1, function_words):
+            continue
+        decisions[i] = Dropped("PERSON")
+        decisions[j] = EntitySlot(("PERSON", w), -1, None, independent=True)
+        counted["PERSON"] += 1
+
+
+def _after_capitalised_word(decisions: list[Decision], tokens: Sequence[Token], text: str,
+                            k: int, function_words: frozenset[str]) -> bool:
+    """Whether the person's name ending at token ``k`` comes right after a capitalised word
+    that is no person's and no function word (``Thank`` of ``Police Thank John Smith``,
+    ``Ask John Smith``; not ``As``): a headline or a sentence's first word, where Title case
+    says nothing."""
+    while k > 0 and person_decision_at(decisions, k - 1) \
+            and text[tokens[k - 1].end:tokens[k].start] == " ":
+        k -= 1
+    if k == 0 or tokens[k - 1].kind != "word":
+        return False
+    before = tokens[k - 1].text
+    return (text[tokens[k - 1].end:tokens[k].start] == " " and before[:1].isupper()
+            and before.lower() not in function_words)  # not "As Jones the Milk recited"

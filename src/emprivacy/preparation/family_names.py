@@ -222,15 +222,16 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
     """In lower case (speech recognition, a chat), a family name with its particle after a
     given name's ``PERSON`` slot, one space apart: ``pierre le goff``, ``yvonne le bihan``,
     ``joël de la roque``, ``hubert de la bastide`` (the forty-second stage, from the earlier
-    French captions' leaks); after a given name of the French list as written that no rule
-    took yet too (not the census' ``maire``, ``monte``), which becomes the person's slot
-    with them, and before a family name that is a person's slot already, whatever its
-    frequency (``rose le gall``: stage 43).  The word after the particles is the family name
-    where it is rarer than :data:`_SPOKEN_RARE` in French, or, after ``le``, a family name
-    of the French list rarer than :data:`_LOWER_ZIPF` as a word; not a function word, a
-    title, a form's key, a family word or a role (``anne la directrice``), nor a kind of
-    place.  The particles and the word become the person's slots.  ``pierre le voit`` (a
-    pronoun and a verb, common), ``yvonne le rappellera`` (a verb's ending:
+    French captions' leaks); and, before ``le``, after a given name of the French list as
+    written that no rule took yet (not the census' ``maire``, ``monte``), which becomes the
+    person's slot with them, and before a family name that is a person's slot already,
+    whatever its frequency (``rose le gall``: stage 43; not ``une belle victoire de
+    lefebvre``, ``grâce de lefebvre``: its second reading).  The word after the particles is
+    the family name where it is rarer than :data:`_SPOKEN_RARE` in French, or, after ``le``,
+    a family name of the French list rarer than :data:`_LOWER_ZIPF` as a word; not a
+    function word, a title, a form's key, a family word or a role (``anne la directrice``),
+    nor a kind of place.  The particles and the word become the person's slots.  ``pierre le
+    voit`` (a pronoun and a verb, common), ``yvonne le rappellera`` (a verb's ending:
     :data:`_VERB_ENDING`) and ``lucia de la tour`` (a common word) stay as they are; ``la``
     alone is no particle here (``marie la cuisinière``: a role in apposition, rare as a word
     too).  A role's place is taken sometimes (``marie de la compta``): protection, not a
@@ -240,7 +241,8 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
         n = next((len(p) for p in _SPOKEN_PARTICLES if tuple(words[i:i + len(p)]) == p), 0)
         j = i + n
         if not (n and j < len(tokens) and given_at(i - 1)
-                and (person(i - 1) or (decisions[i - 1] is None
+                and (person(i - 1) or (decisions[i - 1] is None and n == 1
+                                       and words[i] == "le"
                                        and words[i - 1] in french_given_raw()))
                 and (decisions[j] is None or person(j))
                 and all(decisions[k] is None for k in range(i, j))
@@ -255,8 +257,9 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
         if words[i] == "le" and _VERB_ENDING.search(w):
             continue  # "yvonne le rappellera", "mathilde le bichonne": a pronoun and a verb
         z = zipf_in(w, "fr")
-        if person(j) or z < _SPOKEN_RARE or (n == 1 and words[i] == "le" and z < _LOWER_ZIPF
-                                and (w in family or folded(w) in family)):
+        le = n == 1 and words[i] == "le"
+        if (le and person(j)) or z < _SPOKEN_RARE or (le and z < _LOWER_ZIPF
+                                                      and (w in family or folded(w) in family)):
             for k in range(i - 1 if decisions[i - 1] is None else i, j + 1):
                 if decisions[k] is None:
                     take(k)

@@ -12,7 +12,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from emprivacy.entities.french_cues import FAMILY_WORDS
+from emprivacy.entities.french_cues import FAMILY_WORDS, TITLE_KINDS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
@@ -20,7 +20,7 @@ from emprivacy.entities.name_words import french_given_words
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.preparation.particles import NAME_PARTICLES, given_like, person_decision_at
-from emprivacy.text.language import get_language
+from emprivacy.text.language import FRENCH, get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["given_after_commas", "given_before_names", "roll_names", "signed_off",
@@ -62,7 +62,8 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
             continue
         lower_given = (not verb and tok.text.islower() and tokens[i].text.islower()
                        and after.key[0] == "PERSON"
-                       and _lower_given(marking, words, k, function_words))
+                       and _lower_given(marking, decisions, text, tokens, words, k,
+                                        function_words))
         if (decisions[k] is None and tok.kind == "word" and len(tok.text) > 1
                 and (tok.text[:1].isupper() or (verb and lower_modal) or lower_given)
                 and text[tok.end:tokens[i].start] == " "
@@ -70,12 +71,13 @@ def given_before_names(marking: EntityMarking, decisions: list[Decision],
                 and words[k] not in FORM_KEYS and words[k] not in NAME_PARTICLES
                 and words[k] not in KIN_WORDS
                 and (lower_given or given_like(marking, words[k])
-                     or _word_given(marking, words, k))):
+                     or _word_given(marking, decisions, text, tokens, words, k))):
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
 
-def _lower_given(marking: EntityMarking, words: Sequence[str], k: int,
+def _lower_given(marking: EntityMarking, decisions: Sequence[Decision], text: str,
+                 tokens: Sequence[Token], words: Sequence[str], k: int,
                  function_words: frozenset[str]) -> bool:
     """Whether the lower-case word at ``k``, right before a person's slot in lower case, is
     the person's given name: a listed given name (French: of ``data/given-names-fr.txt``
@@ -92,20 +94,30 @@ def _lower_given(marking: EntityMarking, words: Sequence[str], k: int,
             and before not in function_words:
         return False  # "the new guy dean", "best dale handler": after a function word
         # ("the treasurer is bill piper"), a family word or no word ("01:31 mark dresser")
-    return marking.given_name(word) or _word_given(marking, words, k)
+    return marking.given_name(word) or _word_given(marking, decisions, text, tokens, words, k)
 
 
-def _word_given(marking: EntityMarking, words: Sequence[str], k: int) -> bool:
+def _word_given(marking: EntityMarking, decisions: Sequence[Decision], text: str,
+                tokens: Sequence[Token], words: Sequence[str], k: int) -> bool:
     """Whether the word at ``k`` is a French given name that is above all a word (marked
     ``before-family`` in ``data/given-names-fr.txt``: ``juste``, ``parfait``, ``fidèle``)
-    before a family name: the person's slot after it holds no given name (``le lieutenant
-    juste roux``, ``LE CURÉ FIDÈLE ROUMIEU``; not ``c'est juste marie``: issue 42, stage
-    43); nor after a verb or an adverb that makes it the word (``c'est juste lefebvre``,
-    ``elle était fidèle martin aussi``)."""
+    before a family name, in any case: the person's slot after it holds no given name, and
+    what comes before it is what comes before a name (:data:`_BEFORE_WORD_GIVEN`: a title, a
+    role or a family word, ``le lieutenant juste roux``, ``LE CURÉ FIDÈLE ROUMIEU``; a
+    greeting, ``bonsoir juste nsimba``; ``et``, ``avec``, ``chez``, ``de``; a protected
+    word, a list's previous name; or no word, a line's or a clause's start).  Not after a
+    verb or an adverb (``c'est juste lefebvre``, ``on attend juste moreau``, ``il est resté
+    innocent durand``); not ``c'est juste marie`` (issue 42, stage 43, and its second
+    reading)."""
+    if marking.lang != "fr" or k + 1 >= len(words) or words[k] not in french_given_words():
+        return False
     after = words[k + 1]
-    return (marking.lang == "fr" and words[k] in french_given_words()
-            and not (k and words[k - 1] in _BEFORE_THE_WORD)
-            and not marking.given_name(after) and after not in french_given_words())
+    if marking.given_name(after) or after in french_given_words():
+        return False
+    if k == 0 or tokens[k - 1].kind != "word" or decisions[k - 1] is not None:
+        return True
+    gap = text[tokens[k - 1].end:tokens[k].start]
+    return gap.strip(" \t") != "" or words[k - 1] in _BEFORE_WORD_GIVEN
 
 
 #: Words before a lower-case word that make it a verb, a noun or an adjective, not a given
@@ -116,11 +128,15 @@ _NOT_BEFORE_LOWER_GIVEN = frozenset(
     "cet cette ces mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs qui que "
     "ne pas très si trop plus".split())
 
-#: Words before a French given name that is above all a word (``juste``, ``fidèle``) that make
-#: it the adjective or the adverb (``c'est juste``, ``était fidèle``, ``bien léger``).
-_BEFORE_THE_WORD = frozenset(
-    "est était étaient sont sera seront serait seraient fut été être reste restent semble "
-    "devient tout trop assez bien très si plus moins vraiment pas".split())
+#: Words after which a French given name that is above all a word (``juste``, ``fidèle``) may
+#: be one, before a family name: titles, roles and family words (``le lieutenant juste
+#: roux``), greetings, and the words that join names (``et parfait ngoma``, ``chez fidèle
+#: rivière``, ``c'est moi léger roux``).
+_BEFORE_WORD_GIVEN = (FRENCH.titles | TITLE_KINDS | FAMILY_WORDS | frozenset(
+    "lieutenant capitaine commandant adjudant sergent brigadier trésorier trésorière "
+    "secrétaire doyen doyenne diacre abbé recteur pasteur frère sœur conseiller conseillère "
+    "intervenant intervenante bonjour bonsoir salut coucou merci bravo allô allo et avec "
+    "chez de d' à pour par moi toi lui ça voici voilà puis ou".split()))
 
 #: Listed given names that are interjections or family words of a chat (``customer ok
 #: mark``, ``will pa sue``, ``ok olive``).

@@ -229,24 +229,33 @@ ELIDED_PARTICLES: frozenset[str] = frozenset({"d'", "l'", "n'"})
 def breton_articles(marking: EntityMarking, decisions: list[Decision], text: str,
                     tokens: Sequence[Token]) -> None:
     """Breton's article ``ar`` inside a name, in French text: right before a place's, an
-    organisation's or a person's slot, one space apart and after a word (``le cercle ar vro
+    organisation's or a person's slot, one space apart, after a protected word, a kind of
+    place or organisation or a Breton kind (:data:`_BRETON_KINDS`: ``le cercle ar vro
     gaden``, ``skol ar gwennili``, ``pen ar bed``; issue 42, stage 43, from the Breton set's
     tuning half), it goes with the name's surrogates (dropped, as ``des`` of ``allée des
-    Tilleuls``): alone it is no French word, and it says the name is Breton."""
+    Tilleuls``): alone it is no French word, and it says the name is Breton.  Not after
+    another word (``un billet AR Paris``, ``en recommandé avec ar dupont``: French
+    abbreviations)."""
     if get_language(marking.lang).code != "fr":
         return
     for i in range(1, len(tokens) - 1):
-        after = decisions[i + 1]
+        after, before = decisions[i + 1], tokens[i - 1]
         if (decisions[i] is None and tokens[i].text.lower() == "ar"
-                and tokens[i - 1].kind == "word" and isinstance(after, EntitySlot)
+                and before.kind == "word" and isinstance(after, EntitySlot)
                 and after.key[0] in _NAME_TYPES
-                and text[tokens[i - 1].end:tokens[i].start] == " "
+                and (isinstance(decisions[i - 1], EntitySlot | Placeholder)
+                     or before.text.lower() in _BRETON_KINDS
+                     or marking.designator(before.text.lower()))
+                and text[before.end:tokens[i].start] == " "
                 and text[tokens[i].end:tokens[i + 1].start] == " "):
             decisions[i] = Dropped(after.key[0])
 
 
 #: The types of the names whose Breton article goes with them.
 _NAME_TYPES = frozenset({"PERSON", "LOCATION", "ORG"})
+#: Kinds of Breton names before their article (``cercle ar vro``, ``skol ar``: a school,
+#: ``ti ar``: a house, ``pen ar``: a headland, ``bagad``, ``kêr``: a hamlet).
+_BRETON_KINDS = frozenset("cercle bagad skol ti ker kêr pen penn bar".split())
 
 
 def elided_particles(marking: EntityMarking, decisions: list[Decision], text: str,
