@@ -114,3 +114,19 @@ def test_one_given_name_test_for_every_rule() -> None:
     english = EntityMarking(SpacyDetector(), EntityPolicy(), {}, "en")
     assert french.given_name("soizic") and not english.given_name("soizic")
     assert french.given_name("john") and english.given_name("john")
+
+
+@pytest.mark.slow
+def test_a_trades_by_name_in_lower_case_is_protected(release_auto) -> None:
+    """In captions and chats case says nothing: after a person's name in lower case, ``the``
+    and a trade's word are the person's by-name (``jones the milk``, ``evans the chip
+    shop``); another word after ``the`` stays (``the pub``, ``the rain``)."""
+    pytest.importorskip("wordfreq")
+    text = ("[00:41:10] and a round for tommy jones and jones the milk who we lost and "
+            "evans the chip shop is crying\n")
+    out = release_auto(text)
+    for word in ("milk", "chip", "shop", "jones", "evans"):
+        assert not _has(word, out), (word, out)
+    assert " who we lost and " in out and out.endswith(" is crying\n"), out
+    out = release_auto("[00:42:00] and a round for tommy jones and jones the pub quiz team\n")
+    assert "the pub quiz team" in out, out
