@@ -23,8 +23,11 @@ def test_the_mark_is_read_apart_and_checked() -> None:
         french_given_names,
         french_given_raw,
         french_given_words,
-        given_file_lines,
     )
+    from emprivacy.text.word_lists import marked_words
+
+    def given_file_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
+        return marked_words(text, mark="before-family", source="given-names-fr.txt")
 
     assert {"juste", "parfait", "fidèle", "innocent", "léger"} <= french_given_words()
     from emprivacy.entities.name_words import listed_given_name

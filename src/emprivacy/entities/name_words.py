@@ -40,7 +40,7 @@ from emprivacy.entities.labels import ABBREVIATED_GIVEN, NAME_TITLES, chat_speak
 from emprivacy.text.language import get_language
 from emprivacy.text.normalise import normalise_word
 from emprivacy.text.tokens import Token
-from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, read_word_list
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, marked_words, read_word_list
 
 __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE", "RARE_ZIPF",
            "UNCOMMON_ZIPF", "VIETNAMESE_FAMILY_NAMES", "VIETNAMESE_GIVEN_SYLLABLES",
@@ -217,29 +217,10 @@ def french_given_words() -> frozenset[str]:
 @cache
 def _french_given_file() -> tuple[frozenset[str], frozenset[str]]:
     """``data/given-names-fr.txt``: its given names, and those marked ``before-family``
-    apart; a line is a name, then nothing or that mark."""
-    return given_file_lines(
-        files("emprivacy").joinpath("data", "given-names-fr.txt").read_text(encoding="utf-8"))
-
-
-def given_file_lines(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    r"""The given names of a list's ``text`` (one per line, ``#`` comments), and those marked
-    ``before-family`` after the name apart (:func:`french_given_words`).
-
-    >>> given_file_lines("rose\njuste  before-family  # a word above all\n")
-    (frozenset({'rose'}), frozenset({'juste'}))
-    """
-    names: set[str] = set()
-    words: set[str] = set()
-    for line in text.splitlines():
-        fields = line.partition("#")[0].split()
-        if not fields:
-            continue
-        if fields[1:] not in ([], ["before-family"]):
-            raise ValueError("given-names-fr.txt: a given name is one word, 'before-family' "
-                             f"the only mark after it; got {' '.join(fields)!r}")
-        (words if fields[1:] else names).add(fields[0].lower())
-    return frozenset(names), frozenset(words)
+    apart (:func:`~emprivacy.text.word_lists.marked_words`)."""
+    return marked_words(
+        files("emprivacy").joinpath("data", "given-names-fr.txt").read_text(encoding="utf-8"),
+        mark="before-family", source="given-names-fr.txt")
 
 
 @cache

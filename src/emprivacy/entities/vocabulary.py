@@ -31,7 +31,7 @@ from emprivacy.embeddings.model import Embeddings
 from emprivacy.entities.capitalised import TITLES
 from emprivacy.text.normalise import fold_to_ascii, normalise_word
 from emprivacy.text.tokens import tokenize
-from emprivacy.text.word_lists import STOPWORDS
+from emprivacy.text.word_lists import STOPWORDS, marked_words
 
 __all__ = ["LISTED_TYPES", "country_codes", "folded_place_words", "own_places", "person_words",
            "place_names", "place_words", "public_words", "sub_vocabulary"]
@@ -123,19 +123,9 @@ def own_places(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     path = files("emprivacy").joinpath("data", f"places-{lang}.txt")
     if not path.is_file():
         return frozenset(), frozenset()
-    places: set[str] = set()
-    words: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        fields = line.partition("#")[0].split()
-        if not fields:
-            continue
-        if fields[1:] not in ([], ["after-preposition"]):
-            raise ValueError(f"places-{lang}.txt: a place is one word, 'after-preposition' "
-                             f"the only mark after it; got {' '.join(fields)!r}")
-        places.add(fields[0])
-        if fields[1:]:
-            words.add(fields[0])
-    return frozenset(places), frozenset(words)
+    names, words = marked_words(path.read_text(encoding="utf-8"), mark="after-preposition",
+                                source=f"places-{lang}.txt")
+    return names | words, words
 
 
 @cache

@@ -19,6 +19,7 @@ __all__ = [
     "NUMBER_WORDS",
     "STOPWORDS",
     "is_number_word",
+    "marked_words",
     "read_kept_list",
     "read_word_list",
     "top_level_domains",
@@ -30,6 +31,29 @@ def read_word_list(name: str) -> frozenset[str]:
     text = files("emprivacy").joinpath("data", name).read_text(encoding="utf-8")
     return frozenset(w for line in text.splitlines()
                      if (w := line.partition("#")[0].strip()))
+
+
+def marked_words(text: str, *, mark: str, source: str) -> tuple[frozenset[str], frozenset[str]]:
+    r"""The words of a list's ``text`` (one a line, lower-cased, ``#`` comments), each alone
+    or followed by ``mark``: those without the mark, and those with it.  Anything else after
+    a word is a ``ValueError`` naming ``source`` (``data/places-fr.txt``'s
+    ``after-preposition``, ``data/given-names-fr.txt``'s ``before-family``).
+
+    >>> marked_words("Rose\njuste  before-family  # a word above all\n", mark="before-family",
+    ...              source="given-names-fr.txt")
+    (frozenset({'rose'}), frozenset({'juste'}))
+    """
+    plain: set[str] = set()
+    marked: set[str] = set()
+    for line in text.splitlines():
+        fields = line.partition("#")[0].split()
+        if not fields:
+            continue
+        if fields[1:] not in ([], [mark]):
+            raise ValueError(f"{source}: a line is one word, {mark!r} the only mark after it; "
+                             f"got {' '.join(fields)!r}")
+        (marked if fields[1:] else plain).add(fields[0].lower())
+    return frozenset(plain), frozenset(marked)
 
 
 #: English clitics split off the end of a word (``n't`` of ``don't``, ``'s`` of ``she's``):
