@@ -8,10 +8,13 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from emprivacy import EarthMoversPrivacy, Embeddings
 from emprivacy.math.randomness import check_random_state
+from emprivacy.mechanisms._tiles import VocabularyGeometry
 from emprivacy.mechanisms.curse import (
     NEGLIGIBLE_MASS,
     RankResampler,
@@ -74,6 +77,44 @@ def test_the_sampled_threshold_falls_back_when_it_misleads():
     emb = line(pos)
     res = RankResampler(emb, c=1.0, epsilon=1.0, top_k=k)
     np.testing.assert_array_equal(res.neighbours([0])[0], brute_force_ranking(emb, 0)[:k])
+
+
+@settings(max_examples=40, deadline=None)
+@given(scale=st.sampled_from([1e-6, 1e-2, 1.0, 3.0, 1e3, 1e7]),
+       offset=st.sampled_from([0.0, 1.0, 1e4]), dim=st.integers(1, 64),
+       seed=st.integers(0, 2**16))
+def test_the_float32_screen_is_within_its_bound_of_the_exact_sum(scale, offset, dim, seed):
+    """VocabularyGeometry.screen: every value within s₃₂(q) of the float64 sum that
+    defines the ranking, whatever the scale and the offset of the vectors."""
+    g = np.random.default_rng(seed)
+    vectors = (offset + scale * g.standard_normal((300, dim))).astype(np.float32)
+    emb = Embeddings([f"w{i}" for i in range(300)], vectors, name="screen")
+    geo = VocabularyGeometry(emb, block_cols=128)
+    assert geo.screens
+    rows = g.integers(0, 300, size=25)
+    q32, bound = geo.screen_queries(rows)
+    for t in range(geo.n_tiles):
+        values = geo.screen(q32, t).astype(np.float64)
+        cols = np.arange(int(geo.starts[t]), int(geo.starts[t] + geo.lens[t]))
+        exact = np.array([[geo.exact_squared(np.array([r]), np.array([c]))[0] for c in cols]
+                          for r in rows])
+        assert (np.abs(values - exact) <= bound[:, None]).all()
+
+
+@pytest.mark.parametrize("scale", [1e-4, 1.0, 1e17])
+def test_near_ties_below_float32_precision_rank_as_the_brute_force(scale):
+    """Words a float32 screen cannot tell apart (distances equal to 7 digits) are ranked
+    by their float64 distances all the same; vectors too large for float32 (1e17) are
+    searched in float64."""
+    g = np.random.default_rng(5)
+    base = g.standard_normal((40, 8))
+    vectors = np.repeat(base, 30, axis=0) * (1 + 2e-7 * g.standard_normal((1200, 8)))
+    emb = Embeddings([f"w{i}" for i in range(1200)], scale * vectors, name="near")
+    res = RankResampler(emb, c=1.0, epsilon=1.0, top_k=45)
+    assert res._geo.screens == (scale < 1e15)
+    pivots = g.integers(0, 1200, size=30)
+    for p, row in zip(pivots, res.neighbours(pivots), strict=True):
+        np.testing.assert_array_equal(row, brute_force_ranking(emb, p)[:45])
 
 
 def test_neighbour_ranks_equal_the_brute_force_ranks():

@@ -94,8 +94,10 @@ class RankResampler:
     per word: ``r = ⌊−ln(1 − U(1 − q^K))/(cε)⌋``).  The top-K lists of the distinct
     pivots come from a blocked range search: a threshold is taken from a strided sample
     of the vocabulary (``partition`` at about 2K/stride: about 2K words fall below it),
-    float64 GEMM tiles collect every word below the threshold plus the rounding bound,
-    those candidates get exact float64 distances and are sorted by (distance, row), and
+    GEMM tiles collect every word below the threshold plus the rounding bound (float32
+    tiles with their own bound, :meth:`~emprivacy.mechanisms._tiles.VocabularyGeometry.screen`;
+    float64 for vectors too large for float32), those candidates get exact float64
+    distances and are sorted by (distance, row), and
     the first K are kept — a row whose threshold turns out to have fewer than K words
     below it is searched whole.  The lists are cached per pivot (bounded LRU).  Cost:
     O(|V|·n) per distinct pivot, then O(1) per word.
@@ -238,6 +240,7 @@ class RankResampler:
         step = max(1, n_words // (16 * k))
         sample = np.arange(0, n_words, step)
         m = k if step == 1 else min(sample.size, 2 * -(-k // step) + 2)
+        screen = geo.screens
 
         def work(part: list[tuple[int, int]]) -> None:
             for s, e in part:
@@ -245,18 +248,25 @@ class RankResampler:
                 b = r.size
                 qa, slack = geo.queries(r)
                 tau = np.partition(geo.squared_to(qa, sample), m - 1, axis=1)[:, m - 1]
+                if screen:  # float32 tiles (VocabularyGeometry.screen), their own bound
+                    qa, slack = geo.screen_queries(r)
                 limit = tau + 2.0 * slack
+                low = tau
+                if screen:  # float32 thresholds: the limit rounded up, τ rounded down
+                    limit = np.nextafter(limit.astype(np.float32), np.float32(np.inf))
+                    low = np.nextafter(tau.astype(np.float32), np.float32(-np.inf))
                 parts_i, parts_j, parts_d = [], [], []
                 for t in range(geo.n_tiles):
-                    d2 = geo.squared(qa, t)
-                    i, j = np.nonzero(d2 <= limit[:, None])
+                    d2 = geo.screen(qa, t) if screen else geo.squared(qa, t)
+                    # flat indices: one pass where np.nonzero of a 2-d mask takes two
+                    i, j = np.divmod(np.flatnonzero(d2 <= limit[:, None]), d2.shape[1])
                     parts_i.append(i)
                     parts_j.append(int(geo.starts[t]) + j)
                     parts_d.append(d2[i, j])
                 i, j = np.concatenate(parts_i), np.concatenate(parts_j)
                 # If K words have GEMM values ≤ τ, the K-th smallest exact value is ≤ τ + slack,
                 # so every word of the true top K has its GEMM value ≤ τ + 2·slack: collected.
-                enough = np.bincount(i[np.concatenate(parts_d) <= tau[i]], minlength=b) >= k
+                enough = np.bincount(i[np.concatenate(parts_d) <= low[i]], minlength=b) >= k
                 if not enough.all():  # the sample misled: take these rows whole
                     keep = enough[i]
                     short = np.flatnonzero(~enough)
