@@ -102,7 +102,7 @@ def test_the_fast_pipeline_finds_the_spans_of_the_whole_one(texts):
     assert sum(map(len, expected)) > 200  # the set holds entities to find
 
 
-# -- detection ahead, in a thread of its own --------------------------------------------------
+# -- detection ahead, in a thread of its own or in turn ----------------------------------------
 
 TOY = ["then", "ann", "met", "bob", "cat", "dog", "saw", "paris", "rome"]
 
@@ -142,7 +142,17 @@ TEXTS = ["then Ann met Bob", "the cat saw Paris", "then Ann met Bob", "Bob saw t
          "the dog met Ann in Paris", "then the cat", "Ann and Bob"]
 
 
-def test_batches_detected_in_a_thread_release_what_one_batch_releases(toy, monkeypatch):
+@pytest.fixture(params=[2, 4], ids=["two-cores-in-turn", "four-cores-a-thread"])
+def cores(request, monkeypatch):
+    """The cores the process may use: below OVERLAP_CORES detection runs in turn, else in a
+    thread of its own."""
+    from emprivacy.obfuscation import entities
+
+    monkeypatch.setattr(entities, "available_cores", lambda: request.param)
+    return request.param
+
+
+def test_batches_detected_ahead_release_what_one_batch_releases(toy, monkeypatch, cores):
     from emprivacy.io.corpus import Document
     from emprivacy.obfuscation import entities
 
@@ -153,10 +163,12 @@ def test_batches_detected_in_a_thread_release_what_one_batch_releases(toy, monke
     obf.entities.detector.detector = det = Recording()
     assert list(obf.obfuscate(docs)) == whole
     assert len(det.threads) == 4  # batches of 2 documents
-    assert all(name.startswith("emprivacy-entities") for name in det.threads)
+    threaded = cores >= entities.OVERLAP_CORES
+    assert all(name.startswith("emprivacy-entities") == threaded for name in det.threads)
+    assert threaded or set(det.threads) == {threading.current_thread().name}
 
 
-def test_a_detector_error_reaches_the_caller(toy, monkeypatch):
+def test_a_detector_error_reaches_the_caller(toy, monkeypatch, cores):
     from emprivacy.io.corpus import Document
     from emprivacy.obfuscation import entities
 
@@ -168,7 +180,7 @@ def test_a_detector_error_reaches_the_caller(toy, monkeypatch):
         list(obf.obfuscate(Document(str(i), t) for i, t in enumerate(texts)))
 
 
-def test_a_stray_item_is_refused_and_stopping_early_ends_the_thread(toy):
+def test_a_stray_item_is_refused_and_stopping_early_ends_the_thread(toy, cores):
     from emprivacy.io.corpus import Document
 
     before = threading.active_count()

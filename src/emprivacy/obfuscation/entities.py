@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from emprivacy.decoding.threads import available_cores
 from emprivacy.entities.french import language_detector
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
@@ -52,6 +53,7 @@ __all__ = [
     "AHEAD_CHARS",
     "AHEAD_DOCUMENTS",
     "DETECTION_NOTE",
+    "OVERLAP_CORES",
     "EntityRun",
     "bag_guarantee",
     "entity_generator",
@@ -73,6 +75,11 @@ AHEAD_DOCUMENTS = 64
 #: …holding at most this many characters; a longer document is detected piece by piece as it
 #: is read (:func:`~emprivacy.text.normalise.normalise_pieces`), never held whole.
 AHEAD_CHARS = 1 << 20
+#: Detection runs in a thread of its own, beside the release, only where the process may
+#: use at least this many cores: on two, where the decoder already uses both, the thread
+#: took about 10 % more CPU than detecting in turn and no less wall time (issue 40, cost;
+#: docs/ENTITIES.md).
+OVERLAP_CORES = 3
 
 
 def entity_generator(run_key: bytes, document_id: str) -> np.random.Generator:
@@ -220,11 +227,16 @@ class EntityRun:
         """``documents``, detected ahead in batches (:data:`AHEAD_DOCUMENTS`,
         :data:`AHEAD_CHARS`): each short document's pieces go to the detector in one call,
         in a thread of its own, while the documents of the batch before are privatised (the
-        recogniser's matrix products and the decoder's release the GIL); a short text file
+        recogniser's matrix products and the decoder's release the GIL) — or, where the
+        process has fewer than :data:`OVERLAP_CORES` cores, in turn, right before the
+        batch's documents (:meth:`_in_turn`); a short text file
         is read once, here, and handed on as its text.  The documents, their order and their
         spans are unchanged; a file that cannot be read is handed on as it is (its error
         comes at its turn), and so is an error of the detector (before the documents of its
         batch)."""
+        if available_cores() < OVERLAP_CORES:  # in turn: the same batches, spans, errors
+            yield from self._in_turn(documents)
+            return
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="emprivacy-entities")
         waiting: tuple[list[Document], Future[_Detected]] | None = None
         try:
@@ -242,6 +254,18 @@ class EntityRun:
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
             self.detector.forget()  # the last batch's texts, spans and tokens
+
+    def _in_turn(self, documents: Iterable[Document]) -> Iterator[Document]:
+        """:meth:`ahead` without its thread (fewer than :data:`OVERLAP_CORES` cores): each
+        batch detected in one call of the detector right before its documents."""
+        try:
+            for group, texts, stray in self._groups(documents):
+                self.detector.keep(*self.detector.spans_and_tokens(texts))
+                yield from group
+                if stray is not None:
+                    yield stray
+        finally:
+            self.detector.forget()
 
     def _groups(self, documents: Iterable[Document]
                 ) -> Iterator[tuple[list[Document], list[str], Any]]:
@@ -327,9 +351,12 @@ class EntityRun:
                 inputs = [template.entity_inputs[k] for k in keys]
                 # a name with no row and no vector: an input drawn uniformly from the
                 # sub-vocabulary, so that its surrogate is independent of it (ε = 0)
-                sub_rows = np.array([int(np.searchsorted(rows, r)) if r >= 0
-                                     else int(gen.integers(rows.size)) if p is None else -1
-                                     for r, p in inputs], dtype=np.int64)
+                # (the rows looked up at once, the uniform draws in order: the same draws)
+                listed = np.array([r for r, _ in inputs], dtype=np.int64)
+                sub_rows = np.searchsorted(rows, listed).astype(np.int64)
+                for at, (r, p) in enumerate(inputs):
+                    if r < 0:
+                        sub_rows[at] = int(gen.integers(rows.size)) if p is None else -1
                 points = [np.asarray(p) for r, p in inputs if r < 0 and p is not None]
                 if points:  # vectors of their own (oov="subword"): drawn on their own
                     out = mech.privatize_mixed(sub_rows, np.stack(points), rng=gen)
