@@ -72,6 +72,22 @@ def test_probabilities_are_the_softmax_of_the_summed_weights() -> None:
     np.testing.assert_allclose(p, want, rtol=1e-12)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Ann", "ann", "ANN", "the", "Kowalczyk", "said",
+                                           "o'brien", "Dr", "xqzt", "Paris", "12"]),
+                          st.sampled_from(["", "lower", "upper", "ordinary", "mixed"])),
+                max_size=12))
+def test_own_sums_at_once_equal_the_sums_one_by_one(keys) -> None:
+    """EntityModel._own_sums (every word's own group gathered at once) gives the sums of
+    _sum one word at a time, bit for bit (issue 40, cost)."""
+    model = learned.load_model("en")
+    got = model._own_sums(keys)
+    want = np.asarray([model._sum(learned._group_features(("own", *k), model.lang))
+                       for k in keys]).reshape(len(keys), 4)
+    assert got.shape == (len(keys), 4)
+    assert got.tobytes() == want.tobytes()
+
+
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.lists(st.floats(-30, 30), min_size=4, max_size=4), min_size=1, max_size=6),
        st.lists(st.lists(st.integers(0, 5), max_size=8), max_size=5))

@@ -49,6 +49,7 @@ import numpy as np
 from emprivacy.entities.capitalised import text_words
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.text.language import get_language
+from emprivacy.text.normalise import latin_letters
 from emprivacy.text.tokens import Token, tokenize
 
 __all__ = [
@@ -302,6 +303,17 @@ class EntityModel:
         rows = [k for f in features if (k := index.get(f)) is not None]
         return self.weights[rows].sum(axis=0, dtype=np.float64)
 
+    def _own_sums(self, keys: Sequence[tuple[str, str]]) -> np.ndarray:
+        """:meth:`_sum` of each ``(word, shape)``'s own group, (len(keys), 4): all gathered at
+        once and added up in order, as :meth:`_sum` adds one (issue 40, cost)."""
+        index: dict[str, int] = self._index  # type: ignore[attr-defined]
+        found = [[r for f in _group_features(("own", *key), self.lang)
+                  if (r := index.get(f)) is not None] for key in keys]
+        group = np.repeat(np.arange(len(keys)), [len(f) for f in found])
+        weights = self.weights[[r for f in found for r in f]].astype(np.float64)
+        return np.stack([np.bincount(group, weights=weights[:, c], minlength=len(keys))
+                         for c in range(weights.shape[1])], axis=1)
+
     def _cached(self, key: tuple[Any, ...]) -> np.ndarray:
         cache: dict[tuple[Any, ...], np.ndarray] = self._cache  # type: ignore[attr-defined]
         got = cache.get(key)
@@ -344,8 +356,7 @@ class EntityModel:
         wid = np.asarray(words, np.intp)
         info = [_word_features(w, self.lang) for w, _ in ids]
         # a word's own group is summed per call, never kept: a text's rare words are its own
-        own = [self._sum(_group_features(("own", *key), self.lang)) for key in ids]
-        total = self.bias + np.asarray(own)[wid]
+        total = self.bias + self._own_sums(list(ids))[wid]
         total += np.asarray([self._cached(("at", *p)) for p in _PLACES])[places]
         lists = sorted({i[2] for i in info})
         shapes = sorted({i[0] for i in info})
@@ -470,8 +481,9 @@ class LearnedDetector:
             kinds = p[:, 1:].argmax(axis=1) + 1
             found: list[EntitySpan] = []
             for t, k, q in zip(tokens, kinds, 1 - p[:, 0], strict=True):
-                if q <= low or len(t.text) < shortest or not _latin(t.text):
-                    continue  # a letter: the initials' rules
+                if q <= low or len(t.text) < shortest or not latin_letters(t.text):
+                    continue  # a letter: the initials' rules; another script: the
+                    # mechanism's ([UNK]), not a name's (the lists and labelled texts are Latin)
                 sure = q > model.threshold and (q > COMMON_THRESHOLD or not self._ordinary(t.text))
                 if sure or self.beside:
                     found.append(EntitySpan(t.start, t.end, CLASSES[k]) if sure
@@ -485,15 +497,3 @@ class LearnedDetector:
         z = _zipf(word, self.lang)
         return z >= COMMON_ZIPF or (z >= ORDINARY_ZIPF
                                     and _word_features(word, self.lang)[2] == "-")
-
-
-def _latin(word: str) -> bool:
-    """Whether ``word``'s letters are Latin (the lists and the labelled texts are): a word
-    of another script is the mechanism's (``[UNK]``), not an organisation's; Vietnamese
-    letters (``NGUYỄN``, Latin Extended Additional) are Latin.
-
-    >>> _latin("NGUYỄN"), _latin("Ōkubo"), _latin("Москва")
-    (True, True, False)
-    """
-    return word.isascii() or all(c < "\u0250" or "\u1e00" <= c <= "\u1eff"
-                                 for c in word if c.isalpha())

@@ -31,6 +31,7 @@ __all__ = [
     "LAYOUT_WHITESPACE",
     "fold_to_ascii",
     "is_layout",
+    "latin_letters",
     "normalise_pieces",
     "normalise_surface",
     "normalise_text",
@@ -184,3 +185,14 @@ def normalise_surface(word: str) -> str:
         if word_pattern().fullmatch(compat.replace("’", "'")) is not None:
             word = compat
     return word.replace("’", "'")
+
+
+def latin_letters(word: str) -> bool:
+    """Whether ``word``'s letters are Latin: ASCII, Latin-1, Latin Extended A and B, and
+    Latin Extended Additional (Vietnamese: ``NGUYỄN``); a word of another script is not.
+
+    >>> latin_letters("NGUYỄN"), latin_letters("Ōkubo"), latin_letters("Москва")
+    (True, True, False)
+    """
+    return word.isascii() or all(c < "\u0250" or "\u1e00" <= c <= "\u1eff"
+                                 for c in word if c.isalpha())
