@@ -55,7 +55,7 @@ from emprivacy.mechanisms import WordMechanism
 from emprivacy.mechanisms.base import check_supports_points
 from emprivacy.obfuscation.config import ObfuscationConfig
 from emprivacy.obfuscation.entities import EntityRun
-from emprivacy.obfuscation.heap import run_heap_frozen
+from emprivacy.obfuscation.heap import full_collections_deferred
 from emprivacy.obfuscation.language_check import LanguageCheck
 from emprivacy.obfuscation.long_documents import LongDocuments
 from emprivacy.obfuscation.skipped import (
@@ -417,7 +417,7 @@ class Obfuscator(LongDocuments):
         record is as :meth:`obfuscate` gives it.  Memory: the records of one batch,
         or one block of a long document, whatever the length of a document.
         """
-        with run_heap_frozen():  # the heap alive now is no full collection's (heap.py)
+        with full_collections_deferred():  # (heap.py: the long-lived heap is not walked)
             yield from self._stream(documents)
 
     def _stream(self, documents: Iterable[Document]) -> Iterator[dict[str, Any]]:
