@@ -90,7 +90,9 @@ def test_the_float32_screen_is_within_its_bound_of_the_exact_sum(scale, offset, 
     vectors = (offset + scale * g.standard_normal((300, dim))).astype(np.float32)
     emb = Embeddings([f"w{i}" for i in range(300)], vectors, name="screen")
     geo = VocabularyGeometry(emb, block_cols=128)
-    assert geo.screens
+    if not geo.screens:  # vectors that float32 rounds to one point: searched in float64
+        assert geo.radius <= 1e-10
+        return
     rows = g.integers(0, 300, size=25)
     q32, bound = geo.screen_queries(rows)
     for t in range(geo.n_tiles):
@@ -101,20 +103,46 @@ def test_the_float32_screen_is_within_its_bound_of_the_exact_sum(scale, offset, 
         assert (np.abs(values - exact) <= bound[:, None]).all()
 
 
-@pytest.mark.parametrize("scale", [1e-4, 1.0, 1e17])
-def test_near_ties_below_float32_precision_rank_as_the_brute_force(scale):
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "tile-by-tile"])
+@pytest.mark.parametrize("scale", [1e-12, 1e-4, 1.0, 1e17])
+def test_near_ties_below_float32_precision_rank_as_the_brute_force(scale, kept, monkeypatch):
     """Words a float32 screen cannot tell apart (distances equal to 7 digits) are ranked
-    by their float64 distances all the same; vectors too large for float32 (1e17) are
-    searched in float64."""
+    by their float64 distances all the same, with the float32 copy kept or made tile by
+    tile; vectors too large for float32 (1e17) or so small that the bound's floor would let
+    every word through (1e-12) are searched in float64."""
+    from emprivacy.mechanisms import _tiles
+
+    if not kept:
+        monkeypatch.setattr(_tiles, "_SCREEN_KEPT_BYTES", 0)
     g = np.random.default_rng(5)
     base = g.standard_normal((40, 8))
     vectors = np.repeat(base, 30, axis=0) * (1 + 2e-7 * g.standard_normal((1200, 8)))
     emb = Embeddings([f"w{i}" for i in range(1200)], scale * vectors, name="near")
     res = RankResampler(emb, c=1.0, epsilon=1.0, top_k=45)
-    assert res._geo.screens == (scale < 1e15)
+    assert res._geo.screens == (1e-9 < scale < 1e15)
     pivots = g.integers(0, 1200, size=30)
     for p, row in zip(pivots, res.neighbours(pivots), strict=True):
         np.testing.assert_array_equal(row, brute_force_ranking(emb, p)[:45])
+    assert (res._geo._tiles32 is not None) == (kept and res._geo.screens)
+
+
+def test_the_float32_copy_is_made_once_for_all_the_threads(monkeypatch):
+    """The search's threads share one float32 copy of the vocabulary, made before them."""
+    made = []
+    real = VocabularyGeometry._screen_rows
+
+    def counting(self, start, stop):
+        made.append((start, stop))
+        return real(self, start, stop)
+
+    monkeypatch.setattr(VocabularyGeometry, "_screen_rows", counting)
+    emb = grid_embeddings(3000, seed=4)
+    emb = Embeddings(emb.words, emb.vectors + 0.01 * np.random.default_rng(4).standard_normal(
+        emb.vectors.shape), name="grid")
+    res = RankResampler(emb, c=1.0, epsilon=1.0, top_k=20)
+    res._n_threads = 8
+    res.neighbours(np.arange(0, 3000, 3))
+    assert made == [(0, 3000)]
 
 
 def test_neighbour_ranks_equal_the_brute_force_ranks():

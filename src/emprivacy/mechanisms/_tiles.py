@@ -38,6 +38,12 @@ _SCREEN_RADIUS = 1e15
 #: An absolute term of the screen's bound, far above what float32 underflow can lose
 #: ((n + 4)·2⁻¹⁴⁹ for n + 2 products and their sum).
 _SCREEN_FLOOR = 1e-30
+#: Above this radius the floor is negligible beside the bound's relative term; below it
+#: (vectors of about 1e-10 or less) every word would pass the screen: float64 is used.
+_SCREEN_MIN_RADIUS = 1e-10
+#: The float32 copy of the vocabulary is kept when at most this large, else each tile is
+#: made when asked (a 400,000 × 300 vocabulary would keep 480 MB).
+_SCREEN_KEPT_BYTES = 64 * 2**20
 #: :meth:`VocabularyGeometry.accurate_squared`: a GEMM squared distance below its rounding
 #: bound over this is recomputed by the defining sum, so the others are within a relative
 #: 1.5e-11 of it.
@@ -108,8 +114,26 @@ class VocabularyGeometry:
     @property
     def screens(self) -> bool:
         """Whether :meth:`screen` may be used: the centred vectors are small enough that
-        float32 cannot overflow (every embedding in practice)."""
-        return self.radius < _SCREEN_RADIUS
+        float32 cannot overflow and large enough that its bound's absolute term does not
+        let every word through (every embedding in practice)."""
+        return _SCREEN_MIN_RADIUS < self.radius < _SCREEN_RADIUS
+
+    def prepare_screen(self) -> None:
+        """Make the float32 copy :meth:`screen` keeps (one, before threads share it), if the
+        vocabulary is small enough to keep one (:data:`_SCREEN_KEPT_BYTES`)."""
+        if self._tiles32 is None and \
+                self.n_words * (self.dim + 2) * 4 <= _SCREEN_KEPT_BYTES:
+            self._tiles32 = self._screen_rows(0, self.n_words)
+
+    def _screen_rows(self, start: int, stop: int) -> np.ndarray:
+        """The augmented centred vectors of rows ``start:stop`` in float32."""
+        aug = np.empty((stop - start, self.dim + 2), dtype=np.float32)
+        for a in range(start, stop, 65536):
+            b = min(a + 65536, stop)
+            aug[a - start:b - start, :self.dim] = self.vectors[a:b] - self.mean
+        aug[:, self.dim] = self.sq[start:stop]
+        aug[:, self.dim + 1] = 1.0
+        return aug
 
     def screen_queries(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The augmented queries of ``rows`` in float32, for :meth:`screen`, and the bound
@@ -140,16 +164,10 @@ class VocabularyGeometry:
         sum.  Half the memory and about half the time of :meth:`squared`: a search keeps
         only the words below a threshold (issue 40, cost: the rank resampling of the entity
         slots)."""
-        if self._tiles32 is None:
-            aug = np.empty((self.n_words, self.dim + 2), dtype=np.float32)
-            for start in range(0, self.n_words, 65536):
-                stop = min(start + 65536, self.n_words)
-                aug[start:stop, :self.dim] = self.vectors[start:stop] - self.mean
-            aug[:, self.dim] = self.sq
-            aug[:, self.dim + 1] = 1.0
-            self._tiles32 = aug
-        c0 = int(self.starts[t])
-        return q32 @ self._tiles32[c0:c0 + int(self.lens[t])].T
+        c0, c1 = int(self.starts[t]), int(self.starts[t] + self.lens[t])
+        if self._tiles32 is None:  # not kept (prepare_screen): this tile alone
+            return q32 @ self._screen_rows(c0, c1).T
+        return q32 @ self._tiles32[c0:c1].T
 
     def squared(self, qa: np.ndarray, t: int) -> np.ndarray:
         """GEMM squared distances from augmented queries to tile ``t``: (m, len) float64.

@@ -241,6 +241,8 @@ class RankResampler:
         sample = np.arange(0, n_words, step)
         m = k if step == 1 else min(sample.size, 2 * -(-k // step) + 2)
         screen = geo.screens
+        if screen:
+            geo.prepare_screen()  # once, before the threads read it
 
         def work(part: list[tuple[int, int]]) -> None:
             for s, e in part:

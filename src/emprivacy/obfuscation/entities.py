@@ -257,7 +257,10 @@ class EntityRun:
 
     def _in_turn(self, documents: Iterable[Document]) -> Iterator[Document]:
         """:meth:`ahead` without its thread (fewer than :data:`OVERLAP_CORES` cores): each
-        batch detected in one call of the detector right before its documents."""
+        batch detected in one call of the detector right before its documents.  One
+        difference: the thread reads the next batch's documents before handing on a batch,
+        so where reading them fails it has handed on none of that batch; in turn, the batch
+        is handed on before the next is read."""
         try:
             for group, texts, stray in self._groups(documents):
                 self.detector.keep(*self.detector.spans_and_tokens(texts))

@@ -37,6 +37,8 @@ def full_collections_deferred() -> Iterator[None]:
     middle generation's; after the last of the runs under way ends, the thresholds are the
     program's again — unless it set its own meanwhile, which stay (reentrant and
     thread-safe: runs in several threads, or one inside another, set and restore once).
+    A program that reads the thresholds during a run and sets them back after it keeps
+    the deferred one.
 
     >>> import gc
     >>> before = gc.get_threshold()
