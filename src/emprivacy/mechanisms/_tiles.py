@@ -130,14 +130,25 @@ class VocabularyGeometry:
         aug = np.empty((stop - start, self.dim + 2), dtype=np.float32)
         for a in range(start, stop, 65536):
             b = min(a + 65536, stop)
-            aug[a - start:b - start, :self.dim] = self.vectors[a:b] - self.mean
-        aug[:, self.dim] = self.sq[start:stop]
-        aug[:, self.dim + 1] = 1.0
+            aug[a - start:b - start] = self._augmented(slice(a, b))
         return aug
 
+    def _augmented(self, cols: slice | np.ndarray) -> np.ndarray:
+        """The augmented centred vectors ``[w′, ‖w′‖², 1]`` of the words ``cols``, float64."""
+        w = self.vectors[cols]
+        wa = np.empty((w.shape[0], self.dim + 2), dtype=np.float64)
+        np.subtract(w, self.mean, out=wa[:, :self.dim])
+        wa[:, self.dim] = self.sq[cols]
+        wa[:, self.dim + 1] = 1.0
+        return wa
+
     def screen_queries(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The augmented queries of ``rows`` in float32, for :meth:`screen`, and the bound
-        ``s₃₂(q)`` of each row:
+        """The augmented queries of ``rows`` in float32, for :meth:`screen`, and their bounds
+        (:meth:`screen_slack`)."""
+        return self.queries(rows)[0].astype(np.float32), self.screen_slack(rows)
+
+    def screen_slack(self, rows: np.ndarray) -> np.ndarray:
+        """The bound ``s₃₂(q)`` of each query row of :meth:`screen`:
 
         .. math::
 
@@ -153,10 +164,8 @@ class VocabularyGeometry:
         their total, and the absolute term covers float32 underflow.  So a word whose
         screen value is above ``x + s₃₂(q)`` has its exact value above ``x``.
         """
-        qa, _ = self.queries(rows)
-        q32 = qa.astype(np.float32)
         bound = 4.0 * (self.dim + 6) * _U32 * (np.sqrt(self.sq[rows]) + self.radius) ** 2
-        return q32, bound + _SCREEN_FLOOR
+        return bound + _SCREEN_FLOOR
 
     def screen(self, q32: np.ndarray, t: int) -> np.ndarray:
         """Squared distances from float32 augmented queries (:meth:`screen_queries`) to tile
@@ -179,12 +188,7 @@ class VocabularyGeometry:
 
     def squared_to(self, qa: np.ndarray, cols: slice | np.ndarray) -> np.ndarray:
         """GEMM squared distances from augmented queries to the words ``cols``."""
-        w = self.vectors[cols]
-        wa = np.empty((w.shape[0], self.dim + 2), dtype=np.float64)
-        np.subtract(w, self.mean, out=wa[:, :self.dim])
-        wa[:, self.dim] = self.sq[cols]
-        wa[:, self.dim + 1] = 1.0
-        return qa @ wa.T
+        return qa @ self._augmented(cols).T
 
     def exact_squared(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """``Σ_k (Vec(b)_k − Vec(a)_k)²`` in float64, pair by pair (deterministic).

@@ -250,12 +250,12 @@ class RankResampler:
                 b = r.size
                 qa, slack = geo.queries(r)
                 tau = np.partition(geo.squared_to(qa, sample), m - 1, axis=1)[:, m - 1]
-                if screen:  # float32 tiles (VocabularyGeometry.screen), their own bound
-                    qa, slack = geo.screen_queries(r)
-                limit = tau + 2.0 * slack
-                low = tau
-                if screen:  # float32 thresholds: the limit rounded up, τ rounded down
-                    limit = np.nextafter(limit.astype(np.float32), np.float32(np.inf))
+                limit, low = tau + 2.0 * slack, tau
+                if screen:  # float32 tiles (VocabularyGeometry.screen) with their own bound,
+                    # the limit rounded up to float32 and τ rounded down
+                    qa = qa.astype(np.float32)
+                    limit = np.nextafter((tau + 2.0 * geo.screen_slack(r)).astype(np.float32),
+                                         np.float32(np.inf))
                     low = np.nextafter(tau.astype(np.float32), np.float32(-np.inf))
                 parts_i, parts_j, parts_d = [], [], []
                 for t in range(geo.n_tiles):
