@@ -157,3 +157,16 @@ def test_the_alignment_is_a_longest_common_subsequence():
         assert all(any(w == x for x in rest) for w in (a[i] for i in found))
 
     check()
+
+
+def test_rare_names_words_are_a_subset_of_the_names_words():
+    """``locorg_rare`` counts the names' words of places and organisations that ``rare``
+    takes, among the names' words (never a function word or a possessive), verbatim or not;
+    without ``rare`` there is no such count."""
+    text, spans = unmark("to {{LOC|the Green}} by {{ORG|Ystrad Rovers}} of {{LOC|Tonyrefail}}")
+    release = "to the Green by [ORG] Rovers of Tonyrefail"
+    rare = {"ystrad", "tonyrefail", "the"}.__contains__
+    c = leak_tally(text, spans, release, in_vocabulary=lambda w: True, rare=rare)
+    assert (c["locorg_names"], c["locorg_names_kept"]) == (4, 3)
+    assert (c["locorg_rare"], c["locorg_rare_kept"]) == (2, 1)  # not "the": a function word
+    assert "locorg_rare" not in leak_tally(text, spans, release, in_vocabulary=lambda w: True)

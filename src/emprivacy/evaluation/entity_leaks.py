@@ -11,7 +11,9 @@ of token, how many there are and how many came out verbatim:
 * ``per`` — words of person names (titles such as ``Mr.`` are not names);
 * ``locorg`` — words of places and organisations; ``locorg_names`` — those of them that
   are no function word that text mode keeps and no possessive ending (``of``, ``the``,
-  ``'s`` of ``Sawyer's Lane``): the words of the name itself;
+  ``'s`` of ``Sawyer's Lane``): the words of the name itself; ``locorg_rare`` — those of
+  the names' words that ``rare`` says are rare as ordinary words (given ``rare``: the
+  distinctive part of a name, ``Ystradgynlais`` rather than ``Green`` of ``the Green``);
 * ``month`` — the month words of dates; ``idletters`` — the words of identifiers
   (``KD`` of ``KD-44718``);
 * ``content`` — the other words that are in the vocabulary and are not function words that
@@ -212,13 +214,16 @@ def _lcs(a: Sequence[str], b: Sequence[str], *,
 
 def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
                in_vocabulary: Callable[[str], bool],
-               lang: str | Language = "en") -> Counter[str]:
+               lang: str | Language = "en",
+               rare: Callable[[str], bool] | None = None) -> Counter[str]:
     """Per kind of token (see the module's description), how many there are (``kind``) and
     how many the release shows verbatim (``kind + "_kept"``).
 
     ``in_vocabulary(word)`` says whether a normalised word is in the embeddings' vocabulary
     (for ``content``).  ``lang``: the language of the tokens, months, titles and kept
-    function words.
+    function words.  ``rare(word)``, if given, says whether a names' word of a place or an
+    organisation is rare as an ordinary word (``locorg_rare``; ``benchmarks/entity_leaks.py``
+    passes a ``wordfreq`` Zipf frequency below 3).
 
     >>> text, spans = unmark("{{PER|dana}} left on {{DATE|march 3}} with the tickets")
     >>> c = leak_tally(text, spans, "Lucy left on [DATE] with the banknotes",
@@ -229,6 +234,10 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
     >>> c = leak_tally(text, spans, "at Nahl's Hills by the [ORG]", in_vocabulary=lambda w: True)
     >>> c["locorg"], c["locorg_kept"], c["locorg_names"], c["locorg_names_kept"]
     (7, 2, 4, 0)
+    >>> c = leak_tally(text, spans, "at Sawyer's Hills by the [ORG]",
+    ...                in_vocabulary=lambda w: True, rare=lambda w: w == "sawyer")
+    >>> c["locorg_names_kept"], c["locorg_rare"], c["locorg_rare_kept"]
+    (1, 1, 1)
     """
     language = get_language(lang)
     months, kept_words = ((_MONTHS, KEPT_FUNCTION_WORDS) if language is ENGLISH
@@ -258,4 +267,7 @@ def leak_tally(text: str, spans: Sequence[LabelledSpan], release: str, *,
         if key == "locorg" and word not in kept_words and word not in _POSSESSIVES:
             tally["locorg_names"] += 1
             tally["locorg_names_kept"] += kept
+            if rare is not None and rare(word):
+                tally["locorg_rare"] += 1
+                tally["locorg_rare_kept"] += kept
     return tally
