@@ -74,7 +74,9 @@ from emprivacy.entities.designator_words import (
     STREET_DESIGNATORS,
 )
 from emprivacy.entities.family_firms import family_firms
+from emprivacy.entities.labels import FILLERS, NAME_TITLES
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["MOST_KIND_NAME_WORDS", "RARE_BEFORE", "widen_spans"]
 
@@ -114,8 +116,10 @@ _OF_AFTER = re.compile(r"[ \t]+(?:of|the|of[ \t]+the)[ \t]+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['’][sS]?(?=[ \t])")
 _CAPITALISED_AFTER = re.compile(  # "and" between too: "Fire and Rescue Service"
     r"[ \t]+(?:(?:and|&)[ \t]+)?([A-Z][A-Za-z]*(?:['’][Ss]?)?)(?![\w'’-])")
-#: The most words between a name and its designator (capitalised, or in lower case).
+#: The most words between a name and its designator (capitalised, or in lower case), and
+#: the words that are never among them.
 _MOST_BETWEEN = 2
+_NOT_BETWEEN = KEPT_FUNCTION_WORDS | FILLERS | NAME_TITLES
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"[A-Za-z]+\Z")
 _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
@@ -288,8 +292,6 @@ def _rare_before_designators(text: str, spans: Sequence[EntitySpan],
                              near: _DesignatorsNear) -> list[EntitySpan]:
     """The spans that a rare word no span covers (or a lower-case person's span alone)
     starts, followed by designators."""
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
     found = []
     covered = sorted((s.start, s.end) for s in spans)
     people = {(s.start, s.end) for s in spans if s.type == "PERSON"}
@@ -326,8 +328,6 @@ def _kinds_of(text: str, spans: Sequence[EntitySpan]) -> list[EntitySpan]:
     [('Diocese of Galloway', 'ORG'), ('bank of england', 'ORG')]
     """
     from emprivacy.entities.capitalised import TITLES
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
     if "of" not in text and "OF" not in text and "Of" not in text:
         return []
     by_start: dict[int, int] = {}
@@ -387,12 +387,11 @@ def _designators_past(text: str, pos: int, words: re.Pattern[str]) -> tuple[int,
     """As :func:`_designators_after`, past up to two words of ``words`` (a pattern matching
     one word after spaces, its group 1 the word) that are no function words: lower-case ones
     (``community`` of ``whitby community hospital``, ``building`` of ``harbourside building
-    society``) or capitalised ones (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``)."""
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
+    society``) or capitalised ones (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``); no
+    title or filler (``ripon doctor um row rao``)."""
     for _ in range(_MOST_BETWEEN):
         following = words.match(text, pos)
-        if following is None or following.group(1).lower() in KEPT_FUNCTION_WORDS:
+        if following is None or following.group(1).lower() in _NOT_BETWEEN:
             break
         pos = following.end()
         end, kind = _designators_after(text, pos)
@@ -458,8 +457,6 @@ def _capitalised_before(text: str, pos: int, *, ordinal: bool = False) -> int:
     capitalised words before it on its line (only spaces between; no function word), which a
     capital-letter detector leaves out at a line's or sentence's start (``NORTHGATE`` of
     ``NORTHGATE BOROUGH COUNCIL``), and with ``ordinal`` one before them (``1ST POLISH``)."""
-    from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
-
     start = pos
     line = text.rfind("\n", 0, pos) + 1
     for _ in range(_MOST_BEFORE):

@@ -17,7 +17,9 @@ from emprivacy.text.tokens import Token
 __all__ = [
     "ABBREVIATED_GIVEN",
     "CHAT_KEYS",
+    "FILLERS",
     "FORM_KEYS",
+    "GREETINGS",
     "HONORIFICS",
     "LABELLED_LINE",
     "LABEL_START",
@@ -61,7 +63,7 @@ MILITARY_RANKS: frozenset[str] = frozenset(
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
-    "dame lord lady reverend coach chief captain governor senator mayor president "
+    "dame lord lady reverend revd supt coach chief captain governor senator mayor president "
     "mister".split()) | MILITARY_RANKS
 #: Given names as old records abbreviate them, before a stop and a family name (``GEO. ROACH``,
 #: ``Jos. Stone``, ``Wm. Chubb``, ``Thos. Keel``: parish registers, toll books, censuses;
@@ -150,6 +152,14 @@ def stamped_after(text: str, pos: int) -> bool:
 PERSONAL_PRONOUNS: frozenset[str] = frozenset(
     "i me myself you yourself yourselves we us ourselves he him himself she herself they them "
     "themselves it itself".split())
+#: A speaker's fillers, which no name in lower case is (``next caller is um olena``: ``Um``
+#: is a census family name, and one ``um`` taken after ``doctor`` made every ``um`` of a
+#: phone-in a person's slot; issue 40, stage 44).
+FILLERS: frozenset[str] = frozenset("um umm uh uhm er erm hmm".split())
+#: Words before a name that address or greet a person.
+GREETINGS: frozenset[str] = frozenset(
+    "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
+    "welcome sorry hiya".split())
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
 _SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"} | set(

@@ -41,6 +41,7 @@ from emprivacy.entities.name_words import (
     RARE_ZIPF,
     capitalised_name,
     family_names,
+    french_family_names,
     french_given_names,
     french_given_raw,
     given_names,
@@ -180,7 +181,7 @@ class EntityMarking:
         zipf = _zipf_or_none()
         code = get_language(self.lang).code
         english = code == "en"
-        keys = zipf is not None and english
+        keys = zipf is not None and code in ("en", "fr")
         # spans of titles alone are dropped: abbreviations and ranks (a roll's SGT), not a
         # full word that may be a name or a brand (Justice, Coach)
         titles = _SPAN_TITLES if english else get_language(self.lang).titles
@@ -188,8 +189,8 @@ class EntityMarking:
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:  # "sky:" a chat's speaker, "gate:" before a list of people a key
-                cut = drop_field_keys(text, cut, ordinary=_ordinary_key_word,
-                                      lists=named_chat(text))
+                cut = drop_field_keys(text, cut, ordinary=lambda w: _ordinary_key_word(w, code),
+                                      lists=named_chat(text, code))
             cut = drop_header_spans(text, drop_codes(text, drop_titles(
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
@@ -377,11 +378,16 @@ _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split()
 
 
 
-@lru_cache(maxsize=4096)
-def _ordinary_key_word(form: str) -> bool:
+@lru_cache(maxsize=8192)
+def _ordinary_key_word(form: str, lang: str = "en") -> bool:
     """Whether a word of a form's key is no name: common in English (Zipf at least
     :data:`~emprivacy.entities.name_words.RARE_ZIPF`), neither mostly a name on the census lists
-    nor a listed given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``)."""
+    nor a listed given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``); in French,
+    common in French, neither a French given name nor a French family name (``Responsable
+    légal :``, ``Tél. :``, ``Née le :``; not ``Rose :``, ``Berger :``; issue 42, stage 44)."""
+    if lang == "fr":
+        return (zipf_in(form, "fr") >= RARE_ZIPF and not listed_given_name(form, lang="fr")
+                and form not in french_family_names())
     return (word_zipf(form) >= RARE_ZIPF and name_class(form) not in ("name", "rare")
             and name_key(form) not in given_names())
 

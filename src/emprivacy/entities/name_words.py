@@ -411,10 +411,13 @@ def inflected_alone(form: str, before: str, gap: str) -> bool:
 
 
 @lru_cache(maxsize=8)
-def named_chat(text: str) -> bool:
+def named_chat(text: str, lang: str = "en") -> bool:
     """:func:`~emprivacy.entities.labels.chat_speakers` of ``text`` by the listed given names
-    (:func:`given_names`), once per text for the detector, the marking and the decisions
-    that ask (``river:`` of a chat whose speakers are named is a speaker)."""
+    (:func:`given_names`; in French, :func:`listed_given_name`'s), once per text for the
+    detector, the marking and the decisions that ask (``river:`` of a chat whose speakers
+    are named is a speaker; ``prune :`` in French)."""
+    if lang == "fr":
+        return ":" in text and chat_speakers(text, lambda f: listed_given_name(f, lang="fr"))
     given = given_names()
     return ":" in text and chat_speakers(text, lambda form: name_key(form) in given)
 

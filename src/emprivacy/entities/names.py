@@ -46,7 +46,9 @@ from itertools import pairwise
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
 from emprivacy.entities.labels import (
+    FILLERS,
     FORM_KEYS,
+    GREETINGS,
     LABEL_START,
     NAME_FIELDS,
     NAME_TITLES,
@@ -103,15 +105,11 @@ from emprivacy.entities.vietnamese import vietnamese_names
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["GREETINGS", "NameListDetector", "ordinary_in_capitals"]
+__all__ = ["NameListDetector", "ordinary_in_capitals"]
 
 #: The kept function words that are never a name (``will`` and ``may`` can be).
 _KEPT_NOT_NAMES = KEPT_FUNCTION_WORDS - MODAL_NAMES
 
-#: Words before a name that address or greet a person.
-GREETINGS: frozenset[str] = frozenset(
-    "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
-    "welcome sorry hiya".split())
 #: Words after which a capitalised common word is not a name (``the Court``, ``in June``).
 _NOT_BEFORE_NAME: frozenset[str] = DETERMINERS | frozenset(
     "that her in on of since until till by during early late mid last next".split())
@@ -213,6 +211,8 @@ class NameListDetector:
             if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
                                        in ("", "greeting", "naming", "pair")):
                 continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
+            if form in FILLERS and case == "lower":
+                continue  # "doctor um row rao": a filler after a title, no name
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:  # an ordinary word: where the context names it, and a
                 # capitalised one that a name's field holds ("Known as: Cat")

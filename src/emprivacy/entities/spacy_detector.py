@@ -23,7 +23,7 @@ from typing import Any
 
 from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
-from emprivacy.entities.labels import PERSONAL_PRONOUNS
+from emprivacy.entities.labels import GREETINGS, PERSONAL_PRONOUNS
 from emprivacy.entities.spans import EntitySpan, check_texts, split_at_gaps
 from emprivacy.entities.table_names import fills_cell
 
@@ -189,10 +189,34 @@ class SpacyDetector:
                     if not _common_words_in_capitals(text, p)
                     or (p != s and s.type == "PERSON" and _given_name(text, p))]
                    for text, spans in zip(texts, out, strict=True)]
-        return out
+        # after the split: "hello margaret\nmorning bernie" is one span of spaCy's
+        return [[_without_greeting(text, s) for s in spans]
+                for text, spans in zip(texts, out, strict=True)]
 
     #: Drop spans of common English words on a line in capitals (:func:`_common_words_in_capitals`).
     common_caps = True
+
+
+_FIRST_WORD = re.compile(r"([^\W\d_]+)[ \t]+(?=\w)")
+
+
+def _without_greeting(text: str, span: EntitySpan) -> EntitySpan:
+    """``span`` without the greetings it starts with where it is a person's
+    (:data:`~emprivacy.entities.labels.GREETINGS`): spaCy reads ``morning bernie`` of a
+    phone-in as one name, and one decision per form then made every ``morning`` of the
+    text a person's slot (issue 40, stage 44).
+
+    >>> text = "and i'm sunny morning bernie"
+    >>> s = _without_greeting(text, EntitySpan(text.index("morning"), len(text), "PERSON"))
+    >>> text[s.start:s.end]
+    'bernie'
+    """
+    if span.type != "PERSON":
+        return span
+    start = span.start
+    while (m := _FIRST_WORD.match(text, start, span.end)) and m.group(1).lower() in GREETINGS:
+        start = m.end()
+    return span if start == span.start else EntitySpan(start, span.end, span.type)
 
 
 def _letter_cell(text: str, span: EntitySpan) -> bool:

@@ -197,11 +197,12 @@ def split_at_gaps(text: str, spans: Iterable[EntitySpan]) -> list[EntitySpan]:
 #: or a number (``1  Name:``) and two of the key's words (``NOT authorised:``); not a time
 #: stamp (``[07:59] sky:`` is a chat's speaker, any word).
 _KEY_BEFORE = re.compile(r"(?:^|(?<!:)(?:\t|  ))[ \t]*(?:[-*•>]+[ \t]*|\d{1,2}"
-                         r"[.)]?[ \t]+)?(?:[A-Za-z][\w'’.-]* ){0,2}\Z", re.MULTILINE)
+                         r"[.)]?[ \t]+)?(?:[^\W\d_][\w'’.-]* ){0,2}\Z", re.MULTILINE)
 #: After a key's words: at most two more words (an abbreviation's full stop: ``National
-#: Insurance no.:``) and a bracket, then the colon and a space.
-_KEY_AFTER = re.compile(r"(?: [A-Za-z][\w'’-]*\.?){0,2}(?:[ \t]*\([^)\n]{0,30}\))?[ \t]*"
-                        r":(?=[ \t]|$)", re.MULTILINE)
+#: Insurance no.:``, ``Tél. :``) and a bracket, then the colon (after spaces, French's
+#: no-break ones too) and a space.
+_KEY_AFTER = re.compile(r"\.?(?: [^\W\d_][\w'’-]*\.?){0,2}(?:[ \t]*\([^)\n]{0,30}\))?"
+                        "[ \t\u00a0\u202f]*:(?=[ \t\u00a0\u202f]|$)", re.MULTILINE)
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 
 

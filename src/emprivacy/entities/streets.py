@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from emprivacy.entities.labels import FILLERS
 from emprivacy.entities.spans import EntitySpan
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
@@ -59,8 +60,8 @@ COMPOUND_HEADS = frozenset(
 _STREET = re.compile(
     rf"(?<![\w'’-])([a-z]+)[ \t]+({'|'.join(sorted(STREET_ENDS))})(?![\w'’-])"
     r"(?![ \t]+(?:" + "|".join(sorted(COMPOUND_HEADS)) + r")(?![\w'’-]))")
-#: The words before a designator that name no street.
-_NO_NAME = KEPT_FUNCTION_WORDS | GENERIC_WORDS | NUMBER_WORDS | STREET_ENDS
+#: The words before a designator that name no street (``doctor um row rao``: a filler).
+_NO_NAME = KEPT_FUNCTION_WORDS | GENERIC_WORDS | NUMBER_WORDS | STREET_ENDS | FILLERS
 
 
 def lower_case_streets(text: str) -> list[EntitySpan]:

@@ -68,7 +68,13 @@ COLUMN_WORDS = frozenset(
     # French: a register's "N° licence | Cavalier | Né(e) le | Poney | Responsable légal"
     "n licence cavalier cavalière né née e le la poney cheval responsable légal légale "
     "téléphone tél portable courriel adresse naissance âge classe niveau observations "
-    "remarques commentaires urgence".split())
+    "remarques commentaires urgence "
+    # and the columns of a race's results, a list of officials, producers, stands (issue
+    # 42, stage 44: "| Rang | Dossard | NOM Prénom | Club | Catégorie | Temps |")
+    "rang dossard catégorie cat temps écart total poste fonction rôle initiales jour heure "
+    "lieu rendez-vous partenaire contact dotation stand exposant provenance produit produits "
+    "producteur exploitation associé associés siège hameau commune ville alpage été vaches "
+    "ede d l montant prix quantité nombre numéro statut".split())
 #: The most words of a name's cell.
 MOST_WORDS = 5
 

@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from emprivacy.entities.labels import SPEAKER_ROLES
+from emprivacy.entities.labels import GREETINGS, SPEAKER_ROLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import (
     folded,
@@ -29,7 +29,6 @@ from emprivacy.entities.name_words import (
     french_given_names,
     name_class,
 )
-from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
 from emprivacy.preparation.decisions import (
     GENERAL,

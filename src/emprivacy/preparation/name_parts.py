@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from emprivacy.entities.initials import COMMON_ZIPF
-from emprivacy.entities.labels import NAME_TITLES
+from emprivacy.entities.labels import GREETINGS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_pairs import numbered_initials
 from emprivacy.entities.name_words import french_family_names
-from emprivacy.entities.names import GREETINGS
 from emprivacy.entities.naming import DETERMINERS
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.corrections import corrected_names, corrected_next_line

@@ -1,0 +1,89 @@
+"""What the forty-fourth stage showed (issue 40), seen: in a phone-in by automatic captions,
+a greeting that spaCy reads into a name (``morning bernie``) and a filler after a title
+(``doctor um row rao``) made every ``morning`` and every ``um`` of the text a person's slot
+(one decision per form); and ``Revd``, a title, was read as a name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def _has(word: str, line: str) -> bool:
+    return re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", line) is not None
+
+
+def test_a_greeting_is_no_part_of_a_persons_span() -> None:
+    """A greeting that starts a person's span of spaCy's is left out of it, after the span
+    is cut at line breaks; a place's or an organisation's span keeps it."""
+    spacy = pytest.importorskip("spacy")
+    from emprivacy.entities import SpacyDetector
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([
+        {"label": "PERSON", "pattern": [{"LOWER": "morning"}, {"LOWER": "bernie"}]},
+        {"label": "PERSON", "pattern": [{"LOWER": "margaret"}, {"TEXT": "\n"},
+                                        {"LOWER": "dear"}, {"LOWER": "olena"}]},
+        {"label": "ORG", "pattern": [{"LOWER": "welcome"}, {"LOWER": "break"}]}])
+    text = "and morning bernie it was\nhello margaret\ndear olena at Welcome Break"
+    found = [text[s.start:s.end] for s in SpacyDetector(nlp).detect([text])[0]]
+    assert found == ["bernie", "margaret", "olena", "Welcome Break"], found
+
+
+@pytest.mark.slow
+def test_greetings_and_fillers_of_a_phone_in_stay_words(release_auto) -> None:
+    pytest.importorskip("wordfreq")
+    out = release_auto(
+        "and i'm bernie moss morning sunny\nmorning bernie and it was not sunny on saturday\n"
+        "that doctor from ripon doctor um row rao she said mine was dense\n"
+        "next caller is um olena olena good morning\nthis morning it's the big show\n")
+    assert len(re.findall(r"\bmorning\b", out)) == 4, out
+    assert len(re.findall(r"\bum\b", out)) == 2, out
+    for name in ("bernie", "moss", "olena", "rao"):
+        assert not _has(name, out), (name, out)
+
+
+@pytest.mark.slow
+def test_revd_is_a_title(release_auto) -> None:
+    pytest.importorskip("wordfreq")
+    out = release_auto("The service was taken by the Revd Joy Bell with the Revd Samuel "
+                       "Adebayo.\n| BELL | Joy | Revd | JB |\n")
+    assert out.count("Revd") == 3, out
+    for name in ("Joy", "Bell", "BELL", "Samuel", "Adebayo"):
+        assert not _has(name, out), (name, out)
+
+
+@pytest.mark.slow
+def test_the_keys_of_a_french_form_are_no_names() -> None:
+    """A French form's keys (``Responsable légal :``, ``Tél. :`` with French's no-break space
+    before the colon, ``Droit à l'image :``) and the columns of its tables (``| Poste |
+    Initiales | Tél. |``) were names, and one decision per form then protected them at every
+    mention; the names in the values stay protected."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    nb = "\u00a0"
+    out = release_fr(
+        f"NOM{nb}: MUGNIER          Prénom{nb}: Victoire\n"
+        f"Née le{nb}: 12/03/2017          Club{nb}: SCA\n"
+        f"Responsable légal{nb}: MUGNIER Céline (mère)          Tél.{nb}: 06 39 98 41 07\n"
+        f"Autorisation parentale signée{nb}: oui          Droit à l'image{nb}: oui\n\n"
+        "| Poste | NOM Prénom | Initiales | Tél. |\n|---|---|---|---|\n"
+        "| Directeur de course | COMBAZ Désiré | D. C. | 06 39 98 00 12 |\n")
+    for word in ("Responsable", "légal", "Tél", "Née", "Droit", "Poste", "Initiales"):
+        assert _has(word, out), (word, out)
+    for name in ("MUGNIER", "Céline", "Victoire", "COMBAZ", "Désiré"):
+        assert not _has(name, out), (name, out)
+
+
+@pytest.mark.slow
+def test_a_french_chats_speakers_stay_names() -> None:
+    """A speaker's label in a French chat whose speakers are named is no form's key, even a
+    given name that is a French word (``prune :``)."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("lys : oui je connais le texte\nprune : moi je ne peux pas le 25\n"
+                     "lys : d'accord prune\n")
+    assert not _has("prune", out) and not _has("lys", out), out
