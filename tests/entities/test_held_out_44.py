@@ -87,3 +87,18 @@ def test_a_french_chats_speakers_stay_names() -> None:
     out = release_fr("lys : oui je connais le texte\nprune : moi je ne peux pas le 25\n"
                      "lys : d'accord prune\n")
     assert not _has("prune", out) and not _has("lys", out), out
+
+
+@pytest.mark.slow
+def test_a_breton_family_name_with_its_article_is_protected() -> None:
+    """A Breton family name is written with its article apart (Le Bras, Le Du): after a
+    given name, ``le`` and the name are the person's whatever the word; ``le maire`` stays."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("bonjour à tous avec marie dupont\non attend yann le bras et ange le du "
+                     "présent\n")
+    for word in ("yann", "bras", "ange", "du"):
+        assert not _has(word, out), (word, out)
+    out = release_fr("bonjour à tous avec marie dupont\nmerci paul le maire va parler\n")
+    assert out.endswith(" le maire va parler\n"), out

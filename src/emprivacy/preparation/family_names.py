@@ -54,6 +54,12 @@ _LOWER_ZIPF = 4.5
 #: before a family name (:func:`_split_family`).
 _SPLIT_ARTICLES = frozenset({"le", "la", "du", "des", "de", "beau", "bel", "belle", "bon",
                              "sans"})
+#: Breton family names are written with their article apart (Le Bras, Le Du, Le Goff): the
+#: words after ``le`` that make one, whatever the word (``constant le bras``, ``ange le
+#: du``; issue 42, stage 44), from general knowledge of the frequent ones.
+BRETON_AFTER_LE = frozenset(
+    "bras du meur guen corre bris floch floc'h moal cam borgne berre gac lay men dantec "
+    "bihan goff bars fur naour coz hir gall roux".split())
 
 
 def _french_lists(marking: EntityMarking) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -415,10 +421,13 @@ def _split_family(first: str, second: str, family: frozenset[str],
     (True, False)
     >>> _split_family("la", "chance", family, {"lachance"}), _split_family("la", "porte", family)
     (True, False)
+    >>> _split_family("le", "bras", family), _split_family("le", "maire", family)
+    (True, False)
     """
     joined = folded(first + second)
-    return first in _SPLIT_ARTICLES and joined in family and (
-        (first in ("le", "la") and second in family) or joined in written)
+    return (first == "le" and second in BRETON_AFTER_LE) or (
+        first in _SPLIT_ARTICLES and joined in family and (
+            (first in ("le", "la") and second in family) or joined in written))
 
 
 def split_family_names(marking: EntityMarking, decisions: list[Decision],
@@ -455,6 +464,8 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
 
     def second_word(i: int) -> bool:
         w = words[i]
+        if words[i - 1] == "le" and w in BRETON_AFTER_LE:
+            return True  # "ange le du"
         return (len(w) > 1 and w.isalpha() and w not in function_words and w not in titles
                 and w not in NAME_TITLES and w not in FORM_KEYS
                 and not marking.designator(w))
