@@ -13,7 +13,7 @@ rows of the 100,000 most frequent words:
 The file keeps every word of the 400,000 whose probability of being a name is at least
 :data:`MIN_PROBABILITY`, that is alphabetic, three letters or more, of class ``"rare"``,
 ``"uncommon"`` or ``"common"`` (not ``"name"``: those are listed already), no greeting
-or chat word (:data:`~emprivacy.entities.names.GREETINGS`, :data:`CHAT_WORDS`), and whose Zipf
+or chat word (:data:`~emprivacy.entities.labels.GREETINGS`, :data:`CHAT_WORDS`), and whose Zipf
 frequency is in ``[LOWER_RARE, MAX_ZIPF)``: below ``LOWER_RARE`` the names detector calls a
 lower-case word a name anyway, above ``MAX_ZIPF`` it is an ordinary word first.  Names that
 no census list holds (``tomasz``, ``priya``, ``kwame``) sit beside listed ones in GloVe.
@@ -68,9 +68,9 @@ def build() -> tuple[list[str], str]:
     from sklearn.model_selection import cross_val_score
 
     from emprivacy import load_embeddings
+    from emprivacy.entities.labels import GREETINGS
     from emprivacy.entities.name_words import LOWER_RARE, census_shares, word_zipf
     from emprivacy.entities.name_words import census_name_class as name_class
-    from emprivacy.entities.names import GREETINGS
     from emprivacy.entities.places import place_words
 
     emb = load_embeddings(vocab_size=None)

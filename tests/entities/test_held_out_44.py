@@ -102,3 +102,53 @@ def test_a_breton_family_name_with_its_article_is_protected() -> None:
         assert not _has(word, out), (word, out)
     out = release_fr("bonjour à tous avec marie dupont\nmerci paul le maire va parler\n")
     assert out.endswith(" le maire va parler\n"), out
+
+
+def test_a_greeting_that_is_a_given_name_stays_in_the_span() -> None:
+    """``ping`` and ``ty`` greet, and are given names: a span that starts with one keeps it
+    (the second reading)."""
+    spacy = pytest.importorskip("spacy")
+    pytest.importorskip("names")
+    from emprivacy.entities import SpacyDetector
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([
+        {"label": "PERSON", "pattern": [{"LOWER": "ping"}, {"LOWER": "wang"}]}])
+    text = "we met ping wang at the lab"
+    found = [text[s.start:s.end] for s in SpacyDetector(nlp).detect([text])[0]]
+    assert found == ["ping wang"], found
+
+
+@pytest.mark.slow
+def test_what_the_second_reading_found(release_auto) -> None:
+    """A filler after an honorific is a name (``mr um``); a title stays inside an
+    organisation's name before its designator (``merthyr justice centre``); a sentence's
+    full stop before a key's colon is no abbreviation's (``Spoke to Sky. Notes:``)."""
+    pytest.importorskip("wordfreq")
+    out = release_auto("mr um called about the bill\n")
+    assert not _has("um", out), out
+    out = release_auto("the case went to the merthyr justice centre on monday\n")
+    assert not _has("merthyr", out), out
+    out = release_auto("Spoke to Sky. Notes: she is fine\n")
+    assert not _has("Sky", out), out
+
+
+@pytest.mark.slow
+def test_french_speakers_are_no_keys() -> None:
+    """A French speaker's label is no form's key: a given name read only before a family name
+    (``Constant :``), a name on no list whose line is speech (``Loup : moi aussi``), and the
+    speakers of a named chat whose colons follow no-break spaces."""
+    pytest.importorskip("wordfreq")
+    from .french_release import release_fr
+
+    out = release_fr("Compte rendu de la réunion\nConstant : je confirme la date du 12 mars.\n")
+    assert not _has("Constant", out), out
+    out = release_fr("Prune : je suis d accord avec toi\nLoup : moi aussi\n")
+    assert not _has("Loup", out) and not _has("Prune", out), out
+    nb = "\u00a0"
+    chat = "".join(f"{who}{nb}: {said}\n" for who, said in (
+        ("pierre", "on se voit samedi"), ("marie", "oui à 10 h"), ("loup", "ok pour samedi"),
+        ("julie", "je viens aussi"), ("pierre", "parfait"), ("loup", "je prends le pain")))
+    out = release_fr(chat)
+    for who in ("pierre", "marie", "loup", "julie"):
+        assert not _has(who, out), (who, out)

@@ -74,7 +74,7 @@ from emprivacy.entities.designator_words import (
     STREET_DESIGNATORS,
 )
 from emprivacy.entities.family_firms import family_firms
-from emprivacy.entities.labels import FILLERS, NAME_TITLES
+from emprivacy.entities.labels import FILLERS
 from emprivacy.entities.spans import NAMED_TYPES, PROPER_NOUN, SPAN_ORDER, EntitySpan
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
@@ -119,7 +119,7 @@ _CAPITALISED_AFTER = re.compile(  # "and" between too: "Fire and Rescue Service"
 #: The most words between a name and its designator (capitalised, or in lower case), and
 #: the words that are never among them.
 _MOST_BETWEEN = 2
-_NOT_BETWEEN = KEPT_FUNCTION_WORDS | FILLERS | NAME_TITLES
+_NOT_BETWEEN = KEPT_FUNCTION_WORDS | FILLERS
 _LETTERS = re.compile(r"[A-Za-z]+")
 _LAST_WORD = re.compile(r"[A-Za-z]+\Z")
 _ALL_DESIGNATORS = ORG_DESIGNATORS | STREET_DESIGNATORS
@@ -388,7 +388,7 @@ def _designators_past(text: str, pos: int, words: re.Pattern[str]) -> tuple[int,
     one word after spaces, its group 1 the word) that are no function words: lower-case ones
     (``community`` of ``whitby community hospital``, ``building`` of ``harbourside building
     society``) or capitalised ones (``MAGISTRATES'`` of ``WESTMARCH MAGISTRATES' COURT``); no
-    title or filler (``ripon doctor um row rao``)."""
+    filler (``ripon doctor um row rao``)."""
     for _ in range(_MOST_BETWEEN):
         following = words.match(text, pos)
         if following is None or following.group(1).lower() in _NOT_BETWEEN:

@@ -19,6 +19,7 @@ __all__ = [
     "CHAT_KEYS",
     "FILLERS",
     "FORM_KEYS",
+    "FRENCH_SPEECH",
     "GREETINGS",
     "HONORIFICS",
     "LABELLED_LINE",
@@ -156,6 +157,11 @@ PERSONAL_PRONOUNS: frozenset[str] = frozenset(
 #: is a census family name, and one ``um`` taken after ``doctor`` made every ``um`` of a
 #: phone-in a person's slot; issue 40, stage 44).
 FILLERS: frozenset[str] = frozenset("um umm uh uhm er erm hmm".split())
+#: The first words of a French speaker's line, never a form's value (``Loup : moi aussi``:
+#: a speaker's label, no key; issue 42, stage 44).
+FRENCH_SPEECH: frozenset[str] = frozenset(
+    "je j' moi tu toi nous vous on il elle ils elles c'est ça merci salut coucou bonjour ah "
+    "oh bah ben euh".split())  # not a form's "oui", "non", "ok"
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
@@ -227,7 +233,8 @@ def in_name_field(i: int, words: list[Token], forms: list[str], text: str,
 
 
 #: A lower-case speaker label at a line's start, after an optional time stamp: ``river:``.
-_LOWER_LABEL = re.compile(r"^[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*)?([a-zà-ÿ][\w'’-]*)[ \t]*:"
+_LOWER_LABEL = re.compile(r"^[ \t>\-*]*(?:\[[^\]\n]{0,20}\][ \t]*)?([a-zà-ÿ][\w'’-]*)"
+                          "[ \t\u00a0\u202f]*:"
                           r"(?!//)", re.MULTILINE)
 #: The fewest labelled lines, and distinct speakers, of a chat (:func:`chat_speakers`).
 CHAT_LINES, CHAT_SPEAKERS = 6, 4

@@ -31,6 +31,7 @@ from emprivacy.entities.initials import (
 from emprivacy.entities.kinds import entity_words, widen_articles, widen_before
 from emprivacy.entities.labels import (
     FORM_KEYS,
+    FRENCH_SPEECH,
     MILITARY_RANKS,
     NAME_FIELDS,
     NAME_TITLES,
@@ -38,10 +39,8 @@ from emprivacy.entities.labels import (
 from emprivacy.entities.local_places import kept_places
 from emprivacy.entities.name_pairs import by_logins, numbered_initials, self_introductions
 from emprivacy.entities.name_words import (
-    RARE_ZIPF,
     capitalised_name,
     family_names,
-    french_family_names,
     french_given_names,
     french_given_raw,
     given_names,
@@ -49,6 +48,7 @@ from emprivacy.entities.name_words import (
     name_class,
     name_key,
     named_chat,
+    ordinary_key_word,
     word_zipf,
     zipf_in,
 )
@@ -189,8 +189,9 @@ class EntityMarking:
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
             if keys:  # "sky:" a chat's speaker, "gate:" before a list of people a key
-                cut = drop_field_keys(text, cut, ordinary=lambda w: _ordinary_key_word(w, code),
-                                      lists=named_chat(text, code))
+                cut = drop_field_keys(text, cut, lists=named_chat(text, lang=code),
+                                      ordinary=lambda w: ordinary_key_word(w, lang=code),
+                                      speech=frozenset() if english else FRENCH_SPEECH)
             cut = drop_header_spans(text, drop_codes(text, drop_titles(
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
@@ -375,21 +376,6 @@ _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: (:mod:`~emprivacy.entities.toponyms`: ``Châlons-sur-Marne``, ``Bourg-en-Bresse``).
 INNER_LINKS = frozenset("sur sous en lès lez aux au".split())
 _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split())
-
-
-
-@lru_cache(maxsize=8192)
-def _ordinary_key_word(form: str, lang: str = "en") -> bool:
-    """Whether a word of a form's key is no name: common in English (Zipf at least
-    :data:`~emprivacy.entities.name_words.RARE_ZIPF`), neither mostly a name on the census lists
-    nor a listed given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``); in French,
-    common in French, neither a French given name nor a French family name (``Responsable
-    légal :``, ``Tél. :``, ``Née le :``; not ``Rose :``, ``Berger :``; issue 42, stage 44)."""
-    if lang == "fr":
-        return (zipf_in(form, "fr") >= RARE_ZIPF and not listed_given_name(form, lang="fr")
-                and form not in french_family_names())
-    return (word_zipf(form) >= RARE_ZIPF and name_class(form) not in ("name", "rare")
-            and name_key(form) not in given_names())
 
 
 def _zipf_or_none() -> Callable[[str], float] | None:

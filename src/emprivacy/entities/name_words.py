@@ -47,7 +47,7 @@ __all__ = ["CAPITALISED_EXCESS", "COMMON_EXCESS", "LANGUAGE_EXCESS", "LOWER_RARE
            "VIETNAMESE_MIDDLE_NAMES", "NameClass", "abbreviated_given",
            "capitalised_name", "census_shares", "given_names", "listed_given_name", "name_class",
            "name_in_language",
-           "name_key", "named_chat", "word_zipf", "zipf_in"]
+           "name_key", "named_chat", "ordinary_key_word", "word_zipf", "zipf_in"]
 
 _EXTRA = "ner"
 #: The commonest Vietnamese family names, with and without their marks (lower case).
@@ -410,12 +410,16 @@ def inflected_alone(form: str, before: str, gap: str) -> bool:
     return not before or before in KEPT_FUNCTION_WORDS or gap.strip(" \t") != ""
 
 
-@lru_cache(maxsize=8)
-def named_chat(text: str, lang: str = "en") -> bool:
+def named_chat(text: str, *, lang: str = "en") -> bool:
     """:func:`~emprivacy.entities.labels.chat_speakers` of ``text`` by the listed given names
     (:func:`given_names`; in French, :func:`listed_given_name`'s), once per text for the
     detector, the marking and the decisions that ask (``river:`` of a chat whose speakers
     are named is a speaker; ``prune :`` in French)."""
+    return _named_chat(text, lang)
+
+
+@lru_cache(maxsize=8)
+def _named_chat(text: str, lang: str) -> bool:
     if lang == "fr":
         return ":" in text and chat_speakers(text, lambda f: listed_given_name(f, lang="fr"))
     given = given_names()
@@ -447,3 +451,22 @@ def abbreviated_given(i: int, words: Sequence[Token], forms: Sequence[str], text
 #: How common in English the word after an abbreviated given name may be (Zipf) to be the
 #: family name (``Jos. Stone``: 4.8; not ``Geo. Street``, ``Jas. Books``).
 _ABBREVIATED_BEFORE_ZIPF = 5.0
+
+
+@lru_cache(maxsize=8192)
+def ordinary_key_word(form: str, *, lang: str = "en") -> bool:
+    """Whether a word of a form's key (``form``, lower case) is no name: common in English
+    (Zipf at least :data:`RARE_ZIPF`), neither mostly a name on the census lists nor a listed
+    given name (``Allergies``, ``Walks``; not ``Grace``, ``Baker``); in French, common in
+    French and neither a French given name, even one read only before a family name, nor a
+    French family name (``Responsable légal :``, ``Tél. :``, ``Née le :``; not ``Rose :``,
+    ``Constant :``, ``Berger :``; issue 42, stage 44).  Needs the ``ner`` extra.
+
+    >>> [ordinary_key_word(w, lang="fr") for w in ("responsable", "rose", "constant")]
+    [True, False, False]
+    """
+    if lang == "fr":
+        return (zipf_in(form, "fr") >= RARE_ZIPF and not listed_given_name(form, lang="fr")
+                and form not in french_given_words() and form not in french_family_names())
+    return (word_zipf(form) >= RARE_ZIPF and name_class(form) not in ("name", "rare")
+            and name_key(form) not in given_names())

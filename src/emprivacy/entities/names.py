@@ -49,6 +49,7 @@ from emprivacy.entities.labels import (
     FILLERS,
     FORM_KEYS,
     GREETINGS,
+    HONORIFICS,
     LABEL_START,
     NAME_FIELDS,
     NAME_TITLES,
@@ -211,8 +212,8 @@ class NameListDetector:
             if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
                                        in ("", "greeting", "naming", "pair")):
                 continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
-            if form in FILLERS and case == "lower":
-                continue  # "doctor um row rao": a filler after a title, no name
+            if form in FILLERS and case == "lower" and not (i and forms[i - 1] in HONORIFICS):
+                continue  # "doctor um row rao": a filler, no name; "mr um" is Mr Um
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:  # an ordinary word: where the context names it, and a
                 # capitalised one that a name's field holds ("Known as: Cat")

@@ -201,13 +201,17 @@ _KEY_BEFORE = re.compile(r"(?:^|(?<!:)(?:\t|  ))[ \t]*(?:[-*•>]+[ \t]*|\d{1,2}
 #: After a key's words: at most two more words (an abbreviation's full stop: ``National
 #: Insurance no.:``, ``Tél. :``) and a bracket, then the colon (after spaces, French's
 #: no-break ones too) and a space.
-_KEY_AFTER = re.compile(r"\.?(?: [^\W\d_][\w'’-]*\.?){0,2}(?:[ \t]*\([^)\n]{0,30}\))?"
+_KEY_AFTER = re.compile(r"(?:\.(?=[ \t\u00a0\u202f]*:))?(?: [^\W\d_][\w'’-]*\.?){0,2}"
+                        r"(?:[ \t]*\([^)\n]{0,30}\))?"
                         "[ \t\u00a0\u202f]*:(?=[ \t\u00a0\u202f]|$)", re.MULTILINE)
+#: The first word of a value after its key's colon.
+_VALUE_WORD = re.compile(r"[ \t\u00a0\u202f]*([^\W\d_][\w'’-]*)")
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 
 
 def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
-                    ordinary: Callable[[str], bool], lists: bool = False) -> list[EntitySpan]:
+                    ordinary: Callable[[str], bool], lists: bool = False,
+                    speech: Container[str] = frozenset()) -> list[EntitySpan]:
     r"""``spans`` less those that lie in a form's key and hold only ordinary words: a model
     types the keys of a form as names (``Allergies:``, ``Date of birth:``, ``Walks (Meanwood
     Park):`` as PERSON, ORG, LOCATION: issue 40, the eighth held-out set, where each key then
@@ -218,7 +222,8 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
     ``20 Mar PV:`` is a note's date and its writer's initials, no key.  With ``lists`` (a
     chat whose speakers are labelled ``name:``), a key only where a list of two people or
     more follows it (``gate: holly, drew, miles`` of a pinned rota), where a label is a
-    speaker's otherwise.
+    speaker's otherwise.  A key whose value starts with a word of ``speech`` (French ``je``,
+    ``moi``, ``oui``: ``Loup : moi aussi``) is a speaker's label, no key.
 
     >>> text = "Allergies:  Peanut\nDiet:  Halal\nmark: hi all"
     >>> spans = [EntitySpan(0, 9, "PERSON"), EntitySpan(19, 23, "ORG"),
@@ -234,9 +239,11 @@ def drop_field_keys(text: str, spans: Iterable[EntitySpan], *,
             out.append(span)
             continue
         # the colon after it first: most spans have none, and the key's start is a search
-        key = (_KEY_AFTER.match(text, span.end) is not None
-               and "\n" not in text[span.start:span.end]
-               and _KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None)
+        after = _KEY_AFTER.match(text, span.end)
+        key = (after is not None and "\n" not in text[span.start:span.end]
+               and _KEY_BEFORE.search(text, max(0, span.start - 40), span.start) is not None
+               and not (speech and (said := _VALUE_WORD.match(text, after.end())) is not None
+                        and said.group(1).lower() in speech))
         if not key or not all(ordinary(w.lower()) for w in
                               _WORDS.findall(text, span.start, span.end)) or (
                 lists and not _people_listed(text, span.end, spans)):

@@ -410,11 +410,12 @@ def _case(word: str) -> str:
 
 def _split_family(first: str, second: str, family: frozenset[str],
                   written: Container[str] = frozenset()) -> bool:
-    """Whether ``first`` and ``second`` are a family name of the French list
-    (:func:`~emprivacy.entities.name_words.french_family_names`) said in two: ``le`` or
-    ``la`` before a family name of the list that spells one with it (``le blanc``:
-    *leblanc*), or one of :data:`_SPLIT_ARTICLES` before any word where the piece also
-    writes the two joined (``written``, folded: ``la chance`` beside ``lachance``).
+    """Whether ``first`` and ``second`` are a family name said in two: ``le`` or ``la``
+    before a family name of the French list
+    (:func:`~emprivacy.entities.name_words.french_family_names`) that spells one with it
+    (``le blanc``: *leblanc*), one of :data:`_SPLIT_ARTICLES` before any word where the piece
+    also writes the two joined (``written``, folded: ``la chance`` beside ``lachance``), or
+    ``le`` before a word of :data:`BRETON_AFTER_LE` (``le bras``: Le Bras).
 
     >>> family = frozenset({"leblanc", "lachance", "blanc", "laporte"})
     >>> _split_family("le", "blanc", family), _split_family("la", "chance", family)
@@ -440,7 +441,8 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
     name before them become ``PERSON`` slots drawn independently of them (ε = 0) where the
     given name is a listed one, not after an article, one space apart and in the same case,
     and is a person's slot already or an uncommon word (Zipf below 3.5 in French); the second
-    word is no function word, title, form key or kind of place.  Not ``merci paul le maire
+    word is no function word, title, form key or kind of place, but for a Breton name's word
+    after ``le`` (``ange le du``: :data:`BRETON_AFTER_LE`).  Not ``merci paul le maire
     va parler``, ``sophie la porte est ouverte`` (no ``lemaire``, ``laporte`` written joined;
     ``maire``, ``porte`` no family names).  Run twice: in :func:`family_names_beside_given`,
     and after the last pass that makes a given name a person's
