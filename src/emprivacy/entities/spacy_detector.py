@@ -24,7 +24,7 @@ from typing import Any
 from emprivacy._optional import import_optional
 from emprivacy._validation import check_positive_int
 from emprivacy.entities.labels import GREETINGS, PERSONAL_PRONOUNS
-from emprivacy.entities.name_words import given_names, name_key
+from emprivacy.entities.name_words import listed_given_name
 from emprivacy.entities.spans import EntitySpan, check_texts, split_at_gaps
 from emprivacy.entities.table_names import fills_cell
 
@@ -220,7 +220,7 @@ def _without_greeting(text: str, span: EntitySpan) -> EntitySpan:
         return span
     start = span.start
     while (m := _FIRST_WORD.match(text, start, span.end)) and (
-            word := m.group(1).lower()) in GREETINGS and name_key(word) not in given_names():
+            word := m.group(1).lower()) in GREETINGS and not listed_given_name(word, lang="en"):
         start = m.end()  # not a greeting that is a given name too: "ping wang", "ty"
     return span if start == span.start else EntitySpan(start, span.end, span.type)
 

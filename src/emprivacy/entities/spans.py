@@ -201,11 +201,11 @@ _KEY_BEFORE = re.compile(r"(?:^|(?<!:)(?:\t|  ))[ \t]*(?:[-*•>]+[ \t]*|\d{1,2}
 #: After a key's words: at most two more words (an abbreviation's full stop: ``National
 #: Insurance no.:``, ``Tél. :``) and a bracket, then the colon (after spaces, French's
 #: no-break ones too) and a space.
-_KEY_AFTER = re.compile(r"(?:\.(?=[ \t\u00a0\u202f]*:))?(?: [^\W\d_][\w'’-]*\.?){0,2}"
-                        r"(?:[ \t]*\([^)\n]{0,30}\))?"
-                        "[ \t\u00a0\u202f]*:(?=[ \t\u00a0\u202f]|$)", re.MULTILINE)
+_SPACE = "[ \t\u00a0\u202f]"  # a space, French's no-break ones before a colon too
+_KEY_AFTER = re.compile(rf"(?:\.(?={_SPACE}*:))?(?: [^\W\d_][\w'’-]*\.?){{0,2}}"
+                        rf"(?:[ \t]*\([^)\n]{{0,30}}\))?{_SPACE}*:(?={_SPACE}|$)", re.MULTILINE)
 #: The first word of a value after its key's colon.
-_VALUE_WORD = re.compile(r"[ \t\u00a0\u202f]*([^\W\d_][\w'’-]*)")
+_VALUE_WORD = re.compile(rf"{_SPACE}*([^\W\d_][\w'’-]*)")
 _WORDS = re.compile(r"[^\W\d_][\w'’-]*")
 
 

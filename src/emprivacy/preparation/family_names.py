@@ -408,6 +408,12 @@ def _case(word: str) -> str:
     return "title" if word[:1].isupper() and word[1:].islower() else "mixed"
 
 
+def _breton(first: str, second: str) -> bool:
+    """Whether ``first`` and ``second`` are a Breton family name said with its article
+    (:data:`BRETON_AFTER_LE`: ``le bras``)."""
+    return first == "le" and second in BRETON_AFTER_LE
+
+
 def _split_family(first: str, second: str, family: frozenset[str],
                   written: Container[str] = frozenset()) -> bool:
     """Whether ``first`` and ``second`` are a family name said in two: ``le`` or ``la``
@@ -426,7 +432,7 @@ def _split_family(first: str, second: str, family: frozenset[str],
     (True, False)
     """
     joined = folded(first + second)
-    return (first == "le" and second in BRETON_AFTER_LE) or (
+    return _breton(first, second) or (
         first in _SPLIT_ARTICLES and joined in family and (
             (first in ("le", "la") and second in family) or joined in written))
 
@@ -466,8 +472,8 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
 
     def second_word(i: int) -> bool:
         w = words[i]
-        if words[i - 1] == "le" and w in BRETON_AFTER_LE:
-            return True  # "ange le du"
+        if _breton(words[i - 1], w):
+            return True  # "ange le du": a function word, the name's
         return (len(w) > 1 and w.isalpha() and w not in function_words and w not in titles
                 and w not in NAME_TITLES and w not in FORM_KEYS
                 and not marking.designator(w))

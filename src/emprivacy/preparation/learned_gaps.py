@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS
-from emprivacy.entities.labels import SPEAKER_ROLES
+from emprivacy.entities.labels import FILLERS, SPEAKER_ROLES
 from emprivacy.entities.learned import NearSpan
 from emprivacy.entities.name_words import inflected_alone
 from emprivacy.entities.policy import placeholder
@@ -64,7 +64,7 @@ _CALENDAR = CALENDAR_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat 
 _NAMED = frozenset({"PERSON", "LOCATION", "ORG"})
 #: A speaker's fillers, no name's word however near one (``from zhanna um first``: the
 #: second reading's ``um`` became ``[ORG]``).
-_FILLERS = frozenset("um umm uh uhm er erm hmm ah eh oh yeah yep yup nope ok okay".split())
+_FILLERS = FILLERS | frozenset("ah eh oh yeah yep yup nope ok okay".split())
 #: A word that may stand between such a word and its neighbour (``Dunn's Skip Hire``), as
 #: an ``&`` may (``HOPE & ANCHOR``).
 _POSSESSIVES = frozenset({"'s", "’s", "'S", "’S"})
