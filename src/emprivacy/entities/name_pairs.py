@@ -222,7 +222,7 @@ def by_logins(text: str) -> list[EntitySpan]:
 _NUMBERED = re.compile(
     r"(?m)(?:^|(?<=[;(|\t])(?<![ \t]\t)|(?<=[,:])(?!\d))[ \t]*"
     r"(?:(\d{1,3})(?:st|nd|rd|th|=|\.|\))?[ \t]+)?"
-    r"([A-Z](?:[ \t]+(?:(?:&|and)[ \t]+)?[A-Z]){0,2})[ \t]+"
+    r"([A-Z]\.?(?:[ \t]+(?:(?:&|and)[ \t]+)?[A-Z]\.?){0,2})[ \t]+"
     r"([^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?)(?![\w'’-]|\.\w)")
 #: A list of results: at least this many entries with a place's number, each at most
 #: :data:`_ENTRY_GAP` characters after the one before.
@@ -232,9 +232,10 @@ _ENTRY_GAP = 120
 
 def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
     """``PERSON`` spans of the entries of a list of results that give a person by initials
-    and family name, without full stops: ``1 G Little, Cap, 81; 2 M Ciobanu``, ``3 A
+    and family name, with full stops or without: ``1 G Little, Cap, 81; 2 M Ciobanu``, ``3 A
     Fell``, ``2 R & M Shepherd`` (issue 40, the thirty-second English set, where the
-    initials were released and ``Fell`` and ``Little`` read as words).  An entry opens a
+    initials were released and ``Fell`` and ``Little`` read as words), ``9 J. Close
+    2:01:15`` (the forty-seventh English set's tuning half).  An entry opens a
     line or follows ``;``, ``,``, ``:``, ``(``, ``|`` or a tab, its place's number first or
     not; its word is a family name of the census' list or rare (under Zipf 3), in capital
     and lower case, no kept function word of ``lang``.  Entries count in runs, each within

@@ -46,6 +46,7 @@ from emprivacy.entities.spans import (
     SpanIndex,
     check_texts,
 )
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["SHARED_CODE_LINES", "PatternDetector", "drop_codes", "shared_codes"]
 
@@ -233,6 +234,7 @@ class PatternDetector:
             end = m.end() if m["check"] and m["check"].lower() not in "ai" else m.end("digits")
             ids.append(EntitySpan(m.start(), end, "ID"))
         ids += _spoken_ids(text, dates + ids)
+        ids += _lettered_numbers(text, dates + ids)
         return sorted(dates + ids, key=SPAN_ORDER)
 
 
@@ -358,3 +360,39 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
             out.append(EntitySpan(start, end, "ID"))
     return out
 
+
+#: Things numbered with a letter after the number (``plot five a``, ``flat 12 c``, ``bed 4
+#: b``; issue 40, the forty-seventh English set's tuning half: a phone-in's ``by plot seven
+#: a``): the number and its letter are one identifier, or the letter is released as a word
+#: beside the number's ``[NUM]``.
+_LETTERED = re.compile(
+    r"(?<![\w'’-])(?:plot|flat|unit|room|bay|pitch|stall|bed|block|apartment|apt|suite|stand"
+    r"|berth|cabin|locker|platform|ward|gate|seat|lot)s?[ \t]+(?:no\.?[ \t]+|number[ \t]+)?"
+    r"(?P<number>\d{1,4}|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
+    r"|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[ \t-]+(?:one|two|three|four|five"
+    r"|six|seven|eight|nine))?)[ \t]*(?P<letter>[a-hj-z])(?![\w'’-])"
+    r"(?:[ \t]+(?P<next>[A-Za-z]+))?", re.IGNORECASE)
+#: Function words after ``a`` that make it an article (``room two a few times``).
+_AFTER_ARTICLE = frozenset("few little lot couple half dozen number quarter".split())
+
+
+def _lettered_numbers(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
+    """The number and letter of a thing numbered so (:data:`_LETTERED`: ``plot five a``,
+    ``flat 12 c``) as an ``ID``, where no span is yet; ``a`` only before the line's or a
+    clause's end or a function word that no article takes (``plot five a she said``; not
+    ``room two a bit cold``, ``room two a few times``); not a capital before a capitalised
+    word (``Room 5 B Block``: the block's letter)."""
+    free = SpanIndex(taken).free
+    out = []
+    for m in _LETTERED.finditer(text):
+        after = m["next"]
+        if m["letter"].lower() == "a" and after is not None and (
+                after.lower() not in KEPT_FUNCTION_WORDS or after.lower() in _AFTER_ARTICLE):
+            continue
+        if after is not None and after[:1].isupper() and m["letter"].isupper() \
+                and not after.isupper():
+            continue  # "Room 5 B Block": the block's letter
+        if free(m.start("number"), m.end("letter")):
+            out.append(EntitySpan(m.start("number"), m.end("letter"), "ID"))
+    return out

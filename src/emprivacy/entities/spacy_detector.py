@@ -199,18 +199,29 @@ class SpacyDetector:
 
 
 _FIRST_WORD = re.compile(r"([^\W\d_]+)[ \t]+(?=\w)")
+#: A greeting that ends a person's span (``mei mei good morning``: issue 40, the forty-seventh
+#: English set's tuning half), ``good`` before a time of day with it; not ``cc`` (``Harl
+#: Valley CC``, a cricket club), ``ty`` or ``tell``, greetings only before a name.
+_LAST_GREETING = re.compile(
+    r"[ \t]+(?:good[ \t]+)?(morning|afternoon|evening|hi|hiya|hey|hello|bye|cheers|thanks)\Z",
+    re.IGNORECASE)
 
 
 def _without_greeting(text: str, span: EntitySpan) -> EntitySpan:
-    """``span`` without the greetings it starts with where it is a person's
-    (:data:`~emprivacy.entities.labels.GREETINGS`): spaCy reads ``morning bernie`` of a
-    phone-in as one name, and one decision per form then made every ``morning`` of the
-    text a person's slot (issue 40, stage 44).
+    """``span`` without the greetings it starts or ends with where it is a person's
+    (:data:`~emprivacy.entities.labels.GREETINGS`; at the end :data:`_LAST_GREETING`):
+    spaCy reads ``morning bernie`` and ``mei mei good morning`` of a phone-in as one name,
+    and one decision per form then made every ``morning`` of the text a person's slot
+    (issue 40, stages 44 and 45).
 
     >>> text = "and i'm sunny morning bernie"
     >>> s = _without_greeting(text, EntitySpan(text.index("morning"), len(text), "PERSON"))
     >>> text[s.start:s.end]
     'bernie'
+    >>> text = "a lady called mei mei good morning mrs mei"
+    >>> s = _without_greeting(text, EntitySpan(text.index("mei"), text.index(" mrs"), "PERSON"))
+    >>> text[s.start:s.end]
+    'mei mei'
     >>> text = "we met ping wang"
     >>> s = _without_greeting(text, EntitySpan(text.index("ping"), len(text), "PERSON"))
     >>> text[s.start:s.end]
@@ -218,11 +229,14 @@ def _without_greeting(text: str, span: EntitySpan) -> EntitySpan:
     """
     if span.type != "PERSON":
         return span
-    start = span.start
-    while (m := _FIRST_WORD.match(text, start, span.end)) and (
+    start, end = span.start, span.end
+    while (m := _FIRST_WORD.match(text, start, end)) and (
             word := m.group(1).lower()) in GREETINGS and not listed_given_name(word, lang="en"):
         start = m.end()  # not a greeting that is a given name too: "ping wang", "ty"
-    return span if start == span.start else EntitySpan(start, span.end, span.type)
+    while (m := _LAST_GREETING.search(text, start, end)) and m.start() > start and not \
+            listed_given_name(m.group(1).lower(), lang="en"):
+        end = m.start()  # "mei mei good morning": the greeting after the name
+    return span if (start, end) == (span.start, span.end) else EntitySpan(start, end, span.type)
 
 
 def _letter_cell(text: str, span: EntitySpan) -> bool:

@@ -58,6 +58,7 @@ from emprivacy.preparation.given_names import (
     spoken_rolls,
 )
 from emprivacy.preparation.heard_names import heard_in_language
+from emprivacy.preparation.initials_after import initials_after_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
 from emprivacy.preparation.name_heads import kinds_around_names
@@ -278,6 +279,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     split_family_names(marking, decisions, counted, text, tokens, words)  # normand le blanc
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
+        initials_after_names(decisions, counted, text, tokens, titles=titles)  # théo g.
         heard_in_language(marking, decisions, counted, text, tokens)  # every name known
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known

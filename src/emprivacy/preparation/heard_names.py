@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.marking import EntityMarking
@@ -31,7 +32,8 @@ from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["HEARD_LETTERS_ALIKE", "MOST_HEARD", "heard_before", "heard_in_language"]
+__all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "HEARD_LETTERS_ALIKE", "MOST_HEARD",
+           "heard_before", "heard_in_language"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -42,6 +44,9 @@ MOST_HEARD = 6
 HEARD_LETTERS_ALIKE = 0.5
 #: A caption's time stamp (``[0:52:59]``, ``00:32:15.500``): the rule reads captions only.
 _STAMP = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,3})?(?![\d:])")
+#: A caption's number on a line of its own, and the arrow between two time stamps (SRT,
+#: WebVTT): no words between two captions.
+_CUE = re.compile(r"(?:^|\n)[ \t]*\d+[ \t]*(?=\n)|-->")
 #: Words between the heard run and the name that introduce it again (``… inker that's tope
 #: adeyinka``).
 _AGAIN = (("that", "'s"), ("that", "’s"), ("it", "'s"), ("it", "’s"), ("that", "is"),
@@ -95,9 +100,11 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     >>> decisions[[t.text for t in tokens].index("inker")] is decisions[-2]
     True
     """
-    if not _STAMP.search(text):
+    stamped = _STAMP.search(text) is not None
+    if stamped or text == text.lower():  # captions with time stamps, or without
+        _heard_between(decisions, counted, text, tokens)
+    if not stamped:
         return
-    _heard_between(decisions, counted, text, tokens)
     for j in range(len(tokens) - 1, 0, -1):
         if not _name_start(decisions, tokens, text, j):
             continue
@@ -187,31 +194,94 @@ def _best_run(tokens: Sequence[Token], said: list[int], name: str, sound: str,
 #: How alike a word heard between two mentions of a given name and the family name after the
 #: second are, at least (``large`` and ``barge``: 0.8; ``sacked`` and ``sackett``: 0.77).
 BETWEEN_ALIKE = 0.7
+#: The same for two or three words heard between, run together, with the family name's
+#: first letter (``via lait`` and ``viallet``: 0.71; ``jacky et`` and ``jacquier``: 0.53;
+#: ``no vaque`` and ``nowak``: 0.5; issue 42, the forty-fifth French set's captions, seen).
+BETWEEN_RUN_ALIKE = 0.5
+#: The most words heard between, and how many letters more or fewer than the family name's
+#: they may have together.
+_MOST_BETWEEN = 3
+_BETWEEN_LETTERS = 3
 
 
 def _heard_between(decisions: list[Decision], counted: Counter[str], text: str,
                    tokens: Sequence[Token]) -> None:
-    """A lower-case word left to the general ε between two mentions of one given name's
-    slot, the second before the family name's slot, one space apart or the second at the
-    next caption's start (``… at the tiller is moss large`` / ``[0:00:31] moss barge``,
-    ``bill sacked bill sackett``: captions that heard the family name wrong, then right;
-    issue 40, the fortieth stage, seen in the earlier sets' captions), is the family name
-    heard wrong where their letters are at least :data:`BETWEEN_ALIKE` alike: the family
-    name's slot, one person with one surrogate."""
+    """The lower-case words between two mentions of one given name's slot, the second before
+    the family name's slot, one space apart or the second at the next caption's start
+    (``… at the tiller is moss large`` / ``[0:00:31] moss barge``, ``bill sacked bill
+    sackett``, ``constant via lait constant viallet``: captions that heard the family name
+    wrong, then right; issue 40, the fortieth stage, and issue 42, the forty-fifth, seen in
+    the earlier sets' captions), in a piece with a time stamp or no capital letter, are the
+    family name heard wrong:
+
+    * one word left to the general ε whose letters are at least :data:`BETWEEN_ALIKE` alike
+      the family name's;
+    * two or three (:data:`_MOST_BETWEEN`), each undecided or a person's slot that is
+      neither name (``mel`` of ``sacha mel nique sacha melnyk``, a listed name too), one
+      undecided at least, none alone with the family name's first letter and as alike it as
+      :data:`BETWEEN_ALIKE` (``summer`` of ``robin summer no robin sumner``: the name said
+      right, then a word; not ``pin`` of ``lucas are pin lucas arpin``),
+      whose letters run together start with the family name's, are as many as its give or
+      take :data:`_BETWEEN_LETTERS` and are at least :data:`BETWEEN_RUN_ALIKE` alike it.
+
+    As a correction's, the words but the last are
+    :class:`~emprivacy.preparation.decisions.Dropped`, the last the family name's slot: one
+    person with one surrogate."""
     words = [k for k, t in enumerate(tokens) if t.kind == "word"]
     for n in range(1, len(words) - 2):
-        i, again, last = words[n], words[n + 1], words[n + 2]
-        first, second, family = decisions[words[n - 1]], decisions[again], decisions[last]
-        if not (decisions[i] is None and tokens[i].text.islower()
-                and isinstance(first, EntitySlot) and isinstance(second, EntitySlot)
-                and isinstance(family, EntitySlot) and first.key[0] == "PERSON"
-                and first.key == second.key and family.key[0] == "PERSON"
-                and family.key != first.key and tokens[last].text.islower()
-                and text[tokens[words[n - 1]].end:tokens[i].start] == " "
-                and text[tokens[again].end:tokens[last].start] == " "
-                and _STAMP.sub("", text[tokens[i].end:tokens[again].start]).strip(" []\n")
-                == ""):
+        first = decisions[words[n - 1]]
+        if not (isinstance(first, EntitySlot) and first.key[0] == "PERSON"):
             continue
-        heard, name = plain_form(tokens[i].text), plain_form(tokens[last].text)
-        if SequenceMatcher(None, heard, name).ratio() >= BETWEEN_ALIKE:
-            give_run(decisions, counted, [i], family)
+        for size in range(1, _MOST_BETWEEN + 1):
+            if n + size + 1 >= len(words):
+                break
+            between = words[n:n + size]
+            again, last = words[n + size], words[n + size + 1]
+            run = _between_run(decisions, text, tokens, words[n - 1], between, again, last)
+            if run:
+                give_run(decisions, counted, run, decisions[last])
+                break
+
+
+def _between_run(decisions: Sequence[Decision], text: str, tokens: Sequence[Token],
+                 given: int, between: list[int], again: int, last: int) -> list[int]:
+    """``between`` where its words are the family name at token ``last`` heard wrong between
+    two mentions of the given name (tokens ``given`` and ``again``), else empty."""
+    first, second, family = decisions[given], decisions[again], decisions[last]
+    if not (isinstance(second, EntitySlot) and isinstance(family, EntitySlot)
+            and first is not None and isinstance(first, EntitySlot)
+            and first.key == second.key and family.key[0] == "PERSON"
+            and family.key != first.key and tokens[last].text.islower()
+            and text[tokens[given].end:tokens[between[0]].start] == " "
+            and text[tokens[again].end:tokens[last].start] == " "
+            and _caption_gap(text[tokens[between[-1]].end:tokens[again].start])):
+        return []
+    name = plain_form(tokens[last].text)
+    if len(between) == 1:
+        i = between[0]
+        ok = decisions[i] is None and tokens[i].text.islower() and SequenceMatcher(
+            None, plain_form(tokens[i].text), name).ratio() >= BETWEEN_ALIKE
+        return between if ok else []
+    names = {plain_form(tokens[given].text), name}
+    for a, b in pairwise(between):
+        if text[tokens[a].end:tokens[b].start] not in (" ", "") or (
+                text[tokens[a].end:tokens[b].start] == "" and tokens[b].text[:1] not in "'’"):
+            return []  # one space apart, or a clitic: "ash we 're ash weir"
+    if all(decisions[i] is not None for i in between) or not all(
+            tokens[i].text.islower() and (decisions[i] is None or (
+                person_slot(decisions[i]) and plain_form(tokens[i].text) not in names))
+            for i in between):
+        return []
+    if any(plain_form(tokens[i].text)[:1] == name[:1] and SequenceMatcher(
+            None, plain_form(tokens[i].text), name).ratio() >= BETWEEN_ALIKE for i in between):
+        return []  # "robin summer no robin sumner": the name said right, and a word
+    heard = plain_form("".join(tokens[i].text for i in between))
+    if heard[:1] != name[:1] or abs(len(heard) - len(name)) > _BETWEEN_LETTERS:
+        return []
+    return between if SequenceMatcher(None, heard, name).ratio() >= BETWEEN_RUN_ALIKE else []
+
+
+def _caption_gap(gap: str) -> bool:
+    """Whether ``gap`` holds nothing but spaces, line breaks, time stamps, brackets and a
+    caption's number and arrow: the same line, or the next caption's start."""
+    return _CUE.sub(" ", _STAMP.sub("", gap)).strip(" []\n\t\r") == ""
