@@ -172,3 +172,17 @@ def test_a_greeting_after_a_name_is_no_part_of_its_span() -> None:
     text = "a lady called mei mei good morning mrs mei, and Harl Valley CC won"
     found = [text[s.start:s.end] for s in SpacyDetector(nlp).detect([text])[0]]
     assert "mei mei" in found and "Harl Valley CC" in found, found
+
+
+def test_initials_of_a_name_written_family_name_first() -> None:
+    """A rota's ``| GRANT, Marcia | MG |``, ``SHORT Rebecca RS``: the initials read given name
+    first; a name in ordinary order keeps its own."""
+    from emprivacy.entities.initials import initials_of_names
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "| GRANT, Marcia | MG | GM |\n| SHORT Rebecca | RS |\n| Ann Lee | AL | LA |"
+    spans = [EntitySpan(m.start(), m.end(), "PERSON")
+             for m in re.finditer(r"GRANT|Marcia|SHORT Rebecca|Ann Lee", text)]
+    found = [text[s.start:s.end] for s in initials_of_names(text, spans)]
+    assert "MG" in found and "RS" in found and "AL" in found, found
+    assert "LA" not in found, found

@@ -11,7 +11,10 @@ capitalised run of words all rare in English: ``NKECHI EZE``, issue 40, thirteen
 an initial
 right before the span included: ``RH`` of ``Ms R. Hussain``): every letter of
 the run (``JKR`` of ``Jane K. Rowling``; ``CAB`` of ``Caroline Ashworth-Bell``, a hyphenated
-name's parts) or its first and last (``JR``); where another type's
+name's parts) or its first and last (``JR``); a family name first, in capitals, the given
+name's and the family name's (``MG`` of ``GRANT, Marcia``, ``RS`` of ``SHORT Rebecca``: a
+rota's initials column, issue 40, the forty-seventh English set's tuning half); where another
+type's
 span covers them already (``IK`` read as a capitalised word), the person's span is added.
 In a person's span, letters in capitals are a name's whatever lists hold
 (:func:`~emprivacy.preparation.entity_slots.entity_decisions`).  A word this common
@@ -245,6 +248,10 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     ['JM', 'J.M.']
     >>> initials_of_names("JM came.", [])
     []
+    >>> text = "| GRANT, Marcia | MG | SHORT Rebecca | RS |"
+    >>> spans = [EntitySpan(2, 15, "PERSON"), EntitySpan(23, 36, "PERSON")]
+    >>> [text[s.start:s.end] for s in initials_of_names(text, spans)]
+    ['MG', 'RS']
     """
     if not any(s.type == "PERSON" for s in spans):
         return []
@@ -252,12 +259,18 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     defined: set[str] = set()  # initials a text defines in brackets: "Mr D. Okafor (DO)"
     named = [s for s in spans if s.type == "PERSON" or (  # "NKECHI EZE" of a log in capitals
         zipf is not None and s.type == PROPER_NOUN and _rare_words(text, s, zipf))]
-    for run, end in _name_runs(text, named):
+    runs = _name_runs(text, named)
+    for k, (run, end) in enumerate(runs):
+        if len(run) == 1 and run[0].isupper() and k + 1 < len(runs) \
+                and text.startswith(", " + runs[k + 1][0][0], end):
+            wanted.add(runs[k + 1][0][0][0].upper() + run[0][0])  # "GRANT, Marcia": MG
         if len(run) < 2:
             continue
         firsts = [w[0].upper() for w in run]
         these = {"".join(firsts)} if len(firsts) <= 3 else set()
         these.add(firsts[0] + firsts[-1])
+        if len(run) == 2 and run[0].isupper() and len(run[0]) > 1 and not run[1].isupper():
+            these.add(firsts[1] + firsts[0])  # "SHORT Rebecca": RS
         parts = [p[0].upper() for w in run for p in w.split("-") if p]
         if len(parts) <= 3:  # "CAB" of "CAROLINE ASHWORTH-BELL": a hyphenated name's parts
             these.add("".join(parts))
