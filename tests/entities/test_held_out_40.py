@@ -153,8 +153,7 @@ def test_heard_between_alone() -> None:
     assert ("large", "barge") in run("[0:00:28] moss large moss barge")
     assert ("and", None) in run("[0:00:28] tom and tom smith")
     assert ("large", None) in run("[0:00:28] bill large moss barge")
-    assert ("large", "barge") in run("moss large moss barge")  # no capital: captions too
-    assert ("large", None) in run("Then moss large moss barge")  # no time stamp, a capital
+    assert ("large", None) in run("moss large moss barge")  # no time stamp: no captions
 
 
 def test_saints_and_mas_compounds() -> None:

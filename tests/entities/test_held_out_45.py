@@ -37,9 +37,9 @@ def test_words_heard_between_two_mentions_take_the_family_names_slot() -> None:
             ("un monsieur constant via lait constant viallet ans", ["via", "lait"], "viallet"),
             ("et c'était benoît jacky et benoît jacquier au chrono", ["jacky", "et"], "jacquier"),
             ("le moniteur tomasz no vaque tomasz nowak qui", ["no", "vaque"], "nowak")):
-        decided = dict(_decide(text, {"lucas", "arpin", "pin", "sacha", "mel", "melnyk",
-                                      "constant", "viallet", "benoît", "jacky", "jacquier",
-                                      "tomasz", "nowak"}))
+        decided = dict(_decide("[0:01:02] " + text, {
+            "lucas", "arpin", "pin", "sacha", "mel", "melnyk", "constant", "viallet", "benoît",
+            "jacky", "jacquier", "tomasz", "nowak"}))
         assert isinstance(decided[heard[0]], Dropped), text
         assert decided[heard[-1]] is decided[family], text
 
@@ -53,6 +53,19 @@ def test_the_next_captions_start_is_no_gap() -> None:
     words = {w: d for w, d in decided}
     assert isinstance(words["via"], Dropped)
     assert words["lait"] is words["viallet"]
+
+
+def test_long_captions_without_time_stamps_are_read() -> None:
+    """A radio's captions without time stamps (forty words or more, no capital, no
+    punctuation) are read as captions."""
+    text = ("bonjour à toutes et à tous vous écoutez radio jolie note en direct du stade on a "
+            "aussi au micro un monsieur qui connaît cette piste par cœur depuis toujours "
+            "constant via lait constant viallet soixante-quatorze ans et il est toujours là pour "
+            "nous raconter les courses d'autrefois au départ")
+    words = dict(_decide(text, {"constant", "viallet"}))
+    assert isinstance(words["via"], Dropped) and words["lait"] is words["viallet"]
+    words = dict(_decide(text.replace(" au départ", ". au départ"), {"constant", "viallet"}))
+    assert words["via"] is None  # punctuation: no captions
 
 
 def test_ordinary_words_between_stay() -> None:
@@ -186,3 +199,43 @@ def test_initials_of_a_name_written_family_name_first() -> None:
     found = [text[s.start:s.end] for s in initials_of_names(text, spans)]
     assert "MG" in found and "RS" in found and "AL" in found, found
     assert "LA" not in found, found
+
+
+def test_what_the_second_reading_found() -> None:
+    """The stage's review: a chat's words between two mentions of a name stay words (the rule
+    reads captions only: time stamps, or a long piece with no capital and no punctuation);
+    an SRT block with CRLF line ends is read; a unit's letter and an article after a number
+    stay; a kiss, a family tree's ``b.`` before a month and a chat's ``bt`` are no initials
+    nor particles."""
+    from emprivacy.entities.patterns import PatternDetector
+    from emprivacy.preparation.initials_after import initials_after_names
+
+    for text, names, word in (("lucy will ask lucy williams about the rota",
+                               {"lucy", "williams"}, "ask"),
+                              ("amy was like amy walker you are late", {"amy", "walker"}, "like")):
+        assert dict(_decide(text, names))[word] is None, text
+    crlf = ("18\r\n00:01:54,900 --> 00:02:01,300\r\nje croise le gardien ange via lait\r\n\r\n"
+            "19\r\n00:02:01,600 --> 00:02:08,000\r\nange viallet oui\r\n")
+    words = dict(_decide(crlf, {"ange", "viallet"}))
+    assert isinstance(words["via"], Dropped) and words["lait"] is words["viallet"]
+    for text in ("the pitch 100 m long", "kept the room 18 c all winter",
+                 "we stayed in room 12 a very nice room"):
+        assert not [s for s in PatternDetector().detect([text])[0] if s.type == "ID"], text
+    for text, name in (("see you soon love sarah x.", "sarah"),
+                       ("mary kelly b. jan 1840", "kelly")):
+        tokens = list(tokenize(text))
+        decisions: list[Decision] = [
+            EntitySlot(("PERSON", name), -1, None, independent=True) if t.text == name else None
+            for t in tokens]
+        initials_after_names(decisions, Counter(), text, tokens)
+        assert sum(d is not None for d in decisions) == 1, text
+
+
+@pytest.mark.slow
+def test_a_trailing_family_name_that_greets_stays_protected(release_auto) -> None:
+    """``karen bye``: ``Bye`` is a family name; only a time of day leaves a person's span
+    (``mei mei good morning``); ``bt`` without its full stop is a chat's ``but``."""
+    out = release_auto("minutes taken by karen bye and sent to the team\n")
+    assert " bye " not in out, out
+    out = release_auto("told sarah bt james said no\n")
+    assert " bt " in out, out

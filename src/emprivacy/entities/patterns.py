@@ -46,7 +46,6 @@ from emprivacy.entities.spans import (
     SpanIndex,
     check_texts,
 )
-from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
 __all__ = ["SHARED_CODE_LINES", "PatternDetector", "drop_codes", "shared_codes"]
 
@@ -373,22 +372,31 @@ _LETTERED = re.compile(
     r"|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[ \t-]+(?:one|two|three|four|five"
     r"|six|seven|eight|nine))?)[ \t]*(?P<letter>[a-hj-z])(?![\w'’-])"
     r"(?:[ \t]+(?P<next>[A-Za-z]+))?", re.IGNORECASE)
-#: Function words after ``a`` that make it an article (``room two a few times``).
-_AFTER_ARTICLE = frozenset("few little lot couple half dozen number quarter".split())
+#: The words after ``a`` that make it a letter, not an article (``plot five a she said``;
+#: not ``room two a few times``, ``room 12 a very nice room``: the stage's review).
+_AFTER_LETTER_A = frozenset(
+    "she he it they we i you where which who that and or but is was has had by on in at near "
+    "next then so because with for to of from".split())
+#: After a letter that is a unit's too (``the pitch 100 m long``, ``room 18 c all winter``),
+#: these make it the unit's.
+_AFTER_UNIT = frozenset("long wide high tall deep away across all of per in from".split())
+_UNIT_LETTERS = frozenset("mcklgs")
 
 
 def _lettered_numbers(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
     """The number and letter of a thing numbered so (:data:`_LETTERED`: ``plot five a``,
     ``flat 12 c``) as an ``ID``, where no span is yet; ``a`` only before the line's or a
-    clause's end or a function word that no article takes (``plot five a she said``; not
-    ``room two a bit cold``, ``room two a few times``); not a capital before a capitalised
-    word (``Room 5 B Block``: the block's letter)."""
+    clause's end or a pronoun, a conjunction or a preposition (:data:`_AFTER_LETTER_A`:
+    ``plot five a she said``; not ``room two a bit cold``, ``room two a few times``); not a
+    unit's letter before a measure's word (``the pitch 100 m long``), nor a capital before a
+    capitalised word (``Room 5 B Block``: the block's letter)."""
     free = SpanIndex(taken).free
     out = []
     for m in _LETTERED.finditer(text):
         after = m["next"]
-        if m["letter"].lower() == "a" and after is not None and (
-                after.lower() not in KEPT_FUNCTION_WORDS or after.lower() in _AFTER_ARTICLE):
+        letter = m["letter"].lower()
+        if after is not None and ((letter == "a" and after.lower() not in _AFTER_LETTER_A) or (
+                letter in _UNIT_LETTERS and after.lower() in _AFTER_UNIT)):
             continue
         if after is not None and after[:1].isupper() and m["letter"].isupper() \
                 and not after.isupper():

@@ -32,8 +32,8 @@ from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "HEARD_LETTERS_ALIKE", "MOST_HEARD",
-           "heard_before", "heard_in_language"]
+__all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "CAPTION_WORDS", "HEARD_LETTERS_ALIKE",
+           "MOST_HEARD", "heard_before", "heard_in_language"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -46,7 +46,7 @@ HEARD_LETTERS_ALIKE = 0.5
 _STAMP = re.compile(r"(?<![\d:])\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,3})?(?![\d:])")
 #: A caption's number on a line of its own, and the arrow between two time stamps (SRT,
 #: WebVTT): no words between two captions.
-_CUE = re.compile(r"(?:^|\n)[ \t]*\d+[ \t]*(?=\n)|-->")
+_CUE = re.compile(r"(?:^|\n)[ \t]*\d+[ \t]*(?=\r?\n)|-->")
 #: Words between the heard run and the name that introduce it again (``… inker that's tope
 #: adeyinka``).
 _AGAIN = (("that", "'s"), ("that", "’s"), ("it", "'s"), ("it", "’s"), ("that", "is"),
@@ -101,7 +101,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     True
     """
     stamped = _STAMP.search(text) is not None
-    if stamped or text == text.lower():  # captions with time stamps, or without
+    if stamped or _unstamped_captions(text, tokens):
         _heard_between(decisions, counted, text, tokens)
     if not stamped:
         return
@@ -211,8 +211,8 @@ def _heard_between(decisions: list[Decision], counted: Counter[str], text: str,
     (``… at the tiller is moss large`` / ``[0:00:31] moss barge``, ``bill sacked bill
     sackett``, ``constant via lait constant viallet``: captions that heard the family name
     wrong, then right; issue 40, the fortieth stage, and issue 42, the forty-fifth, seen in
-    the earlier sets' captions), in a piece with a time stamp or no capital letter, are the
-    family name heard wrong:
+    the earlier sets' captions), in captions (a piece with a time stamp, or
+    :func:`_unstamped_captions`), are the family name heard wrong:
 
     * one word left to the general ε whose letters are at least :data:`BETWEEN_ALIKE` alike
       the family name's;
@@ -285,3 +285,16 @@ def _caption_gap(gap: str) -> bool:
     """Whether ``gap`` holds nothing but spaces, line breaks, time stamps, brackets and a
     caption's number and arrow: the same line, or the next caption's start."""
     return _CUE.sub(" ", _STAMP.sub("", gap)).strip(" []\n\t\r") == ""
+
+
+#: The fewest words of a piece of captions without time stamps (:func:`_unstamped_captions`).
+CAPTION_WORDS = 40
+_PUNCTUATION = re.compile(r"[.,;:!?…]")
+
+
+def _unstamped_captions(text: str, tokens: Sequence[Token]) -> bool:
+    """Whether ``text`` reads as automatic captions without time stamps: no capital letter,
+    no punctuation, :data:`CAPTION_WORDS` words or more (a radio's live captions; not a
+    chat's message, ``lucy will ask lucy williams about the rota``: the stage's review)."""
+    return (text == text.lower() and _PUNCTUATION.search(text) is None
+            and sum(t.kind == "word" for t in tokens) >= CAPTION_WORDS)

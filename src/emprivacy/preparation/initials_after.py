@@ -24,14 +24,15 @@ from emprivacy.text.tokens import Token
 __all__ = ["initials_after_names"]
 
 #: What may follow an initial's full stop: the text's end, a space or a line's end, a comma,
-#: a semicolon or a closing bracket (not ``e.g.``'s next letter); not a year or a date's
-#: number, nor ``abt`` (a family tree's ``b. 1840``, ``d. 2019``, ``b. abt. 1840``: born,
-#: died; the earlier sets, seen).
-_AFTER_STOP = re.compile(r"\.(?:\Z|[ \t\r\n,;)\]])(?![ \t]*(?:\d|abt\b|about\b|c\.|ca\.))",
-                         re.IGNORECASE)
+#: a semicolon or a closing bracket (not ``e.g.``'s next letter); not a year, a date's
+#: number or month, nor ``abt`` (a family tree's ``b. 1840``, ``d. 2019``, ``b. abt. 1840``,
+#: ``b. jan 1840``: born, died; the earlier sets, seen, and the stage's review).
+_AFTER_STOP = re.compile(
+    r"\.(?:\Z|[ \t\r\n,;)\]])(?![ \t]*(?:\d|abt\b|about\b|c\.|ca\.|(?:jan|feb|mar|apr|may|jun"
+    r"|jul|aug|sep|oct|nov|dec)[a-z]*\b))", re.IGNORECASE)
 #: Letters that are words with their full stop: ``v.`` (very, versus), ``a.`` and ``i.`` (an
-#: article, a pronoun: ``plan a.``).
-_NO_INITIALS = frozenset("vai")
+#: article, a pronoun: ``plan a.``), ``x.`` (a kiss: ``love sarah x.``, the stage's review).
+_NO_INITIALS = frozenset("vaix")
 
 
 def initials_after_names(decisions: list[Decision], counted: Counter[str], text: str,
@@ -43,8 +44,9 @@ def initials_after_names(decisions: list[Decision], counted: Counter[str], text:
     :func:`~emprivacy.preparation.decisions.take_initial`), where it was undecided; after a
     person's placeholder, the placeholder.  Not one of the language's ``titles`` before a
     person's name (French ``m.`` of ``merci théo m. dupont``), ``v.`` (``JM v. close``),
-    ``a.`` and ``i.`` (``plan a.`` after a word taken for a name), nor
-    before a number or ``abt`` (``patrick mulvey b. abt. 1840``, ``Desmond d. 2019``).
+    ``a.`` and ``i.`` (``plan a.`` after a word taken for a name), ``x.`` (a kiss), nor
+    before a number, a month or ``abt`` (``patrick mulvey b. abt. 1840``, ``Desmond d.
+    2019``, ``mary kelly b. jan 1840``).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "je mets théo m. et théo g., ok"

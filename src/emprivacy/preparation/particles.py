@@ -32,11 +32,13 @@ __all__ = ["ELIDED_PARTICLES", "NAME_PARTICLES", "breton_articles", "elided_part
 
 #: Particles of family names (``de la Cruz``, ``ap Rhys``, ``van Rensburg``, Gaelic ``Ní
 #: Bhriain``, ``Mac Giolla``, Malay ``binti`` and its abbreviations: ``Halima bt. Ismail``, the
-#: forty-seventh English set's tuning half), normalised.
+#: forty-seventh English set's tuning half, those with their full stop only:
+#: :data:`_STOPPED_PARTICLES`), normalised.
 NAME_PARTICLES: frozenset[str] = frozenset(
     "de del della dei di da das dos du des van von der den ter ten ap ab bin ibn al el le la "
-    "lo ní ni nic mac ó ua ben binti binte bte bt".split())
-#: Particles written short with a full stop (``Halima bt. Ismail``).
+    "lo ní ni nic mac ó ua ben binti binte".split())
+#: Particles written short, with their full stop only (``Halima bt. Ismail``; not ``bt``,
+#: a chat's ``but``: the stage's review).
 _STOPPED_PARTICLES: frozenset[str] = frozenset({"bt", "bte"})
 #: Particles only after a Gaelic one (``an`` of ``Siobhán Nic an tSaoi``).
 _SECOND_PARTICLES: frozenset[str] = frozenset({"an"})
@@ -87,6 +89,8 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         j = i
         while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
                and (words[j] in NAME_PARTICLES or (
+                   words[j] in _STOPPED_PARTICLES and j + 1 < len(tokens)
+                   and text[tokens[j].end:tokens[j + 1].start] == ". ") or (
                    words[j] in _BETWEEN_PARTICLES and j == i and person_decision_at(
                        decisions, j - 1)) or (
                    j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))
