@@ -239,3 +239,18 @@ def test_a_trailing_family_name_that_greets_stays_protected(release_auto) -> Non
     assert " bye " not in out, out
     out = release_auto("told sarah bt james said no\n")
     assert " bt " in out, out
+
+
+def test_initials_read_backwards_are_no_common_word_of_the_texts_language() -> None:
+    """French ``IL`` of ``IL Y A`` beside ``LEBLANC Isabelle``: initials read from a name
+    written family name first only are not a common word of the text's language."""
+    from emprivacy.entities.initials import initials_of_names
+    from emprivacy.entities.spans import EntitySpan
+
+    text = "IL Y A PROMESSE DE MARIAGE ENTRE LEBLANC Isabelle ET MOREL Rose (RM)"
+    spans = [EntitySpan(m.start(), m.end(), "PERSON")
+             for m in re.finditer(r"LEBLANC Isabelle|MOREL Rose", text)]
+    french = {"il": 6.5}.get
+    found = [text[s.start:s.end] for s in initials_of_names(
+        text, spans, zipf=lambda w: 0.0, own_zipf=lambda w: french(w, 0.0))]
+    assert found == ["RM"], found

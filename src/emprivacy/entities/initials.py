@@ -238,9 +238,13 @@ _BRACKETED = re.compile(r"[ \t]*\(((?:[A-Z]\.?){2,3})\)")
 
 
 def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
-                      zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
+                      zipf: Callable[[str], float] | None = None,
+                      own_zipf: Callable[[str], float] | None = None) -> list[EntitySpan]:
     """``PERSON`` spans of the initials in ``text`` of the names its ``PERSON`` spans cover
-    (see the module's description); spans already found are not repeated.
+    (see the module's description); spans already found are not repeated.  ``own_zipf``, the
+    text's language's frequencies: initials read from a name written family name first only
+    are not a common word of it either (French ``IL`` of ``IL Y A`` beside ``LEBLANC
+    Isabelle``: issue 42, stage 45's comparison).
 
     >>> text = "Client: Jordan Mensah. JM v. close to his nan; J.M. left. UK, TV."
     >>> spans = [EntitySpan(8, 21, "PERSON")]
@@ -256,6 +260,7 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     if not any(s.type == "PERSON" for s in spans):
         return []
     wanted: set[str] = set()
+    backwards: set[str] = set()  # read from a name written family name first
     defined: set[str] = set()  # initials a text defines in brackets: "Mr D. Okafor (DO)"
     named = [s for s in spans if s.type == "PERSON" or (  # "NKECHI EZE" of a log in capitals
         zipf is not None and s.type == PROPER_NOUN and _rare_words(text, s, zipf))]
@@ -263,14 +268,14 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
     for k, (run, end) in enumerate(runs):
         if len(run) == 1 and run[0].isupper() and k + 1 < len(runs) \
                 and text.startswith(", " + runs[k + 1][0][0], end):
-            wanted.add(runs[k + 1][0][0][0].upper() + run[0][0])  # "GRANT, Marcia": MG
+            backwards.add(runs[k + 1][0][0][0].upper() + run[0][0])  # "GRANT, Marcia": MG
         if len(run) < 2:
             continue
         firsts = [w[0].upper() for w in run]
         these = {"".join(firsts)} if len(firsts) <= 3 else set()
         these.add(firsts[0] + firsts[-1])
         if len(run) == 2 and run[0].isupper() and len(run[0]) > 1 and not run[1].isupper():
-            these.add(firsts[1] + firsts[0])  # "SHORT Rebecca": RS
+            backwards.add(firsts[1] + firsts[0])  # "SHORT Rebecca": RS
         parts = [p[0].upper() for w in run for p in w.split("-") if p]
         if len(parts) <= 3:  # "CAB" of "CAROLINE ASHWORTH-BELL": a hyphenated name's parts
             these.add("".join(parts))
@@ -278,6 +283,9 @@ def initials_of_names(text: str, spans: Sequence[EntitySpan], *,
         bracket = _BRACKETED.match(text, end)
         if bracket and bracket.group(1).replace(".", "") in these:
             defined.add(bracket.group(1).replace(".", ""))
+    if own_zipf is not None:
+        backwards = {b for b in backwards if own_zipf(b.lower()) < COMMON_ZIPF}
+    wanted |= backwards
     if not wanted and not _KEY_SIGNS.search(text):
         return []  # most pieces: no name of two words, no key
     people = SpanIndex(s for s in spans if s.type == "PERSON")

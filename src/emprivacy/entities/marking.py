@@ -185,6 +185,8 @@ class EntityMarking:
         # spans of titles alone are dropped: abbreviations and ranks (a roll's SGT), not a
         # full word that may be a name or a brand (Justice, Coach)
         titles = _SPAN_TITLES if english else get_language(self.lang).titles
+        own_zipf = None if zipf is None or english else _zipf_in(
+            get_language(self.lang).wordfreq_code)
         found = []
         for text, spans in zip(texts, self.detector.detect(texts), strict=True):
             cut = streets_typed_people(text, split_at_gaps(text, spans), given=_person_word)
@@ -196,7 +198,8 @@ class EntityMarking:
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
             found.append(drop_role_cells(text, sorted({  # "| Coxswain |" of a Role column
-                                 *wide, *initials_of_names(text, wide, zipf=zipf),
+                                 *wide, *initials_of_names(text, wide, zipf=zipf,
+                                                           own_zipf=own_zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),
                                  *particle_initials(text), *bare_initials(text),
                                  *self_introductions(text, code), *by_logins(text),
