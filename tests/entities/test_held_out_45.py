@@ -254,3 +254,13 @@ def test_initials_read_backwards_are_no_common_word_of_the_texts_language() -> N
     found = [text[s.start:s.end] for s in initials_of_names(
         text, spans, zipf=lambda w: 0.0, own_zipf=lambda w: french(w, 0.0))]
     assert found == ["RM"], found
+
+
+@pytest.mark.slow
+def test_a_festival_is_no_name(release_auto) -> None:
+    """``diwali``: the learned model took it for a name in a caption's title line, and one
+    decision per form made every mention a person's slot; a festival is a calendar word."""
+    text = ("kcr live kelbourne community radio diwali lights switch on kelbourne parade\n"
+            "good evening kelbourne and a very happy diwali to you all a few days early\n")
+    out = release_auto(text)
+    assert out.count("diwali") == 2, out

@@ -57,7 +57,12 @@ BESIDE_MODEL = 0.6
 
 #: Calendar words and the weekdays' abbreviations (``Fri``, ``Wed``), which a form's dates
 #: hold; the months' (``Sept``) are the language's :attr:`~emprivacy.text.language.Language.months`.
-_CALENDAR = CALENDAR_WORDS | frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+#: And the festivals of a year, rare as English words (``happy diwali``: the model took
+#: ``diwali`` of ``community radio diwali lights`` for a name, and one decision per form made
+#: each of its 33 mentions in the forty-seventh English set a person's slot).
+_CALENDAR = CALENDAR_WORDS | frozenset(
+    "mon tue tues wed thu thur thurs fri sat sun diwali deepavali eid ramadan ramzan hanukkah "
+    "chanukah vaisakhi baisakhi navratri holi lohri pongal onam passover purim".split())
 
 
 #: The types whose protected words vouch for a neighbour the model takes only beside them.
