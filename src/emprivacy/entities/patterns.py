@@ -98,9 +98,11 @@ _RADIO = frozenset(
     "xray yankee zulu".split())
 #: One unit of an identifier read aloud (a transcribed call: ``k l nine four two``): a letter,
 #: a digit's word (``oh``, ``double``), or digits.
-_SPOKEN_UNIT = (r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-                r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
-                r"|forty|fifty|sixty|seventy|eighty|ninety|hundred|double|triple|\d{1,4}"
+#: The number words of a count (``seven``, ``twenty``, ``hundred``).
+_COUNT_WORDS = (r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty"
+                r"|fifty|sixty|seventy|eighty|ninety|hundred")
+_SPOKEN_UNIT = (r"(?:oh|" + _COUNT_WORDS + r"|double|triple|\d{1,4}"
                 r"|em|ess|aitch|zed|" + "|".join(sorted(_RADIO, key=len, reverse=True))
                 + r"|[A-Za-z])(?![\w'’-])")
 #: Units of a spoken identifier that only a phone number or a code says: no count says them.
@@ -367,9 +369,7 @@ def _spoken_ids(text: str, taken: Sequence[EntitySpan]) -> list[EntitySpan]:
 _LETTERED = re.compile(
     r"(?<![\w'’-])(?:plot|flat|unit|room|bay|pitch|stall|bed|block|apartment|apt|suite|stand"
     r"|berth|cabin|locker|platform|ward|gate|seat|lot)s?[ \t]+(?:no\.?[ \t]+|number[ \t]+)?"
-    r"(?P<number>\d{1,4}|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-    r"|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty"
-    r"|forty|fifty|sixty|seventy|eighty|ninety|hundred)(?:[ \t-]+(?:one|two|three|four|five"
+    r"(?P<number>\d{1,4}|(?:" + _COUNT_WORDS + r")(?:[ \t-]+(?:one|two|three|four|five"
     r"|six|seven|eight|nine))?)[ \t]*(?P<letter>[a-hj-z])(?![\w'’-])"
     r"(?:[ \t]+(?P<next>[A-Za-z]+))?", re.IGNORECASE)
 #: The words after ``a`` that make it a letter, not an article (``plot five a she said``;

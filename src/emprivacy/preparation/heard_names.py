@@ -229,8 +229,7 @@ def _heard_between(decisions: list[Decision], counted: Counter[str], text: str,
     person with one surrogate."""
     words = [k for k, t in enumerate(tokens) if t.kind == "word"]
     for n in range(1, len(words) - 2):
-        first = decisions[words[n - 1]]
-        if not (isinstance(first, EntitySlot) and first.key[0] == "PERSON"):
+        if not person_slot(decisions[words[n - 1]]):
             continue
         for size in range(1, _MOST_BETWEEN + 1):
             if n + size + 1 >= len(words):
@@ -248,9 +247,9 @@ def _between_run(decisions: Sequence[Decision], text: str, tokens: Sequence[Toke
     """``between`` where its words are the family name at token ``last`` heard wrong between
     two mentions of the given name (tokens ``given`` and ``again``), else empty."""
     first, second, family = decisions[given], decisions[again], decisions[last]
-    if not (isinstance(second, EntitySlot) and isinstance(family, EntitySlot)
-            and first is not None and isinstance(first, EntitySlot)
-            and first.key == second.key and family.key[0] == "PERSON"
+    if not (isinstance(first, EntitySlot) and isinstance(second, EntitySlot)
+            and isinstance(family, EntitySlot) and first.key == second.key
+            and family.key[0] == "PERSON"
             and family.key != first.key and tokens[last].text.islower()
             and text[tokens[given].end:tokens[between[0]].start] == " "
             and text[tokens[again].end:tokens[last].start] == " "

@@ -87,16 +87,14 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
     i = 0
     while i < len(tokens):
         j = i
-        while (j < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
-               and (words[j] in NAME_PARTICLES or (
-                   words[j] in _STOPPED_PARTICLES and j + 1 < len(tokens)
-                   and text[tokens[j].end:tokens[j + 1].start] == ". ") or (
+        while (j + 1 < len(tokens) and decisions[j] is None and tokens[j].kind == "word"
+               # one space after a particle; a full stop and a space after a stopped one only
+               and text[tokens[j].end:tokens[j + 1].start] == (
+                   ". " if words[j] in _STOPPED_PARTICLES else " ")
+               and (words[j] in NAME_PARTICLES or words[j] in _STOPPED_PARTICLES or (
                    words[j] in _BETWEEN_PARTICLES and j == i and person_decision_at(
                        decisions, j - 1)) or (
-                   j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))
-               and j + 1 < len(tokens) and (text[tokens[j].end:tokens[j + 1].start] == " " or (
-                   words[j] in _STOPPED_PARTICLES
-                   and text[tokens[j].end:tokens[j + 1].start] == ". "))):
+                   j > 0 and words[j] in _SECOND_PARTICLES and words[j - 1] in _GAELIC_PARTICLES))):
             j += 1
         if j == i:
             i += 1
