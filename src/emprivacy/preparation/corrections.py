@@ -292,16 +292,20 @@ def _likeness(said: str, name: str, sound: str, words: int,
 
 def skeleton(said: str) -> str:
     """The consonants of a plain word (:func:`plain_form`) as they sound, roughly: no vowel,
-    ``h``, ``w``, ``y`` or ``gh`` (``high``), ``c`` and ``q`` as ``k``, ``z`` as ``s``, no
+    ``h``, ``w``, ``y`` or ``gh`` (``high``), ``c`` and ``q`` as ``k`` (but ``c`` before
+    ``e``, ``i``, ``y`` as ``s``), ``z`` as ``s``, no
     letter twice in a row (``olufunmilayo`` and ``ohloofunmelieoh``: ``lfnml``)."""
     out: list[str] = []
-    for c in said.replace("gh", "").translate(_SOUNDS):
+    for c in _SOFT_C.sub("s", said.replace("gh", "")).translate(_SOUNDS):
         if c not in "aeiouyhw" and c.isalpha() and (not out or out[-1] != c):
             out.append(c)
     return "".join(out)
 
 
 _SOUNDS = str.maketrans("cqz", "kks")
+#: A ``c`` before ``e``, ``i`` or ``y`` sounds as ``s`` (``yacine`` and ``ya scie``: issue 42,
+#: the forty-sixth French set's captions).
+_SOFT_C = re.compile(r"c(?=[eiy])")
 
 
 def plain_form(word: str) -> str:

@@ -57,7 +57,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
-from emprivacy.preparation.heard_names import heard_in_language
+from emprivacy.preparation.heard_names import heard_in_language, in_captions
 from emprivacy.preparation.initials_after import initials_after_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
@@ -84,6 +84,7 @@ from emprivacy.preparation.particles import (
     lower_letters_before_capitals,
 )
 from emprivacy.preparation.place_joins import joining_words, place_joins
+from emprivacy.preparation.split_mentions import split_mentions
 from emprivacy.preparation.titles import kin_word, title_outside_name
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -281,6 +282,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         handle_initials(decisions, counted, text, tokens)
         initials_after_names(decisions, counted, text, tokens, titles=titles)  # théo g.
         heard_in_language(marking, decisions, counted, text, tokens)  # every name known
+        split_mentions(decisions, counted, text, tokens, captions=in_captions(text, tokens),
+                       function_words=get_language(marking.lang).kept_function_words,
+                       listed=marking.given_name)  # "en se rouge" of "anse-rouge"
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     return decisions, counted
