@@ -56,7 +56,7 @@ _INITIALS = re.compile(r"(?<![\w.’'-])(?:[A-Z]{2,3}|(?:[A-Z]\.){2,3})(?![\w’
 
 _INITIAL = r"[A-Z]\.(?:-[A-Z]\.)?"
 _PARTICLE = (r"(?:[Dd]e la|[Dd]e l['’]|[Vv]an der|[Vv]an den|[Vv]an de|[Ll]e|[Ll]a|[Dd]e|[Dd]u|"
-             r"[Dd]es|[Dd]a|[Dd]i|[Dd]el|[Dd]os|[Dd]as|[Vv]an|[Vv]on|[Aa]l|[Ee]l) ")
+             r"[Dd]es|[Dd]a|[Dd]i|[Dd]el|[Dd]os|[Dd]as|[Vv]an|[Vv]on|[Aa]l|[Ee]l|[Aa]p|[Aa]b) ")
 #: What stands before and after a signature's initials: a line's start or end, a cell's
 #: ``|`` or tab, a colon, a bracket, a comma, a dash, two spaces (not a word: ``Option A. La
 #: B. est moins chère``).
@@ -69,7 +69,8 @@ _PARTICLE_INITIALS = re.compile(
 
 def particle_initials(text: str) -> list[EntitySpan]:
     """``PERSON`` spans of a name's initials with its family name's particle between them:
-    ``M. Le G.``, ``H. de la R.-A.``, ``C. D'A.``, ``S. O'N.``, ``R. de S.`` — a sign-in
+    ``M. Le G.``, ``H. de la R.-A.``, ``C. D'A.``, ``S. O'N.``, ``R. de S.``, Welsh ``E. ab
+    I.`` (the forty-eighth English set's tuning half) — a sign-in
     sheet's or a form's signature (issue 42, the twentieth French set, where ``Le`` of
     ``M. Le G.`` was released as a word and ``G.`` as a capital the detector took alone).
     Each initial is a capital and a full stop (a hyphenated name's ``R.-A.``); the whole

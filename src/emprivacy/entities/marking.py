@@ -37,7 +37,12 @@ from emprivacy.entities.labels import (
     NAME_TITLES,
 )
 from emprivacy.entities.local_places import kept_places
-from emprivacy.entities.name_pairs import by_logins, numbered_initials, self_introductions
+from emprivacy.entities.name_pairs import (
+    by_logins,
+    numbered_initials,
+    numbered_initials_alone,
+    self_introductions,
+)
 from emprivacy.entities.name_words import (
     capitalised_name,
     family_names,
@@ -204,6 +209,7 @@ class EntityMarking:
                                  *particle_initials(text), *bare_initials(text),
                                  *self_introductions(text, code), *by_logins(text),
                                  *numbered_initials(text, code),
+                                 *numbered_initials_alone(text),
                                  *people_columns(text, wide, name_word=_name_like),
                                  *organisation_columns(text, wide),
                                  *(pub_spans(text) if english else ()),

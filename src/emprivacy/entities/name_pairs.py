@@ -9,6 +9,7 @@ import re
 from collections.abc import Container, Iterable, Sequence
 from fractions import Fraction
 
+from emprivacy.entities.acronyms import NOT_AN_ACRONYM
 from emprivacy.entities.labels import LABELLED_LINE, NAME_TITLES, SPEAKER_ROLES, chat_speakers
 from emprivacy.entities.name_vectors import name_like
 from emprivacy.entities.name_words import (
@@ -30,7 +31,7 @@ from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, top_level_domains
 
 __all__ = ["SHORT_FORM_LETTERS", "SHORT_FORM_MORE", "by_logins", "introduced_self", "name_pair",
-           "numbered_initials", "self_introductions", "short_forms"]
+           "numbered_initials", "numbered_initials_alone", "self_introductions", "short_forms"]
 
 #: The commonest a word may be (Zipf) and be read as the given name before a rare family
 #: name in lower case (``keen`` 4.1 of ``joe a keen ferreira`` is; ``book`` 5.4, ``ask``,
@@ -263,6 +264,50 @@ def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
             if (sum(e.group(1) is not None for e in run) >= _NUMBERED_ENTRIES
                     and any(word_zipf(e.group(3)) < RARE_ZIPF for e in run)):
                 out += [EntitySpan(e.start(2), e.end(3), "PERSON") for e in run]
+            run = []
+        if m is not None:
+            run.append(m)
+    return out
+
+
+#: One initial with its full stop, a hyphened name's two letters too (``A-K.``, ``R.-A.``).
+_DOTTED = r"[A-Z](?:\.?-[A-Z])?\."
+#: A results list's entry of initials alone: its place's number (at a line's start or after
+#: ``;``, ``,``, ``:``, ``(``, ``|`` or a tab), two or three initials each with its full
+#: stop, or initials, a Welsh ``ap``/``ab`` and initials (``G. ap D.``), then a comma, a
+#: semicolon, a bracket, an ``&``, the line's end or a capitalised word.
+_NUMBERED_ALONE = re.compile(
+    r"(?m)(?:^|(?<=[;(|\t,:]))[ \t]*\d{1,3}(?:st|nd|rd|th|=|\.|\))?[ \t]+"
+    rf"((?:{_DOTTED}[ \t]?){{1,2}}(?:[Aa][pb][ \t]+)?{_DOTTED}(?:[ \t]?{_DOTTED})?)"
+    r"(?=[ \t]*(?:[,;()&|\t]|\r?$|[A-Z][a-z]))")
+
+
+def numbered_initials_alone(text: str) -> list[EntitySpan]:
+    """``PERSON`` spans of the entries of a list of results that give a person by initials
+    alone, each with its full stop: ``1 M.H. (Ysgol), 2 A.D.C., 3 G. ap D.``, ``2 L.A-K.``
+    (issue 40, the forty-eighth English set's tuning half: a newsletter's eisteddfod
+    results, where ``L.A-K.``, ``G. ap D.`` and ``I.S.`` before ``Folk song`` were
+    released).  Entries count in runs as :func:`numbered_initials`' do, each within
+    :data:`_ENTRY_GAP` characters of the one before; a run of at least
+    :data:`_NUMBERED_ENTRIES` is a list.  No abbreviation's letters (``10 A.M.``: the
+    :data:`~emprivacy.entities.acronyms.NOT_AN_ACRONYM`).
+
+    >>> text = "Under 12: 1 N.R., 2 L.A-K., 3 G. ap D. Piano: 1 Z.N., 2 I.S. Folk song"
+    >>> [text[s.start:s.end] for s in numbered_initials_alone(text)]
+    ['N.R.', 'L.A-K.', 'G. ap D.', 'Z.N.', 'I.S.']
+    >>> numbered_initials_alone("Times: 1 A.M., 2 P.M.; 3 U.S. Army")
+    []
+    """
+    if "." not in text:
+        return []
+    entries = [m for m in _NUMBERED_ALONE.finditer(text)
+               if re.sub(r"[^A-Z]", "", m.group(1)) not in NOT_AN_ACRONYM]
+    out: list[EntitySpan] = []
+    run: list[re.Match[str]] = []
+    for m in [*entries, None]:
+        if m is None or (run and m.start() - run[-1].end() > _ENTRY_GAP):
+            if len(run) >= _NUMBERED_ENTRIES:
+                out += [EntitySpan(e.start(1), e.end(1), "PERSON") for e in run]
             run = []
         if m is not None:
             run.append(m)

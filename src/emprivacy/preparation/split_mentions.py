@@ -62,9 +62,11 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
       law`` are the name and a word).
 
     The last word is neither one of the language's ``function_words`` nor elided (``du pont
-    c'`` of ``du pont c'est``), nor are all of them function words; each is undecided or a
-    slot, and no listed given name (``listed``: another person, or a word: ``the penny
-    drop`` beside the user name ``pennydrops``).  As a correction's, the words but the last
+    c'`` of ``du pont c'est``), nor are all of them function words, nor is the first of two
+    (``le maire`` beside ``lemaire``: a word and its article); each is undecided or a
+    slot; words that hold a listed given name (``listed``: another person, or a word)
+    must spell the word (``ok sana oksana``; not ``the penny drop`` beside the user name
+    ``pennydrops``).  As a correction's, the words but the last
     are :class:`~emprivacy.preparation.decisions.Dropped` (with the spaces after them), the
     last the name's slot.
 
@@ -135,33 +137,37 @@ def _pieces_at(decisions: Sequence[Decision], text: str, tokens: Sequence[Token]
         tok = tokens[k]
         own = decisions[k]
         if tok.kind != "word" or not tok.text[:1].isalpha() or (run and text[
-                tokens[run[-1]].end:tok.start] != " ") or listed(tok.text.lower()) or not (
+                tokens[run[-1]].end:tok.start] != " ") or not (
                 own is None or isinstance(own, EntitySlot)):
             break
         run.append(k)
+    listed_at = [listed(tokens[k].text.lower()) for k in run]
     for size in range(len(run), 1, -1):
         pieces = run[:size]
         said = [tokens[k].text for k in pieces]
         lowered = [w.lower() for w in said]
         if lowered[-1] in function_words or lowered[-1][-1] in "'’" or all(
-                w in function_words for w in lowered):
-            continue  # "du pont c'" of "du pont c'est … dupont"
+                w in function_words for w in lowered) or (
+                size == 2 and lowered[0] in function_words):
+            continue  # "du pont c'" of "du pont c'est … dupont"; "le maire" beside "lemaire"
         joined = _plain("".join(said))
         slot = hyphened.get(joined)
         if slot is None and all(w.islower() for w in said):
             longest = max(len(_plain(w)) for w in said)  # no word is the name by itself
             slot = _sounds_like(joined, longest, [
-                (_plain(tokens[k].text), decisions[k]) for k in near if k > pieces[-1]])
+                (_plain(tokens[k].text), decisions[k]) for k in near if k > pieces[-1]],
+                spelled=any(listed_at[:size]))
         if slot is not None and not all(decisions[k] is slot for k in pieces):
             return pieces, slot
     return None
 
 
-def _sounds_like(joined: str, longest: int, named: list[tuple[str, Decision]]
-                 ) -> EntitySlot | None:
+def _sounds_like(joined: str, longest: int, named: list[tuple[str, Decision]], *,
+                 spelled: bool) -> EntitySlot | None:
     """The slot of the word of ``named`` (word, slot) that ``joined`` (words heard, run
     together; the longest of them ``longest`` letters) spells or sounds most like, as
-    :func:`split_mentions` says; ``None`` where none does."""
+    :func:`split_mentions` says; ``None`` where none does; with ``spelled`` (a listed given
+    name among the words), only one it spells."""
     heard = skeleton(joined)
     best: EntitySlot | None = None
     best_ratio = 0.0
@@ -171,6 +177,8 @@ def _sounds_like(joined: str, longest: int, named: list[tuple[str, Decision]]
             continue
         if form == joined:
             return slot
+        if spelled:
+            continue
         sound = skeleton(form)
         if not heard or not sound or heard[0] != sound[0]:
             continue
