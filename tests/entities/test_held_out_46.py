@@ -7,6 +7,7 @@ wrong because ``c`` before ``i`` sounded as ``k``."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -163,3 +164,25 @@ def test_results_by_initials_alone_are_protected_end_to_end() -> None:
     out = next(iter(obf.obfuscate([Document("a", text)])))["text"]
     for written in ("A-K", "ap D", "F-J", "I.S.", "Z.N."):
         assert written not in out, out
+
+
+def test_welsh_thanks_greet_a_name(release_auto) -> None:
+    """``diolch`` (thanks) before a given name that is a word greets the person
+    (``diolch will bach``), as ``thanks`` does; not the Welsh words of address after it
+    (``Diolch bois``)."""
+    out = release_auto("[14:12] dafydd bowen: choir in position. pa working. diolch will 🙏\n")
+    assert not re.search(r"\bwill\b", out), out
+    out = release_auto("Posted by Owain J Mon Jul. Diolch bois! Would not have happened.\n")
+    assert " bois!" in out, out
+
+
+@pytest.mark.slow
+def test_nord_courtyards_and_mills_are_kinds_of_place(french) -> None:
+    """``courée`` and ``filature`` are kinds before a place's name in French (``courée du
+    Progrès``, ``la filature Delattre-Wattez``), the linking ``du`` with them."""
+    from .french_release import release_fr, widened
+
+    assert ("courée du Progrès", "LOCATION") in widened("Adresse : courée du Progrès, maison 4")
+    out = release_fr("[09:12] nadia bouzidi : photo prise dans la cour de la filature "
+                     "delattre-wattez hier soir\n")
+    assert "filature" not in out and "delattre" not in out, out

@@ -26,6 +26,7 @@ __all__ = [
     "LABEL_START",
     "NAME_FIELDS",
     "NAME_TITLES",
+    "NOT_GREETED",
     "PERSONAL_PRONOUNS",
     "QUOTING_VERBS",
     "ROLE_VERBS",
@@ -165,7 +166,14 @@ FRENCH_SPEECH: frozenset[str] = frozenset(
 #: Words before a name that address or greet a person.
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
-    "welcome sorry hiya".split())
+    "welcome sorry hiya".split()
+    # Welsh in an English chat: thanks, hello, bye (``diolch will bach``: issue 40, the
+    # forty-eighth English set's tuning half)
+    + "diolch shwmae hwyl".split())
+#: Words of address after a greeting that are no name: Welsh ``bois`` (lads), ``bach``
+#: (dear), ``pawb`` (everyone), ``cariad`` (love), ``chi``, ``ti`` (you), ``yn`` of ``diolch yn
+#: fawr`` (``Diolch bois``: the stage's per-token comparison).
+NOT_GREETED = frozenset("bois bach pawb cariad chi ti yn".split())
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
 _SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"} | set(

@@ -54,6 +54,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
     NO_NAME_VALUES,
+    NOT_GREETED,
     QUOTING_VERBS,
     SPEAKER_ROLES,
     chat_speaker_word,
@@ -347,6 +348,7 @@ class NameListDetector:
                 out[i] = "field"
             elif (prev is not None and forms[i - 1] in GREETINGS and cls != "rare" and (  # not
                     name_key(forms[i]) in given or word_zipf(forms[i]) < 5.0)  # "hi good day"
+                  and forms[i] not in NOT_GREETED  # "diolch bois"
                   and re.fullmatch(r"[ \t]+|,[ \t]*", gap)
                   and (forms[i] not in MODAL_NAMES or modal_named(text, tok.end))):
                 out[i] = "greeting"  # "thanks, will!"; not "sorry, will you", "thanks, will do"
