@@ -89,15 +89,16 @@ def test_a_common_word_taken_with_a_name_is_not_followed_to_its_other_mentions()
 
     marking = SimpleNamespace(lang="fr", listed_given=lambda word: False,
                               given_name=lambda word: word in {"perle", "pierre"})
-    toks = list(tokenize("merci pierre et perle tanguy"))
+    text = "merci pierre et perle tanguy"
+    toks = list(tokenize(text))
     words = [t.text.lower() for t in toks]
     slot = EntitySlot(("PERSON", "x"), -1, None, independent=True)
     decisions = [slot, slot, None, slot, slot]
-    assert _common_given(marking, decisions, toks, words, 0)  # merci: no given name
-    assert not _common_given(marking, decisions, toks, words, 3)  # perle: a given name
-    assert not _common_given(marking, decisions, toks, words, 1)  # no person after it
+    assert _common_given(marking, decisions, text, toks, words, 0)  # merci: no given name
+    assert not _common_given(marking, decisions, text, toks, words, 3)  # perle: a given name
+    assert not _common_given(marking, decisions, text, toks, words, 1)  # no person after it
     marking.lang = "en"
-    assert not _common_given(marking, decisions, toks, words, 0)  # English: its own rules
+    assert not _common_given(marking, decisions, text, toks, words, 0)  # English: its own rules
 
 
 def _heard(text: str, names: tuple[str, ...], listed: tuple[str, ...] = ()

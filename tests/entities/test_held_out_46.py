@@ -186,3 +186,20 @@ def test_nord_courtyards_and_mills_are_kinds_of_place(french) -> None:
     out = release_fr("[09:12] nadia bouzidi : photo prise dans la cour de la filature "
                      "delattre-wattez hier soir\n")
     assert "filature" not in out and "delattre" not in out, out
+
+
+@pytest.mark.slow
+def test_a_speakers_common_family_name_is_protected_at_the_label_only(french) -> None:
+    """``[07:22] désiré blanc :``: a listed given name and a family name of the lists that is
+    a common French word make a chat's speaker; the family name is the person's at the
+    labels, and ``blanc`` of ``vin blanc`` stays a word (no one decision per form for it)."""
+    from .french_release import release_fr
+
+    chat = ("[07:22] désiré blanc : moi c'est désiré, papa de sacha\n"
+            "[07:25] josiane delattre : bienvenue\n"
+            "[08:16] aimé petit : je m'occupe du vin blanc de la buvette\n"
+            "[08:17] désiré blanc : bière sans alcool alors, un petit verre\n"
+            "[08:18] marie-claude lefebvre : merci à tous\n")
+    out = release_fr(chat)
+    assert "désiré blanc :" not in out and "aimé petit :" not in out, out
+    assert "vin blanc de la buvette" in out and "un petit verre" in out, out

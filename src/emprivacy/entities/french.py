@@ -152,9 +152,12 @@ class FrenchNameDetector:
         speakers = [normalise_word(m.group("name")) for m in _SPEAKER.finditer(text)]
         speakers += unstamped_speakers(text, given, stopwords=stop)
         names = set(speakers)
+        from emprivacy.entities.name_words import listed_given_name
+
         labelled, label_particles = stamped_speakers(
             text, words, forms, stopwords=stop, roles=TITLE_KINDS, given=given,
-            zipf=lambda w: zipf(w, "fr"))
+            family=lambda w: w in family or folded(w) in listed,
+            listed=lambda w: listed_given_name(w, lang="fr"), zipf=lambda w: zipf(w, "fr"))
         names |= labelled
         for i, form in enumerate(forms):
             if form in stop or form in names:

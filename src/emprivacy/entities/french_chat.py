@@ -207,6 +207,8 @@ _ELIDED = frozenset({"n'", "d'"})
 def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
                      stopwords: frozenset[str], roles: frozenset[str],
                      given: frozenset[str] = frozenset(),
+                     family: Callable[[str], bool] = lambda w: False,
+                     listed: Callable[[str], bool] = lambda w: False,
                      zipf: Callable[[str], float] = lambda w: 0.0
                      ) -> tuple[set[str], set[int]]:
     """The speakers of several words after a chat's time stamp: the forms of their words
@@ -215,7 +217,12 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
     stopword, no word is a role (``[10:02] le président :``), and each word but the
     particles is a listed given name or rarer than :data:`CALLED_ZIPF`, or one is rarer than
     :data:`_LABEL_RARE` and the others than :data:`_LABEL_COMMON` (``aimé kouassi``; not
-    ``[08:00] équipe technique :``).
+    ``[08:00] équipe technique :``); or the first is a given name (``given`` or ``listed``:
+    ``aimé``, a word too) and each other one
+    that is no given name is a ``family`` name of the lists, however common a word
+    (``[07:22] désiré blanc :``: issue 42, the forty-seventh French set's tuning half), its
+    words then names at that mention only, as the particles are (``blanc`` of ``vin blanc``
+    is a word).
 
     >>> from emprivacy.text.tokens import tokenize
     >>> text = "[07:27] sylvain da costa : oui\\n[07:28] le président : non"
@@ -236,10 +243,14 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
         label = [forms[i] for i in inside]
         own = [f for f in label if f not in LABEL_PARTICLES and f not in _ELIDED]
         if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(
-                f in roles for f in label) or not (
-                all(folded(f) in given or zipf(f) < CALLED_ZIPF for f in own)
+                f in roles for f in label):
+            continue
+        if not (all(folded(f) in given or zipf(f) < CALLED_ZIPF for f in own)
                 or (any(zipf(f) < _LABEL_RARE for f in own)
                     and all(folded(f) in given or zipf(f) < _LABEL_COMMON for f in own))):
+            if len(own) > 1 and (folded(own[0]) in given or listed(own[0])) and all(
+                    folded(f) in given or family(f) for f in own[1:]):
+                particles.update(i for i in inside if forms[i] not in _ELIDED)
             continue
         for i in inside:
             if forms[i] in _ELIDED:

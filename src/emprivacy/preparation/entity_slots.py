@@ -395,7 +395,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
              and not handle_piece(text, tokens[j])]
     people = {d.key[1]: d for _, d in named}
     lower = {words[j] for j, _ in named if tokens[j].text.islower()  # named in lower case too
-             and not _common_given(marking, decisions, tokens, words, j)}
+             and not _common_given(marking, decisions, text, tokens, words, j)}
     if document is not None:
         document.remember(people, lower)
         people = {**document.slots, **people}
@@ -431,21 +431,24 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         counted["PERSON"] += 1
 
 
-def _common_given(marking: EntityMarking, decisions: Sequence[Decision],
+def _common_given(marking: EntityMarking, decisions: Sequence[Decision], text: str,
                   tokens: Sequence[Token], words: Sequence[str], j: int) -> bool:
-    """Whether the lower-case slot at ``j``, right before a person's slot, is a common word
-    of a language other than English that no list holds as a given or family name (a
-    list's ``mercier paul`` is a name; ``merci`` of
-    ``merci pierre``, ``bonjour`` of ``bonjour marie``, taken with the name by a detector):
-    its other lower-case mentions need their own evidence (English ones are weighed by
-    :func:`~emprivacy.entities.naming.ordinary_mention`; issue 42, the thirty-seventh
-    stage)."""
+    """Whether the lower-case slot at ``j`` is a common word of a language other than English
+    (Zipf :data:`ORDINARY_ZIPF`) right before a person's slot, on no list as a given or family
+    name (``merci`` of ``merci pierre``, taken with the name by a detector; a list's ``mercier
+    paul`` is a name), or after a person's slot before a colon (a chat's speaker ``désiré
+    blanc :`` beside ``vin blanc``; stage 46): its other lower-case mentions need their own
+    evidence (English ones: :func:`~emprivacy.entities.naming.ordinary_mention`; issue 42)."""
     if marking.lang == "en" or j + 1 >= len(tokens):
         return False
-    after, word = decisions[j + 1], words[j]
+    before, after, word = decisions[j - 1] if j else None, decisions[j + 1], words[j]
+    if zipf_in(word, get_language(marking.lang).wordfreq_code) < ORDINARY_ZIPF:
+        return False
+    if (text[tokens[j].end:tokens[j].end + 3].lstrip(" \u00a0\u202f")[:1] == ":"
+            and isinstance(before, EntitySlot) and before.key[0] == "PERSON"):
+        return True
     return ("-" not in word  # "ti-jean legrand": a name
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
-            and zipf_in(word, get_language(marking.lang).wordfreq_code) >= ORDINARY_ZIPF
             and not marking.given_name(word)
             and word not in french_family_names())  # not the census's (bonjour, bravo)
 
