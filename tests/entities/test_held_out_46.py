@@ -203,3 +203,12 @@ def test_a_speakers_common_family_name_is_protected_at_the_label_only(french) ->
     out = release_fr(chat)
     assert "désiré blanc :" not in out and "aimé petit :" not in out, out
     assert "vin blanc de la buvette" in out and "un petit verre" in out, out
+
+
+def test_welsh_ab_before_a_name_is_the_names(release_auto) -> None:
+    """``ab`` (no English word in lower case) between a capitalised word and a person's name
+    is the name's particle, and the word before it the person's too (``Eifion ab Ithel`` of
+    a comment's author line)."""
+    out = release_auto("❤️👏 290 · 64 comments\n\n  Eifion ab Ithel\n  Llongyfarchiadau "
+                       "Gethin! The Chair has left Bethel but it has stayed in the family\n")
+    assert " ab " not in out and "Eifion" not in out, out

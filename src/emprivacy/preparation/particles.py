@@ -136,13 +136,14 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                 i -= 1
             j += 1
             person = named = True
-        if (not person and lower and isinstance(after, Placeholder | EntitySlot)
+        if ((not person or not named) and lower and isinstance(after, Placeholder | EntitySlot)
                 and (after.type if isinstance(after, Placeholder) else after.key[0])
                 in ("PERSON", "ORG", "LOCATION")
                 and all(words[k] in _NO_WORD_PARTICLES for k in range(i, j))):
             # "ap" of "Siân ap Gwilym", "Osei-Tutu and ap Gwilym": no English word, before a
-            # name (typed a place or an organisation and hidden as one): the person's, and
-            # so is a capitalised word right before it that nothing protected ("Siân")
+            # name (a person's, or typed a place or an organisation and hidden as one): the
+            # person's, and so is a capitalised word right before it that nothing protected
+            # ("Siân", "Eifion" of "Eifion ab Ithel": the forty-eighth English set, stage 46)
             person = named = True
             if before is None and gap == " " and _capitalised_name(
                     tokens[i - 1], words[i - 1], titles) and (
@@ -203,8 +204,8 @@ def _repeated_particles(decisions: list[Decision], counted: Counter[str], text: 
 
 
 #: Particles that are no word of English or French in lower case (``ap`` of ``Siân ap
-#: Gwilym``): a name's wherever they stand before one.
-_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ibn nic ní".split())
+#: Gwilym``, ``ab`` of ``Eifion ab Ithel``): a name's wherever they stand before one.
+_NO_WORD_PARTICLES: frozenset[str] = frozenset("ap ab ibn nic ní".split())
 
 
 def given_like(marking: EntityMarking, word: str) -> bool:
