@@ -172,8 +172,10 @@ GREETINGS: frozenset[str] = frozenset(
     + "diolch shwmae hwyl".split())
 #: Words of address after a greeting that are no name: Welsh ``bois`` (lads), ``bach``
 #: (dear), ``pawb`` (everyone), ``cariad`` (love), ``chi``, ``ti`` (you), ``yn`` of ``diolch yn
-#: fawr`` (``Diolch bois``: the stage's per-token comparison).
-NOT_GREETED = frozenset("bois bach pawb cariad chi ti yn".split())
+#: fawr`` (``Diolch bois``: the stage's per-token comparison), and English ``folks``,
+#: ``guys``, ``everyone`` (``diolch folks``: the stage's review).
+NOT_GREETED = frozenset("bois bach pawb cariad chi ti yn fawr folks guys lads gang everyone "
+                        "everybody".split())
 #: Words no name holds: a field's value with one is speech (``customer: my husband will
 #: call you``), a chat's message after its speaker.
 _SPEECH_WORDS = PERSONAL_PRONOUNS | {"i'm", "it's", "my", "our", "your", "his", "her"} | set(

@@ -273,8 +273,8 @@ def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
 #: One initial with its full stop, a hyphened name's two letters too (``A-K.``, ``R.-A.``).
 _DOTTED = r"[A-Z](?:\.?-[A-Z])?\."
 #: A results list's entry of initials alone: its place's number (at a line's start or after
-#: ``;``, ``,``, ``:``, ``(``, ``|`` or a tab), two or three initials each with its full
-#: stop, or initials, a Welsh ``ap``/``ab`` and initials (``G. ap D.``), then a comma, a
+#: ``;``, ``,``, ``:``, ``(``, ``|`` or a tab), two to four initials each with its full
+#: stop, a Welsh ``ap``/``ab`` between them or not (``G. ap D.``), then a comma, a
 #: semicolon, a bracket, an ``&``, the line's end or a capitalised word.
 _NUMBERED_ALONE = re.compile(
     r"(?m)(?:^|(?<=[;(|\t,:]))[ \t]*\d{1,3}(?:st|nd|rd|th|=|\.|\))?[ \t]+"

@@ -57,7 +57,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
-from emprivacy.preparation.heard_names import heard_in_language, in_captions
+from emprivacy.preparation.heard_names import heard_in_language, only_captions
 from emprivacy.preparation.initials_after import initials_after_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
@@ -282,9 +282,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         handle_initials(decisions, counted, text, tokens)
         initials_after_names(decisions, counted, text, tokens, titles=titles)  # théo g.
         heard_in_language(marking, decisions, counted, text, tokens)  # every name known
-        split_mentions(decisions, counted, text, tokens, captions=in_captions(text, tokens),
-                       function_words=get_language(marking.lang).kept_function_words,
-                       listed=marking.given_name)  # "en se rouge" of "anse-rouge"
+        split_mentions(decisions, counted, text, tokens, captions=only_captions(text, tokens),
+                       function_words=language.kept_function_words, listed=marking.given_name)
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     return decisions, counted
@@ -433,19 +432,20 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
 
 def _common_given(marking: EntityMarking, decisions: Sequence[Decision], text: str,
                   tokens: Sequence[Token], words: Sequence[str], j: int) -> bool:
-    """Whether the lower-case slot at ``j`` is a common word of a language other than English
-    (Zipf :data:`ORDINARY_ZIPF`) right before a person's slot, on no list as a given or family
-    name (``merci`` of ``merci pierre``, taken with the name by a detector; a list's ``mercier
-    paul`` is a name), or after a person's slot before a colon (a chat's speaker ``désiré
-    blanc :`` beside ``vin blanc``; stage 46): its other lower-case mentions need their own
-    evidence (English ones: :func:`~emprivacy.entities.naming.ordinary_mention`; issue 42)."""
+    """Whether the lower-case slot at ``j``, in a language other than English, is a word
+    common as :data:`ORDINARY_ZIPF` right before a person's slot, on no list as a given or
+    family name (``merci`` of ``merci pierre``; a list's ``mercier paul`` is a name), or a
+    family name as common as :data:`COMMON_ZIPF` after one before a colon (a speaker's
+    ``désiré blanc :``, ``vin blanc``; stage 46): its other lower-case mentions need their
+    own evidence (English: :func:`~emprivacy.entities.naming.ordinary_mention`)."""
     if marking.lang == "en" or j + 1 >= len(tokens):
         return False
     before, after, word = decisions[j - 1] if j else None, decisions[j + 1], words[j]
-    if zipf_in(word, get_language(marking.lang).wordfreq_code) < ORDINARY_ZIPF:
+    if (zipf := zipf_in(word, get_language(marking.lang).wordfreq_code)) < ORDINARY_ZIPF:
         return False
-    if (text[tokens[j].end:tokens[j].end + 3].lstrip(" \u00a0\u202f")[:1] == ":"
-            and isinstance(before, EntitySlot) and before.key[0] == "PERSON"):
+    if (zipf >= COMMON_ZIPF and isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+            and text[tokens[j].end:tokens[j].end + 3].lstrip(" \u00a0\u202f")[:1] == ":"
+            and marking.family_name(word)):
         return True
     return ("-" not in word  # "ti-jean legrand": a name
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"

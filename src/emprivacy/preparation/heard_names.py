@@ -33,7 +33,7 @@ from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "CAPTION_WORDS", "HEARD_LETTERS_ALIKE",
-           "MOST_HEARD", "heard_before", "heard_in_language", "in_captions"]
+           "MOST_HEARD", "heard_before", "heard_in_language", "in_captions", "only_captions"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -292,9 +292,30 @@ _PUNCTUATION = re.compile(r"[.,;:!?…]")
 
 
 def in_captions(text: str, tokens: Sequence[Token]) -> bool:
-    """Whether ``text`` reads as automatic captions: a time stamp, or
-    :func:`_unstamped_captions`."""
+    """Whether ``text`` may be automatic captions, as :func:`heard_before` reads them: a time
+    stamp (any clock time: a chat's ``[09:15] tom:`` too), or :func:`_unstamped_captions`."""
     return _STAMP.search(text) is not None or _unstamped_captions(text, tokens)
+
+
+#: A chat's line: a time stamp, then a speaker's label of up to four words and a colon.
+_CHAT_LINE = re.compile(r"(?m)^[ \t]*\[?\d{1,2}[:.h]\d\d(?::\d\d)?\]?[ \t]+"
+                        r"[^\W\d_][^\n:\[\]]{0,40}?[ \t\u00a0\u202f]?:(?!\d)")
+
+
+def only_captions(text: str, tokens: Sequence[Token]) -> bool:
+    """Whether ``text`` reads as automatic captions and nothing else: an SRT's or a WebVTT's
+    arrow, or a time stamp at a line's start and no chat's line (:data:`_CHAT_LINE`:
+    ``[09:15] tom: meet me at the park near the station, thanks parker`` is a chat; the
+    stage-46 review), or :func:`_unstamped_captions`."""
+    if "-->" in text or _unstamped_captions(text, tokens):
+        return True
+    return _LINE_STAMP.search(text) is not None and _CHAT_LINE.search(text) is None
+
+
+#: A caption's time stamp at a line's start (``[08:00]``, ``0:53:04``; not ``at 10:30`` of
+#: an e-mail).
+_LINE_STAMP = re.compile(r"(?m)^[ \t]*[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[.,]\d{1,3})?[\])]?"
+                         r"(?=[ \t]|\r?$)")
 
 
 def _unstamped_captions(text: str, tokens: Sequence[Token]) -> bool:

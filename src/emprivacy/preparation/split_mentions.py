@@ -48,11 +48,15 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
     a place's or an organisation's slot of one token, :data:`SPLIT_LETTERS` letters or more,
     no initial) that they stand for:
 
-    * in any text, a hyphened word they spell, run together
+    * in any text, a hyphened word they spell, run together, each capitalised (in captions,
+      in lower case too: ``christ vainqueur`` beside ``christ-vainqueur``)
       (:func:`~emprivacy.preparation.corrections.plain_form`: no case, accents, hyphens or
-      apostrophes: ``Anse Rouge`` and ``Anse-Rouge``; not ``fair weather`` beside a
-      ``Fairweather``, nor ``this well`` beside a user name ``thiswell``);
-    * in ``captions`` (:func:`~emprivacy.preparation.heard_names.in_captions`), lower-case
+      apostrophes: ``Anse Rouge`` and ``Anse-Rouge``; not ``une belle vue`` beside ``rue
+      Belle-Vue``, a ``good fellow`` beside ``Mrs Good-Fellow``: the stage's review; nor
+      ``fair weather`` beside a ``Fairweather``, ``this well`` beside a user name
+      ``thiswell``);
+    * in ``captions`` (:func:`~emprivacy.preparation.heard_names.only_captions`: not a chat
+      with time stamps), lower-case
       words that the word, said right in lower case at most :data:`_NEAR` tokens on, follows
       (``heart stone housing hearthstone``, ``spin dole street primary spindle``; not
       ``sortie du four`` of a form with times of day before its ``DUFOUR``), where they
@@ -73,7 +77,7 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
     >>> from collections import Counter
     >>> from emprivacy.preparation.decisions import EntitySlot
     >>> from emprivacy.text.tokens import tokenize
-    >>> text = "quai de l'en se rouge l'anse-rouge"
+    >>> text = "[0:01:02] quai de l'en se rouge l'anse-rouge"
     >>> tokens = list(tokenize(text, lang="fr"))
     >>> place = EntitySlot(("LOCATION", "anse-rouge"), -1, None, independent=True)
     >>> decisions = [place if t.text == "anse-rouge" else None for t in tokens]
@@ -102,7 +106,7 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
                     if k - i <= _NEAR and tokens[k].text.islower()] if captions else []
             if near or _plain(tokens[i].text)[:3] in starts:
                 found = _pieces_at(decisions, text, tokens, i, hyphened, near,
-                                   function_words, listed)
+                                   function_words, listed, captions)
         if found is None:
             i += 1
             continue
@@ -127,8 +131,8 @@ def _plain(word: str) -> str:
 
 def _pieces_at(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], i: int,
                hyphened: dict[str, EntitySlot], near: list[int],
-               function_words: frozenset[str], listed: Callable[[str], bool]
-               ) -> tuple[list[int], EntitySlot] | None:
+               function_words: frozenset[str], listed: Callable[[str], bool],
+               captions: bool) -> tuple[list[int], EntitySlot] | None:
     """The longest run of words from token ``i`` that spells one of the ``hyphened`` words,
     or stands for the word of one of the ``near`` tokens after it, with that word's slot;
     ``None`` where none does."""
@@ -151,7 +155,8 @@ def _pieces_at(decisions: Sequence[Decision], text: str, tokens: Sequence[Token]
                 size == 2 and lowered[0] in function_words):
             continue  # "du pont c'" of "du pont c'est … dupont"; "le maire" beside "lemaire"
         joined = _plain("".join(said))
-        slot = hyphened.get(joined)
+        slot = hyphened.get(joined) if captions or not any(
+            w.islower() for w in said) else None
         if slot is None and all(w.islower() for w in said):
             longest = max(len(_plain(w)) for w in said)  # no word is the name by itself
             slot = _sounds_like(joined, longest, [
