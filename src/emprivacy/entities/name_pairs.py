@@ -257,17 +257,21 @@ def numbered_initials(text: str, lang: str = "en") -> list[EntitySpan]:
                if (word := m.group(3))[0].isupper() and not word.isupper()
                and word.lower() not in kept
                and (name_key(word) in family_names() or word_zipf(word) < RARE_ZIPF)]
-    out: list[EntitySpan] = []
-    run: list[re.Match[str]] = []
-    for m in [*entries, None]:
-        if m is None or (run and m.start() - run[-1].end() > _ENTRY_GAP):
-            if (sum(e.group(1) is not None for e in run) >= _NUMBERED_ENTRIES
-                    and any(word_zipf(e.group(3)) < RARE_ZIPF for e in run)):
-                out += [EntitySpan(e.start(2), e.end(3), "PERSON") for e in run]
-            run = []
-        if m is not None:
-            run.append(m)
-    return out
+    return [EntitySpan(e.start(2), e.end(3), "PERSON") for run in _entry_runs(entries)
+            if sum(e.group(1) is not None for e in run) >= _NUMBERED_ENTRIES
+            and any(word_zipf(e.group(3)) < RARE_ZIPF for e in run) for e in run]
+
+
+def _entry_runs(entries: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """``entries`` (in order) in runs, each entry at most :data:`_ENTRY_GAP` characters after
+    the one before."""
+    runs: list[list[re.Match[str]]] = []
+    for m in entries:
+        if runs and m.start() - runs[-1][-1].end() <= _ENTRY_GAP:
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return runs
 
 
 #: One initial with its full stop, a hyphened name's two letters too (``A-K.``, ``R.-A.``).
@@ -302,16 +306,8 @@ def numbered_initials_alone(text: str) -> list[EntitySpan]:
         return []
     entries = [m for m in _NUMBERED_ALONE.finditer(text)
                if re.sub(r"[^A-Z]", "", m.group(1)) not in NOT_AN_ACRONYM]
-    out: list[EntitySpan] = []
-    run: list[re.Match[str]] = []
-    for m in [*entries, None]:
-        if m is None or (run and m.start() - run[-1].end() > _ENTRY_GAP):
-            if len(run) >= _NUMBERED_ENTRIES:
-                out += [EntitySpan(e.start(1), e.end(1), "PERSON") for e in run]
-            run = []
-        if m is not None:
-            run.append(m)
-    return out
+    return [EntitySpan(e.start(1), e.end(1), "PERSON") for run in _entry_runs(entries)
+            if len(run) >= _NUMBERED_ENTRIES for e in run]
 
 
 #: What a speaker says before giving their own name: ``i'm``, ``i am``.

@@ -311,6 +311,8 @@ _SOFT_C = re.compile(r"c(?=[eiy])")
 def plain_form(word: str) -> str:
     """``word`` in lower case, without accents or apostrophes: how it sounds, roughly
     (``aït`` and ``ait``, ``n'diaye`` and ``ndiaye``)."""
+    if word.isascii():  # nothing to fold: the quick way
+        return word.lower().replace("'", "").replace("-", "")
     return "".join(c for c in fold_to_ascii(word.lower()) if c not in "'’-")
 
 

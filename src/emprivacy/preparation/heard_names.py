@@ -33,7 +33,7 @@ from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "CAPTION_WORDS", "HEARD_LETTERS_ALIKE",
-           "MOST_HEARD", "heard_before", "heard_in_language", "in_captions", "only_captions"]
+           "MOST_HEARD", "heard_before", "heard_in_language", "only_captions"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -101,7 +101,7 @@ def heard_before(decisions: list[Decision], counted: Counter[str], text: str,
     True
     """
     stamped = _STAMP.search(text) is not None
-    if stamped or _unstamped_captions(text, tokens):  # in_captions
+    if stamped or _unstamped_captions(text, tokens):
         _heard_between(decisions, counted, text, tokens)
     if not stamped:
         return
@@ -289,12 +289,6 @@ def _caption_gap(gap: str) -> bool:
 #: The fewest words of a piece of captions without time stamps (:func:`_unstamped_captions`).
 CAPTION_WORDS = 40
 _PUNCTUATION = re.compile(r"[.,;:!?…]")
-
-
-def in_captions(text: str, tokens: Sequence[Token]) -> bool:
-    """Whether ``text`` may be automatic captions, as :func:`heard_before` reads them: a time
-    stamp (any clock time: a chat's ``[09:15] tom:`` too), or :func:`_unstamped_captions`."""
-    return _STAMP.search(text) is not None or _unstamped_captions(text, tokens)
 
 
 #: A chat's line: a time stamp, then a speaker's label of up to four words and a colon.

@@ -86,26 +86,29 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
     >>> [type(d).__name__ for d in decisions[-5:-2]], decisions[-3] is place
     (['Dropped', 'Dropped', 'EntitySlot'], True)
     """
-    named = [k for k, (tok, decision) in enumerate(zip(tokens, decisions, strict=True))
-             if isinstance(decision, EntitySlot) and tok.kind == "word"
-             and not decision.key[1].startswith(INITIAL)
-             and len(tok.text) >= SPLIT_LETTERS and _plain(tok.text).isalpha()]
-    hyphened = {_plain(tokens[k].text): slot for k in reversed(named)
-                if "-" in tokens[k].text and isinstance(slot := decisions[k], EntitySlot)}
+    # the words a run may stand for: token → (its plain form, its sound, its slot)
+    named: dict[int, tuple[str, str, EntitySlot]] = {}
+    for k, (tok, decision) in enumerate(zip(tokens, decisions, strict=True)):
+        if (isinstance(decision, EntitySlot) and tok.kind == "word"
+                and not decision.key[1].startswith(INITIAL) and len(tok.text) >= SPLIT_LETTERS
+                and (form := plain_form(tok.text)).isalpha()):
+            named[k] = (form, skeleton(form) if captions else "", decision)
+    hyphened = {form: slot for k, (form, _, slot) in reversed(named.items())
+                if "-" in tokens[k].text}
     if not (hyphened or (captions and named)):
         return
     starts = {form[:3] for form in hyphened}
-    at = 0  # the first of named after the run
+    spoken = [k for k in named if tokens[k].text.islower()] if captions else []
+    at = 0  # the first of spoken after the run
     i = 0
     while i < len(tokens):
         found = None
         if tokens[i].kind == "word":
-            while at < len(named) and named[at] <= i:
+            while at < len(spoken) and spoken[at] <= i:
                 at += 1
-            near = [k for k in named[at:at + _NEAR]
-                    if k - i <= _NEAR and tokens[k].text.islower()] if captions else []
-            if near or _plain(tokens[i].text)[:3] in starts:
-                found = _pieces_at(decisions, text, tokens, i, hyphened, near,
+            near = [k for k in spoken[at:at + _NEAR] if k - i <= _NEAR]
+            if near or plain_form(tokens[i].text)[:3] in starts:
+                found = _pieces_at(decisions, text, tokens, i, hyphened, near, named,
                                    function_words, listed, captions)
         if found is None:
             i += 1
@@ -122,20 +125,14 @@ def split_mentions(decisions: list[Decision], counted: Counter[str], text: str,
         i = run[-1] + 1
 
 
-def _plain(word: str) -> str:
-    """:func:`~emprivacy.preparation.corrections.plain_form`, quicker for ASCII words."""
-    if word.isascii():
-        return word.lower().replace("'", "").replace("-", "")
-    return plain_form(word)
-
-
 def _pieces_at(decisions: Sequence[Decision], text: str, tokens: Sequence[Token], i: int,
                hyphened: dict[str, EntitySlot], near: list[int],
+               named: dict[int, tuple[str, str, EntitySlot]],
                function_words: frozenset[str], listed: Callable[[str], bool],
                captions: bool) -> tuple[list[int], EntitySlot] | None:
     """The longest run of words from token ``i`` that spells one of the ``hyphened`` words,
-    or stands for the word of one of the ``near`` tokens after it, with that word's slot;
-    ``None`` where none does."""
+    or stands for the word of one of the ``near`` tokens after it (``named``: its form, sound
+    and slot), with that word's slot; ``None`` where none does."""
     run: list[int] = []
     for k in range(i, min(i + _MOST_PIECES, len(tokens))):
         tok = tokens[k]
@@ -154,38 +151,34 @@ def _pieces_at(decisions: Sequence[Decision], text: str, tokens: Sequence[Token]
                 w in function_words for w in lowered) or (
                 size == 2 and lowered[0] in function_words):
             continue  # "du pont c'" of "du pont c'est … dupont"; "le maire" beside "lemaire"
-        joined = _plain("".join(said))
+        joined = plain_form("".join(said))
+        lower = all(w.islower() for w in said)
         slot = hyphened.get(joined) if captions or not any(
             w.islower() for w in said) else None
-        if slot is None and all(w.islower() for w in said):
-            longest = max(len(_plain(w)) for w in said)  # no word is the name by itself
-            slot = _sounds_like(joined, longest, [
-                (_plain(tokens[k].text), decisions[k]) for k in near if k > pieces[-1]],
-                spelled=any(listed_at[:size]))
+        if slot is None and lower and near:
+            longest = max(len(plain_form(w)) for w in said)  # no word is the name by itself
+            slot = _sounds_like(joined, longest, [named[k] for k in near if k > pieces[-1]],
+                                spelled=any(listed_at[:size]))
         if slot is not None and not all(decisions[k] is slot for k in pieces):
             return pieces, slot
     return None
 
 
-def _sounds_like(joined: str, longest: int, named: list[tuple[str, Decision]], *,
+def _sounds_like(joined: str, longest: int, named: list[tuple[str, str, EntitySlot]], *,
                  spelled: bool) -> EntitySlot | None:
-    """The slot of the word of ``named`` (word, slot) that ``joined`` (words heard, run
-    together; the longest of them ``longest`` letters) spells or sounds most like, as
+    """The slot of the word of ``named`` (form, sound, slot) that ``joined`` (words heard,
+    run together; the longest of them ``longest`` letters) spells or sounds most like, as
     :func:`split_mentions` says; ``None`` where none does; with ``spelled`` (a listed given
     name among the words), only one it spells."""
     heard = skeleton(joined)
     best: EntitySlot | None = None
     best_ratio = 0.0
-    for form, slot in named:
-        if not isinstance(slot, EntitySlot) or abs(len(form) - len(joined)) > _MORE_LETTERS \
-                or longest > len(form) - _SHORTER:
+    for form, sound, slot in named:
+        if abs(len(form) - len(joined)) > _MORE_LETTERS or longest > len(form) - _SHORTER:
             continue
         if form == joined:
             return slot
-        if spelled:
-            continue
-        sound = skeleton(form)
-        if not heard or not sound or heard[0] != sound[0]:
+        if spelled or not heard or not sound or heard[0] != sound[0]:
             continue
         ratio = SequenceMatcher(None, heard, sound).ratio()
         if ratio >= SPLIT_SOUND_ALIKE and ratio > best_ratio and SequenceMatcher(
