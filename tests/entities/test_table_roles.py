@@ -4,6 +4,8 @@ slots, and ``Crew`` at every mention after)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
@@ -71,7 +73,7 @@ def test_a_crew_rota_keeps_its_roles_and_loses_its_names() -> None:
     # the person spans go (the learned model's Helm); a place span stays (spaCy's Shore)
     assert roles[2].endswith(" Crew") and roles[3].endswith("Helm")
     for name in ("TREGENZA", "Mark", "RIVERS", "BROOK", "Sandy", "MASON", "Finn"):
-        assert name not in release
+        assert not re.search(rf"\b{name}\b", release), release  # a surrogate may be BROOKS
 
 
 LOG = ("The crew stood by at the slipway.\n\n"

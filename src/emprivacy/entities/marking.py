@@ -202,7 +202,7 @@ class EntityMarking:
             cut = drop_header_spans(text, drop_codes(text, drop_titles(
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
-            found.append(drop_role_cells(text, sorted({  # "| Coxswain |" of a Role column
+            found.append(drop_header_spans(text, drop_role_cells(text, sorted({  # "| Coxswain |"
                                  *wide, *initials_of_names(text, wide, zipf=zipf,
                                                            own_zipf=own_zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),
@@ -215,7 +215,7 @@ class EntityMarking:
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ()),
                                  *(kept_places(text) if english else ())},
-                                key=SPAN_ORDER)))
+                                key=SPAN_ORDER))))  # again: a header's cell in no rule's span
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
@@ -237,7 +237,8 @@ class EntityMarking:
         :meth:`~emprivacy.entities.spans.UnionDetector.gap_spans`); none without one, none
         in a table's column of roles (:func:`~emprivacy.entities.table_roles.drop_role_cells`)."""
         gap_spans = getattr(self.detector, "gap_spans", None)
-        return drop_role_cells(text, gap_spans([text])[0]) if gap_spans is not None else []
+        return (drop_header_spans(text, drop_role_cells(text, gap_spans([text])[0]))
+                if gap_spans is not None else [])
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first

@@ -281,6 +281,8 @@ class NameListDetector:
         person_function_words(name, words, forms, text)
         list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
                      lambda form: name_key(form) in given)
+        for i in _never_named(forms, cases):  # after every rule (lists, one per form)
+            name[i] = False
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True) if n]
 
     @staticmethod
@@ -470,3 +472,25 @@ def _in_label(i: int, words: list[Token], forms: list[str], text: str,
             last = j - 1 if forms[j] in QUOTING_VERBS else j  # "jamal whitaker wrote:"
             return i <= last and (j - first <= 2 or forms[j] in QUOTING_VERBS)
     return False
+
+
+#: Words after ``good`` that make it a greeting (``good morning``), no family name Good.
+_TIMES_OF_DAY = frozenset("morning afternoon evening night day".split())
+
+
+def _never_named(forms: Sequence[str], cases: Sequence[str]) -> list[int]:
+    """The words in lower case that no rule makes a name: a filler but after a title (``and
+    um gerry``: no Um, a surname of the census; ``mr um`` is Mr Um) and ``good`` of a
+    greeting (``fermanagh and good morning``: no Good, a list's member).  Issue 40, the
+    forty-ninth English set's tuning half: one decision per form then made every ``um`` and
+    ``good`` of a radio phone-in's captions a person's slot (35 words).
+
+    >>> _never_named(["and", "um", "gerry", "mr", "um"], ["lower"] * 5)
+    [1]
+    >>> _never_named(["good", "morning", "good", "gerry"], ["lower"] * 4)
+    [0]
+    """
+    return [i for i, (form, case) in enumerate(zip(forms, cases, strict=True))
+            if case == "lower" and (
+                (form in FILLERS and not (i and forms[i - 1] in HONORIFICS))
+                or (form == "good" and i + 1 < len(forms) and forms[i + 1] in _TIMES_OF_DAY))]

@@ -12,18 +12,31 @@ as many cells), its first row the header.  A column whose header names who did i
 ``TBC``, ``IT``; no function word, ``ME``, ``ALL``; no common word, ``BUS``: :func:`_initials`)
 a ``PERSON`` span, where at least two
 of its cells are initials and more than half of those that hold letters.  Not ``PAID BY``
-(``BACS``, ``CHQ``), ``GOES BY``, ``SORT BY``.
+(``BACS``, ``CHQ``), ``GOES BY``, ``SORT BY``.  Where the header says initials
+(:data:`INITIALS_WORDS`: ``Init``, ``Dancers (init)``), a word's capitals are initials too
+(``OK`` of ``KEENAN, Orla | OK``, ``AS``, ``AN``: no other reading), and so is each item of a
+cell's list (``OK, MK, EMcM``; issue 40, the forty-ninth English set's tuning half: a feis's
+results and a team sheet).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from emprivacy.entities.spans import EntitySpan, check_texts
 from emprivacy.entities.table_names import initials_cell, tables
 from emprivacy.entities.who_headers import who_header
 
-__all__ = ["MOST_LETTERS", "WORD_ZIPF", "WhoColumnDetector", "initials_columns"]
+__all__ = ["INITIALS_WORDS", "MOST_LETTERS", "WORD_ZIPF", "WhoColumnDetector",
+           "initials_columns"]
+
+#: A header's word that says its column holds initials, not only who did the row.
+INITIALS_WORDS = frozenset("init inits initial initials intls initiales".split())
+#: A cell's value that no one's initials are, under such a header too.
+_NO_INITIALS = frozenset("na nil none tba tbc tbd yes no".split())
+#: The items of a cell's list of initials.
+_ITEM = re.compile(r"[^,;/]+")
 
 def initials_columns(text: str) -> list[EntitySpan]:
     """``PERSON`` spans for the initials in the columns of ``text``'s tables whose header
@@ -35,6 +48,9 @@ def initials_columns(text: str) -> list[EntitySpan]:
     ['DB', 'GW']
     >>> initials_columns("| METHOD | PAID BY |\\n| card | BACS |\\n| cash | CHQ |\\n")
     []
+    >>> text = "| Name | Init |\\n| KEENAN, Orla | OK |\\n| HALL, Grace | GH |\\n| Team | NG, AS |"
+    >>> [text[s.start:s.end] for s in initials_columns(text)]
+    ['OK', 'GH', 'NG', 'AS']
     """
     if "|" not in text and "\t" not in text and ";" not in text and "," not in text:
         return []
@@ -42,11 +58,18 @@ def initials_columns(text: str) -> list[EntitySpan]:
     for rows in tables(text):
         (head_start, header), body = rows[0], rows[1:]
         for c, (a, b) in enumerate(header):
-            if not who_header(text[head_start + a:head_start + b]):
+            head = text[head_start + a:head_start + b]
+            if not who_header(head):
                 continue
+            said = bool(INITIALS_WORDS.intersection(re.findall(r"\w+", head.lower())))
             filled = [(start + x, start + y) for start, row in body for x, y in [row[c]]
                       if any(ch.isalpha() for ch in text[start + x:start + y])]
-            initials = [(x, y) for x, y in filled if _initials(text[x:y].rstrip("\r"))]
+            initials = [(x, y) for x, y in filled if _initials(text[x:y].rstrip("\r"), said)]
+            if said:  # each item of a list: "OK, MK, EMcM"
+                initials = [(m.start() + len(m.group()) - len(m.group().lstrip()),
+                             m.start() + len(m.group().rstrip()))
+                            for x, y in filled for m in _ITEM.finditer(text, x, y)
+                            if _initials(m.group().strip(), said)]
             if len(initials) >= 2 and 2 * len(initials) > len(filled):
                 out.extend(EntitySpan(x, x + len(text[x:y].rstrip("\r")), "PERSON")
                            for x, y in initials)
@@ -59,14 +82,19 @@ MOST_LETTERS = 3
 WORD_ZIPF = 4.5
 
 
-def _initials(cell: str) -> bool:
+def _initials(cell: str, said: bool = False) -> bool:
     """Whether a who column's cell is initials: two or three letters that
     :func:`~emprivacy.entities.table_names.initials_cell` reads as initials, no kept function
-    word (``ME``, ``YOU``, ``ALL``) and no common word (``BUS``)."""
+    word (``ME``, ``YOU``, ``ALL``) and no common word (``BUS``); where the header ``said``
+    initials, two to four capitals (a lower-case letter between two: ``EMcM``) but a
+    placeholder (``TBC``, ``NO``)."""
     from emprivacy.entities.name_words import word_zipf
     from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
     form = cell.lower()
+    if said:
+        return (re.fullmatch(r"[A-Z](?:[a-z]?[A-Z]){1,3}", cell) is not None
+                and form not in _NO_INITIALS)
     return (2 <= len(cell) <= MOST_LETTERS and initials_cell(cell)
             and form not in KEPT_FUNCTION_WORDS and word_zipf(form) < WORD_ZIPF)
 

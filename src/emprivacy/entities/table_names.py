@@ -9,10 +9,9 @@ at ``;``, ``|`` or ``,`` (outside double quotes), that holds a name's column
 (:data:`NAME_HEADER_WORDS`, no word of :data:`NOT_A_PERSON`: ``organisation_name`` is
 none); every following line cut the same way into as many cells (until a blank line) is a
 row, and its cells in a name's column that hold letters, at most :data:`MOST_WORDS` words,
-are ``PERSON`` spans.  A column the detectors found people in (:func:`people_columns`) is
-people's whatever its header, initials included; a header of column names is no one's data
-(:func:`drop_header_spans`).  Its tables (:func:`tables`) are read for organisations' columns
-too (:mod:`~emprivacy.entities.table_orgs`).
+are ``PERSON`` spans; so are those of a column the detectors found people in, whatever its
+header (:func:`people_columns`); a header of column names is no one's data
+(:func:`drop_header_spans`).  :func:`tables` serves :mod:`~emprivacy.entities.table_orgs` too.
 """
 
 from __future__ import annotations
@@ -35,7 +34,8 @@ __all__ = ["COLUMN_WORDS", "FEWEST_ROWS", "MOST_WORDS", "NAME_HEADER_WORDS", "NO
 #: brackets, ``°`` and spaces; lower case) is a name's column.
 NAME_HEADER_WORDS = frozenset(
     "name names surname surnames forename forenames firstname lastname givenname fullname "
-    "nickname nom noms prénom prénoms prenom prenoms".split())
+    "nickname nom noms prénom prénoms prenom prenoms "  # and Irish, Welsh: "| Name | Ainm |"
+    "ainm sloinne enw cyfenw".split())  # (issue 40, the forty-ninth English set)
 #: ... unless it also holds one of these (the name of something that is no person).
 NOT_A_PERSON = frozenset(
     "organisation organization org company business firm team club school venue event "

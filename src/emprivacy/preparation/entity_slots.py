@@ -57,7 +57,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
-from emprivacy.preparation.heard_names import heard_in_language, only_captions
+from emprivacy.preparation.heard_names import fillers_released, heard_in_language, only_captions
 from emprivacy.preparation.initials_after import initials_after_names
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
@@ -272,11 +272,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
     kinds_around_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
                        slot=lambda t, k, w, r: _slot(t, k, w, r, points), covered=covered)
-    # again, for the family names the passes since decided (a learned gap's "désiré")
+    # again, for the family names the passes since decided (a learned gap's "désiré"), and
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
-    # again, for the names later passes made ("Priyanka" of a list), no common word
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document,
-                           late=True)
+                           late=True)  # for the names later passes made ("Priyanka" of a list)
     split_family_names(marking, decisions, counted, text, tokens, words)  # normand le blanc
     if initials:  # the letter of a user name whose surname a late pass decided
         handle_initials(decisions, counted, text, tokens)
@@ -286,6 +285,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                        function_words=language.kept_function_words, listed=marking.given_name)
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
+    fillers_released(decisions, counted, tokens, words)  # "and um gerry": no Um
     return decisions, counted
 
 

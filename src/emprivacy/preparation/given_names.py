@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from emprivacy.entities.french_cues import FAMILY_WORDS, TITLE_KINDS
+from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
@@ -91,10 +92,21 @@ def _lower_given(marking: EntityMarking, decisions: Sequence[Decision], text: st
     if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN:
         return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed)
     if marking.lang == "en" and before and before not in KIN_WORDS \
-            and before not in function_words:
+            and before not in function_words and not (
+                _person_before(decisions, k) and marking.english_zipf(word) < COMMON_ZIPF):
         return False  # "the new guy dean", "best dale handler": after a function word
-        # ("the treasurer is bill piper"), a family word or no word ("01:31 mark dresser")
+        # ("the treasurer is bill piper"), a family word, no word ("01:31 mark dresser") or
+        # a person's one-word slot ("dawn con maguire": issue 40, the forty-ninth English
+        # set's tuning half), but a word as common as "sun" ("rose sun rose at last")
     return marking.given_name(word) or _word_given(marking, decisions, text, tokens, words, k)
+
+
+def _person_before(decisions: Sequence[Decision], k: int) -> bool:
+    """Whether the word before ``k`` is a person's slot of its own, not a run's last word
+    (``dawn`` of ``dawn con maguire``; not ``bill`` of ``will bill piper``)."""
+    before = decisions[k - 1] if k else None
+    return (isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+            and not (k > 1 and isinstance(decisions[k - 2], EntitySlot)))
 
 
 def _word_given(marking: EntityMarking, decisions: Sequence[Decision], text: str,

@@ -18,6 +18,7 @@ from difflib import SequenceMatcher
 from itertools import pairwise
 
 from emprivacy.entities.initials import COMMON_ZIPF
+from emprivacy.entities.labels import FILLERS, HONORIFICS
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import zipf_in
 from emprivacy.preparation.corrections import (
@@ -28,12 +29,13 @@ from emprivacy.preparation.corrections import (
     plain_form,
     skeleton,
 )
-from emprivacy.preparation.decisions import Decision, EntitySlot
+from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
 __all__ = ["BETWEEN_ALIKE", "BETWEEN_RUN_ALIKE", "CAPTION_WORDS", "HEARD_LETTERS_ALIKE",
-           "MOST_HEARD", "heard_before", "heard_in_language", "only_captions"]
+           "MOST_HEARD", "fillers_released", "heard_before", "heard_in_language",
+           "only_captions"]
 
 #: The most words of a name heard wrong before it (``yo nuts do me trace cue``).
 MOST_HEARD = 6
@@ -318,3 +320,34 @@ def _unstamped_captions(text: str, tokens: Sequence[Token]) -> bool:
     chat's message, ``lucy will ask lucy williams about the rota``: the stage's review)."""
     return (text == text.lower() and _PUNCTUATION.search(text) is None
             and sum(t.kind == "word" for t in tokens) >= CAPTION_WORDS)
+
+
+def fillers_released(decisions: list[Decision], counted: Counter[str],
+                     tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """A speaker's filler in lower case (:data:`~emprivacy.entities.labels.FILLERS`: ``um``,
+    ``erm``) that a pass made a person's slot is released at the general ε and counted so,
+    but after a title (``mr um`` is Mr Um): the last pass of
+    :func:`~emprivacy.preparation.entity_slots.entity_decisions`.  Issue 40, the forty-ninth
+    English set's tuning half: a radio phone-in's ``um`` became a slot next to a name (``and
+    um gerry``: Um is a surname of the census), and one decision per form then made each of
+    its 22 ``um`` one; the detectors no longer take it, and the passes that find names by
+    their neighbours (a roll's, a correction's, a learned gap's) do not either.
+
+    >>> from collections import Counter
+    >>> from emprivacy.text.tokens import tokenize
+    >>> tokens = list(tokenize("so um gerry and mr um"))
+    >>> words = [t.text for t in tokens]
+    >>> slot = EntitySlot(("PERSON", "um"), -1, None)
+    >>> decisions = [slot if w == "um" else None for w in words]
+    >>> counted = Counter(PERSON=2)
+    >>> fillers_released(decisions, counted, tokens, words)
+    >>> [d is slot for d in decisions], counted["PERSON"], counted[GENERAL]
+    ([False, False, False, False, False, True], 1, 1)
+    """
+    for i, (tok, decision) in enumerate(zip(tokens, decisions, strict=True)):
+        if (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
+                and words[i] in FILLERS and tok.text.islower()
+                and not (i and words[i - 1] in HONORIFICS)):
+            decisions[i] = None
+            counted["PERSON"] -= 1
+            counted[GENERAL] += 1
