@@ -67,3 +67,12 @@ def test_con_is_a_given_name_in_a_names_context(release_auto) -> None:
         assert not re.search(r"(?i)\bcon\b", out), out
     out = release_auto("he is a con man and the con was on at the weekend\n")
     assert _count("con", out) == 2, out
+
+
+def test_irish_an_after_a_protected_mac_is_the_names(release_auto) -> None:
+    """``an`` of ``Mac an tSionnaigh`` is the name's where the model typed the name an
+    organisation (protected all the same); the article elsewhere stays."""
+    out = release_auto("| 10 | FOX, Oisín | Oisín Mac an tSionnaigh | OF | right half forward |\n"
+                       "| 2 | WARD, Conor | Conchúr Mac an Bhaird | CW | right corner back |\n"
+                       "we had an idea and an hour\n")
+    assert _count("an", out) == 2 and "we had an idea and an hour" in out, out

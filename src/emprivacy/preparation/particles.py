@@ -139,11 +139,14 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
         if ((not person or not named) and lower and isinstance(after, Placeholder | EntitySlot)
                 and (after.type if isinstance(after, Placeholder) else after.key[0])
                 in ("PERSON", "ORG", "LOCATION")
-                and all(words[k] in _NO_WORD_PARTICLES for k in range(i, j))):
+                and all(words[k] in _NO_WORD_PARTICLES or (  # "an" of "Mac an tSionnaigh"
+                    words[k] in _SECOND_PARTICLES and isinstance(before, Placeholder | EntitySlot)
+                    and words[k - 1] in _GAELIC_PARTICLES) for k in range(i, j))):
             # "ap" of "Siân ap Gwilym", "Osei-Tutu and ap Gwilym": no English word, before a
             # name (a person's, or typed a place or an organisation and hidden as one): the
             # person's, and so is a capitalised word right before it that nothing protected
-            # ("Siân", "Eifion" of "Eifion ab Ithel": the forty-eighth English set, stage 46)
+            # ("Siân", "Eifion" of "Eifion ab Ithel": the forty-eighth English set, stage 46);
+            # Irish "an" after a protected "Mac", "Nic" typed so too (the forty-ninth's tables)
             person = named = True
             if before is None and gap == " " and _capitalised_name(
                     tokens[i - 1], words[i - 1], titles) and (
