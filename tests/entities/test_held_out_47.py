@@ -76,3 +76,23 @@ def test_irish_an_after_a_protected_mac_is_the_names(release_auto) -> None:
                        "| 2 | WARD, Conor | Conchúr Mac an Bhaird | CW | right corner back |\n"
                        "we had an idea and an hour\n")
     assert _count("an", out) == 2 and "we had an idea and an hour" in out, out
+
+
+def test_a_comments_like_reply_line_holds_no_name(release_auto) -> None:
+    """``Like · Reply · 1d`` under a comment is the page's, not a name's, though the comment
+    above ends with a name (the forty-ninth set's comments, read once its unseen half had
+    been measured: each of 40 ``Like`` had become a person's slot)."""
+    text = ("  Guy Hunter\n  That was the van I saw. Sorry I didn't get the plate Róisín\n"
+            "  Like · Reply · 5d\n\n  Paulo Ferreira\n  Training is ON. Obrigado Norman\n"
+            "  Like · Reply · 4d\n\n    Norman Bell\n    No bother\n    Like · Reply · 4d\n")
+    out = release_auto(text)
+    assert _count("Like", out) == 3 and _count("Reply", out) == 3, out  # "·" is a symbol's
+    assert "Róisín" not in out and "Norman" not in out, out
+
+
+def test_a_word_the_model_ran_onto_the_next_line_is_no_name(release_auto) -> None:
+    """A comment's first word in Title case, common and on no list, is no part of its
+    author's name on the line above (``Brendan Maguire⏎Proud proud proud``); a signature's
+    title after the name on its own line is no name's either."""
+    out = release_auto("  Brendan Maguire\n  Proud proud proud. Hard luck lads\n")
+    assert "Proud proud proud" in out and "Maguire" not in out, out

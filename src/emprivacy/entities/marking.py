@@ -79,6 +79,7 @@ from emprivacy.entities.table_names import drop_header_spans, people_columns
 from emprivacy.entities.table_orgs import organisation_columns
 from emprivacy.entities.table_roles import drop_role_cells
 from emprivacy.entities.toponyms import linked_toponyms, toponym
+from emprivacy.entities.ui_lines import drop_ui_lines
 from emprivacy.entities.vocabulary import LISTED_TYPES, public_words, sub_vocabulary
 from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import Language, get_language
@@ -202,7 +203,7 @@ class EntityMarking:
             cut = drop_header_spans(text, drop_codes(text, drop_titles(
                 text, drop_weekdays(text, cut) if english else cut, titles)))
             wide = widen_handles(text, widen_spans(text, sorted(cut, key=SPAN_ORDER), zipf=zipf))
-            found.append(drop_header_spans(text, drop_role_cells(text, sorted({  # "| Coxswain |"
+            found.append(drop_ui_lines(text, drop_header_spans(text, drop_role_cells(text, sorted({
                                  *wide, *initials_of_names(text, wide, zipf=zipf,
                                                            own_zipf=own_zipf),
                                  *letters_of_names(text, wide), *named_handles(text, wide),
@@ -215,7 +216,7 @@ class EntityMarking:
                                  *(pub_spans(text) if english else ()),
                                  *(lower_case_streets(text) if english else ()),
                                  *(kept_places(text) if english else ())},
-                                key=SPAN_ORDER))))  # again: a header's cell in no rule's span
+                                key=SPAN_ORDER)))))  # a header's cell, "Like · Reply": no one's
         kinds = entity_words(self.lang)
         if kinds is None:
             return found
@@ -237,8 +238,8 @@ class EntityMarking:
         :meth:`~emprivacy.entities.spans.UnionDetector.gap_spans`); none without one, none
         in a table's column of roles (:func:`~emprivacy.entities.table_roles.drop_role_cells`)."""
         gap_spans = getattr(self.detector, "gap_spans", None)
-        return (drop_header_spans(text, drop_role_cells(text, gap_spans([text])[0]))
-                if gap_spans is not None else [])
+        return (drop_ui_lines(text, drop_header_spans(text, drop_role_cells(
+            text, gap_spans([text])[0]))) if gap_spans is not None else [])
 
     def span_type(self, spans: Sequence[EntitySpan], covering: Sequence[int]) -> tuple[str, int]:
         """The winning type among the spans ``covering`` a word, and the index of its first
