@@ -96,3 +96,21 @@ def test_a_word_the_model_ran_onto_the_next_line_is_no_name(release_auto) -> Non
     title after the name on its own line is no name's either."""
     out = release_auto("  Brendan Maguire\n  Proud proud proud. Hard luck lads\n")
     assert "Proud proud proud" in out and "Maguire" not in out, out
+
+
+def test_a_police_logs_reference_is_one_identifier() -> None:
+    """``quote 143 of 01/10/26`` (a serial and the day of the log) is one identifier, its
+    ``of`` with it; a number before a date without a word that asks for a reference is not
+    (the forty-ninth set's e-mails and comments, read once measured: the ``of`` was left)."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("The call handler gave me reference 143 of 01/10/26. Quote 143 of 01/10/26.\n"
+            "Item 3 of 01/10/26 minutes.\n")
+    found = [(s.type, text[s.start:s.end]) for s in PatternDetector().detect([text])[0]]
+    assert found.count(("ID", "143 of 01/10/26")) == 2, found
+    assert ("DATE", "01/10/26") in found and ("ID", "3 of 01/10/26") not in found, found
+
+
+def test_a_police_logs_reference_leaves_no_word(release_auto) -> None:
+    out = release_auto("Ring 101 and quote 143 of 01/10/26 if anyone is offered an engine.\n")
+    assert " of " not in out and "143" not in out, out

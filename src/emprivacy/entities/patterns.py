@@ -236,7 +236,20 @@ class PatternDetector:
             ids.append(EntitySpan(m.start(), end, "ID"))
         ids += _spoken_ids(text, dates + ids)
         ids += _lettered_numbers(text, dates + ids)
+        for m in _SERIAL_OF_DATE.finditer(text) if dates else ():  # "143 of 01/10/26": one
+            ref = EntitySpan(m.start(1), m.end(2), "ID")  # reference, its "of" with it
+            dates = [d for d in dates if not ref.overlaps(d.start, d.end)]
+            ids = [d for d in ids if not ref.overlaps(d.start, d.end)] + [ref]
         return sorted(dates + ids, key=SPAN_ORDER)
+
+
+#: A police log's reference, a serial number and the date of the day's log (``quote 143 of
+#: 01/10/26``), after a word that asks for it: one identifier, its ``of`` too (issue 40, the
+#: forty-ninth English set's e-mails and comments, read once its unseen half was measured:
+#: the ``of`` was the identifier's only word left).
+_SERIAL_OF_DATE = re.compile(
+    r"(?i)\b(?:ref(?:erence)?|quote|quoting|incident|serial|log|crime)[ \t:]+"
+    r"(?:(?:number|no\.?)[ \t:]*)?(\d{1,5})[ \t]+of[ \t]+(\d{1,2}/\d{1,2}/\d{2,4})(?![\w/])")
 
 
 #: A short code: one letter and one or two digits (``R3``, ``C30``, ``U10``, ``M40``), not a
