@@ -35,6 +35,7 @@ __all__ = [
     "chat_labels",
     "chat_speaker_word",
     "chat_speakers",
+    "filler_at",
     "in_name_field",
     "role_before_word",
     "stamped_after",
@@ -158,6 +159,17 @@ PERSONAL_PRONOUNS: frozenset[str] = frozenset(
 #: is a census family name, and one ``um`` taken after ``doctor`` made every ``um`` of a
 #: phone-in a person's slot; issue 40, stage 44).
 FILLERS: frozenset[str] = frozenset("um umm uh uhm er erm hmm".split())
+
+
+def filler_at(forms: Sequence[str], i: int) -> bool:
+    """Whether ``forms[i]`` (lower case) is a speaker's filler, not after a title (``and um
+    gerry``; ``mr um`` is Mr Um, a surname of the census).
+
+    >>> [filler_at(["and", "um", "mr", "um"], i) for i in (1, 3)]
+    [True, False]
+    """
+    return forms[i] in FILLERS and not (i and forms[i - 1] in HONORIFICS)
+
 #: The first words of a French speaker's line, never a form's value (``Loup : moi aussi``:
 #: a speaker's label, no key; issue 42, stage 44).
 FRENCH_SPEECH: frozenset[str] = frozenset(

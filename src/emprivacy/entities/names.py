@@ -46,10 +46,8 @@ from itertools import pairwise
 
 from emprivacy.entities.capitalised import CALENDAR_WORDS, text_words
 from emprivacy.entities.labels import (
-    FILLERS,
     FORM_KEYS,
     GREETINGS,
-    HONORIFICS,
     LABEL_START,
     NAME_FIELDS,
     NAME_TITLES,
@@ -58,6 +56,7 @@ from emprivacy.entities.labels import (
     QUOTING_VERBS,
     SPEAKER_ROLES,
     chat_speaker_word,
+    filler_at,
     in_name_field,
     name_shaped_value,
     role_before_word,
@@ -213,7 +212,7 @@ class NameListDetector:
             if form in NAME_TITLES or (form in GREETINGS and case == "lower" and evidence[i]
                                        in ("", "greeting", "naming", "pair")):
                 continue  # "ty both": thanks, not Ty (but "Ty Wilson", "ty:", "@ty")
-            if form in FILLERS and case == "lower" and not (i and forms[i - 1] in HONORIFICS):
+            if case == "lower" and filler_at(forms, i):
                 continue  # "doctor um row rao": a filler, no name; "mr um" is Mr Um
             lower_text = lowers[i]  # its paragraph is in lower case
             if cls is None:  # an ordinary word: where the context names it, and a
@@ -491,6 +490,5 @@ def _never_named(forms: Sequence[str], cases: Sequence[str]) -> list[int]:
     [0]
     """
     return [i for i, (form, case) in enumerate(zip(forms, cases, strict=True))
-            if case == "lower" and (
-                (form in FILLERS and not (i and forms[i - 1] in HONORIFICS))
-                or (form == "good" and i + 1 < len(forms) and forms[i + 1] in _TIMES_OF_DAY))]
+            if case == "lower" and (filler_at(forms, i) or (
+                form == "good" and i + 1 < len(forms) and forms[i + 1] in _TIMES_OF_DAY))]

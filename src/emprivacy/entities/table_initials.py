@@ -35,8 +35,8 @@ __all__ = ["INITIALS_WORDS", "MOST_LETTERS", "WORD_ZIPF", "WhoColumnDetector",
 INITIALS_WORDS = frozenset("init inits initial initials intls initiales".split())
 #: A cell's value that no one's initials are, under such a header too.
 _NO_INITIALS = frozenset("na nil none tba tbc tbd yes no".split())
-#: The items of a cell's list of initials.
-_ITEM = re.compile(r"[^,;/]+")
+#: An item of a cell's list of initials, without the spaces around it.
+_ITEM = re.compile(r"[^,;/\s](?:[^,;/]*[^,;/\s])?")
 
 def initials_columns(text: str) -> list[EntitySpan]:
     """``PERSON`` spans for the initials in the columns of ``text``'s tables whose header
@@ -64,12 +64,9 @@ def initials_columns(text: str) -> list[EntitySpan]:
             said = bool(INITIALS_WORDS.intersection(re.findall(r"\w+", head.lower())))
             filled = [(start + x, start + y) for start, row in body for x, y in [row[c]]
                       if any(ch.isalpha() for ch in text[start + x:start + y])]
-            initials = [(x, y) for x, y in filled if _initials(text[x:y].rstrip("\r"), said)]
-            if said:  # each item of a list: "OK, MK, EMcM"
-                initials = [(m.start() + len(m.group()) - len(m.group().lstrip()),
-                             m.start() + len(m.group().rstrip()))
-                            for x, y in filled for m in _ITEM.finditer(text, x, y)
-                            if _initials(m.group().strip(), said)]
+            initials = ([m.span() for x, y in filled for m in _ITEM.finditer(text, x, y)
+                         if _initials(m.group(), said)] if said  # a list's items: "OK, MK"
+                        else [(x, y) for x, y in filled if _initials(text[x:y].rstrip("\r"))])
             if len(initials) >= 2 and 2 * len(initials) > len(filled):
                 out.extend(EntitySpan(x, x + len(text[x:y].rstrip("\r")), "PERSON")
                            for x, y in initials)

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from itertools import pairwise
 
 from emprivacy.entities.initials import COMMON_ZIPF
-from emprivacy.entities.labels import FILLERS, HONORIFICS
+from emprivacy.entities.labels import filler_at
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import zipf_in
 from emprivacy.preparation.corrections import (
@@ -346,8 +346,7 @@ def fillers_released(decisions: list[Decision], counted: Counter[str],
     """
     for i, (tok, decision) in enumerate(zip(tokens, decisions, strict=True)):
         if (isinstance(decision, EntitySlot) and decision.key[0] == "PERSON"
-                and words[i] in FILLERS and tok.text.islower()
-                and not (i and words[i - 1] in HONORIFICS)):
+                and tok.text.islower() and filler_at(words, i)):
             decisions[i] = None
             counted["PERSON"] -= 1
             counted[GENERAL] += 1
