@@ -33,7 +33,7 @@ ORG_DESIGNATORS: frozenset[str] = _UNITS | frozenset(
     "garage autos cars services solutions systems technologies technology tech software "
     "consulting consultants foods food kitchens bakery bakeries butchers catering "
     "restaurant cafe bistro bar pub inn arms tavern hotel hotels fuels oil energy power "
-    "gas water utilities telecom telecoms communications media press publishing studio "
+    "gas water utilities telecom telecoms communications media press publishing studio fm "
     "infirmary service ambulance "
     "studios doors windows glazing roofing builders building construction contractors "
     "developments properties property estates lettings homes housing plumbing heating "

@@ -62,12 +62,15 @@ NAME_FIELDS: frozenset[str] = frozenset(
 #: lieutenant said no``).
 MILITARY_RANKS: frozenset[str] = frozenset(
     "cpl lcpl lcp pte gnr spr rfn tpr ssgt csgt wo1 wo2 rsm cqms rqms maj bdr lbdr".split())
-#: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``).
+#: Words of address before a name, never names themselves (``Cllr Okafor``, ``Nurse Rao``;
+#: Scotland's civic titles, ``Provost``, ``Bailie``, ``Convener``, and the Borders riding
+#: towns' ``Cornet`` and ``Callant``: the fiftieth English set; not ``marshal``, more often a
+#: noun: ``marshal points``).
 NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
     "dame lord lady reverend revd supt coach chief captain governor senator mayor president "
-    "mister".split()) | MILITARY_RANKS
+    "mister provost bailie convener cornet callant".split()) | MILITARY_RANKS
 #: Given names as old records abbreviate them, before a stop and a family name (``GEO. ROACH``,
 #: ``Jos. Stone``, ``Wm. Chubb``, ``Thos. Keel``: parish registers, toll books, censuses;
 #: issue 40, the thirtieth English set; ``dd``, Dafydd, at stage 43): 30 forms, none a

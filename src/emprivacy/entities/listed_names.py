@@ -37,10 +37,11 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
     it (its ``classes`` ``"name"`` or ``"common"``: ``tell hunter and sunny``, ``dana and
     fox``; after a comma, in lower case, a ``"common"`` one only if it is a ``given`` name:
     not ``is cost, and grace``), written in
-    the same case and after no determiner (``the bill and jack``; issue 40, eleventh stage);
+    the same case and with no determiner before the pair (``the bill and jack``; issue 40,
+    eleventh stage; ``over the cauld and back``, a weir, the fiftieth English set);
     ``Will`` and ``May`` too where capitalised (``Grace and Will``; not ``May 3``)."""
     if classes:
-        _pairs(name, words, forms, text, kept, classes, given)
+        _pairs(name, words, forms, text, kept, classes, given, zipf)
     for i in range(1, len(words) - 1):
         if (name[i] or not name[i - 1] or not forms[i].isalpha() or forms[i] in kept
                 or zipf(forms[i]) >= _LISTED_COMMON):
@@ -80,10 +81,18 @@ def list_members(name: list[bool], words: Sequence[Token], forms: Sequence[str],
         i = max(k, i + 1)
 
 
+#: A lower-case word of the census' ``"common"`` class at least this common (Zipf: ``say``
+#: 5.9, ``well`` 6.0, ``back`` 6.0; not ``fox`` 4.6, ``sunny``) is no name of a pair by the
+#: pair alone (:func:`_pairs`).
+_PAIR_COMMON = 5.5
+
+
 def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text: str,
            kept: frozenset[str], classes: Sequence[str | None],
-           given: Callable[[str], bool]) -> None:
-    """The pairs of :func:`list_members`: ``hunter and sunny``, ``Rose & Jack``."""
+           given: Callable[[str], bool], zipf: Callable[[str], float]) -> None:
+    """The pairs of :func:`list_members`: ``hunter and sunny``, ``Rose & Jack``; in lower
+    case not a ``"common"`` word as common as :data:`_PAIR_COMMON` that is no given name
+    (``thanks joel and say hello``, ``oksana and well done``: the fiftieth English set)."""
     for i in range(len(words) - 1):
         if (i + 2 < len(words) and forms[i + 1] in ("and", "or")
                 and _LIST_AND.fullmatch(text, words[i].end, words[i + 2].start)):
@@ -97,10 +106,12 @@ def _pairs(name: list[bool], words: Sequence[Token], forms: Sequence[str], text:
         other = b if name[i] else i
         if (classes[other] in ("name", "common") and forms[other].isalpha()
                 and (classes[other] == "name" or not words[other].text.islower()
-                     or given(forms[other]) or "," not in text[words[i].end:words[b].start])
+                     or given(forms[other]) or (
+                         "," not in text[words[i].end:words[b].start]
+                         and zipf(forms[other]) < _PAIR_COMMON))
                 and (forms[other] not in kept or (  # "Grace and Will": no modal mid-sentence
                     forms[other] in ("will", "may") and words[other].text.istitle()
                     and not by_a_number(words[other], text)))
                 and words[other].text[:1].isupper() == words[i + b - other].text[:1].isupper()
-                and (other == b or i == 0 or forms[i - 1] not in DETERMINERS)):
+                and (i == 0 or forms[i - 1] not in DETERMINERS)):  # the cauld and back
             name[other] = True

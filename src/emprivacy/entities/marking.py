@@ -36,6 +36,7 @@ from emprivacy.entities.labels import (
     NAME_FIELDS,
     NAME_TITLES,
 )
+from emprivacy.entities.lands import land_word
 from emprivacy.entities.local_places import kept_places
 from emprivacy.entities.name_pairs import (
     by_logins,
@@ -315,7 +316,10 @@ class EntityMarking:
 
     def toponym(self, word: str) -> bool:
         """Whether ``word`` is a hyphenated place's name by its form in the marking's language
-        (:func:`~emprivacy.entities.toponyms.toponym`: ``notre-dame-de-la-mer``)."""
+        (:func:`~emprivacy.entities.toponyms.toponym`: ``notre-dame-de-la-mer``) or, in
+        English, a land's name (:func:`~emprivacy.entities.places.land_word`: ``australia``)."""
+        if self.english and _zipf_or_none() and land_word(word.lower()):
+            return True
         kinds = entity_words(self.lang)
         zipf = _zipf_in(get_language(self.lang).wordfreq_code) if _zipf_or_none() else None
         return kinds is not None and toponym(word, links=kinds.link | INNER_LINKS, zipf=zipf)

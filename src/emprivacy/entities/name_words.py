@@ -251,12 +251,37 @@ def word_zipf(word: str) -> float:
 def zipf_in(word: str, lang: str) -> float:
     """How common ``word`` (lower-cased) is in the language ``lang`` (a ``wordfreq`` code:
     ``"fr"``); 0 for a word it has never seen.  Needs the ``ner`` extra."""
+    if lang == "en":
+        return _zipf_of(word.lower())
     return float(_zipf()(word.lower(), lang))  # type: ignore[operator]
 
 
 @lru_cache(maxsize=1 << 16)
 def _zipf_of(key: str) -> float:
-    return float(_zipf()(key, "en"))  # type: ignore[operator]
+    z = float(_zipf()(key, "en"))  # type: ignore[operator]
+    return max(z, DIALECT_ZIPF) if key in dialect_words() else z
+
+
+#: The least Zipf frequency the detectors read for a word of :func:`dialect_words`: a common
+#: word's (``aye``, 3.9; ``wee``, 3.9), so that only a name's context makes one a name.
+DIALECT_ZIPF = 4.0
+
+
+@cache
+def dialect_words() -> frozenset[str]:
+    """The ordinary words of English dialects and chat spelling that wordfreq counts rare
+    (``data/dialect-words-en.txt``: ``cannae``, ``naebody``, ``fae``, ``bairns``): read at
+    least as common as :data:`DIALECT_ZIPF` by :func:`word_zipf`, :func:`zipf_in` in English
+    and :func:`name_class` (issue 40, the fiftieth English set).
+
+    >>> "naebody" in dialect_words(), word_zipf("naebody") >= DIALECT_ZIPF
+    (True, True)
+    >>> name_class("naebody"), name_class("cannae")
+    (None, None)
+    """
+    text = files("emprivacy.data").joinpath("dialect-words-en.txt").read_text(encoding="utf-8")
+    return frozenset(line.partition("#")[0].strip() for line in text.splitlines()
+                     if line.partition("#")[0].strip())
 
 
 @cache

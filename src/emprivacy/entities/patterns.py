@@ -59,8 +59,8 @@ _YEAR = r"(?:(?:1[5-9]|20)\d\d|'\d\d)"  # 1500-2099: a family history's 1852 too
 _WEEKDAY = (r"(?:(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?"
             r"|(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUES?|WED|THU(?:RS?)?|FRI|SAT|SUN)"
             r"\.?,?|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.,?)[ \t]+(?:the[ \t]+)?)")
-_DATE = re.compile(
-    rf"\b(?:{_WEEKDAY}?{_MONTH}\.?[ \t]+{_DAY}(?:,?[ \t]+{_YEAR})?\b"
+_DATE = re.compile(  # no day right after a time's colon: "19:09 june wood:" is a chat's line
+    rf"\b(?<!\d:)(?:{_WEEKDAY}?{_MONTH}\.?[ \t]+{_DAY}(?:,?[ \t]+{_YEAR})?\b"
     rf"|{_WEEKDAY}?{_DAY}[ \t]+(?:of[ \t]+)?{_MONTH}\b\.?(?:,?[ \t]+{_YEAR}\b)?"
     rf"|{_MONTH}\.?,?[ \t]+(?:quarter[ \t]+)?{_YEAR}\b"  # "December quarter 1852": an index's
     r"|\d{4}-\d{1,2}-\d{1,2}\b|\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b)",

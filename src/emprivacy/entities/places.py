@@ -51,6 +51,7 @@ from typing import Any
 
 from emprivacy.entities.designator_words import STREET_DESIGNATORS
 from emprivacy.entities.kinds import entity_words
+from emprivacy.entities.lands import with_lands
 from emprivacy.entities.name_words import (
     listed_given_name,
     word_zipf,
@@ -218,6 +219,7 @@ class PlaceListDetector:
             if self.lang == "en":  # English streets by their form (the designator after)
                 found += street_spans(words, forms, text, function_words=KEPT_FUNCTION_WORDS)
                 found += _counties(words, forms, found)
+                found = with_lands(words, forms, text, found, prepositions=_PREPOSITIONS)
             else:  # French towns by their form (Sablé-sur-Sarthe, à saint-gilles-croix-de-vie)
                 towns = town_spans(words, forms, text, options["prepositions"])
                 found = [s for s in found
@@ -391,3 +393,4 @@ def town_spans(words: Sequence[Token], forms: Sequence[str], text: str,
             start = words[i - 1].start  # "la" of "à la roche-sur-yon"
         out.append(EntitySpan(start, tok.end, "LOCATION"))
     return out
+

@@ -89,8 +89,10 @@ def _lower_given(marking: EntityMarking, decisions: Sequence[Decision], text: st
     possessive, also stops the English ``his son bill piper``)."""
     word = words[k]
     before = words[k - 1] if k else ""
-    if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN:
-        return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed)
+    if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN or (
+            marking.lang == "en" and marking.english_zipf(word) >= _GIVEN_WORD_ZIPF):
+        return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed), "i
+        # can see kuba" (See listed; will and may are function words, decided above)
     if marking.lang == "en" and before and before not in KIN_WORDS \
             and before not in function_words and not (
                 _person_before(decisions, k) and marking.english_zipf(word) < COMMON_ZIPF):
@@ -153,6 +155,10 @@ _BEFORE_WORD_GIVEN = (FRENCH.titles | TITLE_KINDS | FAMILY_WORDS | frozenset(
 #: Listed given names that are interjections or family words of a chat (``customer ok
 #: mark``, ``will pa sue``, ``ok olive``).
 _NO_GIVEN = frozenset("ok okay ha ah oh eh pa ma bon merci bravo salut coucou oui".split())
+#: A listed given name at least this common as an English word (Zipf: ``see`` 6.1, ``love``,
+#: ``long``, ``man``) is no given name before a family name in lower case (the fiftieth
+#: English set's chat; :data:`~emprivacy.entities.name_pairs._GIVEN_WORD_ZIPF` alike).
+_GIVEN_WORD_ZIPF = 5.5
 
 #: Words before ``will`` or ``may`` that make it the verb or the noun (``we will mason``
 #: nothing; ``the will``).
