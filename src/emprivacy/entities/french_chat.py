@@ -199,6 +199,15 @@ LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von 
                             "bin ibn".split())
 
 
+#: The articles of a speaker's nickname (``[07:58] le grand :``, ``[08:01] la mamie :``).
+_NICKNAME_ARTICLES = frozenset({"le", "la", "l'"})
+#: What speaks in a chat under an article and is no one's nickname: an organisation's
+#: account (``[09:00] la mairie :``, ``le comité :``).
+ACCOUNT_WORDS = frozenset("mairie comité bureau club équipe team admin association école "
+                          "orga organisation secrétariat direction rédaction modération "
+                          "préfecture gendarmerie police caserne paroisse".split())
+
+
 #: Elided particles inside a speaker's name (``n'`` of ``pierre n'diaye``), left to
 #: :func:`~emprivacy.preparation.particles.elided_particles`.
 _ELIDED = frozenset({"n'", "d'"})
@@ -213,7 +222,10 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
                      ) -> tuple[set[str], set[int]]:
     """The speakers of several words after a chat's time stamp: the forms of their words
     (one decision per form) and the positions of their particles (that mention only), the
-    words one space, ``.`` or ``_`` apart (``franck.ben.salah``).  The first word is no
+    words one space, ``.`` or ``_`` apart (``franck.ben.salah``).  An article and a word
+    that is no stopword, role or account (:data:`ACCOUNT_WORDS`) is a nickname, its word a
+    name at that mention only (``[07:58] le grand :``; ``grand`` stays a word elsewhere:
+    issue 42, the forty-ninth French set's tuning half).  Otherwise the first word is no
     stopword, no word is a role (``[10:02] le président :``), and each word but the
     particles is a listed given name or rarer than :data:`CALLED_ZIPF`, or one is rarer than
     :data:`_LABEL_RARE` and the others than :data:`_LABEL_COMMON` (``aimé kouassi``; not
@@ -242,6 +254,11 @@ def stamped_speakers(text: str, words: Sequence[Token], forms: Sequence[str], *,
         inside = [i for i in range(first, last) if words[i].end <= m.end("label")]
         label = [forms[i] for i in inside]
         own = [f for f in label if f not in LABEL_PARTICLES and f not in _ELIDED]
+        if len(label) == 2 and label[0] in _NICKNAME_ARTICLES and label[1].isalpha() and (
+                label[1] not in stopwords and label[1] not in roles
+                and label[1] not in ACCOUNT_WORDS):
+            particles.add(inside[1])  # "[07:58] le grand :": a nickname, at that mention
+            continue
         if not label or label[0] in stopwords or label[0] in LABEL_PARTICLES or any(
                 f in roles for f in label):
             continue

@@ -436,17 +436,17 @@ def _common_given(marking: EntityMarking, decisions: Sequence[Decision], text: s
     common as :data:`ORDINARY_ZIPF` right before a person's slot, on no list as a given or
     family name (``merci`` of ``merci pierre``; a list's ``mercier paul`` is a name), or a
     family name as common as :data:`COMMON_ZIPF` after one before a colon (a speaker's
-    ``désiré blanc :``, ``vin blanc``; stage 46): its other lower-case mentions need their
-    own evidence (English: :func:`~emprivacy.entities.naming.ordinary_mention`)."""
+    ``désiré blanc :``, ``vin blanc``; stage 46), or after ``le`` or ``la`` there (``le grand
+    :``, ``un grand merci``; stage 48): its other lower-case mentions need their own evidence."""
     if marking.lang == "en" or j + 1 >= len(tokens):
         return False
     before, after, word = decisions[j - 1] if j else None, decisions[j + 1], words[j]
     if (zipf := zipf_in(word, get_language(marking.lang).wordfreq_code)) < ORDINARY_ZIPF:
         return False
-    if (zipf >= COMMON_ZIPF and isinstance(before, EntitySlot) and before.key[0] == "PERSON"
-            and text[tokens[j].end:tokens[j].end + 3].lstrip(" \u00a0\u202f")[:1] == ":"
-            and marking.family_name(word)):
-        return True
+    if zipf >= COMMON_ZIPF and text[tokens[j].end:tokens[j].end + 3].lstrip(" \u00a0\u202f")[
+            :1] == ":" and ((isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+                             and marking.family_name(word)) or words[j - 1] in ("le", "la")):
+        return True  # "désiré blanc :", a nickname's "le grand :" (issue 42, stage 48)
     return ("-" not in word  # "ti-jean legrand": a name
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
             and not marking.given_name(word)

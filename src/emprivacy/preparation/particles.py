@@ -182,6 +182,43 @@ def lower_case_particles(marking: EntityMarking, decisions: list[Decision],
                     counted["PERSON"] += 1
         i = j
     _repeated_particles(decisions, counted, text, tokens, words)
+    _capital_particles(decisions, counted, text, tokens, words)
+
+
+def _capital_particles(decisions: list[Decision], counted: Counter[str], text: str,
+                       tokens: Sequence[Token], words: Sequence[str]) -> None:
+    """Particles in capitals before a person's slot that start a cell or a field's value, or
+    follow a person's slot (``| DE LA ROUVIÈRE Claire |``, ``co-gérante : DE LA
+    ROUVIÈRE``), are the person's — each a ``PERSON`` slot drawn independently of it, also
+    where a model typed one of them an organisation (``LA ROUVIÈRE``) and the passes above
+    left the particle before it alone (issue 42, the forty-ninth French set's forms)."""
+    i = 0
+    while i < len(tokens):
+        j = i
+        while (j < len(tokens) and tokens[j].kind == "word" and words[j] in NAME_PARTICLES
+               and tokens[j].text.isupper() and (j == i or text[tokens[j - 1].end:
+                                                                tokens[j].start] == " ")):
+            j += 1
+        if j == i or j >= len(tokens) or text[tokens[j - 1].end:tokens[j].start] != " " \
+                or not person_decision_at(decisions, j) or all(
+                    person_decision_at(decisions, k) for k in range(i, j)):
+            i = j + 1
+            continue
+        before = text[tokens[i - 1].end if i else 0:tokens[i].start]
+        if not (_cell_start(before) or before.strip(" \t\u00a0\u202f") == ":"
+                or (before == " " and person_decision_at(decisions, i - 1))):
+            i = j + 1
+            continue
+        for k in range(i, j):
+            d = decisions[k]
+            if isinstance(d, EntitySlot) and d.key[0] != "PERSON":
+                _retype(decisions, counted, k)
+            elif d is None or (isinstance(d, Placeholder) and d.type in ("ORG", "LOCATION")):
+                if d is not None:
+                    counted[d.type] -= 1
+                decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
+                counted["PERSON"] += 1
+        i = j + 1
 
 
 def _repeated_particles(decisions: list[Decision], counted: Counter[str], text: str,
