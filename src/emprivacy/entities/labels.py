@@ -70,7 +70,7 @@ NAME_TITLES: frozenset[str] = TITLES | frozenset(
     "cllr councillor officer detective det inspector insp sergeant constable pc pcso nurse "
     "doctor professor judge justice pastor father sister brother uncle aunt auntie miss sir "
     "dame lord lady reverend revd supt coach chief captain governor senator mayor president "
-    "mister provost bailie convener cornet callant".split()) | MILITARY_RANKS
+    "mister provost bailie convener cornet callant chairman chairwoman".split()) | MILITARY_RANKS
 #: Given names as old records abbreviate them, before a stop and a family name (``GEO. ROACH``,
 #: ``Jos. Stone``, ``Wm. Chubb``, ``Thos. Keel``: parish registers, toll books, censuses;
 #: issue 40, the thirtieth English set; ``dd``, Dafydd, at stage 43): 30 forms, none a
@@ -113,7 +113,7 @@ QUOTING_VERBS = frozenset({"wrote", "writes", "said", "says"})
 #: Keys of a form's fields that are not names (``DOB:`` is no speaker label).
 FORM_KEYS: frozenset[str] = frozenset(
     "dob mrn ssn re subj subject date time tel phone fax email mail addr address sex gender "
-    "age id ref no dept room unit case ward bed note notes ps attn fwd".split())
+    "age id ref no dept room unit case ward bed note notes ps attn fwd apologies".split())
 #: The opening of a chat's time stamp before its time, as a regular expression: a bracket,
 #: with a weekday (English or French, in full or cut) or a date before the time where an
 #: export writes one (``[mon 18:25]``,
