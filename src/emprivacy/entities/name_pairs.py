@@ -41,7 +41,7 @@ _GIVEN_BEFORE_ZIPF = 5.0
 #: ``man``, ``many``; ``will`` and ``may`` are function words apart) is the given name of a
 #: pair in :func:`name_pair` only by other evidence (``i can see kuba``: the fiftieth English
 #: set's chat).
-_GIVEN_WORD_ZIPF = 5.5
+GIVEN_WORD_ZIPF = 5.5
 
 
 def name_pair(i: int, words: list[Token], forms: list[str], classes: list[NameClass],
@@ -62,7 +62,7 @@ def name_pair(i: int, words: list[Token], forms: list[str], classes: list[NameCl
 
     if (i + 1 < len(words) and name_key(forms[i]) in given and classes[i + 1] in ("name", "rare")
             and forms[i + 1] not in given and spaced(i, i + 1)
-            and (word_zipf(forms[i]) < _GIVEN_WORD_ZIPF or forms[i] in ("will", "may"))
+            and (word_zipf(forms[i]) < GIVEN_WORD_ZIPF or forms[i] in ("will", "may"))
             # "i can see kuba": See is listed
             and words[i].text.islower() == words[i + 1].text.islower()):
         return True  # not "our son Kayode": a name's two words share their case

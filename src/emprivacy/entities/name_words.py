@@ -279,9 +279,7 @@ def dialect_words() -> frozenset[str]:
     >>> name_class("naebody"), name_class("cannae")
     (None, None)
     """
-    text = files("emprivacy.data").joinpath("dialect-words-en.txt").read_text(encoding="utf-8")
-    return frozenset(line.partition("#")[0].strip() for line in text.splitlines()
-                     if line.partition("#")[0].strip())
+    return read_word_list("dialect-words-en.txt")
 
 
 @cache

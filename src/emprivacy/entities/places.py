@@ -393,4 +393,3 @@ def town_spans(words: Sequence[Token], forms: Sequence[str], text: str,
             start = words[i - 1].start  # "la" of "à la roche-sur-yon"
         out.append(EntitySpan(start, tok.end, "LOCATION"))
     return out
-

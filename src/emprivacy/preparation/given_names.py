@@ -17,6 +17,7 @@ from emprivacy.entities.initials import COMMON_ZIPF
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.modal_names import MODAL_NAMES
+from emprivacy.entities.name_pairs import GIVEN_WORD_ZIPF
 from emprivacy.entities.name_words import french_given_words
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.preparation.decisions import Decision, EntitySlot
@@ -90,9 +91,9 @@ def _lower_given(marking: EntityMarking, decisions: Sequence[Decision], text: st
     word = words[k]
     before = words[k - 1] if k else ""
     if before in _NOT_BEFORE_LOWER_GIVEN or word in FAMILY_WORDS or word in _NO_GIVEN or (
-            marking.lang == "en" and marking.english_zipf(word) >= _GIVEN_WORD_ZIPF):
+            marking.lang == "en" and marking.english_zipf(word) >= GIVEN_WORD_ZIPF):
         return False  # "i hope piper", "mamie blanche" (a family word, "Mamie" listed), "i
-        # can see kuba" (See listed; will and may are function words, decided above)
+        # can see kuba" (See listed, name_pairs.GIVEN_WORD_ZIPF; will and may: above)
     if marking.lang == "en" and before and before not in KIN_WORDS \
             and before not in function_words and not (
                 _person_before(decisions, k) and marking.english_zipf(word) < COMMON_ZIPF):
@@ -155,10 +156,6 @@ _BEFORE_WORD_GIVEN = (FRENCH.titles | TITLE_KINDS | FAMILY_WORDS | frozenset(
 #: Listed given names that are interjections or family words of a chat (``customer ok
 #: mark``, ``will pa sue``, ``ok olive``).
 _NO_GIVEN = frozenset("ok okay ha ah oh eh pa ma bon merci bravo salut coucou oui".split())
-#: A listed given name at least this common as an English word (Zipf: ``see`` 6.1, ``love``,
-#: ``long``, ``man``) is no given name before a family name in lower case (the fiftieth
-#: English set's chat; :data:`~emprivacy.entities.name_pairs._GIVEN_WORD_ZIPF` alike).
-_GIVEN_WORD_ZIPF = 5.5
 
 #: Words before ``will`` or ``may`` that make it the verb or the noun (``we will mason``
 #: nothing; ``the will``).
