@@ -7,6 +7,7 @@ person (``Patient: …``, ``Cc: …``) or starts a line after a chat's time stam
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -40,6 +41,7 @@ __all__ = [
     "role_before_word",
     "stamped_after",
     "stamped_start",
+    "voice_tag_words",
 ]
 
 #: The keys of a form's fields whose value is a person's name.
@@ -55,7 +57,11 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "appellant counsel head director coordinator administrator therapist trustee trustees "
     "superintendent carer carers cadet licensee licensees governor governors solicitor "
     "barrister coroner deputy principal headteacher teacher coach captain po "
-    "transcriber typist dispatcher operator names nickname nicknames aka alias".split())
+    "transcriber typist dispatcher operator names nickname nicknames aka alias "
+    # offices of a parish, a club, a boat and a band (issue 40, stage 49: every earlier
+    # English set made 190 of their mentions people's words, none of them a name's)
+    "coxswain skipper harbourmaster steward marshal rector curate churchwarden archivist "
+    "bandmaster".split())
 #: Military ranks written before a name or in a roll's column (``CPL``, ``LCPL``, ``PTE``,
 #: ``WO2``): abbreviations that are no English word (not ``brig``, ``adm``, ``cdr``, nor the
 #: full ``lieutenant``, ``guardsman``: the word after a title is read as a name, ``the
@@ -86,7 +92,7 @@ SPEAKER_ROLES: frozenset[str] = frozenset(
     "control dispatch base ops operations moderator mod host admin system bot narrator "
     "speaker unknown unidentified announcer presenter audience crowd voice voices male "
     "female staff receptionist advisor adviser all everyone group team server call taker "
-    "handler paramedic crew registrar".split())
+    "handler paramedic crew registrar caller".split())
 #: Values of a name field that are no names (``Next of kin: SELF``, ``Cc: None``).
 NO_NAME_VALUES: frozenset[str] = frozenset(
     "no yes none nil na unknown same self next tba tbc see as above below pending anonymous "
@@ -182,6 +188,9 @@ FRENCH_SPEECH: frozenset[str] = frozenset(
 GREETINGS: frozenset[str] = frozenset(
     "hi hey hello dear thanks thank thx ty cc bye congrats ask tell ping cheers morning "
     "welcome sorry hiya".split()
+    # the time of day's greetings (``evening will``: stage 49, the fifty-first English set's
+    # tuning half; not ``this evening will be``)
+    + "evening afternoon".split()
     # Welsh in an English chat: thanks, hello, bye (``diolch will bach``: issue 40, the
     # forty-eighth English set's tuning half)
     + "diolch shwmae hwyl".split())
@@ -348,3 +357,34 @@ def chat_labels(text: str) -> frozenset[str]:
     ['may', 'will']
     """
     return frozenset(m.group(1).lower() for m in LABELLED_LINE.finditer(text))
+
+
+#: A WebVTT cue's voice tag, who speaks the cue: ``<v Holly Best>``, ``<v.loud Esme>``.
+_VOICE_TAG = re.compile(r"<v(?:\.[\w.-]+)?[ \t]+([^<>\n]{1,80})>")
+
+
+def voice_tag_words(words: Sequence[Token], forms: Sequence[str], text: str) -> list[int]:
+    """The positions of the words that name the speaker in a WebVTT voice tag
+    (``<v holly best>``): a speaker's name, however common a word (``best``), as a chat's
+    stamped speaker is (issue 40, stage 49: the fifty-first English set's tuning half);
+    not a role (:data:`SPEAKER_ROLES`: ``<v caller>``), a title (``<v mrs trewin>``) or a
+    word of no letters.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "<v holly best>penny steered\\n<v caller>hello\\n<v Mrs Joy Hill>yes"
+    >>> words = [t for t in tokenize(text) if t.kind == "word"]
+    >>> [words[i].text for i in voice_tag_words(words, [w.text.lower() for w in words], text)]
+    ['holly', 'best', 'Joy', 'Hill']
+    """
+    if "<v" not in text:
+        return []
+    starts = [w.start for w in words]
+    out = []
+    for m in _VOICE_TAG.finditer(text):
+        k = bisect_left(starts, m.start(1))
+        while k < len(words) and words[k].end <= m.end(1):
+            if forms[k].isalpha() and forms[k] not in SPEAKER_ROLES \
+                    and forms[k] not in NAME_TITLES:
+                out.append(k)
+            k += 1
+    return out

@@ -38,8 +38,9 @@ import threading
 from collections import Counter
 from itertools import pairwise
 
-from emprivacy.entities.capitalised import TITLES
+from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
+from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES, SPEAKER_ROLES
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex
 from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
@@ -56,6 +57,7 @@ __all__ = [
     "in_local_place",
     "kept_places",
     "local_places",
+    "named_after_the",
     "possessive_places",
 ]
 
@@ -267,6 +269,47 @@ def local_places(text: str) -> list[EntitySpan]:
             if not (uncased and head in COMMON_HEADS and counts[phrase] < 2)]
 
 
+#: One or two words in Title case after ``the`` in lower case, itself after a word in lower
+#: case (a comma or a semicolon after it) and a space: the middle of a sentence in ordinary
+#: case; not ``Jones the Milk``, a by-name (:mod:`~emprivacy.preparation.by_names`).
+_AFTER_THE = re.compile(r"(?<![\w'’-])[a-z]+[,;]? the ([A-Z][a-z]+(?:-[a-z]+)?"
+                        r"(?: [A-Z][a-z]+)?)(?![\w'’-])")
+#: What ``the`` and a capital name that is no place nor body: a day, a month or ``the Year``
+#: of an award, a title, a role, a form's key, a kin word, a people (``the Polish``, ``the
+#: Dutch``).
+_NOT_AFTER_THE = (CALENDAR_WORDS | NAME_TITLES | NAME_FIELDS | FORM_KEYS | SPEAKER_ROLES
+                  | KIN_WORDS | KEPT_FUNCTION_WORDS | frozenset({"year"}))
+_PEOPLE = re.compile(r"(?:ese|ian)\Z|(?:engl|ir|pol|span|turk|scott|brit|dan|swed|finn|kurd"
+                     r"|corn)ish\Z|\A(?:welsh|dutch|french|scotch)\Z")
+
+
+def named_after_the(text: str) -> list[EntitySpan]:
+    """Places and bodies a town names by common words, written with a capital after ``the``
+    in the middle of a sentence, as English writes a name (``from the Slip``, ``off the
+    Point``, ``at the Mermaid``, ``the Fish Market``; issue 40, stage 49: the fifty-first
+    English set's tuning half): a ``LOCATION`` span (``ORG`` where the last word is an
+    organisation's designator), not a day, a month, a title, a role, a form's key, a kin word
+    or a people (:data:`_NOT_AFTER_THE`: ``on the Saturday``, ``the Reverend``, ``the
+    Polish``).  In lower case or in capitals case shows nothing: no span.
+
+    >>> text = "Holly cheered from the Slip, then the Fish Market and the Trust. The Quay"
+    >>> [(text[s.start:s.end], s.type) for s in named_after_the(text)]
+    [('Slip', 'LOCATION'), ('Fish Market', 'ORG'), ('Trust', 'ORG')]
+    >>> named_after_the("we met on the Saturday with the Reverend and the Polish team")
+    []
+    >>> named_after_the("Dai Jones the Milk came by")
+    []
+    """
+    found = []
+    for m in _AFTER_THE.finditer(text):
+        forms = m.group(1).lower().split()
+        if any(f in _NOT_AFTER_THE for f in forms) or _PEOPLE.search(forms[0]):
+            continue
+        found.append(EntitySpan(m.start(1), m.end(1),
+                                "ORG" if forms[-1] in ORG_DESIGNATORS else "LOCATION"))
+    return found
+
+
 #: The last text read in each thread, its places and their index (per thread: two threads'
 #: pieces taking turns would otherwise read each other's text again at every word).
 _last = threading.local()
@@ -275,7 +318,8 @@ _last = threading.local()
 def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
     kept = getattr(_last, "kept", None)
     if kept is None or (kept[0] is not text and kept[0] != text):
-        spans = sorted({*local_places(text), *possessive_places(text), *former_uses(text)},
+        spans = sorted({*local_places(text), *possessive_places(text), *former_uses(text),
+                        *named_after_the(text)},
                        key=SPAN_ORDER)
         kept = _last.kept = (text, spans, SpanIndex(spans))
     return kept[1], kept[2]

@@ -62,6 +62,7 @@ from emprivacy.entities.labels import (
     role_before_word,
     stamped_after,
     stamped_start,
+    voice_tag_words,
 )
 from emprivacy.entities.listed_names import list_members
 from emprivacy.entities.modal_names import MODAL_NAMES, modal_name_at, modal_named
@@ -280,6 +281,8 @@ class NameListDetector:
         person_function_words(name, words, forms, text)
         list_members(name, words, forms, text, word_zipf, KEPT_FUNCTION_WORDS, classes,
                      lambda form: name_key(form) in given)
+        for i in voice_tag_words(words, forms, text):  # "<v holly best>": that mention only
+            name[i] = True
         for i in _never_named(forms, cases):  # after every rule (lists, one per form)
             name[i] = False
         return [EntitySpan(t.start, t.end, "PERSON") for t, n in zip(words, name, strict=True) if n]

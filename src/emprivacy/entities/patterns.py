@@ -229,7 +229,7 @@ class PatternDetector:
         taken = dates + ids
         for m in _SPACED_ID.finditer(text) if digits else ():
             if (m["letters"].lower() in _WORDS_BEFORE_NUMBERS
-                    or sum(c.isdigit() for c in m["digits"]) < 4
+                    or (sum(c.isdigit() for c in m["digits"]) < 4 and not _registration(text, m))
                     or any(s.overlaps(m.start(), m.end()) for s in taken)):
                 continue
             end = m.end() if m["check"] and m["check"].lower() not in "ai" else m.end("digits")
@@ -241,6 +241,22 @@ class PatternDetector:
             dates = [d for d in dates if not ref.overlaps(d.start, d.end)]
             ids = [d for d in ids if not ref.overlaps(d.start, d.end)] + [ref]
         return sorted(dates + ids, key=SPAN_ORDER)
+
+
+def _registration(text: str, m: re.Match[str]) -> bool:
+    """Whether a spaced code of fewer than four digits is a registration in a table's cell or
+    a field's value: two or three capital letters and one number (a fishing boat's port
+    letters, ``| VN 117 |``, ``Reg: FY 123``; issue 40, stage 49: the fifty-first English
+    set's tuning half), the cell's or the field's edges on both sides.
+
+    >>> [_registration(t, _SPACED_ID.search(t)) for t in ("| VN 117 |", "Reg: FY 123",
+    ...  "we won 3 of 4", "ON 12 MAY", "| Vn 117 |")]
+    [True, True, False, False, False]
+    """
+    before = text[max(0, m.start() - 8):m.start()]
+    return (m["letters"].isupper() and len(m["letters"]) > 1 and m["check"] is None
+            and len(m["digits"].split()) == 1 and _CELL_AFTER.match(text, m.end()) is not None
+            and (_CELL_BEFORE.search(before) is not None or before.rstrip(" \t").endswith(":")))
 
 
 #: A police log's reference, a serial number and the date of the day's log (``quote 143 of
