@@ -49,7 +49,13 @@ from emprivacy.entities.french_chat import (
     stamped_speakers,
     unstamped_speakers,
 )
-from emprivacy.entities.french_cues import NOT_FAMILY, TITLE_KINDS, cued_names, given_parts
+from emprivacy.entities.french_cues import (
+    BRETON_AFTER_LE,
+    NOT_FAMILY,
+    TITLE_KINDS,
+    cued_names,
+    given_parts,
+)
 from emprivacy.entities.french_forms import name_field_words
 from emprivacy.entities.french_patterns import FrenchPatternDetector
 from emprivacy.entities.labels import STAMP_OPEN
@@ -156,7 +162,7 @@ class FrenchNameDetector:
 
         labelled, label_particles = stamped_speakers(
             text, words, forms, stopwords=stop, roles=TITLE_KINDS, given=given,
-            family=lambda w: w in family or folded(w) in listed,
+            family=lambda w: w in family or folded(w) in listed or w in BRETON_AFTER_LE,
             listed=lambda w: listed_given_name(w, lang="fr"), zipf=lambda w: zipf(w, "fr"))
         names |= labelled
         for i, form in enumerate(forms):

@@ -194,9 +194,10 @@ _STAMPED_LABEL = re.compile(rf"^[ \t]*(?:{STAMP_OPEN}|\[)?\d{{1,2}}[:h]\d\d(?::\
 #: (``aimé`` 4.75 of ``aimé kouassi``; not ``équipe technique``).
 _LABEL_RARE = 3.0
 _LABEL_COMMON = 5.0
-#: Particles inside a speaker's name (``da costa``, ``de saint-aubin``, ``van der berg``).
+#: Particles inside a speaker's name (``da costa``, ``de saint-aubin``, ``van der berg``,
+#: the elided article of ``capucine l'hour``: stage 49).
 LABEL_PARTICLES = frozenset("de du des da di do dos das del della le la van von der den ben "
-                            "bin ibn".split())
+                            "bin ibn l'".split())
 
 
 #: The articles of a speaker's nickname (``[07:58] le grand :``, ``[08:01] la mamie :``).

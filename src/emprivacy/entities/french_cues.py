@@ -15,8 +15,18 @@ from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.language import FRENCH
 from emprivacy.text.tokens import Token
 
-__all__ = ["FAMILY_WORDS", "NOT_FAMILY", "TITLE_KINDS", "cued_names", "given_parts"]
+__all__ = ["BRETON_AFTER_LE", "FAMILY_WORDS", "NOT_FAMILY", "TITLE_KINDS", "cued_names",
+           "given_parts"]
 
+#: Breton family names are written with their article apart (Le Bras, Le Du, Le Goff): the
+#: words after ``le`` that make one, whatever the word (``constant le bras``, ``ange le
+#: du``; issue 42, stage 44), from general knowledge of the frequent ones; and those of
+#: Brittany and Normandy whose word is a French adjective (Le Fort, Le Doux, Le Grand, Le
+#: Brun: stage 49, the fiftieth French set's tuning half, ``constant le fort``).
+BRETON_AFTER_LE = frozenset(
+    "bras du meur guen corre bris floch floc'h moal cam borgne berre gac lay men dantec "
+    "bihan goff bars fur naour coz hir gall roux "
+    "fort doux grand brun bon gros noir blanc".split())
 #: Titles written out, after which the next word is a name in any case (``monsieur
 #: constant``, ``le dr benhamou``); not ``m`` nor ``me`` (a size, a pronoun) in lower case.
 _TITLES_WRITTEN = FRENCH.titles - {"m", "me", "mm", "mmes", "mlles"}

@@ -269,10 +269,11 @@ class EntityMarking:
     def listed_or_rare(self, word: str) -> bool:
         """Whether ``word`` may be a name at all (any class of
         :func:`~emprivacy.entities.name_words.name_class` but ``None``, and no title or form key):
-        a word inside a person's span that is not one (``says`` of ``Thompson says``,
-        ``Cllr``, ``Cc``) is an ordinary word; ``True`` without the ``ner`` extra (nothing
-        to tell them apart)."""
-        return _listed_or_rare(word)
+        a word inside a person's span that is not one (``says`` of ``Thompson says``, ``Cllr``)
+        is an ordinary word; in another language, one rarer than Zipf 3.5 in it too (``hour``
+        of ``capucine l'hour``: stage 49); ``True`` without the ``ner`` extra."""
+        return _listed_or_rare(word) or (not self.english and word not in _LABEL_WORDS and bool(
+            _zipf_or_none()) and _zipf_in(get_language(self.lang).wordfreq_code)(word) < 3.5)
 
     @property
     def english(self) -> bool:
@@ -394,8 +395,7 @@ _SPAN_TITLES = TITLES | MILITARY_RANKS | frozenset("cllr insp supt revd".split()
 
 
 def _zipf_or_none() -> Callable[[str], float] | None:
-    """How common a word is (:func:`~emprivacy.entities.name_words.word_zipf`), or ``None``
-    without the ``ner`` extra."""
+    """:func:`~emprivacy.entities.name_words.word_zipf`, or ``None`` without ``ner``."""
     try:
         word_zipf("the")
     except MissingExtraError:

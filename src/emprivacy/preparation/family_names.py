@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Container, Sequence
 
 from emprivacy.entities.designator_words import ROLE_WORDS
-from emprivacy.entities.french_cues import NOT_FAMILY
+from emprivacy.entities.french_cues import BRETON_AFTER_LE, NOT_FAMILY
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.name_words import (
@@ -30,11 +30,12 @@ from emprivacy.entities.name_words import (
     french_family_names,
     french_given_names,
     french_given_raw,
+    french_given_words,
     zipf_in,
 )
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.preparation.decisions import GENERAL, Decision, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import GENERAL, Decision, Dropped, EntitySlot, Placeholder
 from emprivacy.preparation.name_lists import list_item
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -54,12 +55,6 @@ _LOWER_ZIPF = 4.5
 #: before a family name (:func:`_split_family`).
 _SPLIT_ARTICLES = frozenset({"le", "la", "du", "des", "de", "beau", "bel", "belle", "bon",
                              "sans"})
-#: Breton family names are written with their article apart (Le Bras, Le Du, Le Goff): the
-#: words after ``le`` that make one, whatever the word (``constant le bras``, ``ange le
-#: du``; issue 42, stage 44), from general knowledge of the frequent ones.
-BRETON_AFTER_LE = frozenset(
-    "bras du meur guen corre bris floch floc'h moal cam borgne berre gac lay men dantec "
-    "bihan goff bars fur naour coz hir gall roux".split())
 
 
 def _french_lists(marking: EntityMarking) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -213,7 +208,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 and not tokens[j].text.islower() and tokens[j].text[:1].isupper()
                 and words[j] not in function_words and words[j] not in titles
                 and words[j] not in NAME_TITLES and words[j] not in FORM_KEYS
-                and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
+                and all(text[tokens[k].end:tokens[k + 1].start] == (
+                    "" if words[k] == "l'" else " ") for k in range(i - 1, j))):
             for k in range(i, j + 1):
                 take(k)
     _spoken_particle_names(marking, decisions, text, tokens, words, family, person, given_at,
@@ -226,7 +222,8 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
                            given_at: Callable[[int], bool], take: Callable[[int], None],
                            titles: frozenset[str]) -> None:
     """In lower case (speech recognition, a chat), a family name with its particle after a
-    given name's ``PERSON`` slot, one space apart: ``pierre le goff``, ``yvonne le bihan``,
+    given name's ``PERSON`` slot, one space apart (the elided ``l'`` joined to the name:
+    ``gurvan l'hour``): ``pierre le goff``, ``yvonne le bihan``,
     ``joël de la roque``, ``hubert de la bastide`` (the forty-second stage, from the earlier
     French captions' leaks); and, before ``le``, after a given name of the French list as
     written that no rule took yet (not the census' ``maire``, ``monte``), which becomes the
@@ -254,20 +251,23 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
                 and all(decisions[k] is None for k in range(i, j))
                 and tokens[j].kind == "word" and len(tokens[j].text) > 1
                 and all(tokens[k].text.islower() for k in range(i - 1, j + 1))
-                and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
+                and all(text[tokens[k].end:tokens[k + 1].start] == (
+                    "" if words[k] == "l'" else " ") for k in range(i - 1, j))):
             continue
         w = words[j]
         if (w in function_words or w in titles or w in NAME_TITLES or w in FORM_KEYS
                 or w in NOT_FAMILY or marking.designator(w)):
             continue
-        if words[i] == "le" and _VERB_ENDING.search(w):
-            continue  # "yvonne le rappellera", "mathilde le bichonne": a pronoun and a verb
+        if words[i] in ("le", "l'") and _VERB_ENDING.search(w):
+            continue  # "yvonne le rappellera", "kylian l'adorait": a pronoun and a verb
         z = zipf_in(w, "fr")
         le = n == 1 and words[i] == "le"
         if (le and person(j)) or z < _SPOKEN_RARE or (le and z < _LOWER_ZIPF
                                                       and (w in family or folded(w) in family)):
             for k in range(i - 1 if decisions[i - 1] is None else i, j + 1):
-                if decisions[k] is None:
+                if decisions[k] is None and words[k] == "l'":
+                    decisions[k] = Dropped("PERSON")  # joined to the name: goes with it
+                elif decisions[k] is None:
                     take(k)
 
 
@@ -375,9 +375,10 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
 #: (``BASTIDE``), is the family name.  Not ``de`` alone (``Pierre de Lyon``).
 _NOBLE_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",))
 #: The particles of a family name said after a given name in lower case (``pierre le
-#: goff``, ``joël de la roque``), the longest first.
+#: goff``, ``joël de la roque``, ``gurvan l'hour``: the elided article joined to the name,
+#: stage 49), the longest first.
 _SPOKEN_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",), ("le",),
-                                                   ("de",))
+                                                   ("de",), ("l'",))
 #: In lower case a word after a given name and a particle rarer than this (French Zipf) is
 #: the family name (``goff``, ``bihan``, ``roque``; not ``tour``, ``voit``).
 _SPOKEN_RARE = 3.5
@@ -465,7 +466,8 @@ def split_family_names(marking: EntityMarking, decisions: list[Decision],
         d = decisions[i]
         return (tokens[i].kind == "word" and len(tokens[i].text) > 1
                 and words[i] not in function_words
-                and all(folded(part) in given for part in words[i].split("-"))
+                and (all(folded(part) in given for part in words[i].split("-"))
+                     or words[i] in french_given_words())  # right before a family name
                 and not (i and words[i - 1] in _ARTICLES)
                 and ((isinstance(d, EntitySlot) and d.key[0] == "PERSON")
                      or (d is None and zipf_in(words[i], "fr") < 3.5)))
