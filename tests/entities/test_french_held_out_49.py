@@ -44,3 +44,15 @@ def test_a_family_name_after_the_elided_article(french) -> None:
     assert re.search(r", \w+ l'[a-zé]+ait\n", out), out
     for name in ("capucine", "gurvan", "kerbrat"):
         assert _count(name, out) == 0, (name, out)
+
+
+def test_a_speakers_family_name_in_the_chats_body(french) -> None:
+    """``aimé bois`` named at a chat's label (``[19:14] aimé bois :``) is the same person in
+    the body's lists (``chapelle : aimé bois, désiré le bris``), though ``aimé`` and ``bois``
+    are words too (``aimé`` on no public list of given names as common as the verb)."""
+    from .french_release import release_fr
+
+    out = release_fr("[14/08/2026 19:14] aimé bois : chez la reine ?\n\n"
+                     "[14/08/2026 19:15] yann kerbrat : chapelle aimé bois, désiré le bris\n")
+    assert _count("bois", out) == 0 and _count("aimé", out) == 0, out
+    assert "chez la reine ?" in out, out

@@ -180,8 +180,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                 resolved == "PERSON" and kin_word(marking, words[i]))) and title_outside_name(
                 marking, text, spans[span], tok, words[i], titles, people):
             # "SGT" of "SGT OKAFOR", "Dr" of "Register Office of Dr Chen", "REF" before an
-            # ID, "Dad" of "Dad Tom Brook": a title, a family word or a form's key is no part
-            # of the name
+            # ID, "Dad" of "Dad Tom Brook": a title, family word or form's key is no name's
             counted[GENERAL] += 1
             continue
         if kind == "placeholder":
@@ -248,7 +247,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     spoken_rolls(marking, decisions, counted, text, tokens, words)
     signed_off(marking, decisions, counted, text, tokens, words)
     covered = [bool(c) for c in covering_of]
-    family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles)
+    family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles,
+                              document)
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     by_names(marking, decisions, counted, text, tokens, words, titles)
     paged_names(decisions, counted, text, tokens)

@@ -35,7 +35,14 @@ from emprivacy.entities.name_words import (
 )
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.exceptions import MissingExtraError
-from emprivacy.preparation.decisions import GENERAL, Decision, Dropped, EntitySlot, Placeholder
+from emprivacy.preparation.decisions import (
+    GENERAL,
+    Decision,
+    DocumentPeople,
+    Dropped,
+    EntitySlot,
+    Placeholder,
+)
 from emprivacy.preparation.name_lists import list_item
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
@@ -72,7 +79,8 @@ def _french_lists(marking: EntityMarking) -> tuple[frozenset[str], frozenset[str
 def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                               counted: Counter[str], text: str, tokens: Sequence[Token],
                               words: Sequence[str], covered: Sequence[bool],
-                              titles: frozenset[str] = frozenset()) -> None:
+                              titles: frozenset[str] = frozenset(),
+                              document: DocumentPeople | None = None) -> None:
     """Make the family name beside a given name a person's, in French (in English:
     :func:`_family_after_given`).
 
@@ -95,23 +103,21 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
       covers is the family name, on no list too (``HUBERT DE LA BASTIDE``, ``Claire du
       Bois``); the particles become slots too.
 
-    A family name here is one of the list or a form that is a person's slot elsewhere in
-    the piece (``PÂQUES`` of a list in capitals, then ``solange pâques``); after a given
-    name, a kind of place too (``ANDRÉ RIVIÈRE``).  Then a listed given name right before a
-    family name of the list that is a person's slot, in the same case, is the person's too
-    (``pierre`` of ``bonjour pierre berger``; ``HENRI`` of ``– HENRI BOUCHER,`` where
-    ``BOUCHER`` was a person's at its first mention); a log-in, ``par n.mercier``, is
-    :func:`~emprivacy.preparation.name_parts.login_names`'s.  In lower case a
-    family name more common than Zipf 4.5 as a French word follows a given name only where
-    the piece names a person by it elsewhere (``léa bois ton café``: the verb).
+    A family name here is one of the list or a form that is a person's slot elsewhere in the
+    piece or in the ``document``'s pieces before (``PÂQUES`` of a list in capitals, then
+    ``solange pâques``; a chat's ``[19:14] aimé bois :``); after a given name, a kind of place
+    too (``ANDRÉ RIVIÈRE``).  Then a listed given name right before a family name of the list
+    that is a person's slot, in the same case, is the person's too (``HENRI`` of ``– HENRI
+    BOUCHER,`` where ``BOUCHER`` was a person's first); a log-in, ``par n.mercier``, is
+    :func:`~emprivacy.preparation.name_parts.login_names`'s.  In lower case a family name
+    more common than Zipf 4.5 as a French word follows a given name only where a person is
+    named by it so (``léa bois ton café``: the verb).
 
     An item of a list alone, the pair on its own line or between commas (``liste des
     présents : louis petit, claire bois``), is a name in lower case too, however common the
-    family name; the family name in capitals beside a given name in Title case is a pair too
-    (``1. PETIT Louis``, ``Louis PETIT``).
-
-    Not after an article or a possessive (``la pierre bleue``), not a title, a form's key, a
-    function word or one letter.  Without the ``ner`` extra (no lists) nothing changes.
+    family name; so is a family name in capitals beside a given name in Title case (``1. PETIT
+    Louis``).  Not after an article or a possessive (``la pierre bleue``), not a title, a
+    form's key, a function word or one letter.  Without the ``ner`` extra nothing changes.
     """
     if get_language(marking.lang).code == "en":
         _family_after_given(marking, decisions, counted, text, tokens, words, covered, titles,
@@ -146,6 +152,8 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
     # then "solange pâques" in lower case)
     named = {d.key[1] for d in decisions if isinstance(d, EntitySlot)
              and d.key[0] == "PERSON" and len(d.key[1]) > 1}
+    if document is not None:  # and in the document's pieces before ("[19:14] aimé bois :")
+        named |= {k for k, d in document.slots.items() if d.key[0] == "PERSON" and len(k) > 1}
 
     def family_at(i: int, *, kind: bool = False) -> bool:
         # ``kind``: a kind of place may be the name (RIVIÈRE of "ANDRÉ RIVIÈRE": French
@@ -168,8 +176,9 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
         before, after = i - 1, i + 1
         item = before >= 0 and list_item(text, tokens[before].start, tokens[i].end,
                                          commas=True)
-        if before >= 0 and given_at(before) and _pair(text, tokens[before], tokens[i],
-                                                      nom=True) and (
+        if before >= 0 and (given_at(before) or (  # "aimé", a word too, already a person's
+                person(before) and words[before] in french_given_raw())) and _pair(
+                    text, tokens[before], tokens[i], nom=True) and (
                 not tokens[i].text.islower() or words[i] in named or item
                 or zipf_in(words[i], "fr") < _LOWER_ZIPF) and (  # not "léa bois ton café"
                 person(before) or (decisions[before] is None and words[before] in named)
@@ -233,12 +242,10 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
     the family name where it is rarer than :data:`_SPOKEN_RARE` in French, or, after ``le``,
     a family name of the French list rarer than :data:`_LOWER_ZIPF` as a word; not a
     function word, a title, a form's key, a family word or a role (``anne la directrice``),
-    nor a kind of place.  The particles and the word become the person's slots.  ``pierre le
-    voit`` (a pronoun and a verb, common), ``yvonne le rappellera`` (a verb's ending:
-    :data:`_VERB_ENDING`) and ``lucia de la tour`` (a common word) stay as they are; ``la``
-    alone is no particle here (``marie la cuisinière``: a role in apposition, rare as a word
-    too).  A role's place is taken sometimes (``marie de la compta``): protection, not a
-    leak."""
+    nor a kind of place.  The particles and the word become the person's slots (``l'``
+    dropped with them).  ``pierre le voit`` (common), ``yvonne le rappellera`` (a verb's
+    ending: :data:`_VERB_ENDING`) and ``lucia de la tour`` stay as they are; ``la`` alone is
+    no particle (``marie la cuisinière``: a role in apposition)."""
     function_words = get_language(marking.lang).kept_function_words
     for i in range(1, len(tokens)):
         n = next((len(p) for p in _SPOKEN_PARTICLES if tuple(words[i:i + len(p)]) == p), 0)
@@ -374,18 +381,17 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
 #: capitalised word after them, found in a span but left to the general ε as a French word
 #: (``BASTIDE``), is the family name.  Not ``de`` alone (``Pierre de Lyon``).
 _NOBLE_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",))
-#: The particles of a family name said after a given name in lower case (``pierre le
-#: goff``, ``joël de la roque``, ``gurvan l'hour``: the elided article joined to the name,
-#: stage 49), the longest first.
+#: The particles of a family name said after a given name in lower case, the longest first
+#: (``pierre le goff``, ``joël de la roque``, ``gurvan l'hour``: stage 49).
 _SPOKEN_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",), ("le",),
                                                    ("de",), ("l'",))
 #: In lower case a word after a given name and a particle rarer than this (French Zipf) is
 #: the family name (``goff``, ``bihan``, ``roque``; not ``tour``, ``voit``).
 _SPOKEN_RARE = 3.5
-#: The endings of French verb forms that ``le`` (a pronoun) comes before: the future and the
-#: conditional, the imperfect, the plural, the infinitive and the participle, ``-onne``,
-#: ``-ise`` (``le rappellera``, ``le récupèrera``, ``le bichonne``); family names after the
-#: particle ``le`` seldom end so (``goff``, ``bihan``, ``floc'h``, ``corre``, ``meur``).
+#: The endings of French verb forms that ``le`` or ``l'`` (a pronoun) comes before: the
+#: future and conditional, the imperfect, the plural, the infinitive, the participle,
+#: ``-onne``, ``-ise`` (``le rappellera``, ``le bichonne``, ``l'adorait``); family names after
+#: the particle seldom end so (``goff``, ``bihan``, ``floc'h``, ``corre``, ``meur``).
 _VERB_ENDING = re.compile(r"(?:er|era|erai|eras|erez|eront|erait|eraient|ait|aient|ent|ons|"
                           r"ez|é|ée|és|ées|ir|ira|iront|issent|onne|onnent|ise)$")
 
