@@ -56,3 +56,15 @@ def test_a_speakers_family_name_in_the_chats_body(french) -> None:
                      "[14/08/2026 19:15] yann kerbrat : chapelle aimé bois, désiré le bris\n")
     assert _count("bois", out) == 0 and _count("aimé", out) == 0, out
     assert "chez la reine ?" in out, out
+
+
+def test_a_month_is_a_given_name_after_a_family_name_in_capitals(french) -> None:
+    """French writes ``NOM Prénom``: ``TRAN Mai``, ``LE BIHAN, Avril`` in a table's cell are
+    the person's given names, not months released as written; a date's month stays one."""
+    from .french_release import release_fr
+
+    out = release_fr("Bateau sécurité : TRAN Mai, NGUYEN Hoa.\n"
+                     "FRA 3344\tGWENNILI\tLE BIHAN, Avril\t21/04/2013\n"
+                     "Réunion le 12 mai 2026.\n")
+    assert "Mai" not in out and "Avril" not in out, out
+    assert "TRAN" not in out and "BIHAN" not in out, out

@@ -193,18 +193,26 @@ def given_after_commas(marking: EntityMarking, decisions: list[Decision],
     MAY (DECEASED)``, ``HOPE, WILL – HOPE, FAITH``; issue 40, the twenty-sixth set): right
     after a family name's slot (a person's, or any slot of a listed family name) and
     ``, ``, in its case, and closing the item — the line's end, a sign or a bracket after
-    it, not a word (``HOPE, WILL YOU``, ``Sorry, will you``, ``Yes, may I``).  A ``PERSON``
-    slot drawn independently of it (ε = 0), where the kept function word left it verbatim."""
+    it, not a word (``HOPE, WILL YOU``, ``Sorry, will you``, ``Yes, may I``).  So is a
+    month's name of the language in Title case after a family name in capitals, ``, `` or a
+    space between (``LE BIHAN, Avril``, ``TRAN Mai``: stage 49, the fiftieth French set's
+    tuning half; French writes ``NOM Prénom``).  A ``PERSON`` slot drawn independently of
+    it (ε = 0), where the kept function word or the month left it verbatim."""
+    months = get_language(marking.lang).months
     for k in range(1, len(tokens)):
-        if words[k] not in MODAL_NAMES or decisions[k] is not None:
+        month = words[k] in months and tokens[k].text.istitle()
+        if (words[k] not in MODAL_NAMES and not month) or decisions[k] is not None:
             continue
         i, before = k - 1, decisions[k - 1]
-        if (not isinstance(before, EntitySlot) or text[tokens[i].end:tokens[k].start] != ", "
-                or tokens[i].text.isupper() != tokens[k].text.isupper()
+        gap = text[tokens[i].end:tokens[k].start]
+        if (not isinstance(before, EntitySlot)
+                or not (gap == ", " or (month and gap == " " and tokens[i].text.isupper()))
+                or (tokens[i].text.isupper() != tokens[k].text.isupper()
+                    and not (month and tokens[i].text.isupper() and len(tokens[i].text) > 1))
                 or not (before.key[0] == "PERSON" or marking.family_name(words[i]))):
             continue
-        rest = text[tokens[k].end:tokens[k].end + 3].lstrip(" \t")
-        if rest[:1] in _ITEM_ENDS:
+        rest = text[tokens[k].end:tokens[k].end + 3]
+        if rest[:1] == "\t" or rest.lstrip(" \t")[:1] in _ITEM_ENDS:  # a tab ends a cell
             decisions[k] = EntitySlot(("PERSON", words[k]), -1, None, independent=True)
             counted["PERSON"] += 1
 
