@@ -85,3 +85,16 @@ def test_offices_of_a_boat_a_parish_and_a_band_are_no_names(release_auto) -> Non
     assert _count("steward", out) == 2 and _count("marshal", out) == 1, out
     for name in ("Penrose", "Pascoe"):
         assert name not in out, out
+
+
+def test_a_month_before_a_noun_and_a_registration_after_its_word() -> None:
+    """Read once the fifty-first set's unseen half was measured (its harbour commissioners'
+    minutes): ``the September meeting`` is a date (its month was released at the general ε),
+    not ``the march to the cairn``; ``registration VN 42.`` is one identifier, letters
+    included, in a sentence too."""
+    from emprivacy.entities.patterns import PatternDetector
+
+    text = ("We'll take that at the September meeting, then the march to the cairn.\n"
+            "Ray Brown, skipper of Our June, registration VN 42. Will the dues be waived?\n")
+    found = [(text[s.start:s.end], s.type) for s in PatternDetector().detect([text])[0]]
+    assert found == [("September", "DATE"), ("VN 42", "ID")], found

@@ -81,6 +81,11 @@ _LONE_MONTH = re.compile(
     r"\b(?:in|since|until|till|by|from|during|before|after|through|early|late|mid|last|next"
     r"|this|month[ \t]+of)[ \t]+(january|february|march|april|may|june|july|august|sept"
     r"|september|october|november|december)\b", re.IGNORECASE)  # each a match of _MONTH_WORD
+#: A month's name in Title case between ``the`` and a word in lower case: a date used as a
+#: noun's attribute (``the September meeting``, ``to the March agenda``; issue 40, stage 49,
+#: the fifty-first English set's minutes, read once measured); not ``the march`` (a walk).
+_THE_MONTH = re.compile(r"\bthe[ \t]+(January|February|March|April|May|June|July|August"
+                        r"|September|October|November|December)(?=[ \t]+[a-z])")
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
@@ -208,7 +213,7 @@ class PatternDetector:
                   if not any(d.overlaps(s.start, s.end) for d in dates)]
         if months:
             dates += [EntitySpan(m.start(1), m.end(1), "DATE")
-                      for m in _LONE_MONTH.finditer(text)
+                      for m in (*_LONE_MONTH.finditer(text), *_THE_MONTH.finditer(text))
                       if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
         shared = shared_codes(text) if digits else frozenset()
         ids = []
@@ -245,18 +250,26 @@ class PatternDetector:
 
 def _registration(text: str, m: re.Match[str]) -> bool:
     """Whether a spaced code of fewer than four digits is a registration in a table's cell or
-    a field's value: two or three capital letters and one number (a fishing boat's port
-    letters, ``| VN 117 |``, ``Reg: FY 123``; issue 40, stage 49: the fifty-first English
-    set's tuning half), the cell's or the field's edges on both sides.
+    a field's value, the cell's or the field's edges on both sides, or after the word that
+    asks for one: two or three capital letters and one number (a fishing boat's port
+    letters, ``| VN 117 |``, ``Reg: FY 123``, ``registration VN 42.``; issue 40, stage 49:
+    the fifty-first English set).
 
     >>> [_registration(t, _SPACED_ID.search(t)) for t in ("| VN 117 |", "Reg: FY 123",
-    ...  "we won 3 of 4", "ON 12 MAY", "| Vn 117 |")]
-    [True, True, False, False, False]
+    ...  "we won 3 of 4", "ON 12 MAY", "| Vn 117 |", "registration VN 42. Will")]
+    [True, True, False, False, False, True]
     """
-    before = text[max(0, m.start() - 8):m.start()]
+    before = text[max(0, m.start() - 14):m.start()]
     return (m["letters"].isupper() and len(m["letters"]) > 1 and m["check"] is None
-            and len(m["digits"].split()) == 1 and _CELL_AFTER.match(text, m.end()) is not None
-            and (_CELL_BEFORE.search(before) is not None or before.rstrip(" \t").endswith(":")))
+            and len(m["digits"].split()) == 1 and (_REGISTRATION.search(before) is not None or (
+                _CELL_AFTER.match(text, m.end()) is not None
+                and (_CELL_BEFORE.search(before) is not None
+                     or before.rstrip(" \t").endswith(":")))))
+
+
+#: The word that asks for a registration (``registration VN 42.``: the fifty-first English
+#: set's meeting, read once measured).
+_REGISTRATION = re.compile(r"(?i)\b(?:registration|reg\.?)(?:[ \t]+no\.?)?[ \t]+\Z")
 
 
 #: A police log's reference, a serial number and the date of the day's log (``quote 143 of
