@@ -58,10 +58,10 @@ NAME_FIELDS: frozenset[str] = frozenset(
     "superintendent carer carers cadet licensee licensees governor governors solicitor "
     "barrister coroner deputy principal headteacher teacher coach captain po "
     "transcriber typist dispatcher operator names nickname nicknames aka alias "
-    # offices of a parish, a club, a boat and a band (issue 40, stage 49: every earlier
-    # English set made 190 of their mentions people's words, none of them a name's)
-    "coxswain skipper harbourmaster steward marshal rector curate churchwarden archivist "
-    "bandmaster".split())
+    # offices of a parish, a boat and a band that no name list holds (issue 40, stage 49:
+    # every earlier English set made their mentions people's words, none of them a name's;
+    # not steward, marshal, rector, skipper: the census' family names, Mrs Steward)
+    "coxswain harbourmaster curate churchwarden archivist bandmaster".split())
 #: Military ranks written before a name or in a roll's column (``CPL``, ``LCPL``, ``PTE``,
 #: ``WO2``): abbreviations that are no English word (not ``brig``, ``adm``, ``cdr``, nor the
 #: full ``lieutenant``, ``guardsman``: the word after a title is read as a name, ``the
@@ -383,7 +383,7 @@ def voice_tag_words(words: Sequence[Token], forms: Sequence[str], text: str) -> 
     for m in _VOICE_TAG.finditer(text):
         k = bisect_left(starts, m.start(1))
         while k < len(words) and words[k].end <= m.end(1):
-            if forms[k].isalpha() and forms[k] not in SPEAKER_ROLES \
+            if any(c.isalpha() for c in forms[k]) and forms[k] not in SPEAKER_ROLES \
                     and forms[k] not in NAME_TITLES:
                 out.append(k)
             k += 1

@@ -41,10 +41,12 @@ from itertools import pairwise
 from emprivacy.entities.capitalised import CALENDAR_WORDS, TITLES
 from emprivacy.entities.designator_words import ORG_DESIGNATORS, STREET_DESIGNATORS
 from emprivacy.entities.labels import FORM_KEYS, NAME_FIELDS, NAME_TITLES, SPEAKER_ROLES
+from emprivacy.entities.name_words import family_names, name_key
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import SPAN_ORDER, EntitySpan, SpanIndex
 from emprivacy.entities.streets import GENERIC_WORDS as _STREET_GENERIC
 from emprivacy.entities.text_shape import word_case
+from emprivacy.exceptions import MissingExtraError
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS, NUMBER_WORDS
 
 __all__ = [
@@ -283,6 +285,15 @@ _PEOPLE = re.compile(r"(?:ese|ian)\Z|(?:engl|ir|pol|span|turk|scott|brit|dan|swe
                      r"|corn)ish\Z|\A(?:welsh|dutch|french|scotch)\Z")
 
 
+def _family_plural(word: str) -> bool:
+    """Whether ``word`` is a family named by its name's plural (``the Trewins``, ``the
+    Smiths``): a person's, for the name detectors, not a place."""
+    try:
+        return word.endswith("s") and name_key(word[:-1]) in family_names()
+    except MissingExtraError:
+        return False
+
+
 def named_after_the(text: str) -> list[EntitySpan]:
     """Places and bodies a town names by common words, written with a capital after ``the``
     in the middle of a sentence, as English writes a name (``from the Slip``, ``off the
@@ -290,20 +301,22 @@ def named_after_the(text: str) -> list[EntitySpan]:
     English set's tuning half): a ``LOCATION`` span (``ORG`` where the last word is an
     organisation's designator), not a day, a month, a title, a role, a form's key, a kin word
     or a people (:data:`_NOT_AFTER_THE`: ``on the Saturday``, ``the Reverend``, ``the
-    Polish``).  In lower case or in capitals case shows nothing: no span.
+    Polish``), nor a family (``the Trewins``).  In lower case or in capitals case shows
+    nothing: no span.
 
     >>> text = "Holly cheered from the Slip, then the Fish Market and the Trust. The Quay"
     >>> [(text[s.start:s.end], s.type) for s in named_after_the(text)]
     [('Slip', 'LOCATION'), ('Fish Market', 'ORG'), ('Trust', 'ORG')]
     >>> named_after_the("we met on the Saturday with the Reverend and the Polish team")
     []
-    >>> named_after_the("Dai Jones the Milk came by")
+    >>> named_after_the("Dai Jones the Milk came by, with the Smiths")
     []
     """
     found = []
     for m in _AFTER_THE.finditer(text):
         forms = m.group(1).lower().split()
-        if any(f in _NOT_AFTER_THE for f in forms) or _PEOPLE.search(forms[0]):
+        if any(f in _NOT_AFTER_THE for f in forms) or _PEOPLE.search(forms[0]) or (
+                len(forms) == 1 and _family_plural(forms[0])):
             continue
         found.append(EntitySpan(m.start(1), m.end(1),
                                 "ORG" if forms[-1] in ORG_DESIGNATORS else "LOCATION"))

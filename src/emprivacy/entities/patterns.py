@@ -256,10 +256,10 @@ def _registration(text: str, m: re.Match[str]) -> bool:
     the fifty-first English set).
 
     >>> [_registration(t, _SPACED_ID.search(t)) for t in ("| VN 117 |", "Reg: FY 123",
-    ...  "we won 3 of 4", "ON 12 MAY", "| Vn 117 |", "registration VN 42. Will")]
+    ...  "we won 3 of 4", "ON 12 MAY", "| Vn 117 |", "registration no. VN 42. Will")]
     [True, True, False, False, False, True]
     """
-    before = text[max(0, m.start() - 14):m.start()]
+    before = text[max(0, m.start() - 20):m.start()]
     return (m["letters"].isupper() and len(m["letters"]) > 1 and m["check"] is None
             and len(m["digits"].split()) == 1 and (_REGISTRATION.search(before) is not None or (
                 _CELL_AFTER.match(text, m.end()) is not None

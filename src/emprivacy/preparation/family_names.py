@@ -217,8 +217,7 @@ def family_names_beside_given(marking: EntityMarking, decisions: list[Decision],
                 and not tokens[j].text.islower() and tokens[j].text[:1].isupper()
                 and words[j] not in function_words and words[j] not in titles
                 and words[j] not in NAME_TITLES and words[j] not in FORM_KEYS
-                and all(text[tokens[k].end:tokens[k + 1].start] == (
-                    "" if words[k] == "l'" else " ") for k in range(i - 1, j))):
+                and all(text[tokens[k].end:tokens[k + 1].start] == " " for k in range(i - 1, j))):
             for k in range(i, j + 1):
                 take(k)
     _spoken_particle_names(marking, decisions, text, tokens, words, family, person, given_at,
@@ -265,8 +264,9 @@ def _spoken_particle_names(marking: EntityMarking, decisions: list[Decision], te
         if (w in function_words or w in titles or w in NAME_TITLES or w in FORM_KEYS
                 or w in NOT_FAMILY or marking.designator(w)):
             continue
-        if words[i] in ("le", "l'") and _VERB_ENDING.search(w):
-            continue  # "yvonne le rappellera", "kylian l'adorait": a pronoun and a verb
+        if (words[i] in ("le", "l'") and _VERB_ENDING.search(w)) or (
+                words[i] == "l'" and not w.startswith("h")):
+            continue  # a pronoun and a verb ("le rappellera"); Breton names after l' are L'H…
         z = zipf_in(w, "fr")
         le = n == 1 and words[i] == "le"
         if (le and person(j)) or z < _SPOKEN_RARE or (le and z < _LOWER_ZIPF
@@ -382,7 +382,7 @@ def _form_key_family(marking: EntityMarking, decisions: list[Decision],
 #: (``BASTIDE``), is the family name.  Not ``de`` alone (``Pierre de Lyon``).
 _NOBLE_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",))
 #: The particles of a family name said after a given name in lower case, the longest first
-#: (``pierre le goff``, ``joël de la roque``, ``gurvan l'hour``: stage 49).
+#: (``pierre le goff``, ``joël de la roque``, ``gurvan l'hour``: a word in h, stage 49).
 _SPOKEN_PARTICLES: tuple[tuple[str, ...], ...] = (("de", "la"), ("du",), ("des",), ("le",),
                                                    ("de",), ("l'",))
 #: In lower case a word after a given name and a particle rarer than this (French Zipf) is

@@ -206,7 +206,8 @@ def given_after_commas(marking: EntityMarking, decisions: list[Decision],
         i, before = k - 1, decisions[k - 1]
         gap = text[tokens[i].end:tokens[k].start]
         if (not isinstance(before, EntitySlot)
-                or not (gap == ", " or (month and gap == " " and tokens[i].text.isupper()))
+                or not (gap == ", " or (month and gap == " "))
+                or (month and not tokens[i].text.isupper())
                 or (tokens[i].text.isupper() != tokens[k].text.isupper()
                     and not (month and tokens[i].text.isupper() and len(tokens[i].text) > 1))
                 or not (before.key[0] == "PERSON" or marking.family_name(words[i]))):
