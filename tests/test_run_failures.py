@@ -413,3 +413,36 @@ def test_stopping_a_run_in_one_process_says_how_to_keep_its_work(tmp_path: Path,
         f"emprivacy: {word}; nothing was kept — run with --resume to keep completed "
         "partitions next time"])
     assert _everything(tmp_path) == ["big.jsonl", "emb.txt"]
+
+
+def test_an_error_that_ctrl_c_causes_while_a_run_closes_keeps_the_resume_hint(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaches the workers too: closing the run may then raise another error (a
+    cancelled task, a closed comm) with the interrupt as its context. The run still says
+    that its completed partitions are kept (CI saw ``emprivacy: interrupted`` alone once),
+    and the runner's cleanup hides no interruption behind an error of its own."""
+    from emprivacy.distributed import run as runs
+    from emprivacy.exceptions import CorpusRunInterrupted
+
+    monkeypatch.setattr(runs, "any_complete", lambda *args: True)
+    monkeypatch.setattr(runs, "_remove_temporaries", lambda *args: None)
+    guard = runs._FailedRun([], tmp_path, "jsonl")
+    guard.arm(("plan", "settings"), created=False)
+    with pytest.raises(CorpusRunInterrupted) as info, guard:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("a task was cancelled as the workers stopped")  # noqa: B904
+    assert info.value.partitions_kept == str(tmp_path)
+
+    class _Closing:  # a client whose cluster goes down under Ctrl-C
+        def cancel(self, futures: object) -> None:
+            raise RuntimeError("the scheduler is gone")
+
+    runner = runs._Runner(_Closing(), object(), object())  # type: ignore[arg-type]
+    runner._pending = {1: object()}
+    with pytest.raises(KeyboardInterrupt), runner:
+        raise KeyboardInterrupt
+    runner._pending = {1: object()}
+    with pytest.raises(RuntimeError, match="scheduler"), runner:  # no Ctrl-C: a real error
+        pass

@@ -1,29 +1,8 @@
-"""What a stopped command was doing: an interrupt found inside another exception."""
+"""What a stopped command was doing: an interrupt found inside another exception
+(:func:`~emprivacy.exceptions.interrupt_inside`, where a corpus run reads it too)."""
 
 from __future__ import annotations
 
+from emprivacy.exceptions import interrupt_inside
+
 __all__ = ["interrupt_inside"]
-
-
-def interrupt_inside(exc: BaseException) -> bool:
-    """Whether a :class:`KeyboardInterrupt` is what caused ``exc``, through its chain of
-    causes (Python wraps an exception raised while a class is made, as in a dataclass of a
-    module imported lazily, in a :class:`RuntimeError`).
-
-    >>> try:
-    ...     try:
-    ...         raise KeyboardInterrupt
-    ...     except KeyboardInterrupt as inner:
-    ...         raise RuntimeError("Error calling __set_name__") from inner
-    ... except RuntimeError as outer:
-    ...     interrupt_inside(outer), interrupt_inside(ValueError("x"))
-    (True, False)
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False

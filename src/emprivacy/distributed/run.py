@@ -61,6 +61,7 @@ from emprivacy.exceptions import (
     InputError,
     OutputError,
     PrivacyLeakWarning,
+    interrupt_inside,
 )
 from emprivacy.io.temporaries import temporary_destination
 from emprivacy.math.randomness import run_key_from_seed, secure_generator
@@ -331,7 +332,7 @@ class _FailedRun:
         if isinstance(exc, EmprivacyError | CorpusRunInterrupted):
             if exc.partitions_kept is None:
                 exc.partitions_kept = kept
-        elif isinstance(exc, KeyboardInterrupt):
+        elif interrupt_inside(exc):  # Ctrl-C, or an error it caused while the run closed
             interrupted = CorpusRunInterrupted()
             interrupted.partitions_kept = kept
             raise interrupted from exc
@@ -406,10 +407,13 @@ class _Runner:
     def __enter__(self) -> _Runner:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if self.client is None:
             return
-        with contextlib.suppress(OSError, TimeoutError):  # the cluster may be going down
+        # the cluster may be going down; after Ctrl-C (the workers stopped by it too) no
+        # error of the cleanup may hide the interruption
+        stopped = exc_type is not None and issubclass(exc_type, KeyboardInterrupt)
+        with contextlib.suppress(*((Exception,) if stopped else (OSError, TimeoutError))):
             if self._pending:
                 self.client.cancel(list(self._pending.values()))
             self._pending = {}
