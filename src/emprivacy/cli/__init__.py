@@ -52,7 +52,6 @@ from emprivacy.cli.evaluate import evaluate
 from emprivacy.cli.obfuscate import obfuscate
 from emprivacy.cli.playground import playground
 from emprivacy.cli.quantities import distance, guarantee
-from emprivacy.cli.stopping import interrupt_inside
 from emprivacy.exceptions import (
     CorpusRunError,
     DatasetUnavailableError,
@@ -61,6 +60,7 @@ from emprivacy.exceptions import (
     MissingExtraError,
     OutputWriteError,
     SolverError,
+    interrupt_inside,
 )
 from emprivacy.io import checked_stdout
 

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from emprivacy.cli._common import RESUME_OPTION, Interrupted
-from emprivacy.cli.stopping import interrupt_inside
-from emprivacy.exceptions import PrivacyLeakWarning
+from emprivacy.exceptions import PrivacyLeakWarning, interrupt_inside
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
