@@ -204,13 +204,11 @@ def given_after_commas(marking: EntityMarking, decisions: list[Decision],
         if (words[k] not in MODAL_NAMES and not month) or decisions[k] is not None:
             continue
         i, before = k - 1, decisions[k - 1]
-        gap = text[tokens[i].end:tokens[k].start]
-        if (not isinstance(before, EntitySlot)
-                or not (gap == ", " or (month and gap == " "))
-                or (month and not tokens[i].text.isupper())
-                or (tokens[i].text.isupper() != tokens[k].text.isupper()
-                    and not (month and tokens[i].text.isupper() and len(tokens[i].text) > 1))
-                or not (before.key[0] == "PERSON" or marking.family_name(words[i]))):
+        gap, family = text[tokens[i].end:tokens[k].start], tokens[i].text
+        paired = (gap in (", ", " ") and family.isupper() and len(family) > 1 if month
+                  else gap == ", " and family.isupper() == tokens[k].text.isupper())
+        if not (paired and isinstance(before, EntitySlot)
+                and (before.key[0] == "PERSON" or marking.family_name(words[i]))):
             continue
         rest = text[tokens[k].end:tokens[k].end + 3]
         if rest[:1] == "\t" or rest.lstrip(" \t")[:1] in _ITEM_ENDS:  # a tab ends a cell
