@@ -27,6 +27,11 @@ words and a head of :data:`PLACE_HEADS` where
   capitals, where case shows nothing, only where the same words recur in the text (``the town
   well`` twice; not ``run the business well``, ``FINISHED IN SOLID OAK``) or in such a list.
 
+In a chat or captions written without a capital, :func:`recurring_landmarks` takes the
+town's landmarks named by one common noun (``down at the basin``, ``meet by the junction``):
+a noun said at least twice after ``the`` and a preposition of place there, once at least of
+destination, and on no allow-list of the nouns that name no place (``the back``, ``the van``).
+
 English only.  Detection is pre-processing, outside the guarantee; docs/ENTITIES.md measures
 what it takes that is no place.
 """
@@ -61,6 +66,7 @@ __all__ = [
     "local_places",
     "named_after_the",
     "possessive_places",
+    "recurring_landmarks",
 ]
 
 #: Kinds of local place that end a name and are seldom anything else after a noun.
@@ -323,6 +329,76 @@ def named_after_the(text: str) -> list[EntitySpan]:
     return found
 
 
+#: Prepositions before ``the`` and a landmark in a lower-case line (``at the basin``,
+#: ``on the green``), and those of them that name a destination or a spot (``at``, ``to``,
+#: ``from``, ``outside`` …; not ``on`` or ``in``, which take any noun: ``on the bench``).
+_LANDMARK_LEADS = _LEADS | frozenset("over under off along across inside through toward".split())
+_DESTINATION_LEADS = frozenset(
+    "at to from by near outside behind past opposite towards toward".split())
+#: The nouns a lower-case chat puts after ``at the``, ``to the`` … that name no place of a
+#: town: where (``the top``, ``the back``), when (``the weekend``), which (``the first``),
+#: who (``the couple``, ``the crew``, ``the choir``), what happens (``the finish``, ``the
+#: appeal``), the weather and the water (``the sea``, ``the tide``), and the things and media
+#: of a conversation (``the van``, ``the page``, ``the machine``).  An allow-list of what is
+#: released as it is; every other recurring noun there is a place.
+LANDMARK_RELEASED = frozenset("""top back bottom front middle end side edge corner way rest
+    day morning evening night afternoon week weekend time year month season moment minute
+    hour today tonight first second third last next other same whole following thing things
+    lot stuff bit one ones kids children lads girls boys family families parents couple crew
+    choir band team committee board panel group chat meeting inquiry appeal match game race
+    start finish music lights weather rain wind sea sky tide water phone car van bus train
+    door gate window wall floor machine hammer list page link post photo video pic pics
+    picture sheet form email text message call line queue rota drive""".split())
+_THE_NOUN = re.compile(r"(?<![\w'’-])(?:([a-z]+) )?the ([a-z]+(?:-[a-z]+)?)(?![\w'’-])")
+#: A chat's time stamp at a line's start (``[14/08/26, 19:02]``), which may hold capitals
+#: (``PM``) without making the line's words cased.
+_STAMP = re.compile(r"\A\[[^\]\n]*\]")
+
+
+def recurring_landmarks(text: str) -> list[EntitySpan]:
+    """The landmarks a town names by a common noun, in its lower-case chats and captions:
+    ``at the basin``, ``down to the junction``, ``meet by the crane`` (issue 40, stage 50).
+
+    In a line with no capital (a chat's time stamp aside) case shows nothing, and a town's
+    people write its places as they say them: ``the basin`` is the Basin.  A noun after
+    ``the`` and a preposition of place (:data:`_LANDMARK_LEADS`) in such lines is a
+    ``LOCATION`` (``ORG`` for an organisation's designator: ``the club``) where, in the
+    text, it stands so at least twice, once at least after a preposition of destination
+    (``at``, ``to``, ``from``, ``outside`` …), and is no function word, no word ending in
+    ``-ing``, ``-ed`` or ``-ly``, no number's word, no title or kin word and none of
+    :data:`LANDMARK_RELEASED` (``the top``, ``the van``, ``the weekend``).  Each such
+    mention of it after ``the`` in such lines is then a span, the noun alone (``the
+    junction is closed``); one followed by another noun (``the bank holiday``) is not.
+    English only; pre-processing, outside the guarantee.
+
+    >>> text = "see you at the basin\\nboat's by the basin now\\nat the van. at the van"
+    >>> [text[s.start:s.end] for s in recurring_landmarks(text)]
+    ['basin', 'basin']
+    >>> recurring_landmarks("See you at the Basin. By the Basin now")
+    []
+    """
+    mentions = []
+    for line in re.finditer(r"[^\n]+", text):
+        stamp = _STAMP.match(line.group())
+        body_start = line.start() + (stamp.end() if stamp else 0)
+        if any(c.isupper() for c in text[body_start:line.end()]):
+            continue
+        for m in _THE_NOUN.finditer(text, body_start, line.end()):
+            lead, noun = m.group(1) or "", m.group(2)
+            if (noun in KEPT_FUNCTION_WORDS
+                    or noun in LANDMARK_RELEASED or noun in NUMBER_WORDS or noun in TITLES
+                    or noun in KIN_WORDS or _VERB_LIKE.search(noun)):
+                continue
+            after = _WORD.match(text, m.end() + 1) if text[m.end():m.end() + 1] == " " else None
+            if after is not None and after.group().lower() not in KEPT_FUNCTION_WORDS:
+                continue  # "the bank holiday": the noun names a kind of thing
+            mentions.append((m.start(2), m.end(2), noun, lead))
+    counts = Counter(noun for _, _, noun, lead in mentions if lead in _LANDMARK_LEADS)
+    destined = {noun for _, _, noun, lead in mentions if lead in _DESTINATION_LEADS}
+    return [EntitySpan(start, end, "ORG" if noun in ORG_DESIGNATORS else "LOCATION")
+            for start, end, noun, _ in mentions if counts[noun] >= 2 and noun in destined]
+
+
 #: The last text read in each thread, its places and their index (per thread: two threads'
 #: pieces taking turns would otherwise read each other's text again at every word).
 _last = threading.local()
@@ -332,7 +408,7 @@ def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
     kept = getattr(_last, "kept", None)
     if kept is None or (kept[0] is not text and kept[0] != text):
         spans = sorted({*local_places(text), *possessive_places(text), *former_uses(text),
-                        *named_after_the(text)},
+                        *named_after_the(text), *recurring_landmarks(text)},
                        key=SPAN_ORDER)
         kept = _last.kept = (text, spans, SpanIndex(spans))
     return kept[1], kept[2]

@@ -13,9 +13,11 @@ the release.  This detector needs no model and no extra:
   ``during``, ``before``, ``after``, ``through``, ``early``, ``late``, ``mid``, ``last``,
   ``next``, ``this``, ``the month of``): the month word alone is the span, the preposition
   stays a word; a date read aloud, its day's ordinal in words (``the thirty first of
-  february``, ``june the ninth``).  A month name elsewhere (``June said``, ``with April``)
-  is left to the person detectors: the month words of dates are never released as they are
-  (issue 40);
+  february``, ``june the ninth``); a month that is no one's name nor another word
+  (``January``, ``February``, ``September`` to ``December``, ``Feb``, ``Sept``, ``Oct``,
+  ``Nov``) wherever it stands (``waive February rent``, ``rent for feb``).  A month name
+  elsewhere (``June said``, ``with April``) is left to the person detectors: the month
+  words of dates are never released as they are (issue 40);
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
   letter and one digit (``KD-44718``, ``22-CV-0193``, ``MRN-00123``), any word mixing
   letters and digits (``A1234567``, ``7ABC123``, ``KX19``, ``pd40182``) but an ordinal, a
@@ -86,6 +88,13 @@ _LONE_MONTH = re.compile(
 #: the fifty-first English set's minutes, read once measured); not ``the march`` (a walk).
 _THE_MONTH = re.compile(r"\bthe[ \t]+(January|February|March|April|May|June|July|August"
                         r"|September|October|November|December)(?=[ \t]+[a-z])")
+#: The months whose names are no one's given name nor another word (``June``, ``May``,
+#: ``April``, ``March``, ``August`` are; ``Jan`` and ``Dec`` are names' short forms): their
+#: full names and the abbreviations ``Feb``, ``Sept``, ``Oct``, ``Nov`` name a month wherever
+#: they stand (``waive February rent``, ``rent for feb``; issue 40, stage 50, the fifty-second
+#: English set's tuning half), in any case (group 1 is the month).
+_PLAIN_MONTH = re.compile(r"(?<![\w'’-])(january|february|september|october|november"
+                          r"|december|feb|sept|oct|nov)(?![\w'’-])", re.IGNORECASE)
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"
@@ -212,9 +221,11 @@ class PatternDetector:
         dates += [s for s in _spoken_dates(text, months)
                   if not any(d.overlaps(s.start, s.end) for d in dates)]
         if months:
-            dates += [EntitySpan(m.start(1), m.end(1), "DATE")
-                      for m in (*_LONE_MONTH.finditer(text), *_THE_MONTH.finditer(text))
-                      if not any(d.overlaps(m.start(1), m.end(1)) for d in dates)]
+            alone = {(m.start(1), m.end(1))
+                     for m in (*_LONE_MONTH.finditer(text), *_THE_MONTH.finditer(text),
+                               *_PLAIN_MONTH.finditer(text))}
+            dates += [EntitySpan(start, end, "DATE") for start, end in sorted(alone)
+                      if not any(d.overlaps(start, end) for d in dates)]
         shared = shared_codes(text) if digits else frozenset()
         ids = []
         for m in _ID.finditer(text) if digits else ():
