@@ -44,6 +44,8 @@ def test_landmarks_need_a_lower_case_line_and_a_second_mention() -> None:
     assert recurring_landmarks("We met at the basin. Then back to the basin.") == []
     assert recurring_landmarks("meet at the basin\nsee you soon\n") == []
     assert recurring_landmarks("sat on the bench\nleft it in the bench\n") == []
+    text = "going to the friends of the mill do\nback at the mill with the friends of it\n"
+    assert [text[s.start:s.end] for s in recurring_landmarks(text)] == ["mill", "mill"]
     text = "[29/05/27, 07:12 PM] dean turner: at the basin\n[29/05/27, 7:13 PM] joy: to the basin"
     assert len(recurring_landmarks(text)) == 2  # a stamp's capitals are no case of the words
 

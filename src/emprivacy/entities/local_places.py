@@ -368,7 +368,8 @@ def recurring_landmarks(text: str) -> list[EntitySpan]:
     ``-ing``, ``-ed`` or ``-ly``, no number's word, no title or kin word and none of
     :data:`LANDMARK_RELEASED` (``the top``, ``the van``, ``the weekend``).  Each such
     mention of it after ``the`` in such lines is then a span, the noun alone (``the
-    junction is closed``); one followed by another noun (``the bank holiday``) is not.
+    junction is closed``); one followed by another noun (``the bank holiday``) or by
+    ``of`` (``the friends of the mill``: a kind before its name) is not.
     English only; pre-processing, outside the guarantee.
 
     >>> text = "see you at the basin\\nboat's by the basin now\\nat the van. at the van"
@@ -390,8 +391,9 @@ def recurring_landmarks(text: str) -> list[EntitySpan]:
                     or noun in KIN_WORDS or _VERB_LIKE.search(noun)):
                 continue
             after = _WORD.match(text, m.end() + 1) if text[m.end():m.end() + 1] == " " else None
-            if after is not None and after.group().lower() not in KEPT_FUNCTION_WORDS:
-                continue  # "the bank holiday": the noun names a kind of thing
+            if after is not None and (after.group() == "of"
+                                      or after.group().lower() not in KEPT_FUNCTION_WORDS):
+                continue  # "the bank holiday": a kind of thing; "the friends of": a kind
             mentions.append((m.start(2), m.end(2), noun, lead))
     counts = Counter(noun for _, _, noun, lead in mentions if lead in _LANDMARK_LEADS)
     destined = {noun for _, _, noun, lead in mentions if lead in _DESTINATION_LEADS}
