@@ -75,3 +75,16 @@ def test_a_month_that_is_no_name_is_a_date_wherever_it_stands() -> None:
 def test_plain_months_are_not_released(release_auto) -> None:
     out = release_auto("Wells agreed to waive February rent. they owe rent for feb, dawn.\n")
     assert _count("february", out) == 0 and _count("feb", out) == 0, out
+
+
+def test_a_title_that_is_a_family_name_after_a_given_name_is_the_name(release_auto) -> None:
+    """``Margaret Lord`` (and ``margaret lord``) is a person's family name where no
+    capitalised word follows the title; ``Lord Smith`` and ``Ann Lord Smith`` keep their
+    title, and the title after a comma stays too."""
+    text = ("The Council wishes to thank Margaret Lord and the board.\n"
+            "[09/02/27, 19:02] dawn pond: margaret lord chairing, public can come\n"
+            "Guests: Lord Smith, and Ann Lord Smith; Mary, Provost of Ayr.\n")
+    for seed in (1, 2, 3):
+        out = release_auto(text, seed=seed)
+        assert "Margaret Lord" not in out and "lord chairing" not in out, out
+        assert "Guests: Lord " in out and out.count(" Lord ") == 2 and "Provost of" in out, out

@@ -85,7 +85,7 @@ from emprivacy.preparation.particles import (
 )
 from emprivacy.preparation.place_joins import joining_words, place_joins
 from emprivacy.preparation.split_mentions import split_mentions
-from emprivacy.preparation.titles import kin_word, title_outside_name
+from emprivacy.preparation.titles import kin_word, title_outside_name, titles_as_family_names
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
@@ -124,10 +124,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     :func:`~emprivacy.preparation.corrections.attempted_names`); with ``lone_initials`` too
     (French), an initial anywhere in a person's span, a signature of initials alone included
     (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The ``linking`` words
-    of the language (French ``de``, ``des``, ``l'``; text mode) between the slots of a
-    place's span, and the possessive ``'s`` of ``Robin's Stone``, are :class:`Dropped`
-    (:func:`~emprivacy.preparation.place_joins.place_joins`).  The words a public address
-    pages are a person's (:func:`~emprivacy.preparation.paging.paged_names`).  ``document``:
+    of the language (French ``de``, ``des``, ``l'``; text mode) between a place's slots, and
+    the ``'s`` of ``Robin's Stone``, are :class:`Dropped` (:mod:`~.place_joins`).  The words
+    a public address pages are a person's (:func:`~.paging.paged_names`).  ``document``:
     the document's people in the pieces before, read and added to (a name's form privatised
     as a person in one piece is in every later one: :class:`DocumentPeople`).
     """
@@ -249,6 +248,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles,
                               document)
+    titles_as_family_names(marking, decisions, counted, text, tokens, words)  # Margaret Lord
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     by_names(marking, decisions, counted, text, tokens, words, titles)
     paged_names(decisions, counted, text, tokens)

@@ -7,16 +7,22 @@ OKAFOR``, ``Dr`` of ``Office of Dr Chen``, ``Dad`` of ``Dad Tom Brook``, French 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 from emprivacy.entities.french_cues import FAMILY_WORDS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
+from emprivacy.entities.name_words import family_names, name_key
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.entities.text_shape import word_case
+from emprivacy.exceptions import MissingExtraError
+from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["PLACE_TITLES", "kin_word", "title_outside_name"]
+__all__ = ["PLACE_TITLES", "kin_word", "title_outside_name", "titles_as_family_names"]
 
 
 def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,
@@ -71,6 +77,8 @@ def kin_word(marking: EntityMarking, word: str) -> bool:
     return get_language(marking.lang).code == "fr" and word in FAMILY_WORDS
 
 
+#: Words of address that are no one's family name in practice (``mister hedges``).
+_HONORIFICS = frozenset("mr mrs ms mx miss mister dr doctor sir prof rev revd".split())
 #: The word after a title: a full stop and spaces between, on its line.
 _NEXT_WORD = re.compile(r"\.?[ \t]+([^\W\d_][\w'’-]*)")
 
@@ -80,3 +88,55 @@ PLACE_TITLES = frozenset({"st", "mt", "ft"})
 #: Beside the designators, what follows a title in a firm's name (``Judge Brothers
 #: Solicitors``), not a person's.
 _FIRM_WORDS = frozenset({"brothers", "bros", "sons"})
+
+
+def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
+                           counted: Counter[str], text: str, tokens: Sequence[Token],
+                           words: Sequence[str]) -> None:
+    """A title that is a family name of the census list, right after a person's listed
+    given name and in its case, where no capitalised word follows it: the person's family
+    name, a ``PERSON`` slot drawn independently of it (ε = 0), in place (issue 40, stage 50,
+    the fifty-second English set's tuning half: ``thank Margaret Lord and the board``,
+    ``margaret lord chairing``, ``Dr Consuelo Pastor checked``).  A title names the one
+    after it (``Lord Smith``, ``Captain Ann Rowe``), so before a capitalised word, a listed
+    name or ``of`` it stays a title (``jack doctor nair``, ``rhys morgan captain of the
+    side``), and so does one after a comma or any gap but one space (``Mary, Provost of
+    Ayr``), and a word of address (``mister``, ``miss``, ``doctor``).  English only.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "thank Margaret Lord and Ann Lord Smith"
+    >>> toks = [t for t in tokenize(text) if t.kind == "word"]
+    >>> words = [t.text.lower() for t in toks]
+    >>> d = [None, EntitySlot(("PERSON", "margaret"), 1), None, None,
+    ...      EntitySlot(("PERSON", "ann"), 2), None, EntitySlot(("PERSON", "smith"), 3)]
+    >>> class M:  # the marking's lists, as the real one has them
+    ...     english = True
+    ...     def listed_given(self, w): return w in ("margaret", "ann")
+    >>> titles_as_family_names(M(), d, Counter(), text, toks, words)
+    >>> [type(x).__name__ for x in d]
+    ['NoneType', 'EntitySlot', 'EntitySlot', 'NoneType', 'EntitySlot', 'NoneType', 'EntitySlot']
+    """
+    if not marking.english:
+        return
+    try:
+        family = family_names()
+    except MissingExtraError:
+        return
+    for i in range(1, len(tokens)):
+        before, w = decisions[i - 1], words[i]
+        if (decisions[i] is not None or tokens[i].kind != "word" or w not in NAME_TITLES
+                or w in _HONORIFICS
+                or name_key(w) not in family or not isinstance(before, EntitySlot)
+                or before.key[0] != "PERSON" or tokens[i - 1].kind != "word"
+                or text[tokens[i - 1].end:tokens[i].start] != " "
+                or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
+                or not marking.listed_given(words[i - 1])):
+            continue
+        after = _NEXT_WORD.match(text, tokens[i].end)
+        following = after.group(1) if after is not None else ""
+        if following[:1].isupper() or following == "of" or (following and (
+                name_key(following) in family or marking.listed_given(following.lower()))):
+            continue  # "Ann Lord Smith", "rhys morgan captain of", "jack doctor nair": a
+            # title before a name or a role
+        decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
+        counted["PERSON"] += 1
