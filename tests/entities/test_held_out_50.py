@@ -88,3 +88,13 @@ def test_a_title_that_is_a_family_name_after_a_given_name_is_the_name(release_au
         out = release_auto(text, seed=seed)
         assert "Margaret Lord" not in out and "lord chairing" not in out, out
         assert "Guests: Lord " in out and out.count(" Lord ") == 2 and "Provost of" in out, out
+
+
+def test_big_before_a_given_name_is_the_nickname(release_auto) -> None:
+    """``big pat``, ``Big Len``: the size word is the nickname's; ``a big crowd`` is not."""
+    text = ("[30/05/27, 09:12] dawn field: another text from big pat, a big crowd already\n"
+            "Police said Big Len will not be charged.\n")
+    for seed in (1, 2, 3):
+        out = release_auto(text, seed=seed)
+        assert "big pat" not in out and "Big Len" not in out and " Big " not in out, out
+        assert "a big crowd already" in out, out

@@ -85,7 +85,7 @@ from emprivacy.preparation.particles import (
 )
 from emprivacy.preparation.place_joins import joining_words, place_joins
 from emprivacy.preparation.split_mentions import split_mentions
-from emprivacy.preparation.titles import kin_word, title_outside_name, titles_as_family_names
+from emprivacy.preparation.titles import kin_word, title_outside_name, words_beside_given
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
@@ -116,14 +116,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     at one mention is privatised at every mention of it that is not already a slot or a
     placeholder (``Bishop`` typed ``ORG`` after ``Tom Bishop``), whatever type a model gave
     that mention; so are initials at every mention once typed a person or an organisation
-    (:func:`~emprivacy.preparation.name_parts.initials_everywhere`).  With ``initials`` (text
-    mode), an initial before a person's slot or placeholder is part of the name
-    (:func:`~emprivacy.preparation.name_parts.join_initials`) unless it is one of the
+    (:func:`~.name_parts.initials_everywhere`).  With ``initials`` (text mode), an initial
+    before a person's slot or placeholder is part of the name
+    (:func:`~.name_parts.join_initials`) unless it is one of the
     language's ``titles`` (French ``M.``, monsieur), and so are a speaker's attempts at the
-    name right before it (``raj rajinder``:
-    :func:`~emprivacy.preparation.corrections.attempted_names`); with ``lone_initials`` too
-    (French), an initial anywhere in a person's span, a signature of initials alone included
-    (:func:`~emprivacy.preparation.name_parts.initials_in_names`).  The ``linking`` words
+    name right before it (``raj rajinder``: :func:`~.corrections.attempted_names`); with
+    ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
+    initials alone included (:func:`~.name_parts.initials_in_names`).  The ``linking`` words
     of the language (French ``de``, ``des``, ``l'``; text mode) between a place's slots, and
     the ``'s`` of ``Robin's Stone``, are :class:`Dropped` (:mod:`~.place_joins`).  The words
     a public address pages are a person's (:func:`~.paging.paged_names`).  ``document``:
@@ -248,7 +247,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles,
                               document)
-    titles_as_family_names(marking, decisions, counted, text, tokens, words)  # Margaret Lord
+    words_beside_given(marking, decisions, counted, text, tokens, words)  # Margaret Lord, big pat
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     by_names(marking, decisions, counted, text, tokens, words, titles)
     paged_names(decisions, counted, text, tokens)

@@ -22,7 +22,8 @@ from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 
-__all__ = ["PLACE_TITLES", "kin_word", "title_outside_name", "titles_as_family_names"]
+__all__ = ["PLACE_TITLES", "kin_word", "nicknames_by_size", "title_outside_name",
+           "titles_as_family_names", "words_beside_given"]
 
 
 def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,
@@ -140,3 +141,51 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
             # title before a name or a role
         decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
         counted["PERSON"] += 1
+
+
+#: The words of size a nickname puts before a given name (``Big Pat``, ``wee jock``).
+_SIZE_WORDS = frozenset({"big", "wee"})
+
+
+def nicknames_by_size(marking: EntityMarking, decisions: list[Decision],
+                      counted: Counter[str], text: str, tokens: Sequence[Token],
+                      words: Sequence[str]) -> None:
+    """``big`` or ``wee`` right before a person's listed given name, one space between and in
+    its case, is the nickname's: a ``PERSON`` slot drawn independently of it (ε = 0), in
+    place (issue 40, stage 50: ``another text from big pat``, ``Big Len will not``; the
+    earlier sets' ``big bryn``).  English only.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "a text from big pat and Big Len; a big pat of butter"
+    >>> toks = [t for t in tokenize(text) if t.kind == "word"]
+    >>> words = [t.text.lower() for t in toks]
+    >>> d = [None] * len(toks)
+    >>> d[4], d[7] = EntitySlot(("PERSON", "pat"), 1), EntitySlot(("PERSON", "len"), 2)
+    >>> class M:
+    ...     english = True
+    ...     def listed_given(self, w): return w in ("pat", "len")
+    >>> nicknames_by_size(M(), d, Counter(), text, toks, words)
+    >>> [toks[i].text for i in range(len(toks)) if d[i] is not None]
+    ['big', 'pat', 'Big', 'Len']
+    """
+    if not marking.english:
+        return
+    for i in range(len(tokens) - 1):
+        after = decisions[i + 1]
+        if (decisions[i] is None and words[i] in _SIZE_WORDS and tokens[i + 1].kind == "word"
+                and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
+                and text[tokens[i].end:tokens[i + 1].start] == " "
+                and word_case(tokens[i].text) == word_case(tokens[i + 1].text)
+                and marking.listed_given(words[i + 1])):
+            decisions[i] = EntitySlot(("PERSON", words[i]), -1, None, independent=True)
+            counted["PERSON"] += 1
+
+
+def words_beside_given(marking: EntityMarking, decisions: list[Decision],
+                       counted: Counter[str], text: str, tokens: Sequence[Token],
+                       words: Sequence[str]) -> None:
+    """The words beside a person's listed given name that are the name's too, in place:
+    :func:`titles_as_family_names` (``Margaret Lord``) and :func:`nicknames_by_size` (``big
+    pat``)."""
+    titles_as_family_names(marking, decisions, counted, text, tokens, words)
+    nicknames_by_size(marking, decisions, counted, text, tokens, words)
