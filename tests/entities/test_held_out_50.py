@@ -83,11 +83,13 @@ def test_a_title_that_is_a_family_name_after_a_given_name_is_the_name(release_au
     title, and the title after a comma stays too."""
     text = ("The Council wishes to thank Margaret Lord and the board.\n"
             "[09/02/27, 19:02] dawn pond: margaret lord chairing, public can come\n"
-            "Guests: Lord Smith, and Ann Lord Smith; Mary, Provost of Ayr.\n")
+            "Guests: Lord Smith, and Ann Lord Smith; Mary, Provost of Ayr.\n"
+            "MR ADEYEMI: Thank you Mrs Lord The Washes are full. Mr Justice Cole ruled.\n")
     for seed in (1, 2, 3):
         out = release_auto(text, seed=seed)
         assert "Margaret Lord" not in out and "lord chairing" not in out, out
         assert "Guests: Lord " in out and out.count(" Lord ") == 2 and "Provost of" in out, out
+        assert "Mrs Lord" not in out and "Mr Justice " in out, out  # unseen half, read after
 
 
 def test_big_before_a_given_name_is_the_nickname(release_auto) -> None:
@@ -98,3 +100,16 @@ def test_big_before_a_given_name_is_the_nickname(release_auto) -> None:
         out = release_auto(text, seed=seed)
         assert "big pat" not in out and "Big Len" not in out and " Big " not in out, out
         assert "a big crowd already" in out, out
+
+
+def test_a_said_family_name_after_a_named_given_name_is_the_name(release_auto) -> None:
+    """Voicemails in lower case (the unseen half, read once measured): after a caller's
+    opening (``its``, ``this is``) or where the piece says the pair twice, a census family
+    name right after a given name that is a person's is the family name; ``will call`` and a
+    word as common as ``won`` stay."""
+    text = ("message received caller hello its kerry banks i run the shop on the green\n"
+            "she says will fisher told her, and will fisher was right. will call later\n")
+    for seed in (1, 2, 3):
+        out = release_auto(text, seed=seed)
+        assert _count("banks", out) == 0 and _count("fisher", out) == 0, out
+        assert "will call later" in out, out

@@ -368,8 +368,9 @@ def recurring_landmarks(text: str) -> list[EntitySpan]:
     ``-ing``, ``-ed`` or ``-ly``, no number's word, no title or kin word and none of
     :data:`LANDMARK_RELEASED` (``the top``, ``the van``, ``the weekend``).  Each such
     mention of it after ``the`` in such lines is then a span, the noun alone (``the
-    junction is closed``); one followed by another noun (``the bank holiday``) or by
-    ``of`` (``the friends of the mill``: a kind before its name) is not.
+    junction is closed``, ``at the basin tonight``), but for one before ``of`` (``the
+    friends of the mill``: a kind before its name); a mention followed by another word
+    than a function word (``the bank holiday``) counts for neither condition.
     English only; pre-processing, outside the guarantee.
 
     >>> text = "see you at the basin\\nboat's by the basin now\\nat the van. at the van"
@@ -391,10 +392,12 @@ def recurring_landmarks(text: str) -> list[EntitySpan]:
                     or noun in KIN_WORDS or _VERB_LIKE.search(noun)):
                 continue
             after = _WORD.match(text, m.end() + 1) if text[m.end():m.end() + 1] == " " else None
-            if after is not None and (after.group() == "of"
-                                      or after.group().lower() not in KEPT_FUNCTION_WORDS):
-                continue  # "the bank holiday": a kind of thing; "the friends of": a kind
-            mentions.append((m.start(2), m.end(2), noun, lead))
+            if after is not None and after.group() == "of":
+                continue  # "the friends of": a kind before its name
+            # "the bank holiday": a kind of thing, no evidence of a landmark (but "the basin
+            # tonight" is the basin's mention once the basin is one)
+            clean = after is None or after.group().lower() in KEPT_FUNCTION_WORDS
+            mentions.append((m.start(2), m.end(2), noun, lead if clean else ""))
     counts = Counter(noun for _, _, noun, lead in mentions if lead in _LANDMARK_LEADS)
     destined = {noun for _, _, noun, lead in mentions if lead in _DESTINATION_LEADS}
     return [EntitySpan(start, end, "ORG" if noun in ORG_DESIGNATORS else "LOCATION")

@@ -146,6 +146,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         split_family_names(marking, decisions, counted, text, tokens, words)
         if initials:
             heard_in_language(marking, decisions, counted, text, tokens)
+        words_beside_given(marking, decisions, counted, text, tokens, words)  # every name known
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     covering_of = covering_index(tokens, spans)
@@ -247,7 +248,6 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     covered = [bool(c) for c in covering_of]
     family_names_beside_given(marking, decisions, counted, text, tokens, words, covered, titles,
                               document)
-    words_beside_given(marking, decisions, counted, text, tokens, words)  # Margaret Lord, big pat
     elided_particles(marking, decisions, text, tokens, words, titles, counted=counted)
     by_names(marking, decisions, counted, text, tokens, words, titles)
     paged_names(decisions, counted, text, tokens)
@@ -282,6 +282,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         heard_in_language(marking, decisions, counted, text, tokens)  # every name known
         split_mentions(decisions, counted, text, tokens, captions=only_captions(text, tokens),
                        function_words=language.kept_function_words, listed=marking.given_name)
+    words_beside_given(marking, decisions, counted, text, tokens, words)  # Margaret Lord, big pat
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     fillers_released(decisions, counted, tokens, words)  # "and um gerry": no Um

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
 from emprivacy.entities.french_cues import FAMILY_WORDS
 from emprivacy.entities.labels import FORM_KEYS, NAME_TITLES
 from emprivacy.entities.marking import EntityMarking
-from emprivacy.entities.name_words import family_names, name_key
+from emprivacy.entities.name_words import family_names, name_key, word_zipf
 from emprivacy.entities.naming import KIN_WORDS
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.entities.text_shape import word_case
@@ -21,9 +22,10 @@ from emprivacy.exceptions import MissingExtraError
 from emprivacy.preparation.decisions import Decision, EntitySlot
 from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
+from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["PLACE_TITLES", "kin_word", "nicknames_by_size", "title_outside_name",
-           "titles_as_family_names", "words_beside_given"]
+__all__ = ["PLACE_TITLES", "kin_word", "nicknames_by_size", "said_family_names",
+           "title_outside_name", "titles_as_family_names", "words_beside_given"]
 
 
 def title_outside_name(marking: EntityMarking, text: str, span: EntitySpan, tok: Token,
@@ -78,6 +80,8 @@ def kin_word(marking: EntityMarking, word: str) -> bool:
     return get_language(marking.lang).code == "fr" and word in FAMILY_WORDS
 
 
+#: The words of address before a family name (``Mrs Lord``, ``Mr Judge``).
+_ADDRESS = frozenset("mr mrs ms mx miss".split())
 #: Words of address that are no one's family name in practice (``mister hedges``).
 _HONORIFICS = frozenset("mr mrs ms mx miss mister dr doctor sir prof rev revd".split())
 #: The word after a title: a full stop and spaces between, on its line.
@@ -99,7 +103,9 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
     name, a ``PERSON`` slot drawn independently of it (ε = 0), in place (issue 40, stage 50,
     the fifty-second English set's tuning half: ``thank Margaret Lord and the board``,
     ``margaret lord chairing``, ``Dr Consuelo Pastor checked``).  A title names the one
-    after it (``Lord Smith``, ``Captain Ann Rowe``), so before a capitalised word, a listed
+    after it (``Lord Smith``, ``Captain Ann Rowe``); after ``Mr``, ``Mrs``, ``Ms`` … too it is
+    the family name (``Thank you Mrs Lord.``; ``Mr Justice Cole`` keeps its title), as
+    everywhere before a capitalised word that is no function word, a listed
     name or ``of`` it stays a title (``jack doctor nair``, ``rhys morgan captain of the
     side``), and so does one after a comma or any gap but one space (``Mary, Provost of
     Ayr``), and a word of address (``mister``, ``miss``, ``doctor``).  English only.
@@ -126,16 +132,21 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
     for i in range(1, len(tokens)):
         before, w = decisions[i - 1], words[i]
         if (decisions[i] is not None or tokens[i].kind != "word" or w not in NAME_TITLES
-                or w in _HONORIFICS
-                or name_key(w) not in family or not isinstance(before, EntitySlot)
-                or before.key[0] != "PERSON" or tokens[i - 1].kind != "word"
+                or w in _HONORIFICS or name_key(w) not in family
+                or tokens[i - 1].kind != "word"):
+            continue
+        addressed = words[i - 1] in _ADDRESS and text[tokens[i - 1].end:tokens[i].start] in (
+            " ", ". ") and tokens[i].text[:1].isupper()  # "Mrs Lord", "MRS LORD"
+        if not addressed and (
+                not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
                 or text[tokens[i - 1].end:tokens[i].start] != " "
                 or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
                 or not marking.listed_given(words[i - 1])):
             continue
         after = _NEXT_WORD.match(text, tokens[i].end)
         following = after.group(1) if after is not None else ""
-        if following[:1].isupper() or following == "of" or (following and (
+        if (following[:1].isupper() and following.lower() not in KEPT_FUNCTION_WORDS) \
+                or following == "of" or (following and (
                 name_key(following) in family or marking.listed_given(following.lower()))):
             continue  # "Ann Lord Smith", "rhys morgan captain of", "jack doctor nair": a
             # title before a name or a role
@@ -185,7 +196,71 @@ def words_beside_given(marking: EntityMarking, decisions: list[Decision],
                        counted: Counter[str], text: str, tokens: Sequence[Token],
                        words: Sequence[str]) -> None:
     """The words beside a person's listed given name that are the name's too, in place:
-    :func:`titles_as_family_names` (``Margaret Lord``) and :func:`nicknames_by_size` (``big
-    pat``)."""
+    :func:`titles_as_family_names` (``Margaret Lord``), :func:`nicknames_by_size` (``big
+    pat``) and :func:`said_family_names` (``its joy fisher from the wardens``)."""
     titles_as_family_names(marking, decisions, counted, text, tokens, words)
     nicknames_by_size(marking, decisions, counted, text, tokens, words)
+    said_family_names(marking, decisions, counted, text, tokens, words)
+
+
+#: A family name as common as this as an English word is a verb or a word after a given
+#: name said twice (``amber warning``), not a said family name (``fisher`` 3.8; ``warning``
+#: 4.6); after a caller's opening, one as common as the second (``banks`` 4.7; ``won`` 5.3).
+_SAID_ZIPF = 4.5
+_OPENED_ZIPF = 5.0
+#: What opens a caller's or a speaker's full name in speech (``its joy fisher from the
+#: wardens``, ``hi this is kev rush``, ``im bill rush``), as the forms before the given name
+#: (the tokenizer splits ``'s`` and ``'m``).
+_CALLER_OPENINGS = (("its",), ("it", "'s"), ("this", "is"), ("im",), ("i", "'m"))
+
+
+def said_family_names(marking: EntityMarking, decisions: list[Decision],
+                      counted: Counter[str], text: str, tokens: Sequence[Token],
+                      words: Sequence[str]) -> None:
+    """A census family name right after a person's listed given name that is a ``PERSON``
+    slot already, one space between and in its case, where the speaker introduces the
+    person (:data:`_CALLER_OPENINGS` before the given name: ``hiya its joy fisher from the
+    wardens``, ``this is kev rush``) or the piece says the pair twice (``bill rush`` of a
+    phone-in, ``will fisher says``): the family name, a ``PERSON`` slot drawn independently
+    of it (ε = 0), in place (issue 40, stage 50: voicemails and captions in lower case, the
+    fifty-second English set's unseen half, read once measured).  Not a function word, a
+    title, a form's key or a family word, nor a word as common as :data:`_SAID_ZIPF` (said
+    twice) or :data:`_OPENED_ZIPF` (after an opening: ``will call``, ``may be``, ``its bill
+    won``).  English only.
+
+    >>> from emprivacy.text.tokens import tokenize
+    >>> text = "hiya its joy fisher from the wardens. bill rush rang, bill rush again; ann rush"
+    >>> toks = [t for t in tokenize(text) if t.kind == "word"]
+    >>> words = [t.text.lower() for t in toks]
+    >>> d = [EntitySlot(("PERSON", w), 1) if w in ("joy", "bill", "ann") else None
+    ...      for w in words]
+    >>> class M:
+    ...     english = True
+    ...     def listed_given(self, w): return w in ("joy", "bill", "ann")
+    >>> said_family_names(M(), d, Counter(), text, toks, words)
+    >>> [toks[i].text for i in range(len(toks)) if d[i] is not None]
+    ['joy', 'fisher', 'bill', 'rush', 'bill', 'rush', 'ann']
+    """
+    if not marking.english:
+        return
+    try:
+        family = family_names()
+    except MissingExtraError:
+        return
+    pairs = Counter(pairwise(words))
+    for i in range(1, len(tokens)):
+        before, w = decisions[i - 1], words[i]
+        if (decisions[i] is not None or tokens[i].kind != "word" or len(w) < 2
+                or name_key(w) not in family or w in NAME_TITLES or w in FORM_KEYS
+                or w in KIN_WORDS or w in KEPT_FUNCTION_WORDS
+                or not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
+                or text[tokens[i - 1].end:tokens[i].start] != " "
+                or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
+                or not marking.listed_given(words[i - 1])):
+            continue
+        opened = any(tuple(words[max(0, i - 1 - len(o)):i - 1]) == o for o in _CALLER_OPENINGS)
+        zipf = word_zipf(w)
+        twice = pairs[(words[i - 1], w)] >= 2
+        if (opened and zipf < _OPENED_ZIPF) or (twice and zipf < _SAID_ZIPF):
+            decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
+            counted["PERSON"] += 1
