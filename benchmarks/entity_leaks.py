@@ -9,8 +9,8 @@ the sixth, ``holdout7/`` for the seventh, ``holdout8/`` to ``holdout42/`` for th
 to forty-second, ``holdout43/`` the forty-second's captions alone, ``holdout44/`` the
 forty-third, ``holdout45/`` the forty-third's captions alone, ``holdout46/`` the
 forty-fourth, ``holdout47/`` the forty-fifth, ``holdout48/`` the forty-sixth, ``holdout49/``
-the forty-seventh, ``holdout50/`` the forty-eighth, ``holdout51/`` the forty-ninth: their odd
-files the stage's tuning half);
+the forty-seventh, ``holdout50/`` the forty-eighth, ``holdout51/`` the forty-ninth,
+``holdout52/`` and ``holdout53/`` the fiftieth: their odd files the stage's tuning half);
 ``all`` is dev and the first two.
 
 (a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
@@ -230,7 +230,8 @@ def main() -> None:
                                  "holdout35", "holdout36", "holdout37", "holdout38", "holdout39",
                                  "holdout40", "holdout41", "holdout42", "holdout43",
                                  "holdout44", "holdout45", "holdout46", "holdout47", "holdout48",
-                                 "holdout49", "holdout50", "holdout51", "all"))
+                                 "holdout49", "holdout50", "holdout51", "holdout52",
+                                 "holdout53", "all"))
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--epsilon", type=float, default=10.0)
