@@ -329,18 +329,22 @@ def named_after_the(text: str) -> list[EntitySpan]:
     return found
 
 
-#: Prepositions before ``the`` and a landmark in a lower-case line (``at the basin``,
-#: ``on the green``), and those of them that name a destination or a spot (``at``, ``to``,
+#: The words before ``the`` and a landmark in a lower-case line that count its mentions:
+#: prepositions of place and motion, and ``of`` (``at the basin``, ``on the green``, ``the
+#: far side of the cut``), and those of them that name a destination or a spot (``at``, ``to``,
 #: ``from``, ``outside`` …; not ``on`` or ``in``, which take any noun: ``on the bench``).
 _LANDMARK_LEADS = _LEADS | frozenset("over under off along across inside through toward".split())
 _DESTINATION_LEADS = frozenset(
     "at to from by near outside behind past opposite towards toward".split())
 #: The nouns a lower-case chat puts after ``at the``, ``to the`` … that name no place of a
 #: town: where (``the top``, ``the back``), when (``the weekend``), which (``the first``),
-#: who (``the couple``, ``the crew``, ``the choir``), what happens (``the finish``, ``the
-#: appeal``), the weather and the water (``the sea``, ``the tide``), and the things and media
-#: of a conversation (``the van``, ``the page``, ``the machine``).  An allow-list of what is
-#: released as it is; every other recurring noun there is a place.
+#: who (``the couple``, ``the crew``, ``the choir``, ``the doctor``), what happens or is
+#: thought (``the finish``, ``the appeal``, ``the point``, ``the news``), the weather and the
+#: water (``the sea``, ``the tide``), a home's rooms and things (``the kitchen``, ``the
+#: fridge``) and the things and media of a conversation (``the van``, ``the page``).  An
+#: allow-list of what is released as it is; every other recurring noun there is a place, the
+#: town's institutions too (``at the hospital``, ``the school``, ``the pub``: in a town's
+#: chat its own, an organisation's placeholder).
 LANDMARK_RELEASED = frozenset("""top back bottom front middle end side edge corner way rest
     day morning evening night afternoon week weekend time year month season moment minute
     hour today tonight first second third last next other same whole following thing things
@@ -348,18 +352,23 @@ LANDMARK_RELEASED = frozenset("""top back bottom front middle end side edge corn
     choir band team committee board panel group chat meeting inquiry appeal match game race
     start finish music lights weather rain wind sea sky tide water phone car van bus train
     door gate window wall floor machine hammer list page link post photo video pic pics
-    picture sheet form email text message call line queue rota drive""".split())
+    picture sheet form email text message call line queue rota drive left right point party
+    internet news future traffic problem problems deadline plan idea house home kitchen
+    bathroom bedroom table fridge sofa bed desk doctor doctors dentist vet police""".split())
 _THE_NOUN = re.compile(r"(?<![\w'’-])(?:([a-z]+) )?the ([a-z]+(?:-[a-z]+)?)(?![\w'’-])")
-#: A chat's time stamp at a line's start (``[14/08/26, 19:02]``), which may hold capitals
-#: (``PM``) without making the line's words cased.
-_STAMP = re.compile(r"\A\[[^\]\n]*\]")
+#: A chat's time stamp at a line's start (``[14/08/26, 19:02]``, Android's ``14/08/2026,
+#: 7:02 PM -``), which may hold capitals (``PM``) without making the line's words cased, and
+#: the speaker's label after it (``Joy Field:``): capitals there are a name's, not the line's.
+_STAMP = re.compile(r"\A(?:\[[^\]\n]*\]|\d{1,2}/\d{1,2}/\d{2,4},? \d{1,2}:\d{2}"
+                    r"(?: ?[AaPp][Mm])? -)?(?: ?[^\W\d_][\w.'’ -]{0,40}: )?")
 
 
 def recurring_landmarks(text: str) -> list[EntitySpan]:
     """The landmarks a town names by a common noun, in its lower-case chats and captions:
     ``at the basin``, ``down to the junction``, ``meet by the crane`` (issue 40, stage 50).
 
-    In a line with no capital (a chat's time stamp aside) case shows nothing, and a town's
+    In a line with no capital (a chat's time stamp and speaker's label aside) case shows
+    nothing, and a town's
     people write its places as they say them: ``the basin`` is the Basin.  A noun after
     ``the`` and a preposition of place (:data:`_LANDMARK_LEADS`) in such lines is a
     ``LOCATION`` (``ORG`` for an organisation's designator: ``the club``) where, in the
@@ -420,9 +429,10 @@ def _kept(text: str) -> tuple[list[EntitySpan], SpanIndex]:
 
 
 def kept_places(text: str) -> list[EntitySpan]:
-    """:func:`local_places`, :func:`possessive_places` and :func:`former_uses` of ``text``,
-    kept for :func:`in_local_place`: the marking's detection and the decisions on the same
-    piece read them once.
+    """:func:`local_places`, :func:`possessive_places`, :func:`former_uses`,
+    :func:`named_after_the` and :func:`recurring_landmarks` of ``text``, kept for
+    :func:`in_local_place`: the marking's detection and the decisions on the same piece read
+    them once.
 
     >>> [s.type for s in kept_places("at the drill hall")]
     ['LOCATION']

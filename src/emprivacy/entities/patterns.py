@@ -14,8 +14,8 @@ the release.  This detector needs no model and no extra:
   ``next``, ``this``, ``the month of``): the month word alone is the span, the preposition
   stays a word; a date read aloud, its day's ordinal in words (``the thirty first of
   february``, ``june the ninth``); a month that is no one's name nor another word
-  (``January``, ``February``, ``September`` to ``December``, ``Feb``, ``Sept``, ``Oct``,
-  ``Nov``) wherever it stands (``waive February rent``, ``rent for feb``).  A month name
+  (``January``, ``February``, ``September`` to ``December``, ``Feb``, ``Oct``, ``Nov``) as a
+  word of its own (``waive February rent``, ``rent for feb``; not in ``22/NOV/19``).  A month name
   elsewhere (``June said``, ``with April``) is left to the person detectors: the month
   words of dates are never released as they are (issue 40);
 * ``ID`` — a word of letters and digits joined by hyphens or slashes with at least one
@@ -89,12 +89,13 @@ _LONE_MONTH = re.compile(
 _THE_MONTH = re.compile(r"\bthe[ \t]+(January|February|March|April|May|June|July|August"
                         r"|September|October|November|December)(?=[ \t]+[a-z])")
 #: The months whose names are no one's given name nor another word (``June``, ``May``,
-#: ``April``, ``March``, ``August`` are; ``Jan`` and ``Dec`` are names' short forms): their
-#: full names and the abbreviations ``Feb``, ``Sept``, ``Oct``, ``Nov`` name a month wherever
-#: they stand (``waive February rent``, ``rent for feb``; issue 40, stage 50, the fifty-second
-#: English set's tuning half), in any case (group 1 is the month).
-_PLAIN_MONTH = re.compile(r"(?<![\w'’-])(january|february|september|october|november"
-                          r"|december|feb|sept|oct|nov)(?![\w'’-])", re.IGNORECASE)
+#: ``April``, ``March``, ``August`` are; ``Jan`` and ``Dec`` are names' short forms, ``sept``
+#: a French number): their full names and the abbreviations ``Feb``, ``Oct``, ``Nov`` name a
+#: month as a word of their own (``waive February rent``, ``rent for feb``; issue 40, stage
+#: 50, the fifty-second English set's tuning half), in any case; not inside a code
+#: (``22/SEPT/19``, ``88713/Nov``: the identifier's) nor a word (group 1 is the month).
+_PLAIN_MONTH = re.compile(r"(?<![\w'’/-])(january|february|september|october|november"
+                          r"|december|feb|oct|nov)(?![\w'’/-])", re.IGNORECASE)
 _ID = re.compile(
     r"(?<![\w@.])(?:(?=[A-Za-z0-9]*[/-])(?=[\w/-]*\d)(?=[\w/-]*[A-Za-z])"
     r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+"

@@ -80,8 +80,11 @@ def kin_word(marking: EntityMarking, word: str) -> bool:
     return get_language(marking.lang).code == "fr" and word in FAMILY_WORDS
 
 
-#: The words of address before a family name (``Mrs Lord``, ``Mr Judge``).
+#: The words of address before a family name (``Mrs Lord``, ``Mr Judge``), and the offices
+#: they address as such (``Mr President``, ``Madam Mayor``).
 _ADDRESS = frozenset("mr mrs ms mx miss".split())
+_OFFICES = frozenset("president mayor officer chairman chairwoman governor senator provost "
+                     "bailie convener speaker".split())
 #: Words of address that are no one's family name in practice (``mister hedges``).
 _HONORIFICS = frozenset("mr mrs ms mx miss mister dr doctor sir prof rev revd".split())
 #: The word after a title: a full stop and spaces between, on its line.
@@ -104,9 +107,11 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
     the fifty-second English set's tuning half: ``thank Margaret Lord and the board``,
     ``margaret lord chairing``, ``Dr Consuelo Pastor checked``).  A title names the one
     after it (``Lord Smith``, ``Captain Ann Rowe``); after ``Mr``, ``Mrs``, ``Ms`` … too it is
-    the family name (``Thank you Mrs Lord.``; ``Mr Justice Cole`` keeps its title), as
-    everywhere before a capitalised word that is no function word, a listed
-    name or ``of`` it stays a title (``jack doctor nair``, ``rhys morgan captain of the
+    the family name (``Thank you Mrs Lord.``; ``Mr Justice Cole`` keeps its title, and an
+    office addressed so, ``Mr President``), as everywhere before a capitalised word that is
+    no function word, a listed given name, a family name rarer than Zipf 4 (``has``,
+    ``said`` are on the census list too), a listed
+    or ``of`` it stays a title (``jack doctor nair``, ``rhys morgan captain of the
     side``), and so does one after a comma or any gap but one space (``Mary, Provost of
     Ayr``), and a word of address (``mister``, ``miss``, ``doctor``).  English only.
 
@@ -136,7 +141,7 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
                 or tokens[i - 1].kind != "word"):
             continue
         addressed = words[i - 1] in _ADDRESS and text[tokens[i - 1].end:tokens[i].start] in (
-            " ", ". ") and tokens[i].text[:1].isupper()  # "Mrs Lord", "MRS LORD"
+            " ", ". ") and tokens[i].text[:1].isupper() and w not in _OFFICES  # "Mrs Lord"
         if not addressed and (
                 not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
                 or text[tokens[i - 1].end:tokens[i].start] != " "
@@ -146,8 +151,9 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
         after = _NEXT_WORD.match(text, tokens[i].end)
         following = after.group(1) if after is not None else ""
         if (following[:1].isupper() and following.lower() not in KEPT_FUNCTION_WORDS) \
-                or following == "of" or (following and (
-                name_key(following) in family or marking.listed_given(following.lower()))):
+                or following == "of" or (following and (marking.listed_given(following.lower())
+                                                        or (name_key(following) in family
+                                                            and word_zipf(following) < 4.0))):
             continue  # "Ann Lord Smith", "rhys morgan captain of", "jack doctor nair": a
             # title before a name or a role
         decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
@@ -208,6 +214,9 @@ def words_beside_given(marking: EntityMarking, decisions: list[Decision],
 #: 4.6); after a caller's opening, one as common as the second (``banks`` 4.7; ``won`` 5.3).
 _SAID_ZIPF = 4.5
 _OPENED_ZIPF = 5.0
+#: Words of farewell and endearment after a given name (``this is jack bye``, ``its sue
+#: hun``), some of them census family names.
+_FAREWELLS = frozenset("bye hun hon love luv mate pal dear darling babe".split())
 #: What opens a caller's or a speaker's full name in speech (``its joy fisher from the
 #: wardens``, ``hi this is kev rush``, ``im bill rush``), as the forms before the given name
 #: (the tokenizer splits ``'s`` and ``'m``).
@@ -222,8 +231,8 @@ def said_family_names(marking: EntityMarking, decisions: list[Decision],
     person (:data:`_CALLER_OPENINGS` before the given name: ``hiya its joy fisher from the
     wardens``, ``this is kev rush``) or the piece says the pair twice (``bill rush`` of a
     phone-in, ``will fisher says``): the family name, a ``PERSON`` slot drawn independently
-    of it (ε = 0), in place (issue 40, stage 50: voicemails and captions in lower case, the
-    fifty-second English set's unseen half, read once measured).  Not a function word, a
+    of it (ε = 0), in place, in any case (issue 40, stage 50: voicemails and captions in lower
+    case, the fifty-second English set's unseen half, read once measured).  Not a function word, a
     title, a form's key or a family word, nor a word as common as :data:`_SAID_ZIPF` (said
     twice) or :data:`_OPENED_ZIPF` (after an opening: ``will call``, ``may be``, ``its bill
     won``).  English only.
@@ -252,6 +261,7 @@ def said_family_names(marking: EntityMarking, decisions: list[Decision],
         before, w = decisions[i - 1], words[i]
         if (decisions[i] is not None or tokens[i].kind != "word" or len(w) < 2
                 or name_key(w) not in family or w in NAME_TITLES or w in FORM_KEYS
+                or w in _FAREWELLS
                 or w in KIN_WORDS or w in KEPT_FUNCTION_WORDS
                 or not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
                 or text[tokens[i - 1].end:tokens[i].start] != " "
