@@ -256,20 +256,21 @@ def said_family_names(marking: EntityMarking, decisions: list[Decision],
         family = family_names()
     except MissingExtraError:
         return
-    pairs = Counter(pairwise(words))
+    pairs: Counter[tuple[str, str]] | None = None  # counted once a candidate is found
     for i in range(1, len(tokens)):
         before, w = decisions[i - 1], words[i]
-        if (decisions[i] is not None or tokens[i].kind != "word" or len(w) < 2
+        if (not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
+                or decisions[i] is not None or tokens[i].kind != "word" or len(w) < 2
                 or name_key(w) not in family or w in NAME_TITLES or w in FORM_KEYS
-                or w in _FAREWELLS
-                or w in KIN_WORDS or w in KEPT_FUNCTION_WORDS
-                or not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
+                or w in _FAREWELLS or w in KIN_WORDS or w in KEPT_FUNCTION_WORDS
                 or text[tokens[i - 1].end:tokens[i].start] != " "
                 or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
                 or not marking.listed_given(words[i - 1])):
             continue
         opened = any(tuple(words[max(0, i - 1 - len(o)):i - 1]) == o for o in _CALLER_OPENINGS)
         zipf = word_zipf(w)
+        if pairs is None:
+            pairs = Counter(pairwise(words))
         twice = pairs[(words[i - 1], w)] >= 2
         if (opened and zipf < _OPENED_ZIPF) or (twice and zipf < _SAID_ZIPF):
             decisions[i] = EntitySlot(("PERSON", w), -1, None, independent=True)
