@@ -91,7 +91,7 @@ def test_a_title_that_is_a_family_name_after_a_given_name_is_the_name(release_au
             "MR ADEYEMI: Thank you Mrs Lord The Washes are full. Mr Justice Cole ruled.\n")
     for seed in (1, 2, 3):
         out = release_auto(text, seed=seed)
-        assert "Margaret Lord" not in out and "lord chairing" not in out, out
+        assert _count("lord", out) == 2, out  # the two titles before Smith, no family name
         assert "Guests: Lord " in out and out.count(" Lord ") == 2 and "Provost of" in out, out
         assert "Mrs Lord" not in out and "Mr Justice " in out, out  # unseen half, read after
     out = release_auto("Margaret Lord said the board agreed. Mrs Judge has agreed. "
@@ -106,7 +106,8 @@ def test_big_before_a_given_name_is_the_nickname(release_auto) -> None:
             "Police said Big Len will not be charged.\n")
     for seed in (1, 2, 3):
         out = release_auto(text, seed=seed)
-        assert "big pat" not in out and "Big Len" not in out and " Big " not in out, out
+        assert "from big " not in out and " Big " not in out, out  # the size word, not only
+        # the name after it, is released as a surrogate
         assert "a big crowd already" in out, out
 
 
