@@ -98,6 +98,17 @@ PLACE_TITLES = frozenset({"st", "mt", "ft"})
 _FIRM_WORDS = frozenset({"brothers", "bros", "sons"})
 
 
+def _after_given_slot(marking: EntityMarking, decisions: Sequence[Decision], text: str,
+                      tokens: Sequence[Token], words: Sequence[str], i: int) -> bool:
+    """Whether token ``i`` stands one space after a person's slot that is a listed given
+    name, in that word's case (``Margaret Lord``, ``bill rush``; not ``Margaret LORD``)."""
+    before = decisions[i - 1]
+    return (isinstance(before, EntitySlot) and before.key[0] == "PERSON"
+            and text[tokens[i - 1].end:tokens[i].start] == " "
+            and word_case(tokens[i].text) == word_case(tokens[i - 1].text)
+            and marking.listed_given(words[i - 1]))
+
+
 def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
                            counted: Counter[str], text: str, tokens: Sequence[Token],
                            words: Sequence[str]) -> None:
@@ -135,18 +146,14 @@ def titles_as_family_names(marking: EntityMarking, decisions: list[Decision],
     except MissingExtraError:
         return
     for i in range(1, len(tokens)):
-        before, w = decisions[i - 1], words[i]
+        w = words[i]
         if (decisions[i] is not None or tokens[i].kind != "word" or w not in NAME_TITLES
                 or w in _HONORIFICS or name_key(w) not in family
                 or tokens[i - 1].kind != "word"):
             continue
         addressed = words[i - 1] in _ADDRESS and text[tokens[i - 1].end:tokens[i].start] in (
             " ", ". ") and tokens[i].text[:1].isupper() and w not in _OFFICES  # "Mrs Lord"
-        if not addressed and (
-                not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
-                or text[tokens[i - 1].end:tokens[i].start] != " "
-                or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
-                or not marking.listed_given(words[i - 1])):
+        if not addressed and not _after_given_slot(marking, decisions, text, tokens, words, i):
             continue
         after = _NEXT_WORD.match(text, tokens[i].end)
         following = after.group(1) if after is not None else ""
@@ -259,13 +266,11 @@ def said_family_names(marking: EntityMarking, decisions: list[Decision],
     pairs: Counter[tuple[str, str]] | None = None  # counted once a candidate is found
     for i in range(1, len(tokens)):
         before, w = decisions[i - 1], words[i]
-        if (not isinstance(before, EntitySlot) or before.key[0] != "PERSON"
-                or decisions[i] is not None or tokens[i].kind != "word" or len(w) < 2
+        if (not isinstance(before, EntitySlot) or decisions[i] is not None
+                or tokens[i].kind != "word" or len(w) < 2
                 or name_key(w) not in family or w in NAME_TITLES or w in FORM_KEYS
                 or w in _FAREWELLS or w in KIN_WORDS or w in KEPT_FUNCTION_WORDS
-                or text[tokens[i - 1].end:tokens[i].start] != " "
-                or word_case(tokens[i].text) != word_case(tokens[i - 1].text)
-                or not marking.listed_given(words[i - 1])):
+                or not _after_given_slot(marking, decisions, text, tokens, words, i)):
             continue
         opened = any(tuple(words[max(0, i - 1 - len(o)):i - 1]) == o for o in _CALLER_OPENINGS)
         zipf = word_zipf(w)
