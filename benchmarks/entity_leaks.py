@@ -87,7 +87,8 @@ def shapes() -> dict[str, str]:
     return out
 
 
-def measure_release(docs, seeds: int, epsilon: float, entity_epsilon: float) -> None:
+def measure_release(docs, seeds: int, epsilon: float, entity_epsilon: float,
+                    names=None) -> None:
     from emprivacy import load_embeddings
     from emprivacy.entities.name_words import zipf_in
     from emprivacy.evaluation.entity_leaks import leak_tally
@@ -104,33 +105,43 @@ def measure_release(docs, seeds: int, epsilon: float, entity_epsilon: float) -> 
     print(f"(a) {len(docs)} texts; ε = {epsilon:g}, ε_e = {entity_epsilon:g}, {seeds} seeds; "
           "verbatim person-name tokens per text, then totals")
     changed: dict[str, list[int]] = {}
-    per_text: dict[str, Counter[str]] = {name: Counter() for name, _, _ in docs}
-    for entities in ("none", "auto"):
+    settings = ("none", "auto", *(("auto+names",) if names is not None else ()))
+    per_text: dict[str, dict[str, Counter[str]]] = {
+        s: {name: Counter() for name, _, _ in docs} for s in settings[1:]}
+    for entities in settings:
         total: Counter[str] = Counter()
         for seed in range(seeds):
-            config = ObfuscationConfig(mode="text", entities=entities,
-                                       entity_epsilon=entity_epsilon)
+            config = ObfuscationConfig(mode="text", entities=entities.split("+")[0],
+                                       entity_epsilon=entity_epsilon,
+                                       entity_names=names if "+" in entities else None)
             obf = Obfuscator(mech, config, seed=seed, on_warning=lambda m: None)
             records = list(obf.obfuscate([Document(name, text) for name, text, _ in docs]))
             for (name, text, spans), rec in zip(docs, records, strict=True):
                 tally = leak_tally(text, spans, rec["text"], in_vocabulary=known,
                                    rare=lambda w: zipf_in(w, "en") < RARE_ZIPF)
                 total.update(tally)
-                if entities == "auto":
-                    per_text[name]["n"] += tally["per"]
-                    per_text[name]["kept"] += tally["per_kept"]
+                if entities != "none":
+                    per_text[entities][name]["n"] += tally["per"]
+                    per_text[entities][name]["kept"] += tally["per_kept"]
+                    per_text[entities][name]["ln"] += tally["locorg_names"]
+                    per_text[entities][name]["lkept"] += tally["locorg_names_kept"]
         changed[entities] = [total["content"] - total["content_kept"], total["content"]]
-        print(f"    entities {entities:<4}: person names verbatim {_share(total, 'per')}; "
+        print(f"    entities {entities:<10}: person names verbatim {_share(total, 'per')}; "
               f"places/organisations {_share(total, 'locorg')} (their names' words, no "
               f"function word or 's: {_share(total, 'locorg_names')}; of them rare as English "
               f"words, Zipf < {RARE_ZIPF:g}: {_share(total, 'locorg_rare')}); month words of dates "
               f"{_share(total, 'month')}; ID letters {_share(total, 'idletters')}; other "
               f"content words changed {changed[entities][0] / changed[entities][1]:.3f}")
-    for name, c in per_text.items():
-        print(f"      {name:<34} person tokens verbatim {c['kept']:>3}/{c['n']:<4} "
-              f"({c['kept'] / max(c['n'], 1):.1%})")
-    gap = changed["auto"][0] / changed["auto"][1] - changed["none"][0] / changed["none"][1]
-    print(f"    other content words changed: auto − none = {gap:+.3f}")
+    for setting, texts in per_text.items():
+        print(f"    {setting}, per text:")
+        for name, c in texts.items():
+            print(f"      {name:<34} person tokens verbatim {c['kept']:>3}/{c['n']:<4} "
+                  f"({c['kept'] / max(c['n'], 1):.1%}); place/organisation names' words "
+                  f"{c['lkept']:>3}/{c['ln']:<4} ({c['lkept'] / max(c['ln'], 1):.1%})")
+    for setting in settings[1:]:
+        gap = (changed[setting][0] / changed[setting][1]
+               - changed["none"][0] / changed["none"][1])
+        print(f"    other content words changed: {setting} − none = {gap:+.3f}")
 
 
 def _share(c: Counter[str], key: str) -> str:
@@ -237,12 +248,24 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=10.0)
     parser.add_argument("--entity-epsilon", type=float, default=1.0)
     parser.add_argument("--only", choices=("a", "b"))
+    parser.add_argument("--names", metavar="learned|FILE",
+                        help="(a) also 'auto' with known names: 'learned' from the texts "
+                             "themselves (emprivacy.entities.known_names.learn_names, no "
+                             "label read), or a TYPE<TAB>NAME file")
     args = parser.parse_args()
     docs = read_set(args.set, args.dir)
+    names = None
+    if args.names == "learned":
+        from emprivacy.entities.name_learning import learn_names
+        names = learn_names([text for _, text, _ in docs])
+        print(f"known names learned from the texts themselves: {len(names)}")
+    elif args.names is not None:
+        from emprivacy.entities.known_names import read_known_names
+        names = read_known_names(args.names)
     if args.only in (None, "b"):
         measure_detection(docs)
     if args.only in (None, "a"):
-        measure_release(docs, args.seeds, args.epsilon, args.entity_epsilon)
+        measure_release(docs, args.seeds, args.epsilon, args.entity_epsilon, names)
 
 
 if __name__ == "__main__":

@@ -56,9 +56,9 @@ def release_auto(ner_embeddings):
     comes back as written: what changes is the entities'."""
     from emprivacy import privatize_texts
 
-    def run(text: str, seed: int = 1) -> str:
+    def run(text: str, seed: int = 1, **options: object) -> str:
         (out,) = privatize_texts([text], epsilon=1e6, embeddings=ner_embeddings, seed=seed,
-                                 entities="auto", entity_epsilon=1.0)
+                                 entities="auto", entity_epsilon=1.0, **options)
         return out.release
 
     return run

@@ -5,11 +5,11 @@ One module per command, wired here: :mod:`.obfuscate` (``obfuscate``), :mod:`.qu
 its ``--mechanism`` study in :mod:`.calibration_mechanism`, its ``--target-recovery`` search
 in :mod:`.calibration_recovery`), :mod:`.audit` (``audit``; its options read in
 :mod:`.audit_options`, its work in :mod:`.audit_run`, its outputs in :mod:`.audit_outputs`)
-:mod:`.evaluate` (``evaluate``) and :mod:`.playground` (``playground``, the local web
-page); :mod:`._common` holds the app, the shared options and
-the progress bar.  The commands import the library through its public faces only
-(``emprivacy``, ``emprivacy.exceptions`` and the packages' ``__init__``), each name on first
-use, so that ``emprivacy --help`` stays fast.
+:mod:`.evaluate` (``evaluate``), :mod:`.names` (``names``: a corpus's known names) and
+:mod:`.playground` (``playground``, the local web page); :mod:`._common` holds the app,
+the shared options and the progress bar.  The commands import the library through its
+public faces only (``emprivacy``, ``emprivacy.exceptions`` and the packages' ``__init__``),
+each name on first use, so that ``emprivacy --help`` stays fast.
 
 Exit codes: 0 success; 1 the environment failed (a distributed run, a data set that
 cannot be fetched, a missing optional dependency, an output that cannot be written: full
@@ -49,6 +49,7 @@ from emprivacy.cli._common import (
 from emprivacy.cli.audit import audit
 from emprivacy.cli.calibration import calibrate
 from emprivacy.cli.evaluate import evaluate
+from emprivacy.cli.names import names
 from emprivacy.cli.obfuscate import obfuscate
 from emprivacy.cli.playground import playground
 from emprivacy.cli.quantities import distance, guarantee
@@ -68,7 +69,8 @@ __all__ = ["app", "main", "run"]
 
 # registered in the order ``--help`` lists them; audit's and calibrate's help in click's plain
 # layout, readable at 80 columns
-for _command in (obfuscate, distance, guarantee, calibrate, audit, evaluate, playground):
+for _command in (obfuscate, names, distance, guarantee, calibrate, audit, evaluate,
+                 playground):
     app.command(cls=PlainHelpCommand if _command in (audit, calibrate) else None)(_command)
 #: Our errors that come from the environment rather than from the user's input.
 ENVIRONMENT_ERRORS = (CorpusRunError, DatasetUnavailableError, DeviceUnavailableError,

@@ -38,9 +38,11 @@ from emprivacy.cli.obfuscate_entities import (
     EntitiesOpt,
     EntityEpsilonOpt,
     EntityKeyOpt,
+    EntityNamesOpt,
     EntityPolicyOpt,
     entity_config,
     with_entity_key,
+    with_entity_names,
 )
 from emprivacy.cli.obfuscate_run import cluster as _cluster
 from emprivacy.cli.obfuscate_run import interruption as _interruption
@@ -157,6 +159,7 @@ def obfuscate(
     entity_epsilon: EntityEpsilonOpt = 1.0,
     entity_policy: EntityPolicyOpt = None,
     entity_key: EntityKeyOpt = None,
+    entity_names: EntityNamesOpt = None,
     text_column: Annotated[str | None, typer.Option("--text-column", help=TEXT_COLUMN_HELP,
                                                     show_default=False)] = None,
     id_column: Annotated[str | None, typer.Option("--id-column", help=ID_COLUMN_HELP,
@@ -202,6 +205,7 @@ def obfuscate(
     if entities.strip().lower() != "none" or entity_policy or entity_epsilon != 1.0:
         config = entity_config(config, entities, entity_epsilon, entity_policy or [], quiet)
     config = with_entity_key(config, entity_key)
+    config = with_entity_names(config, entity_names)
     if config.oov == "subword":
         _check_subword(embeddings, chosen[0])
     table = is_table_run(inputs, output, fmt, distributed=(
@@ -212,7 +216,7 @@ def obfuscate(
         _table(inputs[0], output, epsilon=epsilon, embeddings=embeddings,
                encoding=embeddings_encoding, vocab_size=vocab_size, config=config, seed=seed,
                decoder=decoder, device=device, chosen=chosen, text_column=text_column,
-               id_column=id_column, quiet=quiet, key_file=entity_key)
+               id_column=id_column, quiet=quiet, key_files=(entity_key, entity_names))
         return
     partitioned = (scheduler is not None or workers is not None or resume or fmt == "parquet"
                    or (output is not None and output.suffix.lower() == ".parquet"))
@@ -228,7 +232,8 @@ def obfuscate(
                     seed=seed, output=output, fmt=fmt,
                     decoder=decoder, device=device, chosen=chosen, scheduler=scheduler,
                     workers=workers,
-                    dashboard=dashboard, resume=resume, quiet=quiet, key_file=entity_key)
+                    dashboard=dashboard, resume=resume, quiet=quiet,
+                    key_files=(entity_key, entity_names))
         return
     if fmt is None:
         fmt = ("jsonl" if survey.structured or survey.documents > 1
@@ -237,7 +242,8 @@ def obfuscate(
                     encoding=embeddings_encoding, vocab_size=vocab_size, config=config,
                     seed=seed, output=output, fmt=fmt,
                     decoder=decoder, device=device, chosen=chosen, quiet=quiet,
-                    key_file=entity_key, show=(survey.documents > PROGRESS_MIN_DOCUMENTS
+                    key_files=(entity_key, entity_names),
+                    show=(survey.documents > PROGRESS_MIN_DOCUMENTS
                           or survey.bytes > PROGRESS_MIN_BYTES), total=survey.documents)
 
 
@@ -310,7 +316,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
                     encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
                     output: Path | None, fmt: str, decoder: str, device: str,
                     chosen: tuple[str, dict[str, Any]], quiet: bool,
-                    key_file: Path | None = None, show: bool,
+                    key_files: tuple[Path | None, ...] = (), show: bool,
                     total: int) -> None:
     """``obfuscate`` in this process, streaming records to the output."""
     from emprivacy.io import atomic_output, iter_documents, write_record
@@ -319,7 +325,7 @@ def _single_process(inputs: list[str], *, epsilon: float, embeddings: Path | Non
     stdin = check_stdin(inputs)
     # now, not after loading the embeddings: a usable path, not an input; held for the run
     with _nothing_kept(resumable=output is not None and stdin is None and fmt != "text"), \
-            claim_output(output, inputs, fmt, reads=[embeddings, key_file]):
+            claim_output(output, inputs, fmt, reads=[embeddings, *key_files]):
         console = stderr()
         mech = _mechanism(chosen, load(embeddings, vocab_size, quiet, encoding, config.lang),
                           epsilon=epsilon, decoder=decoder, device=device)
@@ -370,10 +376,10 @@ def _table(source: str, output: Path, *, epsilon: float, embeddings: Path | None
            encoding: str, vocab_size: int, config: ObfuscationConfig, seed: int | None,
            decoder: str, device: str, chosen: tuple[str, dict[str, Any]],
            text_column: str | None, id_column: str | None, quiet: bool,
-           key_file: Path | None = None) -> None:
+           key_files: tuple[Path | None, ...] = ()) -> None:
     """``obfuscate`` of a Parquet table into a Parquet table (:mod:`.obfuscate_table`)."""
     # now, not after loading the embeddings: a usable path, not the input; held for the run
-    with claim_output(output, [source], "parquet", reads=[embeddings, key_file]):
+    with claim_output(output, [source], "parquet", reads=[embeddings, *key_files]):
         console = stderr()
 
         def mechanism() -> WordMechanism:
@@ -394,7 +400,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
                 output: Path | None, fmt: str | None, decoder: str, device: str,
                 chosen: tuple[str, dict[str, Any]], scheduler: str | None,
                 workers: int | None, dashboard: bool, resume: bool, quiet: bool,
-                key_file: Path | None = None) -> None:
+                key_files: tuple[Path | None, ...] = ()) -> None:
     """``obfuscate`` partition by partition: on a Dask cluster, or here with Parquet/--resume.
 
     Every worker loads the embeddings itself from the same path (once per process).
@@ -410,7 +416,7 @@ def _corpus_run(inputs: list[str], *, epsilon: float, embeddings: Path | None,
     parquet = fmt == "parquet" or (fmt is None and output.suffix.lower() == ".parquet")
     # now, not after starting a cluster: a usable path, not an input; held for the run
     claim = claim_output(output, inputs, "parquet" if parquet else fmt or "jsonl",
-                         partitioned=True, reads=[embeddings, key_file])
+                         partitioned=True, reads=[embeddings, *key_files])
     console = stderr()
     if config.oov == "keep":
         console.print(OOV_KEEP_WARNING)

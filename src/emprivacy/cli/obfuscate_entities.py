@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,8 +14,9 @@ from emprivacy.cli._common import fail, stderr
 if TYPE_CHECKING:  # pragma: no cover
     from emprivacy.obfuscation import ObfuscationConfig
 
-__all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityKeyOpt", "EntityPolicyOpt",
-           "check_entity_options", "entities_asked", "entity_config", "with_entity_key"]
+__all__ = ["EntitiesOpt", "EntityEpsilonOpt", "EntityKeyOpt", "EntityNamesOpt",
+           "EntityPolicyOpt", "check_entity_options", "entities_asked", "entity_config",
+           "read_names_file", "with_entity_key", "with_entity_names"]
 
 # one line of help each (audit --help stays readable at 80 columns); docs/ENTITIES.md says more
 EntitiesOpt = Annotated[str, typer.Option(
@@ -29,6 +30,9 @@ EntityPolicyOpt = Annotated[list[str] | None, typer.Option(
     metavar="TYPE=POLICY")]
 EntityKeyOpt = Annotated[Path | None, typer.Option(
     "--entity-key", help="A secret file: one surrogate per name for the whole corpus.",
+    show_default=False, metavar="FILE")]
+EntityNamesOpt = Annotated[Path | None, typer.Option(
+    "--entity-names", help="Names you know (TYPE<TAB>NAME lines), protected in any case.",
     show_default=False, metavar="FILE")]
 
 
@@ -126,3 +130,36 @@ def with_entity_key(config: ObfuscationConfig, key_file: Path | None) -> Obfusca
     except ValueError:
         fail(f"entity key file {where!r} holds {len(key)} bytes; a key needs at least 16 "
              f"(openssl rand -hex 32 > {where} makes one)")
+
+
+def read_names_file(names_file: Path) -> Any:
+    """The known names of ``names_file`` (``--entity-names``), or one line naming the file
+    and, for a bad line, its number (never the rest of the file)."""
+    from emprivacy.entities import read_known_names
+
+    where = str(names_file)
+    try:
+        return read_known_names(names_file)
+    except FileNotFoundError:
+        fail(f"entity names file {where!r} does not exist (emprivacy names CORPUS -o {where} "
+             "learns one from a corpus's cased texts)")
+    except IsADirectoryError:
+        fail(f"entity names file {where!r} is a directory, not a file")
+    except UnicodeDecodeError:
+        fail(f"entity names file {where!r} is not UTF-8 text")
+    except OSError as exc:
+        fail(f"cannot read entity names file {where!r}: {exc.strerror or exc}")
+    except ValueError as exc:
+        fail(f"entity names file {where!r}: {exc}")
+
+
+def with_entity_names(config: ObfuscationConfig, names_file: Path | None) -> ObfuscationConfig:
+    """``config`` with the known names of ``names_file`` (``--entity-names``), read and
+    checked before any work."""
+    import dataclasses
+
+    if names_file is None:
+        return config
+    if config.entities == "none":
+        fail("--entity-names applies with --entities (a detector)")
+    return dataclasses.replace(config, entity_names=read_names_file(names_file))

@@ -245,7 +245,9 @@ def obfuscate_corpus(
                                       if config.id_from != "path" else {}),
                                    # another entity key would draw other surrogates
                                    **({"entity_key_id": entity_key_id(config.entity_key)}
-                                      if config.entity_key is not None else {})},
+                                      if config.entity_key is not None else {}),
+                                   **({"entity_names_id": config.entity_names.digest()}
+                                      if config.entity_names is not None else {})},
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,
                         "settings": settings}

@@ -51,6 +51,11 @@ _EXPORTS: dict[str, str] = {
     "FrenchPatternDetector": "french_patterns",
     "french_detector": "french",
     "language_detector": "french",
+    "KnownNameDetector": "known_names",
+    "KnownNames": "known_names",
+    "names_as_lines": "known_names",
+    "read_known_names": "known_names",
+    "learn_names": "name_learning",
 }
 
 if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checkers
@@ -61,8 +66,15 @@ if TYPE_CHECKING:  # pragma: no cover - what the lazy names are, for type checke
         language_detector,
     )
     from emprivacy.entities.french_patterns import FrenchPatternDetector
+    from emprivacy.entities.known_names import (
+        KnownNameDetector,
+        KnownNames,
+        names_as_lines,
+        read_known_names,
+    )
     from emprivacy.entities.learned import LearnedDetector
     from emprivacy.entities.marking import EntityMarking
+    from emprivacy.entities.name_learning import learn_names
     from emprivacy.entities.policy import (
         DEFAULT_ENTITY_EPSILON,
         POLICIES,
@@ -108,6 +120,8 @@ __all__ = [
     "EntitySpan",
     "FrenchNameDetector",
     "FrenchPatternDetector",
+    "KnownNameDetector",
+    "KnownNames",
     "LearnedDetector",
     "PresidioDetector",
     "SpacyDetector",
@@ -117,10 +131,13 @@ __all__ = [
     "check_entities",
     "french_detector",
     "language_detector",
+    "learn_names",
+    "names_as_lines",
     "ner_installed",
     "parse_entity_policies",
     "placeholder",
     "public_words",
+    "read_known_names",
     "resolve_entities",
     "sub_vocabulary",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -89,15 +89,13 @@ from emprivacy.text.tokens import Token
 __all__ = ["INNER_LINKS", "EntityMarking", "Resolution", "covering_spans"]
 
 #: What an entity word becomes: ``("slot", TYPE)`` privatised within TYPE's sub-vocabulary,
-#: ``("unlisted", TYPE)`` of a privatised type but outside its sub-vocabulary (a placeholder,
-#: or a slot from its vector under ``oov="subword"``), ``("placeholder", TYPE)``,
-#: ``("keep", TYPE)``, or ``("word", None)``: an ordinary word after all.
+#: ``("unlisted", TYPE)`` of a privatised type outside it (a placeholder, or a slot from its
+#: vector: ``oov="subword"``), ``("placeholder", TYPE)``, ``("keep", TYPE)``, ``("word", None)``.
 Resolution = tuple[Literal["slot", "unlisted", "placeholder", "keep", "word"], str | None]
 
 
 def covering_spans(start: int, end: int, spans: Sequence[EntitySpan]) -> list[int]:
-    """The indices of the spans of ``spans`` (sorted by start) that share a character with
-    ``[start, end)``.
+    """The indices of the spans of ``spans`` (sorted) that share a character with [start, end).
 
     >>> covering_spans(4, 9, [EntitySpan(0, 3, "ORG"), EntitySpan(3, 5, "PERSON")])
     [1]
@@ -120,12 +118,14 @@ class EntityMarking:
         The language of the text (a code): a language with entity words
         (:func:`~emprivacy.entities.kinds.entity_words`, French) also widens spans over the
         kinds written before a name (:func:`~emprivacy.entities.kinds.widen_before`).
-    """
+    known_names : KnownNames, optional
+        The names the user knows, every word protected (:mod:`.preparation.known_words`)."""
 
     detector: EntityDetector
     policy: EntityPolicy
     rows: Mapping[str, np.ndarray]
     lang: str = "en"
+    known_names: Any = None
     _members: dict[str, frozenset[int]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -384,8 +384,8 @@ class EntityMarking:
 
 #: Titles, the keys of a form's fields and weekdays: never part of a name.
 #: The keys of a French form (``Prénom(s) :``, ``Nom d'usage :``), never a name's words.
-_FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur signature "
-                         "profession".split())
+_FRENCH_KEYS = frozenset("nom prénom prénoms adresse téléphone employeur signature profession"
+                         .split())
 _LABEL_WORDS = NAME_TITLES | NAME_FIELDS | FORM_KEYS | WEEKDAYS | _FRENCH_KEYS
 #: The titles a span of which alone is dropped in English: abbreviations and ranks.
 #: The linking words inside a hyphenated place's name besides a language's kinds' links

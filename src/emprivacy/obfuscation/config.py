@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from emprivacy._validation import check_choice, check_positive_int, check_positive_number
 from emprivacy.embeddings.model import OOV_POLICIES
+from emprivacy.entities.known_names import check_known_names
 from emprivacy.entities.policy import DEFAULT_ENTITY_EPSILON, parse_entity_policies
 from emprivacy.entities.registry import check_entities
 from emprivacy.text.language import get_language
@@ -115,6 +116,12 @@ class ObfuscationConfig:
         document, on every path), and its ε_e·d is spent once for the release, not once
         per document.  Without it a word is drawn afresh in every document (docs/ENTITIES.md,
         GUARANTEES.md).  Never in a record, a repr or a log.
+    entity_names : KnownNames, path or (type, name) pairs, optional
+        Names the user knows (:mod:`emprivacy.entities.known_names`; ``--entity-names``):
+        each is protected at every mention, in any case, besides what the detectors find.
+        A path is read as a ``TYPE<TAB>NAME`` file; stored as
+        :class:`~emprivacy.entities.known_names.KnownNames`.  Records say how many there
+        are and an identifier of the list (``entity_names``), never the names.
     style_epsilon : float, optional
         Text mode, the style option (off by default; :mod:`emprivacy.obfuscation.style`): each
         kept function word is released by the mechanism restricted to its grammatical class
@@ -148,6 +155,7 @@ class ObfuscationConfig:
     entity_policy: Any = ()
     count_changed: bool = False
     entity_key: bytes | None = field(default=None, repr=False)
+    entity_names: Any = field(default=None, repr=False)
     style_epsilon: float | None = None
     lang: str = "en"
 
@@ -181,6 +189,11 @@ class ObfuscationConfig:
             if self.entities == "none":
                 raise ValueError("entity_key applies with entities (a detector); entities is "
                                  "'none'")
+        if self.entity_names is not None:
+            object.__setattr__(self, "entity_names", check_known_names(self.entity_names))
+            if self.entities == "none":
+                raise ValueError("entity_names applies with entities (a detector); entities "
+                                 "is 'none'")
         object.__setattr__(self, "lang", get_language(self.lang).code)
         if self.style_epsilon is not None:
             object.__setattr__(self, "style_epsilon",

@@ -32,9 +32,10 @@ import numpy as np
 
 from emprivacy.decoding.threads import available_cores
 from emprivacy.entities.french import language_detector
+from emprivacy.entities.known_names import KnownNameDetector, KnownNames
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import EntityPolicy, warn_entities_kept
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import EntitySpan, union_of
 from emprivacy.exceptions import InputError
 from emprivacy.io.corpus import Document
 from emprivacy.math.randomness import document_generator
@@ -171,12 +172,19 @@ class EntityRun:
     def __init__(self, mechanism: WordMechanism, entities: str, policy: EntityPolicy, *,
                  run_key: bytes, on_note: Callable[[str], None] | None = None,
                  lists: Mapping[str, Iterable[str]] | None = None,
-                 entity_key: bytes | None = None, lang: str = "en") -> None:
+                 entity_key: bytes | None = None, lang: str = "en",
+                 known_names: KnownNames | None = None) -> None:
         names, detector, note = language_detector(entities, lang)
         if note is not None and on_note is not None:
             on_note(note)
         if detector is None:
             raise ValueError("entities 'none' needs no EntityRun")
+        #: The names the user knows (``entity_names``), found besides the detectors' spans.
+        self.known_names = known_names if known_names else None
+        if self.known_names is not None and detector is not None:
+            detector = union_of([*getattr(detector, "detectors", (detector,)),
+                                 *getattr(detector, "gap_detectors", ()),
+                                 KnownNameDetector(self.known_names)])
         self.detectors = names
         #: The language of the detectors and of the text they read.
         self.lang = lang
@@ -199,7 +207,8 @@ class EntityRun:
             if policy.kept:  # once per mechanism and policy: a table run builds one per block
                 warn_entities_kept(policy.kept, stacklevel=4)
             built = marking.rows, mechanisms
-        self.marking = EntityMarking(self.detector, policy, built[0], lang)
+        self.marking = EntityMarking(self.detector, policy, built[0], lang,
+                                     known_names=self.known_names)
         self.mechanisms = built[1]
         self._metric = mechanism.guarantee_metric()
 
@@ -316,6 +325,9 @@ class EntityRun:
         return {"entities": self.detectors, "entity_epsilon": self.policy.epsilon,
                 "entity_policy": self.policy.describe(),
                 **({"entity_keyed": True} if self.keyed else {}),
+                **({"entity_names": len(self.known_names),  # how many, and which list:
+                    "entity_names_id": self.known_names.digest()}  # never the names
+                   if self.known_names is not None else {}),
                 **({"entity_policy_keep": ",".join(self.policy.kept)} if self.policy.kept
                    else {})}
 

@@ -178,7 +178,7 @@ class Obfuscator(LongDocuments):
             mechanism, config.entities, EntityPolicy(config.entity_epsilon,
                                                      dict(config.entity_policy)),
             run_key=self.run_key, on_note=self._warn, lists=entity_lists,
-            entity_key=config.entity_key, lang=config.lang)
+            entity_key=config.entity_key, lang=config.lang, known_names=config.entity_names)
         if self.entities is not None:
             self.guarantee = self.entities.guarantee(self.guarantee)
         #: The style option (``config.style_epsilon``): :mod:`emprivacy.obfuscation.style`.

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -59,6 +60,7 @@ from emprivacy.preparation.given_names import (
 )
 from emprivacy.preparation.heard_names import fillers_released, heard_in_language, only_captions
 from emprivacy.preparation.initials_after import initials_after_names
+from emprivacy.preparation.known_words import known_name_words
 from emprivacy.preparation.learned_gaps import learned_gaps
 from emprivacy.preparation.name_contexts import handle_piece, named_or_placed
 from emprivacy.preparation.name_heads import kinds_around_names
@@ -123,12 +125,9 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     name right before it (``raj rajinder``: :func:`~.corrections.attempted_names`); with
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~.name_parts.initials_in_names`).  The ``linking`` words
-    of the language (French ``de``, ``des``, ``l'``; text mode) between a place's slots, and
-    the ``'s`` of ``Robin's Stone``, are :class:`Dropped` (:mod:`~.place_joins`).  The words
-    a public address pages are a person's (:func:`~.paging.paged_names`).  ``document``:
-    the document's people in the pieces before, read and added to (a name's form privatised
-    as a person in one piece is in every later one: :class:`DocumentPeople`).
-    """
+    (French ``de``, ``l'``) between a place's slots, and the ``'s`` of ``Robin's Stone``, are
+    :class:`Dropped`.  ``document``: the people of the pieces before (:class:`DocumentPeople`).
+    Last, every word of a name the user knows is protected (:mod:`~.known_words`)."""
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
     counted: Counter[str] = Counter()
@@ -149,6 +148,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         words_beside_given(marking, decisions, counted, text, tokens, words)  # every name known
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
+    slot = partial(_slot, points=points)  # a slot of this piece (its subword vectors)
     covering_of = covering_index(tokens, spans)
     people = SpanIndex(s for s in spans if s.type == "PERSON")
     for i, tok in enumerate(tokens):
@@ -266,11 +266,10 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     place_joins(marking, decisions, spans, covering_of, text, tokens, words, linking,
                 joining=joining_words(get_language(marking.lang).code))
     learned_gaps(marking, decisions, counted, text, tokens, words, rows, verbatim,
-                 first_span=len(spans), slot=lambda t, k, w, r: _slot(t, k, w, r, points),
-                 covered=covered)
+                 first_span=len(spans), slot=slot, covered=covered)
     comma_cells(marking, decisions, counted, text, tokens, words, rows, covered=covered)
     kinds_around_names(marking, decisions, counted, text, tokens, words, rows, verbatim,
-                       slot=lambda t, k, w, r: _slot(t, k, w, r, points), covered=covered)
+                       slot=slot, covered=covered)
     # again, for the family names the passes since decided (a learned gap's "désiré"), and
     given_before_names(marking, decisions, counted, text, tokens, words, titles)
     _one_decision_per_form(marking, decisions, counted, text, tokens, words, verbatim, document,
@@ -286,6 +285,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     fillers_released(decisions, counted, tokens, words)  # "and um gerry": no Um
+    known_name_words(marking, decisions, counted, text, tokens, words, rows, verbatim, slot=slot)
     return decisions, counted
 
 

@@ -167,7 +167,8 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                     entity_epsilon: float = 1.0, entity_policy: Any = (),
                     first_index: int = 0, count_changed: bool = False,
                     entity_key: bytes | None = None, lang: str = "en",
-                    style_epsilon: float | None = None) -> TextReleases:
+                    style_epsilon: float | None = None, entity_names: Any = None
+                    ) -> TextReleases:
     """Privatise strings, each a document: the released strings and each row's metadata.
 
     The rows are read and released block by block (``batch_rows`` at a time: memory does
@@ -236,6 +237,11 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
         the whole corpus, keyed by the word and this secret (at least 16 bytes, made once
         and kept), the same in every call, table and process that has the key
         (:class:`~emprivacy.obfuscation.config.ObfuscationConfig`).
+    entity_names : KnownNames, path or (type, name) pairs, optional
+        As ``obfuscate --entity-names``: names you know, protected at every mention in any
+        case besides what the detectors find (:mod:`emprivacy.entities.known_names`; a path
+        is a ``TYPE<TAB>NAME`` file).  The rows' metadata give their number and an
+        identifier of the list (``entity_names``), never the names.
     lang : str, default "en"
         The language of the texts (``"fr"``: French tokenising, function words and
         entities, and with ``embeddings=None`` the built-in French vectors;
@@ -272,7 +278,7 @@ def privatize_texts(texts: Iterable[str | None], *, epsilon: float | None = None
                            batch_rows=batch_rows, entities=entities,
                            entity_epsilon=entity_epsilon, entity_policy=entity_policy,
                            count_changed=count_changed, entity_key=entity_key, lang=lang,
-                           style_epsilon=style_epsilon)
+                           style_epsilon=style_epsilon, entity_names=entity_names)
     start = check_positive_int(first_index, "first_index", minimum=0)
     privatizer = run.privatizer()
     privatizer.next_index = start

@@ -309,7 +309,7 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
            metadata: bool = True, prefix: str = DEFAULT_PREFIX, entities: str = "none",
            entity_epsilon: float = 1.0, entity_policy: Any = (),
            count_changed: bool = False, entity_key: bytes | None = None,
-           style_epsilon: float | None = None) -> DatasetMapper:
+           style_epsilon: float | None = None, entity_names: Any = None) -> DatasetMapper:
     """A function for :meth:`datasets.Dataset.map` that privatises ``column``, each row a
     document of one run.
 
@@ -328,7 +328,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
         A column of strings (``string``, ``large_string``, or nulls only).  Nulls stay null.
     epsilon, params, mode, oov, size, perturb_stopwords, vocab_size, seed, count_changed
         As :func:`emprivacy.privatize_texts`, and so are ``entities``, ``entity_epsilon``,
-        ``entity_policy`` and ``entity_key`` (every process builds its own detectors), and
+        ``entity_policy``, ``entity_key`` and ``entity_names`` (every process builds its own
+        detectors), and
         ``style_epsilon`` (the style option of text mode, docs/TEXT_MODE.md).
         Without a seed, the run key is drawn from the secure generator now, once, and every
         process of the run uses it.
@@ -406,7 +407,8 @@ def mapper(*, column: str, epsilon: float | None = None, mechanism: str = "madli
                            embeddings=embeddings, vocab_size=vocab_size, seed=seed,
                            entities=entities, entity_epsilon=entity_epsilon,
                            entity_policy=entity_policy, count_changed=count_changed,
-                           entity_key=entity_key, style_epsilon=style_epsilon)
+                           entity_key=entity_key, style_epsilon=style_epsilon,
+                           entity_names=entity_names)
     # what RunOptions leaves to the first load, checked now (no process would report it)
     from emprivacy.mechanisms.registry import MECHANISMS
 

@@ -30,7 +30,7 @@ DEFAULT_BATCH_ROWS = 8192
 #: ``seed`` (the ``**options`` of the table integrations).
 OPTIONS = ("params", "oov", "size", "perturb_stopwords", "embeddings", "vocab_size",
            "batch_rows", "entities", "entity_epsilon", "entity_policy", "count_changed",
-           "entity_key", "lang", "style_epsilon")
+           "entity_key", "entity_names", "lang", "style_epsilon")
 
 def _check_mapping(params: object) -> dict[str, Any]:
     if params is None:
@@ -73,7 +73,8 @@ class RunOptions:
               batch_rows: int = DEFAULT_BATCH_ROWS, entities: str = "none",
               entity_epsilon: float = 1.0, entity_policy: Any = (),
               count_changed: bool = False, entity_key: bytes | None = None,
-              lang: str = "en", style_epsilon: float | None = None) -> RunOptions:
+              entity_names: Any = None, lang: str = "en",
+              style_epsilon: float | None = None) -> RunOptions:
         """Check the options (cheap checks only: nothing is loaded)."""
         from emprivacy.mechanisms.registry import check_params
 
@@ -81,7 +82,8 @@ class RunOptions:
                                    perturb_stopwords=perturb_stopwords, entities=entities,
                                    entity_epsilon=entity_epsilon, entity_policy=entity_policy,
                                    count_changed=count_changed, entity_key=entity_key,
-                                   lang=lang, style_epsilon=style_epsilon)
+                                   entity_names=entity_names, lang=lang,
+                                   style_epsilon=style_epsilon)
         chosen = _check_mapping(params)
         if isinstance(mechanism, WordMechanism):
             given = [name for name, value in (("epsilon", epsilon), ("params", params),
