@@ -18,7 +18,7 @@ from typing import Any
 
 from emprivacy.entities.known_names import _RANK, _WORD, KNOWN_TYPES, MAX_NAME_WORDS, KnownNames
 from emprivacy.entities.known_names import _key as _name_key
-from emprivacy.entities.spans import EntitySpan
+from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 
 __all__ = ["CAPITAL_SHARE", "COMMON", "COMMON_MENTIONS", "UNKNOWN_ZIPF", "NameTally",
            "learn_known_names", "learn_names", "reads_as_person"]
@@ -33,7 +33,8 @@ def learn_known_names(texts: Iterable[str], spans: Iterable[Sequence[EntitySpan]
     capitals show them, so that its lower-case texts protect them too.
 
     A span is taken where its line is in mixed case (neither all lower case nor all
-    capitals) and each of its words but a function word starts with a capital.  A name of
+    capitals) and each of its words but a function word starts with a capital; a span is cut
+    at punctuation first (``Sluice Cottages, Swaddle End`` is two names).  A name of
     one word that is an English word (Zipf :data:`UNKNOWN_ZIPF` or more) must be written
     with its capital at least :data:`CAPITAL_SHARE` of the times it stands inside a
     sentence of those lines (``towpath`` of ``Towpath Mild``, written ``the towpath`` too,
@@ -44,8 +45,12 @@ def learn_known_names(texts: Iterable[str], spans: Iterable[Sequence[EntitySpan]
     ``Joy``).  Titles and initials at either end are left out (``Cllr Pearl Bishop``:
     ``pearl bishop``); a span before a colon (a form's key), on a line whose every word is
     capitalised (a heading), with a digit, or with a word that ``label(word)`` says is a
-    title or a form's key, is not taken.  Each name takes its commonest type (the most
-    protective on a tie), but a person's where ``person(phrase)`` says it reads as one.
+    title or a form's key, is not taken.  A capitalised run no model typed (``PROPER_NOUN``)
+    counts where it has two words or more inside a sentence, one of them rare (Zipf below
+    :data:`COMMON`: ``Fen Edge Radio``, not ``Club Leader``), and only
+    where no model typed the phrase: it is then an organisation's (one placeholder).  Each
+    name takes its commonest type (the most protective on a tie), but a person's where
+    ``person(phrase)`` says it reads as one.
 
     Parameters
     ----------
@@ -78,10 +83,14 @@ class NameTally:
         """Count the phrases of ``texts`` and their words' mentions."""
         for text, found in zip(texts, spans, strict=True):
             _mentions(text, self.capital, self.lower)
-            for span in found:
-                if span.type not in KNOWN_TYPES:
-                    continue
+            for span in (p for s in found if s.type in _TAKEN for p in _pieces(text, s)):
                 phrase = _learned(text, span, zipf, label or (lambda w: False))
+                if phrase is not None and span.type == PROPER_NOUN and (
+                        " " not in phrase.removeprefix("the ")
+                        or _sentence_start(text, span.start)
+                        or all(float(zipf(w)) >= COMMON for w in phrase.split())):
+                    continue  # a capitalised run no model typed: inside a sentence, two
+                    # words or more, one of them rare (Fen Edge Radio; not Club Leader)
                 if phrase is not None:
                     self.phrases.setdefault(phrase, Counter())[span.type] += 1
                     if " " not in phrase.removeprefix("the "):
@@ -102,12 +111,27 @@ class NameTally:
                     continue  # an English word the corpus writes in lower case too
                 if words[0] == "the" and sum(kinds.values()) < COMMON_MENTIONS:
                     continue
-            best = max(kinds.values())
-            kind = min((k for k, v in kinds.items() if v == best), key=_RANK.__getitem__)
+            typed = Counter({k: v for k, v in kinds.items() if k != PROPER_NOUN})
+            if not typed:  # only capitalised runs no model typed: an organisation's
+                typed = Counter({"ORG": kinds[PROPER_NOUN]})  # placeholder, whatever it is
+            best = max(typed.values())
+            kind = min((k for k, v in typed.items() if v == best), key=_RANK.__getitem__)
             if person is not None and person(phrase):
                 kind = "PERSON"
             pairs.append((kind, phrase))
         return KnownNames(pairs)
+
+
+#: The spans taken: the named types, and capitalised runs no model typed (``Fen Edge Radio``
+#: inside a sentence), which count only where no model typed the phrase.
+_TAKEN = frozenset({*KNOWN_TYPES, PROPER_NOUN})
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    """Whether ``start`` begins a line or a sentence (after ``.``, ``!``, ``?``, ``:``, a
+    quotation mark or a dash and spaces)."""
+    before = text[text.rfind("\n", 0, start) + 1:start].rstrip()
+    return not before or before[-1] in ".!?:;\"“(–—-" or before.endswith(">")
 
 
 #: The least share of a one-word name's mentions inside sentences that are capitalised…
@@ -148,6 +172,32 @@ COMMON = 3.0
 
 #: Function words a cased name may hold in lower case (``Friends of the Engine``).
 _INSIDE = frozenset("of the and & de la le du des von van der den da di y upon".split())
+
+
+#: What cuts a detector's span into names: a comma, a bracket, a slash … (``Sluice
+#: Cottages, Swaddle End``; ``Lucy Wren (Fen Edge Radio``).
+_CUT = re.compile(r"[,;:()\[\]{}/|\"“”<>]+")
+
+
+def _pieces(text: str, span: EntitySpan) -> list[EntitySpan]:
+    """``span`` cut at punctuation (:data:`_CUT`) into the names it runs together."""
+    out, start = [], span.start
+    for m in _CUT.finditer(text, span.start, span.end):
+        if m.start() > start:
+            out.append(EntitySpan(start, m.start(), span.type))
+        start = m.end()
+    if span.end > start:
+        out.append(EntitySpan(start, span.end, span.type))
+    trimmed = []
+    for piece in out:  # without the spaces at its ends
+        a, b = piece.start, piece.end
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b > a:
+            trimmed.append(EntitySpan(a, b, piece.type))
+    return trimmed
 
 
 def _learned(text: str, span: EntitySpan, zipf: Any, label: Any) -> str | None:
