@@ -10,7 +10,8 @@ to forty-second, ``holdout43/`` the forty-second's captions alone, ``holdout44/`
 forty-third, ``holdout45/`` the forty-third's captions alone, ``holdout46/`` the
 forty-fourth, ``holdout47/`` the forty-fifth, ``holdout48/`` the forty-sixth, ``holdout49/``
 the forty-seventh, ``holdout50/`` the forty-eighth, ``holdout51/`` the forty-ninth,
-``holdout52/`` and ``holdout53/`` the fiftieth: their odd files the stage's tuning half);
+``holdout52/`` and ``holdout53/`` the fiftieth, ``holdout54/`` and ``holdout55/`` the
+fifty-first: their odd files the stage's tuning half);
 ``all`` is dev and the first two.
 
 (a) Release: text mode at ``--epsilon`` (10) with ``--entities auto`` (ε_e =
@@ -242,7 +243,7 @@ def main() -> None:
                                  "holdout40", "holdout41", "holdout42", "holdout43",
                                  "holdout44", "holdout45", "holdout46", "holdout47", "holdout48",
                                  "holdout49", "holdout50", "holdout51", "holdout52",
-                                 "holdout53", "all"))
+                                 "holdout53", "holdout54", "holdout55", "all"))
     parser.add_argument("--dir", type=Path, help="a folder of labelled texts instead of --set")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--epsilon", type=float, default=10.0)

@@ -72,8 +72,9 @@ def test_spans_are_disjoint_ordered_and_spell_a_known_name(words, gaps) -> None:
 def test_the_list_is_checked_deduplicated_and_keeps_the_most_protective_type() -> None:
     names = KnownNames([("person", "Ann  Lee"), ("ORG", "ann lee"), ("LOCATION", "Ely")])
     assert names.names == (("LOCATION", "ely"), ("ORG", "ann lee"))
-    with pytest.raises(ValueError, match="type must be one of"):
+    with pytest.raises(ValueError, match="type must be one of") as caught:
         KnownNames([("CITY", "Ely")])
+    assert "Ely" not in str(caught.value) and "CITY" not in str(caught.value)
     with pytest.raises(ValueError, match="must hold a word"):
         KnownNames([("PERSON", " -- ")])
     with pytest.raises(ValueError, match="at most 12 words"):
@@ -87,10 +88,11 @@ def test_the_list_is_checked_deduplicated_and_keeps_the_most_protective_type() -
     assert check_known_names(None) is None
 
 
-def test_the_digest_names_the_list_not_its_names_and_pickles_as_its_pairs() -> None:
-    assert NAMES.digest() == KnownNames(reversed(NAMES.names)).digest()
-    assert NAMES.digest() != KnownNames([("PERSON", "joy cross")]).digest()
-    assert "joy" not in NAMES.digest()
+def test_the_digest_needs_a_key_and_the_list_pickles_as_its_pairs() -> None:
+    key = b"k" * 16
+    assert NAMES.digest(key) == KnownNames(reversed(NAMES.names)).digest(key)
+    assert NAMES.digest(key) != KnownNames([("PERSON", "joy cross")]).digest(key)
+    assert NAMES.digest(key) != NAMES.digest(b"j" * 16)  # no guess tested without the key
     again = pickle.loads(pickle.dumps(NAMES))
     assert again == NAMES and again.spans("joy cross") == NAMES.spans("joy cross")
 
@@ -108,9 +110,16 @@ def test_a_file_is_read_with_its_comments_and_each_bad_line_named(tmp_path) -> N
     bad.write_text("PERSON\tJoy Cross\nPERSON Joy Cross\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad.tsv, line 2: expected TYPE<TAB>NAME"):
         read_known_names(bad)
-    bad.write_text("# nothing\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="holds no known name"):
+    bad.write_text("Joy Cross\tPERSON\n", encoding="utf-8")  # columns swapped
+    with pytest.raises(ValueError, match="line 1: a known name's type") as caught:
         read_known_names(bad)
+    assert "joy" not in str(caught.value).lower()  # no message shows a name
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("# no name found\n", encoding="utf-8")
+    assert len(read_known_names(empty)) == 0
+    with pytest.raises(ValueError, match="no such file") as caught:
+        check_known_names("Joy Cross")  # a name given as a path
+    assert "joy" not in str(caught.value).lower()
 
 
 def test_the_detector_reports_the_names_types() -> None:
@@ -120,6 +129,30 @@ def test_the_detector_reports_the_names_types() -> None:
         [EntitySpan(0, 9, "PERSON")], []]
     with pytest.raises(TypeError, match="KnownNames"):
         KnownNameDetector([("PERSON", "x")])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("text", "names", "gone"), [
+    ("corn exchange: doors at 7", [("LOCATION", "Corn Exchange")], ["corn", "exchange"]),
+    ("Judge: hello", [("PERSON", "Judge")], ["judge"]),  # a span a filter drops
+    ("will before rang from over", [("PERSON", "Will Before"), ("LOCATION", "Over")],
+     ["will", "before", "over"]),  # function words that text mode keeps
+    ("to upton upon severn", [("LOCATION", "Upton upon Severn")], ["upton", "severn"]),
+])
+def test_every_word_of_a_known_name_is_protected_where_rules_would_release_it(
+        release_auto, text, names, gone) -> None:
+    out = release_auto(text, entity_names=names)
+    words = _words(out)
+    assert not set(gone) & set(words), out
+    if "upon" in text:
+        assert "upon" in words  # a linking word inside a name, as in any name
+
+
+def test_a_known_organisation_is_one_placeholder_with_a_detectors_beside_it(
+        release_auto) -> None:
+    assert release_auto("the friends of the engine met",
+                        entity_names=[("ORG", "Friends of the Engine")]) == "the [ORG] met"
+    assert release_auto("Acme Corp hired him", entity_names=[("ORG", "Acme")]) == (
+        "[ORG] hired him")
 
 
 # -- learning the list ---------------------------------------------------------------------
@@ -218,14 +251,14 @@ def test_a_known_organisation_is_one_placeholder(release_auto) -> None:
     assert out == "tune in to [ORG] tonight"
 
 
-def test_records_give_the_lists_size_and_identifier_never_its_names(ner_embeddings) -> None:
+def test_records_give_the_lists_size_never_its_names(ner_embeddings) -> None:
     from emprivacy import privatize_texts
 
     run = privatize_texts([CHAT], epsilon=1e6, embeddings=ner_embeddings, seed=1,
                           entities="auto", entity_names=LIST)
     (row,) = list(run)
     assert run.metadata["entity_names"] == 4
-    assert run.metadata["entity_names_id"] == KnownNames(LIST).digest()
+    assert "entity_names_id" not in run.metadata  # unkeyed, a guess could be tested
     assert "joy" not in repr(run.metadata).lower()
     assert "corn" not in row.release
 
@@ -294,7 +327,7 @@ def test_names_learns_a_private_list_that_obfuscate_reads(ner_embeddings, tmp_pa
 
 @pytest.mark.parametrize(("content", "expected"), [
     (None, "does not exist"),
-    ("CITY\tEly\n", "line 1: a known name's type must be one of"),
+    ("CITY\tEly\n", "names.tsv, line 1: a known name's type must be one of"),
     (b"\xff\xfe\x00", "is not UTF-8 text"),
 ])
 def test_a_bad_names_file_is_one_line_and_exit_code_2(tmp_path, capsys, content,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -72,17 +73,39 @@ def names(
                     progress.advance(task)
 
             learned = learn_names(texts(), entities=entities, lang=lang)
-        with atomic_output(output) as out:
-            out.write(f"# emprivacy names: {len(learned)} name(s) learned from "
-                      f"{survey.documents} document(s); TYPE<TAB>NAME per line\n")
-            out.write(names_as_lines(learned))
-        if output is not None:  # the corpus's names: its owner's alone
-            with contextlib.suppress(OSError):
-                os.chmod(output, 0o600)
+        made = _private(output)  # the corpus's names: its owner's alone, from the start
+        try:
+            with atomic_output(output) as out:
+                out.write(f"# emprivacy names: {len(learned)} name(s) learned from "
+                          f"{survey.documents} document(s); TYPE<TAB>NAME per line\n")
+                out.write(names_as_lines(learned))
+        except BaseException:
+            if made and output is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(output)
+            raise
     if not quiet and output is not None:
         console.print(f"emprivacy: wrote {len(learned)} known name(s) to {output}; use it "
                       f"with obfuscate --entities {entities} --entity-names {output}",
                       markup=False)
+
+
+def _private(output: Path | None) -> bool:
+    """Make ``output`` readable by its owner alone before the list is written: an atomic
+    write never gives a new file wider permissions than the file it replaces.  Whether it
+    made the (empty) file, to remove it if the write fails."""
+    if output is None:
+        return False
+    try:
+        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        with contextlib.suppress(OSError):  # a regular file claim_output let through
+            os.chmod(output, 0o600)
+        return False
+    except OSError:
+        return False  # the write itself reports it, in one line
+    os.close(fd)
+    return True
 
 
 def _check_detectors(entities: str, lang: str) -> None:

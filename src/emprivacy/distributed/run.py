@@ -246,7 +246,12 @@ def obfuscate_corpus(
                                    # another entity key would draw other surrogates
                                    **({"entity_key_id": entity_key_id(config.entity_key)}
                                       if config.entity_key is not None else {}),
-                                   **({"entity_names_id": config.entity_names.digest()}
+                                   # the names list: its size; with an entity key, which
+                                   # list (a keyed identifier: no guess can be tested)
+                                   **({"entity_names": len(config.entity_names), **(
+                                       {"entity_names_id": config.entity_names.digest(
+                                           config.entity_key)}
+                                       if config.entity_key is not None else {})}
                                       if config.entity_names is not None else {})},
                         "layout": _LAYOUT_VERSION, "kind": kind}
             run_info = {"plan": layout_digest, "partitions": len(plan), "documents": total_docs,

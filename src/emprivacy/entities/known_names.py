@@ -37,8 +37,10 @@ budget ε_e like any detected name (docs/GUARANTEES.md).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,8 +75,8 @@ _GAP = re.compile(r"[ \t\u00a0]*(?:\r?\n)?[ \t\u00a0]*")
 
 
 def _key(word: str) -> str:
-    """A word as names are matched: lower case, curly apostrophes straight."""
-    return word.replace("’", "'").lower()
+    """A word as names are matched: NFC, case folded, curly apostrophes straight."""
+    return unicodedata.normalize("NFC", word).replace("’", "'").casefold()
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,9 @@ class KnownNames:
     >>> KnownNames([("CITY", "Ely")])
     Traceback (most recent call last):
     ...
-    ValueError: a known name's type must be one of 'PERSON', 'LOCATION', 'ORG'; got 'CITY'
+    ValueError: a known name's type must be one of 'PERSON', 'LOCATION', 'ORG'
+
+    No message shows a name: a list holds the corpus's names.
     """
 
     names: tuple[tuple[str, str], ...]
@@ -107,18 +111,18 @@ class KnownNames:
         for item in names:
             if not (isinstance(item, tuple | list) and len(item) == 2
                     and all(isinstance(x, str) for x in item)):
-                raise TypeError(f"each known name must be a (type, name) pair of strings; "
-                                f"got {item!r}")
+                raise TypeError("each known name must be a (type, name) pair of strings; "
+                                f"got a {type(item).__name__}")
             kind, name = item[0].strip().upper(), item[1]
             if kind not in KNOWN_TYPES:
-                raise ValueError(f"a known name's type must be one of "
-                                 f"{', '.join(repr(t) for t in KNOWN_TYPES)}; got {item[0]!r}")
-            words = [_key(w) for w in _WORD.findall(name)]
+                raise ValueError("a known name's type must be one of "
+                                 f"{', '.join(repr(t) for t in KNOWN_TYPES)}")
+            words = [_key(w) for w in _WORD.findall(unicodedata.normalize("NFC", name))]
             if not words or (words[0] == "the" and len(words) == 1):
-                raise ValueError(f"a known name must hold a word; got {name!r}")
+                raise ValueError("a known name must hold a word")
             if len(words) > MAX_NAME_WORDS:
                 raise ValueError(f"a known name must have at most {MAX_NAME_WORDS} words; got "
-                                 f"{len(words)} in {name[:40]!r}")
+                                 f"{len(words)}")
             phrase = " ".join(words)
             # one type per name: the most protective (an organisation's placeholder first)
             if phrase not in seen or _RANK[kind] < _RANK[seen[phrase]]:
@@ -140,14 +144,18 @@ class KnownNames:
     def __reduce__(self) -> tuple[Any, ...]:  # pickled as its pairs (Dask, Spark)
         return (KnownNames, (self.names,))
 
-    def digest(self) -> str:
-        """A short identifier of the list (for records and resumed runs; never the names).
+    def digest(self, key: bytes) -> str:
+        """A short identifier of the list under a secret ``key`` (HMAC-SHA-256): without the
+        key nobody can test a guessed list against it, so it is only ever made with one (a
+        resumed run with an entity key checks it).
 
-        >>> KnownNames([("ORG", "IDB")]).digest() == KnownNames([("ORG", "idb")]).digest()
+        >>> k = b"k" * 16
+        >>> KnownNames([("ORG", "IDB")]).digest(k) == KnownNames([("ORG", "idb")]).digest(k)
         True
         """
         text = "\n".join(f"{k}\t{p}" for k, p in self.names)
-        return hashlib.sha256(b"emprivacy-known-names\x00" + text.encode()).hexdigest()[:16]
+        return hmac.new(bytes(key), b"emprivacy-known-names\x00" + text.encode(),
+                        hashlib.sha256).hexdigest()[:16]
 
     def spans(self, text: str) -> list[EntitySpan]:
         """The spans of the known names in ``text``: at each word, the longest name that
@@ -246,8 +254,9 @@ def read_known_names(path: str | os.PathLike[str]) -> KnownNames:
     Raises
     ------
     ValueError
-        A line that is not ``TYPE<TAB>NAME``, an unknown type, an empty list (the line and
-        its number, never the rest of the file).
+        A line that is not ``TYPE<TAB>NAME`` or an unknown type (the file's name and the
+        line's number, never its text).  A file of comments and blank lines alone is an
+        empty list (``emprivacy names`` that found no name writes one).
     OSError
         The file cannot be read.
     """
@@ -266,8 +275,6 @@ def read_known_names(path: str | os.PathLike[str]) -> KnownNames:
                 pairs.append(KnownNames([(kind, name)]).names[0])
             except (TypeError, ValueError) as err:
                 raise ValueError(f"{p.name}, line {number}: {err}") from None
-    if not pairs:
-        raise ValueError(f"{p.name} holds no known name (TYPE<TAB>NAME per line)")
     return KnownNames(pairs)
 
 
@@ -282,6 +289,9 @@ def check_known_names(names: Any) -> KnownNames | None:
     if names is None or isinstance(names, KnownNames):
         return names
     if isinstance(names, str | os.PathLike):
+        if not Path(names).is_file():  # the path may be a name given by mistake: not shown
+            raise ValueError("entity_names is read as the path of a TYPE<TAB>NAME file, and "
+                             "no such file exists")
         return read_known_names(names)
     if isinstance(names, Mapping):
         pairs: list[tuple[str, str]] = []

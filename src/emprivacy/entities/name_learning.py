@@ -83,8 +83,14 @@ class NameTally:
         """Count the phrases of ``texts`` and their words' mentions."""
         for text, found in zip(texts, spans, strict=True):
             _mentions(text, self.capital, self.lower)
+            lines: dict[int, bool] = {}
+            here: set[tuple[str, int, str]] = set()  # one count per mention and type
             for span in (p for s in found if s.type in _TAKEN for p in _pieces(text, s)):
-                phrase = _learned(text, span, zipf, label or (lambda w: False))
+                phrase = _learned(text, span, zipf, label or (lambda w: False), lines)
+                if phrase is not None:
+                    if (phrase, span.start, span.type) in here:
+                        continue
+                    here.add((phrase, span.start, span.type))
                 if phrase is not None and span.type == PROPER_NOUN and (
                         " " not in phrase.removeprefix("the ")
                         or _sentence_start(text, span.start)
@@ -145,7 +151,7 @@ def _mentions(text: str, capital: Counter[str], lower: Counter[str]) -> None:
     sentence: not ``NOTE auto-generated captions tannersley sound``): in ``capital``
     those capitalised with no capitalised word beside them (``Mardlesey``, not ``Narrowboat``
     of ``Heartland Narrowboat Holidays``), in ``lower`` those in lower case (by :func:`_key`)."""
-    for line in text.splitlines():
+    for line in text.split("\n"):
         if line.islower() or line.isupper():
             continue
         words = list(_WORD.finditer(line))
@@ -200,17 +206,26 @@ def _pieces(text: str, span: EntitySpan) -> list[EntitySpan]:
     return trimmed
 
 
-def _learned(text: str, span: EntitySpan, zipf: Any, label: Any) -> str | None:
-    """The phrase :func:`learn_known_names` takes from ``span``, or ``None``."""
+def _learned(text: str, span: EntitySpan, zipf: Any, label: Any,
+             lines: dict[int, bool] | None = None) -> str | None:
+    """The phrase :func:`learn_known_names` takes from ``span``, or ``None``; ``lines``
+    caches, by a line's start, whether the line may hold one (read once per line, however
+    many spans it has)."""
     line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    line = text[line_start:line_end if line_end >= 0 else len(text)]
-    if line.islower() or line.isupper() or "\n" in text[span.start:span.end]:
+    if "\n" in text[span.start:span.end]:
+        return None
+    usable = None if lines is None else lines.get(line_start)
+    if usable is None:
+        line_end = text.find("\n", line_start)
+        line = text[line_start:line_end if line_end >= 0 else len(text)]
+        usable = not (line.islower() or line.isupper() or all(  # nor a heading: every
+            w[0].isupper() or w.lower() in _INSIDE for w in _WORD.findall(line)))  # word
+        if lines is not None:  # capitalised
+            lines[line_start] = usable
+    if not usable:
         return None
     if text[span.end:span.end + 3].lstrip(" \t")[:1] == ":":  # a form's key
         return None
-    if all(w[0].isupper() or w.lower() in _INSIDE for w in _WORD.findall(line)):
-        return None  # a heading: every word capitalised
     words = [w for w in (_POSSESSIVE.sub("", w) for w in _WORD.findall(
         text[span.start:span.end])) if w]
     while words and (words[0].lower() in _INSIDE or len(words[0]) == 1
@@ -229,12 +244,16 @@ def _learned(text: str, span: EntitySpan, zipf: Any, label: Any) -> str | None:
     word = _name_key(words[0])
     if float(zipf(word)) < COMMON:
         return word if len(word) > 1 else None
-    if span.type == "PERSON" or not re.search(r"(?:^|\s)the\s+$", text[line_start:span.start]):
+    if span.type == "PERSON" or not _THE_BEFORE.search(text, max(line_start, span.start - 8),
+                                                        span.start):
         return None
     if _NEXT_NAME.match(text, span.end):  # "the Dog" of "the Dog and Duck": a longer name's
         return None
     return f"the {word}"
 
+
+#: A lower-case ``the`` right before a span (its line's start or a space before it).
+_THE_BEFORE = re.compile(r"(?:^|(?<=\s))the[ \t]+$", re.MULTILINE)
 
 #: A capitalised word next, or ``and``/``&``/``of`` then one: the span is part of a longer name.
 _NEXT_NAME = re.compile(r"['’]?s?[ \t]+(?:(?:and|&|of|of the)[ \t]+)?[A-Z]")
@@ -264,6 +283,8 @@ def learn_names(texts: Iterable[str], *, entities: str = "auto", lang: str = "en
     def zipf(word: str) -> float:
         return zipf_in(word, code)
 
+    if isinstance(texts, str | bytes):
+        raise TypeError("texts must be an iterable of strings, not one string")
     tally = NameTally()
     held: list[str] = []
     for text in texts:

@@ -325,8 +325,7 @@ class EntityRun:
         return {"entities": self.detectors, "entity_epsilon": self.policy.epsilon,
                 "entity_policy": self.policy.describe(),
                 **({"entity_keyed": True} if self.keyed else {}),
-                **({"entity_names": len(self.known_names),  # how many, and which list:
-                    "entity_names_id": self.known_names.digest()}  # never the names
+                **({"entity_names": len(self.known_names)}  # how many, never which
                    if self.known_names is not None else {}),
                 **({"entity_policy_keep": ",".join(self.policy.kept)} if self.policy.kept
                    else {})}

@@ -40,6 +40,7 @@ from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
 from emprivacy.preparation.by_names import by_names
 from emprivacy.preparation.corrections import attempted_names
+from emprivacy.preparation.covering import covering_index
 from emprivacy.preparation.decisions import (
     GENERAL,
     Decision,
@@ -92,7 +93,7 @@ from emprivacy.text.language import get_language
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import LOWERCASE_ONLY
 
-__all__ = ["covering_index", "entity_decisions"]
+__all__ = ["entity_decisions"]
 
 def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
                      words: Sequence[str], rows: Sequence[int], verbatim: Sequence[bool], *,
@@ -125,9 +126,13 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     name right before it (``raj rajinder``: :func:`~.corrections.attempted_names`); with
     ``lone_initials`` too (French), an initial anywhere in a person's span, a signature of
     initials alone included (:func:`~.name_parts.initials_in_names`).  The ``linking`` words
-    (French ``de``, ``l'``) between a place's slots, and the ``'s`` of ``Robin's Stone``, are
-    :class:`Dropped`.  ``document``: the people of the pieces before (:class:`DocumentPeople`).
-    Last, every word of a name the user knows is protected (:mod:`~.known_words`)."""
+    of the language (French ``de``, ``des``, ``l'``; text mode) between a place's slots, and
+    the ``'s`` of ``Robin's Stone``, are :class:`Dropped` (:mod:`~.place_joins`).  The words
+    a public address pages are a person's (:func:`~.paging.paged_names`).  ``document``:
+    the document's people in the pieces before, read and added to (a name's form privatised
+    as a person in one piece is in every later one: :class:`DocumentPeople`).  Last, in
+    both branches, every word of a name the user knows is protected (:mod:`~.known_words`).
+    """
     spans = marking.detect([text])[0]
     decisions: list[Decision] = [None] * len(tokens)
     counted: Counter[str] = Counter()
@@ -146,6 +151,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if initials:
             heard_in_language(marking, decisions, counted, text, tokens)
         words_beside_given(marking, decisions, counted, text, tokens, words)  # every name known
+        known_name_words(marking, decisions, counted, text, tokens, words, rows,
+                         slot=partial(_slot, points={}))  # a filter may have dropped its span
         return decisions, counted
     points = _points(spans, tokens, words, rows, embeddings=embeddings, oov=oov)
     slot = partial(_slot, points=points)  # a slot of this piece (its subword vectors)
@@ -285,7 +292,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     fillers_released(decisions, counted, tokens, words)  # "and um gerry": no Um
-    known_name_words(marking, decisions, counted, text, tokens, words, rows, verbatim, slot=slot)
+    known_name_words(marking, decisions, counted, text, tokens, words, rows, slot=slot,
+                     covered=covered)
     return decisions, counted
 
 
@@ -451,32 +459,6 @@ def _common_given(marking: EntityMarking, decisions: Sequence[Decision], text: s
             and isinstance(after, EntitySlot) and after.key[0] == "PERSON"
             and not marking.given_name(word)
             and word not in french_family_names())  # not the census's (bonjour, bravo)
-
-
-def covering_index(tokens: Sequence[Token], spans: Sequence[EntitySpan]) -> list[list[int]]:
-    """For each token, the indices of the spans (sorted by start) that share a character
-    with it: one sweep over tokens and spans, linear in their numbers plus the overlaps
-    (:func:`~emprivacy.entities.marking.covering_spans` for one token).
-
-    >>> from emprivacy.text.tokens import tokenize
-    >>> toks = list(tokenize("Ann met Bob Lee"))
-    >>> covering_index(toks, [EntitySpan(0, 3, "PERSON"), EntitySpan(8, 15, "PERSON")])
-    [[0], [], [1], [1]]
-    """
-    out: list[list[int]] = []
-    first = 0  # the first span that may still cover a token (tokens come in order)
-    for tok in tokens:
-        while first < len(spans) and spans[first].end <= tok.start:
-            first += 1
-        here = []
-        for j in range(first, len(spans)):
-            s = spans[j]
-            if s.start >= tok.end:
-                break
-            if s.end > tok.start:
-                here.append(j)
-        out.append(here)
-    return out
 
 
 def _points(spans: Sequence[EntitySpan], tokens: Sequence[Token],
