@@ -59,6 +59,7 @@ from emprivacy.preparation.given_names import (
     signed_off,
     spoken_rolls,
 )
+from emprivacy.preparation.greetings import greeted_names
 from emprivacy.preparation.heard_names import fillers_released, heard_in_language, only_captions
 from emprivacy.preparation.initials_after import initials_after_names
 from emprivacy.preparation.known_words import known_name_words
@@ -151,6 +152,8 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         if initials:
             heard_in_language(marking, decisions, counted, text, tokens)
         words_beside_given(marking, decisions, counted, text, tokens, words)  # every name known
+        greeted_names(marking, decisions, counted, text, tokens, words, rows,
+                      slot=partial(_slot, points={}))  # a voicemail's "carys its will"
         known_name_words(marking, decisions, counted, text, tokens, words, rows,
                          slot=partial(_slot, points={}))  # a filter may have dropped its span
         return decisions, counted
@@ -289,6 +292,7 @@ def entity_decisions(marking: EntityMarking, text: str, tokens: Sequence[Token],
         split_mentions(decisions, counted, text, tokens, captions=only_captions(text, tokens),
                        function_words=language.kept_function_words, listed=marking.given_name)
     words_beside_given(marking, decisions, counted, text, tokens, words)  # Margaret Lord, big pat
+    greeted_names(marking, decisions, counted, text, tokens, words, rows, slot=slot)  # carys its
     lower_letters_before_capitals(decisions, counted, text, tokens)  # c Wood
     breton_articles(marking, decisions, text, tokens)  # once every name is known
     fillers_released(decisions, counted, tokens, words)  # "and um gerry": no Um
@@ -375,6 +379,15 @@ def _name_function_word(marking: EntityMarking, word: str) -> bool:
 #: A form a late pass privatised as a person is followed to its other mentions only below
 #: this Zipf frequency in English (:func:`_one_decision_per_form`).
 LATE_ZIPF = 4.0
+#: A person's word rarer than this in English follows into its lower-case mentions (stage 51).
+RARE_LOWER_ZIPF = 3.0
+
+
+def _caseless_line(text: str, at: int) -> bool:
+    """Whether the line of offset ``at`` has no capital letter."""
+    end = text.find("\n", at)
+    return not any(c.isupper() for c in text[text.rfind("\n", 0, at) + 1:
+                                             end if end >= 0 else len(text)])
 
 
 #: Quotation marks around a word mentioned as a word.
@@ -422,8 +435,12 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
                 text[tok.start - 1:tok.start] in _QUOTES and text[tok.end:tok.end + 1] in _QUOTES):
             continue  # "WE WILL" beside a roll's "HOPE, WILL": in capitals each needs its
             # own evidence, but a mention quoted as a word (THE SURNAME "WILL")
-        if tok.text.islower() and words[i] not in lower:
-            continue  # "the baker" beside "Baker": only capitalised mentions follow
+        if tok.text.islower() and words[i] not in lower and not (
+                marking.lang == "en" and marking.english_zipf(words[i]) < RARE_LOWER_ZIPF
+                and _caseless_line(text, tok.start)):
+            continue  # "the baker" beside "Baker": only capitalised mentions follow, but a
+            # word rare in English does in a line without capitals, where case tells nothing
+            # ("carys its me" below a voicemail's "Carys Watkins"; not "the executors")
         if capital_initials(tok.text) and marking.english_zipf(words[i]) >= COMMON_ZIPF:
             continue  # one to three capitals that are a common word ("DO NOT" beside the
             # initials "(DO)"; "TOM", "SAM" too): each mention needs a detector's own word
