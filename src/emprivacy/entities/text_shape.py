@@ -22,8 +22,8 @@ from emprivacy.text.normalise import fold_to_ascii
 from emprivacy.text.tokens import Token
 from emprivacy.text.word_lists import KEPT_FUNCTION_WORDS
 
-__all__ = ["Case", "by_a_number", "display_name_words", "handle_names", "line_start_words",
-           "lower_case_words", "word_case"]
+__all__ = ["DETERMINERS", "Case", "by_a_number", "caseless_line", "display_name_words",
+           "handle_names", "line_start_words", "lower_case_words", "word_case"]
 
 Case = Literal["lower", "upper", "title"]
 
@@ -200,3 +200,17 @@ def display_name_words(text: str, words: Sequence[Token]) -> list[int]:
                     fold_to_ascii(part.group().lower()) in handle:
                 out.append(i)
     return out
+
+
+def caseless_line(text: str, at: int, cache: dict[int, bool]) -> bool:
+    """Whether the line of offset ``at`` has no capital letter (``cache``: by line start)."""
+    start = text.rfind("\n", 0, at) + 1
+    if start not in cache:
+        end = text.find("\n", at)
+        cache[start] = not any(c.isupper() for c in text[start:end if end >= 0 else len(text)])
+    return cache[start]
+
+
+#: Words after which a lower-case word is a thing, not a person (``some fennel``).
+DETERMINERS = frozenset("the a an some any my your his her our their this that these those "
+                         "no more much".split())

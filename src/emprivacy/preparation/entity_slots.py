@@ -38,6 +38,7 @@ from emprivacy.entities.naming import CHAT_CLITICS, ORDINARY_ZIPF, ordinary_ment
 from emprivacy.entities.ordinary_capitals import ordinary_in_capitals_of
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan, SpanIndex
+from emprivacy.entities.text_shape import DETERMINERS, caseless_line
 from emprivacy.preparation.by_names import by_names
 from emprivacy.preparation.corrections import attempted_names
 from emprivacy.preparation.covering import covering_index
@@ -383,13 +384,6 @@ LATE_ZIPF = 4.0
 RARE_LOWER_ZIPF = 3.0
 
 
-def _caseless_line(text: str, at: int) -> bool:
-    """Whether the line of offset ``at`` has no capital letter."""
-    end = text.find("\n", at)
-    return not any(c.isupper() for c in text[text.rfind("\n", 0, at) + 1:
-                                             end if end >= 0 else len(text)])
-
-
 #: Quotation marks around a word mentioned as a word.
 _QUOTES = frozenset("\"“”'‘’«»")
 
@@ -407,7 +401,9 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
     the verb beside ``will`` the name needs a detector's word for each).  ``late``: after the
     passes that find names by their neighbours, whose forms are followed only where they
     are no common English word (Zipf below :data:`LATE_ZIPF`: ``Priyanka``, not ``thank``
-    of ``thank you hilary``)."""
+    of ``thank you hilary``).  A lower-case mention follows where the form is named in lower
+    case too, or is rarer than :data:`RARE_LOWER_ZIPF` in a line without a capital and not
+    after a determiner (``carys its me`` under ``From: Carys Watkins``; not ``some fennel``)."""
     named = [(j, d) for j, d in enumerate(decisions)  # a particle's slot is no name's ("de
              if isinstance(d, EntitySlot) and d.key[0] == "PERSON"  # la mer"), nor a user
              and d.key[1] not in NAME_PARTICLES  # name's piece ("food" of "@euan_forbes_food")
@@ -422,6 +418,7 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
         lower |= document.lower
     if not people:
         return
+    caseless: dict[int, bool] = {}  # by line start: a line read once, however many words
     for i, tok in enumerate(tokens):
         d = decisions[i]
         if tok.kind != "word" or verbatim[i] or words[i] not in people:
@@ -437,7 +434,8 @@ def _one_decision_per_form(marking: EntityMarking, decisions: list[Decision],
             # own evidence, but a mention quoted as a word (THE SURNAME "WILL")
         if tok.text.islower() and words[i] not in lower and not (
                 marking.lang == "en" and marking.english_zipf(words[i]) < RARE_LOWER_ZIPF
-                and _caseless_line(text, tok.start)):
+                and not (i and words[i - 1] in DETERMINERS)
+                and caseless_line(text, tok.start, caseless)):
             continue  # "the baker" beside "Baker": only capitalised mentions follow, but a
             # word rare in English does in a line without capitals, where case tells nothing
             # ("carys its me" below a voicemail's "Carys Watkins"; not "the executors")
