@@ -29,13 +29,16 @@ def test_a_voicemails_opening_names_both_people(release_auto) -> None:
     """``<to> [love|bach] its|it's <caller>`` at a lower-case line's start: both are names,
     together, where each is a listed given name or a rare word; an opening with one name
     alone reads as a sentence (``hope its ok``, ``june its me``) and stays as written."""
-    out = release_auto("grace love its manjit at the shop the tin is ready\n"
+    out = release_auto("marlon its cherry pick up please\n"
+                       "derek its bill i sent you a text\n"
+                       "joy bach its faith i dont know\n"
+                       "grace love its manjit at the shop the tin is ready\n"
                        "hiya heather it's bethan at the paper\n"
                        "well its raining here and ok its me again\n"
                        "hope its ok to call, summer its too hot\n"
                        "hope love its mum ring me\n")
     words = _words(out)
-    for name in ("grace", "manjit", "heather", "bethan"):
+    for name in ("cherry", "bill", "faith", "grace", "manjit", "heather", "bethan"):
         assert name not in words, out
     for word in ("well", "raining", "ok", "me", "mum", "shop", "paper", "summer"):
         assert word in words, out
