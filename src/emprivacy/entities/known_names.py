@@ -51,6 +51,7 @@ from emprivacy.entities.spans import EntitySpan, check_texts
 __all__ = [
     "KNOWN_TYPES",
     "MAX_NAME_WORDS",
+    "NAME_LINKS",
     "KnownNameDetector",
     "KnownNames",
     "check_known_names",
@@ -69,6 +70,11 @@ _WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
 
 #: A possessive ending, left outside a name's span.
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+
+#: The linking words a name may hold (``Friends of the Engine``, ``Upton upon Severn``,
+#: ``de la Cruz``): kept as written inside a person's or a place's known name
+#: (:mod:`~emprivacy.preparation.known_words`), not capitalised in a learned one.
+NAME_LINKS = frozenset("of the and & upon on in de la le du des von van der den da di y".split())
 
 #: What may stand between two words of one name: spaces and tabs, one line break at most.
 _GAP = re.compile(r"[ \t\u00a0]*(?:\r?\n)?[ \t\u00a0]*")

@@ -16,16 +16,20 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from emprivacy.entities.known_names import _RANK, _WORD, KNOWN_TYPES, MAX_NAME_WORDS, KnownNames
+from emprivacy.entities.known_names import (
+    _POSSESSIVE,
+    _RANK,
+    _WORD,
+    KNOWN_TYPES,
+    MAX_NAME_WORDS,
+    NAME_LINKS,
+    KnownNames,
+)
 from emprivacy.entities.known_names import _key as _name_key
 from emprivacy.entities.spans import PROPER_NOUN, EntitySpan
 
 __all__ = ["CAPITAL_SHARE", "COMMON", "COMMON_MENTIONS", "UNKNOWN_ZIPF", "NameTally",
            "learn_known_names", "learn_names", "reads_as_person"]
-
-#: A possessive ending, left out of a learned name.
-_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
-
 
 def learn_known_names(texts: Iterable[str], spans: Iterable[Sequence[EntitySpan]], *,
                       zipf: Any, label: Any = None, person: Any = None) -> KnownNames:
@@ -177,7 +181,7 @@ COMMON_MENTIONS = 2
 COMMON = 3.0
 
 #: Function words a cased name may hold in lower case (``Friends of the Engine``).
-_INSIDE = frozenset("of the and & de la le du des von van der den da di y upon".split())
+_INSIDE = NAME_LINKS - {"on", "in"}  # "Corn Exchange on Long": two names
 
 
 #: What cuts a detector's span into names: a comma, a bracket, a slash … (``Sluice

@@ -181,7 +181,7 @@ class EntityRun:
             raise ValueError("entities 'none' needs no EntityRun")
         #: The names the user knows (``entity_names``), found besides the detectors' spans.
         self.known_names = known_names if known_names else None
-        if self.known_names is not None and detector is not None:
+        if self.known_names is not None:
             detector = union_of([*getattr(detector, "detectors", (detector,)),
                                  *getattr(detector, "gap_detectors", ()),
                                  KnownNameDetector(self.known_names)])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from emprivacy.entities.known_names import NAME_LINKS
 from emprivacy.entities.marking import EntityMarking
 from emprivacy.entities.policy import placeholder
 from emprivacy.entities.spans import EntitySpan
@@ -31,7 +32,7 @@ KNOWN_SPAN_BASE = 1 << 24
 
 #: Linking words that stay as written inside a person's or a place's known name (never its
 #: first word: ``Will Before``, ``Over`` are protected whole).
-LINKING = frozenset("of the and & upon on in de la le du des von van der den da di y".split())
+LINKING = NAME_LINKS
 
 
 def known_name_words(marking: EntityMarking, decisions: list[Decision],
